@@ -1,0 +1,63 @@
+"""The ``tablehub`` command.
+
+Each subcommand lives in its own module under ``tablehub/commands/`` and
+exposes ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
+Modules are found automatically, so a new command is one new file.
+A :class:`~tablehub.games.base.TablehubError` (a user's mistake) ends the
+command with one line on stderr and exit status 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import pkgutil
+import sys
+from typing import Sequence
+
+from . import __version__, commands
+from .games.base import TablehubError
+
+
+def _command_modules():
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        yield importlib.import_module(f"{commands.__name__}.{info.name}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tablehub",
+        description="Table hub for island and sea board games: score records, recognise the table, run the hub.")
+    parser.add_argument("--version", action="version", version=f"tablehub {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for mod in _command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 1
+    try:
+        return int(args._run(args) or 0)
+    except TablehubError as exc:
+        print(f"tablehub {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per ``tablehub`` subcommand (see tablehub/cli.py for the contract)."""

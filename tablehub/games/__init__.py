@@ -1,0 +1,38 @@
+"""The game engines, by registry name.
+
+``new_game(setup)`` builds the engine a :class:`~tablehub.games.base.Setup` names.
+Engines are imported lazily so that loading one game never loads the others.
+"""
+from __future__ import annotations
+
+import importlib
+
+from .base import Game, SetupError, Setup
+
+#: registry name -> "module:Class"
+GAMES: dict[str, str] = {
+    "neuesland": "tablehub.games.neuesland.engine:NeuesLand",
+    "suedsee": "tablehub.games.suedsee.engine:Suedsee",
+    "tahiti": "tablehub.games.tahiti.engine:Tahiti",
+}
+
+ALIASES = {"neues_land": "neuesland", "discovery": "neuesland", "südsee": "suedsee", "south_seas": "suedsee"}
+
+
+def game_class(name: str) -> type[Game]:
+    key = ALIASES.get(str(name).lower(), str(name).lower())
+    if key not in GAMES:
+        raise SetupError(f"unknown game {name!r} (expected one of: {', '.join(sorted(GAMES))})")
+    module, _, cls = GAMES[key].partition(":")
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        raise SetupError(f"game {key!r} is not available in this build ({exc.name} missing)") from None
+    return getattr(mod, cls)
+
+
+def new_game(setup: Setup) -> Game:
+    cls = game_class(setup.game)
+    if setup.game != cls.name:
+        setup = Setup(cls.name, setup.players, setup.colors, setup.options)
+    return cls(setup)

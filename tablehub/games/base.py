@@ -1,0 +1,338 @@
+"""The contract every game engine keeps.
+
+An engine is a pure object in the python-chess manner: it holds a position,
+``validate(action)`` says why an action is refused (or ``None``), ``apply(action)``
+changes the position or raises :class:`IllegalAction` naming the rule, and
+``scores()``, ``resources()`` and ``score_log`` describe where the game stands.
+Randomness (tile draws, dice) arrives as explicit actions: on a real table the
+physical world draws, the engine only records.
+
+Actions are small frozen dataclasses. Their ``repr`` can be pasted back, and
+``to_dict``/``action_from_dict`` give the JSON shape used by records, the
+SQLite log and the web API (``{"type": "place_tile", "tile": "ds017", ...}``).
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping
+
+
+class TablehubError(Exception):
+    """Base of every error meant for a person at the table: one clear line."""
+
+
+class IllegalAction(TablehubError, ValueError):
+    """An action the rules refuse. ``rule`` is a short stable key, the message says why."""
+
+    def __init__(self, message: str, rule: str = "illegal"):
+        super().__init__(message)
+        self.rule = rule
+
+
+class ActionFormatError(TablehubError, ValueError):
+    """An action that cannot even be read: unknown type, missing or ill-typed field."""
+
+
+class SetupError(TablehubError, ValueError):
+    """Bad players, colours or options for a game."""
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of all actions. Subclasses set ``type`` (the JSON tag) as a ClassVar."""
+
+    type: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.default is None:
+                continue  # optional field left out
+            if isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[f.name] = value
+        return out
+
+
+def _coerce(name: str, value: Any, hint: Any, where: str) -> Any:
+    """Check (and lightly convert) one JSON value against a dataclass type hint."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        last: Exception | None = None
+        for a in inner:
+            try:
+                return _coerce(name, value, a, where)
+            except ActionFormatError as exc:  # try the next member of the union
+                last = exc
+        raise last or ActionFormatError(f"{where}: field '{name}' has the wrong type")
+    if hint is Any:
+        return value
+    if origin is tuple:
+        if not isinstance(value, (list, tuple)):
+            raise ActionFormatError(f"{where}: field '{name}' must be a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_coerce(name, v, args[0], where) for v in value)
+        if len(args) != len(value):
+            raise ActionFormatError(f"{where}: field '{name}' must have {len(args)} items, got {value!r}")
+        return tuple(_coerce(name, v, a, where) for v, a in zip(value, args))
+    if origin is dict or hint is dict:
+        if not isinstance(value, dict):
+            raise ActionFormatError(f"{where}: field '{name}' must be an object, got {value!r}")
+        return dict(value)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ActionFormatError(f"{where}: field '{name}' must be true or false, got {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+            raise ActionFormatError(f"{where}: field '{name}' must be a whole number, got {value!r}")
+        return int(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise ActionFormatError(f"{where}: field '{name}' must be a string, got {value!r}")
+        return value
+    return value
+
+
+def action_from_dict(data: Mapping[str, Any], registry: Mapping[str, type[Action]], where: str = "action") -> Action:
+    """Build an action from its JSON shape, with one-line errors naming the field."""
+    if not isinstance(data, Mapping):
+        raise ActionFormatError(f"{where}: expected an object like {{\"type\": ...}}, got {data!r}")
+    kind = data.get("type")
+    if kind not in registry:
+        known = ", ".join(sorted(registry))
+        raise ActionFormatError(f"{where}: unknown action type {kind!r} (expected one of: {known})")
+    cls = registry[kind]
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    names = set()
+    for f in dataclasses.fields(cls):
+        names.add(f.name)
+        if f.name in data:
+            kwargs[f.name] = _coerce(f.name, data[f.name], hints[f.name], f"{where} ({kind})")
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise ActionFormatError(f"{where} ({kind}): missing field '{f.name}'")
+    extra = set(data) - names - {"type", "source", "confidence", "note"}
+    if extra:
+        raise ActionFormatError(f"{where} ({kind}): unknown field(s) {', '.join(sorted(extra))}")
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ActionFormatError(f"{where} ({kind}): {exc}") from None
+
+
+# --------------------------------------------------------------------------- setup and scoring
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game starts from: which game, who plays (in turn order), and options."""
+
+    game: str
+    players: tuple[str, ...]
+    colors: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"game": self.game, "players": list(self.players), "options": dict(self.options)}
+        if self.colors:
+            d["colors"] = list(self.colors)
+        return d
+
+
+@dataclass(frozen=True)
+class ScoreEvent:
+    """One score change with the sentence a player can check."""
+
+    player: str
+    points: int
+    reason: str
+    kind: str = "score"  # "score" during play, "final" at the end evaluation
+    turn: int = 0
+
+    def __str__(self) -> str:
+        sign = "+" if self.points >= 0 else ""
+        return f"{self.player} {sign}{self.points}: {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """An engine option: its name, default, accepted values and a help line."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    kind: type = object
+
+    def check(self, value: Any, game: str) -> Any:
+        if self.choices is not None and value not in self.choices:
+            raise SetupError(f"{game}: option '{self.name}' must be one of {list(self.choices)}, got {value!r}")
+        if self.kind is bool and not isinstance(value, bool):
+            raise SetupError(f"{game}: option '{self.name}' must be true or false, got {value!r}")
+        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise SetupError(f"{game}: option '{self.name}' must be a whole number, got {value!r}")
+        return value
+
+
+# --------------------------------------------------------------------------- the engine contract
+
+
+class Game:
+    """Base class of every engine.
+
+    Subclasses set ``name`` (the registry key, e.g. ``"neuesland"``), ``title``,
+    ``min_players``/``max_players``, ``ACTIONS`` (type tag -> Action class),
+    ``OPTIONS`` (tuple of :class:`OptionSpec`), and implement ``_validate``,
+    ``_apply``, ``legal_actions``, ``resources`` and ``finish``.
+
+    Bookkeeping kept here: ``players``, ``options``, ``score_log`` (every
+    :class:`ScoreEvent`), ``turn`` (the number of the turn the last applied
+    action belongs to; the session's undo-turn drops the trailing actions that
+    share it), ``current`` (index of the player to act), ``finished``.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    ACTIONS: ClassVar[Mapping[str, type[Action]]] = {}
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+    provisional: ClassVar[str | None] = None  # a line saying which component data is provisional
+
+    def __init__(self, setup: Setup):
+        if setup.game != self.name:
+            raise SetupError(f"setup is for game {setup.game!r}, not {self.name!r}")
+        players = tuple(setup.players)
+        if not (self.min_players <= len(players) <= self.max_players):
+            raise SetupError(
+                f"{self.name}: needs {self.min_players} to {self.max_players} players, got {len(players)}")
+        if len(set(players)) != len(players) or any(not isinstance(p, str) or not p.strip() for p in players):
+            raise SetupError(f"{self.name}: player names must be distinct non-empty strings, got {list(players)}")
+        if setup.colors and len(setup.colors) != len(players):
+            raise SetupError(f"{self.name}: give one colour per player ({len(players)}), got {len(setup.colors)}")
+        if setup.colors and len(set(setup.colors)) != len(setup.colors):
+            raise SetupError(f"{self.name}: player colours must be distinct, got {list(setup.colors)}")
+        known = {o.name: o for o in self.OPTIONS}
+        options: dict[str, Any] = {o.name: o.default for o in self.OPTIONS}
+        for key, value in dict(setup.options).items():
+            if key not in known:
+                names = ", ".join(sorted(known)) or "none"
+                raise SetupError(f"{self.name}: unknown option {key!r} (known: {names})")
+            options[key] = known[key].check(value, self.name)
+        self.setup = setup
+        self.players: tuple[str, ...] = players
+        self.options: dict[str, Any] = options
+        self.score_log: list[ScoreEvent] = []
+        self.turn: int = 0
+        self.current: int = 0
+        self.finished: bool = False
+        self.history: list[Action] = []
+
+    # ---- the public surface -------------------------------------------------
+
+    def parse_action(self, data: Mapping[str, Any], where: str = "action") -> Action:
+        return action_from_dict(data, self.ACTIONS, where)
+
+    def validate(self, action: Action) -> str | None:
+        """``None`` when ``action`` is legal now, else the reason it is refused."""
+        try:
+            self._validate(action)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def apply(self, action: Action) -> list[ScoreEvent]:
+        """Apply a legal action; raise :class:`IllegalAction` (and change nothing) otherwise.
+
+        Returns the score events the action caused.
+        """
+        if self.finished:
+            raise IllegalAction("the game is over", rule="game_over")
+        if type(action) not in self.ACTIONS.values():
+            raise IllegalAction(f"{type(action).__name__} is not an action of {self.name}", rule="wrong_game")
+        self._validate(action)
+        before = len(self.score_log)
+        self._apply(action)
+        self.history.append(action)
+        return self.score_log[before:]
+
+    def scores(self) -> dict[str, int]:
+        totals = {p: 0 for p in self.players}
+        for ev in self.score_log:
+            totals[ev.player] += ev.points
+        return totals
+
+    def winners(self) -> list[str]:
+        """Every player with the most points (ties are shared)."""
+        s = self.scores()
+        best = max(s.values())
+        return [p for p in self.players if s[p] == best]
+
+    @property
+    def current_player(self) -> str:
+        return self.players[self.current]
+
+    def copy(self) -> "Game":
+        return copy.deepcopy(self)
+
+    def award(self, player: str, points: int, reason: str, kind: str = "score") -> ScoreEvent:
+        ev = ScoreEvent(player, points, reason, kind, self.turn)
+        self.score_log.append(ev)
+        return ev
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-able snapshot for pages and logs."""
+        return {
+            "game": self.name,
+            "title": self.title,
+            "players": list(self.players),
+            "current": self.current_player,
+            "turn": self.turn,
+            "finished": self.finished,
+            "scores": self.scores(),
+            "resources": self.resources(),
+            "provisional": self.provisional,
+        }
+
+    # ---- for subclasses -----------------------------------------------------
+
+    def _validate(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def legal_actions(self) -> Iterable[Action]:
+        raise NotImplementedError
+
+    def resources(self) -> dict[str, Any]:
+        """``{"players": {name: {...}}, "table": {...}}``."""
+        raise NotImplementedError
+
+    def finish(self) -> list[ScoreEvent]:
+        """End the game now and run the final evaluation (idempotent)."""
+        raise NotImplementedError
+
+    def view(self) -> dict[str, Any]:
+        """A JSON-able description of the table for drawing (page board view, renderer).
+
+        Tile games: ``{"kind": "tiles", "tiles": [...], "figures": [...], "last": {...}}``
+        (see tablehub/games/tiles/board.py); fixed-board games describe their own.
+        """
+        return {"kind": "none"}
