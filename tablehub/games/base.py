@@ -170,6 +170,17 @@ class ScoreEvent:
         return dataclasses.asdict(self)
 
 
+@dataclass
+class PositionResult:
+    """The score of a position read off the table (no action log): per-player totals,
+    the events behind them, and the explanation as lines of text."""
+
+    scores: dict[str, int]
+    events: list[ScoreEvent]
+    lines: list[str]
+    provisional: str | None = None
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """An engine option: its name, default, accepted values and a help line."""
