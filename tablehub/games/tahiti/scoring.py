@@ -1,0 +1,238 @@
+"""Scoring the pearl banks on the Tahiti map, for a finished game or a position read off the table.
+
+A bank is a group of same-colour pearls joined by sides (a corner is not enough).
+Its value is its number of pearls times the number of distinct empty cells that
+touch it by a side or a corner; Tahiti is not an empty cell. The player(s) with
+the most boats in the bank score the value; every other player with a boat in it
+scores half, rounded down. A player's total is their vault plus their bank points
+(cash outside the vault does not count).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ..base import PositionResult, ScoreEvent, TablehubError
+from .board import PEARLS, PEARLS_PER_COLOUR, TAHITI, Cell, all_cells, all_neighbours, cell_name, parse_cell, \
+    side_neighbours
+
+BOATS_PER_PLAYER = 15
+
+
+class PositionError(TablehubError, ValueError):
+    """A Tahiti position that cannot be scored: one line naming the field."""
+
+
+@dataclass(frozen=True)
+class MapBoat:
+    """A boat on a map cell: whose it is and the colour of its pearl."""
+
+    owner: str
+    pearl: str
+
+
+@dataclass(frozen=True)
+class Bank:
+    pearl: str
+    cells: tuple[Cell, ...]
+    empties: tuple[Cell, ...]
+    boats: tuple[tuple[str, int], ...]  # (owner, boats in the bank), most first, then by turn order
+
+    @property
+    def value(self) -> int:
+        return len(self.cells) * len(self.empties)
+
+    @property
+    def where(self) -> str:
+        return " ".join(cell_name(c) for c in self.cells)
+
+    def label(self) -> str:
+        return f"{self.pearl} bank at {self.where}"
+
+    def formula(self) -> str:
+        pearls = f"{len(self.cells)} pearl{'s' if len(self.cells) != 1 else ''}"
+        empties = f"{len(self.empties)} empty cell{'s' if len(self.empties) != 1 else ''}"
+        return f"{pearls} x {empties} = {self.value}"
+
+    def shares(self) -> list["BankShare"]:
+        """Who scores what from this bank, most boats first."""
+        most = max(n for _, n in self.boats)
+        leaders = [p for p, n in self.boats if n == most]
+        total = len(self.cells)
+        out = []
+        for player, n in self.boats:
+            if n == most:
+                others = [p for p in leaders if p != player]
+                tied = f", tied with {', '.join(others)}" if others else ""
+                out.append(BankShare(player, n, True, self.value,
+                                     f"most boats ({n} of {total}{tied}) in the {self.label()}: {self.formula()}"))
+            else:
+                half = self.value // 2
+                out.append(BankShare(player, n, False, half,
+                                     f"{n} of {total} boats in the {self.label()}: half of {self.value}, "
+                                     f"rounded down = {half}"))
+        return out
+
+
+@dataclass(frozen=True)
+class BankShare:
+    player: str
+    boats: int
+    most: bool
+    points: int
+    reason: str
+
+
+def find_banks(cells: Mapping[Cell, MapBoat], players: Iterable[str] = ()) -> list[Bank]:
+    """Every bank on the map, in reading order of its first cell.
+
+    ``players`` gives the order in which tied owners are listed (turn order)."""
+    order = {p: i for i, p in enumerate(players)}
+    seen: set[Cell] = set()
+    banks = []
+    for start in all_cells():
+        if start not in cells or start in seen:
+            continue
+        colour = cells[start].pearl
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            cell = stack.pop()
+            group.append(cell)
+            for n in side_neighbours(cell):
+                if n not in seen and n in cells and cells[n].pearl == colour:
+                    seen.add(n)
+                    stack.append(n)
+        empties = {n for c in group for n in all_neighbours(c) if n not in cells and n != TAHITI}
+        counts: dict[str, int] = {}
+        for c in group:
+            counts[cells[c].owner] = counts.get(cells[c].owner, 0) + 1
+        boats = sorted(counts.items(), key=lambda kv: (-kv[1], order.get(kv[0], len(order)), kv[0]))
+        banks.append(Bank(colour, tuple(sorted(group)), tuple(sorted(empties)), tuple(boats)))
+    return banks
+
+
+def vault_reason(amount: int) -> str:
+    return f"vault: {amount} $ saved = {amount} point{'s' if amount != 1 else ''}"
+
+
+def explain(banks: list[Bank], vaults: Mapping[str, int], players: Iterable[str]) -> tuple[list[ScoreEvent], list[str]]:
+    """The final score events (kind ``"final"``) and the explanation, bank by bank, then totals."""
+    players = list(players)
+    events: list[ScoreEvent] = []
+    lines: list[str] = []
+    for bank in banks:
+        lines.append(f"{bank.label()[0].upper()}{bank.label()[1:]}: {bank.formula()} "
+                     f"(empty: {' '.join(cell_name(c) for c in bank.empties) or 'none'})")
+        parts = []
+        for share in bank.shares():
+            boats = f"{share.boats} boat{'s' if share.boats != 1 else ''}"
+            parts.append(f"{share.player} {share.points} ({boats}, {'most' if share.most else 'half'})")
+            if share.points:
+                events.append(ScoreEvent(share.player, share.points, share.reason, "final"))
+        lines.append("  " + ", ".join(parts))
+    if not banks:
+        lines.append("No pearl on the map.")
+    for p in players:
+        events.append(ScoreEvent(p, vaults.get(p, 0), vault_reason(vaults.get(p, 0)), "final"))
+    lines.append("Vaults: " + ", ".join(f"{p} {vaults.get(p, 0)} $" for p in players))
+    totals = {p: 0 for p in players}
+    for ev in events:
+        totals[ev.player] += ev.points
+    best = max(totals.values()) if totals else 0
+    winners = [p for p in players if totals[p] == best]
+    verdict = f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
+    lines.append("Totals: " + ", ".join(f"{p} {totals[p]}" for p in players) + f" ({verdict})")
+    return events, lines
+
+
+# --------------------------------------------------------------------------- positions read off the table
+
+
+def _players_of(data: Mapping[str, Any], position: Mapping[str, Any], where: str) -> list[str]:
+    players = data.get("players")
+    if players is None:
+        found: list[str] = []
+        for boat in position.get("boats") or []:
+            if isinstance(boat, Mapping) and isinstance(boat.get("owner"), str) and boat["owner"] not in found:
+                found.append(boat["owner"])
+        for name in position.get("vaults") or {}:
+            if name not in found:
+                found.append(name)
+        if not found:
+            raise PositionError(f"{where}: give 'players' (the names, in turn order)")
+        return found
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
+        raise PositionError(f"{where}: 'players' must be a list of player names")
+    if len(set(players)) != len(players):
+        raise PositionError(f"{where}: player names must be distinct, got {players}")
+    return list(players)
+
+
+def read_position(data: Mapping[str, Any], source: str) -> tuple[list[str], dict[Cell, MapBoat], dict[str, int]]:
+    """Check a position (see docs/tahiti.md) and return players, map and vaults."""
+    if not isinstance(data, Mapping):
+        raise PositionError(f"{source}: a Tahiti position is a JSON object with 'boats' and 'vaults'")
+    position = data.get("position", data)
+    if not isinstance(position, Mapping):
+        raise PositionError(f"{source}: 'position' must be an object with 'boats' and 'vaults'")
+    players = _players_of(data, position, source)
+    boats = position.get("boats", [])
+    if not isinstance(boats, list):
+        raise PositionError(f"{source}: position.boats must be a list of {{\"cell\", \"owner\", \"pearl\"}}")
+    cells: dict[Cell, MapBoat] = {}
+    per_player = {p: 0 for p in players}
+    per_colour = {c: 0 for c in PEARLS}
+    for i, boat in enumerate(boats):
+        where = f"{source}: position.boats[{i}]"
+        if not isinstance(boat, Mapping):
+            raise PositionError(f"{where}: expected an object like {{\"cell\": \"BE\", \"owner\": ..., \"pearl\": \"white\"}}")
+        extra = set(boat) - {"cell", "owner", "pearl"}
+        if extra:
+            raise PositionError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
+        cell = parse_cell(boat.get("cell"))
+        if cell is None:
+            raise PositionError(f"{where}: cell must be a row letter then a column letter (A-F, or M for the "
+                                f"middle line), like \"BE\"; got {boat.get('cell')!r}")
+        if cell == TAHITI:
+            raise PositionError(f"{where}: MM is the island of Tahiti, no boat can sit there")
+        if cell in cells:
+            raise PositionError(f"{where}: cell {cell_name(cell)} already holds a boat")
+        owner = boat.get("owner")
+        if owner not in per_player:
+            raise PositionError(f"{where}: owner must be one of {', '.join(players)}, got {owner!r}")
+        pearl = boat.get("pearl")
+        if pearl not in per_colour:
+            raise PositionError(f"{where}: pearl must be one of {', '.join(PEARLS)}, got {pearl!r}")
+        per_player[owner] += 1
+        per_colour[pearl] += 1
+        if per_player[owner] > BOATS_PER_PLAYER:
+            raise PositionError(f"{where}: {owner} has only {BOATS_PER_PLAYER} boats")
+        if per_colour[pearl] > PEARLS_PER_COLOUR:
+            raise PositionError(f"{where}: there are only {PEARLS_PER_COLOUR} {pearl} pearls")
+        cells[cell] = MapBoat(owner, pearl)
+    vaults_in = position.get("vaults", {})
+    if not isinstance(vaults_in, Mapping):
+        raise PositionError(f"{source}: position.vaults must map player names to the dollars in their vault")
+    vaults = {p: 0 for p in players}
+    for name, amount in vaults_in.items():
+        if name not in vaults:
+            raise PositionError(f"{source}: position.vaults: unknown player {name!r} (players: {', '.join(players)})")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise PositionError(f"{source}: position.vaults.{name} must be a whole number of dollars >= 0, got {amount!r}")
+        vaults[name] = amount
+    extra = set(position) - {"boats", "vaults"}
+    if extra and "position" in data:
+        raise PositionError(f"{source}: position: unknown field(s) {', '.join(sorted(extra))}")
+    return players, cells, vaults
+
+
+def score_position(data: Mapping[str, Any], source: str = "<position>") -> PositionResult:
+    """Score a position: each bank's value, who scores what from it, vaults, totals."""
+    players, cells, vaults = read_position(data, source)
+    banks = find_banks(cells, players)
+    events, lines = explain(banks, vaults, players)
+    scores = {p: 0 for p in players}
+    for ev in events:
+        scores[ev.player] += ev.points
+    return PositionResult(scores, events, lines)
