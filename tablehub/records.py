@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,17 +48,28 @@ def parse_record(data: Any, source: str = "<record>") -> Record:
     return Record(Setup(str(data["game"]), tuple(players), tuple(colors), options), actions, source)
 
 
-def load_record(path: str | Path) -> Record:
-    p = Path(path)
+def load_json(path: str | Path) -> tuple[Any, str]:
+    """Read a JSON file (``-`` = stdin) with one-line errors. Returns (data, source name)."""
+    if str(path) == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        p = Path(path)
+        source = str(p)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"{p}: cannot read ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"{p}: not a UTF-8 text file") from None
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
+        return json.loads(text), source
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return parse_record(data, str(p))
+        raise RecordError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+
+
+def load_record(path: str | Path) -> Record:
+    data, source = load_json(path)
+    return parse_record(data, source)
 
 
 def replay(record: Record, finish: bool = True) -> Game:
@@ -73,7 +85,8 @@ def replay(record: Record, finish: bool = True) -> Game:
         except TablehubError as exc:
             msg = str(exc)
             if not msg.startswith(f"action {i}"):
-                msg = f"action {i} ({data.get('type') if isinstance(data, dict) else data!r}): {msg}"
+                kind = data.get('type') if isinstance(data, dict) else None
+                msg = f"action {i} ({kind}): {msg}"
             raise RecordError(f"{record.source}: {msg}") from None
     if finish and not game.finished:
         game.finish()

@@ -1,0 +1,100 @@
+"""``tablehub score RECORD.json``: replay a record (or score a position) and explain every point."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ..games import game_class
+from ..games.base import Game, PositionResult
+from ..records import RecordError, load_json, parse_record, replay
+
+NAME = "score"
+HELP = "replay a game record (or score a table position) and print the explained final scores"
+DESCRIPTION = (HELP + ". The record format is in docs/records.md. An illegal action ends the command with "
+               "exit status 2 and one line naming the action's index and the rule it breaks.")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("record", help="record JSON file (game, players, options, actions) or a position file; - for stdin")
+    p.add_argument("--json", action="store_true", help="machine-readable output: {\"scores\": {...}, \"events\": [...]}")
+    p.add_argument("--no-final", action="store_true", help="stop after the last action, without the final evaluation")
+
+
+def run(args) -> int:
+    data, source = load_json(args.record)
+    if isinstance(data, dict) and "position" in data:
+        result = _score_position(data, source)
+        _print_position(result, data, args.json)
+        return 0
+    record = parse_record(data, source)
+    game = replay(record, finish=not args.no_final)
+    _print_game(game, args.json)
+    return 0
+
+
+def _score_position(data: dict[str, Any], source: str) -> PositionResult:
+    if "game" not in data:
+        raise RecordError(f"{source}: missing field 'game'")
+    cls = game_class(data["game"])
+    scorer = getattr(cls, "score_position", None)
+    if scorer is None:
+        raise RecordError(f"{source}: {cls.name} is scored from records (actions), not positions")
+    return scorer(data, source)
+
+
+def _winners(scores: dict[str, int]) -> list[str]:
+    best = max(scores.values()) if scores else 0
+    return [p for p, s in scores.items() if s == best]
+
+
+def _print_position(result: PositionResult, data: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        json.dump({"game": data["game"], "scores": result.scores, "winners": _winners(result.scores),
+                   "events": [e.to_dict() for e in result.events], "explanation": result.lines,
+                   "provisional": result.provisional}, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return
+    if result.provisional:
+        print(f"NOTE: provisional component data: {result.provisional}")
+    for line in result.lines:
+        print(line)
+
+
+def _print_game(game: Game, as_json: bool) -> None:
+    scores = game.scores()
+    if as_json:
+        json.dump({"game": game.name, "players": list(game.players), "scores": scores,
+                   "winners": game.winners(), "finished": game.finished,
+                   "events": [e.to_dict() for e in game.score_log],
+                   "resources": game.resources(), "provisional": game.provisional},
+                  sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return
+    print(explain(game))
+
+
+def explain(game: Game) -> str:
+    """The human explanation of a game's scores: every event, then the totals."""
+    lines = [f"{game.title}: {', '.join(game.players)}"]
+    if game.provisional:
+        lines.append(f"NOTE: provisional component data: {game.provisional}")
+    if not game.score_log:
+        lines.append("No points were scored.")
+    phase = None
+    for ev in game.score_log:
+        heading = "Final scoring" if ev.kind == "final" else "During play"
+        if heading != phase:
+            lines.append(f"{heading}:")
+            phase = heading
+        turn = f"turn {ev.turn:>3}  " if ev.kind != "final" else ""
+        lines.append(f"  {turn}{ev}")
+    lines.append("Totals:")
+    scores = game.scores()
+    width = max(len(p) for p in game.players)
+    for p in sorted(game.players, key=lambda p: -scores[p]):
+        lines.append(f"  {p:<{width}}  {scores[p]:>4}")
+    winners = game.winners()
+    verb = "wins" if len(winners) == 1 else "share the win"
+    lines.append(f"{' and '.join(winners)} {verb}." if game.finished else "(game not finished)")
+    return "\n".join(lines)

@@ -1,0 +1,304 @@
+"""Carcassonne Neues Land (The Discovery): rules engine.
+
+Rule book: ../shared/seeds/001_97c5b057a7c3aa51.txt; readings: RULINGS.md.
+
+A turn: lay a tile (``place_tile``; a tile that fits nowhere is ``discard_tile``
+and the player draws again), then at most one of: ``place_figure`` on the new
+tile, or ``score_figure`` to take one of your figures back and score its area
+now. ``finish()`` runs the final evaluation: every figure left on the board
+scores its area as if complete (areas of at most 2 tiles score as incomplete).
+
+>>> from tablehub.games.base import Setup
+>>> g = NeuesLand(Setup("neuesland", ("Ana", "Ben")))
+>>> _ = g.apply(PlaceTile("ds040", 0, 1, 0))
+>>> g.current_player, g.tiles_left()
+('Ana', 82)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Iterable
+
+from ..base import Action, IllegalAction, OptionSpec, ScoreEvent, Setup
+from ..tiles.board import Cell
+from ..tiles.catalog import TileType
+from ..tiles.game import DiscardTile, Figure, PlaceFigure, PlaceTile, TileGame
+
+PLAIN, MOUNTAIN, SEA = "G", "M", "S"
+#: tiles set aside at the start of the expert variant, by player count
+EXPERT_SET_ASIDE = {2: 1, 3: 2, 4: 3, 5: 1}
+HAND_SIZE = 2
+
+
+@dataclass(frozen=True)
+class ScoreFigure(Action):
+    """Take your figure back from region ``region`` of the tile at (x, y) and score its area now."""
+
+    type: ClassVar[str] = "score_figure"
+    x: int
+    y: int
+    region: str
+
+
+@dataclass(frozen=True)
+class SetAside(Action):
+    """Expert variant: a tile drawn at random and set aside, face down, before play."""
+
+    type: ClassVar[str] = "set_aside"
+    tile: str
+
+
+@dataclass(frozen=True)
+class Draw(Action):
+    """Expert variant: a tile drawn face up into a hand (the first hand, from the current
+    player in turn order, that holds fewer than 2 tiles)."""
+
+    type: ClassVar[str] = "draw"
+    tile: str
+
+
+@dataclass(frozen=True)
+class AreaValue:
+    points: int
+    terrain: str
+    tiles: int
+    towns: int
+    complete: bool
+    small: bool
+
+    def describe(self, terrains: dict[str, str]) -> str:
+        name = terrains.get(self.terrain, self.terrain)
+        state = "complete" if self.complete else "incomplete"
+        size = f"{self.tiles} tile{'s' if self.tiles != 1 else ''}"
+        towns = f"{self.towns} town{'s' if self.towns != 1 else ''}"
+        if self.terrain == PLAIN:
+            rate = "1 per tile" if (not self.complete or self.small) else "2 per tile"
+            detail = f"{size}, {rate}"
+        elif self.terrain == MOUNTAIN:
+            rate = "1 per town" if (not self.complete or self.small) else "2 per town"
+            detail = f"{towns} on it and its neighbouring plains, {rate}"
+        else:
+            if self.complete and not self.small:
+                detail = f"{towns} on its shores + {size}"
+            else:
+                detail = f"{towns} on its shores, 1 per town"
+        small = " (an area of 2 tiles or fewer scores as incomplete)" if self.small else ""
+        return f"{state} {name} of {size}: {detail}{small}"
+
+
+class NeuesLand(TileGame):
+    name = "neuesland"
+    title = "Carcassonne Neues Land"
+    min_players = 2
+    max_players = 5
+    catalog_file = Path(__file__).with_name("tiles.json")
+    figures_per_player = 4  # 5 per colour, one marks the score
+    figure_word = "figure"
+    figure_roles = {PLAIN: "explorer", MOUNTAIN: "thief", SEA: "sailor"}
+    ACTIONS = {c.type: c for c in (PlaceTile, DiscardTile, PlaceFigure, ScoreFigure, SetAside, Draw)}
+    OPTIONS = TileGame.BASE_OPTIONS + (
+        OptionSpec("expert", False, "expert variant: each player holds 2 face-up tiles and plays one; "
+                                    "1/2/3/1 tiles are set aside with 2/3/4/5 players", kind=bool),
+    )
+
+    def __init__(self, setup: Setup):
+        super().__init__(setup)
+        self.expert: bool = bool(self.options["expert"])
+        self.hands: list[list[str]] = [[] for _ in self.players]
+        self.set_aside: list[str] = []
+
+    # ---- the expert variant's hands
+
+    @property
+    def set_aside_needed(self) -> int:
+        return EXPERT_SET_ASIDE[len(self.players)] if self.expert else 0
+
+    def tile_available(self, tile_id: str) -> bool:
+        if not self.expert:
+            return super().tile_available(tile_id)
+        return tile_id in self.hands[self._starts_new_turn()]
+
+    def take_tile(self, tile_id: str) -> None:
+        if not self.expert:
+            super().take_tile(tile_id)
+        else:
+            self.hands[self.current].remove(tile_id)
+
+    def tiles_left(self) -> int:
+        return sum(self.box.values())
+
+    def _check_tile_source(self, tile_id: str) -> None:
+        if not self.expert:
+            return super()._check_tile_source(tile_id)
+        player = self._starts_new_turn()
+        if self.tiles_left() > 0 and len(self.set_aside) < self.set_aside_needed:
+            raise IllegalAction(f"set aside {self.set_aside_needed} tile(s) before play "
+                                f"({len(self.set_aside)} so far)", rule="set_aside_first")
+        short = [self.players[i] for i, h in enumerate(self.hands) if len(h) < HAND_SIZE]
+        if self.tiles_left() > 0 and short:
+            raise IllegalAction(f"draw first: {', '.join(short)} must hold {HAND_SIZE} tiles while the box "
+                                f"has tiles", rule="draw_first")
+        if tile_id not in self.hands[player]:
+            held = ", ".join(self.hands[player]) or "nothing"
+            raise IllegalAction(f"{self.players[player]} does not hold tile {tile_id} (holds {held})",
+                                rule="tile_not_in_hand")
+
+    # ---- validation of this game's own actions
+
+    def _validate_other(self, action: Action) -> None:
+        if isinstance(action, ScoreFigure):
+            self._check_figure_step("scoring a figure")
+            self.figure_at((action.x, action.y), action.region, owner=self.current)
+        elif isinstance(action, SetAside):
+            if not self.expert:
+                raise IllegalAction("tiles are set aside only in the expert variant (option expert)",
+                                    rule="not_expert")
+            self._tile(action.tile)
+            if len(self.set_aside) >= self.set_aside_needed:
+                raise IllegalAction(f"{self.set_aside_needed} tile(s) are set aside with {len(self.players)} "
+                                    f"players, and that is done", rule="set_aside_done")
+            if self.box[action.tile] <= 0:
+                raise IllegalAction(f"tile {action.tile} is not in the box", rule="tile_unavailable")
+        elif isinstance(action, Draw):
+            if not self.expert:
+                raise IllegalAction("drawing into a hand is the expert variant (option expert); in the basic "
+                                    "game just place the drawn tile", rule="not_expert")
+            self._tile(action.tile)
+            if len(self.set_aside) < self.set_aside_needed:
+                raise IllegalAction(f"set aside {self.set_aside_needed} tile(s) before drawing",
+                                    rule="set_aside_first")
+            if self.box[action.tile] <= 0:
+                raise IllegalAction(f"tile {action.tile} is not in the box", rule="tile_unavailable")
+            if self._draw_target() is None:
+                raise IllegalAction(f"every hand already holds {HAND_SIZE} tiles", rule="hands_full")
+        else:
+            super()._validate_other(action)
+
+    def _draw_target(self) -> int | None:
+        n = len(self.players)
+        for k in range(n):
+            i = (self.current + k) % n
+            if len(self.hands[i]) < HAND_SIZE:
+                return i
+        return None
+
+    def _apply_other(self, action: Action) -> None:
+        if isinstance(action, ScoreFigure):
+            fig = self.figure_at((action.x, action.y), action.region, owner=self.current)
+            value = self.area_value(self.board.feature(fig.cell, fig.region))
+            role = self.figure_roles[value.terrain]
+            self.award(self.players[fig.owner], value.points,
+                       f"removed {role} from {value.describe(self.catalog.terrains)}")
+            self.remove_figure(fig)
+            self.figure_done = True
+        elif isinstance(action, SetAside):
+            self.box[action.tile] -= 1
+            self.set_aside.append(action.tile)
+        elif isinstance(action, Draw):
+            target = self._draw_target()
+            assert target is not None
+            self.box[action.tile] -= 1
+            self.hands[target].append(action.tile)
+
+    # ---- scoring
+
+    def area_value(self, root: int, final: bool = False) -> AreaValue:
+        """What a figure on feature ``root`` scores now (``final``: the area counts as complete)."""
+        board = self.board
+        terrain = board.terrain[root]
+        tiles = board.tiles_in(root)
+        complete = final or board.is_complete(root)
+        small = complete and tiles <= 2
+        full = complete and not small
+        towns = 0
+        if terrain == PLAIN:
+            points = tiles * (2 if full else 1)
+        elif terrain == MOUNTAIN:
+            towns = len(self._mountain_towns(root))
+            points = towns * (2 if full else 1)
+        else:
+            towns = len(self._shore_towns(root))
+            points = towns + (tiles if full else 0)
+        return AreaValue(points, terrain, tiles, towns, complete, small)
+
+    def _towns_on_land(self, root: int) -> set[tuple[Cell, int]]:
+        out = set()
+        for cell, ri in self.board.members_of(root):
+            for ti, town in enumerate(self.board.cells[cell].tile.towns):
+                if town.land == ri:
+                    out.add((cell, ti))
+        return out
+
+    def _mountain_towns(self, root: int) -> set[tuple[Cell, int]]:
+        towns = self._towns_on_land(root)
+        plains = set()
+        for cell, ri in self.board.members_of(root):
+            tile: TileType = self.board.cells[cell].tile
+            for a, b in tile.touching:
+                other = b if a == ri else a if b == ri else None
+                if other is not None and tile.regions[other].terrain == PLAIN:
+                    plains.add(self.board.feature(cell, other))
+        for p in plains:
+            towns |= self._towns_on_land(p)
+        return towns
+
+    def _shore_towns(self, root: int) -> set[tuple[Cell, int]]:
+        out = set()
+        for cell, ri in self.board.members_of(root):
+            for ti, town in enumerate(self.board.cells[cell].tile.towns):
+                if town.sea == ri:
+                    out.add((cell, ti))
+        return out
+
+    def finish(self) -> list[ScoreEvent]:
+        if self.finished:
+            return []
+        before = len(self.score_log)
+        for fig in list(self.figures):
+            value = self.area_value(self.board.feature(fig.cell, fig.region), final=True)
+            role = self.figure_roles[value.terrain]
+            self.award(self.players[fig.owner], value.points,
+                       f"final scoring: {role} at {fig.cell[0]}, {fig.cell[1]} on "
+                       f"{value.describe(self.catalog.terrains)}", kind="final")
+        self.finished = True
+        return self.score_log[before:]
+
+    @property
+    def box_empty(self) -> bool:
+        """No tile left to draw or hold: the game ends after this turn's figure step."""
+        return self.tiles_left() == 0 and not any(self.hands)
+
+    # ---- legal actions and resources
+
+    def _legal_other(self) -> Iterable[Action]:
+        if not self.placed or self.figure_done:
+            return []
+        out = []
+        for f in self.figures:
+            if f.owner == self.current:
+                region = self.board.cells[f.cell].tile.regions[f.region]
+                out.append(ScoreFigure(f.cell[0], f.cell[1], region.id))
+        return out
+
+    def resources(self) -> dict[str, Any]:
+        players = {}
+        for i, p in enumerate(self.players):
+            entry: dict[str, Any] = {
+                "figures_in_supply": self.supply[i],
+                "figures_on_board": sum(1 for f in self.figures if f.owner == i),
+            }
+            if self.expert:
+                entry["hand"] = list(self.hands[i])
+            players[p] = entry
+        table = {
+            "tiles_left": self.tiles_left(),
+            "tiles_placed": len(self.board.cells),
+            "tiles_discarded": len(self.discarded),
+        }
+        if self.expert:
+            table["tiles_set_aside"] = len(self.set_aside)
+        return {"players": players, "table": table}
+
+    def figure_value_now(self, fig: Figure) -> int:
+        return self.area_value(self.board.feature(fig.cell, fig.region)).points

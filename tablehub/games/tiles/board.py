@@ -1,0 +1,240 @@
+"""The shared tile-laying board: grid, edge matching, frontier, feature merging.
+
+Placed regions are nodes of a union-find. Each feature (root) keeps its terrain,
+the cells it covers, its member regions, its occupants (figures) and a count of
+*open slots*: slots on a side with no neighbour yet. Two touching slots close
+each other, so a feature is complete exactly when its open count reaches 0,
+an O(1) check after every placement.
+
+The frontier maps every empty cell next to a tile to the side codes its
+neighbours require (0 = unconstrained). Which rotations of a tile type fit a
+given requirement is memoised, so enumerating legal placements is one dict
+lookup per open cell.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..base import IllegalAction
+from .catalog import Catalog, TileType
+
+Cell = tuple[int, int]
+#: (dx, dy) per direction N, E, S, W; y grows to the south
+STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
+DIRECTION_NAMES = ("north", "east", "south", "west")
+
+
+class Placed:
+    __slots__ = ("tile", "rot", "base", "order")
+
+    def __init__(self, tile: TileType, rot: int, base: int, order: int):
+        self.tile = tile
+        self.rot = rot
+        self.base = base
+        self.order = order
+
+
+class TileBoard:
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.cells: dict[Cell, Placed] = {}
+        self.open: dict[Cell, tuple[int, int, int, int]] = {}
+        # which rotations fit which requirement: shared by every board of this catalog
+        self._fit = catalog.fit_cache
+        # union-find arrays, indexed by node id
+        self.parent: list[int] = []
+        self.terrain: list[str] = []
+        self.open_slots: list[int] = []
+        self.cover: list[set[Cell] | None] = []
+        self.members: list[list[tuple[Cell, int]] | None] = []
+        self.occupants: list[list[Any] | None] = []
+        self.node_cell: list[Cell] = []
+        self.node_region: list[int] = []
+        self.last: Cell | None = None
+
+    # ---- union-find
+
+    def find(self, n: int) -> int:
+        parent = self.parent
+        root = n
+        while parent[root] != root:
+            root = parent[root]
+        while parent[n] != root:
+            parent[n], n = root, parent[n]
+        return root
+
+    def _union(self, a: int, b: int) -> int:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return ra
+        if len(self.members[ra]) < len(self.members[rb]):  # type: ignore[arg-type]
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.open_slots[ra] += self.open_slots[rb]
+        self.cover[ra] |= self.cover[rb]  # type: ignore[operator]
+        self.members[ra].extend(self.members[rb])  # type: ignore[union-attr]
+        self.occupants[ra].extend(self.occupants[rb])  # type: ignore[union-attr]
+        self.cover[rb] = self.members[rb] = self.occupants[rb] = None
+        return ra
+
+    # ---- queries
+
+    def node(self, cell: Cell, region_index: int) -> int:
+        return self.cells[cell].base + region_index
+
+    def feature(self, cell: Cell, region_index: int) -> int:
+        """The root node of the feature that region ``region_index`` of the tile at ``cell`` belongs to."""
+        return self.find(self.cells[cell].base + region_index)
+
+    def is_complete(self, root: int) -> bool:
+        return self.open_slots[root] == 0
+
+    def tiles_in(self, root: int) -> int:
+        return len(self.cover[root])  # type: ignore[arg-type]
+
+    def members_of(self, root: int) -> list[tuple[Cell, int]]:
+        return self.members[root]  # type: ignore[return-value]
+
+    def occupants_of(self, root: int) -> list[Any]:
+        return self.occupants[root]  # type: ignore[return-value]
+
+    def neighbours8(self, cell: Cell) -> int:
+        x, y = cell
+        return sum((x + dx, y + dy) in self.cells for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+    def roots_of_tile(self, cell: Cell) -> list[int]:
+        p = self.cells[cell]
+        return [self.find(p.base + i) for i in range(len(p.tile.regions))]
+
+    # ---- legality
+
+    def fits(self, tile: TileType, cons: tuple[int, int, int, int]) -> tuple[int, ...]:
+        key = (tile.index, cons)
+        rots = self._fit.get(key)
+        if rots is None:
+            rots = tuple(r for r in tile.distinct_rotations
+                         if all(c == 0 or c == s for c, s in zip(cons, tile.side_codes[r])))
+            self._fit[key] = rots
+        return rots
+
+    def legal_placements(self, tile: TileType) -> list[tuple[int, int, int]]:
+        """Every (x, y, rotation index) where ``tile`` may go; symmetric rotations listed once."""
+        out: list[tuple[int, int, int]] = []
+        fit = self._fit
+        idx = tile.index
+        for cell, cons in self.open.items():
+            rots = fit.get((idx, cons))
+            if rots is None:
+                rots = self.fits(tile, cons)
+            for r in rots:
+                out.append((cell[0], cell[1], r))
+        return out
+
+    def can_place(self, tile: TileType) -> bool:
+        fits = self.fits
+        return any(fits(tile, cons) for cons in self.open.values())
+
+    def check(self, tile: TileType, cell: Cell, rot: int) -> None:
+        """Raise :class:`IllegalAction` with the precise reason when ``tile`` cannot go there."""
+        if cell in self.cells:
+            other = self.cells[cell].tile.id
+            raise IllegalAction(f"cell {cell[0]}, {cell[1]} already holds tile {other}", rule="occupied")
+        cons = self.open.get(cell)
+        if cons is None:
+            raise IllegalAction(f"cell {cell[0]}, {cell[1]} touches no placed tile "
+                                f"(at least one side must touch one; corners do not count)", rule="not_adjacent")
+        codes = tile.side_codes[rot]
+        for d in range(4):
+            if cons[d] and cons[d] != codes[d]:
+                nx, ny = cell[0] + STEP[d][0], cell[1] + STEP[d][1]
+                other = self.cells[(nx, ny)]
+                mine = self.describe(self.catalog.codes.names[codes[d]])
+                theirs = self.describe(self.catalog.codes.names[self.catalog.codes.mirror[cons[d]]][::-1])
+                raise IllegalAction(
+                    f"the {DIRECTION_NAMES[d]} side of {tile.id} ({mine}) does not continue the "
+                    f"{DIRECTION_NAMES[(d + 2) % 4]} side of {other.tile.id} at {nx}, {ny} ({theirs})",
+                    rule="edge_mismatch")
+
+    def describe(self, triple: str) -> str:
+        names = [self.catalog.terrains.get(ch, ch) for ch in triple]
+        return names[0] if len(set(names)) == 1 else " | ".join(names)
+
+    # ---- changes
+
+    def place(self, tile: TileType, cell: Cell, rot: int) -> list[int]:
+        """Put a tile down (legality is the caller's business: see :meth:`check`).
+
+        Returns the roots of the features the new tile's regions now belong to.
+        """
+        base = len(self.parent)
+        for i, region in enumerate(tile.regions):
+            n = base + i
+            self.parent.append(n)
+            self.terrain.append(region.terrain)
+            self.open_slots.append(len(region.slots))
+            self.cover.append({cell})
+            self.members.append([(cell, i)])
+            self.occupants.append([])
+            self.node_cell.append(cell)
+            self.node_region.append(i)
+        self.cells[cell] = Placed(tile, rot, base, len(self.cells))
+        self.open.pop(cell, None)
+        slot_region = tile.slot_region
+        codes = tile.side_codes[rot]
+        mirror = self.catalog.codes.mirror
+        x, y = cell
+        for d in range(4):
+            ncell = (x + STEP[d][0], y + STEP[d][1])
+            other = self.cells.get(ncell)
+            if other is None:
+                cons = self.open.get(ncell, (0, 0, 0, 0))
+                od = (d + 2) % 4
+                self.open[ncell] = cons[:od] + (mirror[codes[d]],) + cons[od + 1:]
+                continue
+            od = (d + 2) % 4
+            oslots = other.tile.slot_region
+            for k in range(3):
+                mine = base + slot_region[(3 * d + k - 3 * rot) % 12]
+                theirs = other.base + oslots[(3 * od + 2 - k - 3 * other.rot) % 12]
+                root = self._union(mine, theirs)
+                self.open_slots[root] -= 2
+        self.last = cell
+        return [self.find(base + i) for i in range(len(tile.regions))]
+
+    # ---- views
+
+    def __iter__(self) -> Iterator[tuple[Cell, Placed]]:
+        return iter(self.cells.items())
+
+    def tile_view(self, cell: Cell) -> dict[str, Any]:
+        p = self.cells[cell]
+        return {
+            "x": cell[0], "y": cell[1], "tile": p.tile.id, "rotation": 90 * p.rot,
+            "slots": p.tile.slots_rotated(p.rot),
+            "interior": [r.terrain for r in p.tile.regions if not r.slots],
+        }
+
+    def ascii(self) -> str:
+        """A small text picture: one character per side terrain, for debugging and docs."""
+        if not self.cells:
+            return "(empty)"
+        xs = [c[0] for c in self.cells]
+        ys = [c[1] for c in self.cells]
+        lines = []
+        for y in range(min(ys), max(ys) + 1):
+            rows = ["", "", ""]
+            for x in range(min(xs), max(xs) + 1):
+                p = self.cells.get((x, y))
+                if p is None:
+                    rows[0] += "     "
+                    rows[1] += "  .  "
+                    rows[2] += "     "
+                    continue
+                s = p.tile.slots_rotated(p.rot)
+                rows[0] += f" {s[0]}{s[1]}{s[2]} "
+                mark = "*" if (x, y) == self.last else ("o" if p.order == 0 else " ")
+                rows[1] += f"{s[10]} {mark} {s[4]}"
+                rows[2] += f" {s[8]}{s[7]}{s[6]} "
+            lines.extend(rows)
+        return "\n".join(line.rstrip() for line in lines)
+

@@ -1,0 +1,93 @@
+"""Seeded random playouts of tile games: the conformance tests and the engine benchmark use them.
+
+The physical world's randomness (the draw pile) is a shuffled list; every other
+choice is picked uniformly among the engine's legal actions. A game whose
+engine has a pending mandatory choice says so with a truthy ``must_choose``
+attribute; the playout then always picks one of ``legal_actions()``.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import new_game
+from ..base import Action, Setup
+from .game import DiscardTile, TileGame
+
+
+@dataclass
+class PlayoutStats:
+    placements: int = 0
+    enumerated: int = 0   # legal placements listed, summed over every drawn tile
+    discards: int = 0
+    actions: list[Action] = field(default_factory=list)
+
+
+def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, Any] | None = None,
+                step_rate: float = 0.6, stats: PlayoutStats | None = None, finish: bool = True) -> TileGame:
+    """Play a whole game with random legal moves; return the (finished) engine."""
+    rng = random.Random(seed)
+    names = tuple(f"P{i + 1}" for i in range(players))
+    g = new_game(Setup(game, names, (), dict(options or {})))
+    assert isinstance(g, TileGame)
+    st = stats if stats is not None else PlayoutStats()
+    pile = [tid for tid, n in sorted(g.box.items()) for _ in range(n)]
+    rng.shuffle(pile)
+    expert = bool(getattr(g, "expert", False))
+
+    def do(action: Action) -> None:
+        g.apply(action)
+        st.actions.append(action)
+
+    if expert:
+        for _ in range(g.set_aside_needed):  # type: ignore[attr-defined]
+            do(g.ACTIONS["set_aside"](pile.pop()))
+        _fill_hands(g, pile, do)
+
+    while True:
+        if expert:
+            hand = g.hands[g._starts_new_turn()]  # type: ignore[attr-defined]
+            if not hand:
+                break
+            choices = []
+            for tile in dict.fromkeys(hand):
+                options_here = g.legal_placements(tile)
+                st.enumerated += len(options_here)
+                choices.extend(options_here)
+            if not choices:
+                do(DiscardTile(hand[0]))
+                st.discards += 1
+                _fill_hands(g, pile, do)
+                continue
+            do(rng.choice(choices))
+        else:
+            if not pile:
+                break
+            tile = pile.pop()
+            options_here = g.legal_placements(tile)
+            st.enumerated += len(options_here)
+            if not options_here:
+                do(DiscardTile(tile))
+                st.discards += 1
+                continue
+            do(rng.choice(options_here))
+        st.placements += 1
+        for _ in range(4):
+            steps = g.legal_actions()
+            if not steps or not (getattr(g, "must_choose", False) or rng.random() < step_rate):
+                break
+            do(rng.choice(steps))
+        if expert:
+            _fill_hands(g, pile, do)
+        if getattr(g, "game_over", False):
+            break
+    if finish:
+        g.finish()
+    return g
+
+
+def _fill_hands(g: TileGame, pile: list[str], do) -> None:
+    draw = g.ACTIONS["draw"]
+    while pile and g._draw_target() is not None:  # type: ignore[attr-defined]
+        do(draw(pile.pop()))

@@ -1,0 +1,110 @@
+"""What is on the table, in one shape for both sides of a comparison.
+
+:class:`TableSeen` holds tiles by grid cell and the figures on them. It is built
+either from the committed game state (``Game.view()``, see
+:func:`expected_from_view`) or from what the camera recognised
+(:func:`seen_from_observation`, an adapter over :mod:`vision.recognize`'s result).
+Cells are the engine's grid coordinates (the start tile is at 0, 0).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TileSeen:
+    x: int
+    y: int
+    tile: str
+    rotation: int                     # degrees clockwise: 0, 90, 180, 270
+    confidence: float = 1.0
+    alternatives: tuple[tuple[str, int, float], ...] = ()  # runners-up: (tile, rotation, confidence)
+
+    @property
+    def cell(self) -> Cell:
+        return (self.x, self.y)
+
+    def reads(self) -> list[tuple[str, int, float]]:
+        """The best read then the runners-up, best first, without repeats."""
+        out: list[tuple[str, int, float]] = [(self.tile, self.rotation, self.confidence)]
+        for t, r, c in self.alternatives:
+            if (t, r % 360) not in {(o[0], o[1]) for o in out}:
+                out.append((t, r % 360, c))
+        return sorted(out, key=lambda o: -o[2])
+
+
+@dataclass(frozen=True)
+class FigureSeen:
+    x: int
+    y: int
+    color: str
+    region: str | None = None         # region id in the tile's own frame ("G:N"), when known
+    confidence: float = 1.0
+
+    @property
+    def cell(self) -> Cell:
+        return (self.x, self.y)
+
+    def key(self) -> tuple[Cell, str, str | None]:
+        return (self.cell, self.color, self.region)
+
+
+@dataclass(frozen=True)
+class TableSeen:
+    tiles: Mapping[Cell, TileSeen] = field(default_factory=dict)
+    figures: tuple[FigureSeen, ...] = ()
+
+    def figures_at(self, cell: Cell) -> list[FigureSeen]:
+        return [f for f in self.figures if f.cell == cell]
+
+
+def expected_from_view(view: Mapping[str, Any]) -> TableSeen:
+    """The table as the committed game state says it is (``Game.view()`` of a tile game)."""
+    tiles = {}
+    for t in view.get("tiles", ()):
+        cell = (int(t["x"]), int(t["y"]))
+        tiles[cell] = TileSeen(cell[0], cell[1], str(t["tile"]), int(t.get("rotation", 0)) % 360)
+    figures = tuple(FigureSeen(int(f["x"]), int(f["y"]), str(f.get("color") or f.get("owner")), f.get("region"))
+                    for f in view.get("figures", ()))
+    return TableSeen(tiles, figures)
+
+
+def _get(obj: Any, *names: str, default: Any = None) -> Any:
+    for n in names:
+        if isinstance(obj, Mapping) and n in obj:
+            return obj[n]
+        if hasattr(obj, n):
+            return getattr(obj, n)
+    return default
+
+
+def _alternatives(raw: Iterable[Any] | None) -> tuple[tuple[str, int, float], ...]:
+    out = []
+    for a in raw or ():
+        if isinstance(a, (tuple, list)):
+            out.append((str(a[0]), int(a[1]) % 360, float(a[2])))
+        else:
+            out.append((str(_get(a, "tile")), int(_get(a, "rotation", default=0)) % 360,
+                        float(_get(a, "confidence", "score", default=0.0))))
+    return tuple(out)
+
+
+def seen_from_observation(obs: Any) -> TableSeen:
+    """Adapt a recognition result (objects or dicts with tiles and figures) to :class:`TableSeen`."""
+    tiles = {}
+    for t in _get(obs, "tiles", default=()) or ():
+        tile = _get(t, "tile", "tile_id")
+        if tile is None:
+            continue
+        x, y = int(_get(t, "x")), int(_get(t, "y"))
+        tiles[(x, y)] = TileSeen(x, y, str(tile), int(_get(t, "rotation", default=0)) % 360,
+                                 float(_get(t, "confidence", "score", default=1.0)),
+                                 _alternatives(_get(t, "alternatives", "runners_up", "candidates")))
+    figures = tuple(
+        FigureSeen(int(_get(f, "x")), int(_get(f, "y")), str(_get(f, "color", "colour")),
+                   _get(f, "region"), float(_get(f, "confidence", default=1.0)))
+        for f in _get(obs, "figures", default=()) or ())
+    return TableSeen(tiles, figures)

@@ -1,0 +1,337 @@
+"""Drawing and detecting the mat's ArUco markers, and printable marker sheets.
+
+Pixel convention used everywhere in ``vision``: an image drawn at ``ppm`` pixels
+per millimetre has the centre of pixel ``(i, j)`` at mat point
+``(i / ppm, j / ppm)`` mm, i.e. pixel coordinate = mm * ppm (OpenCV's
+pixel-centre convention).
+"""
+from __future__ import annotations
+
+import logging
+import math
+import struct
+import zlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import VisionError
+from .mat import Mat
+
+log = logging.getLogger(__name__)
+
+#: paper sizes in mm (portrait)
+PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0), "letter": (215.9, 279.4)}
+
+
+@lru_cache(maxsize=8)
+def get_dictionary(name: str):
+    if not hasattr(cv2.aruco, name):
+        raise VisionError(f"unknown ArUco dictionary {name!r} (e.g. 'DICT_4X4_50')")
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
+
+
+@lru_cache(maxsize=64)
+def marker_bits(dictionary: str, marker_id: int) -> np.ndarray:
+    """The marker as a (n+2) x (n+2) uint8 array of 0/255 cells, one black border cell included."""
+    d = get_dictionary(dictionary)
+    cells = int(d.markerSize) + 2
+    return cv2.aruco.generateImageMarker(d, int(marker_id), cells, borderBits=1)
+
+
+def paint_square_pattern(image: np.ndarray, pattern: np.ndarray, corners_px: np.ndarray,
+                         supersample: int = 3) -> None:
+    """Paint a square cell pattern (uint8, 0..255) into ``image`` with its corners at ``corners_px``.
+
+    ``corners_px`` are the pattern's top-left, top-right, bottom-right, bottom-left
+    corners in pixel coordinates (pixel-centre convention). Edges are
+    anti-aliased by supersampling; works for any rotation of the square.
+    """
+    corners_px = np.asarray(corners_px, np.float64)
+    h, w = image.shape[:2]
+    x0 = max(int(math.floor(corners_px[:, 0].min())) - 1, 0)
+    x1 = min(int(math.ceil(corners_px[:, 0].max())) + 2, w)
+    y0 = max(int(math.floor(corners_px[:, 1].min())) - 1, 0)
+    y1 = min(int(math.ceil(corners_px[:, 1].max())) + 2, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    n = pattern.shape[0]
+    src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float64)
+    to_cell = cv2.getPerspectiveTransform(corners_px.astype(np.float32), src.astype(np.float32))
+    s = supersample
+    offs = (np.arange(s) + 0.5) / s - 0.5
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float64)
+    acc = np.zeros(xs.shape, np.float64)
+    inside = np.zeros(xs.shape, np.float64)
+    for oy in offs:
+        for ox in offs:
+            px, py = xs + ox, ys + oy
+            den = to_cell[2, 0] * px + to_cell[2, 1] * py + to_cell[2, 2]
+            u = (to_cell[0, 0] * px + to_cell[0, 1] * py + to_cell[0, 2]) / den
+            v = (to_cell[1, 0] * px + to_cell[1, 1] * py + to_cell[1, 2]) / den
+            ok = (u >= 0) & (u < n) & (v >= 0) & (v < n)
+            ui = np.clip(u.astype(np.int64), 0, n - 1)
+            vi = np.clip(v.astype(np.int64), 0, n - 1)
+            acc += np.where(ok, pattern[vi, ui].astype(np.float64), 0.0)
+            inside += ok
+    cover = inside / (s * s)
+    value = np.divide(acc, np.maximum(inside, 1e-9))
+    region = image[y0:y1, x0:x1].astype(np.float64)
+    if region.ndim == 3:
+        cover3, value3 = cover[..., None], value[..., None]
+    else:
+        cover3, value3 = cover, value
+    image[y0:y1, x0:x1] = np.clip(region * (1 - cover3) + value3 * cover3, 0, 255).astype(image.dtype)
+
+
+def paint_marker(image: np.ndarray, mat: Mat, marker_id: int, ppm: float,
+                 offset_mm: tuple[float, float] = (0.0, 0.0), quiet_zone: bool = True) -> None:
+    """Paint one mat marker (with a white quiet zone of one cell) at its true place, ``ppm`` px/mm."""
+    bits = marker_bits(mat.dictionary, marker_id)
+    corners = np.array(mat.marker_corners_mm(marker_id), np.float64)
+    corners = (corners - np.asarray(offset_mm)) * ppm
+    if quiet_zone:
+        cell = mat.marker_mm / bits.shape[0]
+        c = corners.mean(axis=0)
+        grow = (mat.marker_mm / 2 + cell) / (mat.marker_mm / 2)
+        paint_square_pattern(image, np.full((1, 1), 255, np.uint8), c + (corners - c) * grow, supersample=2)
+    paint_square_pattern(image, bits, corners)
+
+
+def draw_mat(mat: Mat, ppm: float, colour: tuple[int, int, int] = (255, 255, 255),
+             outline: tuple[int, int, int] | None = (150, 150, 150), grid: bool = False,
+             line_mm: float = 0.6) -> np.ndarray:
+    """The whole mat, top-down, at ``ppm`` px/mm (BGR): background, play-area outline, markers."""
+    w, h = int(round(mat.width_mm * ppm)), int(round(mat.height_mm * ppm))
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = colour
+    thick = max(1, int(round(line_mm * ppm)))
+    if outline is not None:
+        x, y, pw, ph = mat.play_rect_mm
+        shift = 4
+        f = 1 << shift
+        p0 = (int(round(x * ppm * f)), int(round(y * ppm * f)))
+        p1 = (int(round((x + pw) * ppm * f)), int(round((y + ph) * ppm * f)))
+        cv2.rectangle(img, p0, p1, outline, thick, cv2.LINE_AA, shift)
+        if grid:
+            cx, cy = mat.play_centre_mm
+            t = mat.tile_mm
+            tick = 2.5
+            kx = np.arange(math.ceil((x - cx) / t - 0.5), math.floor((x + pw - cx) / t - 0.5) + 1)
+            ky = np.arange(math.ceil((y - cy) / t - 0.5), math.floor((y + ph - cy) / t - 0.5) + 1)
+            for gx in cx + (kx + 0.5) * t:
+                for gy in cy + (ky + 0.5) * t:
+                    for a, b in (((gx - tick, gy), (gx + tick, gy)), ((gx, gy - tick), (gx, gy + tick))):
+                        cv2.line(img, (int(round(a[0] * ppm * f)), int(round(a[1] * ppm * f))),
+                                 (int(round(b[0] * ppm * f)), int(round(b[1] * ppm * f))), outline, thick,
+                                 cv2.LINE_AA, shift)
+    for mid in mat.marker_ids:
+        paint_marker(img, mat, mid, ppm)
+    return img
+
+
+# --------------------------------------------------------------------------- detection
+
+
+@dataclass
+class MarkerDetection:
+    """Markers found in one frame: ``corners[id]`` is a (4, 2) float array in image pixels."""
+
+    corners: dict[int, np.ndarray] = field(default_factory=dict)
+    #: ids of the mat that were not found
+    missing: tuple[int, ...] = ()
+    #: ids found that do not belong to the mat (another mat, a stray marker)
+    foreign: tuple[int, ...] = ()
+    #: mat ids found more than once (the best-looking copy is kept)
+    duplicated: tuple[int, ...] = ()
+    #: square-ish candidates that did not decode (a partly covered marker shows up here)
+    rejected: int = 0
+
+
+@lru_cache(maxsize=8)
+def _detector(dictionary: str) -> "cv2.aruco.ArucoDetector":
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.cornerRefinementWinSize = 4
+    params.cornerRefinementMaxIterations = 50
+    params.cornerRefinementMinAccuracy = 0.01
+    params.adaptiveThreshWinSizeMin = 5
+    params.adaptiveThreshWinSizeMax = 45
+    params.adaptiveThreshWinSizeStep = 8
+    params.minMarkerPerimeterRate = 0.02
+    return cv2.aruco.ArucoDetector(get_dictionary(dictionary), params)
+
+
+def to_grey(frame: np.ndarray) -> np.ndarray:
+    if frame.ndim == 2:
+        return frame
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2GRAY)
+    return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+def detect_markers(frame: np.ndarray, mat: Mat) -> MarkerDetection:
+    """Find the mat's markers in a BGR or grey frame."""
+    grey = to_grey(frame)
+    corners, ids, rejected = _detector(mat.dictionary).detectMarkers(grey)
+    found: dict[int, np.ndarray] = {}
+    foreign: set[int] = set()
+    dup: set[int] = set()
+    wanted = set(mat.marker_ids)
+    if ids is not None:
+        for c, i in zip(corners, ids.ravel()):
+            i = int(i)
+            pts = np.asarray(c, np.float64).reshape(4, 2)
+            if i not in wanted:
+                foreign.add(i)
+                continue
+            if i in found:
+                dup.add(i)
+                # keep the larger copy: a printed marker is bigger than one on a stray card
+                if cv2.contourArea(pts.astype(np.float32)) <= cv2.contourArea(found[i].astype(np.float32)):
+                    continue
+            found[i] = pts
+    missing = tuple(i for i in mat.marker_ids if i not in found)
+    return MarkerDetection(found, missing, tuple(sorted(foreign)), tuple(sorted(dup)),
+                           0 if rejected is None else len(rejected))
+
+
+# --------------------------------------------------------------------------- printable sheets
+
+
+@dataclass
+class SheetPage:
+    """One printable page: ``image`` (grey, uint8) at ``dpi``; ``label`` says which part of the mat it holds."""
+
+    image: np.ndarray
+    dpi: float
+    label: str
+
+
+def _text(img: np.ndarray, text: str, org: tuple[int, int], px: float, colour: int = 0) -> None:
+    scale = px / 22.0
+    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, max(1, int(round(scale * 1.5))),
+                cv2.LINE_AA)
+
+
+def sheet_pages(mat: Mat, paper: str = "A4", dpi: float = 300.0, margin_mm: float = 10.0,
+                overlap_mm: float = 10.0, layout: str = "full") -> list[SheetPage]:
+    """Printable pages for the mat at true size.
+
+    ``layout="full"``: the whole mat (markers, play-area outline, cell ticks) tiled over
+    as many pages as needed, each page overlapping its neighbours by ``overlap_mm`` with
+    crop marks and "glue here" edges so the sheets can be taped into one mat.
+    ``layout="corners"``: only the markers, each on a card with its position written on
+    it, packed onto as few pages as possible; lay them out on the table at the
+    distances printed on the cards (measure with a ruler; equal diagonals = square).
+    """
+    if paper not in PAPER_MM:
+        raise VisionError(f"paper: expected one of {', '.join(PAPER_MM)}, got {paper!r}")
+    pw_mm, ph_mm = PAPER_MM[paper]
+    ppm = dpi / 25.4
+    if layout == "corners":
+        return _corner_pages(mat, pw_mm, ph_mm, ppm, dpi, margin_mm)
+    if layout != "full":
+        raise VisionError(f"layout: expected 'full' or 'corners', got {layout!r}")
+    full = to_grey(draw_mat(mat, ppm, grid=True))
+    # orientation that needs the fewest pages
+    best = None
+    for (w, h) in ((pw_mm, ph_mm), (ph_mm, pw_mm)):
+        uw, uh = w - 2 * margin_mm, h - 2 * margin_mm
+        step_w, step_h = uw - overlap_mm, uh - overlap_mm
+        nx = max(1, math.ceil((mat.width_mm - overlap_mm) / step_w)) if mat.width_mm > uw else 1
+        ny = max(1, math.ceil((mat.height_mm - overlap_mm) / step_h)) if mat.height_mm > uh else 1
+        if best is None or nx * ny < best[0]:
+            best = (nx * ny, w, h, uw, uh, step_w, step_h, nx, ny)
+    _, w, h, uw, uh, step_w, step_h, nx, ny = best
+    pages: list[SheetPage] = []
+    W, H = int(round(w * ppm)), int(round(h * ppm))
+    for j in range(ny):
+        for i in range(nx):
+            page = np.full((H, W), 255, np.uint8)
+            ox, oy = i * step_w, j * step_h  # mat mm at the page's printable top-left
+            sx0, sy0 = int(round(ox * ppm)), int(round(oy * ppm))
+            sx1 = min(int(round((ox + uw) * ppm)), full.shape[1])
+            sy1 = min(int(round((oy + uh) * ppm)), full.shape[0])
+            dx0, dy0 = int(round(margin_mm * ppm)), int(round(margin_mm * ppm))
+            part = full[sy0:sy1, sx0:sx1]
+            page[dy0:dy0 + part.shape[0], dx0:dx0 + part.shape[1]] = part
+            # frame of the printed part (cut on the left/top edges of pages that overlap a neighbour)
+            x0p, y0p = dx0, dy0
+            x1p, y1p = dx0 + part.shape[1] - 1, dy0 + part.shape[0] - 1
+            cv2.rectangle(page, (x0p, y0p), (x1p, y1p), 200, 1)
+            tick = int(round(6 * ppm))
+            for (cx, cy) in ((x0p, y0p), (x1p, y0p), (x1p, y1p), (x0p, y1p)):
+                cv2.line(page, (cx - tick, cy), (cx + tick, cy), 0, max(1, int(ppm * 0.2)))
+                cv2.line(page, (cx, cy - tick), (cx, cy + tick), 0, max(1, int(ppm * 0.2)))
+            ov = int(round(overlap_mm * ppm))
+            if i > 0:  # this page's left strip lies under the previous page: cut along it
+                cv2.line(page, (x0p + ov, y0p), (x0p + ov, y1p), 0, 1)
+                _text(page, "cut", (x0p + ov + 4, y0p + int(4 * ppm)), 2.5 * ppm, 0)
+            if j > 0:
+                cv2.line(page, (x0p, y0p + ov), (x1p, y0p + ov), 0, 1)
+                _text(page, "cut", (x0p + int(4 * ppm), y0p + ov - 4), 2.5 * ppm, 0)
+            label = f"{mat.name} mat page row {j + 1}/{ny} col {i + 1}/{nx}"
+            _text(page, f"tablehub {label} - print at 100% (no scaling), {dpi:g} dpi; "
+                  f"overlap {overlap_mm:g} mm, cut along the marked lines",
+                  (dx0, H - int(margin_mm * ppm / 3)), 3.0 * ppm, 90)
+            pages.append(SheetPage(page, dpi, label))
+    return pages
+
+
+def _corner_pages(mat: Mat, pw_mm: float, ph_mm: float, ppm: float, dpi: float,
+                  margin_mm: float) -> list[SheetPage]:
+    card = mat.marker_mm + 30.0  # card side: marker + room for the text and corner arrows
+    cols = max(1, int((pw_mm - 2 * margin_mm) // card))
+    rows = max(1, int((ph_mm - 2 * margin_mm) // card))
+    per_page = cols * rows
+    pages: list[SheetPage] = []
+    W, H = int(round(pw_mm * ppm)), int(round(ph_mm * ppm))
+    ids = list(mat.marker_ids)
+    for p in range(math.ceil(len(ids) / per_page)):
+        page = np.full((H, W), 255, np.uint8)
+        for k, mid in enumerate(ids[p * per_page:(p + 1) * per_page]):
+            r, c = divmod(k, cols)
+            x0, y0 = margin_mm + c * card, margin_mm + r * card
+            cx, cy = x0 + card / 2, y0 + card / 2
+            # paint the marker centred on the card, by faking a mat offset
+            mx, my = mat.marker_centre(mid)
+            paint_marker(page, mat, mid, ppm, offset_mm=(mx - cx, my - cy))
+            cv2.rectangle(page, (int(x0 * ppm), int(y0 * ppm)), (int((x0 + card) * ppm), int((y0 + card) * ppm)),
+                          170, 1)
+            s = mat.marker_mm / 2
+            _text(page, f"id {mid}  {mat.marker_label(mid)}", (int((x0 + 2) * ppm), int((y0 + 6) * ppm)),
+                  3.0 * ppm)
+            _text(page, f"centre at x {mx:g} mm, y {my:g} mm", (int((x0 + 2) * ppm), int((cy + s + 9) * ppm)),
+                  2.6 * ppm)
+            _text(page, "top edge of the mat ^", (int((x0 + 2) * ppm), int((cy - s - 3) * ppm)), 2.4 * ppm, 90)
+        pages.append(SheetPage(page, dpi, f"{mat.name} marker cards page {p + 1}"))
+    return pages
+
+
+def write_png_with_dpi(path: str | Path, image: np.ndarray, dpi: float) -> Path:
+    """Write a PNG carrying a pHYs chunk so that printers and viewers know its true size."""
+    path = Path(path)
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:  # pragma: no cover - OpenCV always encodes uint8 images
+        raise VisionError(f"{path}: could not encode the PNG")
+    data = buf.tobytes()
+    ppmetre = int(round(dpi / 0.0254))
+    body = b"pHYs" + struct.pack(">IIB", ppmetre, ppmetre, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+    ihdr_end = 8 + 4 + 4 + 13 + 4  # signature + IHDR length, type, data, crc
+    path.write_bytes(data[:ihdr_end] + chunk + data[ihdr_end:])
+    return path
+
+
+def png_dpi(path: str | Path) -> float | None:
+    """The DPI recorded in a PNG's pHYs chunk, or None."""
+    data = Path(path).read_bytes()
+    at = data.find(b"pHYs")
+    if at < 0:
+        return None
+    x, _y, unit = struct.unpack(">IIB", data[at + 4:at + 13])
+    return x * 0.0254 if unit == 1 else None

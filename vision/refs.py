@@ -1,0 +1,118 @@
+"""Reference appearance store: what every tile type of a set looks like to one camera.
+
+A :class:`ReferenceSet` holds one small top-down colour image per tile type, in the
+tile's own frame (rotation 0, north up), ``tile_px`` pixels square. It is learnt by
+enrolment (:mod:`vision.enroll`) from the camera or from a folder of scans, and stored
+per set and per camera as a folder::
+
+    refs/neuesland-pi-camera/
+        index.json      {"format": "tablehub-vision-refs/1", "game": ..., "tiles": [...], ...}
+        refs.npz        images: uint8 array (tiles, tile_px, tile_px, 3), BGR
+
+The classifier (:mod:`vision.tiles`) derives everything else (rotations, small
+normalised patches, edge colours) from these images when it is built.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import VisionError
+
+log = logging.getLogger(__name__)
+
+FORMAT = "tablehub-vision-refs/1"
+TILE_PX = 48
+"""Side of a stored reference image in pixels (about 1 px per mm for 45 mm tiles)."""
+
+
+class RefsError(VisionError):
+    """A reference folder that cannot be read or does not fit; the message is one line."""
+
+
+@dataclass
+class ReferenceSet:
+    """One reference image per tile type, in the tile's own frame (rotation 0)."""
+
+    game: str
+    tile_ids: list[str]
+    images: np.ndarray
+    camera: str = "scans"
+    source: str = ""
+    counts: list[int] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        imgs = np.asarray(self.images)
+        if imgs.ndim != 4 or imgs.shape[3] != 3 or imgs.shape[1] != imgs.shape[2]:
+            raise RefsError(f"reference images must be (tiles, px, px, 3), got {imgs.shape}")
+        if len(self.tile_ids) != imgs.shape[0]:
+            raise RefsError(f"{len(self.tile_ids)} tile ids for {imgs.shape[0]} reference images")
+        if len(set(self.tile_ids)) != len(self.tile_ids):
+            raise RefsError("reference tile ids must be unique")
+        self.images = imgs.astype(np.uint8, copy=False)
+        if not self.counts:
+            self.counts = [1] * len(self.tile_ids)
+
+    @property
+    def tile_px(self) -> int:
+        return int(self.images.shape[1])
+
+    def index_of(self, tile_id: str) -> int:
+        try:
+            return self.tile_ids.index(tile_id)
+        except ValueError:
+            raise RefsError(f"tile {tile_id!r} has no reference image") from None
+
+    def image(self, tile_id: str, rotation: int = 0) -> np.ndarray:
+        """The reference of ``tile_id`` turned clockwise by ``rotation`` degrees (a multiple of 90)."""
+        return np.ascontiguousarray(np.rot90(self.images[self.index_of(tile_id)], -(rotation // 90) % 4))
+
+    # ------------------------------------------------------------------ storage
+
+    def save(self, folder: str | Path) -> Path:
+        out = Path(folder)
+        out.mkdir(parents=True, exist_ok=True)
+        index = {
+            "format": FORMAT,
+            "game": self.game,
+            "camera": self.camera,
+            "source": self.source,
+            "tile_px": self.tile_px,
+            "tiles": self.tile_ids,
+            "counts": self.counts,
+            "meta": self.meta,
+        }
+        np.savez_compressed(out / "refs.npz", images=self.images)
+        (out / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+        log.info("saved %d references to %s", len(self.tile_ids), out)
+        return out
+
+    @classmethod
+    def load(cls, folder: str | Path) -> "ReferenceSet":
+        root = Path(folder)
+        index_path = root / "index.json"
+        if not index_path.is_file():
+            raise RefsError(f"{root}: no index.json (is this a reference folder made by 'tablehub enroll'?)")
+        try:
+            index = json.loads(index_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise RefsError(f"{index_path}: not readable JSON ({exc})") from None
+        if index.get("format") != FORMAT:
+            raise RefsError(f"{index_path}: format is {index.get('format')!r}, expected {FORMAT!r}")
+        try:
+            with np.load(root / "refs.npz") as data:
+                images = data["images"]
+        except (OSError, KeyError, ValueError) as exc:
+            raise RefsError(f"{root / 'refs.npz'}: cannot read the reference images ({exc})") from None
+        try:
+            return cls(game=str(index.get("game", "")), tile_ids=list(index["tiles"]), images=images,
+                       camera=str(index.get("camera", "")), source=str(index.get("source", "")),
+                       counts=list(index.get("counts") or []), meta=dict(index.get("meta") or {}))
+        except KeyError as exc:
+            raise RefsError(f"{index_path}: missing field {exc}") from None

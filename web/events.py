@@ -1,0 +1,161 @@
+"""A small thread-safe event bus that fans hub events out to Server-Sent Events streams.
+
+Every event gets an increasing id. The bus keeps the most recent events so a
+phone that reconnects with ``Last-Event-ID`` receives what it missed; ``state``
+events are full snapshots, so only the newest one is replayed.
+
+>>> bus = EventBus(keep=10)
+>>> bus.publish("notice", {"text": "hello"}).id
+1
+>>> [e.kind for e in bus.since(0)]
+['notice']
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    kind: str
+    data: str  # JSON text, serialised once for every listener
+
+    def sse(self) -> str:
+        """The event as Server-Sent Events wire text."""
+        lines = [f"id: {self.id}", f"event: {self.kind}"]
+        lines += [f"data: {line}" for line in self.data.splitlines() or [""]]
+        return "\n".join(lines) + "\n\n"
+
+
+class StreamLimit(Exception):
+    """Every stream slot is taken."""
+
+
+class EventBus:
+    """Publish events; streams wait for new ones with a timeout (for heartbeats)."""
+
+    #: event kinds where only the latest matters on reconnect
+    SNAPSHOT_KINDS = frozenset({"state"})
+
+    def __init__(self, keep: int = 200, max_streams: int = 64):
+        self._cond = threading.Condition()
+        self._events: deque[Event] = deque(maxlen=keep)
+        self._latest: dict[str, Event] = {}  # newest event of each snapshot kind, never evicted
+        self._last_id = 0
+        self._closed = False
+        self._streams = 0
+        self.max_streams = max_streams
+
+    # ---- publishing
+
+    def publish(self, kind: str, payload: Any) -> Event:
+        text = json.dumps(payload, separators=(",", ":"), default=str)
+        with self._cond:
+            self._last_id += 1
+            event = Event(self._last_id, kind, text)
+            self._events.append(event)
+            if kind in self.SNAPSHOT_KINDS:
+                self._latest[kind] = event
+            self._cond.notify_all()
+        return event
+
+    def close(self) -> None:
+        """Wake every stream and make them end (server shutdown)."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def last_id(self) -> int:
+        with self._cond:
+            return self._last_id
+
+    @property
+    def streams(self) -> int:
+        with self._cond:
+            return self._streams
+
+    # ---- reading
+
+    def since(self, last_id: int) -> list[Event]:
+        """Events after ``last_id``, with older snapshots collapsed into the newest one.
+
+        When some events after ``last_id`` were already evicted, the newest snapshots
+        are included even if older than what is left, so a client is never left stale.
+        """
+        with self._cond:
+            newer = [e for e in self._events if e.id > last_id]
+            evicted = bool(self._events) and self._events[0].id > last_id + 1
+            if evicted:
+                have = {e.id for e in newer}
+                newer = sorted([e for e in self._latest.values() if e.id not in have] + newer,
+                               key=lambda e: e.id)
+        latest: dict[str, int] = {}
+        for e in newer:
+            if e.kind in self.SNAPSHOT_KINDS:
+                latest[e.kind] = e.id
+        return [e for e in newer if e.kind not in self.SNAPSHOT_KINDS or latest[e.kind] == e.id]
+
+    def latest(self, kind: str) -> Event | None:
+        """The newest event of a snapshot kind (``state``), or ``None``."""
+        with self._cond:
+            return self._latest.get(kind)
+
+    def wait(self, last_id: int, timeout: float) -> list[Event]:
+        """Block until there are events after ``last_id`` (or the timeout, or close)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._closed or self._last_id > last_id, timeout=timeout)
+        return self.since(last_id)
+
+    def stream(self, last_id: int | None, heartbeat: float = 15.0, lifetime: float = 600.0,
+               retry_ms: int = 2000) -> Iterator[str]:
+        """SSE text chunks for one client. Raises :class:`StreamLimit` when every slot is taken.
+
+        The first chunk is sent at once: the ``retry`` hint plus either what the client
+        missed (``last_id`` given) or the current ``state``. A comment line goes out every
+        ``heartbeat`` seconds so dead clients are noticed; after ``lifetime`` seconds the
+        stream ends and the browser reconnects by itself, so no thread is held forever.
+        """
+        with self._cond:
+            if self._streams >= self.max_streams:
+                raise StreamLimit(f"{self._streams} event streams are open (the limit is {self.max_streams})")
+            self._streams += 1
+        return self._stream(last_id, heartbeat, lifetime, retry_ms)
+
+    def _stream(self, last_id: int | None, heartbeat: float, lifetime: float, retry_ms: int) -> Iterator[str]:
+        try:
+            if last_id is None or last_id > self.last_id:  # new client, or one from before a restart
+                with self._cond:
+                    state = self._latest.get("state")
+                    cursor = self._last_id
+                first = [state] if state else []
+            else:
+                first = self.since(last_id)
+                cursor = max([last_id] + [e.id for e in first])
+            yield f"retry: {retry_ms}\n\n" + "".join(e.sse() for e in first)
+            deadline = time.monotonic() + lifetime
+            while not self._closed:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                events = self.wait(cursor, timeout=min(heartbeat, remaining))
+                if self._closed:
+                    break
+                if events:
+                    cursor = events[-1].id
+                    yield "".join(e.sse() for e in events)
+                else:
+                    yield ": ping\n\n"
+        finally:
+            with self._cond:
+                self._streams -= 1

@@ -1,0 +1,468 @@
+"""The hub: what the web page, the tracker and the buttons share in one process.
+
+A :class:`Hub` holds the current :class:`~tablehub.session.Session` (start,
+resume, end), the tracker's pending suggestions (:meth:`Hub.offer`), the
+illegal-placement flag (:meth:`Hub.flag`), status lines and commands for the
+calibration and enrolment screens, and an :class:`~web.events.EventBus` that
+pushes a fresh snapshot of everything to every phone after each change.
+Every method is thread-safe. See docs/web.md for the whole API.
+
+>>> from tablehub.store import Store
+>>> hub = Hub(Store(), pin="1234")
+>>> hub.snapshot()["game"] is None
+True
+>>> hub.check_pin("1234"), hub.check_pin("0000")
+(True, False)
+"""
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from tablehub.games import GAMES, game_class, new_game
+from tablehub.games.base import Action, ScoreEvent, Setup, TablehubError
+from tablehub.session import Session
+from tablehub.store import Store
+
+from .events import EventBus
+from .present import describe_action, game_snapshot
+
+log = logging.getLogger(__name__)
+
+#: What the page's camera screens ask the preview for; the callable draws the matching overlay.
+PREVIEW_OVERLAYS = ("live", "calibration", "enrolment")
+
+CameraPreview = Callable[[str], "bytes | None"]
+
+
+class HubError(TablehubError):
+    """A request the hub cannot honour now (no game running, stale suggestion...)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One action the tracker suggests, with its confidence and whether the rules allow it."""
+
+    action: dict[str, Any]
+    confidence: float
+    label: str
+    refused: str | None = None  # the rules' reason when the action is not legal now
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "confidence": self.confidence, "label": self.label,
+                "refused": self.refused}
+
+
+@dataclass(frozen=True)
+class Command:
+    """A button on the calibration or enrolment screen; ``run()`` returns a line to show."""
+
+    name: str
+    label: str
+    screen: str
+    run: Callable[[], "str | None"]
+    help: str = ""
+
+
+@dataclass
+class _History:
+    """Per logged action: who played it and the score events it caused (rebuilt by replay)."""
+
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    next_actor: str | None = None
+    finals: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Hub:
+    """Shared state of one table; the web app is built around one (``web.create_app(hub)``).
+
+    ``store``: the SQLite store of games. ``pin``: the table PIN that unlocks changes
+    (random 4 digits when ``None``). ``camera_preview``: ``callable(overlay) -> JPEG bytes or
+    None`` where ``overlay`` is one of :data:`PREVIEW_OVERLAYS`; ``None`` when there is no camera.
+    ``hostnames``: names to put in the join QR code besides the IP address.
+    """
+
+    def __init__(self, store: Store, pin: str | None = None, camera_preview: CameraPreview | None = None, *,
+                 hostnames: Iterable[str] = ("tablehub.local",), port: int | None = None,
+                 secret_key: bytes | None = None, max_streams: int = 64, keep_events: int = 200):
+        if pin is not None and not (isinstance(pin, str) and pin.isdigit() and 4 <= len(pin) <= 8):
+            raise HubError(f"the table PIN must be 4 to 8 digits, got {pin!r}")
+        self.store = store
+        self.pin: str = pin if pin is not None else f"{secrets.randbelow(10_000):04d}"
+        self.camera_preview = camera_preview
+        self.hostnames = tuple(hostnames)
+        self.port = port
+        self.secret_key = secret_key or secrets.token_bytes(32)
+        self.bus = EventBus(keep=keep_events, max_streams=max_streams)
+        self._lock = threading.RLock()
+        self._session: Session | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._history = _History()
+        self._offer: dict[str, Any] | None = None
+        self._offer_seq = 0
+        self._flag: dict[str, Any] | None = None
+        self._status: dict[str, str] = {}
+        self._commands: dict[str, Command] = {}
+        self._version = 0
+        self._snapshot: dict[str, Any] | None = None
+        self.publish()
+
+    # ------------------------------------------------------------------ PIN
+
+    def check_pin(self, pin: Any) -> bool:
+        return isinstance(pin, str) and hmac.compare_digest(pin.strip().encode(), self.pin.encode())
+
+    # ------------------------------------------------------------------ the game
+
+    @property
+    def session(self) -> Session | None:
+        with self._lock:
+            return self._session
+
+    def start(self, setup: Setup) -> Session:
+        """Start a new game (the running one stays saved and can be resumed)."""
+        session = Session.create(self.store, setup)
+        self._attach(session)
+        log.info("started game %d (%s, %s)", session.game_id, setup.game, ", ".join(setup.players))
+        return session
+
+    def resume(self, game_id: int | None = None) -> Session:
+        """Reopen a saved game (the latest unfinished one by default)."""
+        if game_id is not None:
+            self.store.game(game_id)  # one-line error for an unknown id
+        session = Session.resume(self.store, game_id)
+        if session is None:
+            raise HubError("there is no unfinished game to resume")
+        self._attach(session)
+        log.info("resumed game %d", session.game_id)
+        return session
+
+    def end(self) -> list[ScoreEvent]:
+        """Finish the running game: final scoring; it stays on the page until another starts."""
+        session = self._require()
+        if session.game.finished:
+            raise HubError("the game has already ended")
+        return session.finish()
+
+    def reopen(self) -> None:
+        """Undo :meth:`end`: the game continues where it stopped."""
+        session = self._require()
+        if not session.game.finished:
+            raise HubError("the game has not ended")
+        session.reopen()
+
+    def close(self) -> None:
+        """Stop showing a game (nothing is lost: it can be resumed)."""
+        with self._lock:
+            self._detach()
+            self._history = _History()
+        self.publish()
+
+    def shutdown(self) -> None:
+        """End every event stream (call before stopping the web server)."""
+        self.bus.close()
+
+    def _attach(self, session: Session) -> None:
+        with self._lock:
+            self._detach()
+            self._session = session
+            self._unsubscribe = session.subscribe(self._on_session_event)
+            self._offer = None
+            self._flag = None
+            self._rebuild_history()
+        self.publish()
+
+    def _detach(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._unsubscribe = None
+        self._session = None
+        self._offer = None
+        self._flag = None
+
+    def _require(self) -> Session:
+        session = self.session
+        if session is None:
+            raise HubError("no game is running: start or resume one on the set-up page")
+        return session
+
+    # ------------------------------------------------------------------ moves
+
+    def submit(self, action: Mapping[str, Any] | Action, source: str = "phone") -> list[ScoreEvent]:
+        """Validate, apply and log one action (TablehubError with the reason if refused).
+
+        A successful move clears the tracker's pending suggestions: they described the
+        table before it.
+        """
+        session = self._require()
+        events = session.submit(action, source=source)
+        return events
+
+    def check(self, action: Mapping[str, Any] | Action) -> str | None:
+        """Why ``action`` would be refused now, or ``None``."""
+        return self._require().check(action)
+
+    def undo(self, scope: str = "turn") -> list[dict[str, Any]]:
+        """Undo the last ``"turn"`` (every action of it) or the last ``"action"``."""
+        session = self._require()
+        if scope == "turn":
+            return session.undo_turn()
+        if scope == "action":
+            return [session.undo_action()]
+        raise HubError(f"undo scope must be 'turn' or 'action', got {scope!r}")
+
+    def legal_actions(self, prefix: Mapping[str, Any], limit: int = 60, budget_s: float = 0.5,
+                      ) -> list[dict[str, Any]]:
+        """Legal actions now whose fields match ``prefix`` (a partial action dict), for the entry form.
+
+        Bounded by ``limit`` results and ``budget_s`` seconds: engines enumerate lazily.
+        """
+        session = self._require()
+        out: list[dict[str, Any]] = []
+        deadline = time.monotonic() + budget_s
+        with session.lock:
+            game = session.game
+            if game.finished:
+                return []
+            try:
+                for act in game.legal_actions():
+                    d = act.to_dict()
+                    if all(d.get(k) == v for k, v in prefix.items()):
+                        out.append(d)
+                        if len(out) >= limit:
+                            break
+                    if time.monotonic() > deadline:
+                        break
+            except NotImplementedError:
+                return []
+        return out
+
+    # ------------------------------------------------------------------ the tracker's side
+
+    def offer(self, candidates: Iterable[Any], note: str = "") -> int:
+        """Show the tracker's top choices on the page; returns the offer id.
+
+        Each candidate is an action dict with an optional ``"confidence"`` key, a mapping
+        ``{"action": {...}, "confidence": 0.7}``, an ``(action, confidence)`` pair, or an
+        :class:`~tablehub.games.base.Action`. The rules check each one; they are shown best
+        first (at most 5). An empty list withdraws the offer.
+        """
+        session = self._require()
+        parsed: list[Candidate] = []
+        for item in candidates:
+            action, confidence = _split_candidate(item)
+            refused = session.check(action)
+            parsed.append(Candidate(action, confidence, describe_action(action), refused))
+        parsed.sort(key=lambda c: (c.refused is not None, -c.confidence))
+        with self._lock:
+            self._offer_seq += 1
+            self._offer = {"id": self._offer_seq, "note": note, "at": time.time(),
+                           "candidates": [c.to_dict() for c in parsed[:5]]} if parsed else None
+            offer_id = self._offer_seq
+        self.publish()
+        return offer_id
+
+    def clear_offer(self) -> None:
+        with self._lock:
+            had = self._offer is not None
+            self._offer = None
+        if had:
+            self.publish()
+
+    def accept(self, offer_id: int, index: int, source: str = "phone") -> list[ScoreEvent]:
+        """Play candidate ``index`` of offer ``offer_id`` (refused if the offer has changed)."""
+        with self._lock:
+            offer = self._offer
+            if offer is None or offer["id"] != offer_id:
+                raise HubError("that suggestion is no longer current; look at the page again")
+            if not (0 <= index < len(offer["candidates"])):
+                raise HubError(f"suggestion {index + 1} does not exist (there are {len(offer['candidates'])})")
+            action = offer["candidates"][index]["action"]
+        return self.submit(action, source=source)
+
+    def flag(self, reason: str, x: int | None = None, y: int | None = None) -> None:
+        """Mark an illegal placement seen on the table; it stays until :meth:`clear_flag`."""
+        with self._lock:
+            self._flag = {"reason": str(reason), "x": x, "y": y, "at": time.time()}
+        self.publish()
+
+    def clear_flag(self) -> None:
+        with self._lock:
+            had = self._flag is not None
+            self._flag = None
+        if had:
+            self.publish()
+
+    def set_status(self, topic: str, text: str | None) -> None:
+        """A status line for the page (``"camera"``, ``"calibration"``, ``"enrolment"``...);
+        ``None`` removes it."""
+        with self._lock:
+            if text is None:
+                self._status.pop(topic, None)
+            else:
+                self._status[topic] = str(text)
+        self.publish()
+
+    def register_command(self, name: str, label: str, run: Callable[[], "str | None"],
+                         screen: str = "calibration", help: str = "") -> None:
+        """Add a button to a camera screen (``"calibration"`` or ``"enrolment"``); PIN needed to press it."""
+        if screen not in PREVIEW_OVERLAYS:
+            raise HubError(f"command screen must be one of {', '.join(PREVIEW_OVERLAYS)}, got {screen!r}")
+        with self._lock:
+            self._commands[name] = Command(name, label, screen, run, help)
+        self.publish()
+
+    def run_command(self, name: str) -> str:
+        with self._lock:
+            command = self._commands.get(name)
+        if command is None:
+            raise HubError(f"no command {name!r} (known: {', '.join(sorted(self._commands)) or 'none'})")
+        result = command.run()
+        return str(result) if result else f"{command.label}: done"
+
+    def preview(self, overlay: str = "live") -> bytes | None:
+        """A JPEG from the camera preview, or ``None`` (no camera, or no frame yet)."""
+        if overlay not in PREVIEW_OVERLAYS:
+            raise HubError(f"overlay must be one of {', '.join(PREVIEW_OVERLAYS)}, got {overlay!r}")
+        if self.camera_preview is None:
+            return None
+        return self.camera_preview(overlay)
+
+    # ------------------------------------------------------------------ state for the page
+
+    def _on_session_event(self, kind: str, payload: dict[str, Any]) -> None:
+        with self._lock:
+            session = self._session
+            if session is None:
+                return
+            with session.lock:
+                hist = self._history
+                if kind == "action" and len(hist.entries) + 1 == len(session.rows) and not hist.finals:
+                    row = session.rows[-1]
+                    hist.entries.append(_entry(row.seq, row.action, row.source, row.turn, hist.next_actor,
+                                               payload.get("events", [])))
+                    hist.next_actor = session.game.current_player
+                else:
+                    self._rebuild_history()
+            if kind == "action":
+                self._offer = None
+        self.publish()
+
+    def _rebuild_history(self) -> None:
+        """Replay the log once to learn who played each action and what it scored."""
+        session = self._session
+        hist = _History()
+        if session is not None:
+            with session.lock:
+                game = new_game(session.setup)
+                for row in session.rows:
+                    actor = game.current_player
+                    events = game.apply(game.parse_action(row.action))
+                    hist.entries.append(_entry(row.seq, row.action, row.source, row.turn, actor,
+                                               [e.to_dict() for e in events]))
+                hist.next_actor = game.current_player
+                if session.game.finished:
+                    hist.finals = [e.to_dict() for e in session.game.score_log[len(game.score_log):]]
+        self._history = hist
+
+    def publish(self) -> None:
+        """Compute a fresh snapshot and push it to every event stream."""
+        with self._lock:
+            self._version += 1
+            snap = self._build_snapshot()
+            self._snapshot = snap
+            self.bus.publish("state", snap)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows, as JSON-able data (see docs/web.md)."""
+        with self._lock:
+            assert self._snapshot is not None
+            return self._snapshot
+
+    @property
+    def version(self) -> int:
+        with self._lock:
+            return self._version
+
+    def _build_snapshot(self) -> dict[str, Any]:
+        session = self._session
+        game = None
+        if session is not None:
+            with session.lock:
+                ended = self.store.game(session.game_id).ended
+                game = game_snapshot(session, self._history.entries, self._history.finals, ended)
+        return {
+            "version": self._version,
+            "game": game,
+            "offer": self._offer,
+            "flag": self._flag,
+            "status": dict(self._status),
+            "commands": [{"name": c.name, "label": c.label, "screen": c.screen, "help": c.help}
+                         for c in self._commands.values()],
+            "camera": self.camera_preview is not None,
+        }
+
+    # ------------------------------------------------------------------ set-up data
+
+    def games_available(self) -> list[dict[str, Any]]:
+        """Every registered game with its player range and options (or why it cannot be played)."""
+        out = []
+        for name in GAMES:
+            try:
+                cls = game_class(name)
+            except TablehubError as exc:
+                out.append({"name": name, "title": name, "available": False, "why": str(exc)})
+                continue
+            out.append({
+                "name": cls.name, "title": cls.title or cls.name, "available": True,
+                "min_players": cls.min_players, "max_players": cls.max_players,
+                "provisional": cls.provisional,
+                "options": [_option_dict(o) for o in cls.OPTIONS],
+            })
+        return out
+
+    def saved_games(self) -> list[dict[str, Any]]:
+        current = self.session.game_id if self.session else None
+        rows = []
+        for row in reversed(self.store.games()):
+            rows.append({"id": row.id, "game": row.game, "players": list(row.setup.players),
+                         "created": row.created, "ended": row.ended, "current": row.id == current,
+                         "actions": len(self.store.actions(row.id))})
+        return rows
+
+
+def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str | None,
+           events: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"seq": seq, "action": action, "label": describe_action(action), "source": source,
+            "turn": turn, "player": actor, "events": events}
+
+
+def _option_dict(o: Any) -> dict[str, Any]:
+    kind = getattr(o.kind, "__name__", "object")
+    return {"name": o.name, "default": o.default, "help": o.help,
+            "choices": list(o.choices) if o.choices is not None else None, "kind": kind}
+
+
+def _split_candidate(item: Any) -> tuple[dict[str, Any], float]:
+    if isinstance(item, Action):
+        return item.to_dict(), 1.0
+    if isinstance(item, tuple) and len(item) == 2:
+        action, confidence = item
+        if isinstance(action, Action):
+            action = action.to_dict()
+        return dict(action), float(confidence)
+    if isinstance(item, Mapping):
+        if "action" in item:
+            action = item["action"]
+            if isinstance(action, Action):
+                action = action.to_dict()
+            return dict(action), float(item.get("confidence", 1.0))
+        d = dict(item)
+        confidence = float(d.pop("confidence", 1.0))
+        return d, confidence
+    raise HubError(f"a suggestion must be an action dict, (action, confidence) or an Action, got {item!r}")
