@@ -76,14 +76,20 @@ def test_pearls_joined_only_by_a_corner_are_two_banks():
 
 def test_an_empty_cell_touching_a_bank_twice_counts_once():
     result = score_position(boats("AA black", "AB black"), "p")
-    assert result.scores["Ana"] == 2 * 4, "AA AB touch AC BA BB BC: but 4 distinct? (BA BB BC AC)"
+    assert result.scores["Ana"] == 2 * 4, "AA and AB both touch BA and BB: 4 distinct empty cells (AC BA BB BC)"
 
 
 def test_the_others_in_a_bank_score_half_rounded_down_whatever_their_rank():
-    result = score_position(boats("BB white", "BC white", "BM white:Ben", "BD white:Cy", "BE white:Cy"), "p")
-    value = 5 * 12
-    assert result.scores == {"Ana": value // 2, "Ben": value // 2, "Cy": value}
-    assert value // 2 == 30
+    bank = ("BB white", "BC white", "BM white:Cy", "BD white:Cy", "BE white:Cy", "BF white:Ben")
+    result = score_position(boats(*bank), "p")
+    assert "White bank at BB BC BM BD BE BF: 6 pearls x 15 empty cells = 90" in result.lines[0]
+    assert result.scores == {"Ana": 45, "Ben": 45, "Cy": 90}, "second (2 boats) and third (1 boat) both score half"
+
+
+def test_an_odd_value_is_halved_rounding_down():
+    result = score_position(boats("AA white", "AB white:Ben", "AC white:Ben"), "p")
+    assert result.lines[0].startswith("White bank at AA AB AC: 3 pearls x 5 empty cells = 15")
+    assert result.scores == {"Ana": 7, "Ben": 15, "Cy": 0}
 
 
 def test_vaults_count_one_point_per_dollar():
