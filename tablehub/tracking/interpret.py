@@ -1,0 +1,205 @@
+"""From "what changed on the table" to candidate game actions.
+
+:func:`interpret` compares the table the committed game state describes
+(``expected``) with the table the camera sees now (``seen``) and returns a
+:class:`Reading`:
+
+- ``same``: nothing new (a nudged tile, or one lifted and put back, is not a move);
+- ``waiting``: something is hidden or lifted; nothing to do until it is back;
+- ``pending``: legal, confident actions (a tile laid, a figure placed or taken off to
+  score) waiting for the NEXT button;
+- ``unsure``: the rules allow several reads; ``choices`` go to the phone;
+- ``illegal``: the table shows something the rules refuse; ``reason`` says which rule.
+
+The committed state is the truth for tiles already down: only new cells are read
+for identity, so an old tile misread later cannot change the game. Actions are
+checked in order on a copy of the engine (a figure on the new tile is validated
+after that tile). Game-specific pieces (how a figure leaves the table to score)
+are in :data:`FIGURE_REMOVAL`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from ..games.base import Game, IllegalAction, TablehubError
+from .table import Cell, FigureSeen, TableSeen
+
+#: game name -> action dict for a figure the player took off the table (None: not a move)
+FIGURE_REMOVAL: dict[str, Callable[[FigureSeen], dict[str, Any] | None]] = {
+    "neuesland": lambda f: ({"type": "score_figure", "x": f.x, "y": f.y, "region": f.region}
+                            if f.region else None),
+}
+
+#: action types the camera can see; the rest (draws, deliveries, discards) come from the phone
+VISUAL_ACTIONS = frozenset({"place_tile", "place_figure", "score_figure"})
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One read of an unsure change: the actions it stands for and how sure the vision was."""
+
+    actions: tuple[Mapping[str, Any], ...]
+    confidence: float
+
+    @property
+    def action(self) -> Mapping[str, Any]:
+        return self.actions[-1]
+
+
+@dataclass
+class Reading:
+    state: str                                   # same, waiting, pending, unsure, illegal
+    actions: list[dict[str, Any]] = field(default_factory=list)   # legal, confident, in order
+    choices: list[Choice] = field(default_factory=list)           # when unsure
+    reason: str | None = None                    # when illegal (or why we wait)
+    cell: Cell | None = None                     # where the change is
+    notes: list[str] = field(default_factory=list)
+
+    def signature(self) -> tuple[Any, ...]:
+        """Identifies a reading so a repeated one is not announced (or beeped) twice."""
+        return (self.state, tuple(tuple(sorted(a.items())) for a in self.actions),
+                tuple((tuple(tuple(sorted(a.items())) for a in c.actions)) for c in self.choices),
+                self.reason, self.cell)
+
+    def describe(self) -> str:
+        if self.state == "illegal":
+            return f"illegal: {self.reason}"
+        if self.state == "pending":
+            return "pending: " + "; ".join(_label(a) for a in self.actions)
+        if self.state == "unsure":
+            return "unsure: " + " | ".join(f"{_label(c.action)} ({c.confidence:.2f})" for c in self.choices)
+        if self.state == "waiting":
+            return f"waiting: {self.reason}"
+        return "no change"
+
+
+def _label(a: Mapping[str, Any]) -> str:
+    if a.get("type") == "place_tile":
+        return f"{a['tile']} at {a['x']},{a['y']} turned {a.get('rotation', 0)}"
+    if a.get("type") == "place_figure":
+        return f"figure on {a['region']}"
+    if a.get("type") == "score_figure":
+        return f"figure off {a['region']} at {a['x']},{a['y']} to score"
+    return str(a.get("type"))
+
+
+def _refusal(game: Game, action: Mapping[str, Any]) -> IllegalAction | None:
+    """Apply ``action`` to ``game`` when legal; return the refusal otherwise (``rule`` names it)."""
+    try:
+        game.apply(game.parse_action(action))
+    except IllegalAction as exc:
+        return exc
+    except TablehubError as exc:
+        return IllegalAction(str(exc), rule="format")
+    return None
+
+
+def _try(game: Game, action: Mapping[str, Any]) -> str | None:
+    refusal = _refusal(game, action)
+    return None if refusal is None else str(refusal)
+
+
+def _player_color(game: Game) -> str | None:
+    colors = game.setup.colors
+    return colors[game.current] if colors else None
+
+
+def _match_figures(expected: list[FigureSeen], seen: list[FigureSeen]) -> tuple[list[FigureSeen], list[FigureSeen]]:
+    """(expected but not seen, seen but not expected), matching by cell and colour, region when both know it."""
+    missing = list(expected)
+    extra = []
+    for f in seen:
+        hit = next((e for e in missing if e.cell == f.cell and e.color == f.color
+                    and (e.region is None or f.region is None or e.region == f.region)), None)
+        if hit is None:
+            hit = next((e for e in missing if e.cell == f.cell and e.color == f.color), None)
+        if hit is None:
+            extra.append(f)
+        else:
+            missing.remove(hit)
+    return missing, extra
+
+
+def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float = 0.75,
+              margin: float = 0.10, max_choices: int = 4) -> Reading:
+    """Turn the difference between the committed table and the seen table into a :class:`Reading`."""
+    new_cells = sorted(c for c in seen.tiles if c not in expected.tiles)
+    hidden = sorted(c for c in expected.tiles if c not in seen.tiles)
+    notes = [f"tile at {c[0]},{c[1]} is lifted or hidden" for c in hidden]
+    if len(new_cells) > 1:
+        where = " and ".join(f"{c[0]},{c[1]}" for c in new_cells)
+        return Reading("illegal", reason=f"new tiles at {where}: one tile per turn (press NEXT after each turn)",
+                       cell=new_cells[0], notes=notes)
+    work = game.copy()
+    actions: list[dict[str, Any]] = []
+    figure_cell: Cell | None = None
+    if new_cells:
+        cell = new_cells[0]
+        ts = seen.tiles[cell]
+        legal: list[tuple[dict[str, Any], float]] = []
+        first_reason: str | None = None
+        for tile, rotation, conf in ts.reads():
+            action = {"type": "place_tile", "tile": tile, "x": cell[0], "y": cell[1], "rotation": rotation}
+            trial = work.copy()
+            reason = _try(trial, action)
+            if reason is None:
+                legal.append((action, conf))
+            elif first_reason is None:
+                first_reason = reason
+        if not legal:
+            return Reading("illegal", reason=first_reason, cell=cell, notes=notes)
+        best, conf = legal[0]
+        reads = ts.reads()
+        runner_up = max((c for t, r, c in reads if (t, r) != (best["tile"], best["rotation"])), default=0.0)
+        top_is_legal = reads[0][0:2] == (best["tile"], best["rotation"])
+        if not (top_is_legal and conf >= confident and conf - runner_up >= margin):
+            return Reading("unsure", choices=[Choice((a,), c) for a, c in legal[:max_choices]], cell=cell,
+                           notes=notes)
+        _try(work, best)
+        actions.append(best)
+        figure_cell = cell
+    else:
+        last = getattr(game, "last_cell", None)
+        figure_cell = tuple(last) if last is not None else None  # type: ignore[assignment]
+
+    missing, extra = _match_figures(list(expected.figures), list(seen.figures))
+    missing = [f for f in missing if f.cell not in hidden]  # a lifted tile hides its figures
+    color = _player_color(work)
+    for f in extra:
+        if f.cell != figure_cell:
+            notes.append(f"a {f.color} figure at {f.x},{f.y} is not in the game (take it back)")
+            continue
+        if color is not None and f.color != color:
+            return Reading("illegal", reason=f"a {f.color} figure is on the new tile, but it is "
+                           f"{work.current_player}'s turn ({color})", cell=f.cell, notes=notes)
+        if f.region is None:
+            return Reading("waiting", actions=actions, reason=f"a figure on {f.x},{f.y}: cannot tell which part "
+                           "of the tile it stands on", cell=f.cell, notes=notes)
+        action = {"type": "place_figure", "region": f.region}
+        reason = _try(work, action)
+        if reason is not None:
+            return Reading("illegal", actions=actions, reason=reason, cell=f.cell, notes=notes)
+        actions.append(action)
+    removal = FIGURE_REMOVAL.get(game.name)
+    for f in missing:
+        action = removal(f) if removal else None
+        if action is None:
+            notes.append(f"the {f.color} figure at {f.x},{f.y} is hidden or gone")
+            continue
+        if color is not None and f.color != color:
+            notes.append(f"the {f.color} figure at {f.x},{f.y} is hidden or gone (not {work.current_player}'s)")
+            continue
+        refusal = _refusal(work, action)
+        reason = None if refusal is None else str(refusal)
+        if refusal is not None and refusal.rule == "figure_before_tile":
+            return Reading("waiting", actions=actions, reason=f"the {f.color} figure at {f.x},{f.y} is off the "
+                           "table; it scores after this turn's tile is laid", cell=f.cell, notes=notes)
+        if reason is not None:
+            return Reading("illegal", actions=actions, reason=reason, cell=f.cell, notes=notes)
+        actions.append(action)
+    if actions:
+        return Reading("pending", actions=actions, cell=figure_cell, notes=notes)
+    if hidden:
+        return Reading("waiting", reason=notes[0], cell=hidden[0], notes=notes)
+    return Reading("same", notes=notes)

@@ -1,0 +1,63 @@
+"""A recorded game as a table would show it: turn by turn, what the camera sees and what the phone enters.
+
+:func:`turns_of` replays a record through its engine and groups the actions by
+turn. Per turn, ``table`` holds the actions the camera can see (tiles laid,
+figures placed or taken off), ``before``/``after`` the ones entered on the phone
+around them (a discarded tile before the laid one, a ship delivered after it), and
+``view`` the table once the turn is done (``Game.view()``), which the sim camera
+draws. The live tests and the demo are built on it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..games import new_game
+from ..games.base import TablehubError
+from ..records import Record, RecordError
+from .interpret import VISUAL_ACTIONS
+
+
+@dataclass
+class TurnScript:
+    number: int
+    player: str
+    before: list[dict[str, Any]] = field(default_factory=list)
+    table: list[dict[str, Any]] = field(default_factory=list)
+    after: list[dict[str, Any]] = field(default_factory=list)
+    view: dict[str, Any] = field(default_factory=dict)
+    cell: tuple[int, int] | None = None  # where the hands reach (the tile laid)
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        return self.before + self.table + self.after
+
+
+def turns_of(record: Record) -> list[TurnScript]:
+    """Group a record's actions by turn (turn 0: set-up actions before the first tile)."""
+    try:
+        game = new_game(record.setup)
+    except TablehubError as exc:
+        raise RecordError(f"{record.source}: {exc}") from None
+    turns: list[TurnScript] = []
+    for i, data in enumerate(record.actions):
+        try:
+            game.apply(game.parse_action(data, where=f"action {i}"))
+        except TablehubError as exc:
+            raise RecordError(f"{record.source}: action {i}: {exc}") from None
+        if not turns or turns[-1].number != game.turn:
+            turns.append(TurnScript(game.turn, game.current_player))
+        turn = turns[-1]
+        if data.get("type") in VISUAL_ACTIONS:
+            if turn.after:  # a visible action after a phone one: keep the order by moving them before
+                turn.before += turn.after
+                turn.after = []
+            turn.table.append(dict(data))
+            if data.get("type") == "place_tile":
+                turn.cell = (int(data["x"]), int(data["y"]))
+        elif turn.table:
+            turn.after.append(dict(data))
+        else:
+            turn.before.append(dict(data))
+        turn.view = game.view()
+    return turns

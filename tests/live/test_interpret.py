@@ -1,0 +1,113 @@
+"""The tracker's reading of a table change, against the real Neues Land engine."""
+from __future__ import annotations
+
+import pytest
+
+from tablehub.games import new_game
+from tablehub.games.base import Setup
+from tablehub.tracking.interpret import interpret
+from tablehub.tracking.table import FigureSeen, TableSeen, TileSeen, expected_from_view
+
+
+@pytest.fixture()
+def game():
+    return new_game(Setup("neuesland", ("Ana", "Ben"), ("red", "blue")))
+
+
+def table_with(game, *tiles: TileSeen, figures=()) -> TableSeen:
+    base = expected_from_view(game.view())
+    return TableSeen({**base.tiles, **{t.cell: t for t in tiles}}, tuple(base.figures) + tuple(figures))
+
+
+def test_a_confident_legal_tile_is_pending(game):
+    reading = interpret(game, expected_from_view(game.view()), table_with(game, TileSeen(0, 1, "ds040", 270, 0.95)))
+    assert reading.state == "pending"
+    assert reading.actions == [{"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}]
+
+
+def test_a_tile_that_does_not_fit_is_flagged_with_the_rule(game):
+    reading = interpret(game, expected_from_view(game.view()), table_with(game, TileSeen(0, 1, "ds040", 0, 0.95)))
+    assert reading.state == "illegal"
+    assert reading.cell == (0, 1)
+    assert "does not continue" in reading.reason
+
+
+def test_an_unsure_read_offers_the_legal_choices_best_first(game):
+    seen = table_with(game, TileSeen(0, 1, "ds040", 270, 0.55, alternatives=(("ds040", 0, 0.5), ("ds041", 270, 0.4))))
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "unsure"
+    offered = [dict(c.action) for c in reading.choices]
+    assert offered[0] == {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}
+    assert all(game.validate(game.parse_action(a)) is None for a in offered), "only legal reads are offered"
+
+
+def test_a_confident_but_illegal_top_read_with_a_legal_runner_up_is_asked_not_played(game):
+    seen = table_with(game, TileSeen(0, 1, "ds040", 0, 0.9, alternatives=(("ds040", 270, 0.85),)))
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "unsure"
+    assert [c.action["rotation"] for c in reading.choices] == [270]
+
+
+def test_a_nudged_tile_is_not_a_move(game):
+    game.apply(game.parse_action({"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}))
+    expected = expected_from_view(game.view())
+    nudged = TableSeen({c: TileSeen(c[0], c[1], t.tile, t.rotation, 0.6) for c, t in expected.tiles.items()})
+    assert interpret(game, expected, nudged).state == "same"
+
+
+def test_a_lifted_tile_is_waited_for_and_is_not_a_move(game):
+    game.apply(game.parse_action({"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}))
+    expected = expected_from_view(game.view())
+    lifted = TableSeen({(0, 0): expected.tiles[(0, 0)]})
+    reading = interpret(game, expected, lifted)
+    assert reading.state == "waiting" and reading.actions == []
+    assert "0,1" in reading.reason
+
+
+def test_two_new_tiles_are_flagged(game):
+    seen = table_with(game, TileSeen(0, 1, "ds040", 270), TileSeen(1, 0, "ds040", 0))
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "illegal" and "one tile per turn" in reading.reason
+
+
+def test_a_figure_on_the_new_tile_follows_the_tile(game):
+    region = game.catalog.tile("ds040").regions[0].id
+    seen = table_with(game, TileSeen(0, 1, "ds040", 270), figures=[FigureSeen(0, 1, "red", region)])
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "pending"
+    assert reading.actions[1] == {"type": "place_figure", "region": region}
+
+
+def test_a_figure_of_the_wrong_colour_is_flagged(game):
+    region = game.catalog.tile("ds040").regions[0].id
+    seen = table_with(game, TileSeen(0, 1, "ds040", 270), figures=[FigureSeen(0, 1, "blue", region)])
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "illegal" and "Ana's turn" in reading.reason
+
+
+def test_a_figure_taken_off_after_the_tile_scores_it(game):
+    region = game.catalog.tile("ds040").regions[0].id
+    for a in ({"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270},
+              {"type": "place_figure", "region": region},
+              {"type": "place_tile", "tile": "ds041", "x": 1, "y": 0, "rotation": 0}):
+        assert game.validate(game.parse_action(a)) is None, a
+        game.apply(game.parse_action(a))
+    game_state = expected_from_view(game.view())
+    # Ana's turn again: she lays a tile and takes her figure off to score it
+    nxt = next(p for p in game.legal_placements("ds042"))
+    seen = TableSeen({**game_state.tiles, (nxt.x, nxt.y): TileSeen(nxt.x, nxt.y, "ds042", nxt.rotation)}, ())
+    reading = interpret(game, game_state, seen)
+    assert reading.state == "pending"
+    assert reading.actions[-1] == {"type": "score_figure", "x": 0, "y": 1, "region": region}
+
+
+def test_a_figure_taken_off_before_the_tile_is_waited_for(game):
+    region = game.catalog.tile("ds040").regions[0].id
+    for a in ({"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270},
+              {"type": "place_figure", "region": region},
+              {"type": "place_tile", "tile": "ds041", "x": 1, "y": 0, "rotation": 0}):
+        game.apply(game.parse_action(a))
+    state = expected_from_view(game.view())
+    reading = interpret(game, state, TableSeen(state.tiles, ()))
+    # Ben has placed his tile this turn, so a red figure vanishing is Ana's, not his to score
+    assert reading.state in ("same", "waiting") and reading.actions == []
