@@ -1,0 +1,43 @@
+"""Settings: file, environment and command line, with one-line errors."""
+from __future__ import annotations
+
+import pytest
+
+from tablehub.config import ConfigError, default_data_dir, load_config
+
+
+def test_the_environment_picks_backends_like_gpiozero(tmp_path):
+    cfg = load_config(None, environ={"TABLEHUB_CAMERA": "replay", "TABLEHUB_CAMERA_PATH": "/x",
+                                     "TABLEHUB_PINS": "mock", "TABLEHUB_DATA": str(tmp_path)})
+    assert (cfg.camera.source, cfg.camera.path, cfg.pins.backend) == ("replay", "/x", "mock")
+    assert cfg.db_path == tmp_path / "games.sqlite"
+
+
+def test_a_file_sets_sections_and_the_environment_wins(tmp_path):
+    p = tmp_path / "t.toml"
+    p.write_text('[camera]\nsource = "opencv"\nfps = 4\n[web]\nport = 9000\n')
+    cfg = load_config(p, environ={"TABLEHUB_CAMERA": "sim"})
+    assert cfg.camera.source == "sim" and cfg.camera.fps == 4.0 and cfg.web.port == 9000
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('[camera]\nsorce = "sim"\n', "unknown key 'sorce'"),
+    ('[camra]\n', "unknown section [camra]"),
+    ('[web]\nport = "eighty"\n', "key 'port' must be like 8080"),
+    ('[camera]\nsource = "webcam"\n', "camera source 'webcam' is unknown"),
+    ('[web\n', "not valid TOML"),
+])
+def test_mistakes_name_the_file_and_key(tmp_path, text, expected):
+    p = tmp_path / "bad.toml"
+    p.write_text(text)
+    with pytest.raises(ConfigError, match=None) as err:
+        load_config(p, environ={})
+    assert expected in str(err.value) and "\n" not in str(err.value)
+
+
+def test_data_lives_in_var_inside_a_checkout_else_in_xdg_or_systemd_state(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "tablehub").mkdir()
+    assert default_data_dir({}, cwd=tmp_path) == tmp_path / "var"
+    assert default_data_dir({"XDG_DATA_HOME": "/xdg"}, cwd=tmp_path / "tablehub").as_posix() == "/xdg/tablehub"
+    assert default_data_dir({"STATE_DIRECTORY": "/var/lib/tablehub"}).as_posix() == "/var/lib/tablehub"
