@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import hmac
+import inspect
 import logging
 import secrets
 import threading
@@ -230,7 +231,7 @@ class Hub:
             if game.finished:
                 return []
             try:
-                for act in game.legal_actions():
+                for act in game.legal_actions(**_accepted_kwargs(game.legal_actions, prefix)):
                     d = act.to_dict()
                     if all(d.get(k) == v for k, v in prefix.items()):
                         out.append(d)
@@ -440,6 +441,15 @@ def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str 
            events: list[dict[str, Any]]) -> dict[str, Any]:
     return {"seq": seq, "action": action, "label": describe_action(action), "source": source,
             "turn": turn, "player": actor, "events": events}
+
+
+def _accepted_kwargs(fn: Callable[..., Any], prefix: Mapping[str, Any]) -> dict[str, Any]:
+    """The prefix fields ``fn`` takes as keyword arguments (``legal_actions(tile=...)`` in tile games)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {}
+    return {k: v for k, v in prefix.items() if k in params and k != "self"}
 
 
 def _option_dict(o: Any) -> dict[str, Any]:

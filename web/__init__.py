@@ -1,0 +1,107 @@
+"""The phone page: live scores, resources, board, history, corrections and set-up.
+
+``create_app(hub)`` builds the Flask app around a :class:`~web.hub.Hub`;
+``serve(hub, host, port, threads)`` runs it with waitress (what ``tablehub run`` does).
+Everything is served from this package: no CDN, the table's network has no internet.
+See docs/web.md.
+"""
+from __future__ import annotations
+
+import datetime
+import logging
+from typing import Any
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from tablehub.games.base import IllegalAction, TablehubError
+
+from .hub import Hub, HubError
+from .security import ApiError, PinGuard
+
+__all__ = ["Hub", "HubError", "create_app", "serve", "threads_for"]
+
+log = logging.getLogger(__name__)
+
+#: waitress threads kept free for ordinary requests besides the event streams
+SPARE_THREADS = 8
+
+
+def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 600.0) -> Flask:
+    """The Flask app for one hub. ``heartbeat``: seconds between keep-alive comments on the
+    event streams; ``stream_lifetime``: seconds before a stream ends and the phone reconnects."""
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=hub.secret_key,
+        SESSION_COOKIE_NAME="tablehub",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=datetime.timedelta(hours=12),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JSON_SORT_KEYS=False,
+        SSE_HEARTBEAT=heartbeat,
+        SSE_LIFETIME=stream_lifetime,
+    )
+    app.extensions["tablehub.hub"] = hub
+    app.extensions["tablehub.pinguard"] = PinGuard()
+
+    from .views import api, media, pages, stream
+
+    for bp in (pages.bp, api.bp, stream.bp, media.bp):
+        app.register_blueprint(bp)
+
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError) -> Any:
+        return jsonify(ok=False, error=exc.message), exc.status
+
+    @app.errorhandler(TablehubError)
+    def _refused(exc: TablehubError) -> Any:
+        status = 409 if isinstance(exc, (IllegalAction, HubError)) else 400
+        return jsonify(ok=False, error=str(exc)), status
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Any:
+        if request.path.startswith("/api/"):
+            return jsonify(ok=False, error=f"{exc.name}: {exc.description}"), exc.code
+        return exc
+
+    @app.after_request
+    def _headers(resp: Any) -> Any:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+        return resp
+
+    return app
+
+
+def threads_for(streams: int) -> int:
+    """waitress threads for ``streams`` open event streams plus ordinary requests."""
+    return streams + SPARE_THREADS
+
+
+def serve(hub: Hub, host: str = "0.0.0.0", port: int = 8080, threads: int | None = None,
+          **waitress_options: Any) -> None:
+    """Serve the page with waitress until interrupted (blocks).
+
+    ``threads`` defaults to enough for the hub's stream limit plus spare ones; the event
+    bus is limited to ``threads - SPARE_THREADS`` streams so page loads never starve.
+    """
+    import waitress
+
+    if threads is None:
+        threads = threads_for(hub.bus.max_streams)
+    hub.bus.max_streams = max(1, threads - SPARE_THREADS)
+    if hub.port is None:
+        hub.port = port
+    app = create_app(hub)
+    log.info("serving the table page on http://%s:%d/ with %d threads", host, port, threads)
+    try:
+        waitress.serve(app, host=host, port=port, threads=threads, ident="tablehub",
+                       channel_timeout=120, **waitress_options)
+    finally:
+        hub.shutdown()

@@ -1,0 +1,788 @@
+/* Table hub page script: live state by Server-Sent Events, rendering, PIN, moves, set-up.
+   Plain JavaScript, no libraries: the table's network has no internet. */
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+const page = document.body.dataset.page;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "style") node.setAttribute("style", v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+/* ------------------------------------------------------------------ toast, PIN, API */
+
+let toastTimer = null;
+function toast(text, bad = false) {
+  const t = $("#toast");
+  t.textContent = text;
+  t.classList.toggle("bad", bad);
+  t.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => t.classList.remove("show"), bad ? 4500 : 2500);
+}
+
+const csrf = () => $('meta[name="csrf-token"]').content;
+
+async function api(path, body = {}, retried = false) {
+  let resp;
+  try {
+    resp = await fetch(path, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() },
+      body: JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new Error("the hub did not answer (is the phone on the table's Wi-Fi?)");
+  }
+  let data = {};
+  try { data = await resp.json(); } catch (e) { data = { error: `the hub answered ${resp.status}` }; }
+  if (resp.status === 401 && !retried) {
+    if (await askPin()) return api(path, body, true);
+    throw new Error("not unlocked: the PIN is needed to change the game");
+  }
+  if (!resp.ok || data.ok === false) throw new Error(data.error || `the hub answered ${resp.status}`);
+  return data;
+}
+
+function setUnlocked(on) {
+  document.body.dataset.unlocked = on ? "1" : "0";
+  $("#pin-lock").hidden = !on;
+}
+
+let pinResolve = null;
+function askPin() {
+  const dlg = $("#pin-dialog");
+  $("#pin-error").textContent = "";
+  $("#pin-input").value = "";
+  $("#pin-lock").hidden = document.body.dataset.unlocked !== "1";
+  if (!dlg.open) dlg.showModal();
+  setTimeout(() => $("#pin-input").focus(), 50);
+  return new Promise((resolve) => { pinResolve = resolve; });
+}
+function closePin(result) {
+  const dlg = $("#pin-dialog");
+  if (dlg.open) dlg.close();
+  if (pinResolve) { pinResolve(result); pinResolve = null; }
+}
+$("#pin-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  try {
+    await api("/api/unlock", { pin: $("#pin-input").value.trim() }, true);
+    setUnlocked(true);
+    toast("Unlocked: this phone may change the game");
+    closePin(true);
+  } catch (e) {
+    $("#pin-error").textContent = e.message;
+  }
+});
+$("#pin-cancel").addEventListener("click", () => closePin(false));
+$("#pin-dialog").addEventListener("cancel", () => closePin(false));
+$("#pin-lock").addEventListener("click", async () => {
+  try { await api("/api/lock", {}, true); setUnlocked(false); toast("Locked"); } catch (e) { toast(e.message, true); }
+  closePin(false);
+});
+$("#lock-btn").addEventListener("click", () => askPin());
+
+async function act(path, body, okText) {
+  try {
+    const data = await api(path, body);
+    if (okText) toast(okText);
+    return data;
+  } catch (e) {
+    toast(e.message, true);
+    return null;
+  }
+}
+
+/* ------------------------------------------------------------------ live state */
+
+let state = JSON.parse($("#initial-state").textContent);
+const renderers = [];
+function onState(fn) { renderers.push(fn); fn(state, null); }
+function setState(next) {
+  const prev = state;
+  state = next;
+  for (const fn of renderers) {
+    try { fn(state, prev); } catch (e) { console.error(e); }
+  }
+}
+
+let source = null;
+let lastId = null;
+function connect() {
+  const live = $("#live");
+  const url = lastId === null ? "/events" : `/events?last=${lastId}`;
+  source = new EventSource(url);
+  source.addEventListener("open", () => { live.className = "live on"; live.querySelector("b").textContent = "live"; });
+  source.addEventListener("state", (ev) => {
+    lastId = ev.lastEventId ? Number(ev.lastEventId) : lastId;
+    setState(JSON.parse(ev.data));
+  });
+  source.addEventListener("error", () => {
+    live.className = "live off";
+    live.querySelector("b").textContent = "reconnecting";
+    if (source.readyState === EventSource.CLOSED) {  // refused (hub busy): retry by hand
+      source = null;
+      setTimeout(connect, 3000 + Math.random() * 2000);
+    }
+  });
+}
+connect();
+window.tablehub = { get state() { return state; }, get lastId() { return lastId; } };
+
+/* ------------------------------------------------------------------ formatting */
+
+const KEY_INFO = {
+  figures: ["♟", "figures"], figures_in_supply: ["♟", "figures in supply"], supply: ["♟", "in supply"],
+  tiles_left: ["▦", "tiles left"], tiles: ["▦", "tiles"], box: ["▦", "tiles in the box"],
+  islanders: ["♟", "islanders"], islanders_in_supply: ["♟", "islanders in supply"],
+  goods: ["⚖", "goods"], shells: ["🐚", "shells"], fish: ["🐟", "fish"], bananas: ["🍌", "bananas"],
+  ships: ["⛵", "ships"], ship_points: ["⛵", "ship points"], face_up: ["⛵", "face-up ships"],
+  display: ["⛵", "face-up ships"], boats: ["⛵", "boats"],
+  cash: ["$", "cash"], vault: ["🔒", "vault"], boats_left: ["⛵", "boats left"], boats_on_map: ["⚓", "boats on the map"],
+  letter: ["✉", "letter"], pearl: ["●", "pearl"], pearls_left: ["●", "pearls left"], sailboat: ["⛵", "sailboat on space"],
+};
+const HIDE_KEYS = new Set(["letter_space", "note", "board"]);
+
+function label(key) {
+  return (KEY_INFO[key] ? KEY_INFO[key][1] : String(key).replace(/_/g, " "));
+}
+function scalar(v) {
+  if (v === null || v === undefined) return "—";
+  if (v === true) return "yes";
+  if (v === false) return "no";
+  return String(v);
+}
+function compact(v) {
+  if (v === null || v === undefined || typeof v !== "object") return scalar(v);
+  if (Array.isArray(v)) return v.length ? v.map(compact).join(", ") : "none";
+  return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${compact(x)}`).join(" · ");
+}
+
+/* A resources dict as chips: numbers as "icon n label", dicts and lists grouped. */
+function resourceChips(res) {
+  const ul = el("ul", { class: "res" });
+  for (const [key, value] of Object.entries(res || {})) {
+    if (HIDE_KEYS.has(key) || value === null || value === undefined) continue;
+    const icon = KEY_INFO[key] ? el("span", { class: "ico", "aria-hidden": "true", text: KEY_INFO[key][0] }) : null;
+    if (typeof value === "object") {
+      if (Array.isArray(value) && value.length === 0) continue;
+      ul.append(el("li", { class: "group", "data-key": key }, icon, `${label(key)}: `, el("b", { text: compact(value) })));
+    } else if (typeof value === "number") {
+      ul.append(el("li", { "data-key": key }, icon, el("b", { text: value }), ` ${label(key)}`));
+    } else {
+      ul.append(el("li", { "data-key": key }, icon, `${label(key)} `, el("b", { text: scalar(value) })));
+    }
+  }
+  return ul;
+}
+
+function pts(n) { return (n >= 0 ? "+" : "−") + Math.abs(n); }
+function playerInfo(name) { return (state.game && state.game.players.find((p) => p.name === name)) || null; }
+function cssOf(name) { const p = playerInfo(name); return p ? p.css : "#556"; }
+
+/* ------------------------------------------------------------------ the play page */
+
+function initPlay() {
+  const tabs = ["scores", "board", "history", "enter"];
+  function showTab() {
+    const want = (location.hash || "#scores").slice(1);
+    const tab = tabs.includes(want) ? want : "scores";
+    for (const s of $$(".layout > .panel")) s.classList.toggle("active", s.id === tab);
+    for (const a of $$(".tabbar a")) a.classList.toggle("active", a.dataset.tab === tab);
+    if (tab === "board") loadBoard();
+  }
+  window.addEventListener("hashchange", showTab);
+  showTab();
+
+  onState(renderHeader);
+  onState(renderScores);
+  onState(renderBanners);
+  onState(renderOffer);
+  onState(renderHistory);
+  onState((s, prev) => { if (!prev || prev.version !== s.version) loadBoard(); });
+  onState(loadForms);
+
+  $("#undo-turn").addEventListener("click", () => undo("turn"));
+  $("#undo-action").addEventListener("click", () => undo("action"));
+  $("#flag-clear").addEventListener("click", () => act("/api/flag/clear", {}, "Flag dismissed"));
+  $("#offer-none").addEventListener("click", async () => {
+    await act("/api/offer/dismiss", {});
+    location.hash = "#enter";
+  });
+  initBoard();
+  initMoveForm();
+}
+
+async function undo(scope) {
+  const g = state.game;
+  if (!g || !g.history.length) { toast("Nothing to undo yet", true); return; }
+  const what = scope === "turn" ? "the last turn" : "the last action";
+  if (!confirm(`Undo ${what}?`)) return;
+  const data = await act("/api/undo", { scope });
+  if (data) toast(`Undone: ${data.undone.length} action${data.undone.length === 1 ? "" : "s"}`);
+}
+
+function renderHeader(s) {
+  const g = s.game;
+  $("#game-title").textContent = g ? `${g.title} · game ${g.id}` : "";
+  document.title = g ? `${g.title} · Table hub` : "Table hub";
+}
+
+function renderScores(s, prev) {
+  const g = s.game;
+  $("#no-game").hidden = !!g;
+  $(".layout").hidden = !g;
+  for (const b of $$("[data-needs-game]")) b.disabled = !g || g.finished || !g.actions;
+  if (!g) return;
+  $("#turn").textContent = g.finished ? "Game over" : g.turn ? `Turn ${g.turn}` : "Before the first turn";
+  const cur = g.current ? playerInfo(g.current) : null;
+  $("#whose").textContent = cur ? `${cur.name} (${cur.colour}) to play` : "";
+  const before = {};
+  if (prev && prev.game && prev.game.id === g.id) for (const p of prev.game.players) before[p.name] = p.score;
+  const list = $("#players");
+  list.replaceChildren(...g.players.map((p) => {
+    const score = el("div", { class: "score", "aria-label": `${p.score} points`, text: p.score });
+    if (before[p.name] !== undefined && before[p.name] !== p.score) score.classList.add("bump");
+    return el("li", { class: "player" + (p.current ? " current" : ""), style: `--pc:${p.css}`, "data-player": p.name },
+      el("div", { class: "bar" }),
+      el("div", { class: "who" },
+        el("span", { class: "name", text: p.name }),
+        el("span", { class: "colour" }, el("i"), p.colour),
+        el("span", { class: "turn-badge", text: "to play" })),
+      score,
+      el("div", { style: "grid-column:2" }, resourceChips(p.resources)));
+  }));
+  const tr = $("#table-res");
+  const table = Object.fromEntries(Object.entries(g.table || {}).filter(([k, v]) => !HIDE_KEYS.has(k) && v !== null));
+  tr.hidden = Object.keys(table).length === 0;
+  tr.replaceChildren(el("h3", { text: "On the table" }), resourceChips(table));
+  renderResults(g);
+}
+
+function renderResults(g) {
+  const box = $("#results");
+  box.hidden = !g.finished || !g.results;
+  if (box.hidden) return;
+  const places = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+  box.replaceChildren(
+    el("h3", { text: "Final results" }),
+    el("ol", {}, g.results.map((r) => el("li", { class: "rank" + (r.winner ? " winner" : ""), style: `--pc:${cssOf(r.player)}` },
+      el("span", { class: "place", text: r.winner ? "🏆" : places[r.rank - 1] || r.rank }),
+      el("span", {}, el("strong", { text: r.player }), " ",
+        el("span", { class: "muted small", text: `${r.during_play} in play, ${pts(r.at_end)} at the end` })),
+      el("span", { class: "total", text: r.score }),
+      el("details", {}, el("summary", { text: `How ${r.player} scored ${r.score}` }),
+        el("ul", {}, r.events.length ? r.events.map((e) => el("li", {},
+          el("b", { text: pts(e.points) }), ` ${e.reason}`, e.kind === "final" ? " (final scoring)" : "")) :
+          el("li", { text: "no points" })))))),
+  );
+}
+
+function renderBanners(s) {
+  const g = s.game;
+  const prov = $("#provisional");
+  prov.hidden = !(g && g.provisional);
+  if (g && g.provisional) prov.textContent = `Provisional component data: ${g.provisional}`;
+  const f = s.flag;
+  $("#flag").hidden = !f;
+  if (f) {
+    $("#flag-reason").textContent = f.reason;
+    $("#flag-where").textContent = f.x !== null && f.x !== undefined ? `at (${f.x}, ${f.y})` : "";
+  }
+}
+
+function renderOffer(s) {
+  const o = s.offer;
+  $("#offer").hidden = !o;
+  if (!o) return;
+  $("#offer-note").textContent = o.note || "Tap what really happened on the table.";
+  $("#offer-list").replaceChildren(...o.candidates.map((c, i) => el("li", {},
+    el("button", {
+      class: "btn" + (i === 0 && !c.refused ? " primary" : ""), type: "button", disabled: !!c.refused,
+      onclick: () => act("/api/offer/accept", { offer: o.id, index: i }, `Played: ${c.label}`),
+    }, el("span", {}, c.label, c.refused ? el("span", { class: "refused", text: c.refused }) : null),
+    el("span", { class: "conf", text: `${Math.round(c.confidence * 100)}%` })))));
+}
+
+function renderHistory(s) {
+  const g = s.game;
+  const list = $("#turns");
+  if (!g) { list.replaceChildren(); return; }
+  const turns = [];
+  for (const e of g.history) {
+    let t = turns[turns.length - 1];
+    if (!t || t.turn !== e.turn || t.player !== e.player) { t = { turn: e.turn, player: e.player, entries: [] }; turns.push(t); }
+    t.entries.push(e);
+  }
+  const items = turns.reverse().map((t) => el("li", { style: `--pc:${cssOf(t.player)}` },
+    el("div", { class: "head" }, el("span", { text: t.player || "—" }), el("span", { class: "n", text: t.turn ? `turn ${t.turn}` : "set-up" })),
+    t.entries.map((e) => [
+      el("p", { class: "act" }, e.label, el("span", { class: "src", text: e.source })),
+      e.events.map((ev) => el("p", { class: "ev" }, el("span", { class: "pts" + (ev.points < 0 ? " neg" : ""), text: pts(ev.points) }), ` ${ev.player}: ${ev.reason}`)),
+    ])));
+  if (g.finals && g.finals.length) {
+    items.unshift(el("li", { class: "final" }, el("div", { class: "head" }, el("span", { text: "Final scoring" })),
+      g.finals.map((ev) => el("p", { class: "ev" }, el("span", { class: "pts" + (ev.points < 0 ? " neg" : ""), text: pts(ev.points) }), ` ${ev.player}: ${ev.reason}`))));
+  }
+  if (!items.length) items.push(el("li", { class: "muted", text: "No moves yet." }));
+  list.replaceChildren(...items);
+}
+
+/* ------------------------------------------------------------------ board: load, zoom, pan, tap */
+
+let boardVersion = null;
+let boardLoading = false;
+const view = { box: null, fit: null, user: false };
+
+async function loadBoard() {
+  const section = $("#board");
+  if (!section || !state.game) return;
+  const visible = section.classList.contains("active") || getComputedStyle(section).display !== "none";
+  if (!visible || boardLoading || boardVersion === state.version) return;
+  boardLoading = true;
+  const want = state.version;
+  try {
+    const resp = await fetch(`/api/board.svg?v=${want}`, { credentials: "same-origin" });
+    if (resp.ok) {
+      $("#board-wrap").innerHTML = await resp.text();
+      boardVersion = want;
+      const svg = $("#board-wrap svg");
+      const fit = svg.dataset.view.split(" ").map(Number);
+      view.fit = fit;
+      if (!view.user || !view.box) view.box = fit.slice();
+      applyView();
+      renderBoardCaption();
+    }
+  } finally {
+    boardLoading = false;
+    if (state.version !== boardVersion) setTimeout(loadBoard, 50);
+  }
+}
+
+function renderBoardCaption() {
+  const g = state.game;
+  const bits = [];
+  const f = state.flag;
+  if (f) bits.push(`⚠ ${f.reason}`);
+  const last = g && g.history.length ? g.history[g.history.length - 1] : null;
+  if (last) bits.push(`Last: ${last.player || ""} ${last.label}`);
+  $("#board-caption").textContent = bits.join(" · ");
+  fetch("/api/board.json").then((r) => r.json()).then((d) => {
+    $("#legend").replaceChildren(...(d.legend || []).map((t) => el("li", {},
+      el("i", { style: `background:${t.fill}` }), `${t.name}${t.pattern ? ` (${t.pattern})` : ""}`)));
+  }).catch(() => {});
+}
+
+function applyView() {
+  const svg = $("#board-wrap svg");
+  if (svg && view.box) svg.setAttribute("viewBox", view.box.join(" "));
+}
+
+function zoom(factor, cx, cy) {
+  if (!view.box) return;
+  const [x, y, w, h] = view.box;
+  const nw = Math.min(Math.max(w * factor, 120), (view.fit ? view.fit[2] : w) * 4);
+  const f = nw / w;
+  const px = cx === undefined ? x + w / 2 : cx;
+  const py = cy === undefined ? y + h / 2 : cy;
+  view.box = [px - (px - x) * f, py - (py - y) * f, w * f, h * f];
+  view.user = true;
+  applyView();
+}
+
+function toBoard(svg, clientX, clientY) {
+  const r = svg.getBoundingClientRect();
+  const [x, y, w, h] = view.box;
+  const scale = Math.max(w / r.width, h / r.height);  // preserveAspectRatio meet
+  const ox = x - (r.width * scale - w) / 2;
+  const oy = y - (r.height * scale - h) / 2;
+  return [ox + (clientX - r.left) * scale, oy + (clientY - r.top) * scale, scale];
+}
+
+function initBoard() {
+  const wrap = $("#board-wrap");
+  $("#zoom-in").addEventListener("click", () => zoom(1 / 1.4));
+  $("#zoom-out").addEventListener("click", () => zoom(1.4));
+  $("#zoom-fit").addEventListener("click", () => { view.box = view.fit && view.fit.slice(); view.user = false; applyView(); });
+  wrap.addEventListener("wheel", (ev) => {
+    const svg = $("svg", wrap);
+    if (!svg) return;
+    ev.preventDefault();
+    const [bx, by] = toBoard(svg, ev.clientX, ev.clientY);
+    zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, bx, by);
+  }, { passive: false });
+  const pointers = new Map();
+  let moved = false;
+  let pinch = null;
+  wrap.addEventListener("pointerdown", (ev) => {
+    wrap.setPointerCapture(ev.pointerId);
+    pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    moved = false;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { d: Math.hypot(a[0] - b[0], a[1] - b[1]) };
+    }
+  });
+  wrap.addEventListener("pointermove", (ev) => {
+    const svg = $("svg", wrap);
+    if (!pointers.has(ev.pointerId) || !svg || !view.box) return;
+    const [px, py] = pointers.get(ev.pointerId);
+    pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    if (pointers.size === 2 && pinch) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      if (d > 0 && pinch.d > 0) {
+        const [cx, cy] = toBoard(svg, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+        zoom(pinch.d / d, cx, cy);
+        pinch.d = d;
+        moved = true;
+      }
+      return;
+    }
+    const dx = ev.clientX - px;
+    const dy = ev.clientY - py;
+    if (Math.abs(dx) + Math.abs(dy) > 2) moved = true;
+    const scale = toBoard(svg, 0, 0)[2];
+    view.box[0] -= dx * scale;
+    view.box[1] -= dy * scale;
+    view.user = true;
+    applyView();
+  });
+  const up = (ev) => {
+    pointers.delete(ev.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (!moved && ev.type === "pointerup") tapBoard(ev);
+  };
+  wrap.addEventListener("pointerup", up);
+  wrap.addEventListener("pointercancel", up);
+}
+
+function tapBoard(ev) {
+  const target = document.elementFromPoint(ev.clientX, ev.clientY);
+  const cell = target && target.closest("[data-x]");
+  if (!cell) return;
+  const x = cell.dataset.x;
+  const y = cell.dataset.y;
+  $$(".board-wrap .picked").forEach((n) => n.classList.remove("picked"));
+  if (cell.classList.contains("free")) cell.classList.add("picked");
+  const fx = $('#move-fields [name="x"]');
+  const fy = $('#move-fields [name="y"]');
+  if (fx && fy) {
+    fx.value = x;
+    fy.value = y;
+    toast(`Cell (${x}, ${y}) filled in the move form`);
+  } else {
+    toast(`Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
+  }
+}
+
+/* ------------------------------------------------------------------ hand entry */
+
+let forms = null;
+let formsGame = null;
+
+async function loadForms(s) {
+  const g = s.game;
+  if (!g || formsGame === g.id) return;
+  formsGame = g.id;
+  const resp = await fetch("/api/forms");
+  if (!resp.ok) return;
+  forms = await resp.json();
+  const sel = $("#move-type");
+  sel.replaceChildren(...forms.forms.map((f) => el("option", { value: f.type, text: f.label })));
+  buildFields();
+}
+
+function buildFields() {
+  const f = forms.forms.find((x) => x.type === $("#move-type").value);
+  $("#move-help").textContent = f ? f.help : "";
+  $("#move-error").textContent = "";
+  $("#move-legal-list").replaceChildren();
+  const box = $("#move-fields");
+  box.replaceChildren();
+  if (!f) return;
+  const tiles = state.game && state.game.view_kind === "tiles";
+  for (const field of f.fields) {
+    let input;
+    const hint = forms.hints[field.name];
+    if (field.choices) {
+      input = el("select", { name: field.name }, field.optional ? el("option", { value: "", text: "—" }) : null,
+        field.choices.map((c) => el("option", { value: c, text: c })));
+      if (field.name === "player" && state.game.current) input.value = state.game.current;
+    } else if (field.name === "rotation" && tiles) {
+      input = el("select", { name: field.name }, [0, 90, 180, 270].map((r) => el("option", { value: r, text: `${r}°` })));
+    } else if (field.kind === "bool") {
+      input = el("input", { name: field.name, type: "checkbox", checked: field.default === true });
+    } else if (field.kind === "int" || field.kind === "float") {
+      input = el("input", { name: field.name, type: "number", inputmode: "numeric", step: field.kind === "int" ? 1 : "any", placeholder: field.optional ? "optional" : "" });
+      if (field.default !== null && field.default !== undefined) input.value = field.default;
+    } else {
+      const listId = hint ? `hint-${field.name}` : null;
+      input = el("input", { name: field.name, type: "text", list: listId, placeholder: field.kind === "str" ? (field.optional ? "optional" : "") : "JSON, e.g. [1, 2]", autocapitalize: "off" });
+      if (field.default !== null && field.default !== undefined) input.value = typeof field.default === "string" ? field.default : JSON.stringify(field.default);
+      if (hint) box.append(el("datalist", { id: listId }, hint.map((h) => el("option", { value: h }))));
+    }
+    input.dataset.kind = field.kind;
+    input.dataset.optional = field.optional ? "1" : "0";
+    box.append(el("label", { class: "field" }, el("span", { text: field.name.replace(/_/g, " ") }), input));
+  }
+}
+
+function readAction(partial = false) {
+  const action = { type: $("#move-type").value };
+  for (const input of $$("#move-fields [name]")) {
+    const kind = input.dataset.kind;
+    const name = input.name;
+    if (input.type === "checkbox") { action[name] = input.checked; continue; }
+    const raw = input.value.trim();
+    if (raw === "") {
+      if (input.dataset.optional === "1" || partial) continue;
+      throw new Error(`fill in ${name.replace(/_/g, " ")}`);
+    }
+    if (kind === "int" || kind === "float" || name === "rotation") {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) throw new Error(`${name} must be a number`);
+      action[name] = n;
+    } else if (kind === "str") {
+      action[name] = raw;
+    } else {
+      try { action[name] = JSON.parse(raw); } catch (e) { throw new Error(`${name} must be JSON, e.g. [1, 2] or {"fish": 1}`); }
+    }
+  }
+  return action;
+}
+
+function fillForm(action) {
+  if (action.type !== $("#move-type").value) { $("#move-type").value = action.type; buildFields(); }
+  for (const [k, v] of Object.entries(action)) {
+    const input = $(`#move-fields [name="${CSS.escape(k)}"]`);
+    if (!input) continue;
+    if (input.type === "checkbox") input.checked = !!v;
+    else input.value = typeof v === "object" && v !== null ? JSON.stringify(v) : v;
+  }
+}
+
+function initMoveForm() {
+  $("#move-type").addEventListener("change", buildFields);
+  $("#move-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("#move-error").textContent = "";
+    let action;
+    try { action = readAction(); } catch (e) { $("#move-error").textContent = e.message; return; }
+    try {
+      await api("/api/submit", { action });
+      toast("Played");
+      $("#move-legal-list").replaceChildren();
+    } catch (e) { $("#move-error").textContent = e.message; }
+  });
+  $("#move-legal").addEventListener("click", async () => {
+    $("#move-error").textContent = "";
+    let partial;
+    try { partial = readAction(true); } catch (e) { $("#move-error").textContent = e.message; return; }
+    const q = new URLSearchParams(Object.entries(partial).filter(([, v]) => typeof v !== "object").map(([k, v]) => [k, String(v)]));
+    const resp = await fetch(`/api/legal?${q}`);
+    const data = await resp.json();
+    if (!resp.ok) { $("#move-error").textContent = data.error; return; }
+    const list = $("#move-legal-list");
+    if (!data.actions.length) { list.replaceChildren(el("li", { class: "muted", text: "No legal move matches what is filled in." })); return; }
+    list.replaceChildren(...data.actions.map((a) => el("li", {}, el("button", {
+      class: "btn small", type: "button", text: Object.entries(a).filter(([k]) => k !== "type" && !(k in partial)).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ") || a.type,
+      onclick: () => { fillForm(a); toast("Filled in: check it and press Play it"); },
+    }))));
+  });
+  $("#json-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("#json-error").textContent = "";
+    let action;
+    try { action = JSON.parse($("#json-action").value); } catch (e) { $("#json-error").textContent = `not valid JSON: ${e.message}`; return; }
+    try { await api("/api/submit", { action }); toast("Played"); $("#json-action").value = ""; } catch (e) { $("#json-error").textContent = e.message; }
+  });
+}
+
+/* ------------------------------------------------------------------ set-up page */
+
+function initSetup() {
+  const colours = JSON.parse($("#setup-colours").textContent);
+  let games = null;
+
+  function colourSelect(i) {
+    const sel = el("select", { name: "colour", "aria-label": `colour of player ${i + 1}` },
+      colours.map((c) => el("option", { value: c.name, text: c.name })));
+    sel.value = colours[i % colours.length].name;
+    const sw = el("i");
+    const paint = () => { sw.style.background = colours.find((c) => c.name === sel.value).css; };
+    sel.addEventListener("change", paint);
+    paint();
+    return el("span", { class: "swatch-select" }, sw, sel);
+  }
+  function addPlayer() {
+    const rows = $("#player-rows");
+    const i = rows.children.length;
+    rows.append(el("li", {}, el("input", { name: "player", type: "text", maxlength: 24, placeholder: `Player ${i + 1}`, "aria-label": `name of player ${i + 1}`, autocapitalize: "words" }), colourSelect(i)));
+  }
+  function selectedGame() {
+    const r = $('input[name="game"]:checked');
+    return r && games ? games.available.find((g) => g.name === r.value) : null;
+  }
+  function renderOptions() {
+    const g = selectedGame();
+    const box = $("#options");
+    box.replaceChildren();
+    const opts = g ? g.options.filter((o) => !["catalog", "board", "data"].includes(o.name)) : [];
+    $("#options-box").hidden = !opts.length;
+    for (const o of opts) {
+      let input;
+      if (o.choices) {
+        input = el("select", { name: o.name }, o.choices.map((c) => el("option", { value: JSON.stringify(c), text: String(c) })));
+        input.value = JSON.stringify(o.default);
+      } else if (o.kind === "bool") {
+        input = el("input", { type: "checkbox", name: o.name, checked: o.default === true });
+      } else if (o.kind === "int") {
+        input = el("input", { type: "number", name: o.name, value: o.default ?? "" });
+      } else {
+        input = el("input", { type: "text", name: o.name, value: o.default ?? "" });
+      }
+      input.dataset.kind = o.choices ? "choice" : o.kind;
+      box.append(el("label", { class: "option" }, el("span", { text: o.name.replace(/_/g, " ") }), input, el("small", { text: o.help })));
+    }
+    if (g) {
+      const rows = $("#player-rows");
+      while (rows.children.length < g.min_players) addPlayer();
+      while (rows.children.length > g.max_players) rows.lastElementChild.remove();
+    }
+  }
+  async function loadGames() {
+    const resp = await fetch("/api/games");
+    games = await resp.json();
+    const box = $("#game-choices");
+    const before = $('input[name="game"]:checked');
+    box.replaceChildren(...games.available.map((g, i) => el("label", { class: "game-choice" + (g.available ? "" : " off") },
+      el("input", { type: "radio", name: "game", value: g.name, disabled: !g.available, checked: before ? before.value === g.name : false }),
+      el("span", {}, el("strong", { text: g.title }),
+        el("small", { text: g.available ? `${g.min_players}–${g.max_players} players${g.provisional ? " · provisional data" : ""}` : g.why })))));
+    if (!$('input[name="game"]:checked')) {
+      const first = $('input[name="game"]:not([disabled])');
+      if (first) first.checked = true;
+    }
+    for (const r of $$('input[name="game"]')) r.addEventListener("change", renderOptions);
+    renderOptions();
+    renderSaved();
+  }
+  function renderSaved() {
+    const list = $("#saved");
+    if (!games.saved.length) { list.replaceChildren(el("li", { class: "muted", text: "No saved games yet." })); return; }
+    list.replaceChildren(...games.saved.map((g) => el("li", {},
+      el("div", {}, el("strong", { text: `#${g.id} ${g.game}` }), g.current ? el("span", { class: "tag live", text: "on the table" }) : null,
+        g.ended ? el("span", { class: "tag", text: "ended" }) : null,
+        el("div", { class: "meta", text: `${g.players.join(", ")} · ${g.actions} actions · ${new Date(g.created * 1000).toLocaleString()}` })),
+      g.current ? null : el("button", { class: "btn small", type: "button", text: g.ended ? "Open" : "Resume",
+        onclick: async () => { if (await act("/api/game/resume", { id: g.id }, `Game ${g.id} is on the table`)) location.href = "/"; } }))));
+  }
+  $("#add-player").addEventListener("click", () => {
+    const g = selectedGame();
+    if (g && $("#player-rows").children.length >= g.max_players) { toast(`${g.title}: at most ${g.max_players} players`, true); return; }
+    addPlayer();
+  });
+  $("#remove-player").addEventListener("click", () => {
+    const g = selectedGame();
+    const rows = $("#player-rows");
+    if (rows.children.length <= (g ? g.min_players : 1)) { toast(`${g ? g.title : "A game"} needs at least ${g ? g.min_players : 1} players`, true); return; }
+    rows.lastElementChild.remove();
+  });
+  $("#setup-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("#setup-error").textContent = "";
+    const g = selectedGame();
+    if (!g) { $("#setup-error").textContent = "choose a game"; return; }
+    const players = $$('#player-rows input[name="player"]').map((i) => i.value.trim());
+    const colorsChosen = $$('#player-rows select[name="colour"]').map((s) => s.value);
+    const options = {};
+    for (const input of $$("#options [name]")) {
+      const k = input.dataset.kind;
+      if (k === "choice") options[input.name] = JSON.parse(input.value);
+      else if (k === "bool") options[input.name] = input.checked;
+      else if (k === "int") { if (input.value !== "") options[input.name] = Number(input.value); }
+      else if (input.value !== "") options[input.name] = input.value;
+    }
+    if (state.game && !state.game.finished && !confirm(`Game ${state.game.id} is still running: it stays saved and can be resumed. Start a new one?`)) return;
+    try {
+      await api("/api/game/start", { game: g.name, players, colors: colorsChosen, options });
+      location.href = "/";
+    } catch (e) { $("#setup-error").textContent = e.message; }
+  });
+  $("#end-game").addEventListener("click", async () => {
+    if (confirm("End the game now and run the final scoring?")) await act("/api/game/end", {}, "Game ended: final scores are on the scoreboard");
+  });
+  $("#reopen-game").addEventListener("click", () => act("/api/game/reopen", {}, "Game reopened"));
+  $("#close-game").addEventListener("click", () => act("/api/game/close", {}, "Game put away: resume it from Saved games"));
+
+  onState((s, prev) => {
+    const g = s.game;
+    $("#current").hidden = !g;
+    if (g) {
+      $("#current-desc").textContent = `#${g.id} ${g.title}: ${g.players.map((p) => `${p.name} (${p.colour}) ${p.score}`).join(", ")}${g.finished ? " · ended" : ` · turn ${g.turn}`}`;
+      $("#end-game").hidden = g.finished;
+      $("#reopen-game").hidden = !g.finished;
+    }
+    if (!prev || (prev.game && prev.game.id) !== (g && g.id) || (prev.game && prev.game.finished) !== (g && g.finished)) loadGames();
+  });
+  for (let i = 0; i < 2; i++) addPlayer();
+}
+
+/* ------------------------------------------------------------------ camera screens */
+
+function initCamera() {
+  const screen = $("#camera-screen").dataset.screen;
+  const img = $("#camera-img");
+  let timer = null;
+  function refresh() {
+    if (!state.camera) { $("#camera-none").hidden = false; img.hidden = true; return; }
+    const next = new Image();
+    next.onload = () => { img.src = next.src; img.hidden = false; $("#camera-none").hidden = true; timer = setTimeout(refresh, 500); };
+    next.onerror = () => { timer = setTimeout(refresh, 2000); };
+    next.src = `/camera.jpg?overlay=${screen}&t=${Date.now()}`;
+  }
+  document.addEventListener("visibilitychange", () => { clearTimeout(timer); if (!document.hidden) refresh(); });
+  refresh();
+  onState((s) => {
+    $("#camera-status").replaceChildren(...Object.entries(s.status).map(([k, v]) => el("li", {}, el("b", { text: k }), v)));
+    $("#camera-commands").replaceChildren(...s.commands.filter((c) => c.screen === screen).map((c) => el("button", {
+      class: "btn primary", type: "button", title: c.help, text: c.label,
+      onclick: async () => { const d = await act(`/api/command/${encodeURIComponent(c.name)}`, {}); if (d) $("#camera-msg").textContent = d.message; },
+    })));
+  });
+}
+
+/* ------------------------------------------------------------------ join page */
+
+function initJoin() {
+  const b = $("#join-unlock");
+  if (b) b.addEventListener("click", async () => { if (await askPin()) location.reload(); });
+}
+
+setUnlocked(document.body.dataset.unlocked === "1");
+if (page === "play") initPlay();
+else if (page === "setup") initSetup();
+else if (page === "calibration" || page === "enrolment") initCamera();
+else if (page === "join") initJoin();
+if (page !== "play") for (const a of $$(".tabbar a")) a.classList.toggle("active", a.dataset.tab === page);
+onState(renderHeaderAny);
+function renderHeaderAny(s) {
+  if (page === "play") return;
+  $("#game-title").textContent = s.game ? `${s.game.title} · game ${s.game.id}` : "";
+}

@@ -1,0 +1,302 @@
+"""The JSON API the page uses (and scripts may use with the ``X-Tablehub-Pin`` header).
+
+Reads need nothing; every POST changes something and goes through
+:func:`web.security.change` (JSON body, CSRF token or PIN header, unlocked PIN).
+Refusals come back as ``{"ok": false, "error": "<one line>"}``.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Blueprint, Response, jsonify, request
+
+from tablehub.games.base import Setup
+
+from .. import security
+from ..board_svg import render_board, terrain_legend
+from ..present import action_forms
+from ..security import ApiError, change, hub
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_NAME = 24
+#: options that name files on the hub: set on the hub's command line, never from a phone
+FILE_OPTIONS = frozenset({"catalog", "board", "data", "tracks", "ships"})
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    return data
+
+
+def _ok(**extra: Any) -> Response:
+    return jsonify(ok=True, version=hub().version, **extra)
+
+
+# ---------------------------------------------------------------------- reading
+
+
+@bp.get("/state")
+def state() -> Response:
+    snap = hub().snapshot()
+    resp = jsonify(snap)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/board.svg")
+def board_svg() -> Response:
+    h = hub()
+    etag = f'"board-{h.version}"'
+    if request.headers.get("If-None-Match") == etag:
+        return Response(status=304, headers={"ETag": etag})
+    svg = _board_text()
+    return Response(svg, mimetype="image/svg+xml", headers={"ETag": etag, "Cache-Control": "no-cache"})
+
+
+def _board_text() -> str:
+    h = hub()
+    session = h.session
+    snap = h.snapshot()
+    if session is None:
+        return render_board({"kind": "none"}, {})
+    with session.lock:
+        view = session.game.view()
+    players = {p["name"]: {"css": p["css"], "colour": p["colour"]} for p in snap["game"]["players"]}
+    # tile views name a figure's owner by index or by name: accept both
+    for i, p in enumerate(snap["game"]["players"]):
+        players[str(i)] = {"css": p["css"], "colour": p["colour"], "name": p["name"]}
+    _name_figures(view, snap["game"]["players"])
+    return render_board(view, players, snap["flag"])
+
+
+def _name_figures(view: dict[str, Any], players: list[dict[str, Any]]) -> None:
+    for f in view.get("figures") or []:
+        owner = f.get("owner")
+        if isinstance(owner, int) and not isinstance(owner, bool) and 0 <= owner < len(players):
+            f["owner"] = players[owner]["name"]
+
+
+@bp.get("/board.json")
+def board_json() -> Response:
+    """The raw view (for other drawings) plus the terrain legend."""
+    session = hub().session
+    if session is None:
+        return jsonify(view={"kind": "none"}, legend=[])
+    with session.lock:
+        view = session.game.view()
+    return jsonify(view=view, legend=terrain_legend(view))
+
+
+@bp.get("/forms")
+def forms() -> Response:
+    """The action types of the running game and their fields, for the hand-entry form."""
+    session = hub().session
+    if session is None:
+        raise ApiError(409, "no game is running: start or resume one on the set-up page")
+    with session.lock:
+        game = session.game
+        out = action_forms(game)
+        hints = _field_hints(game)
+    return jsonify(forms=out, hints=hints, game=game.name)
+
+
+def _field_hints(game: Any) -> dict[str, list[str]]:
+    """Values worth suggesting per field name (tile ids still in the box, for tile games)."""
+    hints: dict[str, list[str]] = {}
+    box = getattr(game, "box", None)
+    if box is not None and hasattr(box, "items"):
+        hints["tile"] = sorted(k for k, n in box.items() if n > 0)
+    return hints
+
+
+@bp.get("/legal")
+def legal() -> Response:
+    """Legal actions now that match the query's fields (e.g. ``?type=place_tile&tile=ds017``)."""
+    prefix: dict[str, Any] = {}
+    for key, value in request.args.items():
+        if key == "limit":
+            continue
+        prefix[key] = _query_value(value)
+    try:
+        limit = max(1, min(200, int(request.args.get("limit", 60))))
+    except ValueError:
+        raise ApiError(400, "limit must be a whole number") from None
+    return jsonify(actions=hub().legal_actions(prefix, limit=limit))
+
+
+def _query_value(value: str) -> Any:
+    if value.lstrip("-").isdigit():
+        return int(value)
+    if value in ("true", "false"):
+        return value == "true"
+    return value
+
+
+@bp.get("/games")
+def games() -> Response:
+    h = hub()
+    return jsonify(available=h.games_available(), saved=h.saved_games(),
+                   current=h.session.game_id if h.session else None)
+
+
+# ---------------------------------------------------------------------- unlocking
+
+
+@bp.post("/unlock")
+@change(need_pin=False)
+def unlock() -> Response:
+    security.unlock(_body().get("pin"))
+    return _ok(unlocked=True)
+
+
+@bp.post("/lock")
+@change(need_pin=False)
+def lock() -> Response:
+    security.lock()
+    return _ok(unlocked=False)
+
+
+@bp.get("/me")
+def me() -> Response:
+    return jsonify(unlocked=security.is_unlocked(), csrf=security.csrf_token())
+
+
+# ---------------------------------------------------------------------- playing
+
+
+@bp.post("/submit")
+@change()
+def submit() -> Response:
+    body = _body()
+    action = body.get("action", body if "type" in body else None)
+    if not isinstance(action, dict):
+        raise ApiError(400, 'send {"action": {"type": ..., ...}}')
+    events = hub().submit(action, source="phone")
+    return _ok(events=[e.to_dict() for e in events])
+
+
+@bp.post("/check")
+@change()
+def check() -> Response:
+    action = _body().get("action")
+    if not isinstance(action, dict):
+        raise ApiError(400, 'send {"action": {"type": ..., ...}}')
+    reason = hub().check(action)
+    return _ok(legal=reason is None, reason=reason)
+
+
+@bp.post("/undo")
+@change()
+def undo() -> Response:
+    scope = _body().get("scope", "turn")
+    undone = hub().undo(scope if isinstance(scope, str) else repr(scope))
+    return _ok(undone=undone)
+
+
+@bp.post("/offer/accept")
+@change()
+def accept() -> Response:
+    body = _body()
+    offer, index = body.get("offer"), body.get("index")
+    if not _is_int(offer) or not _is_int(index):
+        raise ApiError(400, 'send {"offer": <offer id>, "index": <0-based choice>} as whole numbers')
+    events = hub().accept(offer, index, source="phone")
+    return _ok(events=[e.to_dict() for e in events])
+
+
+@bp.post("/offer/dismiss")
+@change()
+def dismiss() -> Response:
+    hub().clear_offer()
+    return _ok()
+
+
+@bp.post("/flag/clear")
+@change()
+def clear_flag() -> Response:
+    hub().clear_flag()
+    return _ok()
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+# ---------------------------------------------------------------------- set-up
+
+
+@bp.post("/game/start")
+@change()
+def start() -> Response:
+    setup = parse_setup(_body())
+    session = hub().start(setup)
+    return _ok(id=session.game_id)
+
+
+def parse_setup(body: Mapping[str, Any]) -> Setup:
+    """A :class:`Setup` from the set-up form, with one-line reasons for bad input."""
+    game = body.get("game")
+    if not isinstance(game, str) or not game:
+        raise ApiError(400, "choose a game")
+    players = body.get("players")
+    if not isinstance(players, list) or not players:
+        raise ApiError(400, "players must be a list of names")
+    names = []
+    for i, p in enumerate(players, 1):
+        if not isinstance(p, str) or not p.strip():
+            raise ApiError(400, f"player {i} needs a name")
+        if len(p.strip()) > MAX_NAME:
+            raise ApiError(400, f"player {i}'s name is longer than {MAX_NAME} characters")
+        names.append(" ".join(p.split()))
+    colours = body.get("colors", body.get("colours", []))
+    if not isinstance(colours, list) or not all(isinstance(c, str) and 0 < len(c) <= 20 for c in colours):
+        raise ApiError(400, "colours must be a list of colour names")
+    if colours and len(colours) != len(names):
+        raise ApiError(400, f"choose one colour per player ({len(names)}), got {len(colours)}")
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise ApiError(400, "options must be an object")
+    for key in options:
+        if key in FILE_OPTIONS:
+            raise ApiError(400, f"option '{key}' names a file on the hub: set it on the hub's command line")
+    return Setup(game, tuple(names), tuple(c.strip().lower() for c in colours), dict(options))
+
+
+@bp.post("/game/end")
+@change()
+def end() -> Response:
+    events = hub().end()
+    return _ok(events=[e.to_dict() for e in events])
+
+
+@bp.post("/game/reopen")
+@change()
+def reopen() -> Response:
+    hub().reopen()
+    return _ok()
+
+
+@bp.post("/game/resume")
+@change()
+def resume() -> Response:
+    game_id = _body().get("id")
+    if game_id is not None and not _is_int(game_id):
+        raise ApiError(400, "id must be a saved game's number (or null for the latest unfinished one)")
+    session = hub().resume(game_id)
+    return _ok(id=session.game_id)
+
+
+@bp.post("/game/close")
+@change()
+def close() -> Response:
+    hub().close()
+    return _ok()
+
+
+@bp.post("/command/<name>")
+@change()
+def command(name: str) -> Response:
+    return _ok(message=hub().run_command(name))
