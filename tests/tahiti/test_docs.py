@@ -56,3 +56,19 @@ def table_row(name: str) -> list[str]:
     match = re.search(rf"^\| {name} \|(.*)\|$", DOC.read_text(encoding="utf-8"), flags=re.M)
     assert match, f"docs/tahiti.md has a '{name}' row in its track table"
     return [c.strip() for c in match.group(1).split("|")]
+
+
+def test_tablehub_score_prints_the_position_example(tmp_path, capsys):
+    from tablehub.cli import main
+    from tablehub.games import game_class
+
+    assert game_class("tahiti") is Tahiti
+    path = tmp_path / "example.json"
+    path.write_text(json.dumps(next(b for b in json_blocks() if "position" in b)))
+    assert main(["score", str(path)]) == 0
+    assert capsys.readouterr().out.rstrip("\n").split("\n")[-1] == "Totals: Ana 28, Ben 30, Cy 25 (Ben wins)"
+    path.write_text(json.dumps({"game": "tahiti", "position": {"boats": [{"cell": "MM", "owner": "A",
+                                                                            "pearl": "white"}]}}))
+    assert main(["score", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == (f"tablehub score: {path}: position.boats[0]: MM is the island of "
+                                               f"Tahiti, no boat can sit there")

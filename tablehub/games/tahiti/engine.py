@@ -162,60 +162,70 @@ class Tahiti(Game):
             raise IllegalAction("the game is over", rule="game_over")
         expected = self.players[self.current]
         player = getattr(action, "player", None)
-        if player is not None:
-            if player not in self.players:
-                raise IllegalAction(f"{player!r} does not play in this game ({', '.join(self.players)})",
-                                    rule="unknown_player")
-            if player != expected:
-                raise IllegalAction(f"it is {self.waiting_for()}, not {player}", rule="not_your_turn")
+        if player is not None and player not in self.players:
+            raise IllegalAction(f"{player!r} does not play in this game ({', '.join(self.players)})",
+                                rule="unknown_player")
+        if player is not None and player != expected:
+            raise IllegalAction(f"waiting for {self.waiting_for()}, not {player}", rule="not_your_turn")
         if not isinstance(action, self._expected()):
             raise IllegalAction(f"{action.type} is not possible now: waiting for {self.waiting_for()}",
-                                rule=self._wrong_phase_rule(action))
-        ps = self.state[self.current]
-        if isinstance(action, PlaceSailboat):
-            if isinstance(action.space, bool) or not 0 <= action.space < TRACK_LENGTH:
-                raise IllegalAction(f"space must be a track space 0-{TRACK_LENGTH - 1}, got {action.space!r}",
-                                    rule="space")
-        elif isinstance(action, StartPearl):
-            self._known_colour(action.pearl)
-            for i, other in enumerate(self.state):
-                if other.pearl == action.pearl:
-                    raise IllegalAction(f"{self.players[i]} already took a {action.pearl} pearl: "
-                                        f"two players cannot start with the same colour", rule="pearl_taken")
-        elif isinstance(action, Roll):
-            if action.face not in DIE_FACES or isinstance(action.face, bool):
-                raise IllegalAction(f"the die shows 1, 2, 3, 4 or \"blank\", got {action.face!r}", rule="die_face")
-        elif isinstance(action, Save):
-            if not 0 <= action.amount <= MAX_SAVING:
-                raise IllegalAction(f"a saving is 0 to {MAX_SAVING} $, got {action.amount}", rule="save_range")
-            if action.amount > ps.cash:
-                raise IllegalAction(f"{expected} has only {ps.cash} $ in cash, cannot save {action.amount} $",
-                                    rule="save_above_cash")
-        elif isinstance(action, Bid):
-            if self.high_bid is None and action.amount < 0:
-                raise IllegalAction(f"a bid is at least 0 $, got {action.amount}", rule="bid_too_low")
-            if self.high_bid is not None and action.amount <= self.high_bid:
-                raise IllegalAction(f"the bid is {self.high_bid} $ ({self.players[self.high_bidder]}): bid more "
-                                    f"than that or pass", rule="bid_too_low")  # type: ignore[index]
-            if action.amount > ps.cash:
-                raise IllegalAction(f"{expected} has only {ps.cash} $ in cash, cannot bid {action.amount} $",
-                                    rule="bid_above_cash")
-        elif isinstance(action, TakeLetter):
-            if ps.boats == 0:
-                raise IllegalAction(f"{expected} has no boat left", rule="no_boats")
-        elif isinstance(action, TakePearl):
-            if ps.boats == 0:
-                raise IllegalAction(f"{expected} has no boat left", rule="no_boats")
-            self._pearl_taken(action.pearl)
-        elif isinstance(action, PlaceBoat):
-            self._check_cell(action.cell, self._placing_letter())
-            if ps.letter_space is not None:
-                self._pearl_taken(action.pearl)
-            elif action.pearl is not None and action.pearl != ps.pearl:
-                raise IllegalAction(f"{expected} places the {ps.pearl} pearl in front of them, not {action.pearl}",
-                                    rule="pearl_held")
+                                rule=self._wrong_phase_rule())
+        getattr(self, f"_check_{action.type}")(action, expected, self.state[self.current])
 
-    def _wrong_phase_rule(self, action: Action) -> str:
+    def _check_place_sailboat(self, action: PlaceSailboat, who: str, ps: PlayerState) -> None:
+        if not 0 <= action.space < TRACK_LENGTH:
+            raise IllegalAction(f"space must be a track space 0-{TRACK_LENGTH - 1}, got {action.space!r}",
+                                rule="space")
+
+    def _check_start_pearl(self, action: StartPearl, who: str, ps: PlayerState) -> None:
+        self._known_colour(action.pearl)
+        for name, other in zip(self.players, self.state):
+            if other.pearl == action.pearl:
+                raise IllegalAction(f"{name} already took a {action.pearl} pearl: "
+                                    f"two players cannot start with the same colour", rule="pearl_taken")
+
+    def _check_roll(self, action: Roll, who: str, ps: PlayerState) -> None:
+        if action.face not in DIE_FACES or isinstance(action.face, bool):
+            raise IllegalAction(f"the die shows 1, 2, 3, 4 or \"blank\", got {action.face!r}", rule="die_face")
+
+    def _check_save(self, action: Save, who: str, ps: PlayerState) -> None:
+        if not 0 <= action.amount <= MAX_SAVING:
+            raise IllegalAction(f"a saving is 0 to {MAX_SAVING} $, got {action.amount}", rule="save_range")
+        if action.amount > ps.cash:
+            raise IllegalAction(f"{who} has only {ps.cash} $ in cash, cannot save {action.amount} $",
+                                rule="save_above_cash")
+
+    def _check_bid(self, action: Bid, who: str, ps: PlayerState) -> None:
+        if self.high_bidder is None and action.amount < 0:
+            raise IllegalAction(f"a bid is at least 0 $, got {action.amount}", rule="bid_too_low")
+        if self.high_bidder is not None and action.amount <= self.high_bid:  # type: ignore[operator]
+            raise IllegalAction(f"the bid is {self.high_bid} $ ({self.players[self.high_bidder]}): bid more "
+                                f"than that or pass", rule="bid_too_low")
+        if action.amount > ps.cash:
+            raise IllegalAction(f"{who} has only {ps.cash} $ in cash, cannot bid {action.amount} $",
+                                rule="bid_above_cash")
+
+    def _check_pass(self, action: Pass, who: str, ps: PlayerState) -> None:
+        """Passing is always allowed in an auction."""
+
+    def _check_take_letter(self, action: TakeLetter, who: str, ps: PlayerState) -> None:
+        if ps.boats == 0:
+            raise IllegalAction(f"{who} has no boat left", rule="no_boats")
+
+    def _check_take_pearl(self, action: TakePearl, who: str, ps: PlayerState) -> None:
+        if ps.boats == 0:
+            raise IllegalAction(f"{who} has no boat left", rule="no_boats")
+        self._pearl_taken(action.pearl)
+
+    def _check_place_boat(self, action: PlaceBoat, who: str, ps: PlayerState) -> None:
+        self._check_cell(action.cell, self._placing_letter())
+        if ps.letter_space is not None:
+            self._pearl_taken(action.pearl)
+        elif action.pearl is not None and action.pearl != ps.pearl:
+            raise IllegalAction(f"{who} places the {ps.pearl} pearl in front of them, not {action.pearl}",
+                                rule="pearl_held")
+
+    def _wrong_phase_rule(self) -> str:
         if self.phase == CHOOSE:
             ps = self.state[self.current]
             if ps.letter_space is not None:
