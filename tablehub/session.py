@@ -104,6 +104,8 @@ class Session:
             events = self.game.apply(act)
             seq = self.store.append(self.game_id, act.to_dict(), source, self.game.turn)
             self.rows.append(ActionRow(seq, act.to_dict(), source, self.game.turn, 0.0))
+            if self.game.finished:  # the rules ended the game (e.g. Tahiti's second colour runs out)
+                self.store.set_ended(self.game_id, True)
         self._emit("action", {"seq": seq, "action": act.to_dict(), "source": source,
                               "events": [e.to_dict() for e in events]})
         return events

@@ -39,6 +39,8 @@ class TileBoard:
         self.catalog = catalog
         self.cells: dict[Cell, Placed] = {}
         self.open: dict[Cell, tuple[int, int, int, int]] = {}
+        # the same frontier grouped by requirement: few groups, so enumeration is one memo lookup per group
+        self.groups: dict[tuple[int, int, int, int], dict[Cell, None]] = {}
         # which rotations fit which requirement: shared by every board of this catalog
         self._fit = catalog.fit_cache
         # union-find arrays, indexed by node id
@@ -122,17 +124,30 @@ class TileBoard:
         out: list[tuple[int, int, int]] = []
         fit = self._fit
         idx = tile.index
-        for cell, cons in self.open.items():
+        for cons, cells in self.groups.items():
             rots = fit.get((idx, cons))
             if rots is None:
                 rots = self.fits(tile, cons)
-            for r in rots:
-                out.append((cell[0], cell[1], r))
+            if rots:
+                for x, y in cells:
+                    for r in rots:
+                        out.append((x, y, r))
         return out
 
     def can_place(self, tile: TileType) -> bool:
         fits = self.fits
-        return any(fits(tile, cons) for cons in self.open.values())
+        return any(fits(tile, cons) for cons in self.groups)
+
+    def _set_open(self, cell: Cell, cons: tuple[int, int, int, int] | None) -> None:
+        old = self.open.pop(cell, None)
+        if old is not None:
+            group = self.groups[old]
+            del group[cell]
+            if not group:
+                del self.groups[old]
+        if cons is not None:
+            self.open[cell] = cons
+            self.groups.setdefault(cons, {})[cell] = None
 
     def check(self, tile: TileType, cell: Cell, rot: int) -> None:
         """Raise :class:`IllegalAction` with the precise reason when ``tile`` cannot go there."""
@@ -178,7 +193,7 @@ class TileBoard:
             self.node_cell.append(cell)
             self.node_region.append(i)
         self.cells[cell] = Placed(tile, rot, base, len(self.cells))
-        self.open.pop(cell, None)
+        self._set_open(cell, None)
         slot_region = tile.slot_region
         codes = tile.side_codes[rot]
         mirror = self.catalog.codes.mirror
@@ -189,7 +204,7 @@ class TileBoard:
             if other is None:
                 cons = self.open.get(ncell, (0, 0, 0, 0))
                 od = (d + 2) % 4
-                self.open[ncell] = cons[:od] + (mirror[codes[d]],) + cons[od + 1:]
+                self._set_open(ncell, cons[:od] + (mirror[codes[d]],) + cons[od + 1:])
                 continue
             od = (d + 2) % 4
             oslots = other.tile.slot_region

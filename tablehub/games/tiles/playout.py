@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import new_game
 from ..base import Action, Setup
-from .game import DiscardTile, TileGame
+from .game import DiscardTile, PlaceTile, TileGame
 
 
 @dataclass
@@ -52,26 +52,29 @@ def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, A
                 break
             choices = []
             for tile in dict.fromkeys(hand):
-                options_here = g.legal_placements(tile)
+                options_here = g.board.legal_placements(g.catalog.tile(tile))
                 st.enumerated += len(options_here)
-                choices.extend(options_here)
+                choices.extend((tile, o) for o in options_here)
             if not choices:
                 do(DiscardTile(hand[0]))
                 st.discards += 1
                 _fill_hands(g, pile, do)
                 continue
-            do(rng.choice(choices))
+            tile, (x, y, r) = rng.choice(choices)
+            do(PlaceTile(tile, x, y, 90 * r))
         else:
             if not pile:
                 break
             tile = pile.pop()
-            options_here = g.legal_placements(tile)
+            # the enumeration a hub does for every drawn tile: all legal (x, y, rotation)
+            options_here = g.board.legal_placements(g.catalog.tile(tile))
             st.enumerated += len(options_here)
             if not options_here:
                 do(DiscardTile(tile))
                 st.discards += 1
                 continue
-            do(rng.choice(options_here))
+            x, y, r = rng.choice(options_here)
+            do(PlaceTile(tile, x, y, 90 * r))
         st.placements += 1
         for _ in range(4):
             steps = g.legal_actions()

@@ -1,0 +1,28 @@
+"""``tablehub bench WHAT``: the benchmarks in benchmarks/ (engine, vision, loop); they print figures."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from ..games.base import TablehubError
+
+NAME = "bench"
+HELP = "run a benchmark that prints figures: engine, vision or loop (see docs/benchmarks.md)"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+KINDS = ("engine", "vision", "loop")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("what", choices=KINDS, help="which benchmark")
+    p.add_argument("args", nargs="...", help="options for that benchmark (try: tablehub bench engine --help)")
+
+
+def run(args) -> int:
+    path = BENCHMARKS / f"{args.what}.py"
+    if not path.is_file():
+        raise TablehubError(f"benchmark {args.what!r} is not in this checkout ({path} missing)")
+    spec = importlib.util.spec_from_file_location(f"tablehub_bench_{args.what}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return int(module.main(list(args.args)) or 0)

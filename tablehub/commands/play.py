@@ -1,0 +1,61 @@
+"""``tablehub play``: play a seeded random game (or replay a record) and print the explained score."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..games import GAMES, game_class
+from ..games.tiles.game import TileGame
+from ..games.tiles.playout import random_game
+from ..records import load_record, record_of, replay
+from .score import explain
+
+NAME = "play"
+HELP = "play a seeded random game of a tile game (or replay a record) and print every score, explained"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--game", default="neuesland", help="neuesland (default) or suedsee")
+    p.add_argument("--players", type=int, default=3, help="number of players (default 3)")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="engine option, e.g. expert=true (JSON values)")
+    p.add_argument("--record", help="replay this record instead of a random game")
+    p.add_argument("--save", metavar="FILE", help="write the game played as a record (JSON)")
+    p.add_argument("--board", action="store_true", help="also print the final board as text")
+
+
+def _options(pairs: list[str]) -> dict:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            from ..games.base import SetupError
+            raise SetupError(f"--option {pair!r}: expected KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def run(args) -> int:
+    if args.record:
+        game = replay(load_record(args.record))
+    else:
+        cls = game_class(args.game)
+        if not issubclass(cls, TileGame):
+            from ..games.base import SetupError
+            tile_games = [g for g in GAMES if issubclass(game_class(g), TileGame)]
+            raise SetupError(f"random play covers the tile games ({', '.join(tile_games)}); "
+                             f"for {cls.name} use a record")
+        game = random_game(cls.name, args.players, args.seed, _options(args.option))
+    if args.board and isinstance(game, TileGame):
+        print(game.board.ascii())
+        print()
+    print(explain(game))
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as fh:
+            json.dump(record_of(game).to_dict(), fh, indent=1)
+        print(f"record written to {args.save}", file=sys.stderr)
+    return 0
