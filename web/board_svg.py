@@ -146,8 +146,8 @@ def _figure_svg(f: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) 
     where = f.get("terrain") or f.get("region") or ""
     title = f"{name}{f' ({colour})' if colour else ''} on {where}" if where else name
     return (f'<g class="figure"><title>{escape(title)}</title>'
-            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="12" fill="{css}" stroke="#111" stroke-width="2.5"/>'
-            f'<text x="{cx:.1f}" y="{cy + 5:.1f}" text-anchor="middle" font-size="14" font-weight="700" '
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="15" fill="{css}" stroke="#111" stroke-width="3"/>'
+            f'<text x="{cx:.1f}" y="{cy + 6:.1f}" text-anchor="middle" font-size="17" font-weight="800" '
             f'fill="{_contrast(css)}" font-family="sans-serif">{initial}</text></g>')
 
 
@@ -187,7 +187,7 @@ def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str
            f'data-view="{vx} {vy} {vw} {vh}" role="img" aria-label="Board with {len(tiles)} tiles">', _DEFS]
     for x, y in free:
         out.append(f'<rect class="free" data-x="{x}" data-y="{y}" x="{x * CELL + 4}" y="{y * CELL + 4}" '
-                   f'width="{CELL - 8}" height="{CELL - 8}" rx="8" fill="#ffffff10" stroke="#ffffff50" '
+                   f'width="{CELL - 8}" height="{CELL - 8}" rx="8" fill="#ffffff06" stroke="#ffffff38" '
                    f'stroke-dasharray="6 6"><title>free cell ({x}, {y})</title></rect>')
     out.extend(_tile_svg(t, terrains) for t in tiles)
     last = view.get("last")

@@ -345,9 +345,12 @@ class Hub:
                 hist = self._history
                 if kind == "action" and len(hist.entries) + 1 == len(session.rows) and not hist.finals:
                     row = session.rows[-1]
-                    hist.entries.append(_entry(row.seq, row.action, row.source, row.turn, hist.next_actor,
+                    game = session.game
+                    turn_before = hist.entries[-1]["turn"] if hist.entries else 0
+                    actor = _actor(row.action, game, hist.next_actor, turn_before)
+                    hist.entries.append(_entry(row.seq, row.action, row.source, row.turn, actor,
                                                payload.get("events", [])))
-                    hist.next_actor = session.game.current_player
+                    hist.next_actor = game.current_player
                 else:
                     self._rebuild_history()
             if kind == "action":
@@ -362,8 +365,9 @@ class Hub:
             with session.lock:
                 game = new_game(session.setup)
                 for row in session.rows:
-                    actor = game.current_player
+                    before, turn_before = game.current_player, game.turn
                     events = game.apply(game.parse_action(row.action))
+                    actor = _actor(row.action, game, before, turn_before)
                     hist.entries.append(_entry(row.seq, row.action, row.source, row.turn, actor,
                                                [e.to_dict() for e in events]))
                 hist.next_actor = game.current_player
@@ -435,6 +439,17 @@ class Hub:
                          "created": row.created, "ended": row.ended, "current": row.id == current,
                          "actions": len(self.store.actions(row.id))})
         return rows
+
+
+def _actor(action: Mapping[str, Any], game: Any, before: str | None, turn_before: int) -> str | None:
+    """Who played an action: its ``player`` field if it names one; else the player of the
+    turn it started (when it started one), else whoever was to play before it."""
+    named = action.get("player")
+    if isinstance(named, str) and named in game.players:
+        return named
+    if game.turn != turn_before and not game.finished:
+        return game.current_player
+    return before
 
 
 def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str | None,

@@ -16,7 +16,7 @@ function el(tag, attrs = {}, ...children) {
     else if (k === "style") node.setAttribute("style", v);
     else node.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -153,7 +153,7 @@ const KEY_INFO = {
   goods: ["⚖", "goods"], shells: ["🐚", "shells"], fish: ["🐟", "fish"], bananas: ["🍌", "bananas"],
   ships: ["⛵", "ships"], ship_points: ["⛵", "ship points"], face_up: ["⛵", "face-up ships"],
   display: ["⛵", "face-up ships"], boats: ["⛵", "boats"],
-  cash: ["$", "cash"], vault: ["🔒", "vault"], boats_left: ["⛵", "boats left"], boats_on_map: ["⚓", "boats on the map"],
+  cash: ["$", "cash"], vault: ["▣", "vault"], boats_left: ["⛵", "boats left"], boats_on_map: ["⚓", "boats on the map"],
   letter: ["✉", "letter"], pearl: ["●", "pearl"], pearls_left: ["●", "pearls left"], sailboat: ["⛵", "sailboat on space"],
 };
 const HIDE_KEYS = new Set(["letter_space", "note", "board"]);
@@ -282,7 +282,7 @@ function renderResults(g) {
   box.replaceChildren(
     el("h3", { text: "Final results" }),
     el("ol", {}, g.results.map((r) => el("li", { class: "rank" + (r.winner ? " winner" : ""), style: `--pc:${cssOf(r.player)}` },
-      el("span", { class: "place", text: r.winner ? "🏆" : places[r.rank - 1] || r.rank }),
+      el("span", { class: "place", text: r.winner ? "★" : places[r.rank - 1] || r.rank }),
       el("span", {}, el("strong", { text: r.player }), " ",
         el("span", { class: "muted small", text: `${r.during_play} in play, ${pts(r.at_end)} at the end` })),
       el("span", { class: "total", text: r.score }),
@@ -510,7 +510,7 @@ async function loadForms(s) {
 
 function buildFields() {
   const f = forms.forms.find((x) => x.type === $("#move-type").value);
-  $("#move-help").textContent = f ? f.help : "";
+  $("#move-help").textContent = f ? f.help.replace(/``/g, "") : "";
   $("#move-error").textContent = "";
   $("#move-legal-list").replaceChildren();
   const box = $("#move-fields");
