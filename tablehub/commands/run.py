@@ -1,0 +1,189 @@
+"""``tablehub run``: the Pi service. Camera, tracker, session, buttons and web page in one process.
+
+Started by systemd (``systemd/tablehub.service``, ``Type=notify``): it says READY once
+the page is served, pings the watchdog from the frame loop, and stops cleanly on
+SIGTERM. Without a Pi it runs too (mock pins, and whatever camera the settings name).
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from typing import Any, Callable
+
+from ..config import Config, load_config
+from ..games.base import Setup, TablehubError
+from ..hardware.cameras import Camera, SupervisedCamera, make_camera
+from ..hardware.panel import Panel, PanelError
+from ..hardware.sdnotify import Notifier
+from ..store import Store
+from ..tracking.live import LiveTable
+from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
+from ..tracking.tracker import Tracker
+
+NAME = "run"
+HELP = "run the table hub: camera, tracker, buttons and the score page (the Pi service)"
+log = logging.getLogger(__name__)
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", default="", help="settings file (default: $TABLEHUB_CONFIG or "
+                        "/etc/tablehub/tablehub.toml if present)")
+    parser.add_argument("--camera", choices=("picamera2", "opencv", "replay", "sim", "auto"),
+                        help="camera source (default: settings, then $TABLEHUB_CAMERA)")
+    parser.add_argument("--camera-path", help="replay: folder of images or video; opencv: device")
+    parser.add_argument("--pins", choices=("auto", "mock", "lgpio", "rpigpio"), help="GPIO pin factory")
+    parser.add_argument("--data", help="folder of the game database (default: ./var in a checkout, "
+                        "else $XDG_DATA_HOME/tablehub)")
+    parser.add_argument("--host", help="address to serve the page on (default 0.0.0.0)")
+    parser.add_argument("--port", type=int, help="port of the page (default 8080; 80 on the Pi)")
+    parser.add_argument("--table-pin", help="4-8 digit PIN that unlocks changes on the page (default: random)")
+    parser.add_argument("--fps", type=float, help="frames per second the tracker looks at")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_common(parser)
+    parser.add_argument("--game", help="game to start when none is open (default from the settings)")
+    parser.add_argument("--players", help="comma-separated player names for a new game")
+    parser.add_argument("--colors", help="comma-separated player colours for a new game")
+
+
+def settings(args: argparse.Namespace) -> Config:
+    over: dict[str, dict[str, Any]] = {"camera": {}, "pins": {}, "web": {}, "game": {}}
+    if args.camera:
+        over["camera"]["source"] = args.camera
+    if getattr(args, "camera_path", None):
+        over["camera"]["path"] = args.camera_path
+    if args.fps:
+        over["camera"]["fps"] = args.fps
+    if args.pins:
+        over["pins"]["backend"] = args.pins
+    if args.host:
+        over["web"]["host"] = args.host
+    if args.port is not None:
+        over["web"]["port"] = args.port
+    if getattr(args, "game", None):
+        over["game"]["name"] = args.game
+    if getattr(args, "players", None):
+        over["game"]["players"] = [p.strip() for p in args.players.split(",") if p.strip()]
+    if getattr(args, "colors", None):
+        over["game"]["colors"] = [c.strip() for c in args.colors.split(",") if c.strip()]
+    overrides: dict[str, Any] = {k: v for k, v in over.items() if v}
+    if args.data:
+        overrides["data_dir"] = args.data
+    return load_config(args.config, overrides=overrides)
+
+
+def make_hub(cfg: Config, store: Store, pin: str | None, table: "list[LiveTable]") -> Any:
+    from web.hub import Hub
+
+    def preview(overlay: str) -> bytes | None:
+        frame = table[0].latest_frame() if table else None
+        if frame is None:
+            return None
+        import cv2
+
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return buf.tobytes() if ok else None
+
+    return Hub(store, pin=pin, camera_preview=preview, port=cfg.web.port)
+
+
+def open_game(hub: Any, cfg: Config) -> None:
+    """Resume the latest unfinished game, or start the configured one."""
+    if hub.store.latest_open_game() is not None:
+        session = hub.resume()
+        log.info("resumed game %d (%s), turn %d", session.game_id, session.setup.game, session.game.turn)
+    else:
+        setup = Setup(cfg.game.name, tuple(cfg.game.players), tuple(cfg.game.colors))
+        session = hub.start(setup)
+        log.info("started game %d (%s) for %s", session.game_id, setup.game, ", ".join(setup.players))
+
+
+class WebServer:
+    """The page in a background thread (waitress), stoppable."""
+
+    def __init__(self, hub: Any, host: str, port: int, threads: int):
+        import waitress
+        from web import create_app
+
+        self.server = waitress.create_server(create_app(hub), host=host, port=port, threads=threads,
+                                             ident="tablehub", channel_timeout=120)
+        self.port = self.server.effective_port
+        self.thread = threading.Thread(target=self._serve, name="web", daemon=True)
+
+    def _serve(self) -> None:
+        try:
+            self.server.run()
+        except OSError:  # closed under us at shutdown
+            pass
+
+    def start(self) -> "WebServer":
+        self.thread.start()
+        return self
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def build_table(cfg: Config, hub: Any, camera_factory: Callable[[], Camera], panel: Panel | None,
+                notifier: Notifier, recognizer: Callable | None) -> LiveTable:
+    camera = SupervisedCamera(camera_factory, retry_s=cfg.camera.retry_s)
+    tracker = None
+    if recognizer is not None:
+        t = cfg.tracking
+        tracker = Tracker(lambda: hub.session, recognizer, quiet_frames=t.quiet_frames,
+                          motion_threshold=t.motion_threshold, motion_fraction=t.motion_fraction,
+                          confident=t.confident, margin=t.margin)
+    return LiveTable(camera, tracker, hub, panel, notifier, fps=cfg.camera.fps)
+
+
+def open_panel(cfg: Config, factory: Any = None) -> Panel | None:
+    try:
+        return Panel(cfg.pins, factory=factory).start()
+    except PanelError as exc:
+        log.warning("buttons and lights are off: %s", exc)
+        return None
+
+
+def stop_on_signals(stop: threading.Event) -> None:
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg = settings(args)
+    notifier = Notifier()
+    store = Store(cfg.db_path)
+    holder: list[LiveTable] = []
+    hub = make_hub(cfg, store, args.table_pin, holder)
+    open_game(hub, cfg)
+    try:
+        recognizer = make_recognizer(hub.session.setup.game)
+    except RecognitionUnavailable as exc:
+        log.warning("%s", exc)
+        hub.set_status("table", str(exc))
+        recognizer = None
+    panel = open_panel(cfg)
+    table = build_table(cfg, hub, lambda: make_camera(cfg.camera), panel, notifier, recognizer)
+    holder.append(table)
+    web = WebServer(hub, cfg.web.host, cfg.web.port, cfg.web.threads).start()
+    stop = threading.Event()
+    stop_on_signals(stop)
+    log.info("table hub up: page on port %d, PIN %s, database %s", web.port, hub.pin, cfg.db_path)
+    notifier.ready(f"serving on port {web.port}")
+    try:
+        table.run(stop)
+        if not stop.is_set():  # a finite camera ended: keep serving the page until stopped
+            stop.wait()
+    finally:
+        notifier.stopping()
+        web.close()
+        table.camera.close()
+        if panel is not None:
+            panel.close()
+        hub.shutdown()
+        store.close()
+    return 0

@@ -1,0 +1,35 @@
+"""The bridge to the vision side's recognizer (:mod:`vision.recognize`), imported lazily.
+
+:func:`make_recognizer` returns a callable ``frame -> observation`` for the tracker,
+or raises :class:`RecognitionUnavailable` with the reason (no recognizer in this
+build, no enrolment yet) so the hub can still run camera-less: every game stays
+playable from the phone.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+import numpy as np
+
+from ..games.base import TablehubError
+
+log = logging.getLogger(__name__)
+
+
+class RecognitionUnavailable(TablehubError):
+    pass
+
+
+def make_recognizer(game: str, catalog: str | None = None, references: str | None = None,
+                    sim: Any = None) -> Callable[[np.ndarray], Any]:
+    """A recognizer for ``game``. ``sim``: a :class:`~tablehub.tracking.simtable.SimTable` to enrol from."""
+    try:
+        from vision import recognize  # type: ignore[attr-defined]
+    except ImportError as exc:
+        raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
+    factory = getattr(recognize, "for_tracker", None) or getattr(recognize, "make_recognizer", None)
+    if factory is None:
+        raise RecognitionUnavailable("vision.recognize offers no recognizer factory (for_tracker) yet; "
+                                     "play from the phone")
+    return factory(game=game, catalog=catalog, references=references, sim=sim)
