@@ -40,6 +40,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """Errors that are a person's mistake (bad file, missing markers...): one line, no traceback."""
+    errors: list[type[BaseException]] = [TablehubError]
+    try:
+        from vision import VisionError  # vision is optional at this layer
+        errors.append(VisionError)
+    except ImportError:
+        pass
+    return tuple(errors)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -50,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     try:
         return int(args._run(args) or 0)
-    except TablehubError as exc:
+    except _user_errors() as exc:
         print(f"tablehub {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
