@@ -94,8 +94,11 @@ def _alternatives(raw: Iterable[Any] | None) -> tuple[tuple[str, int, float], ..
 
 def seen_from_observation(obs: Any) -> TableSeen:
     """Adapt a recognition result (objects or dicts with tiles and figures) to :class:`TableSeen`."""
+    if isinstance(obs, TableSeen):
+        return obs
     tiles = {}
-    for t in _get(obs, "tiles", default=()) or ():
+    raw = _get(obs, "tiles", default=()) or ()
+    for t in (raw.values() if isinstance(raw, Mapping) else raw):
         tile = _get(t, "tile", "tile_id")
         if tile is None:
             continue

@@ -1,0 +1,198 @@
+"""The tracker on synthetic frames: the motion gate, one read per quiet spell, NEXT, undo, override,
+phone corrections; wired to the real web Hub and to gpiozero's MockFactory for the lights."""
+from __future__ import annotations
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from tablehub.config import PinsConfig
+from tablehub.games.base import Setup
+from tablehub.hardware.cameras import CameraLost, SupervisedCamera
+from tablehub.hardware.cameras.base import Camera
+from tablehub.hardware.panel import Panel
+from tablehub.store import Store
+from tablehub.tracking.live import LiveTable
+from tablehub.tracking.motion import MotionGate, Stillness, small_grey
+from tablehub.tracking.table import FigureSeen, TileSeen
+from tablehub.tracking.tracker import Tracker
+
+from .helpers import ScriptedTable, start_tile
+
+web_hub = pytest.importorskip("web.hub")
+
+LEGAL = TileSeen(0, 1, "ds040", 270, 0.95)
+ILLEGAL = TileSeen(0, 1, "ds040", 0, 0.95)
+UNSURE = TileSeen(0, 1, "ds040", 270, 0.5, alternatives=(("ds041", 270, 0.45),))
+
+
+class FramesCamera(Camera):
+    """Plays a list of frames (None in the list = the device is lost for one read)."""
+
+    def __init__(self, frames):
+        self.frames = list(frames)
+
+    def open(self):
+        pass
+
+    def read(self):
+        if not self.frames:
+            raise CameraLost("gone")
+        f = self.frames.pop(0)
+        if f is None:
+            raise CameraLost("cable pulled")
+        return f
+
+
+@pytest.fixture()
+def rig(tmp_path):
+    store = Store(tmp_path / "games.sqlite")
+    hub = web_hub.Hub(store, pin="1234")
+    session = hub.start(Setup("neuesland", ("Ana", "Ben"), ("red", "blue")))
+    table = ScriptedTable()
+    factory = MockFactory()
+    panel = Panel(PinsConfig(debounce_s=0.02, hold_s=0.5), factory=factory)
+    tracker = Tracker(lambda: hub.session, table, quiet_frames=3)
+    cam = SupervisedCamera(lambda: FramesCamera([]), retry_s=0.0)
+    live = LiveTable(cam, tracker, hub, panel)
+
+    class Rig:
+        pass
+
+    r = Rig()
+    r.__dict__.update(store=store, hub=hub, session=session, table=table, factory=factory, panel=panel,
+                      tracker=tracker, live=live, start=start_tile(session.game), t=0.0)
+
+    def show(state, hands=4, quiet=4):
+        for i in range(hands):
+            tracker.feed(table.frame(state, hand_at=i))
+        for _ in range(quiet):
+            tracker.feed(table.frame(state))
+
+    def press(pin, seconds):
+        factory.pin(pin).drive_low()
+        r.t += 0.001
+        panel.poll(r.t)
+        r.t += seconds
+        panel.poll(r.t)
+        factory.pin(pin).drive_high()
+        r.t += 0.001
+        panel.poll(r.t)
+        r.t += 0.05
+        panel.poll(r.t)
+
+    r.show, r.press = show, press
+    yield r
+    panel.close()
+    factory.reset()
+    store.close()
+
+
+def test_the_motion_gate_sees_hands_and_not_sensor_noise():
+    rng = __import__("numpy").random.default_rng(0)
+    table = ScriptedTable()
+    base = table.frame(0).astype(int)
+    gate = MotionGate()
+    gate.moving(table.frame(0))
+    noisy = (base + rng.normal(0, 3, base.shape)).clip(0, 255).astype("uint8")
+    assert not gate.moving(noisy), "sensor noise is not motion"
+    assert gate.moving(table.frame(0, hand_at=1)), "a hand is motion"
+    assert small_grey(__import__("numpy").zeros((1080, 1920, 3), "uint8")).shape == (135, 240)
+
+
+def test_stillness_fires_once_per_quiet_spell():
+    s = Stillness(3)
+    fired = [s.update(m) for m in [True, False, False, False, False, True, False, False, False]]
+    assert fired == [False, False, False, True, False, False, False, False, True]
+
+
+def test_the_table_is_read_once_after_the_hands_leave(rig):
+    a = rig.table.state([rig.start])
+    rig.show(a, hands=5, quiet=6)
+    assert rig.table.calls == 1, "one recognition per quiet spell, none while hands move"
+
+
+def test_a_legal_tile_goes_pending_with_green_and_next_logs_it(rig):
+    rig.show(rig.table.state([rig.start, LEGAL]))
+    assert rig.tracker.reading.state == "pending"
+    assert rig.factory.pin(22).state and not rig.factory.pin(23).state, "green on, red off"
+    assert "press NEXT" in rig.hub.snapshot()["status"]["table"]
+    rig.press(17, 0.1)
+    assert rig.session.actions == [{"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}]
+    assert rig.tracker.reading.state == "same" and not rig.factory.pin(22).state
+    assert rig.store.actions(rig.session.game_id)[-1].source == "camera"
+
+
+def test_an_illegal_tile_is_flagged_with_red_and_a_beep_until_the_table_is_fixed(rig):
+    rig.show(rig.table.state([rig.start, ILLEGAL]))
+    flag = rig.hub.snapshot()["flag"]
+    assert flag is not None and "does not continue" in flag["reason"] and (flag["x"], flag["y"]) == (0, 1)
+    assert rig.factory.pin(23).state and not rig.factory.pin(22).state
+    rig.press(17, 0.1)
+    assert rig.session.actions == [], "NEXT does not log an illegal placement"
+    rig.show(rig.table.state([rig.start, LEGAL]))   # the player turns the tile
+    assert rig.hub.snapshot()["flag"] is None and rig.tracker.reading.state == "pending"
+    assert not rig.factory.pin(23).state
+
+
+def test_holding_check_overrides_a_flag_until_the_table_changes(rig):
+    rig.show(rig.table.state([rig.start, ILLEGAL]))
+    rig.press(27, 0.7)
+    assert rig.hub.snapshot()["flag"] is None and rig.tracker.reading.state == "same"
+    rig.show(rig.table.state([rig.start, ILLEGAL, TileSeen(1, 0, "ds041", 0)]))
+    assert rig.tracker.reading.state == "illegal", "a new change is judged again"
+
+
+def test_an_unsure_read_is_offered_on_the_phone_and_the_phone_choice_is_logged(rig):
+    rig.show(rig.table.state([rig.start, UNSURE]))
+    offer = rig.hub.snapshot()["offer"]
+    assert rig.tracker.reading.state == "unsure" and offer is not None
+    wanted = {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}
+    index = [c["action"] for c in offer["candidates"]].index(wanted)
+    rig.hub.accept(offer["id"], index)
+    rig.tracker.feed(rig.table.frame(len(rig.table.states) - 1))   # next frame: the log changed
+    assert rig.session.actions == [wanted]
+    assert rig.tracker.reading.state == "same" and rig.hub.snapshot()["offer"] is None
+
+
+def test_a_misread_is_corrected_from_the_phone(rig):
+    misread = TileSeen(0, 1, "ds041", 270, 0.97)      # confidently wrong, and legal
+    state = rig.table.state([rig.start, misread])
+    rig.show(state)
+    assert rig.tracker.reading.actions[0]["tile"] == "ds041"
+    right = {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}
+    rig.hub.submit(right, source="phone")              # the player fixes it on the phone
+    rig.tracker.feed(rig.table.frame(state))
+    assert rig.tracker.reading.state == "same", "the logged tile now explains the cell"
+    rig.press(17, 0.1)
+    assert rig.session.actions == [right]
+
+
+def test_a_tile_nudged_or_lifted_and_put_back_is_not_a_new_move(rig):
+    rig.show(rig.table.state([rig.start, LEGAL]))
+    rig.press(17, 0.1)
+    rig.show(rig.table.state([rig.start, TileSeen(0, 1, "ds040", 270, 0.6)]))  # nudged: read less surely
+    assert rig.tracker.reading.state == "same"
+    rig.show(rig.table.state([rig.start]))                                      # lifted
+    assert rig.tracker.reading.state == "waiting"
+    rig.show(rig.table.state([rig.start, LEGAL]))                               # put back
+    assert rig.tracker.reading.state == "same"
+    assert len(rig.session.actions) == 1
+
+
+def test_a_figure_on_the_new_tile_is_logged_with_it_and_hold_next_undoes_the_turn(rig):
+    region = rig.session.game.catalog.tile("ds040").regions[0].id
+    rig.show(rig.table.state([rig.start, LEGAL], [FigureSeen(0, 1, "red", region)]))
+    assert [a["type"] for a in rig.tracker.reading.actions] == ["place_tile", "place_figure"]
+    rig.press(17, 0.1)
+    assert len(rig.session.actions) == 2
+    rig.press(17, 0.7)
+    assert rig.session.actions == [], "holding NEXT undid the whole turn"
+    assert rig.tracker.reading.state == "pending", "the tiles are still on the table, so it is pending again"
+
+
+def test_a_lost_camera_shows_on_the_page_and_the_red_led_blinks(rig):
+    cam = SupervisedCamera(lambda: FramesCamera([rig.table.frame(0), None]), retry_s=60)
+    live = LiveTable(cam, None, rig.hub, rig.panel)
+    assert live.step() and live.step()
+    assert "camera lost" in rig.hub.snapshot()["status"]["camera"]
+    assert rig.panel.lights.red == "blink"
