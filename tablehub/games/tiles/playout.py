@@ -46,6 +46,7 @@ def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, A
         _fill_hands(g, pile, do)
 
     while True:
+        _settle(g, rng, do)
         if expert:
             hand = g.hands[g._starts_new_turn()]  # type: ignore[attr-defined]
             if not hand:
@@ -81,6 +82,7 @@ def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, A
             if not steps or not (getattr(g, "must_choose", False) or rng.random() < step_rate):
                 break
             do(rng.choice(steps))
+        _settle(g, rng, do)
         if expert:
             _fill_hands(g, pile, do)
         if getattr(g, "game_over", False):
@@ -88,6 +90,12 @@ def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, A
     if finish:
         g.finish()
     return g
+
+
+def _settle(g: TileGame, rng: random.Random, do) -> None:
+    """Make every pending mandatory choice (Südsee: ship reveals, market awards) before play goes on."""
+    while getattr(g, "must_choose", False):
+        do(rng.choice(g.legal_actions()))
 
 
 def _fill_hands(g: TileGame, pile: list[str], do) -> None:

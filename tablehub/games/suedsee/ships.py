@@ -1,0 +1,212 @@
+"""Südsee ship tokens: what each ship asks for, what it is worth, and how a delivery pays it.
+
+A ships file (format ``tablehub-ships/1``, see docs/suedsee.md) lists every ship
+token with its ``value`` (points at the end) and its ``requirement``, one of:
+
+- ``{"exact": {"shell": 2, "fish": 1, "banana": 1}}``: exactly those goods;
+- ``{"any": 6}``: 6 goods of the player's choice;
+- ``{"same": 4}``: 4 goods, all of one kind;
+- ``{"kinds": [3, 1]}``: 3 of one kind and 1 of another (each number a different kind).
+
+>>> r = Requirement.from_json({"kinds": [3, 1]}, "example")
+>>> r.describe()
+'3 goods of one kind + 1 of another'
+>>> r.problem({"shell": 3, "banana": 1}) is None
+True
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..base import TablehubError
+
+KINDS = ("shell", "banana", "fish")
+PLURAL = {"shell": "shells", "banana": "bananas", "fish": "fish"}
+FORMAT = "tablehub-ships/1"
+_ORDINALS = ("one kind", "another", "a third")
+
+
+class ShipsError(TablehubError):
+    """A ships file that breaks the format; the message names the file and the ship."""
+
+
+def goods_text(goods: Mapping[str, int]) -> str:
+    """``{"shell": 2, "fish": 1}`` -> ``'2 shells + 1 fish'`` (kinds in the order shell, banana, fish)."""
+    parts = [f"{goods[k]} {k if goods[k] == 1 else PLURAL[k]}" for k in KINDS if goods.get(k)]
+    return " + ".join(parts) if parts else "no goods"
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """What a ship asks for. ``kind`` is ``exact``, ``any``, ``same`` or ``kinds``."""
+
+    kind: str
+    exact: tuple[tuple[str, int], ...] = ()
+    count: int = 0
+    groups: tuple[int, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> "Requirement":
+        if not isinstance(data, dict) or len(data) != 1:
+            raise ShipsError(f"{where}: 'requirement' is one of {{\"exact\": {{...}}}}, {{\"any\": N}}, "
+                             f"{{\"same\": N}}, {{\"kinds\": [N, M]}}; got {data!r}")
+        (kind, value), = data.items()
+        if kind == "exact":
+            if not isinstance(value, dict) or not value or not all(
+                    k in KINDS and _positive(n) for k, n in value.items()):
+                raise ShipsError(f"{where}: 'exact' maps goods ({', '.join(KINDS)}) to counts >= 1, got {value!r}")
+            return cls("exact", exact=tuple((k, value[k]) for k in KINDS if k in value))
+        if kind in ("any", "same"):
+            if not _positive(value):
+                raise ShipsError(f"{where}: {kind!r} takes a whole number >= 1, got {value!r}")
+            return cls(kind, count=value) if kind == "any" else cls("kinds", groups=(value,))
+        if kind == "kinds":
+            if (not isinstance(value, list) or not 1 <= len(value) <= len(KINDS)
+                    or not all(_positive(n) for n in value)):
+                raise ShipsError(f"{where}: 'kinds' is a list of 1 to {len(KINDS)} counts >= 1 (each a different "
+                                 f"kind), got {value!r}")
+            return cls("kinds", groups=tuple(sorted(value, reverse=True)))
+        raise ShipsError(f"{where}: unknown requirement {kind!r} (expected exact, any, same or kinds)")
+
+    @property
+    def total(self) -> int:
+        if self.kind == "exact":
+            return sum(n for _, n in self.exact)
+        return self.count if self.kind == "any" else sum(self.groups)
+
+    @property
+    def fixed(self) -> dict[str, int] | None:
+        """The goods paid when the requirement leaves no choice."""
+        return dict(self.exact) if self.kind == "exact" else None
+
+    def describe(self) -> str:
+        if self.kind == "exact":
+            return goods_text(dict(self.exact))
+        if self.kind == "any":
+            return f"{self.count} goods of the player's choice"
+        if len(self.groups) == 1:
+            return f"{self.groups[0]} goods of one kind"
+        parts = [f"{n} goods of one kind" if i == 0 else f"{n} of {_ORDINALS[i]}" for i, n in enumerate(self.groups)]
+        return " + ".join(parts)
+
+    def problem(self, paid: Mapping[str, int]) -> str | None:
+        """Why ``paid`` does not meet this requirement (holdings aside), or ``None``."""
+        paid = {k: n for k, n in paid.items() if n}
+        if self.kind == "exact":
+            return None if paid == dict(self.exact) else f"it asks for exactly {self.describe()}"
+        if sum(paid.values()) != self.total:
+            return f"it asks for {self.total} goods ({self.describe()}), not {sum(paid.values())}"
+        if self.kind == "any":
+            return None
+        if sorted(paid.values(), reverse=True) != list(self.groups):
+            return f"it asks for {self.describe()}"
+        return None
+
+    def payments(self, holdings: Mapping[str, int]) -> list[dict[str, int]]:
+        """Every way a player holding ``holdings`` can pay, in a stable order."""
+        out: list[dict[str, int]] = []
+        if self.kind == "exact":
+            need = dict(self.exact)
+            if all(holdings.get(k, 0) >= n for k, n in need.items()):
+                out.append(need)
+        elif self.kind == "any":
+            for a in range(min(self.count, holdings.get("shell", 0)) + 1):
+                for b in range(min(self.count - a, holdings.get("banana", 0)) + 1):
+                    c = self.count - a - b
+                    if c <= holdings.get("fish", 0):
+                        out.append({k: n for k, n in zip(KINDS, (a, b, c)) if n})
+        else:
+            seen = set()
+            for kinds in itertools.permutations(KINDS, len(self.groups)):
+                pay = dict(zip(kinds, self.groups))
+                key = tuple(sorted(pay.items()))
+                if key not in seen and all(holdings.get(k, 0) >= n for k, n in pay.items()):
+                    seen.add(key)
+                    out.append({k: pay[k] for k in KINDS if k in pay})
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == "exact":
+            return {"exact": dict(self.exact)}
+        if self.kind == "any":
+            return {"any": self.count}
+        return {"same": self.groups[0]} if len(self.groups) == 1 else {"kinds": list(self.groups)}
+
+
+def _positive(n: Any) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and n >= 1
+
+
+@dataclass(frozen=True)
+class Ship:
+    id: str
+    value: int
+    requirement: Requirement
+    note: str = ""
+
+    def describe(self) -> str:
+        return f"ship {self.id} ({self.requirement.describe()}; {self.value} points)"
+
+
+@dataclass(frozen=True)
+class ShipSet:
+    path: str
+    set_name: str
+    provisional: bool
+    ships: dict[str, Ship]
+
+    def ship(self, ship_id: str) -> Ship:
+        return self.ships[ship_id]
+
+
+def build_ships(data: Any, path: str = "<ships>") -> ShipSet:
+    if not isinstance(data, dict):
+        raise ShipsError(f"{path}: a ships file is a JSON object with 'format', 'game' and 'ships'")
+    if data.get("format") != FORMAT:
+        raise ShipsError(f"{path}: field 'format' must be {FORMAT!r}, got {data.get('format')!r}")
+    if data.get("game") != "suedsee":
+        raise ShipsError(f"{path}: this ships file is for {data.get('game')!r}, not 'suedsee'")
+    rows = data.get("ships")
+    if not isinstance(rows, list) or not rows:
+        raise ShipsError(f"{path}: field 'ships' must be a non-empty list")
+    ships: dict[str, Ship] = {}
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not row["id"]:
+            raise ShipsError(f"{path}: ship #{i + 1} must be an object with an 'id'")
+        where = f"{path}: ship {row['id']}"
+        extra = set(row) - {"id", "value", "requirement", "note"}
+        if extra:
+            raise ShipsError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
+        if row["id"] in ships:
+            raise ShipsError(f"{where}: duplicate ship id")
+        value = row.get("value")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ShipsError(f"{where}: field 'value' must be a whole number >= 0, got {value!r}")
+        req = Requirement.from_json(row.get("requirement"), where)
+        ships[row["id"]] = Ship(row["id"], value, req, str(row.get("note", "")))
+    return ShipSet(path, str(data.get("set", "")), bool(data.get("provisional", False)), ships)
+
+
+_CACHE: dict[str, ShipSet] = {}
+
+
+def load_ships(path: str | Path) -> ShipSet:
+    """Load (once per file) and check a ships file; one-line :class:`ShipsError` on any problem."""
+    p = Path(path)
+    key = str(p.resolve())
+    if key in _CACHE:
+        return _CACHE[key]
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ShipsError(f"{p}: cannot read the ships file ({exc.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ShipsError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    _CACHE[key] = ships = build_ships(data, str(p))
+    return ships
