@@ -1,13 +1,12 @@
 """Game records: a setup plus a list of actions, as JSON (see docs/records.md)."""
 from __future__ import annotations
 
-import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .games import new_game
+from .jsonfile import read_json
 from .games.base import Action, Game, Setup, TablehubError
 
 
@@ -49,22 +48,8 @@ def parse_record(data: Any, source: str = "<record>") -> Record:
 
 
 def load_json(path: str | Path) -> tuple[Any, str]:
-    """Read a JSON file (``-`` = stdin) with one-line errors. Returns (data, source name)."""
-    if str(path) == "-":
-        text, source = sys.stdin.read(), "<stdin>"
-    else:
-        p = Path(path)
-        source = str(p)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"{p}: cannot read ({exc.strerror})") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"{p}: not a UTF-8 text file") from None
-    try:
-        return json.loads(text), source
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    """Read a record or position file (``-`` = stdin) with one-line errors."""
+    return read_json(path, RecordError, "file")
 
 
 def load_record(path: str | Path) -> Record:

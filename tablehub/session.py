@@ -18,7 +18,7 @@ import threading
 from typing import Any, Callable, Mapping
 
 from .games import new_game
-from .games.base import Action, Game, IllegalAction, ScoreEvent, Setup, TablehubError
+from .games.base import Action, Game, ScoreEvent, Setup, TablehubError
 from .store import ActionRow, Store
 
 Listener = Callable[[str, dict[str, Any]], None]

@@ -79,7 +79,7 @@ def test_a_malformed_catalog_is_reported_with_file_tile_and_region(tmp_path, cap
 
 def test_a_missing_record_file(capsys, tmp_path):
     code, _, err = run(capsys, "score", str(tmp_path / "nope.json"))
-    assert code == 2 and "nope.json: cannot read (No such file or directory)" in err
+    assert code == 2 and "nope.json: cannot read the file (No such file or directory)" in err
 
 
 def test_play_prints_a_whole_explained_game(capsys, tmp_path):

@@ -16,11 +16,11 @@ inline).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from ...jsonfile import read_json
 from ..base import SetupError
 
 SIZE = 7
@@ -144,13 +144,5 @@ def load_board(option: Any = None) -> Board:
         return board_from_dict(option, "option 'board'")
     if not isinstance(option, (str, Path)):
         raise SetupError(f"tahiti: option 'board' must be a path to a board JSON file or a board object, got {option!r}")
-    path = Path(option).expanduser()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SetupError(f"{path}: cannot read the Tahiti board file ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SetupError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return board_from_dict(data, str(path))
+    data, source = read_json(option, SetupError, "Tahiti board file")
+    return board_from_dict(data, source)

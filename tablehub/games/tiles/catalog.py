@@ -10,11 +10,11 @@ slot ``k`` to ``(k + 3) % 12``.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ...jsonfile import read_json
 from ..base import TablehubError
 
 SIDES = "NESW"
@@ -297,16 +297,8 @@ def _build_tile(index: int, td: Any, path: str, terrains: Mapping[str, str], cod
 
 
 def load_catalog(path: str | Path, expect_game: str | None = None) -> Catalog:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CatalogError(f"{p}: cannot read the catalog ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CatalogError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return build_catalog(data, str(p), expect_game)
+    data, source = read_json(path, CatalogError, "catalog")
+    return build_catalog(data, source, expect_game)
 
 
 def rotation_index(degrees: Any) -> int:
