@@ -130,7 +130,11 @@ class EventBus:
             if self._streams >= self.max_streams:
                 raise StreamLimit(f"{self._streams} event streams are open (the limit is {self.max_streams})")
             self._streams += 1
-        return self._stream(last_id, heartbeat, lifetime, retry_ms)
+        return _Stream(self, self._stream(last_id, heartbeat, lifetime, retry_ms))
+
+    def _release(self) -> None:
+        with self._cond:
+            self._streams -= 1
 
     def _stream(self, last_id: int | None, heartbeat: float, lifetime: float, retry_ms: int) -> Iterator[str]:
         try:
@@ -157,5 +161,32 @@ class EventBus:
                 else:
                     yield ": ping\n\n"
         finally:
-            with self._cond:
-                self._streams -= 1
+            self._release()
+
+
+class _Stream:
+    """An SSE iterator that frees its slot on ``close()`` even if it never started."""
+
+    def __init__(self, bus: EventBus, gen: Iterator[str]):
+        self._bus = bus
+        self._gen = gen
+        self._started = False
+        self._closed = False
+
+    def __iter__(self) -> "_Stream":
+        return self
+
+    def __next__(self) -> str:
+        if self._closed:
+            raise StopIteration
+        self._started = True
+        return next(self._gen)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._started:
+            self._gen.close()  # runs the generator's finally, which frees the slot
+        else:
+            self._bus._release()

@@ -7,7 +7,7 @@ the stream's lifetime it ends and the browser reconnects by itself.
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from ..events import StreamLimit
 from ..security import hub
@@ -37,7 +37,7 @@ def events() -> Response:
         resp.status_code = 503
         resp.headers["Retry-After"] = "5"
         return resp
-    resp = Response(stream_with_context(chunks), mimetype="text/event-stream")
+    resp = Response(chunks, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp

@@ -1,0 +1,87 @@
+"""The board picture drawn from a game's view."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from web.board_svg import _runs, render_board, terrain_fill, terrain_legend
+
+SVG = "{http://www.w3.org/2000/svg}"
+TERRAINS = {"G": "plain", "M": "mountain", "S": "sea"}
+PLAYERS = {"Ana": {"css": "#d55e00", "colour": "red"}}
+
+
+def view(**extra):
+    v = {"kind": "tiles", "terrains": TERRAINS, "tiles": [
+        {"x": 0, "y": 0, "tile": "ds001", "rotation": 0, "slots": "GGGMMMSSSMMM", "interior": []},
+        {"x": 1, "y": 0, "tile": "ds044", "rotation": 90, "slots": "GGGGGGGGGGGG", "interior": ["S"]},
+    ], "figures": [], "last": None, "flag": None}
+    v.update(extra)
+    return v
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def test_each_tile_is_drawn_from_its_slots_as_one_shape_per_run_of_terrain():
+    root = parse(render_board(view(), PLAYERS))
+    tiles = root.findall(f".//{SVG}g[@class='tile']")
+    assert [(t.get("data-x"), t.get("data-tile")) for t in tiles] == [("0", "ds001"), ("1", "ds044")]
+    fills = [p.get("fill") for p in tiles[0].findall(f"{SVG}polygon") if not p.get("fill").startswith("url")]
+    assert fills == [terrain_fill(c, TERRAINS)[0] for c in "GMSM"]
+    title = tiles[0].find(f"{SVG}title").text
+    assert "north plain" in title and "east mountain" in title and "south sea" in title
+
+
+def test_a_region_touching_no_side_is_drawn_in_the_middle():
+    root = parse(render_board(view(), PLAYERS))
+    lake = root.findall(f".//{SVG}g[@class='tile']")[1].find(f"{SVG}circle")
+    assert lake is not None and lake.get("fill") == terrain_fill("S", TERRAINS)[0]
+
+
+def test_runs_of_terrain_wrap_round_the_corner():
+    assert _runs("GGGMMMSSSMMG") == [("M", [3, 4, 5]), ("S", [6, 7, 8]), ("M", [9, 10]), ("G", [11, 0, 1, 2])]
+    assert _runs("GGGGGGGGGGGG") == [("G", list(range(12)))]
+
+
+def test_figures_carry_their_owner_colour_and_initial():
+    figure = {"x": 0, "y": 0, "region": "M:EW", "owner": "Ana", "terrain": "M", "anchor": [0.8, 0.5]}
+    root = parse(render_board(view(figures=[figure]), PLAYERS))
+    g = root.find(f".//{SVG}g[@class='figure']")
+    assert g.find(f"{SVG}circle").get("fill") == "#d55e00"
+    assert g.find(f"{SVG}text").text == "A"
+    assert g.find(f"{SVG}title").text == "Ana (red) on M"
+    assert float(g.find(f"{SVG}circle").get("cx")) == 80.0
+
+
+def test_the_last_tile_is_outlined():
+    root = parse(render_board(view(last={"x": 1, "y": 0}), PLAYERS))
+    last = root.find(f".//{SVG}rect[@class='last']")
+    assert last is not None and last.get("x") == "103"
+
+
+def test_an_illegal_placement_is_outlined_with_its_reason_even_off_the_board():
+    svg = render_board(view(), PLAYERS, flag={"reason": "sea meets <plain>", "x": 5, "y": -3})
+    root = parse(svg)
+    flag = root.find(f".//{SVG}g[@class='flag']")
+    assert flag.find(f"{SVG}title").text == "sea meets <plain>", "the reason is escaped, not markup"
+    x, y, w, h = map(float, root.get("viewBox").split())
+    assert x <= 500 < x + w and y <= -300 < y + h, "the view grows to show the flagged cell"
+
+
+def test_free_cells_around_the_tiles_can_be_tapped():
+    root = parse(render_board(view(), PLAYERS))
+    free = {(r.get("data-x"), r.get("data-y")) for r in root.findall(f".//{SVG}rect[@class='free']")}
+    assert ("2", "0") in free and ("-1", "0") in free and ("0", "0") not in free
+
+
+def test_other_views_get_a_clean_placeholder():
+    for kind in ("none", "karibik"):
+        root = parse(render_board({"kind": kind}, {}))
+        assert "board-fallback" in root.get("class")
+
+
+def test_the_legend_names_every_terrain_with_its_texture():
+    legend = {t["name"]: t["pattern"] for t in terrain_legend(view())}
+    assert legend == {"plain": "", "mountain": "hatch", "sea": "waves"}
+    assert terrain_fill("Q", {"Q": "volcano"})[0].startswith("#"), "unknown terrains still get a colour"
