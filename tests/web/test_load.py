@@ -1,0 +1,24 @@
+"""30 phones on the event stream of a real waitress server keep receiving every update.
+
+Bounded: every read has a timeout and the run stops by itself. The figures are printed
+(run with -s to see them); the test checks delivery, not speed.
+"""
+from __future__ import annotations
+
+from tablehub.games.base import Setup
+from web.loadcheck import run_load
+
+from .conftest import COLOURS, PLAYERS
+
+
+def test_thirty_event_streams_all_receive_every_change_of_a_game_in_progress(hub, nl_actions):
+    hub.start(Setup("neuesland", PLAYERS, COLOURS))
+    for a in nl_actions[:60]:
+        hub.submit(a, source="camera")
+    result = run_load(streams=30, events=8, interval=0.05, timeout=10, hub=hub)
+    print("\n" + result.summary())
+    assert result.errors == []
+    assert result.connected == 30
+    assert result.delivered == result.expected == 240, "every phone saw every change"
+    assert result.page_load_ms is not None, "a page load still got a thread while 30 streams were open"
+    assert hub.bus.streams == 0 or hub.bus.streams <= 30
