@@ -147,8 +147,8 @@ class MarkerDetection:
     foreign: tuple[int, ...] = ()
     #: mat ids found more than once (the best-looking copy is kept)
     duplicated: tuple[int, ...] = ()
-    #: square-ish candidates that did not decode (a partly covered marker shows up here)
-    rejected: int = 0
+    #: quads that looked like markers but did not decode (a partly covered marker shows up here)
+    rejected: list[np.ndarray] = field(default_factory=list)
 
 
 @lru_cache(maxsize=8)
@@ -173,8 +173,80 @@ def to_grey(frame: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
 
 
-def detect_markers(frame: np.ndarray, mat: Mat) -> MarkerDetection:
-    """Find the mat's markers in a BGR or grey frame."""
+def refine_corners(grey: np.ndarray, quad: np.ndarray, cells: int) -> np.ndarray:
+    """Sub-pixel marker corners from the four straight outer edges of the black border.
+
+    Each edge is located where the intensity crosses half-way between the white quiet
+    zone and the black border, at a dozen places along it (bilinear samples across the
+    edge); a line is fitted through them and neighbouring lines are intersected. A
+    symmetric blur moves no such half-way crossing, so corners stay unbiased on blurred
+    frames, unlike a corner detector's. Falls back to ``quad`` where an edge is unclear.
+    """
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    lines = []
+    refined_edges = 0
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        cell = length / cells
+        if cell < 1.5:
+            return quad
+        d = (b - a) / length
+        n = np.array([d[1], -d[0]])
+        if np.dot((a + b) / 2 - centre, n) < 0:
+            n = -n  # normal pointing out of the marker
+        reach = max(0.8 * cell, 2.0)
+        ts = np.linspace(0.12, 0.88, 14)
+        offs = np.arange(-reach, reach + 1e-9, 0.25)
+        base = a[None, :] + ts[:, None] * (b - a)[None, :]
+        pts = base[:, None, :] + offs[None, :, None] * n[None, None, :]
+        prof = cv2.remap(grey, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+        edge_pts = []
+        for i in range(len(ts)):
+            p = prof[i]
+            inner, outer = np.median(p[: len(p) // 3]), np.median(p[-(len(p) // 3):])
+            if outer - inner < 20:  # no clear dark-to-light step here (covered, glare)
+                continue
+            level = (inner + outer) / 2
+            # rising crossings of the half-way level; the one nearest the predicted edge
+            ups = np.nonzero((p[:-1] < level) & (p[1:] >= level))[0] + 1
+            if len(ups) == 0:
+                continue
+            j = int(ups[np.argmin(np.abs(offs[ups]))])
+            frac = (level - p[j - 1]) / (p[j] - p[j - 1])
+            edge_pts.append(base[i] + (offs[j - 1] + frac * (offs[j] - offs[j - 1])) * n)
+        if len(edge_pts) < 6:  # keep the detector's edge for this side
+            lines.append((a, d))
+            continue
+        refined_edges += 1
+        e = np.array(edge_pts)
+        # robust-ish line: fit, drop the worst third, refit
+        for _ in range(2):
+            m = e.mean(axis=0)
+            _u, _s, vt = np.linalg.svd(e - m)
+            direction = vt[0]
+            normal = np.array([-direction[1], direction[0]])
+            resid = np.abs((e - m) @ normal)
+            if len(e) > 8:
+                e = e[resid <= np.quantile(resid, 0.7)]
+        lines.append((m, direction))
+    out = np.empty((4, 2))
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[(k - 1) % 4], lines[k]  # corner k joins edge k-1 and edge k
+        A = np.column_stack([d1, -d2])
+        if abs(np.linalg.det(A)) < 1e-6:
+            return quad
+        t = np.linalg.solve(A, p2 - p1)
+        out[k] = p1 + t[0] * d1
+    if refined_edges == 0 or np.max(np.linalg.norm(out - quad, axis=1)) > 3.0:
+        return quad  # nothing refined, or something odd (a finger on the edge): trust the detector
+    return out
+
+
+def detect_markers(frame: np.ndarray, mat: Mat, refine: bool = True) -> MarkerDetection:
+    """Find the mat's markers in a BGR or grey frame (corners refined on the border edges by default)."""
     grey = to_grey(frame)
     corners, ids, rejected = _detector(mat.dictionary).detectMarkers(grey)
     found: dict[int, np.ndarray] = {}
@@ -194,9 +266,43 @@ def detect_markers(frame: np.ndarray, mat: Mat) -> MarkerDetection:
                 if cv2.contourArea(pts.astype(np.float32)) <= cv2.contourArea(found[i].astype(np.float32)):
                     continue
             found[i] = pts
+    if refine and found:
+        cells = int(get_dictionary(mat.dictionary).markerSize) + 2
+        gf = grey.astype(np.float32)
+        found = {i: refine_corners(gf, q, cells) for i, q in found.items()}
     missing = tuple(i for i in mat.marker_ids if i not in found)
-    return MarkerDetection(found, missing, tuple(sorted(foreign)), tuple(sorted(dup)),
-                           0 if rejected is None else len(rejected))
+    rej = [np.asarray(r, np.float64).reshape(4, 2) for r in (rejected if rejected is not None else ())]
+    return MarkerDetection(found, missing, tuple(sorted(foreign)), tuple(sorted(dup)), rej)
+
+
+def verify_marker(grey: np.ndarray, quad: np.ndarray, dictionary: str, marker_id: int,
+                  max_bad_cells: int = 1) -> np.ndarray | None:
+    """Read the marker expected at ``quad`` (image corners, predicted from the other markers).
+
+    Returns refined corners when the cells read match ``marker_id`` (upright, as the
+    quad's corner order says) with at most ``max_bad_cells`` wrong, else None. This
+    finds markers the detector missed (small, blurred, at the image border) without
+    ever accepting a covered one.
+    """
+    bits = marker_bits(dictionary, marker_id)
+    n = bits.shape[0]
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    h, w = grey.shape[:2]
+    if (quad[:, 0] < 1).any() or (quad[:, 1] < 1).any() or (quad[:, 0] > w - 2).any() or (quad[:, 1] > h - 2).any():
+        return None
+    refined = refine_corners(grey.astype(np.float32), quad, n)
+    per = 8
+    dst = np.array([[0, 0], [n * per, 0], [n * per, n * per], [0, n * per]], np.float32)
+    M = cv2.getPerspectiveTransform(refined.astype(np.float32), dst)
+    patch = cv2.warpPerspective(grey, M, (n * per, n * per), flags=cv2.INTER_LINEAR)
+    # mean of each cell's inner half
+    cells = patch.reshape(n, per, n, per)[:, per // 4: 3 * per // 4, :, per // 4: 3 * per // 4].mean(axis=(1, 3))
+    lo, hi = float(cells.min()), float(cells.max())
+    if hi - lo < 30:
+        return None
+    read = (cells > (lo + hi) / 2).astype(np.uint8) * 255
+    bad = int(np.count_nonzero(read != bits))
+    return refined if bad <= max_bad_cells else None
 
 
 # --------------------------------------------------------------------------- printable sheets

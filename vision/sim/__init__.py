@@ -1,0 +1,14 @@
+"""Synthetic table renderer: draws photos of a games table for tests, demos and benchmarks.
+
+>>> from vision.sim import Scene, SceneTile, render, DrawnArt, NUISANCE   # doctest: +SKIP
+>>> image, truth = render(Scene(tiles=[SceneTile(0, 0, "ds001")]), art, camera="default")  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from .art import PLAYER_COLOURS, DrawnArt, ScanArt, TileArt
+from .camera import NUISANCE, CameraModel, CameraPose, place_camera
+from .render import RenderTruth, render
+from .scene import Scene, SceneFigure, SceneHand, SceneTile, scene_from_view
+
+__all__ = ["CameraModel", "CameraPose", "DrawnArt", "NUISANCE", "PLAYER_COLOURS", "RenderTruth", "ScanArt",
+           "Scene", "SceneFigure", "SceneHand", "SceneTile", "TileArt", "place_camera", "render", "scene_from_view"]
