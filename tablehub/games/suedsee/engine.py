@@ -510,14 +510,18 @@ class Suedsee(TileGame):
 
     def _majority(self, o: Outcome, player: int) -> str:
         role = self.figure_roles[o.terrain]
-        roles = role + "s"
         mine = o.counts[player]
         if len(o.counts) == 1:
-            return f"{self.players[player]}'s {role if mine == 1 else roles} alone"
-        others = ", ".join(f"{self.players[p]} {n}" for p, n in o.counts.items() if p != player)
+            return f"{self.players[player]}'s {role}{'s' if mine != 1 else ''} alone"
         if len(o.winners) > 1:
-            return f"tied for most {roles} with {mine} each (also {others}): each tied player gets it all"
-        return f"most {roles}: {mine} against {others}"
+            names = " and ".join(self.players[p] for p in o.winners)
+            return (f"{names} tie for most {role}s with {mine} each"
+                    f"{self._others(o, o.winners)}: every tied player gets them all")
+        return f"most {role}s: {self.players[player]} {mine}{self._others(o, [player], ' against ')}"
+
+    def _others(self, o: Outcome, skip: list[int], lead: str = "; also ") -> str:
+        rest = [f"{self.players[p]} {n}" for p, n in o.counts.items() if p not in skip]
+        return lead + ", ".join(rest) if rest else ""
 
     def _give(self, o: Outcome, cover: str = "", final: bool = False) -> None:
         for p in o.winners:
@@ -535,6 +539,7 @@ class Suedsee(TileGame):
             player, cell = self.awards[0]
             if not self.display:
                 self.awards.pop(0)
+                self._return_trader(cell)
                 self.award(self.players[player], 0, f"the completed market at {cell[0]}, {cell[1]} gives nothing: "
                                                     f"no ship is left")
                 continue
@@ -549,9 +554,17 @@ class Suedsee(TileGame):
         how = "chosen among the equal highest face-up ships" if chosen else "the highest face-up ship"
         self.display.remove(ship_id)
         self.taken[player].append(ship_id)
-        self.award(self.players[player], 0, f"trader's market at {cell[0]}, {cell[1]} is complete: takes "
+        self._return_trader(cell)
+        self.award(self.players[player], 0, f"completed market at {cell[0]}, {cell[1]}: the trader takes "
                                             f"{ship.describe()}, {how}, without delivering; {ship.value} points "
                                             f"at the end")
+
+    def _return_trader(self, cell: Cell) -> None:
+        """A completed market's trader goes back to its owner's supply once the market is evaluated."""
+        for region in self.board.cells[cell].tile.regions:
+            if region.terrain == MARKET:
+                for fig in list(self.board.occupants_of(self.board.feature(cell, region.index))):
+                    self.remove_figure(fig)
 
     # ---- the end
 
@@ -595,8 +608,7 @@ class Suedsee(TileGame):
                 self.award(p, ship.value, f"{ship.describe()}", kind="final")
             goods = self.goods[i]
             total = sum(goods.values())
-            self.award(p, total // 3, f"{total} goods left ({goods_text(goods)}): 1 point per 3 goods = "
-                                      f"{total // 3}", kind="final")
+            self.award(p, total // 3, _goods_left(goods), kind="final")
 
     # ---- legal actions
 
@@ -708,8 +720,7 @@ class Suedsee(TileGame):
                                                      for k, n in held.items()):
                 raise SetupError(f"{source}: {p}'s goods map {', '.join(KINDS)} to counts, got {held!r}")
             total = sum(held.values())
-            events.append(ScoreEvent(p, total // 3, f"{total} goods left ({goods_text(held)}): 1 point per 3 "
-                                                    f"goods = {total // 3}", "final"))
+            events.append(ScoreEvent(p, total // 3, _goods_left(held), "final"))
         scores = {p: sum(e.points for e in events if e.player == p) for p in players}
         lines = [str(e) for e in events]
         best = max(scores.values())
@@ -719,6 +730,12 @@ class Suedsee(TileGame):
         prov = "the ships (ships.json) are provisional" if shipset.provisional and any(
             isinstance(i, str) for v in ships.values() for i in v) else None
         return PositionResult(scores, events, lines, prov)
+
+
+def _goods_left(goods: Mapping[str, int]) -> str:
+    total = sum(goods.values())
+    return (f"{total} good{'s' if total != 1 else ''} left ({goods_text(goods)}): 1 point per 3 goods = "
+            f"{total // 3}")
 
 
 _CHECKED: set[int] = set()
