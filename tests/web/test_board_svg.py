@@ -85,3 +85,19 @@ def test_the_legend_names_every_terrain_with_its_texture():
     legend = {t["name"]: t["pattern"] for t in terrain_legend(view())}
     assert legend == {"plain": "", "mountain": "hatch", "sea": "waves"}
     assert terrain_fill("Q", {"Q": "volcano"})[0].startswith("#"), "unknown terrains still get a colour"
+
+
+def test_the_tahiti_map_track_boats_and_pearls_are_drawn():
+    from tablehub.games.tahiti.playout import random_game
+
+    game = random_game(3, seed=1, max_actions=150)
+    v = game.view()
+    players = {p: {"css": c, "colour": n} for p, c, n in zip(game.players, ("#d55e00", "#0072b2", "#f0e442"),
+                                                          ("red", "blue", "yellow"))}
+    root = parse(render_board(v, players))
+    boats = [c for c in v["cells"] if c["boat"]]
+    assert len(root.findall(f".//{SVG}g[@class='boat']")) == len(boats) > 0
+    assert len(root.findall(f".//{SVG}g[@class='space']")) == len(v["track"]) == 12
+    assert len(root.findall(f".//{SVG}rect[@class='cell']")) == 48, "every cell but Tahiti can be tapped"
+    first = root.find(f".//{SVG}g[@class='boat']/{SVG}title").text
+    assert boats[0]["boat"]["owner"] in first and boats[0]["boat"]["pearl"] in first

@@ -151,12 +151,13 @@ const KEY_INFO = {
   tiles_left: ["▦", "tiles left"], tiles: ["▦", "tiles"], box: ["▦", "tiles in the box"],
   islanders: ["♟", "islanders"], islanders_in_supply: ["♟", "islanders in supply"],
   goods: ["⚖", "goods"], shells: ["🐚", "shells"], fish: ["🐟", "fish"], bananas: ["🍌", "bananas"],
-  ships: ["⛵", "ships"], ship_points: ["⛵", "ship points"], face_up: ["⛵", "face-up ships"],
-  display: ["⛵", "face-up ships"], boats: ["⛵", "boats"],
-  cash: ["$", "cash"], vault: ["▣", "vault"], boats_left: ["⛵", "boats left"], boats_on_map: ["⚓", "boats on the map"],
-  letter: ["✉", "letter"], pearl: ["●", "pearl"], pearls_left: ["●", "pearls left"], sailboat: ["⛵", "sailboat on space"],
+  ships: ["⚓", "ships"], ship_points: ["⚓", "ship points"], face_up: ["⚓", "face-up ships"],
+  display: ["⚓", "face-up ships"], boats: ["⚓", "boats"],
+  cash: ["$", "cash"], vault: ["▣", "vault"], boats_left: ["⚓", "boats left"], boats_on_map: ["⚓", "boats on the map"],
+  letter: ["✉", "letter"], pearl: ["●", "pearl"], pearls_left: ["●", "pearls left"], sailboat: ["△", "sailboat on space"],
+  waiting_for: ["…", "waiting for"],
 };
-const HIDE_KEYS = new Set(["letter_space", "note", "board"]);
+const HIDE_KEYS = new Set(["letter_space", "note", "board", "waiting_for"]);
 
 function label(key) {
   return (KEY_INFO[key] ? KEY_INFO[key][1] : String(key).replace(/_/g, " "));
@@ -251,7 +252,8 @@ function renderScores(s, prev) {
   if (!g) return;
   $("#turn").textContent = g.finished ? "Game over" : g.turn ? `Turn ${g.turn}` : "Before the first turn";
   const cur = g.current ? playerInfo(g.current) : null;
-  $("#whose").textContent = cur ? `${cur.name} (${cur.colour}) to play` : "";
+  const waiting = g.table && typeof g.table.waiting_for === "string" ? g.table.waiting_for : null;
+  $("#whose").textContent = g.finished ? "" : waiting || (cur ? `${cur.name} (${cur.colour}) to play` : "");
   const before = {};
   if (prev && prev.game && prev.game.id === g.id) for (const p of prev.game.players) before[p.name] = p.score;
   const list = $("#players");
@@ -474,6 +476,13 @@ function initBoard() {
 
 function tapBoard(ev) {
   const target = document.elementFromPoint(ev.clientX, ev.clientY);
+  const named = target && target.closest("[data-cell], [data-space]");
+  if (named) {  // fixed boards: a map cell or a track space fills the field of that name
+    const [field, value] = named.dataset.cell !== undefined ? ["cell", named.dataset.cell] : ["space", named.dataset.space];
+    const input = $(`#move-fields [name="${field}"]`);
+    if (input) { input.value = value; toast(`${field} ${value} filled in the move form`); } else toast(`${field} ${value}`);
+    return;
+  }
   const cell = target && target.closest("[data-x]");
   if (!cell) return;
   const x = cell.dataset.x;

@@ -1,0 +1,289 @@
+"""The page in a real headless Chromium at phone size, against a real waitress server.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (scripts/test installs them); skips
+cleanly without them. Screenshots for review are saved under tests/artifacts/screenshots/
+(git-ignored).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tablehub.games.base import Setup
+
+from .conftest import COLOURS, PIN, PLAYERS, first_scoring_index
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+PHONE = (412, 915)
+CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                "--force-device-scale-factor=1"]
+
+
+def _chromium() -> tuple[str, str]:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not browser or not driver:
+        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/test installs them)")
+    return browser, driver
+
+
+@pytest.fixture(scope="module")
+def driver():
+    browser, driver_path = _chromium()
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="tablehub-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = browser
+    for flag in CHROME_FLAGS + [f"--user-data-dir={profile}", f"--window-size={PHONE[0]},{PHONE[1]}"]:
+        opts.add_argument(flag)
+    d = webdriver.Chrome(options=opts, service=Service(driver_path))
+    d.set_page_load_timeout(20)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    yield d
+    d.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture()
+def server(hub):
+    from web.server import BackgroundServer
+
+    srv = BackgroundServer(hub, threads=12)
+    yield srv
+    srv.stop()
+
+
+def wait_for(d, condition, timeout: float = 5.0, what: str = "the page"):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda _: condition(), message=f"{what} within {timeout} s")
+
+
+def css(d, selector):
+    from selenium.webdriver.common.by import By
+
+    return d.find_elements(By.CSS_SELECTOR, selector)
+
+
+def click(d, selector: str) -> None:
+    """Scroll an element to the middle of the screen (clear of the tab bar) and tap it."""
+    element = css(d, selector)[0]
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def shot(d, name: str) -> Path:
+    width = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"{name}: the page scrolls sideways ({width[0]} px wide in {width[1]})"
+    path = SHOTS / f"{name}.png"
+    d.save_screenshot(str(path))
+    return path
+
+
+def start_game(hub, actions, upto: int):
+    hub.start(Setup("neuesland", PLAYERS, COLOURS))
+    for a in actions[:upto]:
+        hub.submit(a, source="camera")
+
+
+def score_of(d, name: str) -> str:
+    found = css(d, f'.player[data-player="{name}"] .score')
+    return found[0].text if found else ""
+
+
+def test_a_score_change_is_pushed_live_to_the_phone(driver, server, hub, nl_actions):
+    i = first_scoring_index(nl_actions)
+    start_game(hub, nl_actions, i)
+    driver.set_window_size(*PHONE)
+    driver.get(server.url)
+    wait_for(driver, lambda: len(css(driver, ".player")) == 3, what="three players on the scoreboard")
+    wait_for(driver, lambda: "live" in css(driver, "#live")[0].get_attribute("class").split(), what="the live dot")
+    names = [e.text for e in css(driver, ".player .name")]
+    assert names == list(PLAYERS), "players are shown in turn order"
+    colours = [e.text for e in css(driver, ".player .colour")]
+    assert colours == list(COLOURS), "every colour is written out, not only shown"
+    before = {p: score_of(driver, p) for p in PLAYERS}
+    shot(driver, "01-scoreboard-phone")
+
+    events = hub.submit(nl_actions[i], source="camera")  # the tracker's path, no page involved
+    scorer = next(e.player for e in events if e.points)
+    expected = str(hub.snapshot()["game"]["players"][PLAYERS.index(scorer)]["score"])
+    t0 = time.monotonic()
+    wait_for(driver, lambda: score_of(driver, scorer) == expected, timeout=5, what=f"{scorer}'s new score")
+    print(f"\nscore change reached the page in {1000 * (time.monotonic() - t0):.0f} ms")
+    assert score_of(driver, scorer) != before[scorer]
+    shot(driver, "02-scoreboard-after-a-score")
+
+    driver.get(server.url + "#history")
+    wait_for(driver, lambda: len(css(driver, "#turns .ev")) > 0, what="the score explained in the history")
+    reasons = " ".join(e.text for e in css(driver, "#turns .ev"))
+    assert events[0].reason in reasons, "the history explains the score change"
+    shot(driver, "03-history-phone")
+
+
+def test_the_board_is_drawn_with_the_flag_and_the_suggestions(driver, server, hub, nl_actions):
+    start_game(hub, nl_actions, 40)
+    tile = next(a for a in nl_actions[40:] if a["type"] == "place_tile")["tile"]
+    choices = hub.legal_actions({"type": "place_tile", "tile": tile}, limit=2)
+    hub.offer([(choices[0], 0.64), (choices[-1], 0.22), (dict(choices[0], x=30), 0.1)],
+              note="tile at the north edge: two readings fit")
+    hub.flag("the sea on the east side meets a mountain", 4, 1)
+    driver.set_window_size(*PHONE)
+    driver.get(server.url + "#board")
+    wait_for(driver, lambda: len(css(driver, "#board-wrap .tile")) > 10, what="the board picture")
+    assert css(driver, "#board-wrap .flag"), "the illegal placement is drawn"
+    assert css(driver, "#board-wrap .last"), "the last tile is outlined"
+    assert css(driver, "#board-wrap .figure"), "figures are drawn"
+    assert "meets a mountain" in css(driver, "#flag")[0].text
+    shot(driver, "04-board-phone")
+    click(driver, "#zoom-in")
+    click(driver, "#zoom-in")
+    box = css(driver, "#board-wrap svg")[0].get_attribute("viewBox")
+    assert box != css(driver, "#board-wrap svg")[0].get_attribute("data-view"), "the zoom buttons zoom"
+    shot(driver, "05-board-zoomed")
+    driver.get(server.url + "#scores")
+    wait_for(driver, lambda: len(css(driver, "#offer-list li")) == 3, what="the camera's suggestions")
+    shot(driver, "06-suggestions-and-flag")
+
+
+def test_a_move_entered_by_hand_after_the_pin(driver, server, hub, nl_actions):
+    start_game(hub, nl_actions, 12)
+    driver.set_window_size(*PHONE)
+    driver.delete_all_cookies()
+    driver.get(server.url + "#enter")
+    wait_for(driver, lambda: len(css(driver, "#move-type option")) > 2, what="the move form")
+    click(driver, "#lock-btn")
+    wait_for(driver, lambda: css(driver, "#pin-dialog")[0].get_attribute("open") is not None, what="the PIN dialog")
+    shot(driver, "07-pin-dialog")
+    css(driver, "#pin-input")[0].send_keys(PIN)
+    click(driver, "#pin-ok")
+    wait_for(driver, lambda: driver.execute_script("return document.body.dataset.unlocked") == "1", what="unlocking")
+
+    action = nl_actions[12]
+    fields = css(driver, "#move-fields [name]")
+    assert [f.get_attribute("name") for f in fields] == ["tile", "x", "y", "rotation"]
+    for f in fields[:3]:
+        f.clear()
+        f.send_keys(str(action[f.get_attribute("name")]))
+    from selenium.webdriver.support.ui import Select
+
+    Select(fields[3]).select_by_value(str(action["rotation"]))
+    click(driver, "#move-legal")
+    wait_for(driver, lambda: len(css(driver, "#move-legal-list li")) > 0, what="legal moves for the tile")
+    shot(driver, "08-enter-a-move")
+    click(driver, "#move-submit")
+    wait_for(driver, lambda: hub.snapshot()["game"]["actions"] == 13, what="the move reaching the hub")
+    assert hub.snapshot()["game"]["history"][-1]["source"] == "phone"
+
+    # a refused move shows the rule's reason in one line
+    driver.execute_script("document.querySelector('.json-box').open = true")
+    box = css(driver, "#json-action")[0]
+    box.send_keys(json.dumps(dict(nl_actions[13], x=40, y=40)))
+    click(driver, "#json-form button")
+    wait_for(driver, lambda: css(driver, "#json-error")[0].text != "", what="the refusal")
+    assert hub.snapshot()["game"]["actions"] == 13
+    shot(driver, "09-refused-move")
+
+
+def test_setup_join_camera_and_results_screens(driver, server, hub, nl_actions):
+    start_game(hub, nl_actions, 60)
+    driver.set_window_size(*PHONE)
+    driver.get(server.url + "setup")
+    wait_for(driver, lambda: len(css(driver, ".game-choice")) >= 2, what="the game list")
+    assert len(css(driver, "#player-rows li")) >= 2
+    shot(driver, "10-setup")
+    driver.get(server.url + "join")
+    wait_for(driver, lambda: len(css(driver, ".qr img")) >= 2, what="QR codes")
+    shot(driver, "11-join")
+    driver.get(server.url + "camera/calibration")
+    wait_for(driver, lambda: css(driver, "#camera-none")[0].is_displayed(), what="the no-camera notice")
+    shot(driver, "12-calibration-without-camera")
+    hub.end()
+    driver.get(server.url)
+    wait_for(driver, lambda: css(driver, "#results")[0].is_displayed(), what="the final results")
+    assert len(css(driver, "#results .rank")) == 3
+    shot(driver, "13-final-results")
+    driver.set_window_size(1280, 900)
+    driver.get(server.url)
+    wait_for(driver, lambda: len(css(driver, "#board-wrap .tile")) > 10, what="the board on a wide screen")
+    shot(driver, "14-wide-screen")
+    driver.set_window_size(*PHONE)
+
+
+def _tahiti_actions(names: tuple[str, ...]) -> list[dict]:
+    from tablehub.games.tahiti.playout import random_game
+
+    game = random_game(len(names), seed=1, max_actions=120)
+    rename = {f"P{i + 1}": n for i, n in enumerate(names)}
+    out = []
+    for a in game.history:
+        d = a.to_dict()
+        if d.get("player") in rename:
+            d["player"] = rename[d["player"]]
+        out.append(d)
+    return out
+
+
+def test_a_tahiti_game_draws_its_map_and_money(driver, server, hub):
+    names = ("Ana", "Ben", "Chloé")
+    hub.start(Setup("tahiti", names, COLOURS))
+    for a in _tahiti_actions(names):
+        hub.submit(a, source="phone")
+    driver.set_window_size(*PHONE)
+    driver.get(server.url)
+    wait_for(driver, lambda: len(css(driver, '.res li[data-key="cash"]')) == 3, what="everyone's cash")
+    assert "provisional" in css(driver, "#provisional")[0].text.lower(), "provisional data is labelled"
+    shot(driver, "15-tahiti-scores")
+    driver.get(server.url + "#board")
+    wait_for(driver, lambda: len(css(driver, "#board-wrap .space")) == 12, what="the Tahiti track")
+    assert css(driver, "#board-wrap .boat"), "boats are drawn on the map"
+    shot(driver, "16-tahiti-board")
+
+
+def _camera_frame(overlay: str) -> bytes:
+    """A synthetic camera picture (a mat with four markers) for the preview screens."""
+    import cv2
+    import numpy as np
+
+    img = np.zeros((480, 640, 3), np.uint8)
+    img[:] = (40, 90, 50)
+    for x, y in ((20, 20), (560, 20), (20, 400), (560, 400)):
+        cv2.rectangle(img, (x, y), (x + 60, y + 60), (0, 0, 0), -1)
+        cv2.rectangle(img, (x + 15, y + 15), (x + 45, y + 45), (255, 255, 255), -1)
+    cv2.rectangle(img, (270, 190), (370, 290), (120, 170, 200), -1)
+    cv2.putText(img, f"overlay: {overlay}", (200, 460), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2)
+    ok, jpg = cv2.imencode(".jpg", img)
+    assert ok
+    return jpg.tobytes()
+
+
+def test_the_calibration_screen_shows_the_live_preview_status_and_commands(driver, store):
+    pytest.importorskip("cv2")
+    from web import Hub
+    from web.server import BackgroundServer
+
+    hub = Hub(store, pin=PIN, camera_preview=_camera_frame)
+    hub.set_status("calibration", "markers: 4 of 4 seen, 0.6 mm reprojection error")
+    hub.register_command("calibrate", "Calibrate now", lambda: "calibrated", screen="calibration")
+    srv = BackgroundServer(hub, threads=10)
+    try:
+        driver.set_window_size(*PHONE)
+        driver.get(srv.url + "camera/calibration")
+        wait_for(driver, lambda: css(driver, "#camera-img")[0].is_displayed(), what="the camera picture")
+        wait_for(driver, lambda: driver.execute_script(
+            "return document.querySelector('#camera-img').naturalWidth") == 640, what="a decoded frame")
+        assert "markers: 4 of 4" in css(driver, "#camera-status")[0].text
+        assert [b.text for b in css(driver, "#camera-commands button")] == ["Calibrate now"]
+        shot(driver, "17-calibration-with-camera")
+    finally:
+        srv.stop()
