@@ -190,7 +190,8 @@ def _label_points(shape: _Shape, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         mask = shape.seg_region == r
         if mask.any():
             best[r] = dist[mask].min(axis=0)
-    labels = best.argmin(axis=0)
+    # exact ties (points on a diagonal) go to the first region, whatever rounding did to the point
+    labels = (best + np.arange(n)[:, None] * 1e-9).argmin(axis=0)
     for r, cu, cv, rad in shape.discs:
         labels[(pu[0] - cu) ** 2 + (pv[0] - cv) ** 2 <= rad * rad] = r
     return labels.reshape(u.shape)

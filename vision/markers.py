@@ -381,9 +381,10 @@ def sheet_pages(mat: Mat, paper: str = "A4", dpi: float = 300.0, margin_mm: floa
                 cv2.line(page, (x0p, y0p + ov), (x1p, y0p + ov), 0, 1)
                 _text(page, "cut", (x0p + int(4 * ppm), y0p + ov - 4), 2.5 * ppm, 0)
             label = f"{mat.name} mat page row {j + 1}/{ny} col {i + 1}/{nx}"
-            _text(page, f"tablehub {label} - print at 100% (no scaling), {dpi:g} dpi; "
-                  f"overlap {overlap_mm:g} mm, cut along the marked lines",
-                  (dx0, H - int(margin_mm * ppm / 3)), 3.0 * ppm, 90)
+            _text(page, f"tablehub {label}: print at 100% (no scaling), {dpi:g} dpi",
+                  (dx0, H - int(margin_mm * ppm * 0.55)), 2.4 * ppm, 90)
+            _text(page, f"pages overlap {overlap_mm:g} mm: cut along 'cut', lay over the neighbour, tape",
+                  (dx0, H - int(margin_mm * ppm * 0.15)), 2.4 * ppm, 90)
             pages.append(SheetPage(page, dpi, label))
     return pages
 
@@ -414,6 +415,16 @@ def _corner_pages(mat: Mat, pw_mm: float, ph_mm: float, ppm: float, dpi: float,
             _text(page, f"centre at x {mx:g} mm, y {my:g} mm", (int((x0 + 2) * ppm), int((cy + s + 9) * ppm)),
                   2.6 * ppm)
             _text(page, "top edge of the mat ^", (int((x0 + 2) * ppm), int((cy - s - 3) * ppm)), 2.4 * ppm, 90)
+        if p == 0:
+            xs = sorted({c[0] for c in mat.marker_centres_mm})
+            ys = sorted({c[1] for c in mat.marker_centres_mm})
+            lines = [f"Cut out the cards. Stick them so that the marker centres lie at the positions written on them",
+                     f"(mat {mat.width_mm:g} x {mat.height_mm:g} mm; centres {xs[-1] - xs[0]:g} mm apart across and "
+                     f"{ys[-1] - ys[0]:g} mm down; equal diagonals of "
+                     f"{math.hypot(xs[-1] - xs[0], ys[-1] - ys[0]):.0f} mm = square), all upright (^ to the top edge).",
+                     "Print at 100% (no scaling). The play area is the rectangle between them, inside the cards."]
+            for k, line in enumerate(lines):
+                _text(page, line, (int(margin_mm * ppm), int((ph_mm - margin_mm - 12 + 5 * k) * ppm)), 2.3 * ppm, 40)
         pages.append(SheetPage(page, dpi, f"{mat.name} marker cards page {p + 1}"))
     return pages
 

@@ -81,12 +81,12 @@ def check_frame(frame: np.ndarray) -> None:
     small = cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA) if grey.shape[1] > 320 else grey
     mean, std = float(small.mean()), float(small.std())
     saturated = float((small >= 250).mean())
-    if std < 3.0:
-        raise BadFrame(f"frame: blank image (uniform brightness {mean:.0f}/255): lens cap on, camera covered "
-                       "or not delivering pictures?")
     if mean < 25:
-        raise BadFrame(f"frame: too dark (mean brightness {mean:.0f}/255): turn on the light or raise the "
-                       "camera exposure")
+        raise BadFrame(f"frame: too dark (mean brightness {mean:.0f}/255): lens cap on? turn on the light or "
+                       "raise the camera exposure")
+    if std < 3.0:
+        raise BadFrame(f"frame: blank image (uniform brightness {mean:.0f}/255): camera covered or not "
+                       "delivering pictures?")
     if saturated > 0.4:
         raise BadFrame(f"frame: overexposed ({saturated:.0%} of the image is white): lower the camera "
                        "exposure or dim the light on the table")

@@ -380,12 +380,12 @@ def _draw_hands(img: np.ndarray, scene: Scene, pose: CameraPose, hands: list[Sce
     if not hands:
         return cover, info
     cam_h = float(-pose.centre_mm[2])
-    scale = pose.K[0, 0] / (cam_h - 120.0)  # hands are ~12 cm above the table
+    scale = pose.K[0, 0] / (cam_h - 80.0)  # hands and arms are some cm above the table
     mcx, mcy = scene.mat.width_mm / 2, scene.mat.height_mm / 2
     layer = np.zeros((h, w, 3), np.float32)  # hand colours premultiplied by coverage
     q = 4  # shadows are very soft: compute them at quarter resolution
     for hand in hands:
-        tip = pose.project(np.array([[hand.x_mm, hand.y_mm]]), -120.0)[0]
+        tip = pose.project(np.array([[hand.x_mm, hand.y_mm]]))[0]  # fingertips touch the table
         edge = hand.edge
         if edge is None:
             dx, dy = hand.x_mm - mcx, hand.y_mm - mcy

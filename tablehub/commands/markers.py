@@ -1,0 +1,82 @@
+"""``tablehub markers``: print the play mat (ArUco markers) and write its mat file.
+
+Writes into ``--out`` (default ``mat/``): ``mat.json`` (where the markers are, read by
+``tablehub run`` / ``recognize`` / ``enroll``) and one PNG per printed page, at true size
+with the DPI recorded in the file. See docs/vision-setup.md for the set-up.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+NAME = "markers"
+HELP = "write the printable play mat (ArUco markers) and its mat.json"
+DESCRIPTION = (HELP + ". Pages are PNGs at true size (DPI in the file): print at 100 %% scale. "
+               "--layout full tiles the whole mat (markers, play-area outline, cell ticks) over several "
+               "pages to tape together; --layout corners prints only the four marker cards, to stick on a "
+               "table or cloth at the positions written on them. --charuco adds a lens calibration board.")
+
+
+def _size(text: str) -> tuple[float, float]:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in mm, e.g. 600x600, got {text!r}")
+    return float(m.group(1)), float(m.group(2))
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--out", default="mat", help="folder for mat.json and the page PNGs (default: mat)")
+    p.add_argument("--mat", help="an existing mat.json to print again (ignores the size options)")
+    p.add_argument("--play", type=_size, default=(600.0, 600.0), metavar="WxH",
+                   help="play area in mm (default 600x600: 13 x 13 cells of 45 mm)")
+    p.add_argument("--marker-mm", type=float, default=40.0, help="marker side in mm (default 40)")
+    p.add_argument("--tile-mm", type=float, default=45.0, help="tile size (grid pitch) in mm (default 45)")
+    p.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help="paper size (default A4)")
+    p.add_argument("--dpi", type=float, default=300.0, help="print resolution (default 300)")
+    p.add_argument("--layout", default="full", choices=["full", "corners"],
+                   help="full: the whole mat over several pages; corners: only the four marker cards")
+    p.add_argument("--charuco", action="store_true", help="also write charuco.png, a lens calibration board")
+
+
+def run(args) -> int:
+    from vision.calibrate import CharucoSpec
+    from vision.markers import PAPER_MM, sheet_pages, write_png_with_dpi
+    from vision.mat import Mat
+
+    out = Path(args.out)
+    if args.mat:
+        mat = Mat.load(args.mat)
+    else:
+        mat = Mat.around(args.play[0], args.play[1], marker_mm=args.marker_mm, tile_mm=args.tile_mm,
+                         name="default" if args.play == (600.0, 600.0) else "custom")
+    out.mkdir(parents=True, exist_ok=True)
+    mat_file = mat.save(out / "mat.json")
+    pages = sheet_pages(mat, paper=args.paper, dpi=args.dpi, layout=args.layout)
+    written = []
+    for i, page in enumerate(pages, 1):
+        written.append(write_png_with_dpi(out / f"page-{i:02d}.png", page.image, page.dpi))
+    cols, rows = mat.cells
+    print(f"mat {mat.name}: {mat.width_mm:g} x {mat.height_mm:g} mm, play area {mat.play_width_mm:g} x "
+          f"{mat.play_height_mm:g} mm ({cols} x {rows} cells of {mat.tile_mm:g} mm), markers "
+          f"{', '.join(str(i) for i in mat.marker_ids)} ({mat.dictionary}, {mat.marker_mm:g} mm)")
+    print(f"wrote {mat_file}")
+    print(f"wrote {len(written)} {args.paper} page(s) at {args.dpi:g} dpi: {written[0].name}"
+          + (f" .. {written[-1].name}" if len(written) > 1 else "") + "  (print at 100 %, no scaling)")
+    if args.charuco:
+        spec = CharucoSpec()
+        pw, ph = PAPER_MM[args.paper]
+        ppm = args.dpi / 25.4
+        board = spec.image(ppm)
+        import numpy as np
+
+        page = np.full((int(round(pw * ppm)), int(round(ph * ppm))), 255, np.uint8)  # landscape
+        if board.shape[0] > page.shape[0] or board.shape[1] > page.shape[1]:
+            page = np.full((int(round(ph * ppm)), int(round(pw * ppm))), 255, np.uint8)
+        y0 = (page.shape[0] - board.shape[0]) // 2
+        x0 = (page.shape[1] - board.shape[1]) // 2
+        page[y0:y0 + board.shape[0], x0:x0 + board.shape[1]] = board
+        path = write_png_with_dpi(out / "charuco.png", page, args.dpi)
+        print(f"wrote {path} ({spec.squares_x} x {spec.squares_y} squares of {spec.square_mm:g} mm; "
+              "glue it flat on card)")
+    return 0
