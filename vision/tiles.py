@@ -31,6 +31,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from . import VisionError
 from .refs import ReferenceSet
@@ -43,6 +44,8 @@ MARGIN_PX = 12
 """Extra pixels on every side of a cell window: how far off its cell a tile may lie."""
 COARSE = 6
 """Stage-1 downsampling factor (48 -> 8 px per tile)."""
+INSET = 3
+"""Pixels cropped from each side of a template turned by a small angle (its corners leave the square)."""
 SIDES = "NESW"
 
 
@@ -192,6 +195,66 @@ class GridCanvas:
         return self.x0 <= x < self.x0 + self.nx and self.y0 <= y < self.y0 + self.ny
 
 
+class FeatureCanvas(GridCanvas):
+    """A grid canvas in classifier features (:func:`to_features`), at full and half resolution,
+    with the box statistics that normalised correlation needs."""
+
+    def __init__(self, canvas: GridCanvas):
+        super().__init__(to_features(canvas.image), canvas.x0, canvas.y0, canvas.nx, canvas.ny, canvas.px,
+                         canvas.margin)
+        self.bgr = canvas.image
+        self._boxes: dict[int, np.ndarray] = {}
+        h, w = self.image.shape[:2]
+        self.levels = [self.image, cv2.resize(self.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)]
+        self._integrals: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def top_left(self, x: int, y: int) -> tuple[int, int]:
+        """Canvas (row, column) of the top-left pixel of cell (x, y)."""
+        return (self.margin + (y - self.y0) * self.px, self.margin + (x - self.x0) * self.px)
+
+    def box_means(self, size: int) -> np.ndarray:
+        """Image whose pixel (r, c) is the mean of the ``size`` x ``size`` box starting at (r, c)."""
+        out = self._boxes.get(size)
+        if out is None:
+            out = cv2.blur(self.image, (size, size), anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+            self._boxes[size] = out
+        return out
+
+    def _integral(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        hit = self._integrals.get(level)
+        if hit is None:
+            img = self.levels[level]
+            hit = (cv2.integral(np.ascontiguousarray(img[..., 0]), sdepth=cv2.CV_64F),
+                   cv2.integral((img * img).sum(axis=2), sdepth=cv2.CV_64F))
+            self._integrals[level] = hit
+        return hit
+
+    def scores(self, level: int, templates: np.ndarray, norms: np.ndarray, tops: np.ndarray, lefts: np.ndarray,
+               reach: int) -> np.ndarray:
+        """Correlation of template k placed at (tops[k] + dy, lefts[k] + dx), |dy|, |dx| <= reach: (K, 2r+1, 2r+1).
+
+        Lightness is centred per placement, chroma is not; templates must have zero-mean lightness.
+        """
+        img = self.levels[level]
+        k, n = templates.shape[0], templates.shape[1]
+        side = n + 2 * reach
+        h, w = img.shape[:2]
+        tops = np.clip(np.asarray(tops, int) - reach, 0, h - side)
+        lefts = np.clip(np.asarray(lefts, int) - reach, 0, w - side)
+        regions = np.stack([img[t:t + side, l:l + side] for t, l in zip(tops, lefts)])
+        p = 2 * reach + 1
+        st = regions.strides
+        views = as_strided(regions, (k, p, p, n, n, 3), (st[0], st[1], st[2], st[1], st[2], st[3]), writeable=False)
+        num = np.matmul(views.reshape(k, p * p, -1), templates.reshape(k, -1, 1))[..., 0].reshape(k, p, p)
+        il, isq = self._integral(level)
+        r = (tops[:, None] + np.arange(p)[None, :])[:, :, None]
+        c = (lefts[:, None] + np.arange(p)[None, :])[:, None, :]
+        s1 = il[r + n, c + n] - il[r, c + n] - il[r + n, c] + il[r, c]
+        s2 = isq[r + n, c + n] - isq[r, c + n] - isq[r + n, c] + isq[r, c]
+        den = np.sqrt(np.maximum(s2 - s1 * s1 / (n * n), 1e-3)) * norms[:, None, None]
+        return num / den, tops, lefts
+
+
 def frame_from_canvas(mat_to_frame: np.ndarray, grid: Grid, x0: int, y0: int, px: int, margin: int) -> np.ndarray:
     """3x3 matrix from grid-canvas pixels to frame pixels (for ``WARP_INVERSE_MAP``)."""
     s = 1.0 / px
@@ -233,14 +296,33 @@ def prepare_frame(frame: np.ndarray, mat_to_frame: np.ndarray, mm_per_px_wanted:
 # --------------------------------------------------------------------------- features
 
 
+CHROMA_WEIGHT = 0.7
+"""Weight of the chroma channels against lightness in the correlation."""
+
+
 def to_features(image: np.ndarray) -> np.ndarray:
-    """The colour space the classifier correlates in: float32 CIE Lab (OpenCV 8-bit scaling)."""
-    return cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGR2Lab).astype(np.float32)
+    """The colour space the classifier correlates in: float32 CIE Lab with a, b centred on grey.
+
+    Lightness keeps its offset here; :func:`centre_lightness` removes it per window, so
+    that the correlation ignores brightness but keeps the absolute colour (a plain of
+    uniform sea still looks like sea).
+    """
+    lab = cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab[..., 1:] -= 128.0
+    lab[..., 1:] *= CHROMA_WEIGHT
+    return lab
+
+
+def centre_lightness(windows: np.ndarray) -> np.ndarray:
+    """Subtract each window's mean lightness (windows: (..., h, w, 3) features), in place."""
+    windows[..., 0] -= windows[..., 0].mean(axis=(-2, -1), keepdims=True)
+    return windows
 
 
 def _normalise_rows(x: np.ndarray) -> np.ndarray:
-    """Zero mean per channel, unit norm per row: x has shape (..., pixels, channels)."""
-    x = x - x.mean(axis=-2, keepdims=True)
+    """Zero-mean lightness, unit norm per row: x has shape (..., pixels, channels)."""
+    x = x.copy()
+    x[..., 0] -= x[..., 0].mean(axis=-1, keepdims=True)
     flat = x.reshape(*x.shape[:-2], -1)
     norm = np.linalg.norm(flat, axis=-1, keepdims=True)
     return flat / np.maximum(norm, 1e-3)
@@ -303,17 +385,35 @@ class TileClassifier:
     """Stage-1 candidates kept per cell."""
     finalists = 3
     """Stage-2 candidates examined at full resolution."""
+    shift_step = 3
+    """Stage-1 shift step in canvas pixels."""
+    shift_range = 6
+    """Stage-1 shifts go from -shift_range to +shift_range pixels (a tile laid this far off its cell)."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
-    angles = (-3.0, 0.0, 3.0)
-    """Small turns (degrees) tried at stage 3 for hand-placed tiles."""
+    angles = (-2.0, 2.0)
+    """Small turns (degrees) tried for the best candidates when the straight match is not convincing."""
+    angle_below = 0.9
+    """Try :attr:`angles` only when the best straight score is below this."""
+    shortlist_wide = 24
+    """Stage-1 candidates kept for cells that match nothing well (something lies on the tile)."""
+    hard_below = 0.8
+    """A cell whose best coarse (or fine) score is below this is treated as partly covered."""
+    robust_count = 4
+    """How many of the best candidates are rescored leaving out pixels no candidate explains."""
+    trim = 0.2
+    """At most this share of a tile's pixels is left out as covered."""
+    outlier_factor = 3.0
+    """Pixels fitting no candidate this many times worse than the median pixel count as covered."""
 
-    def __init__(self, refs: ReferenceSet, catalog: CatalogInfo | None = None, px: int = TILE_PX):
-        if px % COARSE or px % 2:
-            raise ValueError(f"px must be a multiple of {COARSE} and of 2")
+    def __init__(self, refs: ReferenceSet, catalog: CatalogInfo | None = None, px: int = TILE_PX,
+                 pitch_mm: float = 45.0):
+        if px % COARSE:
+            raise ValueError(f"px must be a multiple of {COARSE}")
         self.refs = refs
         self.catalog = catalog
         self.px = px
+        self.mm_per_px = pitch_mm / px
         imgs = refs.images
         if imgs.shape[1] != px:
             imgs = np.stack([cv2.resize(im, (px, px), interpolation=cv2.INTER_AREA) for im in imgs])
@@ -325,117 +425,219 @@ class TileClassifier:
             for k in range(4):
                 self.ids.append(tid)
                 self.rots.append(90 * k)
-                full.append(np.ascontiguousarray(np.rot90(feat, -k)))
-        self.t3 = np.stack(full)                                   # (J, px, px, 3)
+                full.append(centre_lightness(np.ascontiguousarray(np.rot90(feat, -k))))
+        self.templates = np.stack(full)                            # (J, px, px, 3)
+        self.norms = np.linalg.norm(self.templates.reshape(len(full), -1), axis=1)
         c = px // COARSE
-        coarse = np.stack([cv2.resize(f, (c, c), interpolation=cv2.INTER_AREA) for f in full])
-        self.t1 = _normalise_rows(coarse.reshape(len(full), c * c, 3)).astype(np.float32)  # (J, c*c*3)
+        coarse = self.templates.reshape(len(full), c, COARSE, c, COARSE, 3).mean(axis=(2, 4))
+        self.coarse = _normalise_rows(coarse.reshape(len(full), c * c, 3)).astype(np.float32).T  # (d, J)
         h = px // 2
-        self.t2 = [cv2.resize(f, (h, h), interpolation=cv2.INTER_AREA) for f in full]
-        self._turned: dict[tuple[int, float], np.ndarray] = {}
+        self.half = np.stack([centre_lightness(cv2.resize(t, (h, h), interpolation=cv2.INTER_AREA))
+                              for t in self.templates])
+        self.half_norms = np.linalg.norm(self.half.reshape(len(full), -1), axis=1)
+        self.look = _look_alikes(self.templates, self.ids, self.rots)
+        self._turned: dict[tuple[int, float], tuple[np.ndarray, float]] = {}
 
     # ------------------------------------------------------------------ helpers
 
-    def _turned_template(self, j: int, angle: float) -> np.ndarray:
-        """Template j turned by a small angle, cropped to the central part that stays inside."""
+    def _turned_template(self, j: int, angle: float) -> tuple[np.ndarray, float]:
+        """Template j turned by a small angle, cropped to the part that stays inside, and its norm."""
         key = (j, angle)
-        t = self._turned.get(key)
-        if t is None:
+        hit = self._turned.get(key)
+        if hit is None:
             px = self.px
-            if angle == 0.0:
-                t = self.t3[j]
-            else:
-                rot = cv2.getRotationMatrix2D(((px - 1) / 2, (px - 1) / 2), -angle, 1.0)
-                t = cv2.warpAffine(self.t3[j], rot, (px, px), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-            inset = 3
-            t = np.ascontiguousarray(t[inset:px - inset, inset:px - inset])
-            self._turned[key] = t
-        return t
+            rot = cv2.getRotationMatrix2D(((px - 1) / 2, (px - 1) / 2), -angle, 1.0)
+            t = cv2.warpAffine(self.templates[j], rot, (px, px), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT)
+            t = centre_lightness(np.array(t[INSET:px - INSET, INSET:px - INSET]))
+            hit = (t, float(np.linalg.norm(t)))
+            self._turned[key] = hit
+        return hit
 
     # ------------------------------------------------------------------ stages
 
-    def coarse_scores(self, windows: np.ndarray, margin: int) -> np.ndarray:
-        """Stage 1: best correlation of each window (n, px+2m, px+2m, 3) with every template, (n, J)."""
-        n = windows.shape[0]
-        c = self.px // COARSE
-        cm = margin // COARSE
-        side = c + 2 * cm
-        small = cv2.resize(windows.reshape(n * windows.shape[1], windows.shape[2], 3),
-                           (side, n * side), interpolation=cv2.INTER_AREA).reshape(n, side, side, 3)
-        shifts = [(dy, dx) for dy in range(0, 2 * cm + 1) for dx in range(0, 2 * cm + 1)]
-        patches = np.stack([small[:, dy:dy + c, dx:dx + c] for dy, dx in shifts], axis=1)  # (n, s, c, c, 3)
-        feats = _normalise_rows(patches.reshape(n, len(shifts), c * c, 3))                   # (n, s, d)
-        scores = feats.reshape(n * len(shifts), -1) @ self.t1.T
-        return scores.reshape(n, len(shifts), -1).max(axis=1)
+    def coarse_scores(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        """Stage 1: best coarse correlation of each cell with every template over a few shifts.
 
-    def classify_windows(self, windows: np.ndarray, cells: Sequence[tuple[int, int]], margin: int,
-                         constraints: Constraints | None = None) -> list[TileGuess]:
-        """Classify feature windows (n, px+2m, px+2m, 3) (see :func:`to_features`) of ``cells``."""
+        Returns ``(scores (n, J), shift index (n, J))``; shifts are :meth:`shifts`.
+        """
+        c = self.px // COARSE
+        shifts = self.shifts()
+        tops = np.array([canvas.top_left(x, y) for x, y in cells])              # (n, 2) row, col
+        base = np.arange(c) * COARSE
+        rows = tops[:, None, 0, None] + shifts[None, :, 0, None] + base[None, None, :]   # (n, s, c)
+        cols = tops[:, None, 1, None] + shifts[None, :, 1, None] + base[None, None, :]
+        box = canvas.box_means(COARSE)
+        patches = box[rows[:, :, :, None], cols[:, :, None, :]]                  # (n, s, c, c, 3)
+        n, s = rows.shape[:2]
+        feats = _normalise_rows(patches.reshape(n, s, c * c, 3)).reshape(n * s, -1)
+        scores = (feats @ self.coarse).reshape(n, s, -1)
+        self._last_feats = feats.reshape(n, s, -1)
+        return scores.max(axis=1), scores.argmax(axis=1)
+
+    def coarse_trimmed(self, n: int, shift_of: np.ndarray) -> np.ndarray:
+        """Stage-1 scores of cell n (from the last :meth:`coarse_scores`) leaving out each template's worst pixels.
+
+        For partly covered cells: the covered coarse pixels fit no template and are dropped.
+        """
+        feats = self._last_feats[n][shift_of]                       # (J, d): each template's best shift
+        temps = self.coarse.T                                       # (J, d)
+        e = ((feats - temps) ** 2).reshape(len(temps), -1, 3).sum(axis=2)   # (J, pixels)
+        keep = int(e.shape[1] * (1 - self.trim))
+        kept = np.partition(e, keep - 1, axis=1)[:, :keep]
+        return 1.0 - 0.5 * kept.sum(axis=1) / (keep / e.shape[1])
+
+    def shifts(self) -> np.ndarray:
+        r = np.arange(-self.shift_range, self.shift_range + 1, self.shift_step)
+        return np.array([(dy, dx) for dy in r for dx in r])
+
+    def classify(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]],
+                 constraints: Constraints | None = None) -> list[TileGuess]:
+        """Classify ``cells`` of a feature canvas (see :class:`FeatureCanvas`)."""
         if len(cells) == 0:
             return []
-        s1 = self.coarse_scores(windows, margin)
-        k = min(self.shortlist, s1.shape[1])
-        short = np.argpartition(-s1, k - 1, axis=1)[:, :k]
-        half = self.px // 2
+        s1, shift_of = self.coarse_scores(canvas, cells)
+        k_wide = min(self.shortlist_wide, s1.shape[1])
+        order = np.argpartition(-s1, k_wide - 1, axis=1)[:, :k_wide]
+        shifts = self.shifts()
         out = []
         for n, (x, y) in enumerate(cells):
-            win = windows[n]
-            win2 = cv2.resize(win, (win.shape[1] // 2, win.shape[0] // 2), interpolation=cv2.INTER_AREA)
-            stage2 = []
-            for j in short[n]:
-                res = cv2.matchTemplate(win2, self.t2[j], cv2.TM_CCOEFF_NORMED)
-                _, best, _, loc = cv2.minMaxLoc(res)
-                stage2.append((best, int(j), loc))
-            stage2.sort(key=lambda t: -t[0])
-            final = []
-            for s2, j, (lx, ly) in stage2[:self.finalists]:
-                best3 = (-2.0, 0.0, 0.0, 0.0)
-                for angle in self.angles:
-                    t = self._turned_template(j, angle)
-                    inset = (self.px - t.shape[0]) // 2
-                    cx, cy = 2 * lx + inset, 2 * ly + inset          # top-left of the template in win
-                    r = 2
-                    y0, x0 = max(cy - r, 0), max(cx - r, 0)
-                    y1 = min(cy + r + t.shape[0], win.shape[0])
-                    x1 = min(cx + r + t.shape[1], win.shape[1])
-                    res = cv2.matchTemplate(win[y0:y1, x0:x1], t, cv2.TM_CCOEFF_NORMED)
-                    _, best, _, loc = cv2.minMaxLoc(res)
-                    if best > best3[0]:
-                        best3 = (best, angle, x0 + loc[0] - inset - margin, y0 + loc[1] - inset - margin)
-                final.append((best3[0], j, best3))
-            final.sort(key=lambda t: -t[0])
-            seen = {j for _, j, _ in final}
-            rest = [(s, j, None) for s, j, _ in stage2 if j not in seen]
-            out.append(self._decide(x, y, final, rest, constraints))
+            top, left = canvas.top_left(x, y)
+            row = order[n][np.argsort(-s1[n, order[n]])]
+            hard = s1[n, row[0]] < self.hard_below
+            if hard:
+                robust = np.maximum(self.coarse_trimmed(n, shift_of[n]), s1[n])
+                picks = np.argsort(-robust)[:k_wide]
+            else:
+                picks = row[:self.shortlist]
+            sh = shifts[shift_of[n, picks]]
+            # stage 2: half resolution, around each candidate's coarse shift
+            sc, t2, l2 = canvas.scores(1, self.half[picks], self.half_norms[picks], (top + sh[:, 0]) // 2,
+                                       (left + sh[:, 1]) // 2, 1)
+            flat = sc.reshape(len(picks), -1)
+            best = flat.argmax(axis=1)
+            s2 = flat[np.arange(len(picks)), best]
+            p = sc.shape[1]
+            ty = 2 * (t2 + best // p)
+            tx = 2 * (l2 + best % p)
+            keep = np.argsort(-s2)[:self.robust_count if hard else self.finalists]
+            # stage 3: full resolution for the finalists
+            js = picks[keep]
+            sc3, t3, l3 = canvas.scores(0, self.templates[js], self.norms[js], ty[keep], tx[keep], 1)
+            flat3 = sc3.reshape(len(js), -1)
+            b3 = flat3.argmax(axis=1)
+            p3 = sc3.shape[1]
+            scored = [(float(flat3[i, b3[i]]), int(js[i]), int(t3[i] + b3[i] // p3), int(l3[i] + b3[i] % p3), 0.0)
+                      for i in range(len(js))]
+            scored.sort(key=lambda t: -t[0])
+            if scored[0][0] < self.angle_below:
+                scored = self._try_angles(canvas, scored)
+            if hard or scored[0][0] < self.hard_below:
+                # occlusion-tolerant rescoring (figures, their shadows, fingers): leave out the pixels
+                # that none of the candidates explains
+                head = self._rescore(canvas, scored[:self.robust_count])
+                scored = sorted(head, key=lambda t: -t[0]) + scored[self.robust_count:]
+            others = [(float(s2[i]), int(picks[i]), 0, 0, 0.0) for i in np.argsort(-s2)
+                      if int(picks[i]) not in {t[1] for t in scored}][:3]
+            out.append(self._decide(x, y, top, left, scored + others, constraints))
         return out
 
-    def _decide(self, x: int, y: int, final: list, rest: list, constraints: Constraints | None) -> TileGuess:
+    def score_at(self, canvas: "FeatureCanvas", tile: str, rotation: int, top: int, left: int,
+                 reach: int = 2) -> float:
+        """Full-resolution score of one tile and rotation placed near canvas pixel (top, left)."""
+        j = self.ids.index(tile) + (rotation // 90) % 4
+        sc, _, _ = canvas.scores(0, self.templates[j:j + 1], self.norms[j:j + 1], np.array([top]),
+                                 np.array([left]), reach)
+        return float(sc.max())
+
+    def unexplained(self, canvas: "FeatureCanvas", guess: TileGuess) -> float:
+        """How badly the worst small spot of the cell fits its tile (relative to the median misfit).
+
+        About 2 for a bare tile, 3.5 and more when something (a figure) lies on it.
+        """
+        top, left = canvas.top_left(guess.x, guess.y)
+        ty = (top + int(round(guess.offset_mm[1] / self.mm_per_px))) // 2
+        tx = (left + int(round(guess.offset_mm[0] / self.mm_per_px))) // 2
+        j = self.ids.index(guess.tile) + (guess.rotation // 90) % 4
+        t = self.half[j]
+        o = np.array(canvas.levels[1][ty:ty + t.shape[0], tx:tx + t.shape[1]], np.float32)
+        if o.shape != t.shape:
+            return 0.0
+        o[..., 0] -= o[..., 0].mean()
+        r = np.abs(o / max(float(np.linalg.norm(o)), 1e-3) - t / self.half_norms[j]).sum(axis=2)
+        return float(cv2.blur(r, (3, 3)).max() / max(float(np.median(r)), 1e-6))
+
+    def _try_angles(self, canvas: "FeatureCanvas", scored: list) -> list:
+        """Try the best two candidates turned by :attr:`angles` (hand-placed tiles)."""
+        cands = [(c, a) for c in scored[:2] for a in self.angles]
+        temps = [self._turned_template(c[1], a) for c, a in cands]
+        sc, tt, ll = canvas.scores(0, np.stack([t for t, _ in temps]), np.array([nm for _, nm in temps]),
+                                   np.array([c[2] + INSET for c, _ in cands]),
+                                   np.array([c[3] + INSET for c, _ in cands]), 1)
+        flat = sc.reshape(len(cands), -1)
+        b = flat.argmax(axis=1)
+        p = sc.shape[1]
+        best = {t[1]: t for t in scored}
+        for i, (c, a) in enumerate(cands):
+            s = float(flat[i, b[i]])
+            if s > best[c[1]][0]:
+                best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
+        return sorted(best.values(), key=lambda t: -t[0])
+
+    def _rescore(self, canvas: "FeatureCanvas", cands: list) -> list:
+        """Rescore candidates ``(score, j, top, left, angle)`` without the pixels no candidate explains."""
+        if not cands:
+            return []
+        tops = [c[2] + (INSET if c[4] else 0) for c in cands]
+        lefts = [c[3] + (INSET if c[4] else 0) for c in cands]
+        temps = [self._turned_template(c[1], c[4])[0] if c[4] else self.templates[c[1]] for c in cands]
+        r0, c0 = min(tops), min(lefts)
+        r1 = max(t + tm.shape[0] for t, tm in zip(tops, temps))
+        c1 = max(l + tm.shape[1] for l, tm in zip(lefts, temps))
+        resid = np.full((len(cands), r1 - r0, c1 - c0), np.inf, np.float32)
+        patches = []
+        for i, (t, l, tm) in enumerate(zip(tops, lefts, temps)):
+            o = np.array(canvas.image[t:t + tm.shape[0], l:l + tm.shape[1]], np.float32)
+            o[..., 0] -= o[..., 0].mean()
+            on = o / max(float(np.linalg.norm(o)), 1e-3)
+            tn = tm / max(float(np.linalg.norm(tm)), 1e-3)
+            resid[i, t - r0:t - r0 + tm.shape[0], l - c0:l - c0 + tm.shape[1]] = np.abs(on - tn).sum(axis=2)
+            patches.append(o)
+        best_fit = resid.min(axis=0)
+        finite = best_fit[np.isfinite(best_fit)]
+        cut = max(float(np.median(finite)) * self.outlier_factor,
+                  float(np.partition(finite, int(len(finite) * (1 - self.trim)))[int(len(finite) * (1 - self.trim))]))
+        outlier = best_fit > cut
+        out = []
+        for (score, j, top, left, angle), t, l, tm, o in zip(cands, tops, lefts, temps, patches):
+            keep = ~outlier[t - r0:t - r0 + tm.shape[0], l - c0:l - c0 + tm.shape[1]]
+            ok, tk = o[keep], tm[keep]
+            ok = ok - np.array([ok[:, 0].mean(), 0, 0], np.float32)
+            tk = tk - np.array([tk[:, 0].mean(), 0, 0], np.float32)
+            den = float(np.linalg.norm(ok) * np.linalg.norm(tk))
+            out.append((float((ok * tk).sum() / den) if den > 0 else -1.0, j, top, left, angle))
+        return out
+
+    def _decide(self, x: int, y: int, top: int, left: int, scored: list,
+                constraints: Constraints | None) -> TileGuess:
         pick = 0
         constrained = False
-        if constraints is not None and len(final) > 1:
-            top = final[0][0]
-            tied = [i for i, f in enumerate(final) if top - f[0] <= self.tie_margin]
+        if constraints is not None and len(scored) > 1:
+            best = scored[0][0]
+            tied = [i for i, f in enumerate(scored) if best - f[0] <= self.tie_margin]
             if len(tied) > 1:
-                fits = [i for i in tied if self._fits(final[i][1], x, y, constraints)]
+                fits = [i for i in tied if self._fits(scored[i][1], x, y, constraints)]
                 if fits and fits[0] != 0:
                     pick, constrained = fits[0], True
-        score, j, (_, angle, dx, dy) = final[pick]
-        others = [f for i, f in enumerate(final) if i != pick] + rest
-        # runners-up: best score per other (tile, rotation)
-        runners = tuple(Candidate(self.ids[oj], self.rots[oj], float(os_)) for os_, oj, _ in others[:3])
-        second = max((o[0] for o in others if self.ids[o[1]] != self.ids[j] or
-                      not self._same_look(j, o[1])), default=-1.0)
-        confidence = _confidence(float(score), float(second))
-        mm = self.refs_mm_per_px()
-        return TileGuess(x, y, self.ids[j], self.rots[j], float(score), confidence, runners,
-                         (dx * mm, dy * mm), angle, constrained)
-
-    def _same_look(self, a: int, b: int) -> bool:
-        return self.ids[a] == self.ids[b] and self.rots[a] == self.rots[b]
-
-    def refs_mm_per_px(self) -> float:
-        pitch = 45.0
-        return pitch / self.px
+        score, j, ty, tx, angle = scored[pick]
+        others = [f for i, f in enumerate(scored) if i != pick]
+        runners = tuple(Candidate(self.ids[o[1]], self.rots[o[1]], o[0]) for o in others[:3])
+        # the runner-up that matters is the best one that does not look the same
+        second = max((o[0] for o in others if self.look[o[1]] != self.look[j]), default=-1.0)
+        confidence = _confidence(score, second)
+        mm = self.mm_per_px
+        return TileGuess(x, y, self.ids[j], self.rots[j], score, confidence, runners,
+                         ((tx - left) * mm, (ty - top) * mm), angle, constrained)
 
     def _fits(self, j: int, x: int, y: int, constraints: Constraints) -> bool:
         tid = self.ids[j]
@@ -451,6 +653,22 @@ class TileClassifier:
                 if len(terrain) == 3 and h != terrain:
                     return False
         return True
+
+
+def _look_alikes(templates: np.ndarray, ids: Sequence[str], rots: Sequence[int],
+                 threshold: float = 0.985) -> list[int]:
+    """Group templates that look the same (duplicate tiles, symmetric tiles turned): group index per template."""
+    n = len(templates)
+    flat = templates.reshape(n, -1)
+    flat = flat / np.maximum(np.linalg.norm(flat, axis=1, keepdims=True), 1e-6)
+    sim = flat @ flat.T
+    group = list(range(n))
+    for a in range(n):
+        for b in np.nonzero(sim[a, a + 1:] >= threshold)[0] + a + 1:
+            ga, gb = group[a], group[int(b)]
+            if ga != gb:
+                group = [ga if g == gb else g for g in group]
+    return group
 
 
 def _confidence(best: float, second: float) -> float:

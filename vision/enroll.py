@@ -1,0 +1,195 @@
+"""Enrolment: learning what every tile of a set looks like, from scans or from the camera.
+
+From scans: a folder holding one image per tile type named ``<tile id>.png`` (or
+``.jpg``), the tile seen straight from above, its own north up, cropped to the tile.
+
+From the camera (see docs/vision.md, "Enrolment"): the tiles are laid on the mat in
+the catalog's order, **row by row from the top-left corner of the play area**, every
+tile turned with its own north toward the mat's top edge, in the cells of an enrolment
+grid whose pitch is the tile size plus ``gap_mm`` (a finger's width, 10 mm by
+default). When the set does not fit on the mat at once, lay it in batches: photo 1
+holds the first ``capacity`` tiles, photo 2 the next ones, and so on. Several photos of
+the same batch (other light) may be given; their samples are averaged.
+
+Each tile is found near its enrolment cell (it may lie a few millimetres and degrees
+off) by matching the sample against a flat, straight square; then it is cut out,
+straightened and stored at :data:`vision.refs.TILE_PX` pixels.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import cv2
+import numpy as np
+
+from . import VisionError
+from .mat import Mat
+from .refs import TILE_PX, ReferenceSet
+from .tiles import CatalogInfo, Grid
+
+log = logging.getLogger(__name__)
+
+MapFn = Callable[[np.ndarray], np.ndarray]
+
+
+class EnrolError(VisionError):
+    """Enrolment input that cannot be used; one line naming what to fix."""
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """A colour image from disk (alpha composited on light grey); one-line error when unreadable."""
+    p = Path(path)
+    img = cv2.imread(str(p), cv2.IMREAD_UNCHANGED) if p.is_file() else None
+    if img is None:
+        raise EnrolError(f"{p}: not a readable image file")
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    elif img.shape[2] == 4:
+        a = img[..., 3:4].astype(np.float32) / 255
+        img = (img[..., :3] * a + 235 * (1 - a)).astype(np.uint8)
+    return img
+
+
+def refs_from_scans(folder: str | Path, catalog: CatalogInfo, camera: str = "scans",
+                    px: int = TILE_PX, blur_sigma: float = 0.0) -> ReferenceSet:
+    """References from a folder of tile scans named ``<tile id>.png`` (every catalog tile needed)."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise EnrolError(f"{root}: no such folder of tile scans")
+    images = []
+    missing = []
+    for tid in catalog.tile_ids:
+        path = next((root / f"{tid}{ext}" for ext in (".png", ".jpg", ".jpeg") if (root / f"{tid}{ext}").is_file()),
+                    None)
+        if path is None:
+            missing.append(tid)
+            continue
+        img = read_image(path)
+        if blur_sigma > 0:
+            img = cv2.GaussianBlur(img, (0, 0), blur_sigma)
+        images.append(cv2.resize(img, (px, px), interpolation=cv2.INTER_AREA))
+    if missing:
+        raise EnrolError(f"{root}: no scan for {len(missing)} tiles ({', '.join(missing[:6])}"
+                         f"{'...' if len(missing) > 6 else ''}); expected files named <tile id>.png")
+    return ReferenceSet(game=catalog.game, tile_ids=list(catalog.tile_ids), images=np.stack(images), camera=camera,
+                        source=f"scans:{root}", counts=[catalog.counts.get(t, 1) for t in catalog.tile_ids])
+
+
+@dataclass(frozen=True)
+class EnrolLayout:
+    """Where tile number i of a batch lies on the mat during camera enrolment."""
+
+    mat: Mat
+    gap_mm: float = 10.0
+
+    @property
+    def pitch(self) -> float:
+        return self.mat.tile_mm + self.gap_mm
+
+    @property
+    def columns(self) -> int:
+        return max(1, int((self.mat.play_width_mm + self.gap_mm) // self.pitch))
+
+    @property
+    def rows(self) -> int:
+        return max(1, int((self.mat.play_height_mm + self.gap_mm) // self.pitch))
+
+    @property
+    def capacity(self) -> int:
+        return self.columns * self.rows
+
+    def centre_mm(self, i: int) -> tuple[float, float]:
+        r, c = divmod(i, self.columns)
+        px, py = self.mat.play_origin_mm
+        t = self.mat.tile_mm
+        return (px + t / 2 + c * self.pitch, py + t / 2 + r * self.pitch)
+
+
+def sample_tile(frame: np.ndarray, to_frame: MapFn, centre_mm: tuple[float, float], tile_mm: float,
+                angle_deg: float = 0.0, px: int = TILE_PX, margin_px: int = 0) -> np.ndarray:
+    """The square of ``tile_mm`` centred at ``centre_mm`` (turned by ``angle_deg``), as ``px`` pixels (+ margin)."""
+    from .recognize import grid_maps
+
+    g = Grid(centre_mm, angle_deg, tile_mm)
+    mx, my = grid_maps(to_frame, g, 0, 0, 1, 1, px, margin_px, step=4)
+    return cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def locate_tile(frame: np.ndarray, to_frame: MapFn, centre_mm: tuple[float, float], tile_mm: float,
+                background: np.ndarray, search_mm: float = 8.0) -> tuple[tuple[float, float], float]:
+    """Where a lone tile really lies near ``centre_mm``: (centre, small angle), from its outline on the mat."""
+    ppm = TILE_PX / tile_mm
+    margin = int(math.ceil(search_mm * ppm))
+    win = sample_tile(frame, to_frame, centre_mm, tile_mm, 0.0, TILE_PX, margin)
+    lab = cv2.cvtColor(win, cv2.COLOR_BGR2Lab).astype(np.float32)
+    d = lab - background
+    d[..., 0] *= 0.5
+    mask = (np.linalg.norm(d, axis=2) > 24).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if mask.sum() < 0.5 * TILE_PX * TILE_PX:
+        raise EnrolError(f"enrolment: no tile found near ({centre_mm[0]:.0f}, {centre_mm[1]:.0f}) mm; "
+                         "lay the tiles in the documented order, one per enrolment cell")
+    # position: where a tile-sized square covers most of the mask (thin lines on the mat hardly count)
+    cover = cv2.blur(mask.astype(np.float32), (TILE_PX, TILE_PX), anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+    valid = cover[:mask.shape[0] - TILE_PX + 1, :mask.shape[1] - TILE_PX + 1]
+    ys, xs = np.nonzero(valid >= valid.max() - 1e-3)
+    top, left = float(ys.mean()), float(xs.mean())
+    if valid.max() < 0.8:
+        raise EnrolError(f"enrolment: the tile near ({centre_mm[0]:.0f}, {centre_mm[1]:.0f}) mm is hard to tell "
+                         "from the mat (covered, or a tile missing there?)")
+    # small turn: the outline of the mask inside that square (plus one pixel)
+    t0, l0 = int(round(top)) - 1, int(round(left)) - 1
+    sub = mask[max(t0, 0):t0 + TILE_PX + 2, max(l0, 0):l0 + TILE_PX + 2]
+    pts = np.column_stack(np.nonzero(sub)[::-1]).astype(np.float32)
+    angle = 0.0
+    if len(pts) > 10:
+        _, _, a = cv2.minAreaRect(pts)
+        angle = float(np.clip(((a + 45.0) % 90.0) - 45.0, -5.0, 5.0))
+    cx = (left + TILE_PX / 2 - margin) / ppm - tile_mm / 2 + centre_mm[0]
+    cy = (top + TILE_PX / 2 - margin) / ppm - tile_mm / 2 + centre_mm[1]
+    return (cx, cy), angle
+
+
+def refs_from_frames(frames: Sequence[np.ndarray], mappings: Sequence[MapFn], catalog: CatalogInfo, mat: Mat,
+                     batches: Sequence[int] | None = None, gap_mm: float = 10.0, camera: str = "camera",
+                     background: np.ndarray | None = None) -> ReferenceSet:
+    """References from photos of the set laid out as :class:`EnrolLayout` says.
+
+    ``batches[k]`` is the batch number of photo k (default: photo k is batch k).
+    Batch b holds catalog tiles ``b*capacity`` .. ``(b+1)*capacity - 1``.
+    """
+    from .pieces import background_lab
+
+    layout = EnrolLayout(mat, gap_mm)
+    batches = list(batches) if batches is not None else list(range(len(frames)))
+    if len(batches) != len(frames) or len(mappings) != len(frames):
+        raise EnrolError("enrolment: one batch number and one mat mapping per photo")
+    n = len(catalog.tile_ids)
+    need = math.ceil(n / layout.capacity)
+    have = sorted(set(batches))
+    if have != list(range(need)):
+        raise EnrolError(f"enrolment: {n} tiles need {need} batches of {layout.capacity} on this mat, "
+                         f"got photos of batches {have}")
+    sums = np.zeros((n, TILE_PX, TILE_PX, 3), np.float64)
+    counts = np.zeros(n)
+    for frame, to_frame, b in zip(frames, mappings, batches):
+        bg = background
+        if bg is None:
+            x, y = mat.play_origin_mm
+            strip = sample_tile(frame, to_frame, (x - 5.0 + mat.play_width_mm / 2, y - 12.0), 16.0, 0.0, 16)
+            bg = background_lab(strip)
+        for i in range(layout.capacity):
+            k = b * layout.capacity + i
+            if k >= n:
+                break
+            centre, angle = locate_tile(frame, to_frame, layout.centre_mm(i), mat.tile_mm, bg)
+            sums[k] += sample_tile(frame, to_frame, centre, mat.tile_mm, angle)
+            counts[k] += 1
+    images = (sums / counts[:, None, None, None]).round().astype(np.uint8)
+    return ReferenceSet(game=catalog.game, tile_ids=list(catalog.tile_ids), images=images, camera=camera,
+                        source=f"camera:{len(frames)} photos", counts=[catalog.counts.get(t, 1) for t in catalog.tile_ids],
+                        meta={"gap_mm": gap_mm, "tile_mm": mat.tile_mm})

@@ -1,0 +1,310 @@
+"""Figures: player colour calibration and figure detection on recognised tiles.
+
+Colours are compared in CIE Lab (OpenCV's 8-bit scaling), where red is one compact
+cluster instead of two hue ends (no hue wrap-around), with lightness weighted down
+because light and shading change it most.
+
+Player colours are calibrated from a few figures laid in a row on the empty mat
+(left to right in the order of the names given) and stored as a small JSON file::
+
+    {"format": "tablehub-colours/1",
+     "colours": [{"name": "red", "lab": [120.5, 178.2, 160.1], "spread": 6.3}, ...]}
+
+Figures on tiles are found as the parts of a tile that differ from the tile's own
+reference appearance (after a per-channel gain/offset fit, so light and colour cast
+do not count), that are not mere shadow (darker in all channels alike), and whose
+colour is near a calibrated player colour. A blob whose colour matches nobody is
+reported with colour ``"unknown"`` (or dropped, as the caller chooses).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from . import VisionError
+
+log = logging.getLogger(__name__)
+
+FORMAT = "tablehub-colours/1"
+LIGHTNESS_WEIGHT = 0.5
+"""Lightness differences count half as much as chroma differences."""
+
+#: typical painted wooden figures under white light (BGR): a starting point before calibration
+DEFAULT_COLOURS_BGR: dict[str, tuple[int, int, int]] = {
+    "red": (38, 36, 196),
+    "blue": (170, 80, 22),
+    "green": (52, 140, 42),
+    "yellow": (28, 196, 232),
+    "black": (38, 36, 34),
+    "purple": (120, 44, 110),
+    "orange": (20, 118, 236),
+}
+
+
+class ColourError(VisionError):
+    """A colour file or a calibration that cannot be used; one line naming what to fix."""
+
+
+def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
+    """Lab (float32, OpenCV 8-bit scaling) of an (..., 3) uint8 or float BGR array."""
+    arr = np.asarray(bgr)
+    flat = np.clip(arr.reshape(-1, 1, 3), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(arr.shape)
+
+
+def _weighted(lab: np.ndarray) -> np.ndarray:
+    out = np.array(lab, np.float32, copy=True)
+    out[..., 0] *= LIGHTNESS_WEIGHT
+    return out
+
+
+@dataclass(frozen=True)
+class PlayerColour:
+    name: str
+    lab: tuple[float, float, float]
+    spread: float = 8.0
+    """Typical distance of this colour's figure pixels from ``lab`` (weighted Lab units)."""
+
+
+@dataclass
+class PlayerColours:
+    """The colours in play, each a Lab centre and a spread; classifies pixels by nearest colour."""
+
+    colours: list[PlayerColour]
+    max_distance: float = 38.0
+    """Pixels farther than this (weighted Lab) from every colour belong to nobody."""
+
+    def __post_init__(self) -> None:
+        if not self.colours:
+            raise ColourError("colours: no player colours given")
+        names = [c.name for c in self.colours]
+        if len(set(names)) != len(names):
+            raise ColourError(f"colours: names must be distinct, got {names}")
+        self._centres = _weighted(np.array([c.lab for c in self.colours], np.float32))
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.colours]
+
+    @classmethod
+    def defaults(cls, names: Iterable[str] | None = None) -> "PlayerColours":
+        """Uncalibrated typical colours (``names``: a subset of :data:`DEFAULT_COLOURS_BGR`)."""
+        chosen = list(names) if names is not None else ["red", "blue", "green", "yellow", "black"]
+        unknown = [n for n in chosen if n not in DEFAULT_COLOURS_BGR]
+        if unknown:
+            raise ColourError(f"colours: no default for {', '.join(unknown)} "
+                              f"(known: {', '.join(DEFAULT_COLOURS_BGR)}); calibrate them from figures")
+        return cls([PlayerColour(n, tuple(float(v) for v in bgr_to_lab(np.array(DEFAULT_COLOURS_BGR[n]))))
+                    for n in chosen])
+
+    def nearest(self, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Index of the nearest colour and the distance to it, for an (..., 3) Lab array."""
+        w = _weighted(lab)
+        d = np.linalg.norm(w[..., None, :] - self._centres, axis=-1)
+        idx = d.argmin(axis=-1)
+        return idx, np.take_along_axis(d, idx[..., None], axis=-1)[..., 0]
+
+    # ------------------------------------------------------------------ storage
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": FORMAT, "max_distance": self.max_distance,
+                "colours": [{"name": c.name, "lab": [round(v, 2) for v in c.lab], "spread": round(c.spread, 2)}
+                            for c in self.colours]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "colours") -> "PlayerColours":
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            raise ColourError(f"{source}: expected a {FORMAT!r} colour file (made by 'tablehub enroll --colours')")
+        items = data.get("colours")
+        if not isinstance(items, list) or not items:
+            raise ColourError(f"{source}: colours: missing or empty")
+        out = []
+        for i, item in enumerate(items):
+            try:
+                lab = tuple(float(v) for v in item["lab"])
+                if len(lab) != 3:
+                    raise ValueError
+                out.append(PlayerColour(str(item["name"]), lab, float(item.get("spread", 8.0))))  # type: ignore
+            except (KeyError, TypeError, ValueError):
+                raise ColourError(f"{source}: colours[{i}]: expected {{name, lab: [L, a, b], spread}}") from None
+        return cls(out, float(data.get("max_distance", 38.0)))
+
+    def save(self, path: str | Path) -> Path:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        return p
+
+    @classmethod
+    def load(cls, path: str | Path) -> "PlayerColours":
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ColourError(f"{p}: cannot read the colour file ({exc.strerror or exc})") from None
+        except json.JSONDecodeError as exc:
+            raise ColourError(f"{p}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        return cls.from_dict(data, str(p))
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+def background_lab(canvas_bgr: np.ndarray, rect_px: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """Median Lab colour of the (mostly empty) mat in ``rect_px`` = (x, y, w, h) of the canvas."""
+    img = canvas_bgr if rect_px is None else canvas_bgr[rect_px[1]:rect_px[1] + rect_px[3],
+                                                        rect_px[0]:rect_px[0] + rect_px[2]]
+    small = img[::2, ::2].reshape(-1, 3)
+    return np.median(bgr_to_lab(small), axis=0)
+
+
+def find_blobs_on_mat(canvas_bgr: np.ndarray, background: np.ndarray, px_per_mm: float,
+                      threshold: float = 22.0, min_mm2: float = 40.0, max_mm2: float = 900.0
+                      ) -> list[tuple[float, float, np.ndarray]]:
+    """Things on the bare mat: ``(x_px, y_px, pixel mask)`` per blob, left to right."""
+    lab = bgr_to_lab(canvas_bgr)
+    diff = np.linalg.norm(_weighted(lab) - _weighted(background.reshape(1, 1, 3)), axis=2)
+    mask = (cv2.GaussianBlur(diff, (0, 0), 1.0) > threshold).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area_px = px_per_mm * px_per_mm
+    out = []
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA] / area_px
+        if min_mm2 <= area <= max_mm2:
+            out.append((float(cents[i][0]), float(cents[i][1]), labels == i))
+    out.sort(key=lambda b: (b[0], b[1]))
+    return out
+
+
+def calibrate_colours(canvas_bgr: np.ndarray, names: Sequence[str], px_per_mm: float,
+                      background: np.ndarray | None = None,
+                      rect_px: tuple[int, int, int, int] | None = None) -> PlayerColours:
+    """Player colours from figures laid in a row on the empty mat, left to right in ``names`` order.
+
+    ``rect_px`` limits the search to part of the canvas (x, y, w, h). The colour of a
+    figure is the median of its core pixels (the blob eroded, which drops the shadow rim).
+    """
+    img = canvas_bgr if rect_px is None else canvas_bgr[rect_px[1]:rect_px[1] + rect_px[3],
+                                                        rect_px[0]:rect_px[0] + rect_px[2]]
+    bg = background if background is not None else background_lab(img)
+    blobs = find_blobs_on_mat(img, bg, px_per_mm)
+    if len(blobs) != len(names):
+        raise ColourError(f"colour calibration: found {len(blobs)} figures on the mat, expected {len(names)} "
+                          f"({', '.join(names)}); lay one figure of each colour in a row, apart, on the bare mat")
+    lab = bgr_to_lab(img)
+    colours = []
+    for name, (_, _, mask) in zip(names, blobs):
+        core = cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        pix = lab[core if core.sum() >= 10 else mask]
+        centre = np.median(pix, axis=0)
+        spread = float(np.median(np.linalg.norm(_weighted(pix) - _weighted(centre), axis=1)))
+        colours.append(PlayerColour(str(name), tuple(float(v) for v in centre), max(spread, 3.0)))  # type: ignore
+    return PlayerColours(colours)
+
+
+# --------------------------------------------------------------------------- detection on tiles
+
+
+@dataclass(frozen=True)
+class FigureSeen:
+    """A figure on the tile at cell (x, y): its colour, the region under it, where in the tile."""
+
+    x: int
+    y: int
+    colour: str
+    region: str | None
+    u: float
+    v: float
+    """Position in the tile (fractions, x east / y south, the tile as it lies)."""
+    confidence: float = 1.0
+    area_mm2: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"x": self.x, "y": self.y, "colour": self.colour, "region": self.region,
+                "u": round(self.u, 3), "v": round(self.v, 3), "confidence": round(self.confidence, 3)}
+
+
+@dataclass
+class FigureFinder:
+    """Finds figures on one recognised tile by comparing it with the tile's reference."""
+
+    colours: PlayerColours
+    residual_threshold: float = 30.0
+    """Pixels differing from the (colour-corrected) reference by more than this may be a figure."""
+    min_area_mm2: float = 35.0
+    max_area_mm2: float = 700.0
+    min_colour_share: float = 0.4
+    """Share of a blob's pixels that must agree on one player colour (else "unknown")."""
+    report_unknown: bool = True
+
+    def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float) -> list[tuple[str, float, float, float, float]]:
+        """Figures in ``observed`` (BGR tile, aligned with ``reference``, same size).
+
+        Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in tile fractions.
+        """
+        obs = observed.astype(np.float32)
+        ref = reference.astype(np.float32)
+        fitted = _fit_gain(obs, ref)
+        resid = np.abs(obs - fitted).sum(axis=2)
+        resid = cv2.GaussianBlur(resid, (0, 0), 0.8)
+        cand = resid > self.residual_threshold
+        # shadow: darker than expected by the same factor in every channel
+        ratio = (obs + 4.0) / (fitted + 4.0)
+        mean_ratio = ratio.mean(axis=2)
+        shadow = (mean_ratio < 0.9) & (ratio.std(axis=2) < 0.08 + 0.1 * (1 - mean_ratio))
+        lab = bgr_to_lab(observed)
+        idx, dist = self.colours.nearest(lab)
+        coloured = dist < self.colours.max_distance
+        mask = (cand & ~(shadow & ~coloured)).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        px_area = mm_per_px * mm_per_px
+        side = observed.shape[0]
+        out = []
+        for i in range(1, n):
+            area = stats[i, cv2.CC_STAT_AREA] * px_area
+            if not self.min_area_mm2 <= area <= self.max_area_mm2:
+                continue
+            blob = labels == i
+            votes = idx[blob & coloured]
+            if votes.size:
+                counts = np.bincount(votes, minlength=len(self.colours.colours))
+                best = int(counts.argmax())
+                share = counts[best] / blob.sum()
+            else:
+                best, share = -1, 0.0
+            cx, cy = cents[i]
+            if best < 0 or share < self.min_colour_share:
+                if not self.report_unknown:
+                    continue
+                name, conf = "unknown", 0.0
+            else:
+                name = self.colours.colours[best].name
+                conf = float(min(1.0, share / 0.7))
+            out.append((name, (cx + 0.5) / side, (cy + 0.5) / side, conf, float(area)))
+        return out
+
+
+def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Per-channel ``gain * ref + offset`` fitted to ``obs`` robustly (two passes, outliers dropped)."""
+    o = obs.reshape(-1, 3)
+    r = ref.reshape(-1, 3)
+    keep = np.ones(len(o), bool)
+    out = np.empty_like(o)
+    for _ in range(2):
+        for c in range(3):
+            rc, oc = r[keep, c], o[keep, c]
+            var = rc.var()
+            gain = float(((rc - rc.mean()) * (oc - oc.mean())).mean() / var) if var > 1.0 else 1.0
+            gain = min(max(gain, 0.3), 3.0)
+            out[:, c] = gain * r[:, c] + (oc.mean() - gain * rc.mean())
+        err = np.abs(o - out).sum(axis=1)
+        keep = err < max(float(np.percentile(err, 80)) * 1.5, 6.0)
+    return out.reshape(obs.shape)

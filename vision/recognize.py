@@ -1,0 +1,413 @@
+"""The tile-game recognition pipeline: camera frame -> :class:`Observation`.
+
+>>> rec = Recognizer.for_game(catalog_path, refs, mat, colours=colours)        # doctest: +SKIP
+>>> obs = rec.observe(frame)                      # full: finds the start tile, every cell  # doctest: +SKIP
+>>> obs2 = rec.observe(next_frame, previous=obs)  # incremental: only cells that changed   # doctest: +SKIP
+>>> obs2.to_dict()["tiles"][0]                                                  # doctest: +SKIP
+{'x': 0, 'y': 0, 'tile': 'ds001', 'rotation': 0, 'confidence': 0.98, ...}
+
+Steps: locate the mat (:class:`vision.rectify.Rectifier`), sample the play area as a
+grid canvas (one ``cv2.remap`` through the lens model, cached while the camera is
+still), find the start tile once (it fixes cell (0, 0) and north), tell empty cells
+from occupied ones against the mat colour, classify occupied cells
+(:class:`vision.tiles.TileClassifier`), then look for figures on them
+(:class:`vision.pieces.FigureFinder`). With a previous observation only the cells
+whose small signature changed are examined again.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from . import VisionError
+from .geometry import TileGeometry
+from .mat import Mat
+from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab
+from .refs import ReferenceSet
+from .tiles import (COARSE, MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
+                    TileClassifier, TileGuess, _normalise_rows, centre_lightness, to_features)
+
+log = logging.getLogger(__name__)
+
+MapFn = Callable[[np.ndarray], np.ndarray]
+"""Mat millimetres (n, 2) -> frame pixels (n, 2)."""
+
+
+class NoStartTile(VisionError):
+    """The start tile is not visible on the play area."""
+
+
+@dataclass
+class Observation:
+    """What the camera sees on a tile game table at one moment."""
+
+    grid: Grid
+    tiles: dict[tuple[int, int], TileGuess]
+    figures: list[FigureSeen]
+    signatures: dict[tuple[int, int], np.ndarray] = field(repr=False, default_factory=dict)
+    changed: list[tuple[int, int]] = field(default_factory=list)
+    """Cells examined afresh for this observation (all of them for a full one)."""
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        tiles = sorted(self.tiles.values(), key=lambda t: (t.y, t.x))
+        figs = sorted(self.figures, key=lambda f: (f.y, f.x, f.colour))
+        return {"grid": self.grid.to_dict(),
+                "tiles": [t.to_dict() for t in tiles],
+                "figures": [f.to_dict() for f in figs],
+                "warnings": list(self.warnings)}
+
+
+# --------------------------------------------------------------------------- sampling
+
+
+class GridSampler:
+    """Samples grid canvases from a frame through a mat -> frame mapping, caching the remap tables."""
+
+    step = 8
+    """The mapping is evaluated every ``step`` pixels and interpolated (it is smooth)."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._maps: tuple[np.ndarray, np.ndarray] | None = None
+
+    def sample(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, x0: int, y0: int, nx: int, ny: int,
+               px: int = TILE_PX, margin: int = MARGIN_PX) -> GridCanvas:
+        full_key = (key, grid, x0, y0, nx, ny, px, margin)
+        if full_key != self._key or self._maps is None:
+            self._maps = grid_maps(to_frame, grid, x0, y0, nx, ny, px, margin, self.step)
+            self._key = full_key if key is not None else None
+        image = cv2.remap(frame, self._maps[0], self._maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return GridCanvas(image, x0, y0, nx, ny, px, margin)
+
+
+def grid_maps(to_frame: MapFn, grid: Grid, x0: int, y0: int, nx: int, ny: int, px: int, margin: int,
+              step: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.remap`` tables from grid-canvas pixels to frame pixels."""
+    w, h = nx * px + 2 * margin, ny * px + 2 * margin
+    cols = np.append(np.arange(0, w, step), w - 1).astype(np.float64)
+    rows = np.append(np.arange(0, h, step), h - 1).astype(np.float64)
+    uu, vv = np.meshgrid(cols, rows)
+    gx = x0 - 0.5 + (uu - margin + 0.5) / px
+    gy = y0 - 0.5 + (vv - margin + 0.5) / px
+    m = grid.mat_from_grid()
+    mm = np.stack([m[0, 0] * gx + m[0, 1] * gy + m[0, 2], m[1, 0] * gx + m[1, 1] * gy + m[1, 2]], axis=-1)
+    fr = to_frame(mm.reshape(-1, 2)).reshape(len(rows), len(cols), 2).astype(np.float32)
+    # interpolate the coarse lattice to every pixel (the lattice ends exactly on the last pixel)
+    out = []
+    for c in range(2):
+        coarse = fr[..., c]
+        fine_x = np.interp(np.arange(w), cols, np.arange(len(cols)))
+        fine_y = np.interp(np.arange(h), rows, np.arange(len(rows)))
+        out.append(cv2.remap(coarse, *np.meshgrid(fine_x.astype(np.float32), fine_y.astype(np.float32)),
+                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    return out[0], out[1]
+
+
+def canvas_mapping(px_per_mm: float) -> MapFn:
+    """Mapping for frames that already are top-down canvases (pixel = mat mm * px_per_mm)."""
+    return lambda pts: np.asarray(pts, np.float64) * px_per_mm
+
+
+# --------------------------------------------------------------------------- the recogniser
+
+
+@dataclass
+class Thresholds:
+    occupied_share: float = 0.5
+    """A cell is occupied when more than this share of its inner part is not mat."""
+    mat_distance: float = 24.0
+    """Weighted-Lab distance from the mat colour above which a pixel is "not mat"."""
+    start_min_score: float = 0.55
+    """The start tile must match at least this well to fix the grid."""
+    signature_change: float = 22.0
+    """A cell changed when a signature pixel moved more than this (after removing the cell's mean change)."""
+    figure_hint: float = 3.0
+    """Only tiles with a spot this unexplained by the tile (see :meth:`TileClassifier.unexplained`) are
+    searched for figures."""
+    keep_score_drop: float = 0.08
+    """A changed cell keeps its tile when that tile still matches within this of its earlier score."""
+
+
+class Recognizer:
+    """Frame -> :class:`Observation` for one tile game, one reference set, one mat."""
+
+    def __init__(self, catalog: CatalogInfo, refs: ReferenceSet, mat: Mat, geometry: TileGeometry | None = None,
+                 colours: PlayerColours | None = None, rectifier: Any = None, lens: Any = None,
+                 thresholds: Thresholds | None = None):
+        missing = [t for t in catalog.tile_ids if t not in refs.tile_ids]
+        if catalog.start not in refs.tile_ids:
+            raise VisionError(f"references: no reference for the start tile {catalog.start}; enrol the set again")
+        if missing:
+            log.warning("references lack %d catalog tiles (%s...): they cannot be recognised",
+                        len(missing), ", ".join(missing[:5]))
+        self.catalog = catalog
+        self.refs = refs
+        self.mat = mat
+        self.geometry = geometry
+        self.colours = colours
+        self.pitch = float(mat.tile_mm)
+        self.classifier = TileClassifier(refs, catalog, TILE_PX, self.pitch)
+        self.figures = FigureFinder(colours) if colours is not None else None
+        self.thresholds = thresholds or Thresholds()
+        if rectifier is None:
+            from .rectify import Rectifier
+
+            rectifier = Rectifier(mat, px_per_mm=TILE_PX / self.pitch, lens=lens)
+        self.rectifier = rectifier
+        self.sampler = GridSampler()
+        self._ref_bgr = np.stack([cv2.resize(im, (TILE_PX, TILE_PX), interpolation=cv2.INTER_AREA)
+                                  if im.shape[0] != TILE_PX else im for im in refs.images])
+        self._mat_lab: np.ndarray | None = None
+
+    @classmethod
+    def for_game(cls, catalog_path: str | Path, refs: ReferenceSet, mat: Mat, **kw: Any) -> "Recognizer":
+        catalog = CatalogInfo.load(catalog_path)
+        geometry = kw.pop("geometry", None) or TileGeometry(dict(catalog.data))
+        return cls(catalog, refs, mat, geometry=geometry, **kw)
+
+    # ------------------------------------------------------------------ entry points
+
+    def observe(self, frame: np.ndarray, previous: Observation | None = None,
+                constraints: Constraints | None = None, relocate: bool = True) -> Observation:
+        """Recognise a camera frame. ``relocate=False`` reuses the last mat location (no marker search)."""
+        if relocate or self.rectifier.last is None:
+            location = self.rectifier.locate(frame)
+        else:
+            location = self.rectifier.last
+        size = (frame.shape[1], frame.shape[0])
+        key = (location.homography.tobytes(), size)
+        rect = self.rectifier
+
+        def to_frame(pts: np.ndarray) -> np.ndarray:
+            return rect.mat_to_image(pts, location, size)
+
+        obs = self.observe_mapped(frame, to_frame, key, previous, constraints)
+        obs.warnings[:0] = list(getattr(location, "warnings", []))
+        return obs
+
+    def observe_canvas(self, canvas: np.ndarray, px_per_mm: float, previous: Observation | None = None,
+                       constraints: Constraints | None = None) -> Observation:
+        """Recognise a top-down canvas (pixel = mat mm * ``px_per_mm``), e.g. from ``Rectifier.warp``."""
+        return self.observe_mapped(canvas, canvas_mapping(px_per_mm), ("canvas", px_per_mm, canvas.shape),
+                                   previous, constraints)
+
+    def observe_mapped(self, frame: np.ndarray, to_frame: MapFn, key: Any, previous: Observation | None = None,
+                       constraints: Constraints | None = None) -> Observation:
+        _check_image(frame)
+        warnings: list[str] = []
+        grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
+        cells = grid.cells_in(self.mat.play_rect_mm)
+        xs = [c[0] for c in cells]
+        ys = [c[1] for c in cells]
+        x0, y0 = min(xs), min(ys)
+        gc = self.sampler.sample(frame, to_frame, key, grid, x0, y0, max(xs) - x0 + 1, max(ys) - y0 + 1)
+        fc = FeatureCanvas(gc)
+        sigs = self._signatures(fc, cells)
+        if previous is None:
+            todo = cells
+        else:
+            todo = self._changed(cells, sigs, previous)
+        occupied = self._occupied(fc, todo)
+        tiles: dict[tuple[int, int], TileGuess] = {}
+        figures: list[FigureSeen] = []
+        if previous is not None:
+            todo_set = set(todo)
+            tiles = {c: t for c, t in previous.tiles.items() if c not in todo_set}
+            figures = [f for f in previous.figures if (f.x, f.y) not in todo_set]
+        fresh = [c for c in todo if occupied.get(c)]
+        kept, to_classify = self._keep_previous(fc, fresh, previous)
+        tiles.update(kept)
+        for guess in self.classifier.classify(fc, to_classify, constraints):
+            tiles[(guess.x, guess.y)] = guess
+        if (0, 0) not in tiles:
+            warnings.append(f"the start tile {self.catalog.start} is not seen at (0, 0) any more")
+        if self.figures is not None:
+            for c in fresh:
+                if self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint:
+                    figures.extend(self._figures_on(fc, tiles[c]))
+        for t in tiles.values():
+            if t.confidence < 0.5:
+                warnings.append(f"cell ({t.x}, {t.y}): unsure ({t.tile} r{t.rotation}, score {t.score:.2f}); "
+                                f"a tile not in the set, a hand, or bad light?")
+        return Observation(grid, tiles, figures, sigs, list(todo), warnings)
+
+    # ------------------------------------------------------------------ start tile
+
+    def find_start(self, frame: np.ndarray, to_frame: MapFn, key: Any = None) -> Grid:
+        """Find the start tile on the play area: it fixes cell (0, 0), north and the grid's small angle."""
+        px, py, pw, ph = self.mat.play_rect_mm
+        coarse_px = TILE_PX // COARSE
+        search = Grid((px + pw / 2, py + ph / 2), 0.0, self.pitch)
+        cells = search.cells_in(self.mat.play_rect_mm)
+        xs = [c[0] for c in cells]
+        ys = [c[1] for c in cells]
+        x0, y0 = min(xs), min(ys)
+        canvas = GridSampler().sample(frame, to_frame, None, search, x0, y0, max(xs) - x0 + 1, max(ys) - y0 + 1,
+                                      TILE_PX, MARGIN_PX)
+        feat = to_features(canvas.image)
+        small = cv2.resize(feat, (feat.shape[1] // COARSE, feat.shape[0] // COARSE), interpolation=cv2.INTER_AREA)
+        j0 = self.classifier.ids.index(self.catalog.start)
+        peaks: list[tuple[float, int, int, int]] = []
+        for k in range(4):
+            t = self.classifier.templates[j0 + k]
+            tc = centre_lightness(cv2.resize(t, (coarse_px, coarse_px), interpolation=cv2.INTER_AREA))
+            res = _match_map(small, tc)
+            for _ in range(self.start_peaks):
+                _, s, _, (lx, ly) = cv2.minMaxLoc(res)
+                peaks.append((s, k, lx, ly))
+                res[max(ly - coarse_px // 2, 0):ly + coarse_px // 2 + 1, max(lx - coarse_px // 2, 0):lx + coarse_px // 2 + 1] = -2
+        peaks.sort(key=lambda p: -p[0])
+        best: tuple[float, Grid | None] = (-2.0, None)
+        for s, k, lx, ly in peaks[:self.start_peaks]:
+            # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
+            cu = (lx + coarse_px / 2) * COARSE - MARGIN_PX
+            cv_ = (ly + coarse_px / 2) * COARSE - MARGIN_PX
+            centre = search.mat_from_grid() @ np.array([x0 - 0.5 + cu / TILE_PX, y0 - 0.5 + cv_ / TILE_PX, 1.0])
+            found = self._refine_start(frame, to_frame, Grid((float(centre[0]), float(centre[1])), 90.0 * k,
+                                                             self.pitch))
+            if found[0] > best[0]:
+                best = found
+        if best[1] is None or best[0] < self.thresholds.start_min_score:
+            raise NoStartTile(f"start tile: {self.catalog.start} not found on the play area (best match "
+                              f"{max(best[0], 0):.2f}); lay it on the mat, in view, before the first turn")
+        return best[1]
+
+    start_peaks = 6
+    """How many places that look most like the start tile are examined closely."""
+
+    def _refine_start(self, frame: np.ndarray, to_frame: MapFn, guess: Grid) -> tuple[float, Grid]:
+        j0 = self.classifier.ids.index(self.catalog.start)
+        t = self.classifier.templates[j0]
+        norm = float(self.classifier.norms[j0])
+        best = (-2.0, guess)
+        for _round, (span, step) in enumerate(((4.5, 1.5), (1.0, 0.5))):
+            base = best[1] if _round else guess
+            for da in np.arange(-span, span + 1e-6, step):
+                g = Grid(base.origin_mm, base.angle_deg + float(da), self.pitch)
+                gc = GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, MARGIN_PX)
+                feat = to_features(gc.image)
+                res = _match_map(feat, t, norm)
+                _, s, _, (lx, ly) = cv2.minMaxLoc(res)
+                if s > best[0]:
+                    dx, dy = (lx - MARGIN_PX) / TILE_PX, (ly - MARGIN_PX) / TILE_PX
+                    centre = g.mat_from_grid() @ np.array([dx, dy, 1.0])
+                    best = (s, Grid((float(centre[0]), float(centre[1])), g.angle_deg, self.pitch))
+        a = best[1].angle_deg % 360.0
+        return best[0], Grid(best[1].origin_mm, a - 360.0 if a > 315.0 else a, self.pitch)
+
+    # ------------------------------------------------------------------ cells
+
+    def _signatures(self, fc: FeatureCanvas, cells: Sequence[tuple[int, int]]) -> dict[tuple[int, int], np.ndarray]:
+        box = fc.box_means(COARSE)
+        c = TILE_PX // COARSE
+        out = {}
+        for x, y in cells:
+            r, col = fc.top_left(x, y)
+            out[(x, y)] = box[r:r + TILE_PX:COARSE, col:col + TILE_PX:COARSE][:c, :c].copy()
+        return out
+
+    def _changed(self, cells: Sequence[tuple[int, int]], sigs: Mapping, previous: Observation) -> list:
+        out = []
+        for cell in cells:
+            old = previous.signatures.get(cell)
+            if old is None:
+                out.append(cell)
+                continue
+            d = sigs[cell] - old
+            d = d - d.mean(axis=(0, 1), keepdims=True)
+            if float(np.abs(d).sum(axis=2).max()) > self.thresholds.signature_change:
+                out.append(cell)
+        return out
+
+    def mat_colour(self, fc: FeatureCanvas) -> np.ndarray:
+        """Lab colour of the bare mat (median of the canvas margin ring, outside the cells)."""
+        if self._mat_lab is None:
+            img = fc.bgr
+            m = max(fc.margin // 2, 2)
+            ring = np.concatenate([img[:m].reshape(-1, 3), img[-m:].reshape(-1, 3),
+                                   img[:, :m].reshape(-1, 3), img[:, -m:].reshape(-1, 3)])
+            self._mat_lab = np.median(bgr_to_lab(ring), axis=0)
+        return self._mat_lab
+
+    def _occupied(self, fc: FeatureCanvas, cells: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bool]:
+        if not cells:
+            return {}
+        mat = self.mat_colour(fc)
+        inset = TILE_PX // 6
+        out = {}
+        for x, y in cells:
+            r, c = fc.top_left(x, y)
+            patch = fc.bgr[r + inset:r + TILE_PX - inset:2, c + inset:c + TILE_PX - inset:2]
+            lab = bgr_to_lab(patch)
+            d = lab - mat
+            d[..., 0] *= 0.5
+            share = float((np.linalg.norm(d, axis=2) > self.thresholds.mat_distance).mean())
+            out[(x, y)] = share > self.thresholds.occupied_share
+        return out
+
+    def _keep_previous(self, fc: FeatureCanvas, cells: Sequence[tuple[int, int]], previous: Observation | None
+                       ) -> tuple[dict[tuple[int, int], TileGuess], list[tuple[int, int]]]:
+        """Changed cells whose earlier tile still matches (a figure was added) keep it."""
+        if previous is None:
+            return {}, list(cells)
+        kept: dict[tuple[int, int], TileGuess] = {}
+        rest = []
+        clf = self.classifier
+        for cell in cells:
+            old = previous.tiles.get(cell)
+            if old is None:
+                rest.append(cell)
+                continue
+            top, left = fc.top_left(*cell)
+            dy = int(round(old.offset_mm[1] / clf.mm_per_px))
+            dx = int(round(old.offset_mm[0] / clf.mm_per_px))
+            score = clf.score_at(fc, old.tile, old.rotation, top + dy, left + dx, 2)
+            if score >= old.score - self.thresholds.keep_score_drop:
+                kept[cell] = old
+            else:
+                rest.append(cell)
+        return kept, rest
+
+    def _figures_on(self, fc: FeatureCanvas, tile: TileGuess) -> list[FigureSeen]:
+        assert self.figures is not None
+        mm = self.classifier.mm_per_px
+        top, left = fc.top_left(tile.x, tile.y)
+        ty = top + int(round(tile.offset_mm[1] / mm))
+        tx = left + int(round(tile.offset_mm[0] / mm))
+        obs = fc.bgr[ty:ty + TILE_PX, tx:tx + TILE_PX]
+        ref = np.ascontiguousarray(np.rot90(self._ref_bgr[self.refs.index_of(tile.tile)], -(tile.rotation // 90)))
+        out = []
+        for colour, u, v, conf, area in self.figures.find(obs, ref, mm):
+            region = None
+            if self.geometry is not None and 0 <= u <= 1 and 0 <= v <= 1:
+                try:
+                    region = self.geometry.region_at(tile.tile, tile.rotation, u, v)
+                except VisionError:
+                    region = None
+            out.append(FigureSeen(tile.x, tile.y, colour, region, float(u), float(v), conf, area))
+        return out
+
+
+def _match_map(image: np.ndarray, template: np.ndarray, norm: float | None = None) -> np.ndarray:
+    """Correlation map like :meth:`FeatureCanvas.scores` (lightness centred per position) over a whole image."""
+    th, tw = template.shape[:2]
+    num = cv2.matchTemplate(image, template, cv2.TM_CCORR)
+    il = cv2.integral(np.ascontiguousarray(image[..., 0]), sdepth=cv2.CV_64F)
+    isq = cv2.integral((image * image).sum(axis=2), sdepth=cv2.CV_64F)
+    s1 = il[th:, tw:] - il[:-th, tw:] - il[th:, :-tw] + il[:-th, :-tw]
+    s2 = isq[th:, tw:] - isq[:-th, tw:] - isq[th:, :-tw] + isq[:-th, :-tw]
+    den = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-3)) * (norm if norm is not None else
+                                                                 float(np.linalg.norm(template)))
+    return (num / den).astype(np.float32)
+
+
+def _check_image(frame: np.ndarray) -> None:
+    if frame is None or not hasattr(frame, "shape") or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+        raise VisionError("frame: expected a colour (BGR) image")
