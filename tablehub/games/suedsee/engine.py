@@ -161,7 +161,7 @@ class Suedsee(TileGame):
         if self.shipset.provisional:
             parts.append(f"the ships ({Path(self.shipset.path).name})")
         self.provisional = (PROVISIONAL if len(parts) == 2 else
-                            f"{' and '.join(parts)} are provisional" if parts else None)  # type: ignore[misc]
+                            f"{parts[0]} is provisional" if parts else None)  # type: ignore[misc]
         self.display: list[str] = []
         self.pile: set[str] = set(self.shipset.ships)
         self.taken: list[list[str]] = [[] for _ in self.players]
