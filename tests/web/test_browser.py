@@ -220,18 +220,40 @@ def test_setup_join_camera_and_results_screens(driver, server, hub, nl_actions):
     driver.set_window_size(*PHONE)
 
 
-def _tahiti_actions(names: tuple[str, ...]) -> list[dict]:
-    from tablehub.games.tahiti.playout import random_game
-
-    game = random_game(len(names), seed=1, max_actions=120)
+def _renamed(actions, names: tuple[str, ...]) -> list[dict]:
+    """Playout actions (players P1, P2...) with our players' names."""
     rename = {f"P{i + 1}": n for i, n in enumerate(names)}
     out = []
-    for a in game.history:
+    for a in actions:
         d = a.to_dict()
         if d.get("player") in rename:
             d["player"] = rename[d["player"]]
         out.append(d)
     return out
+
+
+def _tahiti_actions(names: tuple[str, ...]) -> list[dict]:
+    from tablehub.games.tahiti.playout import random_game
+
+    return _renamed(random_game(len(names), seed=1, max_actions=120).history, names)
+
+
+def test_a_suedsee_game_shows_goods_ships_and_its_board(driver, server, hub):
+    from tablehub.games.tiles.playout import PlayoutStats, random_game
+
+    stats = PlayoutStats()
+    random_game("suedsee", players=3, seed=2, stats=stats, finish=False)
+    hub.start(Setup("suedsee", PLAYERS, COLOURS))
+    for a in _renamed(stats.actions[:80], PLAYERS):
+        hub.submit(a, source="camera")
+    driver.set_window_size(*PHONE)
+    driver.get(server.url)
+    wait_for(driver, lambda: len(css(driver, '.res li[data-key="ships"]')) == 3, what="everyone's ships")
+    assert css(driver, '#table-res li[data-key="face_up_ships"] ul li'), "face-up ships are listed one per line"
+    shot(driver, "18-suedsee-scores")
+    driver.get(server.url + "#board")
+    wait_for(driver, lambda: len(css(driver, "#board-wrap .tile")) > 20, what="the Südsee board")
+    shot(driver, "19-suedsee-board")
 
 
 def test_a_tahiti_game_draws_its_map_and_money(driver, server, hub):

@@ -150,7 +150,7 @@ const KEY_INFO = {
   figures: ["♟", "figures"], figures_in_supply: ["♟", "figures in supply"], supply: ["♟", "in supply"],
   tiles_left: ["▦", "tiles left"], tiles: ["▦", "tiles"], box: ["▦", "tiles in the box"],
   islanders: ["♟", "islanders"], islanders_in_supply: ["♟", "islanders in supply"],
-  goods: ["⚖", "goods"], shells: ["🐚", "shells"], fish: ["🐟", "fish"], bananas: ["🍌", "bananas"],
+  goods: ["⚖", "goods"],
   ships: ["⚓", "ships"], ship_points: ["⚓", "ship points"], face_up: ["⚓", "face-up ships"],
   display: ["⚓", "face-up ships"], boats: ["⚓", "boats"],
   cash: ["$", "cash"], vault: ["▣", "vault"], boats_left: ["⚓", "boats left"], boats_on_map: ["⚓", "boats on the map"],
@@ -174,13 +174,51 @@ function compact(v) {
   return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${compact(x)}`).join(" · ");
 }
 
+/* Keys shown together as one chip when all are present (per-game touches, matched by key). */
+const COMBINE = [
+  { keys: ["shells", "bananas", "fish"], label: "goods", total: "goods" },
+  { keys: ["figures_in_supply", "figures_on_board"], label: "figures", icon: "♟", parts: ["in supply", "placed"] },
+  { keys: ["islanders_in_supply", "islanders_on_board"], label: "islanders", icon: "♟", parts: ["in supply", "placed"] },
+  { keys: ["ships_taken", "ship_points"], label: "ships", icon: "⚓", parts: ["taken", "points"], extra: "ships" },
+  { keys: ["boats_left", "boats_on_map"], label: "boats", icon: "⚓", parts: ["left", "on the map"] },
+];
+
+function combinedChip(combo, res) {
+  const bits = [];
+  if (combo.total !== undefined) {
+    combo.keys.forEach((k, i) => { if (i) bits.push(" · "); bits.push(el("b", { text: res[k] }), ` ${k}`); });
+    return el("li", { class: "group", "data-key": combo.label }, `${combo.label} `, el("b", { text: res[combo.total] }), ": ", bits);
+  }
+  combo.keys.forEach((k, i) => { if (i) bits.push(" · "); bits.push(el("b", { text: res[k] }), ` ${combo.parts[i]}`); });
+  const extra = combo.extra && Array.isArray(res[combo.extra]) && res[combo.extra].length ? ` (${res[combo.extra].join(", ")})` : "";
+  return el("li", { class: "group", "data-key": combo.label },
+    combo.icon ? el("span", { class: "ico", "aria-hidden": "true", text: combo.icon }) : null, `${combo.label}: `, bits, extra);
+}
+
 /* A resources dict as chips: numbers as "icon n label", dicts and lists grouped. */
 function resourceChips(res) {
   const ul = el("ul", { class: "res" });
+  const done = new Set();
+  for (const combo of COMBINE) {
+    if (!res || !combo.keys.every((k) => typeof res[k] === "number")) continue;
+    ul.append(combinedChip(combo, res));
+    combo.keys.forEach((k) => done.add(k));
+    if (combo.total) done.add(combo.total);
+    if (combo.extra) done.add(combo.extra);
+  }
   for (const [key, value] of Object.entries(res || {})) {
+    if (done.has(key)) continue;
     if (HIDE_KEYS.has(key) || value === null || value === undefined) continue;
     const icon = KEY_INFO[key] ? el("span", { class: "ico", "aria-hidden": "true", text: KEY_INFO[key][0] }) : null;
-    if (typeof value === "object") {
+    if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
+      // a list of things (face-up ships...): one line each, its id first
+      ul.append(el("li", { class: "group list", "data-key": key }, icon, `${label(key)}:`,
+        el("ul", {}, value.map((item) => {
+          const { id, ...rest } = item;
+          return el("li", {}, id !== undefined ? el("b", { text: `${id} ` }) : null,
+            Object.entries(rest).map(([k, v]) => `${k.replace(/_/g, " ")} ${compact(v)}`).join(" · "));
+        }))));
+    } else if (typeof value === "object") {
       if (Array.isArray(value) && value.length === 0) continue;
       ul.append(el("li", { class: "group", "data-key": key }, icon, `${label(key)}: `, el("b", { text: compact(value) })));
     } else if (typeof value === "number") {
@@ -267,7 +305,7 @@ function renderScores(s, prev) {
         el("span", { class: "colour" }, el("i"), p.colour),
         el("span", { class: "turn-badge", text: "to play" })),
       score,
-      el("div", { style: "grid-column:2" }, resourceChips(p.resources)));
+      el("div", { class: "resources" }, resourceChips(p.resources)));
   }));
   const tr = $("#table-res");
   const table = Object.fromEntries(Object.entries(g.table || {}).filter(([k, v]) => !HIDE_KEYS.has(k) && v !== null));
