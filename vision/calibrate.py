@@ -162,8 +162,12 @@ def detect_charuco(frame: np.ndarray, spec: CharucoSpec) -> tuple[np.ndarray, np
 
 
 def calibrate_charuco(frames: Iterable[np.ndarray], spec: CharucoSpec = CharucoSpec(),
-                      min_views: int = 5) -> LensCalibration:
-    """Calibrate from frames showing the ChArUco board. Raises :class:`CalibrationError` with advice."""
+                      min_views: int = 5, fix_k3: bool = True) -> LensCalibration:
+    """Calibrate from frames showing the ChArUco board. Raises :class:`CalibrationError` with advice.
+
+    ``fix_k3`` keeps the sixth-order radial term at 0: boards rarely reach the image
+    corners, where a free k3 would extrapolate wildly; Pi camera lenses do not need it.
+    """
     obj_pts, img_pts = [], []
     size: tuple[int, int] | None = None
     used = 0
@@ -183,7 +187,8 @@ def calibrate_charuco(frames: Iterable[np.ndarray], spec: CharucoSpec = CharucoS
     if size is None or used < min_views:
         raise CalibrationError(f"calibration: the board was found in {used} frame(s), need at least {min_views}; "
                                "show the whole board, tilted, in different parts of the image")
-    rms, K, dist, _r, _t = cv2.calibrateCamera(obj_pts, img_pts, size, None, None)
+    flags = cv2.CALIB_FIX_K3 if fix_k3 else 0
+    rms, K, dist, _r, _t = cv2.calibrateCamera(obj_pts, img_pts, size, None, None, flags=flags)
     log.info("lens calibration from %d views: rms %.3f px", used, rms)
     if rms > 2.0:
         raise CalibrationError(f"calibration: reprojection error {rms:.2f} px is too high (blurred frames, or "

@@ -556,3 +556,33 @@ def render(scene: Scene, art: TileArt | None = None, camera: CameraModel | str =
                         markers_hidden=hidden, hands=hand_info, light_angle_deg=light_angle,
                         origin_mm=scene.origin, tile_mm=scene.mat.tile_mm)
     return out, truth
+
+
+def render_sheet(sheet: np.ndarray, ppm: float, camera: CameraModel | str = "clean",
+                 rng: np.random.Generator | None = None, size: tuple[int, int] = (1920, 1080),
+                 background: tuple[int, int, int] = (70, 110, 150)) -> tuple[np.ndarray, CameraPose]:
+    """Photograph a flat printed sheet (e.g. a ChArUco board drawn at ``ppm`` px/mm) lying on a table.
+
+    The camera is placed over the sheet as over a mat (``camera.fill``, ``tilt_deg``, ``shift_mm``
+    apply to the sheet). Returns the image and the exact camera pose (sheet mm = world mm).
+    """
+    if isinstance(camera, str):
+        camera = NUISANCE[camera]
+    rng = rng if rng is not None else np.random.default_rng(0)
+    if sheet.ndim == 2:
+        sheet = cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR)
+    h, w = sheet.shape[:2]
+    pose = place_camera(camera, (w / ppm, h / ppm), size, rng)
+    sheet_from_mat = np.array([[ppm, 0, 0], [0, ppm, 0], [0, 0, 1]], np.float64)
+    src = sheet.astype(np.float32)
+    maps = plane_maps(pose, sheet_from_mat)
+    if maps is None:
+        M = sheet_from_mat @ np.linalg.inv(pose.mat_to_undistorted())
+        img = cv2.warpPerspective(src, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_CONSTANT, borderValue=background)
+    else:
+        img = cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                        borderValue=background)
+    light = camera.light_angle_deg if camera.light_angle_deg is not None else float(rng.uniform(0, 360))
+    return _camera_effects(img, camera, rng, light), pose
+
