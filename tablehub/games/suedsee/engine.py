@@ -29,10 +29,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Mapping
 
-from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError,
-                    TablehubError)
+from ..base import Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError
 from ..tiles.board import Cell
 from ..tiles.catalog import Catalog, TileType
 from ..tiles.game import DiscardTile, Figure, PlaceFigure, PlaceTile, TileGame, region_anchor
@@ -262,7 +261,7 @@ class Suedsee(TileGame):
 
     def _check_figure_extra(self, tile: TileType, region: Any, root: int) -> None:
         if not self.step_open:
-            raise IllegalAction(f"the islander step of this turn is over", rule="one_figure_action")
+            raise IllegalAction("the islander step of this turn is over", rule="one_figure_action")
 
     def _validate_other(self, action: Action) -> None:
         if isinstance(action, TakeBack):
@@ -765,4 +764,4 @@ def _check_catalog(catalog: Catalog) -> None:
 
 
 __all__ = ["Suedsee", "TakeBack", "SkipIslander", "RevealShip", "ChooseShip", "Deliver", "PlaceTile",
-           "DiscardTile", "PlaceFigure", "TablehubError"]
+           "DiscardTile", "PlaceFigure"]
