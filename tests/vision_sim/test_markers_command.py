@@ -13,7 +13,7 @@ from vision.mat import Mat
 def _found_on_pages(folder, mat, dpi):
     sides = {}
     for page in sorted(folder.glob("page-*.png")):
-        assert png_dpi(page) == pytest.approx(dpi, abs=0.01)
+        assert png_dpi(page) == pytest.approx(dpi, abs=0.05)  # PNG stores whole pixels per metre
         image = cv2.imread(str(page), cv2.IMREAD_GRAYSCALE)
         small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         for mid, corners in detect_markers(small, mat).corners.items():
