@@ -149,8 +149,8 @@ def game_snapshot(session: Session, history: list[dict[str, Any]], finals: list[
         "provisional": summary.get("provisional"),
         "table": table,
         "options": dict(game.options),
-        "history": history,
-        "finals": finals,
+        "history": list(history),
+        "finals": list(finals),
         "actions": len(session.rows),
         "view_kind": _view_kind(game),
     }

@@ -162,3 +162,17 @@ def test_a_full_hub_answers_busy_instead_of_hanging(client, hub):
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "5"
     assert "busy" in busy.get_json()["error"]
     first.close()
+
+
+def test_serve_gives_waitress_enough_threads_for_the_streams(monkeypatch, hub):
+    import waitress
+
+    import web
+
+    seen = {}
+    monkeypatch.setattr(waitress, "serve", lambda app, **kw: seen.update(kw, app=app))
+    web.serve(hub, host="127.0.0.1", port=8123, threads=40)
+    assert seen["threads"] == 40 and seen["port"] == 8123 and seen["host"] == "127.0.0.1"
+    assert hub.bus.max_streams == 40 - web.SPARE_THREADS, "page loads keep spare threads"
+    assert hub.port == 8123 and hub.bus.closed, "the streams end when the server stops"
+    assert web.threads_for(30) == 30 + web.SPARE_THREADS
