@@ -93,6 +93,9 @@ class Deliver(Action):
     ship: str
     goods: dict | None = None
 
+    def __hash__(self) -> int:  # goods is a dict: hash its items
+        return hash((self.type, self.ship, tuple(sorted((self.goods or {}).items()))))
+
 
 # --------------------------------------------------------------------------- evaluation values
 
