@@ -266,3 +266,22 @@ def test_covered_fish_are_not_counted_again_and_boat_tokens_run_out(table):
     assert table.has("Red")["fish"] == 3 + 3, "start 1 + B1 2; E3's covered pair no longer counts"
     assert g.score_log[-1].reason.endswith("; no fishing boat token is left, so nothing is covered")
     assert table.has("Red")["islanders_in_supply"] == 4
+
+
+# ---- the rule book's "Précisions"
+
+
+def test_islands_whose_corners_touch_stay_two_islands(table):
+    table.play(("G", 0, -1), "I:NS", ("I", 0, -2, 180))
+    assert "already occupied (by Red)" in table.refuses(PlaceFigure("I:N"), "occupied_feature")
+    table.play("I:W")
+    assert table.has("Blue")["islanders_on_board"] == 1, "the other island of the tile is free"
+
+
+def test_a_junction_tile_keeps_its_three_seas_apart_and_an_island_splits_two_seas(table):
+    table.play(("L1", -1, 0), None, ("F", 0, 1), None)
+    board = table.game.board
+    seas = {board.feature((-1, 0), board.cells[(-1, 0)].tile.region(r).index) for r in ("S:N", "S:SE", "S:SW")}
+    assert len(seas) == 3
+    f = board.cells[(0, 1)].tile
+    assert board.feature((0, 1), f.region("S:N").index) != board.feature((0, 1), f.region("S:S").index)

@@ -162,8 +162,9 @@ class Suedsee(TileGame):
             parts.append(f"the tile list ({Path(self.catalog.path).name})")
         if self.shipset.provisional:
             parts.append(f"the ships ({Path(self.shipset.path).name})")
-        self.provisional = (PROVISIONAL if len(parts) == 2 else
-                            f"{parts[0]} is provisional" if parts else None)  # type: ignore[misc]
+        shipped = not self.options.get("ships") and not self.options.get("catalog")
+        self.provisional = (PROVISIONAL if shipped else  # type: ignore[misc]
+                            f"{' and '.join(parts)} {'are' if len(parts) > 1 else 'is'} provisional" if parts else None)
         self.display: list[str] = []
         self.pile: set[str] = set(self.shipset.ships)
         self.taken: list[list[str]] = [[] for _ in self.players]
