@@ -188,9 +188,11 @@ def test_a_move_entered_by_hand_after_the_pin(driver, server, hub, nl_actions):
     # a refused move shows the rule's reason in one line
     driver.execute_script("document.querySelector('.json-box').open = true")
     box = css(driver, "#json-action")[0]
-    box.send_keys(json.dumps(dict(nl_actions[13], x=40, y=40)))
+    tile = next(a for a in nl_actions[13:] if a["type"] == "place_tile")
+    box.send_keys(json.dumps(dict(tile, x=40, y=40)))
     click(driver, "#json-form button")
     wait_for(driver, lambda: css(driver, "#json-error")[0].text != "", what="the refusal")
+    assert hub.check(dict(tile, x=40, y=40)) == css(driver, "#json-error")[0].text, "the rule's own words"
     assert hub.snapshot()["game"]["actions"] == 13
     shot(driver, "09-refused-move")
 

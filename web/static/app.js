@@ -543,15 +543,17 @@ function tapBoard(ev) {
 let forms = null;
 let formsGame = null;
 
-async function loadForms(s) {
+async function loadForms(s, prev, force = false) {
   const g = s.game;
-  if (!g || formsGame === g.id) return;
+  if (!g || (formsGame === g.id && !force)) return;
   formsGame = g.id;
   const resp = await fetch("/api/forms");
   if (!resp.ok) return;
   forms = await resp.json();
   const sel = $("#move-type");
+  const chosen = sel.value;
   sel.replaceChildren(...forms.forms.map((f) => el("option", { value: f.type, text: f.label })));
+  if (chosen && forms.forms.some((f) => f.type === chosen)) sel.value = chosen;
   buildFields();
 }
 
@@ -634,7 +636,7 @@ function initMoveForm() {
     try {
       await api("/api/submit", { action });
       toast("Played");
-      $("#move-legal-list").replaceChildren();
+      loadForms(state, null, true);  // fresh fields and tile hints
     } catch (e) { $("#move-error").textContent = e.message; }
   });
   $("#move-legal").addEventListener("click", async () => {
