@@ -17,11 +17,11 @@ True
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from ...jsonfile import read_json
 from ..base import TablehubError
 
 KINDS = ("shell", "banana", "fish")
@@ -196,17 +196,8 @@ _CACHE: dict[str, ShipSet] = {}
 
 def load_ships(path: str | Path) -> ShipSet:
     """Load (once per file) and check a ships file; one-line :class:`ShipsError` on any problem."""
-    p = Path(path)
-    key = str(p.resolve())
-    if key in _CACHE:
-        return _CACHE[key]
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ShipsError(f"{p}: cannot read the ships file ({exc.strerror})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ShipsError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    _CACHE[key] = ships = build_ships(data, str(p))
-    return ships
+    key = str(Path(path).expanduser().resolve())
+    if key not in _CACHE:
+        data, source = read_json(path, ShipsError, "ships file")
+        _CACHE[key] = build_ships(data, source)
+    return _CACHE[key]
