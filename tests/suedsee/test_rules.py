@@ -94,6 +94,7 @@ def test_a_delivery_ends_the_islander_step_and_may_use_the_goods_it_brings(make)
     t.give("Red", fish=2)
     t.play(("E1", 0, -2, 180))                   # completes Red's island: 2 bananas, still unevaluated
     assert t.game.validate(Deliver("s07")) is None, "the 2 bananas of the evaluation pay the ship"
+    assert Deliver("s07", {"banana": 2, "fish": 2}) in t.game.legal_actions(), "listed during the islander step"
     t.play(Deliver("s07"))
     assert t.has("Red")["ships"] == ["s07"] and t.has("Red")["goods"] == 1
     assert "already used" in t.refuses(PlaceFigure("S"), "one_figure_action")

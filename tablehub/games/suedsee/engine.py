@@ -628,7 +628,7 @@ class Suedsee(TileGame):
             out: list[Action] = list(self.legal_figure_placements())
             out.extend(a for a in self._take_backs() if self.validate(a) is None)
             out.append(SkipIslander())
-            return out
+            return out + list(self.legal_deliveries())
         if self.placed and not self.delivered:
             return self.legal_deliveries()
         return []
@@ -642,10 +642,16 @@ class Suedsee(TileGame):
         return out
 
     def legal_deliveries(self) -> list[Deliver]:
-        """Every delivery the current player can make now (closed islander step), one per way to pay."""
+        """Every delivery the current player can make now, one per way to pay (a delivery made during the
+        islander step ends it first, so the goods of its evaluation count)."""
         if self.turn == 0 or not self.placed or self.delivered or self.needs_reveal or self.awards:
             return []
-        holdings = self.goods[self.current]
+        holdings = Counter(self.goods[self.current])
+        if self.step_open:
+            plan = self._plan()
+            if plan.markets:
+                return []
+            holdings.update(plan.gains(self.current))
         return [Deliver(s, pay) for s in self.display for pay in self.ship(s).requirement.payments(holdings)]
 
     # ---- resources and views
