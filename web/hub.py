@@ -289,6 +289,9 @@ class Hub:
     def flag(self, reason: str, x: int | None = None, y: int | None = None) -> None:
         """Mark an illegal placement seen on the table; it stays until :meth:`clear_flag`."""
         with self._lock:
+            old = self._flag
+            if old is not None and (old["reason"], old["x"], old["y"]) == (str(reason), x, y):
+                return  # the same illegal placement seen again
             self._flag = {"reason": str(reason), "x": x, "y": y, "at": time.time()}
         self.publish()
 
@@ -303,6 +306,8 @@ class Hub:
         """A status line for the page (``"camera"``, ``"calibration"``, ``"enrolment"``...);
         ``None`` removes it."""
         with self._lock:
+            if self._status.get(topic) == (None if text is None else str(text)):
+                return  # unchanged: the tracker repeats itself every quiet frame
             if text is None:
                 self._status.pop(topic, None)
             else:

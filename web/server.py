@@ -26,10 +26,12 @@ class BackgroundServer:
                  app: Any = None, **waitress_options: Any):
         from waitress.server import create_server
 
-        from . import create_app, threads_for
+        from . import SPARE_THREADS, create_app, threads_for
 
         self.hub = hub
         self.threads = threads or threads_for(hub.bus.max_streams)
+        # event streams never take the threads that page loads and moves need
+        hub.bus.max_streams = max(1, min(hub.bus.max_streams, self.threads - SPARE_THREADS))
         self.app = app or create_app(hub)
         self._server = create_server(self.app, host=host, port=port, threads=self.threads, ident="tablehub",
                                      **waitress_options)

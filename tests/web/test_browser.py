@@ -138,6 +138,7 @@ def test_the_board_is_drawn_with_the_flag_and_the_suggestions(driver, server, hu
     hub.offer([(choices[0], 0.64), (choices[-1], 0.22), (dict(choices[0], x=30), 0.1)],
               note="tile at the north edge: two readings fit")
     hub.flag("the sea on the east side meets a mountain", 4, 1)
+    hub.set_status("table", "Illegal: the sea on the east side meets a mountain")
     driver.set_window_size(*PHONE)
     driver.get(server.url + "#board")
     wait_for(driver, lambda: len(css(driver, "#board-wrap .tile")) > 10, what="the board picture")
@@ -153,6 +154,8 @@ def test_the_board_is_drawn_with_the_flag_and_the_suggestions(driver, server, hu
     shot(driver, "05-board-zoomed")
     driver.get(server.url + "#scores")
     wait_for(driver, lambda: len(css(driver, "#offer-list li")) == 3, what="the camera's suggestions")
+    assert "meets a mountain" in css(driver, '#status-strip li[data-topic="table"]')[0].text
+    driver.execute_script("window.scrollTo(0, 0)")
     shot(driver, "06-suggestions-and-flag")
 
 

@@ -203,3 +203,17 @@ def test_the_hub_is_safe_to_use_from_several_threads(neuesland, nl_actions):
     assert not errors
     assert neuesland.snapshot()["game"]["actions"] == 13
     assert neuesland.bus.last_id == neuesland.version, "every change was published exactly once"
+
+
+def test_repeated_tracker_reports_publish_nothing_new(hub):
+    hub.set_status("table", "Seen: ds017 at (1, 0)")
+    hub.flag("sea meets plain", 1, 0)
+    version = hub.version
+    for _ in range(5):
+        hub.set_status("table", "Seen: ds017 at (1, 0)")
+        hub.flag("sea meets plain", 1, 0)
+        hub.clear_offer()
+    assert hub.version == version, "the phones are not woken for nothing"
+    hub.set_status("table", None)
+    hub.set_status("table", None)
+    assert hub.version == version + 1

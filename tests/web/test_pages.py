@@ -176,3 +176,13 @@ def test_serve_gives_waitress_enough_threads_for_the_streams(monkeypatch, hub):
     assert hub.bus.max_streams == 40 - web.SPARE_THREADS, "page loads keep spare threads"
     assert hub.port == 8123 and hub.bus.closed, "the streams end when the server stops"
     assert web.threads_for(30) == 30 + web.SPARE_THREADS
+
+
+def test_a_background_server_keeps_threads_free_for_page_loads(hub):
+    from web.server import BackgroundServer
+
+    srv = BackgroundServer(hub, threads=12)
+    try:
+        assert hub.bus.max_streams == 12 - 8
+    finally:
+        srv.stop()

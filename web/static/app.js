@@ -252,6 +252,7 @@ function initPlay() {
   onState(renderScores);
   onState(renderBanners);
   onState(renderOffer);
+  onState(renderStatus);
   onState(renderHistory);
   onState((s, prev) => { if (!prev || prev.version !== s.version) loadBoard(); });
   onState(loadForms);
@@ -344,6 +345,14 @@ function renderBanners(s) {
     $("#flag-reason").textContent = f.reason;
     $("#flag-where").textContent = f.x !== null && f.x !== undefined ? `at (${f.x}, ${f.y})` : "";
   }
+}
+
+const CAMERA_TOPICS = new Set(["calibration", "enrolment"]);
+function renderStatus(s) {
+  const items = Object.entries(s.status || {}).filter(([k]) => !CAMERA_TOPICS.has(k));
+  const strip = $("#status-strip");
+  strip.hidden = !items.length;
+  strip.replaceChildren(...items.map(([k, v]) => el("li", { "data-topic": k }, el("b", { text: k }), v)));
 }
 
 function renderOffer(s) {
