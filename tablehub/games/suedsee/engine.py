@@ -102,7 +102,7 @@ class Deliver(Action):
 
 @dataclass
 class Outcome:
-    """What evaluating one feature gives: the good, how many, to whom, and why."""
+    """What evaluating one feature gives: the good, how many, and to whom (the players with most islanders)."""
 
     root: int
     terrain: str
