@@ -48,3 +48,13 @@ def test_every_inline_action_parses(text):
     g = Suedsee(Setup("suedsee", ("Red", "Blue")))
     action = g.parse_action(json.loads(text))
     assert action.to_dict() == json.loads(text)
+
+
+def test_the_module_examples_run():
+    import doctest
+
+    from tablehub.games.suedsee import engine, ships
+
+    for module in (engine, ships):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

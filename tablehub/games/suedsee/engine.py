@@ -20,7 +20,7 @@ Goods are resources, not points: each gain or payment is logged as a 0-point
 >>> g = Suedsee(Setup("suedsee", ("Ana", "Ben")))
 >>> for ship in ("s01", "s02", "s03", "s04"):
 ...     _ = g.apply(RevealShip(ship))
->>> _ = g.apply(PlaceTile("U1", 0, -1, 90))
+>>> _ = g.apply(PlaceTile("U1", 1, 0, 90))
 >>> g.current_player, g.tiles_left()
 ('Ana', 71)
 """
