@@ -38,7 +38,6 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=datetime.timedelta(hours=12),
         MAX_CONTENT_LENGTH=64 * 1024,
-        JSON_SORT_KEYS=False,
         SSE_HEARTBEAT=heartbeat,
         SSE_LIFETIME=stream_lifetime,
     )
