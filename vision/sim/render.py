@@ -155,17 +155,24 @@ def _build_plane(scene: Scene, pose: CameraPose) -> _Plane:
     x0 = math.floor(xmin * ppm) / ppm
     y0 = math.floor(ymin * ppm) / ppm
     pw, ph = int(math.ceil((xmax - x0) * ppm)), int(math.ceil((ymax - y0) * ppm))
+    base = _plane_base(x0, y0, pw, ph, ppm, lim, mat, tuple(scene.mat_colour), tuple(scene.table_colour))
+    return _Plane(base.copy(), ppm, x0, y0)
+
+
+@lru_cache(maxsize=2)
+def _plane_base(x0: float, y0: float, pw: int, ph: int, ppm: float, lim: float, mat: Mat,
+                mat_colour: tuple[int, int, int], table_colour: tuple[int, int, int]) -> np.ndarray:
+    """Wood and mat, top-down (float32); cached, since a camera on an arm sees the same plane every frame."""
     # one cached wood texture (1 px/mm) covering the mat and `lim` around it; crop and scale per frame
-    wood = _wood(int(mat.width_mm + 2 * lim) + 2, int(mat.height_mm + 2 * lim) + 2, tuple(scene.table_colour))
+    wood = _wood(int(mat.width_mm + 2 * lim) + 2, int(mat.height_mm + 2 * lim) + 2, table_colour)
     A = np.float32([[1 / ppm, 0, x0 + lim], [0, 1 / ppm, y0 + lim]])
     img = cv2.warpAffine(wood, A, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                          borderMode=cv2.BORDER_REFLECT).astype(np.float32)
-    plane = _Plane(img, ppm, x0, y0)
     # the mat, pasted with pixel alignment (plane origin is on the mat's pixel grid)
-    mimg = _mat_image(mat, ppm, tuple(scene.mat_colour))
-    ox, oy = int(round(-x0 * ppm)), int(round(-y0 * ppm))
-    _paste(plane.img, mimg, ox, oy, shadow=True)
-    return plane
+    mimg = _mat_image(mat, ppm, mat_colour)
+    _paste(img, mimg, int(round(-x0 * ppm)), int(round(-y0 * ppm)), shadow=True)
+    img.setflags(write=False)
+    return img
 
 
 def _paste(dst: np.ndarray, src: np.ndarray, ox: int, oy: int, shadow: bool = False) -> None:
@@ -203,6 +210,7 @@ def _draw_tiles(scene: Scene, plane: _Plane, art: TileArt | None, shadow_dir: np
     truth = []
     shadow = np.zeros(plane.img.shape[:2], np.float32)
     placed = []
+    bbox = None
     for t in scene.tiles:
         if t.rotation not in (0, 90, 180, 270):
             raise VisionError(f"scene: tile {t.tile} at ({t.x}, {t.y}): rotation must be 0/90/180/270, "
@@ -221,13 +229,14 @@ def _draw_tiles(scene: Scene, plane: _Plane, art: TileArt | None, shadow_dir: np
         half = side_mm / 2 * ppm * 1.5 + 3
         corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * (side_mm / 2)
         quad = (corners @ rot.T + [cx, cy] - [plane.x0, plane.y0]) * ppm
-        cv2.fillPoly(shadow, [np.round((quad + shadow_dir * 1.1 * ppm) * 16).astype(np.int32)], 1.0,
-                     cv2.LINE_AA, 4)
+        squad = quad + shadow_dir * 1.1 * ppm
+        cv2.fillPoly(shadow, [np.round(squad * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+        bbox = _grow(bbox, squad)
         placed.append((picture, A, px, py, half))
         truth.append({"x": t.x, "y": t.y, "tile": t.tile, "rotation": t.rotation, "centre_mm": (cx, cy),
                       "angle_deg": t.angle_deg})
     if placed:
-        _apply_shadow(plane.img, shadow, sigma=1.0 * ppm, strength=0.55)
+        _apply_shadow(plane.img, shadow, sigma=1.0 * ppm, strength=0.55, bbox=bbox)
     for picture, A, px, py, half in placed:
         x0, y0 = max(int(px - half), 0), max(int(py - half), 0)
         x1, y1 = min(int(px + half) + 1, plane.img.shape[1]), min(int(py + half) + 1, plane.img.shape[0])
@@ -236,11 +245,12 @@ def _draw_tiles(scene: Scene, plane: _Plane, art: TileArt | None, shadow_dir: np
         B = A.copy()
         B[:, 2] -= [x0, y0]
         size = (x1 - x0, y1 - y0)
-        patch = cv2.warpAffine(picture.astype(np.float32), B, size, flags=cv2.INTER_LINEAR)
-        mask = cv2.warpAffine(np.ones(picture.shape[:2], np.float32), B, size, flags=cv2.INTER_LINEAR)
+        rgba = np.dstack([picture.astype(np.float32), np.ones(picture.shape[:2], np.float32)])
+        warped = cv2.warpAffine(rgba, B, size, flags=cv2.INTER_LINEAR)
+        mask = warped[..., 3:4]
         roi = plane.img[y0:y1, x0:x1]
-        roi *= 1 - mask[..., None]
-        roi += patch * mask[..., None]
+        roi *= 1 - mask
+        roi += warped[..., :3]  # premultiplied: the picture was warped together with its mask
     return truth
 
 
@@ -254,15 +264,28 @@ def _plain_tile(geometry: TileGeometry | None, tile_id: str, n: int, rotation: i
     return img
 
 
-def _apply_shadow(img: np.ndarray, mask: np.ndarray, sigma: float, strength: float) -> None:
-    ys, xs = np.nonzero(mask > 0)
-    if len(xs) == 0:
-        return
+def _apply_shadow(img: np.ndarray, mask: np.ndarray, sigma: float, strength: float,
+                  bbox: tuple[float, float, float, float] | None = None) -> None:
+    """Darken ``img`` under a blurred ``mask``; ``bbox`` (x0, y0, x1, y1 in pixels) bounds what was drawn."""
+    if bbox is None:
+        x, y, w, h = cv2.boundingRect((mask > 0).astype(np.uint8))
+        if w == 0:
+            return
+        bbox = (x, y, x + w, y + h)
     pad = int(3 * sigma) + 2
-    x0, x1 = max(xs.min() - pad, 0), min(xs.max() + pad + 1, mask.shape[1])
-    y0, y1 = max(ys.min() - pad, 0), min(ys.max() + pad + 1, mask.shape[0])
+    x0, y0 = max(int(bbox[0]) - pad, 0), max(int(bbox[1]) - pad, 0)
+    x1, y1 = min(int(bbox[2]) + pad + 1, mask.shape[1]), min(int(bbox[3]) + pad + 1, mask.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
     soft = cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), sigma)
     img[y0:y1, x0:x1] *= (1 - strength * np.clip(soft, 0, 1))[..., None]
+
+
+def _grow(bbox, pts: np.ndarray):
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    if bbox is None:
+        return (lo[0], lo[1], hi[0], hi[1])
+    return (min(bbox[0], lo[0]), min(bbox[1], lo[1]), max(bbox[2], hi[0]), max(bbox[3], hi[1]))
 
 
 def _figure_positions(scene: Scene, fig: SceneFigure, geometry: TileGeometry | None, tiles_at: dict,
@@ -303,6 +326,7 @@ def _draw_figures(scene: Scene, plane: _Plane, pose: CameraPose, geometry: TileG
     shadow = np.zeros(plane.img.shape[:2], np.float32)
     jobs = []
     truth = []
+    bbox = None
     for fig in scene.figures:
         colour = PLAYER_COLOURS.get(str(fig.color).lower())
         if colour is None:
@@ -316,12 +340,13 @@ def _draw_figures(scene: Scene, plane: _Plane, pose: CameraPose, geometry: TileG
         sx, sy = plane.px(bx + shadow_dir[0] * height * 0.35, by + shadow_dir[1] * height * 0.35)
         cv2.ellipse(shadow, (int(sx * 16), int(sy * 16)), (int(8.5 * ppm * 16), int(6 * ppm * 16)),
                     math.degrees(yaw), 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+        bbox = _grow(bbox, np.array([[sx - 9 * ppm, sy - 9 * ppm], [sx + 9 * ppm, sy + 9 * ppm]]))
         jobs.append((fig, colour, bx, by, yaw, height, lean))
         mid = pose.project(np.array([[bx, by]]), -height / 2)[0]
         truth.append({"x": fig.x, "y": fig.y, "color": fig.color, "region": region, "mat_mm": (bx, by),
                       "image_px": (float(mid[0]), float(mid[1]))})
     if jobs:
-        _apply_shadow(plane.img, shadow, sigma=1.6 * ppm, strength=0.5)
+        _apply_shadow(plane.img, shadow, sigma=1.6 * ppm, strength=0.5, bbox=bbox)
     for fig, colour, bx, by, yaw, height, lean in jobs:
         _draw_meeple(plane, np.array([bx, by]), colour, yaw, height, lean, fig.lying)
     return truth
@@ -403,13 +428,20 @@ def _draw_hands(img: np.ndarray, scene: Scene, pose: CameraPose, hands: list[Sce
         shade = 0.62 + 0.38 * np.sqrt(np.clip(dist / (26 * scale), 0, 1))
         skin = np.asarray(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
         tone = skin[None, None, :] * shade[..., None]
-        # shadow on the table: the silhouette shifted away from the light, very soft
-        small = cv2.resize(mask, (w // q, h // q), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-        off = shadow_dir * 90 * scale / q
-        small = cv2.warpAffine(small, np.float32([[1, 0, off[0]], [0, 1, off[1]]]), (w // q, h // q))
-        small = cv2.GaussianBlur(small, (0, 0), (18 * scale + 1) / q)
-        sh = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-        img *= (1 - 0.38 * sh * (1 - cover))[..., None]
+        # shadow on the table: the silhouette shifted away from the light, very soft (quarter resolution)
+        off = shadow_dir * 90 * scale
+        sigma = 18 * scale + 1
+        grow = int(3 * sigma + abs(off).max()) + q
+        sx0, sy0 = max((x0 - grow) // q * q, 0), max((y0 - grow) // q * q, 0)
+        sx1, sy1 = min(x1 + grow, w), min(y1 + grow, h)
+        sw, shh = (sx1 - sx0) // q, (sy1 - sy0) // q
+        if sw > 0 and shh > 0:
+            sx1, sy1 = sx0 + sw * q, sy0 + shh * q
+            small = cv2.resize(mask[sy0:sy1, sx0:sx1], (sw, shh), interpolation=cv2.INTER_AREA).astype(np.float32)
+            small = cv2.warpAffine(small / 255, np.float32([[1, 0, off[0] / q], [0, 1, off[1] / q]]), (sw, shh))
+            small = cv2.GaussianBlur(small, (0, 0), sigma / q)
+            sh = cv2.resize(small, (sx1 - sx0, sy1 - sy0), interpolation=cv2.INTER_LINEAR)
+            img[sy0:sy1, sx0:sx1] *= (1 - 0.38 * sh * (1 - cover[sy0:sy1, sx0:sx1]))[..., None]
         lroi = layer[y0:y1, x0:x1]
         lroi *= 1 - m[..., None]
         lroi += tone * m[..., None]
@@ -497,7 +529,7 @@ def _camera_effects(img: np.ndarray, cam: CameraModel, rng: np.random.Generator,
             noise = -noise
         sigma = cam.noise_sigma + cam.shot_noise * np.sqrt(np.clip(img, 0, 255))
         img += noise * sigma
-    out = np.clip(img, 0, 255).astype(np.uint8)
+    out = cv2.convertScaleAbs(cv2.threshold(img, 0, 0, cv2.THRESH_TOZERO)[1])  # clip to 0..255, fast
     if cam.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(cam.jpeg_quality)])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -530,6 +562,7 @@ def render(scene: Scene, art: TileArt | None = None, camera: CameraModel | str =
     src = plane.img
     if ratio > 1.5:  # pre-filter so the downsampling warp does not alias
         src = cv2.GaussianBlur(src, (0, 0), 0.45 * ratio)
+    src = cv2.convertScaleAbs(src)  # (values are >= 0) warping 8-bit pixels is several times faster
     maps = plane_maps(pose, plane.from_mat)
     if maps is None:
         M = plane.from_mat @ np.linalg.inv(pose.mat_to_undistorted())
@@ -537,6 +570,7 @@ def render(scene: Scene, art: TileArt | None = None, camera: CameraModel | str =
                                   borderMode=cv2.BORDER_REPLICATE)
     else:
         img = cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    img = img.astype(np.float32)
     hands = _hands(scene, rng)
     cover, hand_info = _draw_hands(img, scene, pose, hands, rng, shadow_dir)
     hidden = []
