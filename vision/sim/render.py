@@ -363,13 +363,19 @@ def _draw_meeple(plane: _Plane, base: np.ndarray, colour: tuple[int, int, int], 
     else:  # legs, hips, arms, shoulders, head: (half width, half depth, head?)
         slices = [(0.0, (7.0, 3.8, 0)), (3.0, (6.8, 3.6, 0)), (6.0, (4.6, 3.4, 0)), (9.0, (8.0, 3.2, 0)),
                   (11.5, (7.6, 3.0, 0)), (13.0, (3.3, 3.0, 1)), (15.5, (3.0, 2.8, 1)), (17.0, (2.4, 2.3, 1))]
-    for z, (hw, hd, _head) in slices:
+    for z, (hw, hd, head) in slices:
         z = min(z, height)
         cx, cy = plane.px(*(base + lean * z))
         shade = 0.55 + 0.45 * (z / height) ** 0.7
         col = tuple(float(c) for c in np.clip(base_col * shade + 12 * (z / height), 0, 255))
-        cv2.ellipse(plane.img, (int(cx * 16), int(cy * 16)), (int(hw * ppm * 16), int(hd * ppm * 16)),
-                    math.degrees(yaw), 0, 360, col, -1, cv2.LINE_AA, 4)
+        if head or lying:
+            cv2.ellipse(plane.img, (int(cx * 16), int(cy * 16)), (int(hw * ppm * 16), int(hd * ppm * 16)),
+                        math.degrees(yaw), 0, 360, col, -1, cv2.LINE_AA, 4)
+        else:  # a flat wooden figure seen from above: a slab with rounded ends (a stadium)
+            reach = max(hw - hd, 0.0) * ppm
+            a = (int((cx - ca * reach) * 16), int((cy - sa * reach) * 16))
+            b = (int((cx + ca * reach) * 16), int((cy + sa * reach) * 16))
+            cv2.line(plane.img, a, b, col, max(1, int(round(2 * hd * ppm))), cv2.LINE_AA, 4)
     # a soft highlight on top
     tx, ty = plane.px(*(base + lean * height))
     hi = tuple(float(c) for c in np.clip(base_col * 1.15 + 35, 0, 255))
