@@ -438,12 +438,14 @@ class Suedsee(TileGame):
             for dy in (-1, 0, 1):
                 c = (cell[0] + dx, cell[1] + dy)
                 placed = board.cells.get(c)
-                if placed is None or board.neighbours8(c) < 8:
+                if placed is None:
                     continue
-                for region in placed.tile.regions:
-                    if region.terrain == MARKET:
-                        for f in board.occupants_of(board.feature(c, region.index)):
-                            markets.append((f.owner, c))
+                here = [r for r in placed.tile.regions if r.terrain == MARKET]
+                if not here or board.neighbours8(c) < 8:
+                    continue
+                for region in here:
+                    for f in board.occupants_of(board.feature(c, region.index)):
+                        markets.append((f.owner, c))
         n = len(self.players)
         markets.sort(key=lambda m: ((m[0] - self.current) % n, m[1][1], m[1][0]))
         plan.markets = markets

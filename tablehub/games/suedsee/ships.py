@@ -16,6 +16,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +109,10 @@ class Requirement:
 
     def payments(self, holdings: Mapping[str, int]) -> list[dict[str, int]]:
         """Every way a player holding ``holdings`` can pay, in a stable order."""
+        return [dict(p) for p in _payments(self, tuple(holdings.get(k, 0) for k in KINDS))]
+
+    def _payments(self, have: tuple[int, ...]) -> list[dict[str, int]]:
+        holdings = dict(zip(KINDS, have))
         out: list[dict[str, int]] = []
         if self.kind == "exact":
             need = dict(self.exact)
@@ -139,6 +144,12 @@ class Requirement:
 
 def _positive(n: Any) -> bool:
     return isinstance(n, int) and not isinstance(n, bool) and n >= 1
+
+
+@functools.lru_cache(maxsize=4096)
+def _payments(req: Requirement, have: tuple[int, ...]) -> tuple[dict[str, int], ...]:
+    """Memo of :meth:`Requirement.payments`: goods change rarely, the question comes every turn."""
+    return tuple(req._payments(have))
 
 
 @dataclass(frozen=True)
