@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .art import PLAYER_COLOURS, DrawnArt, ScanArt, TileArt
 from .camera import NUISANCE, CameraModel, CameraPose, place_camera
-from .render import RenderTruth, render, render_sheet
+from .renderer import RenderTruth, render, render_sheet
 from .scene import Scene, SceneFigure, SceneHand, SceneTile, scene_from_view
 
 __all__ = ["CameraModel", "CameraPose", "DrawnArt", "NUISANCE", "PLAYER_COLOURS", "RenderTruth", "ScanArt",
