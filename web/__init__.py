@@ -99,8 +99,9 @@ def serve(hub: Hub, host: str = "0.0.0.0", port: int = 8080, threads: int | None
         hub.port = port
     app = create_app(hub)
     log.info("serving the table page on http://%s:%d/ with %d threads", host, port, threads)
+    from .server import WAITRESS_OPTIONS
+
     try:
-        waitress.serve(app, host=host, port=port, threads=threads, ident="tablehub",
-                       channel_timeout=120, **waitress_options)
+        waitress.serve(app, host=host, port=port, threads=threads, **{**WAITRESS_OPTIONS, **waitress_options})
     finally:
         hub.shutdown()

@@ -17,7 +17,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class EventBus:
 
     #: event kinds where only the latest matters on reconnect
     SNAPSHOT_KINDS = frozenset({"state"})
+    #: seconds between checks that a client is still there (when the server can tell)
+    POLL = 1.0
 
     def __init__(self, keep: int = 200, max_streams: int = 64):
         self._cond = threading.Condition()
@@ -118,25 +120,29 @@ class EventBus:
         return self.since(last_id)
 
     def stream(self, last_id: int | None, heartbeat: float = 15.0, lifetime: float = 600.0,
-               retry_ms: int = 2000) -> Iterator[str]:
+               retry_ms: int = 2000, gone: Callable[[], bool] | None = None) -> Iterator[str]:
         """SSE text chunks for one client. Raises :class:`StreamLimit` when every slot is taken.
 
         The first chunk is sent at once: the ``retry`` hint plus either what the client
         missed (``last_id`` given) or the current ``state``. A comment line goes out every
         ``heartbeat`` seconds so dead clients are noticed; after ``lifetime`` seconds the
         stream ends and the browser reconnects by itself, so no thread is held forever.
+        ``gone()``, when given, says the client has hung up (waitress's
+        ``waitress.client_disconnected``); it is checked every :attr:`POLL` seconds so a
+        phone that leaves frees its thread at once rather than at the next heartbeat.
         """
         with self._cond:
             if self._streams >= self.max_streams:
                 raise StreamLimit(f"{self._streams} event streams are open (the limit is {self.max_streams})")
             self._streams += 1
-        return _Stream(self, self._stream(last_id, heartbeat, lifetime, retry_ms))
+        return _Stream(self, self._stream(last_id, heartbeat, lifetime, retry_ms, gone))
 
     def _release(self) -> None:
         with self._cond:
             self._streams -= 1
 
-    def _stream(self, last_id: int | None, heartbeat: float, lifetime: float, retry_ms: int) -> Iterator[str]:
+    def _stream(self, last_id: int | None, heartbeat: float, lifetime: float, retry_ms: int,
+                gone: Callable[[], bool] | None) -> Iterator[str]:
         try:
             if last_id is None or last_id > self.last_id:  # new client, or one from before a restart
                 with self._cond:
@@ -147,18 +153,25 @@ class EventBus:
                 first = self.since(last_id)
                 cursor = max([last_id] + [e.id for e in first])
             yield f"retry: {retry_ms}\n\n" + "".join(e.sse() for e in first)
-            deadline = time.monotonic() + lifetime
+            now = time.monotonic()
+            deadline = now + lifetime
+            next_ping = now + heartbeat
             while not self._closed:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                now = time.monotonic()
+                if now >= deadline:
                     break
-                events = self.wait(cursor, timeout=min(heartbeat, remaining))
-                if self._closed:
+                step = min(next_ping, deadline) - now
+                if gone is not None:
+                    step = min(step, self.POLL)
+                events = self.wait(cursor, timeout=max(0.0, step))
+                if self._closed or (gone is not None and gone()):
                     break
                 if events:
                     cursor = events[-1].id
+                    next_ping = time.monotonic() + heartbeat
                     yield "".join(e.sse() for e in events)
-                else:
+                elif time.monotonic() >= next_ping:
+                    next_ping = time.monotonic() + heartbeat
                     yield ": ping\n\n"
         finally:
             self._release()

@@ -18,6 +18,10 @@ from .hub import Hub
 
 log = logging.getLogger(__name__)
 
+#: waitress settings for the page: ``channel_request_lookahead`` lets waitress notice a phone
+#: that hung up (``waitress.client_disconnected``) so its event stream ends within a second.
+WAITRESS_OPTIONS = {"ident": "tablehub", "channel_timeout": 120, "channel_request_lookahead": 1}
+
 
 class BackgroundServer:
     """Serve ``create_app(hub)`` with waitress on ``host:port`` (0 picks a free port) in a thread."""
@@ -33,8 +37,8 @@ class BackgroundServer:
         # event streams never take the threads that page loads and moves need
         hub.bus.max_streams = max(1, min(hub.bus.max_streams, self.threads - SPARE_THREADS))
         self.app = app or create_app(hub)
-        self._server = create_server(self.app, host=host, port=port, threads=self.threads, ident="tablehub",
-                                     **waitress_options)
+        options = {**WAITRESS_OPTIONS, **waitress_options}
+        self._server = create_server(self.app, host=host, port=port, threads=self.threads, **options)
         self.port: int = int(self._server.effective_port)  # type: ignore[union-attr]
         self.host = host
         if hub.port is None:

@@ -221,6 +221,8 @@ def test_setup_join_camera_and_results_screens(driver, server, hub, nl_actions):
     driver.set_window_size(1280, 900)
     driver.get(server.url)
     wait_for(driver, lambda: len(css(driver, "#board-wrap .tile")) > 10, what="the board on a wide screen")
+    wait_for(driver, lambda: "on" in css(driver, "#live")[0].get_attribute("class").split(),
+             what="a live stream after six pages on 4 stream slots (pages left behind free theirs)")
     shot(driver, "14-wide-screen")
     driver.set_window_size(*PHONE)
 

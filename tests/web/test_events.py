@@ -113,3 +113,14 @@ def test_a_stream_closed_before_it_started_frees_its_slot():
     bus.stream(None).close()
     assert bus.streams == 0
     bus.stream(None).close()
+
+
+def test_a_stream_ends_soon_after_its_client_hangs_up():
+    bus = EventBus()
+    bus.POLL = 0.02
+    hung_up = threading.Event()
+    stream = bus.stream(None, heartbeat=30, lifetime=60, gone=hung_up.is_set)
+    next(stream)
+    threading.Timer(0.05, hung_up.set).start()
+    assert list(stream) == [], "no heartbeat was needed to notice"
+    assert bus.streams == 0

@@ -22,3 +22,24 @@ def test_thirty_event_streams_all_receive_every_change_of_a_game_in_progress(hub
     assert result.delivered == result.expected == 240, "every phone saw every change"
     assert result.page_load_ms is not None, "a page load still got a thread while 30 streams were open"
     assert hub.bus.streams == 0 or hub.bus.streams <= 30
+
+
+def test_a_phone_that_hangs_up_frees_its_stream_without_waiting_for_a_heartbeat(hub):
+    import socket
+    import time
+
+    from web.server import BackgroundServer
+
+    srv = BackgroundServer(hub, threads=12)  # the app's heartbeat is 15 s
+    try:
+        sock = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+        sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert b"200" in sock.recv(4096)
+        assert hub.bus.streams == 1
+        sock.close()
+        deadline = time.monotonic() + 5
+        while hub.bus.streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hub.bus.streams == 0, "the slot came back well before the next heartbeat"
+    finally:
+        srv.stop()

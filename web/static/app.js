@@ -142,6 +142,10 @@ function connect() {
   });
 }
 connect();
+// Leaving the page (or going into the back-forward cache) closes the stream at once, so the
+// hub's thread is free for the next phone; coming back reconnects.
+window.addEventListener("pagehide", () => { if (source) { source.close(); source = null; } });
+window.addEventListener("pageshow", (ev) => { if (ev.persisted && !source) connect(); });
 window.tablehub = { get state() { return state; }, get lastId() { return lastId; } };
 
 /* ------------------------------------------------------------------ formatting */

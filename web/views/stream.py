@@ -31,7 +31,8 @@ def events() -> Response:
     h = hub()
     try:
         chunks = h.bus.stream(_last_event_id(), heartbeat=current_app.config["SSE_HEARTBEAT"],
-                              lifetime=current_app.config["SSE_LIFETIME"])
+                              lifetime=current_app.config["SSE_LIFETIME"],
+                              gone=request.environ.get("waitress.client_disconnected"))
     except StreamLimit as exc:
         resp = jsonify(ok=False, error=f"the hub is busy: {exc}; retrying shortly")
         resp.status_code = 503
