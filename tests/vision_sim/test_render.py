@@ -111,6 +111,14 @@ def test_scene_from_a_tile_game_view(mat):
     assert scene.cell_centre_mm(1, -0.5) == pytest.approx((cx, cy))
 
 
+def test_figures_without_colours_get_one_per_owner(mat):
+    view = {"kind": "tiles", "tiles": [{"x": 0, "y": 0, "tile": "ds001", "rotation": 0}],
+            "figures": [{"x": 0, "y": 0, "region": "G:N", "owner": "Ana", "color": None},
+                        {"x": 0, "y": 0, "region": "S:S", "owner": "Ben", "color": None},
+                        {"x": 0, "y": 0, "region": "M:EW", "owner": "Ana", "color": None}]}
+    assert [f.color for f in scene_from_view(view, mat).figures] == ["red", "blue", "red"]
+
+
 def test_views_of_other_kinds_are_refused():
     with pytest.raises(VisionError, match="kind 'tiles'"):
         scene_from_view({"kind": "board"})

@@ -92,6 +92,8 @@ def scene_from_view(view: Mapping[str, Any], mat: Mat | None = None, origin_mm: 
         {"kind": "tiles", "tiles": [{"x": 0, "y": 0, "tile": "ds001", "rotation": 0}, ...],
          "figures": [{"x": 0, "y": 0, "region": "G:N", "color": "red"}, ...]}
 
+    Figures without a colour get one per ``owner`` (red, blue, green, ... in order of appearance).
+
     ``origin_mm=None`` centres the laid tiles on the play area. With ``rng``, tiles get
     a hand-placed look: offsets up to ``1.2 * sloppiness`` mm and turns up to
     ``1.5 * sloppiness`` degrees.
@@ -114,11 +116,17 @@ def scene_from_view(view: Mapping[str, Any], mat: Mat | None = None, origin_mm: 
             ang = float(np.clip(rng.normal(0, 0.6), -1.5, 1.5)) * sloppiness
         tiles.append(SceneTile(x, y, tile, rot, off, ang))
     figures: list[SceneFigure] = []
+    owners: dict[str, str] = {}  # figures without a colour get one per owner, in order of appearance
+    spare = ["red", "blue", "green", "yellow", "black", "purple", "orange"]
     for i, f in enumerate(view.get("figures", []) or []):
         try:
-            figures.append(SceneFigure(int(f["x"]), int(f["y"]), str(f.get("color", f.get("colour"))),
-                                       f.get("region"), lying=bool(f.get("lying", False))))
-        except (KeyError, TypeError, ValueError):
+            colour = f.get("color") or f.get("colour")
+            if not colour:
+                owner = str(f.get("owner", "?"))
+                colour = owners.setdefault(owner, spare[len(owners) % len(spare)])
+            figures.append(SceneFigure(int(f["x"]), int(f["y"]), str(colour), f.get("region"),
+                                       lying=bool(f.get("lying", False))))
+        except (KeyError, TypeError, ValueError, AttributeError):
             raise VisionError(f"view: figures[{i}]: expected {{x, y, region, color}}, got {f!r}") from None
     if origin_mm is None and tiles:
         xs = [t.x for t in tiles]
