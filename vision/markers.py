@@ -240,7 +240,8 @@ def refine_corners(grey: np.ndarray, quad: np.ndarray, cells: int) -> np.ndarray
             return quad
         t = np.linalg.solve(A, p2 - p1)
         out[k] = p1 + t[0] * d1
-    if refined_edges == 0 or np.max(np.linalg.norm(out - quad, axis=1)) > 3.0:
+    cell_px = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))) / cells
+    if refined_edges == 0 or np.max(np.linalg.norm(out - quad, axis=1)) > max(3.0, 0.5 * cell_px):
         return quad  # nothing refined, or something odd (a finger on the edge): trust the detector
     return out
 

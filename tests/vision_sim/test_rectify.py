@@ -153,3 +153,19 @@ def test_a_still_camera_keeps_the_same_homography_between_noisy_frames(mat, draw
     first = rect.locate(render(scene, drawn_art, cam, np.random.default_rng(3), (1280, 720))[0])
     second = rect.locate(render(scene, drawn_art, cam, np.random.default_rng(4), (1280, 720))[0])
     assert second.homography is first.homography and not second.moved
+
+
+def test_a_marker_is_read_where_the_others_predict_it_but_never_when_covered(frames, mat):
+    import cv2
+
+    from vision.markers import verify_marker
+
+    image, truth = frames["default"]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    true_quad = truth.mat_to_image(np.array(mat.marker_corners_mm(1)))
+    predicted = true_quad + np.array([2.0, -1.5])  # a prediction a couple of pixels off
+    found = verify_marker(grey, predicted, mat.dictionary, 1)
+    assert found is not None and np.abs(found - true_quad).max() < 0.6
+    assert verify_marker(grey, predicted, mat.dictionary, 2) is None, "marker 1 must not read as marker 2"
+    covered = _cover_markers(image, truth, mat, [1])
+    assert verify_marker(cv2.cvtColor(covered, cv2.COLOR_BGR2GRAY), predicted, mat.dictionary, 1) is None
