@@ -21,7 +21,7 @@ import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import cv2
 import numpy as np
@@ -29,7 +29,10 @@ import numpy as np
 from . import VisionError
 from .mat import Mat
 from .refs import TILE_PX, ReferenceSet
-from .tiles import CatalogInfo, Grid
+from .tiles import CatalogInfo, Grid, mat_margin_pixels
+
+if TYPE_CHECKING:
+    from .pieces import PlayerColours
 
 log = logging.getLogger(__name__)
 
@@ -176,12 +179,11 @@ def refs_from_frames(frames: Sequence[np.ndarray], mappings: Sequence[MapFn], ca
                          f"got photos of batches {have}")
     sums = np.zeros((n, TILE_PX, TILE_PX, 3), np.float64)
     counts = np.zeros(n)
+    mat_bgr = []
     for frame, to_frame, b in zip(frames, mappings, batches):
-        bg = background
-        if bg is None:
-            x, y = mat.play_origin_mm
-            strip = sample_tile(frame, to_frame, (x - 5.0 + mat.play_width_mm / 2, y - 12.0), 16.0, 0.0, 16)
-            bg = background_lab(strip)
+        margin = mat_margin_pixels(frame, to_frame, mat.play_rect_mm, min(12.0, mat.play_origin_mm[1] / 2))
+        mat_bgr.append(np.median(margin.astype(np.float64), axis=0))
+        bg = background if background is not None else background_lab(margin.reshape(-1, 1, 3))
         for i in range(layout.capacity):
             k = b * layout.capacity + i
             if k >= n:
@@ -192,4 +194,101 @@ def refs_from_frames(frames: Sequence[np.ndarray], mappings: Sequence[MapFn], ca
     images = (sums / counts[:, None, None, None]).round().astype(np.uint8)
     return ReferenceSet(game=catalog.game, tile_ids=list(catalog.tile_ids), images=images, camera=camera,
                         source=f"camera:{len(frames)} photos", counts=[catalog.counts.get(t, 1) for t in catalog.tile_ids],
-                        meta={"gap_mm": gap_mm, "tile_mm": mat.tile_mm})
+                        meta={"gap_mm": gap_mm, "tile_mm": mat.tile_mm,
+                              "mat_bgr": [round(float(v), 2) for v in np.mean(mat_bgr, axis=0)]})
+
+
+# --------------------------------------------------------------------------- simulated enrolment
+
+#: the colours of the figures laid out for colour calibration, left to right
+CALIBRATION_COLOURS = ("red", "blue", "green", "yellow", "black")
+
+
+def enrolment_scene(mat: Mat, tile_ids: Sequence[str], rng: np.random.Generator | None = None,
+                    gap_mm: float = 10.0, sloppiness: float = 1.0, first: int = 0) -> Any:
+    """A :mod:`vision.sim` scene of tiles ``first``.. laid out for enrolment as :class:`EnrolLayout` says."""
+    from .sim import Scene, SceneTile
+
+    layout = EnrolLayout(mat, gap_mm)
+    tiles = []
+    for i, tid in enumerate(tile_ids[first:first + layout.capacity]):
+        r, c = divmod(i, layout.columns)
+        off, ang = (0.0, 0.0), 0.0
+        if rng is not None and sloppiness > 0:
+            off = tuple(float(v) for v in np.clip(rng.normal(0, 0.5, 2) * sloppiness, -1.2 * sloppiness,
+                                                  1.2 * sloppiness))
+            ang = float(np.clip(rng.normal(0, 0.6), -1.5, 1.5) * sloppiness)
+        tiles.append(SceneTile(c, r, tid, 0, (c * gap_mm + off[0], r * gap_mm + off[1]), ang))
+    px, py = mat.play_origin_mm
+    return Scene(mat=mat, tiles=tiles, origin_mm=(px + mat.tile_mm / 2, py + mat.tile_mm / 2))
+
+
+def colour_scene(mat: Mat, names: Sequence[str] = CALIBRATION_COLOURS) -> Any:
+    """A :mod:`vision.sim` scene of one figure per colour in a row across the middle of the bare mat."""
+    from .sim import Scene, SceneFigure
+
+    first = -(len(names) // 2)
+    return Scene(mat=mat, figures=[SceneFigure(first + i, 0, name) for i, name in enumerate(names)])
+
+
+def calibrate_from_frame(frame: np.ndarray, rectifier: Any, names: Sequence[str]) -> "PlayerColours":
+    """Player colours from a photo of figures laid in a row on the bare play area (left to right = ``names``)."""
+    from .pieces import calibrate_colours
+
+    loc = rectifier.locate(frame)
+    canvas = rectifier.warp(frame, loc)
+    ppm = rectifier.px_per_mm
+    x, y, w, h = rectifier.mat.play_rect_mm
+    rect = (int(x * ppm), int(y * ppm), int(w * ppm), int(h * ppm))
+    return calibrate_colours(canvas, names, ppm, rect_px=rect)
+
+
+def enrol_simulated(catalog_path: str | Path, art: Any, camera: Any, rng: np.random.Generator,
+                    mat: Mat | None = None, names: Sequence[str] = CALIBRATION_COLOURS,
+                    size: tuple[int, int] = (1920, 1080), geometry: Any = None) -> tuple[ReferenceSet, Any, Any]:
+    """Enrol a set from the simulator as a person would: photos of the laid-out tiles, then of the figures.
+
+    Returns ``(references, player colours, lens calibration)``; the lens is the rendered
+    camera's exact one (what a ChArUco calibration would measure).
+    """
+    from .rectify import Rectifier
+    from .sim import render
+
+    mat = mat or Mat.default()
+    catalog = CatalogInfo.load(catalog_path)
+    layout = EnrolLayout(mat)
+    frames, mappings = [], []
+    lens = None
+    rect = None
+    for b in range(math.ceil(len(catalog.tile_ids) / layout.capacity)):
+        scene = enrolment_scene(mat, catalog.tile_ids, rng, first=b * layout.capacity)
+        frame, truth = render(scene, art, camera, rng, size, geometry=geometry)
+        lens = truth.lens()
+        rect = Rectifier(mat, lens=lens)
+        loc = rect.locate(frame)
+        frames.append(frame)
+        mappings.append(lambda p, loc=loc, rect=rect: rect.mat_to_image(p, loc, size))
+    refs = refs_from_frames(frames, mappings, catalog, mat, camera="sim")
+    frame, _ = render(colour_scene(mat, names), art, camera, rng, size, geometry=geometry)
+    colours = calibrate_from_frame(frame, Rectifier(mat, px_per_mm=2.0, lens=lens), names)
+    return refs, colours, lens
+
+
+def enrol_from_sim(game: str, sim: Any, catalog: str | Path | None = None) -> Any:
+    """A :class:`vision.recognize.Recognizer` enrolled from a simulated table (``tablehub.tracking.simtable``)."""
+    from .geometry import TileGeometry
+    from .recognize import Recognizer, default_catalog_path
+    from .sim import NUISANCE, DrawnArt
+
+    cat_path = Path(catalog) if catalog else Path(getattr(sim, "catalog", "") or default_catalog_path(game))
+    model = getattr(sim, "_camera_model", None)
+    if model is None and hasattr(sim, "_setup_render"):
+        sim._setup_render()
+        model = getattr(sim, "_camera_model", None)
+    if model is None:
+        model = NUISANCE[getattr(sim, "preset", "default")]
+    geometry = TileGeometry(cat_path)
+    art = DrawnArt(geometry)
+    refs, colours, lens = enrol_simulated(cat_path, art, model, np.random.default_rng(12345),
+                                          size=tuple(getattr(sim, "size", (1920, 1080))), geometry=geometry)
+    return Recognizer.for_game(cat_path, refs, Mat.default(), colours=colours, lens=lens, geometry=geometry)

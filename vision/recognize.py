@@ -31,9 +31,14 @@ from .mat import Mat
 from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab
 from .refs import ReferenceSet
 from .tiles import (COARSE, MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
-                    TileClassifier, TileGuess, _normalise_rows, centre_lightness, to_features)
+                    TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, to_features)
 
 log = logging.getLogger(__name__)
+
+SIG_PX = 8
+"""Side of the per-cell thumbnail that tells which cells changed."""
+START_FACTOR = 4
+"""The start tile is first searched at TILE_PX / START_FACTOR pixels per tile."""
 
 MapFn = Callable[[np.ndarray], np.ndarray]
 """Mat millimetres (n, 2) -> frame pixels (n, 2)."""
@@ -126,8 +131,8 @@ class Thresholds:
     """Weighted-Lab distance from the mat colour above which a pixel is "not mat"."""
     start_min_score: float = 0.55
     """The start tile must match at least this well to fix the grid."""
-    signature_change: float = 22.0
-    """A cell changed when a signature pixel moved more than this (after removing the cell's mean change)."""
+    signature_change: float = 45.0
+    """A cell changed when a thumbnail pixel moved more than this (B+G+R, after removing the cell's mean change)."""
     figure_hint: float = 3.0
     """Only tiles with a spot this unexplained by the tile (see :meth:`TileClassifier.unexplained`) are
     searched for figures."""
@@ -164,7 +169,8 @@ class Recognizer:
         self.sampler = GridSampler()
         self._ref_bgr = np.stack([cv2.resize(im, (TILE_PX, TILE_PX), interpolation=cv2.INTER_AREA)
                                   if im.shape[0] != TILE_PX else im for im in refs.images])
-        self._mat_lab: np.ndarray | None = None
+        self._mat_bgr: np.ndarray | None = None
+        self._mat_key: Any = None
 
     @classmethod
     def for_game(cls, catalog_path: str | Path, refs: ReferenceSet, mat: Mat, **kw: Any) -> "Recognizer":
@@ -175,8 +181,14 @@ class Recognizer:
     # ------------------------------------------------------------------ entry points
 
     def observe(self, frame: np.ndarray, previous: Observation | None = None,
-                constraints: Constraints | None = None, relocate: bool = True) -> Observation:
-        """Recognise a camera frame. ``relocate=False`` reuses the last mat location (no marker search)."""
+                constraints: Constraints | None = None, relocate: bool = True, grid: Grid | None = None
+                ) -> Observation:
+        """Recognise a camera frame.
+
+        ``previous``: the last accepted observation; only cells that changed since are examined.
+        ``grid``: the grid when it is already known (else the start tile is searched for).
+        ``relocate=False`` reuses the last mat location (no marker search).
+        """
         if relocate or self.rectifier.last is None:
             location = self.rectifier.locate(frame)
         else:
@@ -188,62 +200,73 @@ class Recognizer:
         def to_frame(pts: np.ndarray) -> np.ndarray:
             return rect.mat_to_image(pts, location, size)
 
-        obs = self.observe_mapped(frame, to_frame, key, previous, constraints)
+        obs = self.observe_mapped(frame, to_frame, key, previous, constraints, grid)
         obs.warnings[:0] = list(getattr(location, "warnings", []))
         return obs
 
     def observe_canvas(self, canvas: np.ndarray, px_per_mm: float, previous: Observation | None = None,
-                       constraints: Constraints | None = None) -> Observation:
+                       constraints: Constraints | None = None, grid: Grid | None = None) -> Observation:
         """Recognise a top-down canvas (pixel = mat mm * ``px_per_mm``), e.g. from ``Rectifier.warp``."""
         return self.observe_mapped(canvas, canvas_mapping(px_per_mm), ("canvas", px_per_mm, canvas.shape),
-                                   previous, constraints)
+                                   previous, constraints, grid)
 
     def observe_mapped(self, frame: np.ndarray, to_frame: MapFn, key: Any, previous: Observation | None = None,
-                       constraints: Constraints | None = None) -> Observation:
+                       constraints: Constraints | None = None, grid: Grid | None = None,
+                       figures: bool = True) -> Observation:
+        """Recognise ``frame`` seen through ``to_frame`` (mat mm -> frame pixels); ``key`` names the mapping
+        (equal keys: the same mapping, so cached remap tables are reused)."""
         _check_image(frame)
         warnings: list[str] = []
-        grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
+        if grid is None:
+            grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
         cells = grid.cells_in(self.mat.play_rect_mm)
         xs = [c[0] for c in cells]
         ys = [c[1] for c in cells]
         x0, y0 = min(xs), min(ys)
         gc = self.sampler.sample(frame, to_frame, key, grid, x0, y0, max(xs) - x0 + 1, max(ys) - y0 + 1)
-        fc = FeatureCanvas(gc)
-        sigs = self._signatures(fc, cells)
-        if previous is None:
-            todo = cells
-        else:
-            todo = self._changed(cells, sigs, previous)
-        occupied = self._occupied(fc, todo)
+        mat_bgr = self.mat_colour(frame, to_frame, key)
+        sigs = self._signatures(gc, cells)
+        todo = cells if previous is None else self._changed(cells, sigs, previous)
+        occupied = self._occupied(gc, todo, bgr_to_lab(mat_bgr))
+        gc = self._balance(gc, mat_bgr)
         tiles: dict[tuple[int, int], TileGuess] = {}
-        figures: list[FigureSeen] = []
+        seen: list[FigureSeen] = []
         if previous is not None:
             todo_set = set(todo)
             tiles = {c: t for c, t in previous.tiles.items() if c not in todo_set}
-            figures = [f for f in previous.figures if (f.x, f.y) not in todo_set]
+            seen = [f for f in previous.figures if (f.x, f.y) not in todo_set]
         fresh = [c for c in todo if occupied.get(c)]
-        kept, to_classify = self._keep_previous(fc, fresh, previous)
-        tiles.update(kept)
-        for guess in self.classifier.classify(fc, to_classify, constraints):
-            tiles[(guess.x, guess.y)] = guess
+        if previous is not None and len(fresh) <= self.few_cells:
+            groups = [(FeatureCanvas(gc.crop(x, y, 1, 1)), [(x, y)]) for x, y in fresh]
+        else:
+            groups = [(FeatureCanvas(gc), fresh)] if fresh else []
+        for fc, group in groups:
+            kept, to_classify = self._keep_previous(fc, group, previous)
+            tiles.update(kept)
+            for guess in self.classifier.classify(fc, to_classify, constraints):
+                tiles[(guess.x, guess.y)] = guess
+            if figures and self.figures is not None:
+                for c in group:
+                    if self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint:
+                        seen.extend(self._figures_on(fc, tiles[c]))
         if (0, 0) not in tiles:
             warnings.append(f"the start tile {self.catalog.start} is not seen at (0, 0) any more")
-        if self.figures is not None:
-            for c in fresh:
-                if self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint:
-                    figures.extend(self._figures_on(fc, tiles[c]))
         for t in tiles.values():
             if t.confidence < 0.5:
                 warnings.append(f"cell ({t.x}, {t.y}): unsure ({t.tile} r{t.rotation}, score {t.score:.2f}); "
                                 f"a tile not in the set, a hand, or bad light?")
-        return Observation(grid, tiles, figures, sigs, list(todo), warnings)
+        return Observation(grid, tiles, seen, sigs, list(todo), warnings)
+
+    few_cells = 6
+    """Up to this many changed cells are examined one by one (no whole-canvas features)."""
 
     # ------------------------------------------------------------------ start tile
 
     def find_start(self, frame: np.ndarray, to_frame: MapFn, key: Any = None) -> Grid:
         """Find the start tile on the play area: it fixes cell (0, 0), north and the grid's small angle."""
         px, py, pw, ph = self.mat.play_rect_mm
-        coarse_px = TILE_PX // COARSE
+        f = START_FACTOR
+        coarse_px = TILE_PX // f
         search = Grid((px + pw / 2, py + ph / 2), 0.0, self.pitch)
         cells = search.cells_in(self.mat.play_rect_mm)
         xs = [c[0] for c in cells]
@@ -252,7 +275,7 @@ class Recognizer:
         canvas = GridSampler().sample(frame, to_frame, None, search, x0, y0, max(xs) - x0 + 1, max(ys) - y0 + 1,
                                       TILE_PX, MARGIN_PX)
         feat = to_features(canvas.image)
-        small = cv2.resize(feat, (feat.shape[1] // COARSE, feat.shape[0] // COARSE), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(feat, (feat.shape[1] // f, feat.shape[0] // f), interpolation=cv2.INTER_AREA)
         j0 = self.classifier.ids.index(self.catalog.start)
         peaks: list[tuple[float, int, int, int]] = []
         for k in range(4):
@@ -262,25 +285,45 @@ class Recognizer:
             for _ in range(self.start_peaks):
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 peaks.append((s, k, lx, ly))
-                res[max(ly - coarse_px // 2, 0):ly + coarse_px // 2 + 1, max(lx - coarse_px // 2, 0):lx + coarse_px // 2 + 1] = -2
+                r = coarse_px // 2
+                res[max(ly - r, 0):ly + r + 1, max(lx - r, 0):lx + r + 1] = -2
         peaks.sort(key=lambda p: -p[0])
-        best: tuple[float, Grid | None] = (-2.0, None)
+        lattice: tuple[float, Grid | None] = (-2.0, None)
         for s, k, lx, ly in peaks[:self.start_peaks]:
             # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
-            cu = (lx + coarse_px / 2) * COARSE - MARGIN_PX
-            cv_ = (ly + coarse_px / 2) * COARSE - MARGIN_PX
+            cu = (lx + coarse_px / 2) * f - MARGIN_PX
+            cv_ = (ly + coarse_px / 2) * f - MARGIN_PX
             centre = search.mat_from_grid() @ np.array([x0 - 0.5 + cu / TILE_PX, y0 - 0.5 + cv_ / TILE_PX, 1.0])
             found = self._refine_start(frame, to_frame, Grid((float(centre[0]), float(centre[1])), 90.0 * k,
                                                              self.pitch))
-            if found[0] > best[0]:
-                best = found
-        if best[1] is None or best[0] < self.thresholds.start_min_score:
-            raise NoStartTile(f"start tile: {self.catalog.start} not found on the play area (best match "
-                              f"{max(best[0], 0):.2f}); lay it on the mat, in view, before the first turn")
-        return best[1]
+            if found[0] > lattice[0]:
+                lattice = found
+            # the place must show the start tile clearly better than any other tile type
+            if found[0] >= self.thresholds.start_min_score and self._is_start(frame, to_frame, found[1]):
+                return found[1]
+        if lattice[1] is None or lattice[0] < 0.3:
+            raise NoStartTile(f"start tile: {self.catalog.start} not found on the play area; lay it on the mat, "
+                              "in view, before the first turn")
+        # no clear start tile at the likely places (a figure or a hand on it): every tile lies on one
+        # lattice, so read every cell of the lattice found and take the best-seen start tile
+        obs = self.observe_mapped(frame, to_frame, key, grid=lattice[1], figures=False)
+        starts = [t for t in obs.tiles.values() if t.tile == self.catalog.start]
+        if not starts:
+            raise NoStartTile(f"start tile: {self.catalog.start} not seen among the {len(obs.tiles)} tiles on the "
+                              "play area; lay it on the mat, in view, before the first turn")
+        t = max(starts, key=lambda g: g.score)
+        lat = lattice[1]
+        centre = lat.mat_from_grid() @ np.array([t.x, t.y, 1.0])
+        turned = Grid((float(centre[0]), float(centre[1])), lat.angle_deg + t.rotation, self.pitch)
+        return self._refine_start(frame, to_frame, turned)[1]
 
-    start_peaks = 6
+    start_peaks = 10
     """How many places that look most like the start tile are examined closely."""
+
+    def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> bool:
+        gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
+        guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
+        return guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8
 
     def _refine_start(self, frame: np.ndarray, to_frame: MapFn, guess: Grid) -> tuple[float, Grid]:
         j0 = self.classifier.ids.index(self.catalog.start)
@@ -304,13 +347,15 @@ class Recognizer:
 
     # ------------------------------------------------------------------ cells
 
-    def _signatures(self, fc: FeatureCanvas, cells: Sequence[tuple[int, int]]) -> dict[tuple[int, int], np.ndarray]:
-        box = fc.box_means(COARSE)
-        c = TILE_PX // COARSE
+    def _signatures(self, gc: GridCanvas, cells: Sequence[tuple[int, int]]) -> dict[tuple[int, int], np.ndarray]:
+        """A small colour thumbnail per cell (SIG_PX x SIG_PX), to tell which cells changed."""
+        m = gc.margin
+        core = gc.image[m:m + gc.ny * gc.px, m:m + gc.nx * gc.px]
+        small = cv2.resize(core, (gc.nx * SIG_PX, gc.ny * SIG_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
         out = {}
         for x, y in cells:
-            r, col = fc.top_left(x, y)
-            out[(x, y)] = box[r:r + TILE_PX:COARSE, col:col + TILE_PX:COARSE][:c, :c].copy()
+            r, c = (y - gc.y0) * SIG_PX, (x - gc.x0) * SIG_PX
+            out[(x, y)] = small[r:r + SIG_PX, c:c + SIG_PX]
         return out
 
     def _changed(self, cells: Sequence[tuple[int, int]], sigs: Mapping, previous: Observation) -> list:
@@ -326,27 +371,41 @@ class Recognizer:
                 out.append(cell)
         return out
 
-    def mat_colour(self, fc: FeatureCanvas) -> np.ndarray:
-        """Lab colour of the bare mat (median of the canvas margin ring, outside the cells)."""
-        if self._mat_lab is None:
-            img = fc.bgr
-            m = max(fc.margin // 2, 2)
-            ring = np.concatenate([img[:m].reshape(-1, 3), img[-m:].reshape(-1, 3),
-                                   img[:, :m].reshape(-1, 3), img[:, -m:].reshape(-1, 3)])
-            self._mat_lab = np.median(bgr_to_lab(ring), axis=0)
-        return self._mat_lab
+    def mat_colour(self, frame: np.ndarray, to_frame: MapFn, key: Any = None) -> np.ndarray:
+        """BGR colour of the bare mat (median of its margin strips), cached per mapping key."""
+        if key is None or self._mat_key != key or self._mat_bgr is None:
+            px = mat_margin_pixels(frame, to_frame, self.mat.play_rect_mm,
+                                   min(12.0, self.mat.play_origin_mm[0] / 2, self.mat.play_origin_mm[1] / 2))
+            self._mat_bgr = np.median(px.astype(np.float32), axis=0)
+            self._mat_key = key
+        return self._mat_bgr
 
-    def _occupied(self, fc: FeatureCanvas, cells: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bool]:
+    def _balance(self, gc: GridCanvas, mat_bgr: np.ndarray) -> GridCanvas:
+        """Scale the canvas's colour channels so the mat looks as it did at enrolment (white balance, exposure)."""
+        ref = self.refs.meta.get("mat_bgr") if self.refs.meta else None
+        if not ref or not self.white_balance:
+            return gc
+        gains = np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0)
+        if np.all(np.abs(gains - 1.0) < 0.01):
+            return gc
+        img = cv2.multiply(gc.image, np.array([*gains, 0.0]), dtype=cv2.CV_8U) if gc.image.dtype == np.uint8 else \
+            np.clip(gc.image * gains, 0, 255).astype(gc.image.dtype)
+        return GridCanvas(img, gc.x0, gc.y0, gc.nx, gc.ny, gc.px, gc.margin)
+
+    white_balance = True
+    """Correct each frame's colour balance against the mat colour seen at enrolment."""
+
+    def _occupied(self, gc: GridCanvas, cells: Sequence[tuple[int, int]], mat: np.ndarray
+                  ) -> dict[tuple[int, int], bool]:
         if not cells:
             return {}
-        mat = self.mat_colour(fc)
         inset = TILE_PX // 6
         out = {}
         for x, y in cells:
-            r, c = fc.top_left(x, y)
-            patch = fc.bgr[r + inset:r + TILE_PX - inset:2, c + inset:c + TILE_PX - inset:2]
-            lab = bgr_to_lab(patch)
-            d = lab - mat
+            r = gc.margin + (y - gc.y0) * gc.px
+            c = gc.margin + (x - gc.x0) * gc.px
+            patch = gc.image[r + inset:r + TILE_PX - inset:2, c + inset:c + TILE_PX - inset:2]
+            d = bgr_to_lab(patch) - mat
             d[..., 0] *= 0.5
             share = float((np.linalg.norm(d, axis=2) > self.thresholds.mat_distance).mean())
             out[(x, y)] = share > self.thresholds.occupied_share
@@ -411,3 +470,91 @@ def _match_map(image: np.ndarray, template: np.ndarray, norm: float | None = Non
 def _check_image(frame: np.ndarray) -> None:
     if frame is None or not hasattr(frame, "shape") or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
         raise VisionError("frame: expected a colour (BGR) image")
+
+
+# --------------------------------------------------------------------------- set-up helpers
+
+
+def default_catalog_path(game: str) -> Path:
+    """Where the project keeps the catalog of ``game`` (data only: the engine is not imported)."""
+    return Path(__file__).resolve().parents[1] / "tablehub" / "games" / game / "tiles.json"
+
+
+def load_recognizer(game: str, refs_dir: str | Path, mat: Mat | str | Path | None = None,
+                    catalog: str | Path | None = None, colours: PlayerColours | str | Path | None = None,
+                    lens: Any = None) -> Recognizer:
+    """A :class:`Recognizer` from files: the reference folder (``tablehub enroll``), the mat file, the catalog.
+
+    ``colours`` defaults to ``colours.json`` in the reference folder, else typical colours
+    (uncalibrated, logged). ``mat`` defaults to ``mat.json`` in the reference folder, else the
+    default mat. ``lens`` is a :class:`vision.calibrate.LensCalibration` or a path to one.
+    """
+    root = Path(refs_dir)
+    refs = ReferenceSet.load(root)
+    if refs.game and refs.game != game:
+        raise VisionError(f"{root}: these references are for {refs.game!r}, not {game!r}")
+    cat_path = Path(catalog) if catalog is not None else default_catalog_path(game)
+    if not cat_path.is_file():
+        raise VisionError(f"{cat_path}: no tile catalog for game {game!r}")
+    if mat is None:
+        mat = Mat.load(root / "mat.json") if (root / "mat.json").is_file() else Mat.default()
+    elif not isinstance(mat, Mat):
+        mat = Mat.load(mat)
+    if colours is None and (root / "colours.json").is_file():
+        colours = root / "colours.json"
+    if colours is None:
+        log.warning("no colours.json in %s: using typical player colours (calibrate with 'tablehub enroll "
+                    "--colours')", root)
+        pc = PlayerColours.defaults()
+    elif isinstance(colours, PlayerColours):
+        pc = colours
+    else:
+        pc = PlayerColours.load(colours)
+    if lens is not None and not hasattr(lens, "distort_points"):
+        from .calibrate import LensCalibration
+
+        lens = LensCalibration.load(lens)
+    return Recognizer.for_game(cat_path, refs, mat, colours=pc, lens=lens)
+
+
+class TrackerRecognizer:
+    """``frame -> Observation`` for the tracker: keeps the last observation and works incrementally.
+
+    Every ``relocate_every``-th frame re-finds the mat markers (a bumped camera); the others
+    reuse the last mat location. A failed frame (no markers, blank) raises; the next call
+    starts afresh from the last good observation.
+    """
+
+    def __init__(self, recognizer: Recognizer, relocate_every: int = 10):
+        self.recognizer = recognizer
+        self.relocate_every = max(1, int(relocate_every))
+        self.last: Observation | None = None
+        self._count = 0
+
+    def __call__(self, frame: np.ndarray) -> Observation:
+        relocate = self._count % self.relocate_every == 0
+        self._count += 1
+        obs = self.recognizer.observe(frame, previous=self.last, relocate=relocate)
+        self.last = obs
+        return obs
+
+    def reset(self) -> None:
+        self.last = None
+        self._count = 0
+
+
+def for_tracker(game: str, catalog: str | None = None, references: str | None = None, sim: Any = None,
+                **kw: Any) -> TrackerRecognizer:
+    """The tracker's factory (see ``tablehub.tracking.recognizer``).
+
+    With ``references`` (a folder from ``tablehub enroll``) the real set is used; with ``sim``
+    (a simulated table) the set is enrolled from the simulator's own camera, as a person would
+    with ``tablehub enroll``; without either there is nothing to recognise against.
+    """
+    if references:
+        return TrackerRecognizer(load_recognizer(game, references, catalog=catalog, **kw))
+    if sim is not None:
+        from .enroll import enrol_from_sim
+
+        return TrackerRecognizer(enrol_from_sim(game, sim, catalog))
+    raise VisionError(f"no references for {game}: enrol the tiles first ('tablehub enroll --game {game} ...')")

@@ -191,6 +191,13 @@ class GridCanvas:
         left = self.margin + (x - self.x0) * self.px - m
         return self.image[top:top + self.px + 2 * m, left:left + self.px + 2 * m]
 
+    def crop(self, x0: int, y0: int, nx: int, ny: int) -> "GridCanvas":
+        """The cells x0..x0+nx-1, y0..y0+ny-1 (inside this canvas) with the same margin; shares pixels."""
+        top = (y0 - self.y0) * self.px
+        left = (x0 - self.x0) * self.px
+        img = self.image[top:top + ny * self.px + 2 * self.margin, left:left + nx * self.px + 2 * self.margin]
+        return GridCanvas(img, x0, y0, nx, ny, self.px, self.margin)
+
     def contains(self, x: int, y: int) -> bool:
         return self.x0 <= x < self.x0 + self.nx and self.y0 <= y < self.y0 + self.ny
 
@@ -273,6 +280,27 @@ def sample_grid(frame: np.ndarray, mat_to_frame: np.ndarray, grid: Grid, x0: int
     image = cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_REPLICATE)
     return GridCanvas(image, x0, y0, nx, ny, px, margin)
+
+
+def mat_margin_pixels(frame: np.ndarray, to_frame: Any, play_rect_mm: tuple[float, float, float, float],
+                      inset_mm: float = 12.0, count: int = 40) -> np.ndarray:
+    """BGR pixels of the bare mat: points along the four strips just outside the play area.
+
+    ``to_frame`` maps mat mm (n, 2) to frame pixels (n, 2). Raises when the strips are out of view.
+    """
+    px, py, pw, ph = play_rect_mm
+    d = inset_mm
+    t = np.linspace(0.15, 0.85, count)
+    pts = np.concatenate([np.column_stack([px + t * pw, np.full_like(t, py - d)]),
+                          np.column_stack([px + t * pw, np.full_like(t, py + ph + d)]),
+                          np.column_stack([np.full_like(t, px - d), py + t * ph]),
+                          np.column_stack([np.full_like(t, px + pw + d), py + t * ph])])
+    fr = np.round(to_frame(pts)).astype(int)
+    h, w = frame.shape[:2]
+    ok = (fr[:, 0] >= 0) & (fr[:, 0] < w) & (fr[:, 1] >= 0) & (fr[:, 1] < h)
+    if ok.sum() < 10:
+        raise VisionError("mat: the margin around the play area is out of view; aim the camera at the whole mat")
+    return frame[fr[ok, 1], fr[ok, 0]]
 
 
 def frame_scale(mat_to_frame: np.ndarray, at_mm: tuple[float, float]) -> float:
@@ -398,9 +426,17 @@ class TileClassifier:
     shortlist_wide = 24
     """Stage-1 candidates kept for cells that match nothing well (something lies on the tile)."""
     hard_below = 0.8
-    """A cell whose best coarse (or fine) score is below this is treated as partly covered."""
+    """A cell whose best coarse score is below this is treated as partly covered."""
+    hard_reach = 3
+    """Partly covered cells: positions up to this many half-resolution pixels off the cell are tried."""
+    hard_final = 0.88
+    """... and so is one whose best full-resolution score is below this (bare tiles score above 0.9)."""
     robust_count = 4
     """How many of the best candidates are rescored leaving out pixels no candidate explains."""
+    blocks = 4
+    """The occlusion-tolerant score cuts a tile into blocks x blocks squares ..."""
+    drop_blocks = 4
+    """... and leaves out this many of the worst-fitting ones."""
     trim = 0.2
     """At most this share of a tile's pixels is left out as covered."""
     outlier_factor = 3.0
@@ -504,43 +540,107 @@ class TileClassifier:
         for n, (x, y) in enumerate(cells):
             top, left = canvas.top_left(x, y)
             row = order[n][np.argsort(-s1[n, order[n]])]
-            hard = s1[n, row[0]] < self.hard_below
-            if hard:
-                robust = np.maximum(self.coarse_trimmed(n, shift_of[n]), s1[n])
-                picks = np.argsort(-robust)[:k_wide]
-            else:
-                picks = row[:self.shortlist]
-            sh = shifts[shift_of[n, picks]]
-            # stage 2: half resolution, around each candidate's coarse shift
-            sc, t2, l2 = canvas.scores(1, self.half[picks], self.half_norms[picks], (top + sh[:, 0]) // 2,
-                                       (left + sh[:, 1]) // 2, 1)
-            flat = sc.reshape(len(picks), -1)
-            best = flat.argmax(axis=1)
-            s2 = flat[np.arange(len(picks)), best]
-            p = sc.shape[1]
-            ty = 2 * (t2 + best // p)
-            tx = 2 * (l2 + best % p)
-            keep = np.argsort(-s2)[:self.robust_count if hard else self.finalists]
-            # stage 3: full resolution for the finalists
-            js = picks[keep]
-            sc3, t3, l3 = canvas.scores(0, self.templates[js], self.norms[js], ty[keep], tx[keep], 1)
-            flat3 = sc3.reshape(len(js), -1)
-            b3 = flat3.argmax(axis=1)
-            p3 = sc3.shape[1]
-            scored = [(float(flat3[i, b3[i]]), int(js[i]), int(t3[i] + b3[i] // p3), int(l3[i] + b3[i] % p3), 0.0)
-                      for i in range(len(js))]
-            scored.sort(key=lambda t: -t[0])
-            if scored[0][0] < self.angle_below:
-                scored = self._try_angles(canvas, scored)
-            if hard or scored[0][0] < self.hard_below:
-                # occlusion-tolerant rescoring (figures, their shadows, fingers): leave out the pixels
-                # that none of the candidates explains
-                head = self._rescore(canvas, scored[:self.robust_count])
-                scored = sorted(head, key=lambda t: -t[0]) + scored[self.robust_count:]
-            others = [(float(s2[i]), int(picks[i]), 0, 0, 0.0) for i in np.argsort(-s2)
-                      if int(picks[i]) not in {t[1] for t in scored}][:3]
+            hard = bool(s1[n, row[0]] < self.hard_below)
+            scored, others = self._candidates(canvas, n, top, left, row, s1, shift_of, hard)
+            if not hard and scored[0][0] < self.hard_final:
+                # nothing fits as well as a bare tile does: something may lie on it
+                scored, others = self._candidates(canvas, n, top, left, row, s1, shift_of, True)
             out.append(self._decide(x, y, top, left, scored + others, constraints))
         return out
+
+    def _candidates(self, canvas: "FeatureCanvas", n: int, top: int, left: int, row: np.ndarray,
+                    s1: np.ndarray, shift_of: np.ndarray, hard: bool) -> tuple[list, list]:
+        """Stages 2 and 3 for cell n: ``(finalists, other candidates)``, each ``(score, j, top, left, angle)``.
+
+        ``hard``: the cell may be partly covered; candidates are then ranked by occlusion-tolerant scores.
+        """
+        if hard:
+            return self._hard_candidates(canvas, n, top, left, s1, shift_of)
+        picks = row[:self.shortlist]
+        sh = self.shifts()[shift_of[n, picks]]
+        # stage 2: half resolution, around each candidate's coarse shift
+        sc, t2, l2 = canvas.scores(1, self.half[picks], self.half_norms[picks], (top + sh[:, 0]) // 2,
+                                   (left + sh[:, 1]) // 2, 1)
+        flat = sc.reshape(len(picks), -1)
+        best = flat.argmax(axis=1)
+        s2 = flat[np.arange(len(picks)), best]
+        p = sc.shape[1]
+        ty = 2 * (t2 + best // p)
+        tx = 2 * (l2 + best % p)
+        keep = np.argsort(-s2)[:self.finalists]
+        # stage 3: full resolution for the finalists
+        js = picks[keep]
+        sc3, t3, l3 = canvas.scores(0, self.templates[js], self.norms[js], ty[keep], tx[keep], 1)
+        flat3 = sc3.reshape(len(js), -1)
+        b3 = flat3.argmax(axis=1)
+        p3 = sc3.shape[1]
+        scored = [(float(flat3[i, b3[i]]), int(js[i]), int(t3[i] + b3[i] // p3), int(l3[i] + b3[i] % p3), 0.0)
+                  for i in range(len(js))]
+        scored.sort(key=lambda t: -t[0])
+        if scored[0][0] < self.angle_below:
+            scored = self._try_angles(canvas, scored)
+        chosen = {t[1] for t in scored}
+        others = [(float(s2[i]), int(picks[i]), 0, 0, 0.0) for i in np.argsort(-s2)
+                  if int(picks[i]) not in chosen][:3]
+        return scored, others
+
+    def _hard_candidates(self, canvas: "FeatureCanvas", n: int, top: int, left: int, s1: np.ndarray,
+                         shift_of: np.ndarray) -> tuple[list, list]:
+        """Candidates for a partly covered cell, all ranked by block scores (see :meth:`_block_rescore`)
+        searched over positions near the cell: plain correlation is pulled off by a figure."""
+        robust = np.maximum(self.coarse_trimmed(n, shift_of[n]), s1[n])
+        picks = np.argsort(-robust)[:self.shortlist_wide]
+        r = self.hard_reach
+        s2, dy, dx = self._block_grid(canvas, 1, self.half[picks], top // 2, left // 2, r)
+        keep = np.argsort(-s2)[:self.finalists]
+        scored = []
+        for i in keep:
+            j = int(picks[i])
+            s3, dy3, dx3 = self._block_grid(canvas, 0, self.templates[j:j + 1], top + 2 * int(dy[i]),
+                                            left + 2 * int(dx[i]), 1)
+            scored.append((float(s3[0]), j, top + 2 * int(dy[i]) + int(dy3[0]), left + 2 * int(dx[i]) + int(dx3[0]),
+                           0.0))
+        scored.sort(key=lambda t: -t[0])
+        chosen = {t[1] for t in scored}
+        others = [(float(s2[i]), int(picks[i]), 0, 0, 0.0) for i in np.argsort(-s2) if int(picks[i]) not in chosen][:3]
+        return scored, others
+
+    def _block_grid(self, canvas: "FeatureCanvas", level: int, templates: np.ndarray, top: int, left: int,
+                    reach: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Block scores of K templates at every offset up to ``reach`` from (top, left) on ``level``.
+
+        Returns the best score per template and its offset (dy, dx).
+        """
+        image = canvas.levels[level]
+        k, size = templates.shape[0], templates.shape[1]
+        nb = self.blocks
+        n = size - size % nb
+        b = n // nb
+        side = n + 2 * reach
+        h, w = image.shape[:2]
+        t0 = int(np.clip(top - reach, 0, h - side))
+        l0 = int(np.clip(left - reach, 0, w - side))
+        region = np.ascontiguousarray(image[t0:t0 + side, l0:l0 + side], np.float32)
+        p = 2 * reach + 1
+        st = region.strides
+        # windows as blocks: (P, P, nb, nb, b, b, 3)
+        win = as_strided(region, (p, p, nb, nb, b, b, 3),
+                         (st[0], st[1], st[0] * b, st[1] * b, st[0], st[1], st[2]), writeable=False)
+        wb = win.reshape(p * p, nb * nb, b * b, 3).copy()
+        wb[..., 0] -= wb[..., 0].mean(axis=2, keepdims=True)
+        tb = templates[:, :n, :n].reshape(k, nb, b, nb, b, 3).transpose(0, 1, 3, 2, 4, 5).reshape(k, nb * nb, b * b, 3)
+        tb = tb.copy()
+        tb[..., 0] -= tb[..., 0].mean(axis=2, keepdims=True)
+        wn = np.sqrt((wb * wb).sum(axis=(2, 3))) + 1e-3                      # (P2, B)
+        tn = np.sqrt((tb * tb).sum(axis=(2, 3))) + 1e-3                      # (K, B)
+        num = np.einsum("pbd,kbd->pkb", wb.reshape(p * p, nb * nb, -1), tb.reshape(k, nb * nb, -1))
+        ncc = num / (wn[:, None, :] * tn[None, :, :])
+        ncc.sort(axis=2)
+        score = ncc[:, :, self.drop_blocks:].mean(axis=2)                    # (P2, K)
+        best = score.argmax(axis=0)
+        dy = best // p + t0 - (top - reach) - reach
+        dx = best % p + l0 - (left - reach) - reach
+        return score[best, np.arange(k)], dy, dx
 
     def score_at(self, canvas: "FeatureCanvas", tile: str, rotation: int, top: int, left: int,
                  reach: int = 2) -> float:
@@ -584,20 +684,66 @@ class TileClassifier:
                 best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
         return sorted(best.values(), key=lambda t: -t[0])
 
-    def _rescore(self, canvas: "FeatureCanvas", cands: list) -> list:
-        """Rescore candidates ``(score, j, top, left, angle)`` without the pixels no candidate explains."""
+    def _block_rescore(self, canvas: "FeatureCanvas", cands: list, level: int = 0) -> list:
+        """Rescore candidates ``(score, j, top, left, angle)`` by their best-fitting blocks.
+
+        The tile is cut into :attr:`blocks` x :attr:`blocks` squares, each correlated on its own
+        (lightness centred per block); the score is the mean of all but the :attr:`drop_blocks`
+        worst. A figure and its shadow spoil a few blocks for every candidate; a wrong tile whose
+        one dark feature happens to lie under the figure still fits badly elsewhere.
+        """
+        out = []
+        image = canvas.levels[level]
+        nb = self.blocks
+        for score, j, top, left, angle in cands:
+            if level:
+                tm = self.half[j]
+            elif angle:
+                tm = self._turned_template(j, angle)[0]
+                top, left = top + INSET, left + INSET
+            else:
+                tm = self.templates[j]
+            n = tm.shape[0] - tm.shape[0] % nb
+            b = n // nb
+            o = np.array(image[top:top + n, left:left + n], np.float32)
+            if o.shape != (n, n, 3):
+                out.append((-1.0, j, top, left, angle))
+                continue
+            t = tm[:n, :n]
+            ob = o.reshape(nb, b, nb, b, 3).transpose(0, 2, 1, 3, 4).reshape(nb * nb, b * b, 3)
+            tb = t.reshape(nb, b, nb, b, 3).transpose(0, 2, 1, 3, 4).reshape(nb * nb, b * b, 3).copy()
+            ob[..., 0] -= ob[..., 0].mean(axis=1, keepdims=True)
+            tb[..., 0] -= tb[..., 0].mean(axis=1, keepdims=True)
+            num = (ob * tb).sum(axis=(1, 2))
+            den = np.sqrt((ob * ob).sum(axis=(1, 2)) * (tb * tb).sum(axis=(1, 2))) + 1e-3
+            ncc = np.sort(num / den)[self.drop_blocks:]
+            out.append((float(ncc.mean()), j, top - (INSET if angle and not level else 0),
+                        left - (INSET if angle and not level else 0), angle))
+        return out
+
+    def _rescore(self, canvas: "FeatureCanvas", cands: list, level: int = 0) -> list:
+        """Rescore candidates ``(score, j, top, left, angle)`` without the pixels no candidate explains.
+
+        ``level`` 1: positions and templates at half resolution (no turned templates).
+        """
         if not cands:
             return []
+        image = canvas.levels[level]
         tops = [c[2] + (INSET if c[4] else 0) for c in cands]
         lefts = [c[3] + (INSET if c[4] else 0) for c in cands]
-        temps = [self._turned_template(c[1], c[4])[0] if c[4] else self.templates[c[1]] for c in cands]
+        if level:
+            temps = [self.half[c[1]] for c in cands]
+        else:
+            temps = [self._turned_template(c[1], c[4])[0] if c[4] else self.templates[c[1]] for c in cands]
         r0, c0 = min(tops), min(lefts)
         r1 = max(t + tm.shape[0] for t, tm in zip(tops, temps))
         c1 = max(l + tm.shape[1] for l, tm in zip(lefts, temps))
         resid = np.full((len(cands), r1 - r0, c1 - c0), np.inf, np.float32)
         patches = []
         for i, (t, l, tm) in enumerate(zip(tops, lefts, temps)):
-            o = np.array(canvas.image[t:t + tm.shape[0], l:l + tm.shape[1]], np.float32)
+            o = np.array(image[t:t + tm.shape[0], l:l + tm.shape[1]], np.float32)
+            if o.shape != tm.shape:
+                o = np.zeros(tm.shape, np.float32)
             o[..., 0] -= o[..., 0].mean()
             on = o / max(float(np.linalg.norm(o)), 1e-3)
             tn = tm / max(float(np.linalg.norm(tm)), 1e-3)

@@ -1,0 +1,339 @@
+"""Vision benchmark: seeded rendered tables at three nuisance levels, accuracy and speed.
+
+    tablehub bench vision [--quick] [--games neuesland,suedsee] [--levels clean,default,hard]
+                          [--boards N] [--tiles 40-84] [--figures N] [--seed S] [--verbose]
+
+For every game and nuisance level: the set is enrolled from the (simulated) camera as a
+person would (tiles laid out on the mat, then one figure per colour; other light, other
+camera pose than the test tables), then random boards (a connected blob of 40+ tiles,
+random tiles and rotations, figures on random regions, hand-placed tiles) are rendered
+at 1920x1080 and recognised from scratch. Prints per-tile accuracy (id + rotation),
+per-figure accuracy (colour + region), whole-board accuracy, and the time per frame on
+one core (``cv2.setNumThreads(1)``) for a full board and for an incremental update (one
+new tile and one figure). Neues Land uses the real scans (../shared/data/neues_land/scans),
+Südsee its drawn art (provisional catalog). See docs/vision.md.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from vision.enroll import CALIBRATION_COLOURS, enrol_simulated  # noqa: E402
+from vision.geometry import TileGeometry  # noqa: E402
+from vision.mat import Mat  # noqa: E402
+from vision.recognize import Recognizer, default_catalog_path  # noqa: E402
+from vision.rectify import Rectifier  # noqa: E402
+from vision.sim import NUISANCE, DrawnArt, ScanArt, Scene, SceneFigure, SceneTile, render  # noqa: E402
+from vision.tiles import CatalogInfo  # noqa: E402
+
+LEVELS = ("clean", "default", "hard")
+SLOPPINESS = {"clean": 1.0, "default": 1.5, "hard": 2.0}
+"""Hand placement per level: offsets up to 1.2 x this mm, turns up to 1.5 x this degrees."""
+SIZE = (1920, 1080)
+
+
+# --------------------------------------------------------------------------- scenes
+
+
+def random_board(catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Generator, n_tiles: int,
+                 n_figures: int, sloppiness: float, colours: Sequence[str] = CALIBRATION_COLOURS,
+                 mat: Mat | None = None) -> Scene:
+    """A connected blob of ``n_tiles`` cells around the start tile (within the play area), random
+    tiles (respecting counts) and rotations, ``n_figures`` figures on random regions of random tiles."""
+    mat = mat or Mat.default()
+    cols, rows = mat.cells
+    half_x, half_y = (cols - 1) // 2, (rows - 1) // 2
+    pool = [t for t in catalog.tile_ids for _ in range(catalog.counts.get(t, 1))]
+    pool.remove(catalog.start)
+    n_tiles = min(n_tiles, len(pool) + 1)
+    order = list(rng.permutation(len(pool)))
+    cells = [(0, 0)]
+    taken = {(0, 0)}
+    while len(cells) < n_tiles:
+        x, y = cells[int(rng.integers(len(cells)))]
+        dx, dy = [(1, 0), (-1, 0), (0, 1), (0, -1)][int(rng.integers(4))]
+        c = (x + dx, y + dy)
+        if abs(c[0]) <= half_x and abs(c[1]) <= half_y and c not in taken:
+            cells.append(c)
+            taken.add(c)
+    tiles = []
+    for i, (x, y) in enumerate(cells):
+        if i == 0:
+            tid, rot = catalog.start, 0
+        else:
+            tid, rot = pool[order[i - 1]], int(rng.integers(4)) * 90
+        tiles.append(_sloppy(SceneTile(x, y, tid, rot), rng, sloppiness if i else 0.5))
+    figures = []
+    for k in rng.choice(len(tiles), size=min(n_figures, len(tiles)), replace=False):
+        t = tiles[int(k)]
+        regions = geometry.regions(t.tile)
+        figures.append(SceneFigure(t.x, t.y, colours[int(rng.integers(len(colours)))],
+                                   regions[int(rng.integers(len(regions)))][0]))
+    return Scene(mat=mat, tiles=tiles, figures=figures, origin_mm=mat.play_centre_mm)
+
+
+def _sloppy(t: SceneTile, rng: np.random.Generator, s: float) -> SceneTile:
+    off = tuple(float(v) for v in np.clip(rng.normal(0, 0.5, 2) * s, -1.2 * s, 1.2 * s))
+    ang = float(np.clip(rng.normal(0, 0.6), -1.5, 1.5) * s)
+    return SceneTile(t.x, t.y, t.tile, t.rotation, off, ang)  # type: ignore[arg-type]
+
+
+def grow(scene: Scene, catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Generator,
+         sloppiness: float, colour: str) -> Scene:
+    """The same table plus one new tile next to it and one figure on that new tile."""
+    used: dict[str, int] = {}
+    for t in scene.tiles:
+        used[t.tile] = used.get(t.tile, 0) + 1
+    free = [t for t in catalog.tile_ids if used.get(t, 0) < catalog.counts.get(t, 1)]
+    taken = {(t.x, t.y) for t in scene.tiles}
+    cols, rows = scene.mat.cells
+    options = sorted({(t.x + dx, t.y + dy) for t in scene.tiles for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                      if (t.x + dx, t.y + dy) not in taken and abs(t.x + dx) <= (cols - 1) // 2
+                      and abs(t.y + dy) <= (rows - 1) // 2})
+    x, y = options[int(rng.integers(len(options)))]
+    tid = free[int(rng.integers(len(free)))]
+    new = _sloppy(SceneTile(x, y, tid, int(rng.integers(4)) * 90), rng, sloppiness)
+    regions = geometry.regions(tid)
+    fig = SceneFigure(x, y, colour, regions[int(rng.integers(len(regions)))][0])
+    return Scene(mat=scene.mat, tiles=list(scene.tiles) + [new], figures=list(scene.figures) + [fig],
+                 origin_mm=scene.origin_mm)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass
+class Tally:
+    tiles: int = 0
+    tiles_ok: int = 0
+    figures: int = 0
+    figures_ok: int = 0
+    boards: int = 0
+    boards_ok: int = 0
+    boards_all_ok: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def pct(self, a: int, b: int) -> str:
+        return f"{100.0 * a / b:6.2f}%" if b else "     - "
+
+
+def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str) -> None:
+    clf = rec.classifier
+    want = {(t["x"], t["y"]): (t["tile"], t["rotation"]) for t in truth.tiles}
+    got = {c: (g.tile, g.rotation) for c, g in obs.tiles.items()}
+    bad = 0
+    for cell in set(want) | set(got):
+        tally.tiles += 1
+        w, g = want.get(cell), got.get(cell)
+        same = w is not None and g is not None and (
+            w == g or clf.look[clf.ids.index(w[0]) + w[1] // 90] == clf.look[clf.ids.index(g[0]) + g[1] // 90])
+        if same:
+            tally.tiles_ok += 1
+        else:
+            bad += 1
+            tally.errors.append(f"{label}: tile at {cell}: truth {w}, seen {g}")
+    fw = sorted((f["x"], f["y"], f["color"], f["region"]) for f in truth.figures)
+    fg = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures)
+    missing = list(fw)
+    spurious = []
+    for f in fg:
+        if f in missing:
+            missing.remove(f)
+        else:
+            spurious.append(f)
+    tally.figures += len(fw) + len(spurious)
+    tally.figures_ok += len(fw) - len(missing)
+    for f in missing:
+        tally.errors.append(f"{label}: figure {f} not seen")
+    for f in spurious:
+        tally.errors.append(f"{label}: figure {f} seen but not there")
+    tally.boards += 1
+    tally.boards_ok += bad == 0
+    tally.boards_all_ok += bad == 0 and not missing and not spurious
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass
+class GameSetup:
+    name: str
+    catalog_path: Path
+    catalog: CatalogInfo
+    geometry: TileGeometry
+    art: Any
+    art_name: str
+
+
+def game_setup(game: str, scans: Path | None) -> GameSetup | None:
+    path = default_catalog_path(game)
+    if not path.is_file():
+        return None
+    catalog = CatalogInfo.load(path)
+    geometry = TileGeometry(path)
+    if game == "neuesland" and scans is not None and (scans / f"{catalog.start}.png").is_file():
+        art, art_name = ScanArt(scans), f"scans ({scans})"
+    else:
+        art, art_name = DrawnArt(geometry), "drawn art (provisional)" if game != "neuesland" else "drawn art"
+    return GameSetup(game, path, catalog, geometry, art, art_name)
+
+
+def enrolment_camera(level: str):
+    """The test camera model with other light, colour balance, exposure and pose: the enrolment session."""
+    cam = NUISANCE[level]
+    cast = tuple(c * g for c, g in zip(cam.colour_cast, (1.03, 1.0, 0.96)))
+    return cam.with_(light_angle_deg=200.0, colour_cast=cast, exposure=cam.exposure * 1.06, tilt_azimuth_deg=250.0)
+
+
+def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    camera = NUISANCE[level]
+    t0 = time.perf_counter()
+    refs, colours, lens = enrol_simulated(g.catalog_path, g.art, enrolment_camera(level), rng, size=SIZE,
+                                          geometry=g.geometry)
+    enrol_s = time.perf_counter() - t0
+    mat = Mat.default()
+    rec = Recognizer(g.catalog, refs, mat, geometry=g.geometry, colours=colours, rectifier=Rectifier(mat, lens=lens))
+    tally = Tally()
+    lo, hi = args.tiles
+    max_tiles = sum(g.catalog.counts.values())
+    for b in range(args.boards):
+        n = int(rng.integers(lo, min(hi, max_tiles) + 1))
+        scene = random_board(g.catalog, g.geometry, rng, n, args.figures, SLOPPINESS[level])
+        frame, truth = render(scene, g.art, camera, rng, SIZE, geometry=g.geometry)
+        try:
+            obs = rec.observe(frame)
+        except Exception as exc:  # a failed board counts as all wrong, and is reported
+            tally.errors.append(f"{level} board {b}: {type(exc).__name__}: {exc}")
+            tally.tiles += len(truth.tiles)
+            tally.figures += len(truth.figures)
+            tally.boards += 1
+            continue
+        score_board(rec, obs, truth, tally, f"{level} board {b} ({n} tiles)")
+    # speed: a full board
+    full = random_board(g.catalog, g.geometry, rng, max_tiles, args.figures, SLOPPINESS[level])
+    frame, truth = render(full, g.art, camera, rng, SIZE, geometry=g.geometry)
+    times_cold, times_known, times_locate = [], [], []
+    obs = None
+    for _ in range(args.repeats):
+        rec.rectifier.reset()
+        t = time.perf_counter()
+        obs = rec.observe(frame)
+        times_cold.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        rec.observe(frame, grid=obs.grid, relocate=False)
+        times_known.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        rec.rectifier.locate(frame)
+        times_locate.append(time.perf_counter() - t)
+    full_tally = Tally()
+    score_board(rec, obs, truth, full_tally, f"{level} full board")
+    # speed: an incremental update (one new tile + one figure), camera still
+    times_inc = []
+    inc_tally = Tally()
+    for k in range(args.incremental):
+        base = random_board(g.catalog, g.geometry, rng, int(rng.integers(lo, min(hi, max_tiles - 1) + 1)),
+                            args.figures, SLOPPINESS[level])
+        more = grow(base, g.catalog, g.geometry, rng, SLOPPINESS[level],
+                    CALIBRATION_COLOURS[k % len(CALIBRATION_COLOURS)])
+        pose_seed = int(rng.integers(1 << 30))
+        f0, _ = render(base, g.art, camera, np.random.default_rng(pose_seed), SIZE, geometry=g.geometry)
+        f1, truth1 = render(more, g.art, camera, np.random.default_rng(pose_seed), SIZE, geometry=g.geometry)
+        rec.rectifier.reset()
+        try:
+            before = rec.observe(f0)
+        except Exception as exc:
+            inc_tally.errors.append(f"{level} incremental {k}: {type(exc).__name__}: {exc}")
+            continue
+        for _ in range(args.repeats):
+            t = time.perf_counter()
+            after = rec.observe(f1, previous=before, relocate=False)
+            times_inc.append(time.perf_counter() - t)
+        score_board(rec, after, truth1, inc_tally, f"{level} incremental {k}")
+    return {"tally": tally, "full": full_tally, "inc": inc_tally, "enrol_s": enrol_s,
+            "cold_ms": 1000 * statistics.median(times_cold), "known_ms": 1000 * statistics.median(times_known),
+            "locate_ms": 1000 * statistics.median(times_locate),
+            "inc_ms": 1000 * statistics.median(times_inc) if times_inc else float("nan"),
+            "inc_p90_ms": 1000 * float(np.percentile(times_inc, 90)) if times_inc else float("nan"),
+            "full_tiles": len(truth.tiles)}
+
+
+def _range(text: str) -> tuple[int, int]:
+    lo, _, hi = text.partition("-")
+    return int(lo), int(hi or lo)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="tablehub bench vision", description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="CI size: 2 boards per level, 1 incremental, 2 repeats")
+    p.add_argument("--games", default="neuesland,suedsee", help="comma-separated games (default: both)")
+    p.add_argument("--levels", default=",".join(LEVELS), help="nuisance levels (default: clean,default,hard)")
+    p.add_argument("--boards", type=int, default=20, help="random boards per level (default 20)")
+    p.add_argument("--tiles", type=_range, default=(40, 84), help="tiles per board, MIN-MAX (default 40-84)")
+    p.add_argument("--figures", type=int, default=10, help="figures per board (default 10)")
+    p.add_argument("--incremental", type=int, default=4, help="incremental updates timed per level (default 4)")
+    p.add_argument("--repeats", type=int, default=5, help="timing repeats per frame (default 5)")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--scans", default=str(ROOT.parent / "shared" / "data" / "neues_land" / "scans"),
+                   help="Neues Land tile scans (default ../shared/data/neues_land/scans)")
+    p.add_argument("--verbose", "-v", action="store_true", help="list every error")
+    args = p.parse_args(list(argv) if argv is not None else None)
+    if args.quick:
+        args.boards, args.incremental, args.repeats = min(args.boards, 2), min(args.incremental, 1), 2
+    cv2.setNumThreads(1)
+    levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
+    unknown = [lv for lv in levels if lv not in NUISANCE]
+    if unknown:
+        print(f"tablehub bench vision: unknown level(s) {', '.join(unknown)} (known: {', '.join(NUISANCE)})",
+              file=sys.stderr)
+        return 2
+    scans = Path(args.scans) if args.scans else None
+    print(f"vision benchmark: Python {platform.python_version()}, OpenCV {cv2.__version__}, one core "
+          f"(cv2.setNumThreads(1)), frames {SIZE[0]}x{SIZE[1]}, seed {args.seed}")
+    print(f"  {args.boards} boards/level of {args.tiles[0]}-{args.tiles[1]} tiles with {args.figures} figures; "
+          "references and colours enrolled from a camera session with other light and pose")
+    status = 0
+    for game in [x.strip() for x in args.games.split(",") if x.strip()]:
+        g = game_setup(game, scans)
+        if g is None:
+            print(f"\n{game}: no catalog ({default_catalog_path(game)}), skipped")
+            continue
+        print(f"\n{game}: {len(g.catalog.tile_ids)} tile types, {sum(g.catalog.counts.values())} tiles, "
+              f"art: {g.art_name}")
+        print("  level    tiles ok   figures ok  boards ok  (+figs)  full ms  known-grid ms  locate ms  "
+              "incr ms (p90)  enrol s")
+        for i, level in enumerate(levels):
+            r = run_level(g, level, args, args.seed * 1000 + i * 17 + len(game))
+            t: Tally = r["tally"]
+            print(f"  {level:8s} {t.pct(t.tiles_ok, t.tiles)} {t.pct(t.figures_ok, t.figures)}  "
+                  f"{t.boards_ok:3d}/{t.boards:<3d}  {t.boards_all_ok:3d}/{t.boards:<3d} "
+                  f"{r['cold_ms']:7.0f}  {r['known_ms']:13.0f}  {r['locate_ms']:9.0f}  "
+                  f"{r['inc_ms']:6.1f} ({r['inc_p90_ms']:5.1f})  {r['enrol_s']:6.1f}")
+            full_errors, inc_errors = len(r["full"].errors), len(r["inc"].errors)
+            print(f"           counted: {t.tiles} tiles, {t.figures} figures; full board ({r['full_tiles']} tiles): "
+                  f"{full_errors} errors; incremental updates: {inc_errors} errors")
+            errors = t.errors + r["full"].errors + r["inc"].errors
+            if errors and args.verbose:
+                for e in errors:
+                    print(f"             {e}")
+            elif errors:
+                print(f"             first errors: {'; '.join(errors[:3])}")
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
