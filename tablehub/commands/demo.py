@@ -14,7 +14,6 @@ import argparse
 import logging
 import threading
 import time
-from typing import Any
 
 from ..games.base import TablehubError
 from ..hardware.panel import Panel
@@ -23,7 +22,7 @@ from ..records import Record, load_record, replay
 from ..store import Store
 from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
-from ..tracking.script import TurnScript
+from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
 from .run import WebServer, add_common, build_table, make_hub, settings, stop_on_signals
 
@@ -43,81 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1280x720", help="simulated camera resolution (default 1280x720)")
     parser.add_argument("--no-web", action="store_true", help="do not serve the page")
     parser.add_argument("--exit", action="store_true", help="exit at the end instead of serving the page on")
-
-
-class Player:
-    """The person at the demo table: presses NEXT, answers the phone, enters phone-only actions."""
-
-    def __init__(self, hub: Any, table: LiveTable, camera: Any, turns: list[TurnScript], factory: Any,
-                 next_pin: int, say: Any):
-        self.hub, self.table, self.camera, self.factory = hub, table, camera, factory
-        self.turns = {t.number: t for t in turns}
-        self.next_pin = next_pin
-        self.say = say
-        self.entered: set[tuple[int, str]] = set()
-        self.pressing_since: float | None = None
-
-    def _logged(self) -> int:
-        return len(self.hub.session.rows)
-
-    def _expected_upto(self, turn: TurnScript, part: str) -> int:
-        """How many actions the log holds once ``part`` of ``turn`` is done."""
-        n = 0
-        for t in self.turns.values():
-            if t.number < turn.number:
-                n += len(t.actions)
-        n += len(turn.before)
-        if part in ("table", "after"):
-            n += len(turn.table)
-        if part == "after":
-            n += len(turn.after)
-        return n
-
-    def _phone(self, turn: TurnScript, part: str, actions: list[dict[str, Any]]) -> None:
-        if (turn.number, part) in self.entered:
-            return
-        self.entered.add((turn.number, part))
-        for a in actions:
-            self.hub.submit(a, source="phone")
-            self.say(f"turn {turn.number}: {turn.player} enters on the phone: {a['type']}")
-
-    def after_frame(self) -> None:
-        shot = self.camera.current if self.camera is not None else None
-        if shot is None or shot.turn not in self.turns:
-            return
-        turn = self.turns[shot.turn]
-        self._phone(turn, "before", turn.before)
-        if self.pressing_since is not None:
-            if time.monotonic() - self.pressing_since >= 0.1:
-                self.factory.pin(self.next_pin).drive_high()
-                self.pressing_since = None
-            return
-        if shot.phase != "still":
-            return
-        logged = self._logged()
-        if logged >= self._expected_upto(turn, "table"):
-            self._phone(turn, "after", turn.after)
-            return
-        tracker = self.table.tracker
-        if tracker is None:  # no recognizer in this build: the turn is entered on the phone, and said so
-            self._phone(turn, "table", turn.table)
-            return
-        reading = tracker.reading
-        if reading.state == "pending":
-            self.factory.pin(self.next_pin).drive_low()
-            self.pressing_since = time.monotonic()
-        elif reading.state == "unsure":
-            offer = self.hub.snapshot().get("offer")
-            want = turn.table[0]
-            if offer:
-                for i, c in enumerate(offer["candidates"]):
-                    if c["action"] == want:
-                        self.say(f"turn {turn.number}: the camera was unsure; {turn.player} picks "
-                                 f"choice {i + 1} on the phone")
-                        self.hub.accept(offer["id"], i)
-                        return
-            self.entered.discard((turn.number, "fix"))
-            self._phone(turn, "fix", [a for a in turn.table if a == want])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -161,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_web:
         web = WebServer(hub, cfg.web.host, cfg.web.port, cfg.web.threads).start()
         say(f"demo: the page is on http://localhost:{web.port}/ (table PIN {hub.pin})")
-    player = Player(hub, table, camera, sim.turns, panel.factory, cfg.pins.next, say)
+    player = SimPlayer(hub, table.tracker, camera, sim.turns, panel.factory, cfg.pins.next, say)
     stop = threading.Event()
     stop_on_signals(stop)
     period = 1.0 / cfg.camera.fps if cfg.camera.fps > 0 else 0.0
@@ -173,11 +97,12 @@ def run(args: argparse.Namespace) -> int:
             player.after_frame()
             stop.wait(max(0.0, period - (time.monotonic() - t0)))
         if not stop.is_set():
-            time.sleep(0.2)
-            player.after_frame()
+            player.finish()
         events = session.finish() if not session.game.finished else []
         scores = session.game.scores()
         say("demo: final scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
+        say(f"demo: {len(sim.turns)} turns: NEXT pressed {player.presses} times, {player.choices} unsure reads "
+            f"answered on the phone, {player.corrections} turns corrected on the phone")
         same = scores == expected.scores()
         say("demo: " + ("the final score equals `tablehub score` of the record" if same else
                         f"MISMATCH: the record scores {expected.scores()}"))

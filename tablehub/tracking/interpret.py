@@ -31,6 +31,9 @@ FIGURE_REMOVAL: dict[str, Callable[[FigureSeen], dict[str, Any] | None]] = {
                             if f.region else None),
 }
 
+#: colour names vision uses for a figure whose colour it cannot tell
+UNKNOWN_COLOURS = frozenset({"unknown", "None", ""})
+
 #: action types the camera can see; the rest (draws, deliveries, discards) come from the phone
 VISUAL_ACTIONS = frozenset({"place_tile", "place_figure", "score_figure"})
 
@@ -100,6 +103,29 @@ def _try(game: Game, action: Mapping[str, Any]) -> str | None:
     return None if refusal is None else str(refusal)
 
 
+def appearance(game: Game, tile_id: str, rotation: int) -> Any:
+    """What a laid tile means to the rules, independent of its id: terrains by rotated slot,
+    region attributes, towns. Two reads with the same appearance are the same move for the rules
+    (duplicate tiles in a set; a symmetric tile turned)."""
+    catalog = getattr(game, "catalog", None)
+    try:
+        t = catalog.tile(tile_id)  # type: ignore[union-attr]
+    except Exception:
+        return (tile_id, rotation % 360)
+    q = (rotation // 90) % 4
+
+    def turned(slots: frozenset[int]) -> frozenset[int]:
+        return frozenset((s + 3 * q) % 12 for s in slots)
+
+    regions = frozenset((r.terrain, turned(r.slots), tuple(sorted(dict(r.symbols).items())), r.boat)
+                        for r in t.regions)
+    towns = frozenset((turned(t.regions[w.land].slots), t.regions[w.land].terrain,
+                       turned(t.regions[w.sea].slots)) for w in t.towns)
+    touching = frozenset(frozenset((turned(t.regions[a].slots), turned(t.regions[b].slots)))
+                         for a, b in t.touching)
+    return (regions, towns, touching)
+
+
 def _player_color(game: Game) -> str | None:
     colors = game.setup.colors
     return colors[game.current] if colors else None
@@ -109,15 +135,20 @@ def _match_figures(expected: list[FigureSeen], seen: list[FigureSeen]) -> tuple[
     """(expected but not seen, seen but not expected), matching by cell and colour, region when both know it."""
     missing = list(expected)
     extra = []
-    for f in seen:
-        hit = next((e for e in missing if e.cell == f.cell and e.color == f.color
-                    and (e.region is None or f.region is None or e.region == f.region)), None)
-        if hit is None:
-            hit = next((e for e in missing if e.cell == f.cell and e.color == f.color), None)
-        if hit is None:
-            extra.append(f)
-        else:
-            missing.remove(hit)
+    rules = (
+        lambda e, f: e.color == f.color and (e.region is None or f.region is None or e.region == f.region),
+        lambda e, f: e.color == f.color,                     # the region misread
+        lambda e, f: e.region is not None and e.region == f.region,  # the colour misread (a logged figure)
+        lambda e, f: True,  # colour and region misread: a figure is still there (one figure step per turn)
+    )
+    pending = list(seen)
+    for same in rules:
+        for f in list(pending):
+            hit = next((e for e in missing if e.cell == f.cell and same(e, f)), None)
+            if hit is not None:
+                missing.remove(hit)
+                pending.remove(f)
+    extra.extend(pending)
     return missing, extra
 
 
@@ -137,23 +168,31 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     if new_cells:
         cell = new_cells[0]
         ts = seen.tiles[cell]
-        legal: list[tuple[dict[str, Any], float]] = []
+        # group reads that mean the same to the rules; keep the best confidence and the first legal member
+        groups: list[dict[str, Any]] = []
         first_reason: str | None = None
         for tile, rotation, conf in ts.reads():
+            key = appearance(game, tile, rotation)
+            group = next((g for g in groups if g["key"] == key), None)
+            if group is None:
+                group = {"key": key, "conf": conf, "action": None}
+                groups.append(group)
+            if group["action"] is not None:
+                continue
             action = {"type": "place_tile", "tile": tile, "x": cell[0], "y": cell[1], "rotation": rotation}
-            trial = work.copy()
-            reason = _try(trial, action)
+            reason = _try(work.copy(), action)
             if reason is None:
-                legal.append((action, conf))
+                group["action"] = action
             elif first_reason is None:
                 first_reason = reason
+        legal = [(g["action"], g["conf"]) for g in groups if g["action"] is not None]
         if not legal:
             return Reading("illegal", reason=first_reason, cell=cell, notes=notes)
         best, conf = legal[0]
-        reads = ts.reads()
-        runner_up = max((c for t, r, c in reads if (t, r) != (best["tile"], best["rotation"])), default=0.0)
-        top_is_legal = reads[0][0:2] == (best["tile"], best["rotation"])
-        if not (top_is_legal and conf >= confident and conf - runner_up >= margin):
+        runner_up = max((g["conf"] for g in groups[1:]), default=0.0) if groups[0]["action"] is best else 1.0
+        top_is_legal = groups[0]["action"] is best
+        separated = ts.separated or conf - runner_up >= margin
+        if not (top_is_legal and conf >= confident and separated):
             return Reading("unsure", choices=[Choice((a,), c) for a, c in legal[:max_choices]], cell=cell,
                            notes=notes)
         _try(work, best)
@@ -170,7 +209,9 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         if f.cell != figure_cell:
             notes.append(f"a {f.color} figure at {f.x},{f.y} is not in the game (take it back)")
             continue
-        if color is not None and f.color != color:
+        if color is not None and f.color in UNKNOWN_COLOURS:
+            notes.append(f"the colour of the figure at {f.x},{f.y} is unclear: taken as {color}")
+        elif color is not None and f.color != color:
             return Reading("illegal", reason=f"a {f.color} figure is on the new tile, but it is "
                            f"{work.current_player}'s turn ({color})", cell=f.cell, notes=notes)
         if f.region is None:

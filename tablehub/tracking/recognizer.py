@@ -32,4 +32,7 @@ def make_recognizer(game: str, catalog: str | None = None, references: str | Non
     if factory is None:
         raise RecognitionUnavailable("vision.recognize offers no recognizer factory (for_tracker) yet; "
                                      "play from the phone")
-    return factory(game=game, catalog=catalog, references=references, sim=sim)
+    try:
+        return factory(game=game, catalog=catalog, references=references, sim=sim)
+    except Exception as exc:  # vision's own one-line errors (no references, no markers in the enrolment)
+        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import new_game
-from ..games.base import TablehubError
+from ..games.base import Game, TablehubError
 from ..records import Record, RecordError
 from .interpret import VISUAL_ACTIONS
 
@@ -61,3 +61,38 @@ def turns_of(record: Record) -> list[TurnScript]:
             turn.before.append(dict(data))
         turn.view = game.view()
     return turns
+
+
+def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
+    g = game.copy()
+    try:
+        for a in actions:
+            g.apply(g.parse_action(a))
+    except TablehubError:
+        return None
+    view = g.view()
+    tiles = sorted((t["x"], t["y"], t.get("slots"), tuple(t.get("interior", ()))) for t in view.get("tiles", ()))
+    figures = sorted((f["x"], f["y"], f.get("owner"), tuple(f.get("anchor") or ())) for f in view.get("figures", ()))
+    return tiles, figures, g.scores()
+
+
+def equivalent(game: Game, got: list[dict[str, Any]], want: list[dict[str, Any]]) -> bool:
+    """Do two action lists leave the same table and scores (twin tiles and symmetric turns are equal)?"""
+    a = _outcome(game, got)
+    return a is not None and a == _outcome(game, want)
+
+
+def twin_action(game: Game, action: dict[str, Any]) -> dict[str, Any] | None:
+    """A legal ``place_tile`` of a look-alike tile (same appearance) when ``action``'s tile id is used up."""
+    from .interpret import appearance
+
+    if action.get("type") != "place_tile" or not hasattr(game, "catalog"):
+        return None
+    want = appearance(game, action["tile"], int(action.get("rotation", 0)))
+    for t in game.catalog.tiles:  # type: ignore[attr-defined]
+        for rot in (0, 90, 180, 270):
+            if appearance(game, t.id, rot) == want:
+                candidate = {**action, "tile": t.id, "rotation": rot}
+                if game.validate(game.parse_action(candidate)) is None:
+                    return candidate
+    return None

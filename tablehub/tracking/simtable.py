@@ -54,7 +54,7 @@ class SimTable:
     size: tuple[int, int] = (1920, 1080)
     preset: str = "default"
     hand_frames: int = 4
-    still_frames: int = 5
+    still_frames: int = 6
     seed: int = 0
     turns: list[TurnScript] = field(default_factory=list)
 

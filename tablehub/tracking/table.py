@@ -22,6 +22,7 @@ class TileSeen:
     rotation: int                     # degrees clockwise: 0, 90, 180, 270
     confidence: float = 1.0
     alternatives: tuple[tuple[str, int, float], ...] = ()  # runners-up: (tile, rotation, confidence)
+    separated: bool = False           # the confidence already accounts for the runner-up's margin
 
     @property
     def cell(self) -> Cell:
@@ -81,14 +82,20 @@ def _get(obj: Any, *names: str, default: Any = None) -> Any:
     return default
 
 
-def _alternatives(raw: Iterable[Any] | None) -> tuple[tuple[str, int, float], ...]:
+def _alternatives(raw: Iterable[Any] | None, best_confidence: float, best_score: float | None
+                  ) -> tuple[tuple[str, int, float], ...]:
+    """Runners-up as (tile, rotation, confidence). Vision reports runners-up by match score only;
+    their confidence is then the best read's scaled by the score ratio (it orders the choices)."""
     out = []
     for a in raw or ():
         if isinstance(a, (tuple, list)):
             out.append((str(a[0]), int(a[1]) % 360, float(a[2])))
-        else:
-            out.append((str(_get(a, "tile")), int(_get(a, "rotation", default=0)) % 360,
-                        float(_get(a, "confidence", "score", default=0.0))))
+            continue
+        conf = _get(a, "confidence")
+        if conf is None:
+            score = float(_get(a, "score", default=0.0))
+            conf = best_confidence * max(0.0, score) / best_score if best_score else 0.0
+        out.append((str(_get(a, "tile")), int(_get(a, "rotation", default=0)) % 360, float(conf)))
     return tuple(out)
 
 
@@ -103,9 +110,12 @@ def seen_from_observation(obs: Any) -> TableSeen:
         if tile is None:
             continue
         x, y = int(_get(t, "x")), int(_get(t, "y"))
-        tiles[(x, y)] = TileSeen(x, y, str(tile), int(_get(t, "rotation", default=0)) % 360,
-                                 float(_get(t, "confidence", "score", default=1.0)),
-                                 _alternatives(_get(t, "alternatives", "runners_up", "candidates")))
+        confidence = float(_get(t, "confidence", "score", default=1.0))
+        score = _get(t, "score")
+        separated = score is not None and _get(t, "confidence") is not None  # vision.tiles.TileGuess
+        tiles[(x, y)] = TileSeen(x, y, str(tile), int(_get(t, "rotation", default=0)) % 360, confidence,
+                                 _alternatives(_get(t, "alternatives", "runners_up", "candidates"), confidence,
+                                               float(score) if score is not None else None), separated)
     figures = tuple(
         FigureSeen(int(_get(f, "x")), int(_get(f, "y")), str(_get(f, "color", "colour")),
                    _get(f, "region"), float(_get(f, "confidence", default=1.0)))

@@ -71,6 +71,7 @@ class Tracker:
         self._overridden: tuple[Any, ...] | None = None
         self.moving = True
         self.reads = 0
+        self.failures = 0
         self.last_read_ms = 0.0
 
     # ---- listeners: "reading" (Reading), "commit" (Outcome), "refused" (Outcome), "undo" (Outcome), "motion" (bool)
@@ -102,7 +103,20 @@ class Tracker:
     def read(self, frame: np.ndarray) -> Reading:
         """Recognise ``frame`` now and evaluate it (no motion check)."""
         t0 = self._clock()
-        seen = seen_from_observation(self._recognize(frame))
+        try:
+            seen = seen_from_observation(self._recognize(frame))
+        except Exception as exc:  # vision says what a person can fix (markers covered, too dark); keep going
+            log.warning("cannot read the table: %s", exc)
+            self.stillness.quiet = 0  # try again after another quiet spell
+            self.failures += 1
+            reading = Reading("waiting", reason=f"cannot read the table: {exc}")
+            with self._lock:
+                changed = reading.signature() != self._announced
+                self._announced = reading.signature()
+                self.reading = reading
+            if changed:
+                self._emit("reading", reading)
+            return reading
         with self._lock:
             self.seen = seen
             self.reads += 1
