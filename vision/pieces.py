@@ -236,59 +236,65 @@ class FigureFinder:
     """Finds figures on one recognised tile by comparing it with the tile's reference."""
 
     colours: PlayerColours
-    residual_threshold: float = 30.0
-    """Pixels differing from the (colour-corrected) reference by more than this may be a figure."""
-    min_area_mm2: float = 35.0
-    max_area_mm2: float = 700.0
-    min_colour_share: float = 0.4
-    """Share of a blob's pixels that must agree on one player colour (else "unknown")."""
-    report_unknown: bool = True
+    residual_threshold: float = 40.0
+    """Pixels differing from the (colour-corrected) reference by more than this (B+G+R) ..."""
+    residual_factor: float = 4.0
+    """... and by more than this many times the tile's median misfit may be a figure."""
+    colour_distance: float = 26.0
+    """... and must lie this near (weighted Lab) to a player colour."""
+    min_area_mm2: float = 90.0
+    max_area_mm2: float = 900.0
+    min_coloured_mm2: float = 25.0
+    min_coloured_share: float = 0.2
+    """A blob needs this much area (and share of itself) in a player colour to be a figure ..."""
+    min_colour_share: float = 0.6
+    """... and this share of those pixels agreeing on one colour."""
+    report_unknown: bool = False
+    """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
-    def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float) -> list[tuple[str, float, float, float, float]]:
+    def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float
+             ) -> list[tuple[str, float, float, float, float]]:
         """Figures in ``observed`` (BGR tile, aligned with ``reference``, same size).
 
         Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in tile fractions.
         """
         obs = observed.astype(np.float32)
-        ref = reference.astype(np.float32)
-        fitted = _fit_gain(obs, ref)
-        resid = np.abs(obs - fitted).sum(axis=2)
-        resid = cv2.GaussianBlur(resid, (0, 0), 0.8)
-        cand = resid > self.residual_threshold
-        # shadow: darker than expected by the same factor in every channel
+        fitted = _fit_gain(obs, reference.astype(np.float32))
+        resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
+        cand = resid > max(self.residual_threshold, self.residual_factor * float(np.median(resid)))
+        # shadow: darker than expected by the same factor in every channel (a figure is darker still,
+        # or not grey)
         ratio = (obs + 4.0) / (fitted + 4.0)
         mean_ratio = ratio.mean(axis=2)
-        shadow = (mean_ratio < 0.9) & (ratio.std(axis=2) < 0.08 + 0.1 * (1 - mean_ratio))
-        lab = bgr_to_lab(observed)
-        idx, dist = self.colours.nearest(lab)
-        coloured = dist < self.colours.max_distance
-        mask = (cand & ~(shadow & ~coloured)).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        shadow = (mean_ratio > 0.33) & (mean_ratio < 0.9) & (ratio.std(axis=2) < 0.06 + 0.1 * (1 - mean_ratio))
+        idx, dist = self.colours.nearest(bgr_to_lab(observed))
+        coloured = dist < self.colour_distance
         px_area = mm_per_px * mm_per_px
         side = observed.shape[0]
+        m = cv2.morphologyEx((cand & (~shadow | coloured)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         out = []
         for i in range(1, n):
             area = stats[i, cv2.CC_STAT_AREA] * px_area
             if not self.min_area_mm2 <= area <= self.max_area_mm2:
                 continue
             blob = labels == i
-            votes = idx[blob & coloured]
-            if votes.size:
-                counts = np.bincount(votes, minlength=len(self.colours.colours))
+            col = blob & coloured & ~shadow
+            if col.sum() * px_area < self.min_coloured_mm2:
+                col = blob & coloured
+            ys, xs = np.nonzero(col if col.sum() >= 10 else blob)
+            u, v = (xs.mean() + 0.5) / side, (ys.mean() + 0.5) / side
+            if col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum():
+                counts = np.bincount(idx[col], minlength=len(self.colours.colours))
                 best = int(counts.argmax())
-                share = counts[best] / blob.sum()
-            else:
-                best, share = -1, 0.0
-            cx, cy = cents[i]
-            if best < 0 or share < self.min_colour_share:
-                if not self.report_unknown:
+                share = counts[best] / col.sum()
+                if share >= self.min_colour_share:
+                    conf = float(share * min(1.0, col.sum() * px_area / (2 * self.min_coloured_mm2)))
+                    out.append((self.colours.colours[best].name, float(u), float(v), conf, float(area)))
                     continue
-                name, conf = "unknown", 0.0
-            else:
-                name = self.colours.colours[best].name
-                conf = float(min(1.0, share / 0.7))
-            out.append((name, (cx + 0.5) / side, (cy + 0.5) / side, conf, float(area)))
+            if self.report_unknown and area >= 1.5 * self.min_area_mm2:
+                out.append(("unknown", float(u), float(v), 0.0, float(area)))
         return out
 
 
