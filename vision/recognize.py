@@ -510,6 +510,8 @@ def load_recognizer(game: str, refs_dir: str | Path, mat: Mat | str | Path | Non
         pc = colours
     else:
         pc = PlayerColours.load(colours)
+    if lens is None and (root / "lens.json").is_file():
+        lens = root / "lens.json"
     if lens is not None and not hasattr(lens, "distort_points"):
         from .calibrate import LensCalibration
 

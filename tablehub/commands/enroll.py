@@ -1,0 +1,116 @@
+"""``tablehub enroll``: learn what the tiles of a set look like to this camera (and the player colours).
+
+    tablehub enroll --game neuesland --mat mat/mat.json --out refs/neuesland PHOTO [PHOTO ...]
+    tablehub enroll --game neuesland --scans ../shared/data/neues_land/scans --out refs/neuesland
+    tablehub enroll --game neuesland --out refs/neuesland --colours FIGURES.jpg --names red,blue,green
+
+Photos: the tiles laid on the mat in catalog order, row by row from the top-left corner
+of the play area, north up, one per enrolment cell (tile size + --gap-mm); photo k
+holds batch k when the set needs several batches (--batches to say otherwise).
+The folder gets index.json + refs.npz (+ mat.json, colours.json). See docs/vision.md.
+"""
+from __future__ import annotations
+
+import math
+import shutil
+import sys
+from pathlib import Path
+
+from ..games.base import TablehubError
+from .recognize import catalog_file
+
+NAME = "enroll"
+HELP = "learn the tiles' appearance from photos of the laid-out set or from scans; calibrate player colours"
+DESCRIPTION = (HELP + ". Writes a reference folder (index.json + refs.npz, per set and per camera) used by "
+               "'tablehub recognize' and 'tablehub run'. The tile layout for photos is in docs/vision.md.")
+
+
+class EnrollError(TablehubError):
+    pass
+
+
+def add_arguments(p) -> None:
+    p.add_argument("photos", nargs="*", help="photos of the laid-out tiles (batch 0, 1, ... in order)")
+    p.add_argument("--game", required=True, help="tile game: neuesland or suedsee")
+    p.add_argument("--out", required=True, help="reference folder to write (e.g. refs/neuesland)")
+    p.add_argument("--mat", help="mat file from 'tablehub markers' (default: the default mat)")
+    p.add_argument("--scans", help="folder of tile scans named <tile id>.png instead of photos")
+    p.add_argument("--batches", help="batch number of each photo, comma-separated (default 0,1,2,...)")
+    p.add_argument("--gap-mm", type=float, default=10.0, help="gap between laid-out tiles (default 10)")
+    p.add_argument("--lens", help="lens calibration JSON (optional)")
+    p.add_argument("--camera", default="camera", help="name of this camera, stored in the index (default camera)")
+    p.add_argument("--colours", metavar="PHOTO", help="photo of one figure per colour in a row on the bare mat")
+    p.add_argument("--names", default="red,blue,green,yellow,black",
+                   help="colours of those figures, left to right (default red,blue,green,yellow,black)")
+    p.add_argument("--layout", action="store_true", help="print where each tile goes (for photos) and stop")
+
+
+def run(args) -> int:
+    from vision import VisionError
+    from vision.enroll import EnrolLayout, calibrate_from_frame, read_image, refs_from_frames, refs_from_scans
+    from vision.mat import Mat
+    from vision.rectify import Rectifier
+    from vision.tiles import CatalogInfo
+
+    catalog_path = catalog_file(args.game)
+    out = Path(args.out)
+    try:
+        catalog = CatalogInfo.load(catalog_path)
+        mat = Mat.load(args.mat) if args.mat else Mat.default()
+        lens = None
+        if args.lens:
+            from vision.calibrate import LensCalibration
+
+            lens = LensCalibration.load(args.lens)
+        layout = EnrolLayout(mat, args.gap_mm)
+        if args.layout:
+            _print_layout(catalog, layout)
+            return 0
+        if not args.scans and not args.photos and not args.colours:
+            raise EnrollError("give photos of the laid-out tiles, --scans DIR, or --colours PHOTO "
+                              "(see 'tablehub enroll --layout' for where the tiles go)")
+        refs = None
+        if args.scans:
+            refs = refs_from_scans(args.scans, catalog, camera=args.camera)
+        elif args.photos:
+            batches = [int(b) for b in args.batches.split(",")] if args.batches else list(range(len(args.photos)))
+            frames, mappings = [], []
+            for photo in args.photos:
+                frame = read_image(photo)
+                rect = Rectifier(mat, lens=lens)
+                try:
+                    loc = rect.locate(frame)
+                except VisionError as exc:
+                    raise EnrollError(f"{photo}: {exc}") from None
+                size = (frame.shape[1], frame.shape[0])
+                frames.append(frame)
+                mappings.append(lambda pts, rect=rect, loc=loc, size=size: rect.mat_to_image(pts, loc, size))
+            refs = refs_from_frames(frames, mappings, catalog, mat, batches, args.gap_mm, camera=args.camera)
+        if refs is not None:
+            refs.save(out)
+            mat.save(out / "mat.json")
+            if lens is not None and args.lens:
+                shutil.copyfile(args.lens, out / "lens.json")
+            print(f"enrolled {len(refs.tile_ids)} tile types of {args.game} into {out} ({refs.source})")
+        if args.colours:
+            names = [n.strip() for n in args.names.split(",") if n.strip()]
+            frame = read_image(args.colours)
+            colours = calibrate_from_frame(frame, Rectifier(mat, px_per_mm=2.0, lens=lens), names)
+            colours.save(out / "colours.json")
+            print(f"calibrated {len(names)} player colours into {out / 'colours.json'}: {', '.join(names)}")
+    except VisionError as exc:
+        raise EnrollError(str(exc)) from None
+    return 0
+
+
+def _print_layout(catalog, layout) -> None:
+    n = len(catalog.tile_ids)
+    batches = math.ceil(n / layout.capacity)
+    print(f"{n} tiles in {batches} batch(es) of up to {layout.capacity} ({layout.columns} per row, "
+          f"{layout.gap_mm:g} mm apart), north up, from the play area's top-left corner:")
+    for b in range(batches):
+        ids = catalog.tile_ids[b * layout.capacity:(b + 1) * layout.capacity]
+        print(f"photo {b}:")
+        for r in range(0, len(ids), layout.columns):
+            print("  " + " ".join(ids[r:r + layout.columns]))
+    sys.stdout.flush()

@@ -1,0 +1,74 @@
+"""``tablehub recognize IMAGE --game neuesland --mat MAT [--refs DIR]``: what the camera sees, as JSON.
+
+Prints the tiles (x, y, tile id, rotation, confidence, runners-up) and the figures
+(x, y, colour, region) found in one photo of the table, in the record conventions:
+x grows east, y south, the start tile at (0, 0), rotation in clockwise degrees.
+See docs/vision.md.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..games.base import TablehubError
+
+NAME = "recognize"
+HELP = "recognise the tiles and figures in a photo of the table and print them as JSON"
+DESCRIPTION = (HELP + ". Needs the reference folder made by 'tablehub enroll' (--refs) and the mat file made by "
+               "'tablehub markers' (--mat). A photo without the mat's markers, a blank or overexposed frame, "
+               "ends with one line saying what to fix; tiles not in the set come out with a low confidence.")
+
+GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
+
+
+class RecognizeError(TablehubError):
+    pass
+
+
+def catalog_file(game: str) -> Path:
+    """The catalog JSON of a tile game (read as data; the engine is not imported)."""
+    path = GAMES_DIR / game / "tiles.json"
+    if not path.is_file():
+        known = sorted(p.parent.name for p in GAMES_DIR.glob("*/tiles.json"))
+        raise RecognizeError(f"--game {game}: no tile catalog {path} (tile games: {', '.join(known)})")
+    return path
+
+
+def add_arguments(p) -> None:
+    p.add_argument("image", help="photo of the table (PNG or JPEG)")
+    p.add_argument("--game", required=True, help="tile game: neuesland or suedsee")
+    p.add_argument("--mat", help="mat file from 'tablehub markers' (default: mat.json in --refs, else the default mat)")
+    p.add_argument("--refs", default=None, help="reference folder from 'tablehub enroll' (default: refs/GAME)")
+    p.add_argument("--colours", help="player colour file (default: colours.json in --refs)")
+    p.add_argument("--lens", help="lens calibration JSON (optional; see docs/vision-setup.md)")
+    p.add_argument("--compact", action="store_true", help="one-line JSON")
+
+
+def run(args) -> int:
+    try:
+        import cv2
+
+        from vision import VisionError
+        from vision.recognize import load_recognizer
+    except ImportError as exc:  # pragma: no cover - a broken install
+        raise RecognizeError(f"vision is not installed ({exc})") from None
+    catalog = catalog_file(args.game)
+    refs = Path(args.refs) if args.refs else Path("refs") / args.game
+    if not (refs / "index.json").is_file():
+        raise RecognizeError(f"--refs {refs}: no references there; enrol the set first "
+                             f"('tablehub enroll --game {args.game} --out {refs} ...')")
+    path = Path(args.image)
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if frame is None:
+        raise RecognizeError(f"{path}: not a readable image file")
+    try:
+        rec = load_recognizer(args.game, refs, mat=args.mat, catalog=catalog, colours=args.colours, lens=args.lens)
+        obs = rec.observe(frame)
+    except VisionError as exc:
+        raise RecognizeError(f"{path}: {exc}") from None
+    out = obs.to_dict()
+    out = {"image": str(path), "game": args.game, **out}
+    json.dump(out, sys.stdout, indent=None if args.compact else 1)
+    sys.stdout.write("\n")
+    return 0
