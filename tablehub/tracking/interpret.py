@@ -29,13 +29,14 @@ from .table import Cell, FigureSeen, TableSeen
 FIGURE_REMOVAL: dict[str, Callable[[FigureSeen], dict[str, Any] | None]] = {
     "neuesland": lambda f: ({"type": "score_figure", "x": f.x, "y": f.y, "region": f.region}
                             if f.region else None),
+    "suedsee": lambda f: ({"type": "take_back", "x": f.x, "y": f.y, "region": f.region} if f.region else None),
 }
 
 #: colour names vision uses for a figure whose colour it cannot tell
 UNKNOWN_COLOURS = frozenset({"unknown", "None", ""})
 
 #: action types the camera can see; the rest (draws, deliveries, discards) come from the phone
-VISUAL_ACTIONS = frozenset({"place_tile", "place_figure", "score_figure"})
+VISUAL_ACTIONS = frozenset({"place_tile", "place_figure", "score_figure", "take_back"})
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,8 @@ def _label(a: Mapping[str, Any]) -> str:
         return f"figure on {a['region']}"
     if a.get("type") == "score_figure":
         return f"figure off {a['region']} at {a['x']},{a['y']} to score"
+    if a.get("type") == "take_back":
+        return f"islander taken back from {a['region']} at {a['x']},{a['y']}"
     return str(a.get("type"))
 
 

@@ -21,6 +21,7 @@ import time
 from typing import Any, Callable
 
 from ..games.base import TablehubError
+from .interpret import VISUAL_ACTIONS
 from .script import TurnScript, equivalent, twin_action
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,8 @@ class SimPlayer:
         self._phase: tuple[int, str] | None = None
         self._reads_at_phase = 0
         self._handled: set[int] = set()
-        self.presses = self.choices = self.corrections = 0
+        self.presses = self.choices = 0
+        self.corrected_turns: set[int] = set()  # turns whose visible moves had to be entered on the phone
         self.diverged: str | None = None
         self._awaiting: tuple[int, float] | None = None  # (log length, time) of the last NEXT press
 
@@ -77,6 +79,20 @@ class SimPlayer:
                 self.say(f"  {self.diverged}")
                 return
             self.say(f"  phone ({why}): {action}")
+            if action.get("type") in VISUAL_ACTIONS:
+                self.corrected_turns.add(self._turn_of(self._logged() - 1))
+
+    @property
+    def corrections(self) -> int:
+        return len(self.corrected_turns)
+
+    def _turn_of(self, index: int) -> int:
+        n = 0
+        for t in sorted(self.turns.values(), key=lambda t: t.number):
+            n += len(t.actions)
+            if index < n:
+                return t.number
+        return -1
 
     # ---- the button
 
@@ -141,7 +157,6 @@ class SimPlayer:
                     self.hub.accept(offer["id"], i)
                     self.choices += 1
                     return
-        self.corrections += 1
         self.say(f"  phone: the camera read '{reading.describe()}'; {turn.player} enters the turn instead")
         self._enter(self._end_of(turn, "table"), "correction")
 
@@ -153,5 +168,4 @@ class SimPlayer:
             self.after_frame()
             time.sleep(0.02)
         if self._logged() < len(self.flat) and not self.diverged:
-            self.corrections += 1
             self._enter(len(self.flat), "end of the game")

@@ -1,0 +1,74 @@
+"""The end-to-end harness: a recorded game on the simulated table, read by the real recognizer,
+logged by NEXT presses on mock buttons, with the phone for what the camera cannot do."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from tablehub.config import Config, PinsConfig
+from tablehub.games.base import Setup
+from tablehub.hardware.cameras import SupervisedCamera
+from tablehub.hardware.panel import Panel
+from tablehub.records import Record, replay
+from tablehub.store import Store
+from tablehub.tracking.live import LiveTable
+from tablehub.tracking.player import SimPlayer
+from tablehub.tracking.recognizer import RecognitionUnavailable, make_recognizer
+from tablehub.tracking.simtable import SimTable
+from tablehub.tracking.tracker import Tracker
+
+
+@dataclass
+class Played:
+    scores: dict[str, int]
+    expected: dict[str, int]
+    turns: int
+    presses: int
+    choices: int
+    corrections: int
+    diverged: str | None
+    lines: list[str]
+    session: Any
+    hub: Any
+
+
+def play(record: Record, db: Path, turns: int | None = None, size: tuple[int, int] = (1280, 720)) -> Played:
+    web_hub = pytest.importorskip("web.hub")
+    sim = SimTable(record, size=size).limit(turns)
+    played = [a for t in sim.turns for a in t.actions]
+    expected = replay(Record(record.setup, played, record.source)).scores()
+    try:
+        recognize = make_recognizer(record.setup.game, sim=sim)
+    except RecognitionUnavailable as exc:
+        pytest.skip(f"vision's recognizer is not usable here: {exc}")
+    store = Store(db)
+    hub = web_hub.Hub(store, pin="1234")
+    session = hub.start(record.setup)
+    factory = MockFactory()
+    panel = Panel(PinsConfig(debounce_s=0.02), factory=factory, poll_s=0.005).start()
+    cfg = Config()
+    tracker = Tracker(lambda: hub.session, recognize, quiet_frames=cfg.tracking.quiet_frames,
+                      confident=cfg.tracking.confident, margin=cfg.tracking.margin)
+    camera = sim.camera()
+    table = LiveTable(SupervisedCamera(lambda: camera), tracker, hub, panel, fps=0)
+    lines: list[str] = []
+    player = SimPlayer(hub, tracker, camera, sim.turns, factory, 17, lines.append)
+    try:
+        while table.step():
+            player.after_frame()
+            if player._pressing_since is not None or player._awaiting is not None:
+                threading.Event().wait(0.03)  # let the panel's poller see the press, like a person's finger
+                player.after_frame()
+        player.finish()
+        session.finish()
+        return Played(session.game.scores(), expected, len(sim.turns), player.presses, player.choices,
+                      player.corrections, player.diverged, lines + table.log, session, hub)
+    finally:
+        panel.close()
+        factory.reset()
+        store.close()

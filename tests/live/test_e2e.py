@@ -1,0 +1,44 @@
+"""End to end: the sim camera plays recorded games (hands between turns), the tracker and NEXT presses
+on mock buttons rebuild them, and the final score equals the record's (tablehub.records.replay)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tablehub.tracking.simtable import demo_record
+
+from .e2e import play
+
+pytest.importorskip("vision.recognize")
+LONG = pytest.mark.skipif(not os.environ.get("TABLEHUB_SLOW"),
+                          reason="a whole game takes 1-2 minutes on the simulated table; set TABLEHUB_SLOW=1")
+
+
+def report(p) -> str:
+    return (f"{p.turns} turns: NEXT {p.presses}, phone choices {p.choices}, phone corrections {p.corrections}; "
+            f"scores {p.scores} vs record {p.expected}")
+
+
+@pytest.mark.parametrize("game, seed, turns", [("neuesland", 3, 10), ("suedsee", 3, 10)])
+def test_the_first_turns_of_a_recorded_game_are_rebuilt_from_the_camera(tmp_path, game, seed, turns):
+    try:
+        record = demo_record(game, 2, seed)
+    except Exception as exc:  # the engine of that game is not in this build
+        pytest.skip(f"{game}: no engine to record a game with ({exc})")
+    p = play(record, tmp_path / "games.sqlite", turns=turns)
+    print(report(p))
+    assert p.diverged is None, p.diverged
+    assert p.scores == p.expected, report(p)
+    by_camera = p.presses + p.choices
+    assert by_camera >= p.corrections, f"the camera logged most turns by itself: {report(p)}"
+
+
+@LONG
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["neuesland", "suedsee"])
+def test_a_whole_recorded_game_is_rebuilt_and_scores_as_the_record(tmp_path, game):
+    p = play(demo_record(game, 2, 5), tmp_path / "games.sqlite")
+    print(report(p))
+    assert p.diverged is None, p.diverged
+    assert p.scores == p.expected, report(p)
