@@ -1,0 +1,256 @@
+"""What ``tablehub doctor`` checks, one function per thing that can be wrong, each with its fix.
+
+Every check returns a :class:`Check`: ``ok``, ``warn`` or ``fail``, one line saying
+what was found, and for anything not ok one line saying what to do.
+"""
+from __future__ import annotations
+
+import grp
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..config import Config
+
+BOOT_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
+INCLUDE_LINE = "include tablehub.txt"
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str        # ok, warn, fail, skip
+    found: str
+    fix: str = ""
+
+    def line(self) -> str:
+        head = f"{self.status.upper():4} {self.name}: {self.found}"
+        return head + (f"\n     fix: {self.fix}" if self.fix and self.status in ("warn", "fail") else "")
+
+
+# --------------------------------------------------------------------------- numpy ABI
+
+NUMPY_ABI_SIGNS = (
+    "compiled using NumPy 1.x cannot be run in",        # numpy 2 loading a numpy-1 extension (apt picamera2/simplejpeg)
+    "numpy.core.multiarray failed to import",           # numpy 1 loading a numpy-2 extension (recent cv2 wheels)
+    "numpy.dtype size changed, may indicate binary incompatibility",
+    "_ARRAY_API not found",
+)
+
+ABI_FIX = ("keep one numpy for everything: on Raspberry Pi OS Bookworm use Debian's python3-numpy and "
+           "python3-opencv (`sudo apt install python3-opencv`, then `.venv/bin/pip uninstall -y numpy "
+           "opencv-python-headless`), or pin wheels built for numpy 1.x (`pip install 'numpy<2' "
+           "'opencv-python-headless<4.10'`); scripts/install-pi.sh does the former")
+
+
+def numpy_abi_problem(output: str) -> str | None:
+    """The line of an import's output that shows a numpy ABI mismatch, or ``None``."""
+    for line in output.splitlines():
+        if any(sign in line for sign in NUMPY_ABI_SIGNS):
+            return line.strip()
+    return None
+
+
+def check_numpy_abi(python: str = sys.executable, modules: Sequence[str] = ("numpy", "cv2", "picamera2")) -> Check:
+    """Import numpy, OpenCV and picamera2 together in a fresh interpreter and look for ABI complaints."""
+    code = ("import importlib, numpy\nprint('numpy', numpy.__version__)\n"
+            f"for m in {list(modules[1:])!r}:\n"
+            "    try:\n        mod = importlib.import_module(m)\n        print(m, getattr(mod, '__version__', 'ok'))\n"
+            "    except ModuleNotFoundError:\n        print(m, 'absent')\n"
+            "    except Exception as exc:\n        print(m, 'FAILED', type(exc).__name__, exc)\n")
+    try:
+        out = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("numpy ABI", "fail", f"could not run {python} ({exc})")
+    text = out.stdout + out.stderr
+    versions = ", ".join(line.strip() for line in out.stdout.splitlines() if line.strip())
+    problem = numpy_abi_problem(text)
+    if problem or "FAILED" in out.stdout or out.returncode != 0:
+        return Check("numpy ABI", "fail", problem or versions or text.strip()[-200:], ABI_FIX)
+    return Check("numpy ABI", "ok", versions)
+
+
+# --------------------------------------------------------------------------- camera and markers
+
+def check_camera(cfg: Config, read_frame: Callable[[], Any] | None = None) -> tuple[Check, Any]:
+    """Open the configured camera and read one frame. Returns the check and the frame (or None)."""
+    from .cameras import CameraError, make_camera, resolve_source
+
+    source = resolve_source(cfg.camera)
+    if source == "sim" and read_frame is None:
+        return Check("camera", "skip", "the sim camera (no Pi camera found); `tablehub demo` uses it",
+                     "on a Pi, connect the camera and set [camera] source = \"picamera2\""), None
+    try:
+        if read_frame is None:
+            camera = make_camera(cfg.camera)
+            with camera:
+                frame = camera.read()
+            what = camera.describe()
+        else:
+            frame, what = read_frame(), source
+    except CameraError as exc:
+        busy = "busy" in str(exc).lower() or "another program" in str(exc).lower()
+        fix = ("the tablehub service holds the camera: `sudo systemctl stop tablehub`, run doctor, start it again"
+               if busy else "check the ribbon cable or USB plug, `rpicam-hello --list-cameras`, and that the user "
+               "is in the video group")
+        return Check("camera", "fail", str(exc), fix), None
+    h, w = frame.shape[:2]
+    mean = float(frame.mean())
+    if mean < 25 or mean > 235:
+        return Check("camera", "warn", f"{what}: {w}x{h}, mean brightness {mean:.0f}/255",
+                     "the picture is too dark or too bright: light the table evenly, avoid direct sun"), frame
+    return Check("camera", "ok", f"{what}: {w}x{h}, mean brightness {mean:.0f}/255"), frame
+
+
+def check_markers(frame: Any) -> Check:
+    if frame is None:
+        return Check("markers", "skip", "no frame to look at")
+    try:
+        from vision.markers import detect_markers
+        from vision.mat import Mat
+    except ImportError as exc:
+        return Check("markers", "skip", f"vision is not installed ({exc})")
+    mat = Mat.default()
+    found = detect_markers(frame, mat)
+    seen = sorted(found.corners)
+    if len(seen) == len(mat.marker_ids):
+        return Check("markers", "ok", f"all {len(seen)} mat markers in view")
+    missing = ", ".join(mat.marker_label(i) for i in found.missing)
+    status = "warn" if len(seen) >= 3 else "fail"
+    return Check("markers", status, f"{len(seen)} of {len(mat.marker_ids)} mat markers in view (missing: {missing})",
+                 "move the camera or the mat so all four corner markers are visible and uncovered "
+                 "(print them with `tablehub markers`)")
+
+
+# --------------------------------------------------------------------------- GPIO
+
+def check_gpio(cfg: Config) -> Check:
+    from .panel import Panel, PanelError, on_raspberry_pi
+
+    if cfg.pins.backend == "mock" or (cfg.pins.backend == "auto" and not on_raspberry_pi()):
+        return Check("gpio", "skip", "not a Raspberry Pi: buttons and LEDs run on gpiozero's MockFactory")
+    chips = sorted(Path("/dev").glob("gpiochip*"))
+    if not chips:
+        return Check("gpio", "fail", "no /dev/gpiochip* devices", "update Raspberry Pi OS (Bookworm or later)")
+    if not all(os.access(c, os.R_OK | os.W_OK) for c in chips):
+        return Check("gpio", "fail", f"no access to {chips[0]}",
+                     "add the user to the gpio group: `sudo usermod -aG gpio $USER`, then log in again")
+    try:
+        with Panel(cfg.pins):
+            pass
+    except PanelError as exc:
+        return Check("gpio", "fail", str(exc), "install python3-lgpio (apt) and make the venv with "
+                     "--system-site-packages; if the service runs, it holds the pins: stop it first")
+    return Check("gpio", "ok", f"buttons on GPIO{cfg.pins.next}/GPIO{cfg.pins.check}, LEDs on "
+                 f"GPIO{cfg.pins.green}/GPIO{cfg.pins.red}, buzzer on GPIO{cfg.pins.buzzer}")
+
+
+def check_groups(user: str = "tablehub", groups: Sequence[str] = ("video", "gpio")) -> Check:
+    members = {}
+    for g in groups:
+        try:
+            members[g] = grp.getgrnam(g).gr_mem
+        except KeyError:
+            return Check("groups", "skip", f"there is no {g} group here (not Raspberry Pi OS)")
+    missing = [g for g, m in members.items() if user not in m]
+    if missing:
+        return Check("groups", "warn", f"user {user} is not in {', '.join(missing)}",
+                     f"`sudo usermod -aG {','.join(groups)} {user}` (scripts/install-pi.sh does it)")
+    return Check("groups", "ok", f"user {user} is in {', '.join(groups)}")
+
+
+# --------------------------------------------------------------------------- disk and store
+
+def check_disk(cfg: Config, min_free_mb: int = 200) -> Check:
+    folder = Path(cfg.data_dir)
+    probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), Path("/"))
+    usage = shutil.disk_usage(probe)
+    free_mb = usage.free // 2**20
+    if not os.access(probe, os.W_OK):
+        return Check("disk", "fail", f"{folder} is not writable", f"`sudo chown tablehub {folder}` or set "
+                     "TABLEHUB_DATA to a writable folder")
+    if free_mb < min_free_mb:
+        return Check("disk", "fail", f"{free_mb} MB free on {probe}", "free some space: the game log needs little, "
+                     "but SQLite cannot write on a full card")
+    db = cfg.db_path
+    if db.exists():
+        try:
+            con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+            try:
+                result = con.execute("PRAGMA quick_check").fetchone()[0]
+                games = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            finally:
+                con.close()
+        except sqlite3.Error as exc:
+            return Check("disk", "fail", f"{db}: {exc}", "move the damaged file aside; a new one is made at start")
+        if result != "ok":
+            return Check("disk", "fail", f"{db}: {result}", "move the damaged file aside; a new one is made at start")
+        return Check("disk", "ok", f"{free_mb} MB free; {db} holds {games} game(s), integrity ok")
+    return Check("disk", "ok", f"{free_mb} MB free; {db} will be created at first start")
+
+
+# --------------------------------------------------------------------------- service and boot config
+
+def check_service(unit: str = "tablehub") -> Check:
+    if shutil.which("systemctl") is None:
+        return Check("service", "skip", "no systemctl here")
+    try:
+        active = subprocess.run(["systemctl", "is-active", unit], capture_output=True, text=True, timeout=10)
+        enabled = subprocess.run(["systemctl", "is-enabled", unit], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("service", "skip", f"systemctl did not answer ({exc})")
+    state, boot = active.stdout.strip() or "unknown", enabled.stdout.strip() or "not installed"
+    if state == "active":
+        return Check("service", "ok", f"{unit} is active ({boot})")
+    if boot in ("not installed", "") or "No such file" in enabled.stderr or "not-found" in boot:
+        return Check("service", "skip", f"{unit} is not installed (fine on a laptop)",
+                     "on the Pi: `sudo scripts/install-pi.sh`")
+    return Check("service", "fail", f"{unit} is {state} ({boot})",
+                 f"`journalctl -u {unit} -n 50` shows why; `sudo systemctl restart {unit}`")
+
+
+def check_boot_config(paths: Sequence[Path] = BOOT_CONFIGS) -> Check:
+    from .panel import on_raspberry_pi
+
+    path = next((p for p in paths if p.is_file()), None)
+    if path is None:
+        status = "warn" if on_raspberry_pi() else "skip"
+        return Check("boot config", status, "no /boot/firmware/config.txt here")
+    lines = [line.strip() for line in path.read_text(errors="replace").splitlines()]
+    if INCLUDE_LINE in lines:
+        snippet = path.parent / "tablehub.txt"
+        if not snippet.is_file():
+            return Check("boot config", "fail", f"{path} includes tablehub.txt but {snippet} is missing",
+                         f"`sudo cp firmware_config/tablehub.txt {snippet}`")
+        return Check("boot config", "ok", f"{path} includes tablehub.txt (camera, button pulls)")
+    return Check("boot config", "warn", f"{path} does not include tablehub.txt",
+                 f"`echo '{INCLUDE_LINE}' | sudo tee -a {path}` and copy firmware_config/tablehub.txt next to it")
+
+
+def check_lgpio_workdir(environ: Any = os.environ) -> Check:
+    from .panel import on_raspberry_pi, runtime_dir
+
+    if not on_raspberry_pi():
+        return Check("lgpio", "skip", "not a Raspberry Pi")
+    wd = Path(environ.get("LG_WD") or runtime_dir())
+    if os.access(wd, os.W_OK):
+        return Check("lgpio", "ok", f"LG_WD={wd} is writable")
+    return Check("lgpio", "fail", f"LG_WD={wd} is not writable (lgpio puts its notification pipes there)",
+                 "set LG_WD to a writable folder (the unit uses /run/tablehub)")
+
+
+def run_checks(cfg: Config, camera: bool = True) -> list[Check]:
+    checks = [check_numpy_abi()]
+    frame = None
+    if camera:
+        cam, frame = check_camera(cfg)
+        checks.append(cam)
+        checks.append(check_markers(frame))
+    checks += [check_gpio(cfg), check_lgpio_workdir(), check_groups(), check_disk(cfg), check_service(),
+               check_boot_config()]
+    return checks
