@@ -19,6 +19,7 @@ are in :data:`FIGURE_REMOVAL`.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -101,6 +102,27 @@ def _refusal(game: Game, action: Mapping[str, Any]) -> IllegalAction | None:
     return None
 
 
+def fork(game: Game) -> Game:
+    """A copy of ``game`` to try actions on. Shares what never changes during play (the tile
+    catalog and its placement-fit memo): about 5 ms instead of 33 ms for a mid-game Neues Land."""
+    catalog = getattr(game, "catalog", None)
+    if catalog is None:
+        return game.copy()
+    memo: dict[int, Any] = {id(catalog): catalog}
+    cache = getattr(catalog, "fit_cache", None)
+    if cache is not None:
+        memo[id(cache)] = cache
+    return copy.deepcopy(game, memo)
+
+
+def _check(game: Game, action: Mapping[str, Any]) -> str | None:
+    """The refusal reason of ``action`` now (nothing is applied, nothing copied)."""
+    try:
+        return game.validate(game.parse_action(action))
+    except TablehubError as exc:
+        return str(exc)
+
+
 def _try(game: Game, action: Mapping[str, Any]) -> str | None:
     refusal = _refusal(game, action)
     return None if refusal is None else str(refusal)
@@ -165,7 +187,6 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         where = " and ".join(f"{c[0]},{c[1]}" for c in new_cells)
         return Reading("illegal", reason=f"new tiles at {where}: one tile per turn (press NEXT after each turn)",
                        cell=new_cells[0], notes=notes)
-    work = game.copy()
     actions: list[dict[str, Any]] = []
     figure_cell: Cell | None = None
     if new_cells:
@@ -183,7 +204,7 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
             if group["action"] is not None:
                 continue
             action = {"type": "place_tile", "tile": tile, "x": cell[0], "y": cell[1], "rotation": rotation}
-            reason = _try(work.copy(), action)
+            reason = _check(game, action)
             if reason is None:
                 group["action"] = action
             elif first_reason is None:
@@ -198,7 +219,6 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         if not (top_is_legal and conf >= confident and separated):
             return Reading("unsure", choices=[Choice((a,), c) for a, c in legal[:max_choices]], cell=cell,
                            notes=notes)
-        _try(work, best)
         actions.append(best)
         figure_cell = cell
     else:
@@ -207,6 +227,11 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
 
     missing, extra = _match_figures(list(expected.figures), list(seen.figures))
     missing = [f for f in missing if f.cell not in hidden]  # a lifted tile hides its figures
+    if not missing and not extra:  # the common case: no copy of the engine is needed
+        return _done(actions, figure_cell, hidden, notes)
+    work = fork(game)  # the figure step is checked after the tile: on a copy with the tile laid
+    for a in actions:
+        _try(work, a)
     color = _player_color(work)
     for f in extra:
         if f.cell != figure_cell:
@@ -242,8 +267,12 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         if reason is not None:
             return Reading("illegal", actions=actions, reason=reason, cell=f.cell, notes=notes)
         actions.append(action)
+    return _done(actions, figure_cell, hidden, notes)
+
+
+def _done(actions: list[dict[str, Any]], cell: Cell | None, hidden: list[Cell], notes: list[str]) -> Reading:
     if actions:
-        return Reading("pending", actions=actions, cell=figure_cell, notes=notes)
+        return Reading("pending", actions=actions, cell=cell, notes=notes)
     if hidden:
         return Reading("waiting", reason=notes[0], cell=hidden[0], notes=notes)
     return Reading("same", notes=notes)

@@ -64,7 +64,9 @@ def turns_of(record: Record) -> list[TurnScript]:
 
 
 def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
-    g = game.copy()
+    from .interpret import fork
+
+    g = fork(game)
     try:
         for a in actions:
             g.apply(g.parse_action(a))
