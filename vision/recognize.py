@@ -133,6 +133,8 @@ class Thresholds:
     """The start tile must match at least this well to fix the grid."""
     signature_change: float = 45.0
     """A cell changed when a thumbnail pixel moved more than this (B+G+R, after removing the cell's mean change)."""
+    start_keep_margin: float = 0.05
+    """Cell (0, 0) stays the start tile unless another tile fits it better by more than this (block score)."""
     figure_hint: float = 3.0
     """Only tiles with a spot this unexplained by the tile (see :meth:`TileClassifier.unexplained`) are
     searched for figures."""
@@ -244,6 +246,8 @@ class Recognizer:
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
             for guess in self.classifier.classify(fc, to_classify, constraints):
+                if (guess.x, guess.y) == (0, 0) and guess.tile != self.catalog.start:
+                    guess = self._start_cell(fc, guess)
                 tiles[(guess.x, guess.y)] = guess
             if figures and self.figures is not None:
                 for c in group:
@@ -256,6 +260,23 @@ class Recognizer:
                 warnings.append(f"cell ({t.x}, {t.y}): unsure ({t.tile} r{t.rotation}, score {t.score:.2f}); "
                                 f"a tile not in the set, a hand, or bad light?")
         return Observation(grid, tiles, seen, sigs, list(todo), warnings)
+
+    def _start_cell(self, fc: FeatureCanvas, guess: TileGuess) -> TileGuess:
+        """Cell (0, 0) is where the start tile was found: unless something else is clearly seen there
+        (the start tile partly covered by a figure can look like its twins), it is the start tile."""
+        clf = self.classifier
+        j0 = clf.ids.index(self.catalog.start)
+        jg = clf.ids.index(guess.tile) + guess.rotation // 90
+        top, left = fc.top_left(0, 0)
+        sc, dy, dx = clf._block_grid(fc, 1, np.stack([clf.half[j0], clf.half[jg]]), top // 2, left // 2,
+                                     clf.hard_reach)
+        if sc[0] < sc[1] - self.thresholds.start_keep_margin:
+            return guess
+        from .tiles import Candidate, _confidence
+
+        return TileGuess(0, 0, self.catalog.start, 0, float(sc[0]), _confidence(float(sc[0]), float(sc[1])),
+                         (Candidate(guess.tile, guess.rotation, float(sc[1])),) + guess.runners_up[:2],
+                         (2 * float(dx[0]) * clf.mm_per_px, 2 * float(dy[0]) * clf.mm_per_px), 0.0, True)
 
     few_cells = 6
     """Up to this many changed cells are examined one by one (no whole-canvas features)."""
@@ -305,16 +326,42 @@ class Recognizer:
             raise NoStartTile(f"start tile: {self.catalog.start} not found on the play area; lay it on the mat, "
                               "in view, before the first turn")
         # no clear start tile at the likely places (a figure or a hand on it): every tile lies on one
-        # lattice, so read every cell of the lattice found and take the best-seen start tile
-        obs = self.observe_mapped(frame, to_frame, key, grid=lattice[1], figures=False)
-        starts = [t for t in obs.tiles.values() if t.tile == self.catalog.start]
-        if not starts:
-            raise NoStartTile(f"start tile: {self.catalog.start} not seen among the {len(obs.tiles)} tiles on the "
-                              "play area; lay it on the mat, in view, before the first turn")
-        t = max(starts, key=lambda g: g.score)
+        # lattice, so read every cell of the lattice found and take the cell that looks most like the
+        # start tile compared with what it looks like otherwise
         lat = lattice[1]
-        centre = lat.mat_from_grid() @ np.array([t.x, t.y, 1.0])
-        turned = Grid((float(centre[0]), float(centre[1])), lat.angle_deg + t.rotation, self.pitch)
+        obs = self.observe_mapped(frame, to_frame, key, grid=lat, figures=False)
+        if not obs.tiles:
+            raise NoStartTile(f"start tile: {self.catalog.start} not found: no tiles on the play area")
+        starts = [t for t in obs.tiles.values() if t.tile == self.catalog.start]
+        if starts:
+            t = max(starts, key=lambda g: g.score)
+            cell, k = (t.x, t.y), t.rotation // 90
+        else:
+            cells = list(obs.tiles)
+            xs = [c[0] for c in cells]
+            ys = [c[1] for c in cells]
+            gc = GridSampler().sample(frame, to_frame, None, lat, min(xs), min(ys), max(xs) - min(xs) + 1,
+                                      max(ys) - min(ys) + 1)
+            fc = FeatureCanvas(self._balance(gc, self.mat_colour(frame, to_frame, key)))
+            clf = self.classifier
+            j0 = clf.ids.index(self.catalog.start)
+            best: tuple[float, tuple[int, int], int] | None = None
+            for c, guess in obs.tiles.items():
+                jg = clf.ids.index(guess.tile) + guess.rotation // 90
+                top, left = fc.top_left(*c)
+                temps = np.concatenate([clf.half[j0:j0 + 4], clf.half[jg:jg + 1]])
+                sc, _, _ = clf._block_grid(fc, 1, temps, top // 2, left // 2, clf.hard_reach)
+                k = int(np.argmax(sc[:4]))
+                margin = float(sc[k] - sc[4])
+                if best is None or margin > best[0]:
+                    best = (margin, c, k)
+            assert best is not None
+            if best[0] < -0.05:
+                raise NoStartTile(f"start tile: {self.catalog.start} not seen among the {len(obs.tiles)} tiles on "
+                                  "the play area; lay it on the mat, in view, before the first turn")
+            cell, k = best[1], best[2]
+        centre = lat.mat_from_grid() @ np.array([cell[0], cell[1], 1.0])
+        turned = Grid((float(centre[0]), float(centre[1])), lat.angle_deg + 90.0 * k, self.pitch)
         return self._refine_start(frame, to_frame, turned)[1]
 
     start_peaks = 10

@@ -1,0 +1,112 @@
+"""The parts of recognition on their own: references, colours, constraints, catalogs, enrolment layout."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.pieces import ColourError, PlayerColour, PlayerColours, bgr_to_lab
+from vision.refs import ReferenceSet, RefsError
+from vision.tiles import CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas, TileClassifier
+
+NEUESLAND = Path(__file__).resolve().parents[2] / "tablehub" / "games" / "neuesland" / "tiles.json"
+
+
+def _textured(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    small = rng.integers(30, 230, (6, 6, 3), dtype=np.uint8)
+    return cv2.resize(small, (48, 48), interpolation=cv2.INTER_CUBIC)
+
+
+def test_references_survive_a_round_trip_through_their_folder(tmp_path):
+    refs = ReferenceSet("neuesland", ["a", "b"], np.stack([_textured(1), _textured(2)]), camera="pi",
+                        meta={"mat_bgr": [60, 80, 60]})
+    refs.save(tmp_path / "r")
+    back = ReferenceSet.load(tmp_path / "r")
+    assert back.tile_ids == ["a", "b"] and back.camera == "pi" and back.meta["mat_bgr"] == [60, 80, 60]
+    assert np.array_equal(back.images, refs.images)
+    assert np.array_equal(back.image("a", 90), np.rot90(refs.images[0], -1)), "rotation 90 turns clockwise"
+
+
+def test_a_folder_that_is_not_a_reference_folder_is_refused_in_one_line(tmp_path):
+    with pytest.raises(RefsError, match="no index.json"):
+        ReferenceSet.load(tmp_path)
+    (tmp_path / "index.json").write_text(json.dumps({"format": "other"}))
+    with pytest.raises(RefsError, match="format"):
+        ReferenceSet.load(tmp_path)
+
+
+def test_red_is_one_colour_on_both_sides_of_the_hue_wrap():
+    colours = PlayerColours.defaults(["red", "yellow", "blue"])
+    # two reds whose HSV hues sit at opposite ends of the hue circle (about 2 and about 178)
+    reds = np.array([[[30, 40, 200]], [[60, 30, 200]]], np.uint8)
+    hues = cv2.cvtColor(reds, cv2.COLOR_BGR2HSV)[:, 0, 0]
+    assert hues.min() < 10 and hues.max() > 170
+    idx, dist = colours.nearest(bgr_to_lab(reds.reshape(-1, 3)))
+    assert [colours.names[i] for i in idx] == ["red", "red"]
+
+
+def test_player_colours_are_stored_as_a_small_json_file(tmp_path):
+    colours = PlayerColours([PlayerColour("red", (90.0, 170.0, 150.0), 5.0), PlayerColour("black", (40.0, 128.0, 128.0))])
+    path = colours.save(tmp_path / "colours.json")
+    assert PlayerColours.load(path).to_dict() == colours.to_dict()
+    path.write_text("{}")
+    with pytest.raises(ColourError, match="tablehub-colours/1"):
+        PlayerColours.load(path)
+
+
+def test_colours_with_no_default_ask_for_a_calibration():
+    with pytest.raises(ColourError, match="calibrate"):
+        PlayerColours.defaults(["red", "teal"])
+
+
+def test_catalog_edges_turn_clockwise_with_the_tile():
+    cat = CatalogInfo.load(NEUESLAND)
+    assert cat.start == "ds001"
+    n, e, s, w = cat.edges["ds001"]
+    assert (n, e, s, w) == ("GGG", "MMM", "SSS", "MMM")
+    assert cat.edges_turned("ds001", 90) == (w, n, e, s), "turned 90: its north side faces east"
+
+
+def _canvas_with(tile: np.ndarray) -> FeatureCanvas:
+    px, m = 48, 12
+    img = np.full((px + 2 * m, px + 2 * m, 3), (60, 80, 60), np.uint8)
+    img[m:m + px, m:m + px] = tile
+    return FeatureCanvas(GridCanvas(img, 0, 0, 1, 1, px, m))
+
+
+def test_constraints_break_a_tie_between_tiles_that_look_the_same():
+    a = _textured(7)
+    refs = ReferenceSet("t", ["twin1", "twin2", "other"], np.stack([a, a, _textured(9)]))
+    clf = TileClassifier(refs)
+    fc = _canvas_with(a)
+    free = clf.classify(fc, [(0, 0)])[0]
+    assert free.tile in ("twin1", "twin2")
+    boxed = clf.classify(fc, [(0, 0)], Constraints(in_box=frozenset({"twin2", "other"})))[0]
+    assert boxed.tile == "twin2" and boxed.constrained
+
+
+def test_constraints_never_explain_away_a_tile_that_is_clearly_seen():
+    a, b = _textured(7), _textured(9)
+    refs = ReferenceSet("t", ["seen", "other"], np.stack([a, b]))
+    clf = TileClassifier(refs)
+    guess = clf.classify(_canvas_with(a), [(0, 0)], Constraints(in_box=frozenset({"other"})))[0]
+    assert guess.tile == "seen" and not guess.constrained, "an illegal placement reaches the tracker as it is"
+    assert guess.confidence > 0.8
+
+
+def test_a_turned_tile_is_read_with_its_rotation():
+    a, b = _textured(3), _textured(4)
+    clf = TileClassifier(ReferenceSet("t", ["a", "b"], np.stack([a, b])))
+    guess = clf.classify(_canvas_with(np.rot90(a, -1)), [(0, 0)])[0]
+    assert (guess.tile, guess.rotation) == ("a", 90)
+
+
+def test_the_grid_turns_with_the_start_tile():
+    grid = Grid((100.0, 100.0), 90.0, 45.0)
+    x, y = grid.cell_centre_mm(1, 0)
+    assert (round(x, 6), round(y, 6)) == (100.0, 145.0), "east of a start tile laid north-to-the-right is mat south"
+    assert Grid.from_dict(grid.to_dict()) == grid
