@@ -302,15 +302,19 @@ def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Per-channel ``gain * ref + offset`` fitted to ``obs`` robustly (two passes, outliers dropped)."""
     o = obs.reshape(-1, 3)
     r = ref.reshape(-1, 3)
-    keep = np.ones(len(o), bool)
-    out = np.empty_like(o)
+    w = np.ones((len(o), 1), np.float32)
+    out = o
     for _ in range(2):
-        for c in range(3):
-            rc, oc = r[keep, c], o[keep, c]
-            var = rc.var()
-            gain = float(((rc - rc.mean()) * (oc - oc.mean())).mean() / var) if var > 1.0 else 1.0
-            gain = min(max(gain, 0.3), 3.0)
-            out[:, c] = gain * r[:, c] + (oc.mean() - gain * rc.mean())
+        n = float(w.sum())
+        mr = (r * w).sum(axis=0) / n
+        mo = (o * w).sum(axis=0) / n
+        rc = r - mr
+        var = (rc * rc * w).sum(axis=0) / n
+        cov = (rc * (o - mo) * w).sum(axis=0) / n
+        gain = np.clip(np.where(var > 1.0, cov / np.maximum(var, 1.0), 1.0), 0.3, 3.0)
+        out = gain * rc + mo
         err = np.abs(o - out).sum(axis=1)
-        keep = err < max(float(np.percentile(err, 80)) * 1.5, 6.0)
+        k = int(len(err) * 0.8)
+        cut = max(float(np.partition(err, k)[k]) * 1.5, 6.0)
+        w = (err < cut).astype(np.float32)[:, None]
     return out.reshape(obs.shape)

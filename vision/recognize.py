@@ -135,7 +135,7 @@ class Thresholds:
     """A cell changed when a thumbnail pixel moved more than this (B+G+R, after removing the cell's mean change)."""
     start_keep_margin: float = 0.05
     """Cell (0, 0) stays the start tile unless another tile fits it better by more than this (block score)."""
-    figure_hint: float = 3.0
+    figure_hint: float = 3.5
     """Only tiles with a spot this unexplained by the tile (see :meth:`TileClassifier.unexplained`) are
     searched for figures."""
     keep_score_drop: float = 0.08
@@ -278,6 +278,9 @@ class Recognizer:
                          (Candidate(guess.tile, guess.rotation, float(sc[1])),) + guess.runners_up[:2],
                          (2 * float(dx[0]) * clf.mm_per_px, 2 * float(dy[0]) * clf.mm_per_px), 0.0, True)
 
+    figure_scale = 2
+    """Figures are looked for at TILE_PX / figure_scale pixels per tile (a figure is still ~60 pixels)."""
+
     few_cells = 6
     """Up to this many changed cells are examined one by one (no whole-canvas features)."""
 
@@ -295,6 +298,15 @@ class Recognizer:
         x0, y0 = min(xs), min(ys)
         canvas = GridSampler().sample(frame, to_frame, None, search, x0, y0, max(xs) - x0 + 1, max(ys) - y0 + 1,
                                       TILE_PX, MARGIN_PX)
+        mat_bgr = self.mat_colour(frame, to_frame, key)
+        # where tiles lie: places mostly unlike the bare mat (the start tile is never on bare mat)
+        bgr_small = cv2.resize(canvas.image, (canvas.image.shape[1] // f, canvas.image.shape[0] // f),
+                               interpolation=cv2.INTER_AREA)
+        d = bgr_to_lab(bgr_small) - bgr_to_lab(mat_bgr)
+        d[..., 0] *= 0.5
+        not_mat = (np.linalg.norm(d, axis=2) > self.thresholds.mat_distance).astype(np.float32)
+        cover = cv2.blur(not_mat, (coarse_px, coarse_px), anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+        canvas = self._balance(canvas, mat_bgr)
         feat = to_features(canvas.image)
         small = cv2.resize(feat, (feat.shape[1] // f, feat.shape[0] // f), interpolation=cv2.INTER_AREA)
         j0 = self.classifier.ids.index(self.catalog.start)
@@ -303,6 +315,7 @@ class Recognizer:
             t = self.classifier.templates[j0 + k]
             tc = centre_lightness(cv2.resize(t, (coarse_px, coarse_px), interpolation=cv2.INTER_AREA))
             res = _match_map(small, tc)
+            res[cover[:res.shape[0], :res.shape[1]] < 0.7] = -1.0
             for _ in range(self.start_peaks):
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 peaks.append((s, k, lx, ly))
@@ -488,9 +501,14 @@ class Recognizer:
         ty = top + int(round(tile.offset_mm[1] / mm))
         tx = left + int(round(tile.offset_mm[0] / mm))
         obs = fc.bgr[ty:ty + TILE_PX, tx:tx + TILE_PX]
-        ref = np.ascontiguousarray(np.rot90(self._ref_bgr[self.refs.index_of(tile.tile)], -(tile.rotation // 90)))
+        ref = self._ref_bgr[self.refs.index_of(tile.tile)]
+        if self.figure_scale > 1:
+            side = TILE_PX // self.figure_scale
+            obs = cv2.resize(obs, (side, side), interpolation=cv2.INTER_AREA)
+            ref = cv2.resize(ref, (side, side), interpolation=cv2.INTER_AREA)
+        ref = np.ascontiguousarray(np.rot90(ref, -(tile.rotation // 90)))
         out = []
-        for colour, u, v, conf, area in self.figures.find(obs, ref, mm):
+        for colour, u, v, conf, area in self.figures.find(obs, ref, mm * self.figure_scale):
             region = None
             if self.geometry is not None and 0 <= u <= 1 and 0 <= v <= 1:
                 try:

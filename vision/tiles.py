@@ -409,7 +409,7 @@ class Constraints:
 class TileClassifier:
     """Classifies grid-canvas cells against a :class:`ReferenceSet` in four rotations."""
 
-    shortlist = 8
+    shortlist = 6
     """Stage-1 candidates kept per cell."""
     finalists = 3
     """Stage-2 candidates examined at full resolution."""
@@ -533,63 +533,74 @@ class TileClassifier:
         if len(cells) == 0:
             return []
         s1, shift_of = self.coarse_scores(canvas, cells)
-        k_wide = min(self.shortlist_wide, s1.shape[1])
-        order = np.argpartition(-s1, k_wide - 1, axis=1)[:, :k_wide]
-        shifts = self.shifts()
+        k = min(self.shortlist, s1.shape[1])
+        order = np.argpartition(-s1, k - 1, axis=1)[:, :k]
+        order = np.take_along_axis(order, np.argsort(-np.take_along_axis(s1, order, axis=1), axis=1), axis=1)
+        tops = np.array([canvas.top_left(x, y) for x, y in cells])
+        easy = [n for n in range(len(cells)) if s1[n, order[n, 0]] >= self.hard_below]
+        results: dict[int, tuple[list, list]] = {}
+        if easy:
+            results.update(self._easy_candidates(canvas, easy, tops, order, shift_of))
         out = []
         for n, (x, y) in enumerate(cells):
-            top, left = canvas.top_left(x, y)
-            row = order[n][np.argsort(-s1[n, order[n]])]
-            hard = bool(s1[n, row[0]] < self.hard_below)
-            scored, others = self._candidates(canvas, n, top, left, row, s1, shift_of, hard)
-            if not hard and scored[0][0] < self.hard_final:
+            top, left = int(tops[n, 0]), int(tops[n, 1])
+            scored, others = results.get(n, ([], []))
+            if not scored or scored[0][0] < self.hard_final:
                 # nothing fits as well as a bare tile does: something may lie on it
-                scored, others = self._candidates(canvas, n, top, left, row, s1, shift_of, True)
+                scored, others = self._hard_candidates(canvas, n, top, left, s1, shift_of)
             out.append(self._decide(x, y, top, left, scored + others, constraints))
         return out
 
-    def _candidates(self, canvas: "FeatureCanvas", n: int, top: int, left: int, row: np.ndarray,
-                    s1: np.ndarray, shift_of: np.ndarray, hard: bool) -> tuple[list, list]:
-        """Stages 2 and 3 for cell n: ``(finalists, other candidates)``, each ``(score, j, top, left, angle)``.
-
-        ``hard``: the cell may be partly covered; candidates are then ranked by occlusion-tolerant scores.
-        """
-        if hard:
-            return self._hard_candidates(canvas, n, top, left, s1, shift_of)
-        picks = row[:self.shortlist]
-        sh = self.shifts()[shift_of[n, picks]]
+    def _easy_candidates(self, canvas: "FeatureCanvas", cells: list[int], tops: np.ndarray, order: np.ndarray,
+                         shift_of: np.ndarray) -> dict[int, tuple[list, list]]:
+        """Stages 2 and 3 for many cells at once: per cell ``(finalists, other candidates)``,
+        each candidate ``(score, j, top, left, angle)``."""
+        k = order.shape[1]
+        idx = np.array(cells)
+        picks = order[idx]                                                     # (c, k)
+        sh = self.shifts()[np.take_along_axis(shift_of[idx], picks, axis=1)]   # (c, k, 2)
+        t0 = tops[idx, 0][:, None] + sh[..., 0]
+        l0 = tops[idx, 1][:, None] + sh[..., 1]
         # stage 2: half resolution, around each candidate's coarse shift
-        sc, t2, l2 = canvas.scores(1, self.half[picks], self.half_norms[picks], (top + sh[:, 0]) // 2,
-                                   (left + sh[:, 1]) // 2, 1)
-        flat = sc.reshape(len(picks), -1)
-        best = flat.argmax(axis=1)
-        s2 = flat[np.arange(len(picks)), best]
+        flat_j = picks.ravel()
+        sc, t2, l2 = canvas.scores(1, self.half[flat_j], self.half_norms[flat_j], t0.ravel() // 2,
+                                   l0.ravel() // 2, 1)
         p = sc.shape[1]
-        ty = 2 * (t2 + best // p)
-        tx = 2 * (l2 + best % p)
-        keep = np.argsort(-s2)[:self.finalists]
+        flat = sc.reshape(len(flat_j), -1)
+        best = flat.argmax(axis=1)
+        s2 = flat[np.arange(len(flat_j)), best].reshape(len(cells), k)
+        ty = (2 * (t2 + best // p)).reshape(len(cells), k)
+        tx = (2 * (l2 + best % p)).reshape(len(cells), k)
+        f = self.finalists
+        keep = np.argsort(-s2, axis=1)[:, :f]                                 # (c, f)
+        js = np.take_along_axis(picks, keep, axis=1).ravel()
         # stage 3: full resolution for the finalists
-        js = picks[keep]
-        sc3, t3, l3 = canvas.scores(0, self.templates[js], self.norms[js], ty[keep], tx[keep], 1)
+        sc3, t3, l3 = canvas.scores(0, self.templates[js], self.norms[js], np.take_along_axis(ty, keep, axis=1).ravel(),
+                                    np.take_along_axis(tx, keep, axis=1).ravel(), 1)
+        p3 = sc3.shape[1]
         flat3 = sc3.reshape(len(js), -1)
         b3 = flat3.argmax(axis=1)
-        p3 = sc3.shape[1]
-        scored = [(float(flat3[i, b3[i]]), int(js[i]), int(t3[i] + b3[i] // p3), int(l3[i] + b3[i] % p3), 0.0)
-                  for i in range(len(js))]
-        scored.sort(key=lambda t: -t[0])
-        if scored[0][0] < self.angle_below:
-            scored = self._try_angles(canvas, scored)
-        chosen = {t[1] for t in scored}
-        others = [(float(s2[i]), int(picks[i]), 0, 0, 0.0) for i in np.argsort(-s2)
-                  if int(picks[i]) not in chosen][:3]
-        return scored, others
+        s3 = flat3[np.arange(len(js)), b3]
+        y3 = t3 + b3 // p3
+        x3 = l3 + b3 % p3
+        out = {}
+        for c, n in enumerate(cells):
+            scored = sorted(((float(s3[c * f + i]), int(js[c * f + i]), int(y3[c * f + i]), int(x3[c * f + i]), 0.0)
+                             for i in range(f)), key=lambda t: -t[0])
+            if scored[0][0] < self.angle_below:
+                scored = self._try_angles(canvas, scored)
+            chosen = {t[1] for t in scored}
+            others = [(float(s2[c, i]), int(picks[c, i]), 0, 0, 0.0) for i in np.argsort(-s2[c])
+                      if int(picks[c, i]) not in chosen][:3]
+            out[n] = (scored, others)
+        return out
 
     def _hard_candidates(self, canvas: "FeatureCanvas", n: int, top: int, left: int, s1: np.ndarray,
                          shift_of: np.ndarray) -> tuple[list, list]:
         """Candidates for a partly covered cell, all ranked by block scores (see :meth:`_block_rescore`)
         searched over positions near the cell: plain correlation is pulled off by a figure."""
         robust = np.maximum(self.coarse_trimmed(n, shift_of[n]), s1[n])
-        picks = np.argsort(-robust)[:self.shortlist_wide]
+        picks = np.argpartition(-robust, self.shortlist_wide - 1)[:self.shortlist_wide]
         r = self.hard_reach
         s2, dy, dx = self._block_grid(canvas, 1, self.half[picks], top // 2, left // 2, r)
         keep = np.argsort(-s2)[:self.finalists]
