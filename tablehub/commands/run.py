@@ -106,11 +106,14 @@ class WebServer:
 
     def __init__(self, hub: Any, host: str, port: int, threads: int):
         import waitress
-        from web import create_app
+        import web
 
-        self.server = waitress.create_server(create_app(hub), host=host, port=port, threads=threads,
+        # as web.serve does: leave some threads for page loads besides the event streams
+        hub.bus.max_streams = max(1, threads - getattr(web, "SPARE_THREADS", 4))
+        self.server = waitress.create_server(web.create_app(hub), host=host, port=port, threads=threads,
                                              ident="tablehub", channel_timeout=120)
-        self.port = self.server.effective_port
+        self.port = int(self.server.effective_port)
+        hub.port = self.port
         self.thread = threading.Thread(target=self._serve, name="web", daemon=True)
 
     def _serve(self) -> None:

@@ -49,7 +49,7 @@ class LiveTable:
         self._last_ping = 0.0
         self._lock = threading.Lock()
         self.log: list[str] = []           # one line per recognised turn / button outcome (demo, tests)
-        camera._on_status = self._on_camera
+        camera.on_status = self._on_camera
         if tracker is not None:
             tracker.subscribe(self._on_tracker)
         if panel is not None:

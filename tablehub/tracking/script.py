@@ -64,7 +64,7 @@ def turns_of(record: Record) -> list[TurnScript]:
 
 
 def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
-    from .interpret import fork
+    from .interpret import appearance, fork
 
     g = fork(game)
     try:
@@ -73,8 +73,9 @@ def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
     except TablehubError:
         return None
     view = g.view()
-    tiles = sorted((t["x"], t["y"], t.get("slots"), tuple(t.get("interior", ()))) for t in view.get("tiles", ()))
-    figures = sorted((f["x"], f["y"], f.get("owner"), tuple(f.get("anchor") or ())) for f in view.get("figures", ()))
+    tiles = {(t["x"], t["y"]): appearance(g, t["tile"], int(t.get("rotation", 0))) for t in view.get("tiles", ())}
+    figures = sorted((f["x"], f["y"], str(f.get("owner")), tuple(f.get("anchor") or ()))
+                     for f in view.get("figures", ()))
     return tiles, figures, g.scores()
 
 

@@ -88,7 +88,7 @@ class SupervisedCamera:
         self.retry_s = retry_s
         self.max_retry_s = max_retry_s
         self._clock = clock
-        self._on_status = on_status
+        self.on_status = on_status
         self._camera: Camera | None = None
         self._delay = retry_s
         self._next_try = 0.0
@@ -104,8 +104,8 @@ class SupervisedCamera:
             return
         self.status = CameraStatus(state, message, self._clock())
         (log.warning if state == "lost" else log.info)("%s", message)
-        if self._on_status is not None:
-            self._on_status(self.status)
+        if self.on_status is not None:
+            self.on_status(self.status)
 
     def _lost(self, exc: Exception) -> None:
         self.failures += 1
