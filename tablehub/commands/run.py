@@ -179,8 +179,8 @@ def run(args: argparse.Namespace) -> int:
     notifier.ready(f"serving on port {web.port}")
     try:
         table.run(stop)
-        if not stop.is_set():  # a finite camera ended: keep serving the page until stopped
-            stop.wait()
+        while not stop.wait(1.0):  # a finite camera ended: keep serving the page (and the watchdog)
+            table.ping()
     finally:
         notifier.stopping()
         web.close()

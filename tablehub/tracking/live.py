@@ -69,7 +69,7 @@ class LiveTable:
     def step(self) -> bool:
         """Read and handle one frame. ``False`` once a finite camera has ended."""
         frame = self.camera.read()
-        self._ping()
+        self.ping()
         if frame is None:
             return not self.camera.ended
         self.frames += 1
@@ -96,7 +96,8 @@ class LiveTable:
             else:
                 next_at = self._clock()
 
-    def _ping(self) -> None:
+    def ping(self) -> None:
+        """Ping systemd's watchdog when it is due (the frame loop calls it every frame)."""
         interval = self.notifier.watchdog_interval()
         now = self._clock()
         if interval is not None and now - self._last_ping >= interval:

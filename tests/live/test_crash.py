@@ -6,6 +6,7 @@ import os
 import queue
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -36,8 +37,8 @@ def live_actions(db: Path) -> list[dict]:
     return [json.loads(r[0]) for r in rows]
 
 
-def start(args: list[str], data: Path) -> subprocess.Popen:
-    env = {**os.environ, "TABLEHUB_DATA": str(data), "PYTHONUNBUFFERED": "1"}
+def start(args: list[str], data: Path, **extra: str) -> subprocess.Popen:
+    env = {**os.environ, "TABLEHUB_DATA": str(data), "PYTHONUNBUFFERED": "1", **extra}
     env.pop("TABLEHUB_CONFIG", None)
     return subprocess.Popen([sys.executable, "-m", "tablehub", "-v", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -65,8 +66,12 @@ def test_a_killed_hub_resumes_the_game_at_the_same_turn_with_nothing_lost(tmp_pa
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "0001.png"), np.full((90, 160, 3), 100, np.uint8))
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)  # stands in for systemd's NOTIFY_SOCKET
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(10)
     hub = start(["run", "--camera", "replay", "--camera-path", str(frames), "--pins", "mock",
-                 "--host", "127.0.0.1", "--port", "0"], tmp_path)
+                 "--host", "127.0.0.1", "--port", "0"], tmp_path,
+                NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="1000000")
     try:
         lines: list[str] = []
         port = turn = None
@@ -94,6 +99,11 @@ def test_a_killed_hub_resumes_the_game_at_the_same_turn_with_nothing_lost(tmp_pa
         assert state["game"]["id"] == 1 and state["game"]["turn"] == game.turn == turn
         assert not state["game"]["finished"]
         assert len(live_actions(db)) == len(logged), "restarting added or dropped nothing"
+        messages = set()
+        deadline = time.monotonic() + 10
+        while "WATCHDOG=1" not in messages and time.monotonic() < deadline:
+            messages.update(notify.recv(4096).decode().splitlines())
+        assert "READY=1" in messages and "WATCHDOG=1" in messages, messages
     finally:
         hub.send_signal(signal.SIGTERM)
         try:
@@ -102,3 +112,12 @@ def test_a_killed_hub_resumes_the_game_at_the_same_turn_with_nothing_lost(tmp_pa
             hub.kill()
             hub.wait()
     assert hub.returncode == 0, "the hub stops cleanly on SIGTERM"
+    notify.settimeout(2)
+    rest = []
+    try:
+        while True:
+            rest += notify.recv(4096).decode().splitlines()
+    except socket.timeout:
+        pass
+    notify.close()
+    assert "STOPPING=1" in rest, "systemd is told the hub is stopping"
