@@ -14,6 +14,7 @@ CPU time of this process (what one idle core gives on a busy machine).
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import tempfile
@@ -28,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size", default="1920x1080", help="camera resolution (default 1920x1080)")
     p.add_argument("--seed", type=int, default=3, help="seed of the recorded game (default 3)")
     args = p.parse_args(argv)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")  # one core (effective when numpy is not imported yet)
     import cv2
 
     cv2.setNumThreads(1)
