@@ -133,7 +133,7 @@ def locate_tile(frame: np.ndarray, to_frame: MapFn, centre_mm: tuple[float, floa
     d[..., 0] *= 0.5
     mask = (np.linalg.norm(d, axis=2) > 24).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    if mask.sum() < 0.5 * TILE_PX * TILE_PX:
+    if mask.sum() < 0.3 * TILE_PX * TILE_PX:
         raise EnrolError(f"enrolment: no tile found near ({centre_mm[0]:.0f}, {centre_mm[1]:.0f}) mm; "
                          "lay the tiles in the documented order, one per enrolment cell")
     # position: where a tile-sized square covers most of the mask (thin lines on the mat hardly count)
@@ -141,9 +141,11 @@ def locate_tile(frame: np.ndarray, to_frame: MapFn, centre_mm: tuple[float, floa
     valid = cover[:mask.shape[0] - TILE_PX + 1, :mask.shape[1] - TILE_PX + 1]
     ys, xs = np.nonzero(valid >= valid.max() - 1e-3)
     top, left = float(ys.mean()), float(xs.mean())
-    if valid.max() < 0.8:
-        raise EnrolError(f"enrolment: the tile near ({centre_mm[0]:.0f}, {centre_mm[1]:.0f}) mm is hard to tell "
-                         "from the mat (covered, or a tile missing there?)")
+    if valid.max() < 0.6:
+        # too little of it stands out from the mat to find its outline: trust where it was laid
+        log.warning("enrolment: the tile near (%.0f, %.0f) mm is hard to tell from the mat; taking it where it "
+                    "should lie", centre_mm[0], centre_mm[1])
+        return centre_mm, 0.0
     # small turn: the outline of the mask inside that square (plus one pixel)
     t0, l0 = int(round(top)) - 1, int(round(left)) - 1
     sub = mask[max(t0, 0):t0 + TILE_PX + 2, max(l0, 0):l0 + TILE_PX + 2]

@@ -107,9 +107,11 @@ class PlayerColours:
     def nearest(self, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Index of the nearest colour and the distance to it, for an (..., 3) Lab array."""
         w = _weighted(lab)
-        d = np.linalg.norm(w[..., None, :] - self._centres, axis=-1)
-        idx = d.argmin(axis=-1)
-        return idx, np.take_along_axis(d, idx[..., None], axis=-1)[..., 0]
+        d2 = np.zeros(w.shape[:-1] + (len(self._centres),), np.float32)
+        for i, c in enumerate(self._centres):
+            d2[..., i] = ((w - c) ** 2).sum(axis=-1)
+        idx = d2.argmin(axis=-1)
+        return idx, np.sqrt(np.take_along_axis(d2, idx[..., None], axis=-1)[..., 0])
 
     # ------------------------------------------------------------------ storage
     def to_dict(self) -> dict[str, Any]:

@@ -133,6 +133,8 @@ class Thresholds:
     """The start tile must match at least this well to fix the grid."""
     signature_change: float = 45.0
     """A cell changed when a thumbnail pixel moved more than this (B+G+R, after removing the cell's mean change)."""
+    figure_colour: float = 18.0
+    """Pixels this near a player colour (weighted Lab) may belong to a figure (for the covered blocks)."""
     start_keep_margin: float = 0.05
     """Cell (0, 0) stays the start tile unless another tile fits it better by more than this (block score)."""
     figure_hint: float = 3.5
@@ -243,6 +245,8 @@ class Recognizer:
         else:
             groups = [(FeatureCanvas(gc), fresh)] if fresh else []
         for fc, group in groups:
+            if self.colours is not None:
+                fc.set_occlusion(self._covered(fc.bgr))
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
             for guess in self.classifier.classify(fc, to_classify, constraints):
@@ -260,6 +264,17 @@ class Recognizer:
                 warnings.append(f"cell ({t.x}, {t.y}): unsure ({t.tile} r{t.rotation}, score {t.score:.2f}); "
                                 f"a tile not in the set, a hand, or bad light?")
         return Observation(grid, tiles, seen, sigs, list(todo), warnings)
+
+    def _covered(self, bgr: np.ndarray) -> np.ndarray:
+        """Pixels that look like a figure (near a player colour) or its shadow (much darker than around)."""
+        assert self.colours is not None
+        half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        lab = bgr_to_lab(half)
+        _, dist = self.colours.nearest(lab)
+        light = lab[..., 0]
+        around = cv2.blur(light, (TILE_PX // 4, TILE_PX // 4))
+        covered = ((dist < self.thresholds.figure_colour) | (light < 0.6 * around)).astype(np.float32)
+        return cv2.resize(covered, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_LINEAR) > 0.5
 
     def _start_cell(self, fc: FeatureCanvas, guess: TileGuess) -> TileGuess:
         """Cell (0, 0) is where the start tile was found: unless something else is clearly seen there
@@ -323,6 +338,7 @@ class Recognizer:
                 res[max(ly - r, 0):ly + r + 1, max(lx - r, 0):lx + r + 1] = -2
         peaks.sort(key=lambda p: -p[0])
         lattice: tuple[float, Grid | None] = (-2.0, None)
+        clear: list[tuple[float, Grid]] = []
         for s, k, lx, ly in peaks[:self.start_peaks]:
             # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
             cu = (lx + coarse_px / 2) * f - MARGIN_PX
@@ -334,7 +350,9 @@ class Recognizer:
                 lattice = found
             # the place must show the start tile clearly better than any other tile type
             if found[0] >= self.thresholds.start_min_score and self._is_start(frame, to_frame, found[1]):
-                return found[1]
+                clear.append(found)
+        if clear:
+            return self._nearest_centre(clear)
         if lattice[1] is None or lattice[0] < 0.3:
             raise NoStartTile(f"start tile: {self.catalog.start} not found on the play area; lay it on the mat, "
                               "in view, before the first turn")
@@ -348,7 +366,6 @@ class Recognizer:
         starts = [t for t in obs.tiles.values() if t.tile == self.catalog.start]
         if starts:
             t = max(starts, key=lambda g: g.score)
-            cell, k = (t.x, t.y), t.rotation // 90
         else:
             cells = list(obs.tiles)
             xs = [c[0] for c in cells]
@@ -358,24 +375,32 @@ class Recognizer:
             fc = FeatureCanvas(self._balance(gc, self.mat_colour(frame, to_frame, key)))
             clf = self.classifier
             j0 = clf.ids.index(self.catalog.start)
-            best: tuple[float, tuple[int, int], int] | None = None
+            options: list[tuple[float, Grid]] = []
             for c, guess in obs.tiles.items():
                 jg = clf.ids.index(guess.tile) + guess.rotation // 90
                 top, left = fc.top_left(*c)
                 temps = np.concatenate([clf.half[j0:j0 + 4], clf.half[jg:jg + 1]])
                 sc, _, _ = clf._block_grid(fc, 1, temps, top // 2, left // 2, clf.hard_reach)
                 k = int(np.argmax(sc[:4]))
-                margin = float(sc[k] - sc[4])
-                if best is None or margin > best[0]:
-                    best = (margin, c, k)
-            assert best is not None
-            if best[0] < -0.05:
+                centre = lat.mat_from_grid() @ np.array([c[0], c[1], 1.0])
+                options.append((float(sc[k] - sc[4]),
+                                Grid((float(centre[0]), float(centre[1])), lat.angle_deg + 90.0 * k, self.pitch)))
+            if max(o[0] for o in options) < -0.05:
                 raise NoStartTile(f"start tile: {self.catalog.start} not seen among the {len(obs.tiles)} tiles on "
                                   "the play area; lay it on the mat, in view, before the first turn")
-            cell, k = best[1], best[2]
+            return self._refine_start(frame, to_frame, self._nearest_centre(options))[1]
+        cell, k = (t.x, t.y), t.rotation // 90
         centre = lat.mat_from_grid() @ np.array([cell[0], cell[1], 1.0])
         turned = Grid((float(centre[0]), float(centre[1])), lat.angle_deg + 90.0 * k, self.pitch)
         return self._refine_start(frame, to_frame, turned)[1]
+
+    def _nearest_centre(self, options: list[tuple[float, Grid]], tie: float = 0.03) -> Grid:
+        """The best-scoring place, or among places scoring within ``tie`` of it (twins of the start tile,
+        as in a drawn provisional set), the one nearest the middle of the play area."""
+        best = max(o[0] for o in options)
+        cx, cy = self.mat.play_centre_mm
+        near = [o for o in options if o[0] >= best - tie]
+        return min(near, key=lambda o: (o[1].origin_mm[0] - cx) ** 2 + (o[1].origin_mm[1] - cy) ** 2)[1]
 
     start_peaks = 10
     """How many places that look most like the start tile are examined closely."""

@@ -212,8 +212,19 @@ class FeatureCanvas(GridCanvas):
         self.bgr = canvas.image
         self._boxes: dict[int, np.ndarray] = {}
         h, w = self.image.shape[:2]
-        self.levels = [self.image, cv2.resize(self.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)]
+        self.levels = [self.image, cv2.resize(self.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
+                       cv2.resize(self.image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)]
         self._integrals: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._occlusion: list[np.ndarray] | None = None
+
+    def set_occlusion(self, covered: np.ndarray) -> None:
+        """Where things may lie on the tiles (figures, shadows): a boolean image the size of the canvas."""
+        full = covered.astype(np.float32)
+        self._occlusion = [full] + [cv2.resize(full, (lv.shape[1], lv.shape[0]), interpolation=cv2.INTER_AREA)
+                                    for lv in self.levels[1:]]
+
+    def occlusion(self, level: int) -> np.ndarray | None:
+        return None if self._occlusion is None else self._occlusion[level]
 
     def top_left(self, x: int, y: int) -> tuple[int, int]:
         """Canvas (row, column) of the top-left pixel of cell (x, y)."""
@@ -436,7 +447,10 @@ class TileClassifier:
     blocks = 4
     """The occlusion-tolerant score cuts a tile into blocks x blocks squares ..."""
     drop_blocks = 4
-    """... and leaves out this many of the worst-fitting ones."""
+    """... and leaves out this many of the worst-fitting ones (or, when the canvas knows where things lie
+    on the tiles, up to this many of the blocks seen covered, the same for every candidate)."""
+    covered_share = 0.2
+    """A block counts as covered when this share of its pixels looks like a figure or a shadow."""
     trim = 0.2
     """At most this share of a tile's pixels is left out as covered."""
     outlier_factor = 3.0
@@ -471,6 +485,9 @@ class TileClassifier:
         self.half = np.stack([centre_lightness(cv2.resize(t, (h, h), interpolation=cv2.INTER_AREA))
                               for t in self.templates])
         self.half_norms = np.linalg.norm(self.half.reshape(len(full), -1), axis=1)
+        q = px // 4
+        self.quarter = np.stack([centre_lightness(cv2.resize(t, (q, q), interpolation=cv2.INTER_AREA))
+                                 for t in self.templates])
         self.look = _look_alikes(self.templates, self.ids, self.rots)
         self._turned: dict[tuple[int, float], tuple[np.ndarray, float]] = {}
 
@@ -511,14 +528,18 @@ class TileClassifier:
         self._last_feats = feats.reshape(n, s, -1)
         return scores.max(axis=1), scores.argmax(axis=1)
 
-    def coarse_trimmed(self, n: int, shift_of: np.ndarray) -> np.ndarray:
-        """Stage-1 scores of cell n (from the last :meth:`coarse_scores`) leaving out each template's worst pixels.
+    def coarse_trimmed(self, n: int, shift_of: np.ndarray, covered: np.ndarray | None = None) -> np.ndarray:
+        """Stage-1 scores of cell n (from the last :meth:`coarse_scores`) for a partly covered cell.
 
-        For partly covered cells: the covered coarse pixels fit no template and are dropped.
+        ``covered``: which coarse pixels the photo shows covered (the same for every template);
+        without it, each template's worst pixels are left out.
         """
         feats = self._last_feats[n][shift_of]                       # (J, d): each template's best shift
         temps = self.coarse.T                                       # (J, d)
         e = ((feats - temps) ** 2).reshape(len(temps), -1, 3).sum(axis=2)   # (J, pixels)
+        if covered is not None and 0 < covered.sum() < 0.5 * covered.size:
+            keep = ~covered.ravel()
+            return 1.0 - 0.5 * e[:, keep].sum(axis=1) / keep.mean()
         keep = int(e.shape[1] * (1 - self.trim))
         kept = np.partition(e, keep - 1, axis=1)[:, :keep]
         return 1.0 - 0.5 * kept.sum(axis=1) / (keep / e.shape[1])
@@ -599,8 +620,9 @@ class TileClassifier:
                          shift_of: np.ndarray) -> tuple[list, list]:
         """Candidates for a partly covered cell, all ranked by block scores (see :meth:`_block_rescore`)
         searched over positions near the cell: plain correlation is pulled off by a figure."""
-        robust = np.maximum(self.coarse_trimmed(n, shift_of[n]), s1[n])
-        picks = np.argpartition(-robust, self.shortlist_wide - 1)[:self.shortlist_wide]
+        # every tile type at quarter resolution by block scores, then the best few at half resolution
+        sq, _, _ = self._block_grid(canvas, 2, self.quarter, top // 4, left // 4, 2)
+        picks = np.argpartition(-sq, self.shortlist_wide - 1)[:self.shortlist_wide]
         r = self.hard_reach
         s2, dy, dx = self._block_grid(canvas, 1, self.half[picks], top // 2, left // 2, r)
         keep = np.argsort(-s2)[:self.finalists]
@@ -646,8 +668,22 @@ class TileClassifier:
         tn = np.sqrt((tb * tb).sum(axis=(2, 3))) + 1e-3                      # (K, B)
         num = np.einsum("pbd,kbd->pkb", wb.reshape(p * p, nb * nb, -1), tb.reshape(k, nb * nb, -1))
         ncc = num / (wn[:, None, :] * tn[None, :, :])
-        ncc.sort(axis=2)
-        score = ncc[:, :, self.drop_blocks:].mean(axis=2)                    # (P2, K)
+        occ = canvas.occlusion(level)
+        if occ is not None:
+            # leave out the same blocks for every candidate: those the photo shows covered (a figure's
+            # colour, a shadow), at most drop_blocks of them
+            oreg = np.ascontiguousarray(occ[t0:t0 + side, l0:l0 + side], np.float32)
+            so = oreg.strides
+            ow = as_strided(oreg, (p, p, nb, nb, b, b), (so[0], so[1], so[0] * b, so[1] * b, so[0], so[1]),
+                            writeable=False)
+            frac = ow.reshape(p * p, nb * nb, b * b).mean(axis=2)                # (P2, B)
+            rank = np.argsort(-frac, axis=1)[:, :self.drop_blocks]
+            keep = np.ones_like(frac, bool)
+            np.put_along_axis(keep, rank, np.take_along_axis(frac, rank, axis=1) < self.covered_share, axis=1)
+            score = (ncc * keep[:, None, :]).sum(axis=2) / keep.sum(axis=1)[:, None]
+        else:
+            ncc.sort(axis=2)
+            score = ncc[:, :, self.drop_blocks:].mean(axis=2)                # (P2, K)
         best = score.argmax(axis=0)
         dy = best // p + t0 - (top - reach) - reach
         dx = best % p + l0 - (left - reach) - reach
