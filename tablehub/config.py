@@ -74,7 +74,7 @@ class TrackingConfig:
 class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
-    threads: int = 32
+    threads: int = 40  # 30 phones on the live feed + 8 spare for page loads and moves (web.SPARE_THREADS)
 
 
 @dataclass

@@ -24,7 +24,8 @@ from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
-from .run import WebServer, add_common, build_table, make_hub, settings, stop_on_signals
+from .score import explain
+from .run import add_common, start_web, build_table, make_hub, settings, stop_on_signals
 
 NAME = "demo"
 HELP = "play a recorded game on a simulated table: camera, tracker, mock buttons and the page"
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                                 if kind in ("reading", "commit", "refused", "undo") else None)
     web = None
     if not args.no_web:
-        web = WebServer(hub, cfg.web.host, cfg.web.port, cfg.web.threads).start()
+        web = start_web(hub, cfg)
         say(f"demo: the page is on http://localhost:{web.port}/ (table PIN {hub.pin})")
     player = SimPlayer(hub, table.tracker, camera, sim.turns, panel.factory, cfg.pins.next, say)
     stop = threading.Event()
@@ -98,12 +99,12 @@ def run(args: argparse.Namespace) -> int:
             stop.wait(max(0.0, period - (time.monotonic() - t0)))
         if not stop.is_set():
             player.finish()
-        events = session.finish() if not session.game.finished else []
-        scores = session.game.scores()
-        say("demo: final scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()))
+        if not session.game.finished:
+            session.finish()
+        say(explain(session.game))
         say(f"demo: {len(sim.turns)} turns: NEXT pressed {player.presses} times, {player.choices} unsure reads "
             f"answered on the phone, {player.corrections} turns corrected on the phone")
-        same = scores == expected.scores()
+        same = session.game.scores() == expected.scores()
         say("demo: " + ("the final score equals `tablehub score` of the record" if same else
                         f"MISMATCH: the record scores {expected.scores()}"))
         if web is not None and not args.exit and not stop.is_set():
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         return 0 if same else 1
     finally:
         if web is not None:
-            web.close()
+            web.stop()
         panel.close()
         hub.shutdown()
         store.close()

@@ -13,7 +13,7 @@ import threading
 from typing import Any, Callable
 
 from ..config import Config, load_config
-from ..games.base import Setup, TablehubError
+from ..games.base import Setup
 from ..hardware.cameras import Camera, SupervisedCamera, make_camera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
@@ -101,33 +101,11 @@ def open_game(hub: Any, cfg: Config) -> None:
         log.info("started game %d (%s) for %s", session.game_id, setup.game, ", ".join(setup.players))
 
 
-class WebServer:
-    """The page in a background thread (waitress), stoppable."""
+def start_web(hub: Any, cfg: Config) -> Any:
+    """The page in a background thread (waitress via web.server.BackgroundServer; ``.stop()`` ends it)."""
+    from web.server import BackgroundServer
 
-    def __init__(self, hub: Any, host: str, port: int, threads: int):
-        import waitress
-        import web
-
-        # as web.serve does: leave some threads for page loads besides the event streams
-        hub.bus.max_streams = max(1, threads - getattr(web, "SPARE_THREADS", 4))
-        self.server = waitress.create_server(web.create_app(hub), host=host, port=port, threads=threads,
-                                             ident="tablehub", channel_timeout=120)
-        self.port = int(self.server.effective_port)
-        hub.port = self.port
-        self.thread = threading.Thread(target=self._serve, name="web", daemon=True)
-
-    def _serve(self) -> None:
-        try:
-            self.server.run()
-        except OSError:  # closed under us at shutdown
-            pass
-
-    def start(self) -> "WebServer":
-        self.thread.start()
-        return self
-
-    def close(self) -> None:
-        self.server.close()
+    return BackgroundServer(hub, cfg.web.host, cfg.web.port, threads=cfg.web.threads)
 
 
 def build_table(cfg: Config, hub: Any, camera_factory: Callable[[], Camera], panel: Panel | None,
@@ -172,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     panel = open_panel(cfg)
     table = build_table(cfg, hub, lambda: make_camera(cfg.camera), panel, notifier, recognizer)
     holder.append(table)
-    web = WebServer(hub, cfg.web.host, cfg.web.port, cfg.web.threads).start()
+    web = start_web(hub, cfg)
     stop = threading.Event()
     stop_on_signals(stop)
     log.info("table hub up: page on port %d, PIN %s, database %s", web.port, hub.pin, cfg.db_path)
@@ -183,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
             table.ping()
     finally:
         notifier.stopping()
-        web.close()
+        web.stop()
         table.camera.close()
         if panel is not None:
             panel.close()

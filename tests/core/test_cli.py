@@ -50,7 +50,7 @@ BAD = [
     ({**RECORD, "actions": RECORD["actions"][:1] + [{"type": "place_figure", "region": "S:S"}]},
      "action 1 (place_figure): tile ds017 has no region 'S:S'"),
     ({**RECORD, "actions": [{"type": "place_tile", "tile": "ds017", "x": 1, "y": 0, "rotation": 90}]},
-     "action 0 (place_tile): the west side of ds017 (plain) does not continue the east side of ds001"),
+     "action 0 (place_tile): ds017 turned 90: its own S side, facing west (plain) does not continue the east side of ds001"),
     ({**RECORD, "actions": [{"type": "teleport"}]}, "action 0: unknown action type 'teleport'"),
     ({**RECORD, "actions": [{"type": "place_tile", "tile": "ds017", "y": 0}]}, "action 0 (place_tile): missing field 'x'"),
     ({**RECORD, "players": ["Ana"]}, "needs 2 to 5 players, got 1"),

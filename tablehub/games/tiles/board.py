@@ -165,10 +165,12 @@ class TileBoard:
                 other = self.cells[(nx, ny)]
                 mine = self.describe(self.catalog.codes.names[codes[d]])
                 theirs = self.describe(self.catalog.codes.names[self.catalog.codes.mirror[cons[d]]][::-1])
+                own = "NESW"[(d - rot) % 4]
+                turned = f"{tile.id} turned {90 * rot}: its own {own} side, facing {DIRECTION_NAMES[d]}" \
+                    if rot else f"the {DIRECTION_NAMES[d]} side of {tile.id}"
                 raise IllegalAction(
-                    f"the {DIRECTION_NAMES[d]} side of {tile.id} ({mine}) does not continue the "
-                    f"{DIRECTION_NAMES[(d + 2) % 4]} side of {other.tile.id} at {nx}, {ny} ({theirs})",
-                    rule="edge_mismatch")
+                    f"{turned} ({mine}) does not continue the {DIRECTION_NAMES[(d + 2) % 4]} side of "
+                    f"{other.tile.id} at {nx}, {ny} ({theirs})", rule="edge_mismatch")
 
     def describe(self, triple: str) -> str:
         names = [self.catalog.terrains.get(ch, ch) for ch in triple]

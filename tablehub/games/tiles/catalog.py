@@ -69,6 +69,9 @@ class TileType:
     distinct_rotations: tuple[int, ...] = ()       # rotation indices giving distinct placements
     region_by_id: dict[str, Region] = field(default_factory=dict)
 
+    def __deepcopy__(self, memo: dict) -> "TileType":
+        return self  # part of an immutable catalog
+
     def region(self, region_id: str) -> Region:
         try:
             return self.region_by_id[region_id]
@@ -119,6 +122,9 @@ class Catalog:
     raw: dict[str, Any]
     #: (tile index, side requirement) -> rotations that fit; filled lazily by boards
     fit_cache: dict[tuple[int, tuple[int, int, int, int]], tuple[int, ...]] = field(default_factory=dict)
+
+    def __deepcopy__(self, memo: dict) -> "Catalog":
+        return self  # immutable once loaded: copies of a game share it (and its fit memo)
 
     @property
     def start(self) -> TileType:
