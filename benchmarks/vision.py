@@ -127,6 +127,8 @@ def grow(scene: Scene, catalog: CatalogInfo, geometry: TileGeometry, rng: np.ran
 class Tally:
     tiles: int = 0
     tiles_ok: int = 0
+    tiles_game_ok: int = 0
+    """Tiles right for the rules: a wrong turn of a tile that plays the same turned (ds083, all sea) counts."""
     figures: int = 0
     figures_ok: int = 0
     boards: int = 0
@@ -148,6 +150,9 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
         w, g = want.get(cell), got.get(cell)
         same = w is not None and g is not None and (
             w == g or clf.look[clf.ids.index(w[0]) + w[1] // 90] == clf.look[clf.ids.index(g[0]) + g[1] // 90])
+        if same or (w is not None and g is not None and w[0] == g[0]
+                    and rec.catalog.same_for_the_game(w[0], w[1], g[1])):
+            tally.tiles_game_ok += 1
         if same:
             tally.tiles_ok += 1
         else:
@@ -392,6 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{t.boards_ok:4d}/{t.boards:<4d} {t.boards_all_ok:4d}/{t.boards:<4d}| {ms} | "
                   f"{r['inc'][0]:.1f} ({r['inc'][1]:.1f}) / {r['inc_p90'][0]:.1f}")
             full_errors, inc_errors = len(r["full_tally"].errors), len(r["inc_tally"].errors)
+            print(f"           tiles right for the rules (a turn that plays the same is no error): "
+                  f"{t.pct(t.tiles_game_ok, t.tiles).strip()}")
             print(f"           counted: {t.tiles} tiles, {t.figures} figures; full board ({r['full_tiles']} tiles): "
                   f"{full_errors} errors; incremental updates: {inc_errors} errors; enrolment {r['enrol_s']:.1f} s")
             if args.from_scratch:

@@ -107,6 +107,24 @@ class CatalogInfo:
             raise TileError(f"{p}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
         return cls.from_dict(data, str(p))
 
+    def same_for_the_game(self, tile_id: str, a: int, b: int) -> bool:
+        """Whether the tile turned by ``a`` and by ``b`` degrees is the same tile for the rules
+        (every region lands on the same slots: ds083, all sea, looks different turned but plays the same)."""
+        def layout(rotation: int) -> frozenset:
+            k = (rotation // 90) % 4
+            out = []
+            for region in self.data["tiles"][self.tile_ids.index(tile_id)].get("regions", []):
+                slots = set()
+                for token in str(region.get("slots", "")).split():
+                    names = [f"{token}{p}" for p in "lcr"] if token in SIDES else [token]
+                    for name in names:
+                        slots.add(SIDES[(SIDES.index(name[0]) + k) % 4] + name[1:])
+                out.append((region.get("terrain"), frozenset(slots), bool(region.get("symbols")),
+                            bool(region.get("boat"))))
+            return frozenset(out)
+
+        return a % 360 == b % 360 or (bool(self.data) and layout(a) == layout(b))
+
     def edges_turned(self, tile_id: str, rotation: int) -> tuple[str, str, str, str]:
         """Slot terrains facing N, E, S, W once the tile is turned clockwise by ``rotation`` degrees."""
         own = self.edges[tile_id]

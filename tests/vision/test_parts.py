@@ -110,3 +110,9 @@ def test_the_grid_turns_with_the_start_tile():
     x, y = grid.cell_centre_mm(1, 0)
     assert (round(x, 6), round(y, 6)) == (100.0, 145.0), "east of a start tile laid north-to-the-right is mat south"
     assert Grid.from_dict(grid.to_dict()) == grid
+
+
+def test_a_tile_that_plays_the_same_turned_is_known_from_the_catalog():
+    cat = CatalogInfo.load(NEUESLAND)
+    assert cat.same_for_the_game("ds083", 90, 270), "ds083 is all sea: any turn plays the same"
+    assert not cat.same_for_the_game("ds001", 0, 180)
