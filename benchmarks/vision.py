@@ -13,7 +13,6 @@ one core (``cv2.setNumThreads(1)``) for a full board and for an incremental upda
 new tile and one figure). Neues Land uses the real scans (../shared/data/neues_land/scans),
 Südsee its drawn art (provisional catalog). See docs/vision.md.
 """
-from __future__ import annotations
 
 import os
 
@@ -25,7 +24,6 @@ import ctypes
 import glob
 import math
 import platform
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field

@@ -17,7 +17,6 @@ whose small signature changed are examined again.
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -30,7 +29,7 @@ from .geometry import TileGeometry
 from .mat import Mat
 from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab
 from .refs import ReferenceSet
-from .tiles import (COARSE, MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
+from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
                     TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, to_features)
 
 log = logging.getLogger(__name__)

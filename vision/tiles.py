@@ -5,16 +5,19 @@ growing south, the start tile at ``(0, 0)``; a tile's rotation is clockwise degr
 (0, 90, 180, 270); the start tile's own north defines north, so the whole grid may be
 turned against the mat (by quarter turns and a few degrees of hand placement).
 
-The work happens on a *grid canvas*: the camera frame warped (one
-``cv2.warpPerspective``) so that cells are axis-aligned squares of
-:data:`TILE_PX` pixels, with a margin around every cell for tiles laid a few
-millimetres off the grid. A cell is classified in three vectorised stages:
+The work happens on a *grid canvas* (made by :mod:`vision.recognize`): the camera frame
+resampled so that cells are axis-aligned squares of :data:`TILE_PX` pixels, with a
+margin around every cell for tiles laid a few millimetres off the grid. A cell is
+classified in vectorised stages:
 
 1. every cell against every tile type in 4 rotations at 8 px per tile (normalised
-   correlation as one matrix product over a few shifts) -> a short list;
-2. the short list at 24 px per tile with ``cv2.matchTemplate`` over all shifts;
-3. the best few at 48 px per tile around the best shift, templates also turned
-   by a few degrees (hand placement).
+   correlation as one matrix product over 25 shifts) -> a short list;
+2. the short list at 24 px per tile over 3 x 3 positions, all cells at once;
+3. the best 3 at 48 px per tile, templates also turned by a few degrees (hand placement).
+
+A cell that nothing fits as well as a bare tile does is *partly covered* (a figure, its
+shadow): it is scored by blocks, leaving out the blocks that the photo shows covered,
+the same for every candidate (:meth:`TileClassifier._block_grid`).
 
 Constraints (tiles still in the box, expected edge terrains) only break ties
 between candidates whose scores are within :attr:`TileClassifier.tie_margin`:
@@ -27,7 +30,7 @@ import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -291,26 +294,6 @@ class FeatureCanvas(GridCanvas):
         return num / den, tops, lefts
 
 
-def frame_from_canvas(mat_to_frame: np.ndarray, grid: Grid, x0: int, y0: int, px: int, margin: int) -> np.ndarray:
-    """3x3 matrix from grid-canvas pixels to frame pixels (for ``WARP_INVERSE_MAP``)."""
-    s = 1.0 / px
-    # canvas pixel u (centre at integer u) -> grid coordinate x0 - 0.5 + (u - margin + 0.5) / px
-    canvas_to_grid = np.array([[s, 0, x0 - 0.5 + (0.5 - margin) * s],
-                               [0, s, y0 - 0.5 + (0.5 - margin) * s],
-                               [0, 0, 1.0]])
-    return np.asarray(mat_to_frame, float) @ grid.mat_from_grid() @ canvas_to_grid
-
-
-def sample_grid(frame: np.ndarray, mat_to_frame: np.ndarray, grid: Grid, x0: int, y0: int, nx: int, ny: int,
-                px: int = TILE_PX, margin: int = MARGIN_PX) -> GridCanvas:
-    """Warp the cells ``x0..x0+nx-1, y0..y0+ny-1`` of ``frame`` onto an axis-aligned grid canvas."""
-    m = frame_from_canvas(mat_to_frame, grid, x0, y0, px, margin)
-    size = (nx * px + 2 * margin, ny * px + 2 * margin)
-    image = cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE)
-    return GridCanvas(image, x0, y0, nx, ny, px, margin)
-
-
 def mat_margin_pixels(frame: np.ndarray, to_frame: Any, play_rect_mm: tuple[float, float, float, float],
                       inset_mm: float = 12.0, count: int = 40) -> np.ndarray:
     """BGR pixels of the bare mat: points along the four strips just outside the play area.
@@ -330,24 +313,6 @@ def mat_margin_pixels(frame: np.ndarray, to_frame: Any, play_rect_mm: tuple[floa
     if ok.sum() < 10:
         raise VisionError("mat: the margin around the play area is out of view; aim the camera at the whole mat")
     return frame[fr[ok, 1], fr[ok, 0]]
-
-
-def frame_scale(mat_to_frame: np.ndarray, at_mm: tuple[float, float]) -> float:
-    """Frame pixels per mat millimetre near ``at_mm`` (geometric mean of the two axes)."""
-    h = np.asarray(mat_to_frame, float)
-    pts = np.array([[at_mm, (at_mm[0] + 1, at_mm[1]), (at_mm[0], at_mm[1] + 1)]], float)
-    q = cv2.perspectiveTransform(pts, h)[0]
-    return float(math.sqrt(np.linalg.norm(q[1] - q[0]) * np.linalg.norm(q[2] - q[0])))
-
-
-def prepare_frame(frame: np.ndarray, mat_to_frame: np.ndarray, mm_per_px_wanted: float,
-                  at_mm: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """Halve the frame (pyrDown) while it is much finer than needed, to avoid aliasing in the warp."""
-    h = np.asarray(mat_to_frame, float)
-    while frame_scale(h, at_mm) * mm_per_px_wanted > 2.5 and min(frame.shape[:2]) > 64:
-        frame = cv2.pyrDown(frame)
-        h = np.diag([0.5, 0.5, 1.0]) @ h
-    return frame, h
 
 
 # --------------------------------------------------------------------------- features
@@ -453,26 +418,20 @@ class TileClassifier:
     angle_below = 0.9
     """Try :attr:`angles` only when the best straight score is below this."""
     shortlist_wide = 24
-    """Stage-1 candidates kept for cells that match nothing well (something lies on the tile)."""
+    """Partly covered cells: candidates kept from the quarter-resolution block scores of every tile type."""
     hard_below = 0.8
-    """A cell whose best coarse score is below this is treated as partly covered."""
-    hard_reach = 3
-    """Partly covered cells: positions up to this many half-resolution pixels off the cell are tried."""
+    """A cell whose best coarse score is below this is treated as partly covered ..."""
     hard_final = 0.88
     """... and so is one whose best full-resolution score is below this (bare tiles score above 0.9)."""
-    robust_count = 4
-    """How many of the best candidates are rescored leaving out pixels no candidate explains."""
+    hard_reach = 3
+    """Partly covered cells: positions up to this many half-resolution pixels off the cell are tried."""
     blocks = 4
-    """The occlusion-tolerant score cuts a tile into blocks x blocks squares ..."""
+    """The occlusion-tolerant score cuts a tile into blocks x blocks squares, each correlated on its own ..."""
     drop_blocks = 4
-    """... and leaves out this many of the worst-fitting ones (or, when the canvas knows where things lie
-    on the tiles, up to this many of the blocks seen covered, the same for every candidate)."""
+    """... and leaves out up to this many blocks that the photo shows covered (the same for every
+    candidate; see :meth:`FeatureCanvas.set_occlusion`), or else each candidate's worst ones."""
     covered_share = 0.2
     """A block counts as covered when this share of its pixels looks like a figure or a shadow."""
-    trim = 0.2
-    """At most this share of a tile's pixels is left out as covered."""
-    outlier_factor = 3.0
-    """Pixels fitting no candidate this many times worse than the median pixel count as covered."""
 
     def __init__(self, refs: ReferenceSet, catalog: CatalogInfo | None = None, px: int = TILE_PX,
                  pitch_mm: float = 45.0):
@@ -543,24 +502,7 @@ class TileClassifier:
         n, s = rows.shape[:2]
         feats = _normalise_rows(patches.reshape(n, s, c * c, 3)).reshape(n * s, -1)
         scores = (feats @ self.coarse).reshape(n, s, -1)
-        self._last_feats = feats.reshape(n, s, -1)
         return scores.max(axis=1), scores.argmax(axis=1)
-
-    def coarse_trimmed(self, n: int, shift_of: np.ndarray, covered: np.ndarray | None = None) -> np.ndarray:
-        """Stage-1 scores of cell n (from the last :meth:`coarse_scores`) for a partly covered cell.
-
-        ``covered``: which coarse pixels the photo shows covered (the same for every template);
-        without it, each template's worst pixels are left out.
-        """
-        feats = self._last_feats[n][shift_of]                       # (J, d): each template's best shift
-        temps = self.coarse.T                                       # (J, d)
-        e = ((feats - temps) ** 2).reshape(len(temps), -1, 3).sum(axis=2)   # (J, pixels)
-        if covered is not None and 0 < covered.sum() < 0.5 * covered.size:
-            keep = ~covered.ravel()
-            return 1.0 - 0.5 * e[:, keep].sum(axis=1) / keep.mean()
-        keep = int(e.shape[1] * (1 - self.trim))
-        kept = np.partition(e, keep - 1, axis=1)[:, :keep]
-        return 1.0 - 0.5 * kept.sum(axis=1) / (keep / e.shape[1])
 
     def shifts(self) -> np.ndarray:
         r = np.arange(-self.shift_range, self.shift_range + 1, self.shift_step)
@@ -636,7 +578,7 @@ class TileClassifier:
 
     def _hard_candidates(self, canvas: "FeatureCanvas", n: int, top: int, left: int, s1: np.ndarray,
                          shift_of: np.ndarray) -> tuple[list, list]:
-        """Candidates for a partly covered cell, all ranked by block scores (see :meth:`_block_rescore`)
+        """Candidates for a partly covered cell, all ranked by block scores (see :meth:`_block_grid`)
         searched over positions near the cell: plain correlation is pulled off by a figure."""
         # every tile type at quarter resolution by block scores, then the best few at half resolution
         sq, _, _ = self._block_grid(canvas, 2, self.quarter, top // 4, left // 4, 2)
@@ -748,86 +690,6 @@ class TileClassifier:
             if s > best[c[1]][0]:
                 best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
         return sorted(best.values(), key=lambda t: -t[0])
-
-    def _block_rescore(self, canvas: "FeatureCanvas", cands: list, level: int = 0) -> list:
-        """Rescore candidates ``(score, j, top, left, angle)`` by their best-fitting blocks.
-
-        The tile is cut into :attr:`blocks` x :attr:`blocks` squares, each correlated on its own
-        (lightness centred per block); the score is the mean of all but the :attr:`drop_blocks`
-        worst. A figure and its shadow spoil a few blocks for every candidate; a wrong tile whose
-        one dark feature happens to lie under the figure still fits badly elsewhere.
-        """
-        out = []
-        image = canvas.levels[level]
-        nb = self.blocks
-        for score, j, top, left, angle in cands:
-            if level:
-                tm = self.half[j]
-            elif angle:
-                tm = self._turned_template(j, angle)[0]
-                top, left = top + INSET, left + INSET
-            else:
-                tm = self.templates[j]
-            n = tm.shape[0] - tm.shape[0] % nb
-            b = n // nb
-            o = np.array(image[top:top + n, left:left + n], np.float32)
-            if o.shape != (n, n, 3):
-                out.append((-1.0, j, top, left, angle))
-                continue
-            t = tm[:n, :n]
-            ob = o.reshape(nb, b, nb, b, 3).transpose(0, 2, 1, 3, 4).reshape(nb * nb, b * b, 3)
-            tb = t.reshape(nb, b, nb, b, 3).transpose(0, 2, 1, 3, 4).reshape(nb * nb, b * b, 3).copy()
-            ob[..., 0] -= ob[..., 0].mean(axis=1, keepdims=True)
-            tb[..., 0] -= tb[..., 0].mean(axis=1, keepdims=True)
-            num = (ob * tb).sum(axis=(1, 2))
-            den = np.sqrt((ob * ob).sum(axis=(1, 2)) * (tb * tb).sum(axis=(1, 2))) + 1e-3
-            ncc = np.sort(num / den)[self.drop_blocks:]
-            out.append((float(ncc.mean()), j, top - (INSET if angle and not level else 0),
-                        left - (INSET if angle and not level else 0), angle))
-        return out
-
-    def _rescore(self, canvas: "FeatureCanvas", cands: list, level: int = 0) -> list:
-        """Rescore candidates ``(score, j, top, left, angle)`` without the pixels no candidate explains.
-
-        ``level`` 1: positions and templates at half resolution (no turned templates).
-        """
-        if not cands:
-            return []
-        image = canvas.levels[level]
-        tops = [c[2] + (INSET if c[4] else 0) for c in cands]
-        lefts = [c[3] + (INSET if c[4] else 0) for c in cands]
-        if level:
-            temps = [self.half[c[1]] for c in cands]
-        else:
-            temps = [self._turned_template(c[1], c[4])[0] if c[4] else self.templates[c[1]] for c in cands]
-        r0, c0 = min(tops), min(lefts)
-        r1 = max(t + tm.shape[0] for t, tm in zip(tops, temps))
-        c1 = max(l + tm.shape[1] for l, tm in zip(lefts, temps))
-        resid = np.full((len(cands), r1 - r0, c1 - c0), np.inf, np.float32)
-        patches = []
-        for i, (t, l, tm) in enumerate(zip(tops, lefts, temps)):
-            o = np.array(image[t:t + tm.shape[0], l:l + tm.shape[1]], np.float32)
-            if o.shape != tm.shape:
-                o = np.zeros(tm.shape, np.float32)
-            o[..., 0] -= o[..., 0].mean()
-            on = o / max(float(np.linalg.norm(o)), 1e-3)
-            tn = tm / max(float(np.linalg.norm(tm)), 1e-3)
-            resid[i, t - r0:t - r0 + tm.shape[0], l - c0:l - c0 + tm.shape[1]] = np.abs(on - tn).sum(axis=2)
-            patches.append(o)
-        best_fit = resid.min(axis=0)
-        finite = best_fit[np.isfinite(best_fit)]
-        cut = max(float(np.median(finite)) * self.outlier_factor,
-                  float(np.partition(finite, int(len(finite) * (1 - self.trim)))[int(len(finite) * (1 - self.trim))]))
-        outlier = best_fit > cut
-        out = []
-        for (score, j, top, left, angle), t, l, tm, o in zip(cands, tops, lefts, temps, patches):
-            keep = ~outlier[t - r0:t - r0 + tm.shape[0], l - c0:l - c0 + tm.shape[1]]
-            ok, tk = o[keep], tm[keep]
-            ok = ok - np.array([ok[:, 0].mean(), 0, 0], np.float32)
-            tk = tk - np.array([tk[:, 0].mean(), 0, 0], np.float32)
-            den = float(np.linalg.norm(ok) * np.linalg.norm(tk))
-            out.append((float((ok * tk).sum() / den) if den > 0 else -1.0, j, top, left, angle))
-        return out
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
                 constraints: Constraints | None) -> TileGuess:
