@@ -132,7 +132,7 @@ class Thresholds:
     """The start tile must match at least this well to fix the grid."""
     signature_change: float = 45.0
     """A cell changed when a thumbnail pixel moved more than this (B+G+R, after removing the cell's mean change)."""
-    figure_colour: float = 18.0
+    figure_colour: float = 20.0
     """Pixels this near a player colour (weighted Lab) may belong to a figure (for the covered blocks)."""
     start_keep_margin: float = 0.05
     """Cell (0, 0) stays the start tile unless another tile fits it better by more than this (block score)."""
@@ -265,15 +265,28 @@ class Recognizer:
         return Observation(grid, tiles, seen, sigs, list(todo), warnings)
 
     def _covered(self, bgr: np.ndarray) -> np.ndarray:
-        """Pixels that look like a figure (near a player colour) or its shadow (much darker than around)."""
+        """Pixels that look like a figure or its shadow: compact, figure-sized blobs near a player colour
+        (a strip of plain or sea the colour of a figure is not one), and dark pixels right next to them."""
         assert self.colours is not None
         half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
         lab = bgr_to_lab(half)
         _, dist = self.colours.nearest(lab)
+        coloured = (dist < self.thresholds.figure_colour).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=8)
+        mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
+        area = stats[:, cv2.CC_STAT_AREA] * mm * mm
+        longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
+        figure_like = (area >= 40.0) & (area <= 450.0) & (longest <= 30.0)
+        figure_like[0] = False
+        blobs = figure_like[labels].astype(np.uint8)
+        if not blobs.any():
+            return np.zeros(bgr.shape[:2], bool)
+        near = cv2.dilate(blobs, np.ones((9, 9), np.uint8))         # about 8 mm around a figure
         light = lab[..., 0]
         around = cv2.blur(light, (TILE_PX // 4, TILE_PX // 4))
-        covered = ((dist < self.thresholds.figure_colour) | (light < 0.6 * around)).astype(np.float32)
-        return cv2.resize(covered, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_LINEAR) > 0.5
+        covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | ((light < 0.75 * around) & (near > 0))
+        return cv2.resize(covered.astype(np.float32), (bgr.shape[1], bgr.shape[0]),
+                          interpolation=cv2.INTER_LINEAR) > 0.5
 
     def _start_cell(self, fc: FeatureCanvas, guess: TileGuess) -> TileGuess:
         """Cell (0, 0) is where the start tile was found: unless something else is clearly seen there
@@ -282,7 +295,7 @@ class Recognizer:
         j0 = clf.ids.index(self.catalog.start)
         jg = clf.ids.index(guess.tile) + guess.rotation // 90
         top, left = fc.top_left(0, 0)
-        sc, dy, dx = clf._block_grid(fc, 1, np.stack([clf.half[j0], clf.half[jg]]), top // 2, left // 2,
+        sc, dy, dx = clf._block_grid(fc, 1, [j0, jg], top // 2, left // 2,
                                      clf.hard_reach)
         if sc[0] < sc[1] - self.thresholds.start_keep_margin:
             return guess
@@ -378,8 +391,7 @@ class Recognizer:
             for c, guess in obs.tiles.items():
                 jg = clf.ids.index(guess.tile) + guess.rotation // 90
                 top, left = fc.top_left(*c)
-                temps = np.concatenate([clf.half[j0:j0 + 4], clf.half[jg:jg + 1]])
-                sc, _, _ = clf._block_grid(fc, 1, temps, top // 2, left // 2, clf.hard_reach)
+                sc, _, _ = clf._block_grid(fc, 1, [j0, j0 + 1, j0 + 2, j0 + 3, jg], top // 2, left // 2, clf.hard_reach)
                 k = int(np.argmax(sc[:4]))
                 centre = lat.mat_from_grid() @ np.array([c[0], c[1], 1.0])
                 options.append((float(sc[k] - sc[4]),

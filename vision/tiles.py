@@ -467,6 +467,7 @@ class TileClassifier:
                                  for t in self.templates])
         self.look = _look_alikes(self.templates, self.ids, self.rots)
         self._turned: dict[tuple[int, float], tuple[np.ndarray, float]] = {}
+        self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -581,15 +582,15 @@ class TileClassifier:
         """Candidates for a partly covered cell, all ranked by block scores (see :meth:`_block_grid`)
         searched over positions near the cell: plain correlation is pulled off by a figure."""
         # every tile type at quarter resolution by block scores, then the best few at half resolution
-        sq, _, _ = self._block_grid(canvas, 2, self.quarter, top // 4, left // 4, 2)
+        sq, _, _ = self._block_grid(canvas, 2, np.arange(len(self.quarter)), top // 4, left // 4, 2)
         picks = np.argpartition(-sq, self.shortlist_wide - 1)[:self.shortlist_wide]
         r = self.hard_reach
-        s2, dy, dx = self._block_grid(canvas, 1, self.half[picks], top // 2, left // 2, r)
+        s2, dy, dx = self._block_grid(canvas, 1, picks, top // 2, left // 2, r)
         keep = np.argsort(-s2)[:self.finalists]
         scored = []
         for i in keep:
             j = int(picks[i])
-            s3, dy3, dx3 = self._block_grid(canvas, 0, self.templates[j:j + 1], top + 2 * int(dy[i]),
+            s3, dy3, dx3 = self._block_grid(canvas, 0, [j], top + 2 * int(dy[i]),
                                             left + 2 * int(dx[i]), 1)
             scored.append((float(s3[0]), j, top + 2 * int(dy[i]) + int(dy3[0]), left + 2 * int(dx[i]) + int(dx3[0]),
                            0.0))
@@ -598,14 +599,34 @@ class TileClassifier:
         others = [(float(s2[i]), int(picks[i]), 0, 0, 0.0) for i in np.argsort(-s2) if int(picks[i]) not in chosen][:3]
         return scored, others
 
-    def _block_grid(self, canvas: "FeatureCanvas", level: int, templates: np.ndarray, top: int, left: int,
+    def _level_blocks(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        """Every template of ``level`` (0 full, 1 half, 2 quarter) cut into blocks, lightness centred per
+        block: ``(J, B, N, 3)`` and, per block, matrices ``(B, N * 3, J)`` for the products."""
+        hit = self._blocks.get(level)
+        if hit is None:
+            temps = (self.templates, self.half, self.quarter)[level]
+            j, size = temps.shape[0], temps.shape[1]
+            nb = self.blocks
+            n = size - size % nb
+            b = n // nb
+            tb = temps[:, :n, :n].reshape(j, nb, b, nb, b, 3).transpose(0, 1, 3, 2, 4, 5).reshape(j, nb * nb, b * b, 3)
+            tb = np.ascontiguousarray(tb, np.float32)
+            tb[..., 0] -= tb[..., 0].mean(axis=2, keepdims=True)
+            hit = (tb, np.ascontiguousarray(tb.reshape(j, nb * nb, -1).transpose(1, 2, 0)))
+            self._blocks[level] = hit
+        return hit
+
+    def _block_grid(self, canvas: "FeatureCanvas", level: int, js: Sequence[int] | np.ndarray, top: int, left: int,
                     reach: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Block scores of K templates at every offset up to ``reach`` from (top, left) on ``level``.
+        """Block scores of templates ``js`` (indices) at every offset up to ``reach`` from (top, left) on ``level``.
 
         Returns the best score per template and its offset (dy, dx).
         """
         image = canvas.levels[level]
-        k, size = templates.shape[0], templates.shape[1]
+        js = np.asarray(js)
+        all_blocks, all_mats = self._level_blocks(level)
+        size = (self.templates, self.half, self.quarter)[level].shape[1]
+        k = len(js)
         nb = self.blocks
         n = size - size % nb
         b = n // nb
@@ -621,17 +642,27 @@ class TileClassifier:
                          (st[0], st[1], st[0] * b, st[1] * b, st[0], st[1], st[2]), writeable=False)
         wb = win.reshape(p * p, nb * nb, b * b, 3).copy()
         wb[..., 0] -= wb[..., 0].mean(axis=2, keepdims=True)
-        tb = templates[:, :n, :n].reshape(k, nb, b, nb, b, 3).transpose(0, 1, 3, 2, 4, 5).reshape(k, nb * nb, b * b, 3)
-        tb = tb.copy()
-        tb[..., 0] -= tb[..., 0].mean(axis=2, keepdims=True)
+        tb = all_blocks if k == len(all_blocks) and np.array_equal(js, np.arange(k)) else all_blocks[js]
+        mats = all_mats if tb is all_blocks else all_mats[:, :, js]
         wn = np.sqrt((wb * wb).sum(axis=(2, 3))) + 1e-3                      # (P2, B)
         tn = np.sqrt((tb * tb).sum(axis=(2, 3))) + 1e-3                      # (K, B)
-        num = np.einsum("pbd,kbd->pkb", wb.reshape(p * p, nb * nb, -1), tb.reshape(k, nb * nb, -1))
+        num = (wb.reshape(p * p, nb * nb, -1).transpose(1, 0, 2) @ mats).transpose(1, 2, 0)   # (P2, K, B)
         ncc = num / (wn[:, None, :] * tn[None, :, :])
         occ = canvas.occlusion(level)
-        if occ is not None:
-            # leave out the same blocks for every candidate: those the photo shows covered (a figure's
-            # colour, a shadow), at most drop_blocks of them
+        if occ is not None and level < 2:
+            # leave out the pixels the photo shows covered (a figure, its shadow), the same for every
+            # candidate: each block is correlated on its visible pixels and weighs by how much is visible
+            oreg = np.ascontiguousarray(occ[t0:t0 + side, l0:l0 + side], np.float32)
+            so = oreg.strides
+            ow = as_strided(oreg, (p, p, nb, nb, b, b), (so[0], so[1], so[0] * b, so[1] * b, so[0], so[1]),
+                            writeable=False)
+            vis = 1.0 - ow.reshape(p * p, nb * nb, b * b)                         # (P2, B, N) visible weight
+            if vis.min() < 1.0:
+                return self._visible_scores(win.reshape(p * p, nb * nb, b * b, 3), vis, tb, p, t0, l0, top, left,
+                                            reach, k)
+            score = ncc.mean(axis=2)
+        elif occ is not None:
+            # quarter resolution: leave out the same blocks for every candidate, those seen covered
             oreg = np.ascontiguousarray(occ[t0:t0 + side, l0:l0 + side], np.float32)
             so = oreg.strides
             ow = as_strided(oreg, (p, p, nb, nb, b, b), (so[0], so[1], so[0] * b, so[1] * b, so[0], so[1]),
@@ -644,6 +675,40 @@ class TileClassifier:
         else:
             ncc.sort(axis=2)
             score = ncc[:, :, self.drop_blocks:].mean(axis=2)                # (P2, K)
+        best = score.argmax(axis=0)
+        dy = best // p + t0 - (top - reach) - reach
+        dx = best % p + l0 - (left - reach) - reach
+        return score[best, np.arange(k)], dy, dx
+
+    def _visible_scores(self, wb: np.ndarray, vis: np.ndarray, tb: np.ndarray, p: int, t0: int, l0: int,
+                        top: int, left: int, reach: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Block correlations on visible pixels only (weights ``vis``), lightness centred per block.
+
+        wb: (P2, B, N, 3) window blocks (raw features), vis: (P2, B, N), tb: (K, B, N, 3) template blocks
+        (lightness already centred over the whole block; it is centred again over the visible part).
+        """
+        sw = vis.sum(axis=2) + 1e-6                                              # (P2, B)
+        oL, oC = wb[..., 0], wb[..., 1:]
+        tL, tC = tb[..., 0], tb[..., 1:]
+        mo = (vis * oL).sum(axis=2) / sw                                         # (P2, B)
+        oLc = (oL - mo[..., None]) * vis                                         # weighted, centred
+        var_o = (oLc * (oL - mo[..., None])).sum(axis=2) + (vis[..., None] * oC * oC).sum(axis=(2, 3))
+        # per block, matrix products over the block's pixels: (B, P2, N) @ (B, N, K) -> (B, P2, K)
+        vb = vis.transpose(1, 0, 2)
+        tl = tL.transpose(1, 2, 0)
+        swt = vb @ tl
+        num_L = oLc.transpose(1, 0, 2) @ tl
+        nb_, n_ = tC.shape[1], tC.shape[2]
+        num_C = (vis[..., None] * oC).transpose(1, 0, 2, 3).reshape(nb_, -1, n_ * 2) @ \
+            tC.transpose(1, 2, 3, 0).reshape(nb_, n_ * 2, -1)
+        var_tL = vb @ (tl * tl)
+        var_tC = vb @ (tC * tC).sum(axis=3).transpose(1, 2, 0)
+        sw_b = sw.T[:, :, None]                                                  # (B, P2, 1)
+        var_t = var_tL - swt * swt / sw_b + var_tC
+        ncc = ((num_L + num_C) / np.sqrt(np.maximum(var_o.T[:, :, None] * var_t, 1e-6))).transpose(1, 2, 0)
+        weight = sw / vis.shape[2]                                               # visible share per block
+        weight = np.where(weight < 0.25, 0.0, weight)
+        score = (ncc * weight[:, None, :]).sum(axis=2) / np.maximum(weight.sum(axis=1), 1e-6)[:, None]
         best = score.argmax(axis=0)
         dy = best // p + t0 - (top - reach) - reach
         dx = best % p + l0 - (left - reach) - reach
