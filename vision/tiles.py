@@ -411,6 +411,12 @@ class TileClassifier:
     """Stage-1 shift step in canvas pixels."""
     shift_range = 6
     """Stage-1 shifts go from -shift_range to +shift_range pixels (a tile laid this far off its cell)."""
+    close_margin = 0.06
+    """Two best candidates this close are compared once more where their pictures differ ..."""
+    detail_min = 12.0
+    """... on pixels differing by at least this (feature units) ..."""
+    detail_margin = 0.05
+    """... and the runner-up wins when it fits there better by this much."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -530,6 +536,8 @@ class TileClassifier:
             if not scored or scored[0][0] < self.hard_final:
                 # nothing fits as well as a bare tile does: something may lie on it
                 scored, others = self._hard_candidates(canvas, n, top, left, s1, shift_of)
+            if len(scored) > 1 and scored[0][0] - scored[1][0] < self.close_margin:
+                scored = self._discriminate(canvas, scored)
             out.append(self._decide(x, y, top, left, scored + others, constraints))
         return out
 
@@ -671,10 +679,12 @@ class TileClassifier:
             rank = np.argsort(-frac, axis=1)[:, :self.drop_blocks]
             keep = np.ones_like(frac, bool)
             np.put_along_axis(keep, rank, np.take_along_axis(frac, rank, axis=1) < self.covered_share, axis=1)
-            score = (ncc * keep[:, None, :]).sum(axis=2) / keep.sum(axis=1)[:, None]
+            keep = np.broadcast_to(keep[:, None, :], ncc.shape)
+            score = _pooled(num, wn, tn, keep)
         else:
-            ncc.sort(axis=2)
-            score = ncc[:, :, self.drop_blocks:].mean(axis=2)                # (P2, K)
+            # each candidate's worst blocks left out
+            cut = np.sort(ncc, axis=2)[:, :, self.drop_blocks:self.drop_blocks + 1]
+            score = _pooled(num, wn, tn, ncc >= cut)                          # (P2, K)
         best = score.argmax(axis=0)
         dy = best // p + t0 - (top - reach) - reach
         dx = best % p + l0 - (left - reach) - reach
@@ -705,10 +715,12 @@ class TileClassifier:
         var_tC = vb @ (tC * tC).sum(axis=3).transpose(1, 2, 0)
         sw_b = sw.T[:, :, None]                                                  # (B, P2, 1)
         var_t = var_tL - swt * swt / sw_b + var_tC
-        ncc = ((num_L + num_C) / np.sqrt(np.maximum(var_o.T[:, :, None] * var_t, 1e-6))).transpose(1, 2, 0)
-        weight = sw / vis.shape[2]                                               # visible share per block
-        weight = np.where(weight < 0.25, 0.0, weight)
-        score = (ncc * weight[:, None, :]).sum(axis=2) / np.maximum(weight.sum(axis=1), 1e-6)[:, None]
+        # pooled over the blocks (a flat block of sea carries little weight), mostly hidden blocks left out
+        keep = ((sw / vis.shape[2]) >= 0.25).T[:, :, None]                      # (B, P2, 1)
+        num = ((num_L + num_C) * keep).sum(axis=0)                               # (P2, K)
+        den = np.sqrt(np.maximum((var_o.T[:, :, None] * keep).sum(axis=0) * (np.maximum(var_t, 0) * keep).sum(axis=0),
+                                 1e-6))
+        score = num / den
         best = score.argmax(axis=0)
         dy = best // p + t0 - (top - reach) - reach
         dx = best % p + l0 - (left - reach) - reach
@@ -755,6 +767,45 @@ class TileClassifier:
             if s > best[c[1]][0]:
                 best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
         return sorted(best.values(), key=lambda t: -t[0])
+
+    def _discriminate(self, canvas: "FeatureCanvas", scored: list) -> list:
+        """Settle two close candidates on the pixels where their pictures differ.
+
+        Tiles that differ only in a small detail (a goods glyph, a town, a narrow strip of sea)
+        score nearly alike over the whole tile; compared only where the two references differ
+        (and the photo is not covered), the right one stands out.
+        """
+        (sa, ja, ta, la, aa), (sb, jb, tb_, lb, ab) = scored[0], scored[1]
+        if self.look[ja] == self.look[jb] or aa or ab:
+            return scored
+        t_a, t_b = self.templates[ja], self.templates[jb]
+        diff = np.abs(t_a - t_b).sum(axis=2)
+        cut = max(float(np.percentile(diff, 85)), self.detail_min)
+        mask = diff > cut
+        occ = canvas.occlusion(0)
+        out = []
+        for top, left, t in ((ta, la, t_a), (tb_, lb, t_b)):
+            o = canvas.image[top:top + self.px, left:left + self.px]
+            if o.shape != t.shape:
+                return scored
+            m = mask
+            if occ is not None:
+                m = m & (occ[top:top + self.px, left:left + self.px] < 0.5)
+            out.append((o, t, m))
+        common = out[0][2] & out[1][2]
+        if common.sum() < 12:
+            return scored
+        ncc = []
+        for o, t, _ in out:
+            x = np.array(o[common], np.float32)
+            y = np.array(t[common], np.float32)
+            x[:, 0] -= x[:, 0].mean()
+            y[:, 0] -= y[:, 0].mean()
+            ncc.append(float((x * y).sum() / max(np.linalg.norm(x) * np.linalg.norm(y), 1e-6)))
+        if ncc[1] > ncc[0] + self.detail_margin:
+            # the runner-up shows the detail: it wins, just above the other's score
+            return [(max(sa, sb) + 1e-4, jb, tb_, lb, ab), (min(sa, sb), ja, ta, la, aa)] + scored[2:]
+        return scored
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
                 constraints: Constraints | None) -> TileGuess:
@@ -807,6 +858,16 @@ def _look_alikes(templates: np.ndarray, ids: Sequence[str], rots: Sequence[int],
             if ga != gb:
                 group = [ga if g == gb else g for g in group]
     return group
+
+
+def _pooled(num: np.ndarray, wn: np.ndarray, tn: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Correlation pooled over the kept blocks: num (P, K, B) block products, wn (P, B) and tn (K, B) block
+    norms; flat blocks weigh little, unlike a mean of per-block correlations."""
+    k = keep.astype(np.float32)
+    top = (num * k).sum(axis=2)
+    ow = ((wn * wn)[:, None, :] * k).sum(axis=2)
+    tw = ((tn * tn)[None, :, :] * k).sum(axis=2)
+    return top / np.sqrt(np.maximum(ow * tw, 1e-6))
 
 
 def _confidence(best: float, second: float) -> float:
