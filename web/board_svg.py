@@ -151,6 +151,23 @@ def _figure_svg(f: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) 
             f'fill="{_contrast(css)}" font-family="sans-serif">{initial}</text></g>')
 
 
+def _ghost_tile_svg(t: Mapping[str, Any], terrains: Mapping[str, str]) -> str:
+    """A pending tile: translucent, a dashed white outline, "pending" in its title."""
+    x0, y0 = int(t["x"]) * CELL, int(t["y"]) * CELL
+    body = _tile_svg(t, terrains).replace('<g class="tile"', '<g class="tile-body"', 1)
+    title = (f"pending (press NEXT or Commit now): {t.get('tile', '?')} at ({t['x']}, {t['y']}), "
+             f"turned {t.get('rotation', 0)}°")
+    return (f'<g class="ghost" data-x="{t["x"]}" data-y="{t["y"]}" data-tile="{escape(str(t.get("tile", "")))}">'
+            f'<title>{escape(title)}</title><g opacity="0.5">{body}</g>'
+            f'<rect x="{x0 + 3}" y="{y0 + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="4" fill="none" '
+            f'stroke="#ffffff" stroke-width="5" stroke-dasharray="12 8"/></g>')
+
+
+def _ghost_figure_svg(f: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) -> str:
+    body = _figure_svg(f, players).replace('<g class="figure">', '<g class="figure-body">', 1)
+    return f'<g class="ghost-figure" opacity="0.6" stroke-dasharray="4 3">{body}</g>'
+
+
 def _neighbours(cells: set[tuple[int, int]]) -> list[tuple[int, int]]:
     free = set()
     for x, y in cells:
@@ -162,9 +179,11 @@ def _neighbours(cells: set[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]],
-                 flag: Mapping[str, Any] | None = None) -> str:
+                 flag: Mapping[str, Any] | None = None, ghost: Mapping[str, Any] | None = None) -> str:
     """SVG text for a game view. ``players`` maps a player name to ``{"css", "colour"}``;
-    ``flag`` (the hub's illegal-placement flag) wins over the view's own."""
+    ``flag`` (the hub's illegal-placement flag) wins over the view's own. ``ghost``: the tiles
+    and figures of the pending turn (``{"tiles": [...], "figures": [...]}`` in the view's
+    format), drawn translucent with a dashed outline: read by the camera, not logged yet."""
     if view.get("kind") == "tahiti":
         return _tahiti_svg(view, players)
     if view.get("kind") != "tiles":
@@ -172,13 +191,16 @@ def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str
     terrains = view.get("terrains") or {}
     tiles = list(view.get("tiles") or [])
     cells = {(int(t["x"]), int(t["y"])) for t in tiles}
+    ghost_tiles = [t for t in (ghost or {}).get("tiles") or [] if (int(t["x"]), int(t["y"])) not in cells]
+    ghost_figures = list((ghost or {}).get("figures") or [])
+    ghost_cells = {(int(t["x"]), int(t["y"])) for t in ghost_tiles}
     flag = flag or view.get("flag")
     flag_cell = None
     if flag and flag.get("x") is not None and flag.get("y") is not None:
         flag_cell = (int(flag["x"]), int(flag["y"]))
-    free = _neighbours(cells)
-    xs = [c[0] for c in cells | set(free)] or [0]
-    ys = [c[1] for c in cells | set(free)] or [0]
+    free = [c for c in _neighbours(cells) if c not in ghost_cells]
+    xs = [c[0] for c in cells | ghost_cells | set(free)] or [0]
+    ys = [c[1] for c in cells | ghost_cells | set(free)] or [0]
     if flag_cell:
         xs.append(flag_cell[0])
         ys.append(flag_cell[1])
@@ -198,6 +220,8 @@ def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str
         out.append(f'<rect class="last" x="{lx + 3}" y="{ly + 3}" width="{CELL - 6}" height="{CELL - 6}" '
                    f'fill="none" stroke="#ffd400" stroke-width="6" rx="4"><title>last tile laid</title></rect>')
     out.extend(_figure_svg(f, players) for f in view.get("figures") or [])
+    out.extend(_ghost_tile_svg(t, terrains) for t in ghost_tiles)
+    out.extend(_ghost_figure_svg(f, players) for f in ghost_figures)
     if flag_cell:
         fx, fy = flag_cell[0] * CELL, flag_cell[1] * CELL
         reason = escape(str(flag.get("reason", "illegal placement")))

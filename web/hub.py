@@ -1,9 +1,10 @@
 """The hub: what the web page, the tracker and the buttons share in one process.
 
 A :class:`Hub` holds the current :class:`~tablehub.session.Session` (start,
-resume, end), the tracker's pending suggestions (:meth:`Hub.offer`), the
-illegal-placement flag (:meth:`Hub.flag`), status lines and commands for the
-calibration and enrolment screens, and an :class:`~web.events.EventBus` that
+resume, end), the turn the camera read and NEXT will log (:meth:`Hub.pending`), the
+tracker's choices when it is unsure (:meth:`Hub.offer`, checked against the game as
+it will be after the pending turn), the illegal-placement flag (:meth:`Hub.flag`),
+status lines and commands for the scoreboard and the camera screens, and an :class:`~web.events.EventBus` that
 pushes a fresh snapshot of everything to every phone after each change.
 Every method is thread-safe. See docs/web.md for the whole API.
 
@@ -37,6 +38,12 @@ log = logging.getLogger(__name__)
 
 #: What the page's camera screens ask the preview for; the callable draws the matching overlay.
 PREVIEW_OVERLAYS = ("live", "calibration", "enrolment")
+
+#: Screens a command button can be put on (the scoreboard's commands act on the game, e.g. "Commit now").
+COMMAND_SCREENS = ("scoreboard", "calibration", "enrolment")
+
+#: The command the pending card's "Commit now" button runs (the tracker registers it: NEXT's commit).
+COMMIT_COMMAND = "commit"
 
 CameraPreview = Callable[[str], "bytes | None"]
 
@@ -107,6 +114,8 @@ class Hub:
         self._offer: dict[str, Any] | None = None
         self._offer_seq = 0
         self._flag: dict[str, Any] | None = None
+        self._pending: dict[str, Any] | None = None
+        self._ghost: dict[str, list[dict[str, Any]]] = {"tiles": [], "figures": []}
         self._status: dict[str, str] = {}
         self._commands: dict[str, Command] = {}
         self._version = 0
@@ -175,6 +184,7 @@ class Hub:
             self._unsubscribe = session.subscribe(self._on_session_event)
             self._offer = None
             self._flag = None
+            self._drop_pending()
             self._rebuild_history()
         self.publish()
 
@@ -185,6 +195,7 @@ class Hub:
         self._session = None
         self._offer = None
         self._flag = None
+        self._drop_pending()
 
     def _require(self) -> Session:
         session = self.session
@@ -245,28 +256,115 @@ class Hub:
 
     # ------------------------------------------------------------------ the tracker's side
 
+    def pending(self, actions: Iterable[Mapping[str, Any] | Action], note: str = "") -> None:
+        """Show the turn the camera read and NEXT will log (``actions`` in order), with ``note``.
+
+        The page shows it as a "Pending: ..." card with a "Commit now" button and draws its
+        tile as a ghost on the board. Offers are checked against the game as it will be after
+        these actions, and accepting a choice logs them first. An empty list clears it;
+        the same actions and note again publish nothing (the tracker may repeat itself).
+        """
+        parsed = [_action_dict(a) for a in actions]
+        if not parsed:
+            self.clear_pending()
+            return
+        session = self._require()
+        with self._lock:
+            old = self._pending
+            if old is not None and old["note"] == note and [a["action"] for a in old["actions"]] == parsed:
+                return
+            with session.lock:
+                refused, ghost = _after_pending(session.game, parsed)
+            self._pending = {"actions": [{"action": a, "label": describe_action(a)} for a in parsed],
+                             "note": str(note), "refused": refused, "at": time.time()}
+            self._ghost = ghost
+            self._recheck_offer(session)
+        self.publish()
+
+    def clear_pending(self) -> None:
+        """Nothing is pending any more (logged, or the table changed)."""
+        with self._lock:
+            had = self._pending is not None
+            self._drop_pending()
+            if had and self._session is not None:
+                self._recheck_offer(self._session)
+        if had:
+            self.publish()
+
+    def pending_actions(self) -> list[dict[str, Any]]:
+        """The pending actions, in order (empty when nothing is pending)."""
+        with self._lock:
+            return [dict(a["action"]) for a in self._pending["actions"]] if self._pending else []
+
+    def pending_ghost(self) -> dict[str, list[dict[str, Any]]]:
+        """The tiles and figures the pending actions would add to ``game.view()`` (for the board)."""
+        with self._lock:
+            return {k: [dict(x) for x in v] for k, v in self._ghost.items()}
+
+    def commit_pending(self) -> str:
+        """"Commit now": log the pending turn the way NEXT does (the :data:`COMMIT_COMMAND` the
+        tracker registered); with no tracker, the pending actions are logged as one batch."""
+        with self._lock:
+            pending = self._pending
+            command = self._commands.get(COMMIT_COMMAND)
+        if pending is None:
+            raise HubError("nothing is pending: the camera has not read a new move")
+        if command is not None:
+            try:
+                return self.run_command(COMMIT_COMMAND)
+            except HubError:
+                raise
+            except TablehubError as exc:
+                raise HubError(str(exc)) from exc
+        self._submit_all([(a["action"], "camera") for a in pending["actions"]])
+        return "logged: " + "; ".join(a["label"] for a in pending["actions"])
+
+    def _drop_pending(self) -> None:
+        self._pending = None
+        self._ghost = {"tiles": [], "figures": []}
+
     def offer(self, candidates: Iterable[Any], note: str = "") -> int:
         """Show the tracker's top choices on the page; returns the offer id.
 
         Each candidate is an action dict with an optional ``"confidence"`` key, a mapping
         ``{"action": {...}, "confidence": 0.7}``, an ``(action, confidence)`` pair, or an
-        :class:`~tablehub.games.base.Action`. The rules check each one; they are shown best
-        first (at most 5). An empty list withdraws the offer.
+        :class:`~tablehub.games.base.Action`. The rules check each one against the game as
+        it will be after the pending actions (:meth:`pending`); they are shown best first
+        (at most 5). An empty list withdraws the offer.
         """
         session = self._require()
-        parsed: list[Candidate] = []
-        for item in candidates:
-            action, confidence = _split_candidate(item)
-            refused = session.check(action)
-            parsed.append(Candidate(action, confidence, describe_action(action), refused))
-        parsed.sort(key=lambda c: (c.refused is not None, -c.confidence))
+        items = [_split_candidate(item) for item in candidates]
         with self._lock:
+            with session.lock:
+                refusals = self._refusals_after_pending(session, [a for a, _ in items])
+            parsed = [Candidate(a, c, describe_action(a), r) for (a, c), r in zip(items, refusals)]
+            parsed.sort(key=lambda c: (c.refused is not None, -c.confidence))
             self._offer_seq += 1
             self._offer = {"id": self._offer_seq, "note": note, "at": time.time(),
                            "candidates": [c.to_dict() for c in parsed[:5]]} if parsed else None
             offer_id = self._offer_seq
         self.publish()
         return offer_id
+
+    def _refusals_after_pending(self, session: Session, actions: list[dict[str, Any]]) -> list[str | None]:
+        """Why each of ``actions`` would be refused after the pending actions (hub and session locked)."""
+        prefix = [a["action"] for a in self._pending["actions"]] if self._pending else []
+        if not prefix:
+            return [session.check(a) for a in actions]
+        work = session.game.copy()
+        refused = _apply_all(work, prefix)
+        if refused is not None:
+            return [f"the pending turn cannot be logged: {refused}"] * len(actions)
+        return [_refusal_now(work, a) for a in actions]
+
+    def _recheck_offer(self, session: Session) -> None:
+        """The pending turn changed: check the offered choices again (same order, same id)."""
+        offer = self._offer
+        if offer is None:
+            return
+        with session.lock:
+            refusals = self._refusals_after_pending(session, [c["action"] for c in offer["candidates"]])
+        offer["candidates"] = [dict(c, refused=r) for c, r in zip(offer["candidates"], refusals)]
 
     def clear_offer(self) -> None:
         with self._lock:
@@ -276,7 +374,11 @@ class Hub:
             self.publish()
 
     def accept(self, offer_id: int, index: int, source: str = "phone") -> list[ScoreEvent]:
-        """Play candidate ``index`` of offer ``offer_id`` (refused if the offer has changed)."""
+        """Play candidate ``index`` of offer ``offer_id`` (refused if the offer has changed).
+
+        When a turn is pending, its actions are logged first (source ``camera``), then the
+        choice, all or nothing: if the rules refuse any of them, nothing is logged.
+        """
         with self._lock:
             offer = self._offer
             if offer is None or offer["id"] != offer_id:
@@ -284,7 +386,32 @@ class Hub:
             if not (0 <= index < len(offer["candidates"])):
                 raise HubError(f"suggestion {index + 1} does not exist (there are {len(offer['candidates'])})")
             action = offer["candidates"][index]["action"]
-        return self.submit(action, source=source)
+            batch = [(a["action"], "camera") for a in self._pending["actions"]] if self._pending else []
+            return self._submit_all(batch + [(action, source)])
+
+    def _submit_all(self, batch: list[tuple[dict[str, Any], str]]) -> list[ScoreEvent]:
+        """Log every action of ``batch`` or none: checked in order on a copy of the game first."""
+        session = self._require()
+        with self._lock, session.lock:
+            if len(batch) > 1:
+                work = session.game.copy()
+                for action, _ in batch:
+                    reason = _refusal_now(work, action)
+                    if reason is None:
+                        work.apply(work.parse_action(action))
+                    else:
+                        raise HubError(f"{describe_action(action)} refused, nothing logged: {reason}")
+            events: list[ScoreEvent] = []
+            done = 0
+            try:
+                for action, src in batch:
+                    events.extend(session.submit(action, source=src))
+                    done += 1
+            except TablehubError:
+                for _ in range(done):  # the copy said yes; never leave half a batch in the log
+                    session.undo_action()
+                raise
+            return events
 
     def flag(self, reason: str, x: int | None = None, y: int | None = None) -> None:
         """Mark an illegal placement seen on the table; it stays until :meth:`clear_flag`."""
@@ -316,9 +443,10 @@ class Hub:
 
     def register_command(self, name: str, label: str, run: Callable[[], "str | None"],
                          screen: str = "calibration", help: str = "") -> None:
-        """Add a button to a camera screen (``"calibration"`` or ``"enrolment"``); PIN needed to press it."""
-        if screen not in PREVIEW_OVERLAYS:
-            raise HubError(f"command screen must be one of {', '.join(PREVIEW_OVERLAYS)}, got {screen!r}")
+        """Add a button to a screen (``"scoreboard"``, ``"calibration"`` or ``"enrolment"``); PIN needed
+        to press it. The :data:`COMMIT_COMMAND` is the pending card's "Commit now" button."""
+        if screen not in COMMAND_SCREENS:
+            raise HubError(f"command screen must be one of {', '.join(COMMAND_SCREENS)}, got {screen!r}")
         with self._lock:
             self._commands[name] = Command(name, label, screen, run, help)
         self.publish()
@@ -360,6 +488,11 @@ class Hub:
                     self._rebuild_history()
             if kind == "action":
                 self._offer = None
+            if self._pending is not None:  # still the table's next move after this change?
+                with session.lock:
+                    still, _ = _after_pending(session.game, [a["action"] for a in self._pending["actions"]])
+                if still is not None:
+                    self._drop_pending()
         self.publish()
 
     def _rebuild_history(self) -> None:
@@ -411,6 +544,7 @@ class Hub:
             "game": game,
             "offer": self._offer,
             "flag": self._flag,
+            "pending": self._pending,
             "status": dict(self._status),
             "commands": [{"name": c.name, "label": c.label, "screen": c.screen, "help": c.help}
                          for c in self._commands.values()],
@@ -496,3 +630,54 @@ def _split_candidate(item: Any) -> tuple[dict[str, Any], float]:
         confidence = float(d.pop("confidence", 1.0))
         return d, confidence
     raise HubError(f"a suggestion must be an action dict, (action, confidence) or an Action, got {item!r}")
+
+
+def _action_dict(action: Mapping[str, Any] | Action) -> dict[str, Any]:
+    if isinstance(action, Action):
+        return action.to_dict()
+    if isinstance(action, Mapping):
+        return dict(action)
+    raise HubError(f"a pending action must be an action dict or an Action, got {action!r}")
+
+
+def _refusal_now(game: Any, action: Mapping[str, Any]) -> str | None:
+    """Why ``game`` would refuse ``action`` now (nothing applied), or ``None``."""
+    try:
+        return game.validate(game.parse_action(action))
+    except TablehubError as exc:
+        return str(exc)
+
+
+def _apply_all(game: Any, actions: list[dict[str, Any]]) -> str | None:
+    """Apply ``actions`` in order to ``game`` (a copy); the first refusal, named, or ``None``."""
+    for action in actions:
+        try:
+            game.apply(game.parse_action(action))
+        except TablehubError as exc:
+            return f"{describe_action(action)}: {exc}"
+    return None
+
+
+def _after_pending(game: Any, actions: list[dict[str, Any]]) -> tuple[str | None, dict[str, list[dict[str, Any]]]]:
+    """Try the pending ``actions`` on a copy of ``game``: (the first refusal or ``None``, the tiles
+    and figures they add to the view, for the board's ghost)."""
+    work = game.copy()
+    refused = _apply_all(work, actions)
+    before, after = game.view(), work.view()
+    if not isinstance(after, Mapping) or after.get("kind") != "tiles":
+        return refused, {"tiles": [], "figures": []}
+    cells = {(t["x"], t["y"]) for t in before.get("tiles") or []}
+    figures = [_figure_key(f) for f in before.get("figures") or []]
+    tiles = [dict(t) for t in after.get("tiles") or [] if (t["x"], t["y"]) not in cells]
+    new_figures = []
+    for f in after.get("figures") or []:
+        key = _figure_key(f)
+        if key in figures:
+            figures.remove(key)
+        else:
+            new_figures.append(dict(f))
+    return refused, {"tiles": tiles, "figures": new_figures}
+
+
+def _figure_key(f: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(sorted((k, repr(v)) for k, v in f.items()))

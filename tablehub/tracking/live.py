@@ -10,8 +10,10 @@ and ``set_status``: :class:`web.hub.Hub`) and a systemd
 at ``fps``, feeds the tracker, pings the watchdog, and turns readings into lights,
 beeps and page state:
 
-- pending: green LED, the turn in the page's status line, NEXT logs it;
-- unsure: green blinking, the choices offered on the phone (``hub.offer``);
+- pending: green LED, the turn on the page (``hub.pending``: a card with "Commit now",
+  which runs NEXT's commit, and the tile as a ghost on the board), NEXT logs it;
+- unsure: green blinking, the choices offered on the phone (``hub.offer``, checked after
+  the pending actions);
 - illegal: red LED, three beeps, ``hub.flag(reason, x, y)`` until the table is fixed
   or CHECK is held (override);
 - camera lost: red blinking and the camera status on the page and in ``systemctl status``.
@@ -25,6 +27,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..games.base import TablehubError
 from ..hardware.cameras import CameraStatus, SupervisedCamera
 from ..hardware.sdnotify import Notifier
 from .interpret import Reading
@@ -52,6 +55,9 @@ class LiveTable:
         camera.on_status = self._on_camera
         if tracker is not None:
             tracker.subscribe(self._on_tracker)
+            if hasattr(hub, "register_command"):
+                hub.register_command("commit", "Commit now", self._commit_now, screen="scoreboard",
+                                     help="log the turn the camera read, as NEXT does")
         if panel is not None:
             self._wire_panel(panel)
 
@@ -122,6 +128,24 @@ class LiveTable:
         except Exception:
             log.exception("could not update the page status")
 
+    def _commit_now(self) -> str:
+        """The page's "Commit now": NEXT's commit; a refusal is raised so the phone shows it."""
+        assert self.tracker is not None
+        outcome = self.tracker.commit()
+        if not outcome.ok:
+            raise TablehubError(outcome.message)
+        return outcome.message
+
+    def _pending(self, reading: Reading) -> None:
+        """What NEXT would log (nothing unless the reading is pending), for the page's card and board."""
+        try:
+            if reading.state == "pending" and getattr(self.hub, "session", None) is not None:
+                self.hub.pending(reading.actions, note="; ".join(reading.notes))
+            elif hasattr(self.hub, "clear_pending"):
+                self.hub.clear_pending()
+        except Exception:
+            log.exception("could not update the pending turn on the page")
+
     def _on_tracker(self, kind: str, payload: Any) -> None:
         if kind == "reading":
             self._show(payload)
@@ -135,6 +159,7 @@ class LiveTable:
     def _show(self, reading: Reading) -> None:
         hub = self.hub
         has_game = getattr(hub, "session", None) is not None
+        self._pending(reading)  # before the offer: choices are checked after the pending actions
         if reading.state == "illegal":
             hub.flag(reading.reason or "illegal placement", *(reading.cell or (None, None)))
             if has_game:

@@ -255,6 +255,7 @@ function initPlay() {
   onState(renderHeader);
   onState(renderScores);
   onState(renderBanners);
+  onState(renderPending);
   onState(renderOffer);
   onState(renderStatus);
   onState(renderHistory);
@@ -264,6 +265,10 @@ function initPlay() {
   $("#undo-turn").addEventListener("click", () => undo("turn"));
   $("#undo-action").addEventListener("click", () => undo("action"));
   $("#flag-clear").addEventListener("click", () => act("/api/flag/clear", {}, "Flag dismissed"));
+  $("#pending-commit").addEventListener("click", () => {
+    const p = state.pending;
+    act("/api/pending/commit", {}, p ? `Logged: ${p.actions.map((a) => a.label).join("; ")}` : "");
+  });
   $("#offer-none").addEventListener("click", async () => {
     await act("/api/offer/dismiss", {});
     location.hash = "#enter";
@@ -359,6 +364,19 @@ function renderStatus(s) {
   strip.replaceChildren(...items.map(([k, v]) => el("li", { "data-topic": k }, el("b", { text: k }), v)));
 }
 
+function renderPending(s) {
+  const p = s.pending;
+  $("#pending").hidden = !p || !s.game || s.game.finished;
+  if (!p) return;
+  $("#pending-summary").textContent = p.actions.map((a) => a.label).join("; ");
+  $("#pending-list").replaceChildren(...p.actions.map((a) => el("li", { text: a.label })));
+  $("#pending-note").hidden = !p.note;
+  $("#pending-note").textContent = p.note || "";
+  $("#pending-refused").hidden = !p.refused;
+  $("#pending-refused").textContent = p.refused ? `The rules refuse it: ${p.refused}` : "";
+  $("#pending-commit").disabled = !!p.refused;
+}
+
 function renderOffer(s) {
   const o = s.offer;
   $("#offer").hidden = !o;
@@ -432,6 +450,8 @@ function renderBoardCaption() {
   const bits = [];
   const f = state.flag;
   if (f) bits.push(`⚠ ${f.reason}`);
+  const p = state.pending;
+  if (p) bits.push(`Pending (dashed): ${p.actions.map((a) => a.label).join("; ")}`);
   const last = g && g.history.length ? g.history[g.history.length - 1] : null;
   if (last) bits.push(`Last: ${last.player || ""} ${last.label}`);
   $("#board-caption").textContent = bits.join(" · ");

@@ -69,7 +69,9 @@ def _board_text() -> str:
     for i, p in enumerate(snap["game"]["players"]):
         players[str(i)] = {"css": p["css"], "colour": p["colour"], "name": p["name"]}
     _name_figures(view, snap["game"]["players"])
-    return render_board(view, players, snap["flag"])
+    ghost = h.pending_ghost()
+    _name_figures(ghost, snap["game"]["players"])
+    return render_board(view, players, snap["flag"], ghost)
 
 
 def _name_figures(view: dict[str, Any], players: list[dict[str, Any]]) -> None:
@@ -205,6 +207,12 @@ def accept() -> Response:
         raise ApiError(400, 'send {"offer": <offer id>, "index": <0-based choice>} as whole numbers')
     events = hub().accept(offer, index, source="phone")
     return _ok(events=[e.to_dict() for e in events])
+
+
+@bp.post("/pending/commit")
+@change()
+def commit_pending() -> Response:
+    return _ok(message=hub().commit_pending())
 
 
 @bp.post("/offer/dismiss")
