@@ -196,3 +196,57 @@ def test_a_lost_camera_shows_on_the_page_and_the_red_led_blinks(rig):
     assert live.step() and live.step()
     assert "camera lost" in rig.hub.snapshot()["status"]["camera"]
     assert rig.panel.lights.red == "blink"
+
+
+# ---- the pending turn on the page: the card, "Commit now", offers checked after it
+
+def test_a_pending_turn_reaches_the_page_and_commit_now_logs_it_like_next(rig):
+    region = rig.session.game.catalog.tile("ds040").regions[0].id
+    rig.show(rig.table.state([rig.start, LEGAL], [FigureSeen(0, 1, "red", region)]))
+    pending = rig.hub.snapshot()["pending"]
+    assert [a["action"]["type"] for a in pending["actions"]] == ["place_tile", "place_figure"]
+    assert rig.hub.pending_ghost()["tiles"][0]["tile"] == "ds040", "the board draws the tile as a ghost"
+    commands = {c["name"]: c for c in rig.hub.snapshot()["commands"]}
+    assert commands["commit"]["screen"] == "scoreboard"
+    message = rig.hub.commit_pending()                  # the page's "Commit now" button
+    assert message.startswith("Ana: ") and len(rig.session.actions) == 2
+    assert {r.source for r in rig.store.actions(rig.session.game_id)} == {"camera"}, "logged as NEXT logs"
+    assert rig.hub.snapshot()["pending"] is None and rig.tracker.reading.state == "same"
+    assert rig.hub.snapshot()["status"]["table"].startswith("Ana: "), "the outcome shows as NEXT's does"
+
+
+def test_commit_now_is_refused_with_the_trackers_reason(rig):
+    rig.show(rig.table.state([rig.start, LEGAL]))
+    assert rig.hub.snapshot()["pending"] is not None
+    rig.show(rig.table.state([rig.start, ILLEGAL]))     # the player turns the tile the wrong way
+    assert rig.hub.snapshot()["pending"] is None, "an illegal reading withdraws the pending turn"
+    rig.hub.pending([{"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}])  # a stale page
+    with pytest.raises(web_hub.HubError, match="fix the table first"):
+        rig.hub.commit_pending()
+    assert rig.session.actions == []
+
+
+def test_an_unsure_read_clears_the_pending_turn(rig):
+    rig.show(rig.table.state([rig.start, LEGAL]))
+    assert rig.hub.snapshot()["pending"] is not None
+    rig.show(rig.table.state([rig.start, UNSURE]))
+    assert rig.hub.snapshot()["pending"] is None and rig.hub.snapshot()["offer"] is not None
+
+
+def test_a_figure_choice_after_the_pending_tile_is_legal_and_accepting_logs_both(rig):
+    region = rig.session.game.catalog.tile("ds040").regions[0].id
+    rig.show(rig.table.state([rig.start, LEGAL]))
+    assert rig.tracker.reading.state == "pending"
+    figure = {"type": "place_figure", "region": region}
+    offer = rig.hub.offer([(figure, 0.6), ({"type": "place_figure", "region": "nowhere"}, 0.3)],
+                          note="Which part is the figure on?")
+    candidates = rig.hub.snapshot()["offer"]["candidates"]
+    assert candidates[0]["action"] == figure and candidates[0]["refused"] is None, \
+        "checked after the pending tile, the figure is legal"
+    with pytest.raises(web_hub.HubError, match="nothing logged"):
+        rig.hub.accept(offer, 1)
+    assert rig.session.actions == [], "a refused choice logs nothing, not even the pending tile"
+    rig.hub.accept(offer, 0)
+    tile = {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}
+    assert rig.session.actions == [tile, figure]
+    assert [r.source for r in rig.store.actions(rig.session.game_id)] == ["camera", "phone"]

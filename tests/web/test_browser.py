@@ -159,6 +159,65 @@ def test_the_board_is_drawn_with_the_flag_and_the_suggestions(driver, server, hu
     shot(driver, "06-suggestions-and-flag")
 
 
+def test_the_pending_turn_shows_as_a_card_and_a_ghost_and_commits_after_the_pin(driver, server, hub, nl_actions):
+    i = next(k for k in range(40, len(nl_actions) - 1)
+             if nl_actions[k]["type"] == "place_tile" and nl_actions[k + 1]["type"] == "place_figure")
+    start_game(hub, nl_actions, i)
+    tile, figure = nl_actions[i], nl_actions[i + 1]
+    hub.pending([tile, figure])
+    hub.set_status("table", "Seen: the new tile and a figure (press NEXT)")
+    driver.set_window_size(*PHONE)
+    driver.delete_all_cookies()
+    driver.get(server.url + "#scores")
+    wait_for(driver, lambda: css(driver, "#pending")[0].is_displayed(), what="the pending card")
+    card = css(driver, "#pending")[0].text
+    assert card.startswith("Pending: Place tile " + tile["tile"]), "the actions in words"
+    assert len(css(driver, "#pending-list li")) == 2 and "Commit now" in card
+    driver.execute_script("window.scrollTo(0, 0)")
+    shot(driver, "20-pending-card")
+
+    driver.get(server.url + "#board")
+    wait_for(driver, lambda: len(css(driver, "#board-wrap .ghost")) == 1, what="the pending tile on the board")
+    ghost = css(driver, "#board-wrap .ghost")[0]
+    assert (ghost.get_attribute("data-x"), ghost.get_attribute("data-y")) == (str(tile["x"]), str(tile["y"]))
+    assert css(driver, "#board-wrap .ghost-figure"), "its figure as a ghost too"
+    assert "Pending" in css(driver, "#board-caption")[0].text
+    driver.execute_script(
+        "const g = document.querySelector('#board-wrap .ghost'); const s = g.ownerSVGElement;"
+        "const b = g.getBBox(); s.setAttribute('viewBox', `${b.x - 220} ${b.y - 220} ${b.width + 440} ${b.height + 440}`);")
+    shot(driver, "21-pending-ghost-on-the-board")
+
+    driver.get(server.url + "#scores")
+    wait_for(driver, lambda: css(driver, "#pending")[0].is_displayed(), what="the pending card")
+    click(driver, "#pending-commit")
+    wait_for(driver, lambda: css(driver, "#pin-dialog")[0].get_attribute("open") is not None, what="the PIN dialog")
+    assert hub.snapshot()["pending"] is not None, "nothing is logged before the PIN"
+    css(driver, "#pin-input")[0].send_keys(PIN)
+    click(driver, "#pin-ok")
+    wait_for(driver, lambda: hub.snapshot()["game"]["actions"] == i + 2, what="the pending turn logged")
+    assert [h["action"] for h in hub.snapshot()["game"]["history"][-2:]] == [tile, figure]
+    wait_for(driver, lambda: not css(driver, "#pending")[0].is_displayed(), what="the card going away")
+    assert css(driver, "#toast")[0].text.startswith("Logged: Place tile"), "the phone says what it logged"
+    driver.execute_script("document.querySelector('#toast').classList.remove('show')")
+
+    # a figure choice that follows a pending tile: legal, and tapping it logs the tile and then the figure
+    j = next(k for k in range(i + 2, len(nl_actions) - 1)
+             if nl_actions[k]["type"] == "place_tile" and nl_actions[k + 1]["type"] == "place_figure")
+    for a in nl_actions[i + 2:j]:
+        hub.submit(a, source="camera")
+    hub.pending([nl_actions[j]])
+    hub.offer([(nl_actions[j + 1], 0.55), (dict(nl_actions[j + 1], region="nowhere"), 0.2)],
+              note="Which part is the figure on?")
+    wait_for(driver, lambda: len(css(driver, "#offer-list li")) == 2, what="the figure choices")
+    buttons = css(driver, "#offer-list button")
+    assert buttons[0].is_enabled() and not buttons[1].is_enabled(), "legal after the pending tile; the other not"
+    driver.execute_script("window.scrollTo(0, 0)")
+    shot(driver, "22-figure-choice-after-a-pending-tile")
+    click(driver, "#offer-list li:first-child button")
+    wait_for(driver, lambda: hub.snapshot()["game"]["actions"] == j + 2, what="the tile and the figure logged")
+    assert [h["source"] for h in hub.snapshot()["game"]["history"][-2:]] == ["camera", "phone"]
+
+
 def test_a_move_entered_by_hand_after_the_pin(driver, server, hub, nl_actions):
     start_game(hub, nl_actions, 12)
     driver.set_window_size(*PHONE)

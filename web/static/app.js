@@ -369,6 +369,7 @@ function renderPending(s) {
   $("#pending").hidden = !p || !s.game || s.game.finished;
   if (!p) return;
   $("#pending-summary").textContent = p.actions.map((a) => a.label).join("; ");
+  $("#pending-list").hidden = p.actions.length < 2;  // one action: the heading says it all
   $("#pending-list").replaceChildren(...p.actions.map((a) => el("li", { text: a.label })));
   $("#pending-note").hidden = !p.note;
   $("#pending-note").textContent = p.note || "";
