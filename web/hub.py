@@ -490,9 +490,11 @@ class Hub:
                 self._offer = None
             if self._pending is not None:  # still the table's next move after this change?
                 with session.lock:
-                    still, _ = _after_pending(session.game, [a["action"] for a in self._pending["actions"]])
+                    still, ghost = _after_pending(session.game, [a["action"] for a in self._pending["actions"]])
                 if still is not None:
                     self._drop_pending()
+                else:
+                    self._ghost = ghost
         self.publish()
 
     def _rebuild_history(self) -> None:
