@@ -1,17 +1,20 @@
 """Vision benchmark: seeded rendered tables at three nuisance levels, accuracy and speed.
 
     tablehub bench vision [--quick] [--games neuesland,suedsee] [--levels clean,default,hard]
-                          [--boards N] [--tiles 40-84] [--figures N] [--seed S] [--verbose]
+                          [--boards N] [--tiles 40-84] [--figures N] [--incremental N] [--repeats N]
+                          [--seed S] [--from-scratch] [--verbose]
 
 For every game and nuisance level: the set is enrolled from the (simulated) camera as a
-person would (tiles laid out on the mat, then one figure per colour; other light, other
-camera pose than the test tables), then random boards (a connected blob of 40+ tiles,
-random tiles and rotations, figures on random regions, hand-placed tiles) are rendered
-at 1920x1080 and recognised from scratch. Prints per-tile accuracy (id + rotation),
-per-figure accuracy (colour + region), whole-board accuracy, and the time per frame on
-one core (``cv2.setNumThreads(1)``) for a full board and for an incremental update (one
-new tile and one figure). Neues Land uses the real scans (../shared/data/neues_land/scans),
-Südsee its drawn art (provisional catalog). See docs/vision.md.
+person would (tiles laid out on the mat, then one figure per colour; other light, colour
+balance, exposure and camera pose than the test tables); the game's first frame (the
+start tile alone) fixes the grid; random boards (a connected blob of 40+ tiles, random
+tiles and rotations, figures on random regions, hand-placed tiles) are rendered at
+1920x1080 and read. Prints per-tile accuracy (id + rotation), per-figure accuracy
+(colour + region), whole-board accuracy, and CPU time per frame on one core
+(``cv2.setNumThreads(1)``, one BLAS thread) for a full board and for an incremental update
+(one new tile and one figure). Neues Land uses the real scans
+(../shared/data/neues_land/scans), Südsee its drawn art (provisional catalog).
+See docs/vision.md.
 """
 
 import os

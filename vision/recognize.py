@@ -244,8 +244,10 @@ class Recognizer:
         else:
             groups = [(FeatureCanvas(gc), fresh)] if fresh else []
         for fc, group in groups:
+            spots = None
             if self.colours is not None:
-                fc.set_occlusion(self._covered(fc.bgr))
+                covered, spots = self._covered(fc.bgr)
+                fc.set_occlusion(covered)
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
             for guess in self.classifier.classify(fc, to_classify, constraints):
@@ -254,6 +256,12 @@ class Recognizer:
                 tiles[(guess.x, guess.y)] = guess
             if figures and self.figures is not None:
                 for c in group:
+                    # look closely only where something of a player's colour stands out and the tile
+                    # does not explain all of the cell
+                    top, left = fc.top_left(*c)
+                    m = fc.margin // 2
+                    if spots is not None and not spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any():
+                        continue
                     if self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint:
                         seen.extend(self._figures_on(fc, tiles[c]))
         if (0, 0) not in tiles:
@@ -264,29 +272,42 @@ class Recognizer:
                                 f"a tile not in the set, a hand, or bad light?")
         return Observation(grid, tiles, seen, sigs, list(todo), warnings)
 
-    def _covered(self, bgr: np.ndarray) -> np.ndarray:
-        """Pixels that look like a figure or its shadow: compact, figure-sized blobs near a player colour
-        (a strip of plain or sea the colour of a figure is not one), and dark pixels right next to them."""
+    def _covered(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where figures may stand, at the canvas's size: ``(covered, spots)``.
+
+        ``covered``: compact, figure-sized blobs near a player colour (a strip of plain or sea the
+        colour of a figure is not one) and the dark pixels right next to them, left out when tiles are
+        classified. ``spots``: looser blobs of a player colour, where the figure finder looks.
+        """
         assert self.colours is not None
         half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
         lab = bgr_to_lab(half)
-        _, dist = self.colours.nearest(lab)
-        coloured = (dist < self.thresholds.figure_colour).astype(np.uint8)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=8)
+        idx, dist = self.colours.nearest(lab)
         mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
-        area = stats[:, cv2.CC_STAT_AREA] * mm * mm
-        longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
-        figure_like = (area >= 40.0) & (area <= 450.0) & (longest <= 30.0)
-        figure_like[0] = False
-        blobs = figure_like[labels].astype(np.uint8)
+        size = (bgr.shape[1], bgr.shape[0])
+
+        def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float) -> np.ndarray:
+            out = np.zeros(near.shape, np.uint8)
+            for colour in range(len(self.colours.colours)):      # one colour at a time: a red figure on a
+                mask = (near & (idx == colour)).astype(np.uint8)   # green plain stays a blob of its own
+                n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+                area = stats[:, cv2.CC_STAT_AREA] * mm * mm
+                longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
+                ok = (area >= lo) & (area <= hi) & (longest <= longest_mm)
+                ok[0] = False
+                out |= ok[labels].astype(np.uint8)
+            return out
+
+        spots = blobs_of(dist < (self.figures.colour_distance if self.figures else 26.0), 20.0, 900.0, 45.0)
+        spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
+        blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
         if not blobs.any():
-            return np.zeros(bgr.shape[:2], bool)
+            return np.zeros(bgr.shape[:2], bool), spots_full
         near = cv2.dilate(blobs, np.ones((9, 9), np.uint8))         # about 8 mm around a figure
         light = lab[..., 0]
         around = cv2.blur(light, (TILE_PX // 4, TILE_PX // 4))
         covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | ((light < 0.75 * around) & (near > 0))
-        return cv2.resize(covered.astype(np.float32), (bgr.shape[1], bgr.shape[0]),
-                          interpolation=cv2.INTER_LINEAR) > 0.5
+        return (cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5), spots_full
 
     def _start_cell(self, fc: FeatureCanvas, guess: TileGuess) -> TileGuess:
         """Cell (0, 0) is where the start tile was found: unless something else is clearly seen there
