@@ -17,6 +17,7 @@ whose small signature changed are examined again.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -134,6 +135,8 @@ class Thresholds:
     """A cell changed when a thumbnail pixel moved more than this (B+G+R, after removing the cell's mean change)."""
     figure_colour: float = 20.0
     """Pixels this near a player colour (weighted Lab) may belong to a figure (for the covered blocks)."""
+    grid_refit_mm: float = 1.5
+    """A full reading is done again on the fitted grid when it moves some cell by more than this."""
     start_keep_margin: float = 0.05
     """Cell (0, 0) stays the start tile unless another tile fits it better by more than this (block score)."""
     figure_hint: float = 3.5
@@ -219,9 +222,24 @@ class Recognizer:
         """Recognise ``frame`` seen through ``to_frame`` (mat mm -> frame pixels); ``key`` names the mapping
         (equal keys: the same mapping, so cached remap tables are reused)."""
         _check_image(frame)
-        warnings: list[str] = []
         if grid is None:
             grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
+        obs = self._read(frame, to_frame, key, grid, previous, constraints, figures)
+        if previous is None and self.fit_grid:
+            # tiles are laid against their neighbours, not against the start tile's few degrees: fit the
+            # lattice to where the tiles were found, and read again when it moved
+            fitted = fit_grid(grid, obs.tiles.values())
+            if fitted is not None and _grid_moved(grid, fitted, self.mat.play_rect_mm) > self.thresholds.grid_refit_mm:
+                obs = self._read(frame, to_frame, key, fitted, previous, constraints, figures)
+        return obs
+
+    fit_grid = False
+    """Fit the grid to the tiles found on a full reading and read again when it moved (off by default:
+    on the benchmark boards it costs a second reading and brought no accuracy)."""
+
+    def _read(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, previous: Observation | None,
+              constraints: Constraints | None, figures: bool) -> Observation:
+        warnings: list[str] = []
         cells = grid.cells_in(self.mat.play_rect_mm)
         xs = [c[0] for c in cells]
         ys = [c[1] for c in cells]
@@ -574,6 +592,45 @@ class Recognizer:
                     region = None
             out.append(FigureSeen(tile.x, tile.y, colour, region, float(u), float(v), conf, area))
         return out
+
+
+def fit_grid(grid: Grid, tiles: Any, min_tiles: int = 6, min_confidence: float = 0.8) -> Grid | None:
+    """The grid turned and shifted (a little) to fit where the confidently read tiles lie.
+
+    Each tile's offset from its cell centre was measured by the classifier; a least-squares small
+    rotation and shift of the lattice explains them. ``None`` with too few tiles to say.
+    """
+    pts, want = [], []
+    for t in tiles:
+        if t.confidence < min_confidence or t.angle_deg:
+            continue
+        pts.append((t.x * grid.pitch_mm, t.y * grid.pitch_mm))
+        want.append((t.x * grid.pitch_mm + t.offset_mm[0], t.y * grid.pitch_mm + t.offset_mm[1]))
+    if len(pts) < min_tiles:
+        return None
+    q = np.array(pts, float)
+    d = np.array(want, float) - q
+    # d = theta * (-qy, qx) + (tx, ty)
+    a = np.zeros((2 * len(q), 3))
+    a[0::2, 0], a[1::2, 0] = -q[:, 1], q[:, 0]
+    a[0::2, 1] = 1.0
+    a[1::2, 2] = 1.0
+    (theta, tx, ty), *_ = np.linalg.lstsq(a, d.ravel(), rcond=None)
+    c, s = math.cos(math.radians(grid.angle_deg)), math.sin(math.radians(grid.angle_deg))
+    ox = grid.origin_mm[0] + c * tx - s * ty
+    oy = grid.origin_mm[1] + s * tx + c * ty
+    return Grid((float(ox), float(oy)), grid.angle_deg + math.degrees(float(theta)), grid.pitch_mm)
+
+
+def _grid_moved(a: Grid, b: Grid, rect_mm: tuple[float, float, float, float]) -> float:
+    """How far (mm) the two grids put the corners of the play area's cells apart, at most."""
+    x, y, w, h = rect_mm
+    worst = 0.0
+    for px, py in ((x, y), (x + w, y), (x, y + h), (x + w, y + h)):
+        gx, gy = a.grid_from_mat(px, py)
+        bx, by = b.cell_centre_mm(gx, gy)
+        worst = max(worst, math.hypot(bx - px, by - py))
+    return worst
 
 
 def _match_map(image: np.ndarray, template: np.ndarray, norm: float | None = None) -> np.ndarray:

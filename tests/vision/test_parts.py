@@ -116,3 +116,22 @@ def test_a_tile_that_plays_the_same_turned_is_known_from_the_catalog():
     cat = CatalogInfo.load(NEUESLAND)
     assert cat.same_for_the_game("ds083", 90, 270), "ds083 is all sea: any turn plays the same"
     assert not cat.same_for_the_game("ds001", 0, 180)
+
+
+def test_the_grid_fitted_to_the_tiles_follows_their_small_turn():
+    import math
+
+    from vision.recognize import fit_grid
+    from vision.tiles import TileGuess
+
+    grid = Grid((300.0, 300.0), 0.0, 45.0)
+    turn = math.radians(0.6)
+    tiles = []
+    for x in range(-3, 4):
+        for y in range(-2, 3):
+            px, py = x * 45.0, y * 45.0
+            rx, ry = px * math.cos(turn) - py * math.sin(turn), px * math.sin(turn) + py * math.cos(turn)
+            tiles.append(TileGuess(x, y, "t", 0, 0.95, 0.95, offset_mm=(rx - px + 0.4, ry - py - 0.2)))
+    fitted = fit_grid(grid, tiles)
+    assert abs(fitted.angle_deg - 0.6) < 0.01
+    assert abs(fitted.origin_mm[0] - 300.4) < 0.01 and abs(fitted.origin_mm[1] - 299.8) < 0.01
