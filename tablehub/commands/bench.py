@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from ..games.base import TablehubError
@@ -24,5 +25,6 @@ def run(args) -> int:
     spec = importlib.util.spec_from_file_location(f"tablehub_bench_{args.what}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses with postponed annotations look their module up here
     spec.loader.exec_module(module)
     return int(module.main(list(args.args)) or 0)
