@@ -411,12 +411,28 @@ class TileClassifier:
     """Stage-1 shift step in canvas pixels."""
     shift_range = 6
     """Stage-1 shifts go from -shift_range to +shift_range pixels (a tile laid this far off its cell)."""
-    close_margin = 0.06
-    """Two best candidates this close are compared once more where their pictures differ ..."""
-    detail_min = 12.0
-    """... on pixels differing by at least this (feature units) ..."""
-    detail_margin = 0.05
-    """... and the runner-up wins when it fits there better by this much."""
+    verify_margin = 0.15
+    """Runners-up scoring within this of the best are compared with it again where their pictures differ
+    (:meth:`_verify`) ..."""
+    verify_count = 2
+    """... at most this many of them ..."""
+    verify_sigma = 1.5
+    """... on pictures smoothed by this (pixels, Gaussian sigma): texture gone, shapes and colours kept ..."""
+    verify_detail = 10.0
+    """... on the pixels where the two smoothed references differ by at least this (feature units) ..."""
+    verify_pixels = 12
+    """... (at least this many of them uncovered ..."""
+    verify_seen = 0.25
+    """... and at least this share of the difference uncovered) ..."""
+    twin_share = 0.34
+    """Templates differing by more than :attr:`twin_detail` (smoothed, sigma 2 px) on less than this share of the
+    pixels are twins: the best candidate is always compared with its twins as above ..."""
+    twin_detail = 12.0
+    """... (feature units)."""
+    verify_reach = 2
+    """... each reference at its best position within this many pixels ..."""
+    verify_ratio = 0.8
+    """... and the runner-up wins when its misfit there is below this share of the best candidate's."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -474,6 +490,9 @@ class TileClassifier:
         self.look = _look_alikes(self.templates, self.ids, self.rots)
         self._turned: dict[tuple[int, float], tuple[np.ndarray, float]] = {}
         self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._smooth: dict[int, np.ndarray] = {}
+        self._twins: dict[int, list[int]] = {}
+        self._all_blurred: list[np.ndarray] = []
 
     # ------------------------------------------------------------------ helpers
 
@@ -536,8 +555,8 @@ class TileClassifier:
             if not scored or scored[0][0] < self.hard_final:
                 # nothing fits as well as a bare tile does: something may lie on it
                 scored, others = self._hard_candidates(canvas, n, top, left, s1, shift_of)
-            if len(scored) > 1 and scored[0][0] - scored[1][0] < self.close_margin:
-                scored = self._discriminate(canvas, scored)
+            if (len(scored) > 1 and scored[0][0] - scored[1][0] < self.verify_margin) or self.twins(scored[0][1]):
+                scored = self._verify(canvas, scored)
             out.append(self._decide(x, y, top, left, scored + others, constraints))
         return out
 
@@ -768,44 +787,100 @@ class TileClassifier:
                 best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
         return sorted(best.values(), key=lambda t: -t[0])
 
-    def _discriminate(self, canvas: "FeatureCanvas", scored: list) -> list:
-        """Settle two close candidates on the pixels where their pictures differ.
+    def _blurred(self, j: int) -> np.ndarray:
+        """Template j smoothed (:attr:`verify_sigma`): its shapes and colours without the fine texture."""
+        hit = self._smooth.get(j)
+        if hit is None:
+            hit = cv2.GaussianBlur(self.templates[j], (0, 0), self.verify_sigma)
+            self._smooth[j] = hit
+        return hit
 
-        Tiles that differ only in a small detail (a goods glyph, a town, a narrow strip of sea)
-        score nearly alike over the whole tile; compared only where the two references differ
-        (and the photo is not covered), the right one stands out.
+    def _verify(self, canvas: "FeatureCanvas", scored: list) -> list:
+        """Settle the best candidate against close runners-up on the pixels where their pictures differ.
+
+        Tiles that differ only in a detail (a town, a strip of plain along one side) score nearly
+        alike over the whole tile, and the fine texture of mountains (drawn differently on every
+        tile) can outweigh the detail. Here both references and the photo are smoothed (texture
+        gone, shapes and colours kept) and compared only on the pixels where the two references
+        clearly differ and the photo is not covered, each reference at the position within
+        :attr:`verify_reach` pixels where it fits best; the runner-up wins when its misfit there is
+        below :attr:`verify_ratio` times the best candidate's.
         """
-        (sa, ja, ta, la, aa), (sb, jb, tb_, lb, ab) = scored[0], scored[1]
-        if self.look[ja] == self.look[jb] or aa or ab:
+        sb, jb, tb_, lb, ab = scored[0]
+        px = self.px
+        r = self.verify_reach
+        pad = int(3 * self.verify_sigma) + r
+        h, w = canvas.image.shape[:2]
+        if tb_ - pad < 0 or lb - pad < 0 or tb_ + px + pad > h or lb + px + pad > w:
             return scored
-        t_a, t_b = self.templates[ja], self.templates[jb]
-        diff = np.abs(t_a - t_b).sum(axis=2)
-        cut = max(float(np.percentile(diff, 85)), self.detail_min)
-        mask = diff > cut
+        region = canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad]
+        smooth = cv2.GaussianBlur(region, (0, 0), self.verify_sigma)
         occ = canvas.occlusion(0)
-        out = []
-        for top, left, t in ((ta, la, t_a), (tb_, lb, t_b)):
-            o = canvas.image[top:top + self.px, left:left + self.px]
-            if o.shape != t.shape:
-                return scored
-            m = mask
-            if occ is not None:
-                m = m & (occ[top:top + self.px, left:left + self.px] < 0.5)
-            out.append((o, t, m))
-        common = out[0][2] & out[1][2]
-        if common.sum() < 12:
-            return scored
-        ncc = []
-        for o, t, _ in out:
-            x = np.array(o[common], np.float32)
-            y = np.array(t[common], np.float32)
-            x[:, 0] -= x[:, 0].mean()
-            y[:, 0] -= y[:, 0].mean()
-            ncc.append(float((x * y).sum() / max(np.linalg.norm(x) * np.linalg.norm(y), 1e-6)))
-        if ncc[1] > ncc[0] + self.detail_margin:
-            # the runner-up shows the detail: it wins, just above the other's score
-            return [(max(sa, sb) + 1e-4, jb, tb_, lb, ab), (min(sa, sb), ja, ta, la, aa)] + scored[2:]
+        vis = None if occ is None else occ[tb_:tb_ + px, lb:lb + px] < 0.5
+        close = [i for i in range(1, min(len(scored), 1 + self.verify_count)) if sb - scored[i][0] <= self.verify_margin]
+        # the best candidate's twins (a picture that differs from it only in a detail) are examined too, even
+        # when the coarse stages left them out: a figure on the detail pulls the twin's scores down
+        listed = {s[1] for s in scored}
+        challengers = [(i, scored[i][1]) for i in close] + [(-1, j) for j in self.twins(jb) if j not in listed]
+        for i, jc in challengers:
+            if self.look[jc] == self.look[jb] or self.ids[jc] == self.ids[jb]:
+                continue  # a turn of the same tile differs everywhere a little (waves), not in a detail
+            errs = self._misfits(smooth, pad - r, vis, jb, jc)
+            if errs is not None and errs[1] < self.verify_ratio * errs[0]:
+                win = scored[i] if i > 0 else (sb, jc, tb_, lb, ab)
+                top = max(s[0] for s in scored) + 1e-4
+                return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win]
         return scored
+
+    def twins(self, j: int) -> list[int]:
+        """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
+        pixels differ clearly): a town more or less, a strip of plain instead of sea. Found for the tile's
+        unturned template and turned along (template index = 4 x tile + quarter turns)."""
+        hit = self._twins.get(j)
+        if hit is None:
+            if not self._all_blurred:
+                self._all_blurred.append(np.stack([cv2.GaussianBlur(t, (0, 0), 2.0) for t in self.templates]))
+            allb = self._all_blurred[0]
+            base, k = j - j % 4, j % 4
+            d = ((allb - allb[base][None]) ** 2).sum(axis=3)
+            share = (d > self.twin_detail ** 2).mean(axis=(1, 2))
+            found = [int(t) for t in np.nonzero(share < self.twin_share)[0]]
+            for q in range(4):
+                self._twins[base + q] = [t - t % 4 + (t % 4 + q) % 4 for t in found
+                                         if self.look[t - t % 4 + (t % 4 + q) % 4] != self.look[base + q]]
+            hit = self._twins[j]
+        return hit
+
+    def _misfits(self, smooth: np.ndarray, base: int, vis: np.ndarray | None, ja: int, jb: int
+                 ) -> tuple[float, float] | None:
+        """Misfit of the smoothed references ja and jb to the smoothed photo on the pixels where they differ
+        clearly (and ``vis`` shows the photo uncovered), each at its best shift; None when too little shows."""
+        ra, rb = self._blurred(ja), self._blurred(jb)
+        d = rb - ra
+        dn2 = (d * d).sum(axis=2)
+        dmax = float(dn2.max())
+        if dmax < self.verify_detail ** 2:
+            return None
+        mask = dn2 > max(self.verify_detail ** 2, 0.1 * dmax)
+        total = float(dn2[mask].sum())
+        if vis is not None:
+            mask &= vis
+        seen = float(dn2[mask].sum())
+        if mask.sum() < self.verify_pixels or seen < self.verify_seen * total:
+            return None
+        px = self.px
+        n = 2 * self.verify_reach + 1
+        rows, cols = np.nonzero(mask)
+        # every shift of the photo at once: (shifts, mask pixels, 3), lightness centred over the whole tile
+        means = np.array([[smooth[base + dy:base + dy + px, base + dx:base + dx + px, 0].mean() for dx in range(n)]
+                          for dy in range(n)]).reshape(-1, 1)
+        obs = np.stack([smooth[base + dy + rows, base + dx + cols] for dy in range(n) for dx in range(n)])
+        obs[..., 0] -= means
+        out = []
+        for ref in (ra, rb):
+            e = ((obs - ref[rows, cols][None]) ** 2).sum(axis=(1, 2))
+            out.append(float(e.min()) / seen)
+        return out[0], out[1]
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
                 constraints: Constraints | None) -> TileGuess:
