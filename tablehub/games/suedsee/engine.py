@@ -411,8 +411,27 @@ class Suedsee(TileGame):
 
     # ---- evaluation
 
+    def apply(self, action: Action) -> list[ScoreEvent]:
+        # The evaluation plan is a pure function of the state, asked for many times between two
+        # actions (waiting_for, legal_actions, validation): memoise it between actions only.
+        self._plan_memo = None
+        self._applying = True
+        try:
+            return super().apply(action)
+        finally:
+            self._applying = False
+            self._plan_memo = None
+
     def _plan(self) -> Plan:
-        """What ending the islander step now evaluates (pure)."""
+        """What ending the islander step now evaluates (pure; memoised between actions)."""
+        if getattr(self, "_applying", False) or self.finished:
+            return self._compute_plan()
+        memo = getattr(self, "_plan_memo", None)
+        if memo is None:
+            memo = self._plan_memo = self._compute_plan()
+        return memo
+
+    def _compute_plan(self) -> Plan:
         plan = Plan()
         cell = self.last_cell
         if cell is None:
@@ -574,6 +593,15 @@ class Suedsee(TileGame):
     # ---- the end
 
     def finish(self) -> list[ScoreEvent]:
+        self._plan_memo = None
+        self._applying = True  # the final evaluation changes the state as it goes: no memo
+        try:
+            return self._finish()
+        finally:
+            self._applying = False
+            self._plan_memo = None
+
+    def _finish(self) -> list[ScoreEvent]:
         if self.finished:
             return []
         self._check_can_finish()
