@@ -492,6 +492,7 @@ class TileClassifier:
         self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._smooth: dict[int, np.ndarray] = {}
         self._twins: dict[int, list[int]] = {}
+        self._differences: dict[tuple[int, int], Any] = {}
         self._all_blurred: list[np.ndarray] = []
 
     # ------------------------------------------------------------------ helpers
@@ -815,6 +816,11 @@ class TileClassifier:
             return scored
         region = canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad]
         smooth = cv2.GaussianBlur(region, (0, 0), self.verify_sigma)
+        base = pad - r
+        n = 2 * r + 1
+        lm = cv2.blur(np.ascontiguousarray(smooth[base:base + px + n - 1, base:base + px + n - 1, 0]), (px, px),
+                      anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+        means = lm[:n, :n].reshape(-1)
         occ = canvas.occlusion(0)
         vis = None if occ is None else occ[tb_:tb_ + px, lb:lb + px] < 0.5
         close = [i for i in range(1, min(len(scored), 1 + self.verify_count)) if sb - scored[i][0] <= self.verify_margin]
@@ -825,7 +831,7 @@ class TileClassifier:
         for i, jc in challengers:
             if self.look[jc] == self.look[jb] or self.ids[jc] == self.ids[jb]:
                 continue  # a turn of the same tile differs everywhere a little (waves), not in a detail
-            errs = self._misfits(smooth, pad - r, vis, jb, jc)
+            errs = self._misfits(smooth, means, base, vis, jb, jc)
             if errs is not None and errs[1] < self.verify_ratio * errs[0]:
                 win = scored[i] if i > 0 else (sb, jc, tb_, lb, ab)
                 top = max(s[0] for s in scored) + 1e-4
@@ -839,7 +845,10 @@ class TileClassifier:
         hit = self._twins.get(j)
         if hit is None:
             if not self._all_blurred:
-                self._all_blurred.append(np.stack([cv2.GaussianBlur(t, (0, 0), 2.0) for t in self.templates]))
+                # smoothed (sigma 2 px at full size) and compared at half size: cheap, same pairs
+                h = self.px // 2
+                self._all_blurred.append(np.stack([cv2.resize(cv2.GaussianBlur(t, (0, 0), 2.0), (h, h),
+                                                              interpolation=cv2.INTER_AREA) for t in self.templates]))
             allb = self._all_blurred[0]
             base, k = j - j % 4, j % 4
             d = ((allb - allb[base][None]) ** 2).sum(axis=3)
@@ -851,36 +860,51 @@ class TileClassifier:
             hit = self._twins[j]
         return hit
 
-    def _misfits(self, smooth: np.ndarray, base: int, vis: np.ndarray | None, ja: int, jb: int
+    def _difference(self, ja: int, jb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """Where the smoothed references ja and jb differ clearly: pixel rows, columns, their squared
+        difference there, and both references there (cached per pair); None when they differ nowhere."""
+        key = (ja, jb)
+        if key not in self._differences:
+            ra, rb = self._blurred(ja), self._blurred(jb)
+            d = rb - ra
+            dn2 = (d * d).sum(axis=2)
+            dmax = float(dn2.max())
+            hit = None
+            if dmax >= self.verify_detail ** 2:
+                # every other pixel in both directions: the pictures are smooth
+                sub = dn2[::2, ::2]
+                rows, cols = np.nonzero(sub > max(self.verify_detail ** 2, 0.1 * dmax))
+                rows, cols = 2 * rows, 2 * cols
+                hit = (rows, cols, dn2[rows, cols], ra[rows, cols], rb[rows, cols])
+            self._differences[key] = hit
+        return self._differences[key]
+
+    def _misfits(self, smooth: np.ndarray, means: np.ndarray, base: int, vis: np.ndarray | None, ja: int, jb: int
                  ) -> tuple[float, float] | None:
         """Misfit of the smoothed references ja and jb to the smoothed photo on the pixels where they differ
-        clearly (and ``vis`` shows the photo uncovered), each at its best shift; None when too little shows."""
-        ra, rb = self._blurred(ja), self._blurred(jb)
-        d = rb - ra
-        dn2 = (d * d).sum(axis=2)
-        dmax = float(dn2.max())
-        if dmax < self.verify_detail ** 2:
+        clearly (and ``vis`` shows the photo uncovered), each at its best shift; None when too little shows.
+
+        ``smooth``: the photo around the cell, smoothed; ``means``: its mean lightness over the tile at every
+        shift, ``(2r+1) ** 2``; ``base``: where shift (-r, -r) starts in ``smooth``."""
+        diff = self._difference(ja, jb)
+        if diff is None:
             return None
-        mask = dn2 > max(self.verify_detail ** 2, 0.1 * dmax)
-        total = float(dn2[mask].sum())
+        rows, cols, dn2, ra, rb = diff
+        total = float(dn2.sum())
         if vis is not None:
-            mask &= vis
-        seen = float(dn2[mask].sum())
-        if mask.sum() < self.verify_pixels or seen < self.verify_seen * total:
+            keep = vis[rows, cols]
+            rows, cols, dn2, ra, rb = rows[keep], cols[keep], dn2[keep], ra[keep], rb[keep]
+        seen = float(dn2.sum())
+        if 4 * len(rows) < self.verify_pixels or seen < self.verify_seen * total:
             return None
-        px = self.px
         n = 2 * self.verify_reach + 1
-        rows, cols = np.nonzero(mask)
-        # every shift of the photo at once: (shifts, mask pixels, 3), lightness centred over the whole tile
-        means = np.array([[smooth[base + dy:base + dy + px, base + dx:base + dx + px, 0].mean() for dx in range(n)]
-                          for dy in range(n)]).reshape(-1, 1)
-        obs = np.stack([smooth[base + dy + rows, base + dx + cols] for dy in range(n) for dx in range(n)])
-        obs[..., 0] -= means
-        out = []
-        for ref in (ra, rb):
-            e = ((obs - ref[rows, cols][None]) ** 2).sum(axis=(1, 2))
-            out.append(float(e.min()) / seen)
-        return out[0], out[1]
+        dy, dx = np.divmod(np.arange(n * n), n)
+        # every shift of the photo at once: (shifts, pixels, 3), lightness centred over the whole tile
+        obs = smooth[base + dy[:, None] + rows[None], base + dx[:, None] + cols[None]]
+        obs[..., 0] -= means[:, None]
+        ea = ((obs - ra[None]) ** 2).sum(axis=(1, 2)).min()
+        eb = ((obs - rb[None]) ** 2).sum(axis=(1, 2)).min()
+        return float(ea) / seen, float(eb) / seen
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
                 constraints: Constraints | None) -> TileGuess:
