@@ -411,7 +411,7 @@ class TileClassifier:
     """Stage-1 shift step in canvas pixels."""
     shift_range = 6
     """Stage-1 shifts go from -shift_range to +shift_range pixels (a tile laid this far off its cell)."""
-    verify_margin = 0.15
+    verify_margin = 0.06
     """Runners-up scoring within this of the best are compared with it again where their pictures differ
     (:meth:`_verify`) ..."""
     verify_count = 2
@@ -826,11 +826,12 @@ class TileClassifier:
         close = [i for i in range(1, min(len(scored), 1 + self.verify_count)) if sb - scored[i][0] <= self.verify_margin]
         # the best candidate's twins (a picture that differs from it only in a detail) are examined too, even
         # when the coarse stages left them out: a figure on the detail pulls the twin's scores down
-        listed = {s[1] for s in scored}
-        challengers = [(i, scored[i][1]) for i in close] + [(-1, j) for j in self.twins(jb) if j not in listed]
+        where = {s[1]: i for i, s in enumerate(scored)}
+        challengers = [(i, scored[i][1]) for i in close] + [(where.get(j, -1), j) for j in self.twins(jb)
+                                                            if where.get(j) not in close]
         for i, jc in challengers:
             if self.look[jc] == self.look[jb] or self.ids[jc] == self.ids[jb]:
-                continue  # a turn of the same tile differs everywhere a little (waves), not in a detail
+                continue  # a turn of the same tile (all sea) differs by light more than by its details
             errs = self._misfits(smooth, means, base, vis, jb, jc)
             if errs is not None and errs[1] < self.verify_ratio * errs[0]:
                 win = scored[i] if i > 0 else (sb, jc, tb_, lb, ab)
