@@ -243,7 +243,7 @@ class FigureFinder:
     """... and by more than this many times the tile's median misfit may be a figure."""
     colour_distance: float = 26.0
     """... and must lie this near (weighted Lab) to a player colour."""
-    min_area_mm2: float = 90.0
+    min_area_mm2: float = 70.0
     max_area_mm2: float = 900.0
     min_coloured_mm2: float = 25.0
     min_coloured_share: float = 0.2

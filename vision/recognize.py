@@ -139,7 +139,7 @@ class Thresholds:
     """A full reading is done again on the fitted grid when it moves some cell by more than this."""
     start_keep_margin: float = 0.05
     """Cell (0, 0) stays the start tile unless another tile fits it better by more than this (block score)."""
-    figure_hint: float = 3.5
+    figure_hint: float = 3.0
     """Only tiles with a spot this unexplained by the tile (see :meth:`TileClassifier.unexplained`) are
     searched for figures."""
     keep_score_drop: float = 0.08
@@ -354,6 +354,10 @@ class Recognizer:
 
     def find_start(self, frame: np.ndarray, to_frame: MapFn, key: Any = None) -> Grid:
         """Find the start tile on the play area: it fixes cell (0, 0), north and the grid's small angle."""
+        grid = self._find_start(frame, to_frame, key)
+        return self._squared_up(frame, to_frame, grid, self.mat_colour(frame, to_frame, key))
+
+    def _find_start(self, frame: np.ndarray, to_frame: MapFn, key: Any = None) -> Grid:
         px, py, pw, ph = self.mat.play_rect_mm
         f = START_FACTOR
         coarse_px = TILE_PX // f
@@ -443,6 +447,43 @@ class Recognizer:
         centre = lat.mat_from_grid() @ np.array([cell[0], cell[1], 1.0])
         turned = Grid((float(centre[0]), float(centre[1])), lat.angle_deg + 90.0 * k, self.pitch)
         return self._refine_start(frame, to_frame, turned)[1]
+
+    squaring_span = 3.0
+    """:meth:`_squared_up` tries turns up to this (degrees) ..."""
+    squaring_step = 0.25
+    """... in steps of this."""
+
+    def _squared_up(self, frame: np.ndarray, to_frame: MapFn, grid: Grid, mat_bgr: np.ndarray) -> Grid:
+        """The grid turned to the start tile's outline when the tile lies alone on bare mat (the game's
+        first frame): its four straight edges against the mat give its angle more closely than matching
+        its picture does (flat drawn art is unsure by a degree or two, which puts cells far from the start
+        tile millimetres off). Unchanged when a neighbouring cell is not bare mat."""
+        gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
+        d = bgr_to_lab(gc.image) - bgr_to_lab(mat_bgr)
+        d[..., 0] *= 0.5
+        not_mat = np.linalg.norm(d, axis=2) > self.thresholds.mat_distance
+        ring = not_mat.copy()
+        a, b = MARGIN_PX + TILE_PX - 4, MARGIN_PX + 2 * TILE_PX + 4
+        ring[a:b, a:b] = False
+        if ring.mean() > 0.01:
+            return grid  # other tiles (or hands) around it: their edges would be mistaken for its own
+        m = MARGIN_PX
+        best = (-1.0, 0.0)
+        for da in np.arange(-self.squaring_span, self.squaring_span + 1e-6, self.squaring_step):
+            g = Grid(grid.origin_mm, grid.angle_deg + float(da), grid.pitch_mm)
+            one = GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, m)
+            grey = cv2.cvtColor(np.ascontiguousarray(one.image), cv2.COLOR_BGR2GRAY).astype(np.float32)
+            gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)).mean(axis=1)   # per row: horizontal edges
+            gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)   # per column: vertical edges
+            # each side at its sharpest line within a few pixels of where the cell says (the tile may be off)
+            score = sum(float(v[lo:hi].max()) for v in (gy, gx)
+                        for lo, hi in ((m - 4, m + 5), (m + TILE_PX - 5, m + TILE_PX + 4)))
+            if score > best[0]:
+                best = (score, float(da))
+        log.debug("squaring: best %s", best)
+        if abs(best[1]) >= self.squaring_span:
+            return grid  # at the end of the range: not a clear outline
+        return Grid(grid.origin_mm, grid.angle_deg + best[1], grid.pitch_mm)
 
     def _nearest_centre(self, options: list[tuple[float, Grid]], tie: float = 0.03) -> Grid:
         """The best-scoring place, or among places scoring within ``tie`` of it (twins of the start tile,
