@@ -135,3 +135,34 @@ def test_the_grid_fitted_to_the_tiles_follows_their_small_turn():
     fitted = fit_grid(grid, tiles)
     assert abs(fitted.angle_deg - 0.6) < 0.01
     assert abs(fitted.origin_mm[0] - 300.4) < 0.01 and abs(fitted.origin_mm[1] - 299.8) < 0.01
+
+
+def _fine_texture(seed: int) -> np.ndarray:
+    """Sand-coloured tile with fine dark strokes (like drawn mountains): every tile's strokes differ."""
+    rng = np.random.default_rng(seed)
+    img = np.full((48, 48, 3), (150, 200, 225), np.uint8)
+    dark = rng.random((48, 48)) < 0.25
+    img[dark] = (80, 110, 130)
+    return img
+
+
+def test_twins_that_differ_only_in_a_small_town_are_told_apart_where_they_differ():
+    plain = _fine_texture(1)
+    town = plain.copy()
+    town[8:20, 10:22] = (40, 90, 170)                     # a small brown town, top left
+    clf = TileClassifier(ReferenceSet("t", ["plain", "town", "other"], np.stack([plain, town, _textured(5)])))
+    j_plain, j_town = clf.ids.index("plain"), clf.ids.index("town")
+    assert j_town in clf.twins(j_plain), "a tile and the same tile with a town are twins"
+    assert clf.ids.index("other") not in clf.twins(j_plain)
+    # the photo shows the town, its mountains drawn with other strokes; the town's twin is ranked first
+    photo = _fine_texture(2)
+    photo[8:20, 10:22] = (40, 90, 170)
+    fc = _canvas_with(photo)
+    top, left = fc.top_left(0, 0)
+    wrong_first = [(0.80, j_plain, top, left, 0.0), (0.79, j_town, top, left, 0.0)]
+    assert clf.ids[clf._verify(fc, wrong_first)[0][1]] == "town", "the town decides"
+    right_first = [(0.80, j_town, top, left, 0.0), (0.79, j_plain, top, left, 0.0)]
+    assert clf.ids[clf._verify(fc, right_first)[0][1]] == "town", "a right reading is kept"
+    # without the town in the photo the plain tile wins, even when ranked second
+    fc = _canvas_with(_fine_texture(3))
+    assert clf.ids[clf._verify(fc, wrong_first[::-1])[0][1]] == "plain"

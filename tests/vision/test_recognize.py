@@ -21,7 +21,7 @@ def test_a_neues_land_board_of_45_tiles_is_read_right(neuesland):
     assert obs.tiles[(0, 0)].tile == neuesland.setup.catalog.start
 
 
-def test_two_more_neues_land_boards_keep_tile_accuracy_above_99_percent(neuesland):
+def test_two_more_neues_land_boards_are_read_with_at_most_one_tile_wrong(neuesland):
     rec = neuesland.recognizer()
     ok = total = figs_ok = figs = 0
     for seed in (21, 31):
@@ -29,8 +29,8 @@ def test_two_more_neues_land_boards_keep_tile_accuracy_above_99_percent(neueslan
         tally = neuesland.score(rec, rec.observe(frame), truth)
         ok, total = ok + tally.tiles_ok, total + tally.tiles
         figs_ok, figs = figs_ok + tally.figures_ok, figs + tally.figures
-    assert ok / total >= 0.99, f"tile accuracy {ok}/{total}"
-    assert figs_ok / figs >= 0.9, f"figure accuracy {figs_ok}/{figs}"
+    assert ok >= total - 1, f"at most one tile of {total} is misread: tile accuracy {ok}/{total}"
+    assert figs_ok / figs >= 0.95, f"figure accuracy {figs_ok}/{figs}"
 
 
 def test_an_incremental_update_reads_only_the_cells_that_changed(neuesland):
@@ -53,11 +53,11 @@ def test_an_incremental_update_reads_only_the_cells_that_changed(neuesland):
 
 def test_a_suedsee_board_in_drawn_art_is_mostly_read_right(suedsee):
     """The provisional Südsee art tells some tiles apart only by a small goods glyph (1 or 2 fish),
-    so the bar is lower than for Neues Land's real scans."""
+    so the bar is lower than for Neues Land's real scans (today: 39 of 40 tiles)."""
     rec = suedsee.recognizer()
     frame, truth = suedsee.render(suedsee.board(seed=51, tiles=40, figures=6), seed=52)
     obs = rec.observe(frame)
     tally = suedsee.score(rec, obs, truth)
     assert obs.tiles[(0, 0)].tile == suedsee.setup.catalog.start
-    assert tally.tiles_ok / tally.tiles >= 0.9, f"tile accuracy {tally.tiles_ok}/{tally.tiles}: {tally.errors}"
+    assert tally.tiles_ok / tally.tiles >= 0.95, f"tile accuracy {tally.tiles_ok}/{tally.tiles}: {tally.errors}"
     assert tally.figures_ok >= tally.figures - 1, tally.errors
