@@ -428,7 +428,9 @@ class TileClassifier:
     """Templates differing by more than :attr:`twin_detail` (smoothed, sigma 2 px) on less than this share of the
     pixels are twins: the best candidate is always compared with its twins as above ..."""
     twin_detail = 12.0
-    """... (feature units)."""
+    """... (feature units) ..."""
+    twins_below = 0.9
+    """... when the best scores below this (a tile matching this well is not its twin: saves time)."""
     verify_reach = 2
     """... each reference at its best position within this many pixels ..."""
     verify_ratio = 0.8
@@ -556,7 +558,8 @@ class TileClassifier:
             if not scored or scored[0][0] < self.hard_final:
                 # nothing fits as well as a bare tile does: something may lie on it
                 scored, others = self._hard_candidates(canvas, n, top, left, s1, shift_of)
-            if (len(scored) > 1 and scored[0][0] - scored[1][0] < self.verify_margin) or self.twins(scored[0][1]):
+            if len(scored) > 1 and (scored[0][0] - scored[1][0] < self.verify_margin
+                                    or (scored[0][0] < self.twins_below and self.twins(scored[0][1]))):
                 scored = self._verify(canvas, scored)
             out.append(self._decide(x, y, top, left, scored + others, constraints))
         return out
