@@ -833,9 +833,11 @@ class TileClassifier:
         challengers = [(i, scored[i][1]) for i in close] + [(where.get(j, -1), j) for j in self.twins(jb)
                                                             if where.get(j) not in close]
         for i, jc in challengers:
-            if self.look[jc] == self.look[jb] or self.ids[jc] == self.ids[jb]:
-                continue  # a turn of the same tile (all sea) differs by light more than by its details
-            errs = self._misfits(smooth, means, base, vis, jb, jc)
+            if self.look[jc] == self.look[jb]:
+                continue
+            # another turn of the same tile (all sea with two boats): the light falls differently across a flat
+            # tile than at enrolment, so only colour tells its turns apart
+            errs = self._misfits(smooth, means, base, vis, jb, jc, chroma=self.ids[jc] == self.ids[jb])
             if errs is not None and errs[1] < self.verify_ratio * errs[0]:
                 win = scored[i] if i > 0 else (sb, jc, tb_, lb, ab)
                 top = max(s[0] for s in scored) + 1e-4
@@ -864,12 +866,17 @@ class TileClassifier:
             hit = self._twins[j]
         return hit
 
-    def _difference(self, ja: int, jb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """Where the smoothed references ja and jb differ clearly: pixel rows, columns, their squared
-        difference there, and both references there (cached per pair); None when they differ nowhere."""
-        key = (ja, jb)
+    def _difference(self, ja: int, jb: int, chroma: bool = False
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """Where the smoothed references ja and jb differ clearly (in colour only: ``chroma``): pixel rows,
+        columns, their squared difference there, and both references there (cached per pair); None when they
+        differ nowhere."""
+        key = (ja, jb, chroma)
         if key not in self._differences:
             ra, rb = self._blurred(ja), self._blurred(jb)
+            if chroma:
+                ra, rb = ra.copy(), rb.copy()
+                ra[..., 0] = rb[..., 0] = 0.0
             d = rb - ra
             dn2 = (d * d).sum(axis=2)
             dmax = float(dn2.max())
@@ -883,14 +890,14 @@ class TileClassifier:
             self._differences[key] = hit
         return self._differences[key]
 
-    def _misfits(self, smooth: np.ndarray, means: np.ndarray, base: int, vis: np.ndarray | None, ja: int, jb: int
-                 ) -> tuple[float, float] | None:
+    def _misfits(self, smooth: np.ndarray, means: np.ndarray, base: int, vis: np.ndarray | None, ja: int, jb: int,
+                 chroma: bool = False) -> tuple[float, float] | None:
         """Misfit of the smoothed references ja and jb to the smoothed photo on the pixels where they differ
         clearly (and ``vis`` shows the photo uncovered), each at its best shift; None when too little shows.
 
         ``smooth``: the photo around the cell, smoothed; ``means``: its mean lightness over the tile at every
         shift, ``(2r+1) ** 2``; ``base``: where shift (-r, -r) starts in ``smooth``."""
-        diff = self._difference(ja, jb)
+        diff = self._difference(ja, jb, chroma)
         if diff is None:
             return None
         rows, cols, dn2, ra, rb = diff
@@ -905,7 +912,7 @@ class TileClassifier:
         dy, dx = np.divmod(np.arange(n * n), n)
         # every shift of the photo at once: (shifts, pixels, 3), lightness centred over the whole tile
         obs = smooth[base + dy[:, None] + rows[None], base + dx[:, None] + cols[None]]
-        obs[..., 0] -= means[:, None]
+        obs[..., 0] = 0.0 if chroma else obs[..., 0] - means[:, None]
         ea = ((obs - ra[None]) ** 2).sum(axis=(1, 2)).min()
         eb = ((obs - rb[None]) ** 2).sum(axis=(1, 2)).min()
         return float(ea) / seen, float(eb) / seen
