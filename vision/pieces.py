@@ -105,10 +105,11 @@ class PlayerColours:
 
     def nearest(self, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Index of the nearest colour and the distance to it, for an (..., 3) Lab array."""
-        w = _weighted(lab)
-        d2 = np.zeros(w.shape[:-1] + (len(self._centres),), np.float32)
-        for i, c in enumerate(self._centres):
-            d2[..., i] = ((w - c) ** 2).sum(axis=-1)
+        w = np.asarray(_weighted(lab), np.float32)
+        centres = np.asarray(self._centres, np.float32)
+        # |w - c|^2 = |w|^2 - 2 w.c + |c|^2 for every colour at once (one small matrix product)
+        d2 = (w * w).sum(axis=-1, keepdims=True) - 2.0 * (w @ centres.T) + (centres * centres).sum(axis=-1)
+        d2 = np.maximum(d2, 0.0)
         idx = d2.argmin(axis=-1)
         return idx, np.sqrt(np.take_along_axis(d2, idx[..., None], axis=-1)[..., 0])
 
