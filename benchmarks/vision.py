@@ -390,7 +390,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"art: {g.art_name}")
         print("  level     tiles ok  figures ok  boards ok  +figures | ms per frame, CPU (wall): full board "
               "from scratch, full board with the game's grid, marker search, incremental median / p90")
-        for i, level in enumerate(levels):
+        for level in levels:
+            # the seed follows the level, not its place in --levels: `--levels default` reads the same
+            # boards as the default row of a full run
+            i = LEVELS.index(level) if level in LEVELS else len(LEVELS) + levels.index(level)
             r = run_level(g, level, args, args.seed * 1000 + i * 17 + len(game))
             t: Tally = r["tally"]
             ms = " | ".join(f"{r[k][0]:.0f} ({r[k][1]:.0f})" for k in ("cold", "known", "locate"))
