@@ -15,17 +15,11 @@ import numpy as np
 
 from .. import VisionError
 from ..geometry import TileGeometry
+from ..pieces import DEFAULT_COLOURS_BGR
 
-#: player colours by name (BGR), as painted wooden figures look under white light
-PLAYER_COLOURS: dict[str, tuple[int, int, int]] = {
-    "red": (38, 36, 196),
-    "blue": (170, 80, 22),
-    "green": (52, 140, 42),
-    "yellow": (28, 196, 232),
-    "black": (38, 36, 34),
-    "purple": (120, 44, 110),
-    "orange": (20, 118, 236),
-}
+#: player colours by name (BGR), as painted wooden figures look under white light: the same
+#: table the figure finder starts from before calibration
+PLAYER_COLOURS: dict[str, tuple[int, int, int]] = DEFAULT_COLOURS_BGR
 
 
 class TileArt(Protocol):
