@@ -39,6 +39,8 @@ SIG_PX = 8
 """Side of the per-cell thumbnail that tells which cells changed."""
 START_FACTOR = 4
 """The start tile is first searched at TILE_PX / START_FACTOR pixels per tile."""
+START_RING_PX = 3
+"""Refining the start tile's place and angle leaves out this ring of its reference (see ``_start_inner``)."""
 
 MapFn = Callable[[np.ndarray], np.ndarray]
 """Mat millimetres (n, 2) -> frame pixels (n, 2)."""
@@ -177,6 +179,7 @@ class Recognizer:
                                   if im.shape[0] != TILE_PX else im for im in refs.images])
         self._mat_bgr: np.ndarray | None = None
         self._mat_key: Any = None
+        self._start_template: tuple[np.ndarray, float] | None = None
 
     @classmethod
     def for_game(cls, catalog_path: str | Path, refs: ReferenceSet, mat: Mat, **kw: Any) -> "Recognizer":
@@ -414,7 +417,7 @@ class Recognizer:
         # no clear start tile at the likely places (a figure or a hand on it): every tile lies on one
         # lattice, so read every cell of the lattice found and take the cell that looks most like the
         # start tile compared with what it looks like otherwise
-        lat = lattice[1]
+        lat = self._lattice(frame, to_frame)
         obs = self.observe_mapped(frame, to_frame, key, grid=lat, figures=False)
         if not obs.tiles:
             raise NoStartTile(f"start tile: {self.catalog.start} not found: no tiles on the play area")
@@ -439,14 +442,64 @@ class Recognizer:
                 centre = lat.mat_from_grid() @ np.array([c[0], c[1], 1.0])
                 options.append((float(sc[k] - sc[4]),
                                 Grid((float(centre[0]), float(centre[1])), lat.angle_deg + 90.0 * k, self.pitch)))
+            log.debug("start options: %s", sorted((round(o[0], 3), o[1].origin_mm) for o in options)[-4:])
             if max(o[0] for o in options) < -0.05:
                 raise NoStartTile(f"start tile: {self.catalog.start} not seen among the {len(obs.tiles)} tiles on "
                                   "the play area; lay it on the mat, in view, before the first turn")
-            return self._refine_start(frame, to_frame, self._nearest_centre(options))[1]
+            return self._refine_start(frame, to_frame, self._nearest_centre(options), *self.on_lattice)[1]
         cell, k = (t.x, t.y), t.rotation // 90
         centre = lat.mat_from_grid() @ np.array([cell[0], cell[1], 1.0])
         turned = Grid((float(centre[0]), float(centre[1])), lat.angle_deg + 90.0 * k, self.pitch)
-        return self._refine_start(frame, to_frame, turned)[1]
+        return self._refine_start(frame, to_frame, turned, *self.on_lattice)[1]
+
+    on_lattice: tuple[tuple[tuple[float, float], ...], int] = (((0.0, 1.0),), 6)
+    """Rounds and reach of :meth:`_refine_start` for a start tile found on the lattice of the other tiles:
+    the lattice's angle is kept (the edges of all tiles give it better than a covered picture) and the
+    place only moved by up to 6 px. That tile is partly covered, its match is weak and flat: a wide
+    search wandered 3.5 degrees and 10 mm off when its reference was cropped one pixel differently."""
+
+    lattice_span = 6.0
+    """:meth:`_lattice` tries turns of the whole play area up to this (degrees) ..."""
+    lattice_step = 0.25
+    """... in steps of this."""
+
+    def _lattice(self, frame: np.ndarray, to_frame: MapFn) -> Grid:
+        """The lattice all tiles lie on, from the straight edges between them: at the right turn the
+        play area's edge strength, summed along rows (columns) and folded onto one tile pitch, peaks
+        sharply where the tiles meet. Used when the start tile is not clearly seen: a place matched
+        to the start tile is then another tile (or a covered one), and its angle and offset could be
+        anything within the refinement's range."""
+        px, py, pw, ph = self.mat.play_rect_mm
+        centre = (px + pw / 2, py + ph / 2)
+        cells = Grid(centre, 0.0, self.pitch).cells_in(self.mat.play_rect_mm)
+        x0, y0 = min(c[0] for c in cells), min(c[1] for c in cells)
+        nx, ny = max(c[0] for c in cells) - x0 + 1, max(c[1] for c in cells) - y0 + 1
+        p = TILE_PX // 2
+        best = (-1.0, Grid(centre, 0.0, self.pitch), 0, 0)
+        step = self.lattice_step
+        # every 4th turn first, then the turns between around the best of those
+        rounds = (np.arange(-self.lattice_span, self.lattice_span + 1e-6, 4 * step), np.arange(-3, 4) * step)
+        for round_, turns in enumerate(rounds):
+            base = best[1].angle_deg if round_ else 0.0
+            for a in turns:
+                g = Grid(centre, base + float(a), self.pitch)
+                gc = GridSampler().sample(frame, to_frame, None, g, x0, y0, nx, ny, p, 0)
+                grey = cv2.cvtColor(np.ascontiguousarray(gc.image), cv2.COLOR_BGR2GRAY).astype(np.float32)
+                folds = []
+                for axis, (dx, dy) in ((1, (0, 1)), (0, (1, 0))):
+                    prof = np.abs(cv2.Sobel(grey, cv2.CV_32F, dx, dy, ksize=3)).sum(axis=axis)
+                    fold = prof[:len(prof) // p * p].reshape(-1, p).sum(axis=0)
+                    folds.append(fold + 0.5 * (np.roll(fold, 1) + np.roll(fold, -1)))
+                score = sum(float(f.max() / max(f.mean(), 1e-6)) for f in folds)
+                if score > best[0]:
+                    best = (score, g, int(np.argmax(folds[1])), int(np.argmax(folds[0])))
+        _, g, bu, bv = best
+        # a boundary between cells at pixel bu (bv): the cell centres lie half a pitch further
+        gx = x0 - 0.5 + (bu + 0.5) / p + 0.5
+        gy = y0 - 0.5 + (bv + 0.5) / p + 0.5
+        origin = g.mat_from_grid() @ np.array([gx, gy, 1.0])
+        log.debug("lattice: angle %s, origin %s, score %.2f", g.angle_deg, origin, best[0])
+        return Grid((float(origin[0]), float(origin[1])), g.angle_deg, self.pitch)
 
     squaring_span = 3.0
     """:meth:`_squared_up` tries turns up to this (degrees) ..."""
@@ -501,21 +554,35 @@ class Recognizer:
         guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
         return guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8
 
-    def _refine_start(self, frame: np.ndarray, to_frame: MapFn, guess: Grid) -> tuple[float, Grid]:
-        j0 = self.classifier.ids.index(self.catalog.start)
-        t = self.classifier.templates[j0]
-        norm = float(self.classifier.norms[j0])
+    def _start_inner(self) -> tuple[np.ndarray, float]:
+        """The start tile's template without its outer ring of START_RING_PX pixels, and its norm: an
+        enrolment crop a pixel off puts tile border or mat in that ring, which must not steer the grid."""
+        if self._start_template is None:
+            j0 = self.classifier.ids.index(self.catalog.start)
+            r = START_RING_PX
+            t = centre_lightness(np.array(self.classifier.templates[j0][r:TILE_PX - r, r:TILE_PX - r]))
+            self._start_template = (t, float(np.linalg.norm(t)))
+        return self._start_template
+
+    def _refine_start(self, frame: np.ndarray, to_frame: MapFn, guess: Grid,
+                      rounds: Sequence[tuple[float, float]] = ((4.5, 1.5), (1.0, 0.5)),
+                      reach: int = MARGIN_PX) -> tuple[float, Grid]:
+        """The start tile's best place and angle near ``guess``: turns of ``rounds`` (span, step in degrees,
+        each round around the best so far), shifts up to ``reach`` pixels (1 px ~ 1 mm)."""
+        t, norm = self._start_inner()
+        r = START_RING_PX
+        lo = MARGIN_PX + r - reach
         best = (-2.0, guess)
-        for _round, (span, step) in enumerate(((4.5, 1.5), (1.0, 0.5))):
+        for _round, (span, step) in enumerate(rounds):
             base = best[1] if _round else guess
             for da in np.arange(-span, span + 1e-6, step):
                 g = Grid(base.origin_mm, base.angle_deg + float(da), self.pitch)
                 gc = GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, MARGIN_PX)
                 feat = to_features(gc.image)
-                res = _match_map(feat, t, norm)
+                res = _match_map(feat, t, norm)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 if s > best[0]:
-                    dx, dy = (lx - MARGIN_PX) / TILE_PX, (ly - MARGIN_PX) / TILE_PX
+                    dx, dy = (lx - reach) / TILE_PX, (ly - reach) / TILE_PX
                     centre = g.mat_from_grid() @ np.array([dx, dy, 1.0])
                     best = (s, Grid((float(centre[0]), float(centre[1])), g.angle_deg, self.pitch))
         a = best[1].angle_deg % 360.0
