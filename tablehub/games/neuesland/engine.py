@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Iterable
 from ..base import Action, IllegalAction, OptionSpec, ScoreEvent, Setup
 from ..tiles.board import Cell
 from ..tiles.catalog import TileType
-from ..tiles.game import DiscardTile, Figure, PlaceFigure, PlaceTile, TileGame
+from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame
 
 PLAIN, MOUNTAIN, SEA = "G", "M", "S"
 #: tiles set aside at the start of the expert variant, by player count
@@ -32,13 +32,10 @@ HAND_SIZE = 2
 
 
 @dataclass(frozen=True)
-class ScoreFigure(Action):
+class ScoreFigure(FigureOnBoard):
     """Take your figure back from region ``region`` of the tile at (x, y) and score its area now."""
 
     type: ClassVar[str] = "score_figure"
-    x: int
-    y: int
-    region: str
 
 
 @dataclass(frozen=True)

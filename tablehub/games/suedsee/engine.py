@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Mapping
 from ..base import Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError
 from ..tiles.board import Cell
 from ..tiles.catalog import Catalog, TileType
-from ..tiles.game import DiscardTile, Figure, PlaceFigure, PlaceTile, TileGame, region_anchor
+from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame, region_anchor
 from .ships import KINDS, PLURAL, Ship, ShipSet, ShipsError, goods_text, load_ships
 
 BRIDGE, ISLAND, SEA, MARKET = "B", "I", "S", "K"
@@ -52,13 +52,10 @@ PROVISIONAL = ("the Südsee tile list (tiles.json) and the 24 ships (ships.json)
 
 
 @dataclass(frozen=True)
-class TakeBack(Action):
+class TakeBack(FigureOnBoard):
     """Islander step 2b: take your islander on ``region`` of the tile at (x, y) back into your supply (no goods)."""
 
     type: ClassVar[str] = "take_back"
-    x: int
-    y: int
-    region: str
 
 
 @dataclass(frozen=True)

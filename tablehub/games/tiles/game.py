@@ -60,6 +60,17 @@ class PlaceFigure(Action):
     region: str
 
 
+@dataclass(frozen=True)
+class FigureOnBoard(Action):
+    """Base of the actions that name a figure already on the board: the tile's cell and the region
+    (id in the tile's own frame). Games subclass it with their own ``type`` (Neues Land's
+    ``score_figure``, Südsee's ``take_back``)."""
+
+    x: int
+    y: int
+    region: str
+
+
 @dataclass
 class Figure:
     owner: int
