@@ -831,6 +831,15 @@ class TrackerRecognizer:
         self.last = None
         self._count = 0
 
+    @staticmethod
+    def confidence(best: float, second: float) -> float:
+        """The confidence of a read scoring ``best`` when the best read that means something else scores
+        ``second``: the tile classifier's own calibration, for the tracker, which groups reads by what
+        they mean to the rules (twins with different pictures, symmetric turns) and rescores the groups."""
+        from .tiles import _confidence
+
+        return _confidence(best, second)
+
 
 def for_tracker(game: str, catalog: str | None = None, references: str | None = None, sim: Any = None,
                 **kw: Any) -> TrackerRecognizer:

@@ -20,11 +20,11 @@ are in :data:`FIGURE_REMOVAL`.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError
-from .table import Cell, FigureSeen, TableSeen
+from .table import Cell, FigureSeen, TableSeen, TileSeen
 
 #: game name -> action dict for a figure the player took off the table (None: not a move)
 FIGURE_REMOVAL: dict[str, Callable[[FigureSeen], dict[str, Any] | None]] = {
@@ -151,6 +151,40 @@ def appearance(game: Game, tile_id: str, rotation: int) -> Any:
     return (regions, towns, touching)
 
 
+def region_as(game: Game, region: str, read: tuple[str, int], laid: tuple[str, int]) -> str | None:
+    """The id, on the tile ``laid`` (id, rotation), of the part that is ``region`` on the tile ``read``.
+
+    A figure's region is named in the frame of the tile vision read; when a look-alike with the
+    same meaning to the rules is logged instead (another id, or a symmetric tile turned), the
+    figure stands on the part of the logged tile with the same terrain on the same sides."""
+    if read == laid:
+        return region
+    catalog = getattr(game, "catalog", None)
+    try:
+        src, dst = catalog.tile(read[0]), catalog.tile(laid[0])  # type: ignore[union-attr]
+    except Exception:
+        return region
+
+    def placed(r: Any, rotation: int) -> tuple[str, frozenset[int]]:
+        q = (rotation // 90) % 4
+        return r.terrain, frozenset((s + 3 * q) % 12 for s in r.slots)
+
+    where = next((placed(r, read[1]) for r in src.regions if r.id == region), None)
+    return next((r.id for r in dst.regions if where is not None and placed(r, laid[1]) == where), None)
+
+
+def _on_laid_tiles(game: Game, seen: TableSeen, laid: Mapping[Cell, tuple[str, int]]) -> list[FigureSeen]:
+    """The seen figures with their regions named on the tiles logged (or about to be) rather than on
+    the tiles vision read there: the two differ where a look-alike was logged."""
+    out = []
+    for f in seen.figures:
+        read = seen.tiles.get(f.cell)
+        if f.region and read is not None and f.cell in laid:
+            f = replace(f, region=region_as(game, f.region, (read.tile, read.rotation), laid[f.cell]) or f.region)
+        out.append(f)
+    return out
+
+
 def _player_color(game: Game) -> str | None:
     colors = game.setup.colors
     return colors[game.current] if colors else None
@@ -177,6 +211,23 @@ def _match_figures(expected: list[FigureSeen], seen: list[FigureSeen]) -> tuple[
     return missing, extra
 
 
+def _rescore(groups: list[dict[str, Any]], ts: TileSeen, floor: float) -> None:
+    """Confidences for reads grouped by what they mean to the rules, from raw match scores.
+
+    Vision's confidence weighs the best score against the best runner-up that *looks* different;
+    a twin with a different picture but the same meaning to the rules is no rival here. Each group
+    is scored by its best member against the best other group; runners-up beyond the listed ones
+    score at most ``floor`` (the lowest listed), so an unknown rival never raises a confidence.
+    """
+    scores = [g["conf"] for g in groups]  # until now: each group's best raw score
+    for i, g in enumerate(groups):
+        rival = max((s for j, s in enumerate(scores) if j != i), default=floor)
+        conf = ts.calibrate(scores[i], rival)
+        if (ts.tile, ts.rotation) in g["tiles"]:
+            conf = max(conf, ts.confidence)  # vision's own (it weighed every candidate, not just the listed)
+        g["conf"] = conf
+
+
 def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float = 0.75,
               margin: float = 0.10, max_choices: int = 4) -> Reading:
     """Turn the difference between the committed table and the seen table into a :class:`Reading`."""
@@ -195,12 +246,14 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         # group reads that mean the same to the rules; keep the best confidence and the first legal member
         groups: list[dict[str, Any]] = []
         first_reason: str | None = None
-        for tile, rotation, conf in ts.reads():
+        scored = ts.scored_reads() if ts.calibrate is not None else []
+        for tile, rotation, conf in scored or ts.reads():
             key = appearance(game, tile, rotation)
             group = next((g for g in groups if g["key"] == key), None)
             if group is None:
-                group = {"key": key, "conf": conf, "action": None}
+                group = {"key": key, "conf": conf, "action": None, "tiles": set()}
                 groups.append(group)
+            group["tiles"].add((tile, rotation))
             if group["action"] is not None:
                 continue
             action = {"type": "place_tile", "tile": tile, "x": cell[0], "y": cell[1], "rotation": rotation}
@@ -209,6 +262,8 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
                 group["action"] = action
             elif first_reason is None:
                 first_reason = reason
+        if scored:
+            _rescore(groups, ts, scored[-1][2])
         legal = [(g["action"], g["conf"]) for g in groups if g["action"] is not None]
         if not legal:
             return Reading("illegal", reason=first_reason, cell=cell, notes=notes)
@@ -225,7 +280,9 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         last = getattr(game, "last_cell", None)
         figure_cell = tuple(last) if last is not None else None  # type: ignore[assignment]
 
-    missing, extra = _match_figures(list(expected.figures), list(seen.figures))
+    laid = {c: (t.tile, t.rotation) for c, t in expected.tiles.items()}
+    laid.update({(a["x"], a["y"]): (a["tile"], a["rotation"]) for a in actions})
+    missing, extra = _match_figures(list(expected.figures), _on_laid_tiles(game, seen, laid))
     missing = [f for f in missing if f.cell not in hidden]  # a lifted tile hides its figures
     if not missing and not extra:  # the common case: no copy of the engine is needed
         return _done(actions, figure_cell, hidden, notes)

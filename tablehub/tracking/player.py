@@ -43,7 +43,7 @@ class SimPlayer:
         self.presses = self.choices = 0
         self.corrected_turns: set[int] = set()  # turns whose visible moves had to be entered on the phone
         self.diverged: str | None = None
-        self._awaiting: tuple[int, float] | None = None  # (log length, time) of the last NEXT press
+        self._awaiting: tuple[int, float] | None = None  # (log length it brings, time) of the last NEXT press
 
     # ---- bookkeeping over the record
 
@@ -96,8 +96,9 @@ class SimPlayer:
 
     # ---- the button
 
-    def _press_next(self) -> None:
-        self._awaiting = (self._logged(), time.monotonic())
+    def _press_next(self, actions: int = 1) -> None:
+        """Press NEXT for a pending turn of ``actions`` actions (committed one by one by the panel's thread)."""
+        self._awaiting = (self._logged() + actions, time.monotonic())
         if self.factory is None:
             self.tracker.commit()
         else:
@@ -120,8 +121,8 @@ class SimPlayer:
             return
         if self._awaiting is not None:
             count, at = self._awaiting
-            if self._logged() == count and time.monotonic() - at < 1.0:
-                return  # the press is still being handled
+            if self._logged() < count and time.monotonic() - at < 1.0:
+                return  # the press is still being handled (all its actions, not just the first)
             self._awaiting = None
         shot = getattr(self.camera, "current", None)
         if shot is None or shot.turn not in self.turns:
@@ -146,7 +147,7 @@ class SimPlayer:
         game = self.hub.session.game
         reading = self.tracker.reading
         if reading.state == "pending" and equivalent(game, reading.actions, want):
-            self._press_next()
+            self._press_next(len(reading.actions))
             return
         if reading.state == "unsure" and turn.number not in self._handled:
             offer = self.hub.snapshot().get("offer")

@@ -9,9 +9,12 @@ Cells are the engine's grid coordinates (the start tile is at 0, 0).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 Cell = tuple[int, int]
+
+#: vision's mapping of (best match score, best score of a read that means something else) to a confidence
+Calibration = Callable[[float, float], float]
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,8 @@ class TileSeen:
     confidence: float = 1.0
     alternatives: tuple[tuple[str, int, float], ...] = ()  # runners-up: (tile, rotation, confidence)
     separated: bool = False           # the confidence already accounts for the runner-up's margin
+    scores: tuple[tuple[str, int, float], ...] = ()  # raw match scores (tile, rotation, score), best read first
+    calibrate: Calibration | None = field(default=None, compare=False, repr=False)
 
     @property
     def cell(self) -> Cell:
@@ -35,6 +40,13 @@ class TileSeen:
             if (t, r % 360) not in {(o[0], o[1]) for o in out}:
                 out.append((t, r % 360, c))
         return sorted(out, key=lambda o: -o[2])
+
+    def scored_reads(self) -> list[tuple[str, int, float]]:
+        """The reads with their raw match scores, best score first, without repeats (empty when unknown)."""
+        out: dict[tuple[str, int], float] = {}
+        for t, r, s in self.scores:
+            out.setdefault((t, r % 360), s)
+        return sorted(((t, r, s) for (t, r), s in out.items()), key=lambda o: -o[2])
 
 
 @dataclass(frozen=True)
@@ -99,8 +111,23 @@ def _alternatives(raw: Iterable[Any] | None, best_confidence: float, best_score:
     return tuple(out)
 
 
-def seen_from_observation(obs: Any) -> TableSeen:
-    """Adapt a recognition result (objects or dicts with tiles and figures) to :class:`TableSeen`."""
+def _scores(tile: str, rotation: int, score: float, raw: Iterable[Any] | None
+            ) -> tuple[tuple[str, int, float], ...]:
+    """The best read and its runners-up by raw match score (runners-up given as objects or dicts with a score)."""
+    out = [(tile, rotation, score)]
+    for a in raw or ():
+        s = None if isinstance(a, (tuple, list)) else _get(a, "score")
+        if s is None:
+            return ()
+        out.append((str(_get(a, "tile")), int(_get(a, "rotation", default=0)) % 360, float(s)))
+    return tuple(out)
+
+
+def seen_from_observation(obs: Any, calibrate: Calibration | None = None) -> TableSeen:
+    """Adapt a recognition result (objects or dicts with tiles and figures) to :class:`TableSeen`.
+
+    ``calibrate``: vision's score -> confidence mapping; with it (and raw match scores in the
+    result) the tracker recomputes confidences for reads grouped by what they mean to the rules."""
     if isinstance(obs, TableSeen):
         return obs
     tiles = {}
@@ -113,9 +140,13 @@ def seen_from_observation(obs: Any) -> TableSeen:
         confidence = float(_get(t, "confidence", "score", default=1.0))
         score = _get(t, "score")
         separated = score is not None and _get(t, "confidence") is not None  # vision.tiles.TileGuess
-        tiles[(x, y)] = TileSeen(x, y, str(tile), int(_get(t, "rotation", default=0)) % 360, confidence,
-                                 _alternatives(_get(t, "alternatives", "runners_up", "candidates"), confidence,
-                                               float(score) if score is not None else None), separated)
+        rotation = int(_get(t, "rotation", default=0)) % 360
+        raw_alts = _get(t, "alternatives", "runners_up", "candidates")
+        scores = (_scores(str(tile), rotation, float(score), raw_alts)
+                  if calibrate is not None and separated else ())
+        tiles[(x, y)] = TileSeen(x, y, str(tile), rotation, confidence,
+                                 _alternatives(raw_alts, confidence, float(score) if score is not None else None),
+                                 separated, scores, calibrate if scores else None)
     figures = tuple(
         FigureSeen(int(_get(f, "x")), int(_get(f, "y")), str(_get(f, "color", "colour")),
                    _get(f, "region"), float(_get(f, "confidence", default=1.0)))

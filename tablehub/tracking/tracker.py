@@ -104,7 +104,7 @@ class Tracker:
         """Recognise ``frame`` now and evaluate it (no motion check)."""
         t0 = self._clock()
         try:
-            seen = seen_from_observation(self._recognize(frame))
+            seen = seen_from_observation(self._recognize(frame), getattr(self._recognize, "confidence", None))
         except Exception as exc:  # vision says what a person can fix (markers covered, too dark); keep going
             log.warning("cannot read the table: %s", exc)
             self.stillness.quiet = 0  # try again after another quiet spell

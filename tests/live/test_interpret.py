@@ -111,3 +111,62 @@ def test_a_figure_taken_off_before_the_tile_is_waited_for(game):
     reading = interpret(game, state, TableSeen(state.tiles, ()))
     # Ben has placed his tile this turn, so a red figure vanishing is Ana's, not his to score
     assert reading.state in ("same", "waiting") and reading.actions == []
+
+
+# ---- confidences for reads grouped by what they mean to the rules (vision's raw match scores)
+
+def calibrate(best: float, second: float) -> float:
+    recognize = pytest.importorskip("vision.recognize")
+    return recognize.TrackerRecognizer.confidence(best, second)
+
+
+def scored_read(*scores: tuple[str, int, float], vision_confidence: float) -> TileSeen:
+    tile, rotation, _ = scores[0]
+    return TileSeen(0, 1, tile, rotation, vision_confidence, separated=True, scores=scores, calibrate=calibrate)
+
+
+def test_twins_with_different_pictures_are_no_rivals_to_each_other(game):
+    from tablehub.tracking.interpret import appearance
+
+    assert appearance(game, "ds022", 0) == appearance(game, "ds023", 0) != appearance(game, "ds024", 0)
+    # vision weighed ds022 against ds023 (another picture) and was unsure: 0.5
+    seen = table_with(game, scored_read(("ds022", 0, 0.95), ("ds023", 0, 0.949), ("ds024", 0, 0.80),
+                                        vision_confidence=0.5))
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "pending", reading.describe()
+    assert reading.actions[0]["tile"] in {"ds022", "ds023"}
+
+
+def test_near_equal_reads_that_mean_different_things_stay_unsure(game):
+    from tablehub.tracking.interpret import appearance
+
+    assert appearance(game, "ds022", 0) != appearance(game, "ds024", 0)
+    seen = table_with(game, scored_read(("ds022", 0, 0.95), ("ds023", 0, 0.949), ("ds024", 0, 0.945),
+                                        vision_confidence=0.5))
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "unsure", "a rival with another meaning a hair behind must go to the phone"
+    assert {c.action["tile"] for c in reading.choices} >= {"ds024"}
+
+
+def test_when_every_listed_read_is_a_twin_the_last_listed_score_bounds_the_rival(game):
+    seen = table_with(game, scored_read(("ds022", 0, 0.95), ("ds023", 0, 0.949), vision_confidence=0.5))
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "unsure", "an unlisted rival may score as high as the last listed read"
+
+
+def test_a_figure_on_a_look_alike_is_named_on_the_logged_tile(game):
+    from tablehub.tracking.interpret import appearance, region_as
+
+    assert appearance(game, "ds026", 270) == appearance(game, "ds025", 90)
+    assert region_as(game, "M:W", ("ds026", 270), ("ds025", 90)) == "M:E"
+    assert region_as(game, "S:NES", ("ds026", 270), ("ds025", 90)) == "S:NSW"
+
+
+def test_a_figure_put_on_a_tile_logged_as_its_look_alike_is_placed_on_the_logged_tile(game):
+    game.apply(game.parse_action({"type": "place_tile", "tile": "ds025", "x": 0, "y": 1, "rotation": 90}))
+    expected = expected_from_view(game.view())
+    seen = TableSeen({**expected.tiles, (0, 1): TileSeen(0, 1, "ds026", 270, 0.9)},  # vision reads the twin
+                     (FigureSeen(0, 1, "red", "M:W"),))
+    reading = interpret(game, expected, seen)
+    assert reading.state == "pending", reading.describe()
+    assert reading.actions == [{"type": "place_figure", "region": "M:E"}]
