@@ -78,7 +78,7 @@ def _table(game: Game, m: re.Match) -> str | None:
 
 def _to_play(game: Game, m: re.Match) -> str | None:
     p = _player(game, m["p"])
-    nxt = game.players[game._starts_new_turn()] if hasattr(game, "_starts_new_turn") else game.current_player
+    nxt = game.to_play
     return None if nxt == p else f"{nxt} is to play, not {p}"
 
 

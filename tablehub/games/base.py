@@ -299,6 +299,11 @@ class Game:
     def current_player(self) -> str:
         return self.players[self.current]
 
+    @property
+    def to_play(self) -> str:
+        """Who acts next (tile games: who lays the next tile, once the current turn's step is done)."""
+        return self.current_player
+
     def copy(self) -> "Game":
         return copy.deepcopy(self)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar, Iterable, Iterator
 
 from ..base import Action, IllegalAction, OptionSpec, ScoreEvent, Setup
 from ..tiles.board import Cell
@@ -114,7 +114,7 @@ class NeuesLand(TileGame):
     def tile_available(self, tile_id: str) -> bool:
         if not self.expert:
             return super().tile_available(tile_id)
-        return tile_id in self.hands[self._starts_new_turn()]
+        return tile_id in self.hands[self.player_to_lay()]
 
     def take_tile(self, tile_id: str) -> None:
         if not self.expert:
@@ -122,13 +122,10 @@ class NeuesLand(TileGame):
         else:
             self.hands[self.current].remove(tile_id)
 
-    def tiles_left(self) -> int:
-        return sum(self.box.values())
-
     def _check_tile_source(self, tile_id: str) -> None:
         if not self.expert:
             return super()._check_tile_source(tile_id)
-        player = self._starts_new_turn()
+        player = self.player_to_lay()
         if self.tiles_left() > 0 and len(self.set_aside) < self.set_aside_needed:
             raise IllegalAction(f"set aside {self.set_aside_needed} tile(s) before play "
                                 f"({len(self.set_aside)} so far)", rule="set_aside_first")
@@ -171,6 +168,20 @@ class NeuesLand(TileGame):
                 raise IllegalAction(f"every hand already holds {HAND_SIZE} tiles", rule="hands_full")
         else:
             super()._validate_other(action)
+
+    def playout_setup(self, pile: list[str]) -> Iterator[Action]:
+        for _ in range(self.set_aside_needed):
+            yield SetAside(pile.pop())
+        yield from self.playout_refill(pile)
+
+    def playout_tiles(self, pile: list[str]) -> list[str]:
+        if not self.expert:
+            return super().playout_tiles(pile)
+        return list(self.hands[self.player_to_lay()])
+
+    def playout_refill(self, pile: list[str]) -> Iterator[Action]:
+        while self.expert and pile and self._draw_target() is not None:
+            yield Draw(pile.pop())
 
     def _draw_target(self) -> int | None:
         n = len(self.players)

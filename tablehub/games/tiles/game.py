@@ -137,11 +137,30 @@ class TileGame(Game):
             self.figure_done = False
             self.last_cell = None
 
-    def _starts_new_turn(self) -> int:
-        """The player a place/discard would be made by."""
+    def player_to_lay(self) -> int:
+        """Index of the player the next place/discard would be made by."""
         if self.turn != 0 and self.placed:
             return (self.current + 1) % len(self.players)
         return self.current
+
+    @property
+    def to_play(self) -> str:
+        return self.players[self.player_to_lay()]
+
+    # ---- where tiles come from in a random playout (the physical draw); variants override
+
+    def playout_setup(self, pile: list[str]) -> Iterator[Action]:
+        """Actions before the first turn (e.g. tiles set aside), drawn from the shuffled ``pile``."""
+        return iter(())
+
+    def playout_tiles(self, pile: list[str]) -> list[str]:
+        """The tiles the next player may lay: one drawn from ``pile`` (empty: the game is out of tiles)."""
+        return [pile.pop()] if pile else []
+
+    def playout_refill(self, pile: list[str]) -> Iterator[Action]:
+        """Actions after a turn or a discard (e.g. drawing into hands); yielded one at a time, each
+        applied before the next is asked for."""
+        return iter(())
 
     # ---- validation
 

@@ -1,7 +1,8 @@
 """Seeded random playouts of tile games: the conformance tests and the engine benchmark use them.
 
-The physical world's randomness (the draw pile) is a shuffled list; every other
-choice is picked uniformly among the engine's legal actions. A game whose
+The physical world's randomness (the draw pile) is a shuffled list; where tiles
+come from (one draw, or a hand in a variant) is the game's ``playout_*`` hooks;
+every other choice is picked uniformly among the engine's legal actions. A game whose
 engine has a pending mandatory choice says so with a truthy ``must_choose``
 attribute; the playout then always picks one of ``legal_actions()``.
 """
@@ -34,48 +35,32 @@ def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, A
     st = stats if stats is not None else PlayoutStats()
     pile = [tid for tid, n in sorted(g.box.items()) for _ in range(n)]
     rng.shuffle(pile)
-    expert = bool(getattr(g, "expert", False))
 
     def do(action: Action) -> None:
         g.apply(action)
         st.actions.append(action)
 
-    if expert:
-        for _ in range(g.set_aside_needed):  # type: ignore[attr-defined]
-            do(g.ACTIONS["set_aside"](pile.pop()))
-        _fill_hands(g, pile, do)
-
+    for action in g.playout_setup(pile):
+        do(action)
     while True:
         _settle(g, rng, do)
-        if expert:
-            hand = g.hands[g._starts_new_turn()]  # type: ignore[attr-defined]
-            if not hand:
-                break
-            choices = []
-            for tile in dict.fromkeys(hand):
-                options_here = g.board.legal_placements(g.catalog.tile(tile))
-                st.enumerated += len(options_here)
-                choices.extend((tile, o) for o in options_here)
-            if not choices:
-                do(DiscardTile(hand[0]))
-                st.discards += 1
-                _fill_hands(g, pile, do)
-                continue
-            tile, (x, y, r) = rng.choice(choices)
-            do(PlaceTile(tile, x, y, 90 * r))
-        else:
-            if not pile:
-                break
-            tile = pile.pop()
-            # the enumeration a hub does for every drawn tile: all legal (x, y, rotation)
+        tiles = g.playout_tiles(pile)
+        if not tiles:
+            break
+        # the enumeration a hub does for every drawn tile: all legal (x, y, rotation)
+        choices = []
+        for tile in dict.fromkeys(tiles):
             options_here = g.board.legal_placements(g.catalog.tile(tile))
             st.enumerated += len(options_here)
-            if not options_here:
-                do(DiscardTile(tile))
-                st.discards += 1
-                continue
-            x, y, r = rng.choice(options_here)
-            do(PlaceTile(tile, x, y, 90 * r))
+            choices.extend((tile, o) for o in options_here)
+        if not choices:
+            do(DiscardTile(tiles[0]))
+            st.discards += 1
+            for action in g.playout_refill(pile):
+                do(action)
+            continue
+        tile, (x, y, r) = rng.choice(choices)
+        do(PlaceTile(tile, x, y, 90 * r))
         st.placements += 1
         for _ in range(4):
             steps = g.legal_actions()
@@ -83,8 +68,8 @@ def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, A
                 break
             do(rng.choice(steps))
         _settle(g, rng, do)
-        if expert:
-            _fill_hands(g, pile, do)
+        for action in g.playout_refill(pile):
+            do(action)
         if getattr(g, "game_over", False):
             break
     if finish:
@@ -96,9 +81,3 @@ def _settle(g: TileGame, rng: random.Random, do) -> None:
     """Make every pending mandatory choice (Südsee: ship reveals, market awards) before play goes on."""
     while getattr(g, "must_choose", False):
         do(rng.choice(g.legal_actions()))
-
-
-def _fill_hands(g: TileGame, pile: list[str], do) -> None:
-    draw = g.ACTIONS["draw"]
-    while pile and g._draw_target() is not None:  # type: ignore[attr-defined]
-        do(draw(pile.pop()))
