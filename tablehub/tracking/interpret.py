@@ -14,24 +14,25 @@
 The committed state is the truth for tiles already down: only new cells are read
 for identity, so an old tile misread later cannot change the game. Actions are
 checked in order on a copy of the engine (a figure on the new tile is validated
-after that tile). Game-specific pieces (how a figure leaves the table to score)
-are in :data:`FIGURE_REMOVAL`.
+after that tile). How a figure leaves the table during play is the engine's
+``figure_removal`` action (Neues Land: score_figure, Südsee: take_back).
 """
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError
 from .table import Cell, FigureSeen, TableSeen, TileSeen
 
 #: game name -> action dict for a figure the player took off the table (None: not a move)
-FIGURE_REMOVAL: dict[str, Callable[[FigureSeen], dict[str, Any] | None]] = {
-    "neuesland": lambda f: ({"type": "score_figure", "x": f.x, "y": f.y, "region": f.region}
-                            if f.region else None),
-    "suedsee": lambda f: ({"type": "take_back", "x": f.x, "y": f.y, "region": f.region} if f.region else None),
-}
+def _removal(game: Game, f: FigureSeen) -> dict[str, Any] | None:
+    """The action that takes figure ``f`` off the board in this game, if any and if its region is known."""
+    kind = getattr(game, "figure_removal", None)
+    if kind is None or not f.region:
+        return None
+    return {"type": kind.type, "x": f.x, "y": f.y, "region": f.region}
 
 #: colour names vision uses for a figure whose colour it cannot tell
 UNKNOWN_COLOURS = frozenset({"unknown", "None", ""})
@@ -307,9 +308,8 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         if reason is not None:
             return Reading("illegal", actions=actions, reason=reason, cell=f.cell, notes=notes)
         actions.append(action)
-    removal = FIGURE_REMOVAL.get(game.name)
     for f in missing:
-        action = removal(f) if removal else None
+        action = _removal(game, f)
         if action is None:
             notes.append(f"the {f.color} figure at {f.x},{f.y} is hidden or gone")
             continue

@@ -92,6 +92,7 @@ class NeuesLand(TileGame):
     catalog_file = Path(__file__).with_name("tiles.json")
     figures_per_player = 4  # 5 per colour, one marks the score
     figure_word = "figure"
+    figure_removal = ScoreFigure
     figure_roles = {PLAIN: "explorer", MOUNTAIN: "thief", SEA: "sailor"}
     ACTIONS = {c.type: c for c in (PlaceTile, DiscardTile, PlaceFigure, ScoreFigure, SetAside, Draw)}
     OPTIONS = TileGame.BASE_OPTIONS + (

@@ -135,6 +135,7 @@ class Suedsee(TileGame):
     catalog_file = Path(__file__).with_name("tiles.json")
     figures_per_player = ISLANDERS
     figure_word = "islander"
+    figure_removal = TakeBack
     figure_roles = {BRIDGE: "shell collector", ISLAND: "banana picker", SEA: "fisher", MARKET: "trader"}
     provisional = PROVISIONAL
     ACTIONS = {c.type: c for c in (PlaceTile, DiscardTile, PlaceFigure, TakeBack, SkipIslander, RevealShip,

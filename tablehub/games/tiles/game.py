@@ -88,6 +88,8 @@ class TileGame(Game):
     catalog_file: ClassVar[Path]
     figures_per_player: ClassVar[int] = 4
     figure_word: ClassVar[str] = "figure"
+    #: the action by which a figure leaves the board during play (seen by the camera as a figure gone)
+    figure_removal: ClassVar[type[FigureOnBoard] | None] = None
     #: terrain letter -> what a figure standing there is called ("explorer", ...)
     figure_roles: ClassVar[dict[str, str]] = {}
     BASE_OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
