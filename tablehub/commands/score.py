@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from ..games import game_class
-from ..games.base import Game, PositionResult
+from ..games.base import Game, PositionResult, verdict
 from ..records import RecordError, load_json, parse_record, replay
 
 NAME = "score"
@@ -43,14 +43,9 @@ def _score_position(data: dict[str, Any], source: str) -> PositionResult:
     return scorer(data, source)
 
 
-def _winners(scores: dict[str, int]) -> list[str]:
-    best = max(scores.values()) if scores else 0
-    return [p for p, s in scores.items() if s == best]
-
-
 def _print_position(result: PositionResult, data: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        json.dump({"game": data["game"], "scores": result.scores, "winners": _winners(result.scores),
+        json.dump({"game": data["game"], "scores": result.scores, "winners": result.winners(),
                    "events": [e.to_dict() for e in result.events], "explanation": result.lines,
                    "provisional": result.provisional}, sys.stdout, indent=2, ensure_ascii=False)
         print()
@@ -94,7 +89,5 @@ def explain(game: Game) -> str:
     width = max(len(p) for p in game.players)
     for p in sorted(game.players, key=lambda p: -scores[p]):
         lines.append(f"  {p:<{width}}  {scores[p]:>4}")
-    winners = game.winners()
-    verb = "wins" if len(winners) == 1 else "share the win"
-    lines.append(f"{' and '.join(winners)} {verb}." if game.finished else "(game not finished)")
+    lines.append(f"{verdict(game.winners())}." if game.finished else "(game not finished)")
     return "\n".join(lines)

@@ -170,6 +170,19 @@ class ScoreEvent:
         return dataclasses.asdict(self)
 
 
+def winners_of(scores: Mapping[str, int]) -> list[str]:
+    """Every player with the most points, in the order given (ties are shared; RULINGS.md)."""
+    if not scores:
+        return []
+    best = max(scores.values())
+    return [p for p, points in scores.items() if points == best]
+
+
+def verdict(winners: list[str]) -> str:
+    """``"Ana wins"`` or ``"Ana and Ben share the win"``."""
+    return f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
+
+
 @dataclass
 class PositionResult:
     """The score of a position read off the table (no action log): per-player totals,
@@ -179,6 +192,9 @@ class PositionResult:
     events: list[ScoreEvent]
     lines: list[str]
     provisional: str | None = None
+
+    def winners(self) -> list[str]:
+        return winners_of(self.scores)
 
 
 @dataclass(frozen=True)
@@ -291,9 +307,7 @@ class Game:
 
     def winners(self) -> list[str]:
         """Every player with the most points (ties are shared)."""
-        s = self.scores()
-        best = max(s.values())
-        return [p for p in self.players if s[p] == best]
+        return winners_of(self.scores())
 
     @property
     def current_player(self) -> str:

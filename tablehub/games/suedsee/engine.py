@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
-from ..base import Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError
+from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError, verdict,
+                    winners_of)
 from ..tiles.board import Cell
 from ..tiles.catalog import Catalog, TileType
 from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame, region_anchor
@@ -760,10 +761,8 @@ class Suedsee(TileGame):
             events.append(ScoreEvent(p, total // 3, _goods_left(held), "final"))
         scores = {p: sum(e.points for e in events if e.player == p) for p in players}
         lines = [str(e) for e in events]
-        best = max(scores.values())
-        winners = [p for p in players if scores[p] == best]
         lines.append("Totals: " + ", ".join(f"{p} {scores[p]}" for p in players)
-                     + f" ({' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'})")
+                     + f" ({verdict(winners_of(scores))})")
         prov = "the ships (ships.json) are provisional" if shipset.provisional and any(
             isinstance(i, str) for v in ships.values() for i in v) else None
         return PositionResult(scores, events, lines, prov)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ..base import PositionResult, ScoreEvent, TablehubError
+from ..base import PositionResult, ScoreEvent, TablehubError, verdict, winners_of
 from .board import PEARLS, PEARLS_PER_COLOUR, TAHITI, Cell, all_cells, all_neighbours, cell_name, parse_cell, \
     side_neighbours
 
@@ -139,10 +139,7 @@ def explain(banks: list[Bank], vaults: Mapping[str, int], players: Iterable[str]
     totals = {p: 0 for p in players}
     for ev in events:
         totals[ev.player] += ev.points
-    best = max(totals.values()) if totals else 0
-    winners = [p for p in players if totals[p] == best]
-    verdict = f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
-    lines.append("Totals: " + ", ".join(f"{p} {totals[p]}" for p in players) + f" ({verdict})")
+    lines.append("Totals: " + ", ".join(f"{p} {totals[p]}" for p in players) + f" ({verdict(winners_of(totals))})")
     return events, lines
 
 
