@@ -419,7 +419,7 @@ def _corner_pages(mat: Mat, pw_mm: float, ph_mm: float, ppm: float, dpi: float,
         if p == 0:
             xs = sorted({c[0] for c in mat.marker_centres_mm})
             ys = sorted({c[1] for c in mat.marker_centres_mm})
-            lines = [f"Cut out the cards. Stick them so that the marker centres lie at the positions written on them",
+            lines = ["Cut out the cards. Stick them so that the marker centres lie at the positions written on them",
                      f"(mat {mat.width_mm:g} x {mat.height_mm:g} mm; centres {xs[-1] - xs[0]:g} mm apart across and "
                      f"{ys[-1] - ys[0]:g} mm down; equal diagonals of "
                      f"{math.hypot(xs[-1] - xs[0], ys[-1] - ys[0]):.0f} mm = square), all upright (^ to the top edge).",

@@ -856,7 +856,7 @@ class TileClassifier:
                 self._all_blurred.append(np.stack([cv2.resize(cv2.GaussianBlur(t, (0, 0), 2.0), (h, h),
                                                               interpolation=cv2.INTER_AREA) for t in self.templates]))
             allb = self._all_blurred[0]
-            base, k = j - j % 4, j % 4
+            base = j - j % 4
             d = ((allb - allb[base][None]) ** 2).sum(axis=3)
             share = (d > self.twin_detail ** 2).mean(axis=(1, 2))
             found = [int(t) for t in np.nonzero(share < self.twin_share)[0]]

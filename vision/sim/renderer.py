@@ -13,7 +13,7 @@ then hands, lighting, colour cast, blur, noise and JPEG are applied in the image
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
