@@ -60,7 +60,7 @@ class Session:
     def _rebuild(self, ended: bool = False) -> None:
         game = new_game(self.setup)
         rows = self.store.actions(self.game_id)
-        for i, row in enumerate(rows):
+        for row in rows:
             try:
                 game.apply(game.parse_action(row.action, where=f"logged action {row.seq}"))
             except TablehubError as exc:
@@ -130,21 +130,16 @@ class Session:
                 raise SessionError("nothing to undo: no action has been played")
             if self.game.finished:
                 raise SessionError("the game has ended; reopen it before undoing")
+            # the trailing actions that share the last action's turn number
             turn = self.rows[-1].turn
-            dropped = [r for r in self.rows if r.turn == turn and r.seq >= self._first_seq_of_last_turn()]
+            k = len(self.rows)
+            while k > 0 and self.rows[k - 1].turn == turn:
+                k -= 1
+            dropped = self.rows[k:]
             self.store.mark_undone(self.game_id, [r.seq for r in dropped])
             self._rebuild()
         self._emit("undo", {"actions": [r.action for r in dropped]})
         return [r.action for r in dropped]
-
-    def _first_seq_of_last_turn(self) -> int:
-        turn = self.rows[-1].turn
-        seq = self.rows[-1].seq
-        for r in reversed(self.rows):
-            if r.turn != turn:
-                break
-            seq = r.seq
-        return seq
 
     def finish(self) -> list[ScoreEvent]:
         """End the game: final evaluation, and the store marks it ended."""
