@@ -274,8 +274,8 @@ class Hub:
             if old is not None and old["note"] == note and [a["action"] for a in old["actions"]] == parsed:
                 return
             with session.lock:
-                refused, ghost = _after_pending(session.game, parsed)
-            self._pending = {"actions": [{"action": a, "label": describe_action(a)} for a in parsed],
+                refused, ghost, labels = _after_pending(session.game, parsed)
+            self._pending = {"actions": [{"action": a, "label": label} for a, label in zip(parsed, labels)],
                              "note": str(note), "refused": refused, "at": time.time()}
             self._ghost = ghost
             self._recheck_offer(session)
@@ -336,8 +336,8 @@ class Hub:
         items = [_split_candidate(item) for item in candidates]
         with self._lock:
             with session.lock:
-                refusals = self._refusals_after_pending(session, [a for a, _ in items])
-            parsed = [Candidate(a, c, describe_action(a), r) for (a, c), r in zip(items, refusals)]
+                refusals, labels = self._refusals_after_pending(session, [a for a, _ in items])
+            parsed = [Candidate(a, c, label, r) for (a, c), r, label in zip(items, refusals, labels)]
             parsed.sort(key=lambda c: (c.refused is not None, -c.confidence))
             self._offer_seq += 1
             self._offer = {"id": self._offer_seq, "note": note, "at": time.time(),
@@ -346,16 +346,19 @@ class Hub:
         self.publish()
         return offer_id
 
-    def _refusals_after_pending(self, session: Session, actions: list[dict[str, Any]]) -> list[str | None]:
-        """Why each of ``actions`` would be refused after the pending actions (hub and session locked)."""
+    def _refusals_after_pending(self, session: Session,
+                                actions: list[dict[str, Any]]) -> tuple[list[str | None], list[str]]:
+        """Why each of ``actions`` would be refused after the pending actions, and its label in
+        the game's words there (hub and session locked)."""
         prefix = [a["action"] for a in self._pending["actions"]] if self._pending else []
         if not prefix:
-            return [session.check(a) for a in actions]
+            return [session.check(a) for a in actions], [describe_action(a, session.game) for a in actions]
         work = session.game.copy()
         refused = _apply_all(work, prefix)
+        labels = [describe_action(a, work) for a in actions]
         if refused is not None:
-            return [f"the pending turn cannot be logged: {refused}"] * len(actions)
-        return [_refusal_now(work, a) for a in actions]
+            return [f"the pending turn cannot be logged: {refused}"] * len(actions), labels
+        return [_refusal_now(work, a) for a in actions], labels
 
     def _recheck_offer(self, session: Session) -> None:
         """The pending turn changed: check the offered choices again (same order, same id)."""
@@ -363,7 +366,7 @@ class Hub:
         if offer is None:
             return
         with session.lock:
-            refusals = self._refusals_after_pending(session, [c["action"] for c in offer["candidates"]])
+            refusals, _ = self._refusals_after_pending(session, [c["action"] for c in offer["candidates"]])
         offer["candidates"] = [dict(c, refused=r) for c, r in zip(offer["candidates"], refusals)]
 
     def clear_offer(self) -> None:
@@ -400,7 +403,7 @@ class Hub:
                     if reason is None:
                         work.apply(work.parse_action(action))
                     else:
-                        raise HubError(f"{describe_action(action)} refused, nothing logged: {reason}")
+                        raise HubError(f"{describe_action(action, work)} refused, nothing logged: {reason}")
             events: list[ScoreEvent] = []
             done = 0
             try:
@@ -482,7 +485,7 @@ class Hub:
                     turn_before = hist.entries[-1]["turn"] if hist.entries else 0
                     actor = _actor(row.action, game, hist.next_actor, turn_before)
                     hist.entries.append(_entry(row.seq, row.action, row.source, row.turn, actor,
-                                               payload.get("events", [])))
+                                               payload.get("events", []), game))
                     hist.next_actor = game.current_player
                 else:
                     self._rebuild_history()
@@ -490,7 +493,7 @@ class Hub:
                 self._offer = None
             if self._pending is not None:  # still the table's next move after this change?
                 with session.lock:
-                    still, ghost = _after_pending(session.game, [a["action"] for a in self._pending["actions"]])
+                    still, ghost, _ = _after_pending(session.game, [a["action"] for a in self._pending["actions"]])
                 if still is not None:
                     self._drop_pending()
                 else:
@@ -509,7 +512,7 @@ class Hub:
                     events = game.apply(game.parse_action(row.action))
                     actor = _actor(row.action, game, before, turn_before)
                     hist.entries.append(_entry(row.seq, row.action, row.source, row.turn, actor,
-                                               [e.to_dict() for e in events]))
+                                               [e.to_dict() for e in events], game))
                 hist.next_actor = game.current_player
                 if session.game.finished:
                     hist.finals = [e.to_dict() for e in session.game.score_log[len(game.score_log):]]
@@ -594,8 +597,9 @@ def _actor(action: Mapping[str, Any], game: Any, before: str | None, turn_before
 
 
 def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str | None,
-           events: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"seq": seq, "action": action, "label": describe_action(action), "source": source,
+           events: list[dict[str, Any]], game: Any) -> dict[str, Any]:
+    """A history line; ``game`` is the game just after the action (for its label)."""
+    return {"seq": seq, "action": action, "label": describe_action(action, game), "source": source,
             "turn": turn, "player": actor, "events": events}
 
 
@@ -650,24 +654,32 @@ def _refusal_now(game: Any, action: Mapping[str, Any]) -> str | None:
         return str(exc)
 
 
-def _apply_all(game: Any, actions: list[dict[str, Any]]) -> str | None:
-    """Apply ``actions`` in order to ``game`` (a copy); the first refusal, named, or ``None``."""
+def _apply_all(game: Any, actions: list[dict[str, Any]], labels: list[str] | None = None) -> str | None:
+    """Apply ``actions`` in order to ``game`` (a copy); the first refusal, named, or ``None``.
+    ``labels`` collects each action's label in the game's words as it is applied."""
     for action in actions:
+        label = describe_action(action, game)
+        if labels is not None:
+            labels.append(label)
         try:
             game.apply(game.parse_action(action))
         except TablehubError as exc:
-            return f"{describe_action(action)}: {exc}"
+            if labels is not None:
+                labels.extend(describe_action(a) for a in actions[len(labels):])
+            return f"{label}: {exc}"
     return None
 
 
-def _after_pending(game: Any, actions: list[dict[str, Any]]) -> tuple[str | None, dict[str, list[dict[str, Any]]]]:
+def _after_pending(game: Any, actions: list[dict[str, Any]]
+                   ) -> tuple[str | None, dict[str, list[dict[str, Any]]], list[str]]:
     """Try the pending ``actions`` on a copy of ``game``: (the first refusal or ``None``, the tiles
-    and figures they add to the view, for the board's ghost)."""
+    and figures they add to the view, for the board's ghost, and each action's label)."""
     work = game.copy()
-    refused = _apply_all(work, actions)
+    labels: list[str] = []
+    refused = _apply_all(work, actions, labels)
     before, after = game.view(), work.view()
     if not isinstance(after, Mapping) or after.get("kind") != "tiles":
-        return refused, {"tiles": [], "figures": []}
+        return refused, {"tiles": [], "figures": []}, labels
     cells = {(t["x"], t["y"]) for t in before.get("tiles") or []}
     figures = [_figure_key(f) for f in before.get("figures") or []]
     tiles = [dict(t) for t in after.get("tiles") or [] if (t["x"], t["y"]) not in cells]
@@ -678,7 +690,7 @@ def _after_pending(game: Any, actions: list[dict[str, Any]]) -> tuple[str | None
             figures.remove(key)
         else:
             new_figures.append(dict(f))
-    return refused, {"tiles": tiles, "figures": new_figures}
+    return refused, {"tiles": tiles, "figures": new_figures}, labels
 
 
 def _figure_key(f: Mapping[str, Any]) -> tuple[Any, ...]:

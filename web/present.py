@@ -48,8 +48,13 @@ def player_colours(players: tuple[str, ...], colours: tuple[str, ...]) -> list[s
     return list(SETUP_COLOURS[: len(players)])
 
 
-def describe_action(action: Mapping[str, Any]) -> str:
-    """A short sentence for an action dict, for the history and the suggestion buttons."""
+def describe_action(action: Mapping[str, Any], game: Any = None) -> str:
+    """A short sentence for an action dict, for the history and the suggestion buttons: the
+    game's own words when ``game`` (as it is just before or after the action) has them
+    (:meth:`tablehub.games.base.Game.describe`), else a generic one from the fields."""
+    words = game.describe(action) if game is not None else None
+    if words:
+        return words
     data = dict(action)
     kind = str(data.pop("type", "action"))
     for key in ("source", "confidence", "note"):

@@ -321,6 +321,13 @@ class Game:
     def copy(self) -> "Game":
         return copy.deepcopy(self)
 
+    def describe(self, action: Mapping[str, Any]) -> str | None:
+        """``action`` (a record dict) in this game's words for the people at the table, or ``None``
+        for the generic wording (``web.present.describe_action``). Called on the game as it is
+        just before the action, or just after it (the page labels its history from the replay);
+        an override must read only what the action cannot change."""
+        return None
+
     def award(self, player: str, points: int, reason: str, kind: str = "score") -> ScoreEvent:
         ev = ScoreEvent(player, points, reason, kind, self.turn)
         self.score_log.append(ev)

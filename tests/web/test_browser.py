@@ -171,8 +171,10 @@ def test_the_pending_turn_shows_as_a_card_and_a_ghost_and_commits_after_the_pin(
     driver.get(server.url + "#scores")
     wait_for(driver, lambda: css(driver, "#pending")[0].is_displayed(), what="the pending card")
     card = css(driver, "#pending")[0].text
-    assert card.startswith("Pending: Place tile " + tile["tile"]), "the actions in words"
-    assert len(css(driver, "#pending-list li")) == 2 and "Commit now" in card
+    assert card.startswith("Pending: 2 actions"), "the heading counts the actions"
+    items = [li.text for li in css(driver, "#pending-list li")]
+    assert len(items) == 2 and items[0].startswith("Place tile " + tile["tile"]), "each action in words, once"
+    assert card.count("Place tile") == 1 and "Commit now" in card
     driver.execute_script("window.scrollTo(0, 0)")
     shot(driver, "20-pending-card")
 

@@ -35,6 +35,8 @@ def test_the_pending_turn_is_in_the_snapshot_in_words_and_pushed_once(neuesland,
     pending = neuesland.snapshot()["pending"]
     assert [a["action"] for a in pending["actions"]] == [tile, figure]
     assert pending["actions"][0]["label"].startswith(f"Place tile {tile['tile']} at ({tile['x']}, {tile['y']})")
+    assert pending["actions"][1]["label"].startswith("Place figure: ") and " side" in pending["actions"][1]["label"], \
+        "the figure on the pending tile, in table words (read on the game after the tile)"
     assert pending["note"].startswith("the colour") and pending["refused"] is None
     assert neuesland.version == version + 1
     neuesland.pending([tile, figure], note="the colour of the figure is unclear: taken as red")

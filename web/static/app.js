@@ -368,8 +368,9 @@ function renderPending(s) {
   const p = s.pending;
   $("#pending").hidden = !p || !s.game || s.game.finished;
   if (!p) return;
-  $("#pending-summary").textContent = p.actions.map((a) => a.label).join("; ");
-  $("#pending-list").hidden = p.actions.length < 2;  // one action: the heading says it all
+  // one action: the heading says it all; several: the heading counts them and the list says each once
+  $("#pending-summary").textContent = p.actions.length < 2 ? p.actions[0].label : `${p.actions.length} actions`;
+  $("#pending-list").hidden = p.actions.length < 2;
   $("#pending-list").replaceChildren(...p.actions.map((a) => el("li", { text: a.label })));
   $("#pending-note").hidden = !p.note;
   $("#pending-note").textContent = p.note || "";

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Iterable, Iterator
+from typing import Any, ClassVar, Iterable, Iterator, Mapping
 
 from ..base import Action, Game, IllegalAction, OptionSpec, SetupError, Setup
 from .board import Cell, TileBoard
@@ -241,6 +241,27 @@ class TileGame(Game):
     def _terrain(self, letter: str) -> str:
         return self.catalog.terrains.get(letter, letter)
 
+    def describe(self, action: Mapping[str, Any]) -> str | None:
+        """Figure actions with the region in table words: "Place figure: sailor on the sea, north
+        side" instead of the catalog's region id (which is in the tile's unturned frame). Reads
+        only the tile under the figure, which no action removes."""
+        region_id = action.get("region")
+        if not isinstance(region_id, str):
+            return None
+        x, y = action.get("x"), action.get("y")
+        cell = (x, y) if isinstance(x, int) and isinstance(y, int) else self.last_cell
+        placed = self.board.cells.get(cell) if cell is not None else None
+        if placed is None:
+            return None
+        try:
+            region = placed.tile.region(region_id)
+        except KeyError:
+            return None
+        verb = str(action.get("type", "action")).replace("_", " ").capitalize()
+        role = self.figure_roles.get(region.terrain, self.figure_word)
+        where = f", at ({cell[0]}, {cell[1]})" if "x" in action else ""
+        return f"{verb}: {role} on the {self._terrain(region.terrain)}, {table_sides(region.slots, placed.rot)}{where}"
+
     # ---- application
 
     def _apply(self, action: Action) -> None:
@@ -352,6 +373,21 @@ class TileGame(Game):
 
     def _apply_other(self, action: Action) -> None:
         raise NotImplementedError(action.type)
+
+
+_SIDE_WORDS = ("north", "east", "south", "west")
+
+
+def table_sides(slots: frozenset[int], rot: int) -> str:
+    """The sides of the table a region of a tile turned ``rot`` quarter turns touches, in words."""
+    sides = sorted({((s + 3 * rot) % 12) // 3 for s in slots})
+    if not sides:
+        return "middle of the tile"
+    if len(sides) == 4:
+        return "all sides"
+    words = [_SIDE_WORDS[i] for i in sides]
+    return (" and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]) + \
+        (" side" if len(words) == 1 else " sides")
 
 
 # Unit-square points for the 12 slots (middle of each third of each side), clockwise from NW.
