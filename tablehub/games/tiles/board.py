@@ -13,6 +13,7 @@ lookup per open cell.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Iterator
 
 from ..base import IllegalAction
@@ -53,6 +54,24 @@ class TileBoard:
         self.node_cell: list[Cell] = []
         self.node_region: list[int] = []
         self.last: Cell | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "TileBoard":
+        """A board copy in about a tenth of a generic deepcopy (the tracker and the page fork the
+        game for every reading): tuples, cells and ``Placed`` records never change once made, so
+        they are shared; every container that does change is copied; figures go through ``memo``
+        so the copy's occupants are the copied game's figures."""
+        new = TileBoard.__new__(TileBoard)
+        memo[id(self)] = new
+        new.catalog, new._fit, new.last = self.catalog, self._fit, self.last
+        new.cells = dict(self.cells)
+        new.open = dict(self.open)
+        new.groups = {cons: dict(cells) for cons, cells in self.groups.items()}
+        new.parent, new.terrain, new.open_slots = list(self.parent), list(self.terrain), list(self.open_slots)
+        new.node_cell, new.node_region = list(self.node_cell), list(self.node_region)
+        new.cover = [None if c is None else set(c) for c in self.cover]
+        new.members = [None if m is None else list(m) for m in self.members]
+        new.occupants = copy.deepcopy(self.occupants, memo)
+        return new
 
     # ---- union-find
 
