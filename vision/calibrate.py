@@ -2,10 +2,11 @@
 
 Most Pi cameras over a 70 cm mat are fine without it (the homography absorbs the
 rest), but a wide lens bends straight lines by millimetres near the mat's edge.
-Print the board (``tablehub markers --charuco``), show it to the camera in 10-20
-poses (tilted, in every part of the image), and run :func:`calibrate_charuco`; the
-resulting :class:`LensCalibration` is saved as JSON and given to the
-:class:`~vision.rectify.Rectifier`, which then undistorts marker corners and warps.
+Print the board (``tablehub lens board``), show it to the camera in 10-20 poses
+(tilted, in every part of the image) and solve (``tablehub lens calibrate``, or
+:func:`calibrate_charuco`); the resulting :class:`LensCalibration` is saved as JSON
+and given to the :class:`~vision.rectify.Rectifier`, which then undistorts marker
+corners and warps.
 
 The board uses ``DICT_5X5_100`` so that its markers are never mistaken for the mat's.
 """
@@ -14,8 +15,9 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -26,6 +28,11 @@ from .markers import get_dictionary, to_grey
 log = logging.getLogger(__name__)
 
 FORMAT = "tablehub-lens/1"
+SPEC_FORMAT = "tablehub-charuco/1"
+MIN_VIEWS = 5
+"""Fewest views of the board a calibration is solved from (10-20 are better)."""
+MAX_RMS_PX = 2.0
+"""Highest acceptable RMS reprojection error; sharp photos of a flat board give 0.1-0.6 px."""
 
 
 def undistort_pixels(pts_px: np.ndarray, K: np.ndarray, dist: np.ndarray, iterations: int = 40,
@@ -46,13 +53,29 @@ class CalibrationError(VisionError):
 
 @dataclass(frozen=True)
 class CharucoSpec:
-    """The printed ChArUco board: squares across and down, square and marker side in mm."""
+    """The printed ChArUco board: squares across and down, square and marker side in mm.
+
+    Only the board's proportions matter to the lens: a uniformly mis-scaled print gives
+    the same camera matrix and distortion (just wrong board distances, which are not used).
+    """
 
     squares_x: int = 9
     squares_y: int = 6
     square_mm: float = 30.0
     marker_mm: float = 22.0
     dictionary: str = "DICT_5X5_100"
+
+    def __post_init__(self) -> None:
+        if self.squares_x < 3 or self.squares_y < 3:
+            raise CalibrationError(f"board: expected at least 3 x 3 squares, got {self.squares_x} x {self.squares_y}")
+        if not 0 < self.marker_mm < self.square_mm:
+            raise CalibrationError(f"board: marker_mm ({self.marker_mm:g}) must be positive and smaller than "
+                                   f"square_mm ({self.square_mm:g})")
+        markers = self.squares_x * self.squares_y // 2
+        available = get_dictionary(self.dictionary).bytesList.shape[0]
+        if markers > available:
+            raise CalibrationError(f"board: {self.squares_x} x {self.squares_y} squares need {markers} markers, "
+                                   f"{self.dictionary} has {available}")
 
     def board(self) -> "cv2.aruco.CharucoBoard":
         return cv2.aruco.CharucoBoard((self.squares_x, self.squares_y), self.square_mm, self.marker_mm,
@@ -62,11 +85,60 @@ class CharucoSpec:
     def size_mm(self) -> tuple[float, float]:
         return (self.squares_x * self.square_mm, self.squares_y * self.square_mm)
 
+    @property
+    def corners(self) -> int:
+        """Inner chessboard corners: the points a full view of the board gives."""
+        return (self.squares_x - 1) * (self.squares_y - 1)
+
     def image(self, ppm: float, margin_mm: float = 10.0) -> np.ndarray:
         """The board drawn at ``ppm`` px/mm with a white margin (grey uint8); board origin at (margin, margin)."""
         w, h = self.size_mm
         size = (int(round((w + 2 * margin_mm) * ppm)), int(round((h + 2 * margin_mm) * ppm)))
         return self.board().generateImage(size, marginSize=int(round(margin_mm * ppm)), borderBits=1)
+
+    def page(self, paper_mm: tuple[float, float], dpi: float, margin_mm: float = 10.0) -> np.ndarray:
+        """A printable page (grey uint8, ``paper_mm`` portrait or turned) with the board centred at true size."""
+        ppm = dpi / 25.4
+        board = self.image(ppm, margin_mm)
+        bw, bh = (v + 2 * margin_mm for v in self.size_mm)
+        for pw, ph in (paper_mm, paper_mm[::-1]):
+            if bw <= pw and bh <= ph:
+                page = np.full((int(round(ph * ppm)), int(round(pw * ppm))), 255, np.uint8)
+                y0 = (page.shape[0] - board.shape[0]) // 2
+                x0 = (page.shape[1] - board.shape[1]) // 2
+                page[y0:y0 + board.shape[0], x0:x0 + board.shape[1]] = board
+                return page
+        raise CalibrationError(f"board: {bw:g} x {bh:g} mm (with its margin) does not fit on "
+                               f"{paper_mm[0]:g} x {paper_mm[1]:g} mm paper; take larger paper or smaller squares")
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": SPEC_FORMAT, "squares_x": self.squares_x, "squares_y": self.squares_y,
+                "square_mm": self.square_mm, "marker_mm": self.marker_mm, "dictionary": self.dictionary}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "board") -> "CharucoSpec":
+        if not isinstance(data, Mapping) or data.get("format") != SPEC_FORMAT:
+            got = data.get("format") if isinstance(data, Mapping) else type(data).__name__
+            raise CalibrationError(f"{source}: format: expected {SPEC_FORMAT!r}, got {got!r}")
+        try:
+            return cls(int(data["squares_x"]), int(data["squares_y"]), float(data["square_mm"]),
+                       float(data["marker_mm"]), str(data.get("dictionary", cls.dictionary)))
+        except KeyError as exc:
+            raise CalibrationError(f"{source}: {exc.args[0]}: missing") from None
+        except (TypeError, ValueError) as exc:
+            raise CalibrationError(f"{source}: not a board description ({exc})") from None
+        except CalibrationError as exc:
+            raise CalibrationError(f"{source}: {exc}") from None
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> "CharucoSpec":
+        return cls.from_dict(_read_json(path, "board file"), str(path))
 
 
 @dataclass(frozen=True)
@@ -77,6 +149,7 @@ class LensCalibration:
     dist_coeffs: np.ndarray
     image_size: tuple[int, int]
     rms_px: float = 0.0
+    views: int = 0
 
     def for_size(self, size: tuple[int, int]) -> "LensCalibration":
         """The same lens for frames of another resolution (same aspect ratio, scaled sensor readout)."""
@@ -89,7 +162,7 @@ class LensCalibration:
         K = self.camera_matrix.copy()
         K[0] *= sx
         K[1] *= sy
-        return LensCalibration(K, self.dist_coeffs.copy(), (int(size[0]), int(size[1])), self.rms_px)
+        return LensCalibration(K, self.dist_coeffs.copy(), (int(size[0]), int(size[1])), self.rms_px, self.views)
 
     def undistort_points(self, pts_px: np.ndarray) -> np.ndarray:
         """Pixel positions an ideal pinhole camera with the same matrix would have seen."""
@@ -113,10 +186,12 @@ class LensCalibration:
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "image_size": list(self.image_size), "camera_matrix": self.camera_matrix.tolist(),
-                "dist_coeffs": self.dist_coeffs.ravel().tolist(), "rms_px": self.rms_px}
+                "dist_coeffs": self.dist_coeffs.ravel().tolist(), "rms_px": self.rms_px, "views": self.views}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], source: str = "lens") -> "LensCalibration":
+        if not isinstance(data, Mapping):
+            raise CalibrationError(f"{source}: not a lens calibration (a JSON object is expected)")
         try:
             if data.get("format", FORMAT) != FORMAT:
                 raise CalibrationError(f"{source}: format: expected {FORMAT!r}, got {data.get('format')!r}")
@@ -129,7 +204,7 @@ class LensCalibration:
             raise CalibrationError(f"{source}: not a lens calibration ({exc})") from None
         if K.shape != (3, 3) or dist.size not in (4, 5, 8, 12, 14) or len(size) != 2:
             raise CalibrationError(f"{source}: camera_matrix must be 3x3 and dist_coeffs 4, 5, 8, 12 or 14 numbers")
-        return cls(K, dist, (size[0], size[1]), float(data.get("rms_px", 0.0)))
+        return cls(K, dist, (size[0], size[1]), float(data.get("rms_px", 0.0)), int(data.get("views", 0)))
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -138,39 +213,119 @@ class LensCalibration:
 
     @classmethod
     def load(cls, path: str | Path) -> "LensCalibration":
-        path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise CalibrationError(f"{path}: cannot read the lens file ({exc.strerror or exc})") from None
-        except json.JSONDecodeError as exc:
-            raise CalibrationError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-        return cls.from_dict(data, str(path))
+        return cls.from_dict(_read_json(path, "lens file"), str(path))
 
 
-def detect_charuco(frame: np.ndarray, spec: CharucoSpec) -> tuple[np.ndarray, np.ndarray] | None:
-    """Board corners seen in one frame: (object points (n, 3) mm, image points (n, 2) px), or None."""
+def _read_json(path: str | Path, what: str) -> Any:
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CalibrationError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        where = f"line {exc.lineno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else "not text"
+        raise CalibrationError(f"{path}: the {what} is not valid JSON ({where})") from None
+
+
+@lru_cache(maxsize=4)
+def _detector(spec: CharucoSpec) -> tuple["cv2.aruco.CharucoBoard", "cv2.aruco.CharucoDetector"]:
     board = spec.board()
-    detector = cv2.aruco.CharucoDetector(board)
+    return board, cv2.aruco.CharucoDetector(board)
+
+
+def detect_charuco(frame: np.ndarray, spec: CharucoSpec,
+                   min_corners: int = 6) -> tuple[np.ndarray, np.ndarray] | None:
+    """Board corners seen in one frame: (object points (n, 3) mm, image points (n, 2) px), or None.
+
+    None when fewer than ``min_corners`` chessboard corners are seen (6 is about the least
+    a view can add to a calibration; a third of the board or more makes a useful view).
+    """
+    board, detector = _detector(spec)
     corners, ids, _mc, _mi = detector.detectBoard(to_grey(frame))
-    if ids is None or len(ids) < 6:
+    need = max(1, int(min_corners))
+    if ids is None or len(ids) < need:
         return None
     obj, img = board.matchImagePoints(corners, ids)
-    if obj is None or len(obj) < 6:
+    if obj is None or len(obj) < need:
         return None
     return obj.reshape(-1, 3).astype(np.float32), img.reshape(-1, 2).astype(np.float32)
 
 
-def calibrate_charuco(frames: Iterable[np.ndarray], spec: CharucoSpec = CharucoSpec(),
-                      min_views: int = 5, fix_k3: bool = True) -> LensCalibration:
-    """Calibrate from frames showing the ChArUco board. Raises :class:`CalibrationError` with advice.
+@dataclass(frozen=True)
+class BoardView:
+    """The board corners found in one photo or frame, named for messages (a file name, "shot 3")."""
 
-    ``fix_k3`` keeps the sixth-order radial term at 0: boards rarely reach the image
-    corners, where a free k3 would extrapolate wildly; Pi camera lenses do not need it.
+    name: str
+    object_points: np.ndarray  # (n, 3) board mm
+    image_points: np.ndarray   # (n, 2) px
+
+    @property
+    def corners(self) -> int:
+        return len(self.image_points)
+
+
+def solve_charuco(views: Sequence[BoardView], size: tuple[int, int], min_views: int = MIN_VIEWS,
+                  max_rms: float = MAX_RMS_PX, fix_k3: bool = True) -> LensCalibration:
+    """The lens from board views of one image ``size`` (w, h). Raises :class:`CalibrationError` with advice.
+
+    Refuses too few views, a reprojection error above ``max_rms`` (naming the worst views,
+    the ones to drop) and solutions that :func:`check_plausible` rejects. ``fix_k3`` keeps
+    the sixth-order radial term at 0: boards rarely reach the image corners, where a free
+    k3 would extrapolate wildly; Pi camera lenses do not need it.
     """
-    obj_pts, img_pts = [], []
+    if len(views) < min_views:
+        raise CalibrationError(f"calibration: the board was found in {len(views)} frame(s), need at least "
+                               f"{min_views}; show the whole board, tilted, in different parts of the image")
+    flags = cv2.CALIB_FIX_K3 if fix_k3 else 0
+    obj = [v.object_points for v in views]
+    img = [v.image_points for v in views]
+    rms, K, dist, _r, _t, _std_in, _std_ex, per_view = cv2.calibrateCameraExtended(
+        obj, img, (int(size[0]), int(size[1])), None, None, flags=flags)
+    log.info("lens calibration from %d views: rms %.3f px", len(views), rms)
+    if not np.isfinite(rms) or rms > max_rms:
+        order = np.argsort(-per_view.ravel())[:3]
+        worst = ", ".join(f"{views[i].name} {float(per_view.ravel()[i]):.2f} px" for i in order)
+        raise CalibrationError(f"calibration: reprojection error {rms:.2f} px is too high (worst views: {worst}): "
+                               "drop blurred or glare-struck photos and check the board is flat, then run again")
+    lens = LensCalibration(K, dist.ravel()[:5] if dist.size >= 5 else dist.ravel(), (int(size[0]), int(size[1])),
+                           float(rms), len(views))
+    check_plausible(lens)
+    return lens
+
+
+def check_plausible(lens: LensCalibration) -> None:
+    """Refuse a solution that fits the views but cannot be used as the lens.
+
+    The camera matrix need not be exact for the mat (a board seen only face-on leaves
+    the focal length loose, and the mat's homography absorbs that), but a focal length
+    or image centre far out of range means the solver went astray, and a distortion that
+    folds the image over near its edges (undistorting and distorting again does not come
+    back) would throw markers there miles off.
+    """
+    w, h = lens.image_size
+    K = lens.camera_matrix
+    advice = "tilt the board 10-30 degrees in different directions and show it in every part of the image"
+    fx, fy, cx, cy = K[0, 0], K[1, 1], K[0, 2], K[1, 2]
+    if not (0.2 * w < fx < 20 * w and 0.2 * w < fy < 20 * w and 0.8 < fx / fy < 1.25):
+        raise CalibrationError(f"calibration: focal length {fx:.0f} x {fy:.0f} px is implausible for {w}x{h} "
+                               f"frames; {advice}")
+    if abs(cx - w / 2) > 0.25 * w or abs(cy - h / 2) > 0.25 * h:
+        raise CalibrationError(f"calibration: image centre found at ({cx:.0f}, {cy:.0f}), far from the middle of "
+                               f"{w}x{h} frames; {advice}")
+    border = np.array([[0, 0], [w / 2, 0], [w - 1, 0], [w - 1, h / 2], [w - 1, h - 1], [w / 2, h - 1],
+                       [0, h - 1], [0, h / 2]], np.float64)
+    back = lens.distort_points(lens.undistort_points(border))
+    if not np.all(np.isfinite(back)) or float(np.abs(back - border).max()) > 0.5:
+        raise CalibrationError("calibration: the fitted distortion folds over near the image edges (the board "
+                               "never reached them); take more shots with the board near each corner")
+
+
+def calibrate_charuco(frames: Iterable[np.ndarray], spec: CharucoSpec = CharucoSpec(),
+                      min_views: int = MIN_VIEWS, fix_k3: bool = True,
+                      max_rms: float = MAX_RMS_PX) -> LensCalibration:
+    """Calibrate from frames showing the ChArUco board. Raises :class:`CalibrationError` with advice."""
+    views: list[BoardView] = []
     size: tuple[int, int] | None = None
-    used = 0
     for i, frame in enumerate(frames):
         h, w = frame.shape[:2]
         if size is None:
@@ -181,16 +336,5 @@ def calibrate_charuco(frames: Iterable[np.ndarray], spec: CharucoSpec = CharucoS
         if found is None:
             log.info("frame %d: board not found", i)
             continue
-        obj_pts.append(found[0])
-        img_pts.append(found[1])
-        used += 1
-    if size is None or used < min_views:
-        raise CalibrationError(f"calibration: the board was found in {used} frame(s), need at least {min_views}; "
-                               "show the whole board, tilted, in different parts of the image")
-    flags = cv2.CALIB_FIX_K3 if fix_k3 else 0
-    rms, K, dist, _r, _t = cv2.calibrateCamera(obj_pts, img_pts, size, None, None, flags=flags)
-    log.info("lens calibration from %d views: rms %.3f px", used, rms)
-    if rms > 2.0:
-        raise CalibrationError(f"calibration: reprojection error {rms:.2f} px is too high (blurred frames, or "
-                               "the board printed at the wrong scale / not flat)")
-    return LensCalibration(K, dist.ravel()[:5] if dist.size >= 5 else dist.ravel(), size, float(rms))
+        views.append(BoardView(f"frame {i}", *found))
+    return solve_charuco(views, size or (0, 0), min_views, max_rms, fix_k3)
