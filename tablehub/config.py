@@ -10,6 +10,10 @@ editing a file:
 - ``TABLEHUB_PINS``: ``mock`` (gpiozero's MockFactory), ``lgpio`` or ``auto``
 - ``TABLEHUB_DATA``: where the SQLite game store lives (systemd's ``$STATE_DIRECTORY`` too)
 
+Camera-specific vision files live in the data folder too: the lens calibration
+``lens-<camera source>.json`` (``[camera] lens`` to put it elsewhere; written by
+``tablehub lens calibrate``) and the tile references ``refs/<game>`` (``[vision] refs``).
+
 >>> cfg = load_config(environ={"TABLEHUB_CAMERA": "replay"}, path=None)
 >>> cfg.camera.source, cfg.pins.next
 ('replay', 17)
@@ -28,6 +32,7 @@ from .games.base import TablehubError
 CAMERA_SOURCES = ("picamera2", "opencv", "replay", "sim")
 PIN_BACKENDS = ("auto", "mock", "lgpio", "rpigpio")
 SYSTEM_CONFIG = Path("/etc/tablehub/tablehub.toml")
+SECTIONS = ("camera", "pins", "tracking", "web", "game", "vision")
 
 
 class ConfigError(TablehubError):
@@ -45,6 +50,7 @@ class CameraConfig:
     settle_s: float = 2.0         # picamera2: auto exposure/white balance settle, then locked
     retry_s: float = 2.0          # a lost camera is retried this often (backing off to 30 s)
     loop: bool = False            # replay: start again at the end
+    lens: str = ""                # lens calibration file; empty: <data_dir>/lens-<source>.json if it exists
 
 
 @dataclass
@@ -71,6 +77,11 @@ class TrackingConfig:
 
 
 @dataclass
+class VisionConfig:
+    refs: str = ""                # `tablehub run`'s tile references ("{game}": the game); empty: <data_dir>/refs/{game}
+
+
+@dataclass
 class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
@@ -91,12 +102,22 @@ class Config:
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
     web: WebConfig = field(default_factory=WebConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
     data_dir: str = ""            # empty: $TABLEHUB_DATA, $STATE_DIRECTORY, ./var in a checkout, XDG
     source: str = "defaults"      # where the settings came from, for `tablehub doctor`
 
     @property
     def db_path(self) -> Path:
         return Path(self.data_dir) / "games.sqlite"
+
+    def lens_path(self, source: str) -> Path:
+        """Where the lens calibration of camera ``source`` (a resolved source, not "auto") is read and written."""
+        return Path(self.camera.lens) if self.camera.lens else Path(self.data_dir) / f"lens-{source}.json"
+
+    def refs_path(self, game: str) -> Path:
+        """The reference folder ``tablehub enroll`` wrote for ``game`` with this camera."""
+        template = self.vision.refs or str(Path(self.data_dir) / "refs" / "{game}")
+        return Path(template.replace("{game}", game))
 
 
 def default_data_dir(environ: Mapping[str, str], cwd: Path | None = None) -> Path:
@@ -189,9 +210,9 @@ def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:
                 raise ConfigError(f"{where}: data_dir must be a path string")
             cfg.data_dir = value
             continue
-        section = getattr(cfg, key, None) if key in ("camera", "pins", "tracking", "web", "game") else None
+        section = getattr(cfg, key, None) if key in SECTIONS else None
         if section is None:
-            raise ConfigError(f"{where}: unknown section [{key}] (known: camera, pins, tracking, web, game, data_dir)")
+            raise ConfigError(f"{where}: unknown section [{key}] (known: {', '.join(SECTIONS)}, data_dir)")
         if not isinstance(value, Mapping):
             raise ConfigError(f"{where}: [{key}] must be a table")
         values = dict(value)

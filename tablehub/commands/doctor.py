@@ -4,11 +4,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..config import load_config
-from ..hardware.checks import run_checks
+from ..config import Config, load_config
+from ..games.base import TablehubError
+from ..hardware.checks import Check, run_checks
 
 NAME = "doctor"
-HELP = "check camera, markers in view, GPIO, numpy/OpenCV/picamera2 compatibility, disk and service"
+HELP = "check camera, lens file, markers in view, GPIO, numpy/OpenCV/picamera2 compatibility, disk and service"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,9 +19,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
+def check_lens(cfg: Config) -> Check:
+    """Whether the camera has a lens file, whether it reads, fits the camera's frames, and how good it is."""
+    try:
+        from vision import VisionError
+
+        from .lens import configured_lens, describe, lens_path
+    except ImportError as exc:
+        return Check("lens", "skip", f"vision is not installed ({exc})")
+    path = lens_path(cfg)
+    redo = "run 'tablehub lens calibrate' again (docs/vision-setup.md)"
+    try:
+        lens = configured_lens(cfg)
+        if lens is None:
+            return Check("lens", "skip", f"no lens file ({path}): fine for standard lenses; wide ones: "
+                         "'tablehub lens calibrate'")
+        configured_lens(cfg, (cfg.camera.width, cfg.camera.height))  # it must fit the camera's frames
+    except (VisionError, TablehubError) as exc:
+        return Check("lens", "fail", str(exc), f"{redo}, or remove the file to run without it")
+    if lens.rms_px > 1.0:
+        return Check("lens", "warn", f"{path}: {describe(lens)}",
+                     f"sharp photos of a flat board give under 1 px: {redo}")
+    return Check("lens", "ok", f"{path}: {describe(lens)}")
+
+
 def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     checks = run_checks(cfg, camera=not args.no_camera)
+    after_markers = next((i + 1 for i, c in enumerate(checks) if c.name == "markers"), 1)
+    checks.insert(after_markers, check_lens(cfg))
     if args.json:
         print(json.dumps([c.__dict__ for c in checks], indent=1))
     else:

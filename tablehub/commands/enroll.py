@@ -12,7 +12,6 @@ The folder gets index.json + refs.npz (+ mat.json, colours.json). See docs/visio
 from __future__ import annotations
 
 import math
-import shutil
 import sys
 from pathlib import Path
 
@@ -37,7 +36,10 @@ def add_arguments(p) -> None:
     p.add_argument("--scans", help="folder of tile scans named <tile id>.png instead of photos")
     p.add_argument("--batches", help="batch number of each photo, comma-separated (default 0,1,2,...)")
     p.add_argument("--gap-mm", type=float, default=10.0, help="gap between laid-out tiles (default 10)")
-    p.add_argument("--lens", help="lens calibration JSON (optional)")
+    p.add_argument("--lens", metavar="FILE", help="lens calibration from 'tablehub lens calibrate' (default: the "
+                   "configured camera's lens file if there is one; 'none': no lens); kept as lens.json in --out")
+    p.add_argument("--config", default="", help="settings file, for the camera's lens file (default: "
+                   "$TABLEHUB_CONFIG or /etc/tablehub/tablehub.toml if present)")
     p.add_argument("--camera", default="camera", help="name of this camera, stored in the index (default camera)")
     p.add_argument("--colours", metavar="PHOTO", help="photo of one figure per colour in a row on the bare mat")
     p.add_argument("--names", default="red,blue,green,yellow,black",
@@ -52,16 +54,15 @@ def run(args) -> int:
     from vision.rectify import Rectifier
     from vision.tiles import CatalogInfo
 
+    from ..config import load_config
+    from .lens import lens_for
+
     catalog_path = catalog_file(args.game)
     out = Path(args.out)
     try:
         catalog = CatalogInfo.load(catalog_path)
         mat = Mat.load(args.mat) if args.mat else Mat.default()
-        lens = None
-        if args.lens:
-            from vision.calibrate import LensCalibration
-
-            lens = LensCalibration.load(args.lens)
+        lens = lens_for(load_config(args.config), args.lens)
         layout = EnrolLayout(mat, args.gap_mm)
         if args.layout:
             _print_layout(catalog, layout)
@@ -89,8 +90,7 @@ def run(args) -> int:
         if refs is not None:
             refs.save(out)
             mat.save(out / "mat.json")
-            if lens is not None and args.lens:
-                shutil.copyfile(args.lens, out / "lens.json")
+            keep_lens(out, lens)
             print(f"enrolled {len(refs.tile_ids)} tile types of {args.game} into {out} ({refs.source})")
         if args.colours:
             names = [n.strip() for n in args.names.split(",") if n.strip()]
@@ -101,6 +101,20 @@ def run(args) -> int:
     except VisionError as exc:
         raise EnrollError(str(exc)) from None
     return 0
+
+
+def keep_lens(out: Path, lens) -> None:
+    """Record the lens the references were taken through as ``lens.json`` beside them (none: no file).
+
+    ``tablehub recognize`` and ``run`` fall back to it when the camera has no lens file;
+    a lens.json left from an earlier enrolment into the same folder would be wrong.
+    """
+    path = out / "lens.json"
+    if lens is not None:
+        lens.save(path)
+    elif path.is_file():
+        path.unlink()
+        print(f"removed {path} (these references were taken without a lens calibration)")
 
 
 def _print_layout(catalog, layout) -> None:

@@ -41,7 +41,10 @@ def add_arguments(p) -> None:
     p.add_argument("--mat", help="mat file from 'tablehub markers' (default: mat.json in --refs, else the default mat)")
     p.add_argument("--refs", default=None, help="reference folder from 'tablehub enroll' (default: refs/GAME)")
     p.add_argument("--colours", help="player colour file (default: colours.json in --refs)")
-    p.add_argument("--lens", help="lens calibration JSON (optional; see docs/vision-setup.md)")
+    p.add_argument("--lens", metavar="FILE", help="lens calibration from 'tablehub lens calibrate' (default: the "
+                   "configured camera's lens file if there is one, else lens.json in --refs; 'none': no lens)")
+    p.add_argument("--config", default="", help="settings file, for the camera's lens file (default: "
+                   "$TABLEHUB_CONFIG or /etc/tablehub/tablehub.toml if present)")
     p.add_argument("--compact", action="store_true", help="one-line JSON")
 
 
@@ -53,7 +56,11 @@ def run(args) -> int:
         from vision.recognize import load_recognizer
     except ImportError as exc:  # pragma: no cover - a broken install
         raise RecognizeError(f"vision is not installed ({exc})") from None
+    from ..config import load_config
+    from .lens import lens_for
+
     catalog = catalog_file(args.game)
+    lens = lens_for(load_config(args.config), args.lens)
     refs = Path(args.refs) if args.refs else Path("refs") / args.game
     if not (refs / "index.json").is_file():
         raise RecognizeError(f"--refs {refs}: no references there; enrol the set first "
@@ -63,7 +70,7 @@ def run(args) -> int:
     if frame is None:
         raise RecognizeError(f"{path}: not a readable image file")
     try:
-        rec = load_recognizer(args.game, refs, mat=args.mat, catalog=catalog, colours=args.colours, lens=args.lens)
+        rec = load_recognizer(args.game, refs, mat=args.mat, catalog=catalog, colours=args.colours, lens=lens)
         obs = rec.observe(frame)
     except VisionError as exc:
         raise RecognizeError(f"{path}: {exc}") from None

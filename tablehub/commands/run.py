@@ -13,13 +13,13 @@ import threading
 from typing import Any, Callable
 
 from ..config import Config, load_config
-from ..games.base import Setup
+from ..games.base import Setup, TablehubError
 from ..hardware.cameras import Camera, SupervisedCamera, make_camera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
 from ..store import Store
 from ..tracking.live import LiveTable
-from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
+from ..tracking.recognizer import RecognitionUnavailable
 from ..tracking.tracker import Tracker
 
 NAME = "run"
@@ -27,15 +27,20 @@ HELP = "run the table hub: camera, tracker, buttons and the score page (the Pi s
 log = logging.getLogger(__name__)
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
+def add_settings(parser: argparse.ArgumentParser) -> None:
+    """The settings file, the camera's device or recording, the data folder (shared with ``tablehub lens``)."""
     parser.add_argument("--config", default="", help="settings file (default: $TABLEHUB_CONFIG or "
                         "/etc/tablehub/tablehub.toml if present)")
+    parser.add_argument("--camera-path", help="replay: folder of images or video; opencv: device")
+    parser.add_argument("--data", help="folder of the game database, references and lens file (default: ./var "
+                        "in a checkout, else $XDG_DATA_HOME/tablehub)")
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    add_settings(parser)
     parser.add_argument("--camera", choices=("picamera2", "opencv", "replay", "sim", "auto"),
                         help="camera source (default: settings, then $TABLEHUB_CAMERA)")
-    parser.add_argument("--camera-path", help="replay: folder of images or video; opencv: device")
     parser.add_argument("--pins", choices=("auto", "mock", "lgpio", "rpigpio"), help="GPIO pin factory")
-    parser.add_argument("--data", help="folder of the game database (default: ./var in a checkout, "
-                        "else $XDG_DATA_HOME/tablehub)")
     parser.add_argument("--host", help="address to serve the page on (default 0.0.0.0)")
     parser.add_argument("--port", type=int, help="port of the page (default 8080; 80 on the Pi)")
     parser.add_argument("--table-pin", help="4-8 digit PIN that unlocks changes on the page (default: random)")
@@ -50,18 +55,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def settings(args: argparse.Namespace) -> Config:
+    """The settings with this command's options on top (commands offer a subset of :func:`add_common`'s)."""
     over: dict[str, dict[str, Any]] = {"camera": {}, "pins": {}, "web": {}, "game": {}}
-    if args.camera:
+    if getattr(args, "camera", None):
         over["camera"]["source"] = args.camera
     if getattr(args, "camera_path", None):
         over["camera"]["path"] = args.camera_path
-    if args.fps:
+    if getattr(args, "fps", None):
         over["camera"]["fps"] = args.fps
-    if args.pins:
+    if getattr(args, "pins", None):
         over["pins"]["backend"] = args.pins
-    if args.host:
+    if getattr(args, "host", None):
         over["web"]["host"] = args.host
-    if args.port is not None:
+    if getattr(args, "port", None) is not None:
         over["web"]["port"] = args.port
     if getattr(args, "game", None):
         over["game"]["name"] = args.game
@@ -70,9 +76,9 @@ def settings(args: argparse.Namespace) -> Config:
     if getattr(args, "colors", None):
         over["game"]["colors"] = [c.strip() for c in args.colors.split(",") if c.strip()]
     overrides: dict[str, Any] = {k: v for k, v in over.items() if v}
-    if args.data:
+    if getattr(args, "data", None):
         overrides["data_dir"] = args.data
-    return load_config(args.config, overrides=overrides)
+    return load_config(getattr(args, "config", ""), overrides=overrides)
 
 
 def make_hub(cfg: Config, store: Store, pin: str | None, table: "list[LiveTable]") -> Any:
@@ -106,6 +112,32 @@ def start_web(hub: Any, cfg: Config) -> Any:
     from web.server import BackgroundServer
 
     return BackgroundServer(hub, cfg.web.host, cfg.web.port, threads=cfg.web.threads)
+
+
+def table_recognizer(cfg: Config, game: str) -> Callable:
+    """The live recognizer: the references enrolled for ``game`` (``[vision] refs``), seen through the camera's
+    lens file when there is one (``[camera] lens``, else ``lens-<camera>.json`` in the data folder).
+
+    Raises :class:`RecognitionUnavailable` saying what is missing or unreadable (the hub
+    then runs without recognition: every game stays playable from the phone).
+    """
+    refs = cfg.refs_path(game)
+    if not (refs / "index.json").is_file():
+        raise RecognitionUnavailable(f"table recognition is off: no references in {refs}; enrol the set "
+                                     f"('tablehub enroll --game {game} --out {refs} ...') or set [vision] refs")
+    try:
+        from vision import VisionError
+        from vision.recognize import for_tracker
+
+        from .lens import configured_lens
+    except ImportError as exc:
+        raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
+    frames = None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)  # recordings: any
+    try:
+        lens = configured_lens(cfg, frames)  # None: load_recognizer takes the lens.json enrolled with the references
+        return for_tracker(game, references=str(refs), lens=lens)
+    except (VisionError, TablehubError) as exc:
+        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
 
 
 def build_table(cfg: Config, hub: Any, camera_factory: Callable[[], Camera], panel: Panel | None,
@@ -142,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     hub = make_hub(cfg, store, args.table_pin, holder)
     open_game(hub, cfg)
     try:
-        recognizer = make_recognizer(hub.session.setup.game)
+        recognizer = table_recognizer(cfg, hub.session.setup.game)
     except RecognitionUnavailable as exc:
         log.warning("%s", exc)
         hub.set_status("table", str(exc))
