@@ -32,7 +32,7 @@ SPEC_FORMAT = "tablehub-charuco/1"
 MIN_VIEWS = 5
 """Fewest views of the board a calibration is solved from (10-20 are better)."""
 MAX_RMS_PX = 2.0
-"""Highest acceptable RMS reprojection error; sharp photos of a flat board give 0.1-0.6 px."""
+"""Highest acceptable RMS reprojection error; a good calibration is well under 1 px."""
 
 
 def undistort_pixels(pts_px: np.ndarray, K: np.ndarray, dist: np.ndarray, iterations: int = 40,

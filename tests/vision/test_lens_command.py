@@ -253,14 +253,15 @@ def test_calibrate_reads_a_board_description(tmp_path, hub_settings, capsys):
     assert err.count("\n") == 1 and str(board) in err and "smaller than square_mm" in err
 
 
-if __name__ == "__main__":  # the figures in docs/vision-setup.md: python tests/vision/test_lens_command.py
+if __name__ == "__main__":  # the figures in docs/vision-setup.md: python tests/vision/test_lens_command.py [DIR]
+    import sys
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tmp) / "photos"  # DIR keeps the photos
         photos, truth = board_photos(16)
         lens_file = Path(tmp) / "lens.json"
-        main(["lens", "calibrate", "--photos", str(write_photos(Path(tmp) / "photos", photos)),
-              "--out", str(lens_file)])
+        main(["lens", "calibrate", "--photos", str(write_photos(folder, photos)), "--out", str(lens_file)])
         lens = LensCalibration.load(lens_file)
         rays, planar = undistortion_error_px(lens, truth)
         print(f"undistorted points vs the true lens: {rays:.2f} px as rays, {planar:.2f} px after a homography")
