@@ -15,7 +15,7 @@ HELP = "write the printable play mat (ArUco markers) and its mat.json"
 DESCRIPTION = (HELP + ". Pages are PNGs at true size (DPI in the file): print at 100 %% scale. "
                "--layout full tiles the whole mat (markers, play-area outline, cell ticks) over several "
                "pages to tape together; --layout corners prints only the four marker cards, to stick on a "
-               "table or cloth at the positions written on them. --charuco adds a lens calibration board.")
+               "table or cloth at the positions written on them. The lens calibration board is 'tablehub lens board'.")
 
 
 def _size(text: str) -> tuple[float, float]:
@@ -36,12 +36,10 @@ def add_arguments(p) -> None:
     p.add_argument("--dpi", type=float, default=300.0, help="print resolution (default 300)")
     p.add_argument("--layout", default="full", choices=["full", "corners"],
                    help="full: the whole mat over several pages; corners: only the four marker cards")
-    p.add_argument("--charuco", action="store_true", help="also write charuco.png, a lens calibration board")
 
 
 def run(args) -> int:
-    from vision.calibrate import CharucoSpec
-    from vision.markers import PAPER_MM, sheet_pages, write_png_with_dpi
+    from vision.markers import sheet_pages, write_png_with_dpi
     from vision.mat import Mat
 
     out = Path(args.out)
@@ -63,20 +61,4 @@ def run(args) -> int:
     print(f"wrote {mat_file}")
     print(f"wrote {len(written)} {args.paper} page(s) at {args.dpi:g} dpi: {written[0].name}"
           + (f" .. {written[-1].name}" if len(written) > 1 else "") + "  (print at 100 %, no scaling)")
-    if args.charuco:
-        spec = CharucoSpec()
-        pw, ph = PAPER_MM[args.paper]
-        ppm = args.dpi / 25.4
-        board = spec.image(ppm)
-        import numpy as np
-
-        page = np.full((int(round(pw * ppm)), int(round(ph * ppm))), 255, np.uint8)  # landscape
-        if board.shape[0] > page.shape[0] or board.shape[1] > page.shape[1]:
-            page = np.full((int(round(ph * ppm)), int(round(pw * ppm))), 255, np.uint8)
-        y0 = (page.shape[0] - board.shape[0]) // 2
-        x0 = (page.shape[1] - board.shape[1]) // 2
-        page[y0:y0 + board.shape[0], x0:x0 + board.shape[1]] = board
-        path = write_png_with_dpi(out / "charuco.png", page, args.dpi)
-        print(f"wrote {path} ({spec.squares_x} x {spec.squares_y} squares of {spec.square_mm:g} mm; "
-              "glue it flat on card)")
     return 0

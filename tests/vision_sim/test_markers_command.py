@@ -36,12 +36,11 @@ def test_the_full_mat_is_tiled_over_a4_pages_at_true_size(tmp_path, capsys):
 
 def test_corner_cards_fit_on_one_page(tmp_path):
     assert main(["markers", "--out", str(tmp_path), "--layout", "corners", "--play", "500x400",
-                 "--dpi", "200", "--charuco"]) == 0
+                 "--dpi", "200"]) == 0
     mat = Mat.load(tmp_path / "mat.json")
     assert (mat.play_width_mm, mat.play_height_mm) == (500, 400)
     assert [p.name for p in sorted(tmp_path.glob("page-*.png"))] == ["page-01.png"]
     assert sorted(_found_on_pages(tmp_path, mat, 200)) == [0, 1, 2, 3]
-    assert (tmp_path / "charuco.png").is_file()
 
 
 def test_a_bad_mat_file_is_one_line_and_status_2(tmp_path, capsys):
