@@ -79,6 +79,8 @@ class TrackingConfig:
 @dataclass
 class VisionConfig:
     refs: str = ""                # `tablehub run`'s tile references ("{game}": the game); empty: <data_dir>/refs/{game}
+    mat: str = ""                 # mat file from `tablehub markers` for enrolling from the page; empty: the
+    #                               mat.json enrolled with the references, else the default mat
 
 
 @dataclass

@@ -20,12 +20,12 @@ from ..hardware.panel import Panel
 from ..hardware.sdnotify import Notifier
 from ..records import Record, load_record, replay
 from ..store import Store
-from ..tracking.live import LiveTable
+from ..table_setup import SetupScreens
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
 from .score import explain
-from .run import add_common, start_web, build_table, make_hub, settings, stop_on_signals
+from .run import add_common, start_web, build_table, make_hub, settings, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = "play a recorded game on a simulated table: camera, tracker, mock buttons and the page"
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(line, flush=True)
 
     store = Store(cfg.db_path)
-    holder: list[LiveTable] = []
+    holder: list[SetupScreens] = []
     hub = make_hub(cfg, store, args.table_pin, holder)
     session = hub.start(record.setup)
     say(f"demo: {record.source}: {len(sim.turns)} turns of {record.setup.game} for "
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     panel.start()
     camera = sim.camera()
     table = build_table(cfg, hub, lambda: camera, panel, Notifier({}), recognizer)
-    holder.append(table)
+    holder.append(SetupScreens(hub, cfg, table.latest_frame, lambda game: table_mat(cfg, game)))  # the preview
     if table.tracker is not None:
         table.tracker.subscribe(lambda kind, p: say(f"  {kind}: {p.describe() if kind == 'reading' else p.message}")
                                 if kind in ("reading", "commit", "refused", "undo") else None)

@@ -10,6 +10,7 @@ import argparse
 import logging
 import signal
 import threading
+from pathlib import Path
 from typing import Any, Callable
 
 from ..config import Config, load_config
@@ -18,8 +19,10 @@ from ..hardware.cameras import Camera, SupervisedCamera, make_camera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
 from ..store import Store
+from ..table_setup import GameRecognizers, SetupScreens
 from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable
+from .lens import configured_lens
 from ..tracking.tracker import Tracker
 
 NAME = "run"
@@ -81,11 +84,12 @@ def settings(args: argparse.Namespace) -> Config:
     return load_config(getattr(args, "config", ""), overrides=overrides)
 
 
-def make_hub(cfg: Config, store: Store, pin: str | None, table: "list[LiveTable]") -> Any:
+def make_hub(cfg: Config, store: Store, pin: str | None, screens: "list[SetupScreens]") -> Any:
+    """The page's hub; its camera preview is drawn by the set-up screens (``screens[0]``, set once built)."""
     from web.hub import Hub
 
     def preview(overlay: str) -> bytes | None:
-        frame = table[0].latest_frame() if table else None
+        frame = screens[0].preview(overlay) if screens else None
         if frame is None:
             return None
         import cv2
@@ -129,7 +133,6 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
         from vision import VisionError
         from vision.recognize import for_tracker
 
-        from .lens import configured_lens
     except ImportError as exc:
         raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
     frames = None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)  # recordings: any
@@ -138,6 +141,37 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
         return for_tracker(game, references=str(refs), lens=lens)
     except (VisionError, TablehubError) as exc:
         raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+
+
+def recognition_files(cfg: Config, game: str) -> list[Path]:
+    """The files whose change turns ``game``'s recognition on again (or off): its references, colours,
+    mat and lens, and the camera's lens file."""
+    refs = cfg.refs_path(game)
+    return [refs / "index.json", refs / "colours.json", refs / "mat.json", refs / "lens.json",
+            cfg.lens_path(cfg.camera.source)]
+
+
+def game_recognizers(cfg: Config, hub: Any) -> GameRecognizers:
+    """The recognizer of whichever game is on the table, (re)loaded from its references on disk."""
+    def playing() -> tuple[int, str] | None:
+        session = hub.session
+        return None if session is None else (session.game_id, session.setup.game)
+
+    return GameRecognizers(lambda game: table_recognizer(cfg, game), playing,
+                           lambda game: recognition_files(cfg, game))
+
+
+def table_mat(cfg: Config, game: str) -> Any:
+    """The mat for enrolling and calibrating from the page: ``[vision] mat``, else the mat enrolled with
+    ``game``'s references, else the default mat."""
+    from vision.mat import Mat
+
+    enrolled = cfg.refs_path(game) / "mat.json"
+    path = Path(cfg.vision.mat) if cfg.vision.mat else enrolled if enrolled.is_file() else None
+    try:
+        return Mat.load(path) if path is not None else Mat.default()
+    except TablehubError as exc:
+        raise TablehubError(f"[vision] mat: {exc}") from None
 
 
 def build_table(cfg: Config, hub: Any, camera_factory: Callable[[], Camera], panel: Panel | None,
@@ -170,18 +204,19 @@ def run(args: argparse.Namespace) -> int:
     cfg = settings(args)
     notifier = Notifier()
     store = Store(cfg.db_path)
-    holder: list[LiveTable] = []
+    holder: list[SetupScreens] = []
     hub = make_hub(cfg, store, args.table_pin, holder)
     open_game(hub, cfg)
-    try:
-        recognizer = table_recognizer(cfg, hub.session.setup.game)
-    except RecognitionUnavailable as exc:
-        log.warning("%s", exc)
-        hub.set_status("table", str(exc))
-        recognizer = None
+    recognizers = game_recognizers(cfg, hub)
+    unavailable = recognizers.available(hub.session.setup.game)
+    if unavailable:
+        log.warning("%s", unavailable)
+        hub.set_status("table", unavailable)
     panel = open_panel(cfg)
-    table = build_table(cfg, hub, lambda: make_camera(cfg.camera), panel, notifier, recognizer)
-    holder.append(table)
+    table = build_table(cfg, hub, lambda: make_camera(cfg.camera), panel, notifier, recognizers)
+    frames = None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)
+    holder.append(SetupScreens(hub, cfg, table.latest_frame, lambda game: table_mat(cfg, game),
+                               lambda: configured_lens(cfg, frames)).register())
     web = start_web(hub, cfg)
     stop = threading.Event()
     stop_on_signals(stop)

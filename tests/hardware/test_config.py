@@ -1,9 +1,12 @@
 """Settings: file, environment and command line, with one-line errors."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from tablehub.config import ConfigError, default_data_dir, load_config
+from tablehub.config import Config, ConfigError, default_data_dir, load_config
 
 
 def test_the_environment_picks_backends_like_gpiozero(tmp_path):
@@ -41,3 +44,21 @@ def test_data_lives_in_var_inside_a_checkout_else_in_xdg_or_systemd_state(tmp_pa
     assert default_data_dir({}, cwd=tmp_path) == tmp_path / "var"
     assert default_data_dir({"XDG_DATA_HOME": "/xdg"}, cwd=tmp_path / "tablehub").as_posix() == "/xdg/tablehub"
     assert default_data_dir({"STATE_DIRECTORY": "/var/lib/tablehub"}).as_posix() == "/var/lib/tablehub"
+
+
+def test_the_example_settings_file_is_all_known_keys_with_the_values_it_says(tmp_path):
+    """firmware_config/tablehub.toml (installed as /etc/tablehub/tablehub.toml) stays in step with the code."""
+    repo = Path(__file__).resolve().parents[2]
+    text = (repo / "firmware_config" / "tablehub.toml").read_text()
+    text = text.replace("/etc/tablehub/pins.toml", str(repo / "firmware_config" / "pins.toml"))
+    example = tmp_path / "tablehub.toml"
+    example.write_text(text)
+    cfg = load_config(example, environ={})
+    assert (cfg.camera.source, cfg.web.port, cfg.web.threads) == ("picamera2", 80, Config().web.threads)
+    section = None
+    for line in text.splitlines():  # a commented-out key must be a real setting, ready to uncomment
+        if line.startswith("["):
+            section = line.strip("[]")
+        elif section and re.match(r"# [a-z_]+ += ", line):
+            key = line[2:].split("=")[0].strip()
+            assert hasattr(getattr(cfg, section), key), f"example file: [{section}] {key} is not a setting"
