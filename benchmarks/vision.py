@@ -57,11 +57,39 @@ SIZE = (1920, 1080)
 # --------------------------------------------------------------------------- scenes
 
 
+Lattice = tuple[tuple[float, float], float]
+"""Where the cell lattice lies on the mat: the centre of cell (0, 0) in mm and its turn (clockwise degrees)."""
+
+
+def lattice_of(mat: Mat, start: SceneTile) -> Lattice:
+    """The lattice a start tile laid by hand defines (at a real table the others are laid against it):
+    cell (0, 0) where the tile's centre is, turned as the tile is."""
+    cx, cy = mat.play_centre_mm
+    return (cx + start.offset_mm[0], cy + start.offset_mm[1]), start.angle_deg
+
+
+def first_frame(catalog: CatalogInfo, rng: np.random.Generator, mat: Mat | None = None) -> tuple[Scene, Lattice]:
+    """The game's first frame, the start tile alone laid by hand near the middle of the play area, and
+    the lattice it defines for the game."""
+    mat = mat or Mat.default()
+    lattice = lattice_of(mat, _sloppy(SceneTile(0, 0, catalog.start, 0), rng, 0.5))
+    return on_lattice(mat, [SceneTile(0, 0, catalog.start, 0)], [], lattice), lattice
+
+
+def on_lattice(mat: Mat, tiles: list[SceneTile], figures: list[SceneFigure], lattice: Lattice) -> Scene:
+    return Scene(mat=mat, tiles=tiles, figures=figures, origin_mm=lattice[0], grid_angle_deg=lattice[1])
+
+
 def random_board(catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Generator, n_tiles: int,
                  n_figures: int, sloppiness: float, colours: Sequence[str] = CALIBRATION_COLOURS,
-                 mat: Mat | None = None) -> Scene:
+                 mat: Mat | None = None, lattice: Lattice | None = None) -> Scene:
     """A connected blob of ``n_tiles`` cells around the start tile (within the play area), random
-    tiles (respecting counts) and rotations, ``n_figures`` figures on random regions of random tiles."""
+    tiles (respecting counts) and rotations, ``n_figures`` figures on random regions of random tiles.
+
+    Every tile lies on ``lattice`` (the game's first frame's, see :func:`first_frame`), each laid by hand
+    against it; the start tile lies exactly where the lattice puts cell (0, 0), as in the first frame.
+    Without a lattice, the start tile is laid by hand near the middle of the play area and the others
+    follow it."""
     mat = mat or Mat.default()
     cols, rows = mat.cells
     half_x, half_y = (cols - 1) // 2, (rows - 1) // 2
@@ -78,23 +106,23 @@ def random_board(catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Ge
         if abs(c[0]) <= half_x and abs(c[1]) <= half_y and c not in taken:
             cells.append(c)
             taken.add(c)
-    tiles = []
-    for i, (x, y) in enumerate(cells):
-        if i == 0:
-            tid, rot = catalog.start, 0
-        else:
-            tid, rot = pool[order[i - 1]], int(rng.integers(4)) * 90
-        tiles.append(_sloppy(SceneTile(x, y, tid, rot), rng, sloppiness if i else 0.5))
+    # the start tile's hand placement is drawn either way, so that a seed gives the same tiles and figures
+    start = _sloppy(SceneTile(0, 0, catalog.start, 0), rng, 0.5)
+    lattice = lattice if lattice is not None else lattice_of(mat, start)
+    tiles = [SceneTile(0, 0, catalog.start, 0)]
+    for i, (x, y) in enumerate(cells[1:]):
+        tiles.append(_sloppy(SceneTile(x, y, pool[order[i]], int(rng.integers(4)) * 90), rng, sloppiness))
     figures = []
     for k in rng.choice(len(tiles), size=min(n_figures, len(tiles)), replace=False):
         t = tiles[int(k)]
         regions = geometry.regions(t.tile)
         figures.append(SceneFigure(t.x, t.y, colours[int(rng.integers(len(colours)))],
                                    regions[int(rng.integers(len(regions)))][0]))
-    return Scene(mat=mat, tiles=tiles, figures=figures, origin_mm=mat.play_centre_mm)
+    return on_lattice(mat, tiles, figures, lattice)
 
 
 def _sloppy(t: SceneTile, rng: np.random.Generator, s: float) -> SceneTile:
+    """The tile laid by hand: up to 1.2 x ``s`` mm off its cell and 1.5 x ``s`` degrees turned."""
     off = tuple(float(v) for v in np.clip(rng.normal(0, 0.5, 2) * s, -1.2 * s, 1.2 * s))
     ang = float(np.clip(rng.normal(0, 0.6), -1.5, 1.5) * s)
     return SceneTile(t.x, t.y, t.tile, t.rotation, off, ang)  # type: ignore[arg-type]
@@ -117,8 +145,8 @@ def grow(scene: Scene, catalog: CatalogInfo, geometry: TileGeometry, rng: np.ran
     new = _sloppy(SceneTile(x, y, tid, int(rng.integers(4)) * 90), rng, sloppiness)
     regions = geometry.regions(tid)
     fig = SceneFigure(x, y, colour, regions[int(rng.integers(len(regions)))][0])
-    return Scene(mat=scene.mat, tiles=list(scene.tiles) + [new], figures=list(scene.figures) + [fig],
-                 origin_mm=scene.origin_mm)
+    return on_lattice(scene.mat, list(scene.tiles) + [new], list(scene.figures) + [fig],
+                      (scene.origin, scene.grid_angle_deg))
 
 
 # --------------------------------------------------------------------------- scoring
@@ -224,14 +252,15 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> 
     tally = Tally()
     lo, hi = args.tiles
     max_tiles = sum(g.catalog.counts.values())
-    # the game starts with the start tile alone on the table: that frame fixes the grid for the game
-    first = Scene(mat=mat, tiles=[_sloppy(SceneTile(0, 0, g.catalog.start, 0), rng, 0.5)], origin_mm=mat.play_centre_mm)
+    # the game starts with the start tile alone on the table: that frame fixes the grid for the game, and
+    # every board's tiles lie on the lattice that tile defines
+    first, lattice = first_frame(g.catalog, rng, mat)
     frame0, _ = render(first, g.art, camera, rng, SIZE, geometry=g.geometry)
     grid0 = rec.observe(frame0).grid
     start_ok = 0
     for b in range(args.boards):
         n = int(rng.integers(lo, min(hi, max_tiles) + 1))
-        scene = random_board(g.catalog, g.geometry, rng, n, args.figures, SLOPPINESS[level])
+        scene = random_board(g.catalog, g.geometry, rng, n, args.figures, SLOPPINESS[level], lattice=lattice)
         frame, truth = render(scene, g.art, camera, rng, SIZE, geometry=g.geometry)
         try:
             obs = rec.observe(frame, grid=grid0)
@@ -249,7 +278,7 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> 
             except Exception:
                 pass
     # speed: a full board
-    full = random_board(g.catalog, g.geometry, rng, max_tiles, args.figures, SLOPPINESS[level])
+    full = random_board(g.catalog, g.geometry, rng, max_tiles, args.figures, SLOPPINESS[level], lattice=lattice)
     frame, truth = render(full, g.art, camera, rng, SIZE, geometry=g.geometry)
     times_cold, times_known, times_locate = [], [], []
     obs = None
@@ -272,7 +301,7 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> 
     inc_tally = Tally()
     for k in range(args.incremental):
         base = random_board(g.catalog, g.geometry, rng, int(rng.integers(lo, min(hi, max_tiles - 1) + 1)),
-                            args.figures, SLOPPINESS[level])
+                            args.figures, SLOPPINESS[level], lattice=lattice)
         more = grow(base, g.catalog, g.geometry, rng, SLOPPINESS[level],
                     CALIBRATION_COLOURS[k % len(CALIBRATION_COLOURS)])
         pose_seed = int(rng.integers(1 << 30))

@@ -26,7 +26,7 @@ from ..markers import draw_mat
 from ..mat import Mat
 from .art import PLAYER_COLOURS, TileArt
 from .camera import NUISANCE, CameraModel, CameraPose, place_camera, plane_maps
-from .scene import Scene, SceneFigure, SceneHand
+from .scene import Scene, SceneFigure, SceneHand, SceneTile
 
 FIGURE_HEIGHT_MM = 17.0
 SKIN_TONES = [(150, 180, 225), (120, 155, 205), (95, 130, 185), (70, 100, 150), (55, 75, 115), (160, 190, 235)]
@@ -38,7 +38,9 @@ class RenderTruth:
 
     ``homography`` maps *undistorted* image pixels to mat mm (equal to the image when the
     camera has no distortion); :meth:`image_to_mat` and :meth:`mat_to_image` are exact
-    for the distorted image.
+    for the distorted image. ``tiles`` are in grid coordinates (x, y, tile, rotation), each
+    with where it lies on the mat (``centre_mm``, ``angle_deg``: the lattice's turn and its own);
+    ``origin_mm`` and ``grid_angle_deg`` are the lattice's.
     """
 
     tiles: list[dict[str, Any]]
@@ -50,6 +52,7 @@ class RenderTruth:
     light_angle_deg: float
     origin_mm: tuple[float, float]
     tile_mm: float
+    grid_angle_deg: float = 0.0
 
     @property
     def camera_matrix(self) -> np.ndarray:
@@ -81,7 +84,8 @@ class RenderTruth:
                 "figures": [{k: f[k] for k in ("x", "y", "color", "region")} for f in self.figures],
                 "homography_image_to_mat": self.homography.tolist(),
                 "camera_matrix": self.pose.K.tolist(), "dist_coeffs": self.pose.dist.tolist(),
-                "markers_hidden": self.markers_hidden, "origin_mm": list(self.origin_mm), "tile_mm": self.tile_mm}
+                "markers_hidden": self.markers_hidden, "origin_mm": list(self.origin_mm), "tile_mm": self.tile_mm,
+                "grid_angle_deg": self.grid_angle_deg}
 
 
 # --------------------------------------------------------------------------- textures (cached)
@@ -193,11 +197,11 @@ def _paste(dst: np.ndarray, src: np.ndarray, ox: int, oy: int, shadow: bool = Fa
 # --------------------------------------------------------------------------- tiles and figures
 
 
-def _tile_transform(scene: Scene, plane: _Plane, t) -> tuple[np.ndarray, tuple[float, float]]:
-    """Centre of a scene tile in mm and the 2x2 rotation of its small placement angle."""
-    cx, cy = scene.cell_centre_mm(t.x, t.y)
-    cx, cy = cx + t.offset_mm[0], cy + t.offset_mm[1]
-    a = math.radians(t.angle_deg)
+def _tile_transform(scene: Scene, t) -> tuple[np.ndarray, tuple[float, float]]:
+    """Centre of a scene tile in mm and the 2x2 rotation of its small turn on the mat (the lattice's turn
+    and its own hand placement)."""
+    (cx, cy), angle = scene.tile_pose(t)
+    a = math.radians(angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     return rot, (cx, cy)
 
@@ -215,7 +219,7 @@ def _draw_tiles(scene: Scene, plane: _Plane, art: TileArt | None, shadow_dir: np
         if t.rotation not in (0, 90, 180, 270):
             raise VisionError(f"scene: tile {t.tile} at ({t.x}, {t.y}): rotation must be 0/90/180/270, "
                               f"got {t.rotation}")
-        rot, (cx, cy) = _tile_transform(scene, plane, t)
+        rot, (cx, cy) = _tile_transform(scene, t)
         if art is not None:
             picture = np.ascontiguousarray(np.rot90(art.image(t.tile, n), k=-(t.rotation // 90)))
         else:
@@ -234,7 +238,7 @@ def _draw_tiles(scene: Scene, plane: _Plane, art: TileArt | None, shadow_dir: np
         bbox = _grow(bbox, squad)
         placed.append((picture, A, px, py, half))
         truth.append({"x": t.x, "y": t.y, "tile": t.tile, "rotation": t.rotation, "centre_mm": (cx, cy),
-                      "angle_deg": t.angle_deg})
+                      "angle_deg": scene.grid_angle_deg + t.angle_deg})
     if placed:
         _apply_shadow(plane.img, shadow, sigma=1.0 * ppm, strength=0.55, bbox=bbox)
     for picture, A, px, py, half in placed:
@@ -294,13 +298,14 @@ def _figure_positions(scene: Scene, fig: SceneFigure, geometry: TileGeometry | N
     tile = tiles_at.get((fig.x, fig.y))
     t = scene.mat.tile_mm
     if tile is None or fig.region is None:
-        cx, cy = scene.cell_centre_mm(fig.x, fig.y)
+        off = fig.offset_mm or (0.0, 0.0)
         region = None
         if tile is not None and geometry is not None:
-            rot, (cx, cy) = _tile_transform(scene, None, tile)
             region = geometry.region_at(tile.tile, tile.rotation, 0.5, 0.5)
-        off = fig.offset_mm or (0.0, 0.0)
-        return (cx + off[0], cy + off[1]), region
+        # the cell's middle (where its tile lies, when it has one), moved along the lattice
+        base = tile if tile is not None else SceneTile(fig.x, fig.y, "")
+        return scene.tile_pose(SceneTile(base.x, base.y, "", 0, (base.offset_mm[0] + off[0],
+                                                                  base.offset_mm[1] + off[1])))[0], region
     if geometry is None:
         raise VisionError("render: figures on regions need the tile geometry (pass geometry=TileGeometry(...))")
     region_id = geometry.regions(tile.tile)[geometry.region_index(tile.tile, fig.region)][0]
@@ -312,7 +317,7 @@ def _figure_positions(scene: Scene, fig: SceneFigure, geometry: TileGeometry | N
         a = rng.uniform(0, 2 * math.pi)
         r = reach * math.sqrt(rng.uniform(0, 1))
         du, dv = r * math.cos(a), r * math.sin(a)
-    rot, (cx, cy) = _tile_transform(scene, None, tile)
+    rot, (cx, cy) = _tile_transform(scene, tile)
     local = rot @ np.array([(u + du - 0.5) * t, (v + dv - 0.5) * t])
     return (cx + local[0], cy + local[1]), region_id
 
@@ -594,7 +599,7 @@ def render(scene: Scene, art: TileArt | None = None, camera: CameraModel | str =
     Hinv = np.linalg.inv(pose.mat_to_undistorted())
     truth = RenderTruth(tiles=tiles, figures=figures, homography=Hinv / Hinv[2, 2], pose=pose,
                         markers_hidden=hidden, hands=hand_info, light_angle_deg=light_angle,
-                        origin_mm=scene.origin, tile_mm=scene.mat.tile_mm)
+                        origin_mm=scene.origin, tile_mm=scene.mat.tile_mm, grid_angle_deg=scene.grid_angle_deg)
     return out, truth
 
 

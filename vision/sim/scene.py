@@ -2,10 +2,14 @@
 
 Grid conventions: cell ``(x, y)``; x grows east (right on the mat), y grows south
 (down); the cell pitch is the mat's tile size; the centre of cell (0, 0) lies at
-``origin_mm`` on the mat (default: the centre of the play area).
+``origin_mm`` on the mat (default: the centre of the play area), and the lattice is
+turned by ``grid_angle_deg`` (clockwise, about that centre). At a real table tiles are
+laid against their neighbours, so the whole lattice follows the start tile's small turn;
+each tile's own ``offset_mm`` and ``angle_deg`` (hand placement) are relative to the lattice.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -19,7 +23,8 @@ from ..mat import Mat
 class SceneTile:
     """A tile of type ``tile`` at cell (x, y), turned clockwise by ``rotation`` (0/90/180/270).
 
-    ``offset_mm`` and ``angle_deg`` (clockwise) are how sloppily it was put down.
+    ``offset_mm`` (along the lattice's east and south) and ``angle_deg`` (clockwise) are how
+    sloppily it was put down against the lattice.
     """
 
     x: int
@@ -59,7 +64,10 @@ class SceneHand:
 
 @dataclass
 class Scene:
-    """A table to draw. ``hands`` is a count (random reaches) or explicit :class:`SceneHand` s."""
+    """A table to draw. ``hands`` is a count (random reaches) or explicit :class:`SceneHand` s.
+
+    ``origin_mm`` and ``grid_angle_deg`` place the cell lattice on the mat (see the module's doc).
+    """
 
     mat: Mat = field(default_factory=Mat.default)
     tiles: list[SceneTile] = field(default_factory=list)
@@ -68,25 +76,44 @@ class Scene:
     origin_mm: tuple[float, float] | None = None
     mat_colour: tuple[int, int, int] = (62, 84, 58)  # dark green felt-like board (BGR)
     table_colour: tuple[int, int, int] = (70, 110, 150)  # wood (BGR)
+    grid_angle_deg: float = 0.0
 
     @property
     def origin(self) -> tuple[float, float]:
         return self.origin_mm if self.origin_mm is not None else self.mat.play_centre_mm
 
-    def cell_centre_mm(self, x: float, y: float) -> tuple[float, float]:
+    def _turn(self) -> tuple[float, float]:
+        a = math.radians(self.grid_angle_deg)
+        return math.cos(a), math.sin(a)
+
+    def lattice_to_mat(self, x: float, y: float) -> tuple[float, float]:
+        """Mat mm of lattice point (x, y), in cells (cell centres at integers)."""
         ox, oy = self.origin
         t = self.mat.tile_mm
-        return (ox + x * t, oy + y * t)
+        c, s = self._turn()
+        return (ox + t * (c * x - s * y), oy + t * (s * x + c * y))
+
+    def cell_centre_mm(self, x: float, y: float) -> tuple[float, float]:
+        return self.lattice_to_mat(x, y)
 
     def cell_at_mm(self, x_mm: float, y_mm: float) -> tuple[int, int]:
         ox, oy = self.origin
         t = self.mat.tile_mm
-        return (int(np.floor((x_mm - ox) / t + 0.5)), int(np.floor((y_mm - oy) / t + 0.5)))
+        c, s = self._turn()
+        dx, dy = (x_mm - ox) / t, (y_mm - oy) / t
+        return (int(np.floor(c * dx + s * dy + 0.5)), int(np.floor(-s * dx + c * dy + 0.5)))
+
+    def tile_pose(self, tile: SceneTile) -> tuple[tuple[float, float], float]:
+        """Where a scene tile lies on the mat: its centre (mm) and its turn (clockwise degrees), its hand
+        placement taken against the lattice."""
+        t = self.mat.tile_mm
+        return (self.lattice_to_mat(tile.x + tile.offset_mm[0] / t, tile.y + tile.offset_mm[1] / t),
+                self.grid_angle_deg + tile.angle_deg)
 
 
 def scene_from_view(view: Mapping[str, Any], mat: Mat | None = None, origin_mm: tuple[float, float] | None = None,
                     rng: np.random.Generator | None = None, sloppiness: float = 1.0,
-                    hands: int | Sequence[SceneHand] = 0) -> Scene:
+                    hands: int | Sequence[SceneHand] = 0, grid_angle_deg: float = 0.0) -> Scene:
     """A scene from a tile game's ``view()`` JSON::
 
         {"kind": "tiles", "tiles": [{"x": 0, "y": 0, "tile": "ds001", "rotation": 0}, ...],
@@ -94,9 +121,9 @@ def scene_from_view(view: Mapping[str, Any], mat: Mat | None = None, origin_mm: 
 
     Figures without a colour get one per ``owner`` (red, blue, green, ... in order of appearance).
 
-    ``origin_mm=None`` centres the laid tiles on the play area. With ``rng``, tiles get
-    a hand-placed look: offsets up to ``1.2 * sloppiness`` mm and turns up to
-    ``1.5 * sloppiness`` degrees.
+    ``origin_mm=None`` centres the laid tiles on the play area; ``grid_angle_deg`` turns the
+    lattice (the start tile's turn). With ``rng``, tiles get a hand-placed look against the
+    lattice: offsets up to ``1.2 * sloppiness`` mm and turns up to ``1.5 * sloppiness`` degrees.
     """
     if not isinstance(view, Mapping) or view.get("kind") != "tiles":
         kind = view.get("kind") if isinstance(view, Mapping) else type(view).__name__
@@ -133,4 +160,5 @@ def scene_from_view(view: Mapping[str, Any], mat: Mat | None = None, origin_mm: 
         ys = [t.y for t in tiles]
         cx, cy = mat.play_centre_mm
         origin_mm = (cx - (min(xs) + max(xs)) / 2 * mat.tile_mm, cy - (min(ys) + max(ys)) / 2 * mat.tile_mm)
-    return Scene(mat=mat, tiles=tiles, figures=figures, hands=hands, origin_mm=origin_mm)
+    return Scene(mat=mat, tiles=tiles, figures=figures, hands=hands, origin_mm=origin_mm,
+                 grid_angle_deg=float(grid_angle_deg))
