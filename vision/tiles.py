@@ -13,7 +13,10 @@ classified in vectorised stages:
 1. every cell against every tile type in 4 rotations at 8 px per tile (normalised
    correlation as one matrix product over 25 shifts) -> a short list;
 2. the short list at 24 px per tile over 3 x 3 positions, all cells at once;
-3. the best 3 at 48 px per tile, templates also turned by a few degrees (hand placement).
+3. the best 3 at 48 px per tile, templates also turned by a few degrees (hand placement);
+4. the best against close runners-up and its *twins* (pictures that differ only in a detail: a town,
+   a goods glyph of a few pixels) on just the places where their references differ
+   (:meth:`TileClassifier._verify`).
 
 A cell that nothing fits as well as a bare tile does is *partly covered* (a figure, its
 shadow): it is scored by blocks, leaving out the blocks that the photo shows covered,
@@ -415,26 +418,38 @@ class TileClassifier:
     """Runners-up scoring within this of the best are compared with it again where their pictures differ
     (:meth:`_verify`) ..."""
     verify_count = 2
-    """... at most this many of them ..."""
-    verify_sigma = 1.5
-    """... on pictures smoothed by this (pixels, Gaussian sigma): texture gone, shapes and colours kept ..."""
-    verify_detail = 10.0
-    """... on the pixels where the two smoothed references differ by at least this (feature units) ..."""
-    verify_pixels = 12
-    """... (at least this many of them uncovered ..."""
-    verify_seen = 0.25
-    """... and at least this share of the difference uncovered) ..."""
+    """... at most this many of them; and so are the best candidate's twins:"""
     twin_share = 0.34
     """Templates differing by more than :attr:`twin_detail` (smoothed, sigma 2 px) on less than this share of the
-    pixels are twins: the best candidate is always compared with its twins as above ..."""
+    pixels are twins ..."""
     twin_detail = 12.0
-    """... (feature units) ..."""
+    """... (feature units), examined when there is a close runner-up or ..."""
     twins_below = 0.9
     """... when the best scores below this (a tile matching this well is not its twin: saves time)."""
+    verify_sigma = 1.5
+    """The comparison smooths photo and references by this (pixels, Gaussian sigma): texture gone, shapes and
+    colours kept; ..."""
     verify_reach = 2
-    """... each reference at its best position within this many pixels ..."""
-    verify_ratio = 0.8
-    """... and the runner-up wins when its misfit there is below this share of the best candidate's."""
+    """... aligns each reference with the photo within this many pixels, ..."""
+    verify_gains = (0.7, 1.4)
+    """... fits the photo's light per channel (a gain on the reference, within these bounds and kept near 1 on
+    flat tiles by ..."""
+    verify_gain_ridge = 4.0
+    """... this ridge, and an offset) where each agrees with the best candidate; ..."""
+    verify_detail = 10.0
+    """... then compares two of them on the pixels where their smoothed references differ by at least this
+    (feature units), ..."""
+    verify_ring = 3
+    """... leaving out this many pixels along the tile's edges (enrolment crops, hand placement) ..."""
+    verify_clear = 4
+    """... and those this near a covered pixel (a figure's shadow and lean look like a small dark glyph), ..."""
+    verify_pixels = 8
+    """... (at least this many of them in view ..."""
+    verify_seen = 0.05
+    """... and at least this share of their difference: else a figure hides the detail and nothing changes); ..."""
+    verify_switch = 0.2
+    """... the challenger wins when its misfit there is below the holder's by this share of the references'
+    own difference (-1: the photo shows the holder, +1: the challenger)."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -492,9 +507,9 @@ class TileClassifier:
         self.look = _look_alikes(self.templates, self.ids, self.rots)
         self._turned: dict[tuple[int, float], tuple[np.ndarray, float]] = {}
         self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._smooth: dict[int, np.ndarray] = {}
+        self._smooth: dict[tuple[int, float], np.ndarray] = {}
         self._twins: dict[int, list[int]] = {}
-        self._differences: dict[tuple[int, int], Any] = {}
+        self._differences: dict[tuple[int, int, float], Any] = {}
         self._all_blurred: list[np.ndarray] = []
 
     # ------------------------------------------------------------------ helpers
@@ -791,24 +806,32 @@ class TileClassifier:
                 best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
         return sorted(best.values(), key=lambda t: -t[0])
 
-    def _blurred(self, j: int) -> np.ndarray:
-        """Template j smoothed (:attr:`verify_sigma`): its shapes and colours without the fine texture."""
-        hit = self._smooth.get(j)
+    def _blurred(self, j: int, angle: float = 0.0) -> np.ndarray:
+        """Template j smoothed (:attr:`verify_sigma`): its shapes and colours without the fine texture; turned
+        clockwise by ``angle`` degrees (a tile laid askew)."""
+        hit = self._smooth.get((j, angle))
         if hit is None:
             hit = cv2.GaussianBlur(self.templates[j], (0, 0), self.verify_sigma)
-            self._smooth[j] = hit
+            if angle:
+                c = (self.px - 1) / 2
+                hit = cv2.warpAffine(hit, cv2.getRotationMatrix2D((c, c), -angle, 1.0), (self.px, self.px),
+                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+            self._smooth[(j, angle)] = hit
         return hit
 
     def _verify(self, canvas: "FeatureCanvas", scored: list) -> list:
-        """Settle the best candidate against close runners-up on the pixels where their pictures differ.
+        """Settle the best candidate against close runners-up and its twins on the places where their
+        pictures differ.
 
-        Tiles that differ only in a detail (a town, a strip of plain along one side) score nearly
-        alike over the whole tile, and the fine texture of mountains (drawn differently on every
-        tile) can outweigh the detail. Here both references and the photo are smoothed (texture
-        gone, shapes and colours kept) and compared only on the pixels where the two references
-        clearly differ and the photo is not covered, each reference at the position within
-        :attr:`verify_reach` pixels where it fits best; the runner-up wins when its misfit there is
-        below :attr:`verify_ratio` times the best candidate's.
+        Tiles that differ only in a detail (a town, a strip of plain along one side, a goods glyph of a
+        few pixels) score nearly alike over the whole tile, and the fine texture of mountains (drawn
+        differently on every tile) can outweigh the detail. Here the photo and the references are
+        smoothed (texture gone, shapes and colours kept); each reference is aligned with the photo and
+        fitted to its light where it agrees with the best candidate (:meth:`_alignments`), then two are
+        compared on the pixels where they clearly differ and the photo is clear of figures
+        (:meth:`_contest`). A challenger takes over when it explains those pixels clearly better; every
+        challenger meets the current holder in turn. Where a figure hides the detail, the best whole-tile
+        score stands.
         """
         sb, jb, tb_, lb, ab = scored[0]
         px = self.px
@@ -817,32 +840,28 @@ class TileClassifier:
         h, w = canvas.image.shape[:2]
         if tb_ - pad < 0 or lb - pad < 0 or tb_ + px + pad > h or lb + px + pad > w:
             return scored
-        region = canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad]
-        smooth = cv2.GaussianBlur(region, (0, 0), self.verify_sigma)
-        base = pad - r
-        n = 2 * r + 1
-        lm = cv2.blur(np.ascontiguousarray(smooth[base:base + px + n - 1, base:base + px + n - 1, 0]), (px, px),
-                      anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
-        means = lm[:n, :n].reshape(-1)
-        occ = canvas.occlusion(0)
-        vis = None if occ is None else occ[tb_:tb_ + px, lb:lb + px] < 0.5
+        smooth = cv2.GaussianBlur(canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad], (0, 0),
+                                  self.verify_sigma)
+        vis = self._clear(canvas, tb_ - pad, lb - pad, px + 2 * pad)
         close = [i for i in range(1, min(len(scored), 1 + self.verify_count)) if sb - scored[i][0] <= self.verify_margin]
         # the best candidate's twins (a picture that differs from it only in a detail) are examined too, even
         # when the coarse stages left them out: a figure on the detail pulls the twin's scores down
         where = {s[1]: i for i, s in enumerate(scored)}
-        challengers = [(i, scored[i][1]) for i in close] + [(where.get(j, -1), j) for j in self.twins(jb)
-                                                            if where.get(j) not in close]
-        for i, jc in challengers:
-            if self.look[jc] == self.look[jb]:
+        challengers = [scored[i][1] for i in close] + [j for j in self.twins(jb) if where.get(j) not in close]
+        fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
+        holder = jb
+        for jc in challengers:
+            if self.look[jc] == self.look[holder]:
                 continue
-            # another turn of the same tile (all sea with two boats): the light falls differently across a flat
-            # tile than at enrolment, so only colour tells its turns apart
-            errs = self._misfits(smooth, means, base, vis, jb, jc, chroma=self.ids[jc] == self.ids[jb])
-            if errs is not None and errs[1] < self.verify_ratio * errs[0]:
-                win = scored[i] if i > 0 else (sb, jc, tb_, lb, ab)
-                top = max(s[0] for s in scored) + 1e-4
-                return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win]
-        return scored
+            t = self._contest(smooth, vis, pad, holder, jc, fits, ab)
+            if t is not None and t > self.verify_switch:
+                holder = jc
+        if holder == jb:
+            return scored
+        i = where.get(holder, -1)
+        win = scored[i] if i > 0 else (sb, holder, tb_, lb, ab)
+        top = max(s[0] for s in scored) + 1e-4
+        return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win]
 
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
@@ -866,56 +885,110 @@ class TileClassifier:
             hit = self._twins[j]
         return hit
 
-    def _difference(self, ja: int, jb: int, chroma: bool = False
+    def _clear(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
+        """Where the photo is clear of figures in the square at canvas (top, left): not covered, and at least
+        :attr:`verify_clear` pixels from anything covered (a figure's shadow and lean reach that far and can
+        look like a small dark glyph). None when nothing is covered there."""
+        occ = canvas.occlusion(0)
+        if occ is None:
+            return None
+        covered = occ[top:top + side, left:left + side] >= 0.5
+        if not covered.any():
+            return None
+        k = 2 * self.verify_clear + 1
+        return cv2.dilate(covered.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
+
+    def _difference(self, ja: int, jb: int, angle: float = 0.0
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """Where the smoothed references ja and jb differ clearly (in colour only: ``chroma``): pixel rows,
-        columns, their squared difference there, and both references there (cached per pair); None when they
-        differ nowhere."""
-        key = (ja, jb, chroma)
+        """Where the smoothed references ja and jb differ clearly: pixel rows, columns, their squared difference
+        there, and both references there (cached per pair); None when they differ nowhere. The outer
+        :attr:`verify_ring` pixels are left out: there references differ by how the enrolment cut them out and
+        photos by how the tile was laid, not by what is printed. ``angle``: both turned so (see :meth:`_blurred`)."""
+        key = (ja, jb, angle)
         if key not in self._differences:
-            ra, rb = self._blurred(ja), self._blurred(jb)
-            if chroma:
-                ra, rb = ra.copy(), rb.copy()
-                ra[..., 0] = rb[..., 0] = 0.0
+            ra, rb = self._blurred(ja, angle), self._blurred(jb, angle)
             d = rb - ra
+            # the lightness offset between the two (each is centred over its own tile) is no difference
+            d[..., 0] -= float(np.median(d[..., 0]))
             dn2 = (d * d).sum(axis=2)
-            dmax = float(dn2.max())
+            k = self.verify_ring
+            inner = np.zeros(dn2.shape, bool)
+            inner[k:-k:2, k:-k:2] = True                       # every other pixel: the pictures are smooth
+            dmax = float(dn2[inner].max())
             hit = None
             if dmax >= self.verify_detail ** 2:
-                # every other pixel in both directions: the pictures are smooth
-                sub = dn2[::2, ::2]
-                rows, cols = np.nonzero(sub > max(self.verify_detail ** 2, 0.1 * dmax))
-                rows, cols = 2 * rows, 2 * cols
+                rows, cols = np.nonzero(inner & (dn2 > max(self.verify_detail ** 2, 0.1 * dmax)))
                 hit = (rows, cols, dn2[rows, cols], ra[rows, cols], rb[rows, cols])
             self._differences[key] = hit
         return self._differences[key]
 
-    def _misfits(self, smooth: np.ndarray, means: np.ndarray, base: int, vis: np.ndarray | None, ja: int, jb: int,
-                 chroma: bool = False) -> tuple[float, float] | None:
-        """Misfit of the smoothed references ja and jb to the smoothed photo on the pixels where they differ
-        clearly (and ``vis`` shows the photo uncovered), each at its best shift; None when too little shows.
+    def _alignments(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, js: Sequence[int],
+                    angle: float = 0.0) -> dict[int, tuple[int, int, np.ndarray, np.ndarray]]:
+        """How each smoothed reference of ``js`` lies on the smoothed photo: the shift (within
+        :attr:`verify_reach`) and the light (per channel a gain on the reference and an offset: the photo's
+        light against the enrolment's) that fit it best where it agrees with the first of ``js`` (so that the
+        light cannot explain away where they differ), leaving out the ring and covered pixels (on every third
+        pixel: the pictures are smooth). Returns ``{j: (dy, dx, gain (3,), offset (3,))}``; ``angle``: the
+        references turned so."""
+        js = list(dict.fromkeys(js))
+        k = self.verify_ring
+        idx = np.arange(k, self.px - k, 3)
+        t = np.stack([self._blurred(j, angle)[idx[:, None], idx[None, :]].reshape(-1, 3) for j in js])  # (K, n, 3)
+        r = self.verify_reach
+        n = 2 * r + 1
+        dy, dx = np.divmod(np.arange(n * n), n)
+        rows = pad - r + dy[:, None, None] + idx[None, :, None]
+        cols = pad - r + dx[:, None, None] + idx[None, None, :]
+        o = smooth[rows, cols].reshape(n * n, -1, 3)                         # (S, n, 3)
+        seen = np.ones(o.shape[:2], np.float32) if vis is None else vis[rows, cols].reshape(n * n, -1).astype(np.float32)
+        # each reference's light is fitted where it agrees with the first (the holder), so that the light cannot
+        # explain away where they differ; where they agree on too little, everywhere
+        agree = (((t - t[:1]) ** 2).sum(axis=2) <= self.verify_detail ** 2).astype(np.float32)    # (K, n)
+        agree[agree.mean(axis=1) < 0.25] = 1.0
+        # weighted least squares per (channel, reference, shift), o ~ gain * t + offset, the weight of pixel n
+        # being agree[k, n] * seen[s, n]: every sum is a matrix product over the pixels
+        at = agree[None] * t.transpose(2, 0, 1)                              # (3, K, n)
+        so = (seen[..., None] * o).transpose(2, 1, 0)                       # (3, n, S)
+        sw = np.maximum(agree @ seen.T, 1.0)                                  # (K, S)
+        mt = (at @ seen.T) / sw                                              # (3, K, S)
+        mo = (agree @ so) / sw
+        tt = ((at * t.transpose(2, 0, 1)) @ seen.T) / sw - mt * mt
+        to = (at @ so) / sw - mt * mo
+        oo = (agree @ (so * o.transpose(2, 1, 0))) / sw - mo * mo
+        ridge = self.verify_gain_ridge                                       # a flat tile's gain stays near 1
+        gain = np.clip((to + ridge) / (tt + ridge), *self.verify_gains)
+        err = (oo - 2 * gain * to + gain * gain * tt).sum(axis=0)            # (K, S)
+        best = err.argmin(axis=1)
+        return {j: (int(dy[best[i]]) - r, int(dx[best[i]]) - r, gain[:, i, best[i]],
+                    mo[:, i, best[i]] - gain[:, i, best[i]] * mt[:, i, best[i]]) for i, j in enumerate(js)}
 
-        ``smooth``: the photo around the cell, smoothed; ``means``: its mean lightness over the tile at every
-        shift, ``(2r+1) ** 2``; ``base``: where shift (-r, -r) starts in ``smooth``."""
-        diff = self._difference(ja, jb, chroma)
+    def _contest(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, ja: int, jb: int,
+                 fits: dict, angle: float = 0.0) -> float | None:
+        """How much better reference jb than ja explains the photo where the two differ: the difference of
+        their misfits there over the difference of the references (-1: the photo shows ja, +1: jb); None
+        when too little of it shows clear of figures.
+
+        ``smooth``: the photo around the tile (``pad`` pixels more on every side), smoothed; ``vis``: where
+        it is clear (:meth:`_clear`); ``fits``: :meth:`_alignments` of ja and jb; ``angle``: how the tile
+        lies turned."""
+        diff = self._difference(ja, jb, angle)
         if diff is None:
             return None
         rows, cols, dn2, ra, rb = diff
         total = float(dn2.sum())
+        preds = []
+        for j, ref in ((ja, ra), (jb, rb)):
+            dy, dx, gain, offset = fits[j]
+            preds.append((pad + dy + rows, pad + dx + cols, gain * ref + offset))
+        keep = np.ones(len(rows), bool)
         if vis is not None:
-            keep = vis[rows, cols]
-            rows, cols, dn2, ra, rb = rows[keep], cols[keep], dn2[keep], ra[keep], rb[keep]
-        seen = float(dn2.sum())
-        if 4 * len(rows) < self.verify_pixels or seen < self.verify_seen * total:
+            for rr, cc, _ in preds:
+                keep &= vis[rr, cc]
+        seen = float(dn2[keep].sum())
+        if 4 * int(keep.sum()) < self.verify_pixels or seen < self.verify_seen * total:
             return None
-        n = 2 * self.verify_reach + 1
-        dy, dx = np.divmod(np.arange(n * n), n)
-        # every shift of the photo at once: (shifts, pixels, 3), lightness centred over the whole tile
-        obs = smooth[base + dy[:, None] + rows[None], base + dx[:, None] + cols[None]]
-        obs[..., 0] = 0.0 if chroma else obs[..., 0] - means[:, None]
-        ea = ((obs - ra[None]) ** 2).sum(axis=(1, 2)).min()
-        eb = ((obs - rb[None]) ** 2).sum(axis=(1, 2)).min()
-        return float(ea) / seen, float(eb) / seen
+        errs = [float(((smooth[rr[keep], cc[keep]] - pred[keep]) ** 2).sum()) for rr, cc, pred in preds]
+        return (errs[0] - errs[1]) / seen
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
                 constraints: Constraints | None) -> TileGuess:
