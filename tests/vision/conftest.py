@@ -41,6 +41,9 @@ class Enrolled:
     lens: Any
     level: str
 
+    bench = BENCH
+    """``benchmarks/vision.py``, for its scenes (first frame, lattice, hand placement)."""
+
     def recognizer(self, **kw: Any):
         from vision.mat import Mat
         from vision.recognize import Recognizer

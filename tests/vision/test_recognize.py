@@ -6,6 +6,7 @@ recogniser achieves today; the full figures come from ``tablehub bench vision``.
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 pytestmark = pytest.mark.shared
@@ -51,16 +52,35 @@ def test_an_incremental_update_reads_only_the_cells_that_changed(neuesland):
     assert tally.tiles_ok == tally.tiles, tally.errors
 
 
-def test_a_suedsee_board_in_drawn_art_is_mostly_read_right(suedsee):
-    """The provisional Südsee art tells some tiles apart only by a small goods glyph (1 or 2 fish),
-    so the bar is lower than for Neues Land's real scans (today: 39 of 40 tiles)."""
+def test_a_suedsee_board_in_drawn_art_is_read_right(suedsee):
+    """The provisional Südsee art tells many tiles apart only by a small goods glyph (1 or 2 fish, a boat);
+    today all 40 tiles are read right (39 before the glyph-aware verification): at most one may go."""
     rec = suedsee.recognizer()
     frame, truth = suedsee.render(suedsee.board(seed=51, tiles=40, figures=6), seed=52)
     obs = rec.observe(frame)
     tally = suedsee.score(rec, obs, truth)
     assert obs.tiles[(0, 0)].tile == suedsee.setup.catalog.start
-    assert tally.tiles_ok / tally.tiles >= 0.95, f"tile accuracy {tally.tiles_ok}/{tally.tiles}: {tally.errors}"
+    assert tally.tiles_ok >= tally.tiles - 1, f"tile accuracy {tally.tiles_ok}/{tally.tiles}: {tally.errors}"
     assert tally.figures_ok >= tally.figures - 1, tally.errors
+
+
+@pytest.mark.parametrize("game", ["neuesland", "suedsee"])
+def test_the_first_frame_fixes_the_grid_the_benchmark_boards_lie_on(game, request):
+    """The benchmark lays every board on the lattice of the first frame's start tile (as players lay tiles
+    against their neighbours): the grid read from that frame must put the play area's far cells where the
+    lattice has them, within 2 mm (the grid's angle is found in steps of a quarter degree: about 1 mm there)."""
+    import math
+
+    enrolled = request.getfixturevalue(game)
+    bench = enrolled.bench
+    for seed in (91, 92):
+        first, ((ox, oy), turn) = bench.first_frame(enrolled.setup.catalog, np.random.default_rng(seed))
+        grid = enrolled.recognizer().observe(enrolled.render(first, seed=seed)[0]).grid
+        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        for x, y in ((-6, -6), (6, -6), (-6, 6), (6, 6), (0, 0)):
+            want = (ox + 45.0 * (c * x - s * y), oy + 45.0 * (s * x + c * y))
+            off = math.dist(grid.cell_centre_mm(x, y), want)
+            assert off <= 2.0, f"seed {seed}: cell ({x}, {y}) {off:.2f} mm off the start tile's lattice"
 
 
 def test_the_start_tile_alone_fixes_the_grid_angle_from_its_outline(suedsee):
