@@ -106,7 +106,6 @@ class Tracker:
         try:
             seen = seen_from_observation(self._recognize(frame), getattr(self._recognize, "confidence", None))
         except Exception as exc:  # vision says what a person can fix (markers covered, too dark); keep going
-            log.warning("cannot read the table: %s", exc)
             self.stillness.quiet = 0  # try again after another quiet spell
             self.failures += 1
             reading = Reading("waiting", reason=f"cannot read the table: {exc}")
@@ -114,7 +113,8 @@ class Tracker:
                 changed = reading.signature() != self._announced
                 self._announced = reading.signature()
                 self.reading = reading
-            if changed:
+            if changed:  # logged once per new reason, not every quiet spell (no references yet: all evening)
+                log.warning("%s", reading.reason)
                 self._emit("reading", reading)
             return reading
         with self._lock:

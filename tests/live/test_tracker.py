@@ -250,3 +250,30 @@ def test_a_figure_choice_after_the_pending_tile_is_legal_and_accepting_logs_both
     tile = {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}
     assert rig.session.actions == [tile, figure]
     assert [r.source for r in rig.store.actions(rig.session.game_id)] == ["camera", "phone"]
+
+
+def test_a_table_that_cannot_be_read_says_so_once_not_every_quiet_spell(tmp_path, caplog):
+    """No references yet (or markers covered all evening): one warning and one reading per reason."""
+    store = Store(tmp_path / "games.sqlite")
+    hub = web_hub.Hub(store, pin="1234")
+    hub.start(Setup("neuesland", ("Ana", "Ben")))
+    table = ScriptedTable()
+    still = table.frame(table.state([start_tile(hub.session.game)]))
+
+    def unreadable(frame):
+        raise RuntimeError("table recognition is off: no references in var/refs/neuesland")
+
+    tracker = Tracker(lambda: hub.session, unreadable, quiet_frames=3)
+    readings = []
+    tracker.subscribe(lambda kind, p: readings.append(p) if kind == "reading" else None)
+    try:
+        with caplog.at_level("WARNING", logger="tablehub.tracking.tracker"):
+            for _ in range(40):
+                tracker.feed(still)
+        assert tracker.failures >= 10, "it keeps trying (references may appear at any time)"
+        assert [r.reason for r in readings] == ["cannot read the table: table recognition is off: no references "
+                                                "in var/refs/neuesland"]
+        assert len([r for r in caplog.records if "no references" in r.getMessage()]) == 1
+    finally:
+        hub.shutdown()
+        store.close()
