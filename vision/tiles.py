@@ -630,6 +630,9 @@ class TileClassifier:
         # every tile type at quarter resolution by block scores, then the best few at half resolution
         sq, _, _ = self._block_grid(canvas, 2, np.arange(len(self.quarter)), top // 4, left // 4, 2)
         picks = np.argpartition(-sq, self.shortlist_wide - 1)[:self.shortlist_wide]
+        # and the plain coarse correlation's best few: at a quarter of the resolution, with the covered blocks left
+        # out, the right tile can rank low (its town half hidden by the figure, the rest flat sea)
+        picks = np.union1d(picks, np.argsort(-s1[n])[:self.shortlist])
         r = self.hard_reach
         s2, dy, dx = self._block_grid(canvas, 1, picks, top // 2, left // 2, r)
         keep = np.argsort(-s2)[:self.finalists]
