@@ -8,8 +8,8 @@ For every game and nuisance level: the set is enrolled from the (simulated) came
 person would (tiles laid out on the mat, then one figure per colour; other light, colour
 balance, exposure and camera pose than the test tables); the game's first frame (the
 start tile alone) fixes the grid; random boards (a connected blob of 40+ tiles, random
-tiles and rotations, figures on random regions, hand-placed tiles) are rendered at
-1920x1080 and read. Prints per-tile accuracy (id + rotation), per-figure accuracy
+tiles and rotations, figures on random regions, each tile laid by hand against the lattice
+that first frame's start tile defines, as at a table) are rendered at 1920x1080 and read. Prints per-tile accuracy (id + rotation), per-figure accuracy
 (colour + region), whole-board accuracy, and CPU time per frame on one core
 (``cv2.setNumThreads(1)``, one BLAS thread) for a full board and for an incremental update
 (one new tile and one figure). Neues Land uses the real scans
