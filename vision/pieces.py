@@ -250,7 +250,13 @@ class FigureFinder:
     min_coloured_share: float = 0.2
     """A blob needs this much area (and share of itself) in a player colour to be a figure ..."""
     min_colour_share: float = 0.6
-    """... and this share of those pixels agreeing on one colour."""
+    """... and this share of the coloured pixels of its core (the blob less its rim, where the figure blends
+    with the tile under it) agreeing on one colour ..."""
+    shade_lead: float = 1.4
+    """... not counting those of the darkest colour when the winner has this many times as many (a red
+    figure's shaded side reads black; a black figure with a yellow sheen stays unsure)."""
+    min_core_px: int = 6
+    """The whole blob votes when its core has fewer coloured pixels than this."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
@@ -276,6 +282,7 @@ class FigureFinder:
         m = cv2.morphologyEx((cand & (~shadow | coloured)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
         out = []
         for i in range(1, n):
             area = stats[i, cv2.CC_STAT_AREA] * px_area
@@ -288,9 +295,16 @@ class FigureFinder:
             ys, xs = np.nonzero(col if col.sum() >= 10 else blob)
             u, v = (xs.mean() + 0.5) / side, (ys.mean() + 0.5) / side
             if col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum():
-                counts = np.bincount(idx[col], minlength=len(self.colours.colours))
+                # the colour is voted by the blob's core: at its rim the figure's edge blends with the tile
+                # under it (blue on a yellow-green plain reads green) and its dark side reads black
+                core = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & col
+                vote = core if core.sum() >= self.min_core_px else col
+                counts = np.bincount(idx[vote], minlength=len(self.colours.colours))
                 best = int(counts.argmax())
-                share = counts[best] / col.sum()
+                # a figure's shaded side reads as the darkest colour: no vote against a colour that clearly
+                # outnumbers it
+                shade = best != darkest and counts[best] >= self.shade_lead * counts[darkest]
+                share = counts[best] / max(vote.sum() - (counts[darkest] if shade else 0), 1)
                 if share >= self.min_colour_share:
                     conf = float(share * min(1.0, col.sum() * px_area / (2 * self.min_coloured_mm2)))
                     out.append((self.colours.colours[best].name, float(u), float(v), conf, float(area)))

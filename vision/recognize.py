@@ -6,10 +6,13 @@
 >>> obs2.to_dict()["tiles"][0]                                                  # doctest: +SKIP
 {'x': 0, 'y': 0, 'tile': 'ds001', 'rotation': 0, 'confidence': 0.98, ...}
 
-Steps: locate the mat (:class:`vision.rectify.Rectifier`), sample the play area as a
-grid canvas (one ``cv2.remap`` through the lens model, cached while the camera is
-still), find the start tile once (it fixes cell (0, 0) and north), tell empty cells
-from occupied ones against the mat colour, classify occupied cells
+Steps: locate the mat (:class:`vision.rectify.Rectifier`), sample every cell the camera
+sees whole on the table plane as a grid canvas (one ``cv2.remap`` through the lens model,
+cached while the camera is still; beyond the play area and the mat too, see
+:func:`cells_in_view`), find the start tile once on the play area (it fixes cell (0, 0)
+and north), tell empty cells from occupied ones (:meth:`Recognizer._occupied`: the mat's
+or the table's colour, what the cell looked like when last read empty, and beyond the
+play area the evidence of a tile's picture), classify occupied cells
 (:class:`vision.tiles.TileClassifier`), then look for figures on them
 (:class:`vision.pieces.FigureFinder`). With a previous observation only the cells
 whose small signature changed are examined again.
@@ -37,13 +40,17 @@ log = logging.getLogger(__name__)
 
 SIG_PX = 8
 """Side of the per-cell thumbnail that tells which cells changed."""
+SIG_SAMPLE = 16
+"""Thumbnails are sampled at this many pixels per cell side, then averaged down to SIG_PX."""
 START_FACTOR = 4
 """The start tile is first searched at TILE_PX / START_FACTOR pixels per tile."""
 START_RING_PX = 3
 """Refining the start tile's place and angle leaves out this ring of its reference (see ``_start_inner``)."""
 
 MapFn = Callable[[np.ndarray], np.ndarray]
-"""Mat millimetres (n, 2) -> frame pixels (n, 2)."""
+"""Mat millimetres (n, 2) -> frame pixels (n, 2) (or back, for the inverse)."""
+
+Cell = tuple[int, int]
 
 
 class NoStartTile(VisionError):
@@ -61,6 +68,16 @@ class Observation:
     changed: list[tuple[int, int]] = field(default_factory=list)
     """Cells examined afresh for this observation (all of them for a full one)."""
     warnings: list[str] = field(default_factory=list)
+    in_view: frozenset[Cell] = frozenset()
+    """The cells the camera sees whole (with a small margin) on the table plane: the cells read, on the
+    mat or beyond it. Nothing is known about the others (a tile may lie there)."""
+    bare: dict[Cell, np.ndarray] = field(repr=False, default_factory=dict)
+    """What each cell looked like (its signature) when it was last read empty: a cell that looks so again
+    is empty whatever lies under it (mat, wood, a patterned cloth)."""
+
+    def sees(self, x: int, y: int) -> bool:
+        """Whether cell (x, y) was in view (its absence from ``tiles`` then means it is empty)."""
+        return (x, y) in self.in_view
 
     def to_dict(self) -> dict[str, Any]:
         tiles = sorted(self.tiles.values(), key=lambda t: (t.y, t.x))
@@ -117,6 +134,111 @@ def grid_maps(to_frame: MapFn, grid: Grid, x0: int, y0: int, nx: int, ny: int, p
     return out[0], out[1]
 
 
+def cells_in_view(grid: Grid, to_frame: MapFn, size: tuple[int, int], region_mm: tuple[float, float, float, float],
+                  margin_mm: float = 5.0, from_frame: MapFn | None = None) -> list[Cell]:
+    """The grid cells whose whole square, grown by ``margin_mm``, the camera sees on the table plane.
+
+    Candidates are the cells of ``region_mm`` (x, y, width, height on the mat, the mat and beyond),
+    narrowed to the frame's footprint on the table when ``from_frame`` (frame pixels -> mat mm) is
+    given. A cell is in view when its corners and edge midpoints map inside the frame (a lens bends
+    straight edges) and, with ``from_frame``, map back to where they came from: a lens model pushed far
+    beyond the part of the picture it was calibrated on can fold distant points into the frame.
+    Cells are listed row by row (y, then x).
+    """
+    w, h = size
+    rx, ry, rw, rh = region_mm
+    if from_frame is not None:
+        t = np.linspace(0.0, 1.0, 17)
+        border = np.concatenate([np.column_stack([t * (w - 1), np.zeros_like(t)]),
+                                 np.column_stack([t * (w - 1), np.full_like(t, h - 1)]),
+                                 np.column_stack([np.zeros_like(t), t * (h - 1)]),
+                                 np.column_stack([np.full_like(t, w - 1), t * (h - 1)])])
+        foot = from_frame(border)
+        foot = foot[np.isfinite(foot).all(axis=1)]
+        if len(foot):
+            lo = np.maximum(foot.min(axis=0), (rx, ry))
+            hi = np.minimum(foot.max(axis=0), (rx + rw, ry + rh))
+            rx, ry, rw, rh = float(lo[0]), float(lo[1]), float(max(hi[0] - lo[0], 0.0)), float(max(hi[1] - lo[1], 0.0))
+    corners = np.array([grid.grid_from_mat(rx + dx, ry + dy) for dx in (0, rw) for dy in (0, rh)])
+    (gx0, gy0), (gx1, gy1) = np.floor(corners.min(axis=0)), np.ceil(corners.max(axis=0))
+    gx, gy = np.meshgrid(np.arange(gx0, gx1 + 1), np.arange(gy0, gy1 + 1))
+    cells = np.column_stack([gx.ravel(), gy.ravel()])                   # (n, 2), row by row
+    half = 0.5 + margin_mm / grid.pitch_mm
+    ring = np.array([(-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)], float) * half
+    pts = (cells[:, None, :] + ring[None, :, :]).reshape(-1, 2)
+    m = grid.mat_from_grid()
+    mm = pts @ m[:2, :2].T + m[:2, 2]
+    fr = to_frame(mm)
+    ok = np.isfinite(fr).all(axis=1) & (fr[:, 0] >= 0) & (fr[:, 0] <= w - 1) & (fr[:, 1] >= 0) & (fr[:, 1] <= h - 1)
+    if from_frame is not None and ok.any():
+        back = np.full_like(mm, np.inf)
+        back[ok] = from_frame(fr[ok])
+        ok &= np.linalg.norm(back - mm, axis=1) < 1.0
+    inside = ok.reshape(len(cells), len(ring)).all(axis=1)
+    return [(int(x), int(y)) for x, y in cells[inside]]
+
+
+def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[FigureSeen]:
+    """``figures`` without the second sightings of a figure: a figure within ``edge`` (tile sides) of its
+    tile's edge with one of the same colour on a neighbouring tile less than ``apart`` away, further
+    inside its own tile."""
+    def inside(f: FigureSeen) -> float:
+        return min(f.u, 1.0 - f.u, f.v, 1.0 - f.v)
+
+    out = []
+    for f in figures:
+        twin = None if inside(f) >= edge else next(
+            (g for g in figures if g.colour == f.colour and (g.x, g.y) != (f.x, f.y)
+             and abs(g.x - f.x) <= 1 and abs(g.y - f.y) <= 1 and inside(g) > inside(f)
+             and math.hypot(g.x + g.u - f.x - f.u, g.y + g.v - f.y - f.v) < apart), None)
+        if twin is None:
+            out.append(f)
+    return out
+
+
+def outline_strength(bgr: np.ndarray, top: int, left: int, side: int, reach: int = 3, band: int = 6
+                     ) -> list[float]:
+    """How clearly each side (N, S, W, E) of the square of ``side`` pixels at (top, left) of ``bgr`` shows as a
+    straight edge: the mean grey gradient across the side (averaged along it, corners left out), at its
+    strongest within ``reach`` pixels of where the side should be, over the median of that profile
+    ``reach + band`` pixels either side."""
+    pad = reach + band + 2
+    h, w = bgr.shape[:2]
+    y0, y1, x0, x1 = top - pad, top + side + pad, left - pad, left + side + pad
+    window = np.ascontiguousarray(bgr[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)])
+    grey = cv2.copyMakeBorder(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), max(-y0, 0), max(y1 - h, 0),
+                              max(-x0, 0), max(x1 - w, 0), cv2.BORDER_REPLICATE).astype(np.float32)
+    top, left = pad, pad
+    inner = slice(top + band, top + side - band), slice(left + band, left + side - band)
+    across = reach + band
+    rows = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))[top - across:top + side + across, inner[1]].mean(axis=1)
+    cols = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))[inner[0], left - across:left + side + across].mean(axis=0)
+    out = []
+    for prof in (rows, cols):
+        base = float(np.median(prof)) + 1.0
+        for at in (across, across + side - 1):
+            out.append(float(prof[at - reach:at + reach + 1].max()) / base)
+    return out
+
+
+def cell_side_px(grid: Grid, to_frame: MapFn, cells: Sequence[Cell]) -> float:
+    """The shortest side of the cells (frame pixels between neighbouring cell centres), at most a few sampled."""
+    if not cells:
+        return 0.0
+    pick = np.array(cells[::max(1, len(cells) // 16)], float)
+    m = grid.mat_from_grid()
+    pts = np.concatenate([pick, pick + (1, 0), pick + (0, 1)])
+    fr = to_frame(pts @ m[:2, :2].T + m[:2, 2]).reshape(3, len(pick), 2)
+    return float(min(np.linalg.norm(fr[1] - fr[0], axis=1).min(), np.linalg.norm(fr[2] - fr[0], axis=1).min()))
+
+
+def _bounds(cells: Sequence[Cell]) -> tuple[int, int, int, int]:
+    """(x0, y0, nx, ny) of the rectangle of cells that holds ``cells``."""
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
 def canvas_mapping(px_per_mm: float) -> MapFn:
     """Mapping for frames that already are top-down canvases (pixel = mat mm * px_per_mm)."""
     return lambda pts: np.asarray(pts, np.float64) * px_per_mm
@@ -141,11 +263,31 @@ class Thresholds:
     """A full reading is done again on the fitted grid when it moves some cell by more than this."""
     start_keep_margin: float = 0.05
     """Cell (0, 0) stays the start tile unless another tile fits it better by more than this (block score)."""
+    known_margin: float = 0.05
+    """A cell holds the tile the game's log says unless another tile fits it better by more than this."""
     figure_hint: float = 3.0
     """Only tiles with a spot this unexplained by the tile (see :meth:`TileClassifier.unexplained`) are
     searched for figures."""
     keep_score_drop: float = 0.08
     """A changed cell keeps its tile when that tile still matches within this of its earlier score."""
+    figure_apart: float = 0.3
+    """Two figures of one colour on neighbouring tiles closer than this (in tile sides), one of them at the
+    very edge of its tile (within :attr:`figure_edge`), are one figure seen twice: a standing figure near
+    a tile's edge leans over the next tile. The one further inside its own tile is kept."""
+    figure_edge: float = 0.1
+    """(see :attr:`figure_apart`; the sightings on the next tile lay within 0.07 of its edge, figures standing
+    on regions 0.12 and more.)"""
+    tile_min_score: float = 0.78
+    """Beyond the play area a cell unlike the table holds a tile only when a tile matches it this well
+    (tiles score 0.87 and more there, figures on them included; wood, the mat's edge and its markers 0.7
+    at most)."""
+    tile_outline: float = 2.0
+    """... and three of its sides show as straight edges: the strongest mean gradient across the side, within
+    a few pixels of where it should be, at least this many times the usual gradient near it (tiles beyond
+    the mat 2.7 and more; a printed cloth that matches a plain tile 1.5 at most)."""
+    tile_min_coarse: float = 0.55
+    """... and only when it matches some tile at least this well at the classifier's first, coarse stage
+    (tiles with a figure on them 0.63 and more; the mat's markers 0.3-0.51)."""
 
 
 class Recognizer:
@@ -175,11 +317,18 @@ class Recognizer:
             rectifier = Rectifier(mat, px_per_mm=TILE_PX / self.pitch, lens=lens)
         self.rectifier = rectifier
         self.sampler = GridSampler()
+        self.sig_sampler = GridSampler()
         self._ref_bgr = np.stack([cv2.resize(im, (TILE_PX, TILE_PX), interpolation=cv2.INTER_AREA)
                                   if im.shape[0] != TILE_PX else im for im in refs.images])
         self._mat_bgr: np.ndarray | None = None
         self._mat_key: Any = None
         self._start_template: tuple[np.ndarray, float] | None = None
+        self._table_bgr: np.ndarray | None = None
+        self._table_key: Any = None
+        self._view_key: Any = None
+        self._view: tuple[list[Cell], float] = ([], 0.0)
+        self._play_key: Grid | None = None
+        self._play: frozenset[Cell] = frozenset()
 
     @classmethod
     def for_game(cls, catalog_path: str | Path, refs: ReferenceSet, mat: Mat, **kw: Any) -> "Recognizer":
@@ -190,13 +339,16 @@ class Recognizer:
     # ------------------------------------------------------------------ entry points
 
     def observe(self, frame: np.ndarray, previous: Observation | None = None,
-                constraints: Constraints | None = None, relocate: bool = True, grid: Grid | None = None
-                ) -> Observation:
+                constraints: Constraints | None = None, relocate: bool = True, grid: Grid | None = None,
+                known: Mapping[Cell, tuple[str, int]] | None = None) -> Observation:
         """Recognise a camera frame.
 
         ``previous``: the last accepted observation; only cells that changed since are examined.
         ``grid``: the grid when it is already known (else the start tile is searched for).
         ``relocate=False`` reuses the last mat location (no marker search).
+        ``known``: tiles known to lie in some cells (the game's log: cell -> (tile id, rotation)); a cell
+        read as another tile that the known one matches about as well is read as the known one (a
+        figure on the detail that tells look-alikes apart, or a misread the phone corrected).
         """
         if relocate or self.rectifier.last is None:
             location = self.rectifier.locate(frame)
@@ -209,7 +361,11 @@ class Recognizer:
         def to_frame(pts: np.ndarray) -> np.ndarray:
             return rect.mat_to_image(pts, location, size)
 
-        obs = self.observe_mapped(frame, to_frame, key, previous, constraints, grid)
+        def from_frame(pts: np.ndarray) -> np.ndarray:
+            return rect.image_to_mat(pts, location, size)
+
+        obs = self.observe_mapped(frame, to_frame, key, previous, constraints, grid, from_frame=from_frame,
+                                  known=known)
         obs.warnings[:0] = list(getattr(location, "warnings", []))
         return obs
 
@@ -217,54 +373,76 @@ class Recognizer:
                        constraints: Constraints | None = None, grid: Grid | None = None) -> Observation:
         """Recognise a top-down canvas (pixel = mat mm * ``px_per_mm``), e.g. from ``Rectifier.warp``."""
         return self.observe_mapped(canvas, canvas_mapping(px_per_mm), ("canvas", px_per_mm, canvas.shape),
-                                   previous, constraints, grid)
+                                   previous, constraints, grid, from_frame=canvas_mapping(1.0 / px_per_mm))
 
     def observe_mapped(self, frame: np.ndarray, to_frame: MapFn, key: Any, previous: Observation | None = None,
                        constraints: Constraints | None = None, grid: Grid | None = None,
-                       figures: bool = True) -> Observation:
+                       figures: bool = True, from_frame: MapFn | None = None,
+                       known: Mapping[Cell, tuple[str, int]] | None = None) -> Observation:
         """Recognise ``frame`` seen through ``to_frame`` (mat mm -> frame pixels); ``key`` names the mapping
-        (equal keys: the same mapping, so cached remap tables are reused)."""
+        (equal keys: the same mapping, so cached remap tables are reused). ``from_frame`` is the inverse
+        (frame pixels -> mat mm): with it every cell the camera sees is read, without it the cells near
+        the mat (see :meth:`view`)."""
         _check_image(frame)
         if grid is None:
             grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
-        obs = self._read(frame, to_frame, key, grid, previous, constraints, figures)
+        obs = self._read(frame, to_frame, key, grid, previous, constraints, figures, from_frame, known)
         if previous is None and self.fit_grid:
             # tiles are laid against their neighbours, not against the start tile's few degrees: fit the
             # lattice to where the tiles were found, and read again when it moved
             fitted = fit_grid(grid, obs.tiles.values())
             if fitted is not None and _grid_moved(grid, fitted, self.mat.play_rect_mm) > self.thresholds.grid_refit_mm:
-                obs = self._read(frame, to_frame, key, fitted, previous, constraints, figures)
+                obs = self._read(frame, to_frame, key, fitted, previous, constraints, figures, from_frame, known)
         return obs
 
     fit_grid = False
     """Fit the grid to the tiles found on a full reading and read again when it moved (off by default:
     on the benchmark boards it costs a second reading and brought no accuracy)."""
 
+    view_margin_mm = 5.0
+    """A cell is in view when its square grown by this much on every side lies inside the frame."""
+
+    def view(self, grid: Grid, to_frame: MapFn, size: tuple[int, int], key: Any = None,
+             from_frame: MapFn | None = None) -> tuple[list[Cell], float]:
+        """The cells the camera sees whole on the table plane (see :func:`cells_in_view`) and the
+        smallest side of a cell in frame pixels, cached per mapping ``key`` and grid. Without
+        ``from_frame`` the cells looked at are those on the mat and within half its size around it."""
+        cache_key = (key, grid, size) if key is not None else None
+        if cache_key is not None and self._view_key == cache_key:
+            return self._view
+        w, h = self.mat.width_mm, self.mat.height_mm
+        region = (-w / 2, -h / 2, 2 * w, 2 * h)
+        cells = cells_in_view(grid, to_frame, size, region, self.view_margin_mm, from_frame)
+        found = (cells, cell_side_px(grid, to_frame, cells))
+        if cache_key is not None:
+            self._view_key, self._view = cache_key, found
+        return found
+
     def _read(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, previous: Observation | None,
-              constraints: Constraints | None, figures: bool) -> Observation:
+              constraints: Constraints | None, figures: bool, from_frame: MapFn | None = None,
+              known: Mapping[Cell, tuple[str, int]] | None = None) -> Observation:
         warnings: list[str] = []
-        cells = grid.cells_in(self.mat.play_rect_mm)
-        xs = [c[0] for c in cells]
-        ys = [c[1] for c in cells]
-        x0, y0 = min(xs), min(ys)
-        gc = self.sampler.sample(frame, to_frame, key, grid, x0, y0, max(xs) - x0 + 1, max(ys) - y0 + 1)
+        size = (frame.shape[1], frame.shape[0])
+        cells, side_px = self.view(grid, to_frame, size, key, from_frame)
+        if not cells:
+            raise VisionError("view: no cell of the table lies whole in the frame; aim the camera at the mat")
+        in_view = frozenset(cells)
         mat_bgr = self.mat_colour(frame, to_frame, key)
-        sigs = self._signatures(gc, cells)
+        thumbs, sigs = self._signatures(frame, to_frame, key, grid, cells, side_px)
         todo = cells if previous is None else self._changed(cells, sigs, previous)
-        occupied = self._occupied(gc, todo, bgr_to_lab(mat_bgr))
-        gc = self._balance(gc, mat_bgr)
+        bare = previous.bare if previous is not None else {}
+        occupied = self._occupied(thumbs, todo, mat_bgr, self.table_colour(frame, to_frame, key),
+                                  self._play_cells(grid), sigs, bare)
         tiles: dict[tuple[int, int], TileGuess] = {}
         seen: list[FigureSeen] = []
         if previous is not None:
             todo_set = set(todo)
-            tiles = {c: t for c, t in previous.tiles.items() if c not in todo_set}
-            seen = [f for f in previous.figures if (f.x, f.y) not in todo_set]
-        fresh = [c for c in todo if occupied.get(c)]
-        if previous is not None and len(fresh) <= self.few_cells:
-            groups = [(FeatureCanvas(gc.crop(x, y, 1, 1)), [(x, y)]) for x, y in fresh]
-        else:
-            groups = [(FeatureCanvas(gc), fresh)] if fresh else []
-        for fc, group in groups:
+            tiles = {c: t for c, t in previous.tiles.items() if c not in todo_set and c in in_view}
+            seen = [f for f in previous.figures if (f.x, f.y) not in todo_set and (f.x, f.y) in in_view]
+        maybe = {c for c in todo if occupied[c] is None and self._tile_like(frame, to_frame, grid, c, mat_bgr)}
+        fresh = [c for c in todo if occupied[c] is True or c in maybe]
+        for gc, group in self._canvases(frame, to_frame, key, grid, fresh, previous is not None):
+            fc = FeatureCanvas(self._balance(gc, mat_bgr))
             spots = None
             if self.colours is not None:
                 covered, spots = self._covered(fc.bgr)
@@ -272,11 +450,18 @@ class Recognizer:
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
             for guess in self.classifier.classify(fc, to_classify, constraints):
+                if (guess.x, guess.y) in maybe and not self._tile_evidence(fc, guess):
+                    continue  # beyond the play area, and nothing there looks like a tile: the table itself
                 if (guess.x, guess.y) == (0, 0) and guess.tile != self.catalog.start:
-                    guess = self._start_cell(fc, guess)
+                    guess = self._prefer(fc, guess, (self.catalog.start, 0), self.thresholds.start_keep_margin)
+                logged = known.get((guess.x, guess.y)) if known else None
+                if logged is not None and (guess.tile, guess.rotation) != tuple(logged):
+                    guess = self._prefer(fc, guess, logged, self.thresholds.known_margin)
                 tiles[(guess.x, guess.y)] = guess
             if figures and self.figures is not None:
                 for c in group:
+                    if c not in tiles:
+                        continue
                     # look closely only where something of a player's colour stands out and the tile
                     # does not explain all of the cell
                     top, left = fc.top_left(*c)
@@ -285,13 +470,55 @@ class Recognizer:
                         continue
                     if self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint:
                         seen.extend(self._figures_on(fc, tiles[c]))
+        seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
         if (0, 0) not in tiles:
             warnings.append(f"the start tile {self.catalog.start} is not seen at (0, 0) any more")
         for t in tiles.values():
             if t.confidence < 0.5:
                 warnings.append(f"cell ({t.x}, {t.y}): unsure ({t.tile} r{t.rotation}, score {t.score:.2f}); "
                                 f"a tile not in the set, a hand, or bad light?")
-        return Observation(grid, tiles, seen, sigs, list(todo), warnings)
+        # an empty cell's look now; a tile's cell keeps the look it had when it was last empty
+        looks = {c: bare[c] for c in tiles if c in bare}
+        looks.update((c, sigs[c]) for c in cells if c not in tiles)
+        return Observation(grid, tiles, seen, sigs, list(todo), warnings, in_view, looks)
+
+    def _canvases(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, cells: Sequence[Cell],
+                  incremental: bool) -> list[tuple[GridCanvas, list[Cell]]]:
+        """Grid canvases (TILE_PX per cell) for the cells to classify: one per cell for a few changed cells,
+        else one over the rectangle that holds them all (the bare table around them is not sampled)."""
+        if not cells:
+            return []
+        if incremental and len(cells) <= self.few_cells:
+            return [(GridSampler().sample(frame, to_frame, None, grid, x, y, 1, 1), [(x, y)]) for x, y in cells]
+        x0, y0, nx, ny = _bounds(cells)
+        return [(self.sampler.sample(frame, to_frame, key, grid, x0, y0, nx, ny), list(cells))]
+
+    def _tile_like(self, frame: np.ndarray, to_frame: MapFn, grid: Grid, cell: Cell, mat_bgr: np.ndarray) -> bool:
+        """Whether some tile matches ``cell`` even roughly (the classifier's first, cheap stage, on the cell
+        alone): a mat marker or a cup beyond the play area does not, and is not worth the slow path for
+        covered tiles (nor a feature canvas spread over the whole view)."""
+        gc = GridSampler().sample(frame, to_frame, None, grid, cell[0], cell[1], 1, 1)
+        coarse, _ = self.classifier.coarse_scores(FeatureCanvas(self._balance(gc, mat_bgr)), [cell])
+        return float(coarse.max()) >= self.thresholds.tile_min_coarse
+
+    def _tile_evidence(self, fc: FeatureCanvas, guess: TileGuess) -> bool:
+        """Whether a cell beyond the play area holds the tile it was read as: the tile matches well
+        (:attr:`Thresholds.tile_min_score`) and, where the classifier put it, at least three of its four
+        sides show as straight edges (:attr:`Thresholds.tile_outline`). A smooth print on a tablecloth can
+        match a plain tile's picture well; it has no tile's outline."""
+        if guess.score < self.thresholds.tile_min_score:
+            return False
+        mm = self.classifier.mm_per_px
+        top, left = fc.top_left(guess.x, guess.y)
+        sides = outline_strength(fc.bgr, top + int(round(guess.offset_mm[1] / mm)),
+                                 left + int(round(guess.offset_mm[0] / mm)), TILE_PX)
+        return sorted(sides)[1] >= self.thresholds.tile_outline
+
+    def _play_cells(self, grid: Grid) -> frozenset[Cell]:
+        """The cells whose centre lies on the mat's play area (cached per grid)."""
+        if self._play_key != grid:
+            self._play_key, self._play = grid, frozenset(grid.cells_in(self.mat.play_rect_mm))
+        return self._play
 
     def _covered(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where figures may stand, at the canvas's size: ``(covered, spots)``.
@@ -330,20 +557,24 @@ class Recognizer:
         covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | ((light < 0.75 * around) & (near > 0))
         return (cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5), spots_full
 
-    def _start_cell(self, fc: FeatureCanvas, guess: TileGuess) -> TileGuess:
-        """Cell (0, 0) is where the start tile was found: unless something else is clearly seen there
-        (the start tile partly covered by a figure can look like its twins), it is the start tile."""
+    def _prefer(self, fc: FeatureCanvas, guess: TileGuess, other: tuple[str, int], margin: float) -> TileGuess:
+        """``other`` (tile id, rotation) in the cell of ``guess`` unless ``guess`` is clearly better seen there,
+        by more than ``margin`` in block scores (which leave out what covers the tile). Used where the tile is
+        known: cell (0, 0) holds the start tile (found there; partly covered by a figure it can look like its
+        twins), and the game's log says which tile lies in a cell."""
         clf = self.classifier
-        j0 = clf.ids.index(self.catalog.start)
+        if other[0] not in clf.ids:
+            return guess
+        jo = clf.ids.index(other[0]) + (int(other[1]) % 360) // 90
         jg = clf.ids.index(guess.tile) + guess.rotation // 90
-        top, left = fc.top_left(0, 0)
-        sc, dy, dx = clf._block_grid(fc, 1, [j0, jg], top // 2, left // 2,
-                                     clf.hard_reach)
-        if sc[0] < sc[1] - self.thresholds.start_keep_margin:
+        top, left = fc.top_left(guess.x, guess.y)
+        sc, dy, dx = clf._block_grid(fc, 1, [jo, jg], top // 2, left // 2, clf.hard_reach)
+        if sc[0] < sc[1] - margin:
             return guess
         from .tiles import Candidate, _confidence
 
-        return TileGuess(0, 0, self.catalog.start, 0, float(sc[0]), _confidence(float(sc[0]), float(sc[1])),
+        return TileGuess(guess.x, guess.y, other[0], int(other[1]) % 360, float(sc[0]),
+                         _confidence(float(sc[0]), float(sc[1])),
                          (Candidate(guess.tile, guess.rotation, float(sc[1])),) + guess.runners_up[:2],
                          (2 * float(dx[0]) * clf.mm_per_px, 2 * float(dy[0]) * clf.mm_per_px), 0.0, True)
 
@@ -590,29 +821,44 @@ class Recognizer:
 
     # ------------------------------------------------------------------ cells
 
-    def _signatures(self, gc: GridCanvas, cells: Sequence[tuple[int, int]]) -> dict[tuple[int, int], np.ndarray]:
-        """A small colour thumbnail per cell (SIG_PX x SIG_PX), to tell which cells changed."""
-        m = gc.margin
-        core = gc.image[m:m + gc.ny * gc.px, m:m + gc.nx * gc.px]
-        small = cv2.resize(core, (gc.nx * SIG_PX, gc.ny * SIG_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
+    def _signatures(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, cells: Sequence[Cell],
+                    side_px: float) -> tuple[GridCanvas, dict[Cell, np.ndarray]]:
+        """The cells in view at SIG_SAMPLE pixels per cell (enough to tell empty cells from occupied ones)
+        and a small colour thumbnail per cell (SIG_PX x SIG_PX), to tell which cells changed.
+
+        Every cell in view is sampled on every reading, so this is done cheaply: the frame shrunk by
+        whole pixel blocks (area average) to about SIG_SAMPLE pixels per cell side, sampled at SIG_SAMPLE
+        pixels per cell, then averaged down to SIG_PX: each thumbnail pixel still averages the whole
+        patch of the frame under it (sensor noise stays out of the comparison)."""
+        r = max(1, int(side_px // SIG_SAMPLE))
+        h, w = frame.shape[:2]
+        small = frame if r == 1 else cv2.resize(frame[:h - h % r, :w - w % r], (w // r, h // r),
+                                                interpolation=cv2.INTER_AREA)
+
+        def to_small(pts: np.ndarray) -> np.ndarray:
+            return (to_frame(pts) - (r - 1) / 2.0) / r
+
+        x0, y0, nx, ny = _bounds(cells)
+        gc = self.sig_sampler.sample(small, to_small, None if key is None else (key, r), grid, x0, y0, nx, ny,
+                                     SIG_SAMPLE, 0)
+        thumbs = cv2.resize(gc.image, (nx * SIG_PX, ny * SIG_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
         out = {}
         for x, y in cells:
-            r, c = (y - gc.y0) * SIG_PX, (x - gc.x0) * SIG_PX
-            out[(x, y)] = small[r:r + SIG_PX, c:c + SIG_PX]
-        return out
+            r0, c0 = (y - y0) * SIG_PX, (x - x0) * SIG_PX
+            out[(x, y)] = thumbs[r0:r0 + SIG_PX, c0:c0 + SIG_PX]
+        return gc, out
 
-    def _changed(self, cells: Sequence[tuple[int, int]], sigs: Mapping, previous: Observation) -> list:
-        out = []
-        for cell in cells:
-            old = previous.signatures.get(cell)
-            if old is None:
-                out.append(cell)
-                continue
-            d = sigs[cell] - old
-            d = d - d.mean(axis=(0, 1), keepdims=True)
-            if float(np.abs(d).sum(axis=2).max()) > self.thresholds.signature_change:
-                out.append(cell)
-        return out
+    def _changed(self, cells: Sequence[Cell], sigs: Mapping[Cell, np.ndarray], previous: Observation) -> list[Cell]:
+        """The cells whose thumbnail moved by more than :attr:`Thresholds.signature_change` somewhere (after
+        removing the cell's mean change: light), or that have none from before."""
+        known = [c for c in cells if c in previous.signatures]
+        out = set(cells) - set(known)
+        if known:
+            d = np.stack([sigs[c] for c in known]) - np.stack([previous.signatures[c] for c in known])
+            d -= d.mean(axis=(1, 2), keepdims=True)
+            moved = np.abs(d).sum(axis=3).max(axis=(1, 2)) > self.thresholds.signature_change
+            out.update(c for c, m in zip(known, moved) if m)
+        return [c for c in cells if c in out]
 
     def mat_colour(self, frame: np.ndarray, to_frame: MapFn, key: Any = None) -> np.ndarray:
         """BGR colour of the bare mat (median of its margin strips), cached per mapping key."""
@@ -638,33 +884,90 @@ class Recognizer:
     white_balance = True
     """Correct each frame's colour balance against the mat colour seen at enrolment."""
 
-    def _occupied(self, gc: GridCanvas, cells: Sequence[tuple[int, int]], mat: np.ndarray
-                  ) -> dict[tuple[int, int], bool]:
+    def _occupied(self, gc: GridCanvas, cells: Sequence[Cell], mat_bgr: np.ndarray, table_bgr: np.ndarray | None,
+                  play: frozenset[Cell], sigs: Mapping[Cell, np.ndarray], bare: Mapping[Cell, np.ndarray]
+                  ) -> dict[Cell, bool | None]:
+        """Which of ``cells`` hold something: ``True`` (a tile: classify it), ``False`` (empty) or ``None``
+        (beyond the play area something that is not the table: a tile only if its picture says so).
+
+        A cell is empty when it looks as it did when it was last read empty (``bare``: any background, a
+        patterned cloth too), or when most of its inner part has the colour of the bare mat. On the play
+        area anything else is a tile. Beyond it the table may show anything (the mat's edge and markers,
+        wood, a cup), so the classifier's score decides (:attr:`Thresholds.tile_min_score`) for a cell that
+        changed since it was last empty; one never seen empty (the first reading) is first screened by the
+        colour of the table around the mat (a tile there is unlike both the mat and the table: wood is not
+        screened again once its look is known, so a brown island laid on it still counts).
+        """
         if not cells:
             return {}
-        inset = TILE_PX // 6
-        out = {}
-        for x, y in cells:
-            r = gc.margin + (y - gc.y0) * gc.px
-            c = gc.margin + (x - gc.x0) * gc.px
-            patch = gc.image[r + inset:r + TILE_PX - inset:2, c + inset:c + TILE_PX - inset:2]
-            d = bgr_to_lab(patch) - mat
-            d[..., 0] *= 0.5
-            share = float((np.linalg.norm(d, axis=2) > self.thresholds.mat_distance).mean())
-            out[(x, y)] = share > self.thresholds.occupied_share
+        looks_bare = {c: c in bare and self._same_look(sigs[c], bare[c]) for c in cells}
+        rest = [c for c in cells if not looks_bare[c]]
+        out: dict[Cell, bool | None] = {c: False for c in cells if looks_bare[c]}
+        if not rest:
+            return out
+        inset = round(gc.px / 6)
+        offs = np.arange(inset, gc.px - inset, max(1, gc.px // 24))
+        tops = np.array([gc.margin + (y - gc.y0) * gc.px for _, y in rest])
+        lefts = np.array([gc.margin + (x - gc.x0) * gc.px for x, _ in rest])
+        rows = (tops[:, None] + offs[None, :])[:, :, None]
+        cols = (lefts[:, None] + offs[None, :])[:, None, :]
+        lab = bgr_to_lab(gc.image[rows, cols])                               # (n, k, k, 3)
+        not_bg = self._far_from(lab, mat_bgr)
+        shares_mat = not_bg.mean(axis=(1, 2))
+        if table_bgr is not None:
+            not_bg &= self._far_from(lab, table_bgr)
+        shares = not_bg.mean(axis=(1, 2))
+        limit = self.thresholds.occupied_share
+        for c, on_mat, anywhere in zip(rest, shares_mat, shares):
+            if c in play:
+                out[c] = bool(on_mat > limit)
+            elif c in bare:
+                out[c] = None  # unlike the last time it was empty: whatever the colours, ask the tiles
+            else:
+                out[c] = None if anywhere > limit else False
         return out
 
-    def _keep_previous(self, fc: FeatureCanvas, cells: Sequence[tuple[int, int]], previous: Observation | None
-                       ) -> tuple[dict[tuple[int, int], TileGuess], list[tuple[int, int]]]:
-        """Changed cells whose earlier tile still matches (a figure was added) keep it."""
+    def _far_from(self, lab: np.ndarray, bgr: np.ndarray) -> np.ndarray:
+        """Pixels (Lab) unlike the colour ``bgr`` (lightness weighs half: shading on cloth or wood)."""
+        d = lab - bgr_to_lab(np.asarray(bgr, np.float32))
+        d[..., 0] *= 0.5
+        return np.linalg.norm(d, axis=-1) > self.thresholds.mat_distance
+
+    def _same_look(self, sig: np.ndarray, ref: np.ndarray) -> bool:
+        """Two signatures of a cell that show the same thing (sensor noise and a little light apart)."""
+        return float(np.abs(sig - ref).sum(axis=2).max()) <= self.thresholds.signature_change
+
+    def table_colour(self, frame: np.ndarray, to_frame: MapFn, key: Any = None) -> np.ndarray | None:
+        """BGR colour of the table around the mat (median of strips just outside the mat's edges), cached
+        per mapping key; ``None`` when the camera sees too little of it."""
+        if key is None or self._table_key != key:
+            try:
+                px = mat_margin_pixels(frame, to_frame, (0.0, 0.0, self.mat.width_mm, self.mat.height_mm),
+                                       self.table_strip_mm)
+                self._table_bgr = np.median(px.astype(np.float32), axis=0)
+            except VisionError:
+                self._table_bgr = None
+            self._table_key = key
+        return self._table_bgr
+
+    table_strip_mm = 15.0
+    """The table's colour is sampled this far outside the mat's edges."""
+
+    def _keep_previous(self, fc: FeatureCanvas, cells: Sequence[Cell], previous: Observation | None
+                       ) -> tuple[dict[Cell, TileGuess], list[Cell]]:
+        """Changed cells whose earlier tile still matches (a figure was added) keep it. A cell that had a
+        figure is read afresh: its tile was read with part of it covered, and between look-alike tiles
+        (a town more or less) the part under the figure may be the difference, which shows once the
+        figure has left (telling whether it left by the colours there was worse: a town's roof is red)."""
         if previous is None:
             return {}, list(cells)
-        kept: dict[tuple[int, int], TileGuess] = {}
+        kept: dict[Cell, TileGuess] = {}
         rest = []
         clf = self.classifier
+        had_figure = {(f.x, f.y) for f in previous.figures}
         for cell in cells:
             old = previous.tiles.get(cell)
-            if old is None:
+            if old is None or cell in had_figure:
                 rest.append(cell)
                 continue
             top, left = fc.top_left(*cell)
@@ -818,18 +1121,37 @@ class TrackerRecognizer:
         self.recognizer = recognizer
         self.relocate_every = max(1, int(relocate_every))
         self.last: Observation | None = None
+        self.known: dict[Cell, tuple[str, int]] = {}
         self._count = 0
 
     def __call__(self, frame: np.ndarray) -> Observation:
         relocate = self._count % self.relocate_every == 0
         self._count += 1
-        obs = self.recognizer.observe(frame, previous=self.last, relocate=relocate)
+        obs = self.recognizer.observe(frame, previous=self.last, relocate=relocate, known=self.known)
         self.last = obs
         return obs
+
+    def follow(self, tiles: Mapping[Cell, tuple[str, int]]) -> None:
+        """The tiles the game's log holds (cell -> (tile id, rotation)), given by the tracker before each
+        reading: a cell read as a look-alike of its logged tile is read as the logged one (see
+        :meth:`Recognizer.observe`), so figures on it are looked for against the right picture."""
+        self.known = dict(tiles)
 
     def reset(self) -> None:
         self.last = None
         self._count = 0
+
+    def region_at(self, tile: str, rotation: int, u: float, v: float) -> str | None:
+        """The region of ``tile`` (laid turned by ``rotation``) under the point (u, v) in tile fractions, for
+        the tracker to name a figure's region on the tile the log holds (the phone may have logged another
+        tile than the camera read); ``None`` when the tile's shape is unknown."""
+        geometry = self.recognizer.geometry
+        if geometry is None or not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0):
+            return None
+        try:
+            return geometry.region_at(tile, rotation, u, v)
+        except (VisionError, KeyError, ValueError):
+            return None
 
     @staticmethod
     def confidence(best: float, second: float) -> float:
