@@ -12,10 +12,14 @@
 - ``illegal``: the table shows something the rules refuse; ``reason`` says which rule.
 
 The committed state is the truth for tiles already down: only new cells are read
-for identity, so an old tile misread later cannot change the game. Actions are
+for identity, so an old tile misread later cannot change the game. Cells the camera
+does not see (beyond the edge of the picture, ``TableSeen.in_view``) say nothing: a
+tile there is out of view, not lifted, and the phone enters what happens there. Actions are
 checked in order on a copy of the engine (a figure on the new tile is validated
 after that tile). How a figure leaves the table during play is the engine's
-``figure_removal`` action (Neues Land: score_figure, Südsee: take_back).
+``figure_removal`` action (Neues Land: score_figure, Südsee: take_back). In a game
+whose figure step is ended by an explicit action (Südsee's ``skip_islander``), a
+turn with no figure step ends with it, so that NEXT alone moves the game on.
 """
 from __future__ import annotations
 
@@ -39,6 +43,15 @@ UNKNOWN_COLOURS = frozenset({"unknown", "None", ""})
 
 #: action types the camera can see; the rest (draws, deliveries, discards) come from the phone
 VISUAL_ACTIONS = frozenset({"place_tile", "place_figure", "score_figure", "take_back"})
+
+#: the engine's explicit end of a figure step with no figure (Südsee), which NEXT logs after such a turn
+SKIP_FIGURE = "skip_islander"
+
+#: what NEXT logs: what the camera sees, and the end of a figure step in which nothing was seen
+NEXT_ACTIONS = VISUAL_ACTIONS | {SKIP_FIGURE}
+
+#: the figure actions that use a turn's figure step
+FIGURE_STEP = frozenset({"place_figure", "score_figure", "take_back", SKIP_FIGURE})
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,8 @@ def _label(a: Mapping[str, Any]) -> str:
         return f"figure off {a['region']} at {a['x']},{a['y']} to score"
     if a.get("type") == "take_back":
         return f"islander taken back from {a['region']} at {a['x']},{a['y']}"
+    if a.get("type") == SKIP_FIGURE:
+        return "no islander this turn"
     return str(a.get("type"))
 
 
@@ -176,12 +191,19 @@ def region_as(game: Game, region: str, read: tuple[str, int], laid: tuple[str, i
 
 def _on_laid_tiles(game: Game, seen: TableSeen, laid: Mapping[Cell, tuple[str, int]]) -> list[FigureSeen]:
     """The seen figures with their regions named on the tiles logged (or about to be) rather than on
-    the tiles vision read there: the two differ where a look-alike was logged."""
+    the tiles vision read there: the two differ where a look-alike was logged, or where the phone
+    logged another tile than vision read. Named from the figure's place on the tile when vision says
+    where it stands, else by the same terrain on the same sides (:func:`region_as`)."""
     out = []
     for f in seen.figures:
         read = seen.tiles.get(f.cell)
-        if f.region and read is not None and f.cell in laid:
-            f = replace(f, region=region_as(game, f.region, (read.tile, read.rotation), laid[f.cell]) or f.region)
+        if f.cell in laid and (read is None or (read.tile, read.rotation) != laid[f.cell]):
+            region = None
+            if f.at is not None and seen.region_at is not None:
+                region = seen.region_at(laid[f.cell][0], laid[f.cell][1], f.at[0], f.at[1])
+            if region is None and f.region and read is not None:
+                region = region_as(game, f.region, (read.tile, read.rotation), laid[f.cell])
+            f = replace(f, region=region or f.region)
         out.append(f)
     return out
 
@@ -233,8 +255,11 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
               margin: float = 0.10, max_choices: int = 4) -> Reading:
     """Turn the difference between the committed table and the seen table into a :class:`Reading`."""
     new_cells = sorted(c for c in seen.tiles if c not in expected.tiles)
-    hidden = sorted(c for c in expected.tiles if c not in seen.tiles)
+    hidden = sorted(c for c in expected.tiles if c not in seen.tiles and seen.sees(c))
     notes = [f"tile at {c[0]},{c[1]} is lifted or hidden" for c in hidden]
+    unseen = sorted(c for c in expected.tiles if not seen.sees(c))
+    if unseen:
+        notes.append(_out_of_view(unseen))
     if len(new_cells) > 1:
         where = " and ".join(f"{c[0]},{c[1]}" for c in new_cells)
         return Reading("illegal", reason=f"new tiles at {where}: one tile per turn (press NEXT after each turn)",
@@ -284,9 +309,11 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     laid = {c: (t.tile, t.rotation) for c, t in expected.tiles.items()}
     laid.update({(a["x"], a["y"]): (a["tile"], a["rotation"]) for a in actions})
     missing, extra = _match_figures(list(expected.figures), _on_laid_tiles(game, seen, laid))
-    missing = [f for f in missing if f.cell not in hidden]  # a lifted tile hides its figures
+    # a lifted tile hides its figures; out of view, the camera neither adds nor removes any
+    missing = [f for f in missing if f.cell not in hidden and seen.sees(f.cell)]
+    extra = [f for f in extra if seen.sees(f.cell)]
     if not missing and not extra:  # the common case: no copy of the engine is needed
-        return _done(actions, figure_cell, hidden, notes)
+        return _done(game, actions, figure_cell, hidden, notes)
     work = fork(game)  # the figure step is checked after the tile: on a copy with the tile laid
     for a in actions:
         _try(work, a)
@@ -321,15 +348,49 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         if refusal is not None and refusal.rule == "figure_before_tile":
             return Reading("waiting", actions=actions, reason=f"the {f.color} figure at {f.x},{f.y} is off the "
                            "table; it scores after this turn's tile is laid", cell=f.cell, notes=notes)
+        if refusal is not None and refusal.rule == "one_figure_action":
+            # this turn's figure step is taken (a figure just placed, one taken off, or logged already):
+            # a figure missing as well is not a second step but one the camera does not see now
+            notes.append(f"the {f.color} figure at {f.x},{f.y} is not seen (hidden?); {refusal}")
+            continue
         if reason is not None:
             return Reading("illegal", actions=actions, reason=reason, cell=f.cell, notes=notes)
         actions.append(action)
-    return _done(actions, figure_cell, hidden, notes)
+    return _done(game, actions, figure_cell, hidden, notes)
 
 
-def _done(actions: list[dict[str, Any]], cell: Cell | None, hidden: list[Cell], notes: list[str]) -> Reading:
+def _out_of_view(cells: list[Cell]) -> str:
+    """One line for the committed tiles the camera cannot see."""
+    where = ", ".join(f"{c[0]},{c[1]}" for c in cells)
+    if len(cells) == 1:
+        return f"tile at {where} is outside the camera's view: enter what is played there on the phone"
+    return f"tiles at {where} are outside the camera's view: enter what is played there on the phone"
+
+
+def _skip_step(game: Game, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The engine's explicit end of the figure step (Südsee's ``skip_islander``) when the turn read so far
+    (``actions`` after the committed state) leaves that step open with no figure action: NEXT then logs
+    it, so the turn moves on with the button alone. ``None`` in games without one (Neues Land's step
+    simply ends with the next tile) or when it is not legal then."""
+    if SKIP_FIGURE not in getattr(game, "ACTIONS", {}) or any(a.get("type") in FIGURE_STEP for a in actions):
+        return None
+    skip = {"type": SKIP_FIGURE}
+    if not actions:
+        return skip if _check(game, skip) is None else None
+    work = fork(game)
+    for a in actions:
+        if _try(work, a) is not None:
+            return None
+    return skip if _check(work, skip) is None else None
+
+
+def _done(game: Game, actions: list[dict[str, Any]], cell: Cell | None, hidden: list[Cell],
+          notes: list[str]) -> Reading:
+    if hidden and not actions:
+        return Reading("waiting", reason=notes[0], cell=hidden[0], notes=notes)
+    skip = _skip_step(game, actions)
+    if skip is not None:
+        actions = [*actions, skip]
     if actions:
         return Reading("pending", actions=actions, cell=cell, notes=notes)
-    if hidden:
-        return Reading("waiting", reason=notes[0], cell=hidden[0], notes=notes)
     return Reading("same", notes=notes)

@@ -1,11 +1,17 @@
 """A recorded game as a table would show it: turn by turn, what the camera sees and what the phone enters.
 
 :func:`turns_of` replays a record through its engine and groups the actions by
-turn. Per turn, ``table`` holds the actions the camera can see (tiles laid,
-figures placed or taken off), ``before``/``after`` the ones entered on the phone
-around them (a discarded tile before the laid one, a ship delivered after it), and
-``view`` the table once the turn is done (``Game.view()``), which the sim camera
-draws. The live tests and the demo are built on it.
+turn. Per turn, ``table`` holds the actions NEXT logs (what the camera can see: tiles
+laid, figures placed or taken off; and Südsee's explicit ``skip_islander``),
+``before``/``after`` the ones entered on the phone around them (a discarded tile
+before the laid one, a ship delivered after it), and ``view`` the table once the
+turn is done (``Game.view()``), which the sim camera draws. The live tests and the
+demo are built on it.
+
+A figure step that the record leaves open until the next action ends it (Südsee: no
+islander, no ``skip_islander``) is closed with the explicit action right away, as
+NEXT logs it: the same game (the engine runs the same evaluation either way), in the
+order a table with a NEXT button produces.
 """
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ from typing import Any
 from ..games import new_game
 from ..games.base import Game, TablehubError
 from ..records import Record, RecordError
-from .interpret import VISUAL_ACTIONS
+from .interpret import FIGURE_STEP, NEXT_ACTIONS, SKIP_FIGURE
 
 
 @dataclass
@@ -40,7 +46,8 @@ def turns_of(record: Record) -> list[TurnScript]:
     except TablehubError as exc:
         raise RecordError(f"{record.source}: {exc}") from None
     turns: list[TurnScript] = []
-    for i, data in enumerate(record.actions):
+    skip = {"type": SKIP_FIGURE} if SKIP_FIGURE in getattr(game, "ACTIONS", {}) else None
+    for i, data in enumerate(_closing_figure_steps(game, record, skip)):
         try:
             game.apply(game.parse_action(data, where=f"action {i}"))
         except TablehubError as exc:
@@ -48,7 +55,7 @@ def turns_of(record: Record) -> list[TurnScript]:
         if not turns or turns[-1].number != game.turn:
             turns.append(TurnScript(game.turn, game.current_player))
         turn = turns[-1]
-        if data.get("type") in VISUAL_ACTIONS:
+        if data.get("type") in NEXT_ACTIONS:
             if turn.after:  # a visible action after a phone one: keep the order by moving them before
                 turn.before += turn.after
                 turn.after = []
@@ -61,6 +68,36 @@ def turns_of(record: Record) -> list[TurnScript]:
             turn.before.append(dict(data))
         turn.view = game.view()
     return turns
+
+
+def _closing_figure_steps(game: Game, record: Record, skip: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The record's actions with ``skip`` inserted wherever the record leaves a figure step open until
+    another action ends it (and at the end), replayed on a copy of ``game`` (nothing inserted without a
+    ``skip``)."""
+    actions = [dict(a) for a in record.actions]
+    if skip is None:
+        return actions
+    work = game.copy()
+    out: list[dict[str, Any]] = []
+
+    def close() -> None:
+        try:
+            if work.validate(work.parse_action(skip)) is None:
+                work.apply(work.parse_action(skip))
+                out.append(dict(skip))
+        except TablehubError:
+            pass
+
+    for i, data in enumerate(actions):
+        if data.get("type") not in FIGURE_STEP:
+            close()
+        try:
+            work.apply(work.parse_action(data, where=f"action {i}"))
+        except TablehubError as exc:
+            raise RecordError(f"{record.source}: action {i}: {exc}") from None
+        out.append(data)
+    close()
+    return out
 
 
 def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
@@ -76,11 +113,16 @@ def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
     tiles = {(t["x"], t["y"]): appearance(g, t["tile"], int(t.get("rotation", 0))) for t in view.get("tiles", ())}
     figures = sorted((f["x"], f["y"], str(f.get("owner")), tuple(f.get("anchor") or ()))
                      for f in view.get("figures", ()))
-    return tiles, figures, g.scores()
+    try:
+        held = g.resources().get("players")  # goods too: a Südsee islander that came home with bananas
+    except NotImplementedError:
+        held = None
+    return tiles, figures, g.scores(), held
 
 
 def equivalent(game: Game, got: list[dict[str, Any]], want: list[dict[str, Any]]) -> bool:
-    """Do two action lists leave the same table and scores (twin tiles and symmetric turns are equal)?"""
+    """Do two action lists leave the same table, scores and players' holdings (twin tiles and symmetric
+    turns are equal)?"""
     a = _outcome(game, got)
     if a is None:
         return False

@@ -16,6 +16,9 @@ Cell = tuple[int, int]
 #: vision's mapping of (best match score, best score of a read that means something else) to a confidence
 Calibration = Callable[[float, float], float]
 
+#: vision's region under a point of a laid tile: (tile id, rotation, u, v) -> region id (or None)
+RegionAt = Callable[[str, int, float, float], "str | None"]
+
 
 @dataclass(frozen=True)
 class TileSeen:
@@ -56,6 +59,7 @@ class FigureSeen:
     color: str
     region: str | None = None         # region id in the tile's own frame ("G:N"), when known
     confidence: float = 1.0
+    at: tuple[float, float] | None = None  # where on its tile (u east, v south, fractions of the tile as it lies)
 
     @property
     def cell(self) -> Cell:
@@ -69,9 +73,18 @@ class FigureSeen:
 class TableSeen:
     tiles: Mapping[Cell, TileSeen] = field(default_factory=dict)
     figures: tuple[FigureSeen, ...] = ()
+    in_view: frozenset[Cell] | None = None
+    """The cells the camera sees (vision's ``Observation.in_view``); ``None``: every cell (the committed
+    state, or a recognizer that does not say: an observation with no or an empty ``in_view``)."""
+    region_at: RegionAt | None = field(default=None, compare=False, repr=False)
+    """Names the region under a figure's place (``FigureSeen.at``) on whatever tile is logged there."""
 
     def figures_at(self, cell: Cell) -> list[FigureSeen]:
         return [f for f in self.figures if f.cell == cell]
+
+    def sees(self, cell: Cell) -> bool:
+        """Whether the camera sees ``cell``: only then does a tile or figure missing there mean anything."""
+        return self.in_view is None or cell in self.in_view
 
 
 def expected_from_view(view: Mapping[str, Any]) -> TableSeen:
@@ -123,11 +136,13 @@ def _scores(tile: str, rotation: int, score: float, raw: Iterable[Any] | None
     return tuple(out)
 
 
-def seen_from_observation(obs: Any, calibrate: Calibration | None = None) -> TableSeen:
+def seen_from_observation(obs: Any, calibrate: Calibration | None = None,
+                          region_at: RegionAt | None = None) -> TableSeen:
     """Adapt a recognition result (objects or dicts with tiles and figures) to :class:`TableSeen`.
 
     ``calibrate``: vision's score -> confidence mapping; with it (and raw match scores in the
-    result) the tracker recomputes confidences for reads grouped by what they mean to the rules."""
+    result) the tracker recomputes confidences for reads grouped by what they mean to the rules.
+    ``region_at``: vision's region lookup, to name a figure's region on the tile logged under it."""
     if isinstance(obs, TableSeen):
         return obs
     tiles = {}
@@ -149,6 +164,13 @@ def seen_from_observation(obs: Any, calibrate: Calibration | None = None) -> Tab
                                  separated, scores, calibrate if scores else None)
     figures = tuple(
         FigureSeen(int(_get(f, "x")), int(_get(f, "y")), str(_get(f, "color", "colour")),
-                   _get(f, "region"), float(_get(f, "confidence", default=1.0)))
+                   _get(f, "region"), float(_get(f, "confidence", default=1.0)), _place(f))
         for f in _get(obs, "figures", default=()) or ())
-    return TableSeen(tiles, figures)
+    in_view = _get(obs, "in_view")
+    return TableSeen(tiles, figures, frozenset((int(x), int(y)) for x, y in in_view) if in_view else None,
+                     region_at)
+
+
+def _place(figure: Any) -> tuple[float, float] | None:
+    u, v = _get(figure, "u"), _get(figure, "v")
+    return (float(u), float(v)) if u is not None and v is not None else None

@@ -103,8 +103,10 @@ class Tracker:
     def read(self, frame: np.ndarray) -> Reading:
         """Recognise ``frame`` now and evaluate it (no motion check)."""
         t0 = self._clock()
+        self._tell_logged_tiles()
         try:
-            seen = seen_from_observation(self._recognize(frame), getattr(self._recognize, "confidence", None))
+            seen = seen_from_observation(self._recognize(frame), getattr(self._recognize, "confidence", None),
+                                         getattr(self._recognize, "region_at", None))
         except Exception as exc:  # vision says what a person can fix (markers covered, too dark); keep going
             self.stillness.quiet = 0  # try again after another quiet spell
             self.failures += 1
@@ -123,6 +125,16 @@ class Tracker:
         reading = self.evaluate()
         self.last_read_ms = (self._clock() - t0) * 1000.0
         return reading
+
+    def _tell_logged_tiles(self) -> None:
+        """Tell a recognizer that can use it (``follow``) which tile the log holds in each cell."""
+        follow = getattr(self._recognize, "follow", None)
+        session = self._session()
+        if follow is None or session is None:
+            return
+        with session.lock:
+            tiles = session.game.view().get("tiles", ())
+        follow({(int(t["x"]), int(t["y"])): (str(t["tile"]), int(t.get("rotation", 0)) % 360) for t in tiles})
 
     def _key(self, session: Session | None) -> tuple[Any, ...]:
         if session is None:

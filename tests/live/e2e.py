@@ -3,6 +3,7 @@ logged by NEXT presses on mock buttons, with the phone for what the camera canno
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,8 +62,12 @@ def play(record: Record, db: Path, turns: int | None = None, size: tuple[int, in
     try:
         while table.step():
             player.after_frame()
-            if player._pressing_since is not None or player._awaiting is not None:
-                threading.Event().wait(0.03)  # let the panel's poller see the press, like a person's finger
+            # a person presses NEXT and waits for the chirp before reaching for the next tile: the camera's
+            # next frame comes once the panel's poller has seen the press and the turn is logged
+            deadline = time.monotonic() + 2.0
+            while (player._pressing_since is not None or player._awaiting is not None) and \
+                    time.monotonic() < deadline:
+                threading.Event().wait(0.01)
                 player.after_frame()
         player.finish()
         session.finish()

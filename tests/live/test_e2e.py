@@ -36,9 +36,13 @@ def test_the_first_turns_of_a_recorded_game_are_rebuilt_from_the_camera(tmp_path
 
 @LONG
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["neuesland", "suedsee"])
-def test_a_whole_recorded_game_is_rebuilt_and_scores_as_the_record(tmp_path, game):
+@pytest.mark.parametrize("game, corrections", [("neuesland", 2), ("suedsee", 5)])
+def test_a_whole_recorded_game_is_rebuilt_and_scores_as_the_record(tmp_path, game, corrections):
+    """Seed 5 spreads past the mat's play area (Neues Land to x = -6 and 10): those tiles are read too.
+    Measured: Neues Land no correction (13 when only the play area was read), Südsee 3 (two islanders
+    that score and come home in the turn they are placed, never on the table; one misread tile)."""
     p = play(demo_record(game, 2, 5), tmp_path / "games.sqlite")
     print(report(p))
     assert p.diverged is None, p.diverged
     assert p.scores == p.expected, report(p)
+    assert p.corrections <= corrections, f"turns the phone had to correct: {report(p)}"

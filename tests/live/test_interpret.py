@@ -170,3 +170,92 @@ def test_a_figure_put_on_a_tile_logged_as_its_look_alike_is_placed_on_the_logged
     reading = interpret(game, expected, seen)
     assert reading.state == "pending", reading.describe()
     assert reading.actions == [{"type": "place_figure", "region": "M:E"}]
+
+
+# ---- cells the camera does not see (beyond the edge of the picture)
+
+def _play(game, *actions):
+    for a in actions:
+        assert game.validate(game.parse_action(a)) is None, a
+        game.apply(game.parse_action(a))
+
+
+def test_a_tile_out_of_view_is_not_lifted_and_the_rest_of_the_table_is_read(game):
+    region = game.catalog.tile("ds040").regions[0].id
+    _play(game, {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270},
+          {"type": "place_figure", "region": region})
+    committed = expected_from_view(game.view())
+    view = frozenset({(0, 0), (1, 0), (-1, 0), (0, -1)})   # (0, 1) and its figure are beyond the picture's edge
+    seen = TableSeen({(0, 0): committed.tiles[(0, 0)]}, (), view)
+    reading = interpret(game, committed, seen)
+    assert reading.state == "same", reading.describe()
+    assert reading.notes == ["tile at 0,1 is outside the camera's view: enter what is played there on the phone"]
+    # Ben lays a tile in view: it is read, and Ana's figure out of view is neither scored nor missed
+    nxt = next(p for p in game.legal_placements("ds041") if (p.x, p.y) in view)
+    seen = TableSeen({**seen.tiles, (nxt.x, nxt.y): TileSeen(nxt.x, nxt.y, "ds041", nxt.rotation)}, (), view)
+    reading = interpret(game, committed, seen)
+    assert reading.state == "pending", reading.describe()
+    assert reading.actions == [{"type": "place_tile", "tile": "ds041", "x": nxt.x, "y": nxt.y,
+                                "rotation": nxt.rotation}]
+
+
+def test_a_tile_lifted_inside_the_view_is_still_waited_for(game):
+    _play(game, {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270})
+    committed = expected_from_view(game.view())
+    seen = TableSeen({(0, 0): committed.tiles[(0, 0)]}, (), frozenset({(0, 0), (0, 1)}))
+    reading = interpret(game, committed, seen)
+    assert reading.state == "waiting" and "0,1 is lifted or hidden" in reading.reason
+
+
+# ---- one figure step per turn: a figure the camera misses is not a second one
+
+def _ana_with_a_figure_and_ben_after(game) -> str:
+    region = game.catalog.tile("ds040").regions[0].id
+    _play(game, {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270},
+          {"type": "place_figure", "region": region},
+          {"type": "place_tile", "tile": "ds041", "x": 1, "y": 0, "rotation": 0})
+    return region
+
+
+def test_a_figure_missed_while_this_turns_figure_step_is_taken_is_a_note_not_an_illegal_move(game):
+    """The e2e log showed 'illegal: Ben has already used this turn's figure step' after the phone logged a
+    turn: the camera saw the new figure and also missed an older one of the same player, and read the
+    miss as a second figure step."""
+    old_region = _ana_with_a_figure_and_ben_after(game)
+    place = next(p for p in game.legal_placements("ds042"))
+    new_region = next(r.id for r in game.catalog.tile("ds042").regions if r.terrain in game.figure_roles)
+    committed = expected_from_view(game.view())
+    tiles = {**committed.tiles, (place.x, place.y): TileSeen(place.x, place.y, "ds042", place.rotation)}
+    # Ana's tile with her figure on it; her figure at 0,1 is not seen (a hand's shadow, a misread)
+    seen = TableSeen(tiles, (FigureSeen(place.x, place.y, "red", new_region),))
+    reading = interpret(game, committed, seen)
+    assert reading.state == "pending", reading.describe()
+    assert reading.actions[-1] == {"type": "place_figure", "region": new_region}
+    assert any("figure at 0,1 is not seen" in n for n in reading.notes), reading.notes
+    assert (0, 1, old_region) not in {(a.get("x"), a.get("y"), a.get("region")) for a in reading.actions}
+    # logged (NEXT): the same table read again is no new move, not an illegal second figure step
+    for a in reading.actions:
+        game.apply(game.parse_action(a))
+    reading = interpret(game, expected_from_view(game.view()), seen)
+    assert reading.state == "same", reading.describe()
+
+
+# ---- a figure on a tile the phone logged differently from the camera's read
+
+def test_a_figures_region_is_named_from_its_place_on_the_tile_the_log_holds(game):
+    _play(game, {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270})
+    committed = expected_from_view(game.view())
+    asked = []
+
+    def region_at(tile, rotation, u, v):
+        asked.append((tile, rotation, u, v))
+        return "S:E" if u > 0.7 else "M:NSW"
+
+    # the camera read ds013 there (the phone logged ds040) and named the figure's region on ds013; it
+    # stands at (0.9, 0.5) of the tile: on ds040's sea
+    seen = TableSeen({**committed.tiles, (0, 1): TileSeen(0, 1, "ds013", 0, 0.9)},
+                     (FigureSeen(0, 1, "red", "G:N", at=(0.9, 0.5)),), None, region_at)
+    reading = interpret(game, committed, seen)
+    assert asked == [("ds040", 270, 0.9, 0.5)]
+    assert reading.state == "pending", reading.describe()
+    assert reading.actions == [{"type": "place_figure", "region": "S:E"}]

@@ -277,3 +277,15 @@ def test_a_table_that_cannot_be_read_says_so_once_not_every_quiet_spell(tmp_path
     finally:
         hub.shutdown()
         store.close()
+
+
+def test_the_recognizer_is_told_the_logged_tiles_before_each_read(rig):
+    """A recognizer with ``follow`` (vision's TrackerRecognizer) learns which tile the log holds in each cell
+    before it reads: a look-alike read where the log knows better is read as the logged tile."""
+    told = []
+    rig.table.follow = lambda tiles: told.append(dict(tiles))
+    rig.show(rig.table.state([rig.start, LEGAL]))
+    rig.press(17, 0.1)
+    rig.show(rig.table.state([rig.start, LEGAL]))
+    assert told[0] == {(0, 0): (rig.start.tile, rig.start.rotation)}
+    assert told[-1] == {(0, 0): (rig.start.tile, rig.start.rotation), (0, 1): ("ds040", 270)}
