@@ -172,11 +172,12 @@ class LiveTable:
         if reading.state == "unsure" and has_game:
             hub.offer([(dict(c.action), c.confidence) for c in reading.choices],
                       note="Which tile was laid? The camera is not sure.")
-            self._status("table", "Choose on the phone what was laid")
         elif reading.state != "illegal" and has_game:
             hub.clear_offer()
-        if reading.state == "pending":
-            self._status("table", reading.describe().replace("pending: ", "Seen: ", 1) + " (press NEXT)")
+        if reading.state in ("pending", "unsure") and has_game:
+            self._status("table", None)  # the page's pending card and choices say it (with the reading's notes)
+        elif reading.state in ("pending", "unsure"):
+            self._status("table", reading.describe())
         elif reading.state in ("same", "waiting"):
             self._status("table", reading.reason if reading.state == "waiting" else None)
         if reading.state != "same":

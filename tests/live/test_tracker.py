@@ -115,7 +115,9 @@ def test_a_legal_tile_goes_pending_with_green_and_next_logs_it(rig):
     rig.show(rig.table.state([rig.start, LEGAL]))
     assert rig.tracker.reading.state == "pending"
     assert rig.factory.pin(22).state and not rig.factory.pin(23).state, "green on, red off"
-    assert "press NEXT" in rig.hub.snapshot()["status"]["table"]
+    snap = rig.hub.snapshot()
+    assert [a["action"]["tile"] for a in snap["pending"]["actions"]] == ["ds040"], "the page's pending card"
+    assert "table" not in snap["status"], "no status line saying the card again"
     rig.press(17, 0.1)
     assert rig.session.actions == [{"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}]
     assert rig.tracker.reading.state == "same" and not rig.factory.pin(22).state

@@ -165,7 +165,6 @@ def test_the_pending_turn_shows_as_a_card_and_a_ghost_and_commits_after_the_pin(
     start_game(hub, nl_actions, i)
     tile, figure = nl_actions[i], nl_actions[i + 1]
     hub.pending([tile, figure])
-    hub.set_status("table", "Seen: the new tile and a figure (press NEXT)")
     driver.set_window_size(*PHONE)
     driver.delete_all_cookies()
     driver.get(server.url + "#scores")
