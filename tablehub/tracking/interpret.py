@@ -30,7 +30,6 @@ from typing import Any, Mapping
 from ..games.base import Game, IllegalAction, TablehubError
 from .table import Cell, FigureSeen, TableSeen, TileSeen
 
-#: game name -> action dict for a figure the player took off the table (None: not a move)
 def _removal(game: Game, f: FigureSeen) -> dict[str, Any] | None:
     """The action that takes figure ``f`` off the board in this game, if any and if its region is known."""
     kind = getattr(game, "figure_removal", None)
@@ -38,20 +37,29 @@ def _removal(game: Game, f: FigureSeen) -> dict[str, Any] | None:
         return None
     return {"type": kind.type, "x": f.x, "y": f.y, "region": f.region}
 
+
+def skip_action(game: Game) -> dict[str, Any] | None:
+    """The engine's explicit end of a figure step with no figure (``figure_skip``: Südsee's
+    ``skip_islander``), which NEXT logs after such a turn; ``None`` in games without one."""
+    kind = getattr(game, "figure_skip", None)
+    return None if kind is None else {"type": kind.type}
+
+
+def figure_step(game: Game) -> frozenset[str]:
+    """The action types that use a turn's figure step in ``game``: placing a figure, the game's
+    ``figure_removal`` and its ``figure_skip``."""
+    kinds = (getattr(game, "figure_removal", None), getattr(game, "figure_skip", None))
+    return frozenset({"place_figure", *(k.type for k in kinds if k is not None)})
+
+
+def next_actions(game: Game) -> frozenset[str]:
+    """What NEXT logs in ``game``: what the camera sees (the tile, figures on and off) and the end of
+    a figure step in which nothing was seen. The rest (draws, deliveries, discards) comes from the phone."""
+    return figure_step(game) | {"place_tile"}
+
+
 #: colour names vision uses for a figure whose colour it cannot tell
 UNKNOWN_COLOURS = frozenset({"unknown", "None", ""})
-
-#: action types the camera can see; the rest (draws, deliveries, discards) come from the phone
-VISUAL_ACTIONS = frozenset({"place_tile", "place_figure", "score_figure", "take_back"})
-
-#: the engine's explicit end of a figure step with no figure (Südsee), which NEXT logs after such a turn
-SKIP_FIGURE = "skip_islander"
-
-#: what NEXT logs: what the camera sees, and the end of a figure step in which nothing was seen
-NEXT_ACTIONS = VISUAL_ACTIONS | {SKIP_FIGURE}
-
-#: the figure actions that use a turn's figure step
-FIGURE_STEP = frozenset({"place_figure", "score_figure", "take_back", SKIP_FIGURE})
 
 
 @dataclass(frozen=True)
@@ -102,7 +110,7 @@ def _label(a: Mapping[str, Any]) -> str:
         return f"figure off {a['region']} at {a['x']},{a['y']} to score"
     if a.get("type") == "take_back":
         return f"islander taken back from {a['region']} at {a['x']},{a['y']}"
-    if a.get("type") == SKIP_FIGURE:
+    if a.get("type") == "skip_islander":
         return "no islander this turn"
     return str(a.get("type"))
 
@@ -372,9 +380,9 @@ def _skip_step(game: Game, actions: list[dict[str, Any]]) -> dict[str, Any] | No
     (``actions`` after the committed state) leaves that step open with no figure action: NEXT then logs
     it, so the turn moves on with the button alone. ``None`` in games without one (Neues Land's step
     simply ends with the next tile) or when it is not legal then."""
-    if SKIP_FIGURE not in getattr(game, "ACTIONS", {}) or any(a.get("type") in FIGURE_STEP for a in actions):
+    skip = skip_action(game)
+    if skip is None or any(a.get("type") in figure_step(game) for a in actions):
         return None
-    skip = {"type": SKIP_FIGURE}
     if not actions:
         return skip if _check(game, skip) is None else None
     work = fork(game)

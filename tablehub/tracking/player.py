@@ -21,7 +21,7 @@ import time
 from typing import Any, Callable
 
 from ..games.base import TablehubError
-from .interpret import NEXT_ACTIONS
+from .interpret import next_actions
 from .script import TurnScript, equivalent, twin_action
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ class SimPlayer:
                 self.say(f"  {self.diverged}")
                 return
             self.say(f"  phone ({why}): {action}")
-            if action.get("type") in NEXT_ACTIONS:
+            if action.get("type") in next_actions(session.game):
                 self.corrected_turns.add(self._turn_of(self._logged() - 1))
 
     @property

@@ -21,7 +21,7 @@ from typing import Any
 from ..games import new_game
 from ..games.base import Game, TablehubError
 from ..records import Record, RecordError
-from .interpret import FIGURE_STEP, NEXT_ACTIONS, SKIP_FIGURE
+from .interpret import figure_step, next_actions, skip_action
 
 
 @dataclass
@@ -46,8 +46,8 @@ def turns_of(record: Record) -> list[TurnScript]:
     except TablehubError as exc:
         raise RecordError(f"{record.source}: {exc}") from None
     turns: list[TurnScript] = []
-    skip = {"type": SKIP_FIGURE} if SKIP_FIGURE in getattr(game, "ACTIONS", {}) else None
-    for i, data in enumerate(_closing_figure_steps(game, record, skip)):
+    logged_by_next = next_actions(game)
+    for i, data in enumerate(_closing_figure_steps(game, record, skip_action(game))):
         try:
             game.apply(game.parse_action(data, where=f"action {i}"))
         except TablehubError as exc:
@@ -55,7 +55,7 @@ def turns_of(record: Record) -> list[TurnScript]:
         if not turns or turns[-1].number != game.turn:
             turns.append(TurnScript(game.turn, game.current_player))
         turn = turns[-1]
-        if data.get("type") in NEXT_ACTIONS:
+        if data.get("type") in logged_by_next:
             if turn.after:  # a visible action after a phone one: keep the order by moving them before
                 turn.before += turn.after
                 turn.after = []
@@ -78,6 +78,7 @@ def _closing_figure_steps(game: Game, record: Record, skip: dict[str, Any] | Non
     if skip is None:
         return actions
     work = game.copy()
+    step = figure_step(game)
     out: list[dict[str, Any]] = []
 
     def close() -> None:
@@ -89,7 +90,7 @@ def _closing_figure_steps(game: Game, record: Record, skip: dict[str, Any] | Non
             pass
 
     for i, data in enumerate(actions):
-        if data.get("type") not in FIGURE_STEP:
+        if data.get("type") not in step:
             close()
         try:
             work.apply(work.parse_action(data, where=f"action {i}"))

@@ -137,6 +137,7 @@ class Suedsee(TileGame):
     figures_per_player = ISLANDERS
     figure_word = "islander"
     figure_removal = TakeBack
+    figure_skip = SkipIslander
     figure_roles = {BRIDGE: "shell collector", ISLAND: "banana picker", SEA: "fisher", MARKET: "trader"}
     provisional = PROVISIONAL
     ACTIONS = {c.type: c for c in (PlaceTile, DiscardTile, PlaceFigure, TakeBack, SkipIslander, RevealShip,

@@ -90,6 +90,8 @@ class TileGame(Game):
     figure_word: ClassVar[str] = "figure"
     #: the action by which a figure leaves the board during play (seen by the camera as a figure gone)
     figure_removal: ClassVar[type[FigureOnBoard] | None] = None
+    #: the action that ends the figure step with no figure, when the game has one (NEXT logs it after such a turn)
+    figure_skip: ClassVar[type[Action] | None] = None
     #: terrain letter -> what a figure standing there is called ("explorer", ...)
     figure_roles: ClassVar[dict[str, str]] = {}
     BASE_OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
