@@ -166,6 +166,10 @@ class Panel:
                              "see docs/raspberry-pi.md") from None
         self.decoders = {name: ButtonDecoder(self.pins.debounce_s, self.pins.hold_s) for name in self.BUTTONS}
         self.lights = Lights()
+        # the frame loop, the button poller and the camera supervisor all drive the outputs: gpiozero's
+        # blink/beep stop the old background thread and start a new one, which two threads at once break
+        # ("cannot join thread before it is started")
+        self._outputs = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -211,22 +215,24 @@ class Panel:
     def show(self, state: str) -> Lights:
         """Light the LEDs for a tracker state (pending, unsure, illegal, camera_lost; anything else: off)."""
         lights = STATE_LIGHTS.get(state, Lights())
-        if lights != self.lights:
-            for led, mode in ((self.green, lights.green), (self.red, lights.red)):
-                if mode == "on":
-                    led.on()
-                elif mode == "blink":
-                    led.blink(0.3, 0.3)
-                else:
-                    led.off()
-            self.lights = lights
+        with self._outputs:
+            if lights != self.lights:
+                for led, mode in ((self.green, lights.green), (self.red, lights.red)):
+                    if mode == "on":
+                        led.on()
+                    elif mode == "blink":
+                        led.blink(0.3, 0.3)
+                    else:
+                        led.off()
+                self.lights = lights
         return lights
 
     def beep(self, kind: str = "illegal") -> None:
         """``illegal``: three short beeps; ``ok``: one chirp; ``refused``: one long beep."""
         on, off, n = {"illegal": (0.08, 0.08, 3), "ok": (0.03, 0.0, 1), "refused": (0.4, 0.0, 1)}.get(
             kind, (0.1, 0.0, 1))
-        self.buzzer.beep(on, off, n, background=True)
+        with self._outputs:
+            self.buzzer.beep(on, off, n, background=True)
 
     def close(self) -> None:
         self._stop.set()

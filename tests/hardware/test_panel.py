@@ -1,6 +1,7 @@
 """Buttons, LEDs and buzzer on gpiozero's MockFactory, with a fake clock for our debounce."""
 from __future__ import annotations
 
+import threading
 import time
 import tomllib
 from pathlib import Path
@@ -121,3 +122,34 @@ def test_decoder_hold_fires_while_still_pressed():
     assert d.update(True, 0.0) == [] and d.update(True, 0.02) == []
     assert d.update(True, 0.6) == ["hold"]
     assert d.update(False, 0.7) == [] and d.update(False, 0.8) == []
+
+
+def test_lights_and_beeps_from_several_threads_at_once_do_not_break_gpiozero():
+    """The frame loop, the button poller and the camera supervisor all drive the outputs; gpiozero's
+    background blink threads must never be stopped before they start."""
+    factory = MockFactory()
+    errors: list[BaseException] = []
+    hook = threading.excepthook
+    threading.excepthook = lambda args: errors.append(args.exc_value)
+    panel = Panel(PinsConfig(), factory=factory)
+    try:
+        def churn(states):
+            try:
+                for _ in range(60):
+                    for state in states:
+                        panel.show(state)
+                        panel.beep("ok")
+            except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=churn, args=(order,)) for order in
+                   (("unsure", "camera_lost"), ("camera_lost", "unsure"), ("unsure", "pending", "camera_lost"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert errors == [], errors[:3]
+    finally:
+        threading.excepthook = hook
+        panel.close()
+        factory.reset()
