@@ -149,20 +149,73 @@ class MarkerDetection:
     duplicated: tuple[int, ...] = ()
     #: quads that looked like markers but did not decode (a partly covered marker shows up here)
     rejected: list[np.ndarray] = field(default_factory=list)
+    #: which search found them: "windows" (around the expected places), "sized" or "wide" (whole frame)
+    search: str = "sized"
+    #: pixels the ArUco detector scanned, all stages together (a busy-background regression shows here)
+    searched_px: int = 0
 
 
-@lru_cache(maxsize=8)
-def _detector(dictionary: str) -> "cv2.aruco.ArucoDetector":
+#: a marker narrower than this many pixels per cell is not read reliably (docs/vision-setup.md: ~1 px/mm
+#: on a 40 mm marker of 6 cells is ~7 px per cell); the sized search ignores every quad smaller than that
+MIN_CELL_PX = 4.0
+#: how much larger than the mat's proportions allow a marker may look (tilted camera, the near corner)
+PERSPECTIVE_SLACK = 1.5
+#: the window around a marker's expected place grows by at least this share of the frame's width (a
+#: bumped camera: ~3 cm of the mat at 1.4 px/mm) and at least by 1.5 marker sides
+WINDOW_GROW_FRAME = 0.04
+WINDOW_GROW_MARKER = 1.5
+
+
+def _parameters(min_rate: float, max_rate: float, thresh_windows: tuple[int, int, int]):
+    """Detector parameters; corner refinement runs only on decoded markers, so SUBPIX is cheap."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     params.cornerRefinementWinSize = 4
     params.cornerRefinementMaxIterations = 50
     params.cornerRefinementMinAccuracy = 0.01
-    params.adaptiveThreshWinSizeMin = 5
-    params.adaptiveThreshWinSizeMax = 45
-    params.adaptiveThreshWinSizeStep = 8
-    params.minMarkerPerimeterRate = 0.02
-    return cv2.aruco.ArucoDetector(get_dictionary(dictionary), params)
+    params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = \
+        thresh_windows
+    params.minMarkerPerimeterRate = float(min_rate)
+    params.maxMarkerPerimeterRate = float(max_rate)
+    return params
+
+
+@lru_cache(maxsize=8)
+def _wide_detector(dictionary: str) -> "cv2.aruco.ArucoDetector":
+    """Any marker from tiny to frame-filling, six threshold windows: the slow last resort.
+
+    Every quad of a checked tablecloth passes its size filter and is decoded, which costs
+    seconds per frame; it only runs when the sized search found too few markers and no
+    earlier location is known (see :func:`detect_markers`)."""
+    return cv2.aruco.ArucoDetector(get_dictionary(dictionary), _parameters(0.02, 4.0, (5, 45, 8)))
+
+
+@lru_cache(maxsize=64)
+def _sized_detector(dictionary: str, min_rate: float, max_rate: float) -> "cv2.aruco.ArucoDetector":
+    """Only quads of a plausible marker size (rates rounded by the caller so the cache hits), three windows."""
+    return cv2.aruco.ArucoDetector(get_dictionary(dictionary), _parameters(min_rate, max_rate, (7, 31, 12)))
+
+
+def marker_size_range_px(mat: Mat, frame_size: tuple[int, int]) -> tuple[float, float]:
+    """Smallest and largest marker side (px) worth looking for in a frame of ``frame_size`` (w, h).
+
+    Smallest: ``MIN_CELL_PX`` per cell, below which a marker does not decode reliably anyway.
+    Largest: the mat's marker centres must all be in view, so the mat spans at most the frame's
+    diagonal; a marker is then at most its share of that, times ``PERSPECTIVE_SLACK``.
+    """
+    cells = int(get_dictionary(mat.dictionary).markerSize) + 2
+    w, h = frame_size
+    span_mm = max(min(mat.width_mm, mat.height_mm) - mat.marker_mm, mat.marker_mm)
+    largest = math.hypot(w, h) * mat.marker_mm / span_mm * PERSPECTIVE_SLACK
+    return MIN_CELL_PX * cells, max(largest, MIN_CELL_PX * cells * 2)
+
+
+def _sized_for(mat: Mat, frame_size: tuple[int, int], smallest: float, largest: float):
+    """A detector keeping quads with sides between ``smallest`` and ``largest`` px in this frame."""
+    longest = float(max(frame_size))
+    lo = math.floor(4 * smallest / longest * 1000) / 1000
+    hi = math.ceil(4 * largest / longest * 1000) / 1000
+    return _sized_detector(mat.dictionary, max(lo, 0.001), min(max(hi, lo + 0.001), 4.0))
 
 
 def to_grey(frame: np.ndarray) -> np.ndarray:
@@ -246,34 +299,120 @@ def refine_corners(grey: np.ndarray, quad: np.ndarray, cells: int) -> np.ndarray
     return out
 
 
-def detect_markers(frame: np.ndarray, mat: Mat, refine: bool = True) -> MarkerDetection:
-    """Find the mat's markers in a BGR or grey frame (corners refined on the border edges by default)."""
-    grey = to_grey(frame)
-    corners, ids, rejected = _detector(mat.dictionary).detectMarkers(grey)
-    found: dict[int, np.ndarray] = {}
-    foreign: set[int] = set()
-    dup: set[int] = set()
+def _collect(det: MarkerDetection, corners, ids, rejected, mat: Mat, offset=(0.0, 0.0),
+             only: int | None = None) -> None:
+    """Add one detector call's results (found in a window at ``offset``) to ``det``.
+
+    ``only``: the mat id the window was searched for; other mat ids seen there belong to
+    another window (the same marker would count twice), other markers are foreign."""
+    off = np.asarray(offset, np.float64)
     wanted = set(mat.marker_ids)
+    dup = set(det.duplicated)
+    foreign = set(det.foreign)
     if ids is not None:
         for c, i in zip(corners, ids.ravel()):
             i = int(i)
-            pts = np.asarray(c, np.float64).reshape(4, 2)
+            pts = np.asarray(c, np.float64).reshape(4, 2) + off
             if i not in wanted:
                 foreign.add(i)
                 continue
-            if i in found:
+            if only is not None and i != only:
+                continue
+            if i in det.corners:
                 dup.add(i)
                 # keep the larger copy: a printed marker is bigger than one on a stray card
-                if cv2.contourArea(pts.astype(np.float32)) <= cv2.contourArea(found[i].astype(np.float32)):
+                if cv2.contourArea(pts.astype(np.float32)) <= cv2.contourArea(det.corners[i].astype(np.float32)):
                     continue
-            found[i] = pts
-    if refine and found:
+            det.corners[i] = pts
+    det.foreign, det.duplicated = tuple(sorted(foreign)), tuple(sorted(dup))
+    det.rejected.extend(np.asarray(r, np.float64).reshape(4, 2) + off for r in (rejected if rejected is not None
+                                                                                 else ()))
+
+
+def _search_frame(grey: np.ndarray, mat: Mat, detector, how: str) -> MarkerDetection:
+    det = MarkerDetection(search=how, searched_px=int(grey.size))
+    _collect(det, *detector.detectMarkers(grey), mat)
+    return det
+
+
+def marker_window(quad: np.ndarray, frame_size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """Where to look for a marker expected at ``quad``: (x0, y0, x1, y1), clipped to the frame, or None.
+
+    The quad's box grown by ``WINDOW_GROW_MARKER`` sides and at least ``WINDOW_GROW_FRAME`` of the
+    frame's width, so a marker still lies wholly inside after a bumped camera moved it that far."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    w, h = frame_size
+    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    grow = max(WINDOW_GROW_MARKER * side, WINDOW_GROW_FRAME * max(w, h))
+    x0, y0 = np.floor(quad.min(axis=0) - grow).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + grow).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < side or y1 - y0 < side:
+        return None  # the marker is expected (mostly) out of view
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _search_windows(grey: np.ndarray, mat: Mat, expected: dict[int, np.ndarray]) -> MarkerDetection:
+    """Look for each marker only in a window around where it is expected (a few % of the frame)."""
+    h, w = grey.shape[:2]
+    det = MarkerDetection(search="windows")
+    smallest_any, _ = marker_size_range_px(mat, (w, h))
+    for mid, quad in expected.items():
+        box = marker_window(quad, (w, h))
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        quad = np.asarray(quad, np.float64).reshape(4, 2)
+        side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+        detector = _sized_for(mat, (x1 - x0, y1 - y0), max(side / 2, smallest_any / 2), side * 2)
+        _collect(det, *detector.detectMarkers(np.ascontiguousarray(grey[y0:y1, x0:x1])), mat, (x0, y0), only=mid)
+        det.searched_px += (x1 - x0) * (y1 - y0)
+    return det
+
+
+def detect_markers(frame: np.ndarray, mat: Mat, refine: bool = True,
+                   expected: dict[int, np.ndarray] | None = None, wide: bool = True) -> MarkerDetection:
+    """Find the mat's markers in a BGR or grey frame (corners refined on the border edges by default).
+
+    The search is staged so that a busy background (a checked tablecloth: thousands of quads
+    that each have to be decoded) stays cheap; ``MarkerDetection.search`` says which stage
+    answered:
+
+    1. ``expected`` (mat id -> image quad where it should be, e.g. from the last location):
+       small windows around those places; enough when three or more mat markers are found.
+    2. ``"sized"``: the whole frame, keeping only quads of a plausible marker size
+       (:func:`marker_size_range_px`).
+    3. ``"wide"``: the whole frame, any size, more threshold windows; only when ``wide`` and the
+       earlier stages found fewer than three markers (slow on a busy cloth).
+
+    The stage finding the most markers wins (on a tie the later, which saw the whole frame).
+    """
+    grey = to_grey(frame)
+    h, w = grey.shape[:2]
+    best: MarkerDetection | None = None
+    stages = []
+    if expected:
+        stages.append(lambda: _search_windows(grey, mat, expected))
+    smallest, largest = marker_size_range_px(mat, (w, h))
+    stages.append(lambda: _search_frame(grey, mat, _sized_for(mat, (w, h), smallest, largest), "sized"))
+    if wide:
+        stages.append(lambda: _search_frame(grey, mat, _wide_detector(mat.dictionary), "wide"))
+    searched = 0
+    for stage in stages:
+        det = stage()
+        searched += det.searched_px
+        if best is None or len(det.corners) >= len(best.corners):
+            best = det
+        if len(best.corners) >= min(3, len(mat.marker_ids)):
+            break
+    assert best is not None
+    best.searched_px = searched
+    if refine and best.corners:
         cells = int(get_dictionary(mat.dictionary).markerSize) + 2
         gf = grey.astype(np.float32)
-        found = {i: refine_corners(gf, q, cells) for i, q in found.items()}
-    missing = tuple(i for i in mat.marker_ids if i not in found)
-    rej = [np.asarray(r, np.float64).reshape(4, 2) for r in (rejected if rejected is not None else ())]
-    return MarkerDetection(found, missing, tuple(sorted(foreign)), tuple(sorted(dup)), rej)
+        best.corners = {i: refine_corners(gf, q, cells) for i, q in best.corners.items()}
+    best.missing = tuple(i for i in mat.marker_ids if i not in best.corners)
+    return best
 
 
 def verify_marker(grey: np.ndarray, quad: np.ndarray, dictionary: str, marker_id: int,

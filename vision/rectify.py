@@ -177,7 +177,8 @@ class Rectifier:
     def locate(self, frame: np.ndarray) -> Location:
         """Find the mat in ``frame``; raises :class:`BadFrame` or :class:`MarkersNotFound`."""
         check_frame(frame)
-        det = detect_markers(frame, self.mat)
+        det = detect_markers(frame, self.mat, expected=self._expected_quads(frame.shape),
+                             wide=self.last is None)
         lens = self._lens_for(frame.shape)
         if det.missing:
             self._rescue(frame, det, lens)
@@ -190,6 +191,18 @@ class Rectifier:
         for w in loc.warnings:
             log.info("%s", w)
         return loc
+
+    def _expected_quads(self, shape: tuple[int, ...]) -> dict[int, np.ndarray] | None:
+        """Where the last good homography puts each marker in a frame of ``shape`` (raw pixels), or None.
+
+        The marker search looks there first (small windows, cheap on a busy tablecloth) and scans the
+        whole frame only when fewer than three markers turn up there. Without an earlier location the
+        whole frame is searched, falling back to any marker size; with one, a failing search stops at
+        the plausible sizes (a covered marker is not found by looking harder)."""
+        if self.last is None:
+            return None
+        size = (shape[1], shape[0])
+        return {mid: self.mat_to_image(pts, self.last, size) for mid, pts in self._mat_pts.items()}
 
     def _rescue(self, frame: np.ndarray, det: MarkerDetection, lens: LensCalibration | None) -> None:
         """Look for missing markers where the others (or the last good homography) say they are."""
