@@ -290,7 +290,9 @@ class FigureFinder:
                 continue
             blob = labels == i
             col = blob & coloured & ~shadow
-            if col.sum() * px_area < self.min_coloured_mm2:
+            if col.sum() * px_area < self.min_coloured_mm2 or col.sum() < self.min_coloured_share * blob.sum():
+                # a black figure on a light tile is darker than the tile by much the same factor in every
+                # channel, as a shadow is: most of it reads as shadow, and only its few other pixels were left
                 col = blob & coloured
             ys, xs = np.nonzero(col if col.sum() >= 10 else blob)
             u, v = (xs.mean() + 0.5) / side, (ys.mean() + 0.5) / side

@@ -520,6 +520,11 @@ class Recognizer:
             self._play_key, self._play = grid, frozenset(grid.cells_in(self.mat.play_rect_mm))
         return self._play
 
+    seam_mm = 3.0
+    """Lines of the darkest player colour thinner than this (mm) are not figures, nor parts of one: the
+    gaps and drawn outlines between tiles (1 to 2 mm) read as black. A figure is 7 mm deep or more seen
+    from above (a standing figure's slab; 16 mm lying)."""
+
     def _covered(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where figures may stand, at the canvas's size: ``(covered, spots)``.
 
@@ -534,10 +539,18 @@ class Recognizer:
         mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
         size = (bgr.shape[1], bgr.shape[0])
 
+        # the dark gaps between tiles (and their drawn outlines) read as the darkest colour: opened away
+        # first, or a black figure beside them joins them into one blob longer than a figure
+        side = int(math.ceil(self.seam_mm / mm)) | 1
+        no_seams = np.ones((side, side), np.uint8)
+        darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
+
         def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float) -> np.ndarray:
             out = np.zeros(near.shape, np.uint8)
             for colour in range(len(self.colours.colours)):      # one colour at a time: a red figure on a
                 mask = (near & (idx == colour)).astype(np.uint8)   # green plain stays a blob of its own
+                if colour == darkest:
+                    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, no_seams)
                 n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
                 area = stats[:, cv2.CC_STAT_AREA] * mm * mm
                 longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
@@ -751,23 +764,32 @@ class Recognizer:
         ring[a:b, a:b] = False
         if ring.mean() > 0.01:
             return grid  # other tiles (or hands) around it: their edges would be mistaken for its own
-        m = MARGIN_PX
-        best = (-1.0, 0.0)
-        for da in np.arange(-self.squaring_span, self.squaring_span + 1e-6, self.squaring_step):
-            g = Grid(grid.origin_mm, grid.angle_deg + float(da), grid.pitch_mm)
-            one = GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, m)
-            grey = cv2.cvtColor(np.ascontiguousarray(one.image), cv2.COLOR_BGR2GRAY).astype(np.float32)
-            gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)).mean(axis=1)   # per row: horizontal edges
-            gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)   # per column: vertical edges
-            # each side at its sharpest line within a few pixels of where the cell says (the tile may be off)
-            score = sum(float(v[lo:hi].max()) for v in (gy, gx)
-                        for lo, hi in ((m - 4, m + 5), (m + TILE_PX - 5, m + TILE_PX + 4)))
-            if score > best[0]:
-                best = (score, float(da))
-        log.debug("squaring: best %s", best)
-        if abs(best[1]) >= self.squaring_span:
+        turns = np.arange(-self.squaring_span, self.squaring_span + 1e-6, self.squaring_step)
+        scores = np.array([self._outline_score(frame, to_frame, Grid(grid.origin_mm, grid.angle_deg + float(da),
+                                                                     grid.pitch_mm)) for da in turns])
+        i = int(np.argmax(scores))
+        log.debug("squaring: best %s at %s", scores[i], turns[i])
+        if i in (0, len(turns) - 1):
             return grid  # at the end of the range: not a clear outline
-        return Grid(grid.origin_mm, grid.angle_deg + best[1], grid.pitch_mm)
+        best = Grid(grid.origin_mm, grid.angle_deg + float(turns[i]), grid.pitch_mm)
+        # between the steps: the outline's sharpness is flat there (a quarter degree smears an edge by a
+        # fifth of a pixel), its sides' slopes are not
+        turn = _outline_turn(frame, to_frame, best)
+        if turn is None or abs(turn) > self.squaring_step:
+            return best  # no clear sides, or they disagree with their sharpness by more than a step
+        return Grid(grid.origin_mm, best.angle_deg + turn, grid.pitch_mm)
+
+    @staticmethod
+    def _outline_score(frame: np.ndarray, to_frame: MapFn, g: Grid) -> float:
+        """How sharp the four sides of cell (0, 0) of ``g`` are: each side at its sharpest line within a few
+        pixels of where the cell says (the tile may be off), summed."""
+        m = MARGIN_PX
+        one = GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, m)
+        grey = cv2.cvtColor(np.ascontiguousarray(one.image), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)).mean(axis=1)   # per row: horizontal edges
+        gx = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)   # per column: vertical edges
+        return sum(float(v[lo:hi].max()) for v in (gy, gx)
+                   for lo, hi in ((m - 4, m + 5), (m + TILE_PX - 5, m + TILE_PX + 4)))
 
     def _nearest_centre(self, options: list[tuple[float, Grid]], tie: float = 0.03) -> Grid:
         """The best-scoring place, or among places scoring within ``tie`` of it (twins of the start tile,
@@ -1031,6 +1053,46 @@ def fit_grid(grid: Grid, tiles: Any, min_tiles: int = 6, min_confidence: float =
     ox = grid.origin_mm[0] + c * tx - s * ty
     oy = grid.origin_mm[1] + s * tx + c * ty
     return Grid((float(ox), float(oy)), grid.angle_deg + math.degrees(float(theta)), grid.pitch_mm)
+
+
+OUTLINE_PX = 2 * TILE_PX
+"""Pixels per cell side at which :func:`_outline_turn` samples the start tile: finer than a 1920x1080
+frame's 1.4 px per mm of the mat, so the sampling adds no steps of its own to the edges."""
+
+
+def _outline_turn(frame: np.ndarray, to_frame: MapFn, g: Grid, reach: int = 8, trim: int = 12,
+                  pieces: int = 6, min_sides: int = 3) -> float | None:
+    """How far (degrees) the tile in cell (0, 0) is turned against ``g``, from the slopes of its four
+    sides: each side (its corners, ``trim`` pixels, left out) is cut into ``pieces``; in each, the edge
+    strength averaged along the piece peaks where the side crosses it (found to a fraction of a pixel
+    within ``reach`` pixels of where the cell has the side), and a straight line fitted through those
+    places gives the side's slope. Averaging along a piece first keeps the art and the noise beside the
+    edge from pulling single pixels off. None when fewer than ``min_sides`` sides show a clear line."""
+    m = 2 * MARGIN_PX
+    one = GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, OUTLINE_PX, m)
+    grey = cv2.cvtColor(np.ascontiguousarray(one.image), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    n = (OUTLINE_PX - 2 * trim) // pieces
+    mid = m + trim + n * np.arange(pieces) + (n - 1) / 2.0                # each piece's middle, along the side
+    slopes = []
+    for grad, sign in ((np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)), 1.0),           # top, bottom
+                       (np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)).T, -1.0)):      # left, right
+        for at in (m, m + OUTLINE_PX):
+            band = grad[at - reach:at + reach + 1, m + trim:m + trim + n * pieces]   # rows across the side
+            prof = band.reshape(band.shape[0], pieces, n).mean(axis=2)              # per piece
+            k = np.clip(np.argmax(prof, axis=0), 1, prof.shape[0] - 2)
+            cols = np.arange(pieces)
+            lo, top, hi = prof[k - 1, cols], prof[k, cols], prof[k + 1, cols]
+            curve = lo - 2 * top + hi
+            where = k + np.where(curve < 0, 0.5 * (lo - hi) / np.minimum(curve, -1e-6), 0.0)
+            if top.min() < 2.0 * np.median(prof):
+                continue  # a piece without a clear edge: art or a hand there, not the tile's side
+            fit, res, *_ = np.polyfit(mid, where, 1, full=True)
+            if res.size and math.sqrt(float(res[0]) / pieces) > 0.5:
+                continue  # not straight
+            slopes.append(sign * math.degrees(math.atan(float(fit[0]))))
+    if len(slopes) < min_sides:
+        return None
+    return float(np.mean(slopes))
 
 
 def _grid_moved(a: Grid, b: Grid, rect_mm: tuple[float, float, float, float]) -> float:
