@@ -521,9 +521,11 @@ class Recognizer:
         return self._play
 
     seam_mm = 3.0
-    """Lines of the darkest player colour thinner than this (mm) are not figures, nor parts of one: the
-    gaps and drawn outlines between tiles (1 to 2 mm) read as black. A figure is 7 mm deep or more seen
-    from above (a standing figure's slab; 16 mm lying)."""
+    """Lines of the darkest player colour this thin (mm) are not figures, nor parts of one: the gaps and
+    drawn outlines between tiles (1 to 2 mm) read as black. :meth:`_covered` opens that colour's mask with
+    the smallest odd square at least this wide (3 half-resolution pixels, 5.6 mm), which removes lines
+    narrower than the square. A figure is 7 mm deep or more seen from above (a standing figure's slab,
+    more where it leans; 16 mm lying)."""
 
     def _covered(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where figures may stand, at the canvas's size: ``(covered, spots)``.
