@@ -449,7 +449,11 @@ class TileClassifier:
     """... and at least this share of their difference: else a figure hides the detail and nothing changes); ..."""
     verify_switch = 0.2
     """... the challenger wins when its misfit there is below the holder's by this share of the references'
-    own difference (-1: the photo shows the holder, +1: the challenger)."""
+    own difference (-1: the photo shows the holder, +1: the challenger) ..."""
+    verify_switch_covered = 0.05
+    """... or by this share where a figure stands by the tile's detail: there the whole-tile scores that made
+    the holder are pulled by the figure and its shadow (a shadow reads like the dark edge of a strip of plain
+    that the twin has), while the contest looks only at what shows clear of them."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -457,7 +461,8 @@ class TileClassifier:
     angle_below = 0.9
     """Try :attr:`angles` only when the best straight score is below this."""
     shortlist_wide = 24
-    """Partly covered cells: candidates kept from the quarter-resolution block scores of every tile type."""
+    """Partly covered cells: candidates kept from the half-resolution block scores of every tile type (near the
+    cell) for the search over positions."""
     hard_below = 0.8
     """A cell whose best coarse score is below this is treated as partly covered ..."""
     hard_final = 0.88
@@ -509,6 +514,7 @@ class TileClassifier:
         self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._smooth: dict[tuple[int, float], np.ndarray] = {}
         self._twins: dict[int, list[int]] = {}
+        self._visible_terms: dict[int, tuple] = {}
         self._differences: dict[tuple[int, int, float], Any] = {}
         self._all_blurred: list[np.ndarray] = []
 
@@ -627,11 +633,13 @@ class TileClassifier:
                          shift_of: np.ndarray) -> tuple[list, list]:
         """Candidates for a partly covered cell, all ranked by block scores (see :meth:`_block_grid`)
         searched over positions near the cell: plain correlation is pulled off by a figure."""
-        # every tile type at quarter resolution by block scores, then the best few at half resolution
-        sq, _, _ = self._block_grid(canvas, 2, np.arange(len(self.quarter)), top // 4, left // 4, 2)
-        picks = np.argpartition(-sq, self.shortlist_wide - 1)[:self.shortlist_wide]
-        # and the plain coarse correlation's best few: at a quarter of the resolution, with the covered blocks left
-        # out, the right tile can rank low (its town half hidden by the figure, the rest flat sea)
+        # every tile type by block scores at half resolution near the cell: at a quarter of it a figure hides
+        # most of a tile's few blocks, and the right tile could rank far down (144th: ds022 with a figure on
+        # the sea beside the strip where its twin ds063 has plain)
+        sh, _, _ = self._block_grid(canvas, 1, np.arange(len(self.half)), top // 2, left // 2, 1)
+        picks = np.argpartition(-sh, self.shortlist_wide - 1)[:self.shortlist_wide]
+        # and the plain coarse correlation's best few: with the covered blocks left out, the right tile can
+        # rank low (its town half hidden by the figure, the rest flat sea)
         picks = np.union1d(picks, np.argsort(-s1[n])[:self.shortlist])
         r = self.hard_reach
         s2, dy, dx = self._block_grid(canvas, 1, picks, top // 2, left // 2, r)
@@ -708,7 +716,7 @@ class TileClassifier:
             vis = 1.0 - ow.reshape(p * p, nb * nb, b * b)                         # (P2, B, N) visible weight
             if vis.min() < 1.0:
                 return self._visible_scores(win.reshape(p * p, nb * nb, b * b, 3), vis, tb, p, t0, l0, top, left,
-                                            reach, k)
+                                            reach, k, level if tb is all_blocks else None)
             score = ncc.mean(axis=2)
         elif occ is not None:
             # quarter resolution: leave out the same blocks for every candidate, those seen covered
@@ -732,28 +740,36 @@ class TileClassifier:
         return score[best, np.arange(k)], dy, dx
 
     def _visible_scores(self, wb: np.ndarray, vis: np.ndarray, tb: np.ndarray, p: int, t0: int, l0: int,
-                        top: int, left: int, reach: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                        top: int, left: int, reach: int, k: int, level: int | None = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Block correlations on visible pixels only (weights ``vis``), lightness centred per block.
 
         wb: (P2, B, N, 3) window blocks (raw features), vis: (P2, B, N), tb: (K, B, N, 3) template blocks
         (lightness already centred over the whole block; it is centred again over the visible part).
+        ``level``: set when ``tb`` is every template of that level, whose rearranged copies are then kept.
         """
         sw = vis.sum(axis=2) + 1e-6                                              # (P2, B)
         oL, oC = wb[..., 0], wb[..., 1:]
         tL, tC = tb[..., 0], tb[..., 1:]
+        nb_, n_ = tC.shape[1], tC.shape[2]
+        hit = self._visible_terms.get(level) if level is not None else None
+        if hit is None:
+            tl = np.ascontiguousarray(tL.transpose(1, 2, 0))                     # (B, N, K)
+            hit = (tl, tl * tl, np.ascontiguousarray(tC.transpose(1, 2, 3, 0).reshape(nb_, n_ * 2, -1)),
+                   np.ascontiguousarray((tC * tC).sum(axis=3).transpose(1, 2, 0)))
+            if level is not None:
+                self._visible_terms[level] = hit
+        tl, tl2, tcm, tc2 = hit
         mo = (vis * oL).sum(axis=2) / sw                                         # (P2, B)
         oLc = (oL - mo[..., None]) * vis                                         # weighted, centred
         var_o = (oLc * (oL - mo[..., None])).sum(axis=2) + (vis[..., None] * oC * oC).sum(axis=(2, 3))
         # per block, matrix products over the block's pixels: (B, P2, N) @ (B, N, K) -> (B, P2, K)
         vb = vis.transpose(1, 0, 2)
-        tl = tL.transpose(1, 2, 0)
         swt = vb @ tl
         num_L = oLc.transpose(1, 0, 2) @ tl
-        nb_, n_ = tC.shape[1], tC.shape[2]
-        num_C = (vis[..., None] * oC).transpose(1, 0, 2, 3).reshape(nb_, -1, n_ * 2) @ \
-            tC.transpose(1, 2, 3, 0).reshape(nb_, n_ * 2, -1)
-        var_tL = vb @ (tl * tl)
-        var_tC = vb @ (tC * tC).sum(axis=3).transpose(1, 2, 0)
+        num_C = (vis[..., None] * oC).transpose(1, 0, 2, 3).reshape(nb_, -1, n_ * 2) @ tcm
+        var_tL = vb @ tl2
+        var_tC = vb @ tc2
         sw_b = sw.T[:, :, None]                                                  # (B, P2, 1)
         var_t = var_tL - swt * swt / sw_b + var_tC
         # pooled over the blocks (a flat block of sea carries little weight), mostly hidden blocks left out
@@ -857,7 +873,7 @@ class TileClassifier:
             if self.look[jc] == self.look[holder]:
                 continue
             t = self._contest(smooth, vis, pad, holder, jc, fits, ab)
-            if t is not None and t > self.verify_switch:
+            if t is not None and t > (self.verify_switch if vis is None else self.verify_switch_covered):
                 holder = jc
         if holder == jb:
             return scored
