@@ -236,8 +236,7 @@ class FeatureCanvas(GridCanvas):
         self.bgr = canvas.image
         self._boxes: dict[int, np.ndarray] = {}
         h, w = self.image.shape[:2]
-        self.levels = [self.image, cv2.resize(self.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
-                       cv2.resize(self.image, (w // 4, h // 4), interpolation=cv2.INTER_AREA)]
+        self.levels = [self.image, cv2.resize(self.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)]
         self._integrals: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._occlusion: list[np.ndarray] | None = None
 
@@ -472,10 +471,8 @@ class TileClassifier:
     blocks = 4
     """The occlusion-tolerant score cuts a tile into blocks x blocks squares, each correlated on its own ..."""
     drop_blocks = 4
-    """... and leaves out up to this many blocks that the photo shows covered (the same for every
-    candidate; see :meth:`FeatureCanvas.set_occlusion`), or else each candidate's worst ones."""
-    covered_share = 0.2
-    """A block counts as covered when this share of its pixels looks like a figure or a shadow."""
+    """... and, where the photo shows nothing covered, leaves out each candidate's worst this many blocks
+    (where it does, each block is correlated on its visible pixels: :meth:`FeatureCanvas.set_occlusion`)."""
 
     def __init__(self, refs: ReferenceSet, catalog: CatalogInfo | None = None, px: int = TILE_PX,
                  pitch_mm: float = 45.0):
@@ -506,9 +503,6 @@ class TileClassifier:
         self.half = np.stack([centre_lightness(cv2.resize(t, (h, h), interpolation=cv2.INTER_AREA))
                               for t in self.templates])
         self.half_norms = np.linalg.norm(self.half.reshape(len(full), -1), axis=1)
-        q = px // 4
-        self.quarter = np.stack([centre_lightness(cv2.resize(t, (q, q), interpolation=cv2.INTER_AREA))
-                                 for t in self.templates])
         self.look = _look_alikes(self.templates, self.ids, self.rots)
         self._turned: dict[tuple[int, float], tuple[np.ndarray, float]] = {}
         self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -657,11 +651,11 @@ class TileClassifier:
         return scored, others
 
     def _level_blocks(self, level: int) -> tuple[np.ndarray, np.ndarray]:
-        """Every template of ``level`` (0 full, 1 half, 2 quarter) cut into blocks, lightness centred per
+        """Every template of ``level`` (0 full, 1 half) cut into blocks, lightness centred per
         block: ``(J, B, N, 3)`` and, per block, matrices ``(B, N * 3, J)`` for the products."""
         hit = self._blocks.get(level)
         if hit is None:
-            temps = (self.templates, self.half, self.quarter)[level]
+            temps = (self.templates, self.half)[level]
             j, size = temps.shape[0], temps.shape[1]
             nb = self.blocks
             n = size - size % nb
@@ -682,7 +676,7 @@ class TileClassifier:
         image = canvas.levels[level]
         js = np.asarray(js)
         all_blocks, all_mats = self._level_blocks(level)
-        size = (self.templates, self.half, self.quarter)[level].shape[1]
+        size = (self.templates, self.half)[level].shape[1]
         k = len(js)
         nb = self.blocks
         n = size - size % nb
@@ -706,7 +700,7 @@ class TileClassifier:
         num = (wb.reshape(p * p, nb * nb, -1).transpose(1, 0, 2) @ mats).transpose(1, 2, 0)   # (P2, K, B)
         ncc = num / (wn[:, None, :] * tn[None, :, :])
         occ = canvas.occlusion(level)
-        if occ is not None and level < 2:
+        if occ is not None:
             # leave out the pixels the photo shows covered (a figure, its shadow), the same for every
             # candidate: each block is correlated on its visible pixels and weighs by how much is visible
             oreg = np.ascontiguousarray(occ[t0:t0 + side, l0:l0 + side], np.float32)
@@ -718,18 +712,6 @@ class TileClassifier:
                 return self._visible_scores(win.reshape(p * p, nb * nb, b * b, 3), vis, tb, p, t0, l0, top, left,
                                             reach, k, level if tb is all_blocks else None)
             score = ncc.mean(axis=2)
-        elif occ is not None:
-            # quarter resolution: leave out the same blocks for every candidate, those seen covered
-            oreg = np.ascontiguousarray(occ[t0:t0 + side, l0:l0 + side], np.float32)
-            so = oreg.strides
-            ow = as_strided(oreg, (p, p, nb, nb, b, b), (so[0], so[1], so[0] * b, so[1] * b, so[0], so[1]),
-                            writeable=False)
-            frac = ow.reshape(p * p, nb * nb, b * b).mean(axis=2)                # (P2, B)
-            rank = np.argsort(-frac, axis=1)[:, :self.drop_blocks]
-            keep = np.ones_like(frac, bool)
-            np.put_along_axis(keep, rank, np.take_along_axis(frac, rank, axis=1) < self.covered_share, axis=1)
-            keep = np.broadcast_to(keep[:, None, :], ncc.shape)
-            score = _pooled(num, wn, tn, keep)
         else:
             # each candidate's worst blocks left out
             cut = np.sort(ncc, axis=2)[:, :, self.drop_blocks:self.drop_blocks + 1]
