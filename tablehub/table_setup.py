@@ -68,6 +68,21 @@ class GameRecognizers:
         self._cache: dict[str, tuple[tuple, Any]] = {}  # game -> (stamp, recognizer or exception)
         self._game_id: int | None = None
 
+    def _cached(self, game: str) -> Any:
+        """``game``'s recognizer, or the :class:`RecognitionUnavailable` saying why not; loaded again (and
+        logged once) when one of its files changed. Call with the lock held."""
+        stamp = _stamp(self._files(game))
+        cached = self._cache.get(game)
+        if cached is None or cached[0] != stamp:
+            try:
+                cached = (stamp, self._load(game))
+                log.info("table recognition for %s is on", game)
+            except RecognitionUnavailable as exc:
+                cached = (stamp, exc)
+                log.warning("%s", exc)
+            self._cache[game] = cached
+        return cached[1]
+
     def current(self) -> Any:
         """The recognizer for the game on the table; raises :class:`RecognitionUnavailable`."""
         now = self._game()
@@ -75,22 +90,13 @@ class GameRecognizers:
             raise RecognitionUnavailable("no game is running")
         game_id, game = now
         with self._lock:
-            stamp = _stamp(self._files(game))
-            cached = self._cache.get(game)
-            if cached is None or cached[0] != stamp:
-                try:
-                    cached = (stamp, self._load(game))
-                    log.info("table recognition for %s is on", game)
-                except RecognitionUnavailable as exc:
-                    cached = (stamp, exc)
-                    log.warning("%s", exc)
-                self._cache[game] = cached
-            elif game_id != self._game_id and hasattr(cached[1], "reset"):
-                cached[1].reset()  # another game of the same set: nothing seen before counts
+            rec = self._cached(game)
+            if game_id != self._game_id and hasattr(rec, "reset"):
+                rec.reset()  # another game (of the same set, or after another set): nothing seen before counts
             self._game_id = game_id
-        if isinstance(cached[1], Exception):
-            raise cached[1]
-        return cached[1]
+        if isinstance(rec, Exception):
+            raise rec
+        return rec
 
     def __call__(self, frame: np.ndarray) -> Any:
         return self.current()(frame)
@@ -100,12 +106,10 @@ class GameRecognizers:
         return self.current().confidence(best, second)
 
     def available(self, game: str) -> str | None:
-        """``None`` when ``game``'s table can be read, else why not (for the page)."""
-        try:
-            self._load(game)
-        except RecognitionUnavailable as exc:
-            return str(exc)
-        return None
+        """``None`` when ``game``'s table can be read, else why not (for the page); what it loads is kept."""
+        with self._lock:
+            rec = self._cached(game)
+        return str(rec) if isinstance(rec, Exception) else None
 
 
 class SetupScreens:

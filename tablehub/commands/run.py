@@ -21,7 +21,7 @@ from ..hardware.sdnotify import Notifier
 from ..store import Store
 from ..table_setup import GameRecognizers, SetupScreens
 from ..tracking.live import LiveTable
-from ..tracking.recognizer import RecognitionUnavailable
+from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from .lens import configured_lens
 from ..tracking.tracker import Tracker
 
@@ -129,18 +129,18 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
     if not (refs / "index.json").is_file():
         raise RecognitionUnavailable(f"table recognition is off: no references in {refs}; enrol the set "
                                      f"('tablehub enroll --game {game} --out {refs} ...') or set [vision] refs")
-    try:
-        from vision import VisionError
-        from vision.recognize import for_tracker
+    from vision import VisionError
 
-    except ImportError as exc:
-        raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
-    frames = None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)  # recordings: any
     try:
-        lens = configured_lens(cfg, frames)  # None: load_recognizer takes the lens.json enrolled with the references
-        return for_tracker(game, references=str(refs), lens=lens)
-    except (VisionError, TablehubError) as exc:
+        lens = configured_lens(cfg, camera_size(cfg))  # None: the lens.json enrolled with the references, if any
+    except (TablehubError, VisionError) as exc:  # missing where named, unreadable, made for other frames
         raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+    return make_recognizer(game, references=str(refs), lens=lens)
+
+
+def camera_size(cfg: Config) -> tuple[int, int] | None:
+    """The frame size the configured camera delivers (``None`` for recordings: any size)."""
+    return None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)
 
 
 def recognition_files(cfg: Config, game: str) -> list[Path]:
@@ -208,15 +208,13 @@ def run(args: argparse.Namespace) -> int:
     hub = make_hub(cfg, store, args.table_pin, holder)
     open_game(hub, cfg)
     recognizers = game_recognizers(cfg, hub)
-    unavailable = recognizers.available(hub.session.setup.game)
+    unavailable = recognizers.available(hub.session.setup.game)  # loads it now (logged), not at the first read
     if unavailable:
-        log.warning("%s", unavailable)
         hub.set_status("table", unavailable)
     panel = open_panel(cfg)
     table = build_table(cfg, hub, lambda: make_camera(cfg.camera), panel, notifier, recognizers)
-    frames = None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)
     holder.append(SetupScreens(hub, cfg, table.latest_frame, lambda game: table_mat(cfg, game),
-                               lambda: configured_lens(cfg, frames)).register())
+                               lambda: configured_lens(cfg, camera_size(cfg))).register())
     web = start_web(hub, cfg)
     stop = threading.Event()
     stop_on_signals(stop)

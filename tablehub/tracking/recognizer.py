@@ -22,17 +22,14 @@ class RecognitionUnavailable(TablehubError):
 
 
 def make_recognizer(game: str, catalog: str | None = None, references: str | None = None,
-                    sim: Any = None) -> Callable[[np.ndarray], Any]:
-    """A recognizer for ``game``. ``sim``: a :class:`~tablehub.tracking.simtable.SimTable` to enrol from."""
+                    sim: Any = None, **kw: Any) -> Callable[[np.ndarray], Any]:
+    """A recognizer for ``game`` from enrolled ``references`` (a folder), or enrolled from ``sim`` (a
+    :class:`~tablehub.tracking.simtable.SimTable`); ``kw`` go to vision (``lens=``)."""
     try:
-        from vision import recognize  # type: ignore[attr-defined]
+        from vision.recognize import for_tracker
     except ImportError as exc:
         raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
-    factory = getattr(recognize, "for_tracker", None) or getattr(recognize, "make_recognizer", None)
-    if factory is None:
-        raise RecognitionUnavailable("vision.recognize offers no recognizer factory (for_tracker) yet; "
-                                     "play from the phone")
     try:
-        return factory(game=game, catalog=catalog, references=references, sim=sim)
+        return for_tracker(game=game, catalog=catalog, references=references, sim=sim, **kw)
     except Exception as exc:  # vision's own one-line errors (no references, no markers in the enrolment)
         raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
