@@ -101,9 +101,25 @@ class GameRecognizers:
     def __call__(self, frame: np.ndarray) -> Any:
         return self.current()(frame)
 
+    # what the tracker asks of a recognizer besides reading a frame, passed on to the current one
+
     def confidence(self, best: float, second: float) -> float:
         """The current recognizer's calibration of a read's confidence (see ``tracking.interpret``)."""
         return self.current().confidence(best, second)
+
+    def region_at(self, tile: str, rotation: int, u: float, v: float) -> str | None:
+        """The region under a point of a laid tile (the tracker names a figure's region on the logged tile)."""
+        return self.current().region_at(tile, rotation, u, v)
+
+    def follow(self, known: dict) -> None:
+        """The tiles the log holds, before a read (a recognizer that cannot read yet has no use for them)."""
+        try:
+            rec = self.current()
+        except RecognitionUnavailable:
+            return
+        follow = getattr(rec, "follow", None)
+        if follow is not None:
+            follow(known)
 
     def available(self, game: str) -> str | None:
         """``None`` when ``game``'s table can be read, else why not (for the page); what it loads is kept."""

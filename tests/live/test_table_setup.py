@@ -61,6 +61,42 @@ def test_the_recognizer_follows_the_game_and_turns_on_when_references_appear(tmp
     assert recs(frame) == "neuesland read" and loads.calls == ["neuesland", "neuesland", "suedsee"]
 
 
+def test_what_the_tracker_asks_besides_a_read_reaches_the_game_s_recognizer(tmp_path):
+    """The tracker tells the recognizer the logged tiles (``follow``) and asks it for regions and
+    confidences; through the per-game dispatcher of 'tablehub run' too, and quietly before enrolment."""
+    class Rec:
+        def __init__(self):
+            self.known = None
+
+        def __call__(self, frame):
+            return "read"
+
+        def follow(self, known):
+            self.known = known
+
+        def region_at(self, tile, rotation, u, v):
+            return f"{tile}/{rotation}/{u}/{v}"
+
+        def confidence(self, best, second):
+            return best - second
+
+    rec = Rec()
+    index = tmp_path / "index.json"
+
+    def load(game):
+        if not index.is_file():
+            raise RecognitionUnavailable("no references")
+        return rec
+
+    recs = GameRecognizers(load, lambda: (1, "neuesland"), lambda game: [index])
+    recs.follow({(0, 0): ("ds001", 0)})  # nothing to tell yet: no error either
+    index.write_text("{}")
+    recs.follow({(0, 0): ("ds001", 0)})
+    assert rec.known == {(0, 0): ("ds001", 0)}
+    assert recs.region_at("ds002", 90, 0.5, 0.25) == "ds002/90/0.5/0.25"
+    assert recs.confidence(0.9, 0.5) == pytest.approx(0.4)
+
+
 # ---------------------------------------------------------------- the screens on a rendered table
 
 
