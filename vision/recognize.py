@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -34,7 +34,7 @@ from .mat import Mat
 from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab
 from .refs import ReferenceSet
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
-                    TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, to_features)
+                    TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, to_features)
 
 log = logging.getLogger(__name__)
 
@@ -441,12 +441,14 @@ class Recognizer:
             seen = [f for f in previous.figures if (f.x, f.y) not in todo_set and (f.x, f.y) in in_view]
         maybe = {c for c in todo if occupied[c] is None and self._tile_like(frame, to_frame, grid, c, mat_bgr)}
         fresh = [c for c in todo if occupied[c] is True or c in maybe]
+        looked: list[tuple[FeatureCanvas, list[Cell], np.ndarray | None]] = []
         for gc, group in self._canvases(frame, to_frame, key, grid, fresh, previous is not None):
             fc = FeatureCanvas(self._balance(gc, mat_bgr))
             spots = None
             if self.colours is not None:
                 covered, spots = self._covered(fc.bgr)
                 fc.set_occlusion(covered)
+            looked.append((fc, group, spots))
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
             for guess in self.classifier.classify(fc, to_classify, constraints):
@@ -457,7 +459,12 @@ class Recognizer:
                 logged = known.get((guess.x, guess.y)) if known else None
                 if logged is not None and (guess.tile, guess.rotation) != tuple(logged):
                     guess = self._prefer(fc, guess, logged, self.thresholds.known_margin)
+                elif guess.hidden_twins and (logged is not None or (guess.x, guess.y) == (0, 0)):
+                    guess = replace(guess, hidden_twins=())  # the game's log (or the start) says which twin
                 tiles[(guess.x, guess.y)] = guess
+        # twins whose telling detail a figure hides: the likelier one by what is left in the box
+        tiles = settle_hidden(tiles, self.catalog.counts)
+        for fc, group, spots in looked:
             if figures and self.figures is not None:
                 for c in group:
                     if c not in tiles:
@@ -474,7 +481,11 @@ class Recognizer:
         if (0, 0) not in tiles:
             warnings.append(f"the start tile {self.catalog.start} is not seen at (0, 0) any more")
         for t in tiles.values():
-            if t.confidence < 0.5:
+            if t.hidden_twins:
+                warnings.append(f"cell ({t.x}, {t.y}): {t.tile} r{t.rotation} or "
+                                + " or ".join(f"{a} r{b}" for a, b in t.hidden_twins)
+                                + ": a figure hides where they differ (taken: the likelier by the tiles left)")
+            elif t.confidence < 0.5:
                 warnings.append(f"cell ({t.x}, {t.y}): unsure ({t.tile} r{t.rotation}, score {t.score:.2f}); "
                                 f"a tile not in the set, a hand, or bad light?")
         # an empty cell's look now; a tile's cell keeps the look it had when it was last empty

@@ -24,14 +24,18 @@ the same for every candidate (:meth:`TileClassifier._block_grid`).
 
 Constraints (tiles still in the box, expected edge terrains) only break ties
 between candidates whose scores are within :attr:`TileClassifier.tie_margin`:
-a tile that is clearly seen is reported as seen, legal or not.
+a tile that is clearly seen is reported as seen, legal or not. Twins whose telling
+detail lies under a figure are such a tie whatever their whole-tile scores (those are
+pulled by the figure and its shadow): the guess lists them (``TileGuess.hidden_twins``),
+its confidence says it is a guess, and :func:`settle_hidden` picks the one of which the
+box still holds the most copies (three of E1 left and one of E3: E1).
 """
 from __future__ import annotations
 
 import json
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -382,11 +386,17 @@ class TileGuess:
     """The tile's small turn against the grid (hand placement), clockwise degrees."""
     constrained: bool = False
     """True when a constraint chose between near-equal candidates."""
+    hidden_twins: tuple[tuple[str, int], ...] = ()
+    """Twins (tile, rotation) this photo cannot tell from this tile: where their pictures differ, a figure
+    stands. They are listed first among the runners-up, with this guess's score."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"x": self.x, "y": self.y, "tile": self.tile, "rotation": self.rotation,
-                "confidence": round(self.confidence, 3), "score": round(self.score, 4),
-                "runners_up": [c.to_dict() for c in self.runners_up]}
+        out = {"x": self.x, "y": self.y, "tile": self.tile, "rotation": self.rotation,
+               "confidence": round(self.confidence, 3), "score": round(self.score, 4),
+               "runners_up": [c.to_dict() for c in self.runners_up]}
+        if self.hidden_twins:
+            out["hidden_twins"] = [{"tile": t, "rotation": r} for t, r in self.hidden_twins]
+        return out
 
 
 @dataclass(frozen=True)
@@ -573,10 +583,11 @@ class TileClassifier:
             if not scored or scored[0][0] < self.hard_final:
                 # nothing fits as well as a bare tile does: something may lie on it
                 scored, others = self._hard_candidates(canvas, n, top, left, s1, shift_of)
+            hidden: list[int] = []
             if len(scored) > 1 and (scored[0][0] - scored[1][0] < self.verify_margin
                                     or (scored[0][0] < self.twins_below and self.twins(scored[0][1]))):
-                scored = self._verify(canvas, scored)
-            out.append(self._decide(x, y, top, left, scored + others, constraints))
+                scored, hidden = self._verify(canvas, scored)
+            out.append(self._decide(x, y, top, left, scored + others, constraints, hidden))
         return out
 
     def _easy_candidates(self, canvas: "FeatureCanvas", cells: list[int], tops: np.ndarray, order: np.ndarray,
@@ -831,8 +842,12 @@ class TileClassifier:
         fitted to its light where it agrees with the best candidate (:meth:`_alignments`), then two are
         compared on the pixels where they clearly differ and the photo is clear of figures
         (:meth:`_contest`). A challenger takes over when it explains those pixels clearly better; every
-        challenger meets the current holder in turn. Where a figure hides the detail, the best whole-tile
-        score stands.
+        challenger meets the current holder in turn.
+
+        Returns ``(scored, hidden)``: the candidates, the winner first, and the challengers whose detail a
+        figure hides (the contest with the winner sees too little of it). Those the photo cannot tell from
+        the winner: its whole-tile score is pulled by the figure and its shadow (a dark figure reads as a
+        dark boat or glyph), so it is no evidence between them.
         """
         sb, jb, tb_, lb, ab = scored[0]
         px = self.px
@@ -840,7 +855,7 @@ class TileClassifier:
         pad = int(3 * self.verify_sigma) + r
         h, w = canvas.image.shape[:2]
         if tb_ - pad < 0 or lb - pad < 0 or tb_ + px + pad > h or lb + px + pad > w:
-            return scored
+            return scored, []
         smooth = cv2.GaussianBlur(canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad], (0, 0),
                                   self.verify_sigma)
         vis = self._clear(canvas, tb_ - pad, lb - pad, px + 2 * pad)
@@ -857,12 +872,16 @@ class TileClassifier:
             t = self._contest(smooth, vis, pad, holder, jc, fits, ab)
             if t is not None and t > (self.verify_switch if vis is None else self.verify_switch_covered):
                 holder = jc
+        hidden = [] if vis is None else [
+            jc for jc in dict.fromkeys([jb] + challengers)
+            if self.look[jc] != self.look[holder] and self._difference(holder, jc, ab) is not None
+            and self._contest(smooth, vis, pad, holder, jc, fits, ab) is None]
         if holder == jb:
-            return scored
+            return scored, hidden
         i = where.get(holder, -1)
         win = scored[i] if i > 0 else (sb, holder, tb_, lb, ab)
         top = max(s[0] for s in scored) + 1e-4
-        return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win]
+        return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win], hidden
 
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
@@ -992,7 +1011,14 @@ class TileClassifier:
         return (errs[0] - errs[1]) / seen
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
-                constraints: Constraints | None) -> TileGuess:
+                constraints: Constraints | None, hidden: Sequence[int] = ()) -> TileGuess:
+        if hidden:
+            # twins whose detail a figure hides score as the best does: the photo cannot tell them apart
+            best = scored[0]
+            have = {f[1] for f in scored}
+            scored = ([best] + [(best[0],) + tuple(f[1:]) for f in scored[1:] if f[1] in hidden]
+                      + [(best[0], j) + tuple(best[2:]) for j in hidden if j not in have]
+                      + [f for f in scored[1:] if f[1] not in hidden])
         pick = 0
         constrained = False
         if constraints is not None and len(scored) > 1:
@@ -1009,8 +1035,11 @@ class TileClassifier:
         second = max((o[0] for o in others if self.look[o[1]] != self.look[j]), default=-1.0)
         confidence = _confidence(score, second)
         mm = self.mm_per_px
+        tied_by_figure = {scored[0][1], *hidden} if hidden else set()
+        twins = tuple(dict.fromkeys((self.ids[k], self.rots[k]) for k in [f[1] for f in scored]
+                                    if k in tied_by_figure and self.look[k] != self.look[j]))
         return TileGuess(x, y, self.ids[j], self.rots[j], score, confidence, runners,
-                         ((tx - left) * mm, (ty - top) * mm), angle, constrained)
+                         ((tx - left) * mm, (ty - top) * mm), angle, constrained, twins)
 
     def _fits(self, j: int, x: int, y: int, constraints: Constraints) -> bool:
         tid = self.ids[j]
@@ -1026,6 +1055,34 @@ class TileClassifier:
                 if len(terrain) == 3 and h != terrain:
                     return False
         return True
+
+
+def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int]
+                  ) -> dict[tuple[int, int], TileGuess]:
+    """Choose between twins a figure hides by what is still in the box.
+
+    Where the photo cannot tell a tile from its twins (:attr:`TileGuess.hidden_twins`), the likelier one is
+    the one of which more copies are left: the set's ``counts`` less the copies on the table that are read
+    for sure (every guess without hidden twins, kept or logged ones included). Cells in doubt are settled one
+    by one, each taking a copy from what is left; equal counts keep the best whole-tile score. The guess stays
+    marked (its twins and its low confidence): it is the likelier tile, not a tile seen.
+    """
+    left = dict(counts)
+    for t in tiles.values():
+        if not t.hidden_twins:
+            left[t.tile] = left.get(t.tile, 0) - 1
+    out = dict(tiles)
+    for cell in sorted(c for c, t in tiles.items() if t.hidden_twins):
+        t = tiles[cell]
+        options = [(t.tile, t.rotation), *t.hidden_twins]
+        pick = max(options, key=lambda o: left.get(o[0], 0))   # the first of equals: the best score's
+        left[pick[0]] = left.get(pick[0], 0) - 1
+        if pick != options[0]:
+            runners = (Candidate(t.tile, t.rotation, t.score),) + tuple(
+                c for c in t.runners_up if (c.tile, c.rotation) != pick)
+            out[cell] = replace(t, tile=pick[0], rotation=pick[1], runners_up=runners[:3], constrained=True,
+                                hidden_twins=tuple(o for o in options if o != pick))
+    return out
 
 
 def _look_alikes(templates: np.ndarray, ids: Sequence[str], rots: Sequence[int],

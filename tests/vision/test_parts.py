@@ -165,9 +165,9 @@ def test_twins_that_differ_only_in_a_small_town_are_told_apart_where_they_differ
     fc = _canvas_with(photo)
     top, left = fc.top_left(0, 0)
     wrong_first = [(0.80, j_plain, top, left, 0.0), (0.79, j_town, top, left, 0.0)]
-    assert clf.ids[clf._verify(fc, wrong_first)[0][1]] == "town", "the town decides"
+    assert clf.ids[clf._verify(fc, wrong_first)[0][0][1]] == "town", "the town decides"
     right_first = [(0.80, j_town, top, left, 0.0), (0.79, j_plain, top, left, 0.0)]
-    assert clf.ids[clf._verify(fc, right_first)[0][1]] == "town", "a right reading is kept"
+    assert clf.ids[clf._verify(fc, right_first)[0][0][1]] == "town", "a right reading is kept"
     # without the town in the photo the plain tile wins, even when ranked second
     fc = _canvas_with(_fine_texture(3))
-    assert clf.ids[clf._verify(fc, wrong_first[::-1])[0][1]] == "plain"
+    assert clf.ids[clf._verify(fc, wrong_first[::-1])[0][0][1]] == "plain"
