@@ -163,6 +163,9 @@ class Tally:
     boards: int = 0
     boards_ok: int = 0
     boards_all_ok: int = 0
+    tiles_wrong_sure: int = 0
+    """Tiles read wrong with confidence 0.5 or more and no twin named as hidden under a figure: a silent error
+    (the tracker commits it); the other wrong reads are marked guesses that go to the phone."""
     errors: list[str] = field(default_factory=list)
 
     def pct(self, a: int, b: int) -> str:
@@ -186,7 +189,12 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
             tally.tiles_ok += 1
         else:
             bad += 1
-            tally.errors.append(f"{label}: tile at {cell}: truth {w}, seen {g}")
+            guess = obs.tiles.get(cell)
+            sure = guess is not None and guess.confidence >= 0.5 and not getattr(guess, "hidden_twins", ())
+            tally.tiles_wrong_sure += sure
+            mark = "" if guess is None else \
+                f" (confidence {guess.confidence:.2f}{', a hidden twin' if getattr(guess, 'hidden_twins', ()) else ''})"
+            tally.errors.append(f"{label}: tile at {cell}: truth {w}, seen {g}{mark}")
     fw = sorted((f["x"], f["y"], f["color"], f["region"]) for f in truth.figures)
     fg = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures)
     missing = list(fw)
@@ -431,7 +439,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{r['inc'][0]:.1f} ({r['inc'][1]:.1f}) / {r['inc_p90'][0]:.1f}")
             full_errors, inc_errors = len(r["full_tally"].errors), len(r["inc_tally"].errors)
             print(f"           tiles right for the rules (a turn that plays the same is no error): "
-                  f"{t.pct(t.tiles_game_ok, t.tiles).strip()}")
+                  f"{t.pct(t.tiles_game_ok, t.tiles).strip()}; read wrong without a mark (confidence >= 0.5, "
+                  f"no hidden twin): {t.tiles_wrong_sure} of {t.tiles - t.tiles_ok}")
             print(f"           counted: {t.tiles} tiles, {t.figures} figures; full board ({r['full_tiles']} tiles): "
                   f"{full_errors} errors; incremental updates: {inc_errors} errors; enrolment {r['enrol_s']:.1f} s")
             if args.from_scratch:
