@@ -242,6 +242,18 @@ class FigureFinder:
     """Pixels differing from the (colour-corrected) reference by more than this (B+G+R) ..."""
     residual_factor: float = 4.0
     """... and by more than this many times the tile's median misfit may be a figure."""
+    coloured_factor: float = 2.0
+    """Pixels of a player colour that differ from the reference by more than this many times the median
+    misfit (and :attr:`residual_threshold`) belong to a figure of that colour they touch: where the tile
+    under a figure is much of the figure's colour (a yellow figure over orange roofs, after the gain fit)
+    the figure's residual stays below the strict bound in places, and what was left of it was in pieces or
+    a stub too small to count."""
+    min_strong_px: int = 9
+    """A blob needs this many pixels over the strict bound (:attr:`residual_factor`, and not shadow unless
+    of a player colour): a patch of a tile merely near a player colour is no figure."""
+    grow_share: float = 0.5
+    """Only a blob with this share of its strong pixels of one player colour takes in the weak pixels (see
+    :attr:`coloured_factor`) of that colour."""
     colour_distance: float = 26.0
     """... and must lie this near (weighted Lab) to a player colour."""
     min_area_mm2: float = 70.0
@@ -269,7 +281,8 @@ class FigureFinder:
         obs = observed.astype(np.float32)
         fitted = _fit_gain(obs, reference.astype(np.float32))
         resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
-        cand = resid > max(self.residual_threshold, self.residual_factor * float(np.median(resid)))
+        median = float(np.median(resid))
+        cand = resid > max(self.residual_threshold, self.residual_factor * median)
         # shadow: darker than expected by the same factor in every channel (a figure is darker still,
         # or not grey)
         ratio = (obs + 4.0) / (fitted + 4.0)
@@ -279,8 +292,9 @@ class FigureFinder:
         coloured = dist < self.colour_distance
         px_area = mm_per_px * mm_per_px
         side = observed.shape[0]
-        m = cv2.morphologyEx((cand & (~shadow | coloured)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
+        m = _blobs(cand & (~shadow | coloured), weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
+                   self.grow_share)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
         out = []
@@ -314,6 +328,31 @@ class FigureFinder:
             if self.report_unknown and area >= 1.5 * self.min_area_mm2:
                 out.append(("unknown", float(u), float(v), 0.0, float(area)))
         return out
+
+
+def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.ndarray, n_colours: int,
+           min_strong: int, share: float) -> np.ndarray:
+    """Figure-like blobs (uint8 mask): the ``strong`` and ``weak`` pixels opened (no lines, no specks), each
+    blob kept when it has ``min_strong`` strong pixels, with its weak pixels only where they are of the
+    colour at least ``share`` of its strong ones have (``idx``: nearest colour per pixel, counted where
+    ``coloured``): a black figure does not take in a plain beside it that reads yellow-green, nor a strip
+    at a tile's edge the plain next to it. Closed at the end."""
+    square = np.ones((3, 3), np.uint8)
+    # the weak pixels open with nothing beyond the tile's edge: a strip of them two pixels wide along the
+    # edge (the tile a little off its reference there) is not a body
+    both = (cv2.morphologyEx(strong.astype(np.uint8), cv2.MORPH_OPEN, square)
+            | cv2.morphologyEx((strong | weak).astype(np.uint8), cv2.MORPH_OPEN, square,
+                               borderType=cv2.BORDER_CONSTANT, borderValue=0))
+    n, labels = cv2.connectedComponents(both, connectivity=8)
+    firm = strong & (both > 0)
+    votes = np.bincount(labels[firm & coloured] * n_colours + idx[firm & coloured],
+                        minlength=n * n_colours).reshape(n, n_colours)
+    firm_px = np.bincount(labels[firm], minlength=n)
+    colour = np.where(votes.max(axis=1) >= np.maximum(share * firm_px, 1), votes.argmax(axis=1), -1)
+    enough = firm_px >= min_strong
+    enough[0] = False
+    keep = enough[labels] & (firm | (idx == colour[labels]))
+    return cv2.morphologyEx(keep.astype(np.uint8), cv2.MORPH_CLOSE, square)
 
 
 def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
