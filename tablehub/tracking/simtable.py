@@ -3,12 +3,21 @@
 :func:`demo_record` makes a recorded game to play (a seeded random playout with
 player colours) when none is given; :class:`SimTable` turns a record into the sim
 camera's script (hands over the table, then a still table, per turn) and draws each
-shot with :mod:`vision.sim` (imported here, lazily): drawn tile art from the game's
-catalog, a fixed camera (same pose every frame, as on a real arm), fresh sensor noise
-per frame, and the grid origin fixed for the whole game so tiles do not jump.
+shot with :mod:`vision.sim` (imported here, lazily): the tiles' art, a fixed camera (same
+pose every frame, as on a real arm), fresh sensor noise per frame, and the grid origin fixed
+for the whole game so tiles do not jump.
+
+The art is the catalog's drawn art by default. ``art="scans"`` draws the printed tiles from
+their scans (Neues Land: ``../shared/data/neues_land/scans``, never copied into the
+project); ``art="auto"`` uses the scans when they are there and the drawn art otherwise.
+The drawn art hides the printed art's look-alikes and detail, so the scans are what the
+whole-game measurements use; :meth:`SimTable.recognizer` then enrols the set from the same
+scans photographed in another session (other light, colour balance, exposure and pose), as
+a person enrols the real set before playing.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -17,12 +26,22 @@ from typing import Any
 import numpy as np
 
 from ..games import game_class, new_game
-from ..games.base import Setup
+from ..games.base import Setup, TablehubError
+from ..games.tiles.catalog import load_catalog
 from ..records import Record
 from ..hardware.cameras.sim import Shot, SimCamera, shots_for_turns
 from .script import TurnScript, turns_of
 
 COLOURS = ("red", "blue", "green", "yellow", "black")
+ART = ("drawn", "scans", "auto")
+SCANS = {"neuesland": Path("data") / "neues_land" / "scans"}
+"""Per game, where the printed tiles' scans (``<tile id>.png``) lie in the shared folder."""
+ENROL_SEED = 12345
+"""The enrolment session's noise and hand placement (as ``vision.enroll.enrol_from_sim``'s)."""
+
+
+class SimTableError(TablehubError):
+    """A simulated table that cannot be set up as asked; one line naming what to fix."""
 
 
 def demo_record(game: str = "neuesland", players: int = 2, seed: int = 7) -> Record:
@@ -40,12 +59,61 @@ def catalog_path(game: str) -> Path:
     return Path(getattr(game_class(game), "catalog_file"))
 
 
-@lru_cache(maxsize=4)
-def _art(catalog: str) -> Any:
-    from vision.geometry import TileGeometry
-    from vision.sim import DrawnArt
+def scans_folder(game: str) -> Path | None:
+    """Where ``game``'s scans are looked for: in ``$TABLEHUB_SHARED``, else ``../shared`` next to the checkout
+    (as the tests look for them); ``None`` for a game without scans."""
+    rel = SCANS.get(game)
+    if rel is None:
+        return None
+    shared = os.environ.get("TABLEHUB_SHARED") or Path(__file__).resolve().parents[2].parent / "shared"
+    return Path(shared) / rel
 
-    return DrawnArt(TileGeometry(catalog))
+
+def missing_scans(game: str, catalog: str | Path) -> list[str] | None:
+    """The catalog's tile ids without a scan in ``game``'s scan folder; ``None`` when there is no folder."""
+    folder = scans_folder(game)
+    if folder is None or not folder.is_dir():
+        return None
+    names = {p.stem for p in folder.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg")}
+    return [t.id for t in load_catalog(catalog).tiles if t.id not in names]
+
+
+def pick_art(game: str, catalog: str | Path, art: str) -> str:
+    """``"scans"`` or ``"drawn"`` for ``art`` (one of :data:`ART`): ``"auto"`` takes the scans when every
+    tile of the catalog has one. Asking for scans that are not there is a one-line error."""
+    if art not in ART:
+        raise SimTableError(f"sim table: art {art!r} is not one of {', '.join(ART)}")
+    if art == "drawn":
+        return "drawn"
+    missing = missing_scans(game, catalog)
+    if not missing and missing is not None:
+        return "scans"
+    if art == "auto":
+        return "drawn"
+    where = scans_folder(game)
+    if missing is None:
+        raise SimTableError(f"sim table: no scans of {game}'s tiles" + (f" ({where} is not there)" if where else ""))
+    raise SimTableError(f"sim table: {where} has no scan of {len(missing)} tiles "
+                        f"({', '.join(missing[:6])}{'...' if len(missing) > 6 else ''})")
+
+
+@lru_cache(maxsize=4)
+def _art(catalog: str, kind: str, folder: str | None) -> tuple[Any, Any]:
+    """(tile art, tile geometry) for a catalog, loaded once per process (the scans lazily, per tile)."""
+    from vision.geometry import TileGeometry
+    from vision.sim import DrawnArt, ScanArt
+
+    geometry = TileGeometry(catalog)
+    return (ScanArt(folder) if kind == "scans" else DrawnArt(geometry)), geometry
+
+
+def enrolment_camera(model: Any) -> Any:
+    """The enrolment session of the camera ``model``: other light, colour balance, exposure and tilt direction
+    (the same changes as ``benchmarks/vision.py``'s ``enrolment_camera``), so the set is not read back
+    under the very light it was enrolled in."""
+    cast = tuple(c * g for c, g in zip(model.colour_cast, (1.03, 1.0, 0.96)))
+    return model.with_(light_angle_deg=200.0, colour_cast=cast, exposure=model.exposure * 1.06,
+                       tilt_azimuth_deg=250.0)
 
 
 @dataclass
@@ -57,12 +125,16 @@ class SimTable:
     still_frames: int = 6
     seed: int = 0
     turns: list[TurnScript] = field(default_factory=list)
+    art: str = "drawn"
+    """The tiles' pictures: "drawn", "scans" or "auto" (see the module); after set-up "drawn" or "scans"."""
 
     def __post_init__(self) -> None:
         if not self.turns:
             self.turns = turns_of(self.record)
         self.start_view = new_game(self.record.setup).view()
         self.catalog = str(catalog_path(self.record.setup.game))
+        self.art = pick_art(self.record.setup.game, self.catalog, self.art)
+        self._scans = scans_folder(self.record.setup.game) if self.art == "scans" else None
         self._origin: tuple[float, float] | None = None
         self._camera_model: Any = None
         self._still: tuple[Shot, np.ndarray] | None = None
@@ -78,6 +150,52 @@ class SimTable:
 
     def camera(self) -> SimCamera:
         return SimCamera(self.shots(), self.draw)
+
+    @property
+    def art_name(self) -> str:
+        """What the tiles are drawn from, for reports: "drawn art" or "scans (<folder>)"."""
+        return f"scans ({self.scans})" if self.scans else "drawn art"
+
+    @property
+    def scans(self) -> Path | None:
+        """The folder the tiles are drawn from, when they are drawn from scans."""
+        return self._scans
+
+    def tile_art(self) -> tuple[Any, Any]:
+        """(the tiles' art, their geometry) as :mod:`vision.sim` draws them."""
+        return _art(self.catalog, self.art, str(self.scans) if self.scans else None)
+
+    def recognizer(self) -> Any:
+        """The tracker's recognizer for this table (``frame -> observation``).
+
+        On scans the set is enrolled from the same scans in another session (:func:`enrolment_camera`),
+        as ``tablehub bench vision`` does; on drawn art through
+        :func:`~tablehub.tracking.recognizer.make_recognizer` (vision enrols the drawn art under this
+        table's own camera). Raises ``RecognitionUnavailable`` with the reason when vision cannot."""
+        from .recognizer import RecognitionUnavailable, make_recognizer
+
+        game = self.record.setup.game
+        if not self.scans:
+            return make_recognizer(game, sim=self)
+        try:
+            from vision import VisionError
+            from vision.enroll import enrol_simulated
+            from vision.mat import Mat
+            from vision.recognize import Recognizer, TrackerRecognizer
+        except ImportError as exc:
+            raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") \
+                from None
+        if self._camera_model is None:
+            self._setup_render()
+        art, geometry = self.tile_art()
+        try:
+            refs, colours, lens = enrol_simulated(self.catalog, art, enrolment_camera(self._camera_model),
+                                                  np.random.default_rng(ENROL_SEED), size=self.size,
+                                                  geometry=geometry)
+            return TrackerRecognizer(Recognizer.for_game(self.catalog, refs, Mat.default(), colours=colours,
+                                                         lens=lens, geometry=geometry))
+        except VisionError as exc:  # vision's own one-line errors (an enrolment photo it cannot read)
+            raise RecognitionUnavailable(f"table recognition is off: enrolling {self.art_name}: {exc}") from None
 
     def _setup_render(self) -> None:
         from vision.sim import NUISANCE, scene_from_view
@@ -117,7 +235,8 @@ class SimTable:
             wobble = 12.0 * np.sin(n * 1.7)  # the hand moves between frames
             scene.hands = [type(h)(h.x_mm + wobble, h.y_mm - wobble, h.edge)]
         seed = 10_000 + n if shot.hands else self.seed + 1000 * shot.turn
-        image, _ = render(scene, _art(self.catalog), self._camera_model, np.random.default_rng(seed), self.size)
+        art, geometry = self.tile_art()
+        image, _ = render(scene, art, self._camera_model, np.random.default_rng(seed), self.size, geometry=geometry)
         if not shot.hands:
             self._still = (shot, image)
         return image

@@ -1,5 +1,10 @@
 """The end-to-end harness: a recorded game on the simulated table, read by the real recognizer,
-logged by NEXT presses on mock buttons, with the phone for what the camera cannot do."""
+logged by NEXT presses on mock buttons, with the phone for what the camera cannot do.
+
+``art="auto"`` (the default) draws Neues Land's tiles from the printed tiles' scans when
+../shared/data/neues_land/scans is there (the recognizer enrolled from the same scans in
+another session), else from the drawn art; :attr:`Played.art` says which. :attr:`Played.enrol_s` and
+:attr:`Played.read_ms` time the enrolment and every read of the recognizer (wall time)."""
 from __future__ import annotations
 
 import threading
@@ -12,14 +17,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from tablehub.config import Config, PinsConfig
-from tablehub.games.base import Setup
 from tablehub.hardware.cameras import SupervisedCamera
 from tablehub.hardware.panel import Panel
 from tablehub.records import Record, replay
 from tablehub.store import Store
 from tablehub.tracking.live import LiveTable
 from tablehub.tracking.player import SimPlayer
-from tablehub.tracking.recognizer import RecognitionUnavailable, make_recognizer
+from tablehub.tracking.recognizer import RecognitionUnavailable
 from tablehub.tracking.simtable import SimTable
 from tablehub.tracking.tracker import Tracker
 
@@ -33,20 +37,44 @@ class Played:
     choices: int
     corrections: int
     diverged: str | None
+    art: str
+    enrol_s: float
+    read_ms: list[float]
     lines: list[str]
     session: Any
     hub: Any
 
 
-def play(record: Record, db: Path, turns: int | None = None, size: tuple[int, int] = (1280, 720)) -> Played:
+class TimedReads:
+    """The recognizer, with the wall time of each read kept; what else the tracker asks it is passed on."""
+
+    def __init__(self, recognize: Any):
+        self._recognize = recognize
+        self.ms: list[float] = []
+
+    def __call__(self, frame: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return self._recognize(frame)
+        finally:
+            self.ms.append(1000.0 * (time.perf_counter() - t0))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._recognize, name)
+
+
+def play(record: Record, db: Path, turns: int | None = None, size: tuple[int, int] = (1280, 720),
+         art: str = "auto") -> Played:
     web_hub = pytest.importorskip("web.hub")
-    sim = SimTable(record, size=size).limit(turns)
+    sim = SimTable(record, size=size, art=art).limit(turns)
     played = [a for t in sim.turns for a in t.actions]
     expected = replay(Record(record.setup, played, record.source)).scores()
+    t0 = time.perf_counter()
     try:
-        recognize = make_recognizer(record.setup.game, sim=sim)
+        recognize = TimedReads(sim.recognizer())
     except RecognitionUnavailable as exc:
         pytest.skip(f"vision's recognizer is not usable here: {exc}")
+    enrol_s = time.perf_counter() - t0
     store = Store(db)
     hub = web_hub.Hub(store, pin="1234")
     session = hub.start(record.setup)
@@ -72,7 +100,8 @@ def play(record: Record, db: Path, turns: int | None = None, size: tuple[int, in
         player.finish()
         session.finish()
         return Played(session.game.scores(), expected, len(sim.turns), player.presses, player.choices,
-                      player.corrections, player.diverged, lines + table.log, session, hub)
+                      player.corrections, player.diverged, sim.art_name, enrol_s, recognize.ms,
+                      lines + table.log, session, hub)
     finally:
         panel.close()
         factory.reset()
