@@ -459,10 +459,16 @@ class Recognizer:
                 logged = known.get((guess.x, guess.y)) if known else None
                 if logged is not None and (guess.tile, guess.rotation) != tuple(logged):
                     guess = self._prefer(fc, guess, logged, self.thresholds.known_margin)
-                elif guess.hidden_twins and (logged is not None or (guess.x, guess.y) == (0, 0)):
-                    guess = replace(guess, hidden_twins=())  # the game's log (or the start) says which twin
                 tiles[(guess.x, guess.y)] = guess
-        # twins whose telling detail a figure hides: the likelier one by what is left in the box
+        # twins whose telling detail a figure hides: the game's log (or the start) says which one lies in its
+        # cells, kept readings included; elsewhere the likelier one by what is left in the box
+        said = dict(known or {})
+        said[(0, 0)] = (self.catalog.start, 0)
+        for c, t in tiles.items():
+            if t.hidden_twins and c in said:
+                name = tuple(said[c])
+                pick = name if name in t.hidden_twins else (t.tile, t.rotation)
+                tiles[c] = replace(t, tile=pick[0], rotation=int(pick[1]), hidden_twins=())
         tiles = settle_hidden(tiles, self.catalog.counts)
         for fc, group, spots in looked:
             if figures and self.figures is not None:
