@@ -283,11 +283,8 @@ class FigureFinder:
         resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
         median = float(np.median(resid))
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
-        # shadow: darker than expected by the same factor in every channel (a figure is darker still,
-        # or not grey)
-        ratio = (obs + 4.0) / (fitted + 4.0)
-        mean_ratio = ratio.mean(axis=2)
-        shadow = (mean_ratio > 0.33) & (mean_ratio < 0.9) & (ratio.std(axis=2) < 0.06 + 0.1 * (1 - mean_ratio))
+        mean_ratio, grey = shading(obs, fitted)
+        shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
         idx, dist = self.colours.nearest(bgr_to_lab(observed))
         coloured = dist < self.colour_distance
         px_area = mm_per_px * mm_per_px
@@ -328,6 +325,15 @@ class FigureFinder:
             if self.report_unknown and area >= 1.5 * self.min_area_mm2:
                 out.append(("unknown", float(u), float(v), 0.0, float(area)))
         return out
+
+
+def shading(observed: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How much lighter ``observed`` is than ``expected`` (float BGR images of one size): the mean of the
+    per-channel ratios, and where it is the same in every channel (``grey``), as under a shadow, which dims
+    all colours alike; a painted figure or a drawn boat changes them unlike."""
+    ratio = (observed + 4.0) / (expected + 4.0)
+    mean = ratio.mean(axis=2)
+    return mean, ratio.std(axis=2) < 0.06 + 0.1 * (1 - mean)
 
 
 def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.ndarray, n_colours: int,

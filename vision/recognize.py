@@ -259,6 +259,14 @@ class Thresholds:
     """A cell changed when a thumbnail pixel moved more than this (B+G+R, after removing the cell's mean change)."""
     figure_colour: float = 20.0
     """Pixels this near a player colour (weighted Lab) may belong to a figure (for the covered blocks)."""
+    figure_shadow_mm: float = 9.5
+    """A figure's shadow reaches this far (mm) beyond what is seen of the figure, and is covered too: the
+    renderer's falls 6 mm beyond a standing figure's foot (its 17 mm height x 0.35) and is 8.5 mm long either
+    way, softened over 1.6 mm; a real figure lit from aside casts one as long. (At 11 mm a Suedsee tile's
+    telling part beside a figure was covered too: tests/vision/test_recognize.py read Q as its twin S.)"""
+    figure_shadow_light: float = 0.75
+    """Pixels that near a figure, darker than this share of the light around (the local upper envelope of
+    each channel) and dimmed alike in every channel, are its shadow's core (or its dark side)."""
     grid_refit_mm: float = 1.5
     """A full reading is done again on the fitted grid when it moves some cell by more than this."""
     start_keep_margin: float = 0.05
@@ -548,8 +556,9 @@ class Recognizer:
         """Where figures may stand, at the canvas's size: ``(covered, spots)``.
 
         ``covered``: compact, figure-sized blobs near a player colour (a strip of plain or sea the
-        colour of a figure is not one) and the dark pixels right next to them, left out when tiles are
-        classified. ``spots``: looser blobs of a player colour, where the figure finder looks.
+        colour of a figure is not one) and their shadows (pixels within
+        :attr:`Thresholds.figure_shadow_mm` of them, dimmed alike in every channel below
+        :attr:`Thresholds.figure_shadow_light` of the light around), left out when tiles are classified. ``spots``: looser blobs of a player colour, where the figure finder looks.
         """
         assert self.colours is not None
         half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
@@ -583,10 +592,20 @@ class Recognizer:
         blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
         if not blobs.any():
             return np.zeros(bgr.shape[:2], bool), spots_full
-        near = cv2.dilate(blobs, np.ones((9, 9), np.uint8))         # about 8 mm around a figure
-        light = lab[..., 0]
-        around = cv2.blur(light, (TILE_PX // 4, TILE_PX // 4))
-        covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | ((light < 0.75 * around) & (near > 0))
+        from .pieces import shading
+
+        reach = int(round(self.thresholds.figure_shadow_mm / mm))
+        near = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0
+        # the colour there without the shadow: the local upper envelope of each channel (a shadow is several
+        # millimetres wide and smooth, the tile's texture not: both smoothed a little first). The mean around,
+        # used before, is pulled down by the figure's dark body and by the shadow itself: of the shadows'
+        # core on three Suedsee boards 64 % was covered, 71 % now (tests/vision/test_figures_shadow.py)
+        colour = cv2.blur(half.astype(np.float32), (3, 3))
+        lit = cv2.blur(cv2.dilate(colour, np.ones((5, 5), np.uint8)), (5, 5))
+        dim, grey = shading(colour, lit)
+        # a shadow dims every colour alike; a boat or a roof drawn beside the figure does not, and stays in
+        shade = near & grey & (dim < self.thresholds.figure_shadow_light)
+        covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | shade
         return (cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5), spots_full
 
     def _prefer(self, fc: FeatureCanvas, guess: TileGuess, other: tuple[str, int], margin: float) -> TileGuess:
