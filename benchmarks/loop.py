@@ -37,17 +37,18 @@ def main(argv: list[str] | None = None) -> int:
     from tablehub.games.base import TablehubError
     from tablehub.session import Session
     from tablehub.store import Store
-    from tablehub.tracking.recognizer import RecognitionUnavailable, make_recognizer
+    from tablehub.tracking.recognizer import RecognitionUnavailable
     from tablehub.tracking.script import equivalent
     from tablehub.tracking.simtable import SimTable, demo_record
     from tablehub.tracking.tracker import Tracker
 
     width, height = (int(v) for v in args.size.lower().split("x"))
     record = demo_record(args.game, 2, args.seed)
-    sim = SimTable(record, size=(width, height)).limit(args.turns)
+    # the printed tiles' scans when ../shared holds them (a benchmark may use them from there), else drawn art
+    sim = SimTable(record, size=(width, height), art="auto").limit(args.turns)
     flat = [a for t in sim.turns for a in t.actions]
     try:
-        recognize = make_recognizer(record.setup.game, sim=sim)
+        recognize = sim.recognizer()
     except RecognitionUnavailable as exc:
         print(f"loop benchmark: cannot run: {exc}")
         return 1
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 session.submit(a, source="phone")
             tracker.evaluate()
         store.close()
-    print(f"loop benchmark: {record.setup.game}, {len(sim.turns)} turns at {width}x{height}, Python "
+    print(f"loop benchmark: {record.setup.game} on {sim.art_name}, {len(sim.turns)} turns at {width}x{height}, Python "
           f"{platform.python_version()} on {platform.machine()}, OpenCV {cv2.__version__} on 1 thread")
     if not totals:
         print(f"no turn was read confidently enough to time ({untimed} entered as on the phone)")

@@ -243,9 +243,7 @@ def game_setup(game: str, scans: Path | None) -> GameSetup | None:
 
 def enrolment_camera(level: str):
     """The test camera model with other light, colour balance, exposure and pose: the enrolment session."""
-    cam = NUISANCE[level]
-    cast = tuple(c * g for c, g in zip(cam.colour_cast, (1.03, 1.0, 0.96)))
-    return cam.with_(light_angle_deg=200.0, colour_cast=cast, exposure=cam.exposure * 1.06, tilt_azimuth_deg=250.0)
+    return NUISANCE[level].other_session()
 
 
 def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> dict[str, Any]:

@@ -107,15 +107,6 @@ def _art(catalog: str, kind: str, folder: str | None) -> tuple[Any, Any]:
     return (ScanArt(folder) if kind == "scans" else DrawnArt(geometry)), geometry
 
 
-def enrolment_camera(model: Any) -> Any:
-    """The enrolment session of the camera ``model``: other light, colour balance, exposure and tilt direction
-    (the same changes as ``benchmarks/vision.py``'s ``enrolment_camera``), so the set is not read back
-    under the very light it was enrolled in."""
-    cast = tuple(c * g for c, g in zip(model.colour_cast, (1.03, 1.0, 0.96)))
-    return model.with_(light_angle_deg=200.0, colour_cast=cast, exposure=model.exposure * 1.06,
-                       tilt_azimuth_deg=250.0)
-
-
 @dataclass
 class SimTable:
     record: Record
@@ -168,7 +159,7 @@ class SimTable:
     def recognizer(self) -> Any:
         """The tracker's recognizer for this table (``frame -> observation``).
 
-        On scans the set is enrolled from the same scans in another session (:func:`enrolment_camera`),
+        On scans the set is enrolled from the same scans in another session (``CameraModel.other_session``),
         as ``tablehub bench vision`` does; on drawn art through
         :func:`~tablehub.tracking.recognizer.make_recognizer` (vision enrols the drawn art under this
         table's own camera). Raises ``RecognitionUnavailable`` with the reason when vision cannot."""
@@ -189,7 +180,7 @@ class SimTable:
             self._setup_render()
         art, geometry = self.tile_art()
         try:
-            refs, colours, lens = enrol_simulated(self.catalog, art, enrolment_camera(self._camera_model),
+            refs, colours, lens = enrol_simulated(self.catalog, art, self._camera_model.other_session(),
                                                   np.random.default_rng(ENROL_SEED), size=self.size,
                                                   geometry=geometry)
             return TrackerRecognizer(Recognizer.for_game(self.catalog, refs, Mat.default(), colours=colours,

@@ -49,6 +49,14 @@ class CameraModel:
     def with_(self, **changes) -> "CameraModel":
         return replace(self, **changes)
 
+    def other_session(self) -> "CameraModel":
+        """The same camera on another evening: light from another side, another colour balance and exposure,
+        the arm tilted another way. Sets are enrolled so (benchmarks, the simulated table), never read back
+        under the very light and pose they were learnt in."""
+        cast = tuple(c * g for c, g in zip(self.colour_cast, (1.03, 1.0, 0.96)))
+        return self.with_(light_angle_deg=200.0, colour_cast=cast, exposure=self.exposure * 1.06,
+                          tilt_azimuth_deg=250.0)
+
 
 #: nuisance presets: "clean" (ideal camera), "default" (a decent Pi camera over a table under
 #: room light), "hard" (cheap wide lens on a tilted arm, warm dim light, strong JPEG)
