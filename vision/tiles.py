@@ -584,8 +584,11 @@ class TileClassifier:
                 # nothing fits as well as a bare tile does: something may lie on it
                 scored, others = self._hard_candidates(canvas, n, top, left, s1, shift_of)
             hidden: list[int] = []
+            # a tile matching well is not its twin, unless something covers part of it: a figure on the
+            # detail leaves a twin's whole-tile score as high (ds083 turned, its boats under a figure, 0.902)
             if len(scored) > 1 and (scored[0][0] - scored[1][0] < self.verify_margin
-                                    or (scored[0][0] < self.twins_below and self.twins(scored[0][1]))):
+                                    or ((scored[0][0] < self.twins_below or self._covers(canvas, top, left))
+                                        and self.twins(scored[0][1]))):
                 scored, hidden = self._verify(canvas, scored)
             out.append(self._decide(x, y, top, left, scored + others, constraints, hidden))
         return out
@@ -904,6 +907,11 @@ class TileClassifier:
                                          if self.look[t - t % 4 + (t % 4 + q) % 4] != self.look[base + q]]
             hit = self._twins[j]
         return hit
+
+    def _covers(self, canvas: "FeatureCanvas", top: int, left: int) -> bool:
+        """Whether something covered (a figure, its shadow) lies on the cell at canvas (top, left)."""
+        occ = canvas.occlusion(0)
+        return occ is not None and bool((occ[top:top + self.px, left:left + self.px] >= 0.5).any())
 
     def _clear(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
         """Where the photo is clear of figures in the square at canvas (top, left): not covered, and at least
