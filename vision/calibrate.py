@@ -132,9 +132,7 @@ class CharucoSpec:
             raise CalibrationError(f"{source}: {exc}") from None
 
     def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
-        return path
+        return _write_json(path, self.to_dict())
 
     @classmethod
     def load(cls, path: str | Path) -> "CharucoSpec":
@@ -207,13 +205,17 @@ class LensCalibration:
         return cls(K, dist, (size[0], size[1]), float(data.get("rms_px", 0.0)), int(data.get("views", 0)))
 
     def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
-        return path
+        return _write_json(path, self.to_dict())
 
     @classmethod
     def load(cls, path: str | Path) -> "LensCalibration":
         return cls.from_dict(_read_json(path, "lens file"), str(path))
+
+
+def _write_json(path: str | Path, data: Any) -> Path:
+    path = Path(path)
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return path
 
 
 def _read_json(path: str | Path, what: str) -> Any:
