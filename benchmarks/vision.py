@@ -47,6 +47,7 @@ from vision.recognize import Recognizer, default_catalog_path  # noqa: E402
 from vision.rectify import Rectifier  # noqa: E402
 from vision.sim import NUISANCE, DrawnArt, ScanArt, Scene, SceneFigure, SceneTile, render  # noqa: E402
 from vision.tiles import CatalogInfo  # noqa: E402
+from tablehub.tracking.simtable import scans_folder  # noqa: E402
 
 LEVELS = ("clean", "default", "hard")
 SLOPPINESS = {"clean": 1.0, "default": 1.5, "hard": 2.0}
@@ -190,10 +191,10 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
         else:
             bad += 1
             guess = obs.tiles.get(cell)
-            sure = guess is not None and guess.confidence >= 0.5 and not getattr(guess, "hidden_twins", ())
+            sure = guess is not None and guess.confidence >= 0.5 and not guess.hidden_twins
             tally.tiles_wrong_sure += sure
             mark = "" if guess is None else \
-                f" (confidence {guess.confidence:.2f}{', a hidden twin' if getattr(guess, 'hidden_twins', ()) else ''})"
+                f" (confidence {guess.confidence:.2f}{', a hidden twin' if guess.hidden_twins else ''})"
             tally.errors.append(f"{label}: tile at {cell}: truth {w}, seen {g}{mark}")
     fw = sorted((f["x"], f["y"], f["color"], f["region"]) for f in truth.figures)
     fg = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures)
@@ -393,8 +394,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--incremental", type=int, default=4, help="incremental updates timed per level (default 4)")
     p.add_argument("--repeats", type=int, default=5, help="timing repeats per frame (default 5)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    p.add_argument("--scans", default=str(ROOT.parent / "shared" / "data" / "neues_land" / "scans"),
-                   help="Neues Land tile scans (default ../shared/data/neues_land/scans)")
+    p.add_argument("--scans", default=str(scans_folder("neuesland")),
+                   help="Neues Land tile scans (default $TABLEHUB_SHARED or ../shared, then data/neues_land/scans)")
     p.add_argument("--verbose", "-v", action="store_true", help="list every error")
     p.add_argument("--from-scratch", action="store_true",
                    help="also find the start tile afresh on every board (no grid from the game's first frame) "

@@ -548,8 +548,7 @@ class Recognizer:
         sides show as straight edges (:attr:`Thresholds.tile_outline`). A smooth print on a tablecloth can
         match a plain tile's picture well; it has no tile's outline."""
         top, left = fc.top_left(guess.x, guess.y)
-        occ = fc.occlusion(0)
-        covered = occ is not None and bool((occ[top:top + TILE_PX, left:left + TILE_PX] >= 0.5).any())
+        covered = fc.covers(top, left, TILE_PX)
         if guess.score < (self.thresholds.tile_min_score_covered if covered else self.thresholds.tile_min_score):
             return False
         mm = self.classifier.mm_per_px

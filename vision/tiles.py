@@ -253,6 +253,11 @@ class FeatureCanvas(GridCanvas):
     def occlusion(self, level: int) -> np.ndarray | None:
         return None if self._occlusion is None else self._occlusion[level]
 
+    def covers(self, top: int, left: int, side: int) -> bool:
+        """Whether something covered (a figure, its shadow) lies in the square at (top, left) of this canvas."""
+        occ = self.occlusion(0)
+        return occ is not None and bool((occ[top:top + side, left:left + side] >= 0.5).any())
+
     def top_left(self, x: int, y: int) -> tuple[int, int]:
         """Canvas (row, column) of the top-left pixel of cell (x, y)."""
         return (self.margin + (y - self.y0) * self.px, self.margin + (x - self.x0) * self.px)
@@ -587,7 +592,7 @@ class TileClassifier:
             # a tile matching well is not its twin, unless something covers part of it: a figure on the
             # detail leaves a twin's whole-tile score as high (ds083 turned, its boats under a figure, 0.902)
             if len(scored) > 1 and (scored[0][0] - scored[1][0] < self.verify_margin
-                                    or ((scored[0][0] < self.twins_below or self._covers(canvas, top, left))
+                                    or ((scored[0][0] < self.twins_below or canvas.covers(top, left, self.px))
                                         and self.twins(scored[0][1]))):
                 scored, hidden = self._verify(canvas, scored)
             out.append(self._decide(x, y, top, left, scored + others, constraints, hidden))
@@ -868,17 +873,24 @@ class TileClassifier:
         where = {s[1]: i for i, s in enumerate(scored)}
         challengers = [scored[i][1] for i in close] + [j for j in self.twins(jb) if where.get(j) not in close]
         fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
+        verdicts: dict[tuple[int, int], float | None] = {}
+
+        def contest(ja: int, jc: int) -> float | None:
+            if (ja, jc) not in verdicts:
+                verdicts[(ja, jc)] = self._contest(smooth, vis, pad, ja, jc, fits, ab)
+            return verdicts[(ja, jc)]
+
         holder = jb
         for jc in challengers:
             if self.look[jc] == self.look[holder]:
                 continue
-            t = self._contest(smooth, vis, pad, holder, jc, fits, ab)
+            t = contest(holder, jc)
             if t is not None and t > (self.verify_switch if vis is None else self.verify_switch_covered):
                 holder = jc
         hidden = [] if vis is None else [
             jc for jc in dict.fromkeys([jb] + challengers)
             if self.look[jc] != self.look[holder] and self._difference(holder, jc, ab) is not None
-            and self._contest(smooth, vis, pad, holder, jc, fits, ab) is None]
+            and contest(holder, jc) is None]
         if holder == jb:
             return scored, hidden
         i = where.get(holder, -1)
@@ -907,11 +919,6 @@ class TileClassifier:
                                          if self.look[t - t % 4 + (t % 4 + q) % 4] != self.look[base + q]]
             hit = self._twins[j]
         return hit
-
-    def _covers(self, canvas: "FeatureCanvas", top: int, left: int) -> bool:
-        """Whether something covered (a figure, its shadow) lies on the cell at canvas (top, left)."""
-        occ = canvas.occlusion(0)
-        return occ is not None and bool((occ[top:top + self.px, left:left + self.px] >= 0.5).any())
 
     def _clear(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
         """Where the photo is clear of figures in the square at canvas (top, left): not covered, and at least
