@@ -22,7 +22,7 @@ from ..store import Store
 from ..table_setup import GameRecognizers, SetupScreens
 from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
-from .lens import configured_lens
+from .lens import configured_lens, lens_path
 from ..tracking.tracker import Tracker
 
 NAME = "run"
@@ -143,12 +143,12 @@ def camera_size(cfg: Config) -> tuple[int, int] | None:
     return None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)
 
 
-def recognition_files(cfg: Config, game: str) -> list[Path]:
+def recognition_files(cfg: Config, game: str, camera_lens: Path) -> list[Path]:
     """The files whose change turns ``game``'s recognition on again (or off): its references, colours,
-    mat and lens, and the camera's lens file."""
+    mat and lens, and the camera's lens file ``camera_lens`` (:func:`~.lens.lens_path`, resolved once:
+    the source "auto" names the camera found, whose file ``tablehub lens calibrate`` writes)."""
     refs = cfg.refs_path(game)
-    return [refs / "index.json", refs / "colours.json", refs / "mat.json", refs / "lens.json",
-            cfg.lens_path(cfg.camera.source)]
+    return [refs / "index.json", refs / "colours.json", refs / "mat.json", refs / "lens.json", camera_lens]
 
 
 def game_recognizers(cfg: Config, hub: Any) -> GameRecognizers:
@@ -157,8 +157,9 @@ def game_recognizers(cfg: Config, hub: Any) -> GameRecognizers:
         session = hub.session
         return None if session is None else (session.game_id, session.setup.game)
 
+    camera_lens = lens_path(cfg)
     return GameRecognizers(lambda game: table_recognizer(cfg, game), playing,
-                           lambda game: recognition_files(cfg, game))
+                           lambda game: recognition_files(cfg, game, camera_lens))
 
 
 def table_mat(cfg: Config, game: str) -> Any:

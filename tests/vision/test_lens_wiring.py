@@ -197,3 +197,15 @@ def test_run_refuses_a_lens_for_frames_of_another_shape_naming_the_file(tmp_path
     a_lens(size=(1280, 720)).save(cfg.lens_path("picamera2"))
     lens = table_recognizer(cfg, "neuesland").recognizer.rectifier.lens
     assert lens.image_size == (1920, 1080), "scaled to the camera's frames"
+
+
+def test_the_service_watches_the_lens_file_of_the_camera_found(tmp_path):
+    """With the default source "auto" the service watched lens-auto.json, a file nothing writes: a lens
+    calibrated beside the running service never reloaded recognition."""
+    from tablehub.commands.lens import lens_path
+    from tablehub.commands.run import game_recognizers
+
+    cfg = settings(tmp_path, source="auto")
+    watched = game_recognizers(cfg, None)._files("neuesland")
+    assert lens_path(cfg) in watched and lens_path(cfg).name != "lens-auto.json"
+    assert not any(p.name == "lens-auto.json" for p in watched)
