@@ -140,6 +140,10 @@ class SetupScreens:
                  lens: Callable[[], Any] = lambda: None):
         self.hub, self.cfg = hub, cfg
         self._frame, self._mat, self._lens = frame, mat, lens
+        # the preview locates the mat in every frame it draws (4 a second per phone): one rectifier kept
+        # while the mat and lens stay the same, so it searches for the markers where they were last seen
+        self._kept: tuple[tuple, Any] | None = None
+        self._locating = threading.Lock()
 
     # ---- wiring
 
@@ -184,6 +188,16 @@ class SetupScreens:
 
         return Rectifier(self._mat(game), lens=self._lens(), **kw)
 
+    def _tracking_rectifier(self, game: str) -> Any:
+        """The rectifier kept for ``game``'s mat and the camera's lens (a new one when either changed)."""
+        from vision.rectify import Rectifier
+
+        mat, lens = self._mat(game), self._lens()
+        key = (game, repr(mat.to_dict()), None if lens is None else repr(lens.to_dict()))
+        if self._kept is None or self._kept[0] != key:
+            self._kept = (key, Rectifier(mat, lens=lens))
+        return self._kept[1]
+
     def _catalog(self, game: str) -> Any:
         from vision.tiles import CatalogInfo
 
@@ -208,11 +222,12 @@ class SetupScreens:
     def _locate(self, frame: np.ndarray, game: str) -> tuple[Any, Any]:
         from vision import VisionError
 
-        rect = self._rectifier(game)
-        try:
-            return rect, rect.locate(frame)
-        except VisionError as exc:
-            raise SetupError(str(exc)) from None
+        with self._locating:
+            rect = self._tracking_rectifier(game)
+            try:
+                return rect, rect.locate(frame)
+            except VisionError as exc:
+                raise SetupError(str(exc)) from None
 
     # ---- calibration screen
 
@@ -352,7 +367,7 @@ class SetupScreens:
                 cv2.putText(out, label, (int(x) + 3, int(y) + 16), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1,
                             cv2.LINE_AA)
 
-        mat = self._mat(game)
+        mat = rect.mat
         x, y, w, h = mat.play_rect_mm
         draw_box(x + w / 2, y + h / 2, w / 2, "", (0, 215, 255), half_y=h / 2)  # the play area
         if overlay == "calibration":

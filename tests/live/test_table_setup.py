@@ -239,3 +239,22 @@ def test_a_game_without_tiles_has_nothing_to_enrol(tmp_path):
     finally:
         hub.shutdown()
         store.close()
+
+
+def test_the_preview_keeps_its_rectifier_while_mat_and_lens_stay(table):
+    """The preview locates the mat in every frame it draws: the kept rectifier searches where the markers
+    were last seen (a new one per frame always searched the whole frame); a new lens makes a new one."""
+    from vision.enroll import enrolment_scene
+    from vision.tiles import CatalogInfo
+
+    from tablehub.commands.recognize import catalog_file
+
+    table.show(enrolment_scene(table.mat, CatalogInfo.load(catalog_file("neuesland")).tile_ids[:4],
+                               np.random.default_rng(3)))
+    table.screens.preview("calibration")
+    first = table.screens._tracking_rectifier("neuesland")
+    assert first.last is not None, "the mat was found and is remembered"
+    table.screens.preview("calibration")
+    assert table.screens._tracking_rectifier("neuesland") is first
+    table.lens[0] = None
+    assert table.screens._tracking_rectifier("neuesland") is not first
