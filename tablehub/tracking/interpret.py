@@ -161,10 +161,8 @@ def appearance(game: Game, tile_id: str, rotation: int) -> Any:
         t = catalog.tile(tile_id)  # type: ignore[union-attr]
     except Exception:
         return (tile_id, rotation % 360)
-    q = (rotation // 90) % 4
-
     def turned(slots: frozenset[int]) -> frozenset[int]:
-        return frozenset((s + 3 * q) % 12 for s in slots)
+        return _turned(slots, rotation)
 
     regions = frozenset((r.terrain, turned(r.slots), tuple(sorted(dict(r.symbols).items())), r.boat)
                         for r in t.regions)
@@ -173,6 +171,12 @@ def appearance(game: Game, tile_id: str, rotation: int) -> Any:
     touching = frozenset(frozenset((turned(t.regions[a].slots), turned(t.regions[b].slots)))
                          for a, b in t.touching)
     return (regions, towns, touching)
+
+
+def _turned(slots: frozenset[int], rotation: int) -> frozenset[int]:
+    """A tile's edge slots (0-11, clockwise from the north side's left) once the tile is turned ``rotation``."""
+    q = (rotation // 90) % 4
+    return frozenset((s + 3 * q) % 12 for s in slots)
 
 
 def region_as(game: Game, region: str, read: tuple[str, int], laid: tuple[str, int]) -> str | None:
@@ -190,8 +194,7 @@ def region_as(game: Game, region: str, read: tuple[str, int], laid: tuple[str, i
         return region
 
     def placed(r: Any, rotation: int) -> tuple[str, frozenset[int]]:
-        q = (rotation // 90) % 4
-        return r.terrain, frozenset((s + 3 * q) % 12 for s in r.slots)
+        return r.terrain, _turned(r.slots, rotation)
 
     where = next((placed(r, read[1]) for r in src.regions if r.id == region), None)
     return next((r.id for r in dst.regions if where is not None and placed(r, laid[1]) == where), None)
@@ -364,7 +367,7 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         if reason is not None:
             return Reading("illegal", actions=actions, reason=reason, cell=f.cell, notes=notes)
         actions.append(action)
-    return _done(game, actions, figure_cell, hidden, notes)
+    return _done(game, actions, figure_cell, hidden, notes, work)
 
 
 def _out_of_view(cells: list[Cell]) -> str:
@@ -375,28 +378,28 @@ def _out_of_view(cells: list[Cell]) -> str:
     return f"tiles at {where} are outside the camera's view: enter what is played there on the phone"
 
 
-def _skip_step(game: Game, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _skip_step(game: Game, actions: list[dict[str, Any]], work: Game | None = None) -> dict[str, Any] | None:
     """The engine's explicit end of the figure step (Südsee's ``skip_islander``) when the turn read so far
     (``actions`` after the committed state) leaves that step open with no figure action: NEXT then logs
     it, so the turn moves on with the button alone. ``None`` in games without one (Neues Land's step
-    simply ends with the next tile) or when it is not legal then."""
+    simply ends with the next tile) or when it is not legal then. ``work``: a copy of ``game`` with
+    ``actions`` applied already, when the caller has one."""
     skip = skip_action(game)
     if skip is None or any(a.get("type") in figure_step(game) for a in actions):
         return None
-    if not actions:
-        return skip if _check(game, skip) is None else None
-    work = fork(game)
-    for a in actions:
-        if _try(work, a) is not None:
-            return None
-    return skip if _check(work, skip) is None else None
+    if work is None and actions:
+        work = fork(game)
+        for a in actions:
+            if _try(work, a) is not None:
+                return None
+    return skip if _check(game if work is None else work, skip) is None else None
 
 
 def _done(game: Game, actions: list[dict[str, Any]], cell: Cell | None, hidden: list[Cell],
-          notes: list[str]) -> Reading:
+          notes: list[str], work: Game | None = None) -> Reading:
     if hidden and not actions:
         return Reading("waiting", reason=notes[0], cell=hidden[0], notes=notes)
-    skip = _skip_step(game, actions)
+    skip = _skip_step(game, actions, work)
     if skip is not None:
         actions = [*actions, skip]
     if actions:

@@ -21,7 +21,7 @@ from typing import Any
 from ..games import new_game
 from ..games.base import Game, TablehubError
 from ..records import Record, RecordError
-from .interpret import figure_step, next_actions, skip_action
+from .interpret import _check, _try, figure_step, next_actions, skip_action
 
 
 @dataclass
@@ -82,12 +82,8 @@ def _closing_figure_steps(game: Game, record: Record, skip: dict[str, Any] | Non
     out: list[dict[str, Any]] = []
 
     def close() -> None:
-        try:
-            if work.validate(work.parse_action(skip)) is None:
-                work.apply(work.parse_action(skip))
-                out.append(dict(skip))
-        except TablehubError:
-            pass
+        if _try(work, skip) is None:
+            out.append(dict(skip))
 
     for i, data in enumerate(actions):
         if data.get("type") not in step:
@@ -128,17 +124,10 @@ def equivalent(game: Game, got: list[dict[str, Any]], want: list[dict[str, Any]]
     if a is None:
         return False
     b = _outcome(game, want)
-    if b is None and want and _check_refused(game, want[0]):  # the record's tile id is used up by its twin
+    if b is None and want and _check(game, want[0]) is not None:  # the record's tile id is used up by its twin
         twin = twin_action(game, want[0])
         b = _outcome(game, [twin, *want[1:]]) if twin is not None else None
     return a == b
-
-
-def _check_refused(game: Game, action: dict[str, Any]) -> bool:
-    try:
-        return game.validate(game.parse_action(action)) is not None
-    except TablehubError:
-        return True
 
 
 def twin_action(game: Game, action: dict[str, Any]) -> dict[str, Any] | None:

@@ -38,18 +38,19 @@ class TileSeen:
 
     def reads(self) -> list[tuple[str, int, float]]:
         """The best read then the runners-up, best first, without repeats."""
-        out: list[tuple[str, int, float]] = [(self.tile, self.rotation, self.confidence)]
-        for t, r, c in self.alternatives:
-            if (t, r % 360) not in {(o[0], o[1]) for o in out}:
-                out.append((t, r % 360, c))
-        return sorted(out, key=lambda o: -o[2])
+        return _best_first(((self.tile, self.rotation, self.confidence), *self.alternatives))
 
     def scored_reads(self) -> list[tuple[str, int, float]]:
         """The reads with their raw match scores, best score first, without repeats (empty when unknown)."""
-        out: dict[tuple[str, int], float] = {}
-        for t, r, s in self.scores:
-            out.setdefault((t, r % 360), s)
-        return sorted(((t, r, s) for (t, r), s in out.items()), key=lambda o: -o[2])
+        return _best_first(self.scores)
+
+
+def _best_first(reads: Iterable[tuple[str, int, float]]) -> list[tuple[str, int, float]]:
+    """(tile, rotation, value) reads, the first of each (tile, rotation) kept, highest value first."""
+    out: dict[tuple[str, int], float] = {}
+    for t, r, v in reads:
+        out.setdefault((t, r % 360), v)
+    return sorted(((t, r, v) for (t, r), v in out.items()), key=lambda o: -o[2])
 
 
 @dataclass(frozen=True)
