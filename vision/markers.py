@@ -293,7 +293,7 @@ def refine_corners(grey: np.ndarray, quad: np.ndarray, cells: int) -> np.ndarray
             return quad
         t = np.linalg.solve(A, p2 - p1)
         out[k] = p1 + t[0] * d1
-    cell_px = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))) / cells
+    cell_px = quad_side_px(quad) / cells
     if refined_edges == 0 or np.max(np.linalg.norm(out - quad, axis=1)) > max(3.0, 0.5 * cell_px):
         return quad  # nothing refined, or something odd (a finger on the edge): trust the detector
     return out
@@ -335,6 +335,12 @@ def _search_frame(grey: np.ndarray, mat: Mat, detector, how: str) -> MarkerDetec
     return det
 
 
+def quad_side_px(quad: np.ndarray) -> float:
+    """The mean side of a marker's quad (4 corners), in pixels."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+
+
 def marker_window(quad: np.ndarray, frame_size: tuple[int, int]) -> tuple[int, int, int, int] | None:
     """Where to look for a marker expected at ``quad``: (x0, y0, x1, y1), clipped to the frame, or None.
 
@@ -342,7 +348,7 @@ def marker_window(quad: np.ndarray, frame_size: tuple[int, int]) -> tuple[int, i
     frame's width, so a marker still lies wholly inside after a bumped camera moved it that far."""
     quad = np.asarray(quad, np.float64).reshape(4, 2)
     w, h = frame_size
-    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    side = quad_side_px(quad)
     grow = max(WINDOW_GROW_MARKER * side, WINDOW_GROW_FRAME * max(w, h))
     x0, y0 = np.floor(quad.min(axis=0) - grow).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0) + grow).astype(int) + 1
@@ -362,8 +368,7 @@ def _search_windows(grey: np.ndarray, mat: Mat, expected: dict[int, np.ndarray])
         if box is None:
             continue
         x0, y0, x1, y1 = box
-        quad = np.asarray(quad, np.float64).reshape(4, 2)
-        side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+        side = quad_side_px(quad)
         detector = _sized_for(mat, (x1 - x0, y1 - y0), max(side / 2, smallest_any / 2), side * 2)
         _collect(det, *detector.detectMarkers(np.ascontiguousarray(grey[y0:y1, x0:x1])), mat, (x0, y0), only=mid)
         det.searched_px += (x1 - x0) * (y1 - y0)
