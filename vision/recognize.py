@@ -31,7 +31,7 @@ import numpy as np
 from . import VisionError
 from .geometry import TileGeometry
 from .mat import Mat
-from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab
+from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab, shading
 from .refs import ReferenceSet
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
                     TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, to_features)
@@ -609,8 +609,6 @@ class Recognizer:
         blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
         if not blobs.any():
             return np.zeros(bgr.shape[:2], bool), spots_full
-        from .pieces import shading
-
         reach = int(round(self.thresholds.figure_shadow_mm / mm))
         near = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0
         # the colour there without the shadow: the local upper envelope of each channel (a shadow is several
