@@ -82,10 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"engine benchmark: Python {platform.python_version()} on {platform.machine()}, one core, "
           f"{args.players} players, seeded random legal moves")
     print("rates are per CPU second of this process (process_time); wall time is shown too")
-    if games:
-        print(f"{'game':<10} {'games':>6} {'games/s':>9} {'placements/s':>13} {'legal listed/s':>15} {'wall s':>7}")
     board_games = [g for g in games if g in BOARD_GAMES]
     games = [g for g in games if g not in BOARD_GAMES]
+    if games:
+        print(f"{'game':<10} {'games':>6} {'games/s':>9} {'placements/s':>13} {'legal listed/s':>15} {'wall s':>7}")
     for g in games:
         r = bench_game(g, args.games, args.seconds, args.players)
         print(f"{g:<10} {r['games']:>6} {r['games_per_s']:>9.1f} {r['placements_per_s']:>13,.0f} "
