@@ -23,6 +23,7 @@ from ..base import Action, Game, IllegalAction, OptionSpec, Setup, SetupError
 from .actions import (ACTIONS, Attack, Card, Deal, EndMove, PlaceShips, RevealPile, Safeguard, Sail, Seventh, Steal,
                       Swap, Transfer)
 from .board import Board, load_board
+from .sentences import SENTENCES as _SENTENCES
 
 SHIPS = ("Arriba", "Bravo", "Caribic", "Diabolo", "Evita", "Fuego")
 CARDS = (-1, 0, 1, 2, 3, 4, 5)
@@ -64,7 +65,11 @@ class Karibik(Game):
         OptionSpec("port_swap", True,
                    "a ship may swap its chest with a port's face-up chest (no bonus); the German rules are "
                    "silent, the French translation allows it after R. Dewsbery (RULINGS.md)", kind=bool),
+        OptionSpec("goal", None,
+                   "doubloons that end the game when a round is over (a shorter or longer game); "
+                   "default: the rule book's 62,000 / 41,000 / 31,000 for 2 / 3 / 4 players"),
     )
+    SENTENCES = _SENTENCES  # scenario sentences of this game (tablehub.scenario)
     provisional = ("Karibik: the board (spaces, adjacency, towns, chest values, hideouts) is provisional: "
                    "an invented map with the real counts (the real board's graph is not public)")
 
@@ -82,7 +87,10 @@ class Karibik(Game):
         owner_of = {c: p for p, c in self.colours.items()}
         #: hideout space -> owning player (None: neutral, its colour is not playing)
         self.owners: dict[int, str | None] = {s: owner_of.get(c) for s, c in self.board.hideouts.items()}
-        self.threshold = THRESHOLDS[len(self.players)]
+        goal = self.options["goal"]
+        if goal is not None and (isinstance(goal, bool) or not isinstance(goal, int) or goal <= 0):
+            raise SetupError(f"karibik: option 'goal' must be a whole number of doubloons above 0, got {goal!r}")
+        self.threshold = THRESHOLDS[len(self.players)] if goal is None else goal
         self.phase = DEAL
         self.round = 0
         self.ship_at: dict[str, int] = {}
@@ -222,6 +230,9 @@ class Karibik(Game):
         if p not in self.tied:
             raise IllegalAction(f"only {', '.join(self.tied)} tied for {self.ship} and may show a 7th card",
                                 rule="not_tied")
+        if self.seventh_shown[p] is not None:
+            raise IllegalAction(f"{p} revealed their 7th card ({self.seventh_shown[p]}) earlier this round: it is "
+                                f"out until the round ends", rule="seventh_out")
         if p in self.answers:
             raise IllegalAction(f"{p} already answered for their 7th card", rule="card_given")
         if action.card is not None:
@@ -283,10 +294,10 @@ class Karibik(Game):
         return town.name, chest
 
     def _check_attack(self, action: Attack) -> None:
+        self._port_chests(action.chest, "attack")
         if self.hold[self.ship]:
             raise IllegalAction(f"{self.ship} already carries {self.chest_words(self.hold[self.ship])}: "
                                 f"a ship carries one chest", rule="hold_full")
-        self._port_chests(action.chest, "attack")
 
     def _check_steal(self, action: Steal) -> None:
         self._ship_here(action.ship)
