@@ -10,21 +10,24 @@ can, otherwise sails a random single space or ends the move (more often as space
 from __future__ import annotations
 
 import random
+from collections import deque
 from typing import Any
 
 from ..base import Action, Setup
 from .actions import Attack, Card, Deal, EndMove, PlaceShips, RevealPile, Safeguard, Sail, Seventh, Steal, Transfer
 from .engine import BIDS, CARDS, DEAL, MOVE, PILE, SEVENTH, SHIPS, SHIPS_PHASE, Karibik
 
-_DISTANCES: dict[int, dict[int, dict[int, int]]] = {}
-
-
-def _distances(board) -> dict[int, dict[int, int]]:
-    """All-pairs sea distances of a board (ignoring ships), computed once per board."""
-    key = id(board)
-    if key not in _DISTANCES:
-        _DISTANCES[key] = {s: board.reachable(s, len(board.centres)) for s in board.centres}
-    return _DISTANCES[key]
+def _distance_to(board, targets: list[int]) -> dict[int, int]:
+    """Sea distance (ignoring ships) from every space to the nearest of ``targets``."""
+    dist = {t: 0 for t in targets}
+    queue = deque(targets)
+    while queue:
+        s = queue.popleft()
+        for n in board.neighbours[s]:
+            if n not in dist:
+                dist[n] = dist[s] + 1
+                queue.append(n)
+    return dist
 
 
 def _move(rng: random.Random, game: Karibik) -> Action:
@@ -57,8 +60,9 @@ def _move(rng: random.Random, game: Karibik) -> Action:
     targets = [t for t in targets if t not in blocked]
     reach = board.reachable(here, left, blocked)
     if targets and rng.random() < 0.8:
-        dist = _distances(board)
-        best = min(reach, key=lambda s: (min(dist[t][s] for t in targets), reach[s], rng.random()))
+        dist = _distance_to(board, targets)
+        far = len(board.centres)
+        best = min(reach, key=lambda s: (dist.get(s, far), reach[s], rng.random()))
         if best == here:
             return EndMove(who)
         path = board.shortest_path(here, best, blocked)
