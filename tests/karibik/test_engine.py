@@ -149,8 +149,10 @@ def test_the_view_draws_ships_chests_path_and_reach():
 
 def test_the_page_words_for_actions():
     game = new()
-    assert game.describe(Card("Red", -1, "Arriba").to_dict()) == "Red shows a thief (-1) on Arriba"
-    assert game.describe(Card("Red", 1).to_dict()) == "Red shows 1 barrel"
-    assert game.describe(Seventh("Blue").to_dict()) == "Blue keeps their 7th card hidden"
-    assert game.describe(Sail((22, 12), "Red").to_dict()) == "Red: sail 2 spaces: 22 → 12 (Havana)"
-    assert game.describe(Transfer("Bravo", True).to_dict()) == "hand the chest to Bravo, safeguarded in its hideout"
+    # the page writes the action's player beside these words ("Red  shows a thief (-1) on Arriba")
+    assert game.describe(Card("Red", -1, "Arriba").to_dict()) == "shows a thief (-1) on Arriba"
+    assert game.describe(Card("Red", 1).to_dict()) == "shows 1 barrel"
+    assert game.describe(Seventh("Blue").to_dict()) == "keeps their 7th card hidden"
+    assert game.describe(Sail((22, 12), "Red").to_dict()) == "Sail 2 spaces: 22 → 12 (Havana)"
+    assert game.describe(Transfer("Bravo", True).to_dict()) == "Hand the chest to Bravo, safeguarded in its hideout"
+    assert game.describe({"type": "deal", "towns": ["Tortuga"]}) == "Chests face up: Tortuga"

@@ -685,8 +685,7 @@ class Karibik(Game):
 
     def describe(self, action: Mapping[str, Any]) -> str | None:
         kind = action.get("type")
-        who = action.get("player")
-        by = f"{who}: " if who else ""
+        # the page shows the action's player beside these words
         if kind == "deal":
             return "Chests face up: " + ", ".join(map(str, action.get("towns", [])))
         if kind == "place_ships":
@@ -696,30 +695,30 @@ class Karibik(Game):
         if kind == "card":
             card = action.get("card")
             words = "a thief (-1)" if card == THIEF else f"{card} barrel{'s' if card != 1 else ''}"
-            return f"{who} shows {words}" + (f" on {action['ship']}" if action.get("ship") else "")
+            return f"shows {words}" + (f" on {action['ship']}" if action.get("ship") else "")
         if kind == "seventh":
             card = action.get("card")
-            return f"{who} keeps their 7th card hidden" if card is None else f"{who} reveals {card} as their 7th card"
+            return "keeps their 7th card hidden" if card is None else f"reveals {card} as their 7th card"
         if kind == "sail":
             path = list(action.get("path", []))
             names = []
             for s in path:
                 town = self.board.port_town(s) if isinstance(s, int) else None
                 names.append(f"{s} ({town.name})" if town else str(s))
-            return f"{by}sail {len(path)} space{'s' if len(path) != 1 else ''}: " + " → ".join(names)
+            return f"Sail {len(path)} space{'s' if len(path) != 1 else ''}: " + " → ".join(names)
         if kind == "attack":
-            return f"{by}raid the port" + (f" (the {action['chest']} chest)" if action.get("chest") else "")
+            return "Raid the port" + (f" (the {action['chest']} chest)" if action.get("chest") else "")
         if kind == "steal":
-            return f"{by}steal the chest of {action.get('ship')}"
+            return f"Steal the chest of {action.get('ship')}"
         if kind == "swap":
-            return f"{by}swap chests with {action['ship']}" if action.get("ship") else f"{by}swap chests with the port"
+            return f"Swap chests with {action['ship']}" if action.get("ship") else "Swap chests with the port (no bonus)"
         if kind == "transfer":
             safe = ", safeguarded in its hideout" if action.get("safeguard") else ""
-            return f"{by}hand the chest to {action.get('ship')}{safe}"
+            return f"Hand the chest to {action.get('ship')}{safe}"
         if kind == "safeguard":
-            return f"{by}safeguard the chest in the hideout"
+            return "Safeguard the chest in the hideout"
         if kind == "end_move":
-            return f"{by}end the move"
+            return "End the move"
         return None
 
     def view(self) -> dict[str, Any]:
