@@ -14,7 +14,9 @@ from tablehub.games.karibik.board import DEFAULT_BOARD, BoardError, board_from_d
 from tablehub.games.karibik.engine import Karibik
 from tablehub.games.karibik.provisional import dumps, make_board
 
-GRID = Path(__file__).resolve().parents[2] / "docs" / "examples" / "karibik-grid-board.json"
+from tablehub.games.karibik.board import PACKAGED
+
+GRID = PACKAGED["grid"]
 
 
 def test_the_provisional_board_has_the_real_counts():

@@ -13,7 +13,7 @@ from tablehub.games.karibik.actions import (Attack, Card, Deal, EndMove, PlaceSh
                                             Seventh, Swap, Transfer)
 from tablehub.games.karibik.engine import Karibik
 
-GRID = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "karibik-grid-board.json")
+GRID = "grid"  # the packaged test board (docs/karibik.md)
 FACE_UP = ("Tortuga", "Havana", "Nassau", "Port Royal", "Santiago", "San Juan")
 
 

@@ -1,5 +1,5 @@
 """Every worked situation of seed 002 (Karibik) as a scenario whose expectations are sentences,
-played on the grid test board (docs/examples/karibik-grid-board.json)."""
+played on the packaged grid test board (option board "grid", docs/karibik.md)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,10 +13,7 @@ SCENARIOS = sorted((HERE / "scenarios").glob("*.json"))
 
 
 def play(path: Path):
-    data = load_scenario(path)
-    board = data["options"]["board"]
-    data["options"]["board"] = str((path.parent / board).resolve())
-    return run_scenario(data, str(path))
+    return run_scenario(load_scenario(path), str(path))
 
 
 def test_there_is_a_scenario_for_every_worked_situation():
@@ -38,7 +35,6 @@ def test_scenario(path):
 def test_a_false_sentence_fails_the_scenario():
     path = HERE / "scenarios" / "best_bid_less_thieves.json"
     data = load_scenario(path)
-    data["options"]["board"] = str((path.parent / data["options"]["board"]).resolve())
     data["expect"] = ["Arriba is on space 22", "Blue scored 2000 for Arriba raided Havana"]
     with pytest.raises(ScenarioFailure) as err:
         run_scenario(data, "changed")

@@ -19,6 +19,8 @@ from ...jsonfile import read_json
 from ..base import SetupError
 
 DEFAULT_BOARD = Path(__file__).with_name("board.json")
+#: boards shipped with the package, by name (the option ``board`` may name one)
+PACKAGED = {"provisional": DEFAULT_BOARD, "grid": Path(__file__).with_name("grid_board.json")}
 TOWNS = 16
 HIDEOUTS_PER_COLOUR = 3
 COLOURS = 4
@@ -295,20 +297,24 @@ _CACHE: dict[str, Board] = {}
 
 
 def load_board(option: Any = None) -> Board:
-    """The board an engine plays on: the packaged provisional one (``None``), a path to a JSON
-    file, or the board object itself."""
+    """The board an engine plays on: the packaged provisional one (``None``), a packaged board by
+    name (``"provisional"``, ``"grid"``: the test board of docs/karibik.md), a path to a JSON file,
+    or the board object itself."""
     if option is None:
         option = str(DEFAULT_BOARD)
+    if isinstance(option, str) and option in PACKAGED:
+        option = str(PACKAGED[option])
     if isinstance(option, Mapping):
         return board_from_dict(option, "option 'board'")
     if not isinstance(option, (str, Path)):
         raise BoardError(f"karibik: option 'board' must be a path to a board JSON file or a board object, "
                          f"got {option!r}")
     key = str(option)
-    if key == str(DEFAULT_BOARD) and key in _CACHE:
+    packaged = key in {str(p) for p in PACKAGED.values()}
+    if packaged and key in _CACHE:
         return _CACHE[key]
     data, source = read_json(option, BoardError, "Karibik board file")
     board = board_from_dict(data, source)
-    if key == str(DEFAULT_BOARD):
+    if packaged:
         _CACHE[key] = board
     return board
