@@ -186,6 +186,9 @@ def board_from_dict(data: Any, source: str) -> Board:
     if not isinstance(data, Mapping):
         raise BoardError(f"{source}: a Karibik board is an object with 'spaces', 'adjacency', 'towns', "
                          f"'hideouts', 'skulls' and 'piles'")
+    if data.get("draft"):
+        raise BoardError(f"{source}: a traced draft: fill in its {TOWNS} towns, {HIDEOUTS_PER_COLOUR * COLOURS} "
+                         f"hideouts, {SKULLS} skulls and {PILES} piles (docs/karibik.md), then remove 'draft'")
     size = _point(data.get("size_mm"), f"{source}: 'size_mm'")
     colours = _list(data, "colours", source, COLOURS)
     if not all(isinstance(c, str) and c for c in colours) or len(set(colours)) != COLOURS:
@@ -291,6 +294,30 @@ def board_from_dict(data: Any, source: str) -> Board:
     return Board(str(data.get("name", source)), provisional, source, size, centres, polygons,
                  {s: tuple(sorted(ns)) for s, ns in neighbours.items()}, tuple(towns), hideouts,
                  tuple(skulls), piles, tuple(colours), land)
+
+
+def draft_board(size: tuple[float, float], polygons: list[list[tuple[float, float]]],
+                centres: list[tuple[float, float]], adjacency: list[tuple[int, int]],
+                colours: tuple[str, ...] = ("red", "blue", "green", "yellow")) -> dict[str, Any]:
+    """A board file drafted from traced geometry (``tablehub board trace``): the spaces, numbered
+    from 1 in reading order, and their adjacency; towns, hideouts, skulls and piles left for the
+    owner to fill in (``"draft"`` says so, and the loader refuses the file until they have)."""
+    rows = max(1.0, size[1] / 12)  # reading order: bands of about a twelfth of the board's height
+    order = sorted(range(len(centres)), key=lambda k: (round(centres[k][1] / rows), centres[k][0]))
+    ids = {k: i + 1 for i, k in enumerate(order)}
+    return {
+        "name": "traced from a photo",
+        "provisional": True,
+        "draft": (f"fill in the {TOWNS} towns (name, chest, port space, at), the {HIDEOUTS_PER_COLOUR * COLOURS} "
+                  f"hideouts (space, colour), the {SKULLS} skull spaces and the {PILES} pile positions, check "
+                  f"the spaces against the overlay picture, then remove this line"),
+        "size_mm": [float(size[0]), float(size[1])],
+        "colours": list(colours),
+        "spaces": [{"id": ids[k], "center": list(centres[k]), "polygon": [list(p) for p in polygons[k]]}
+                   for k in order],
+        "adjacency": sorted([min(ids[a], ids[b]), max(ids[a], ids[b])] for a, b in adjacency),
+        "towns": [], "hideouts": [], "skulls": [], "piles": [],
+    }
 
 
 _CACHE: dict[str, Board] = {}
