@@ -103,9 +103,10 @@ def photograph(board: np.ndarray, tilt: float = 0.08, seed: int = 0, out_size: t
     return out
 
 
-def draw_trace(traced: TracedBoard, px_per_mm: float = 2.0) -> np.ndarray:
-    """The straightened photo with the proposed spaces outlined and numbered (from 1, in the
-    order of ``traced.polygons``) and the adjacency drawn as thin lines between centres."""
+def draw_trace(traced: TracedBoard, px_per_mm: float = 2.0, names: Sequence[str] | None = None) -> np.ndarray:
+    """The straightened photo with the proposed spaces outlined and named (``names[k]`` for
+    ``traced.polygons[k]``; default their numbers from 1) and the adjacency drawn as thin lines
+    between centres."""
     img = traced.canvas.copy()
     for i, j in traced.adjacency:
         a = tuple(int(v * px_per_mm) for v in traced.centres[i])
@@ -115,8 +116,9 @@ def draw_trace(traced: TracedBoard, px_per_mm: float = 2.0) -> np.ndarray:
         pts = np.round(np.asarray(poly) * px_per_mm).astype(np.int32)
         cv2.polylines(img, [pts], True, (0, 255, 0), 2, cv2.LINE_AA)
         x, y = (int(v * px_per_mm) for v in traced.centres[k])
-        cv2.putText(img, str(k + 1), (x - 8, y + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 2, cv2.LINE_AA)
-        cv2.putText(img, str(k + 1), (x - 8, y + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+        name = str(k + 1) if names is None else str(names[k])
+        cv2.putText(img, name, (x - 8, y + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 2, cv2.LINE_AA)
+        cv2.putText(img, name, (x - 8, y + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
     return img
 
 

@@ -62,7 +62,9 @@ def run(args) -> int:
     edge = "board edge found" if traced.found_edge else "board edge NOT found: the whole photo was taken as the board"
     print(f"{len(traced.polygons)} spaces, {len(traced.adjacency)} adjacent pairs ({edge}); draft written to {args.out}")
     if args.overlay:
-        cv2.imwrite(str(args.overlay), draw_trace(traced))
+        id_at = {tuple(sp["center"]): sp["id"] for sp in draft["spaces"]}
+        names = [str(id_at[tuple(c)]) for c in traced.centres]  # the draft's space ids
+        cv2.imwrite(str(args.overlay), draw_trace(traced, names=names))
         print(f"overlay written to {args.overlay}", file=sys.stderr)
     print("next: mark the 16 towns, 12 hideouts, 6 skulls and 5 piles in the file (docs/karibik.md)")
     return 0
