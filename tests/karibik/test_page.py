@@ -55,8 +55,10 @@ def test_the_board_picture_shows_spaces_ships_reach_and_the_provisional_label(hu
     legal = client.get("/api/legal?type=sail&limit=200").get_json()["actions"]
     assert legal and all(a["type"] == "sail" for a in legal)
     assert {a["path"][-1] for a in legal} == set(game.view()["reachable"]), "a way to every reachable space"
-    forms = {f["type"] for f in client.get("/api/forms").get_json()["forms"]}
+    data = client.get("/api/forms").get_json()
+    forms = {f["type"] for f in data["forms"]}
     assert {"card", "seventh", "sail", "attack", "steal", "swap", "transfer", "safeguard", "end_move"} <= forms
+    assert data["hints"]["ship"][0] == "Arriba" and len(data["hints"]["ship"]) == 6
 
 
 def _chromium():

@@ -683,6 +683,15 @@ class Karibik(Game):
         }
         return {"players": players, "table": table}
 
+    def field_hints(self) -> dict[str, list[str]]:
+        """Values for the page's entry form: the ship being resolved first, then the others; the
+        chests lying face up where the moving ship is (or anywhere)."""
+        ships = [self.ship] + [s for s in SHIPS if s != self.ship] if self.phase in (BIDS, SEVENTH, MOVE) \
+            else list(SHIPS)
+        here = self.board.port_town(self.ship_at.get(self.ship, -1)) if self.phase == MOVE else None
+        chests = list(self.face_up[here.name]) if here else [c for cs in self.face_up.values() for c in cs]
+        return {"ship": ships, "chest": chests}
+
     def describe(self, action: Mapping[str, Any]) -> str | None:
         kind = action.get("type")
         # the page shows the action's player beside these words
