@@ -58,7 +58,8 @@ def _space(s: Mapping[str, Any], colours: Mapping[str, str]) -> str:
         shape = (f'<polygon points="{_points(poly)}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"'
                  f'{extra} stroke-linejoin="round"/>')
     else:
-        shape = f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{extra}/>'
+        shape = (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" fill="{fill}" stroke="{stroke}" '
+                 f'stroke-width="{width}"{extra}/>')
     cls = "space" + (" reachable" if s.get("reachable") else "")
     marks = []
     if s.get("skull"):
@@ -107,7 +108,8 @@ def _ship(s: Mapping[str, Any], centres: Mapping[int, tuple[float, float]]) -> s
     name = str(s["ship"])
     stroke = "#ffd400" if s.get("moving") else "#1b1b1b"
     hull = (f'<path d="M {x - 10:.1f} {y - 1:.1f} L {x + 10:.1f} {y - 1:.1f} L {x + 6:.1f} {y + 6:.1f} '
-            f'L {x - 6:.1f} {y + 6:.1f} Z" fill="#7a4b22" stroke="{stroke}" stroke-width="{2 if s.get("moving") else 0.8}"/>'
+            f'L {x - 6:.1f} {y + 6:.1f} Z" fill="#7a4b22" stroke="{stroke}" '
+            f'stroke-width="{2 if s.get("moving") else 0.8}"/>'
             f'<path d="M {x:.1f} {y - 1:.1f} L {x:.1f} {y - 13:.1f} L {x + 7:.1f} {y - 4:.1f} Z" fill="#f4f4f4" '
             f'stroke="#333" stroke-width="0.5"/>'
             f'<text x="{x - 4:.1f}" y="{y - 3:.1f}" text-anchor="middle" font-size="7" font-weight="900" '
@@ -151,7 +153,8 @@ def karibik_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]
                        f'stroke="#f6f1e3" stroke-width="0.5"/></g>')
         else:
             out.append(f'<rect class="pile-empty" x="{x - 6:.1f}" y="{y - 5:.1f}" width="12" height="10" rx="1.5" '
-                       f'fill="none" stroke="#3b2a10" stroke-dasharray="2 2"><title>pile {k + 1}: turned up</title></rect>')
+                       f'fill="none" stroke="#3b2a10" stroke-dasharray="2 2">'
+                       f'<title>pile {k + 1}: turned up</title></rect>')
     for s in view.get("ships") or []:
         out.append(_ship(s, centres))
     if view.get("provisional"):

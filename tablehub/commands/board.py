@@ -60,7 +60,8 @@ def run(args) -> int:
     draft = draft_board(args.size, traced.polygons, traced.centres, traced.adjacency)
     Path(args.out).write_text(json.dumps(draft, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     edge = "board edge found" if traced.found_edge else "board edge NOT found: the whole photo was taken as the board"
-    print(f"{len(traced.polygons)} spaces, {len(traced.adjacency)} adjacent pairs ({edge}); draft written to {args.out}")
+    print(f"{len(traced.polygons)} spaces, {len(traced.adjacency)} adjacent pairs ({edge}); "
+          f"draft written to {args.out}")
     if args.overlay:
         id_at = {tuple(sp["center"]): sp["id"] for sp in draft["spaces"]}
         names = [str(id_at[tuple(c)]) for c in traced.centres]  # the draft's space ids

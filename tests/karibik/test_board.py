@@ -2,9 +2,7 @@
 reachable spaces counted by hand on the provisional board."""
 from __future__ import annotations
 
-import copy
 import json
-from pathlib import Path
 
 import pytest
 
@@ -50,7 +48,8 @@ def grid() -> dict:
     (lambda d: d["spaces"][3].update(id=11), "x.json: spaces[3].id 11 is used twice"),
     (lambda d: [d["spaces"][0].pop(k) for k in ("center", "polygon")],
      "x.json: spaces[0] needs a 'center' [x, y] or a 'polygon'"),
-    (lambda d: d["adjacency"].append([11, 99]), "x.json: adjacency[82][1] must be the id of a space of the board, got 99"),
+    (lambda d: d["adjacency"].append([11, 99]),
+     "x.json: adjacency[82][1] must be the id of a space of the board, got 99"),
     (lambda d: d["adjacency"].append([11, 11]), "x.json: adjacency[82]: a space is not adjacent to itself (11)"),
     (lambda d: d["towns"].pop(), "x.json: 'towns' must list 16 items, got 15"),
     (lambda d: d["towns"][2].update(chest=9000),

@@ -3,7 +3,6 @@ the words for the page."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -73,7 +72,8 @@ def test_refusals_name_the_rule_in_the_tables_words():
     assert refused(game, Transfer("Queen Anne"), "unknown_ship").startswith("no ship 'Queen Anne'")
     game.apply(Sail((45,)))
     msg = refused(game, Sail((35, 25)), "too_far")
-    assert msg == "Evita may move 2 spaces: Green bid 3, Blue played a thief; it has sailed 1 already; this path enters 2"
+    assert msg == ("Evita may move 2 spaces: Green bid 3, Blue played a thief; it has sailed 1 already; "
+                   "this path enters 2")
 
 
 def test_setup_errors_are_one_line():

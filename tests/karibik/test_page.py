@@ -144,3 +144,12 @@ def test_a_path_tapped_on_the_board_sails_the_ship(hub):
         d.quit()
         srv.stop()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_the_board_module_docstring_example_runs():
+    import doctest
+
+    import web.board_karibik
+
+    result = doctest.testmod(web.board_karibik)
+    assert result.failed == 0 and result.attempted > 0

@@ -133,6 +133,10 @@ class Karibik(Game):
         assert town is not None
         return town.chest
 
+    def _value(self, ship: str) -> int | None:
+        chest = self.hold[ship]
+        return None if chest is None else self.chest_value(chest)
+
     def chest_words(self, chest: str) -> str:
         return f"the {money(self.chest_value(chest))} chest of {chest}"
 
@@ -528,8 +532,8 @@ class Karibik(Game):
         self.face_up[town].remove(chest)
         self.face_up[town].append(mine)  # type: ignore[arg-type]
         self.hold[self.ship] = chest
-        self.note = (f"{self.ship} swapped {self.chest_words(mine)} for {self.chest_words(chest)} "  # type: ignore[arg-type]
-                     f"in {town} (no bonus)")
+        gave = self.chest_words(mine)  # type: ignore[arg-type]
+        self.note = f"{self.ship} swapped {gave} for {self.chest_words(chest)} in {town} (no bonus)"
 
     def _do_transfer(self, action: Transfer) -> None:
         chest = self.hold[self.ship]
@@ -571,7 +575,8 @@ class Karibik(Game):
         self.finished = True
         self.phase = OVER
         scores = self.scores()
-        self.final_lines = [f"{p}: {money(scores[p])} doubloons" for p in sorted(self.players, key=lambda p: -scores[p])]
+        ranked = sorted(self.players, key=lambda p: -scores[p])
+        self.final_lines = [f"{p}: {money(scores[p])} doubloons" for p in ranked]
         return []
 
     # ------------------------------------------------------------------ views
@@ -663,9 +668,7 @@ class Karibik(Game):
             "round": self.round,
             "phase": self.phase,
             "ship": None if self.phase not in (BIDS, SEVENTH, MOVE) else self.ship,
-            "ships": {s: {"space": self.ship_at.get(s), "chest": self.hold[s],
-                          "value": None if self.hold[s] is None else self.chest_value(self.hold[s])}  # type: ignore[arg-type]
-                      for s in SHIPS},
+            "ships": {s: {"space": self.ship_at.get(s), "chest": self.hold[s], "value": self._value(s)} for s in SHIPS},
             "face_up": {t: list(c) for t, c in self.face_up.items() if c},
             "piles_left": self.piles_left,
             "chests_in_play": self._in_play(),
@@ -720,7 +723,9 @@ class Karibik(Game):
         if kind == "steal":
             return f"Steal the chest of {action.get('ship')}"
         if kind == "swap":
-            return f"Swap chests with {action['ship']}" if action.get("ship") else "Swap chests with the port (no bonus)"
+            if action.get("ship"):
+                return f"Swap chests with {action['ship']}"
+            return "Swap chests with the port (no bonus)"
         if kind == "transfer":
             safe = ", safeguarded in its hideout" if action.get("safeguard") else ""
             return f"Hand the chest to {action.get('ship')}{safe}"
@@ -751,7 +756,7 @@ class Karibik(Game):
                   "face_up": [{"chest": c, "value": self.chest_value(c)} for c in self.face_up[t.name]],
                   "secured": t.name in self.secured} for t in b.towns]
         ships = [{"ship": s, "space": self.ship_at.get(s), "chest": self.hold[s],
-                  "value": None if self.hold[s] is None else self.chest_value(self.hold[s]),  # type: ignore[arg-type]
+                  "value": self._value(s),
                   "moving": self.phase == MOVE and s == self.ship} for s in SHIPS]
         return {
             "kind": "karibik",
