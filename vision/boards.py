@@ -229,3 +229,32 @@ def trace_board(photo: np.ndarray, size_mm: tuple[float, float], px_per_mm: floa
         cx, cy = cents[lab]
         centres.append((round(float(cx) / px_per_mm, 1), round(float(cy) / px_per_mm, 1)))
     return TracedBoard(polygons, centres, adjacency, found, canvas)
+
+
+def score_trace(centres: dict[int, tuple[float, float]], pairs: set[tuple[int, int]],
+                traced: TracedBoard) -> dict[str, float]:
+    """How well ``traced`` recovers a board whose truth is known: ``centres`` (space id -> centre
+    in mm) and ``pairs`` (adjacent ids, low first). A true space is recovered when exactly one
+    proposed polygon holds its centre and that polygon holds no other true centre. Returns
+    ``spaces`` (share recovered), ``pairs`` (share of true pairs proposed between recovered
+    spaces) and ``precision`` (share of proposed pairs that are true)."""
+    hit: dict[int, int] = {}
+    for sid, (cx, cy) in centres.items():
+        inside = [k for k, poly in enumerate(traced.polygons)
+                  if cv2.pointPolygonTest(np.float32(poly), (float(cx), float(cy)), False) >= 0]
+        if len(inside) == 1:
+            hit[sid] = inside[0]
+    uses: dict[int, int] = {}
+    for k in hit.values():
+        uses[k] = uses.get(k, 0) + 1
+    space_of = {k: sid for sid, k in hit.items() if uses[k] == 1}
+    proposed = set()
+    for i, (p, q) in enumerate(traced.adjacency):
+        if p in space_of and q in space_of:
+            a, b = space_of[p], space_of[q]
+            proposed.add((min(a, b), max(a, b)))
+        else:
+            proposed.add((-1, -1 - i))  # a pair of unrecovered spaces: never true
+    true = proposed & set(pairs)
+    return {"spaces": len(space_of) / max(1, len(centres)), "pairs": len(true) / max(1, len(pairs)),
+            "precision": len(true) / max(1, len(proposed))}

@@ -12,36 +12,20 @@ import pytest
 from tablehub.cli import main
 from tablehub.games.karibik.board import BoardError, load_board
 from vision import VisionError
-from vision.boards import photograph, render_board, trace_board
+from vision.boards import photograph, render_board, score_trace, trace_board
 
 
 def rendered(name: str) -> tuple[object, np.ndarray]:
-    b = load_board(name)
-    ids = list(b.centres)
-    labels = [(b.centres[s][0], b.centres[s][1] + 8, str(s)) for s in ids] + [(t.at[0], t.at[1], t.name)
-                                                                              for t in b.towns]
-    flags = [(*b.centres[s], (40, 40, 200)) for s in b.hideouts]
-    return b, render_board(b.size, [b.polygons[s] for s in ids], b.land, flags, labels)
+    board = load_board(name)
+    printed = board.printed()
+    return board, render_board(printed.pop("size_mm"), **printed)
 
 
 def recovery(board, traced) -> tuple[float, float, float]:
     """(spaces found one-to-one, true adjacent pairs found, proposed pairs that are true)."""
-    match = {}
-    for sid, (cx, cy) in board.centres.items():
-        hits = [k for k, poly in enumerate(traced.polygons)
-                if cv2.pointPolygonTest(np.float32(poly), (cx, cy), False) >= 0]
-        if len(hits) == 1:
-            match[sid] = hits[0]
-    counts = {}
-    for k in match.values():
-        counts[k] = counts.get(k, 0) + 1
-    one_to_one = {s: k for s, k in match.items() if counts[k] == 1}
-    inv = {k: s for s, k in one_to_one.items()}
     truth = {(min(a, b), max(a, b)) for a, ns in board.neighbours.items() for b in ns}
-    got = {(min(inv[p], inv[q]), max(inv[p], inv[q])) if p in inv and q in inv else (-1, -1 - i)
-           for i, (p, q) in enumerate(traced.adjacency)}
-    return (len(one_to_one) / len(board.centres), len(got & truth) / len(truth),
-            len(got & truth) / max(1, len(got)))
+    r = score_trace(dict(board.centres), truth, traced)
+    return r["spaces"], r["pairs"], r["precision"]
 
 
 @pytest.mark.parametrize("name, seed", [("provisional", 0), ("provisional", 1), ("grid", 2)])

@@ -133,6 +133,20 @@ class Board:
                     queue.append(n)
         return None
 
+    def printed(self) -> dict[str, Any]:
+        """What the printed board shows, as plain geometry for a renderer (``vision.boards.render_board``
+        arguments): the sea spaces' outlines, land, a flag on each hideout, the space numbers and
+        the town names."""
+        outline = {s: self.polygons.get(s) or _disc(self.centres[s], 12.0) for s in self.centres}
+        return {
+            "size_mm": self.size,
+            "spaces": [outline[s] for s in self.centres],
+            "land": list(self.land),
+            "marks": [(*self.centres[s], (40, 40, 200)) for s in self.hideouts],
+            "labels": [(x, y + 8, str(s)) for s, (x, y) in self.centres.items()]
+                      + [(t.at[0], t.at[1], t.name) for t in self.towns],
+        }
+
     def to_dict(self) -> dict[str, Any]:
         pairs = sorted({(min(a, b), max(a, b)) for a, ns in self.neighbours.items() for b in ns})
         return {
@@ -148,6 +162,14 @@ class Board:
             "piles": [list(p) for p in self.piles],
             "land": [[list(p) for p in poly] for poly in self.land],
         }
+
+
+def _disc(centre: Point, r: float) -> tuple[Point, ...]:
+    """A hexagon of radius ``r`` round ``centre`` (an outline for a space given by its centre only)."""
+    import math
+
+    return tuple((centre[0] + r * math.cos(math.pi * k / 3), centre[1] + r * math.sin(math.pi * k / 3))
+                 for k in range(6))
 
 
 # --------------------------------------------------------------------------- the loader
