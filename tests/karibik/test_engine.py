@@ -156,3 +156,21 @@ def test_the_page_words_for_actions():
     assert game.describe(Sail((22, 12), "Red").to_dict()) == "Sail 2 spaces: 22 → 12 (Havana)"
     assert game.describe(Transfer("Bravo", True).to_dict()) == "Hand the chest to Bravo, safeguarded in its hideout"
     assert game.describe({"type": "deal", "towns": ["Tortuga"]}) == "Chests face up: Tortuga"
+
+
+def test_the_draws_are_offered_to_the_phone():
+    game = Karibik(Setup("karibik", ("Red", "Blue"), options={"board": GRID}))
+    deals = list(game.legal_actions())
+    assert len(deals) == 8008 and all(game.validate(d) is None for d in deals[:50])
+    game.apply(Deal(FACE_UP))
+    starts = list(game.legal_actions())
+    assert len(starts) == 720 and PlaceShips((32, 34, 36, 42, 44, 46)) in starts
+    game.apply(PlaceShips((32, 34, 36, 42, 44, 46)))
+    while game.phase != "reveal_pile":
+        i = game.ship_index
+        cards(game, Red=-1, Blue=-1) if i == 0 else cards(game, Red=i - 1, Blue=i % 5)
+        if game.phase == "move":
+            game.apply(EndMove())
+    piles = list(game.legal_actions())
+    assert len(piles) == 45, "2 of the 10 chests still face down"
+    assert all(game.validate(p) is None for p in piles)

@@ -17,6 +17,7 @@ Money is public: every doubloon is a score event with its sentence ("Bravo raide
 """
 from __future__ import annotations
 
+from itertools import combinations, permutations
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..base import Action, Game, IllegalAction, OptionSpec, Setup, SetupError
@@ -589,15 +590,24 @@ class Karibik(Game):
         return self.board.reachable(here, self.allowance - self.steps, set(self.occupant) - {here})
 
     def legal_actions(self) -> Iterable[Action]:
-        """Every legal action now, lazily: cards and 7th cards of the players still to answer; in a
-        move, the chest actions, one-space sails and a shortest path to every reachable space."""
+        """Every legal action now, lazily: the table's draws (every deal, start, pile); cards and 7th
+        cards of the players still to answer; in a move, the chest actions, one-space sails and a
+        shortest path to every reachable space."""
         if self.finished:
             return iter(())
         return self._legal()
 
     def _legal(self) -> Iterator[Action]:
-        if self.phase in (DEAL, SHIPS_PHASE, PILE):
-            return  # what the table drew: no enumeration (see playout.py)
+        if self.phase == DEAL:  # what the table drew, every way it can fall (lazily: 8,008 deals)
+            yield from (Deal(towns) for towns in combinations([t.name for t in self.board.towns], FACE_UP_AT_START))
+            return
+        if self.phase == SHIPS_PHASE:
+            yield from (PlaceShips(spaces) for spaces in permutations(self.board.skulls))
+            return
+        if self.phase == PILE:
+            left = [t.name for t in self.board.towns if t.name not in self.dealt]
+            yield from (RevealPile(towns) for towns in combinations(left, PILE_SIZE))
+            return
         if self.phase == BIDS:
             for p in self.players:
                 if p not in self.cards:
