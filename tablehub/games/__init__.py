@@ -14,9 +14,11 @@ GAMES: dict[str, str] = {
     "neuesland": "tablehub.games.neuesland.engine:NeuesLand",
     "suedsee": "tablehub.games.suedsee.engine:Suedsee",
     "tahiti": "tablehub.games.tahiti.engine:Tahiti",
+    "sunda": "tablehub.games.sunda.engine:Sunda",
 }
 
-ALIASES = {"neues_land": "neuesland", "discovery": "neuesland", "südsee": "suedsee", "south_seas": "suedsee"}
+ALIASES = {"neues_land": "neuesland", "discovery": "neuesland", "südsee": "suedsee", "south_seas": "suedsee",
+           "sunda_to_sahul": "sunda", "sunda-to-sahul": "sunda", "sahul": "sunda"}
 
 
 def game_class(name: str) -> type[Game]:

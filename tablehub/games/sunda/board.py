@@ -373,25 +373,28 @@ class Board:
         that piece can have been cut off (it is the cut). A search from each side of it stops as soon
         as it reaches the open table."""
         p = self.placed[placed]
+        if "L" not in p.piece.regions:
+            return set()  # water joins everything around it: an all-water piece cuts nothing off
         seeds: list[tuple[str, Any]] = [("p", c) for c in p.corners]
         seeds += [("w", self.find(p.base + i)) for i, t in enumerate(p.piece.regions) if t == "W"]
-        done: set[tuple[str, Any]] = set()
+        status: dict[tuple[str, Any], bool] = {}   # node -> open (True) or enclosed, once searched
         out: set[int] = set()
         for seed in seeds:
-            if seed in done:
+            if seed in status:
                 continue
             seen = {seed}
             stack = [seed]
             open_ = False
             while stack and not open_:
                 for n in self._water_next(stack.pop()):
-                    if n[0] == "out":
+                    if n[0] == "out" or status.get(n):
                         open_ = True
                         break
-                    if n not in seen and n not in done:
+                    if n not in seen and n not in status:
                         seen.add(n)
                         stack.append(n)
-            done |= seen
+            for n in seen:
+                status[n] = open_
             if not open_:
                 out |= {key for kind, key in seen if kind == "w"}
         return out

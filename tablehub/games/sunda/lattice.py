@@ -19,6 +19,7 @@ to lay the same piece, so a placement is ``(q, r, turn)`` and nothing more.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Iterator
 
 Point = tuple[int, int]
@@ -39,6 +40,7 @@ def xy(p: Point) -> tuple[float, float]:
     return p[0] + p[1] / 2, p[1] * H
 
 
+@lru_cache(maxsize=1 << 16)
 def corners(q: int, r: int, turn: int) -> tuple[Point, Point, Point, Point]:
     """The four corners (clockwise from the acute corner ``c0``) of a rhombus at ``(q, r, turn)``."""
     c0 = (q, r)
@@ -60,6 +62,7 @@ def triangle_points(t: Triangle) -> tuple[Point, Point, Point]:
     return (q, r), (q + 1, r), (q, r + 1)
 
 
+@lru_cache(maxsize=1 << 16)
 def triangles(q: int, r: int, turn: int) -> tuple[Triangle, Triangle]:
     """The two unit triangles a rhombus covers: (c0, c1, c3) and (c1, c2, c3)."""
     c0, c1, c2, c3 = corners(q, r, turn)
@@ -70,13 +73,15 @@ def edge_key(a: Point, b: Point) -> Edge:
     return (a, b) if a <= b else (b, a)
 
 
-def side_neighbours(t: Triangle) -> Iterator[tuple[Triangle, Edge]]:
+@lru_cache(maxsize=1 << 16)
+def side_neighbours(t: Triangle) -> tuple[tuple[Triangle, Edge], ...]:
     """The three triangles sharing a side with ``t``, with that side."""
     a, b, c = triangle_points(t)
-    for u, v, w in ((a, b, c), (b, c, a), (c, a, b)):
-        yield triangle_of(u, v, (u[0] + v[0] - w[0], u[1] + v[1] - w[1])), edge_key(u, v)
+    return tuple((triangle_of(u, v, (u[0] + v[0] - w[0], u[1] + v[1] - w[1])), edge_key(u, v))
+                 for u, v, w in ((a, b, c), (b, c, a), (c, a, b)))
 
 
+@lru_cache(maxsize=1 << 16)
 def triangles_at(p: Point) -> tuple[Triangle, ...]:
     """The six unit triangles around lattice point ``p``, clockwise from the east-south-east one."""
     out = []
@@ -88,6 +93,7 @@ def triangles_at(p: Point) -> tuple[Triangle, ...]:
 _DIR_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
 
 
+@lru_cache(maxsize=1 << 16)
 def placements_covering(t: Triangle, other: Triangle) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """The two placements ``(q, r, turn)`` of a rhombus made of triangles ``t`` and ``other``
     (which share a side): anchored at either acute corner."""
