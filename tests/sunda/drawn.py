@@ -86,3 +86,25 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
             actions.append(a)
     data["actions"] = actions
     return data
+
+
+def play(rows: list[str], skip: Iterable[str] = (), players=("Ana", "Ben"), options=None, claim=(),
+         extra: Iterable[dict] = ()):
+    """Lay every cell of a drawing in reading order (but ``skip``), claiming the land nodes in
+    ``claim`` with a pawn when they form. Returns the engine (not finished)."""
+    from tablehub.games.base import Setup
+    from tablehub.games.sunda.engine import Sunda
+
+    opts = dict(options or {})
+    opts["pieces"] = pieces(rows, extra)
+    game = Sunda(Setup("sunda", tuple(players), options=opts))
+    claim = {tuple(c) for c in claim}
+    for q, r in cells(rows):
+        if piece_id(q, r) in skip:
+            continue
+        game.apply(game.parse_action(lay(piece_id(q, r))[0]))
+        for pt in game.formed_land:
+            if pt in claim:
+                game.apply(game.parse_action({"type": "place_pawn", "q": pt[0], "r": pt[1]}))
+                break
+    return game
