@@ -455,10 +455,15 @@ class Sunda(Game):
             return []
         return self.board.legal_placements(self.set.by_id[piece_id])
 
-    def legal_actions(self) -> Iterable[Action]:
-        """The claims open now (placements: :meth:`legal_placements`)."""
+    def legal_actions(self, piece: str | None = None) -> Iterable[Action]:
+        """The claims open now; with ``piece``, that piece's legal placements instead (the page's
+        "legal moves" list asks ``?type=place_piece&piece=s012``)."""
         if self.finished:
             return []
+        if piece is not None:
+            if self.game_over:
+                return []
+            return [PlacePiece(piece, q, r, t) for q, r, t in self.legal_placements(piece)]
         if self.pending is not None:
             c, d = self.pending.dice
             return [Roll(a, b) for a in itertools.combinations_with_replacement(range(1, 7), c)
