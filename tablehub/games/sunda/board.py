@@ -91,6 +91,8 @@ class Board:
         self.terrain: list[str] = []
         self.region_piece: list[int] = []
         self.rows: dict[int, list[int]] = {}      # row r -> [lowest q, highest q] of placed triangles
+        self.cols: dict[int, list[int]] = {}      # column strip q -> [lowest r, highest r]
+        self.diags: dict[int, list[int]] = {}     # diagonal strip q+r+up -> [lowest q, highest q]
         self.members: dict[int, list[tuple[int, int]]] = {}   # region root -> (piece, region) in it
         self.cand: dict[Pos, tuple[int, ...]] = {}
         self.groups: dict[tuple[int, ...], dict[Pos, None]] = {}
@@ -108,6 +110,8 @@ class Board:
         new.terrain = list(self.terrain)
         new.region_piece = list(self.region_piece)
         new.rows = {k: list(v) for k, v in self.rows.items()}
+        new.cols = {k: list(v) for k, v in self.cols.items()}
+        new.diags = {k: list(v) for k, v in self.diags.items()}
         new.members = {k: list(v) for k, v in self.members.items()}
         new.cand = dict(self.cand)
         new.groups = {k: dict(v) for k, v in self.groups.items()}
@@ -261,11 +265,15 @@ class Board:
         self.placed.append(p)
         for t in p.tris:
             self.tri[t] = idx
-            row = self.rows.get(t[1])
-            if row is None:
-                self.rows[t[1]] = [t[0], t[0]]
-            else:
-                row[0], row[1] = min(row[0], t[0]), max(row[1], t[0])
+            for strips, key, at in ((self.rows, t[1], t[0]), (self.cols, t[0], t[1]),
+                                    (self.diags, t[0] + t[1] + t[2], t[0])):
+                span = strips.get(key)
+                if span is None:
+                    strips[key] = [at, at]
+                elif at < span[0]:
+                    span[0] = at
+                elif at > span[1]:
+                    span[1] = at
         cs = p.corners
         for k in range(4):
             a, b = cs[k], cs[(k + 1) % 4]
@@ -305,9 +313,16 @@ class Board:
     # ---- the open table and lakes
 
     def beyond(self, t: Triangle) -> bool:
-        """An empty triangle outside its row's placed stretch: it reaches the open table along its row."""
+        """An empty triangle outside the placed stretch of its row, its column or its diagonal strip
+        of triangles: it reaches the open table straight along that strip."""
         row = self.rows.get(t[1])
-        return row is None or t[0] < row[0] or t[0] > row[1]
+        if row is None or t[0] < row[0] or t[0] > row[1]:
+            return True
+        col = self.cols.get(t[0])
+        if col is None or t[1] < col[0] or t[1] > col[1]:
+            return True
+        diag = self.diags.get(t[0] + t[1] + t[2])
+        return diag is None or t[0] < diag[0] or t[0] > diag[1]
 
     def empties(self) -> Iterator[Triangle]:
         """The empty triangles of every row's placed stretch, one more on each side, and the rows

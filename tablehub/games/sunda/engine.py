@@ -472,24 +472,28 @@ class Sunda(Game):
             return []
         out: list[Action] = []
         candidates: list[Action] = []
-        for pt in self.formed_land:
-            candidates.append(PlacePawn(*pt))
-        if self.on("tribes") and self.formed_land:
-            joinable = self._joinable()
-            for pt in sorted(self.tribes):
-                if self.board.island_root(pt) in joinable:
-                    candidates.append(PlacePawn(*pt))
-                    if self.on("cooperation") and self.chief(pt) != self.current:
-                        candidates.append(Consent(*pt))
-        for pt in self.formed_fresh:
-            candidates.append(WaterRight(*pt))
-        if self.on("challenges") and self.formed_land:
-            mine = [pt for pt in sorted(self.tribes) if self.chief(pt) == self.current]
-            for a in mine:
-                for d in sorted(self.tribes):
-                    candidates.append(Challenge(a, d))
-        if self.on("resources"):
-            candidates.extend(PlaceMarker(m.id) for m in self.set.markers)
+        if self.claim is None and self.supply[self.current] > 0:
+            for pt in self.formed_land:
+                candidates.append(PlacePawn(*pt))
+            if self.on("tribes") and self.formed_land:
+                joinable = self._joinable()
+                for pt in sorted(self.tribes):
+                    if self.board.island_root(pt) in joinable:
+                        candidates.append(PlacePawn(*pt))
+                        if self.on("cooperation") and self.chief(pt) != self.current:
+                            candidates.append(Consent(*pt))
+            for pt in self.formed_fresh:
+                candidates.append(WaterRight(*pt))
+            if self.on("challenges") and self.formed_land:
+                chiefs = {pt: self.chief(pt) for pt in self.tribes}
+                mine = [pt for pt in sorted(self.tribes) if chiefs[pt] == self.current]
+                for a in mine:
+                    root = self.board.island_root(a)
+                    for d in sorted(self.tribes):
+                        if chiefs[d] != self.current and self.board.island_root(d) == root:
+                            candidates.append(Challenge(a, d))
+        if self.on("resources") and self.claim in ("pawn", "water right") and not self.marker_done:
+            candidates.extend(PlaceMarker(m.id) for m in self.set.markers if m.id not in self.markers)
         for a in candidates:
             if self.validate(a) is None and a not in out:
                 out.append(a)

@@ -37,14 +37,17 @@ def random_game(players: int = 2, seed: int = 0, options: dict[str, Any] | None 
     rng = random.Random(seed)
     game = Sunda(Setup("sunda", tuple(f"P{i + 1}" for i in range(players)), options=dict(options or {})))
     while game.game_over is None:
-        order = sorted(game.pool)
-        rng.shuffle(order)
-        for pid in order:
+        ids = list(game.pool)
+        while ids:  # take a random piece; one that fits nowhere goes back and another is taken
+            i = rng.randrange(len(ids))
+            pid = ids[i]
             spots = game.legal_placements(pid)
             if spots:
                 q, r, turn = _compact(game, rng, spots)
                 game.apply(PlacePiece(pid, q, r, turn))
                 break
+            ids[i] = ids[-1]
+            ids.pop()
         for _ in range(4):
             if game.pending is not None:
                 c, d = game.pending.dice
