@@ -113,8 +113,9 @@ def render(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) ->
     xs = [float(c[0]) for p in pieces for c in p["corners"]] or [0.0]
     ys = [float(c[1]) for p in pieces for c in p["corners"]] or [0.0]
     pad = 1.2
-    x0, y0 = (min(xs) - pad) * U, (min(ys) - pad - 0.6) * U
-    w, h = (max(xs) - min(xs) + 2 * pad) * U, (max(ys) - min(ys) + 2 * pad + 0.6) * U
+    top = 1.4 if view.get("challenge") else 0.6   # room for the challenge's odds
+    x0, y0 = (min(xs) - pad) * U, (min(ys) - pad - top) * U
+    w, h = (max(xs) - min(xs) + 2 * pad) * U, (max(ys) - min(ys) + 2 * pad + top) * U
     box = f"{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}"
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board board-sunda" viewBox="{box}" data-view="{box}" '
            f'role="img" aria-label="Sunda to Sahul layout">',
@@ -149,12 +150,14 @@ def render(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) ->
         out.append(f'<g class="challenge"><line x1="{ax:.1f}" y1="{ay:.1f}" x2="{dx:.1f}" y2="{dy:.1f}" '
                    f'stroke="#ff3b30" stroke-width="5" stroke-dasharray="10 6"/>'
                    f'<circle cx="{dx:.1f}" cy="{dy:.1f}" r="22" fill="none" stroke="#ff3b30" stroke-width="4"/></g>')
-        text = (f"Challenge: {ch['challenger']} ({aq},{ar}) vs {ch['defender_chief']} ({dq},{dr}) - challenger "
-                f"{ch['challenger_dice']} {'die' if ch['challenger_dice'] == 1 else 'dice'}, defender "
-                f"{ch['defender_dice']} {'die' if ch['defender_dice'] == 1 else 'dice'}: "
-                f"{ch['odds_text']}")
-        out.append(f'<text class="odds" x="{x0 + 12:.0f}" y="{y0 + 28:.0f}" font-size="20" font-weight="800" '
-                   f'fill="#ffd400" font-family="sans-serif">{escape(text)}</text>')
+        dice = (f"{ch['challenger_dice']} {'die' if ch['challenger_dice'] == 1 else 'dice'} v "
+                f"{ch['defender_dice']} {'die' if ch['defender_dice'] == 1 else 'dice'}")
+        size = max(14.0, w / 26)
+        for i, text in enumerate((f"Challenge: {ch['challenger']} {aq},{ar} v {ch['defender_chief']} {dq},{dr}",
+                                  f"{ch['odds_text']} ({dice})")):
+            out.append(f'<text class="odds" x="{x0 + 10:.0f}" y="{y0 + (i + 1.1) * size * 1.25:.0f}" '
+                       f'font-size="{size:.0f}" font-weight="800" fill="#ffd400" '
+                       f'font-family="sans-serif">{escape(text)}</text>')
     if view.get("provisional"):
         out.append(f'<text x="{x0 + w - 10:.0f}" y="{y0 + h - 10:.0f}" text-anchor="end" font-size="13" '
                    f'fill="#ffffffaa" font-family="sans-serif">provisional pieces</text>')

@@ -1,0 +1,128 @@
+"""The Sunda page: the board picture, the hand-entry forms and legal lists on a real Flask app and
+hub (SQLite), and a screenshot in Debian's headless Chromium with a challenge's odds on the board."""
+from __future__ import annotations
+
+import doctest
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tablehub.games.base import Setup
+from tablehub.store import Store
+
+from .drawn import expand
+
+PIN = "2468"
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+@pytest.fixture()
+def hub(tmp_path):
+    from web import Hub
+
+    store = Store(tmp_path / "games.sqlite")
+    h = Hub(store, pin=PIN)
+    yield h
+    h.shutdown()
+    store.close()
+
+
+def challenge_pending(hub) -> None:
+    """The challenges scenario up to its first roll: a 1 v 1 challenge waits for its dice."""
+    data = expand(json.loads((SCENARIOS / "challenges.json").read_text()))
+    hub.start(Setup("sunda", tuple(data["players"]), ("red", "blue"), data["options"]))
+    for a in data["actions"]:
+        if a["type"] == "roll":
+            break
+        if "refused" in a or a["type"] == "expect":
+            continue
+        hub.submit(a)
+
+
+def test_the_board_module_doctest_runs():
+    import web.board_sunda
+
+    result = doctest.testmod(web.board_sunda)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_board_shows_land_tribes_and_the_odds_before_the_dice(hub):
+    from web import create_app
+
+    challenge_pending(hub)
+    client = create_app(hub, heartbeat=0.2, stream_lifetime=2.0).test_client()
+    svg = client.get("/api/board.svg").get_data(as_text=True)
+    assert "board-sunda" in svg and svg.count('class="piece"') == 10
+    assert "58.3 %" in svg and 'class="challenge"' in svg
+    assert "tribe of 2" in svg, "tribe heights are drawn and named"
+    state = client.get("/api/state").get_json()
+    assert "58.3 %" in json.dumps(state), "the waiting line says the odds too"
+
+
+def test_the_phone_can_list_and_play_the_moves(hub):
+    from web import create_app
+
+    client = create_app(hub, heartbeat=0.2, stream_lifetime=2.0).test_client()
+    client.get("/")
+    with client.session_transaction() as s:
+        csrf = s["csrf"]
+
+    def post(path, body):
+        return client.post(path, json=body, headers={"X-CSRF-Token": csrf})
+
+    assert post("/api/unlock", {"pin": PIN}).status_code == 200
+    refused = post("/api/game/start", {"game": "sunda", "players": ["Ana", "Ben"],
+                                       "options": {"pieces": "/etc/passwd"}})
+    assert refused.status_code == 400 and "pieces" in refused.get_json()["error"]
+    assert post("/api/game/start", {"game": "sunda_to_sahul", "players": ["Ana", "Ben"],
+                                    "options": {"tribes": True}}).status_code == 200
+    forms = {f["type"]: [x["name"] for x in f["fields"]] for f in client.get("/api/forms").get_json()["forms"]}
+    assert forms["place_piece"] == ["piece", "q", "r", "turn", "player"]
+    assert {"place_pawn", "water_right", "consent", "challenge", "roll", "place_marker"} <= set(forms)
+    listed = client.get("/api/legal?type=place_piece&piece=s001").get_json()["actions"]
+    assert [(a["q"], a["r"]) for a in listed] == [(0, 0)] * 6
+    assert post("/api/submit", {"action": listed[2]}).status_code == 200
+    bad = post("/api/submit", {"action": {"type": "place_pawn", "q": 5, "r": 5}})
+    assert bad.status_code in (400, 409) and "\n" not in json.dumps(bad.get_json())
+    assert hub.session.game.board.placed[0].turn == listed[2]["turn"]
+
+
+def test_a_screenshot_of_the_board_in_headless_chromium(hub):
+    browser, driver_path = shutil.which("chromium") or shutil.which("chromium-browser"), shutil.which("chromedriver")
+    if not browser or not driver_path:
+        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/test installs them)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from web.server import BackgroundServer
+
+    challenge_pending(hub)
+    srv = BackgroundServer(hub, threads=8)
+    profile = tempfile.mkdtemp(prefix="tablehub-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = browser
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--force-device-scale-factor=1", f"--user-data-dir={profile}", "--window-size=412,915"):
+        opts.add_argument(flag)
+    d = webdriver.Chrome(options=opts, service=Service(driver_path))
+    try:
+        d.get(srv.url + "#board")
+        WebDriverWait(d, 8).until(lambda _: d.find_elements(By.CSS_SELECTOR, "#board-wrap .piece"))
+        odds = d.find_elements(By.CSS_SELECTOR, "#board-wrap .odds")
+        assert len(odds) == 2 and "58.3 %" in odds[1].text
+        assert d.find_elements(By.CSS_SELECTOR, "#board-wrap .coast"), "coasts are outlined"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        d.save_screenshot(str(SHOTS / "sunda-board-challenge.png"))
+        d.get(srv.url + "#scores")
+        WebDriverWait(d, 8).until(lambda _: "58.3" in d.find_element(By.TAG_NAME, "body").text)
+        d.save_screenshot(str(SHOTS / "sunda-scores-challenge.png"))
+    finally:
+        d.quit()
+        srv.stop()
+        shutil.rmtree(profile, ignore_errors=True)
