@@ -384,12 +384,10 @@ class Board:
                         yield "t", triangle_of(a, b, _third(p, a, b))
 
     def enclosed_near(self, placed: int) -> set[int]:
-        """Water region roots newly cut off from the open table by piece ``placed``: only water touching
-        that piece can have been cut off (it is the cut). A search from each side of it stops as soon
-        as it reaches the open table."""
+        """Water region roots round piece ``placed`` that cannot reach the open table: water it cut off
+        (only water touching the new piece can have been: it is the cut), and water inside a lake it
+        was laid in. A search from each side of it stops as soon as it reaches the open table."""
         p = self.placed[placed]
-        if "L" not in p.piece.regions:
-            return set()  # water joins everything around it: an all-water piece cuts nothing off
         seeds: list[tuple[str, Any]] = [("p", c) for c in p.corners]
         seeds += [("w", self.find(p.base + i)) for i, t in enumerate(p.piece.regions) if t == "W"]
         status: dict[tuple[str, Any], bool] = {}   # node -> open (True) or enclosed, once searched

@@ -297,6 +297,9 @@ class Sunda(Game):
             raise IllegalAction("no piece has been placed yet: consent comes in a phase", rule="no_phase")
         pt = (action.q, action.r)
         self._tribe_at(pt, "consent is given by a tribe's chief")
+        if self.board.island_root(pt) not in self._joinable():
+            raise IllegalAction(f"the tribe at {_pt(pt)} is not on the island of a node formed this phase: "
+                                f"there is nothing to consent to", rule="wrong_island")
         chief = self.chief(pt)
         if chief == self.current:
             raise IllegalAction(f"{self.current_player} leads the tribe at {_pt(pt)}: no consent needed",
@@ -412,7 +415,12 @@ class Sunda(Game):
         waiting = [pt for pt, n in board.nodes.items() if n.kind == "water" and pt not in self.fresh_seen]
         if not waiting:
             return
-        lakes = board.enclosed_near(len(board.placed) - 1)
+        last = board.placed[-1]
+        if "L" not in last.piece.regions and not any(board.nodes.get(c) is not None and board.nodes[c].order ==
+                                                      last.order and board.nodes[c].kind == "water"
+                                                      for c in last.corners):
+            return  # water joins all round it: an all-water piece cuts nothing off, and it formed no water node
+        lakes = board.enclosed_near(last.order)
         for pt in waiting:
             if board.find(board.nodes[pt].region) in lakes:
                 self.fresh_seen.add(pt)
