@@ -91,7 +91,7 @@ def expand(data: dict[str, Any]) -> dict[str, Any]:
 def play(rows: list[str], skip: Iterable[str] = (), players=("Ana", "Ben"), options=None, claim=(),
          extra: Iterable[dict] = ()):
     """Lay every cell of a drawing in reading order (but ``skip``), claiming the land nodes in
-    ``claim`` with a pawn when they form. Returns the engine (not finished)."""
+    ``claim`` with a pawn when they form, until the game ends. Returns the engine (not finished)."""
     from tablehub.games.base import Setup
     from tablehub.games.sunda.engine import Sunda
 
@@ -102,6 +102,8 @@ def play(rows: list[str], skip: Iterable[str] = (), players=("Ana", "Ben"), opti
     for q, r in cells(rows):
         if piece_id(q, r) in skip:
             continue
+        if game.game_over:
+            break
         game.apply(game.parse_action(lay(piece_id(q, r))[0]))
         for pt in game.formed_land:
             if pt in claim:
