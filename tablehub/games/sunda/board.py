@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..base import IllegalAction
-from .lattice import DIRECTION_NAMES, Point, Triangle, corners, placements_covering, side_neighbours, \
+from .lattice import Point, Triangle, corners, placements_covering, side_neighbours, \
     triangle_of, triangle_points, triangles, triangles_at
 from .pieces import Piece, PieceSet
 
@@ -189,17 +189,6 @@ class Board:
                     if m not in tri:
                         for pos in placements_covering(n, m):
                             self._set_candidate(pos, self.requirement(*pos))
-
-    def frontier(self) -> Iterator[Triangle]:
-        """Empty triangles that share a side with a placed piece."""
-        seen: set[Triangle] = set()
-        tri = self.tri
-        for p in self.placed:
-            for t in p.tris:
-                for n, _ in side_neighbours(t):
-                    if n not in tri and n not in seen:
-                        seen.add(n)
-                        yield n
 
     def fits(self, piece: Piece, req: tuple[int, ...]) -> bool:
         key = (piece.index, req)
@@ -576,4 +565,4 @@ def _third(p: Placed, a: Point, b: Point) -> Point:
     raise AssertionError("side not on piece")
 
 
-__all__ = ["Analysis", "Board", "Island", "Node", "Placed", "DIRECTION_NAMES"]
+__all__ = ["Analysis", "Board", "Island", "Node", "Placed"]

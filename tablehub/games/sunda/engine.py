@@ -22,9 +22,9 @@ from typing import Any, Iterable, Mapping
 
 from ..base import Action, Game, IllegalAction, OptionSpec, ScoreEvent, Setup, verdict, winners_of
 from .actions import ACTIONS, Challenge, Consent, PlaceMarker, PlacePawn, PlacePiece, Roll, WaterRight
-from .board import Analysis, Board, Island
+from .board import Analysis, Board
 from .dice import MAX_TRIBE, challenger_wins, dice_for, percent
-from .lattice import H, Point, corners, xy
+from .lattice import H, Point, xy
 from .pieces import PieceSet, load_pieces
 
 #: pawns per player by number of players (solo: RULINGS.md)
@@ -453,9 +453,6 @@ class Sunda(Game):
         self.pending = None
 
     # ------------------------------------------------------------------ legal actions
-
-    def piece_of(self, piece_id: str):
-        return self.set.by_id[piece_id]
 
     def legal_placements(self, piece_id: str) -> list[tuple[int, int, int]]:
         """Every (q, r, turn) where ``piece_id`` may go now (none when it is not in the pool)."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Iterator
 
 Point = tuple[int, int]
 Triangle = tuple[int, int, int]
@@ -108,9 +107,3 @@ def placements_covering(t: Triangle, other: Triangle) -> tuple[tuple[int, int, i
         j = _DIR_INDEX[(b[0] - c0[0], b[1] - c0[1])]
         out.append((c0[0], c0[1], i if j == (i + 1) % 6 else j))
     return out[0], out[1]  # type: ignore[return-value]
-
-
-def rhombus_turn_shape(turn: int) -> str:
-    """Which of the three rhombus shapes a turn gives: 'a' (sides east and south-east),
-    'c' (south-east and south-west) or 'b' (south-west and east)."""
-    return "acb"[turn % 3]
