@@ -31,12 +31,13 @@ def hub(tmp_path):
     store.close()
 
 
-def challenge_pending(hub) -> None:
-    """The challenges scenario up to its first roll: a 1 v 1 challenge waits for its dice."""
+def challenge_pending(hub, stop: str = "roll") -> None:
+    """The challenges scenario up to its first action of type ``stop`` (default: its first roll,
+    where a 1 v 1 challenge waits for its dice)."""
     data = expand(json.loads((SCENARIOS / "challenges.json").read_text()))
     hub.start(Setup("sunda", tuple(data["players"]), ("red", "blue"), data["options"]))
     for a in data["actions"]:
-        if a["type"] == "roll":
+        if a["type"] == stop:
             break
         if "refused" in a or a["type"] == "expect":
             continue
@@ -91,18 +92,17 @@ def test_the_phone_can_list_and_play_the_moves(hub):
     assert hub.session.game.board.placed[0].turn == listed[2]["turn"]
 
 
-def test_a_screenshot_of_the_board_in_headless_chromium(hub):
+@pytest.fixture()
+def phone(hub):
+    """Debian's headless Chromium at phone size on a real waitress server for ``hub``."""
     browser, driver_path = shutil.which("chromium") or shutil.which("chromium-browser"), shutil.which("chromedriver")
     if not browser or not driver_path:
         pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/test installs them)")
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     from web.server import BackgroundServer
 
-    challenge_pending(hub)
     srv = BackgroundServer(hub, threads=8)
     profile = tempfile.mkdtemp(prefix="tablehub-chromium-")
     opts = webdriver.ChromeOptions()
@@ -111,18 +111,48 @@ def test_a_screenshot_of_the_board_in_headless_chromium(hub):
                  "--force-device-scale-factor=1", f"--user-data-dir={profile}", "--window-size=412,915"):
         opts.add_argument(flag)
     d = webdriver.Chrome(options=opts, service=Service(driver_path))
-    try:
-        d.get(srv.url + "#board")
-        WebDriverWait(d, 8).until(lambda _: d.find_elements(By.CSS_SELECTOR, "#board-wrap .piece"))
-        odds = d.find_elements(By.CSS_SELECTOR, "#board-wrap .odds")
-        assert len(odds) == 2 and "58.3 %" in odds[1].text
-        assert d.find_elements(By.CSS_SELECTOR, "#board-wrap .coast"), "coasts are outlined"
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        d.save_screenshot(str(SHOTS / "sunda-board-challenge.png"))
-        d.get(srv.url + "#scores")
-        WebDriverWait(d, 8).until(lambda _: "58.3" in d.find_element(By.TAG_NAME, "body").text)
-        d.save_screenshot(str(SHOTS / "sunda-scores-challenge.png"))
-    finally:
-        d.quit()
-        srv.stop()
-        shutil.rmtree(profile, ignore_errors=True)
+    d.url = srv.url
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    yield d
+    d.quit()
+    srv.stop()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_a_pawn_is_played_from_the_phone_with_the_legal_list(hub, phone):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    challenge_pending(hub, stop="challenge")   # Ana has just formed 4,1: she may claim
+    d = phone
+    d.get(d.url + "#enter")
+    WebDriverWait(d, 8).until(lambda _: d.find_elements(By.CSS_SELECTOR, "#move-type option"))
+    Select(d.find_element(By.ID, "move-type")).select_by_value("place_pawn")
+    d.find_element(By.ID, "move-legal").click()
+    WebDriverWait(d, 8).until(lambda _: d.find_elements(By.CSS_SELECTOR, "#move-legal-list button"))
+    labels = [b.text for b in d.find_elements(By.CSS_SELECTOR, "#move-legal-list button")]
+    assert "q 4, r 1" in labels and "q 3, r 1" in labels, labels   # the new node, or join her tribe
+    d.save_screenshot(str(SHOTS / "sunda-enter-legal-pawns.png"))
+    d.find_elements(By.CSS_SELECTOR, "#move-legal-list button")[labels.index("q 3, r 1")].click()
+    d.find_element(By.ID, "move-submit").click()
+    WebDriverWait(d, 8).until(lambda _: d.find_element(By.ID, "pin-dialog").get_attribute("open") is not None)
+    d.find_element(By.ID, "pin-input").send_keys(PIN)
+    d.find_element(By.ID, "pin-ok").click()
+    WebDriverWait(d, 8).until(lambda _: hub.session.game.tribes.get((3, 1)) == [0, 0])
+
+
+def test_a_screenshot_of_the_board_in_headless_chromium(hub, phone):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    challenge_pending(hub)
+    d = phone
+    d.get(d.url + "#board")
+    WebDriverWait(d, 8).until(lambda _: d.find_elements(By.CSS_SELECTOR, "#board-wrap .piece"))
+    odds = d.find_elements(By.CSS_SELECTOR, "#board-wrap .odds")
+    assert len(odds) == 2 and "58.3 %" in odds[1].text
+    assert d.find_elements(By.CSS_SELECTOR, "#board-wrap .coast"), "coasts are outlined"
+    d.save_screenshot(str(SHOTS / "sunda-board-challenge.png"))
+    d.get(d.url + "#scores")
+    WebDriverWait(d, 8).until(lambda _: "58.3" in d.find_element(By.TAG_NAME, "body").text)
+    d.save_screenshot(str(SHOTS / "sunda-scores-challenge.png"))

@@ -14,8 +14,9 @@ from ..base import Action
 
 @dataclass(frozen=True)
 class PlacePiece(Action):
-    """Take ``piece`` from the pool and lay it with its acute corner c0 at ``q, r``, turned ``turn``
-    x 60 degrees clockwise (0-5). Starts a phase (the turn's first or second)."""
+    """Lay a piece from the pool: its acute corner c0 at q, r, turned turn x 60 degrees clockwise (0-5).
+
+    Starts a phase (the turn's first or second)."""
 
     type: ClassVar[str] = "place_piece"
     piece: str
@@ -27,8 +28,9 @@ class PlacePiece(Action):
 
 @dataclass(frozen=True)
 class PlacePawn(Action):
-    """Put a pawn on the land node ``q, r`` formed this phase, or (tribes) on the tribe standing at
-    ``q, r`` on the island of a node formed this phase."""
+    """Put a pawn on the land node q, r this phase's piece formed, or (tribes) on a tribe on its island.
+
+    With tribes, ``q, r`` may name a tribe standing on the island of a node formed this phase."""
 
     type: ClassVar[str] = "place_pawn"
     q: int
@@ -38,7 +40,7 @@ class PlacePawn(Action):
 
 @dataclass(frozen=True)
 class WaterRight(Action):
-    """Water rights: put a pawn on the fresh-water node ``q, r`` that this phase's piece made."""
+    """Water rights: put a pawn on the fresh-water node q, r that this phase's piece made."""
 
     type: ClassVar[str] = "water_right"
     q: int
@@ -48,7 +50,7 @@ class WaterRight(Action):
 
 @dataclass(frozen=True)
 class Consent(Action):
-    """Cooperation: the chief of the tribe at ``q, r`` lets the placer join it (this phase)."""
+    """Cooperation: the chief of the tribe at q, r (player) lets the placer join it this phase."""
 
     type: ClassVar[str] = "consent"
     q: int
@@ -58,8 +60,10 @@ class Consent(Action):
 
 @dataclass(frozen=True)
 class Challenge(Action):
-    """Challenges: instead of a pawn, pit the tribe at ``attacker`` (one you lead, on any island)
-    against the tribe at ``defender`` (led by another player, on the attacker's island)."""
+    """Challenges: instead of a pawn, pit your tribe at attacker [q, r] against the tribe at defender.
+
+    The attacker is a tribe you lead, on any island; the defender a tribe led by another player,
+    on the attacker's island."""
 
     type: ClassVar[str] = "challenge"
     attacker: tuple[int, int]
@@ -69,7 +73,7 @@ class Challenge(Action):
 
 @dataclass(frozen=True)
 class Roll(Action):
-    """The dice the table rolled for the pending challenge: the challenger's and the defender's faces."""
+    """The table's dice for the pending challenge: the challenger's faces and the defender's, e.g. [5, 2]."""
 
     type: ClassVar[str] = "roll"
     challenger: tuple[int, ...]
@@ -78,7 +82,7 @@ class Roll(Action):
 
 @dataclass(frozen=True)
 class PlaceMarker(Action):
-    """Resources: after a pawn or a water right this phase, put the unused ``marker`` on that island."""
+    """Resources: after a pawn or a water right this phase, put an unused marker on that island."""
 
     type: ClassVar[str] = "place_marker"
     marker: str

@@ -468,27 +468,31 @@ class Sunda(Game):
         if piece is not None:
             if self.game_over:
                 return []
-            return [PlacePiece(piece, q, r, t) for q, r, t in self.legal_placements(piece)]
+            placer = self.players[(self.current + 1) % len(self.players)] if self.in_turn == 2 else \
+                self.current_player
+            return [PlacePiece(piece, q, r, t, placer) for q, r, t in self.legal_placements(piece)]
         if self.pending is not None:
             c, d = self.pending.dice
             return [Roll(a, b) for a in itertools.combinations_with_replacement(range(1, 7), c)
                     for b in itertools.combinations_with_replacement(range(1, 7), d)]
         if self.in_turn == 0:
             return []
+        me = self.current_player
         out: list[Action] = []
         candidates: list[Action] = []
         if self.claim is None and self.supply[self.current] > 0:
             for pt in self.formed_land:
-                candidates.append(PlacePawn(*pt))
+                candidates.append(PlacePawn(*pt, me))
             if self.on("tribes") and self.formed_land:
                 joinable = self._joinable()
                 for pt in sorted(self.tribes):
                     if self.board.island_root(pt) in joinable:
-                        candidates.append(PlacePawn(*pt))
-                        if self.on("cooperation") and self.chief(pt) != self.current:
-                            candidates.append(Consent(*pt))
+                        candidates.append(PlacePawn(*pt, me))
+                        chief = self.chief(pt)
+                        if self.on("cooperation") and chief != self.current:
+                            candidates.append(Consent(*pt, self.players[chief]))
             for pt in self.formed_fresh:
-                candidates.append(WaterRight(*pt))
+                candidates.append(WaterRight(*pt, me))
             if self.on("challenges") and self.formed_land:
                 chiefs = {pt: self.chief(pt) for pt in self.tribes}
                 mine = [pt for pt in sorted(self.tribes) if chiefs[pt] == self.current]
@@ -496,9 +500,9 @@ class Sunda(Game):
                     root = self.board.island_root(a)
                     for d in sorted(self.tribes):
                         if chiefs[d] != self.current and self.board.island_root(d) == root:
-                            candidates.append(Challenge(a, d))
+                            candidates.append(Challenge(a, d, me))
         if self.on("resources") and self.claim in ("pawn", "water right") and not self.marker_done:
-            candidates.extend(PlaceMarker(m.id) for m in self.set.markers if m.id not in self.markers)
+            candidates.extend(PlaceMarker(m.id, me) for m in self.set.markers if m.id not in self.markers)
         for a in candidates:
             if self.validate(a) is None and a not in out:
                 out.append(a)
