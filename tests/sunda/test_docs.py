@@ -16,12 +16,15 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "sunda.md").read_text(encoding="utf-8")
 
 
-def test_the_score_example_is_real_output(capsys, monkeypatch):
+def test_the_score_examples_are_real_output(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    block = re.search(r"```\n\$ tablehub score (\S+)\n(.*?)\n```", DOC, re.S)
-    assert block, "sunda.md lost its score example"
-    assert main(["score", block.group(1)]) == 0
-    assert capsys.readouterr().out.strip() == block.group(2).strip()
+    blocks = re.findall(r"```\n\$ tablehub score (\S+)\n(.*?)\n```", DOC, re.S)
+    assert len(blocks) == 2, "sunda.md lost a score example"
+    for path, shown in blocks:
+        assert main(["score", path]) == 0
+        assert capsys.readouterr().out.strip() == shown.strip()
+    position = json.loads(re.findall(r"```json\n(.*?)```", DOC, re.S)[2])
+    assert position == json.loads((ROOT / "docs/examples/sunda-position.json").read_text())
 
 
 def test_the_quoted_refusal_is_the_engines():

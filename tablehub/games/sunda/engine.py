@@ -20,7 +20,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ..base import Action, Game, IllegalAction, OptionSpec, ScoreEvent, Setup, verdict, winners_of
+from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, verdict, \
+    winners_of
 from .actions import ACTIONS, Challenge, Consent, PlaceMarker, PlacePawn, PlacePiece, Roll, WaterRight
 from .board import Analysis, Board
 from .dice import MAX_TRIBE, challenger_wins, dice_for, percent
@@ -583,6 +584,13 @@ class Sunda(Game):
         lines.append("Totals: " + ", ".join(f"{p} {scores[p]}" for p in self.players) +
                      f" ({verdict(winners_of(scores))})")
         return self.score_log[before:]
+
+    @classmethod
+    def score_position(cls, data: Mapping[str, Any], source: str = "<position>") -> PositionResult:
+        """Score a layout read off the table (no action log): see :mod:`.position`."""
+        from .position import score_position
+
+        return score_position(data, source)
 
     # ------------------------------------------------------------------ views
 
