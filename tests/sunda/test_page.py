@@ -51,6 +51,20 @@ def test_the_board_module_doctest_runs():
     assert result.failed == 0 and result.attempted > 0
 
 
+def test_the_docs_board_picture_is_drawn_by_its_script(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "board.svg"
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, str(root / "scripts" / "sunda_board_svg.py"), "--out", str(out)], check=True,
+                   capture_output=True, cwd=root)
+    svg = out.read_text()
+    for part in ("coast-complete", "coast-open", "coast-islet", 'class="node"', "tribe of 3"):
+        assert part in svg, part
+    assert svg == (root / "docs" / "sunda-board.svg").read_text(), "run scripts/sunda_board_svg.py"
+
+
 def test_the_board_shows_land_tribes_and_the_odds_before_the_dice(hub):
     from web import create_app
 

@@ -675,8 +675,8 @@ class Sunda(Game):
                 "id": p.piece.id, "q": p.q, "r": p.r, "turn": p.turn,
                 "corners": [list(map(lambda v: round(v, 3), xy(c))) for c in p.corners],
                 "land": [[world(pt) for pt in poly] for poly in p.piece.outline],
-                "island": "complete" if states and all(s == "complete" for s in states) else
-                          ("open" if states else None),
+                "island": None if not states else "complete" if all(s == "complete" for s in states) else
+                          "islet" if "islet" in states else "open",
                 "last": p.order == len(self.board.placed) - 1,
             })
         nodes = []
