@@ -133,6 +133,7 @@ def phone(hub):
     shutil.rmtree(profile, ignore_errors=True)
 
 
+@pytest.mark.browser
 def test_a_pawn_is_played_from_the_phone_with_the_legal_list(hub, phone):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -155,6 +156,7 @@ def test_a_pawn_is_played_from_the_phone_with_the_legal_list(hub, phone):
     WebDriverWait(d, 8).until(lambda _: hub.session.game.tribes.get((3, 1)) == [0, 0])
 
 
+@pytest.mark.browser
 def test_a_screenshot_of_the_board_in_headless_chromium(hub, phone):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
