@@ -47,6 +47,8 @@ def test_the_engine_reports_the_odds_before_the_dice(tmp_path):
     cut = next(i for i, a in enumerate(data["actions"]) if a["type"] == "roll")
     data["actions"], data["expect"] = data["actions"][:cut], []
     game = run_scenario(data)
-    ch = game.resources()["table"]["challenge"]
+    ch = game.view()["challenge"]
     assert (ch["challenger_dice"], ch["defender_dice"], ch["odds"]) == (1, 1, 58.3)
+    assert game.resources()["table"]["challenge"] == \
+        "Ana's tribe at 3,1 against Ben's at 1,1: 58.3 % for the challenger (1 die v 1 die)"
     assert "58.3 %" in game.waiting_for() and "58.3 %" in game.view()["challenge"]["odds_text"]

@@ -58,6 +58,8 @@ def test_a_challenge_winner_with_no_pawn_left_adds_none_and_the_losers_pawn_goes
     assert (3, 1) not in g.tribes, "Ana's only pawn went home and Ben had none to put on top"
     assert g.supply == [24, 0] and g.tribes == {(1, 1): [1, 1]}
     assert g.last_challenge["winner"] == "Ben" and g.last_challenge["replaced"] is False
+    assert g.resources()["table"]["last_challenge"] == \
+        "Ben won Ana's challenge, dice [1] v [6]; the tribe at 3,1 changed (Ben had no pawn to add)"
 
 
 def test_describe_speaks_table_words():

@@ -635,10 +635,28 @@ class Sunda(Game):
             "waiting_for": self.waiting_for(),
             "levels": [lvl for lvl in LEVELS if self.on(lvl)],
             "pieces": self.set.name,
-            "challenge": self._challenge_view(),
-            "last_challenge": self.last_challenge,
+            "challenge": self._challenge_words(),
+            "last_challenge": self._last_challenge_words(),
         }
         return {"players": players, "table": table}
+
+    def _challenge_words(self) -> str | None:
+        ch = self._challenge_view()
+        if ch is None:
+            return None
+        (aq, ar), (dq, dr) = ch["attacker"], ch["defender"]
+        return (f"{ch['challenger']}'s tribe at {aq},{ar} against {ch['defender_chief']}'s at {dq},{dr}: "
+                f"{ch['odds_text']} ({_plural(ch['challenger_dice'], 'die')} v "
+                f"{_plural(ch['defender_dice'], 'die')})").replace("dies", "dice")
+
+    def _last_challenge_words(self) -> str | None:
+        lc = self.last_challenge
+        if lc is None:
+            return None
+        faces = lc["faces"]
+        added = "" if lc["replaced"] else f" ({lc['winner']} had no pawn to add)"
+        return (f"{lc['winner']} won {lc['challenger']}'s challenge, dice {faces['challenger']} v "
+                f"{faces['defender']}; the tribe at {lc['tribe'][0]},{lc['tribe'][1]} changed{added}")
 
     def _challenge_view(self) -> dict[str, Any] | None:
         pend = self.pending
