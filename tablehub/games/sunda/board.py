@@ -85,6 +85,7 @@ class Board:
         self.placed: list[Placed] = []
         self.tri: dict[Triangle, int] = {}
         self.sides: dict[tuple[Point, Point], tuple[int, int]] = {}   # directed edge as its owner runs it
+        self.need: dict[tuple[Point, Point], int] = {}   # directed edge -> side code a piece laid there needs
         self.cover: dict[Point, int] = {}
         self.nodes: dict[Point, Node] = {}
         self.parent: list[int] = []
@@ -104,6 +105,7 @@ class Board:
         new.placed = list(self.placed)
         new.tri = dict(self.tri)
         new.sides = dict(self.sides)
+        new.need = dict(self.need)
         new.cover = dict(self.cover)
         new.nodes = dict(self.nodes)
         new.parent = list(self.parent)
@@ -144,17 +146,9 @@ class Board:
 
     def requirement(self, q: int, r: int, turn: int) -> tuple[int, ...]:
         """Per side of a rhombus at (q, r, turn): the side code a piece needs there (0: free)."""
-        cs = corners(q, r, turn)
-        req = []
-        code = self.pieces.code
-        for k in range(4):
-            other = self.sides.get((cs[(k + 1) % 4], cs[k]))
-            if other is None:
-                req.append(0)
-            else:
-                p = self.placed[other[0]]
-                req.append(code(p.piece.side(other[1])[::-1]))
-        return tuple(req)
+        c0, c1, c2, c3 = corners(q, r, turn)
+        need = self.need
+        return need.get((c0, c1), 0), need.get((c1, c2), 0), need.get((c2, c3), 0), need.get((c3, c0), 0)
 
     def candidates(self) -> dict[tuple[int, ...], dict[Pos, None]]:
         """Every free rhombus position sharing a side with the layout, grouped by its side requirement
@@ -191,23 +185,35 @@ class Board:
                             self._set_candidate(pos, self.requirement(*pos))
 
     def fits(self, piece: Piece, req: tuple[int, ...]) -> bool:
-        key = (piece.index, req)
-        memo = self.pieces.fit_memo
-        ok = memo.get(key)
+        memo = piece.fit_memo
+        ok = memo.get(req)
         if ok is None:
             codes = piece.side_codes
-            ok = memo[key] = all(x == 0 or x == c for x, c in zip(req, codes))
+            ok = memo[req] = all(x == 0 or x == c for x, c in zip(req, codes))
         return ok
 
-    def legal_placements(self, piece: Piece) -> list[Pos]:
+    def legal_placements(self, piece: Piece, sort: bool = True) -> list[Pos]:
+        """Every (q, r, turn) where ``piece`` fits now (``sort=False``: in the board's own order,
+        which a replay repeats, for playouts that only pick one)."""
         out: list[Pos] = []
+        memo = piece.fit_memo
         for req, positions in self.candidates().items():
-            if self.fits(piece, req):
+            ok = memo.get(req)
+            if ok is None:
+                ok = self.fits(piece, req)
+            if ok:
                 out.extend(positions)
-        return sorted(out)
+        return sorted(out) if sort else out
 
     def can_place(self, piece: Piece) -> bool:
-        return any(self.fits(piece, req) for req in self.candidates())
+        memo = piece.fit_memo
+        for req in self.candidates():
+            ok = memo.get(req)
+            if ok is None:
+                ok = self.fits(piece, req)
+            if ok:
+                return True
+        return False
 
     def check(self, piece: Piece, q: int, r: int, turn: int) -> None:
         """Raise :class:`IllegalAction` naming the rule when ``piece`` cannot go at (q, r, turn)."""
@@ -275,6 +281,7 @@ class Board:
                     theirs = o.base + o.piece.region_of[3 * ok + 2 - j]
                     self._union(mine, theirs)
             self.sides[(a, b)] = (idx, k)
+            self.need[(b, a)] = self.pieces.code(piece.side(k)[::-1])
         formed = []
         for k in range(4):
             pt = cs[k]

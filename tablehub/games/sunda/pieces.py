@@ -50,6 +50,7 @@ class Piece:
     outline: tuple[tuple[tuple[float, float], ...], ...]
     note: str = ""
     side_codes: tuple[int, ...] = ()
+    fit_memo: dict[tuple[int, ...], bool] = field(default_factory=dict)  # side requirement -> fits
 
     def __deepcopy__(self, memo: dict) -> "Piece":
         return self
@@ -85,7 +86,6 @@ class PieceSet:
     by_id: dict[str, Piece] = field(default_factory=dict)
     codes: dict[str, int] = field(default_factory=dict)
     marker_by_id: dict[str, Marker] = field(default_factory=dict)
-    fit_memo: dict[tuple[int, tuple[int, ...]], bool] = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict) -> "PieceSet":
         return self  # immutable once loaded

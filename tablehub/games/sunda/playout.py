@@ -41,7 +41,7 @@ def random_game(players: int = 2, seed: int = 0, options: dict[str, Any] | None 
         while ids:  # take a random piece; one that fits nowhere goes back and another is taken
             i = rng.randrange(len(ids))
             pid = ids[i]
-            spots = game.legal_placements(pid)
+            spots = game.board.legal_placements(game.set.by_id[pid], sort=False)
             if spots:
                 q, r, turn = _compact(game, rng, spots)
                 game.apply(PlacePiece(pid, q, r, turn))
