@@ -54,3 +54,5 @@ def test_every_rule_key_the_docs_list_is_one_the_engine_uses():
     assert len(listed) > 20
     for key in listed:
         assert f'rule="{key}"' in source, key
+    raised = set(re.findall(r'rule="([a-z_]+)"', source))
+    assert raised <= set(listed) | {"edge_mismatch"}, raised - set(listed)
