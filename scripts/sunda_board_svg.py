@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw an example Sunda to Sahul board for the docs: docs/sunda-board.svg.
 
-A hand-drawn archipelago (tests/sunda/drawn.py's convention: ``#`` land point, ``.``
+A hand-drawn archipelago (tablehub/games/sunda/drawing.py's convention: ``#`` land point, ``.``
 water point) laid piece by piece through the engine: a ring island round a lake with a
 small open islet in it, tribes, a water right and a resource marker, and one open island;
 then drawn by the page's own board module (web/board_sunda.py).
@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from tablehub.games.base import Setup  # noqa: E402
 from tablehub.games.sunda.engine import Sunda  # noqa: E402
-from tests.sunda.drawn import cells, lay, pieces, piece_id  # noqa: E402
+from tablehub.games.sunda.drawing import cells, lay, pieces, piece_id  # noqa: E402
 from web.board_sunda import render  # noqa: E402
 
 ROWS = ["............",

@@ -40,7 +40,7 @@ def test_the_engine_reports_the_odds_before_the_dice(tmp_path):
 
     from tablehub.scenario import run_scenario
 
-    from .drawn import expand
+    from tablehub.games.sunda.drawing import expand
 
     data = json.loads((Path(__file__).parent / "scenarios" / "challenges.json").read_text())
     data = expand(data)

@@ -10,7 +10,7 @@ from tablehub.games.base import Setup
 from tablehub.games.sunda.engine import Sunda
 from tablehub.games.sunda.pieces import build_piece_set
 
-from .drawn import expand
+from tablehub.games.sunda.drawing import expand
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "sunda.md").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from tablehub.games.base import IllegalAction, Setup, SetupError
 from tablehub.games.sunda.actions import Challenge, PlacePawn, Roll
 from tablehub.games.sunda.engine import Sunda
 
-from .drawn import expand, pieces, play
+from tablehub.games.sunda.drawing import expand, pieces, play
 
 BIG = ["." * 9] + ["." + "#" * 7 + "."] * 6 + ["." * 9]   # 42 land nodes on one island
 

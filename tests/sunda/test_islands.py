@@ -1,4 +1,4 @@
-"""Island completion, lakes and nodes on hand-drawn positions (tests/sunda/drawn.py)."""
+"""Island completion, lakes and nodes on hand-drawn positions (tablehub/games/sunda/drawing.py)."""
 from __future__ import annotations
 
 from tablehub.games.base import Setup
@@ -6,7 +6,7 @@ from tablehub.games.sunda.engine import Sunda
 from tablehub.games.sunda.lattice import corners, placements_covering, side_neighbours, triangle_of, triangles, \
     triangles_at
 
-from .drawn import play
+from tablehub.games.sunda.drawing import play
 
 LAKE_WITH_ISLET = [".........",
                    ".#######.",

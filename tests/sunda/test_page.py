@@ -13,7 +13,7 @@ import pytest
 from tablehub.games.base import Setup
 from tablehub.store import Store
 
-from .drawn import expand
+from tablehub.games.sunda.drawing import expand
 
 PIN = "2468"
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"

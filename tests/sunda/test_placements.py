@@ -4,7 +4,7 @@ from __future__ import annotations
 from tablehub.games.base import Setup
 from tablehub.games.sunda.engine import Sunda
 
-from .drawn import pieces, play
+from tablehub.games.sunda.drawing import pieces, play
 
 SEA = {"id": "sea", "sides": "WWW WWW WWW WWW"}
 SEA2 = {"id": "sea2", "sides": "WWW WWW WWW WWW"}

@@ -8,7 +8,7 @@ import pytest
 
 from tablehub.scenario import run_scenario
 
-from .drawn import expand
+from tablehub.games.sunda.drawing import expand
 
 HERE = Path(__file__).parent / "scenarios"
 FILES = sorted(HERE.glob("*.json"))

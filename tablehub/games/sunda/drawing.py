@@ -1,4 +1,4 @@
-"""Hand-drawn Sunda positions for tests: lattice points drawn as text, pieces read off the drawing.
+"""Hand-drawn Sunda positions (tests, docs pictures, examples): lattice points as text, pieces read off it.
 
 Row ``r`` of the drawing is lattice row ``r``, character ``q`` is point ``(q, r)``:
 ``#`` land, ``.`` water, anything else no piece. Land is a disc of radius 0.6 round
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from tablehub.games.sunda.lattice import corners
-from tablehub.games.sunda.pieces import FORMAT
+from .lattice import corners
+from .pieces import FORMAT
 
 MARKERS = [{"id": m, "number": n} for m, n in
            (("red", 1), ("orange", 2), ("yellow", 3), ("green", 4), ("blue", 5), ("purple", 6))]
@@ -92,8 +92,8 @@ def play(rows: list[str], skip: Iterable[str] = (), players=("Ana", "Ben"), opti
          extra: Iterable[dict] = ()):
     """Lay every cell of a drawing in reading order (but ``skip``), claiming the land nodes in
     ``claim`` with a pawn when they form, until the game ends. Returns the engine (not finished)."""
-    from tablehub.games.base import Setup
-    from tablehub.games.sunda.engine import Sunda
+    from ..base import Setup
+    from .engine import Sunda
 
     opts = dict(options or {})
     opts["pieces"] = pieces(rows, extra)
