@@ -86,6 +86,7 @@ class Board:
         self.tri: dict[Triangle, int] = {}
         self.sides: dict[tuple[Point, Point], tuple[int, int]] = {}   # directed edge as its owner runs it
         self.need: dict[tuple[Point, Point], int] = {}   # directed edge -> side code a piece laid there needs
+        self.loop_closed = False   # did the last piece join land to land it already reached?
         self.cover: dict[Point, int] = {}
         self.nodes: dict[Point, Node] = {}
         self.parent: list[int] = []
@@ -106,6 +107,7 @@ class Board:
         new.tri = dict(self.tri)
         new.sides = dict(self.sides)
         new.need = dict(self.need)
+        new.loop_closed = self.loop_closed
         new.cover = dict(self.cover)
         new.nodes = dict(self.nodes)
         new.parent = list(self.parent)
@@ -270,6 +272,8 @@ class Board:
                 elif at > span[1]:
                     span[1] = at
         cs = p.corners
+        self.loop_closed = False
+        seen: set[tuple[int, int]] = set()
         for k in range(4):
             a, b = cs[k], cs[(k + 1) % 4]
             other = self.sides.get((b, a))
@@ -279,7 +283,11 @@ class Board:
                 for j in range(3):
                     mine = base + piece.region_of[3 * k + j]
                     theirs = o.base + o.piece.region_of[3 * ok + 2 - j]
-                    self._union(mine, theirs)
+                    if (mine, theirs) not in seen:
+                        seen.add((mine, theirs))
+                        if self.terrain[mine] == "L" and self.find(mine) == self.find(theirs):
+                            self.loop_closed = True  # land joined land it already reached: a ring closed
+                        self._union(mine, theirs)
             self.sides[(a, b)] = (idx, k)
             self.need[(b, a)] = self.pieces.code(piece.side(k)[::-1])
         formed = []

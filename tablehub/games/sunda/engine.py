@@ -417,10 +417,12 @@ class Sunda(Game):
         if not waiting:
             return
         last = board.placed[-1]
-        if "L" not in last.piece.regions and not any(board.nodes.get(c) is not None and board.nodes[c].order ==
-                                                      last.order and board.nodes[c].kind == "water"
-                                                      for c in last.corners):
-            return  # water joins all round it: an all-water piece cuts nothing off, and it formed no water node
+        formed_water = any(board.nodes.get(c) is not None and board.nodes[c].order == last.order and
+                           board.nodes[c].kind == "water" for c in last.corners)
+        if not board.loop_closed and not formed_water:
+            # water is cut off only by closing a ring of land; without one, only a water node this
+            # piece completed can be new inside a lake
+            return
         lakes = board.enclosed_near(last.order)
         for pt in waiting:
             if board.find(board.nodes[pt].region) in lakes:
