@@ -19,6 +19,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping
 
+from . import board_sunda
 from .board_karibik import karibik_svg
 
 CELL = 100
@@ -190,6 +191,8 @@ def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str
         return _tahiti_svg(view, players)
     if view.get("kind") == "karibik":
         return karibik_svg(view, players)
+    if view.get("kind") == "sunda":
+        return board_sunda.render(view, players)
     if view.get("kind") != "tiles":
         return _fallback_svg(view)
     terrains = view.get("terrains") or {}

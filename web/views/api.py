@@ -21,7 +21,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_NAME = 24
 #: options that name files on the hub: set on the hub's command line, never from a phone
-FILE_OPTIONS = frozenset({"catalog", "board", "data", "tracks", "ships"})
+FILE_OPTIONS = frozenset({"catalog", "board", "data", "tracks", "ships", "pieces"})
 
 
 def _body() -> dict[str, Any]:
