@@ -10,7 +10,7 @@ scores its area as if complete (areas of at most 2 tiles score as incomplete).
 
 >>> from tablehub.games.base import Setup
 >>> g = NeuesLand(Setup("neuesland", ("Ana", "Ben")))
->>> _ = g.apply(PlaceTile("ds040", 0, 1, 0))
+>>> _ = g.apply(PlaceTile("ds017", 1, 0, 0))
 >>> g.current_player, g.tiles_left()
 ('Ana', 82)
 """
