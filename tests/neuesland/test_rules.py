@@ -62,8 +62,9 @@ def test_every_refusal_names_its_rule():
     assert "touches no placed tile" in refused(g, PlaceTile("ds017", 5, 5, 0), "not_adjacent")
     assert "already holds tile ds001" in refused(g, PlaceTile("ds017", 0, 0, 0), "occupied")
     msg = refused(g, PlaceTile("ds017", 1, 0, 90), "edge_mismatch")
-    assert msg == ("ds017 turned 90: its own S side, facing west (plain) does not continue the east side of "
-                   "ds001 at 0, 0 (mountain)")
+    assert msg == ("The tile with a plain and three mountains cannot lie east of the start tile this way: its "
+                   "west side (plain) does not continue the east side of the start tile (mountain) "
+                   "(ds017 turned 90: its own S side; ds001 at 0, 0)")
     assert "rotation must be 0, 90, 180 or 270" in refused(g, PlaceTile("ds017", 1, 0, 45), "bad_rotation")
     assert "unknown tile 'ds999'" in refused(g, PlaceTile("ds999", 1, 0, 0), "unknown_tile")
     refused(g, PlaceFigure("G:S"), "figure_before_tile")

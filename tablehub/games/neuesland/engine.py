@@ -45,6 +45,7 @@ class ScoreFigure(FigureOnBoard):
     """Take your figure back from region ``region`` of the tile at (x, y) and score its area now."""
 
     type: ClassVar[str] = "score_figure"
+    verb: ClassVar[str] = "Take back and score"
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,15 @@ class NeuesLand(TileGame):
             self.box[action.tile] -= 1
             self.hands[target].append(action.tile)
 
+    def describe(self, action: Any) -> str | None:
+        """The expert variant's own actions in table words (the rest: the tile core's)."""
+        kind = action.get("type")
+        if kind == "set_aside":
+            return "Set a tile aside, face down"
+        if kind == "draw" and isinstance(action.get("tile"), str):
+            return f"Draw {self.tile_words(action['tile'])} into a hand, face up"
+        return super().describe(action)
+
     # ---- scoring
 
     def area_value(self, root: int, final: bool = False) -> AreaValue:
@@ -287,7 +297,7 @@ class NeuesLand(TileGame):
             value = self.area_value(self.board.feature(fig.cell, fig.region), final=True)
             role = self.figure_roles[value.terrain]
             self.award(self.players[fig.owner], value.points,
-                       f"final scoring: {role} at {fig.cell[0]}, {fig.cell[1]} on "
+                       f"final scoring: {role} {self.cell_words(fig.cell)} on "
                        f"{value.describe(self.catalog.terrains)}", kind="final")
         self.finished = True
         return self.score_log[before:]

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from ..base import IllegalAction
 from .catalog import Catalog, TileType
+from .words import TileWords
 
 Cell = tuple[int, int]
 #: (dx, dy) per direction N, E, S, W; y grows to the south
@@ -169,14 +170,19 @@ class TileBoard:
             self.groups.setdefault(cons, {})[cell] = None
 
     def check(self, tile: TileType, cell: Cell, rot: int) -> None:
-        """Raise :class:`IllegalAction` with the precise reason when ``tile`` cannot go there."""
+        """Raise :class:`IllegalAction` with the precise reason when ``tile`` cannot go there: in table
+        words, the ids after them (for whoever corrects a record)."""
+        words = self.words
         if cell in self.cells:
-            other = self.cells[cell].tile.id
-            raise IllegalAction(f"cell {cell[0]}, {cell[1]} already holds tile {other}", rule="occupied")
+            other = self.cells[cell].tile
+            there = "there" if other.start else words.place(self.cells, cell, exclude=cell)
+            raise IllegalAction(f"{words.tile(other).capitalize()} already lies {there} "
+                                f"(cell {cell[0]}, {cell[1]} already holds tile {other.id})", rule="occupied")
         cons = self.open.get(cell)
         if cons is None:
-            raise IllegalAction(f"cell {cell[0]}, {cell[1]} touches no placed tile "
-                                f"(at least one side must touch one; corners do not count)", rule="not_adjacent")
+            raise IllegalAction(f"The place {words.place(self.cells, cell)} touches no tile on the table: at "
+                                f"least one side must touch one; corners do not count (cell {cell[0]}, {cell[1]} "
+                                f"touches no placed tile)", rule="not_adjacent")
         codes = tile.side_codes[rot]
         for d in range(4):
             if cons[d] and cons[d] != codes[d]:
@@ -185,11 +191,16 @@ class TileBoard:
                 mine = self.describe(self.catalog.codes.names[codes[d]])
                 theirs = self.describe(self.catalog.codes.names[self.catalog.codes.mirror[cons[d]]][::-1])
                 own = "NESW"[(d - rot) % 4]
-                turned = f"{tile.id} turned {90 * rot}: its own {own} side, facing {DIRECTION_NAMES[d]}" \
-                    if rot else f"the {DIRECTION_NAMES[d]} side of {tile.id}"
+                ids = f"{tile.id} turned {90 * rot}: its own {own} side" if rot else f"{tile.id}"
                 raise IllegalAction(
-                    f"{turned} ({mine}) does not continue the {DIRECTION_NAMES[(d + 2) % 4]} side of "
-                    f"{other.tile.id} at {nx}, {ny} ({theirs})", rule="edge_mismatch")
+                    f"{words.tile(tile).capitalize()} cannot lie {words.place(self.cells, cell, exclude=cell)} "
+                    f"this way: its {DIRECTION_NAMES[d]} side ({mine}) does not continue the "
+                    f"{DIRECTION_NAMES[(d + 2) % 4]} side of {words.tile(other.tile)} ({theirs}) "
+                    f"({ids}; {other.tile.id} at {nx}, {ny})", rule="edge_mismatch")
+
+    @property
+    def words(self) -> TileWords:
+        return TileWords.of(self.catalog)
 
     def describe(self, triple: str) -> str:
         names = [self.catalog.terrains.get(ch, ch) for ch in triple]
