@@ -54,7 +54,7 @@ def describe_action(action: Mapping[str, Any], game: Any = None) -> str:
     game's table words when ``game`` (as it is just before or after the action) has them
     (:meth:`tablehub.games.base.Game.describe`), else a generic one from the fields."""
     if game is not None:
-        return game.words(action)
+        return game.say(action)
     return record_words(action)
 
 

@@ -386,7 +386,7 @@ class Game:
         from the replay); an override must read only what the action cannot change."""
         return None
 
-    def words(self, action: Mapping[str, Any]) -> str:
+    def say(self, action: Mapping[str, Any]) -> str:
         """:meth:`describe`, or the generic wording when the game has no words of its own."""
         try:
             said = self.describe(action)

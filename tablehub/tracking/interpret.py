@@ -112,7 +112,7 @@ def _labels(game: Game | None, actions: Any) -> list[str]:
     work = fork(game)
     out = []
     for a in actions:
-        out.append(work.words(a))
+        out.append(work.say(a))
         if _refusal(work, a) is not None:
             out.extend(record_code(b) for b in actions[len(out):])
             break
