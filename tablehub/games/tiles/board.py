@@ -259,6 +259,9 @@ class TileBoard:
             "x": cell[0], "y": cell[1], "tile": p.tile.id, "rotation": 90 * p.rot,
             "slots": p.tile.slots_rotated(p.rot),
             "interior": [r.terrain for r in p.tile.regions if not r.slots],
+            "marks": tile_marks(p.tile, p.rot),
+            "name": self.words.tile(p.tile),
+            "where": self.words.place(self.cells, cell, exclude=cell),
         }
 
     def ascii(self) -> str:
@@ -285,3 +288,39 @@ class TileBoard:
             lines.extend(rows)
         return "\n".join(line.rstrip() for line in lines)
 
+
+# Unit-square points for the 12 slots (middle of each third of each side), clockwise from NW.
+_SLOT_POINTS = [(1 / 6, 0), (0.5, 0), (5 / 6, 0), (1, 1 / 6), (1, 0.5), (1, 5 / 6),
+                (5 / 6, 1), (0.5, 1), (1 / 6, 1), (0, 5 / 6), (0, 0.5), (0, 1 / 6)]
+
+
+def region_anchor(slots: frozenset[int], rot: int) -> list[float]:
+    """Where to draw a figure on a region, in rotated tile fractions (u east, v south)."""
+    if not slots:
+        return [0.5, 0.5]
+    pts = [_SLOT_POINTS[(s + 3 * rot) % 12] for s in slots]
+    u = sum(p[0] for p in pts) / len(pts)
+    v = sum(p[1] for p in pts) / len(pts)
+    # pull towards the side: a region's anchor sits between its slots and the centre
+    if abs(u - 0.5) < 0.05 and abs(v - 0.5) < 0.05:
+        u, v = pts[0]
+    return [round(0.5 + (u - 0.5) * 0.6, 3), round(0.5 + (v - 0.5) * 0.6, 3)]
+
+
+def tile_marks(tile: TileType, rot: int) -> list[dict[str, Any]]:
+    """What scores on a tile besides its terrains, placed for drawing on the turned tile: towns
+    (at the coast between their land and their sea), goods symbols and boats (in their region).
+    ``[{"kind": "town"|"symbol"|"boat", "at": [u, v], "name"?: str, "count"?: int}]``."""
+    out: list[dict[str, Any]] = []
+    for town in tile.towns:
+        land = region_anchor(tile.regions[town.land].slots, rot)
+        sea = region_anchor(tile.regions[town.sea].slots, rot)
+        out.append({"kind": "town", "at": [round(land[0] + 0.45 * (sea[0] - land[0]), 3),
+                                           round(land[1] + 0.45 * (sea[1] - land[1]), 3)]})
+    for region in tile.regions:
+        at = region_anchor(region.slots, rot)
+        for name, n in region.symbols.items():
+            out.append({"kind": "symbol", "name": name, "count": n, "at": at})
+        if region.boat:
+            out.append({"kind": "boat", "at": at})
+    return out

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Iterable, Iterator, Mapping
 from ..base import Action, Game, IllegalAction, OptionSpec, SetupError, Setup
 from .board import Cell, TileBoard
 from .catalog import Catalog, CatalogError, TileType, load_catalog, rotation_index
+from .board import region_anchor  # noqa: F401  (games import it from here)
 from .words import TileWords
 
 _CATALOG_CACHE: dict[tuple[str, str], Catalog] = {}
@@ -457,19 +458,3 @@ def table_sides(slots: frozenset[int], rot: int) -> str:
         (" side" if len(words) == 1 else " sides")
 
 
-# Unit-square points for the 12 slots (middle of each third of each side), clockwise from NW.
-_SLOT_POINTS = [(1 / 6, 0), (0.5, 0), (5 / 6, 0), (1, 1 / 6), (1, 0.5), (1, 5 / 6),
-                (5 / 6, 1), (0.5, 1), (1 / 6, 1), (0, 5 / 6), (0, 0.5), (0, 1 / 6)]
-
-
-def region_anchor(slots: frozenset[int], rot: int) -> list[float]:
-    """Where to draw a figure on a region, in rotated tile fractions (u east, v south)."""
-    if not slots:
-        return [0.5, 0.5]
-    pts = [_SLOT_POINTS[(s + 3 * rot) % 12] for s in slots]
-    u = sum(p[0] for p in pts) / len(pts)
-    v = sum(p[1] for p in pts) / len(pts)
-    # pull towards the side: a region's anchor sits between its slots and the centre
-    if abs(u - 0.5) < 0.05 and abs(v - 0.5) < 0.05:
-        u, v = pts[0]
-    return [round(0.5 + (u - 0.5) * 0.6, 3), round(0.5 + (v - 0.5) * 0.6, 3)]
