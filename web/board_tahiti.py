@@ -5,6 +5,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping
 
+from tablehub.games.tahiti.words import cell_words
+
 from .board_svg import _DEFS, _contrast, drawer
 
 #: Tahiti pearl colours on the page
@@ -74,23 +76,24 @@ def tahiti_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]
                        f'text-anchor="middle" font-size="10" font-weight="800" fill="#10310a" '
                        f'font-family="sans-serif">TAHITI</text></g>')
             continue
-        sectors = ", ".join(cell.get("sectors") or [])
+        sectors = " and ".join(cell.get("sectors") or [])
+        words = cell_words((int(cell["row"]), int(cell["col"])))
         out.append(f'<rect class="cell" data-cell="{name}" x="{x + 1}" y="{y + 1}" width="{_TCELL - 2}" '
-                   f'height="{_TCELL - 2}" fill="#ffffff08" stroke="#ffffff40"><title>{name} '
-                   f'(sector {escape(sectors)})</title></rect>')
+                   f'height="{_TCELL - 2}" fill="#ffffff08" stroke="#ffffff40"><title>{escape(words)}, in the '
+                   f'sector{"s" if " and " in sectors else ""} of {escape(sectors)} [{name}]</title></rect>')
         boat = cell.get("boat")
         if boat:
             owner = str(boat.get("owner"))
             info = players.get(owner, {})
             out.append(_boat(x + _TCELL / 2, y + _TCELL / 2 + 6, info.get("css", "#777"), owner[:1].upper(),
-                             boat.get("pearl"), f"{name}: {owner}'s boat with a {boat.get('pearl')} pearl"))
+                             boat.get("pearl"), f"{owner}'s boat with a {boat.get('pearl')} pearl in {words}"))
     track = list(view.get("track") or [])
     for (cx, cy), space in zip(_track_positions(len(track), lo, hi), track):
         pearl = str(space.get("pearl"))
         letter = escape(str(space.get("letter", "")))
         idx = int(space.get("space", 0))
-        out.append(f'<g class="space" data-space="{idx}"><title>space {idx}: letter {letter}, '
-                   f'{escape(pearl)} pearl</title>'
+        out.append(f'<g class="space" data-space="{idx}"><title>the {letter} space with the {escape(pearl)} '
+                   f'pearl [space {idx}]</title>'
                    f'<rect x="{cx - 27:.1f}" y="{cy - 27:.1f}" width="54" height="54" rx="12" fill="#f3e6c4" '
                    f'stroke="#8b6a3a" stroke-width="2"/>'
                    f'<text x="{cx - 8:.1f}" y="{cy + 2:.1f}" text-anchor="middle" font-size="22" font-weight="900" '
