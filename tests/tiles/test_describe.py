@@ -101,3 +101,20 @@ def test_refusals_speak_table_words_with_the_ids_after_them():
     assert game.validate(ScoreFigure(1, 0, "G:S")) == (
         "no figure of Ben on the plain in the south of the tile with a plain and three mountains (east of the "
         "start tile) (region G:S of ds017 at 1, 0)")
+
+
+@pytest.mark.parametrize("words, message", [
+    ({"shapes": {"Q": {"inland": "lake"}}}, "words: shapes names terrain 'Q', which is not one of G, M, S"),
+    ({"symbols": {"fish": "fish"}}, "words: symbols.fish must be [singular, plural]"),
+    ({"colour": 1}, "words: unknown field(s) colour"),
+])
+def test_a_catalog_with_bad_words_gets_one_clear_line(words, message):
+    import json
+    from pathlib import Path
+
+    from tablehub.games.tiles.catalog import CatalogError, build_catalog
+
+    data = json.loads((Path(__file__).parents[2] / "tablehub/games/neuesland/tiles.json").read_text())
+    with pytest.raises(CatalogError, match="^mine.json: " + message.replace("(", r"\(").replace(")", r"\)")
+                       .replace("[", r"\[").replace("]", r"\]")):
+        build_catalog(dict(data, words=words), "mine.json")
