@@ -118,3 +118,17 @@ def test_a_catalog_with_bad_words_gets_one_clear_line(words, message):
     with pytest.raises(CatalogError, match="^mine.json: " + message.replace("(", r"\(").replace(")", r"\)")
                        .replace("[", r"\[").replace("]", r"\]")):
         build_catalog(dict(data, words=words), "mine.json")
+
+
+def test_the_cameras_reading_is_said_in_table_words_when_the_game_is_at_hand():
+    """The tracker's commit line ("Ana: ...") once read "ds050 at 4,6 turned 0; figure off S:NE"."""
+    from tablehub.tracking.interpret import Reading
+
+    game = new_game(Setup("neuesland", ("Ana", "Ben")))
+    reading = Reading("pending", actions=[{"type": "place_tile", "tile": "ds017", "x": 1, "y": 0, "rotation": 0},
+                                          {"type": "place_figure", "region": "G:S"}])
+    assert reading.describe(game) == ("pending: Lay the tile with a plain and three mountains east of the start "
+                                      "tile (mountain north, east and west, plain south); Place an explorer on the "
+                                      "plain in the south")
+    assert len(game.history) == 0, "the words are read on a copy"
+    assert reading.describe() == "pending: ds017 at 1,0 turned 0; figure on G:S", "logs without a game: the ids"

@@ -461,7 +461,7 @@ function renderBoardCaption() {
   const p = state.pending;
   if (p) bits.push(`Pending (dashed): ${p.actions.map((a) => a.label).join("; ")}`);
   const last = g && g.history.length ? g.history[g.history.length - 1] : null;
-  if (last) bits.push(`Last: ${last.player || ""} ${last.label}`);
+  if (last) bits.push(`Last: ${last.player ? `${last.player}: ` : ""}${last.label}`);
   $("#board-caption").textContent = bits.join(" · ");
   fetch("/api/board.json").then((r) => r.json()).then((d) => {
     $("#legend").replaceChildren(...(d.legend || []).map((t) => el("li", {},
@@ -575,7 +575,8 @@ function tapBoard(ev) {
     fy.value = y;
     toast(`Cell (${x}, ${y}) filled in the move form`);
   } else {
-    toast(`Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
+    toast(cell.dataset.name ? `${cell.dataset.name} (${cell.dataset.tile} at ${x}, ${y})`
+      : `Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
   }
 }
 
