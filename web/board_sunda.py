@@ -20,17 +20,12 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping
 
+from .board_svg import _contrast, drawer
+
 U = 64  # pixels per lattice side
 WATER, LAND, TABLE = "#5aa9e6", "#d9c07a", "#2b3a42"
 OUTLINE = {"complete": ("#1f6b2a", ""), "open": ("#b5542a", ' stroke-dasharray="7 5"'),
            "islet": ("#777", ' stroke-dasharray="3 4"')}
-
-
-def _contrast(css: str) -> str:
-    if css.startswith("#") and len(css) == 7:
-        r, g, b = (int(css[i:i + 2], 16) for i in (1, 3, 5))
-        return "#111" if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else "#fff"
-    return "#fff"
 
 
 def _pts(points: Any) -> str:
@@ -107,7 +102,8 @@ def _node(n: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) -> str
     return (f'<g class="node" data-q="{q}" data-r="{r}"><title>{escape(title)}</title>{"".join(parts)}</g>')
 
 
-def render(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) -> str:
+@drawer("sunda")
+def render(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]], **_: Any) -> str:
     """SVG text for a Sunda view; ``players`` maps a name to ``{"css", "colour"}``."""
     pieces = list(view.get("pieces") or [])
     xs = [float(c[0]) for p in pieces for c in p["corners"]] or [0.0]

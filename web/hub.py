@@ -32,7 +32,7 @@ from tablehub.session import Session
 from tablehub.store import Store
 
 from .events import EventBus
-from .present import describe_action, game_snapshot
+from .present import action_code, describe_action, game_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class Candidate:
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, "confidence": self.confidence, "label": self.label,
-                "refused": self.refused}
+                "code": action_code(self.action), "refused": self.refused}
 
 
 @dataclass(frozen=True)
@@ -275,7 +275,8 @@ class Hub:
                 return
             with session.lock:
                 refused, ghost, labels = _after_pending(session.game, parsed)
-            self._pending = {"actions": [{"action": a, "label": label} for a, label in zip(parsed, labels)],
+            self._pending = {"actions": [{"action": a, "label": label, "code": action_code(a, session.game)}
+                                         for a, label in zip(parsed, labels)],
                              "note": str(note), "refused": refused, "at": time.time()}
             self._ghost = ghost
             self._recheck_offer(session)
@@ -422,8 +423,19 @@ class Hub:
             old = self._flag
             if old is not None and (old["reason"], old["x"], old["y"]) == (str(reason), x, y):
                 return  # the same illegal placement seen again
-            self._flag = {"reason": str(reason), "x": x, "y": y, "at": time.time()}
+            self._flag = {"reason": str(reason), "x": x, "y": y, "at": time.time(), "where": self._where(x, y)}
         self.publish()
+
+    def _where(self, x: int | None, y: int | None) -> str:
+        """The flagged cell in the game's words ("east of the start tile"), "" without a cell."""
+        session = self._session
+        if session is None or x is None or y is None:
+            return ""
+        with session.lock:
+            try:
+                return session.game.cell_words((int(x), int(y)))
+            except Exception:  # words are a courtesy; the flag itself must show
+                return f"at ({x}, {y})"
 
     def clear_flag(self) -> None:
         with self._lock:
@@ -599,7 +611,8 @@ def _actor(action: Mapping[str, Any], game: Any, before: str | None, turn_before
 def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str | None,
            events: list[dict[str, Any]], game: Any) -> dict[str, Any]:
     """A history line; ``game`` is the game just after the action (for its label)."""
-    return {"seq": seq, "action": action, "label": describe_action(action, game), "source": source,
+    return {"seq": seq, "action": action, "label": describe_action(action, game),
+            "code": action_code(action, game), "source": source,
             "turn": turn, "player": actor, "events": events}
 
 

@@ -133,6 +133,62 @@ def action_from_dict(data: Mapping[str, Any], registry: Mapping[str, type[Action
         raise ActionFormatError(f"{where} ({kind}): {exc}") from None
 
 
+_NOT_SAID = ("type", "source", "confidence", "note")
+
+
+def record_words(action: Mapping[str, Any]) -> str:
+    """A sentence from an action's fields, for games (or actions) without words of their own.
+
+    >>> record_words({"type": "place_tile", "tile": "ds017", "x": 1, "y": -2, "rotation": 90})
+    'Place tile ds017 at (1, -2), turned 90°'
+    >>> record_words({"type": "bid", "ship": "Arriba", "cards": [3, -1]})
+    'Bid ship Arriba cards 3, -1'
+    """
+    data = {k: v for k, v in action.items() if k not in _NOT_SAID}
+    kind = str(action.get("type", "action"))
+    words = [kind.replace("_", " ").capitalize()]
+    if "tile" in data:
+        words.append(f"tile {data.pop('tile')}" if kind != "place_tile" else str(data.pop("tile")))
+        if kind == "place_tile":
+            words[0] = "Place tile"
+    if "x" in data and "y" in data:
+        words.append(f"at ({data.pop('x')}, {data.pop('y')})")
+    if "rotation" in data:
+        words[-1] += f", turned {data.pop('rotation')}°"
+    for key, value in data.items():
+        words.append(f"{key.replace('_', ' ')} {_field_text(value)}")
+    return " ".join(words)
+
+
+def record_code(action: Mapping[str, Any]) -> str:
+    """An action's record fields in one short line (``"place_tile ds017 (1, -2) 90°"``).
+
+    >>> record_code({"type": "place_figure", "region": "S:NE", "source": "camera"})
+    'place_figure S:NE'
+    """
+    data = {k: v for k, v in action.items() if k not in _NOT_SAID}
+    bits = [str(action.get("type", "action"))]
+    for key in ("tile", "region"):
+        if key in data:
+            bits.append(str(data.pop(key)))
+    if "x" in data and "y" in data:
+        bits.append(f"({data.pop('x')}, {data.pop('y')})")
+    if "rotation" in data:
+        bits.append(f"{data.pop('rotation')}°")
+    bits.extend(f"{k}={_field_text(v)}" for k, v in data.items())
+    return " ".join(bits)
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
+
+
 # --------------------------------------------------------------------------- setup and scoring
 
 
@@ -323,10 +379,29 @@ class Game:
 
     def describe(self, action: Mapping[str, Any]) -> str | None:
         """``action`` (a record dict) in this game's words for the people at the table, or ``None``
-        for the generic wording (``web.present.describe_action``). Called on the game as it is
-        just before the action, or just after it (the page labels its history from the replay);
-        an override must read only what the action cannot change."""
+        for the generic wording (:func:`record_words`). Table words name things by what a player
+        sees (a tile by what is on it, a region by terrain and side, a place by what is next to
+        it), never by ids; :meth:`code` gives the ids for whoever corrects a record. Called on
+        the game as it is just before the action, or just after it (the page labels its history
+        from the replay); an override must read only what the action cannot change."""
         return None
+
+    def say(self, action: Mapping[str, Any]) -> str:
+        """:meth:`describe`, or the generic wording when the game has no words of its own."""
+        try:
+            said = self.describe(action)
+        except Exception:  # words are a courtesy: a record the game cannot word still gets its fields
+            said = None
+        return said or record_words(action)
+
+    def cell_words(self, cell: tuple[int, int]) -> str:
+        """Where a cell of the table is, in words (tile games: by the tiles around it)."""
+        return f"at ({cell[0]}, {cell[1]})"
+
+    def code(self, action: Mapping[str, Any]) -> str:
+        """The action as its record fields (``"place_tile ds017 (1, -2) 90°"``): the small print
+        under the table words, for whoever corrects a record."""
+        return record_code(action)
 
     def award(self, player: str, points: int, reason: str, kind: str = "score") -> ScoreEvent:
         ev = ScoreEvent(player, points, reason, kind, self.turn)

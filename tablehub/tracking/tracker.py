@@ -180,6 +180,8 @@ class Tracker:
         with self._lock:
             reading = self.reading
             if reading.state == "pending":
+                with session.lock:
+                    said = reading.describe(session.game)[len("pending: "):]
                 done: list[dict[str, Any]] = []
                 try:
                     for action in reading.actions:
@@ -189,7 +191,7 @@ class Tracker:
                     self.evaluate()
                     return self._refuse(f"could not log {action.get('type')}: {exc}")
                 self._overridden = None
-                outcome = Outcome(True, f"{session.game.current_player}: " + reading.describe()[len('pending: '):],
+                outcome = Outcome(True, f"{session.game.current_player}: {said}",
                                   tuple(done))
             elif reading.state == "illegal":
                 return self._refuse(f"fix the table first: {reading.reason}")

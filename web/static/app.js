@@ -352,7 +352,7 @@ function renderBanners(s) {
   $("#flag").hidden = !f;
   if (f) {
     $("#flag-reason").textContent = f.reason;
-    $("#flag-where").textContent = f.x !== null && f.x !== undefined ? `at (${f.x}, ${f.y})` : "";
+    $("#flag-where").textContent = f.where || (f.x !== null && f.x !== undefined ? `at (${f.x}, ${f.y})` : "");
   }
 }
 
@@ -364,6 +364,11 @@ function renderStatus(s) {
   strip.replaceChildren(...items.map(([k, v]) => el("li", { "data-topic": k }, el("b", { text: k }), v)));
 }
 
+/* The record's ids in small print under the table words, for whoever corrects a record. */
+function code(text) {
+  return text ? el("small", { class: "code", text }) : null;
+}
+
 function renderPending(s) {
   const p = s.pending;
   $("#pending").hidden = !p || !s.game || s.game.finished;
@@ -371,7 +376,8 @@ function renderPending(s) {
   // one action: the heading says it all; several: the heading counts them and the list says each once
   $("#pending-summary").textContent = p.actions.length < 2 ? p.actions[0].label : `${p.actions.length} actions`;
   $("#pending-list").hidden = p.actions.length < 2;
-  $("#pending-list").replaceChildren(...p.actions.map((a) => el("li", { text: a.label })));
+  $("#pending-list").replaceChildren(...p.actions.map((a) => el("li", {}, a.label, code(a.code))));
+  $("#pending-code").textContent = p.actions.length < 2 ? p.actions[0].code || "" : "";
   $("#pending-note").hidden = !p.note;
   $("#pending-note").textContent = p.note || "";
   $("#pending-refused").hidden = !p.refused;
@@ -388,7 +394,7 @@ function renderOffer(s) {
     el("button", {
       class: "btn" + (i === 0 && !c.refused ? " primary" : ""), type: "button", disabled: !!c.refused,
       onclick: () => act("/api/offer/accept", { offer: o.id, index: i }, `Played: ${c.label}`),
-    }, el("span", {}, c.label, c.refused ? el("span", { class: "refused", text: c.refused }) : null),
+    }, el("span", {}, c.label, code(c.code), c.refused ? el("span", { class: "refused", text: c.refused }) : null),
     el("span", { class: "conf", text: `${Math.round(c.confidence * 100)}%` })))));
 }
 
@@ -405,7 +411,7 @@ function renderHistory(s) {
   const items = turns.reverse().map((t) => el("li", { style: `--pc:${cssOf(t.player)}` },
     el("div", { class: "head" }, el("span", { text: t.player || "—" }), el("span", { class: "n", text: t.turn ? `turn ${t.turn}` : "set-up" })),
     t.entries.map((e) => [
-      el("p", { class: "act" }, e.label, el("span", { class: "src", text: e.source })),
+      el("p", { class: "act" }, e.label, el("span", { class: "src", text: e.source }), code(e.code)),
       e.events.map((ev) => el("p", { class: "ev" }, el("span", { class: "pts" + (ev.points < 0 ? " neg" : ""), text: pts(ev.points) }), ` ${ev.player}: ${ev.reason}`)),
     ])));
   if (g.finals && g.finals.length) {
@@ -455,7 +461,7 @@ function renderBoardCaption() {
   const p = state.pending;
   if (p) bits.push(`Pending (dashed): ${p.actions.map((a) => a.label).join("; ")}`);
   const last = g && g.history.length ? g.history[g.history.length - 1] : null;
-  if (last) bits.push(`Last: ${last.player || ""} ${last.label}`);
+  if (last) bits.push(`Last: ${last.player ? `${last.player}: ` : ""}${last.label}`);
   $("#board-caption").textContent = bits.join(" · ");
   fetch("/api/board.json").then((r) => r.json()).then((d) => {
     $("#legend").replaceChildren(...(d.legend || []).map((t) => el("li", {},
@@ -578,7 +584,8 @@ function tapBoard(ev) {
     fy.value = y;
     toast(`Cell (${x}, ${y}) filled in the move form`);
   } else {
-    toast(`Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
+    toast(cell.dataset.name ? `${cell.dataset.name} (${cell.dataset.tile} at ${x}, ${y})`
+      : `Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
   }
 }
 

@@ -209,10 +209,51 @@ def build_catalog(data: Any, path: str = "<catalog>", expect_game: str | None = 
     starts = [t for t in tiles if t.start]
     if len(starts) != 1:
         raise _err(path, None, f"exactly one tile must have \"start\": true, found {len(starts)}")
+    _check_words(data.get("words"), path, terrains)
     notes = data.get("notes", [])
     return Catalog(path, game, str(data.get("set", "")), bool(data.get("provisional", False)),
                    dict(terrains), list(notes) if isinstance(notes, list) else [str(notes)],
                    tiles, codes, by_id, data)
+
+
+SHAPE_WORDS = ("inland", "one side")
+
+
+def _check_words(words: Any, path: str, terrains: Mapping[str, str]) -> None:
+    """The optional ``words`` of a catalog: how the page names its regions, goods and boats."""
+    if words is None:
+        return
+    if not isinstance(words, dict):
+        raise _err(path, None, "field 'words' must be an object (see docs/catalogs.md)")
+    known = {"shapes", "symbols", "town", "boat", "start"}
+    extra = set(words) - known
+    if extra:
+        raise _err(path, None, f"words: unknown field(s) {', '.join(sorted(extra))} (known: {', '.join(sorted(known))})")
+
+    def pair(value: Any, where: str) -> None:
+        if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) and v for v in value)):
+            raise _err(path, None, f"words: {where} must be [singular, plural], e.g. [\"shell\", \"shells\"], "
+                                   f"got {value!r}")
+
+    shapes = words.get("shapes", {})
+    if not isinstance(shapes, dict):
+        raise _err(path, None, "words: 'shapes' must map a terrain letter to {\"inland\": ..., \"one side\": ...}")
+    for letter, names in shapes.items():
+        if letter not in terrains:
+            raise _err(path, None, f"words: shapes names terrain {letter!r}, which is not one of {', '.join(terrains)}")
+        if not isinstance(names, dict) or not set(names) <= set(SHAPE_WORDS) or \
+                not all(isinstance(v, str) and v for v in names.values()):
+            raise _err(path, None, f"words: shapes.{letter} must map \"inland\" and/or \"one side\" to a word")
+    symbols = words.get("symbols", {})
+    if not isinstance(symbols, dict):
+        raise _err(path, None, "words: 'symbols' must map a symbol to [singular, plural]")
+    for name, value in symbols.items():
+        pair(value, f"symbols.{name}")
+    for key in ("town", "boat"):
+        if key in words:
+            pair(words[key], key)
+    if "start" in words and not (isinstance(words["start"], str) and words["start"]):
+        raise _err(path, None, "words: 'start' must be how the start tile is called, e.g. \"the start tile\"")
 
 
 def _build_tile(index: int, td: Any, path: str, terrains: Mapping[str, str], codes: SideCodes) -> TileType:
