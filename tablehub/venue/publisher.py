@@ -60,6 +60,7 @@ class VenuePublisher:
         self._client.on_disconnect = self._on_disconnect
         self._worker = threading.Thread(target=self._work, name="tablehub-venue", daemon=True)
         self._started = False
+        self._busy = False
 
     # ---- life
 
@@ -91,6 +92,10 @@ class VenuePublisher:
 
     def topic(self, kind: str, game_id: int | None = None) -> str:
         return payloads.topic(self.settings.venue, self.settings.table, kind, game_id)
+
+    def idle(self) -> bool:
+        """Every queued session event has been handed to paho."""
+        return self._queue.empty() and not self._busy
 
     def pending(self) -> int:
         """Messages not yet acknowledged by the broker (queued or in flight)."""
@@ -131,6 +136,7 @@ class VenuePublisher:
     def _work(self) -> None:
         while True:
             item = self._queue.get()
+            self._busy = True
             try:
                 if item[0] == "stop":
                     item[1].set()
@@ -138,6 +144,8 @@ class VenuePublisher:
                 self._handle(item)
             except Exception:  # a bad game state must not stop publishing for the evening
                 log.exception("venue publisher: could not publish %s", item[0])
+            finally:
+                self._busy = False
 
     def _handle(self, item: tuple[Any, ...]) -> None:
         if item[0] == "connected":
