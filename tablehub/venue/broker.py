@@ -8,6 +8,7 @@ port (what a café's broker does when its machine reboots).
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -36,7 +37,8 @@ def free_port() -> int:
 class LocalBroker:
     """``with LocalBroker() as broker: ... broker.port``"""
 
-    def __init__(self, port: int | None = None, extra_config: str = ""):
+    def __init__(self, port: int | None = None, listener_config: str = "allow_anonymous true\n"):
+        """``listener_config``: what follows the ``listener`` line (default: anonymous access)."""
         binary = mosquitto_path()
         if binary is None:
             raise BrokerUnavailable("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -46,9 +48,17 @@ class LocalBroker:
         self._dir = tempfile.TemporaryDirectory(prefix="tablehub-mosquitto-")
         self.config = Path(self._dir.name) / "mosquitto.conf"
         self.log = Path(self._dir.name) / "mosquitto.log"
-        self.config.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                               f"max_queued_messages 100000\n{extra_config}", encoding="utf-8")
+        # run as whoever started it (as root, mosquitto would otherwise become the "mosquitto"
+        # user, who cannot read the test's private folders)
+        user = pwd.getpwuid(os.getuid()).pw_name
+        self.config.write_text(f"user {user}\npersistence false\nmax_queued_messages 100000\nlistener {self.port} 127.0.0.1\n"
+                               f"{listener_config}", encoding="utf-8")
         self.process: subprocess.Popen | None = None
+
+    @property
+    def folder(self) -> Path:
+        """The broker's temporary folder (for password files and certificates)."""
+        return Path(self._dir.name)
 
     def start(self, timeout: float = 5.0) -> "LocalBroker":
         with open(self.log, "ab") as log:
