@@ -36,7 +36,10 @@ def secure_broker(tmp_path):
         "-days", "2", "-extfile", "san.ext", "-out", "server.crt", cwd=tmp_path)
     run(passwd, "-c", "-b", str(tmp_path / "passwd"), "table-1", "s3cret")
     run(passwd, "-b", str(tmp_path / "passwd"), "board", "b0ard")
+    (tmp_path / "acl").write_text("user board\ntopic read tablehub/#\n\n"
+                                  "pattern write tablehub/cafe/%u/#\n")
     broker = LocalBroker(listener_config=f"allow_anonymous false\npassword_file {tmp_path / 'passwd'}\n"
+                                         f"acl_file {tmp_path / 'acl'}\n"
                                          f"cafile {tmp_path / 'ca.crt'}\ncertfile {tmp_path / 'server.crt'}\n"
                                          f"keyfile {tmp_path / 'server.key'}\n").start()
     yield broker, tmp_path / "ca.crt"
@@ -57,13 +60,20 @@ def test_tls_and_passwords(secure_broker):
     session = Session.create(store, Setup("neuesland", ("Ana", "Ben")))
     publisher = VenuePublisher(VenueConfig(table="table-1", username="table-1", password="s3cret", **common)).start()
     publisher.attach(session)
+    # a table may only write under its own name (the ACL's pattern): table-1 posing as table-2 goes nowhere
+    impostor = VenuePublisher(VenueConfig(table="table-2", username="table-1", password="s3cret", **common)).start()
+    impostor.attach(session)
     try:
         assert listener.connected.wait(10), "the board could not connect with TLS and its password"
         wait_for(lambda: board.tables() and board.tables()[0]["online"], what="the table over TLS")
         assert board.tables()[0]["players"][0]["name"] == "Ana"
         assert not intruder.connected.is_set() and not plain.connected.is_set()
         assert intruder_board.tables() == []
+        wait_for(impostor.connected.is_set, what="the impostor's connection")
+        wait_for(lambda: impostor.idle() and impostor.pending() == 0, what="the impostor's messages sent")
+        assert [t["table"] for t in board.tables()] == ["table-1"]
     finally:
+        impostor.close()
         publisher.close()
         for c in (listener, intruder, plain):
             c.close()
