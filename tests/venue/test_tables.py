@@ -70,19 +70,23 @@ def test_twenty_tables_play_whole_games_and_the_board_ends_with_every_final_scor
     listener.close()
 
 
-def test_a_broker_restart_mid_game_loses_no_final_result(broker):
+def test_a_broker_restart_mid_game_loses_no_final_result(broker, monkeypatch):
+    import tablehub.venue.mqtt
+
+    monkeypatch.setattr(tablehub.venue.mqtt, "RECONNECT_DELAY", (1, 2))  # the test waits less for the back-off
+    n = 8
     board, listener = start_board(broker)
-    tables = [t.start() for t in tables_for(broker)]
+    tables = [t.start() for t in tables_for(broker, n)]
     try:
         for _ in range(30):  # every table is mid-game
             play_round(tables)
-        wait_for(lambda: len(board.tables()) == TABLES, what="every table on the board")
+        wait_for(lambda: len(board.tables()) == n, what="every table on the board")
         broker.stop()
         # while it is away, half the tables finish their games and the others play on
-        while play_round(tables, slice(0, TABLES // 2)):
+        while play_round(tables, slice(0, n // 2)):
             pass
         for _ in range(20):
-            play_round(tables, slice(TABLES // 2, None))
+            play_round(tables, slice(n // 2, None))
         assert not finals(board)
         time.sleep(0.5)
         broker.start()
