@@ -154,8 +154,24 @@ class VenueServer:
         except (OSError, ValueError):
             pass
 
-    def stop(self) -> None:
-        self.app.extensions["tablehub.venue_feed"].close()
-        time.sleep(0.05)
-        self._server.close()  # type: ignore[union-attr]
-        self._thread.join(2.0)
+    def stop(self, timeout: float = 5.0) -> None:
+        """End every event stream, close every connection, stop the threads (as web.server does)."""
+        from waitress.channel import HTTPChannel
+
+        self.app.extensions["tablehub.venue_feed"].close()  # every stream ends at its next wake-up
+        server = self._server
+        dispatcher = server.task_dispatcher  # type: ignore[attr-defined]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and (dispatcher.active_count or dispatcher.queue):
+            time.sleep(0.01)
+
+        def close_all() -> None:
+            for channel in list(server._map.values()):  # type: ignore[attr-defined]
+                if isinstance(channel, HTTPChannel):
+                    channel.handle_close()
+                else:  # the listening socket and the trigger
+                    channel.close()
+
+        server.trigger.pull_trigger(close_all)  # type: ignore[attr-defined]
+        self._thread.join(max(0.1, deadline - time.monotonic()))
+        dispatcher.shutdown(timeout=max(0.1, deadline - time.monotonic()))
