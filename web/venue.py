@@ -10,6 +10,7 @@ at most :data:`MIN_INTERVAL_S` apart), ``/api/board`` the same snapshot as JSON,
 >>> app = create_venue_app(VenueBoard("cafe"))
 >>> app.test_client().get("/api/board").get_json()["venue"]
 'cafe'
+>>> app.extensions["tablehub.venue_feed"].close()
 """
 from __future__ import annotations
 

@@ -1,11 +1,14 @@
 """docs/venue.md stays true: its example payloads match the schema, its options exist."""
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import re
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from tablehub.cli import build_parser
 from tablehub.venue import payloads
@@ -26,3 +29,10 @@ def test_the_options_in_the_board_table_exist():
     known = {opt for action in venue._actions for opt in action.option_strings}
     documented = set(re.findall(r"^\| `(--[a-z-]+)", text, re.M))
     assert documented and documented <= known, documented - known
+
+
+@pytest.mark.parametrize("module", ["tablehub.venue.payloads", "tablehub.venue.board", "tablehub.venue.publisher",
+                                    "web.venue"])
+def test_docstring_examples(module):
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
