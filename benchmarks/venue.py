@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  messages at the board {len(lat)}  ({len(lat) / played:.1f}/s), lost {max(0, published - len(lat))}")
     if ms:
         p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-        print(f"  publish-to-board latency  median {statistics.median(ms):.1f} ms, 95% {p95:.1f} ms, max {ms[-1]:.1f} ms")
+        print(f"  publish-to-board latency  median {statistics.median(ms):.1f} ms, 95% {p95:.1f} ms, "
+              f"max {ms[-1]:.1f} ms")
     sub = sorted(x * 1000 for x in submits)
     print(f"  session.submit with the publisher listening  median {statistics.median(sub):.2f} ms, "
           f"max {sub[-1]:.2f} ms")

@@ -176,7 +176,8 @@ class VenueBoard:
             rows = [dict(r) for r in self._results.values() if since is None or (r["ended"] or 0) >= since]
         return sorted(rows, key=lambda r: -(r["ended"] or 0))
 
-    def standings(self, rule: str = "wins", since: float | None = ...) -> list[dict[str, Any]]:  # type: ignore[assignment]
+    def standings(self, rule: str = "wins",
+                  since: float | None = ...) -> list[dict[str, Any]]:  # type: ignore[assignment]
         """One row per player name over the finished games: games, wins (a shared win counts for
         each), points, best game, average; ranked by ``rule`` (:data:`RULES`), ties share a rank."""
         if rule not in RULES:

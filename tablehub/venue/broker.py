@@ -51,7 +51,8 @@ class LocalBroker:
         # run as whoever started it (as root, mosquitto would otherwise become the "mosquitto"
         # user, who cannot read the test's private folders)
         user = pwd.getpwuid(os.getuid()).pw_name
-        self.config.write_text(f"user {user}\npersistence false\nmax_queued_messages 100000\nlistener {self.port} 127.0.0.1\n"
+        self.config.write_text(f"user {user}\npersistence false\nmax_queued_messages 100000\n"
+                               f"listener {self.port} 127.0.0.1\n"
                                f"{listener_config}", encoding="utf-8")
         self.process: subprocess.Popen | None = None
 

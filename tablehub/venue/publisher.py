@@ -216,7 +216,8 @@ def describe(kind: str, payload: dict[str, Any], session: Any) -> str:
             words = None
         if not words:
             fields = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
-            words = str(action.get("type", "action")).replace("_", " ").capitalize() + (f" ({fields})" if fields else "")
+            words = str(action.get("type", "action")).replace("_", " ").capitalize()
+            words += f" ({fields})" if fields else ""
         scored = "; ".join(f"{e['player']} {'+' if e['points'] >= 0 else ''}{e['points']}"
                            for e in payload.get("events", []) if e.get("points"))
         return f"{words}: {scored}" if scored else words

@@ -53,7 +53,8 @@ def test_ties_share_a_rank():
     board = VenueBoard()
     board.handle(*finished("t1", 1, {"Ana": 30, "Ben": 20}))
     board.handle(*finished("t2", 1, {"Cy": 30, "Dee": 20}))
-    assert [(r["rank"], r["player"]) for r in board.standings("wins")] == [(1, "Ana"), (1, "Cy"), (3, "Ben"), (3, "Dee")]
+    ranked = [(r["rank"], r["player"]) for r in board.standings("wins")]
+    assert ranked == [(1, "Ana"), (1, "Cy"), (3, "Ben"), (3, "Dee")]
 
 
 def test_the_csv_export():

@@ -74,9 +74,9 @@ def test_run_publishes_and_the_venue_command_shows_it(broker, tmp_path):
 
         def table(online: bool):
             rows = [t for t in json.loads(get(api))["tables"] if t["table"] == "table-9"]
-            return rows and rows[0]["online"] is online and rows[0]
+            return rows and rows[0]["online"] is online and rows[0]["players"] and rows[0]
 
-        row = wait_for(lambda: table(True), 30, what="table-9 online on the board")
+        row = wait_for(lambda: table(True), 30, what="table-9 online with its game on the board")
         assert [p["name"] for p in row["players"]] == ["Ana", "Ben", "Cy"] and row["current"] == "Ana"
         assert row["last_event"].startswith("started game 1")
         assert "venue_board.js" in get(f"http://127.0.0.1:{port}/").decode()

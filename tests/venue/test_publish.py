@@ -96,9 +96,9 @@ def test_a_late_board_gets_the_retained_state_status_and_results(broker):
     board = VenueBoard("cafe")
     listener = BoardListener(settings(broker, "board"), board).start()
     try:
-        wait_for(lambda: board.results(None), what="the retained result")
+        wait_for(lambda: board.results(None) and board.tables() and board.tables()[0]["finished"]
+                 and board.tables()[0]["online"], what="the retained result, state and status")
         (row,) = board.tables()
-        assert row["online"] is True and row["finished"]
         assert {p["name"]: p["score"] for p in row["players"]} == table.expected
         assert board.results(None)[0]["winners"] == row["winners"]
     finally:

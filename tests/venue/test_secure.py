@@ -27,9 +27,10 @@ def secure_broker(tmp_path):
     if mosquitto_path() is None or passwd is None or shutil.which("openssl") is None:
         pytest.skip("needs mosquitto, mosquitto_passwd and openssl")
     # the café's own CA and the broker's certificate, as in docs/venue.md
-    run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=cafe CA",
+    ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    run("openssl", "req", "-x509", *ec, "-days", "2", "-subj", "/CN=cafe CA",
         "-keyout", "ca.key", "-out", "ca.crt", cwd=tmp_path)
-    run("openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "server.key",
+    run("openssl", "req", *ec, "-subj", "/CN=127.0.0.1", "-keyout", "server.key",
         "-out", "server.csr", cwd=tmp_path)
     (tmp_path / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
     run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",

@@ -52,9 +52,11 @@ def test_twenty_tables_play_whole_games_and_the_board_ends_with_every_final_scor
             time.sleep(0.001)
         expected = {t.settings.table: t.expected for t in tables}
         wait_for(lambda: finals(board) == expected, 20, what="every final score on the board")
+        wait_for(lambda: all(r["finished"] for r in board.tables()), 10, what="every table's final state")
         rows = {r["table"]: r for r in board.tables()}
         assert set(rows) == set(expected)
-        assert all(r["finished"] and r["online"] and r["current"] is None for r in rows.values())
+        assert all(r["online"] and r["current"] is None for r in rows.values())
+        assert {t: {p["name"]: p["score"] for p in r["players"]} for t, r in rows.items()} == expected
         # the standings add up the same results
         standings = board.standings("points")
         assert sum(r["points"] for r in standings) == sum(sum(s.values()) for s in expected.values())
@@ -94,7 +96,8 @@ def test_a_broker_restart_mid_game_loses_no_final_result(broker, monkeypatch):
             time.sleep(0.001)
         expected = {t.settings.table: t.expected for t in tables}
         wait_for(lambda: finals(board) == expected, 30, what="every final score after the restart")
-        assert all(r["online"] for r in board.tables())
+        wait_for(lambda: all(r["online"] and r["finished"] for r in board.tables()), 10,
+                 what="every table online and finished")
     finally:
         for t in tables:
             t.close()
