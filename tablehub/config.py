@@ -32,7 +32,7 @@ from .games.base import TablehubError
 CAMERA_SOURCES = ("picamera2", "opencv", "replay", "sim")
 PIN_BACKENDS = ("auto", "mock", "lgpio", "rpigpio")
 SYSTEM_CONFIG = Path("/etc/tablehub/tablehub.toml")
-SECTIONS = ("camera", "pins", "tracking", "web", "game", "vision")
+SECTIONS = ("camera", "pins", "tracking", "web", "game", "vision", "venue")
 
 
 class ConfigError(TablehubError):
@@ -98,6 +98,29 @@ class GameConfig:
 
 
 @dataclass
+class VenueConfig:
+    """Publishing this table to a venue's MQTT broker (docs/venue.md); off while ``broker`` is empty."""
+
+    broker: str = ""              # host name or address of the venue's Mosquitto; empty: publish nothing
+    port: int = 0                 # 0: 1883, or 8883 with tls
+    venue: str = ""               # topic name of the café, club or tournament, e.g. "cafe-du-port"
+    table: str = ""               # topic name of this table; empty: the machine's host name
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""             # with tls: the CA that signed the broker's certificate; empty: the system's
+    keepalive: int = 15           # seconds; the broker marks the table offline after 1.5 times this
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.broker)
+
+    @property
+    def broker_port(self) -> int:
+        return self.port or (8883 if self.tls else 1883)
+
+
+@dataclass
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
@@ -105,6 +128,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     game: GameConfig = field(default_factory=GameConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
+    venue: VenueConfig = field(default_factory=VenueConfig)
     data_dir: str = ""            # empty: $TABLEHUB_DATA, $STATE_DIRECTORY, ./var in a checkout, XDG
     source: str = "defaults"      # where the settings came from, for `tablehub doctor`
 
@@ -202,7 +226,43 @@ def load_config(path: str | Path | None = "", environ: Mapping[str, str] | None 
                           f"(expected one of: {', '.join(CAMERA_SOURCES)}, or auto)")
     if cfg.pins.backend not in PIN_BACKENDS:
         raise ConfigError(f"pin backend {cfg.pins.backend!r} is unknown (expected one of: {', '.join(PIN_BACKENDS)})")
+    check_venue(cfg.venue, cfg.source)
     return cfg
+
+
+def topic_name_error(name: str) -> str | None:
+    """Why ``name`` cannot be one level of an MQTT topic (venue, table), or ``None``."""
+    if not name:
+        return "must not be empty"
+    if len(name) > 64 or not all(c.isalnum() or c in "-_." for c in name):
+        return "must be 1 to 64 letters, digits, '-', '_' or '.' (no spaces, '/', '+' or '#')"
+    return None
+
+
+def check_venue(venue: VenueConfig, where: str = "settings") -> None:
+    """One-line errors for a ``[venue]`` table that cannot work; fills in the table name (the host name)."""
+    if not venue.enabled:
+        return
+    if not venue.table:
+        import socket
+
+        venue.table = "".join(c if c.isalnum() or c in "-_." else "-" for c in socket.gethostname())[:64] or "table"
+    for key in ("venue", "table"):
+        problem = topic_name_error(getattr(venue, key))
+        if problem:
+            raise ConfigError(f"{where} [venue] {key} = {getattr(venue, key)!r}: {problem}")
+    if any(c.isspace() or c in "/#+" for c in venue.broker):
+        raise ConfigError(f"{where} [venue] broker = {venue.broker!r}: expected a host name or address")
+    if not 0 <= venue.port <= 65535:
+        raise ConfigError(f"{where} [venue] port = {venue.port}: expected 1 to 65535 (0: 1883, or 8883 with tls)")
+    if venue.password and not venue.username:
+        raise ConfigError(f"{where} [venue] password is set but username is empty")
+    if venue.ca_file and not venue.tls:
+        raise ConfigError(f"{where} [venue] ca_file is set but tls is false (set tls = true)")
+    if venue.ca_file and not Path(venue.ca_file).is_file():
+        raise ConfigError(f"{where} [venue] ca_file = {venue.ca_file!r}: no such file")
+    if not 5 <= venue.keepalive <= 600:
+        raise ConfigError(f"{where} [venue] keepalive = {venue.keepalive}: expected 5 to 600 seconds")
 
 
 def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:

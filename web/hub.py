@@ -118,6 +118,8 @@ class Hub:
         self._ghost: dict[str, list[dict[str, Any]]] = {"tiles": [], "figures": []}
         self._status: dict[str, str] = {}
         self._commands: dict[str, Command] = {}
+        #: told of each session the hub shows (``None``: none), e.g. the venue publisher; must return at once
+        self.session_watchers: list[Callable[[Session | None], None]] = []
         self._version = 0
         self._snapshot: dict[str, Any] | None = None
         self.publish()
@@ -171,6 +173,8 @@ class Hub:
         with self._lock:
             self._detach()
             self._history = _History()
+            for watch in self.session_watchers:
+                watch(None)
         self.publish()
 
     def shutdown(self) -> None:
@@ -186,6 +190,8 @@ class Hub:
             self._flag = None
             self._drop_pending()
             self._rebuild_history()
+            for watch in self.session_watchers:
+                watch(session)
         self.publish()
 
     def _detach(self) -> None:

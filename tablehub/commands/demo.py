@@ -24,6 +24,7 @@ from ..table_setup import SetupScreens
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
+from ..venue import start_publishing
 from .score import explain
 from .run import add_common, start_web, build_table, make_hub, settings, stop_on_signals, table_mat
 
@@ -66,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     store = Store(cfg.db_path)
     holder: list[SetupScreens] = []
     hub = make_hub(cfg, store, args.table_pin, holder)
+    venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     session = hub.start(record.setup)
     say(f"demo: {record.source}: {len(sim.turns)} turns of {record.setup.game} for "
         f"{', '.join(record.setup.players)} (game {session.game_id} in {cfg.db_path})")
@@ -116,4 +118,6 @@ def run(args: argparse.Namespace) -> int:
             web.stop()
         panel.close()
         hub.shutdown()
+        if venue is not None:
+            venue.close()
         store.close()

@@ -24,6 +24,7 @@ from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from .lens import configured_lens, lens_path
 from ..tracking.tracker import Tracker
+from ..venue import start_publishing
 
 NAME = "run"
 HELP = "run the table hub: camera, tracker, buttons and the score page (the Pi service)"
@@ -207,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
     store = Store(cfg.db_path)
     holder: list[SetupScreens] = []
     hub = make_hub(cfg, store, args.table_pin, holder)
+    venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     open_game(hub, cfg)
     recognizers = game_recognizers(cfg, hub)
     unavailable = recognizers.available(hub.session.setup.game)  # loads it now (logged), not at the first read
@@ -232,5 +234,7 @@ def run(args: argparse.Namespace) -> int:
         if panel is not None:
             panel.close()
         hub.shutdown()
+        if venue is not None:
+            venue.close()
         store.close()
     return 0
