@@ -138,29 +138,87 @@ class Store:
     ``timeout``: seconds a write waits for another program's lock (then :class:`NotSaved`).
     """
 
+    #: False for a copy in memory of a database the hub cannot write (nothing is saved)
+    saving = True
+
     def __init__(self, path: str | Path = ":memory:", timeout: float = BUSY_TIMEOUT_S):
         self.path = str(path)
         self.timeout = timeout
+        created = False
         try:
             if self.path != ":memory:":
                 file = Path(self.path)
                 file.parent.mkdir(parents=True, exist_ok=True)
                 if not file.exists():
                     create_private(file)
+                    created = True
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=timeout)
         except (sqlite3.Error, OSError) as exc:
+            self._forget(created)
             raise StoreError(f"{self.path}: cannot open the game database ({exc})") from None
         self._lock = threading.RLock()
         try:
-            with self._lock:
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=FULL")
-                self._db.execute("PRAGMA foreign_keys=ON")
-                self._db.executescript(SCHEMA)
-                self._add_later_columns()
+            self._prepare()
         except sqlite3.Error as exc:
             self._db.close()
+            self._forget(created)
             raise StoreError(f"{self.path}: cannot open the game database ({write_failure(exc, self.path)})") from None
+
+    def _prepare(self, wal: bool = True) -> None:
+        with self._lock:
+            if wal:
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+            self._add_later_columns()
+
+    def _forget(self, created: bool) -> None:
+        """Remove the empty file this store just created and could not set up (a full disk):
+        left behind it would read as an emptied database at the next start."""
+        if created:
+            with contextlib.suppress(OSError):
+                if os.path.getsize(self.path) == 0:
+                    os.unlink(self.path)
+
+    @classmethod
+    def copy_in_memory(cls, path: str | Path, timeout: float = BUSY_TIMEOUT_S) -> "Store":
+        """A store in memory holding a copy of the database at ``path`` (read, never written: for a
+        data folder the hub cannot write). Its :attr:`saving` is False."""
+        store = cls(":memory:", timeout=timeout)
+        store.path = f"{path} (a copy in memory: nothing is saved)"
+        store.saving = False
+        last: Exception | None = None
+        for query in ("mode=ro", "mode=ro&immutable=1"):  # immutable: a WAL database in a read-only folder
+            try:
+                src = sqlite3.connect(f"file:{Path(path).resolve()}?{query}", uri=True, timeout=timeout)
+                try:
+                    src.execute("SELECT COUNT(*) FROM games").fetchone()
+                    src.backup(store._db)
+                finally:
+                    src.close()
+                break
+            except sqlite3.Error as exc:
+                last = exc
+        else:
+            raise StoreError(f"{path}: cannot read the game database ({last})")
+        try:
+            store._prepare(wal=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: cannot read the game database ({exc})") from None
+        return store
+
+    def import_game(self, row: "GameRow", actions: Iterable[tuple[int, dict[str, Any], str, int, float, float | None,
+                                                                  str | None]]) -> None:
+        """Put a game salvaged from a damaged database into this one with its id and its rows
+        ``(seq, action, source, turn, at, undone, note)``: one transaction."""
+        with self.write() as db:
+            db.execute("INSERT INTO games(id, game, setup, created, ended, revision) VALUES (?, ?, ?, ?, ?, ?)",
+                       (row.id, row.game, json.dumps(row.setup.to_dict()), row.created, row.ended, row.revision))
+            db.executemany("INSERT INTO actions(game_id, seq, action, source, turn, at, undone, note) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(row.id, seq, json.dumps(a), src, turn, at, undone, note)
+                            for seq, a, src, turn, at, undone, note in actions])
 
     def _add_later_columns(self) -> None:
         for table, columns in LATER_COLUMNS.items():
