@@ -123,7 +123,7 @@ def health(path: Path) -> str | None:
     try:
         con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
-        return f"it cannot be opened ({exc})"
+        return f"it cannot be opened ({exc})" if _damage(exc) else None
     try:
         result = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]
         if result != ["ok"]:
@@ -135,14 +135,20 @@ def health(path: Path) -> str | None:
             if table in tables:
                 con.execute(f"SELECT * FROM {table}").fetchall()
         return None
-    except sqlite3.OperationalError as exc:
-        if "unable to open" in str(exc) or "readonly" in str(exc) or "locked" in str(exc):
-            return None  # a read-only folder or a lock, not damage: the store handles it
-        return f"it cannot be read ({exc})"
     except sqlite3.Error as exc:
+        if not _damage(exc):
+            return None  # a read-only or full folder, a lock: not the file's fault (the store says so)
         return f"it cannot be read ({exc})"
     finally:
         con.close()
+
+
+def _damage(exc: sqlite3.Error) -> bool:
+    """Whether an error says the file is damaged (rather than the folder, the disk or a lock)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_FORMAT)
+    return "malformed" in str(exc) or "not a database" in str(exc)
 
 
 def salvage(path: Path) -> Salvage:

@@ -37,7 +37,7 @@ from .games import new_game
 from .games.base import Action, Game, ScoreEvent, Setup, TablehubError
 from .store import ActionRow, NotSaved, Store
 
-__all__ = ["Broken", "NotSaved", "Session", "SessionError", "Stale", "replay_rows"]
+__all__ = ["Broken", "NotSaved", "Paused", "Session", "SessionError", "Stale", "replay_rows"]
 
 Listener = Callable[[str, dict[str, Any]], None]
 Item = "Action | Mapping[str, Any]"
@@ -49,6 +49,10 @@ class SessionError(TablehubError):
 
 class Stale(SessionError):
     """The caller saw an older state of the game than the one now; nothing changed."""
+
+
+class Paused(SessionError):
+    """The game's log stops replaying: no change until the owner chooses what to do."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +187,7 @@ class Session:
     def _writable(self, expect: int | None) -> None:
         """Refuse a change to a game whose log stops replaying, or one made on an older state."""
         if self.broken is not None:
-            raise SessionError(f"{self.broken.describe()}; nothing changed: choose on the page (continue from "
+            raise Paused(f"{self.broken.describe()}; nothing changed: choose on the page (continue from "
                                f"the last good action, or start a new game) or run "
                                f"'tablehub games repair {self.game_id}'")
         if expect is not None and expect != self.revision:

@@ -101,6 +101,10 @@ def make_hub(cfg: Config, store: Store, pin: str | None, screens: "list[SetupScr
     return Hub(store, pin=pin, camera_preview=preview, port=cfg.web.port)
 
 
+#: notices about saving (not about a game that was lost): the configured game still starts, in memory
+SAVING_NOTICES = ("not-saving", "saving")
+
+
 def open_hub(cfg: Config, pin: str | None, screens: "list[SetupScreens]") -> tuple[Any, Opened]:
     """The hub on the game database, whatever state the file or its folder is in: a damaged file is
     set aside and salvaged, an unwritable folder runs from memory; each with a notice on the page
@@ -120,8 +124,8 @@ def open_game(hub: Any, cfg: Config) -> None:
     if session is not None:
         log.info("resumed game %d (%s), turn %d", session.game_id, session.setup.game, session.game.turn)
         return
-    if hub.notices():
-        log.warning("no game on the table: the page says why and offers to start one")
+    if any(n["id"] not in SAVING_NOTICES for n in hub.notices()):  # a damaged file, a game that cannot open:
+        log.warning("no game on the table: the page says why and offers to start one")  # the owner decides
         return
     setup = Setup(cfg.game.name, tuple(cfg.game.players), tuple(cfg.game.colors))
     try:

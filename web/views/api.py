@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from flask import Blueprint, Response, jsonify, request
 
 from tablehub.games.base import Setup
-from tablehub.session import Stale
+from tablehub.session import Paused, Stale
 from tablehub.store import NotSaved
 
 from .. import security
@@ -54,6 +54,11 @@ def _seen(body: Mapping[str, Any]) -> str | None:
 @bp.errorhandler(NotSaved)
 def _not_saved(exc: NotSaved) -> Any:
     return jsonify(ok=False, error=str(exc), saved=False), 503
+
+
+@bp.errorhandler(Paused)
+def _paused(exc: Paused) -> Any:
+    return jsonify(ok=False, error=str(exc)), 409
 
 
 @bp.errorhandler(Stale)
