@@ -16,8 +16,9 @@ file is created readable by its owner only (0600).
 >>> g = s.create_game(Setup("neuesland", ("Ana", "Ben")))
 >>> s.append_many(g, [({"type": "pass"}, "phone", 0)])
 [1]
->>> s.game(g).revision, s.current_game()
-(1, None)
+>>> s.game(g).revision, s.current_game()  # nothing recorded yet: the latest unfinished game
+(1, 1)
+>>> s.set_current_game(None); s.current_game()  # the table was left empty
 """
 from __future__ import annotations
 
@@ -299,9 +300,13 @@ class Store:
     # ---- which game is on the table
 
     def current_game(self) -> int | None:
-        """The game on the table when the hub last changed it (``None``: none)."""
+        """The game on the table when the hub last changed it (``None``: the table was left empty);
+        for a database from before the table was remembered, the latest unfinished game."""
         value = self.get("current_game")
-        return int(value) if value and value.isdigit() else None
+        if value is None:
+            row = self.latest_open_game()
+            return row.id if row else None
+        return int(value) if value.isdigit() else None
 
     def set_current_game(self, game_id: int | None) -> None:
         self.put("current_game", "" if game_id is None else str(game_id))

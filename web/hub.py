@@ -169,12 +169,7 @@ class Hub:
         """At start-up: put back the game that was on the table when the hub stopped (the latest
         unfinished one for databases from before the table was remembered); ``None`` when the
         table was empty. A game that cannot be opened at all leaves the table empty, with a notice."""
-        recorded = self.store.get("current_game")
-        if recorded is None:
-            row = self.store.latest_open_game()
-            game_id = row.id if row else None
-        else:
-            game_id = int(recorded) if recorded.isdigit() else None
+        game_id = self.store.current_game()
         if game_id is None:
             return None
         try:

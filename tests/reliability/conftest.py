@@ -76,6 +76,15 @@ def failing_insert(path: Path, nth_seq: int) -> Iterator[None]:
         con.close()
 
 
+def quick_store(path: Path, timeout_ms: int = 200) -> Any:
+    """A store on ``path`` whose writes wait ``timeout_ms`` for another program's lock (not 5 s)."""
+    from tablehub.store import Store
+
+    store = Store(path)
+    store._db.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+    return store
+
+
 def state_of(session: Any) -> tuple:
     """Everything a refusal must leave as it was."""
     g = session.game

@@ -16,7 +16,7 @@ from .conftest import ACTIONS, SETUP, log_of
 
 def broken_log(folder):
     store = Store(folder / "games.sqlite")
-    s = Session.create(store, SETUP, current=True)
+    s = Session.create(store, SETUP)
     for a in ACTIONS:
         s.submit(a)
     store.close()

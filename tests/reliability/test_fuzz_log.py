@@ -16,7 +16,7 @@ from tablehub.games.base import TablehubError
 from tablehub.session import Session
 from tablehub.store import Store
 
-from .conftest import SETUP, failing_insert, held_lock, log_of, state_of
+from .conftest import SETUP, failing_insert, held_lock, log_of, quick_store, state_of
 
 
 def playout(n: int = 60) -> list[dict]:
@@ -36,7 +36,7 @@ class LogMachine(RuleBasedStateMachine):
         super().__init__()
         self.folder = Path(tempfile.mkdtemp(prefix="tablehub-fuzz-"))
         self.path = self.folder / "games.sqlite"
-        self.store = Store(self.path, timeout=0.05)
+        self.store = quick_store(self.path, 50)
         self.session = Session.create(self.store, SETUP)
         self.live: list[dict] = []  # what every acknowledged change says the log holds
         self.finished = False

@@ -32,7 +32,7 @@ PIN = "4821"
 def saved_game(folder: Path) -> bytes:
     folder.mkdir(parents=True, exist_ok=True)
     store = Store(folder / "games.sqlite")
-    s = Session.create(store, SETUP, current=True)
+    s = Session.create(store, SETUP)
     for a in ACTIONS[:3]:
         s.submit(a)
     store.close()

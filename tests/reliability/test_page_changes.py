@@ -7,9 +7,8 @@ import threading
 
 import pytest
 
-from tablehub.store import Store
 
-from .conftest import ACTIONS, SETUP, TURNS, held_lock, log_of
+from .conftest import ACTIONS, SETUP, TURNS, held_lock, log_of, quick_store
 
 PIN = "4821"
 
@@ -18,7 +17,7 @@ PIN = "4821"
 def hub(db_path):
     from web import Hub
 
-    store = Store(db_path, timeout=0.2)
+    store = quick_store(db_path)
     h = Hub(store, pin=PIN)
     h.start(SETUP)
     for a in ACTIONS[:3]:

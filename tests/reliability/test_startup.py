@@ -22,7 +22,7 @@ PIN = "4821"
 
 def saved_game(path: Path, actions=ACTIONS, setup=SETUP) -> bytes:
     store = Store(path)
-    s = Session.create(store, setup, current=True)
+    s = Session.create(store, setup)
     for a in actions:
         s.submit(a)
     store.close()

@@ -8,11 +8,11 @@ from tablehub.games.base import TablehubError
 from tablehub.session import Session
 from tablehub.store import Store
 
-from .conftest import ACTIONS, SETUP, TURNS, failing_insert, full_database, held_lock, log_of, state_of
+from .conftest import ACTIONS, SETUP, TURNS, failing_insert, full_database, held_lock, log_of, quick_store, state_of
 
 
-def played(path, turns=TURNS, timeout=0.2):
-    store = Store(path, timeout=timeout)
+def played(path, turns=TURNS):
+    store = quick_store(path)
     s = Session.create(store, SETUP)
     for turn in turns:
         for a in turn:
