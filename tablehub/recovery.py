@@ -273,6 +273,14 @@ def open_store(path: str | Path, timeout: float = BUSY_TIMEOUT_S, clock: float |
     """The game database at ``path``, opened whatever its state (see the module's notes); never raises
     for a damaged file or an unwritable folder."""
     path = Path(path)
+    try:
+        return _open(path, timeout, clock)
+    except OSError as exc:  # anything the file system refuses that the steps below did not foresee
+        log.error("%s: %s", path, exc)
+        return _in_memory(path, f"{path} cannot be used ({exc.strerror or exc})", timeout)
+
+
+def _open(path: Path, timeout: float, clock: float | None) -> Opened:
     notices: list[Notice] = []
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -313,7 +321,11 @@ def _in_memory(path: Path, why: str, timeout: float) -> Opened:
     """Nothing can be saved: a copy in memory of the database (if one reads), and a notice saying so."""
     kept = ""
     store = None
-    if path.exists() and path.stat().st_size > 0:
+    try:
+        readable = path.is_file() and path.stat().st_size > 0
+    except OSError:
+        readable = False
+    if readable:
         try:
             store = Store.copy_in_memory(path, timeout=timeout)
             kept = f" The games in {path} are shown from a copy in memory; that file is left as it is."
