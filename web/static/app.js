@@ -872,7 +872,6 @@ else if (page === "calibration" || page === "enrolment") initCamera();
 else if (page === "join") initJoin();
 if (page !== "play") for (const a of $$(".tabbar a")) a.classList.toggle("active", a.dataset.tab === page);
 onState(renderHeaderAny);
-onState(renderNotices);
 
 /* ------------------------------------------------------------------ notices (every page) */
 
@@ -895,6 +894,8 @@ function renderNotices(s) {
         if (d && c === "new" && page !== "setup") location.href = "/setup";
       } }, CHOICE_TEXT[c] || c))))));
 }
+
+onState(renderNotices);
 
 function renderHeaderAny(s) {
   if (page === "play") return;
