@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from tablehub.games import GAMES, game_class, new_game
 from tablehub.games.base import Action, ScoreEvent, Setup, TablehubError
-from tablehub.session import Session, SessionError, Stale
+from tablehub.session import Session, Stale
 from tablehub.store import NotSaved, Store
 
 from .events import EventBus
@@ -146,22 +146,24 @@ class Hub:
 
     def start(self, setup: Setup, version: str | None = None) -> Session:
         """Start a new game (the running one stays saved and can be resumed)."""
-        self._check_version(version)
-        session = self._saving(lambda: Session.create(self.store, setup, current=True))
-        self._attach(session, remember=False)
+        with self._lock:  # two phones starting at once: the second one sees the first one's game
+            self._check_version(version)
+            session = self._saving(lambda: Session.create(self.store, setup, current=True))
+            self._attach(session, remember=False)
         log.info("started game %d (%s, %s)", session.game_id, setup.game, ", ".join(setup.players))
         return session
 
     def resume(self, game_id: int | None = None, version: str | None = None) -> Session:
         """Reopen a saved game (the latest unfinished one by default). A game whose log stops
         replaying opens up to its last good action, with a notice asking the owner what to do."""
-        self._check_version(version)
-        if game_id is not None:
-            self.store.game(game_id)  # one-line error for an unknown id
-        session = Session.resume(self.store, game_id, tolerant=True)
-        if session is None:
-            raise HubError("there is no unfinished game to resume")
-        self._attach(session)
+        with self._lock:
+            self._check_version(version)
+            if game_id is not None:
+                self.store.game(game_id)  # one-line error for an unknown id
+            session = Session.resume(self.store, game_id, tolerant=True)
+            if session is None:
+                raise HubError("there is no unfinished game to resume")
+            self._attach(session)
         log.info("resumed game %d", session.game_id)
         return session
 
@@ -199,8 +201,8 @@ class Hub:
 
     def close(self, version: str | None = None) -> None:
         """Stop showing a game (nothing is lost: it can be resumed)."""
-        self._check_version(version)
         with self._lock:
+            self._check_version(version)
             self._saving(lambda: self.store.set_current_game(None))
             self._detach()
             self._history = _History()
