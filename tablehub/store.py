@@ -185,27 +185,30 @@ class Store:
     @classmethod
     def copy_in_memory(cls, path: str | Path, timeout: float = BUSY_TIMEOUT_S) -> "Store":
         """A store in memory holding a copy of the database at ``path`` (read, never written: for a
-        data folder the hub cannot write). Its :attr:`saving` is False."""
+        data folder the hub cannot write). Its :attr:`saving` is False. The file and its -wal are
+        copied to a temporary folder first, so that actions still in the WAL are read too."""
+        import shutil
+        import tempfile
+
         store = cls(":memory:", timeout=timeout)
         store.path = f"{path} (a copy in memory: nothing is saved)"
         store.saving = False
-        last: Exception | None = None
-        for query in ("mode=ro", "mode=ro&immutable=1"):  # immutable: a WAL database in a read-only folder
-            try:
-                src = sqlite3.connect(f"file:{Path(path).resolve()}?{query}", uri=True, timeout=timeout)
+        try:
+            with tempfile.TemporaryDirectory(prefix="tablehub-copy-") as tmp:
+                copy = Path(tmp) / "games.sqlite"
+                shutil.copyfile(path, copy)
+                wal = Path(f"{path}-wal")
+                if wal.is_file():
+                    shutil.copyfile(wal, f"{copy}-wal")
+                src = sqlite3.connect(copy, timeout=timeout)
                 try:
                     src.execute("SELECT COUNT(*) FROM games").fetchone()
                     src.backup(store._db)
                 finally:
                     src.close()
-                break
-            except sqlite3.Error as exc:
-                last = exc
-        else:
-            raise StoreError(f"{path}: cannot read the game database ({last})")
-        try:
             store._prepare(wal=False)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
+            store.close()
             raise StoreError(f"{path}: cannot read the game database ({exc})") from None
         return store
 

@@ -233,3 +233,20 @@ def test_a_data_folder_that_cannot_be_created_runs_from_memory_with_a_banner(tmp
     finally:
         hub.shutdown()
         opened.store.close()
+
+
+def test_the_copy_in_memory_reads_actions_still_in_the_wal(tmp_path):
+    """A read-only folder after a power cut: the last actions are only in the -wal file."""
+    live = Store(tmp_path / "games.sqlite")
+    live._db.execute("PRAGMA wal_autocheckpoint = 0")
+    s = Session.create(live, SETUP)
+    for a in ACTIONS:
+        s.submit(a)
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    for name in ("games.sqlite", "games.sqlite-wal"):  # what the card holds after the plug was pulled
+        (crashed / name).write_bytes((tmp_path / name).read_bytes())
+    live.close()
+    copy = Store.copy_in_memory(crashed / "games.sqlite")
+    assert [r.action for r in copy.actions(1)] == ACTIONS and not copy.saving
+    assert sorted(p.name for p in crashed.iterdir()) == ["games.sqlite", "games.sqlite-wal"], "nothing written there"
