@@ -62,5 +62,8 @@ def test_games_list_and_export(tmp_path, capsys):
     assert [r["note"] is not None for r in audit] == [False, False, True, True, True]
     assert main(["games", "repair", "1", "--data", str(tmp_path)]) == 0
     assert "nothing to repair" in capsys.readouterr().out
+    assert main(["games", "export", "1", "--out", str(out_file), "--data", str(tmp_path)]) == 0
+    assert len(json.loads(out_file.read_text())["actions"]) == 2, "the repaired game: its good actions"
+    assert main(["score", str(out_file)]) == 0, "an export is a record 'tablehub score' reads"
     assert main(["games", "export", "9", "--data", str(tmp_path)]) == 2
     assert "no game with id 9" in capsys.readouterr().err
