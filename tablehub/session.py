@@ -40,7 +40,6 @@ from .store import ActionRow, NotSaved, Store
 __all__ = ["Broken", "NotSaved", "Paused", "Session", "SessionError", "Stale", "replay_rows"]
 
 Listener = Callable[[str, dict[str, Any]], None]
-Item = "Action | Mapping[str, Any]"
 
 
 class SessionError(TablehubError):
@@ -147,16 +146,6 @@ class Session:
         if finish and not game.finished:
             game.finish()
         return game
-
-    def _rebuild(self, ended: bool = False) -> None:
-        """Replay the stored log again (after another program changed it)."""
-        rows = self.store.actions(self.game_id)
-        game, good, broken = replay_rows(self.setup, rows, self.game_id)
-        if broken is not None:
-            raise SessionError(broken.describe())
-        if ended and not game.finished:
-            game.finish()
-        self.game, self.rows = game, rows
 
     # ---- events for pages and lights
 
