@@ -19,14 +19,13 @@ from ..games.base import TablehubError
 from ..hardware.panel import Panel
 from ..hardware.sdnotify import Notifier
 from ..records import Record, load_record, replay
-from ..store import Store
 from ..table_setup import SetupScreens
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
 from ..venue import start_publishing
 from .score import explain
-from .run import add_common, start_web, build_table, make_hub, settings, stop_on_signals, table_mat
+from .run import add_common, build_table, open_hub, settings, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = "play a recorded game on a simulated table: camera, tracker, mock buttons and the page"
@@ -64,9 +63,9 @@ def run(args: argparse.Namespace) -> int:
     def say(line: str) -> None:
         print(line, flush=True)
 
-    store = Store(cfg.db_path)
     holder: list[SetupScreens] = []
-    hub = make_hub(cfg, store, args.table_pin, holder)
+    hub, opened = open_hub(cfg, args.table_pin, holder)
+    store = opened.store
     venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     session = hub.start(record.setup)
     say(f"demo: {record.source}: {len(sim.turns)} turns of {record.setup.game} for "

@@ -37,13 +37,18 @@ function toast(text, bad = false) {
 
 const csrf = () => $('meta[name="csrf-token"]').content;
 
+// Every change says which state of the game it was made on: the hub refuses it ("the game
+// moved on", 409) when another phone, the camera or a button changed the game since.
+const UNVERSIONED = new Set(["/api/unlock", "/api/lock"]);
+
 async function api(path, body = {}, retried = false) {
   let resp;
+  const sent = UNVERSIONED.has(path) ? body : { version: state.game_version, ...body };
   try {
     resp = await fetch(path, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() },
-      body: JSON.stringify(body),
+      body: JSON.stringify(sent),
     });
   } catch (e) {
     throw new Error("the hub did not answer (is the phone on the table's Wi-Fi?)");
@@ -55,6 +60,7 @@ async function api(path, body = {}, retried = false) {
     throw new Error("not unlocked: the PIN is needed to change the game");
   }
   if (!resp.ok || data.ok === false) throw new Error(data.error || `the hub answered ${resp.status}`);
+  if (typeof data.game_version === "string") state.game_version = data.game_version;  // this phone's own change
   return data;
 }
 
@@ -882,6 +888,31 @@ else if (page === "calibration" || page === "enrolment") initCamera();
 else if (page === "join") initJoin();
 if (page !== "play") for (const a of $$(".tabbar a")) a.classList.toggle("active", a.dataset.tab === page);
 onState(renderHeaderAny);
+
+/* ------------------------------------------------------------------ notices (every page) */
+
+const CHOICE_TEXT = { continue: "Continue from the last good action", new: "Put it away, start a new game",
+                      dismiss: "Dismiss" };
+function renderNotices(s) {
+  const box = $("#notices");
+  if (!box) return;
+  const items = s.notices || [];
+  box.hidden = !items.length;
+  box.replaceChildren(...items.map((n) => el("div", { class: `banner notice ${n.level === "error" ? "danger" : "warn"}`,
+                                                      role: "alert", "data-notice": n.id },
+    el("div", {}, el("strong", { text: n.title }), el("p", { text: n.text }),
+       n.kept ? el("p", { class: "kept" }, "Kept: ", el("code", { text: n.kept })) : null),
+    el("div", { class: "choices" }, (n.choices || []).map((c) => el("button", {
+      type: "button", class: `btn small ${c === "dismiss" ? "light" : "primary"}`, "data-choice": c,
+      onclick: async () => {
+        const d = await act("/api/notice", { id: n.id, choice: c });
+        if (d) toast(d.message);
+        if (d && c === "new" && page !== "setup") location.href = "/setup";
+      } }, CHOICE_TEXT[c] || c))))));
+}
+
+onState(renderNotices);
+
 function renderHeaderAny(s) {
   if (page === "play") return;
   $("#game-title").textContent = s.game ? `${s.game.title} · game ${s.game.id}` : "";
