@@ -192,7 +192,8 @@ def test_tablehub_score_on_a_counted_table(tmp_path, capsys):
 
 def test_a_bad_position_is_one_line(tmp_path, capsys):
     path = tmp_path / "pos.json"
-    path.write_text(json.dumps({"game": "suedsee", "players": ["Rouge"], "position": {"ships": {"Rouge": ["zz"]}}}))
+    path.write_text(json.dumps({"game": "suedsee", "players": ["Rouge", "Vert"],
+                                "position": {"ships": {"Rouge": ["zz"]}, "goods": {}}}))
     assert main(["score", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "Rouge's ship 'zz' is not in" in err and err.count("\n") == 1
+    assert "position.ships.Rouge[0]: ship 'zz' is not in" in err and err.count("\n") == 1
