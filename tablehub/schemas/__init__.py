@@ -96,6 +96,13 @@ def check(data: Any, name: str, source: str, error: type[TablehubError] = Tableh
     ``at`` is the path of ``data`` inside its file (e.g. ``("position",)``), for the message.
     """
     try:
+        odd = _non_finite(data)
+        if odd is not None:
+            where, value = odd
+            path = json_path([*at, *where])
+            what = (f"expected a number of ordinary size, got {show(value)}" if type(value) is not float else
+                    f"expected a finite number, got {show(value)}")
+            raise error(f"{source}: {path}: {what}" if path else f"{source}: {what}")
         err = min(_validator(name).iter_errors(data), key=_rank, default=None)
     except RecursionError:
         raise error(f"{source}: nested too deeply") from None
@@ -103,6 +110,24 @@ def check(data: Any, name: str, source: str, error: type[TablehubError] = Tableh
         return data
     path = json_path([*at, *err.absolute_path])
     raise error(f"{source}: {path}: {describe(err)}" if path else f"{source}: {describe(err)}")
+
+
+def _non_finite(data: Any, path: tuple[Any, ...] = ()) -> tuple[tuple[Any, ...], float] | None:
+    """The first NaN, Infinity or over-long number (``jsonfile.LongNumber``) in ``data``, with its path:
+    JSON Schema's bounds let NaN through (every comparison with it is false)."""
+    if isinstance(data, float):
+        return None if math.isfinite(data) else (path, data)
+    if isinstance(data, dict):
+        items: Iterable[tuple[Any, Any]] = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return None
+    for key, value in items:
+        found = _non_finite(value, (*path, key))
+        if found is not None:
+            return found
+    return None
 
 
 #: which error to report when a value breaks several rules: the outermost first, and there a wrong
