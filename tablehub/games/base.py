@@ -101,11 +101,11 @@ def check_name(name: Any, where: str) -> str:
         raise SetupError(f"{where}: a name cannot be empty")
     if len(name) > MAX_NAME:
         raise SetupError(f"{where}: a name has at most {MAX_NAME} characters, got {len(name)} ({show(name, 30)})")
-    if name != name.strip():
-        raise SetupError(f"{where}: a name cannot begin or end with a space, got {show(name)}")
     why = text_problem(name)
     if why:
         raise SetupError(f"{where}: a name cannot contain {why}, got {show(name)}")
+    if name != name.strip():
+        raise SetupError(f"{where}: a name cannot begin or end with a space, got {show(name)}")
     return name
 
 
