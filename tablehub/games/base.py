@@ -122,7 +122,7 @@ def check_players(players: Any, where: str = "") -> tuple[str, ...]:
         key = name.casefold()
         if key in seen:
             raise SetupError(f"{pre}players[{i}]: duplicate name {show(name)} (players[{seen[key]}] is "
-                             f"{show(players[seen[key]])})")
+                             f"{show(players[seen[key]])}; names must be distinct)")
         seen[key] = i
     return tuple(players)
 
@@ -241,18 +241,17 @@ def action_from_dict(data: Mapping[str, Any], registry: Mapping[str, type[Action
         raise ActionFormatError(f"{where}: unknown action type {show(kind)} (expected one of: {known})")
     cls = registry[kind]
     hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    extra = set(data) - names - {"type"} - set(ANNOTATIONS)
+    if extra:  # first: a misspelt field is named as such, not as the missing one it meant
+        raise ActionFormatError(f"{where} ({kind}): unknown field(s) {', '.join(sorted(show(k) for k in extra))}")
     kwargs: dict[str, Any] = {}
-    names = set()
     for f in dataclasses.fields(cls):
-        names.add(f.name)
         if f.name in data:
             kwargs[f.name] = _coerce(f.name, data[f.name], hints[f.name], f"{where} ({kind})")
         elif (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING) or \
                 f.metadata.get("required"):
             raise ActionFormatError(f"{where} ({kind}): missing field '{f.name}'")
-    extra = set(data) - names - {"type"} - set(ANNOTATIONS)
-    if extra:
-        raise ActionFormatError(f"{where} ({kind}): unknown field(s) {', '.join(sorted(show(k) for k in extra))}")
     for key, check in ANNOTATIONS.items():
         if key in data and not check(data[key]):
             raise ActionFormatError(f"{where} ({kind}): field '{key}' {ANNOTATION_HELP[key]}, got {show(data[key])}")

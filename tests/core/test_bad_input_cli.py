@@ -83,7 +83,7 @@ def test_a_tahiti_file_holding_a_suedsee_position_is_refused(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("data, expected", [
-    ({**NL, "players": ["Ana", "Ben", "Ana"], "actions": []}, "players[2]: duplicate name 'Ana' (players[0] is 'Ana')"),
+    ({**NL, "players": ["Ana", "Ben", "Ana"], "actions": []}, "players[2]: duplicate name 'Ana' (players[0] is 'Ana'; names must be distinct)"),
     ({**NL, "players": ["Ana", "ana"], "actions": []}, "players[1]: duplicate name 'ana'"),
     ({**NL, "players": ["Ana"], "actions": []}, "players: Carcassonne Neues Land needs 2 to 5 players, got 1"),
     ({**NL, "players": list("ABCDEF"), "actions": []}, "needs 2 to 5 players, got 6"),

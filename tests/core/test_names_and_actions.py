@@ -41,7 +41,7 @@ def test_ordinary_names_of_every_script_are_kept_as_typed(name):
 
 
 def test_names_differing_only_in_case_are_one_player():
-    with pytest.raises(SetupError, match=r"players\[1\]: duplicate name 'ana' \(players\[0\] is 'Ana'\)"):
+    with pytest.raises(SetupError, match=r"players\[1\]: duplicate name 'ana' \(players\[0\] is 'Ana'; names must be distinct\)"):
         new_game(Setup("neuesland", ("Ana", "ana")))
 
 
