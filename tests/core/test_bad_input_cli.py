@@ -192,7 +192,7 @@ def test_run_names_a_settings_file_that_is_not_utf8(tmp_path, capsys, nothing_st
     ("[web]\nport = 99999\n", "web.port: expected a TCP port from 1 to 65535 (0: any free port), got 99999"),
     ("[web]\nhost = \"256.1.1.1\"\n", "web.host: '256.1.1.1' is not an IP address"),
     ("[camera]\nfps = nan\n", "camera.fps: expected a finite number, got nan"),
-    ("[camera]\nfps = 0\n", "camera.fps: expected frames per second, more than 0 and at most 120, got 0"),
+    ("[camera]\nfps = 0\n", "camera.fps: expected frames per second, more than 0 and at most 1000, got 0"),
     ("[pins]\nnext = 99\n", "pins.next: expected a BCM pin number from 0 to 27, got 99"),
     ("[game]\nplayers = [\"Ana\", \"\\u202eneB\"]\n", "game.players[1]: expected a name"),
 ])
