@@ -64,6 +64,11 @@ def score_position(data: Any, source: str = "<position>") -> PositionResult:
         result = cls.score_position(data, source)  # type: ignore[attr-defined]
     except TablehubError as exc:
         raise RecordError(str(exc)) from None
+    if "players" not in data:  # read off the position (Tahiti: the boats' owners): names checked as given ones
+        try:
+            check_players(list(result.scores), f"{source}: position")
+        except TablehubError as exc:
+            raise RecordError(str(exc)) from None
     n = len(result.scores)
     if not cls.min_players <= n <= cls.max_players:
         raise RecordError(f"{source}: players: {cls.title} needs {cls.min_players} to {cls.max_players} "

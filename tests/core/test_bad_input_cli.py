@@ -92,6 +92,8 @@ def test_a_tahiti_file_holding_a_suedsee_position_is_refused(tmp_path, capsys):
     ({"game": "tahiti", "players": list("ABCDE"), "actions": []}, "Tahiti needs 2 to 4 players, got 5"),
     ({"game": "tahiti", "players": list("ABCDE"), "position": {"boats": [], "vaults": {}}}, "Tahiti needs 2 to 4"),
     ({"game": "tahiti", "position": {"boats": [], "vaults": {"Ana": 1}}}, "Tahiti needs 2 to 4 players, got 1"),
+    ({"game": "tahiti", "position": {"boats": [], "vaults": {"Ana": 1, "B\u202eneB": 2}}},
+     "position: players[1]: a name cannot contain a bidi control character (U+202E)"),
     ({**SUEDSEE, "position": {"ships": {"Ana": ["s01"], "Ben": ["s01"]}, "goods": {}}},
      "position.ships.Ben[0]: ship s01 is counted twice (also Ana's)"),
     ({**SUEDSEE, "position": {"ships": {"Ana": ["s01", "s01"]}, "goods": {}}}, "position.ships.Ana[1]: ship s01 is counted"),
