@@ -58,7 +58,7 @@ def check_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[int, in
         raise ImageFileError(f"{p}: cannot read the image ({exc.strerror})") from None
     size = image_size(head)
     if size is None:
-        raise ImageFileError(f"{p}: not a PNG, JPEG or BMP image (or its header is damaged)")
+        raise ImageFileError(f"{p}: not a readable image (not a PNG, JPEG or BMP file, or its header is damaged)")
     w, h = size
     if w == 0 or h == 0:
         raise ImageFileError(f"{p}: the image header says {w} x {h} pixels")

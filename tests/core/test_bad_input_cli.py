@@ -150,7 +150,7 @@ def test_recognize_refuses_a_file_that_is_no_photo(tmp_path, capsys):
     image.write_text("hello")
     err = one_line_error(capsys, ["recognize", str(image), "--game", "neuesland", "--refs", str(tmp_path / "refs"),
                                   "--lens", "none"])
-    assert "notes.png: not a PNG, JPEG or BMP image" in err
+    assert "notes.png: not a readable image (not a PNG, JPEG or BMP file" in err
 
 
 # ---------------------------------------------------------------- tablehub run
