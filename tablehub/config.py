@@ -255,13 +255,13 @@ def ensure_data_dir(cfg: Config, option: str = "data_dir") -> Path:
 def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:
     """Check ``data`` (a settings file's tables, or the command line's) against the settings schema and
     what it cannot say (a host that is not an address, player names), then set it on ``cfg``."""
-    schemas.check(data, "settings", where, ConfigError)
+    schemas.check(data, "settings", where, ConfigError, toml=True)
     web = data.get("web", {})
     if "host" in web and host_problem(web["host"]):
-        raise ConfigError(f"{where}: web.host: {show(web['host'])} is {host_problem(web['host'])}")
+        raise ConfigError(f"{where}: [web] host: {show(web['host'])} is {host_problem(web['host'])}")
     game = data.get("game", {})
     if "players" in game:
-        check_players(game["players"], f"{where}: game")
+        check_players(game["players"], f"{where}: [game]")
     for key, value in data.items():
         if key == "data_dir":
             if not isinstance(value, str):
@@ -276,5 +276,5 @@ def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:
         values = dict(value)
         if key == "pins" and "map" in values:  # a pin map file: firmware_config/pins.toml
             values = {**read_pin_map(values.pop("map")), **values}
-            schemas.check({"pins": values}, "settings", f"{where} (with the pin map)", ConfigError)
+            schemas.check({"pins": values}, "settings", f"{where} (with the pin map)", ConfigError, toml=True)
         _merge(section, values, f"{where} [{key}]")

@@ -89,17 +89,28 @@ def json_path(parts: Iterable[Any]) -> str:
     return out
 
 
+def toml_path(parts: Iterable[Any]) -> str:
+    """``["web", "port"]`` -> ``[web] port``; ``["game", "players", 1]`` -> ``[game] players[1]``."""
+    parts = list(parts)
+    if not parts:
+        return ""
+    rest = json_path(parts[1:])
+    return f"[{parts[0]}]" + (f" {rest}" if rest else "")
+
+
 def check(data: Any, name: str, source: str, error: type[TablehubError] = TablehubError,
-          at: Sequence[Any] = ()) -> Any:
+          at: Sequence[Any] = (), toml: bool = False) -> Any:
     """Validate ``data`` against schema ``name``; return it unchanged or raise ``error`` (one line).
 
     ``at`` is the path of ``data`` inside its file (e.g. ``("position",)``), for the message.
+    ``toml``: a settings file, whose paths read ``[web] port`` and whose fields are keys and sections.
     """
+    render = toml_path if toml else json_path
     try:
         odd = _non_finite(data)
         if odd is not None:
             where, value = odd
-            path = json_path([*at, *where])
+            path = render([*at, *where])
             what = (f"expected a number of ordinary size, got {show(value)}" if type(value) is not float else
                     f"expected a finite number, got {show(value)}")
             raise error(f"{source}: {path}: {what}" if path else f"{source}: {what}")
@@ -108,8 +119,11 @@ def check(data: Any, name: str, source: str, error: type[TablehubError] = Tableh
         raise error(f"{source}: nested too deeply") from None
     if err is None:
         return data
-    path = json_path([*at, *err.absolute_path])
-    raise error(f"{source}: {path}: {describe(err)}" if path else f"{source}: {describe(err)}")
+    path = render([*at, *err.absolute_path])
+    what = describe(err)
+    if toml:
+        what = what.replace("unknown field", "unknown key" if path else "unknown section")
+    raise error(f"{source}: {path}: {what}" if path else f"{source}: {what}")
 
 
 def _non_finite(data: Any, path: tuple[Any, ...] = ()) -> tuple[tuple[Any, ...], float] | None:

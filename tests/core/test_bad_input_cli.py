@@ -172,9 +172,9 @@ def nothing_starts(monkeypatch):
     (["--port", "99999"], "--port 99999: expected a TCP port from 1 to 65535"),
     (["--host", "256.1.1.1"], "--host '256.1.1.1': not an IP address (each of the four numbers is 0 to 255)"),
     (["--host", "bad host!"], "--host 'bad host!': not an IP address or host name"),
-    (["--players", "Ana,B\x1ben"], "game.players[1]: expected a name of 1 to 24 characters without control"),
-    (["--players", "Ana,Ana"], "game: players[1]: duplicate name 'Ana'"),
-    (["--fps", "-3"], "camera.fps: expected frames per second, more than 0"),
+    (["--players", "Ana,B\x1ben"], "[game] players[1]: expected a name of 1 to 24 characters without control"),
+    (["--players", "Ana,Ana"], "[game]: players[1]: duplicate name 'Ana'"),
+    (["--fps", "-3"], "[camera] fps: expected frames per second, more than 0"),
 ])
 def test_run_refuses_bad_options_in_one_line(tmp_path, capsys, nothing_starts, argv, expected):
     err = one_line_error(capsys, ["run", "--config", "", "--data", str(tmp_path / "d"), "--camera", "sim",
@@ -191,12 +191,12 @@ def test_run_names_a_settings_file_that_is_not_utf8(tmp_path, capsys, nothing_st
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("[web]\nport = 99999\n", "web.port: expected a TCP port from 1 to 65535 (0: any free port), got 99999"),
-    ("[web]\nhost = \"256.1.1.1\"\n", "web.host: '256.1.1.1' is not an IP address"),
-    ("[camera]\nfps = nan\n", "camera.fps: expected a finite number, got nan"),
-    ("[camera]\nfps = 0\n", "camera.fps: expected frames per second, more than 0 and at most 1000, got 0"),
-    ("[pins]\nnext = 99\n", "pins.next: expected a BCM pin number from 0 to 27, got 99"),
-    ("[game]\nplayers = [\"Ana\", \"\\u202eneB\"]\n", "game.players[1]: expected a name"),
+    ("[web]\nport = 99999\n", "[web] port: expected a TCP port from 1 to 65535 (0: any free port), got 99999"),
+    ("[web]\nhost = \"256.1.1.1\"\n", "[web] host: '256.1.1.1' is not an IP address"),
+    ("[camera]\nfps = nan\n", "[camera] fps: expected a finite number, got nan"),
+    ("[camera]\nfps = 0\n", "[camera] fps: expected frames per second, more than 0 and at most 1000, got 0"),
+    ("[pins]\nnext = 99\n", "[pins] next: expected a BCM pin number from 0 to 27, got 99"),
+    ("[game]\nplayers = [\"Ana\", \"\\u202eneB\"]\n", "[game] players[1]: expected a name"),
 ])
 def test_run_names_the_bad_setting(tmp_path, capsys, nothing_starts, text, expected):
     cfg = tmp_path / "tablehub.toml"
