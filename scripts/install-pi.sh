@@ -5,6 +5,7 @@
 #
 # What it does (each step is safe to repeat):
 #   1. apt packages: python3-picamera2 (camera), python3-numpy, python3-lgpio (Pi 5 GPIO),
+#      python3-jsonschema (file formats; pure Python, so pip need not build rpds-py),
 #      python3-venv, avahi-daemon (tablehub.local), sqlite3;
 #   2. a system user "tablehub" in the video and gpio groups;
 #   3. the project copied to the prefix, and a venv made with --system-site-packages so it sees
@@ -48,7 +49,7 @@ fi
 BOOT=/boot/firmware
 [ -d "$BOOT" ] || BOOT=/boot
 CONFIG_TXT="$BOOT/config.txt"
-APT_PACKAGES=(python3-picamera2 python3-numpy python3-lgpio python3-venv python3-pip avahi-daemon sqlite3
+APT_PACKAGES=(python3-picamera2 python3-numpy python3-lgpio python3-jsonschema python3-venv python3-pip avahi-daemon sqlite3
               libcap2-bin rsync)
 
 say "1/5 apt packages"

@@ -21,13 +21,16 @@ Camera-specific vision files live in the data folder too: the lens calibration
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from .games.base import TablehubError
+from . import schemas
+from .games.base import TablehubError, check_players, show
 
 CAMERA_SOURCES = ("picamera2", "opencv", "replay", "sim")
 PIN_BACKENDS = ("auto", "mock", "lgpio", "rpigpio")
@@ -159,9 +162,10 @@ def default_data_dir(environ: Mapping[str, str], cwd: Path | None = None) -> Pat
 
 
 def _merge(section: Any, values: Mapping[str, Any], where: str) -> None:
+    """Set checked values (``tablehub/schemas/settings.schema.json``) on a section, in its field types."""
     fields = {f.name: f for f in dataclasses.fields(section)}
     for key, value in values.items():
-        if key not in fields:
+        if key not in fields:  # the schema knows the same keys; this guards a schema out of step
             raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(fields))})")
         current = getattr(section, key)
         if isinstance(current, bool):
@@ -179,15 +183,31 @@ def _merge(section: Any, values: Mapping[str, Any], where: str) -> None:
         setattr(section, key, value)
 
 
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """A TOML file with one-line errors: unreadable, not UTF-8 (with the line), not TOML."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read the {what} ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"{p}: line {line}: the {what} must be UTF-8 text (byte 0x{raw[exc.start]:02x} is not); "
+                          f"save it as UTF-8") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: not valid TOML (nested too deeply)") from None
+
+
 def read_pin_map(path: str | Path) -> dict[str, int]:
     """The ``[pins]`` table of a pin map file such as firmware_config/pins.toml."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read the pin map ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+    data = read_toml(p, "pin map")
     pins = data.get("pins")
     if not isinstance(pins, dict) or not all(isinstance(v, int) for v in pins.values()):
         raise ConfigError(f"{p}: expected a [pins] table of BCM numbers such as next = 17")
@@ -203,13 +223,7 @@ def load_config(path: str | Path | None = "", environ: Mapping[str, str] | None 
         path = env.get("TABLEHUB_CONFIG") or (SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None)
     if path:
         p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"{p}: cannot read the settings ({exc.strerror})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{p}: not valid TOML ({exc})") from None
-        _apply(cfg, data, str(p))
+        _apply(cfg, read_toml(p, "settings"), str(p))
         cfg.source = str(p)
     if env.get("TABLEHUB_CAMERA"):
         cfg.camera.source = env["TABLEHUB_CAMERA"]
@@ -265,7 +279,49 @@ def check_venue(venue: VenueConfig, where: str = "settings") -> None:
         raise ConfigError(f"{where} [venue] keepalive = {venue.keepalive}: expected 5 to 600 seconds")
 
 
+def host_problem(host: str) -> str | None:
+    """Why ``host`` cannot be served on (``None`` when it is an IP address or a host name).
+
+    A name made only of digits and dots must be a real IPv4 address (``256.1.1.1`` is not).
+    """
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+        return None
+    except ValueError:
+        pass
+    labels = host.rstrip(".").split(".")
+    if all(label.isdigit() for label in labels):
+        return "not an IP address (each of the four numbers is 0 to 255)"
+    if len(host) > 253 or not all(_LABEL.match(label) for label in labels):
+        return "not an IP address or host name"
+    return None
+
+
+_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+def ensure_data_dir(cfg: Config, option: str = "data_dir") -> Path:
+    """Create the data folder if needed; a one-line :class:`ConfigError` naming it when that fails."""
+    path = Path(cfg.data_dir)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"{option} {path}: cannot create the data folder ({exc.strerror or exc})") from None
+    if not path.is_dir():
+        raise ConfigError(f"{option} {path}: not a folder")
+    return path
+
+
 def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:
+    """Check ``data`` (a settings file's tables, or the command line's) against the settings schema and
+    what it cannot say (a host that is not an address, player names), then set it on ``cfg``."""
+    schemas.check(data, "settings", where, ConfigError, toml=True)
+    web = data.get("web", {})
+    if "host" in web and host_problem(web["host"]):
+        raise ConfigError(f"{where}: [web] host: {show(web['host'])} is {host_problem(web['host'])}")
+    game = data.get("game", {})
+    if "players" in game:
+        check_players(game["players"], f"{where}: [game]")
     for key, value in data.items():
         if key == "data_dir":
             if not isinstance(value, str):
@@ -280,4 +336,5 @@ def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:
         values = dict(value)
         if key == "pins" and "map" in values:  # a pin map file: firmware_config/pins.toml
             values = {**read_pin_map(values.pop("map")), **values}
+            schemas.check({"pins": values}, "settings", f"{where} (with the pin map)", ConfigError, toml=True)
         _merge(section, values, f"{where} [{key}]")

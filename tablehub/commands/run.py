@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from ..config import Config, load_config
-from ..games.base import Setup, TablehubError
+from ..config import Config, ConfigError, ensure_data_dir, host_problem, load_config
+from ..games.base import Setup, TablehubError, show
 from ..hardware.cameras import Camera, SupervisedCamera, make_camera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
@@ -59,8 +59,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--colors", help="comma-separated player colours for a new game")
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """One line naming the option for a port or host nobody can serve on (``--port 99999`` would be
+    served on 34463 by the socket layer, ``--host 256.1.1.1`` failed deep in the server)."""
+    port = getattr(args, "port", None)
+    if port is not None and not 0 <= port <= 65535:
+        raise ConfigError(f"--port {port}: expected a TCP port from 1 to 65535 (0: any free port)")
+    host = getattr(args, "host", None)
+    if host is not None and host_problem(host):
+        raise ConfigError(f"--host {show(host)}: {host_problem(host)}")
+
+
 def settings(args: argparse.Namespace) -> Config:
     """The settings with this command's options on top (commands offer a subset of :func:`add_common`'s)."""
+    check_options(args)
     over: dict[str, dict[str, Any]] = {"camera": {}, "pins": {}, "web": {}, "game": {}}
     if getattr(args, "camera", None):
         over["camera"]["source"] = args.camera
@@ -231,6 +243,7 @@ def stop_on_signals(stop: threading.Event) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cfg = settings(args)
+    ensure_data_dir(cfg, "--data" if getattr(args, "data", None) else "data folder")
     notifier = Notifier()
     holder: list[SetupScreens] = []
     hub, opened = open_hub(cfg, args.table_pin, holder)

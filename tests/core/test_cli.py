@@ -58,7 +58,7 @@ BAD = [
     ({**RECORD, "game": "chess"}, "unknown game 'chess'"),
     ({**RECORD, "options": {"catalog": "/nonexistent/tiles.json"}}, "/nonexistent/tiles.json: cannot read the catalog"),
     ("{ not json", "not valid JSON (line 1, column 3"),
-    ([1, 2], "a record is a JSON object"),
+    ([1, 2], "expected an object, got [1, 2]"),
 ]
 
 

@@ -105,8 +105,8 @@ def test_refusals_speak_table_words_with_the_ids_after_them():
 
 @pytest.mark.parametrize("words, message", [
     ({"shapes": {"Q": {"inland": "lake"}}}, "words: shapes names terrain 'Q', which is not one of G, M, S"),
-    ({"symbols": {"fish": "fish"}}, "words: symbols.fish must be [singular, plural]"),
-    ({"colour": 1}, "words: unknown field(s) colour"),
+    ({"symbols": {"fish": "fish"}}, "words.symbols.fish: expected [singular, plural]"),
+    ({"colour": 1}, "words: unknown field 'colour' (expected: boat, shapes, start, symbols, town)"),
 ])
 def test_a_catalog_with_bad_words_gets_one_clear_line(words, message):
     import json

@@ -13,7 +13,7 @@ starts the next player's turn. ``self.turn`` counts turns from 1.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Iterator, Mapping
 
@@ -43,7 +43,7 @@ class PlaceTile(Action):
     tile: str
     x: int
     y: int
-    rotation: int = 0
+    rotation: int = field(default=0, metadata={"required": True})  # in records: required, never a silent 0
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,8 @@ class TileGame(Game):
     #: terrain letter -> what a figure standing there is called ("explorer", ...)
     figure_roles: ClassVar[dict[str, str]] = {}
     BASE_OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("catalog", None, "path to your own tile catalog (docs/catalogs.md); default: the shipped set"),
+        OptionSpec("catalog", None, "path to your own tile catalog (docs/catalogs.md); default: the shipped set",
+                   kind=str, what="a path to a tile catalog file (docs/catalogs.md)"),
     )
 
     def __init__(self, setup: Setup):
