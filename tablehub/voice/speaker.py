@@ -8,7 +8,7 @@ one, and an espeak-ng that hangs is killed after ``timeout_s``. So the frame loo
 GPIO callbacks and the page never wait for the voice.
 
 >>> from tablehub.config import VoiceConfig
->>> s = Speaker(VoiceConfig(), engine=Espeak(None))   # no espeak-ng: announcements off
+>>> s = Speaker(VoiceConfig(), binary=None)   # no espeak-ng: announcements off
 >>> s.available, s.say("Blue to play.", "turn")
 (False, False)
 """
@@ -20,6 +20,7 @@ import datetime
 import json
 import logging
 import os
+import shutil
 import threading
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -54,7 +55,7 @@ def engine_for(cfg: VoiceConfig, binary: str | None | object = ...) -> Espeak:
                     speed=cfg.speed, device=cfg.device, timeout_s=cfg.timeout_s)
     if binary is ...:
         return Espeak.find(**settings)  # type: ignore[arg-type]
-    return Espeak(binary, **settings)  # type: ignore[arg-type]
+    return Espeak(binary, aplay=shutil.which("aplay"), **settings)  # type: ignore[arg-type]
 
 
 @dataclasses.dataclass
@@ -71,15 +72,17 @@ class VoiceStats:
 class Speaker:
     """Speaks announcements from a bounded queue with one worker thread (:meth:`start`, :meth:`close`)."""
 
-    def __init__(self, cfg: VoiceConfig | None = None, *, engine: Espeak | None = None,
+    def __init__(self, cfg: VoiceConfig | None = None, *, binary: str | None | object = ...,
                  store: str | Path | None = None, clock: Callable[[], datetime.time] | None = None):
+        """``binary``: the espeak-ng to run (``None``: none; default: ``espeak-ng`` on the PATH);
+        ``store``: the JSON file the page's changes are saved in (read at start, over ``cfg``)."""
         self.cfg = dataclasses.replace(cfg or VoiceConfig())
         self.store = Path(store) if store else None
         self.problem: str | None = None  # a voice.json the page wrote that could not be used
         if self.store is not None:
             self._load_store()
-        self._binary = engine.binary if engine is not None else ...
-        self.engine = engine if engine is not None else engine_for(self.cfg)
+        self.engine = engine_for(self.cfg, binary)
+        self._binary = self.engine.binary
         self.book = Phrasebook(self.cfg.language)
         self._clock = clock or (lambda: datetime.datetime.now().time())
         self._queue: collections.deque[Announcement] = collections.deque()

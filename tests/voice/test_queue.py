@@ -6,7 +6,7 @@ import os
 import time
 
 from tablehub.config import VoiceConfig
-from tablehub.voice import Announcement, Espeak, Speaker
+from tablehub.voice import Announcement, Speaker
 
 from .conftest import script
 
@@ -24,7 +24,7 @@ def slow_speaker(tmp_path, seconds: float, **settings) -> Speaker:
     """A speaker whose espeak-ng is a real command that takes ``seconds`` per sentence."""
     binary = script(tmp_path / "slow-espeak", f"echo $$ >> {tmp_path}/pids\nexec sleep {seconds}\n")
     cfg = VoiceConfig(events=("score", "final", "turn", "illegal", "refused", "undo"), **settings)
-    return Speaker(cfg, engine=Espeak(binary, timeout_s=cfg.timeout_s))
+    return Speaker(cfg, binary=binary)
 
 
 def test_the_listener_returns_at_once_while_espeak_ng_is_busy(tmp_path):
@@ -85,7 +85,7 @@ def _alive(pid: int) -> bool:
 def test_quiet_hours_and_unchosen_events_are_not_said(tmp_path):
     now = [datetime.time(23, 30)]
     binary = script(tmp_path / "espeak", "exit 0\n")
-    speaker = Speaker(VoiceConfig(quiet="22:00-08:00", events=("score", "illegal")), engine=Espeak(binary),
+    speaker = Speaker(VoiceConfig(quiet="22:00-08:00", events=("score", "illegal")), binary=binary,
                       clock=lambda: now[0])
     assert not speaker.announce(Announcement("illegal", "Illegal: no."))
     now[0] = datetime.time(8, 0)
