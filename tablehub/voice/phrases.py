@@ -20,6 +20,7 @@ own text, English today; they become translatable when the engines emit rule key
 from __future__ import annotations
 
 import gettext
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -81,7 +82,8 @@ class Phrasebook:
     def score(self, event: Mapping[str, Any]) -> Announcement:
         player, points = event.get("player", "?"), int(event.get("points", 0))
         reason = _clause(str(event.get("reason", "")))
-        if event.get("kind") == "final":
+        if event.get("kind") == "final":  # the template says "Final scoring" already
+            reason = re.sub(r"^final (scoring|evaluation)\s*:\s*", "", reason, flags=re.I)
             return self.say("final", FINAL, player=player, points=points, reason=reason)
         if points == 0:
             return self.say("score", NOTE, player=player, reason=reason)

@@ -35,6 +35,9 @@ def test_phrases_for_scores_turns_and_refusals():
                       {"Ana": 40, "Ben": 40, "Chloé": 12})
     assert [a.text for a in end][-1] == "Ana and Ben share the win with 40."
     assert end[0].text == "Final scoring. Ana gets 6 for an open town."
+    assert book.score({"player": "Ben", "points": 1, "kind": "final",
+                       "reason": "final scoring: thief on complete mountain"}).text == \
+        "Final scoring. Ben gets 1 for thief on complete mountain."
     assert book.undo({"actions": [{}, {}]}).text == "Undone: 2 actions."
 
 
