@@ -75,8 +75,11 @@ class Espeak:
         synth.stdout.close()  # aplay owns the pipe now: espeak-ng gets SIGPIPE if aplay dies
         try:
             self._wait(play, "aplay")
-        finally:
-            self._wait(synth, "espeak-ng")
+        except SpeechError:
+            synth.kill()  # aplay's error says what is wrong (no such device); espeak-ng only lost its pipe
+            synth.communicate()
+            raise
+        self._wait(synth, "espeak-ng")
 
     def _wait(self, proc: subprocess.Popen, name: str) -> None:
         try:

@@ -22,6 +22,7 @@ import logging
 import os
 import shutil
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -225,14 +226,13 @@ class Speaker:
             self._thread = None
 
     def drain(self, timeout: float = 30.0) -> bool:
-        """Wait until everything queued has been spoken (tests, the demo's end)."""
-        deadline = threading.Event()
-        end = datetime.datetime.now() + datetime.timedelta(seconds=timeout)
-        while datetime.datetime.now() < end:
+        """Wait until everything queued has been spoken (tests, the demo's end). ``False`` on timeout."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
             with self._cond:
                 if not self._queue and not self._busy:
                     return True
-            deadline.wait(0.02)
+            time.sleep(0.02)
         return False
 
     _busy = False

@@ -68,3 +68,13 @@ def test_german_and_french_voices_speak_the_english_sentences_until_translated(e
 def test_an_unknown_voice_is_one_line_from_espeak_ng(espeak_ng, tmp_path):
     with pytest.raises(SpeechError, match=r"espeak-ng failed \(exit \d+\): .*voice does not exist"):
         engine_for(VoiceConfig(voice="xx-nowhere")).speak("hello", wav=tmp_path / "x.wav")
+
+
+def test_an_alsa_device_gets_the_sound_through_aplay(espeak_ng):
+    import shutil
+
+    if shutil.which("aplay") is None:
+        pytest.skip("aplay (alsa-utils) is not installed")
+    engine_for(VoiceConfig(device="null")).speak("Blue to play.")   # ALSA's null device takes anything
+    with pytest.raises(SpeechError, match=r"^aplay failed \(exit 1\): .*audio open error"):
+        engine_for(VoiceConfig(device="nosuchdevice")).speak("Blue to play.")
