@@ -88,6 +88,7 @@ class Speaker:
         self._clock = clock or (lambda: datetime.datetime.now().time())
         self._queue: collections.deque[Announcement] = collections.deque()
         self._cond = threading.Condition()
+        self._updating = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closing = False
         self.stats = VoiceStats()
@@ -114,13 +115,14 @@ class Speaker:
         if bad:
             raise ConfigError(f"{where}: {', '.join(map(repr, bad))} cannot be changed here "
                               f"(the page may change: {', '.join(PAGE_KEYS)})")
-        new = dataclasses.replace(self.cfg)
-        _merge(new, changes, where)
-        check_voice(new, where)
-        if self.store is not None:
-            self._save_store(new)
-        self._apply(new)
-        return self.settings()
+        with self._updating:  # two phones saving at once: one after the other, none lost half-way
+            new = dataclasses.replace(self.cfg)
+            _merge(new, changes, where)
+            check_voice(new, where)
+            if self.store is not None:
+                self._save_store(new)
+            self._apply(new)
+            return self.settings()
 
     def _apply(self, new: VoiceConfig) -> None:
         with self._cond:
