@@ -6,8 +6,8 @@
 # What it does (each step is safe to repeat):
 #   1. apt packages: python3-picamera2 (camera), python3-numpy, python3-lgpio (Pi 5 GPIO),
 #      python3-jsonschema (file formats; pure Python, so pip need not build rpds-py),
-#      python3-venv, avahi-daemon (tablehub.local), sqlite3;
-#   2. a system user "tablehub" in the video and gpio groups;
+#      python3-venv, avahi-daemon (tablehub.local), sqlite3, espeak-ng and alsa-utils (the voice);
+#   2. a system user "tablehub" in the video, gpio and audio groups;
 #   3. the project copied to the prefix, and a venv made with --system-site-packages so it sees
 #      apt's picamera2 and numpy. numpy ABI: apt's picamera2 (and simplejpeg) are built against
 #      Debian's numpy 1.x; recent OpenCV wheels require numpy 2. The venv keeps apt's numpy
@@ -50,17 +50,17 @@ BOOT=/boot/firmware
 [ -d "$BOOT" ] || BOOT=/boot
 CONFIG_TXT="$BOOT/config.txt"
 APT_PACKAGES=(python3-picamera2 python3-numpy python3-lgpio python3-jsonschema python3-venv python3-pip avahi-daemon sqlite3
-              libcap2-bin rsync)
+              libcap2-bin rsync espeak-ng alsa-utils)
 
 say "1/5 apt packages"
 run apt-get update
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 
-say "2/5 user tablehub (groups video, gpio)"
+say "2/5 user tablehub (groups video, gpio, audio)"
 if ! id tablehub >/dev/null 2>&1; then
     run useradd --system --home-dir /var/lib/tablehub --no-create-home --shell /usr/sbin/nologin tablehub
 fi
-for g in video gpio; do
+for g in video gpio audio; do
     if getent group "$g" >/dev/null; then run usermod -aG "$g" tablehub; fi
 done
 

@@ -35,7 +35,7 @@ from .games.base import TablehubError, check_players, show
 CAMERA_SOURCES = ("picamera2", "opencv", "replay", "sim")
 PIN_BACKENDS = ("auto", "mock", "lgpio", "rpigpio")
 SYSTEM_CONFIG = Path("/etc/tablehub/tablehub.toml")
-SECTIONS = ("camera", "pins", "tracking", "web", "game", "vision", "venue")
+SECTIONS = ("camera", "pins", "tracking", "web", "game", "vision", "venue", "voice")
 
 
 class ConfigError(TablehubError):
@@ -100,6 +100,67 @@ class GameConfig:
     colors: tuple[str, ...] = ()
 
 
+VOICE_EVENTS = ("score", "final", "turn", "illegal", "refused", "undo")  # what the voice may say (docs/voice.md)
+VOICE_LANGUAGES = ("en", "fr", "de")
+
+
+@dataclass
+class VoiceConfig:
+    """Spoken announcements with espeak-ng (docs/voice.md); checked by :func:`check_voice`."""
+
+    enabled: bool = True          # off: nothing is spoken (espeak-ng absent: off, with one log line)
+    language: str = "en"          # the table's language: en, fr, de (sentences fall back to English until translated)
+    voice: str = ""               # espeak-ng voice (espeak-ng --voices); empty: the language's own voice
+    volume: int = 100             # espeak-ng amplitude, 0-200
+    speed: int = 160              # words per minute, 80-450
+    events: tuple[str, ...] = ("score", "final", "turn", "illegal", "undo")  # of VOICE_EVENTS
+    quiet: str = ""               # quiet hours "22:00-08:00" (may cross midnight); empty: never quiet
+    device: str = ""              # ALSA device (aplay -L), e.g. "plughw:CARD=Headphones"; empty: the default
+    queue: int = 6                # announcements waiting at most; a full queue drops the least important
+    timeout_s: float = 20.0       # an espeak-ng still running after this is killed
+
+
+def parse_quiet(text: str, where: str = "[voice] quiet") -> tuple[int, int] | None:
+    """``"22:00-08:00"`` as minutes after midnight ``(1320, 480)``; ``""`` as ``None``."""
+    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*", text or "")
+    if not (text or "").strip():
+        return None
+    if m is None:
+        raise ConfigError(f"{where}: expected quiet hours like \"22:00-08:00\", got {text!r}")
+    h1, m1, h2, m2 = (int(g) for g in m.groups())
+    if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59:
+        raise ConfigError(f"{where}: {text!r} is not a time of day range (hours 0-23, minutes 0-59)")
+    start, end = h1 * 60 + m1, h2 * 60 + m2
+    if start == end:
+        raise ConfigError(f"{where}: {text!r} starts and ends at the same time; leave it empty for no quiet hours")
+    return start, end
+
+
+def check_voice(voice: VoiceConfig, where: str = "[voice]") -> None:
+    """Raise a one-line :class:`ConfigError` naming the first bad ``[voice]`` key."""
+    if voice.language not in VOICE_LANGUAGES:
+        raise ConfigError(f"{where} language: expected one of {', '.join(VOICE_LANGUAGES)}, got {voice.language!r}")
+    if voice.voice and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_+\-/]{0,40}", voice.voice):
+        raise ConfigError(f"{where} voice: expected an espeak-ng voice name such as \"en-gb\" or \"de\", "
+                          f"got {voice.voice!r}")
+    if not 0 <= voice.volume <= 200:
+        raise ConfigError(f"{where} volume: expected 0 to 200 (100 is normal), got {voice.volume}")
+    if not 80 <= voice.speed <= 450:
+        raise ConfigError(f"{where} speed: expected 80 to 450 words per minute, got {voice.speed}")
+    unknown = [e for e in voice.events if e not in VOICE_EVENTS]
+    if unknown:
+        raise ConfigError(f"{where} events: unknown {', '.join(map(repr, unknown))} "
+                          f"(known: {', '.join(VOICE_EVENTS)})")
+    parse_quiet(voice.quiet, f"{where} quiet")
+    if voice.device and not re.fullmatch(r"[A-Za-z0-9_:=,.\-]{1,80}", voice.device):
+        raise ConfigError(f"{where} device: expected an ALSA device name such as \"plughw:CARD=Headphones\" "
+                          f"(see aplay -L), got {voice.device!r}")
+    if not 1 <= voice.queue <= 100:
+        raise ConfigError(f"{where} queue: expected 1 to 100 announcements, got {voice.queue}")
+    if not 1 <= voice.timeout_s <= 300:
+        raise ConfigError(f"{where} timeout_s: expected 1 to 300 seconds, got {voice.timeout_s}")
+
+
 @dataclass
 class VenueConfig:
     """Publishing this table to a venue's MQTT broker (docs/venue.md); off while ``broker`` is empty."""
@@ -132,6 +193,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
     venue: VenueConfig = field(default_factory=VenueConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     data_dir: str = ""            # empty: $TABLEHUB_DATA, $STATE_DIRECTORY, ./var in a checkout, XDG
     source: str = "defaults"      # where the settings came from, for `tablehub doctor`
 
@@ -241,6 +303,7 @@ def load_config(path: str | Path | None = "", environ: Mapping[str, str] | None 
     if cfg.pins.backend not in PIN_BACKENDS:
         raise ConfigError(f"pin backend {cfg.pins.backend!r} is unknown (expected one of: {', '.join(PIN_BACKENDS)})")
     check_venue(cfg.venue, cfg.source)
+    check_voice(cfg.voice, f"{cfg.source} [voice]")
     return cfg
 
 

@@ -25,7 +25,7 @@ from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
 from ..venue import start_publishing
 from .score import explain
-from .run import add_common, build_table, open_hub, settings, start_web, stop_on_signals, table_mat
+from .run import add_common, build_table, open_hub, open_voice, settings, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = "play a recorded game on a simulated table: camera, tracker, mock buttons and the page"
@@ -43,6 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1280x720", help="simulated camera resolution (default 1280x720)")
     parser.add_argument("--no-web", action="store_true", help="do not serve the page")
     parser.add_argument("--exit", action="store_true", help="exit at the end instead of serving the page on")
+    parser.add_argument("--voice", action="store_true", help="speak the turns with espeak-ng ([voice] settings; "
+                        "docs/voice.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if table.tracker is not None:
         table.tracker.subscribe(lambda kind, p: say(f"  {kind}: {p.describe() if kind == 'reading' else p.message}")
                                 if kind in ("reading", "commit", "refused", "undo") else None)
+    speaker = open_voice(cfg, hub, table) if args.voice else None
     web = None
     if not args.no_web:
         web = start_web(hub, cfg)
@@ -113,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
             stop.wait()
         return 0 if same else 1
     finally:
+        if speaker is not None:
+            speaker.drain(timeout=20.0)
+            speaker.close()
         if web is not None:
             web.stop()
         panel.close()

@@ -235,6 +235,20 @@ def open_panel(cfg: Config, factory: Any = None) -> Panel | None:
         return None
 
 
+def open_voice(cfg: Config, hub: Any, table: LiveTable) -> Any:
+    """Spoken announcements (docs/voice.md): the session's events and the tracker's illegal placements,
+    settings on the page (``/voice``, saved in ``<data>/voice.json``). Without espeak-ng: one log line."""
+    from web.views.voice import attach
+
+    from ..voice import start_voice
+
+    speaker = start_voice(cfg.voice, Path(cfg.data_dir) / "voice.json").follow(lambda: hub.session)
+    if table.tracker is not None:
+        table.tracker.subscribe(speaker.on_tracker)
+    attach(hub, speaker)
+    return speaker
+
+
 def stop_on_signals(stop: threading.Event) -> None:
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -259,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
     table = build_table(cfg, hub, lambda: make_camera(cfg.camera), panel, notifier, recognizers)
     holder.append(SetupScreens(hub, cfg, table.latest_frame, lambda game: table_mat(cfg, game),
                                lambda: configured_lens(cfg, camera_size(cfg))).register())
+    speaker = open_voice(cfg, hub, table)
     web = start_web(hub, cfg)
     stop = threading.Event()
     stop_on_signals(stop)
@@ -272,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         notifier.stopping()
         web.stop()
+        speaker.close()
         table.camera.close()
         if panel is not None:
             panel.close()

@@ -16,6 +16,7 @@ def test_a_dry_run_installs_picamera2_keeps_numpy_compatible_and_adds_one_includ
     out = subprocess.run(["bash", str(SCRIPT), "--dry-run", "--no-start"], capture_output=True, text=True,
                          timeout=60, check=True).stdout
     assert "python3-picamera2" in out and "python3-lgpio" in out
+    assert "espeak-ng alsa-utils" in out, "the voice's synthesiser and aplay (docs/voice.md)"
     assert "venv --system-site-packages" in out
     assert "numpy<2" in out and "opencv-python-headless<4.12" in out
     assert "usermod -aG video tablehub" in out

@@ -39,7 +39,8 @@ const csrf = () => $('meta[name="csrf-token"]').content;
 
 // Every change says which state of the game it was made on: the hub refuses it ("the game
 // moved on", 409) when another phone, the camera or a button changed the game since.
-const UNVERSIONED = new Set(["/api/unlock", "/api/lock"]);
+// Requests that change no game carry no version (the voice settings are the hub's, not the game's).
+const UNVERSIONED = new Set(["/api/unlock", "/api/lock", "/api/voice", "/api/voice/test"]);
 
 async function api(path, body = {}, retried = false) {
   let resp;
