@@ -195,6 +195,13 @@ class PinKeeper:
         try:
             text = path.read_text(encoding="utf-8").strip()
             self._pin = check_pin_format(text)
+        except PermissionError:
+            if not create and self._pin:
+                log.warning("the PIN file %s is unreadable (permission denied); keeping the PIN in use", path)
+                self._stamps[PIN_FILE] = stamp
+                return
+            raise PinError(f"cannot read the PIN file {path} (permission denied): run this as the service's "
+                           "user, e.g. `sudo -u tablehub tablehub pin`") from None
         except (OSError, UnicodeDecodeError, PinError) as exc:
             if not create and self._pin:
                 log.warning("the PIN file %s is unreadable (%s); keeping PIN in use", path, exc)

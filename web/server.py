@@ -65,6 +65,8 @@ class BackgroundServer:
         hub.bus.max_streams = min(hub.bus.max_streams, streams_for(self.threads))
         self.app = app or create_app(hub)
         options = {**WAITRESS_OPTIONS, **waitress_options}
+        if not (isinstance(port, int) and 0 <= port <= 65535):  # socket would wrap 99999 to 34463
+            raise TablehubError(f"port {port!r} is not a port number: use --port with 1 to 65535")
         try:
             self._server = create_server(self.app, host=host, port=port, threads=self.threads, **options)
         except OSError as exc:
