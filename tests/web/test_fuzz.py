@@ -20,7 +20,7 @@ from tablehub.store import Store  # noqa: E402
 
 from .conftest import COLOURS, PIN, PLAYERS  # noqa: E402
 
-FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 
 #: the awkward values of issue 12: huge, non-finite, wrong types, odd text
 NASTY = st.one_of(
