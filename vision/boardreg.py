@@ -86,17 +86,34 @@ class BoardReference:
         return cls.from_canvas(canvas, ppm)
 
 
+def warp_maps(img_from_canvas: np.ndarray, size: tuple[int, int], frame_size: tuple[int, int],
+              lens: LensCalibration | None) -> tuple[np.ndarray, np.ndarray]:
+    """cv2.remap maps: for each canvas pixel, where it lies in the frame (as seen)."""
+    w, h = size
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    H = img_from_canvas.astype(np.float32)
+    den = H[2, 0] * xs + H[2, 1] * ys + H[2, 2]
+    mx = (H[0, 0] * xs + H[0, 1] * ys + H[0, 2]) / den
+    my = (H[1, 0] * xs + H[1, 1] * ys + H[1, 2]) / den
+    if lens is not None and np.any(lens.dist_coeffs):
+        d = lens.for_size(frame_size).distort_points(np.column_stack([mx.ravel(), my.ravel()]))
+        mx, my = d[:, 0].reshape(h, w).astype(np.float32), d[:, 1].reshape(h, w).astype(np.float32)
+    return mx, my
+
+
 def _warp(frame: np.ndarray, img_from_canvas: np.ndarray, size: tuple[int, int],
           lens: LensCalibration | None) -> np.ndarray:
-    """The frame resampled on a canvas; ``img_from_canvas`` maps canvas px to undistorted frame px."""
-    if lens is None or not np.any(lens.dist_coeffs):
-        return cv2.warpPerspective(frame, img_from_canvas, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-    w, h = size
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
-    p = np.column_stack([xs.ravel(), ys.ravel(), np.ones(w * h)]) @ img_from_canvas.T
-    und = p[:, :2] / p[:, 2:3]
-    dist = lens.for_size((frame.shape[1], frame.shape[0])).distort_points(und).astype(np.float32)
-    return cv2.remap(frame, dist[:, 0].reshape(h, w), dist[:, 1].reshape(h, w), cv2.INTER_LINEAR)
+    """The frame resampled on a canvas; ``img_from_canvas`` maps canvas px to undistorted frame px.
+    Canvas pixels outside the frame are black (see :func:`seen_mask`)."""
+    mx, my = warp_maps(img_from_canvas, size, (frame.shape[1], frame.shape[0]), lens)
+    return cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def seen_mask(canvas: np.ndarray) -> np.ndarray:
+    """Canvas pixels that came from inside the frame (the black fill outside it is not a colour a
+    lit board shows), shrunk by a few pixels."""
+    m = (canvas.max(axis=2) > 0).astype(np.uint8)
+    return cv2.erode(m, np.ones((7, 7), np.uint8)).astype(bool)
 
 
 @dataclass

@@ -112,15 +112,15 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
         ellipse(SHIP_MM[0], SHIP_MM[1], (20, 30, 45), off=tuple(shadow_dir * 2.5))  # shadow
         ellipse(SHIP_MM[0], SHIP_MM[1], (35, 60, 95))
         ellipse(SHIP_MM[0] - 5, SHIP_MM[1] - 4, (55, 90, 135))
-        cv2.fillConvexPoly(plane, rect(12, 9), sail, cv2.LINE_AA, shift=4)
+        cv2.fillConvexPoly(plane, rect(15, 10), sail, cv2.LINE_AA, shift=4)
         mark = (30, 30, 30) if sum(sail) > 300 else (235, 235, 235)
         if pattern == "stripe":
-            cv2.fillConvexPoly(plane, rect(12, 2.5), mark, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(plane, rect(15, 1.5), mark, cv2.LINE_AA, shift=4)
         elif pattern == "cross":
-            cv2.fillConvexPoly(plane, rect(12, 2), mark, cv2.LINE_AA, shift=4)
-            cv2.fillConvexPoly(plane, rect(2, 9), mark, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(plane, rect(15, 1.2), mark, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(plane, rect(1.2, 10), mark, cv2.LINE_AA, shift=4)
         else:
-            cv2.fillConvexPoly(plane, rect(4, 4), mark, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(plane, rect(3, 3), mark, cv2.LINE_AA, shift=4)
     elif piece.kind in ("chest_up", "chest_down"):
         sh = rect(CHEST_MM[0], CHEST_MM[1], *(shadow_dir * 1.5))
         cv2.fillConvexPoly(plane, sh, (20, 30, 45), cv2.LINE_AA, shift=4)
@@ -182,3 +182,19 @@ def piece_templates_scene(art: np.ndarray, art_ppm: float, spots: Sequence[tuple
     if len(spots) < len(pieces):
         raise VisionError(f"enrolment: {len(pieces)} pieces need as many spots, got {len(spots)}")
     return BoardScene(art, art_ppm, [BoardPiece(k, look, x, y, 0.0) for (k, look), (x, y) in zip(pieces, spots)])
+
+
+def spot_in(polygon: Sequence[Sequence[float]], rng: np.random.Generator, inset_mm: float = 4.0,
+            tries: int = 200) -> tuple[float, float]:
+    """A random point inside ``polygon`` (board mm) at least ``inset_mm`` from its outline, as a
+    hand puts a piece anywhere in a space (its footprint may well cross the printed lines); the
+    polygon's centre when no such point is found."""
+    poly = np.float32(polygon).reshape(-1, 1, 2)
+    x0, y0 = poly.reshape(-1, 2).min(axis=0)
+    x1, y1 = poly.reshape(-1, 2).max(axis=0)
+    for _ in range(tries):
+        x, y = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
+        if cv2.pointPolygonTest(poly, (x, y), True) >= inset_mm:
+            return x, y
+    c = poly.reshape(-1, 2).mean(axis=0)
+    return float(c[0]), float(c[1])
