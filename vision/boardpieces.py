@@ -130,9 +130,29 @@ class PieceBook:
         return cls(out)
 
 
+@dataclass
+class Blob:
+    """A piece-sized blob of difference: ``mask`` (boolean) with its top-left at ``x0, y0`` (px)."""
+
+    x0: int
+    y0: int
+    mask: np.ndarray
+
+    def centre_mm(self, ppm: float) -> tuple[float, float]:
+        ys, xs = np.nonzero(self.mask)
+        return (float(xs.mean()) + self.x0) / ppm, (float(ys.mean()) + self.y0) / ppm
+
+    def area_mm2(self, ppm: float) -> float:
+        return float(self.mask.sum()) / (ppm * ppm)
+
+    def crop(self, img: np.ndarray) -> np.ndarray:
+        h, w = self.mask.shape
+        return img[self.y0:self.y0 + h, self.x0:self.x0 + w]
+
+
 def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float = 40.0,
-          max_single_mm2: float | None = None, min_half_width_mm: float = 3.0) -> list[np.ndarray]:
-    """Boolean masks, one per piece-sized blob of difference (touching pieces split)."""
+          max_single_mm2: float | None = None, min_half_width_mm: float = 3.0) -> list[Blob]:
+    """One blob per piece-sized patch of difference (touching pieces split)."""
     mask = (diff > threshold).astype(np.uint8)
     k = max(3, int(round(2.5 * ppm)) | 1)  # wider than a printed line under a little registration error
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -151,10 +171,7 @@ def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float 
         parts = [sub]
         if max_single_mm2 is not None and area > max_single_mm2:
             parts = _split(sub, ppm, min_mm2)
-        for part in parts:
-            full = np.zeros(mask.shape, bool)
-            full[y:y + h, x:x + w] = part
-            out.append(full)
+        out.extend(Blob(int(x), int(y), part) for part in parts)
     return out
 
 
@@ -193,14 +210,14 @@ def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
     for name, kind, x, y in spots:
         best, best_d = None, 15.0
         for b in found:
-            ys, xs = np.nonzero(b)
-            d = float(np.hypot(xs.mean() / ppm - x, ys.mean() / ppm - y))
+            bx, by = b.centre_mm(ppm)
+            d = float(np.hypot(bx - x, by - y))
             if d < best_d:
                 best, best_d = b, d
         if best is None:
             raise VisionError(f"enrol pieces: no piece found within 15 mm of ({x:.0f}, {y:.0f}) mm for {name!r} "
                               "(is it there, and was the empty board enrolled under this camera?)")
-        templates.append(PieceTemplate(name, kind, float(best.sum()) / (ppm * ppm), _histogram(lab, best, ppm)))
+        templates.append(PieceTemplate(name, kind, best.area_mm2(ppm), _histogram(best.crop(lab), best.mask, ppm)))
     return PieceBook(templates)
 
 
@@ -260,9 +277,8 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     smallest = min(t.area_mm2 for t in book.templates)
     out = []
     for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.6 * largest):
-        ys, xs = np.nonzero(b)
-        x, y = float(xs.mean()) / ppm, float(ys.mean()) / ppm
-        hist = _histogram(lab, b, ppm)
+        x, y = b.centre_mm(ppm)
+        hist = _histogram(b.crop(lab), b.mask, ppm)
         scores = sorted((cv2.compareHist(hist, t.hist, cv2.HISTCMP_BHATTACHARYYA), i)
                         for i, t in enumerate(book.templates))
         best, idx = scores[0]

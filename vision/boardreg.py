@@ -95,9 +95,20 @@ def warp_maps(img_from_canvas: np.ndarray, size: tuple[int, int], frame_size: tu
     den = H[2, 0] * xs + H[2, 1] * ys + H[2, 2]
     mx = (H[0, 0] * xs + H[0, 1] * ys + H[0, 2]) / den
     my = (H[1, 0] * xs + H[1, 1] * ys + H[1, 2]) / den
-    if lens is not None and np.any(lens.dist_coeffs):
-        d = lens.for_size(frame_size).distort_points(np.column_stack([mx.ravel(), my.ravel()]))
-        mx, my = d[:, 0].reshape(h, w).astype(np.float32), d[:, 1].reshape(h, w).astype(np.float32)
+    if lens is not None and np.any(lens.dist_coeffs):  # LensCalibration.distort_points, in float32 over a grid
+        lz = lens.for_size(frame_size)
+        K = lz.camera_matrix
+        k = np.zeros(5)
+        k[:min(5, lz.dist_coeffs.size)] = lz.dist_coeffs.ravel()[:5]
+        k1, k2, p1, p2, k3 = (np.float32(v) for v in k)
+        x = (mx - np.float32(K[0, 2])) / np.float32(K[0, 0])
+        y = (my - np.float32(K[1, 2])) / np.float32(K[1, 1])
+        r2 = x * x + y * y
+        radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3))
+        xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x)
+        yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y
+        mx = xd * np.float32(K[0, 0]) + np.float32(K[0, 2])
+        my = yd * np.float32(K[1, 1]) + np.float32(K[1, 2])
     return mx, my
 
 
@@ -112,7 +123,7 @@ def _warp(frame: np.ndarray, img_from_canvas: np.ndarray, size: tuple[int, int],
 def seen_mask(canvas: np.ndarray) -> np.ndarray:
     """Canvas pixels that came from inside the frame (the black fill outside it is not a colour a
     lit board shows), shrunk by a few pixels."""
-    m = (canvas.max(axis=2) > 0).astype(np.uint8)
+    m = (cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY) > 0).astype(np.uint8)
     return cv2.erode(m, np.ones((7, 7), np.uint8)).astype(bool)
 
 
@@ -125,6 +136,7 @@ class Registration:
     matches: int
     lens: LensCalibration | None = None
     frame_size: tuple[int, int] = (0, 0)
+    _maps: dict = field(default_factory=dict, repr=False, compare=False)
 
     def to_board(self, pts_px: np.ndarray) -> np.ndarray:
         """Board mm of frame pixels (as seen, lens distortion included)."""
@@ -144,8 +156,13 @@ class Registration:
     def canvas(self, frame: np.ndarray, ppm: float, size_mm: tuple[float, float]) -> np.ndarray:
         """The board straight at ``ppm`` px/mm, cut from the frame."""
         w, h = int(round(size_mm[0] * ppm)), int(round(size_mm[1] * ppm))
-        img_from_canvas = np.linalg.inv(self.board_from_image) @ np.diag([1 / ppm, 1 / ppm, 1.0])
-        return _warp(frame, img_from_canvas, (w, h), self.lens)
+        key = (ppm, w, h, frame.shape[1], frame.shape[0])
+        maps = self._maps.get(key)
+        if maps is None:  # kept: later frames under the same registration only resample
+            img_from_canvas = np.linalg.inv(self.board_from_image) @ np.diag([1 / ppm, 1 / ppm, 1.0])
+            mx, my = warp_maps(img_from_canvas, (w, h), (frame.shape[1], frame.shape[0]), self.lens)
+            maps = self._maps[key] = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        return cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
     def shift_mm(self, other: "Registration", size_mm: tuple[float, float]) -> float:
         """How far the board's corners moved between two registrations of frames from one camera
@@ -168,7 +185,11 @@ class BoardRegistrar:
         self.ransac_px = ransac_px
         self.min_inliers = min_inliers
         self.work_width = work_width
-        self.matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+        # LSH index over the reference's binary descriptors (built once; brute force is several times slower)
+        self.matcher = cv2.FlannBasedMatcher(dict(algorithm=6, table_number=6, key_size=12, multi_probe_level=1),
+                                             dict(checks=50))
+        self.matcher.add([reference.descriptors])
+        self.matcher.train()
 
     def register(self, frame: np.ndarray) -> Registration | None:
         """The frame's registration, or ``None`` when the board is not found with confidence."""
@@ -180,7 +201,7 @@ class BoardRegistrar:
         kps, desc = self.orb.detectAndCompute(small, None)
         if desc is None or len(kps) < self.min_inliers:
             return None
-        knn = self.matcher.knnMatch(desc, self.ref.descriptors, k=2)
+        knn = self.matcher.knnMatch(desc, k=2)
         good = [m[0] for m in knn if len(m) == 2 and m[0].distance < self.ratio * m[1].distance]
         if len(good) < self.min_inliers:
             return None
@@ -241,7 +262,7 @@ class BoardTracker:
                                                                "registration")
         moved = 0.0 if self.current is None else reg.shift_mm(self.current, self.registrar.ref.size_mm)
         bumped = self.current is not None and moved > self.bump_mm
-        if self.current is None or bumped or moved > 0.0:
+        if self.current is None or bumped:  # else the last one stays (its resampling maps are kept)
             self.current = reg
         note = f"the board moved {moved:.0f} mm: re-registered" if bumped else ""
         return BoardState(self.current, True, bumped, moved, note)
