@@ -51,13 +51,28 @@ def _lab(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor((np.clip(img, 0, 255) / 255).astype(np.float32), cv2.COLOR_BGR2Lab)
 
 
+_EMPTY: dict = {}
+
+
+def _empty_cached(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The empty board's blurred Lab and seen mask, computed once per picture."""
+    key = (id(empty), empty.shape, int(empty[::97, ::89].sum()))
+    hit = _EMPTY.get(key)
+    if hit is None:
+        if len(_EMPTY) > 4:
+            _EMPTY.clear()
+        hit = _EMPTY[key] = (cv2.GaussianBlur(_lab(empty.astype(np.float32)), (0, 0), 1.0), seen_mask(empty))
+    return hit
+
+
 def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel Lab distance of the light-matched canvas from the empty board, and the matched
     canvas in Lab."""
     lab = _lab(match_light(canvas, empty))
-    ref = _lab(empty.astype(np.float32))
-    d = np.sqrt(((cv2.GaussianBlur(lab, (0, 0), 1.0) - cv2.GaussianBlur(ref, (0, 0), 1.0)) ** 2).sum(axis=2))
-    d[~(seen_mask(canvas) & seen_mask(empty))] = 0  # parts of the board outside one of the frames
+    ref_blur, ref_seen = _empty_cached(empty)
+    diff = cv2.GaussianBlur(lab, (0, 0), 1.0) - ref_blur
+    d = cv2.sqrt(cv2.transform(diff * diff, np.ones((1, 3), np.float32)))
+    d[~(seen_mask(canvas) & ref_seen)] = 0  # parts of the board outside one of the frames
     b = border_px
     if b:  # the board's own edge: a sliver of table under a fraction of a millimetre of error
         d[:b], d[-b:], d[:, :b], d[:, -b:] = 0, 0, 0, 0
@@ -76,7 +91,18 @@ def _histogram(lab: np.ndarray, mask: np.ndarray, ppm: float = 2.0) -> np.ndarra
     for part in (m, core):
         h = cv2.calcHist([lab], [0, 1, 2], part, list(_BINS), [0, 100, -80, 80, -80, 80]).ravel().astype(np.float32)
         out.append(h / max(1e-6, float(h.sum())) / 2)
+    # the core's median colour (bins split a colour that sits on their boundary; this does not)
+    out.append(np.float32([np.median(lab[..., c][core > 0]) for c in range(3)]))
     return np.concatenate(out)
+
+
+_NH = 2 * int(np.prod(_BINS))
+
+
+def _distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Bhattacharyya distance of the histograms plus the core colours' Lab distance / 100."""
+    bh = cv2.compareHist(a[:_NH], b[:_NH], cv2.HISTCMP_BHATTACHARYYA)
+    return float(bh + np.linalg.norm(a[_NH:] - b[_NH:]) / 100.0)
 
 
 @dataclass
@@ -101,7 +127,7 @@ class PieceBook:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {"format": BOOK_FORMAT, "bins": list(_BINS),
                 "pieces": [{"name": t.name, "kind": t.kind, "area_mm2": round(t.area_mm2, 1),
-                            "hist": [round(float(v), 6) for v in t.hist]} for t in self.templates]}
+                            "hist": [round(float(v), 5) for v in t.hist]} for t in self.templates]}
         path.write_text(json.dumps(data) + "\n")
         return path
 
@@ -120,7 +146,7 @@ class PieceBook:
         for i, p in enumerate(data.get("pieces") or []):
             try:
                 hist = np.float32(p["hist"])
-                if hist.size != 2 * int(np.prod(_BINS)):
+                if hist.size != _NH + 3:
                     raise ValueError("wrong length")
                 out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist))
             except (KeyError, TypeError, ValueError) as e:
@@ -266,7 +292,7 @@ class SpaceMap:
 
 
 def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
-                threshold: float = 14.0, min_margin: float = 0.08, max_score: float = 0.6,
+                threshold: float = 14.0, min_margin: float = 0.08, max_score: float = 0.8,
                 line_mm: float = 2.0) -> list[PieceSeen]:
     """Every piece standing on the board (module docstring)."""
     if canvas.shape != empty.shape:
@@ -279,7 +305,7 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.6 * largest):
         x, y = b.centre_mm(ppm)
         hist = _histogram(b.crop(lab), b.mask, ppm)
-        scores = sorted((cv2.compareHist(hist, t.hist, cv2.HISTCMP_BHATTACHARYYA), i)
+        scores = sorted((_distance(hist, t.hist), i)
                         for i, t in enumerate(book.templates))
         best, idx = scores[0]
         margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
@@ -292,7 +318,7 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             other = book.templates[scores[1][1]]
             name, kind = None, None
             cands = (t.name, other.name)
-            why.append(f"{t.name} or {other.name}?")
+            why.append(f"{t.name} ({best:.2f}) or {other.name} ({scores[1][0]:.2f})?")
         near = spaces.around(x, y, line_mm)
         space = spaces.at(x, y)
         if len(near) > 1:
