@@ -5,8 +5,9 @@ canvas is first brought to the empty board's light (a smooth per-channel gain, e
 coarse median that pieces do not move), then every pixel's colour difference from the empty
 board (CIE Lab distance) marks what stands on the board. Thin differences along printed lines
 (a fraction of a millimetre of registration error) are opened away; what is left falls into
-blobs, one per piece, and blobs much larger than any enrolled piece (pieces touching) are split
-at their narrowest by a watershed.
+blobs, one per piece, and blobs larger than any enrolled piece (pieces touching) are split
+by a watershed from the peaks of their distance transform; a part of such a split is named only
+with a clearly better match than a lone piece needs.
 
 Each blob is told apart by its colours against the enrolled pieces (:class:`PieceBook`: one
 Lab histogram per piece, learnt from one photo with each piece on a known spot) with a margin:
@@ -163,6 +164,7 @@ class Blob:
     x0: int
     y0: int
     mask: np.ndarray
+    split: bool = False  # cut from a blob of touching pieces
 
     def centre_mm(self, ppm: float) -> tuple[float, float]:
         ys, xs = np.nonzero(self.mask)
@@ -197,25 +199,26 @@ def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float 
         parts = [sub]
         if max_single_mm2 is not None and area > max_single_mm2:
             parts = _split(sub, ppm, min_mm2)
-        out.extend(Blob(int(x), int(y), part) for part in parts)
+        out.extend(Blob(int(x), int(y), part, len(parts) > 1) for part in parts)
     return out
 
 
 def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
-    """Touching pieces: seeds where the blob is thickest (distance transform peaks), watershed."""
+    """Touching pieces: a seed at each local peak of the distance transform (a piece's middle),
+    then a watershed from them."""
     pad = 2
     m = np.pad(sub.astype(np.uint8), pad)
     dist = cv2.distanceTransform(m, cv2.DIST_L2, 5)
-    seeds = (dist > 0.6 * dist.max()).astype(np.uint8)
+    k = max(3, int(round(10 * ppm)) | 1)  # one seed per 10 mm: a piece's middle
+    peaks = (dist >= cv2.dilate(dist, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) - 0.5) \
+        & (dist > 0.5 * dist.max())
+    seeds = cv2.dilate(peaks.astype(np.uint8), np.ones((3, 3), np.uint8))
     n, markers = cv2.connectedComponents(seeds)
     if n <= 2:
         return [sub]
-    markers = markers.astype(np.int32) + 1
-    markers[m == 0] = 0
+    markers = markers.astype(np.int32) + 1  # seeds 2..n, unknown 0, outside 1
     markers[(m > 0) & (seeds == 0)] = 0
-    bg = np.zeros_like(m)
-    bg[m == 0] = 1
-    markers[bg.astype(bool)] = 1
+    markers[m == 0] = 1
     img = cv2.cvtColor((255 - np.clip(dist * 20, 0, 255)).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     cv2.watershed(img, markers)
     parts = []
@@ -223,7 +226,7 @@ def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
         part = (markers == lab)[pad:-pad, pad:-pad] & sub
         if part.sum() / (ppm * ppm) >= min_mm2:
             parts.append(part)
-    return parts or [sub]
+    return parts if len(parts) > 1 else [sub]
 
 
 def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
@@ -302,7 +305,7 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     largest = max(t.area_mm2 for t in book.templates)
     smallest = min(t.area_mm2 for t in book.templates)
     out = []
-    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.6 * largest):
+    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest):
         x, y = b.centre_mm(ppm)
         hist = _histogram(b.crop(lab), b.mask, ppm)
         scores = sorted((_distance(hist, t.hist), i)
@@ -314,6 +317,10 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         if best > max_score:
             name, kind = None, None
             why.append(f"looks like no enrolled piece (best {t.name}, {best:.2f})")
+        elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin):  # a part of touching pieces
+            name, kind = None, None
+            cands = (t.name, book.templates[scores[1][1]].name)
+            why.append(f"touching another piece: {t.name} ({best:.2f})?")
         elif margin < min_margin:
             other = book.templates[scores[1][1]]
             name, kind = None, None

@@ -211,7 +211,7 @@ class BoardRegistrar:
             img = self.lens.for_size(size).undistort_points(img)
         brd = np.float64([self.ref.points_mm[m.trainIdx] for m in good])
         # RANSAC in reference pixels (its threshold is a pixel distance), then a refit on the inliers
-        H, mask = cv2.findHomography(img, brd * self.ref.ppm, cv2.RANSAC, self.ransac_px, maxIters=4000,
+        H, mask = cv2.findHomography(img, brd * self.ref.ppm, cv2.USAC_MAGSAC, self.ransac_px, maxIters=4000,
                                      confidence=0.999)
         if H is None or mask is None or int(mask.sum()) < self.min_inliers:
             return None
