@@ -12,7 +12,8 @@ each piece once on a known space. The lens calibration is the rendered camera's 
 Then N frames: the board moved on the table (up to 10 mm, 3 degrees: a bumped board), the six
 ships and 0-4 chests (face up or down) on random spaces, each at a random point of its space
 at least 4 mm inside the outline (a 28 mm ship then stands across printed lines) and turned at
-random; in half the frames two ships stand on neighbouring spaces as close as that allows.
+random; in half the frames two ships stand on neighbouring spaces as close as that allows
+(pieces may touch, their footprints do not overlap by more than 1 mm2: solid pieces).
 Each frame is read from scratch (vision.boardreg: ORB features, RANSAC; vision.boardpieces).
 
 Prints, per level: pieces right (kind/ship and space exactly; an "unsure" answer is not right),
@@ -35,11 +36,20 @@ from vision.boardpieces import SpaceMap, enrol_pieces, find_pieces
 from vision.boardreg import BoardReference, BoardRegistrar
 from vision.boards import render_board
 from vision.calibrate import LensCalibration
-from vision.sim.boardtable import BoardPiece, BoardScene, render_board_scene, spot_in
+from vision.sim.boardtable import CHEST_MM, SHIP_MM, BoardPiece, BoardScene, render_board_scene, spot_in
 from vision.sim.camera import NUISANCE
 
 SHIPS = ["Arriba", "Bravo", "Caribic", "Diabolo", "Evita", "Fuego"]
 PPM = 2.0
+
+
+def _footprint(kind: str, x: float, y: float, yaw: float) -> np.ndarray:
+    w, h = SHIP_MM if kind == "ship" else CHEST_MM
+    return cv2.boxPoints(((x, y), (w, h), yaw)).astype(np.float32)
+
+
+def _overlaps(fp: np.ndarray, others: list[np.ndarray]) -> bool:
+    return any(cv2.intersectConvexConvex(fp, o)[0] > 1.0 for o in others)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -110,15 +120,21 @@ def main(argv: list[str] | None = None) -> int:
                 nb = [s for s in board.neighbours[a] if s not in chosen]
                 if nb:
                     chosen[1] = int(nb[0])
-            pieces, truth_set = [], []
+            pieces, truth_set, footprints = [], [], []
             for i, s in enumerate(chosen):
                 if i < 6:
                     kind, look, name = "ship", i, SHIPS[i]
                 else:
                     up = bool(rng.uniform() < 0.5)
                     kind, look, name = ("chest_up", 6000, "chest up") if up else ("chest_down", 0, "chest down")
-                x, y = spot_in(polys[s], rng, 4.0)
-                pieces.append(BoardPiece(kind, look, x, y, float(rng.uniform(0, 180))))
+                for _ in range(30):  # pieces may touch, not stand inside each other
+                    x, y = spot_in(polys[s], rng, 4.0)
+                    yaw = float(rng.uniform(0, 180))
+                    fp = _footprint(kind, x, y, yaw)
+                    if not _overlaps(fp, footprints):
+                        break
+                footprints.append(fp)
+                pieces.append(BoardPiece(kind, look, x, y, yaw))
                 truth_set.append((name, s))
             origin = (40 + float(rng.uniform(-10, 10)), 40 + float(rng.uniform(-10, 10)))
             frame, truth = render_board_scene(scene(pieces, origin, float(rng.uniform(-3, 3))), cam, rng,

@@ -9,8 +9,8 @@ blobs, one per piece, and blobs larger than any enrolled piece (pieces touching)
 by a watershed from the peaks of their distance transform; a part of such a split is named only
 with a clearly better match than a lone piece needs.
 
-Each blob is told apart by its colours against the enrolled pieces (:class:`PieceBook`: one
-Lab histogram per piece, learnt from one photo with each piece on a known spot) with a margin:
+Each blob is told apart by its colours and size against the enrolled pieces (:class:`PieceBook`:
+Lab histograms and the footprint's area per piece, learnt from one photo with each piece on a known spot) with a margin:
 the best template must beat the runner-up clearly, else the blob is reported ``unsure`` with
 both names. Its space is the space under the blob's centre (spaces given as polygons in board
 mm: data, no rules); a centre within ``line_mm`` of another space is reported ``unsure`` with
@@ -98,6 +98,8 @@ def _histogram(lab: np.ndarray, mask: np.ndarray, ppm: float = 2.0) -> np.ndarra
 
 
 _NH = 2 * int(np.prod(_BINS))
+#: weight of the footprint's size in the match (|log| of the area ratio): a chest is half a ship
+AREA_WEIGHT = 0.3
 
 
 def _distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -308,7 +310,8 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest):
         x, y = b.centre_mm(ppm)
         hist = _histogram(b.crop(lab), b.mask, ppm)
-        scores = sorted((_distance(hist, t.hist), i)
+        area = b.area_mm2(ppm)
+        scores = sorted((_distance(hist, t.hist) + AREA_WEIGHT * abs(np.log(area / max(1.0, t.area_mm2))), i)
                         for i, t in enumerate(book.templates))
         best, idx = scores[0]
         margin = (scores[1][0] - best) if len(scores) > 1 else 1.0

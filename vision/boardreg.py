@@ -195,6 +195,7 @@ class BoardRegistrar:
         """The frame's registration, or ``None`` when the board is not found with confidence."""
         if frame is None or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 50:
             raise VisionError("register: the frame is empty")
+        cv2.setRNGSeed(12345)  # LSH probing and MAGSAC sampling draw from OpenCV's RNG: same frame, same answer
         grey = _grey(frame)
         scale = min(1.0, self.work_width / grey.shape[1])
         small = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
