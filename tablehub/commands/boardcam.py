@@ -11,7 +11,6 @@ The enrolled folder holds ``boardcam.json`` (the board, its size, the canvas sca
 """
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path

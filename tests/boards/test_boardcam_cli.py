@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import cv2
-import pytest
 
 from tablehub.cli import main
 from vision.sim.boardtable import BoardPiece
