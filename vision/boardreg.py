@@ -16,7 +16,10 @@ over the board's corners; a shift beyond ``bump_mm`` means the board was bumped 
 the new registration replaces the old); a frame that cannot be registered (a hand over most
 of the board) keeps the last one and says so.
 
-Not built yet: the mat's ArUco markers as a fallback and cross-check (docs/vision.md).
+With a mat (:class:`MatAnchor`: the mat's four ArUco markers round the board) the tracker also
+learns where the board lies on the mat: a frame whose art cannot be matched (a sheet or hands
+over most of the board) is registered through the markers and that placement, and the
+placement is the check that the board, not the camera, moved.
 No rules here: the board's size in millimetres is data from the caller.
 """
 from __future__ import annotations
@@ -246,15 +249,51 @@ class BoardState:
     note: str = ""
 
 
-class BoardTracker:
-    """Keeps the board registered across frames and notices a bumped board."""
+class MatAnchor:
+    """The mat's markers in a frame: ``mat_from_image`` (undistorted frame px -> mat mm), or
+    ``None`` with fewer than three markers found."""
 
-    def __init__(self, registrar: BoardRegistrar, bump_mm: float = 3.0):
+    def __init__(self, mat, lens: LensCalibration | None = None):
+        self.mat = mat
+        self.lens = lens
+
+    def mat_from_image(self, frame: np.ndarray) -> np.ndarray | None:
+        from .markers import detect_markers
+
+        det = detect_markers(frame, self.mat)
+        if len(det.corners) < 3:
+            return None
+        img = np.concatenate([det.corners[i] for i in sorted(det.corners)]).astype(np.float64)
+        mm = np.concatenate([np.float64(self.mat.marker_corners_mm(i)) for i in sorted(det.corners)])
+        if self.lens is not None:
+            img = self.lens.for_size((frame.shape[1], frame.shape[0])).undistort_points(img)
+        H, _ = cv2.findHomography(img, mm, 0)
+        return None if H is None else H / H[2, 2]
+
+
+def _corner_shift(a: np.ndarray, b: np.ndarray, size_mm: tuple[float, float]) -> float:
+    """The largest distance between the board's corners mapped by two board <- X transforms' inverses."""
+    w, h = size_mm
+    c = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64)
+    pa = c @ np.linalg.inv(a).T
+    pb = c @ np.linalg.inv(b).T
+    return float(np.linalg.norm(pa[:, :2] / pa[:, 2:] - pb[:, :2] / pb[:, 2:], axis=1).max())
+
+
+class BoardTracker:
+    """Keeps the board registered across frames and notices a bumped board; with a
+    :class:`MatAnchor`, falls back on the mat's markers and checks against them."""
+
+    def __init__(self, registrar: BoardRegistrar, bump_mm: float = 3.0, anchor: MatAnchor | None = None):
         self.registrar = registrar
         self.bump_mm = bump_mm
+        self.anchor = anchor
         self.current: Registration | None = None
+        self.board_from_mat: np.ndarray | None = None  # where the board lies on the mat
 
     def update(self, frame: np.ndarray) -> BoardState:
+        if self.anchor is not None:
+            return self._update_anchored(frame)
         reg = self.registrar.register(frame)
         if reg is None:
             if self.current is None:
@@ -267,3 +306,30 @@ class BoardTracker:
             self.current = reg
         note = f"the board moved {moved:.0f} mm: re-registered" if bumped else ""
         return BoardState(self.current, True, bumped, moved, note)
+
+    def _update_anchored(self, frame: np.ndarray) -> BoardState:
+        size = self.registrar.ref.size_mm
+        mat_h = self.anchor.mat_from_image(frame)
+        reg = self.registrar.register(frame)
+        if reg is not None:
+            if mat_h is None:  # no markers: as without a mat
+                moved = 0.0 if self.current is None else reg.shift_mm(self.current, size)
+                bumped = self.current is not None and moved > self.bump_mm
+                self.current = reg
+                return BoardState(reg, True, bumped, moved, "the mat's markers are not in view" +
+                                  (f"; the board moved {moved:.0f} mm" if bumped else ""))
+            on_mat = reg.board_from_image @ np.linalg.inv(mat_h)
+            moved = 0.0 if self.board_from_mat is None else _corner_shift(on_mat, self.board_from_mat, size)
+            bumped = self.board_from_mat is not None and moved > self.bump_mm
+            self.board_from_mat = on_mat / on_mat[2, 2]
+            self.current = reg
+            return BoardState(reg, True, bumped, moved,
+                              f"the board moved {moved:.0f} mm on the mat: re-registered" if bumped else "")
+        if mat_h is not None and self.board_from_mat is not None:
+            H = self.board_from_mat @ mat_h
+            fb = Registration(H / H[2, 2], 0, 0, self.registrar.lens, (frame.shape[1], frame.shape[0]))
+            self.current = fb
+            return BoardState(fb, True, False, 0.0, "the board's art is not matched (covered?): placed by the mat's "
+                                                    "markers")
+        return BoardState(self.current, False, False, 0.0, "the board is not found in this frame" +
+                          (": kept the last registration" if self.current is not None else ""))

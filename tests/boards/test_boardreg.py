@@ -66,3 +66,35 @@ def test_a_frame_without_the_board_is_refused_not_guessed(table, enrolled):
 def test_a_plain_picture_cannot_be_enrolled():
     with pytest.raises(VisionError, match="features"):
         BoardReference.from_canvas(np.full((300, 400, 3), 128, np.uint8), 2.0)
+
+
+def test_the_mats_markers_place_a_covered_board_and_tell_a_bumped_board_from_a_moved_camera(table, enrolled):
+    from vision.boardreg import MatAnchor
+    from vision.mat import Mat
+
+    ref, lens = enrolled
+    mat = Mat.around(table.size[0] + 20, table.size[1] + 20, marker_mm=40.0)
+    tracker = BoardTracker(BoardRegistrar(ref, lens), anchor=MatAnchor(mat, lens))
+    at = (mat.play_origin_mm[0] + 10, mat.play_origin_mm[1] + 10)
+
+    def shoot(origin, pieces=(), seed=0, camera=None):
+        scene = table.scene(pieces, origin=origin)
+        scene.table_mm, scene.mat = (mat.width_mm, mat.height_mm), mat
+        return table.shoot(scene, seed=seed, camera=camera)
+
+    first = tracker.update(shoot(at, seed=1)[0])
+    assert first.registration is not None and first.note == "" and tracker.board_from_mat is not None
+    # the camera moved (another tilt), the board did not: not a bump
+    again = tracker.update(shoot(at, seed=2, camera=NUISANCE["default"].with_(tilt_azimuth_deg=200.0))[0])
+    assert not again.bumped and again.moved_mm < 1.5, again.moved_mm
+    # a sheet over the whole board: its art is not matched, the markers place it (400 mm still matched)
+    cx, cy = table.size[0] / 2, table.size[1] / 2
+    frame, truth = shoot(at, [BoardPiece("sheet", 600, cx, cy)], seed=3)
+    covered = tracker.update(frame)
+    assert "markers" in covered.note
+    g = table.grid()
+    err = np.linalg.norm(covered.registration.to_board(truth.board_to_image(g)) - g, axis=1)
+    assert err.max() <= 2.0, err.max()
+    # the board pushed 8 mm along the mat
+    bumped = tracker.update(shoot((at[0] + 8, at[1]), seed=4)[0])
+    assert bumped.bumped and 6 < bumped.moved_mm < 10 and "on the mat" in bumped.note

@@ -14,7 +14,12 @@ its top is seen a little displaced in a tilted view, which this model leaves out
   (stripe, cross, dot) so the six ships differ as the real ones do by name and flag
   (provisional art);
 - ``chest_up``: a gold chest (12 x 9 mm) with its value in thousands printed on the lid;
-- ``chest_down``: the same chest face down (dark wood, no value).
+- ``chest_down``: the same chest face down (dark wood, no value);
+- ``sheet``: a plain light square (``look`` mm a side) lying over the board: a sheet or a hand
+  hiding the art.
+
+With ``mat`` the mat's four markers are printed on the table round the board (the table is the
+mat), for the markers' fallback (``vision.boardreg.MatAnchor``).
 """
 from __future__ import annotations
 
@@ -26,6 +31,8 @@ import cv2
 import numpy as np
 
 from .. import VisionError
+from ..markers import paint_marker
+from ..mat import Mat
 from .camera import NUISANCE, CameraModel, CameraPose, place_camera, plane_maps
 from .renderer import _camera_effects, _wood
 
@@ -65,6 +72,7 @@ class BoardScene:
     origin_mm: tuple[float, float] = (50.0, 40.0)
     angle_deg: float = 0.0
     table_mm: tuple[float, float] = (700.0, 500.0)
+    mat: Mat | None = None  # a mat's markers printed on the table (table mm = mat mm), for the fallback
 
     @property
     def size_mm(self) -> tuple[float, float]:
@@ -121,6 +129,8 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
             cv2.fillConvexPoly(plane, rect(1.2, 10), mark, cv2.LINE_AA, shift=4)
         else:
             cv2.fillConvexPoly(plane, rect(3, 3), mark, cv2.LINE_AA, shift=4)
+    elif piece.kind == "sheet":  # a sheet of paper (or a hand) over the board: ``look`` is its side in mm
+        cv2.fillConvexPoly(plane, rect(piece.look, piece.look), (225, 228, 230), cv2.LINE_AA, shift=4)
     elif piece.kind in ("chest_up", "chest_down"):
         sh = rect(CHEST_MM[0], CHEST_MM[1], *(shadow_dir * 1.5))
         cv2.fillConvexPoly(plane, sh, (20, 30, 45), cv2.LINE_AA, shift=4)
@@ -134,7 +144,7 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
             org = (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2))
             cv2.putText(plane, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 30, 60), 2, cv2.LINE_AA)
     else:
-        raise VisionError(f"board scene: unknown piece kind {piece.kind!r} (expected ship, chest_up, chest_down)")
+        raise VisionError(f"board scene: unknown piece kind {piece.kind!r} (expected ship, chest_up, chest_down, sheet)")
 
 
 def render_board_scene(scene: BoardScene, camera: CameraModel | str = "default",
@@ -153,6 +163,9 @@ def render_board_scene(scene: BoardScene, camera: CameraModel | str = "default",
     shadow_dir = -np.array([math.cos(a), math.sin(a)])
     pw, ph = int(round(tw * plane_ppm)), int(round(th * plane_ppm))
     plane = cv2.resize(_wood(int(tw), int(th), (60, 95, 130)), (pw, ph), interpolation=cv2.INTER_LINEAR)
+    if scene.mat is not None:
+        for mid in scene.mat.marker_ids:
+            paint_marker(plane, scene.mat, mid, plane_ppm)
     tfb = scene.table_from_board()
     A = (np.diag([plane_ppm, plane_ppm, 1.0]) @ tfb @ np.diag([1 / scene.art_ppm, 1 / scene.art_ppm, 1.0]))[:2]
     cv2.warpAffine(scene.art, A, (pw, ph), dst=plane, flags=cv2.INTER_AREA if scene.art_ppm > plane_ppm
