@@ -24,6 +24,7 @@ from ..base import Action, Game, IllegalAction, OptionSpec, Setup, SetupError
 from .actions import (ACTIONS, Attack, Card, Deal, EndMove, PlaceShips, RevealPile, Safeguard, Sail, Seventh, Steal,
                       Swap, Transfer)
 from .board import Board, load_board
+from .camera import KaribikBoardMoves
 from .sentences import SENTENCES as _SENTENCES
 
 SHIPS = ("Arriba", "Bravo", "Caribic", "Diabolo", "Evita", "Fuego")
@@ -71,6 +72,7 @@ class Karibik(Game):
                    "default: the rule book's 62,000 / 41,000 / 31,000 for 2 / 3 / 4 players"),
     )
     SENTENCES = _SENTENCES  # scenario sentences of this game (tablehub.scenario)
+    board_moves = KaribikBoardMoves()  # what the camera's view of the board means (tablehub.tracking.boardmoves)
     provisional = ("Karibik: the board (spaces, adjacency, towns, chest values, hideouts) is provisional: "
                    "an invented map with the real counts (the real board's graph is not public)")
 

@@ -1,0 +1,185 @@
+"""Printed-board camera benchmark (Karibik): board registration and pieces on spaces.
+
+    tablehub bench boards [--frames N] [--levels clean,default,hard] [--size 1920x1080] [--seed S]
+
+For each nuisance level (vision.sim.camera.NUISANCE: lens, tilt, light gradient, vignette,
+colour cast, noise, blur, JPEG) the packaged provisional Karibik board is printed
+(vision.boards.render_board) and laid on the simulated table. Enrolment, under the same
+camera on "another evening" (other light side, colour balance, exposure and arm tilt): one
+photo of the empty board (its corners given, as the owner marks them once) and one photo with
+each piece once on a known space. The lens calibration is the rendered camera's (exact).
+
+Then N frames: the board moved on the table (up to 10 mm, 3 degrees: a bumped board), the six
+ships and 0-4 chests (face up or down) on random spaces, each at a random point of its space
+at least 4 mm inside the outline (a 28 mm ship then stands across printed lines) and turned at
+random; in half the frames two ships stand on neighbouring spaces as close as that allows
+(pieces may touch, their footprints do not overlap by more than 1 mm2: solid pieces).
+Each frame is read from scratch (vision.boardreg: ORB features, RANSAC; vision.boardpieces).
+
+Prints, per level: pieces right (kind/ship and space exactly; an "unsure" answer is not right),
+unsure and wrong answers, pieces missed and extra, boards fully right (every piece right and
+nothing extra), registration error in mm over a 13 x 9 grid across the board (mean, worst),
+CPU ms per frame on one core (full read: register + straighten + pieces; incremental: the same
+registration, straighten + pieces). Targets (issue 17): pieces >= 99.5 %, boards >= 97 %,
+registration <= 2 mm, full read <= 150 ms, incremental <= 30 ms. See docs/benchmarks.md.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import cv2
+import numpy as np
+
+from tablehub.games.karibik.board import load_board
+from vision.boardpieces import SpaceMap, enrol_pieces, find_pieces
+from vision.boardreg import BoardReference, BoardRegistrar
+from vision.boards import render_board
+from vision.calibrate import LensCalibration
+from vision.sim.boardtable import CHEST_MM, SHIP_MM, BoardPiece, BoardScene, render_board_scene, spot_in
+from vision.sim.camera import NUISANCE
+
+SHIPS = ["Arriba", "Bravo", "Caribic", "Diabolo", "Evita", "Fuego"]
+PPM = 2.0
+
+
+def _footprint(kind: str, x: float, y: float, yaw: float) -> np.ndarray:
+    w, h = SHIP_MM if kind == "ship" else CHEST_MM
+    return cv2.boxPoints(((x, y), (w, h), yaw)).astype(np.float32)
+
+
+def _overlaps(fp: np.ndarray, others: list[np.ndarray]) -> bool:
+    return any(cv2.intersectConvexConvex(fp, o)[0] > 1.0 for o in others)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--size: expected WIDTHxHEIGHT, e.g. 1920x1080, got {text!r}") from None
+    return w, h
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="tablehub bench boards", description=__doc__.splitlines()[0])
+    p.add_argument("--frames", type=int, default=20, help="frames per level (default 20)")
+    p.add_argument("--levels", default="clean,default,hard", help="nuisance levels, comma-separated")
+    p.add_argument("--size", type=_size, default=(1920, 1080), help="frame size (default 1920x1080)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--show", action="store_true", help="print every unsure or wrong answer")
+    args = p.parse_args(argv)
+    levels = [v.strip() for v in args.levels.split(",") if v.strip()]
+    for lv in levels:
+        if lv not in NUISANCE:
+            p.error(f"--levels: unknown level {lv!r} (expected {', '.join(NUISANCE)})")
+    cv2.setNumThreads(1)
+    board = load_board("provisional")
+    printed = board.printed()
+    size = tuple(printed.pop("size_mm"))
+    art = render_board(size, px_per_mm=3.0, **printed)
+    polys = {s: board.polygons[s] for s in board.spaces}
+    spaces = SpaceMap(polys, size, PPM)
+    w, h = size
+    gx, gy = np.meshgrid(np.linspace(0, w, 13), np.linspace(0, h, 9))
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+
+    def scene(pieces, origin=(40.0, 40.0), angle=0.0) -> BoardScene:
+        return BoardScene(art, 3.0, pieces, origin_mm=origin, angle_deg=angle, table_mm=(w + 80, h + 80))
+
+    print(f"board camera benchmark: Karibik provisional board {w:.0f}x{h:.0f} mm, {args.size[0]}x{args.size[1]} "
+          f"frames, {args.frames} per level, one core")
+    print(f"{'level':<8} {'pieces right':>13} {'unsure':>6} {'wrong':>5} {'missed':>6} {'extra':>5} "
+          f"{'boards right':>12} {'reg mm mean/max':>16} {'full ms':>8} {'incr ms':>8}")
+    for li, level in enumerate(levels):
+        rng = np.random.default_rng(args.seed * 100 + li)
+        cam = NUISANCE[level]
+        enrol_cam = cam.other_session()
+        photo, truth = render_board_scene(scene([]), enrol_cam, rng, size=args.size)
+        lens = LensCalibration(truth.pose.K, truth.pose.dist, args.size)
+        ref = BoardReference.from_photo(photo, size, PPM, corners_px=truth.board_to_image(corners), lens=lens)
+        reg = BoardRegistrar(ref, lens)
+        kinds = [("ship", i, n) for i, n in enumerate(SHIPS)] + [("chest_up", 6000, "chest up"),
+                                                                  ("chest_down", 0, "chest down")]
+        where = [int(s) for s in rng.choice(list(board.spaces), len(kinds), replace=False)]
+        photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s]) for (k, v, _), s in zip(kinds, where)]),
+                                      enrol_cam, rng, size=args.size)
+        r0 = reg.register(photo)
+        if r0 is None:
+            print(f"{level:<8} enrolment photo not registered: no figures")
+            continue
+        book = enrol_pieces(r0.canvas(photo, PPM, size), ref.canvas, PPM,
+                            [(n, k, *board.centres[s]) for (k, _, n), s in zip(kinds, where)])
+        n_true = right = unsure = wrong = missed = extra = boards_right = 0
+        errs, full_ms, incr_ms, failed = [], [], [], 0
+        for f in range(args.frames):
+            n_chests = int(rng.integers(0, 5))
+            chosen = [int(s) for s in rng.choice(list(board.spaces), 6 + n_chests, replace=False)]
+            if f % 2 == 1:  # two ships on neighbouring spaces
+                a = chosen[0]
+                nb = [s for s in board.neighbours[a] if s not in chosen]
+                if nb:
+                    chosen[1] = int(nb[0])
+            pieces, truth_set, footprints = [], [], []
+            for i, s in enumerate(chosen):
+                if i < 6:
+                    kind, look, name = "ship", i, SHIPS[i]
+                else:
+                    up = bool(rng.uniform() < 0.5)
+                    kind, look, name = ("chest_up", 6000, "chest up") if up else ("chest_down", 0, "chest down")
+                for _ in range(30):  # pieces may touch, not stand inside each other
+                    x, y = spot_in(polys[s], rng, 4.0)
+                    yaw = float(rng.uniform(0, 180))
+                    fp = _footprint(kind, x, y, yaw)
+                    if not _overlaps(fp, footprints):
+                        break
+                footprints.append(fp)
+                pieces.append(BoardPiece(kind, look, x, y, yaw))
+                truth_set.append((name, s))
+            origin = (40 + float(rng.uniform(-10, 10)), 40 + float(rng.uniform(-10, 10)))
+            frame, truth = render_board_scene(scene(pieces, origin, float(rng.uniform(-3, 3))), cam, rng,
+                                              size=args.size)
+            c0 = time.process_time()
+            r = reg.register(frame)
+            if r is None:
+                full_ms.append(1000 * (time.process_time() - c0))
+                failed += 1
+                n_true += len(truth_set)
+                missed += len(truth_set)
+                continue
+            seen = find_pieces(r.canvas(frame, PPM, size), ref.canvas, PPM, book, spaces)
+            full_ms.append(1000 * (time.process_time() - c0))
+            c1 = time.process_time()
+            find_pieces(r.canvas(frame, PPM, size), ref.canvas, PPM, book, spaces)  # maps cached: incremental
+            incr_ms.append(1000 * (time.process_time() - c1))
+            errs.append(np.linalg.norm(r.to_board(truth.board_to_image(grid)) - grid, axis=1))
+            left = list(truth_set)
+            ok = True
+            for pc in seen:
+                if (pc.name, pc.space) in left:
+                    left.remove((pc.name, pc.space))
+                    right += 1
+                elif pc.unsure:
+                    unsure += 1
+                    ok = False
+                else:
+                    wrong += 1
+                    ok = False
+                if args.show and (pc.unsure or (pc.name, pc.space) not in truth_set):
+                    print(f"  {level} frame {f}: {pc.name or '?'} on {pc.space} at ({pc.x_mm}, {pc.y_mm}) mm "
+                          f"[{pc.unsure or 'wrong'}]; truth {truth_set}")
+            n_true += len(truth_set)
+            extra += max(0, len(seen) - len(truth_set))
+            missed += max(0, len(truth_set) - len(seen))
+            boards_right += int(ok and not left)
+        e = np.concatenate(errs) if errs else np.array([np.nan])
+        pct = 100 * right / max(1, n_true)
+        print(f"{level:<8} {pct:>12.2f}% {unsure:>6} {wrong:>5} {missed:>6} {extra:>5} "
+              f"{100 * boards_right / args.frames:>11.1f}% {e.mean():>8.2f}/{e.max():<7.2f} "
+              f"{np.median(full_ms):>8.0f} {np.median(incr_ms) if incr_ms else float('nan'):>8.0f}"
+              + (f"  ({failed} frames not registered)" if failed else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,159 @@
+"""``tablehub boardcam``: the camera on a printed board (Karibik): enrol the empty board and the
+pieces, then read a frame (docs/vision.md, "Printed boards").
+
+    tablehub boardcam enrol-board PHOTO --out DIR [--board grid|FILE] [--corners X,Y,...] [--lens lens.json]
+    tablehub boardcam enrol-pieces PHOTO --refs DIR --at "Arriba=12,Bravo=13,chest up=14"
+    tablehub boardcam read FRAME --refs DIR
+
+The enrolled folder holds ``boardcam.json`` (the board, its size, the canvas scale, the lens),
+``empty.png`` (the empty board straightened to board millimetres) and, after enrol-pieces,
+``pieces.json`` (one colour template per piece).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from ..games.base import SetupError, TablehubError
+
+NAME = "boardcam"
+HELP = "the camera on a printed board (Karibik): enrol the empty board and the pieces, read a frame"
+DESCRIPTION = HELP + ". See docs/vision.md, section 'Printed boards'."
+PPM = 2.0
+FORMAT = "tablehub-boardcam/1"
+
+
+def add_arguments(p) -> None:
+    sub = p.add_subparsers(dest="boardcam_command", metavar="enrol-board|enrol-pieces|read", required=True)
+    e = sub.add_parser("enrol-board", help="enrol the empty board from one photo taken by the table's camera")
+    e.add_argument("photo", help="photo of the whole empty board (JPEG or PNG)")
+    e.add_argument("--out", required=True, help="folder to write the enrolment to")
+    e.add_argument("--board", default="provisional",
+                   help="the Karibik board: 'provisional', 'grid' or a board JSON file (default provisional)")
+    e.add_argument("--corners", help="the board's corners in the photo, TL TR BR BL: 'x,y,x,y,x,y,x,y' "
+                                     "(default: found from the board's edge)")
+    e.add_argument("--lens", help="the camera's lens calibration (tablehub lens), copied into the folder")
+    q = sub.add_parser("enrol-pieces", help="enrol each piece once from a photo with every piece on a known space")
+    q.add_argument("photo")
+    q.add_argument("--refs", required=True, help="the folder written by enrol-board")
+    q.add_argument("--at", required=True,
+                   help="NAME=SPACE pairs, comma-separated: 'Arriba=12,Bravo=13,...,chest up=20,chest down=21'")
+    r = sub.add_parser("read", help="read one frame: every piece and its space")
+    r.add_argument("frame")
+    r.add_argument("--refs", required=True, help="the folder written by enrol-board and enrol-pieces")
+
+
+def _read_image(path: str):
+    import cv2
+
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise TablehubError(f"{path}: cannot read the picture (a JPEG or PNG file)")
+    return img
+
+
+def _board(spec: str):
+    from ..games.karibik.board import load_board
+
+    return load_board(spec)
+
+
+def _lens(path: str | None):
+    if not path:
+        return None
+    from vision.calibrate import LensCalibration
+
+    return LensCalibration.load(path)
+
+
+def _setup(refs: str) -> tuple[dict, object, object, object]:
+    import cv2
+
+    from vision.boardreg import BoardReference
+
+    folder = Path(refs)
+    meta_path = folder / "boardcam.json"
+    if not meta_path.is_file():
+        raise TablehubError(f"{folder}: no boardcam.json (run 'tablehub boardcam enrol-board' first)")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except ValueError as e:
+        raise TablehubError(f"{meta_path}: not JSON ({e})") from None
+    if meta.get("format") != FORMAT:
+        raise TablehubError(f"{meta_path}: 'format' must be {FORMAT!r}")
+    empty = cv2.imread(str(folder / "empty.png"), cv2.IMREAD_COLOR)
+    if empty is None:
+        raise TablehubError(f"{folder / 'empty.png'}: missing or unreadable (enrol the board again)")
+    board = _board(meta["board"])
+    lens = _lens(str(folder / "lens.json")) if meta.get("lens") else None
+    return meta, board, BoardReference.from_canvas(empty, float(meta["ppm"])), lens
+
+
+def run(args) -> int:
+    import numpy as np
+
+    from vision.boardpieces import PieceBook, SpaceMap, enrol_pieces, find_pieces
+    from vision.boardreg import BoardReference, BoardRegistrar
+
+    if args.boardcam_command == "enrol-board":
+        photo = _read_image(args.photo)
+        board = _board(args.board)
+        corners = None
+        if args.corners:
+            try:
+                vals = [float(v) for v in args.corners.split(",")]
+            except ValueError:
+                vals = []
+            if len(vals) != 8:
+                raise SetupError(f"--corners: expected 8 numbers 'x,y,x,y,x,y,x,y' (TL TR BR BL), got {args.corners!r}")
+            corners = np.float64(vals).reshape(4, 2)
+        lens = _lens(args.lens)
+        ref = BoardReference.from_photo(photo, board.size, PPM, corners_px=corners, lens=lens)
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        import cv2
+
+        cv2.imwrite(str(out / "empty.png"), ref.canvas)
+        if args.lens:
+            shutil.copyfile(args.lens, out / "lens.json")
+        spec = args.board if args.board in ("provisional", "grid") else str(Path(args.board).resolve())
+        meta = {"format": FORMAT, "board": spec, "size_mm": list(board.size), "ppm": PPM, "lens": bool(args.lens)}
+        (out / "boardcam.json").write_text(json.dumps(meta, indent=1) + "\n")
+        print(f"empty board enrolled: {len(ref.points_mm)} features; written to {out}/")
+        print(f"next: put each piece on a space, photograph it, and run: tablehub boardcam enrol-pieces PHOTO "
+              f"--refs {out} --at 'Arriba=12,...'")
+        return 0
+
+    meta, board, ref, lens = _setup(args.refs)
+    frame = _read_image(args.photo if args.boardcam_command == "enrol-pieces" else args.frame)
+    reg = BoardRegistrar(ref, lens).register(frame)
+    if reg is None:
+        raise TablehubError("the board is not found in the picture (covered, out of view, or another board?)")
+    canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
+    if args.boardcam_command == "enrol-pieces":
+        spots = []
+        for item in args.at.split(","):
+            name, _, space = item.partition("=")
+            name = name.strip()
+            try:
+                sid = int(space)
+            except ValueError:
+                raise SetupError(f"--at: {item.strip()!r} must be NAME=SPACE with a space number") from None
+            if sid not in board.centres:
+                raise SetupError(f"--at: space {sid} ({name}) is not on the board {meta['board']}")
+            kind = "chest" if name.lower().startswith("chest") else "ship"
+            spots.append((name, kind, *board.centres[sid]))
+        book = enrol_pieces(canvas, ref.canvas, ref.ppm, spots)
+        path = book.save(Path(args.refs) / "pieces.json")
+        print(f"{len(book.templates)} pieces enrolled: {', '.join(book.names())}; written to {path}")
+        return 0
+    book = PieceBook.load(Path(args.refs) / "pieces.json")
+    spaces = SpaceMap({s: board.polygons[s] for s in board.spaces if s in board.polygons}, board.size, ref.ppm)
+    seen = find_pieces(canvas, ref.canvas, ref.ppm, book, spaces)
+    print(f"board registered ({reg.inliers} of {reg.matches} matches agree); {len(seen)} pieces")
+    for p in sorted(seen, key=lambda p: (p.name is None, p.name or "", p.x_mm)):
+        where = f"space {p.space}" if p.space is not None else "space ?"
+        print(f"  {p.name or '?':<12} {where:<10} at ({p.x_mm:.0f}, {p.y_mm:.0f}) mm"
+              + (f"  unsure: {p.unsure}" if p.unsure else ""))
+    return 0

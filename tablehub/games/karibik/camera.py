@@ -1,0 +1,83 @@
+"""How what the camera saw on the Karibik board becomes Karibik actions (the engine's side of
+``tablehub.tracking.boardmoves``: tracking stays game-agnostic).
+
+The camera sees where each ship stands, not the way it went. A ship that moved from A to B
+becomes a ``sail`` along a shortest way through free spaces (the rules' ``sail`` checks the
+allowance and the occupied spaces and refuses with the reason: ``too_far``, ``occupied``).
+When several shortest ways exist and they pass different ports or hideouts (where the mover
+may act on the way), each is offered as a choice so the phone can ask; ways that differ only
+on open sea are the same move for the rules, and the first is taken.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Mapping
+
+from .board import Board
+
+#: the most shortest ways offered as choices
+MAX_CHOICES = 6
+
+
+def shortest_ways(board: Board, start: int, goal: int, blocked: set[int], limit: int = 50) -> list[list[int]]:
+    """Every shortest way (spaces entered, in order) from ``start`` to ``goal`` avoiding
+    ``blocked`` (up to ``limit`` of them)."""
+    blocked = set(blocked) - {start, goal}
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        s = queue.popleft()
+        for n in board.neighbours[s]:
+            if n not in dist and n not in blocked:
+                dist[n] = dist[s] + 1
+                queue.append(n)
+    if goal not in dist:
+        return []
+    ways: list[list[int]] = []
+
+    def back(s: int, tail: list[int]) -> None:
+        if len(ways) >= limit:
+            return
+        if s == start:
+            ways.append(tail[::-1])
+            return
+        for n in sorted(board.neighbours[s]):
+            if dist.get(n) == dist[s] - 1:
+                back(n, tail + [s])
+
+    back(goal, [])
+    return ways
+
+
+class KaribikBoardMoves:
+    """The engine's adapter: ``candidates(game, moved)`` -> lists of actions, each list one
+    reading of what happened, or a reason when none can be."""
+
+    def candidates(self, game: Any, moved: Mapping[str, tuple[int, int]]) -> tuple[list[list[dict[str, Any]]], str]:
+        if not moved:
+            return [], ""
+        board: Board = game.board
+        if getattr(game, "phase", None) != "move":
+            names = ", ".join(sorted(moved))
+            return [], f"{names} moved, but no ship is being moved now ({game.waiting_for()})"
+        ship = game.ship
+        others = sorted(set(moved) - {ship})
+        if others:
+            return [], f"{', '.join(others)} moved, but {ship} is the ship being moved"
+        start, goal = moved[ship]
+        occupied = set(game.occupant) - {start}
+        ways = shortest_ways(board, start, goal, occupied)
+        if not ways:
+            return [], f"{ship} moved from {board.space_name(start)} to {board.space_name(goal)}: no way through free spaces"
+        distinct: dict[tuple[int, ...], list[int]] = {}
+        for way in ways:
+            stops = tuple(s for s in way[:-1] if board.port_town(s) is not None or s in board.hideouts)
+            distinct.setdefault(stops, way)
+        choices = [[{"type": "sail", "path": way}] for way in list(distinct.values())[:MAX_CHOICES]]
+        return choices, ""
+
+    def explain(self, game: Any, actions: list[dict[str, Any]]) -> str:
+        board: Board = game.board
+        path = actions[0]["path"]
+        via = [board.space_name(s) for s in path[:-1] if board.port_town(s) is not None or s in board.hideouts]
+        return f"{game.ship} sails to {board.space_name(path[-1])}" + (f" via {', '.join(via)}" if via else "")

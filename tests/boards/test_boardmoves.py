@@ -1,0 +1,69 @@
+"""What a ship seen elsewhere means: the engine's adapter proposes the way, the engine checks it,
+tracking stays game-agnostic (the packaged grid board, docs/karibik.md)."""
+from __future__ import annotations
+
+import pytest
+
+from tablehub.games.base import Setup, TablehubError
+from tablehub.games.karibik.actions import Card, Deal, PlaceShips
+from tablehub.games.karibik.engine import Karibik
+from tablehub.tracking.boardmoves import read_board
+
+
+@pytest.fixture()
+def game() -> Karibik:
+    """Red moves Arriba (on 32) by up to 3 spaces; Bravo stands on 42."""
+    g = Karibik(Setup("karibik", ("Red", "Blue", "Green"), ("red", "blue", "green"), {"board": "grid"}))
+    g.apply(Deal(("Tortuga", "Havana", "Nassau", "Port Royal", "Santiago", "San Juan")))
+    g.apply(PlaceShips((32, 42, 36, 34, 44, 46)))
+    for player, card in (("Red", 3), ("Blue", 1), ("Green", 0)):
+        g.apply(Card(player, card))
+    return g
+
+
+def seen_with(game, **moves):
+    seen = dict(game.ship_at)
+    seen.update(moves)
+    return dict(game.ship_at), seen
+
+
+def test_nothing_moved_is_the_same(game):
+    assert read_board(game, *seen_with(game)).status == "same"
+
+
+def test_a_ship_moved_one_space_is_a_pending_sail(game):
+    r = read_board(game, *seen_with(game, Arriba=33))
+    assert r.status == "pending" and r.actions == [{"type": "sail", "path": [33]}]
+
+
+def test_ways_through_different_hideouts_are_asked_on_the_phone(game):
+    r = read_board(game, *seen_with(game, Arriba=21))  # via 22 (blue hideout) or 31 (open sea)
+    assert r.status == "unsure"
+    paths = sorted(c[0]["path"] for _, c in r.choices)
+    assert paths == [[22, 21], [31, 21]]
+    assert any("via space 22 (blue hideout)" in text for text, _ in r.choices)
+
+
+def test_too_far_is_flagged_with_the_rules_reason(game):
+    r = read_board(game, *seen_with(game, Arriba=52))  # round Bravo on 42: 4 spaces, allowance 3
+    assert r.status == "illegal" and "may move 3 spaces" in r.reason
+
+
+def test_another_ship_moving_is_flagged(game):
+    r = read_board(game, *seen_with(game, Bravo=43))
+    assert r.status == "illegal" and "Bravo moved, but Arriba is the ship being moved" == r.reason
+
+
+def test_an_unsure_piece_means_look_again(game):
+    before, seen = seen_with(game)
+    seen["Evita"] = None
+    r = read_board(game, before, seen)
+    assert r.status == "waiting" and "Evita" in r.reason
+
+
+def test_a_game_without_an_adapter_says_so():
+    from tablehub.games import new_game
+    from tablehub.games.base import Setup as S
+    g = new_game(S("tahiti", ("A", "B"), ("red", "blue"), {}))
+    with pytest.raises(TablehubError, match="does not read this game's board"):
+        read_board(g, {}, {})

@@ -1,0 +1,340 @@
+"""Pieces on a printed board's spaces, seen against the empty board.
+
+Both pictures are straight canvases in board millimetres (``vision.boardreg``): the frame's
+canvas is first brought to the empty board's light (a smooth per-channel gain, estimated on a
+coarse median that pieces do not move), then every pixel's colour difference from the empty
+board (CIE Lab distance) marks what stands on the board. Thin differences along printed lines
+(a fraction of a millimetre of registration error) are opened away; what is left falls into
+blobs, one per piece, and blobs larger than any enrolled piece (pieces touching) are split
+by a watershed from the peaks of their distance transform; a part of such a split is named only
+with a clearly better match than a lone piece needs.
+
+Each blob is told apart by its colours and size against the enrolled pieces (:class:`PieceBook`:
+Lab histograms and the footprint's area per piece, learnt from one photo with each piece on a known spot) with a margin:
+the best template must beat the runner-up clearly, else the blob is reported ``unsure`` with
+both names. Its space is the space under the blob's centre (spaces given as polygons in board
+mm: data, no rules); a centre within ``line_mm`` of another space is reported ``unsure`` with
+the candidate spaces rather than guessed.
+
+Not built yet: chests carried by ships, and telling face-up chests apart by their printed
+values (docs/vision.md).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from . import VisionError
+from .boardreg import seen_mask
+
+BOOK_FORMAT = "tablehub-board-pieces/1"
+_BINS = (6, 8, 8)
+
+
+def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16) -> np.ndarray:
+    """``canvas`` brought to ``empty``'s light and colour balance (float32 BGR)."""
+    h, w = empty.shape[:2]
+    small = (max(2, w // cell_px), max(2, h // cell_px))
+    a = cv2.resize(canvas, small, interpolation=cv2.INTER_AREA).astype(np.float32) + 1
+    b = cv2.resize(empty, small, interpolation=cv2.INTER_AREA).astype(np.float32) + 1
+    gain = cv2.medianBlur(np.clip(b / a * 64, 0, 255).astype(np.uint8), 5).astype(np.float32) / 64
+    gain = cv2.GaussianBlur(gain, (0, 0), 1.5)
+    gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(canvas.astype(np.float32) * gain, 0, 255)
+
+
+def _lab(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor((np.clip(img, 0, 255) / 255).astype(np.float32), cv2.COLOR_BGR2Lab)
+
+
+_EMPTY: dict = {}
+
+
+def _empty_cached(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The empty board's blurred Lab and seen mask, computed once per picture."""
+    key = (id(empty), empty.shape, int(empty[::97, ::89].sum()))
+    hit = _EMPTY.get(key)
+    if hit is None:
+        if len(_EMPTY) > 4:
+            _EMPTY.clear()
+        hit = _EMPTY[key] = (cv2.GaussianBlur(_lab(empty.astype(np.float32)), (0, 0), 1.0), seen_mask(empty))
+    return hit
+
+
+def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pixel Lab distance of the light-matched canvas from the empty board, and the matched
+    canvas in Lab."""
+    lab = _lab(match_light(canvas, empty))
+    ref_blur, ref_seen = _empty_cached(empty)
+    diff = cv2.GaussianBlur(lab, (0, 0), 1.0) - ref_blur
+    d = cv2.sqrt(cv2.transform(diff * diff, np.ones((1, 3), np.float32)))
+    d[~(seen_mask(canvas) & ref_seen)] = 0  # parts of the board outside one of the frames
+    b = border_px
+    if b:  # the board's own edge: a sliver of table under a fraction of a millimetre of error
+        d[:b], d[-b:], d[:, :b], d[:, -b:] = 0, 0, 0, 0
+    return d, lab
+
+
+def _histogram(lab: np.ndarray, mask: np.ndarray, ppm: float = 2.0) -> np.ndarray:
+    """Lab histogram of the whole blob and of its core (3 mm in from its outline: the sail or the
+    lid without the hull's rim and the shadow), half the weight each."""
+    m = mask.astype(np.uint8)
+    k = max(3, int(round(6 * ppm)) | 1)
+    core = cv2.erode(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    if not core.any():
+        core = m
+    out = []
+    for part in (m, core):
+        h = cv2.calcHist([lab], [0, 1, 2], part, list(_BINS), [0, 100, -80, 80, -80, 80]).ravel().astype(np.float32)
+        out.append(h / max(1e-6, float(h.sum())) / 2)
+    # the core's median colour (bins split a colour that sits on their boundary; this does not)
+    out.append(np.float32([np.median(lab[..., c][core > 0]) for c in range(3)]))
+    return np.concatenate(out)
+
+
+_NH = 2 * int(np.prod(_BINS))
+#: weight of the footprint's size in the match (|log| of the area ratio): a chest is half a ship
+AREA_WEIGHT = 0.3
+
+
+def _distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Bhattacharyya distance of the histograms plus the core colours' Lab distance / 100."""
+    bh = cv2.compareHist(a[:_NH], b[:_NH], cv2.HISTCMP_BHATTACHARYYA)
+    return float(bh + np.linalg.norm(a[_NH:] - b[_NH:]) / 100.0)
+
+
+@dataclass
+class PieceTemplate:
+    name: str
+    kind: str
+    area_mm2: float
+    hist: np.ndarray = field(repr=False)
+
+
+@dataclass
+class PieceBook:
+    """The enrolled pieces: one template each."""
+
+    templates: list[PieceTemplate]
+
+    def names(self) -> list[str]:
+        return [t.name for t in self.templates]
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"format": BOOK_FORMAT, "bins": list(_BINS),
+                "pieces": [{"name": t.name, "kind": t.kind, "area_mm2": round(t.area_mm2, 1),
+                            "hist": [round(float(v), 5) for v in t.hist]} for t in self.templates]}
+        path.write_text(json.dumps(data) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> "PieceBook":
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise VisionError(f"{path}: not a readable piece book ({e})") from None
+        if not isinstance(data, dict) or data.get("format") != BOOK_FORMAT:
+            raise VisionError(f"{path}: 'format' must be {BOOK_FORMAT!r}")
+        if data.get("bins") != list(_BINS):
+            raise VisionError(f"{path}: 'bins' must be {list(_BINS)} (enrolled by another version: enrol again)")
+        out = []
+        for i, p in enumerate(data.get("pieces") or []):
+            try:
+                hist = np.float32(p["hist"])
+                if hist.size != _NH + 3:
+                    raise ValueError("wrong length")
+                out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist))
+            except (KeyError, TypeError, ValueError) as e:
+                raise VisionError(f"{path}: pieces[{i}] is not a piece template ({e})") from None
+        if not out:
+            raise VisionError(f"{path}: 'pieces' is empty")
+        return cls(out)
+
+
+@dataclass
+class Blob:
+    """A piece-sized blob of difference: ``mask`` (boolean) with its top-left at ``x0, y0`` (px)."""
+
+    x0: int
+    y0: int
+    mask: np.ndarray
+    split: bool = False  # cut from a blob of touching pieces
+
+    def centre_mm(self, ppm: float) -> tuple[float, float]:
+        ys, xs = np.nonzero(self.mask)
+        return (float(xs.mean()) + self.x0) / ppm, (float(ys.mean()) + self.y0) / ppm
+
+    def area_mm2(self, ppm: float) -> float:
+        return float(self.mask.sum()) / (ppm * ppm)
+
+    def crop(self, img: np.ndarray) -> np.ndarray:
+        h, w = self.mask.shape
+        return img[self.y0:self.y0 + h, self.x0:self.x0 + w]
+
+
+def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float = 40.0,
+          max_single_mm2: float | None = None, min_half_width_mm: float = 3.0) -> list[Blob]:
+    """One blob per piece-sized patch of difference (touching pieces split)."""
+    mask = (diff > threshold).astype(np.uint8)
+    k = max(3, int(round(2.5 * ppm)) | 1)  # wider than a printed line under a little registration error
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA] / (ppm * ppm)
+        if area < min_mm2:
+            continue
+        x, y, w, h = stats[i, :4]
+        sub = (labels[y:y + h, x:x + w] == i)
+        thick = cv2.distanceTransform(np.pad(sub.astype(np.uint8), 1), cv2.DIST_L2, 3).max() / ppm
+        if thick < min_half_width_mm:  # thin: printed lines under registration error, not a piece
+            continue
+        parts = [sub]
+        if max_single_mm2 is not None and area > max_single_mm2:
+            parts = _split(sub, ppm, min_mm2)
+        out.extend(Blob(int(x), int(y), part, len(parts) > 1) for part in parts)
+    return out
+
+
+def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
+    """Touching pieces: a seed at each local peak of the distance transform (a piece's middle),
+    then a watershed from them."""
+    pad = 2
+    m = np.pad(sub.astype(np.uint8), pad)
+    dist = cv2.distanceTransform(m, cv2.DIST_L2, 5)
+    k = max(3, int(round(10 * ppm)) | 1)  # one seed per 10 mm: a piece's middle
+    peaks = (dist >= cv2.dilate(dist, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) - 0.5) \
+        & (dist > 0.5 * dist.max())
+    seeds = cv2.dilate(peaks.astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, markers = cv2.connectedComponents(seeds)
+    if n <= 2:
+        return [sub]
+    markers = markers.astype(np.int32) + 1  # seeds 2..n, unknown 0, outside 1
+    markers[(m > 0) & (seeds == 0)] = 0
+    markers[m == 0] = 1
+    img = cv2.cvtColor((255 - np.clip(dist * 20, 0, 255)).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    cv2.watershed(img, markers)
+    parts = []
+    for lab in range(2, n + 1):
+        part = (markers == lab)[pad:-pad, pad:-pad] & sub
+        if part.sum() / (ppm * ppm) >= min_mm2:
+            parts.append(part)
+    return parts if len(parts) > 1 else [sub]
+
+
+def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
+                 spots: Sequence[tuple[str, str, float, float]], threshold: float = 14.0) -> PieceBook:
+    """Templates from one canvas of the board with each piece once: ``spots`` holds
+    ``(name, kind, x_mm, y_mm)`` (where it was put). Each piece is the blob nearest its spot."""
+    diff, lab = difference(canvas, empty)
+    found = blobs(diff, ppm, threshold)
+    templates = []
+    for name, kind, x, y in spots:
+        best, best_d = None, 15.0
+        for b in found:
+            bx, by = b.centre_mm(ppm)
+            d = float(np.hypot(bx - x, by - y))
+            if d < best_d:
+                best, best_d = b, d
+        if best is None:
+            raise VisionError(f"enrol pieces: no piece found within 15 mm of ({x:.0f}, {y:.0f}) mm for {name!r} "
+                              "(is it there, and was the empty board enrolled under this camera?)")
+        templates.append(PieceTemplate(name, kind, best.area_mm2(ppm), _histogram(best.crop(lab), best.mask, ppm)))
+    return PieceBook(templates)
+
+
+@dataclass
+class PieceSeen:
+    """A piece found: ``name``/``kind`` (``None`` when unsure which), its ``space`` (``None``
+    when unsure or off every space), centre in board mm, the colour match's ``score`` (0 best)
+    and ``margin`` to the runner-up, and ``unsure`` (why, or empty)."""
+
+    name: str | None
+    kind: str | None
+    space: int | None
+    x_mm: float
+    y_mm: float
+    score: float
+    margin: float
+    unsure: str = ""
+    candidates: tuple = ()
+
+
+class SpaceMap:
+    """Which space lies under each point of the board: polygons (board mm) rasterised."""
+
+    def __init__(self, polygons: Mapping[int, Sequence[Sequence[float]]], size_mm: tuple[float, float],
+                 ppm: float = 2.0):
+        self.ppm = ppm
+        w, h = int(round(size_mm[0] * ppm)), int(round(size_mm[1] * ppm))
+        self.labels = np.full((h, w), -1, np.int32)
+        for sid, poly in polygons.items():
+            pts = np.round(np.asarray(poly, np.float64) * ppm * 16).astype(np.int32)
+            cv2.fillPoly(self.labels, [pts], int(sid), cv2.LINE_8, shift=4)
+
+    def at(self, x_mm: float, y_mm: float) -> int | None:
+        x, y = int(round(x_mm * self.ppm)), int(round(y_mm * self.ppm))
+        h, w = self.labels.shape
+        if not (0 <= x < w and 0 <= y < h):
+            return None
+        v = int(self.labels[y, x])
+        return None if v < 0 else v
+
+    def around(self, x_mm: float, y_mm: float, r_mm: float) -> set[int | None]:
+        out = {self.at(x_mm, y_mm)}
+        for a in np.linspace(0, 2 * np.pi, 12, endpoint=False):
+            out.add(self.at(x_mm + r_mm * np.cos(a), y_mm + r_mm * np.sin(a)))
+        return out
+
+
+def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
+                threshold: float = 14.0, min_margin: float = 0.08, max_score: float = 0.8,
+                line_mm: float = 2.0) -> list[PieceSeen]:
+    """Every piece standing on the board (module docstring)."""
+    if canvas.shape != empty.shape:
+        raise VisionError(f"pieces: canvas {canvas.shape[1]}x{canvas.shape[0]} does not match the empty board "
+                          f"{empty.shape[1]}x{empty.shape[0]}")
+    diff, lab = difference(canvas, empty)
+    largest = max(t.area_mm2 for t in book.templates)
+    smallest = min(t.area_mm2 for t in book.templates)
+    out = []
+    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest):
+        x, y = b.centre_mm(ppm)
+        hist = _histogram(b.crop(lab), b.mask, ppm)
+        area = b.area_mm2(ppm)
+        scores = sorted((_distance(hist, t.hist) + AREA_WEIGHT * abs(np.log(area / max(1.0, t.area_mm2))), i)
+                        for i, t in enumerate(book.templates))
+        best, idx = scores[0]
+        margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
+        t = book.templates[idx]
+        name, kind, why, cands = t.name, t.kind, [], ()
+        if best > max_score:
+            name, kind = None, None
+            why.append(f"looks like no enrolled piece (best {t.name}, {best:.2f})")
+        elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin):  # a part of touching pieces
+            name, kind = None, None
+            cands = (t.name, book.templates[scores[1][1]].name)
+            why.append(f"touching another piece: {t.name} ({best:.2f})?")
+        elif margin < min_margin:
+            other = book.templates[scores[1][1]]
+            name, kind = None, None
+            cands = (t.name, other.name)
+            why.append(f"{t.name} ({best:.2f}) or {other.name} ({scores[1][0]:.2f})?")
+        near = spaces.around(x, y, line_mm)
+        space = spaces.at(x, y)
+        if len(near) > 1:
+            why.append("on a line between spaces " + ", ".join(str(s) for s in sorted(s for s in near if s is not None)))
+            cands = cands + tuple(sorted(s for s in near if s is not None))
+            space = None
+        out.append(PieceSeen(name, kind, space, round(x, 1), round(y, 1), round(float(best), 3),
+                             round(float(margin), 3), "; ".join(why), cands))
+    return out

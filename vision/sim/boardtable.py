@@ -1,0 +1,213 @@
+"""A printed board lying on the table, with pieces on it, through the simulated camera.
+
+The board's art is a straight picture in board millimetres (``vision.boards.render_board``
+draws a provisional one from board geometry given as data: no rules here). The board lies on a
+wooden table at a pose (``origin_mm``, ``angle_deg``: where its top-left corner is and how it is
+turned, so a bumped board is another pose); pieces stand on it at board millimetres. The frame
+goes through the same camera model as the tile games (``vision.sim.camera``: lens distortion,
+tilt, light gradient, vignette, colour cast, noise, blur, JPEG).
+
+Pieces are flat top-down drawings with a soft shadow (no parallax: a real ship is ~15 mm tall;
+its top is seen a little displaced in a tilted view, which this model leaves out):
+
+- ``ship``: a brown hull (28 x 12 mm) with a sail in the ship's own colour and a flag pattern
+  (stripe, cross, dot) so the six ships differ as the real ones do by name and flag
+  (provisional art);
+- ``chest_up``: a gold chest (12 x 9 mm) with its value in thousands printed on the lid;
+- ``chest_down``: the same chest face down (dark wood, no value);
+- ``sheet``: a plain light square (``look`` mm a side) lying over the board: a sheet or a hand
+  hiding the art.
+
+With ``mat`` the mat's four markers are printed on the table round the board (the table is the
+mat), for the markers' fallback (``vision.boardreg.MatAnchor``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from .. import VisionError
+from ..markers import paint_marker
+from ..mat import Mat
+from .camera import NUISANCE, CameraModel, CameraPose, place_camera, plane_maps
+from .renderer import _camera_effects, _wood
+
+#: the six ships' provisional looks: sail colour (BGR) and flag pattern
+SHIP_LOOKS: tuple[tuple[tuple[int, int, int], str], ...] = (
+    ((235, 235, 235), "stripe"),   # white sail
+    ((30, 30, 30), "cross"),       # black sail
+    ((40, 40, 210), "dot"),        # red sail
+    ((40, 210, 235), "stripe"),    # yellow sail
+    ((60, 170, 40), "cross"),      # green sail
+    ((170, 60, 170), "dot"),       # purple sail
+)
+SHIP_MM = (28.0, 12.0)
+CHEST_MM = (12.0, 9.0)
+
+
+@dataclass(frozen=True)
+class BoardPiece:
+    """One piece on the board: ``kind`` (``ship``, ``chest_up``, ``chest_down``), ``look`` (which
+    ship look, 0-5, or a chest's value in doubloons), centre in board mm and yaw in degrees."""
+
+    kind: str
+    look: int
+    x_mm: float
+    y_mm: float
+    yaw_deg: float = 0.0
+
+
+@dataclass
+class BoardScene:
+    """``art``: the board's straight picture at ``art_ppm`` px/mm; the board's top-left corner
+    lies at ``origin_mm`` on a table of ``table_mm``, turned by ``angle_deg``."""
+
+    art: np.ndarray
+    art_ppm: float
+    pieces: list[BoardPiece] = field(default_factory=list)
+    origin_mm: tuple[float, float] = (50.0, 40.0)
+    angle_deg: float = 0.0
+    table_mm: tuple[float, float] = (700.0, 500.0)
+    mat: Mat | None = None  # a mat's markers printed on the table (table mm = mat mm), for the fallback
+
+    @property
+    def size_mm(self) -> tuple[float, float]:
+        h, w = self.art.shape[:2]
+        return (w / self.art_ppm, h / self.art_ppm)
+
+    def table_from_board(self) -> np.ndarray:
+        """3x3: board mm -> table mm."""
+        a = math.radians(self.angle_deg)
+        c, s = math.cos(a), math.sin(a)
+        return np.array([[c, -s, self.origin_mm[0]], [s, c, self.origin_mm[1]], [0, 0, 1]], np.float64)
+
+
+@dataclass
+class BoardTruth:
+    """What was rendered: the camera pose (table mm = world mm) and the board's placement."""
+
+    pose: CameraPose
+    table_from_board: np.ndarray
+    pieces: list[BoardPiece]
+
+    def board_to_image(self, pts_mm: np.ndarray) -> np.ndarray:
+        """Image pixels (distorted, as in the frame) of board mm points."""
+        p = np.asarray(pts_mm, np.float64).reshape(-1, 2)
+        t = np.column_stack([p, np.ones(len(p))]) @ self.table_from_board.T
+        return self.pose.project(t[:, :2])
+
+
+def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.ndarray, yaw: float,
+                shadow_dir: np.ndarray) -> None:
+    def rect(w: float, h: float, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
+        a = math.radians(yaw)
+        c, s = math.cos(a), math.sin(a)
+        pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) + [dx, dy]
+        rot = pts @ np.array([[c, s], [-s, c]])
+        return np.round((rot + centre) * ppm * 16).astype(np.int32)
+
+    def ellipse(w: float, h: float, colour, off=(0.0, 0.0)) -> None:
+        c = np.round((centre + off) * ppm * 16).astype(int)
+        cv2.ellipse(plane, (int(c[0]), int(c[1])), (int(w / 2 * ppm * 16), int(h / 2 * ppm * 16)), yaw, 0, 360,
+                    colour, -1, cv2.LINE_AA, shift=4)
+
+    if piece.kind == "ship":
+        sail, pattern = SHIP_LOOKS[piece.look % len(SHIP_LOOKS)]
+        ellipse(SHIP_MM[0], SHIP_MM[1], (20, 30, 45), off=tuple(shadow_dir * 2.5))  # shadow
+        ellipse(SHIP_MM[0], SHIP_MM[1], (35, 60, 95))
+        ellipse(SHIP_MM[0] - 5, SHIP_MM[1] - 4, (55, 90, 135))
+        cv2.fillConvexPoly(plane, rect(15, 10), sail, cv2.LINE_AA, shift=4)
+        mark = (30, 30, 30) if sum(sail) > 300 else (235, 235, 235)
+        if pattern == "stripe":
+            cv2.fillConvexPoly(plane, rect(15, 1.5), mark, cv2.LINE_AA, shift=4)
+        elif pattern == "cross":
+            cv2.fillConvexPoly(plane, rect(15, 1.2), mark, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(plane, rect(1.2, 10), mark, cv2.LINE_AA, shift=4)
+        else:
+            cv2.fillConvexPoly(plane, rect(3, 3), mark, cv2.LINE_AA, shift=4)
+    elif piece.kind == "sheet":  # a sheet of paper (or a hand) over the board: ``look`` is its side in mm
+        cv2.fillConvexPoly(plane, rect(piece.look, piece.look), (225, 228, 230), cv2.LINE_AA, shift=4)
+    elif piece.kind in ("chest_up", "chest_down"):
+        sh = rect(CHEST_MM[0], CHEST_MM[1], *(shadow_dir * 1.5))
+        cv2.fillConvexPoly(plane, sh, (20, 30, 45), cv2.LINE_AA, shift=4)
+        body = (40, 175, 225) if piece.kind == "chest_up" else (30, 45, 75)
+        cv2.fillConvexPoly(plane, rect(*CHEST_MM), body, cv2.LINE_AA, shift=4)
+        cv2.polylines(plane, [rect(*CHEST_MM)], True, (20, 40, 60), max(1, int(ppm * 0.6)), cv2.LINE_AA, shift=4)
+        if piece.kind == "chest_up":
+            text = str(piece.look // 1000)
+            scale = 0.22 * ppm
+            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+            org = (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2))
+            cv2.putText(plane, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 30, 60), 2, cv2.LINE_AA)
+    else:
+        raise VisionError(f"board scene: unknown piece kind {piece.kind!r} (expected ship, chest_up, chest_down, sheet)")
+
+
+def render_board_scene(scene: BoardScene, camera: CameraModel | str = "default",
+                       rng: np.random.Generator | None = None, size: tuple[int, int] = (1920, 1080),
+                       plane_ppm: float = 3.0) -> tuple[np.ndarray, BoardTruth]:
+    """The board on the table as the camera sees it, and the truth."""
+    if isinstance(camera, str):
+        if camera not in NUISANCE:
+            raise VisionError(f"camera: unknown nuisance preset {camera!r} (expected {', '.join(NUISANCE)})")
+        camera = NUISANCE[camera]
+    rng = rng if rng is not None else np.random.default_rng(0)
+    tw, th = scene.table_mm
+    pose = place_camera(camera, (tw, th), size, rng)
+    light = camera.light_angle_deg if camera.light_angle_deg is not None else float(rng.uniform(0, 360))
+    a = math.radians(light)
+    shadow_dir = -np.array([math.cos(a), math.sin(a)])
+    pw, ph = int(round(tw * plane_ppm)), int(round(th * plane_ppm))
+    plane = cv2.resize(_wood(int(tw), int(th), (60, 95, 130)), (pw, ph), interpolation=cv2.INTER_LINEAR)
+    if scene.mat is not None:
+        for mid in scene.mat.marker_ids:
+            paint_marker(plane, scene.mat, mid, plane_ppm)
+    tfb = scene.table_from_board()
+    A = (np.diag([plane_ppm, plane_ppm, 1.0]) @ tfb @ np.diag([1 / scene.art_ppm, 1 / scene.art_ppm, 1.0]))[:2]
+    cv2.warpAffine(scene.art, A, (pw, ph), dst=plane, flags=cv2.INTER_AREA if scene.art_ppm > plane_ppm
+                   else cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    for piece in scene.pieces:
+        c = tfb @ np.array([piece.x_mm, piece.y_mm, 1.0])
+        _draw_piece(plane, plane_ppm, piece, c[:2], piece.yaw_deg + scene.angle_deg, shadow_dir)
+    image_ppm = pose.K[0, 0] / float(-pose.centre_mm[2])
+    ratio = plane_ppm / image_ppm
+    if ratio > 1.5:
+        plane = cv2.GaussianBlur(plane, (0, 0), 0.45 * ratio)
+    from_table = np.diag([plane_ppm, plane_ppm, 1.0])
+    maps = plane_maps(pose, from_table)
+    if maps is None:
+        M = from_table @ np.linalg.inv(pose.mat_to_undistorted())
+        img = cv2.warpPerspective(plane, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_REPLICATE)
+    else:
+        img = cv2.remap(plane, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = _camera_effects(img.astype(np.float32), camera, rng, light)
+    return out, BoardTruth(pose, tfb, list(scene.pieces))
+
+
+def piece_templates_scene(art: np.ndarray, art_ppm: float, spots: Sequence[tuple[float, float]],
+                          pieces: Sequence[tuple[str, int]]) -> BoardScene:
+    """The enrolment layout: each kind of piece once, ``pieces[k]`` (kind, look) at ``spots[k]``."""
+    if len(spots) < len(pieces):
+        raise VisionError(f"enrolment: {len(pieces)} pieces need as many spots, got {len(spots)}")
+    return BoardScene(art, art_ppm, [BoardPiece(k, look, x, y, 0.0) for (k, look), (x, y) in zip(pieces, spots)])
+
+
+def spot_in(polygon: Sequence[Sequence[float]], rng: np.random.Generator, inset_mm: float = 4.0,
+            tries: int = 200) -> tuple[float, float]:
+    """A random point inside ``polygon`` (board mm) at least ``inset_mm`` from its outline, as a
+    hand puts a piece anywhere in a space (its footprint may well cross the printed lines); the
+    polygon's centre when no such point is found."""
+    poly = np.float32(polygon).reshape(-1, 1, 2)
+    x0, y0 = poly.reshape(-1, 2).min(axis=0)
+    x1, y1 = poly.reshape(-1, 2).max(axis=0)
+    for _ in range(tries):
+        x, y = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
+        if cv2.pointPolygonTest(poly, (x, y), True) >= inset_mm:
+            return x, y
+    c = poly.reshape(-1, 2).mean(axis=0)
+    return float(c[0]), float(c[1])
