@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from tablehub.games import GAMES, game_class, new_game
 from tablehub.games.base import Action, ScoreEvent, Setup, TablehubError
+from tablehub.lan import mdns_name
 from tablehub.session import Session
 from tablehub.store import Store
 
@@ -92,18 +93,19 @@ class Hub:
     ``store``: the SQLite store of games. ``pin``: the table PIN that unlocks changes
     (random 4 digits when ``None``). ``camera_preview``: ``callable(overlay) -> JPEG bytes or
     None`` where ``overlay`` is one of :data:`PREVIEW_OVERLAYS`; ``None`` when there is no camera.
-    ``hostnames``: names to put in the join QR code besides the IP address.
+    ``hostnames``: names to put in the join QR code besides the IP address (default: this
+    machine's mDNS name, ``<hostname>.local``).
     """
 
     def __init__(self, store: Store, pin: str | None = None, camera_preview: CameraPreview | None = None, *,
-                 hostnames: Iterable[str] = ("tablehub.local",), port: int | None = None,
+                 hostnames: Iterable[str] | None = None, port: int | None = None,
                  secret_key: bytes | None = None, max_streams: int = 64, keep_events: int = 200):
         if pin is not None and not (isinstance(pin, str) and pin.isdigit() and 4 <= len(pin) <= 8):
             raise HubError(f"the table PIN must be 4 to 8 digits, got {pin!r}")
         self.store = store
         self.pin: str = pin if pin is not None else f"{secrets.randbelow(10_000):04d}"
         self.camera_preview = camera_preview
-        self.hostnames = tuple(hostnames)
+        self.hostnames = tuple(hostnames) if hostnames is not None else (mdns_name(),)
         self.port = port
         self.secret_key = secret_key or secrets.token_bytes(32)
         self.bus = EventBus(keep=keep_events, max_streams=max_streams)
