@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from ..config import Config, load_config
+from ..config import CameraConfig, Config, load_config
 from ..games.base import Setup, TablehubError
 from ..hardware.cameras import Camera, SupervisedCamera, make_camera
 from ..hardware.panel import Panel, PanelError
@@ -47,7 +47,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="address to serve the page on (default 0.0.0.0)")
     parser.add_argument("--port", type=int, help="port of the page (default 8080; 80 on the Pi)")
     parser.add_argument("--table-pin", help="4-8 digit PIN that unlocks changes on the page (default: random)")
-    parser.add_argument("--fps", type=float, help="frames per second the tracker looks at")
+    parser.add_argument("--fps", type=float, help="frames per second the tracker looks at (default: [camera] fps "
+                        f"in the settings, {CameraConfig.fps:g})")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
