@@ -111,3 +111,14 @@ def test_the_address_is_printed_again_when_the_game_is_over_and_ctrl_c_then_ends
     rest, _ = proc.communicate(timeout=60)
     assert proc.returncode == 0, out + rest
     assert out.count("on a phone (table PIN") == 2, out
+
+
+def test_help_texts_say_what_the_commands_do(capsys):
+    from tablehub.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices
+    demo, markers = sub["demo"].format_help(), sub["markers"].format_help()
+    assert "seeded random" in demo and "recorded game" not in demo.split("\n\n")[1]
+    assert "default: [camera] fps in the settings, 8" in " ".join(demo.split())
+    assert "100 % scale" in " ".join(markers.split()) and "%%" not in markers
