@@ -107,8 +107,9 @@ SENTENCES: list[tuple[re.Pattern[str], Callable[[Game, re.Match], str | None]]] 
 
 
 def check_sentence(game: Game, sentence: str) -> str | None:
-    """``None`` when the sentence holds, else what is true instead."""
-    for pattern, fn in SENTENCES:
+    """``None`` when the sentence holds, else what is true instead. A game may add its own
+    sentences (``SENTENCES`` on the engine class, same shape); they are tried first."""
+    for pattern, fn in [*getattr(game, "SENTENCES", ()), *SENTENCES]:
         m = pattern.match(sentence.strip())
         if m:
             return fn(game, m)

@@ -9,6 +9,7 @@ geometry as data (the ``tablehub-tiles/1`` JSON files) and never imports
 - :mod:`vision.rectify`: image -> top-down millimetre canvas, bumped-camera check.
 - :mod:`vision.calibrate`: optional ChArUco lens calibration.
 - :mod:`vision.geometry`: region label maps and figure anchors from the slot model.
+- :mod:`vision.boards`: fixed boards from a photo: spaces and adjacency proposed (``tablehub board trace``).
 - :mod:`vision.sim`: a synthetic table renderer for tests, demos and benchmarks.
 """
 from __future__ import annotations

@@ -19,6 +19,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping
 
+from .board_karibik import karibik_svg
+
 CELL = 100
 #: terrain name -> fill colour; names not listed get a colour from a fixed list.
 TERRAIN_FILLS: dict[str, str] = {
@@ -186,6 +188,8 @@ def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str
     format), drawn translucent with a dashed outline: read by the camera, not logged yet."""
     if view.get("kind") == "tahiti":
         return _tahiti_svg(view, players)
+    if view.get("kind") == "karibik":
+        return karibik_svg(view, players)
     if view.get("kind") != "tiles":
         return _fallback_svg(view)
     terrains = view.get("terrains") or {}

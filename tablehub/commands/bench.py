@@ -8,9 +8,9 @@ from pathlib import Path
 from ..games.base import TablehubError
 
 NAME = "bench"
-HELP = "run a benchmark that prints figures: engine, vision or loop (see docs/benchmarks.md)"
+HELP = "run a benchmark that prints figures: engine, vision, loop or trace (see docs/benchmarks.md)"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-KINDS = ("engine", "vision", "loop")
+KINDS = ("engine", "vision", "loop", "trace")
 
 
 def add_arguments(p) -> None:

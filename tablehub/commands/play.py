@@ -1,6 +1,7 @@
 """``tablehub play``: play a seeded random game (or replay a record) and print the explained score."""
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 
@@ -10,12 +11,17 @@ from ..games.tiles.playout import random_game
 from ..records import load_record, record_of, replay
 from .score import explain
 
+#: random playouts of the games that are not tile games: registry name -> "module:function(players, seed, options)"
+PLAYOUTS = {
+    "karibik": "tablehub.games.karibik.playout:random_game",
+}
+
 NAME = "play"
-HELP = "play a seeded random game of a tile game (or replay a record) and print every score, explained"
+HELP = "play a seeded random game of a tile game or Karibik (or replay a record) and print every score, explained"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--game", default="neuesland", help="neuesland (default) or suedsee")
+    p.add_argument("--game", default="neuesland", help="neuesland (default), suedsee or karibik")
     p.add_argument("--players", type=int, default=3, help="number of players (default 3)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -44,12 +50,16 @@ def run(args) -> int:
         game = replay(load_record(args.record))
     else:
         cls = game_class(args.game)
-        if not issubclass(cls, TileGame):
+        if cls.name in PLAYOUTS:
+            module, _, func = PLAYOUTS[cls.name].partition(":")
+            game = getattr(importlib.import_module(module), func)(args.players, args.seed, _options(args.option))
+        elif not issubclass(cls, TileGame):
             from ..games.base import SetupError
-            tile_games = [g for g in GAMES if issubclass(game_class(g), TileGame)]
-            raise SetupError(f"random play covers the tile games ({', '.join(tile_games)}); "
+            tile_games = [g for g in GAMES if issubclass(game_class(g), TileGame)] + sorted(PLAYOUTS)
+            raise SetupError(f"random play covers {', '.join(tile_games)}; "
                              f"for {cls.name} use a record")
-        game = random_game(cls.name, args.players, args.seed, _options(args.option))
+        else:
+            game = random_game(cls.name, args.players, args.seed, _options(args.option))
     if args.board and isinstance(game, TileGame):
         print(game.board.ascii())
         print()

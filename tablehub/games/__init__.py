@@ -14,9 +14,11 @@ GAMES: dict[str, str] = {
     "neuesland": "tablehub.games.neuesland.engine:NeuesLand",
     "suedsee": "tablehub.games.suedsee.engine:Suedsee",
     "tahiti": "tablehub.games.tahiti.engine:Tahiti",
+    "karibik": "tablehub.games.karibik.engine:Karibik",
 }
 
-ALIASES = {"neues_land": "neuesland", "discovery": "neuesland", "südsee": "suedsee", "south_seas": "suedsee"}
+ALIASES = {"neues_land": "neuesland", "discovery": "neuesland", "südsee": "suedsee", "south_seas": "suedsee",
+           "caribbean": "karibik", "caraibes": "karibik", "caraïbes": "karibik"}
 
 
 def game_class(name: str) -> type[Game]:

@@ -76,7 +76,7 @@ def test_free_cells_around_the_tiles_can_be_tapped():
 
 
 def test_other_views_get_a_clean_placeholder():
-    for kind in ("none", "karibik"):
+    for kind in ("none", "a-game-without-a-picture"):
         root = parse(render_board({"kind": kind}, {}))
         assert "board-fallback" in root.get("class")
 

@@ -552,6 +552,15 @@ function tapBoard(ev) {
   const named = target && target.closest("[data-cell], [data-space]");
   if (named) {  // fixed boards: a map cell or a track space fills the field of that name
     const [field, value] = named.dataset.cell !== undefined ? ["cell", named.dataset.cell] : ["space", named.dataset.space];
+    const path = field === "space" && $('#move-fields [name="path"]');
+    if (path) {  // a path field (Karibik's sail) collects the spaces tapped, in order
+      let spaces = [];
+      try { spaces = JSON.parse(path.value || "[]"); } catch (e) { spaces = []; }
+      spaces.push(Number(value));
+      path.value = JSON.stringify(spaces);
+      toast(`path ${spaces.join(" → ")}`);
+      return;
+    }
     const input = $(`#move-fields [name="${field}"]`);
     if (input) { input.value = value; toast(`${field} ${value} filled in the move form`); } else toast(`${field} ${value}`);
     return;

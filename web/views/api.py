@@ -106,11 +106,15 @@ def forms() -> Response:
 
 
 def _field_hints(game: Any) -> dict[str, list[str]]:
-    """Values worth suggesting per field name (tile ids still in the box, for tile games)."""
+    """Values worth suggesting per field name (tile ids still in the box, for tile games; what an
+    engine's own ``field_hints()`` suggests)."""
     hints: dict[str, list[str]] = {}
     box = getattr(game, "box", None)
     if box is not None and hasattr(box, "items"):
         hints["tile"] = sorted(k for k, n in box.items() if n > 0)
+    own = getattr(game, "field_hints", None)
+    if callable(own):
+        hints.update(own())
     return hints
 
 

@@ -1,0 +1,71 @@
+"""``tablehub board trace PHOTO --game karibik``: propose a fixed board's spaces from a photo.
+
+OpenCV (vision/boards.py) finds the board's edge, straightens it, and proposes the printed
+spaces and which touch; the command writes them as a draft board file (the game's format) and
+a picture of the proposal drawn over the straightened photo. The owner then marks the ports,
+hideouts and skull spaces in the file (docs/karibik.md); the phone screen for that is not built.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from ..games import game_class
+from ..games.base import SetupError, TablehubError
+
+NAME = "board"
+HELP = "trace a fixed board (Karibik) from a photo of the empty board into a draft board file"
+DESCRIPTION = (HELP + ". The photo should show the whole board, flat, on a darker table. The draft lists the "
+               "spaces and their adjacency; fill in towns, hideouts, skulls and piles (docs/karibik.md).")
+TRACEABLE = ("karibik",)
+
+
+def _size(text: str) -> tuple[float, float]:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in mm, e.g. 600x420, got {text!r}")
+    return float(m.group(1)), float(m.group(2))
+
+
+def add_arguments(p) -> None:
+    sub = p.add_subparsers(dest="board_command", metavar="trace", required=True)
+    t = sub.add_parser("trace", help="propose the spaces and adjacency of an empty board from one photo")
+    t.add_argument("photo", help="photo of the empty board (JPEG or PNG)")
+    t.add_argument("--game", default="karibik", help="the board's game (karibik)")
+    t.add_argument("--size", type=_size, default=(600.0, 420.0), metavar="WxH",
+                   help="the board's size in mm (default 600x420)")
+    t.add_argument("--out", default="board.json", help="the draft board file to write (default board.json)")
+    t.add_argument("--overlay", help="also write the proposal drawn over the straightened photo (PNG)")
+    t.add_argument("--sea-hue", type=int, nargs=2, default=(85, 135), metavar=("LOW", "HIGH"),
+                   help="the printed sea's OpenCV hue range, 0-180 (default 85 135: blues)")
+
+
+def run(args) -> int:
+    cls = game_class(args.game)
+    if cls.name not in TRACEABLE:
+        raise SetupError(f"board trace: only {', '.join(TRACEABLE)} boards are traced, not {cls.name}")
+    import cv2
+
+    from vision.boards import draw_trace, trace_board
+
+    from ..games.karibik.board import draft_board
+
+    photo = cv2.imread(str(args.photo), cv2.IMREAD_COLOR)
+    if photo is None:
+        raise TablehubError(f"{args.photo}: cannot read the photo (a JPEG or PNG file)")
+    traced = trace_board(photo, args.size, sea_hue=tuple(args.sea_hue))
+    draft = draft_board(args.size, traced.polygons, traced.centres, traced.adjacency)
+    Path(args.out).write_text(json.dumps(draft, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    edge = "board edge found" if traced.found_edge else "board edge NOT found: the whole photo was taken as the board"
+    print(f"{len(traced.polygons)} spaces, {len(traced.adjacency)} adjacent pairs ({edge}); "
+          f"draft written to {args.out}")
+    if args.overlay:
+        id_at = {tuple(sp["center"]): sp["id"] for sp in draft["spaces"]}
+        names = [str(id_at[tuple(c)]) for c in traced.centres]  # the draft's space ids
+        cv2.imwrite(str(args.overlay), draw_trace(traced, names=names))
+        print(f"overlay written to {args.overlay}", file=sys.stderr)
+    print("next: mark the 16 towns, 12 hideouts, 6 skulls and 5 piles in the file (docs/karibik.md)")
+    return 0

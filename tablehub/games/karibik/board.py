@@ -1,0 +1,369 @@
+"""The Karibik board as data: sea spaces, their adjacency, the 16 port towns with their chests,
+the 12 hideouts, the 6 skull start spaces and where the 5 chest piles lie.
+
+The rule book gives none of this (its pictures were lost and the board's graph is not public),
+so the engine reads a board file (format in docs/karibik.md). ``board.json`` beside this module
+is a **provisional** board with the right counts on an invented map (made by
+:mod:`.provisional`); an owner passes their own board as the option ``board`` (a path to a JSON
+file of the same shape, or that object inline). Coordinates are board millimetres, x to the
+right and y down from the top-left corner.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from ...jsonfile import read_json
+from ..base import SetupError
+
+DEFAULT_BOARD = Path(__file__).with_name("board.json")
+#: boards shipped with the package, by name (the option ``board`` may name one)
+PACKAGED = {"provisional": DEFAULT_BOARD, "grid": Path(__file__).with_name("grid_board.json")}
+TOWNS = 16
+HIDEOUTS_PER_COLOUR = 3
+COLOURS = 4
+SKULLS = 6
+PILES = 5
+CHEST_MIN, CHEST_MAX = 4000, 8000
+
+Point = tuple[float, float]
+
+
+class BoardError(SetupError):
+    """A board file that cannot be used: one line naming the file and the field."""
+
+
+@dataclass(frozen=True)
+class Town:
+    name: str
+    chest: int  # the value of this town's chest, in doubloons
+    port: int  # the sea space that is this town's port
+    at: Point  # where the town is drawn
+
+
+@dataclass(frozen=True)
+class Board:
+    """A checked board. ``neighbours[s]`` lists the spaces adjacent to space ``s``."""
+
+    name: str
+    provisional: bool
+    source: str
+    size: Point
+    centres: Mapping[int, Point]
+    polygons: Mapping[int, tuple[Point, ...]]
+    neighbours: Mapping[int, tuple[int, ...]]
+    towns: tuple[Town, ...]
+    hideouts: Mapping[int, str]  # space -> colour
+    skulls: tuple[int, ...]
+    piles: tuple[Point, ...]
+    colours: tuple[str, ...]
+    land: tuple[tuple[Point, ...], ...] = ()
+
+    def __deepcopy__(self, memo: dict) -> "Board":
+        return self  # immutable: game copies share it
+
+    @property
+    def spaces(self) -> tuple[int, ...]:
+        return tuple(self.centres)
+
+    def town(self, name: str) -> Town | None:
+        for t in self.towns:
+            if t.name == name:
+                return t
+        return None
+
+    def port_town(self, space: int) -> Town | None:
+        """The town whose port is ``space`` (``None`` on open sea)."""
+        return self._ports.get(space)
+
+    @property
+    def _ports(self) -> dict[int, Town]:
+        cached = self.__dict__.get("_port_cache")
+        if cached is None:
+            cached = {t.port: t for t in self.towns}
+            object.__setattr__(self, "_port_cache", cached)
+        return cached
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return b in self.neighbours.get(a, ())
+
+    def space_name(self, space: int) -> str:
+        """``"space 12"``, ``"space 12 (port of Tortuga)"`` or ``"space 40 (red hideout)"``."""
+        town = self.port_town(space)
+        if town is not None:
+            return f"space {space} (port of {town.name})"
+        if space in self.hideouts:
+            return f"space {space} ({self.hideouts[space]} hideout)"
+        return f"space {space}"
+
+    def reachable(self, start: int, steps: int, blocked: Iterable[int] = ()) -> dict[int, int]:
+        """Every space a ship on ``start`` can end on within ``steps`` moves without entering a
+        space in ``blocked``, with its distance (``start`` itself at 0)."""
+        blocked = set(blocked) - {start}
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            s = queue.popleft()
+            if dist[s] == steps:
+                continue
+            for n in self.neighbours[s]:
+                if n not in dist and n not in blocked:
+                    dist[n] = dist[s] + 1
+                    queue.append(n)
+        return dist
+
+    def shortest_path(self, start: int, goal: int, blocked: Iterable[int] = ()) -> list[int] | None:
+        """The spaces entered from ``start`` to ``goal`` by a shortest free way (``None`` if none)."""
+        blocked = set(blocked) - {start}
+        prev: dict[int, int] = {start: start}
+        queue = deque([start])
+        while queue:
+            s = queue.popleft()
+            if s == goal:
+                path = []
+                while s != start:
+                    path.append(s)
+                    s = prev[s]
+                return path[::-1]
+            for n in self.neighbours[s]:
+                if n not in prev and n not in blocked:
+                    prev[n] = s
+                    queue.append(n)
+        return None
+
+    def printed(self) -> dict[str, Any]:
+        """What the printed board shows, as plain geometry for a renderer (``vision.boards.render_board``
+        arguments): the sea spaces' outlines, land, a flag on each hideout, the space numbers and
+        the town names."""
+        outline = {s: self.polygons.get(s) or _disc(self.centres[s], 12.0) for s in self.centres}
+        return {
+            "size_mm": self.size,
+            "spaces": [outline[s] for s in self.centres],
+            "land": list(self.land),
+            "marks": [(*self.centres[s], (40, 40, 200)) for s in self.hideouts],
+            "labels": [(x, y + 8, str(s)) for s, (x, y) in self.centres.items()]
+                      + [(t.at[0], t.at[1], t.name) for t in self.towns],
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        pairs = sorted({(min(a, b), max(a, b)) for a, ns in self.neighbours.items() for b in ns})
+        return {
+            "name": self.name, "provisional": self.provisional, "size_mm": list(self.size),
+            "colours": list(self.colours),
+            "spaces": [{"id": s, "center": list(self.centres[s]),
+                        **({"polygon": [list(p) for p in self.polygons[s]]} if s in self.polygons else {})}
+                       for s in self.centres],
+            "adjacency": [list(p) for p in pairs],
+            "towns": [{"name": t.name, "chest": t.chest, "port": t.port, "at": list(t.at)} for t in self.towns],
+            "hideouts": [{"space": s, "colour": c} for s, c in self.hideouts.items()],
+            "skulls": list(self.skulls),
+            "piles": [list(p) for p in self.piles],
+            "land": [[list(p) for p in poly] for poly in self.land],
+        }
+
+
+def _disc(centre: Point, r: float) -> tuple[Point, ...]:
+    """A hexagon of radius ``r`` round ``centre`` (an outline for a space given by its centre only)."""
+    import math
+
+    return tuple((centre[0] + r * math.cos(math.pi * k / 3), centre[1] + r * math.sin(math.pi * k / 3))
+                 for k in range(6))
+
+
+# --------------------------------------------------------------------------- the loader
+
+
+def _point(value: Any, where: str) -> Point:
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+        raise BoardError(f"{where} must be a point [x, y] in millimetres, got {value!r}")
+    return float(value[0]), float(value[1])
+
+
+def _polygon(value: Any, where: str) -> tuple[Point, ...]:
+    if not isinstance(value, list) or len(value) < 3:
+        raise BoardError(f"{where} must be a list of at least 3 points [x, y], got {value!r}")
+    return tuple(_point(p, f"{where}[{i}]") for i, p in enumerate(value))
+
+
+def _list(data: Mapping[str, Any], key: str, source: str, n: int | None = None) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise BoardError(f"{source}: '{key}' must be a list, got {value!r}")
+    if n is not None and len(value) != n:
+        raise BoardError(f"{source}: '{key}' must list {n} items, got {len(value)}")
+    return value
+
+
+def _space(value: Any, known: Mapping[int, Any], where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in known:
+        raise BoardError(f"{where} must be the id of a space of the board, got {value!r}")
+    return value
+
+
+def board_from_dict(data: Any, source: str) -> Board:
+    """Check a board description (format in docs/karibik.md); one-line :class:`BoardError`s."""
+    if not isinstance(data, Mapping):
+        raise BoardError(f"{source}: a Karibik board is an object with 'spaces', 'adjacency', 'towns', "
+                         f"'hideouts', 'skulls' and 'piles'")
+    if data.get("draft"):
+        raise BoardError(f"{source}: a traced draft: fill in its {TOWNS} towns, {HIDEOUTS_PER_COLOUR * COLOURS} "
+                         f"hideouts, {SKULLS} skulls and {PILES} piles (docs/karibik.md), then remove 'draft'")
+    size = _point(data.get("size_mm"), f"{source}: 'size_mm'")
+    colours = _list(data, "colours", source, COLOURS)
+    if not all(isinstance(c, str) and c for c in colours) or len(set(colours)) != COLOURS:
+        raise BoardError(f"{source}: 'colours' must name {COLOURS} distinct player colours, got {colours!r}")
+    centres: dict[int, Point] = {}
+    polygons: dict[int, tuple[Point, ...]] = {}
+    for i, sp in enumerate(_list(data, "spaces", source)):
+        where = f"{source}: spaces[{i}]"
+        if not isinstance(sp, Mapping):
+            raise BoardError(f"{where} must be an object like {{\"id\": 1, \"center\": [x, y]}}")
+        sid = sp.get("id")
+        if isinstance(sid, bool) or not isinstance(sid, int) or sid < 0:
+            raise BoardError(f"{where}.id must be a whole number >= 0, got {sid!r}")
+        if sid in centres:
+            raise BoardError(f"{where}.id {sid} is used twice")
+        if "polygon" in sp:
+            polygons[sid] = _polygon(sp["polygon"], f"{where}.polygon")
+        if "center" in sp:
+            centres[sid] = _point(sp["center"], f"{where}.center")
+        elif sid in polygons:
+            pts = polygons[sid]
+            centres[sid] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+        else:
+            raise BoardError(f"{where} needs a 'center' [x, y] or a 'polygon'")
+    if not centres:
+        raise BoardError(f"{source}: 'spaces' is empty")
+    neighbours: dict[int, set[int]] = {s: set() for s in centres}
+    for i, pair in enumerate(_list(data, "adjacency", source)):
+        where = f"{source}: adjacency[{i}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise BoardError(f"{where} must be a pair of space ids [a, b], got {pair!r}")
+        a = _space(pair[0], centres, f"{where}[0]")
+        b = _space(pair[1], centres, f"{where}[1]")
+        if a == b:
+            raise BoardError(f"{where}: a space is not adjacent to itself ({a})")
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    first = next(iter(centres))
+    seen = {first}
+    queue = deque([first])
+    while queue:
+        for n in neighbours[queue.popleft()]:
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    if len(seen) != len(centres):
+        cut = sorted(set(centres) - seen)[:5]
+        raise BoardError(f"{source}: 'adjacency' leaves spaces unreachable from space {first} (e.g. {cut})")
+    towns: list[Town] = []
+    ports: set[int] = set()
+    for i, t in enumerate(_list(data, "towns", source, TOWNS)):
+        where = f"{source}: towns[{i}]"
+        if not isinstance(t, Mapping):
+            raise BoardError(f"{where} must be an object like {{\"name\": \"Tortuga\", \"chest\": 7000, "
+                             f"\"port\": 12, \"at\": [x, y]}}")
+        name = t.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise BoardError(f"{where}.name must be the town's name, got {name!r}")
+        if any(o.name == name for o in towns):
+            raise BoardError(f"{where}.name {name!r} is used twice")
+        chest = t.get("chest")
+        if isinstance(chest, bool) or not isinstance(chest, int) or not CHEST_MIN <= chest <= CHEST_MAX:
+            raise BoardError(f"{where}.chest must be the chest's value, {CHEST_MIN} to {CHEST_MAX} doubloons, "
+                             f"got {chest!r}")
+        port = _space(t.get("port"), centres, f"{where}.port")
+        if port in ports:
+            raise BoardError(f"{where}.port: space {port} is already another town's port")
+        ports.add(port)
+        at = _point(t["at"], f"{where}.at") if "at" in t else centres[port]
+        towns.append(Town(name, chest, port, at))
+    hideouts: dict[int, str] = {}
+    for i, h in enumerate(_list(data, "hideouts", source, HIDEOUTS_PER_COLOUR * COLOURS)):
+        where = f"{source}: hideouts[{i}]"
+        if not isinstance(h, Mapping):
+            raise BoardError(f"{where} must be an object like {{\"space\": 5, \"colour\": \"{colours[0]}\"}}")
+        space = _space(h.get("space"), centres, f"{where}.space")
+        if space in hideouts:
+            raise BoardError(f"{where}.space: space {space} is already a hideout")
+        if space in ports:
+            raise BoardError(f"{where}.space: space {space} is a port, not a hideout")
+        colour = h.get("colour")
+        if colour not in colours:
+            raise BoardError(f"{where}.colour must be one of {', '.join(colours)}, got {colour!r}")
+        hideouts[space] = colour
+    for c in colours:
+        n = sum(1 for v in hideouts.values() if v == c)
+        if n != HIDEOUTS_PER_COLOUR:
+            raise BoardError(f"{source}: 'hideouts' must give each colour {HIDEOUTS_PER_COLOUR} hideouts; "
+                             f"{c} has {n}")
+    skulls: list[int] = []
+    for i, s in enumerate(_list(data, "skulls", source, SKULLS)):
+        space = _space(s, centres, f"{source}: skulls[{i}]")
+        if space in skulls:
+            raise BoardError(f"{source}: skulls[{i}]: space {space} is listed twice")
+        if space in ports or space in hideouts:
+            raise BoardError(f"{source}: skulls[{i}]: space {space} is a port or a hideout, not open sea")
+        skulls.append(space)
+    piles = tuple(_point(p, f"{source}: piles[{i}]") for i, p in enumerate(_list(data, "piles", source, PILES)))
+    land = tuple(_polygon(p, f"{source}: land[{i}]") for i, p in enumerate(data.get("land") or []))
+    provisional = data.get("provisional", False)
+    if not isinstance(provisional, bool):
+        raise BoardError(f"{source}: 'provisional' must be true or false, got {provisional!r}")
+    return Board(str(data.get("name", source)), provisional, source, size, centres, polygons,
+                 {s: tuple(sorted(ns)) for s, ns in neighbours.items()}, tuple(towns), hideouts,
+                 tuple(skulls), piles, tuple(colours), land)
+
+
+def draft_board(size: tuple[float, float], polygons: list[list[tuple[float, float]]],
+                centres: list[tuple[float, float]], adjacency: list[tuple[int, int]],
+                colours: tuple[str, ...] = ("red", "blue", "green", "yellow")) -> dict[str, Any]:
+    """A board file drafted from traced geometry (``tablehub board trace``): the spaces, numbered
+    from 1 in reading order, and their adjacency; towns, hideouts, skulls and piles left for the
+    owner to fill in (``"draft"`` says so, and the loader refuses the file until they have)."""
+    rows = max(1.0, size[1] / 12)  # reading order: bands of about a twelfth of the board's height
+    order = sorted(range(len(centres)), key=lambda k: (round(centres[k][1] / rows), centres[k][0]))
+    ids = {k: i + 1 for i, k in enumerate(order)}
+    return {
+        "name": "traced from a photo",
+        "provisional": True,
+        "draft": (f"fill in the {TOWNS} towns (name, chest, port space, at), the {HIDEOUTS_PER_COLOUR * COLOURS} "
+                  f"hideouts (space, colour), the {SKULLS} skull spaces and the {PILES} pile positions, check "
+                  f"the spaces against the overlay picture, then remove this line"),
+        "size_mm": [float(size[0]), float(size[1])],
+        "colours": list(colours),
+        "spaces": [{"id": ids[k], "center": list(centres[k]), "polygon": [list(p) for p in polygons[k]]}
+                   for k in order],
+        "adjacency": sorted([min(ids[a], ids[b]), max(ids[a], ids[b])] for a, b in adjacency),
+        "towns": [], "hideouts": [], "skulls": [], "piles": [],
+    }
+
+
+_CACHE: dict[str, Board] = {}
+
+
+def load_board(option: Any = None) -> Board:
+    """The board an engine plays on: the packaged provisional one (``None``), a packaged board by
+    name (``"provisional"``, ``"grid"``: the test board of docs/karibik.md), a path to a JSON file,
+    or the board object itself."""
+    if option is None:
+        option = str(DEFAULT_BOARD)
+    if isinstance(option, str) and option in PACKAGED:
+        option = str(PACKAGED[option])
+    if isinstance(option, Mapping):
+        return board_from_dict(option, "option 'board'")
+    if not isinstance(option, (str, Path)):
+        raise BoardError(f"karibik: option 'board' must be a path to a board JSON file or a board object, "
+                         f"got {option!r}")
+    key = str(option)
+    packaged = key in {str(p) for p in PACKAGED.values()}
+    if packaged and key in _CACHE:
+        return _CACHE[key]
+    data, source = read_json(option, BoardError, "Karibik board file")
+    board = board_from_dict(data, source)
+    if packaged:
+        _CACHE[key] = board
+    return board

@@ -1,0 +1,92 @@
+"""Karibik's own scenario sentences (see :mod:`tablehub.scenario`): where ships are, what they
+carry, which chests lie face up or are safeguarded, a ship's allowance and reachable spaces.
+
+    "Arriba is on space 25"            "Arriba carries the chest of Tortuga"
+    "Arriba carries no chest"          "the chest of Tortuga lies face up in Havana"
+    "the chest of Tortuga is safeguarded"
+    "Evita may move 2 spaces"          "Evita can reach 7 spaces"
+    "space 41 is reachable"            "space 41 is not reachable"
+    "Bravo is being resolved"          "the game is over"         "the game goes on"
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+Check = Callable[[Any, re.Match], "str | None"]
+
+
+def _ship(game: Any, name: str) -> str:
+    from .engine import SHIPS
+
+    if name not in SHIPS:
+        raise AssertionError(f"no ship {name!r} (the ships are {', '.join(SHIPS)})")
+    return name
+
+
+def _on(game: Any, m: re.Match) -> str | None:
+    ship, space = _ship(game, m["ship"]), int(m["n"])
+    got = game.ship_at.get(ship)
+    return None if got == space else f"{ship} is on space {got}"
+
+
+def _carries(game: Any, m: re.Match) -> str | None:
+    ship = _ship(game, m["ship"])
+    got = game.hold[ship]
+    want = None if m["town"] is None else m["town"]
+    return None if got == want else f"{ship} carries {'no chest' if got is None else 'the chest of ' + got}"
+
+
+def _face_up(game: Any, m: re.Match) -> str | None:
+    chest, town = m["chest"], m["town"] or m["chest"]
+    where = [t for t, cs in game.face_up.items() if chest in cs]
+    return None if where == [town] else f"the chest of {chest} lies face up in {where or 'no town'}"
+
+
+def _secured(game: Any, m: re.Match) -> str | None:
+    return None if m["chest"] in game.secured else f"the safeguarded chests are {game.secured or 'none'}"
+
+
+def _may_move(game: Any, m: re.Match) -> str | None:
+    ship, n = _ship(game, m["ship"]), int(m["n"])
+    if game.phase != "move" or game.ship != ship:
+        return f"{ship} is not moving (waiting for {game.waiting_for()})"
+    return None if game.allowance == n else f"{ship} may move {game.allowance} spaces ({game.because})"
+
+
+def _can_reach(game: Any, m: re.Match) -> str | None:
+    ship, n = _ship(game, m["ship"]), int(m["n"])
+    if game.phase != "move" or game.ship != ship:
+        return f"{ship} is not moving (waiting for {game.waiting_for()})"
+    got = sorted(s for s, d in game.reachable().items() if d > 0)
+    return None if len(got) == n else f"{ship} can reach {len(got)} spaces: {got}"
+
+
+def _reachable(game: Any, m: re.Match) -> str | None:
+    space, want = int(m["n"]), m["not"] is None
+    got = any(s == space and d > 0 for s, d in game.reachable().items())
+    return None if got == want else f"space {space} is {'' if got else 'not '}reachable"
+
+
+def _resolving(game: Any, m: re.Match) -> str | None:
+    ship = _ship(game, m["ship"])
+    ok = game.phase in ("cards", "seventh", "move") and game.ship == ship
+    return None if ok else f"waiting for {game.waiting_for()}"
+
+
+def _over(game: Any, m: re.Match) -> str | None:
+    want = m["state"] == "is over"
+    return None if game.finished == want else f"the game {'is over' if game.finished else 'goes on'}"
+
+
+SENTENCES: list[tuple[re.Pattern[str], Check]] = [
+    (re.compile(r"^(?P<ship>[A-Z][a-z]+) is on space (?P<n>\d+)\.?$"), _on),
+    (re.compile(r"^(?P<ship>[A-Z][a-z]+) carries (?:no chest|the chest of (?P<town>.+?))\.?$"), _carries),
+    (re.compile(r"^the chest of (?P<chest>.+?) lies face up(?: in (?P<town>.+?))?\.?$"), _face_up),
+    (re.compile(r"^the chest of (?P<chest>.+?) is safeguarded\.?$"), _secured),
+    (re.compile(r"^(?P<ship>[A-Z][a-z]+) may move (?P<n>\d+) spaces?\.?$"), _may_move),
+    (re.compile(r"^(?P<ship>[A-Z][a-z]+) can reach (?P<n>\d+) spaces?\.?$"), _can_reach),
+    (re.compile(r"^space (?P<n>\d+) is (?P<not>not )?reachable\.?$"), _reachable),
+    (re.compile(r"^(?P<ship>[A-Z][a-z]+) is being resolved\.?$"), _resolving),
+    (re.compile(r"^the game (?P<state>is over|goes on)\.?$"), _over),
+]
