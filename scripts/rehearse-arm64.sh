@@ -43,7 +43,7 @@ stage() {  # stage NAME: print the previous stage's duration, start the next
     stage_start=$now
 }
 in_root() { chroot "$TARGET" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 "$@"; }
+    LANG=C.UTF-8 PIP_CERT=/etc/ssl/host-ca-certificates.crt "$@"; }
 
 stage "1 host tools: debootstrap, qemu-user-static, binfmt-support"
 need=()
@@ -93,6 +93,8 @@ for fs in proc sys dev dev/pts; do
     mounted+=("$TARGET/$fs")
 done
 cp -L /etc/resolv.conf "$TARGET/etc/resolv.conf"
+# pip in the root trusts what this machine trusts (behind a TLS-inspecting proxy, its CA is only here)
+cp -L /etc/ssl/certs/ca-certificates.crt "$TARGET/etc/ssl/host-ca-certificates.crt"
 # no daemons started by package scripts in the root (Debian's policy-rc.d convention)
 printf '#!/bin/sh\nexit 101\n' > "$TARGET/usr/sbin/policy-rc.d" && chmod +x "$TARGET/usr/sbin/policy-rc.d"
 
