@@ -56,7 +56,7 @@ avahi_service() {
 # /etc/hosts ($1) names this machine $2 on its 127.0.1.1 line (as Debian writes it), so that
 # sudo and others still resolve the host name once hostnamectl has changed it.
 set_hosts_name() {
-    if grep -q '^127\.0\.1\.1[[:space:]]' "$1"; then
+    if grep -qs '^127\.0\.1\.1[[:space:]]' "$1"; then
         sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$2/" "$1"
     else
         printf '127.0.1.1\t%s\n' "$2" >> "$1"

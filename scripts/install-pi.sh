@@ -102,6 +102,9 @@ fi
 for g in video gpio; do
     if getent group "$g" >/dev/null; then run usermod -aG "$g" tablehub; fi
 done
+# the service's data folder (systemd's StateDirectory makes it too, at the first start: doctor,
+# run below, and --no-start need it before)
+run install -d -o tablehub -g tablehub -m 0750 /var/lib/tablehub
 
 say "3/5 project in $PREFIX and its venv"
 run mkdir -p "$PREFIX"

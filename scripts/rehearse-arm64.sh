@@ -137,6 +137,6 @@ echo "rehearse: doctor exit status $doctor (1 = something failed; without camera
 
 stage "8 a short demo ($TURNS turns, no page) in the installed venv"
 in_root bash -c "cd /tmp && TABLEHUB_DATA=/tmp/tablehub-demo /opt/tablehub/.venv/bin/tablehub demo --no-web --exit \
-    --turns $TURNS --size 640x360 --fps 20"
+    --turns $TURNS --fps 20"
 
 stage "done in $(( $(date +%s) - T0 )) s"
