@@ -33,9 +33,8 @@ from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
 from ..lan import page_urls
-from ..explain import explain
-from ._hub import build_table, make_hub, start_web, stop_on_signals, table_mat
-from ._options import add_common, settings
+from .score import explain
+from .run import add_common, start_web, build_table, make_hub, settings, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "

@@ -9,7 +9,7 @@ from ..games import GAMES, game_class
 from ..games.tiles.game import TileGame
 from ..games.tiles.playout import random_game
 from ..records import load_record, record_of, replay
-from ..explain import explain
+from .score import explain
 
 #: random playouts of the games that are not tile games: registry name -> "module:function(players, seed, options)"
 PLAYOUTS = {

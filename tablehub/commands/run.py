@@ -8,20 +8,47 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import threading
+from pathlib import Path
+from typing import Any, Callable
 
-from ..hardware.cameras import make_camera
+from ..config import CameraConfig, Config, load_config
+from ..games.base import Setup, TablehubError
+from ..hardware.cameras import Camera, SupervisedCamera, make_camera
+from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
-from ..setup_files import configured_lens
 from ..store import Store
-from ..table_setup import SetupScreens
-from ._hub import (build_table, camera_size, game_recognizers, make_hub, open_game, open_panel, start_web,
-                   stop_on_signals, table_mat)
-from ._options import add_common, settings
+from ..table_setup import GameRecognizers, SetupScreens
+from ..tracking.live import LiveTable
+from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
+from .lens import configured_lens, lens_path
+from ..tracking.tracker import Tracker
 
 NAME = "run"
 HELP = "run the table hub: camera, tracker, buttons and the score page (the Pi service)"
 log = logging.getLogger(__name__)
+
+
+def add_settings(parser: argparse.ArgumentParser) -> None:
+    """The settings file, the camera's device or recording, the data folder (shared with ``tablehub lens``)."""
+    parser.add_argument("--config", default="", help="settings file (default: $TABLEHUB_CONFIG or "
+                        "/etc/tablehub/tablehub.toml if present)")
+    parser.add_argument("--camera-path", help="replay: folder of images or video; opencv: device")
+    parser.add_argument("--data", help="folder of the game database, references and lens file (default: ./var "
+                        "in a checkout, else $XDG_DATA_HOME/tablehub)")
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    add_settings(parser)
+    parser.add_argument("--camera", choices=("picamera2", "opencv", "replay", "sim", "auto"),
+                        help="camera source (default: settings, then $TABLEHUB_CAMERA)")
+    parser.add_argument("--pins", choices=("auto", "mock", "lgpio", "rpigpio"), help="GPIO pin factory")
+    parser.add_argument("--host", help="address to serve the page on (default 0.0.0.0)")
+    parser.add_argument("--port", type=int, help="port of the page (default 8080; 80 on the Pi)")
+    parser.add_argument("--table-pin", help="4-8 digit PIN that unlocks changes on the page (default: random)")
+    parser.add_argument("--fps", type=float, help="frames per second the tracker looks at (default: [camera] fps "
+                        f"in the settings, {CameraConfig.fps:g})")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,6 +56,150 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help="game to start when none is open (default from the settings)")
     parser.add_argument("--players", help="comma-separated player names for a new game")
     parser.add_argument("--colors", help="comma-separated player colours for a new game")
+
+
+def settings(args: argparse.Namespace) -> Config:
+    """The settings with this command's options on top (commands offer a subset of :func:`add_common`'s)."""
+    over: dict[str, dict[str, Any]] = {"camera": {}, "pins": {}, "web": {}, "game": {}}
+    if getattr(args, "camera", None):
+        over["camera"]["source"] = args.camera
+    if getattr(args, "camera_path", None):
+        over["camera"]["path"] = args.camera_path
+    if getattr(args, "fps", None):
+        over["camera"]["fps"] = args.fps
+    if getattr(args, "pins", None):
+        over["pins"]["backend"] = args.pins
+    if getattr(args, "host", None):
+        over["web"]["host"] = args.host
+    if getattr(args, "port", None) is not None:
+        over["web"]["port"] = args.port
+    if getattr(args, "game", None):
+        over["game"]["name"] = args.game
+    if getattr(args, "players", None):
+        over["game"]["players"] = [p.strip() for p in args.players.split(",") if p.strip()]
+    if getattr(args, "colors", None):
+        over["game"]["colors"] = [c.strip() for c in args.colors.split(",") if c.strip()]
+    overrides: dict[str, Any] = {k: v for k, v in over.items() if v}
+    if getattr(args, "data", None):
+        overrides["data_dir"] = args.data
+    return load_config(getattr(args, "config", ""), overrides=overrides)
+
+
+def make_hub(cfg: Config, store: Store, pin: str | None, screens: "list[SetupScreens]") -> Any:
+    """The page's hub; its camera preview is drawn by the set-up screens (``screens[0]``, set once built)."""
+    from web.hub import Hub
+
+    def preview(overlay: str) -> bytes | None:
+        frame = screens[0].preview(overlay) if screens else None
+        if frame is None:
+            return None
+        import cv2
+
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return buf.tobytes() if ok else None
+
+    return Hub(store, pin=pin, camera_preview=preview, port=cfg.web.port)
+
+
+def open_game(hub: Any, cfg: Config) -> None:
+    """Resume the latest unfinished game, or start the configured one."""
+    if hub.store.latest_open_game() is not None:
+        session = hub.resume()
+        log.info("resumed game %d (%s), turn %d", session.game_id, session.setup.game, session.game.turn)
+    else:
+        setup = Setup(cfg.game.name, tuple(cfg.game.players), tuple(cfg.game.colors))
+        session = hub.start(setup)
+        log.info("started game %d (%s) for %s", session.game_id, setup.game, ", ".join(setup.players))
+
+
+def start_web(hub: Any, cfg: Config) -> Any:
+    """The page in a background thread (waitress via web.server.BackgroundServer; ``.stop()`` ends it)."""
+    from web.server import BackgroundServer
+
+    return BackgroundServer(hub, cfg.web.host, cfg.web.port, threads=cfg.web.threads)
+
+
+def table_recognizer(cfg: Config, game: str) -> Callable:
+    """The live recognizer: the references enrolled for ``game`` (``[vision] refs``), seen through the camera's
+    lens file when there is one (``[camera] lens``, else ``lens-<camera>.json`` in the data folder).
+
+    Raises :class:`RecognitionUnavailable` saying what is missing or unreadable (the hub
+    then runs without recognition: every game stays playable from the phone).
+    """
+    refs = cfg.refs_path(game)
+    if not (refs / "index.json").is_file():
+        raise RecognitionUnavailable(f"table recognition is off: no references in {refs}; enrol the set "
+                                     f"('tablehub enroll --game {game} --out {refs} ...') or set [vision] refs")
+    from vision import VisionError
+
+    try:
+        lens = configured_lens(cfg, camera_size(cfg))  # None: the lens.json enrolled with the references, if any
+    except (TablehubError, VisionError) as exc:  # missing where named, unreadable, made for other frames
+        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+    return make_recognizer(game, references=str(refs), lens=lens)
+
+
+def camera_size(cfg: Config) -> tuple[int, int] | None:
+    """The frame size the configured camera delivers (``None`` for recordings: any size)."""
+    return None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)
+
+
+def recognition_files(cfg: Config, game: str, camera_lens: Path) -> list[Path]:
+    """The files whose change turns ``game``'s recognition on again (or off): its references, colours,
+    mat and lens, and the camera's lens file ``camera_lens`` (:func:`~.lens.lens_path`, resolved once:
+    the source "auto" names the camera found, whose file ``tablehub lens calibrate`` writes)."""
+    refs = cfg.refs_path(game)
+    return [refs / "index.json", refs / "colours.json", refs / "mat.json", refs / "lens.json", camera_lens]
+
+
+def game_recognizers(cfg: Config, hub: Any) -> GameRecognizers:
+    """The recognizer of whichever game is on the table, (re)loaded from its references on disk."""
+    def playing() -> tuple[int, str] | None:
+        session = hub.session
+        return None if session is None else (session.game_id, session.setup.game)
+
+    camera_lens = lens_path(cfg)
+    return GameRecognizers(lambda game: table_recognizer(cfg, game), playing,
+                           lambda game: recognition_files(cfg, game, camera_lens))
+
+
+def table_mat(cfg: Config, game: str) -> Any:
+    """The mat for enrolling and calibrating from the page: ``[vision] mat``, else the mat enrolled with
+    ``game``'s references, else the default mat."""
+    from vision.mat import Mat
+
+    enrolled = cfg.refs_path(game) / "mat.json"
+    path = Path(cfg.vision.mat) if cfg.vision.mat else enrolled if enrolled.is_file() else None
+    try:
+        return Mat.load(path) if path is not None else Mat.default()
+    except TablehubError as exc:
+        raise TablehubError(f"[vision] mat: {exc}") from None
+
+
+def build_table(cfg: Config, hub: Any, camera_factory: Callable[[], Camera], panel: Panel | None,
+                notifier: Notifier, recognizer: Callable | None) -> LiveTable:
+    camera = SupervisedCamera(camera_factory, retry_s=cfg.camera.retry_s)
+    tracker = None
+    if recognizer is not None:
+        t = cfg.tracking
+        tracker = Tracker(lambda: hub.session, recognizer, quiet_frames=t.quiet_frames,
+                          motion_threshold=t.motion_threshold, motion_fraction=t.motion_fraction,
+                          confident=t.confident, margin=t.margin)
+    return LiveTable(camera, tracker, hub, panel, notifier, fps=cfg.camera.fps)
+
+
+def open_panel(cfg: Config, factory: Any = None) -> Panel | None:
+    try:
+        return Panel(cfg.pins, factory=factory).start()
+    except PanelError as exc:
+        log.warning("buttons and lights are off: %s", exc)
+        return None
+
+
+def stop_on_signals(stop: threading.Event) -> None:
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
 
 
 def run(args: argparse.Namespace) -> int:
