@@ -1,10 +1,11 @@
 """Engine benchmark: seeded random full games, legal placement enumeration for every drawn tile.
 
-    tablehub bench engine [--game neuesland|suedsee|karibik|all] [--games N] [--seconds S]
+    tablehub bench engine [--game neuesland|suedsee|karibik|sunda|all] [--games N] [--seconds S]
 
 Prints games/s, tile placements/s and legal placements listed/s per tile game on one
-core, and ms per whole game and actions/s for the board games with a random playout
-(Karibik). See docs/benchmarks.md.
+core, and ms per whole game and actions/s for the games with a random playout of their
+own (Karibik; Sunda to Sahul per rule level: the base game, each level alone, all levels).
+See docs/benchmarks.md.
 """
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ import importlib.util
 import platform
 import time
 
+from tablehub.games import PLAYOUTS
 from tablehub.games.tiles.playout import PlayoutStats, random_game
 
 TILE_GAMES = ("neuesland", "suedsee")
-#: board games with a seeded random playout: name -> "module:function(players, seed)"
-BOARD_GAMES = {
-    "karibik": "tablehub.games.karibik.playout:random_game",
-}
+#: games with a seeded random playout of their own; a playout module that lists ``LEVELS``
+#: (rule levels, each an option) is timed per level
+BOARD_GAMES = PLAYOUTS
 
 
 def _installed(game: str) -> bool:
@@ -48,18 +49,28 @@ def bench_game(game: str, games: int, seconds: float, players: int, warmup: int 
             "placements": st.placements, "discards": st.discards}
 
 
-def bench_board_game(game: str, games: int, seconds: float, players: int, warmup: int = 3) -> dict:
+def levels(game: str) -> list[tuple[str, dict]]:
+    """The option sets a game is timed with: its rule levels when it has them, else its defaults."""
+    mod = importlib.import_module(BOARD_GAMES[game].partition(":")[0])
+    names = getattr(mod, "LEVELS", ())
+    if not names:
+        return [("", {})]
+    return [("base", {})] + [(n, {n: True}) for n in names] + [("all levels", {n: True for n in names})]
+
+
+def bench_board_game(game: str, games: int, seconds: float, players: int, options: dict | None = None,
+                     warmup: int = 3) -> dict:
     """Whole seeded random games of a board game: CPU ms per game (mean and worst), actions/s."""
     module, _, func = BOARD_GAMES[game].partition(":")
     play = getattr(importlib.import_module(module), func)
-    for s in range(warmup):
-        play(players, 10_000 + s)
+    for s in range(warmup):  # warms the engines' memos, as a running hub has them
+        play(players, 10_000 + s, options)
     t0, c0 = time.perf_counter(), time.process_time()
     played = actions = 0
     worst = 0.0
     while played < games or (time.perf_counter() - t0) < seconds:
         g0 = time.process_time()
-        actions += len(play(players, played).history)
+        actions += len(play(players, played, options).history)
         worst = max(worst, time.process_time() - g0)
         played += 1
     dt = time.process_time() - c0
@@ -70,7 +81,7 @@ def bench_board_game(game: str, games: int, seconds: float, players: int, warmup
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="tablehub bench engine", description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="all", help="neuesland, suedsee, karibik or all (default)")
+    p.add_argument("--game", default="all", help="neuesland, suedsee, karibik, sunda or all (default)")
     p.add_argument("--games", type=int, default=200, help="at least this many games per engine (default 200)")
     p.add_argument("--seconds", type=float, default=0.0, help="and at least this long per engine")
     p.add_argument("--players", type=int, default=3)
@@ -91,12 +102,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{g:<10} {r['games']:>6} {r['games_per_s']:>9.1f} {r['placements_per_s']:>13,.0f} "
               f"{r['enumerated_per_s']:>15,.0f} {r['wall']:>7.1f}")
     if board_games:
-        print(f"{'game':<10} {'games':>6} {'ms/game':>9} {'worst ms':>9} {'actions/game':>13} {'actions/s':>10} "
+        print(f"{'game':<18} {'games':>6} {'ms/game':>9} {'worst ms':>9} {'actions/game':>13} {'actions/s':>10} "
               f"{'wall s':>7}")
     for g in board_games:
-        r = bench_board_game(g, args.games, args.seconds, args.players)
-        print(f"{g:<10} {r['games']:>6} {r['ms_per_game']:>9.1f} {r['worst_ms']:>9.1f} "
-              f"{r['actions_per_game']:>13.0f} {r['actions_per_s']:>10,.0f} {r['wall']:>7.1f}")
+        for level, options in levels(g):
+            r = bench_board_game(g, args.games, args.seconds, args.players, options)
+            name = f"{g} {level}".strip()
+            print(f"{name:<18} {r['games']:>6} {r['ms_per_game']:>9.1f} {r['worst_ms']:>9.1f} "
+                  f"{r['actions_per_game']:>13.0f} {r['actions_per_s']:>10,.0f} {r['wall']:>7.1f}")
     return 0
 
 

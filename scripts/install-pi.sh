@@ -14,8 +14,9 @@ Usage: sudo scripts/install-pi.sh [--prefix DIR] [--hostname NAME] [--no-start] 
 Install the table hub on Raspberry Pi OS (Bookworm or later, 64-bit) as the systemd service
 "tablehub". Each step is safe to repeat.
 
-  1. apt packages: picamera2, numpy and lgpio from apt, avahi-daemon, sqlite3, ...
-  2. a system user "tablehub" in the video and gpio groups
+  1. apt packages: picamera2, numpy, lgpio and jsonschema from apt, avahi-daemon, sqlite3,
+     espeak-ng and alsa-utils (the voice), ...
+  2. a system user "tablehub" in the video, gpio and audio groups
   3. the project copied to the prefix, with a venv that sees apt's picamera2 and numpy;
      pip keeps apt's numpy and takes the OpenCV of constraints/pi.txt
   4. /etc/tablehub/{tablehub.toml,pins.toml}, /boot/firmware/tablehub.txt and one
@@ -69,8 +70,8 @@ fi
 BOOT=/boot/firmware
 [ -d "$BOOT" ] || BOOT=/boot
 CONFIG_TXT="$BOOT/config.txt"
-APT_PACKAGES=(python3-picamera2 python3-numpy python3-lgpio python3-venv python3-pip avahi-daemon sqlite3
-              libcap2-bin rsync)
+APT_PACKAGES=(python3-picamera2 python3-numpy python3-lgpio python3-jsonschema python3-venv python3-pip avahi-daemon sqlite3
+              libcap2-bin rsync espeak-ng alsa-utils)
 
 say "1/5 apt packages"
 run apt-get update
@@ -95,11 +96,11 @@ if [ "$DRY" = 0 ]; then
 fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 
-say "2/5 user tablehub (groups video, gpio)"
+say "2/5 user tablehub (groups video, gpio, audio)"
 if ! id tablehub >/dev/null 2>&1; then
     run useradd --system --home-dir /var/lib/tablehub --no-create-home --shell /usr/sbin/nologin tablehub
 fi
-for g in video gpio; do
+for g in video gpio audio; do
     if getent group "$g" >/dev/null; then run usermod -aG "$g" tablehub; fi
 done
 # the service's data folder (systemd's StateDirectory makes it too, at the first start: doctor,

@@ -21,18 +21,21 @@ Camera-specific vision files live in the data folder too: the lens calibration
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from .games.base import TablehubError
+from . import schemas
+from .games.base import TablehubError, check_players, show
 
 CAMERA_SOURCES = ("picamera2", "opencv", "replay", "sim")
 PIN_BACKENDS = ("auto", "mock", "lgpio", "rpigpio")
 SYSTEM_CONFIG = Path("/etc/tablehub/tablehub.toml")
-SECTIONS = ("camera", "pins", "tracking", "web", "game", "vision")
+SECTIONS = ("camera", "pins", "tracking", "web", "game", "vision", "venue", "voice")
 
 
 class ConfigError(TablehubError):
@@ -97,6 +100,90 @@ class GameConfig:
     colors: tuple[str, ...] = ()
 
 
+VOICE_EVENTS = ("score", "final", "turn", "illegal", "refused", "undo")  # what the voice may say (docs/voice.md)
+VOICE_LANGUAGES = ("en", "fr", "de")
+
+
+@dataclass
+class VoiceConfig:
+    """Spoken announcements with espeak-ng (docs/voice.md); checked by :func:`check_voice`."""
+
+    enabled: bool = True          # off: nothing is spoken (espeak-ng absent: off, with one log line)
+    language: str = "en"          # the table's language: en, fr, de (sentences fall back to English until translated)
+    voice: str = ""               # espeak-ng voice (espeak-ng --voices); empty: the language's own voice
+    volume: int = 100             # espeak-ng amplitude, 0-200
+    speed: int = 160              # words per minute, 80-450
+    events: tuple[str, ...] = ("score", "final", "turn", "illegal", "undo")  # of VOICE_EVENTS
+    quiet: str = ""               # quiet hours "22:00-08:00" (may cross midnight); empty: never quiet
+    device: str = ""              # ALSA device (aplay -L), e.g. "plughw:CARD=Headphones"; empty: the default
+    queue: int = 6                # announcements waiting at most; a full queue drops the least important
+    timeout_s: float = 20.0       # an espeak-ng still running after this is killed
+
+
+def parse_quiet(text: str, where: str = "[voice] quiet") -> tuple[int, int] | None:
+    """``"22:00-08:00"`` as minutes after midnight ``(1320, 480)``; ``""`` as ``None``."""
+    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*", text or "")
+    if not (text or "").strip():
+        return None
+    if m is None:
+        raise ConfigError(f"{where}: expected quiet hours like \"22:00-08:00\", got {text!r}")
+    h1, m1, h2, m2 = (int(g) for g in m.groups())
+    if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59:
+        raise ConfigError(f"{where}: {text!r} is not a time of day range (hours 0-23, minutes 0-59)")
+    start, end = h1 * 60 + m1, h2 * 60 + m2
+    if start == end:
+        raise ConfigError(f"{where}: {text!r} starts and ends at the same time; leave it empty for no quiet hours")
+    return start, end
+
+
+def check_voice(voice: VoiceConfig, where: str = "[voice]") -> None:
+    """Raise a one-line :class:`ConfigError` naming the first bad ``[voice]`` key."""
+    if voice.language not in VOICE_LANGUAGES:
+        raise ConfigError(f"{where} language: expected one of {', '.join(VOICE_LANGUAGES)}, got {voice.language!r}")
+    if voice.voice and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_+\-/]{0,40}", voice.voice):
+        raise ConfigError(f"{where} voice: expected an espeak-ng voice name such as \"en-gb\" or \"de\", "
+                          f"got {voice.voice!r}")
+    if not 0 <= voice.volume <= 200:
+        raise ConfigError(f"{where} volume: expected 0 to 200 (100 is normal), got {voice.volume}")
+    if not 80 <= voice.speed <= 450:
+        raise ConfigError(f"{where} speed: expected 80 to 450 words per minute, got {voice.speed}")
+    unknown = [e for e in voice.events if e not in VOICE_EVENTS]
+    if unknown:
+        raise ConfigError(f"{where} events: unknown {', '.join(map(repr, unknown))} "
+                          f"(known: {', '.join(VOICE_EVENTS)})")
+    parse_quiet(voice.quiet, f"{where} quiet")
+    if voice.device and not re.fullmatch(r"[A-Za-z0-9_:=,.\-]{1,80}", voice.device):
+        raise ConfigError(f"{where} device: expected an ALSA device name such as \"plughw:CARD=Headphones\" "
+                          f"(see aplay -L), got {voice.device!r}")
+    if not 1 <= voice.queue <= 100:
+        raise ConfigError(f"{where} queue: expected 1 to 100 announcements, got {voice.queue}")
+    if not 1 <= voice.timeout_s <= 300:
+        raise ConfigError(f"{where} timeout_s: expected 1 to 300 seconds, got {voice.timeout_s}")
+
+
+@dataclass
+class VenueConfig:
+    """Publishing this table to a venue's MQTT broker (docs/venue.md); off while ``broker`` is empty."""
+
+    broker: str = ""              # host name or address of the venue's Mosquitto; empty: publish nothing
+    port: int = 0                 # 0: 1883, or 8883 with tls
+    venue: str = ""               # topic name of the café, club or tournament, e.g. "cafe-du-port"
+    table: str = ""               # topic name of this table; empty: the machine's host name
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""             # with tls: the CA that signed the broker's certificate; empty: the system's
+    keepalive: int = 15           # seconds; the broker marks the table offline after 1.5 times this
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.broker)
+
+    @property
+    def broker_port(self) -> int:
+        return self.port or (8883 if self.tls else 1883)
+
+
 @dataclass
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
@@ -105,6 +192,8 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     game: GameConfig = field(default_factory=GameConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
+    venue: VenueConfig = field(default_factory=VenueConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     data_dir: str = ""            # empty: $TABLEHUB_DATA, $STATE_DIRECTORY, ./var in a checkout, XDG
     source: str = "defaults"      # where the settings came from, for `tablehub doctor`
 
@@ -135,9 +224,10 @@ def default_data_dir(environ: Mapping[str, str], cwd: Path | None = None) -> Pat
 
 
 def _merge(section: Any, values: Mapping[str, Any], where: str) -> None:
+    """Set checked values (``tablehub/schemas/settings.schema.json``) on a section, in its field types."""
     fields = {f.name: f for f in dataclasses.fields(section)}
     for key, value in values.items():
-        if key not in fields:
+        if key not in fields:  # the schema knows the same keys; this guards a schema out of step
             raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(fields))})")
         current = getattr(section, key)
         if isinstance(current, bool):
@@ -155,15 +245,31 @@ def _merge(section: Any, values: Mapping[str, Any], where: str) -> None:
         setattr(section, key, value)
 
 
+def read_toml(path: str | Path, what: str) -> dict[str, Any]:
+    """A TOML file with one-line errors: unreadable, not UTF-8 (with the line), not TOML."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read the {what} ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"{p}: line {line}: the {what} must be UTF-8 text (byte 0x{raw[exc.start]:02x} is not); "
+                          f"save it as UTF-8") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: not valid TOML (nested too deeply)") from None
+
+
 def read_pin_map(path: str | Path) -> dict[str, int]:
     """The ``[pins]`` table of a pin map file such as firmware_config/pins.toml."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read the pin map ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+    data = read_toml(p, "pin map")
     pins = data.get("pins")
     if not isinstance(pins, dict) or not all(isinstance(v, int) for v in pins.values()):
         raise ConfigError(f"{p}: expected a [pins] table of BCM numbers such as next = 17")
@@ -179,13 +285,7 @@ def load_config(path: str | Path | None = "", environ: Mapping[str, str] | None 
         path = env.get("TABLEHUB_CONFIG") or (SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None)
     if path:
         p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"{p}: cannot read the settings ({exc.strerror})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{p}: not valid TOML ({exc})") from None
-        _apply(cfg, data, str(p))
+        _apply(cfg, read_toml(p, "settings"), str(p))
         cfg.source = str(p)
     if env.get("TABLEHUB_CAMERA"):
         cfg.camera.source = env["TABLEHUB_CAMERA"]
@@ -202,10 +302,89 @@ def load_config(path: str | Path | None = "", environ: Mapping[str, str] | None 
                           f"(expected one of: {', '.join(CAMERA_SOURCES)}, or auto)")
     if cfg.pins.backend not in PIN_BACKENDS:
         raise ConfigError(f"pin backend {cfg.pins.backend!r} is unknown (expected one of: {', '.join(PIN_BACKENDS)})")
+    check_venue(cfg.venue, cfg.source)
+    check_voice(cfg.voice, f"{cfg.source} [voice]")
     return cfg
 
 
+def topic_name_error(name: str) -> str | None:
+    """Why ``name`` cannot be one level of an MQTT topic (venue, table), or ``None``."""
+    if not name:
+        return "must not be empty"
+    if len(name) > 64 or not all(c.isalnum() or c in "-_." for c in name):
+        return "must be 1 to 64 letters, digits, '-', '_' or '.' (no spaces, '/', '+' or '#')"
+    return None
+
+
+def check_venue(venue: VenueConfig, where: str = "settings") -> None:
+    """One-line errors for a ``[venue]`` table that cannot work; fills in the table name (the host name)."""
+    if not venue.enabled:
+        return
+    if not venue.table:
+        import socket
+
+        venue.table = "".join(c if c.isalnum() or c in "-_." else "-" for c in socket.gethostname())[:64] or "table"
+    for key in ("venue", "table"):
+        problem = topic_name_error(getattr(venue, key))
+        if problem:
+            raise ConfigError(f"{where} [venue] {key} = {getattr(venue, key)!r}: {problem}")
+    if any(c.isspace() or c in "/#+" for c in venue.broker):
+        raise ConfigError(f"{where} [venue] broker = {venue.broker!r}: expected a host name or address")
+    if not 0 <= venue.port <= 65535:
+        raise ConfigError(f"{where} [venue] port = {venue.port}: expected 1 to 65535 (0: 1883, or 8883 with tls)")
+    if venue.password and not venue.username:
+        raise ConfigError(f"{where} [venue] password is set but username is empty")
+    if venue.ca_file and not venue.tls:
+        raise ConfigError(f"{where} [venue] ca_file is set but tls is false (set tls = true)")
+    if venue.ca_file and not Path(venue.ca_file).is_file():
+        raise ConfigError(f"{where} [venue] ca_file = {venue.ca_file!r}: no such file")
+    if not 5 <= venue.keepalive <= 600:
+        raise ConfigError(f"{where} [venue] keepalive = {venue.keepalive}: expected 5 to 600 seconds")
+
+
+def host_problem(host: str) -> str | None:
+    """Why ``host`` cannot be served on (``None`` when it is an IP address or a host name).
+
+    A name made only of digits and dots must be a real IPv4 address (``256.1.1.1`` is not).
+    """
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+        return None
+    except ValueError:
+        pass
+    labels = host.rstrip(".").split(".")
+    if all(label.isdigit() for label in labels):
+        return "not an IP address (each of the four numbers is 0 to 255)"
+    if len(host) > 253 or not all(_LABEL.match(label) for label in labels):
+        return "not an IP address or host name"
+    return None
+
+
+_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+def ensure_data_dir(cfg: Config, option: str = "data_dir") -> Path:
+    """Create the data folder if needed; a one-line :class:`ConfigError` naming it when that fails."""
+    path = Path(cfg.data_dir)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"{option} {path}: cannot create the data folder ({exc.strerror or exc})") from None
+    if not path.is_dir():
+        raise ConfigError(f"{option} {path}: not a folder")
+    return path
+
+
 def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:
+    """Check ``data`` (a settings file's tables, or the command line's) against the settings schema and
+    what it cannot say (a host that is not an address, player names), then set it on ``cfg``."""
+    schemas.check(data, "settings", where, ConfigError, toml=True)
+    web = data.get("web", {})
+    if "host" in web and host_problem(web["host"]):
+        raise ConfigError(f"{where}: [web] host: {show(web['host'])} is {host_problem(web['host'])}")
+    game = data.get("game", {})
+    if "players" in game:
+        check_players(game["players"], f"{where}: [game]")
     for key, value in data.items():
         if key == "data_dir":
             if not isinstance(value, str):
@@ -220,4 +399,5 @@ def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:
         values = dict(value)
         if key == "pins" and "map" in values:  # a pin map file: firmware_config/pins.toml
             values = {**read_pin_map(values.pop("map")), **values}
+            schemas.check({"pins": values}, "settings", f"{where} (with the pin map)", ConfigError, toml=True)
         _merge(section, values, f"{where} [{key}]")

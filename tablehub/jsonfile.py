@@ -26,7 +26,43 @@ def read_json(path: str | Path, error: type[TablehubError] = TablehubError, what
             raise error(f"{p}: cannot read the {what} ({exc.strerror})") from None
         except UnicodeDecodeError:
             raise error(f"{p}: the {what} is not UTF-8 text") from None
+    return parse_json(text, source, error)
+
+
+class LongNumber(float):
+    """A JSON number written with more digits than any field takes (more than :data:`MAX_DIGITS`).
+
+    It reads as an infinite float, so every whole-number field refuses it ("got a 5000-digit number"),
+    instead of Python's int conversion failing on it (more than 4,300 digits) or a later step spending
+    time on a huge integer."""
+
+    digits: int = 0
+
+    def __new__(cls, text: str) -> "LongNumber":
+        self = super().__new__(cls, "-inf" if text.startswith("-") else "inf")
+        self.digits = len(text.lstrip("-"))
+        return self
+
+    def __repr__(self) -> str:
+        return f"a {self.digits}-digit number"
+
+
+#: a JSON integer longer than this is read as a :class:`LongNumber`
+MAX_DIGITS = 30
+
+
+def _int(text: str) -> int | float:
+    return int(text) if len(text) <= MAX_DIGITS else LongNumber(text)
+
+
+def parse_json(text: str, source: str, error: type[TablehubError] = TablehubError) -> tuple[Any, str]:
+    """``json.loads`` with one-line errors: bad syntax (with line and column), nesting deeper than Python's
+    parser goes, numbers too long to be any field's value (kept as :class:`LongNumber`)."""
     try:
-        return json.loads(text), source
+        return json.loads(text, parse_int=_int), source
     except json.JSONDecodeError as exc:
         raise error(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise error(f"{source}: not valid JSON (lists or objects nested too deeply)") from None
+    except ValueError as exc:  # a float literal Python cannot read
+        raise error(f"{source}: not valid JSON ({str(exc).splitlines()[0][:120]})") from None

@@ -5,9 +5,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .games import new_game
+from . import schemas
+from .games import game_class, new_game
 from .jsonfile import read_json
-from .games.base import Action, Game, Setup, TablehubError
+from .games.base import Action, Game, PositionResult, Setup, TablehubError, check_players, show
 
 
 class RecordError(TablehubError):
@@ -27,24 +28,78 @@ class Record:
 
 
 def parse_record(data: Any, source: str = "<record>") -> Record:
-    if not isinstance(data, dict):
-        raise RecordError(f"{source}: a record is a JSON object with game, players and actions")
-    for key in ("game", "players"):
-        if key not in data:
-            raise RecordError(f"{source}: missing field '{key}'")
-    players = data["players"]
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError(f"{source}: field 'players' must be a list of names")
-    colors = data.get("colors", [])
-    if not isinstance(colors, list) or not all(isinstance(c, str) for c in colors):
-        raise RecordError(f"{source}: field 'colors' must be a list of colour names")
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise RecordError(f"{source}: field 'options' must be an object")
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
-        raise RecordError(f"{source}: field 'actions' must be a list")
-    return Record(Setup(str(data["game"]), tuple(players), tuple(colors), options), actions, source)
+    """Check a record against ``tablehub/schemas/record.schema.json``, then what a schema cannot say:
+    the game exists, the names are distinct, the player count suits the game. One-line
+    :class:`RecordError` naming the file and the field."""
+    _not_both(data, source)
+    schemas.check(data, "record", source, RecordError)
+    cls = _game(data, source)
+    _players(data, cls, source)
+    return Record(Setup(data["game"], tuple(data["players"]), tuple(data.get("colors", ())),
+                        dict(data.get("options", {}))), list(data.get("actions", [])), source)
+
+
+def is_position(data: Any) -> bool:
+    """A position file (``"position"`` in place of ``"actions"``), as opposed to a record."""
+    return isinstance(data, dict) and "position" in data
+
+
+def parse_position(data: Any, source: str = "<position>") -> tuple[type[Game], dict[str, Any]]:
+    """Check a position file's setup (``position.schema.json``); returns the game class that scores it
+    and the data. The body of ``position`` is checked by the game's own ``score_position``."""
+    _not_both(data, source)
+    schemas.check(data, "position", source, RecordError)
+    cls = _game(data, source)
+    if getattr(cls, "score_position", None) is None:
+        raise RecordError(f"{source}: game: {cls.name} is scored from records (actions), not positions")
+    if "players" in data:
+        _players(data, cls, source)
+    return cls, data
+
+
+def score_position(data: Any, source: str = "<position>") -> PositionResult:
+    """Score a position file; the player count (given, or read off the position) must suit the game."""
+    cls, data = parse_position(data, source)
+    try:
+        result = cls.score_position(data, source)  # type: ignore[attr-defined]
+    except TablehubError as exc:
+        raise RecordError(str(exc)) from None
+    if "players" not in data:  # read off the position (Tahiti: the boats' owners): names checked as given ones
+        try:
+            check_players(list(result.scores), f"{source}: position")
+        except TablehubError as exc:
+            raise RecordError(str(exc)) from None
+    n = len(result.scores)
+    if not cls.min_players <= n <= cls.max_players:
+        raise RecordError(f"{source}: players: {cls.title} needs {cls.min_players} to {cls.max_players} "
+                          f"players, got {n}")
+    return result
+
+
+def _not_both(data: Any, source: str) -> None:
+    if isinstance(data, dict) and "position" in data and "actions" in data:
+        raise RecordError(f"{source}: has both 'actions' (a record) and 'position' (a table to score); "
+                          f"a file is one or the other")
+
+
+def _game(data: dict[str, Any], source: str) -> type[Game]:
+    try:
+        return game_class(data["game"])
+    except TablehubError as exc:
+        raise RecordError(f"{source}: game: {exc}") from None
+
+
+def _players(data: dict[str, Any], cls: type[Game], source: str) -> None:
+    try:
+        players = check_players(data["players"], source)
+    except TablehubError as exc:
+        raise RecordError(str(exc)) from None
+    if not cls.min_players <= len(players) <= cls.max_players:
+        raise RecordError(f"{source}: players: {cls.title} needs {cls.min_players} to {cls.max_players} players, "
+                          f"got {len(players)}")
+    colors = data.get("colors") or []
+    if colors and len(colors) != len(players):
+        raise RecordError(f"{source}: colors: give one colour per player ({len(players)}), got {len(colors)}")
 
 
 def load_json(path: str | Path) -> tuple[Any, str]:
@@ -71,7 +126,7 @@ def replay(record: Record, finish: bool = True) -> Game:
             msg = str(exc)
             if not msg.startswith(f"action {i}"):
                 kind = data.get('type') if isinstance(data, dict) else None
-                msg = f"action {i} ({kind}): {msg}"
+                msg = f"action {i} ({kind if isinstance(kind, str) else show(kind)}): {msg}"
             raise RecordError(f"{record.source}: {msg}") from None
     if finish and not game.finished:
         game.finish()

@@ -48,6 +48,9 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
 
     for bp in (pages.bp, api.bp, stream.bp, media.bp):
         app.register_blueprint(bp)
+    from .views import voice  # spoken announcements' settings (docs/voice.md)
+
+    app.register_blueprint(voice.bp)
 
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError) -> Any:

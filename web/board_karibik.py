@@ -21,6 +21,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping, Sequence
 
+from .board_svg import drawer
 from .present import colour_css
 
 SEA = "#2f80b7"
@@ -120,7 +121,8 @@ def _ship(s: Mapping[str, Any], centres: Mapping[int, tuple[float, float]]) -> s
     return f'<g class="ship" data-ship="{escape(name)}"><title>{escape(title)}</title>{hull}{chest}</g>'
 
 
-def karibik_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) -> str:
+@drawer("karibik")
+def karibik_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]], **_: Any) -> str:
     """SVG text for a Karibik view. ``players`` maps a player name to ``{"css", "colour"}``."""
     w, h = (float(v) for v in (view.get("size") or [600, 420]))
     pad = 8

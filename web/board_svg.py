@@ -17,24 +17,27 @@ True
 from __future__ import annotations
 
 from html import escape
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from .board_karibik import karibik_svg
+from tablehub.palette import mark_hex, terrain_hex
 
 CELL = 100
-#: terrain name -> fill colour; names not listed get a colour from a fixed list.
-TERRAIN_FILLS: dict[str, str] = {
-    "plain": "#a8d08d", "meadow": "#a8d08d", "field": "#c9dc8a", "grass": "#a8d08d",
-    "mountain": "#b39672", "hill": "#b39672", "rock": "#9c8f82",
-    "sea": "#5aa9e6", "water": "#5aa9e6", "lake": "#7cc2ee", "river": "#7cc2ee",
-    "island": "#e8cf8e", "city": "#d9b877", "town": "#d9b877",
-    "bridge": "#b5835a", "road": "#efe8da",
-    "market": "#e07a5f", "cloister": "#e07a5f", "forest": "#4f8a4b",
-}
 #: terrain names that also get a texture, so they differ by more than hue
 TERRAIN_PATTERNS = {"mountain": "hatch", "hill": "hatch", "rock": "hatch", "sea": "waves", "water": "waves",
                     "lake": "waves", "bridge": "planks"}
-_SPARE_FILLS = ("#c7a0d9", "#f2b880", "#9fd8cb", "#f7d56a", "#c0c0c0", "#f4a6a6")
+
+#: view kind -> the function that draws it (``view``, ``players``, ``flag``, ``ghost``) -> SVG text.
+#: A game with its own board registers here with :func:`drawer` (see web/board_tahiti.py).
+DRAWERS: dict[str, Callable[..., str]] = {}
+
+
+def drawer(kind: str) -> Callable[[Callable[..., str]], Callable[..., str]]:
+    """Register the function that draws views of ``kind``: ``@drawer("tahiti")``."""
+    def register(fn: Callable[..., str]) -> Callable[..., str]:
+        DRAWERS[kind] = fn
+        return fn
+    return register
+
 
 _DEFS = """<defs>
 <pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -58,10 +61,7 @@ def _slot_segment(i: int) -> tuple[tuple[float, float], tuple[float, float]]:
 def terrain_fill(letter: str, terrains: Mapping[str, str]) -> tuple[str, str | None, str]:
     """(fill colour, pattern id or None, terrain name) for a terrain letter."""
     name = str(terrains.get(letter, letter)).lower()
-    fill = TERRAIN_FILLS.get(name)
-    if fill is None:
-        fill = _SPARE_FILLS[sum(map(ord, name)) % len(_SPARE_FILLS)]
-    return fill, TERRAIN_PATTERNS.get(name), name
+    return terrain_hex(name), TERRAIN_PATTERNS.get(name), name
 
 
 def _runs(slots: str) -> list[tuple[str, list[int]]]:
@@ -108,14 +108,59 @@ def _tile_svg(t: Mapping[str, Any], terrains: Mapping[str, str]) -> str:
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="{r:.1f}" fill="url(#{pattern})"/>')
     if len(slots) != 12:
         parts.append(f'<rect x="{x0}" y="{y0}" width="{CELL}" height="{CELL}" fill="#ddd"/>')
-    label = f"{t.get('tile', '?')} at ({t['x']}, {t['y']}), turned {t.get('rotation', 0)}°"
+    parts.extend(_mark_svg(m, x0, y0) for m in t.get("marks") or [])
+    label = f"{t['name']} {t.get('where', '')}".strip() if t.get("name") else \
+        f"{t.get('tile', '?')} at ({t['x']}, {t['y']})"
     sides = _side_names(slots, terrains)
     if sides:
         label += ": " + sides
+    label += f" [{t.get('tile', '?')} at {t['x']}, {t['y']}, turned {t.get('rotation', 0)}°]"
     parts.append(f'<rect class="tile-edge" x="{x0}" y="{y0}" width="{CELL}" height="{CELL}" fill="none" '
                  f'stroke="#3b3b3b" stroke-opacity="0.55" stroke-width="1.5"/>')
-    return (f'<g class="tile" data-x="{t["x"]}" data-y="{t["y"]}" data-tile="{escape(str(t.get("tile", "")))}">'
+    return (f'<g class="tile" data-x="{t["x"]}" data-y="{t["y"]}" data-tile="{escape(str(t.get("tile", "")))}" '
+            f'data-name="{escape(str(t.get("name", "")))}">'
             f"<title>{escape(label)}</title>{''.join(parts)}</g>")
+
+
+def _mark_svg(m: Mapping[str, Any], x0: float, y0: float) -> str:
+    """A town, a goods symbol or a boat on a tile: what the score explanations count."""
+    u, v = (m.get("at") or [0.5, 0.5])[:2]
+    cx, cy = x0 + float(u) * CELL, y0 + float(v) * CELL
+    kind = m.get("kind")
+    if kind == "town":
+        return (f'<g class="mark town"><title>town</title>'
+                f'<path d="M{cx - 9:.1f} {cy + 7:.1f} v-8 l9 -8 l9 8 v8 z" fill="{mark_hex("town")}" '
+                f'stroke="{mark_hex("roof")}" stroke-width="2" stroke-linejoin="round"/>'
+                f'<rect x="{cx - 2.5:.1f}" y="{cy + 1:.1f}" width="5" height="6" fill="{mark_hex("roof")}"/></g>')
+    if kind == "boat":
+        return (f'<g class="mark boat"><title>fishing boat</title>'
+                f'<path d="M{cx - 12:.1f} {cy + 8:.1f} h24 l-5 6 h-14 z" fill="{mark_hex("boat")}" stroke="#222" '
+                f'stroke-width="1.2"/><path d="M{cx:.1f} {cy + 7:.1f} v-16 l9 13 z" fill="{mark_hex("sail")}" '
+                f'stroke="#222" stroke-width="1"/></g>')
+    if kind == "symbol":
+        name = str(m.get("name", "?"))
+        n = int(m.get("count", 1) or 1)
+        fill = mark_hex(name)
+        out = [f'<g class="mark symbol" data-symbol="{escape(name)}"><title>{n} {escape(name)}</title>']
+        for k in range(n):
+            dx = (k - (n - 1) / 2) * 13
+            out.append(_symbol_shape(name, cx + dx, cy, fill))
+        out.append("</g>")
+        return "".join(out)
+    return ""
+
+
+def _symbol_shape(name: str, cx: float, cy: float, fill: str) -> str:
+    if name == "fish":
+        return (f'<path d="M{cx - 7:.1f} {cy:.1f} q7 -7 12 0 q-5 7 -12 0 z M{cx + 4:.1f} {cy:.1f} l5 -4 v8 z" '
+                f'fill="{fill}" stroke="#fff" stroke-width="0.8"/>')
+    if name == "banana":
+        return (f'<path d="M{cx - 7:.1f} {cy - 4:.1f} q7 12 14 0 q-7 6 -14 0 z" fill="{fill}" stroke="#6b5200" '
+                f'stroke-width="1"/>')
+    if name == "shell":
+        return (f'<path d="M{cx:.1f} {cy + 6:.1f} l-7 -8 a7 7 0 0 1 14 0 z" fill="{fill}" stroke="#8a5a44" '
+                f'stroke-width="1"/>')
+    return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{fill}" stroke="#222" stroke-width="1"/>'
 
 
 def _side_names(slots: str, terrains: Mapping[str, str]) -> str:
@@ -157,8 +202,8 @@ def _ghost_tile_svg(t: Mapping[str, Any], terrains: Mapping[str, str]) -> str:
     """A pending tile: translucent, a dashed white outline, "pending" in its title."""
     x0, y0 = int(t["x"]) * CELL, int(t["y"]) * CELL
     body = _tile_svg(t, terrains).replace('<g class="tile"', '<g class="tile-body"', 1)
-    title = (f"pending (press NEXT or Commit now): {t.get('tile', '?')} at ({t['x']}, {t['y']}), "
-             f"turned {t.get('rotation', 0)}°")
+    title = (f"pending (press NEXT or Commit now): {t.get('name') or t.get('tile', '?')} "
+             f"{t.get('where', '')} [{t.get('tile', '?')} at {t['x']}, {t['y']}, turned {t.get('rotation', 0)}°]")
     return (f'<g class="ghost" data-x="{t["x"]}" data-y="{t["y"]}" data-tile="{escape(str(t.get("tile", "")))}">'
             f'<title>{escape(title)}</title><g opacity="0.5">{body}</g>'
             f'<rect x="{x0 + 3}" y="{y0 + 3}" width="{CELL - 6}" height="{CELL - 6}" rx="4" fill="none" '
@@ -186,10 +231,9 @@ def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str
     ``flag`` (the hub's illegal-placement flag) wins over the view's own. ``ghost``: the tiles
     and figures of the pending turn (``{"tiles": [...], "figures": [...]}`` in the view's
     format), drawn translucent with a dashed outline: read by the camera, not logged yet."""
-    if view.get("kind") == "tahiti":
-        return _tahiti_svg(view, players)
-    if view.get("kind") == "karibik":
-        return karibik_svg(view, players)
+    draw = DRAWERS.get(str(view.get("kind")))
+    if draw is not None:
+        return draw(view, players, flag=flag, ghost=ghost)
     if view.get("kind") != "tiles":
         return _fallback_svg(view)
     terrains = view.get("terrains") or {}
@@ -239,113 +283,6 @@ def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str
     return "".join(out)
 
 
-#: Tahiti pearl colours on the page
-PEARL_FILLS = {"green": "#2e9e5b", "white": "#f4f4f4", "black": "#1b1b1b", "blue": "#2b6fd6"}
-_TCELL = 60
-
-
-def _track_positions(n: int, lo: float, hi: float) -> list[tuple[float, float]]:
-    """``n`` points clockwise round the square [lo, hi]², starting at the top-left corner's right."""
-    side = hi - lo
-    out = []
-    for i in range(n):
-        d = (i + 0.5) * 4 * side / n
-        k, t = divmod(d, side)
-        x, y = [(lo + t, lo), (hi, lo + t), (hi - t, hi), (lo, hi - t)][int(k) % 4]
-        out.append((x, y))
-    return out
-
-
-def _boat(cx: float, cy: float, css: str, initial: str, pearl: str | None, title: str) -> str:
-    hull = (f'<path d="M{cx - 20:.1f} {cy - 2:.1f} h40 l-7 11 h-26 z" fill="{css}" stroke="#111" '
-            f'stroke-width="2"/><text x="{cx:.1f}" y="{cy + 7:.1f}" text-anchor="middle" font-size="10" '
-            f'font-weight="800" fill="{_contrast(css)}" font-family="sans-serif">{escape(initial)}</text>')
-    pearl_svg = ""
-    if pearl:
-        fill = PEARL_FILLS.get(str(pearl), "#ccc")
-        pearl_svg = (f'<circle cx="{cx:.1f}" cy="{cy - 11:.1f}" r="8" fill="{fill}" stroke="#111" '
-                     f'stroke-width="1.5"/>')
-    return f'<g class="boat"><title>{escape(title)}</title>{hull}{pearl_svg}</g>'
-
-
-def _tahiti_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]) -> str:
-    """The Tahiti map (7x7, Tahiti in the middle) with boats and pearls, and the track round it."""
-    size = int(view.get("size", 7))
-    rows = list(view.get("rows") or [])
-    cols = list(view.get("columns") or [])
-    grid = size * _TCELL
-    margin = 110
-    lo, hi = -margin + 40, grid + margin - 40
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board board-tahiti" '
-           f'viewBox="{-margin} {-margin} {grid + 2 * margin} {grid + 2 * margin}" '
-           f'data-view="{-margin} {-margin} {grid + 2 * margin} {grid + 2 * margin}" role="img" '
-           f'aria-label="Tahiti map and track">',
-           _DEFS,
-           f'<rect x="{-margin + 6}" y="{-margin + 6}" width="{grid + 2 * margin - 12}" '
-           f'height="{grid + 2 * margin - 12}" rx="28" fill="#174a6e"/>',
-           f'<rect x="0" y="0" width="{grid}" height="{grid}" fill="#2f80b7"/>',
-           f'<rect x="0" y="0" width="{grid}" height="{grid}" fill="url(#waves)"/>']
-    for i, name in enumerate(rows):
-        if name != "M":
-            y = i * _TCELL + _TCELL / 2 + 6
-            out.append(f'<text x="-16" y="{y}" text-anchor="middle" font-size="18" font-weight="800" '
-                       f'fill="#ffd400" font-family="sans-serif">{escape(name)}</text>')
-    for i, name in enumerate(cols):
-        if name != "M":
-            x = i * _TCELL + _TCELL / 2
-            out.append(f'<text x="{x}" y="-10" text-anchor="middle" font-size="18" font-weight="800" '
-                       f'fill="#ffd400" font-family="sans-serif">{escape(name)}</text>')
-    for cell in view.get("cells") or []:
-        x, y = int(cell["col"]) * _TCELL, int(cell["row"]) * _TCELL
-        name = escape(str(cell.get("cell", "")))
-        if cell.get("tahiti"):
-            out.append(f'<g class="tahiti-island"><title>Tahiti</title><rect x="{x + 3}" y="{y + 3}" '
-                       f'width="{_TCELL - 6}" height="{_TCELL - 6}" rx="22" fill="#6cbf5a" stroke="#e8cf8e" '
-                       f'stroke-width="5"/><text x="{x + _TCELL / 2}" y="{y + _TCELL / 2 + 4}" '
-                       f'text-anchor="middle" font-size="10" font-weight="800" fill="#10310a" '
-                       f'font-family="sans-serif">TAHITI</text></g>')
-            continue
-        sectors = ", ".join(cell.get("sectors") or [])
-        out.append(f'<rect class="cell" data-cell="{name}" x="{x + 1}" y="{y + 1}" width="{_TCELL - 2}" '
-                   f'height="{_TCELL - 2}" fill="#ffffff08" stroke="#ffffff40"><title>{name} '
-                   f'(sector {escape(sectors)})</title></rect>')
-        boat = cell.get("boat")
-        if boat:
-            owner = str(boat.get("owner"))
-            info = players.get(owner, {})
-            out.append(_boat(x + _TCELL / 2, y + _TCELL / 2 + 6, info.get("css", "#777"), owner[:1].upper(),
-                             boat.get("pearl"), f"{name}: {owner}'s boat with a {boat.get('pearl')} pearl"))
-    track = list(view.get("track") or [])
-    for (cx, cy), space in zip(_track_positions(len(track), lo, hi), track):
-        pearl = str(space.get("pearl"))
-        letter = escape(str(space.get("letter", "")))
-        idx = int(space.get("space", 0))
-        out.append(f'<g class="space" data-space="{idx}"><title>space {idx}: letter {letter}, '
-                   f'{escape(pearl)} pearl</title>'
-                   f'<rect x="{cx - 27:.1f}" y="{cy - 27:.1f}" width="54" height="54" rx="12" fill="#f3e6c4" '
-                   f'stroke="#8b6a3a" stroke-width="2"/>'
-                   f'<text x="{cx - 8:.1f}" y="{cy + 2:.1f}" text-anchor="middle" font-size="22" font-weight="900" '
-                   f'fill="#3a2a10" font-family="sans-serif">{letter}</text>'
-                   f'<circle cx="{cx + 13:.1f}" cy="{cy - 12:.1f}" r="7" fill="{PEARL_FILLS.get(pearl, "#ccc")}" '
-                   f'stroke="#333" stroke-width="1.5"/>'
-                   f'<text x="{cx - 19:.1f}" y="{cy - 16:.1f}" font-size="9" fill="#8b6a3a" '
-                   f'font-family="sans-serif">{idx}</text></g>')
-        markers = [(p, "sail") for p in space.get("sailboats") or []] + \
-                  [(p, "letter") for p in space.get("letter_boats") or []]
-        for k, (who, what) in enumerate(markers):
-            info = players.get(str(who), {})
-            mx, my = cx - 18 + 13 * k, cy + 17
-            fill = info.get("css", "#777")
-            shape = (f'<path d="M{mx - 6:.1f} {my + 5:.1f} L{mx:.1f} {my - 8:.1f} L{mx + 6:.1f} {my + 5:.1f} z"'
-                     if what == "sail" else
-                     f'<rect x="{mx - 6:.1f}" y="{my - 5:.1f}" width="12" height="10" rx="2"')
-            label = "sailboat" if what == "sail" else "letter boat"
-            out.append(f'<g class="{what}"><title>{escape(str(who))}\'s {label}</title>{shape} fill="{fill}" '
-                       f'stroke="#111" stroke-width="1.5"/></g>')
-    out.append("</svg>")
-    return "".join(out)
-
-
 def _fallback_svg(view: Mapping[str, Any]) -> str:
     kind = escape(str(view.get("kind", "none")))
     text = "No board to draw for this game yet" if kind == "none" else f"The {kind} board has no picture yet"
@@ -364,3 +301,7 @@ def terrain_legend(view: Mapping[str, Any]) -> list[dict[str, str]]:
         fill, pattern, name = terrain_fill(letter, terrains)
         out.append({"letter": letter, "name": name, "fill": fill, "pattern": pattern or ""})
     return out
+
+
+# each module registers its game's drawer; add a game's board module here
+from . import board_karibik, board_sunda, board_tahiti  # noqa: E402,F401

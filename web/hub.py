@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import hmac
 import inspect
+import json
 import logging
 import secrets
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,11 +31,11 @@ from typing import Any, Callable, Iterable, Mapping
 from tablehub.games import GAMES, game_class, new_game
 from tablehub.games.base import Action, ScoreEvent, Setup, TablehubError
 from tablehub.lan import mdns_name
-from tablehub.session import Session
-from tablehub.store import Store
+from tablehub.session import Session, Stale
+from tablehub.store import NotSaved, Store
 
 from .events import EventBus
-from .present import describe_action, game_snapshot
+from .present import action_code, describe_action, game_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,13 @@ class HubError(TablehubError):
     """A request the hub cannot honour now (no game running, stale suggestion...)."""
 
 
+#: the version token of a table with no game on it
+NO_GAME = "none"
+
+#: what the owner can answer to a notice on the page
+NOTICE_CHOICES = ("continue", "new", "dismiss")
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One action the tracker suggests, with its confidence and whether the rules allow it."""
@@ -64,7 +73,7 @@ class Candidate:
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, "confidence": self.confidence, "label": self.label,
-                "refused": self.refused}
+                "code": action_code(self.action), "refused": self.refused}
 
 
 @dataclass(frozen=True)
@@ -120,8 +129,11 @@ class Hub:
         self._ghost: dict[str, list[dict[str, Any]]] = {"tiles": [], "figures": []}
         self._status: dict[str, str] = {}
         self._commands: dict[str, Command] = {}
+        #: told of each session the hub shows (``None``: none), e.g. the venue publisher; must return at once
+        self.session_watchers: list[Callable[[Session | None], None]] = []
         self._version = 0
         self._snapshot: dict[str, Any] | None = None
+        self._notices: list[dict[str, Any]] = self._saved_notices()
         self.publish()
 
     # ------------------------------------------------------------------ PIN
@@ -136,50 +148,176 @@ class Hub:
         with self._lock:
             return self._session
 
-    def start(self, setup: Setup) -> Session:
+    def start(self, setup: Setup, version: str | None = None) -> Session:
         """Start a new game (the running one stays saved and can be resumed)."""
-        session = Session.create(self.store, setup)
-        self._attach(session)
+        with self._lock:  # two phones starting at once: the second one sees the first one's game
+            self._check_version(version)
+            session = self._saving(lambda: Session.create(self.store, setup, current=True))
+            self._attach(session, remember=False)
         log.info("started game %d (%s, %s)", session.game_id, setup.game, ", ".join(setup.players))
         return session
 
-    def resume(self, game_id: int | None = None) -> Session:
-        """Reopen a saved game (the latest unfinished one by default)."""
-        if game_id is not None:
-            self.store.game(game_id)  # one-line error for an unknown id
-        session = Session.resume(self.store, game_id)
-        if session is None:
-            raise HubError("there is no unfinished game to resume")
-        self._attach(session)
+    def resume(self, game_id: int | None = None, version: str | None = None) -> Session:
+        """Reopen a saved game (the latest unfinished one by default). A game whose log stops
+        replaying opens up to its last good action, with a notice asking the owner what to do."""
+        with self._lock:
+            self._check_version(version)
+            if game_id is not None:
+                self.store.game(game_id)  # one-line error for an unknown id
+            session = Session.resume(self.store, game_id, tolerant=True)
+            if session is None:
+                raise HubError("there is no unfinished game to resume")
+            self._attach(session)
         log.info("resumed game %d", session.game_id)
         return session
 
-    def end(self) -> list[ScoreEvent]:
+    def restore(self) -> Session | None:
+        """At start-up: put back the game that was on the table when the hub stopped (the latest
+        unfinished one for databases from before the table was remembered); ``None`` when the
+        table was empty. A game that cannot be opened at all leaves the table empty, with a notice."""
+        game_id = self.store.current_game()
+        if game_id is None:
+            return None
+        try:
+            session = Session(self.store, game_id, tolerant=True)
+        except TablehubError as exc:
+            log.error("%s", exc)
+            self.notice(f"game-{game_id}", "error", f"Game {game_id} cannot be opened",
+                        f"{exc}. It is kept in the database as it is: 'tablehub games export {game_id}' writes "
+                        f"it to a file. Start a new game below.", choices=("dismiss",))
+            return None
+        self._attach(session, remember=False)
+        return session
+
+    def end(self, version: str | None = None) -> list[ScoreEvent]:
         """Finish the running game: final scoring; it stays on the page until another starts."""
-        session = self._require()
+        session, expect = self._require_version(version)
         if session.game.finished:
             raise HubError("the game has already ended")
-        return session.finish()
+        return self._saving(lambda: session.finish(expect=expect))
 
-    def reopen(self) -> None:
+    def reopen(self, version: str | None = None) -> None:
         """Undo :meth:`end`: the game continues where it stopped."""
-        session = self._require()
+        session, expect = self._require_version(version)
         if not session.game.finished:
             raise HubError("the game has not ended")
-        session.reopen()
+        self._saving(lambda: session.reopen(expect=expect))
 
-    def close(self) -> None:
+    def close(self, version: str | None = None) -> None:
         """Stop showing a game (nothing is lost: it can be resumed)."""
         with self._lock:
+            self._check_version(version)
+            self._saving(lambda: self.store.set_current_game(None))
             self._detach()
             self._history = _History()
+            for watch in self.session_watchers:
+                watch(None)
         self.publish()
+
+    # ------------------------------------------------------------------ versions, failed writes, notices
+
+    def game_version(self) -> str:
+        """The token a page sends back with a change: the game on the table and its revision."""
+        session = self.session
+        return NO_GAME if session is None else f"{session.game_id}.{session.revision}"
+
+    def _check_version(self, version: str | None) -> int | None:
+        """Refuse a change made on another table state than the one now (``None``: no check).
+        Returns the revision the session must still be at."""
+        if version is None:
+            return None
+        session = self.session
+        if not isinstance(version, str):
+            raise HubError("version must be the game_version string of the page's state")
+        game_id, _, revision = version.partition(".")
+        now = NO_GAME if session is None else str(session.game_id)
+        if game_id != now or (session is not None and not revision.isdigit()):
+            raise Stale(f"the game moved on (this page saw {_version_words(version)}, the table has "
+                        f"{_version_words(self.game_version())}): look again; nothing changed")
+        return int(revision) if session is not None else None
+
+    def _require_version(self, version: str | None) -> tuple[Session, int | None]:
+        session = self._require()
+        return session, self._check_version(version)
+
+    def _saving(self, change: Callable[[], Any]) -> Any:
+        """Run a change; a write the database refused is shown on the page (until one succeeds)."""
+        try:
+            result = change()
+        except NotSaved as exc:
+            log.error("%s", exc)
+            self.set_status("saving", f"The last change was not saved ({exc.reason}); nothing changed. "
+                            "Free the disk or stop the other program, then try again.")
+            raise
+        self.set_status("saving", None)
+        return result
+
+    def notice(self, key: str, level: str, title: str, text: str, kept: str | None = None,
+               choices: Iterable[str] = ("dismiss",)) -> None:
+        """A banner on every phone until the owner answers it (``choices`` from :data:`NOTICE_CHOICES`)."""
+        item = {"id": key, "level": level, "title": title, "text": text, "kept": kept,
+                "choices": [c for c in choices if c in NOTICE_CHOICES], "at": time.time()}
+        with self._lock:
+            self._notices = [n for n in self._notices if n["id"] != key] + [item]
+            self._keep_notices()
+        self.publish()
+
+    def notices(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [dict(n) for n in self._notices]
+
+    def answer(self, key: str, choice: str, version: str | None = None) -> str:
+        """The owner's answer to notice ``key``: ``"continue"`` (from the last good action: the
+        log's bad tail is set aside, never deleted), ``"new"`` (the game is put away as it is; the
+        set-up page starts another) or ``"dismiss"``. Returns a line for the page."""
+        with self._lock:
+            item = next((n for n in self._notices if n["id"] == key), None)
+        if item is None:
+            raise HubError(f"no notice {key!r} (it was answered already)")
+        if choice not in item["choices"]:
+            raise HubError(f"notice {key!r} takes {' or '.join(item['choices'])}, not {choice!r}")
+        message = "dismissed"
+        if choice == "continue":
+            session, _ = self._require_version(version)
+            if session.broken is None:
+                raise HubError("the game on the table replays: nothing to set aside")
+            n = self._saving(session.repair)
+            message = (f"game {session.game_id} continues from action {session.rows[-1].seq if session.rows else 0}; "
+                       f"{n} action(s) set aside in the log (marked undone, with a note)")
+            with self._lock:
+                self._rebuild_history()
+        elif choice == "new":
+            self.close(version)
+            message = "the game is put away as it is; start a new one below"
+        with self._lock:
+            self._notices = [n for n in self._notices if n["id"] != key]
+            self._keep_notices()
+        log.info("notice %s: %s", key, message)
+        self.publish()
+        return message
+
+    def _saved_notices(self) -> list[dict[str, Any]]:
+        try:
+            text = self.store.get("notices")
+            items = json.loads(text) if text else []
+        except (TablehubError, ValueError, sqlite3.Error):
+            return []
+        return [n for n in items if isinstance(n, dict) and "id" in n] if isinstance(items, list) else []
+
+    def _keep_notices(self) -> None:
+        """Keep the notices in the database, so a restart before the owner looked shows them again."""
+        try:
+            self.store.put("notices", json.dumps(self._notices))
+        except (TablehubError, sqlite3.Error) as exc:
+            log.warning("the notices are not saved: %s", exc)
 
     def shutdown(self) -> None:
         """End every event stream (call before stopping the web server)."""
         self.bus.close()
 
-    def _attach(self, session: Session) -> None:
+    def _attach(self, session: Session, remember: bool = True) -> None:
+        if remember:  # the table's game survives a restart (NotSaved: nothing changed)
+            self._saving(lambda: self.store.set_current_game(session.game_id))
         with self._lock:
             self._detach()
             self._session = session
@@ -188,6 +326,16 @@ class Hub:
             self._flag = None
             self._drop_pending()
             self._rebuild_history()
+            for watch in self.session_watchers:
+                watch(session)
+            if session.broken is not None:
+                b = session.broken
+                self.notice(f"broken-{session.game_id}", "error",
+                            f"Game {session.game_id} stops replaying at action {b.seq}",
+                            f"{b.reason}. The page shows the game up to action {b.seq - 1} ({b.good} action(s)); "
+                            f"nothing is deleted and nothing changes until you choose: continue from there "
+                            f"({b.bad} later action(s) are set aside in the log, marked undone with a note), "
+                            f"or put this game away and start a new one.", choices=("continue", "new"))
         self.publish()
 
     def _detach(self) -> None:
@@ -207,28 +355,30 @@ class Hub:
 
     # ------------------------------------------------------------------ moves
 
-    def submit(self, action: Mapping[str, Any] | Action, source: str = "phone") -> list[ScoreEvent]:
+    def submit(self, action: Mapping[str, Any] | Action, source: str = "phone",
+               version: str | None = None) -> list[ScoreEvent]:
         """Validate, apply and log one action (TablehubError with the reason if refused).
 
-        A successful move clears the tracker's pending suggestions: they described the
-        table before it.
+        ``version``: the :meth:`game_version` the page saw (a change made on an older state is
+        refused as :class:`~tablehub.session.Stale`). A write the database refuses raises
+        :class:`~tablehub.store.NotSaved`. A successful move clears the tracker's pending
+        suggestions: they described the table before it.
         """
-        session = self._require()
-        events = session.submit(action, source=source)
-        return events
+        session, expect = self._require_version(version)
+        return self._saving(lambda: session.submit(action, source=source, expect=expect))
 
     def check(self, action: Mapping[str, Any] | Action) -> str | None:
         """Why ``action`` would be refused now, or ``None``."""
         return self._require().check(action)
 
-    def undo(self, scope: str = "turn") -> list[dict[str, Any]]:
+    def undo(self, scope: str = "turn", version: str | None = None) -> list[dict[str, Any]]:
         """Undo the last ``"turn"`` (every action of it) or the last ``"action"``."""
-        session = self._require()
+        if scope not in ("turn", "action"):
+            raise HubError(f"undo scope must be 'turn' or 'action', got {scope!r}")
+        session, expect = self._require_version(version)
         if scope == "turn":
-            return session.undo_turn()
-        if scope == "action":
-            return [session.undo_action()]
-        raise HubError(f"undo scope must be 'turn' or 'action', got {scope!r}")
+            return self._saving(lambda: session.undo_turn(expect=expect))
+        return [self._saving(lambda: session.undo_action(expect=expect))]
 
     def legal_actions(self, prefix: Mapping[str, Any], limit: int = 60, budget_s: float = 0.5,
                       ) -> list[dict[str, Any]]:
@@ -277,7 +427,8 @@ class Hub:
                 return
             with session.lock:
                 refused, ghost, labels = _after_pending(session.game, parsed)
-            self._pending = {"actions": [{"action": a, "label": label} for a, label in zip(parsed, labels)],
+            self._pending = {"actions": [{"action": a, "label": label, "code": action_code(a, session.game)}
+                                         for a, label in zip(parsed, labels)],
                              "note": str(note), "refused": refused, "at": time.time()}
             self._ghost = ghost
             self._recheck_offer(session)
@@ -303,9 +454,11 @@ class Hub:
         with self._lock:
             return {k: [dict(x) for x in v] for k, v in self._ghost.items()}
 
-    def commit_pending(self) -> str:
+    def commit_pending(self, version: str | None = None) -> str:
         """"Commit now": log the pending turn the way NEXT does (the :data:`COMMIT_COMMAND` the
         tracker registered); with no tracker, the pending actions are logged as one batch."""
+        if version is not None:
+            self._require_version(version)
         with self._lock:
             pending = self._pending
             command = self._commands.get(COMMIT_COMMAND)
@@ -378,7 +531,8 @@ class Hub:
         if had:
             self.publish()
 
-    def accept(self, offer_id: int, index: int, source: str = "phone") -> list[ScoreEvent]:
+    def accept(self, offer_id: int, index: int, source: str = "phone", version: str | None = None
+               ) -> list[ScoreEvent]:
         """Play candidate ``index`` of offer ``offer_id`` (refused if the offer has changed).
 
         When a turn is pending, its actions are logged first (source ``camera``), then the
@@ -392,11 +546,12 @@ class Hub:
                 raise HubError(f"suggestion {index + 1} does not exist (there are {len(offer['candidates'])})")
             action = offer["candidates"][index]["action"]
             batch = [(a["action"], "camera") for a in self._pending["actions"]] if self._pending else []
-            return self._submit_all(batch + [(action, source)])
+            return self._submit_all(batch + [(action, source)], version)
 
-    def _submit_all(self, batch: list[tuple[dict[str, Any], str]]) -> list[ScoreEvent]:
-        """Log every action of ``batch`` or none: checked in order on a copy of the game first."""
-        session = self._require()
+    def _submit_all(self, batch: list[tuple[dict[str, Any], str]], version: str | None = None) -> list[ScoreEvent]:
+        """Log every action of ``batch`` or none, as one change: checked in order on a copy of the
+        game first (the first refusal named), then committed in one transaction."""
+        session, expect = self._require_version(version)
         with self._lock, session.lock:
             if len(batch) > 1:
                 work = session.game.copy()
@@ -406,17 +561,7 @@ class Hub:
                         work.apply(work.parse_action(action))
                     else:
                         raise HubError(f"{describe_action(action, work)} refused, nothing logged: {reason}")
-            events: list[ScoreEvent] = []
-            done = 0
-            try:
-                for action, src in batch:
-                    events.extend(session.submit(action, source=src))
-                    done += 1
-            except TablehubError:
-                for _ in range(done):  # the copy said yes; never leave half a batch in the log
-                    session.undo_action()
-                raise
-            return events
+            return self._saving(lambda: session.submit_many(batch, expect=expect))
 
     def flag(self, reason: str, x: int | None = None, y: int | None = None) -> None:
         """Mark an illegal placement seen on the table; it stays until :meth:`clear_flag`."""
@@ -424,8 +569,19 @@ class Hub:
             old = self._flag
             if old is not None and (old["reason"], old["x"], old["y"]) == (str(reason), x, y):
                 return  # the same illegal placement seen again
-            self._flag = {"reason": str(reason), "x": x, "y": y, "at": time.time()}
+            self._flag = {"reason": str(reason), "x": x, "y": y, "at": time.time(), "where": self._where(x, y)}
         self.publish()
+
+    def _where(self, x: int | None, y: int | None) -> str:
+        """The flagged cell in the game's words ("east of the start tile"), "" without a cell."""
+        session = self._session
+        if session is None or x is None or y is None:
+            return ""
+        with session.lock:
+            try:
+                return session.game.cell_words((int(x), int(y)))
+            except Exception:  # words are a courtesy; the flag itself must show
+                return f"at ({x}, {y})"
 
     def clear_flag(self) -> None:
         with self._lock:
@@ -544,10 +700,12 @@ class Hub:
         game = None
         if session is not None:
             with session.lock:
-                ended = self.store.game(session.game_id).ended
+                ended = session.ended_at
                 game = game_snapshot(session, self._history.entries, self._history.finals, ended)
         return {
             "version": self._version,
+            "game_version": NO_GAME if session is None else f"{session.game_id}.{session.revision}",
+            "notices": [dict(n) for n in self._notices],
             "game": game,
             "offer": self._offer,
             "flag": self._flag,
@@ -587,6 +745,13 @@ class Hub:
         return rows
 
 
+def _version_words(version: str) -> str:
+    if version == NO_GAME:
+        return "no game"
+    game_id, _, revision = version.partition(".")
+    return f"game {game_id} at change {revision}" if revision else f"game {game_id}"
+
+
 def _actor(action: Mapping[str, Any], game: Any, before: str | None, turn_before: int) -> str | None:
     """Who played an action: its ``player`` field if it names one; else the player of the
     turn it started (when it started one), else whoever was to play before it."""
@@ -601,7 +766,8 @@ def _actor(action: Mapping[str, Any], game: Any, before: str | None, turn_before
 def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str | None,
            events: list[dict[str, Any]], game: Any) -> dict[str, Any]:
     """A history line; ``game`` is the game just after the action (for its label)."""
-    return {"seq": seq, "action": action, "label": describe_action(action, game), "source": source,
+    return {"seq": seq, "action": action, "label": describe_action(action, game),
+            "code": action_code(action, game), "source": source,
             "turn": turn, "player": actor, "events": events}
 
 

@@ -14,6 +14,7 @@ import re
 import typing
 from typing import Any, Mapping
 
+from tablehub.games.base import record_code, record_words
 from tablehub.session import Session
 
 #: Player colour names -> CSS colours. Shades from the Okabe-Ito palette where one fits, so that
@@ -50,34 +51,17 @@ def player_colours(players: tuple[str, ...], colours: tuple[str, ...]) -> list[s
 
 def describe_action(action: Mapping[str, Any], game: Any = None) -> str:
     """A short sentence for an action dict, for the history and the suggestion buttons: the
-    game's own words when ``game`` (as it is just before or after the action) has them
+    game's table words when ``game`` (as it is just before or after the action) has them
     (:meth:`tablehub.games.base.Game.describe`), else a generic one from the fields."""
-    words = game.describe(action) if game is not None else None
-    if words:
-        return words
-    data = dict(action)
-    kind = str(data.pop("type", "action"))
-    for key in ("source", "confidence", "note"):
-        data.pop(key, None)
-    words = [kind.replace("_", " ").capitalize()]
-    if "tile" in data:
-        words.append(f"tile {data.pop('tile')}" if kind != "place_tile" else str(data.pop("tile")))
-        if kind == "place_tile":
-            words[0] = "Place tile"
-    if "x" in data and "y" in data:
-        words.append(f"at ({data.pop('x')}, {data.pop('y')})")
-    if "rotation" in data:
-        rot = data.pop("rotation")
-        words[-1] += f", turned {rot}°"
-    for key, value in data.items():
-        if isinstance(value, list):
-            value = ", ".join(str(v) for v in value)
-        elif isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
-        elif isinstance(value, bool):
-            value = "yes" if value else "no"
-        words.append(f"{key.replace('_', ' ')} {value}")
-    return " ".join(words)
+    if game is not None:
+        return game.say(action)
+    return record_words(action)
+
+
+def action_code(action: Mapping[str, Any], game: Any = None) -> str:
+    """The action's record fields in one line, printed small under its words (ids for whoever
+    corrects a record)."""
+    return game.code(action) if game is not None else record_code(action)
 
 
 def action_forms(game: Any) -> list[dict[str, Any]]:

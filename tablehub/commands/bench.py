@@ -1,4 +1,4 @@
-"""``tablehub bench WHAT``: the benchmarks in benchmarks/ (engine, vision, loop); they print figures."""
+"""``tablehub bench WHAT``: the benchmarks in benchmarks/ (engine, vision, loop, venue); they print figures."""
 from __future__ import annotations
 
 import importlib.util
@@ -8,9 +8,9 @@ from pathlib import Path
 from ..games.base import TablehubError
 
 NAME = "bench"
-HELP = "run a benchmark that prints figures: engine, vision, loop or trace (see docs/benchmarks.md)"
+HELP = "run a benchmark that prints figures: engine, vision, loop, trace or venue (see docs/benchmarks.md)"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-KINDS = ("engine", "vision", "loop", "trace")
+KINDS = ("engine", "vision", "loop", "trace", "venue")
 
 
 def add_arguments(p) -> None:

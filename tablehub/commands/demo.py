@@ -33,8 +33,9 @@ from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
 from ..lan import page_urls
+from ..venue import start_publishing
 from .score import explain
-from .run import add_common, start_web, build_table, make_hub, settings, stop_on_signals, table_mat
+from .run import add_common, build_table, make_hub, open_voice, settings, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "
@@ -57,6 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exit", action="store_true", help="exit at the end instead of serving the page on")
     parser.add_argument("-v", "--verbose", action="store_true", dest="chatter",
                         help="print every reading, commit and phone entry")
+    parser.add_argument("--voice", action="store_true", help="speak the turns with espeak-ng ([voice] settings; "
+                        "docs/voice.md)")
 
 
 def demo_store(data_dir: str | Path) -> Store:
@@ -121,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
 
     store = demo_store(cfg.data_dir)
     holder: list[SetupScreens] = []
-    hub = make_hub(cfg, store, args.table_pin, holder)
+    hub = make_hub(cfg, store, args.table_pin, holder)  # a fresh demo.sqlite: nothing to recover
+    venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     session = hub.start(record.setup)
     say(f"demo: {record.source}: {plural(len(sim.turns), 'turn')} of {record.setup.game} for "
         f"{', '.join(record.setup.players)} (demo database {store.path})")
@@ -138,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if table.tracker is not None:
         table.tracker.subscribe(lambda kind, p: chatter(f"  {kind}: {p.describe() if kind == 'reading' else p.message}")
                                 if kind in ("reading", "commit", "refused", "undo") else None)
+    speaker = open_voice(cfg, hub, table) if args.voice else None
     web = None
     if not args.no_web:
         web = start_web(hub, cfg)
@@ -175,8 +180,13 @@ def run(args: argparse.Namespace) -> int:
             stop.wait()
         return 0 if same else 1
     finally:
+        if speaker is not None:
+            speaker.drain(timeout=20.0)
+            speaker.close()
         if web is not None:
             web.stop()
         panel.close()
         hub.shutdown()
+        if venue is not None:
+            venue.close()
         store.close()

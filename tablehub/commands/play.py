@@ -5,23 +5,18 @@ import importlib
 import json
 import sys
 
-from ..games import GAMES, game_class
+from ..games import GAMES, PLAYOUTS, game_class
 from ..games.tiles.game import TileGame
 from ..games.tiles.playout import random_game
 from ..records import load_record, record_of, replay
 from .score import explain
 
-#: random playouts of the games that are not tile games: registry name -> "module:function(players, seed, options)"
-PLAYOUTS = {
-    "karibik": "tablehub.games.karibik.playout:random_game",
-}
-
 NAME = "play"
-HELP = "play a seeded random game of a tile game or Karibik (or replay a record) and print every score, explained"
+HELP = "play a seeded random game (tile games, Karibik, Sunda to Sahul) or replay a record, and print every score, explained"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--game", default="neuesland", help="neuesland (default), suedsee or karibik")
+    p.add_argument("--game", default="neuesland", help="neuesland (default), suedsee, karibik or sunda")
     p.add_argument("--players", type=int, default=3, help="number of players (default 3)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..games.base import TablehubError
+from ..imagefile import check_image
 
 NAME = "recognize"
 HELP = "recognise the tiles and figures in a photo of the table and print them as JSON"
@@ -66,6 +67,7 @@ def run(args) -> int:
         raise RecognizeError(f"--refs {refs}: no references there; enrol the set first "
                              f"('tablehub enroll --game {args.game} --out {refs} ...')")
     path = Path(args.image)
+    check_image(path)  # size from the header, before anything decodes it
     frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
     if frame is None:
         raise RecognizeError(f"{path}: not a readable image file")

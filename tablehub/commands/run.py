@@ -13,17 +13,19 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from ..config import CameraConfig, Config, load_config
-from ..games.base import Setup, TablehubError
+from ..config import CameraConfig, Config, ConfigError, ensure_data_dir, host_problem, load_config
+from ..games.base import Setup, TablehubError, show
 from ..hardware.cameras import Camera, SupervisedCamera, make_camera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
+from ..recovery import Opened, open_store
 from ..store import Store
 from ..table_setup import GameRecognizers, SetupScreens
 from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from .lens import configured_lens, lens_path
 from ..tracking.tracker import Tracker
+from ..venue import start_publishing
 
 NAME = "run"
 HELP = "run the table hub: camera, tracker, buttons and the score page (the Pi service)"
@@ -58,8 +60,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--colors", help="comma-separated player colours for a new game")
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """One line naming the option for a port or host nobody can serve on (``--port 99999`` would be
+    served on 34463 by the socket layer, ``--host 256.1.1.1`` failed deep in the server)."""
+    port = getattr(args, "port", None)
+    if port is not None and not 0 <= port <= 65535:
+        raise ConfigError(f"--port {port}: expected a TCP port from 1 to 65535 (0: any free port)")
+    host = getattr(args, "host", None)
+    if host is not None and host_problem(host):
+        raise ConfigError(f"--host {show(host)}: {host_problem(host)}")
+
+
 def settings(args: argparse.Namespace) -> Config:
     """The settings with this command's options on top (commands offer a subset of :func:`add_common`'s)."""
+    check_options(args)
     over: dict[str, dict[str, Any]] = {"camera": {}, "pins": {}, "web": {}, "game": {}}
     if getattr(args, "camera", None):
         over["camera"]["source"] = args.camera
@@ -101,15 +115,41 @@ def make_hub(cfg: Config, store: Store, pin: str | None, screens: "list[SetupScr
     return Hub(store, pin=pin, camera_preview=preview, port=cfg.web.port)
 
 
+#: notices about saving (not about a game that was lost): the configured game still starts, in memory
+SAVING_NOTICES = ("not-saving", "saving")
+
+
+def open_hub(cfg: Config, pin: str | None, screens: "list[SetupScreens]") -> tuple[Any, Opened]:
+    """The hub on the game database, whatever state the file or its folder is in: a damaged file is
+    set aside and salvaged, an unwritable folder runs from memory; each with a notice on the page
+    (:func:`tablehub.recovery.open_store`)."""
+    opened = open_store(cfg.db_path)
+    hub = make_hub(cfg, opened.store, pin, screens)
+    for n in opened.notices:
+        hub.notice(n.key, n.level, n.title, n.text, n.kept, n.choices)
+    return hub, opened
+
+
 def open_game(hub: Any, cfg: Config) -> None:
-    """Resume the latest unfinished game, or start the configured one."""
-    if hub.store.latest_open_game() is not None:
-        session = hub.resume()
+    """Put back the game that was on the table (a game whose log stops replaying opens up to its last
+    good action, with a notice asking what to do); on a table left empty with nothing to report, start
+    the configured game. Never raises: whatever goes wrong is a notice on the page."""
+    session = hub.restore()
+    if session is not None:
         log.info("resumed game %d (%s), turn %d", session.game_id, session.setup.game, session.game.turn)
-    else:
-        setup = Setup(cfg.game.name, tuple(cfg.game.players), tuple(cfg.game.colors))
+        return
+    if any(n["id"] not in SAVING_NOTICES for n in hub.notices()):  # a damaged file, a game that cannot open:
+        log.warning("no game on the table: the page says why and offers to start one")  # the owner decides
+        return
+    setup = Setup(cfg.game.name, tuple(cfg.game.players), tuple(cfg.game.colors))
+    try:
         session = hub.start(setup)
-        log.info("started game %d (%s) for %s", session.game_id, setup.game, ", ".join(setup.players))
+    except TablehubError as exc:
+        log.error("the configured game does not start: %s", exc)
+        hub.notice("config-game", "warn", "The configured game did not start",
+                   f"{exc}. Start a game below (or fix [game] in the settings).")
+        return
+    log.info("started game %d (%s) for %s", session.game_id, setup.game, ", ".join(setup.players))
 
 
 def start_web(hub: Any, cfg: Config) -> Any:
@@ -196,6 +236,20 @@ def open_panel(cfg: Config, factory: Any = None) -> Panel | None:
         return None
 
 
+def open_voice(cfg: Config, hub: Any, table: LiveTable) -> Any:
+    """Spoken announcements (docs/voice.md): the session's events and the tracker's illegal placements,
+    settings on the page (``/voice``, saved in ``<data>/voice.json``). Without espeak-ng: one log line."""
+    from web.views.voice import attach
+
+    from ..voice import start_voice
+
+    speaker = start_voice(cfg.voice, Path(cfg.data_dir) / "voice.json").follow(lambda: hub.session)
+    if table.tracker is not None:
+        table.tracker.subscribe(speaker.on_tracker)
+    attach(hub, speaker)
+    return speaker
+
+
 def stop_on_signals(stop: threading.Event) -> None:
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -204,23 +258,28 @@ def stop_on_signals(stop: threading.Event) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cfg = settings(args)
+    ensure_data_dir(cfg, "--data" if getattr(args, "data", None) else "data folder")
     notifier = Notifier()
-    store = Store(cfg.db_path)
     holder: list[SetupScreens] = []
-    hub = make_hub(cfg, store, args.table_pin, holder)
+    hub, opened = open_hub(cfg, args.table_pin, holder)
+    store = opened.store
+    venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     open_game(hub, cfg)
     recognizers = game_recognizers(cfg, hub)
-    unavailable = recognizers.available(hub.session.setup.game)  # loads it now (logged), not at the first read
-    if unavailable:
-        hub.set_status("table", unavailable)
+    if hub.session is not None:
+        unavailable = recognizers.available(hub.session.setup.game)  # loads it now (logged), not at the first read
+        if unavailable:
+            hub.set_status("table", unavailable)
     panel = open_panel(cfg)
     table = build_table(cfg, hub, lambda: make_camera(cfg.camera), panel, notifier, recognizers)
     holder.append(SetupScreens(hub, cfg, table.latest_frame, lambda game: table_mat(cfg, game),
                                lambda: configured_lens(cfg, camera_size(cfg))).register())
+    speaker = open_voice(cfg, hub, table)
     web = start_web(hub, cfg)
     stop = threading.Event()
     stop_on_signals(stop)
-    log.info("table hub up: page on port %d, PIN %s, database %s", web.port, hub.pin, cfg.db_path)
+    log.info("table hub up: page on port %d, PIN %s, database %s%s", web.port, hub.pin, cfg.db_path,
+             "" if opened.saving else " (NOT SAVING: see the page)")
     notifier.ready(f"serving on port {web.port}")
     try:
         table.run(stop)
@@ -229,9 +288,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         notifier.stopping()
         web.stop()
+        speaker.close()
         table.camera.close()
         if panel is not None:
             panel.close()
         hub.shutdown()
+        if venue is not None:
+            venue.close()
         store.close()
     return 0

@@ -5,9 +5,8 @@ import json
 import sys
 from typing import Any
 
-from ..games import game_class
 from ..games.base import Game, PositionResult, verdict
-from ..records import RecordError, load_json, parse_record, replay
+from ..records import is_position, load_json, parse_record, replay, score_position
 
 NAME = "score"
 HELP = "replay a game record (or score a table position) and print the explained final scores"
@@ -23,24 +22,14 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     data, source = load_json(args.record)
-    if isinstance(data, dict) and "position" in data:
-        result = _score_position(data, source)
+    if is_position(data):
+        result = score_position(data, source)
         _print_position(result, data, args.json)
         return 0
     record = parse_record(data, source)
     game = replay(record, finish=not args.no_final)
     _print_game(game, args.json)
     return 0
-
-
-def _score_position(data: dict[str, Any], source: str) -> PositionResult:
-    if "game" not in data:
-        raise RecordError(f"{source}: missing field 'game'")
-    cls = game_class(data["game"])
-    scorer = getattr(cls, "score_position", None)
-    if scorer is None:
-        raise RecordError(f"{source}: {cls.name} is scored from records (actions), not positions")
-    return scorer(data, source)
 
 
 def _print_position(result: PositionResult, data: dict[str, Any], as_json: bool) -> None:

@@ -15,10 +15,19 @@ GAMES: dict[str, str] = {
     "suedsee": "tablehub.games.suedsee.engine:Suedsee",
     "tahiti": "tablehub.games.tahiti.engine:Tahiti",
     "karibik": "tablehub.games.karibik.engine:Karibik",
+    "sunda": "tablehub.games.sunda.engine:Sunda",
 }
 
 ALIASES = {"neues_land": "neuesland", "discovery": "neuesland", "südsee": "suedsee", "south_seas": "suedsee",
-           "caribbean": "karibik", "caraibes": "karibik", "caraïbes": "karibik"}
+           "caribbean": "karibik", "caraibes": "karibik", "caraïbes": "karibik",
+           "sunda_to_sahul": "sunda", "sunda-to-sahul": "sunda", "sahul": "sunda"}
+
+#: seeded random playouts of the games that are not tile games (the tile games share
+#: ``tiles.playout``): registry name -> "module:function(players, seed, options)"
+PLAYOUTS: dict[str, str] = {
+    "karibik": "tablehub.games.karibik.playout:random_game",
+    "sunda": "tablehub.games.sunda.playout:random_game",
+}
 
 
 def game_class(name: str) -> type[Game]:

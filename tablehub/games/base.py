@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import types
 import typing
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
@@ -39,6 +41,90 @@ class ActionFormatError(TablehubError, ValueError):
 
 class SetupError(TablehubError, ValueError):
     """Bad players, colours or options for a game."""
+
+
+# --------------------------------------------------------------------------- values in messages
+
+#: the largest whole number an action field takes (coordinates, bids, counts are all far smaller)
+INT_LIMIT = 1_000_000
+#: the longest text an action field takes (tile ids, regions, names)
+TEXT_LIMIT = 200
+#: the longest player name (the page's name boxes hold this many)
+MAX_NAME = 24
+#: bidi formatting characters that reorder the text around them (LRE..RLO, LRI..PDI, marks)
+BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C))
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` for a one-line message: escapes control characters, never longer than about
+    ``limit`` characters, and safe for any JSON value (a 5,000-digit number is not printed in full)."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if abs(value) < 10 ** 18:
+            return repr(value)
+        return f"a {int(value.bit_length() * math.log10(2)) + 1}-digit number"
+    if isinstance(value, float):
+        if type(value) is not float:  # jsonfile.LongNumber: says how many digits it had
+            return repr(value)
+        return repr(value) if math.isfinite(value) or math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, str):
+        text = repr(value[: limit + 1])
+        return text if len(value) <= limit else text[: limit] + "...'"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(show(v, limit // 3) for v in value[:4]) + (", ..." if len(value) > 4 else "")
+        return "[" + inner[:limit] + "]"
+    if isinstance(value, Mapping):
+        items = list(value.items())[:3]
+        inner = ", ".join(f"{show(k, 20)}: {show(v, limit // 3)}" for k, v in items) + (", ..." if len(value) > 3 else "")
+        return "{" + inner[:limit] + "}"
+    return show(repr(value), limit)
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` may not be shown to people as it is (a control or bidi-override character), or ``None``."""
+    for ch in text:
+        if ch in BIDI_CONTROLS:
+            return f"a bidi control character (U+{ord(ch):04X}) that reorders the text around it"
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch == "\ufeff":
+            return f"a control character (U+{ord(ch):04X})"
+    return None
+
+
+def check_name(name: Any, where: str) -> str:
+    """A player name as entered: 1 to :data:`MAX_NAME` characters, no leading or trailing space, no
+    control (NUL, ESC, line breaks) or bidi-override characters. Refused, never silently changed:
+    a name is how the log, the page and the buttons tell players apart."""
+    if not isinstance(name, str):
+        raise SetupError(f"{where}: expected a name (text), got {show(name)}")
+    if not name.strip():
+        raise SetupError(f"{where}: a name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise SetupError(f"{where}: a name has at most {MAX_NAME} characters, got {len(name)} ({show(name, 30)})")
+    why = text_problem(name)
+    if why:
+        raise SetupError(f"{where}: a name cannot contain {why}, got {show(name)}")
+    if name != name.strip():
+        raise SetupError(f"{where}: a name cannot begin or end with a space, got {show(name)}")
+    return name
+
+
+def check_players(players: Any, where: str = "") -> tuple[str, ...]:
+    """Checked player names in turn order: each by :func:`check_name`, distinct (ignoring case).
+    Messages: ``WHERE: players[2]: duplicate name 'Ana' (players[0] is 'Ana')``. How many players a
+    game takes is the game's ``min_players``/``max_players``."""
+    pre = f"{where}: " if where else ""
+    if not isinstance(players, (list, tuple)) or isinstance(players, str):
+        raise SetupError(f"{pre}players: expected a list of names, got {show(players)}")
+    seen: dict[str, int] = {}
+    for i, name in enumerate(players):
+        check_name(name, f"{pre}players[{i}]")
+        key = name.casefold()
+        if key in seen:
+            raise SetupError(f"{pre}players[{i}]: duplicate name {show(name)} (players[{seen[key]}] is "
+                             f"{show(players[seen[key]])}; names must be distinct)")
+        seen[key] = i
+    return tuple(players)
 
 
 # --------------------------------------------------------------------------- actions
@@ -77,60 +163,158 @@ def _coerce(name: str, value: Any, hint: Any, where: str) -> Any:
             except ActionFormatError as exc:  # try the next member of the union
                 last = exc
         raise last or ActionFormatError(f"{where}: field '{name}' has the wrong type")
+    if isinstance(value, (list, tuple, Mapping)) and _depth(value) > 8:
+        raise ActionFormatError(f"{where}: field '{name}' is nested too deeply")
     if hint is Any:
         return value
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
-            raise ActionFormatError(f"{where}: field '{name}' must be a list, got {value!r}")
+            raise ActionFormatError(f"{where}: field '{name}' must be a list, got {show(value)}")
+        if len(value) > TEXT_LIMIT:
+            raise ActionFormatError(f"{where}: field '{name}' must be a list of at most {TEXT_LIMIT} items, "
+                                    f"got {len(value)}")
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_coerce(name, v, args[0], where) for v in value)
         if len(args) != len(value):
-            raise ActionFormatError(f"{where}: field '{name}' must have {len(args)} items, got {value!r}")
+            raise ActionFormatError(f"{where}: field '{name}' must have {len(args)} items, got {show(value)}")
         return tuple(_coerce(name, v, a, where) for v, a in zip(value, args))
     if origin is dict or hint is dict:
         if not isinstance(value, dict):
-            raise ActionFormatError(f"{where}: field '{name}' must be an object, got {value!r}")
+            raise ActionFormatError(f"{where}: field '{name}' must be an object, got {show(value)}")
+        if len(value) > TEXT_LIMIT:
+            raise ActionFormatError(f"{where}: field '{name}' has more than {TEXT_LIMIT} entries")
         return dict(value)
     if hint is bool:
         if not isinstance(value, bool):
-            raise ActionFormatError(f"{where}: field '{name}' must be true or false, got {value!r}")
+            raise ActionFormatError(f"{where}: field '{name}' must be true or false, got {show(value)}")
         return value
     if hint is int:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
-            raise ActionFormatError(f"{where}: field '{name}' must be a whole number, got {value!r}")
+        whole = (not isinstance(value, bool) and isinstance(value, (int, float))
+                 and (isinstance(value, int) or (math.isfinite(value) and value.is_integer())))
+        if not whole or abs(value) > INT_LIMIT:
+            raise ActionFormatError(f"{where}: field '{name}' must be a whole number from {-INT_LIMIT} to "
+                                    f"{INT_LIMIT}, got {show(value)}")
         return int(value)
     if hint is str:
         if not isinstance(value, str):
-            raise ActionFormatError(f"{where}: field '{name}' must be a string, got {value!r}")
+            raise ActionFormatError(f"{where}: field '{name}' must be a string, got {show(value)}")
+        if len(value) > TEXT_LIMIT:
+            raise ActionFormatError(f"{where}: field '{name}' must be at most {TEXT_LIMIT} characters, "
+                                    f"got {len(value)}")
         return value
     return value
+
+
+#: fields any action may carry besides its own (replay ignores them): who sent it, how sure, a remark
+ANNOTATIONS: dict[str, Any] = {
+    "source": lambda v: isinstance(v, str) and len(v) <= TEXT_LIMIT and text_problem(v) is None,
+    "confidence": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    "note": lambda v: isinstance(v, str) and len(v) <= TEXT_LIMIT and text_problem(v) is None,
+}
+ANNOTATION_HELP = {
+    "source": f"must be text of at most {TEXT_LIMIT} characters without control characters",
+    "confidence": "must be a finite number",
+    "note": f"must be text of at most {TEXT_LIMIT} characters without control characters",
+}
+
+
+def _depth(value: Any, limit: int = 9) -> int:
+    """How deeply lists and objects nest in ``value`` (counting stops at ``limit``)."""
+    if limit <= 0 or not isinstance(value, (list, tuple, Mapping)):
+        return 0
+    items = value.values() if isinstance(value, Mapping) else value
+    return 1 + max((_depth(v, limit - 1) for v in items), default=0)
 
 
 def action_from_dict(data: Mapping[str, Any], registry: Mapping[str, type[Action]], where: str = "action") -> Action:
     """Build an action from its JSON shape, with one-line errors naming the field."""
     if not isinstance(data, Mapping):
-        raise ActionFormatError(f"{where}: expected an object like {{\"type\": ...}}, got {data!r}")
+        raise ActionFormatError(f"{where}: expected an object like {{\"type\": ...}}, got {show(data)}")
     kind = data.get("type")
+    known = ", ".join(sorted(registry))
+    if "type" not in data:
+        raise ActionFormatError(f"{where}: missing field 'type' (expected one of: {known})")
+    if not isinstance(kind, str):
+        raise ActionFormatError(f"{where}: field 'type' must be a string naming the action (one of: {known}), "
+                                f"got {show(kind)}")
     if kind not in registry:
-        known = ", ".join(sorted(registry))
-        raise ActionFormatError(f"{where}: unknown action type {kind!r} (expected one of: {known})")
+        raise ActionFormatError(f"{where}: unknown action type {show(kind)} (expected one of: {known})")
     cls = registry[kind]
     hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    extra = set(data) - names - {"type"} - set(ANNOTATIONS)
+    if extra:  # first: a misspelt field is named as such, not as the missing one it meant
+        raise ActionFormatError(f"{where} ({kind}): unknown field(s) {', '.join(sorted(show(k) for k in extra))}")
     kwargs: dict[str, Any] = {}
-    names = set()
     for f in dataclasses.fields(cls):
-        names.add(f.name)
         if f.name in data:
             kwargs[f.name] = _coerce(f.name, data[f.name], hints[f.name], f"{where} ({kind})")
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+        elif (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING) or \
+                f.metadata.get("required"):
             raise ActionFormatError(f"{where} ({kind}): missing field '{f.name}'")
-    extra = set(data) - names - {"type", "source", "confidence", "note"}
-    if extra:
-        raise ActionFormatError(f"{where} ({kind}): unknown field(s) {', '.join(sorted(extra))}")
+    for key, check in ANNOTATIONS.items():
+        if key in data and not check(data[key]):
+            raise ActionFormatError(f"{where} ({kind}): field '{key}' {ANNOTATION_HELP[key]}, got {show(data[key])}")
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise ActionFormatError(f"{where} ({kind}): {exc}") from None
+
+
+_NOT_SAID = ("type", "source", "confidence", "note")
+
+
+def record_words(action: Mapping[str, Any]) -> str:
+    """A sentence from an action's fields, for games (or actions) without words of their own.
+
+    >>> record_words({"type": "place_tile", "tile": "ds017", "x": 1, "y": -2, "rotation": 90})
+    'Place tile ds017 at (1, -2), turned 90°'
+    >>> record_words({"type": "bid", "ship": "Arriba", "cards": [3, -1]})
+    'Bid ship Arriba cards 3, -1'
+    """
+    data = {k: v for k, v in action.items() if k not in _NOT_SAID}
+    kind = str(action.get("type", "action"))
+    words = [kind.replace("_", " ").capitalize()]
+    if "tile" in data:
+        words.append(f"tile {data.pop('tile')}" if kind != "place_tile" else str(data.pop("tile")))
+        if kind == "place_tile":
+            words[0] = "Place tile"
+    if "x" in data and "y" in data:
+        words.append(f"at ({data.pop('x')}, {data.pop('y')})")
+    if "rotation" in data:
+        words[-1] += f", turned {data.pop('rotation')}°"
+    for key, value in data.items():
+        words.append(f"{key.replace('_', ' ')} {_field_text(value)}")
+    return " ".join(words)
+
+
+def record_code(action: Mapping[str, Any]) -> str:
+    """An action's record fields in one short line (``"place_tile ds017 (1, -2) 90°"``).
+
+    >>> record_code({"type": "place_figure", "region": "S:NE", "source": "camera"})
+    'place_figure S:NE'
+    """
+    data = {k: v for k, v in action.items() if k not in _NOT_SAID}
+    bits = [str(action.get("type", "action"))]
+    for key in ("tile", "region"):
+        if key in data:
+            bits.append(str(data.pop(key)))
+    if "x" in data and "y" in data:
+        bits.append(f"({data.pop('x')}, {data.pop('y')})")
+    if "rotation" in data:
+        bits.append(f"{data.pop('rotation')}°")
+    bits.extend(f"{k}={_field_text(v)}" for k, v in data.items())
+    return " ".join(bits)
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
 
 
 # --------------------------------------------------------------------------- setup and scoring
@@ -206,14 +390,17 @@ class OptionSpec:
     help: str
     choices: tuple[Any, ...] | None = None
     kind: type = object
+    what: str = ""  # for kind=str: what the text is, e.g. "a path to a tile catalog file"
 
     def check(self, value: Any, game: str) -> Any:
-        if self.choices is not None and value not in self.choices:
-            raise SetupError(f"{game}: option '{self.name}' must be one of {list(self.choices)}, got {value!r}")
+        if self.choices is not None and (not isinstance(value, (str, int, float, bool)) or value not in self.choices):
+            raise SetupError(f"{game}: option '{self.name}' must be one of {list(self.choices)}, got {show(value)}")
         if self.kind is bool and not isinstance(value, bool):
-            raise SetupError(f"{game}: option '{self.name}' must be true or false, got {value!r}")
-        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise SetupError(f"{game}: option '{self.name}' must be a whole number, got {value!r}")
+            raise SetupError(f"{game}: option '{self.name}' must be true or false, got {show(value)}")
+        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int) or abs(value) > INT_LIMIT):
+            raise SetupError(f"{game}: option '{self.name}' must be a whole number, got {show(value)}")
+        if self.kind is str and (not isinstance(value, str) or not value or len(value) > 4096 or "\0" in value):
+            raise SetupError(f"{game}: option '{self.name}' must be {self.what or 'text'}, got {show(value)}")
         return value
 
 
@@ -245,16 +432,20 @@ class Game:
     def __init__(self, setup: Setup):
         if setup.game != self.name:
             raise SetupError(f"setup is for game {setup.game!r}, not {self.name!r}")
-        players = tuple(setup.players)
+        players = check_players(setup.players, self.name)
         if not (self.min_players <= len(players) <= self.max_players):
             raise SetupError(
                 f"{self.name}: needs {self.min_players} to {self.max_players} players, got {len(players)}")
-        if len(set(players)) != len(players) or any(not isinstance(p, str) or not p.strip() for p in players):
-            raise SetupError(f"{self.name}: player names must be distinct non-empty strings, got {list(players)}")
-        if setup.colors and len(setup.colors) != len(players):
-            raise SetupError(f"{self.name}: give one colour per player ({len(players)}), got {len(setup.colors)}")
-        if setup.colors and len(set(setup.colors)) != len(setup.colors):
-            raise SetupError(f"{self.name}: player colours must be distinct, got {list(setup.colors)}")
+        colors = setup.colors
+        if not isinstance(colors, (list, tuple)) or not all(
+                isinstance(c, str) and 0 < len(c) <= 20 and text_problem(c) is None for c in colors):
+            raise SetupError(f"{self.name}: colours are colour names of 1 to 20 characters, got {show(colors)}")
+        if colors and len(colors) != len(players):
+            raise SetupError(f"{self.name}: give one colour per player ({len(players)}), got {len(colors)}")
+        if colors and len(set(colors)) != len(colors):
+            raise SetupError(f"{self.name}: player colours must be distinct, got {show(list(colors))}")
+        if not isinstance(setup.options, Mapping):
+            raise SetupError(f"{self.name}: options must be an object, got {show(setup.options)}")
         known = {o.name: o for o in self.OPTIONS}
         options: dict[str, Any] = {o.name: o.default for o in self.OPTIONS}
         for key, value in dict(setup.options).items():
@@ -323,10 +514,29 @@ class Game:
 
     def describe(self, action: Mapping[str, Any]) -> str | None:
         """``action`` (a record dict) in this game's words for the people at the table, or ``None``
-        for the generic wording (``web.present.describe_action``). Called on the game as it is
-        just before the action, or just after it (the page labels its history from the replay);
-        an override must read only what the action cannot change."""
+        for the generic wording (:func:`record_words`). Table words name things by what a player
+        sees (a tile by what is on it, a region by terrain and side, a place by what is next to
+        it), never by ids; :meth:`code` gives the ids for whoever corrects a record. Called on
+        the game as it is just before the action, or just after it (the page labels its history
+        from the replay); an override must read only what the action cannot change."""
         return None
+
+    def say(self, action: Mapping[str, Any]) -> str:
+        """:meth:`describe`, or the generic wording when the game has no words of its own."""
+        try:
+            said = self.describe(action)
+        except Exception:  # words are a courtesy: a record the game cannot word still gets its fields
+            said = None
+        return said or record_words(action)
+
+    def cell_words(self, cell: tuple[int, int]) -> str:
+        """Where a cell of the table is, in words (tile games: by the tiles around it)."""
+        return f"at ({cell[0]}, {cell[1]})"
+
+    def code(self, action: Mapping[str, Any]) -> str:
+        """The action as its record fields (``"place_tile ds017 (1, -2) 90°"``): the small print
+        under the table words, for whoever corrects a record."""
+        return record_code(action)
 
     def award(self, player: str, points: int, reason: str, kind: str = "score") -> ScoreEvent:
         ev = ScoreEvent(player, points, reason, kind, self.turn)

@@ -189,6 +189,10 @@ def check_groups(user: str = "tablehub", groups: Sequence[str] = ("video", "gpio
 
 # --------------------------------------------------------------------------- disk and store
 
+DAMAGED_FIX = ("restart the hub (`sudo systemctl restart tablehub`): it sets the damaged file aside beside itself "
+               "and salvages every game it can still read into a new one (docs/reliability.md)")
+
+
 def check_disk(cfg: Config, min_free_mb: int = 200) -> Check:
     folder = Path(cfg.data_dir)
     probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), Path("/"))
@@ -210,10 +214,10 @@ def check_disk(cfg: Config, min_free_mb: int = 200) -> Check:
             finally:
                 con.close()
         except sqlite3.Error as exc:
-            return Check("disk", "fail", f"{db}: {exc}", "move the damaged file aside; a new one is made at start")
+            return Check("disk", "fail", f"{db}: {exc}", DAMAGED_FIX)
         if result != "ok":
-            return Check("disk", "fail", f"{db}: {result}", "move the damaged file aside; a new one is made at start")
-        return Check("disk", "ok", f"{free_mb} MB free; {db} holds {games} game(s), integrity ok")
+            return Check("disk", "fail", f"{db}: {result}", DAMAGED_FIX)
+        return Check("disk", "ok", f"{free_mb} MB free; {db} holds {games} game(s), SQLite integrity ok (replays: see 'game log')")
     return Check("disk", "ok", f"{free_mb} MB free; {db} will be created at first start")
 
 

@@ -27,7 +27,7 @@ import copy
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from ..games.base import Game, IllegalAction, TablehubError
+from ..games.base import Game, IllegalAction, TablehubError, record_code
 from .table import Cell, FigureSeen, TableSeen, TileSeen
 
 def _removal(game: Game, f: FigureSeen) -> dict[str, Any] | None:
@@ -89,19 +89,38 @@ class Reading:
                 tuple((tuple(tuple(sorted(a.items())) for a in c.actions)) for c in self.choices),
                 self.reason, self.cell)
 
-    def describe(self) -> str:
+    def describe(self, game: Game | None = None) -> str:
+        """The reading in one line; with ``game`` (the committed game) its actions in the game's table
+        words ("Lay the tile with a bay east of the start tile"), else their record fields."""
         if self.state == "illegal":
             return f"illegal: {self.reason}"
         if self.state == "pending":
-            return "pending: " + "; ".join(_label(a) for a in self.actions)
+            return "pending: " + "; ".join(_labels(game, self.actions))
         if self.state == "unsure":
-            return "unsure: " + " | ".join(f"{_label(c.action)} ({c.confidence:.2f})" for c in self.choices)
+            return "unsure: " + " | ".join(f"{_labels(game, c.actions)[-1]} ({c.confidence:.2f})"
+                                           for c in self.choices)
         if self.state == "waiting":
             return f"waiting: {self.reason}"
         return "no change"
 
 
+def _labels(game: Game | None, actions: Any) -> list[str]:
+    """Each action in words, each read on the game as the actions before it leave it."""
+    actions = [dict(a) for a in actions]
+    if game is None:
+        return [_label(a) for a in actions]
+    work = fork(game)
+    out = []
+    for a in actions:
+        out.append(work.say(a))
+        if _refusal(work, a) is not None:
+            out.extend(record_code(b) for b in actions[len(out):])
+            break
+    return out
+
+
 def _label(a: Mapping[str, Any]) -> str:
+    """An action in short record terms, for logs read without the game at hand."""
     if a.get("type") == "place_tile":
         return f"{a['tile']} at {a['x']},{a['y']} turned {a.get('rotation', 0)}"
     if a.get("type") == "place_figure":
@@ -112,7 +131,7 @@ def _label(a: Mapping[str, Any]) -> str:
         return f"islander taken back from {a['region']} at {a['x']},{a['y']}"
     if a.get("type") == "skip_islander":
         return "no islander this turn"
-    return str(a.get("type"))
+    return record_code(a)
 
 
 def _refusal(game: Game, action: Mapping[str, Any]) -> IllegalAction | None:

@@ -67,6 +67,7 @@ class Tracker:
         self.seen: TableSeen | None = None
         self.reading = Reading("same")
         self._state_key: tuple[Any, ...] | None = None
+        self._read_revision: int | None = None  # the session revision the last reading was made on
         self._announced: tuple[Any, ...] | None = None
         self._overridden: tuple[Any, ...] | None = None
         self.moving = True
@@ -155,6 +156,7 @@ class Tracker:
                 with session.lock:
                     game = session.game
                     self._state_key = self._key(session)
+                    self._read_revision = session.revision  # NEXT logs this reading only onto this state
                     if game.finished:
                         reading = Reading("same", notes=["the game is over"])
                     else:
@@ -180,16 +182,16 @@ class Tracker:
         with self._lock:
             reading = self.reading
             if reading.state == "pending":
-                done: list[dict[str, Any]] = []
-                try:
-                    for action in reading.actions:
-                        session.submit(action, source=source)
-                        done.append(action)
+                with session.lock:
+                    said = reading.describe(session.game)[len("pending: "):]
+                done = list(reading.actions)
+                try:  # the turn is one change: all of it is logged or none
+                    session.submit_many([(action, source) for action in done], expect=self._read_revision)
                 except TablehubError as exc:
                     self.evaluate()
-                    return self._refuse(f"could not log {action.get('type')}: {exc}")
+                    return self._refuse(f"could not log {', '.join(str(a.get('type')) for a in done)}: {exc}")
                 self._overridden = None
-                outcome = Outcome(True, f"{session.game.current_player}: " + reading.describe()[len('pending: '):],
+                outcome = Outcome(True, f"{session.game.current_player}: {said}",
                                   tuple(done))
             elif reading.state == "illegal":
                 return self._refuse(f"fix the table first: {reading.reason}")

@@ -48,16 +48,17 @@ BAD = [
     ({**RECORD, "actions": [{"type": "place_tile", "tile": "ds017", "x": 1, "y": 0, "rotation": 45}]},
      "action 0 (place_tile): rotation must be 0, 90, 180 or 270 (degrees clockwise), got 45"),
     ({**RECORD, "actions": RECORD["actions"][:1] + [{"type": "place_figure", "region": "S:S"}]},
-     "action 1 (place_figure): tile ds017 has no region 'S:S'"),
+     "action 1 (place_figure): the tile just laid has no such area (tile ds017 has no region 'S:S'"),
     ({**RECORD, "actions": [{"type": "place_tile", "tile": "ds017", "x": 1, "y": 0, "rotation": 90}]},
-     "action 0 (place_tile): ds017 turned 90: its own S side, facing west (plain) does not continue the east side of ds001"),
+     "action 0 (place_tile): The tile with a plain and three mountains cannot lie east of the start tile this way: its "
+     "west side (plain) does not continue the east side of the start tile (mountain) (ds017 turned 90"),
     ({**RECORD, "actions": [{"type": "teleport"}]}, "action 0: unknown action type 'teleport'"),
     ({**RECORD, "actions": [{"type": "place_tile", "tile": "ds017", "y": 0}]}, "action 0 (place_tile): missing field 'x'"),
     ({**RECORD, "players": ["Ana"]}, "needs 2 to 5 players, got 1"),
     ({**RECORD, "game": "chess"}, "unknown game 'chess'"),
     ({**RECORD, "options": {"catalog": "/nonexistent/tiles.json"}}, "/nonexistent/tiles.json: cannot read the catalog"),
     ("{ not json", "not valid JSON (line 1, column 3"),
-    ([1, 2], "a record is a JSON object"),
+    ([1, 2], "expected an object, got [1, 2]"),
 ]
 
 

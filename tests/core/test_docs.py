@@ -30,3 +30,16 @@ def test_the_example_record_in_the_docs_is_the_file(monkeypatch):
     text = (ROOT / "docs" / "records.md").read_text()
     shown = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
     assert shown == json.loads((ROOT / "docs" / "examples" / "neuesland-short.json").read_text())
+
+
+def test_every_error_example_in_the_docs_is_what_the_command_prints(capsys, monkeypatch):
+    """docs/records.md and docs/catalogs.md show bad files (docs/examples/bad) and the line each one gets."""
+    monkeypatch.chdir(ROOT)
+    shown = []
+    for page in ("records.md", "catalogs.md"):
+        text = (ROOT / "docs" / page).read_text()
+        shown += re.findall(r"```\n\$ tablehub score (docs/examples/bad/\S+)\n(tablehub score: .*)\n```", text)
+    assert len(shown) >= 6
+    for path, line in shown:
+        assert main(["score", path]) == 2
+        assert capsys.readouterr().err.strip() == line

@@ -24,10 +24,10 @@ def test_a_file_sets_sections_and_the_environment_wins(tmp_path):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ('[camera]\nsorce = "sim"\n', "unknown key 'sorce'"),
-    ('[camra]\n', "unknown section [camra]"),
-    ('[web]\nport = "eighty"\n', "key 'port' must be like 8080"),
-    ('[camera]\nsource = "webcam"\n', "camera source 'webcam' is unknown"),
+    ('[camera]\nsorce = "sim"\n', "[camera]: unknown key 'sorce' (expected: fps, height"),
+    ('[camra]\n', "unknown section 'camra' (expected: camera, data_dir"),
+    ('[web]\nport = "eighty"\n', "[web] port: expected a TCP port from 1 to 65535 (0: any free port), got 'eighty'"),
+    ('[camera]\nsource = "webcam"\n', "[camera] source: expected one of 'auto', 'picamera2'"),
     ('[web\n', "not valid TOML"),
 ])
 def test_mistakes_name_the_file_and_key(tmp_path, text, expected):

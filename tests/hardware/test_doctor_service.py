@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -59,11 +58,13 @@ def test_with_the_service_stopped_doctor_claims_the_pins(tmp_path, monkeypatch, 
 def test_data_names_the_folder_whose_database_is_checked(tmp_path, monkeypatch, capsys):
     service_data = tmp_path / "service"
     service_data.mkdir()
-    con = sqlite3.connect(service_data / "games.sqlite")
-    con.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
-    con.execute("INSERT INTO games VALUES (1)")
-    con.commit()
-    con.close()
+    from tablehub.games.base import Setup
+    from tablehub.session import Session
+    from tablehub.store import Store
+
+    store = Store(service_data / "games.sqlite")
+    Session.create(store, Setup("neuesland", ("Ana", "Ben")))
+    store.close()
     monkeypatch.setenv("TABLEHUB_DATA", str(tmp_path / "elsewhere"))
     disk = doctor(capsys, "--no-camera", "--data", str(service_data))["disk"]
     assert str(service_data / "games.sqlite") in disk["found"] and "1 game(s)" in disk["found"]

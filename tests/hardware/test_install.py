@@ -34,6 +34,7 @@ def test_the_scripts_are_valid_bash():
 def test_a_dry_run_installs_picamera2_keeps_apts_numpy_and_enables_the_service():
     out = dry_run("--no-start")
     assert "python3-picamera2" in out and "python3-lgpio" in out
+    assert "espeak-ng alsa-utils" in out, "the voice's synthesiser and aplay (docs/voice.md)"
     assert "venv --system-site-packages" in out
     assert "opencv-python-headless<4.12" in out and "--constraint" in out
     assert "usermod -aG video tablehub" in out

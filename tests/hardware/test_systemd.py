@@ -35,7 +35,7 @@ def test_the_unit_is_a_notify_service_with_a_watchdog_and_a_dedicated_user():
     s = unit()["Service"]
     assert s["Type"] == "notify" and int(s["WatchdogSec"]) > 0
     assert s["Restart"] == "on-failure"
-    assert s["User"] == "tablehub" and set(s["SupplementaryGroups"].split()) == {"video", "gpio"}
+    assert s["User"] == "tablehub" and set(s["SupplementaryGroups"].split()) == {"video", "gpio", "audio"}
     assert s["NoNewPrivileges"] == "yes" and s["ProtectSystem"] == "strict"
     assert s["Environment"]  # TABLEHUB_DATA / LG_WD are set
     text = UNIT.read_text()

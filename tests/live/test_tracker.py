@@ -291,3 +291,27 @@ def test_the_recognizer_is_told_the_logged_tiles_before_each_read(rig):
     rig.show(rig.table.state([rig.start, LEGAL]))
     assert told[0] == {(0, 0): (rig.start.tile, rig.start.rotation)}
     assert told[-1] == {(0, 0): (rig.start.tile, rig.start.rotation), (0, 1): ("ds040", 270)}
+
+
+# ---- NEXT logs the turn as one change
+
+def test_next_logs_the_turn_whole_or_not_at_all_and_never_onto_a_state_it_did_not_read(rig, tmp_path):
+    import sqlite3
+
+    region = rig.session.game.catalog.tile("ds040").regions[0].id
+    rig.show(rig.table.state([rig.start, LEGAL], [FigureSeen(0, 1, "red", region)]))
+    con = sqlite3.connect(tmp_path / "games.sqlite", isolation_level=None)
+    con.execute("CREATE TRIGGER inject BEFORE INSERT ON actions WHEN NEW.seq = 2 "
+                "BEGIN SELECT RAISE(ABORT, 'injected write failure'); END")  # the figure's row fails
+    rig.press(17, 0.1)
+    assert rig.session.actions == [] and rig.store.actions(rig.session.game_id) == [], "not the tile alone"
+    assert "not saved" in rig.hub.snapshot()["status"]["table"]
+    con.execute("DROP TRIGGER inject")
+    con.close()
+    rig.hub.submit(LEGAL_PHONE, source="phone")  # a phone logs the tile meanwhile
+    rig.press(17, 0.1)  # NEXT on the reading made before the phone's move
+    assert [r.source for r in rig.store.actions(rig.session.game_id)] == ["phone"], "the stale turn is refused"
+    assert "moved on" in rig.hub.snapshot()["status"]["table"]
+
+
+LEGAL_PHONE = {"type": "place_tile", "tile": "ds040", "x": 0, "y": 1, "rotation": 270}

@@ -87,16 +87,17 @@ def test_requirements_read_as_the_ship_shows_them(req, text):
 
 
 @pytest.mark.parametrize("data,message", [
-    ({"format": "x"}, "field 'format' must be 'tablehub-ships/1'"),
-    ({"format": "tablehub-ships/1", "game": "tahiti", "ships": []}, "not 'suedsee'"),
+    ({"format": "x"}, "my.json: missing field 'game'"),
+    ({"format": "x", "game": "suedsee", "ships": []}, "format: expected 'tablehub-ships/1', got 'x'"),
+    ({"format": "tablehub-ships/1", "game": "tahiti", "ships": []}, "game: expected 'suedsee', got 'tahiti'"),
     ({"format": "tablehub-ships/1", "game": "suedsee", "ships": [{"id": "a", "value": 1}]},
-     "ship a: 'requirement' is one of"),
+     "ships[0]: missing field 'requirement'"),
     ({"format": "tablehub-ships/1", "game": "suedsee", "ships": [{"id": "a", "value": -1, "requirement": {"any": 1}}]},
-     "ship a: field 'value' must be a whole number >= 0"),
+     "ships[0].value: expected the ship's points, a whole number from 0 to 20, got -1"),
     ({"format": "tablehub-ships/1", "game": "suedsee", "ships": [{"id": "a", "value": 1, "requirement": {"exact": {"gold": 1}}}]},
-     "ship a: 'exact' maps goods"),
+     "ships[0].requirement.exact: unknown field 'gold' (expected: banana, fish, shell)"),
     ({"format": "tablehub-ships/1", "game": "suedsee", "ships": [{"id": "a", "value": 1, "requirement": {"most": 1}}]},
-     "unknown requirement 'most'"),
+     "ships[0].requirement: unknown field 'most' (expected: any, exact, kinds, same)"),
 ])
 def test_a_broken_ships_file_gets_one_line(data, message):
     with pytest.raises(ShipsError, match=None) as exc:
@@ -192,7 +193,8 @@ def test_tablehub_score_on_a_counted_table(tmp_path, capsys):
 
 def test_a_bad_position_is_one_line(tmp_path, capsys):
     path = tmp_path / "pos.json"
-    path.write_text(json.dumps({"game": "suedsee", "players": ["Rouge"], "position": {"ships": {"Rouge": ["zz"]}}}))
+    path.write_text(json.dumps({"game": "suedsee", "players": ["Rouge", "Vert"],
+                                "position": {"ships": {"Rouge": ["zz"]}, "goods": {}}}))
     assert main(["score", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "Rouge's ship 'zz' is not in" in err and err.count("\n") == 1
+    assert "position.ships.Rouge[0]: ship 'zz' is not in" in err and err.count("\n") == 1

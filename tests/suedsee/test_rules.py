@@ -27,12 +27,14 @@ def test_the_left_side_continues_the_island_and_the_bottom_continues_the_sea(tab
 def test_a_tile_that_does_not_continue_the_island_is_refused_with_the_sides_named(table):
     table.play(("N1", 0, -1, 180), None, ("U1", 1, 0, 90), None)
     reason = table.refuses(PlaceTile("E1", 1, -1, 0), "edge_mismatch")
-    assert reason == "the west side of E1 (sea) does not continue the east side of N1 at 0, -1 (island)"
+    assert reason.endswith("its west side (sea) does not continue the east side of the tile with an island, a sea, "
+                           "a banana and a fish (island) (E1; N1 at 0, -1)")
 
 
 def test_a_corner_is_not_a_connection_and_a_cell_holds_one_tile(table):
     assert "corners do not count" in table.refuses(PlaceTile("B1", 1, 1), "not_adjacent")
-    assert table.refuses(PlaceTile("B1", 0, 0), "occupied") == "cell 0, 0 already holds tile start"
+    assert table.refuses(PlaceTile("B1", 0, 0), "occupied") == \
+        "The start tile already lies there (cell 0, 0 already holds tile start)"
     assert "0, 90, 180 or 270" in table.refuses(PlaceTile("B1", 0, 1, 45), "bad_rotation")
     assert "no such tile" in table.refuses(PlaceTile("Z9", 0, 1), "unknown_tile")
 
@@ -76,7 +78,7 @@ def test_an_islander_goes_only_on_the_new_tile_and_only_one_per_turn(table):
 def test_an_islander_needs_a_known_region_of_the_new_tile(table):
     table.play(("U1", 1, 0, 90))
     reason = table.refuses(PlaceFigure("K"), "unknown_region")
-    assert reason == "tile U1 has no region 'K' (its regions: B:NS, S:W, S:E)"
+    assert reason == "the tile just laid has no such area (tile U1 has no region 'K' (its regions: B:NS, S:W, S:E))"
 
 
 def test_the_islander_step_ends_by_itself_when_the_next_tile_comes(table):
@@ -104,7 +106,7 @@ def test_take_back_refused_when_the_islander_is_not_yours_or_not_there(make):
     t = make(takeback="any")
     t.play(("U1", 1, 0, 90), "B:NS", ("U1", -1, 0, 90))
     assert "no islander of Blue" in t.refuses(TakeBack(1, 0, "B:NS"), "no_figure")
-    assert t.refuses(TakeBack(5, 5, "S"), "no_tile") == "no tile at 5, 5"
+    assert t.refuses(TakeBack(5, 5, "S"), "no_tile") == "no tile lies 5 east and 5 south of the start tile (cell 5, 5)"
     t.play(None, ("E1", 0, -1, 180))
     t.play(TakeBack(1, 0, "B:NS"))
     assert t.has("Red")["islanders_in_supply"] == 4

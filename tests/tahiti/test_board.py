@@ -50,10 +50,10 @@ def test_an_owner_passes_their_own_board_file(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ("{", "not valid JSON"),
-    ('{"track": []}', "'track' must list the 12 track spaces"),
+    ('{"track": []}', "track: expected a list of exactly 12 items, got 0 items"),
     ('{"track": [' + ",".join(['{"letter": "A", "pearl": "green"}'] * 11 + ['{"letter": "G", "pearl": "green"}'])
-     + "]}", "track[11].letter must be one of A, B, C, D, E, F, got 'G'"),
-    ('{"track": [' + ",".join(['{"letter": "A", "pearl": "red"}'] * 12) + "]}", "track[0].pearl must be one of"),
+     + "]}", "track[11].letter: expected one of 'A', 'B', 'C', 'D', 'E', 'F', got 'G'"),
+    ('{"track": [' + ",".join(['{"letter": "A", "pearl": "red"}'] * 12) + "]}", "track[0].pearl: expected one of 'green', 'white', 'black', 'blue', got 'red'"),
 ])
 def test_a_bad_board_file_is_refused_in_one_line(tmp_path, text, message):
     path = tmp_path / "board.json"

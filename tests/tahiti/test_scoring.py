@@ -107,16 +107,16 @@ def test_a_position_without_players_takes_them_from_boats_and_vaults():
 
 @pytest.mark.parametrize("boat, message", [
     ({"cell": "MM", "owner": "Ana", "pearl": "white"}, "MM is the island of Tahiti"),
-    ({"cell": "ZZ", "owner": "Ana", "pearl": "white"}, "cell must be a row letter then a column letter"),
+    ({"cell": "ZZ", "owner": "Ana", "pearl": "white"}, "expected a cell: a row letter then a column letter"),
     ({"cell": "AA", "owner": "Eve", "pearl": "white"}, "owner must be one of Ana, Ben, Cy"),
-    ({"cell": "AA", "owner": "Ana", "pearl": "pink"}, "pearl must be one of green, white, black, blue"),
-    ({"cell": "AA", "owner": "Ana", "pearl": "white", "size": 3}, "unknown field(s) size"),
+    ({"cell": "AA", "owner": "Ana", "pearl": "pink"}, "pearl: expected one of 'green', 'white', 'black', 'blue', got 'pink'"),
+    ({"cell": "AA", "owner": "Ana", "pearl": "white", "size": 3}, "unknown field 'size' (expected: cell, owner, pearl)"),
 ])
 def test_a_bad_boat_is_named_in_one_line(boat, message):
     data = {"players": ["Ana", "Ben", "Cy"], "position": {"boats": [boat]}}
     with pytest.raises(PositionError) as err:
         score_position(data, "pos.json")
-    assert str(err.value).startswith("pos.json: position.boats[0]: ")
+    assert str(err.value).startswith("pos.json: position.boats[0]")
     assert message in str(err.value)
 
 
@@ -134,7 +134,7 @@ def test_two_boats_on_one_cell_are_refused():
 
 def test_a_vault_must_be_whole_dollars():
     data = {"players": ["Ana"], "position": {"boats": [], "vaults": {"Ana": -2}}}
-    with pytest.raises(PositionError, match=r"position.vaults.Ana must be a whole number of dollars >= 0"):
+    with pytest.raises(PositionError, match=r"position.vaults.Ana: expected a whole number of dollars >= 0, got -2"):
         score_position(data, "p")
 
 

@@ -98,11 +98,11 @@ def _broken(raw, fn):
     (lambda d: d["tiles"][16]["regions"][3].update(terrain="X"), "tile ds017: region G:S: terrain 'X' is not one of"),
     (lambda d: d["tiles"][0].update(towns=[{"land": "M:EW", "sea": "S:X"}]),
      "tile ds001: a town's 'sea' names region 'S:X'"),
-    (lambda d: d["tiles"][3].update(colour="red"), "tile ds004: unknown field(s) colour"),
+    (lambda d: d["tiles"][3].update(colour="red"), "tiles[3]: unknown field 'colour' (expected: art, count"),
     (lambda d: d["tiles"][5].update(id="ds005"), "tile ds005: duplicate tile id"),
     (lambda d: d["tiles"][1].update(start=True), "exactly one tile must have \"start\": true, found 2"),
-    (lambda d: d.update(format="v0"), "field 'format' must be 'tablehub-tiles/1'"),
-    (lambda d: d["tiles"][7].update(count=0), "tile ds008: field 'count' must be a whole number >= 1"),
+    (lambda d: d.update(format="v0"), "format: expected 'tablehub-tiles/1', got 'v0'"),
+    (lambda d: d["tiles"][7].update(count=0), "tiles[7].count: expected a whole number from 1 to 100, got 0"),
     (lambda d: d["tiles"][9]["regions"][0].update(slots="N Q"), "tile ds010: region G:N: unknown slot 'Q'"),
 ])
 def test_a_broken_catalog_gets_one_line_naming_file_tile_and_region(raw, breaker, message):

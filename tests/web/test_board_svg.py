@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from tablehub.games.tiles.game import PlaceTile
 from web.board_svg import _runs, render_board, terrain_fill, terrain_legend
 
 SVG = "{http://www.w3.org/2000/svg}"
+NS = "{http://www.w3.org/2000/svg}"
 TERRAINS = {"G": "plain", "M": "mountain", "S": "sea"}
 PLAYERS = {"Ana": {"css": "#d55e00", "colour": "red"}}
 
@@ -101,3 +103,64 @@ def test_the_tahiti_map_track_boats_and_pearls_are_drawn():
     assert len(root.findall(f".//{SVG}rect[@class='cell']")) == 48, "every cell but Tahiti can be tapped"
     first = root.find(f".//{SVG}g[@class='boat']/{SVG}title").text
     assert boats[0]["boat"]["owner"] in first and boats[0]["boat"]["pearl"] in first
+
+
+def test_the_board_draws_what_scores_towns_goods_and_boats():
+    """The score explanations count towns (Neues Land) and goods, fish and boats (Südsee): the
+    picture shows them, one mark per town and per symbol."""
+    from tablehub.games import new_game
+    from tablehub.games.base import Setup
+
+    game = new_game(Setup("neuesland", ("Ana", "Ben")))
+    game.apply(next(a for a in game.legal_actions(tile="ds054")))  # two towns
+    svg = render_board(game.view(), {})
+    towns = sum(len(game.board.cells[c].tile.towns) for c in game.board.cells)
+    assert towns >= 1 and svg.count('class="mark town"') == towns
+    south = new_game(Setup("suedsee", ("Ana", "Ben")))
+    while south.legal_actions() and south.legal_actions()[0].to_dict()["type"] != "place_tile":
+        south.apply(south.legal_actions()[0])
+    south.apply(next(a for a in south.legal_actions(tile="A2")))
+    svg = render_board(south.view(), {})
+    root = ET.fromstring(svg)
+    symbols = {g.get("data-symbol") for g in root.iter(f"{NS}g") if "symbol" in (g.get("class") or "")}
+    assert {"banana", "shell", "fish"} <= symbols, symbols
+    assert 'class="mark boat"' in svg, "A2 carries a fishing boat"
+
+
+def test_mountains_are_the_colour_of_the_tiles_from_one_palette():
+    from tablehub.palette import TERRAIN_RGB, terrain_hex
+    from vision.sim.art import TERRAIN_LOOK
+
+    assert terrain_fill("M", TERRAINS)[0] == terrain_hex("mountain")
+    r, g, b = TERRAIN_RGB["mountain"]
+    assert max(r, g, b) - min(r, g, b) < 30, "grey as on the tiles, not brown"
+    for name, rgb in TERRAIN_RGB.items():
+        assert name in TERRAIN_LOOK and tuple(reversed(TERRAIN_LOOK[name][0])) == rgb, \
+            f"the page and the synthetic table disagree on {name}"
+
+
+def test_tile_titles_speak_table_words_with_the_id_in_brackets():
+    from tablehub.games import new_game
+    from tablehub.games.base import Setup
+
+    game = new_game(Setup("neuesland", ("Ana", "Ben")))
+    game.apply(PlaceTile("ds083", 0, 1, 0))
+    root = ET.fromstring(render_board(game.view(), {}))
+    titles = [t.text for g in root.iter(f"{NS}g") if g.get("class") == "tile" for t in g.iter(f"{NS}title")]
+    assert any(t.startswith("the tile with sea all round south of the start tile") and "[ds083 at 0, 1" in t
+               for t in titles), titles
+
+
+def test_a_game_board_is_one_registration():
+    from web.board_svg import DRAWERS, drawer
+
+    assert "tahiti" in DRAWERS
+
+    @drawer("test-board")
+    def draw(view, players, **_):
+        return "<svg class='test'/>"
+
+    try:
+        assert render_board({"kind": "test-board"}, {}) == "<svg class='test'/>"
+    finally:
+        DRAWERS.pop("test-board")

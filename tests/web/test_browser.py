@@ -172,8 +172,10 @@ def test_the_pending_turn_shows_as_a_card_and_a_ghost_and_commits_after_the_pin(
     card = css(driver, "#pending")[0].text
     assert card.startswith("Pending: 2 actions"), "the heading counts the actions"
     items = [li.text for li in css(driver, "#pending-list li")]
-    assert len(items) == 2 and items[0].startswith("Place tile " + tile["tile"]), "each action in words, once"
-    assert card.count("Place tile") == 1 and "Commit now" in card
+    assert len(items) == 2 and items[0].startswith("Lay the tile with "), "each action in table words, once"
+    codes = [e.text for e in css(driver, "#pending-list li small.code")]
+    assert codes[0].startswith("place_tile " + tile["tile"]), "the record's ids in small print under the words"
+    assert card.count("Lay the tile with") == 1 and "Commit now" in card
     driver.execute_script("window.scrollTo(0, 0)")
     shot(driver, "20-pending-card")
 
@@ -198,7 +200,7 @@ def test_the_pending_turn_shows_as_a_card_and_a_ghost_and_commits_after_the_pin(
     wait_for(driver, lambda: hub.snapshot()["game"]["actions"] == i + 2, what="the pending turn logged")
     assert [h["action"] for h in hub.snapshot()["game"]["history"][-2:]] == [tile, figure]
     wait_for(driver, lambda: not css(driver, "#pending")[0].is_displayed(), what="the card going away")
-    assert css(driver, "#toast")[0].text.startswith("Logged: Place tile"), "the phone says what it logged"
+    assert css(driver, "#toast")[0].text.startswith("Logged: Lay the tile with"), "the phone says what it logged"
     driver.execute_script("document.querySelector('#toast').classList.remove('show')")
 
     # a figure choice that follows a pending tile: legal, and tapping it logs the tile and then the figure

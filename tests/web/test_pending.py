@@ -34,8 +34,11 @@ def test_the_pending_turn_is_in_the_snapshot_in_words_and_pushed_once(neuesland,
     neuesland.pending([tile, figure], note="the colour of the figure is unclear: taken as red")
     pending = neuesland.snapshot()["pending"]
     assert [a["action"] for a in pending["actions"]] == [tile, figure]
-    assert pending["actions"][0]["label"].startswith(f"Place tile {tile['tile']} at ({tile['x']}, {tile['y']})")
-    assert pending["actions"][1]["label"].startswith("Place figure: ") and " side" in pending["actions"][1]["label"], \
+    assert pending["actions"][0]["label"].startswith("Lay the tile with ") and tile["tile"] not in \
+        pending["actions"][0]["label"], "the tile by what is on it, not its id"
+    assert pending["actions"][0]["code"] == f"place_tile {tile['tile']} ({tile['x']}, {tile['y']}) {tile['rotation']}°", \
+        "the id in small print, for whoever corrects a record"
+    assert pending["actions"][1]["label"].startswith("Place a") and " in the " in pending["actions"][1]["label"], \
         "the figure on the pending tile, in table words (read on the game after the tile)"
     assert pending["note"].startswith("the colour") and pending["refused"] is None
     assert neuesland.version == version + 1
@@ -48,7 +51,7 @@ def test_the_pending_turn_is_in_the_snapshot_in_words_and_pushed_once(neuesland,
 def test_a_pending_turn_the_rules_refuse_says_why(neuesland, before_tile):
     tile, _ = before_tile
     neuesland.pending([dict(tile, x=40, y=40)])
-    assert "Place tile" in neuesland.snapshot()["pending"]["refused"]
+    assert "touches no tile on the table" in neuesland.snapshot()["pending"]["refused"]
 
 
 def test_a_figure_choice_after_the_pending_tile_is_offered_as_legal(neuesland, before_tile):
@@ -141,7 +144,7 @@ def test_commit_now_on_the_api_needs_the_pin(phone, neuesland, before_tile):
     assert phone.post("/api/pending/commit").status_code == 401 and rows(neuesland) == n
     phone.unlock(PIN)
     resp = phone.post("/api/pending/commit")
-    assert resp.status_code == 200 and tile["tile"] in resp.get_json()["message"]
+    assert resp.status_code == 200 and resp.get_json()["message"].startswith("logged: Lay the tile with ")
     assert neuesland.session.actions[-1] == tile
 
 

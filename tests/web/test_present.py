@@ -42,3 +42,36 @@ def test_results_share_ranks_on_ties_and_explain_every_point():
     out = results(game)
     assert [(r["player"], r["rank"], r["winner"]) for r in out] == [("Ana", 1, True), ("Ben", 1, True), ("Cy", 3, False)]
     assert out[2]["at_end"] == 2 and out[2]["events"][0]["reason"] == "mountain"
+
+
+def test_tile_actions_speak_table_words_and_keep_the_ids_in_small_print():
+    from web.present import action_code
+
+    game = new_game(Setup("neuesland", ("Ana", "Ben")))
+    lay = {"type": "place_tile", "tile": "ds054", "x": 0, "y": -1, "rotation": 90, "source": "camera"}
+    words = describe_action(lay, game)
+    assert words.startswith("Lay the tile with two plains, a sea and two towns north of the start tile")
+    assert "ds054" not in words and "(0, -1)" not in words, "no ids or coordinates in the words"
+    assert action_code(lay, game) == "place_tile ds054 (0, -1) 90°"
+    assert describe_action(lay) == "Place tile ds054 at (0, -1), turned 90°", "without a game: the fields"
+
+
+def test_tahiti_cells_and_track_spaces_in_table_words():
+    game = new_game(Setup("tahiti", ("Ana", "Ben")))
+    space = game.board.track[2]
+    assert describe_action({"type": "place_sailboat", "space": 2}, game) == \
+        f"Put the sailboat on the {space.letter} space with the {space.pearl} pearl"
+    assert describe_action({"type": "place_boat", "cell": "BE", "pearl": "black"}, game) == \
+        "Place a boat with a black pearl in row B, column E (north-east of Tahiti)"
+
+
+def test_the_history_in_the_snapshot_has_words_and_codes(tmp_path):
+    from tablehub.store import Store
+    from web.hub import Hub
+
+    hub = Hub(Store(tmp_path / "games.sqlite"), pin="1234")
+    hub.start(Setup("neuesland", ("Ana", "Ben")))
+    hub.submit({"type": "place_tile", "tile": "ds083", "x": 0, "y": 1, "rotation": 0}, source="phone")
+    entry = hub.snapshot()["game"]["history"][-1]
+    assert entry["label"] == "Lay the tile with sea all round south of the start tile"
+    assert entry["code"] == "place_tile ds083 (0, 1) 0°"

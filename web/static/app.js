@@ -37,13 +37,19 @@ function toast(text, bad = false) {
 
 const csrf = () => $('meta[name="csrf-token"]').content;
 
+// Every change says which state of the game it was made on: the hub refuses it ("the game
+// moved on", 409) when another phone, the camera or a button changed the game since.
+// Requests that change no game carry no version (the voice settings are the hub's, not the game's).
+const UNVERSIONED = new Set(["/api/unlock", "/api/lock", "/api/voice", "/api/voice/test"]);
+
 async function api(path, body = {}, retried = false) {
   let resp;
+  const sent = UNVERSIONED.has(path) ? body : { version: state.game_version, ...body };
   try {
     resp = await fetch(path, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() },
-      body: JSON.stringify(body),
+      body: JSON.stringify(sent),
     });
   } catch (e) {
     throw new Error("the hub did not answer (is the phone on the table's Wi-Fi?)");
@@ -55,6 +61,7 @@ async function api(path, body = {}, retried = false) {
     throw new Error("not unlocked: the PIN is needed to change the game");
   }
   if (!resp.ok || data.ok === false) throw new Error(data.error || `the hub answered ${resp.status}`);
+  if (typeof data.game_version === "string") state.game_version = data.game_version;  // this phone's own change
   return data;
 }
 
@@ -352,7 +359,7 @@ function renderBanners(s) {
   $("#flag").hidden = !f;
   if (f) {
     $("#flag-reason").textContent = f.reason;
-    $("#flag-where").textContent = f.x !== null && f.x !== undefined ? `at (${f.x}, ${f.y})` : "";
+    $("#flag-where").textContent = f.where || (f.x !== null && f.x !== undefined ? `at (${f.x}, ${f.y})` : "");
   }
 }
 
@@ -364,6 +371,11 @@ function renderStatus(s) {
   strip.replaceChildren(...items.map(([k, v]) => el("li", { "data-topic": k }, el("b", { text: k }), v)));
 }
 
+/* The record's ids in small print under the table words, for whoever corrects a record. */
+function code(text) {
+  return text ? el("small", { class: "code", text }) : null;
+}
+
 function renderPending(s) {
   const p = s.pending;
   $("#pending").hidden = !p || !s.game || s.game.finished;
@@ -371,7 +383,8 @@ function renderPending(s) {
   // one action: the heading says it all; several: the heading counts them and the list says each once
   $("#pending-summary").textContent = p.actions.length < 2 ? p.actions[0].label : `${p.actions.length} actions`;
   $("#pending-list").hidden = p.actions.length < 2;
-  $("#pending-list").replaceChildren(...p.actions.map((a) => el("li", { text: a.label })));
+  $("#pending-list").replaceChildren(...p.actions.map((a) => el("li", {}, a.label, code(a.code))));
+  $("#pending-code").textContent = p.actions.length < 2 ? p.actions[0].code || "" : "";
   $("#pending-note").hidden = !p.note;
   $("#pending-note").textContent = p.note || "";
   $("#pending-refused").hidden = !p.refused;
@@ -388,7 +401,7 @@ function renderOffer(s) {
     el("button", {
       class: "btn" + (i === 0 && !c.refused ? " primary" : ""), type: "button", disabled: !!c.refused,
       onclick: () => act("/api/offer/accept", { offer: o.id, index: i }, `Played: ${c.label}`),
-    }, el("span", {}, c.label, c.refused ? el("span", { class: "refused", text: c.refused }) : null),
+    }, el("span", {}, c.label, code(c.code), c.refused ? el("span", { class: "refused", text: c.refused }) : null),
     el("span", { class: "conf", text: `${Math.round(c.confidence * 100)}%` })))));
 }
 
@@ -405,7 +418,7 @@ function renderHistory(s) {
   const items = turns.reverse().map((t) => el("li", { style: `--pc:${cssOf(t.player)}` },
     el("div", { class: "head" }, el("span", { text: t.player || "—" }), el("span", { class: "n", text: t.turn ? `turn ${t.turn}` : "set-up" })),
     t.entries.map((e) => [
-      el("p", { class: "act" }, e.label, el("span", { class: "src", text: e.source })),
+      el("p", { class: "act" }, e.label, el("span", { class: "src", text: e.source }), code(e.code)),
       e.events.map((ev) => el("p", { class: "ev" }, el("span", { class: "pts" + (ev.points < 0 ? " neg" : ""), text: pts(ev.points) }), ` ${ev.player}: ${ev.reason}`)),
     ])));
   if (g.finals && g.finals.length) {
@@ -455,7 +468,7 @@ function renderBoardCaption() {
   const p = state.pending;
   if (p) bits.push(`Pending (dashed): ${p.actions.map((a) => a.label).join("; ")}`);
   const last = g && g.history.length ? g.history[g.history.length - 1] : null;
-  if (last) bits.push(`Last: ${last.player || ""} ${last.label}`);
+  if (last) bits.push(`Last: ${last.player ? `${last.player}: ` : ""}${last.label}`);
   $("#board-caption").textContent = bits.join(" · ");
   fetch("/api/board.json").then((r) => r.json()).then((d) => {
     $("#legend").replaceChildren(...(d.legend || []).map((t) => el("li", {},
@@ -578,7 +591,8 @@ function tapBoard(ev) {
     fy.value = y;
     toast(`Cell (${x}, ${y}) filled in the move form`);
   } else {
-    toast(`Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
+    toast(cell.dataset.name ? `${cell.dataset.name} (${cell.dataset.tile} at ${x}, ${y})`
+      : `Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
   }
 }
 
@@ -875,6 +889,31 @@ else if (page === "calibration" || page === "enrolment") initCamera();
 else if (page === "join") initJoin();
 if (page !== "play") for (const a of $$(".tabbar a")) a.classList.toggle("active", a.dataset.tab === page);
 onState(renderHeaderAny);
+
+/* ------------------------------------------------------------------ notices (every page) */
+
+const CHOICE_TEXT = { continue: "Continue from the last good action", new: "Put it away, start a new game",
+                      dismiss: "Dismiss" };
+function renderNotices(s) {
+  const box = $("#notices");
+  if (!box) return;
+  const items = s.notices || [];
+  box.hidden = !items.length;
+  box.replaceChildren(...items.map((n) => el("div", { class: `banner notice ${n.level === "error" ? "danger" : "warn"}`,
+                                                      role: "alert", "data-notice": n.id },
+    el("div", {}, el("strong", { text: n.title }), el("p", { text: n.text }),
+       n.kept ? el("p", { class: "kept" }, "Kept: ", el("code", { text: n.kept })) : null),
+    el("div", { class: "choices" }, (n.choices || []).map((c) => el("button", {
+      type: "button", class: `btn small ${c === "dismiss" ? "light" : "primary"}`, "data-choice": c,
+      onclick: async () => {
+        const d = await act("/api/notice", { id: n.id, choice: c });
+        if (d) toast(d.message);
+        if (d && c === "new" && page !== "setup") location.href = "/setup";
+      } }, CHOICE_TEXT[c] || c))))));
+}
+
+onState(renderNotices);
+
 function renderHeaderAny(s) {
   if (page === "play") return;
   $("#game-title").textContent = s.game ? `${s.game.title} · game ${s.game.id}` : "";

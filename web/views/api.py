@@ -3,6 +3,11 @@
 Reads need nothing; every POST changes something and goes through
 :func:`web.security.change` (JSON body, CSRF token or PIN header, unlocked PIN).
 Refusals come back as ``{"ok": false, "error": "<one line>"}``.
+
+Every change may carry ``"version"``: the ``game_version`` of the state the page saw (the
+page always sends it). A change made on an older state is refused with 409 "the game moved
+on" and changes nothing. A change the database could not save is refused with 503
+"not saved: <reason>; nothing changed".
 """
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from typing import Any, Mapping
 from flask import Blueprint, Response, jsonify, request
 
 from tablehub.games.base import Setup
+from tablehub.session import Paused, Stale
+from tablehub.store import NotSaved
 
 from .. import security
 from ..board_svg import render_board, terrain_legend
@@ -21,7 +28,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_NAME = 24
 #: options that name files on the hub: set on the hub's command line, never from a phone
-FILE_OPTIONS = frozenset({"catalog", "board", "data", "tracks", "ships"})
+FILE_OPTIONS = frozenset({"catalog", "board", "data", "tracks", "ships", "pieces"})
 
 
 def _body() -> dict[str, Any]:
@@ -32,7 +39,31 @@ def _body() -> dict[str, Any]:
 
 
 def _ok(**extra: Any) -> Response:
-    return jsonify(ok=True, version=hub().version, **extra)
+    h = hub()
+    return jsonify(ok=True, version=h.version, game_version=h.game_version(), **extra)
+
+
+def _seen(body: Mapping[str, Any]) -> str | None:
+    """The game_version the page saw (``None``: the caller did not say, no check)."""
+    version = body.get("version")
+    if version is not None and not isinstance(version, str):
+        raise ApiError(400, "version must be the game_version string from /api/state")
+    return version
+
+
+@bp.errorhandler(NotSaved)
+def _not_saved(exc: NotSaved) -> Any:
+    return jsonify(ok=False, error=str(exc), saved=False), 503
+
+
+@bp.errorhandler(Paused)
+def _paused(exc: Paused) -> Any:
+    return jsonify(ok=False, error=str(exc)), 409
+
+
+@bp.errorhandler(Stale)
+def _stale(exc: Stale) -> Any:
+    return jsonify(ok=False, error=str(exc), stale=True, game_version=hub().game_version()), 409
 
 
 # ---------------------------------------------------------------------- reading
@@ -180,7 +211,7 @@ def submit() -> Response:
     action = body.get("action", body if "type" in body else None)
     if not isinstance(action, dict):
         raise ApiError(400, 'send {"action": {"type": ..., ...}}')
-    events = hub().submit(action, source="phone")
+    events = hub().submit(action, source="phone", version=_seen(body))
     return _ok(events=[e.to_dict() for e in events])
 
 
@@ -197,8 +228,9 @@ def check() -> Response:
 @bp.post("/undo")
 @change()
 def undo() -> Response:
-    scope = _body().get("scope", "turn")
-    undone = hub().undo(scope if isinstance(scope, str) else repr(scope))
+    body = _body()
+    scope = body.get("scope", "turn")
+    undone = hub().undo(scope if isinstance(scope, str) else repr(scope), version=_seen(body))
     return _ok(undone=undone)
 
 
@@ -209,14 +241,14 @@ def accept() -> Response:
     offer, index = body.get("offer"), body.get("index")
     if not _is_int(offer) or not _is_int(index):
         raise ApiError(400, 'send {"offer": <offer id>, "index": <0-based choice>} as whole numbers')
-    events = hub().accept(offer, index, source="phone")
+    events = hub().accept(offer, index, source="phone", version=_seen(body))
     return _ok(events=[e.to_dict() for e in events])
 
 
 @bp.post("/pending/commit")
 @change()
 def commit_pending() -> Response:
-    return _ok(message=hub().commit_pending())
+    return _ok(message=hub().commit_pending(version=_seen(_body())))
 
 
 @bp.post("/offer/dismiss")
@@ -243,8 +275,9 @@ def _is_int(v: Any) -> bool:
 @bp.post("/game/start")
 @change()
 def start() -> Response:
-    setup = parse_setup(_body())
-    session = hub().start(setup)
+    body = _body()
+    setup = parse_setup(body)
+    session = hub().start(setup, version=_seen(body))
     return _ok(id=session.game_id)
 
 
@@ -280,31 +313,32 @@ def parse_setup(body: Mapping[str, Any]) -> Setup:
 @bp.post("/game/end")
 @change()
 def end() -> Response:
-    events = hub().end()
+    events = hub().end(version=_seen(_body()))
     return _ok(events=[e.to_dict() for e in events])
 
 
 @bp.post("/game/reopen")
 @change()
 def reopen() -> Response:
-    hub().reopen()
+    hub().reopen(version=_seen(_body()))
     return _ok()
 
 
 @bp.post("/game/resume")
 @change()
 def resume() -> Response:
-    game_id = _body().get("id")
+    body = _body()
+    game_id = body.get("id")
     if game_id is not None and not _is_int(game_id):
         raise ApiError(400, "id must be a saved game's number (or null for the latest unfinished one)")
-    session = hub().resume(game_id)
+    session = hub().resume(game_id, version=_seen(body))
     return _ok(id=session.game_id)
 
 
 @bp.post("/game/close")
 @change()
 def close() -> Response:
-    hub().close()
+    hub().close(version=_seen(_body()))
     return _ok()
 
 
@@ -312,3 +346,14 @@ def close() -> Response:
 @change()
 def command(name: str) -> Response:
     return _ok(message=hub().run_command(name))
+
+
+@bp.post("/notice")
+@change()
+def notice() -> Response:
+    """The owner's answer to a banner: ``{"id": ..., "choice": "continue" | "new" | "dismiss"}``."""
+    body = _body()
+    key, choice = body.get("id"), body.get("choice")
+    if not isinstance(key, str) or not isinstance(choice, str):
+        raise ApiError(400, 'send {"id": <notice id>, "choice": "continue", "new" or "dismiss"}')
+    return _ok(message=hub().answer(key, choice, version=_seen(body)))

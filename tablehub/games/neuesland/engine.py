@@ -10,7 +10,7 @@ scores its area as if complete (areas of at most 2 tiles score as incomplete).
 
 >>> from tablehub.games.base import Setup
 >>> g = NeuesLand(Setup("neuesland", ("Ana", "Ben")))
->>> _ = g.apply(PlaceTile("ds040", 0, 1, 0))
+>>> _ = g.apply(PlaceTile("ds017", 1, 0, 0))
 >>> g.current_player, g.tiles_left()
 ('Ana', 82)
 """
@@ -26,9 +26,18 @@ from ..tiles.catalog import TileType
 from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame
 
 PLAIN, MOUNTAIN, SEA = "G", "M", "S"
-#: tiles set aside at the start of the expert variant, by player count
-EXPERT_SET_ASIDE = {2: 1, 3: 2, 4: 3, 5: 1}
 HAND_SIZE = 2
+
+
+def tiles_to_set_aside(tiles_to_draw: int, players: int) -> int:
+    """How many tiles the expert variant sets aside so that everyone gets the same number of turns:
+    what is left of the draw pile after equal shares. The rule book's own reason; its table says 1
+    for 5 players, which leaves 82 tiles for 5 players (RULINGS.md follows the reason).
+
+    >>> [tiles_to_set_aside(83, n) for n in (2, 3, 4, 5)]
+    [1, 2, 3, 3]
+    """
+    return tiles_to_draw % players
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,7 @@ class ScoreFigure(FigureOnBoard):
     """Take your figure back from region ``region`` of the tile at (x, y) and score its area now."""
 
     type: ClassVar[str] = "score_figure"
+    verb: ClassVar[str] = "Take back and score"
 
 
 @dataclass(frozen=True)
@@ -96,8 +106,11 @@ class NeuesLand(TileGame):
     figure_roles = {PLAIN: "explorer", MOUNTAIN: "thief", SEA: "sailor"}
     ACTIONS = {c.type: c for c in (PlaceTile, DiscardTile, PlaceFigure, ScoreFigure, SetAside, Draw)}
     OPTIONS = TileGame.BASE_OPTIONS + (
-        OptionSpec("expert", False, "expert variant: each player holds 2 face-up tiles and plays one; "
-                                    "1/2/3/1 tiles are set aside with 2/3/4/5 players", kind=bool),
+        OptionSpec("expert", False, "expert variant: each player holds 2 face-up tiles and plays one",
+                   kind=bool),
+        OptionSpec("set_aside", True, "expert variant: set tiles aside before play so that everyone gets the "
+                                      "same number of turns (83 mod players: 1, 2, 3, 3 with 2 to 5 players); "
+                                      "false: play every tile", kind=bool),
     )
 
     def __init__(self, setup: Setup):
@@ -110,7 +123,11 @@ class NeuesLand(TileGame):
 
     @property
     def set_aside_needed(self) -> int:
-        return EXPERT_SET_ASIDE[len(self.players)] if self.expert else 0
+        """Tiles to set aside before play: the tiles after the start tile, modulo the players, in the
+        expert variant with the option ``set_aside`` (on by default); else none."""
+        if not (self.expert and self.options["set_aside"]):
+            return 0
+        return tiles_to_set_aside(self.catalog.total() - 1, len(self.players))
 
     def tile_available(self, tile_id: str) -> bool:
         if not self.expert:
@@ -149,6 +166,9 @@ class NeuesLand(TileGame):
             if not self.expert:
                 raise IllegalAction("tiles are set aside only in the expert variant (option expert)",
                                     rule="not_expert")
+            if not self.options["set_aside"]:
+                raise IllegalAction("no tiles are set aside in this game (option set_aside is off)",
+                                    rule="set_aside_off")
             self._tile(action.tile)
             if len(self.set_aside) >= self.set_aside_needed:
                 raise IllegalAction(f"{self.set_aside_needed} tile(s) are set aside with {len(self.players)} "
@@ -210,6 +230,15 @@ class NeuesLand(TileGame):
             self.box[action.tile] -= 1
             self.hands[target].append(action.tile)
 
+    def describe(self, action: Any) -> str | None:
+        """The expert variant's own actions in table words (the rest: the tile core's)."""
+        kind = action.get("type")
+        if kind == "set_aside":
+            return "Set a tile aside, face down"
+        if kind == "draw" and isinstance(action.get("tile"), str):
+            return f"Draw {self.tile_words(action['tile'])} into a hand, face up"
+        return super().describe(action)
+
     # ---- scoring
 
     def area_value(self, root: int, final: bool = False) -> AreaValue:
@@ -268,7 +297,7 @@ class NeuesLand(TileGame):
             value = self.area_value(self.board.feature(fig.cell, fig.region), final=True)
             role = self.figure_roles[value.terrain]
             self.award(self.players[fig.owner], value.points,
-                       f"final scoring: {role} at {fig.cell[0]}, {fig.cell[1]} on "
+                       f"final scoring: {role} {self.cell_words(fig.cell)} on "
                        f"{value.describe(self.catalog.terrains)}", kind="final")
         self.finished = True
         return self.score_log[before:]

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
-from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError, verdict,
+from ... import schemas
+from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError, show, verdict,
                     winners_of)
 from ..tiles.board import Cell
 from ..tiles.catalog import Catalog, TileType
@@ -144,7 +145,7 @@ class Suedsee(TileGame):
                                    ChooseShip, Deliver)}
     OPTIONS = TileGame.BASE_OPTIONS + (
         OptionSpec("ships", None, "path to your own ships file (docs/suedsee.md); default: the shipped "
-                                  "provisional 24 ships"),
+                                  "provisional 24 ships", kind=str, what="a path to a ships file (docs/suedsee.md)"),
         OptionSpec("takeback", "seed", "when an islander may be taken back (step 2b): 'seed' = only with an "
                                        "empty supply (the French rule book); 'any' = whenever the player places "
                                        "no islander that turn (the German rule book)", choices=("seed", "any")),
@@ -728,36 +729,46 @@ class Suedsee(TileGame):
         """Final score from what lies in front of each player: ``{"ships": {player: [ship ids or values]},
         "goods": {player: {"shell": n, ...}}}`` (after the final evaluation)."""
         players = data.get("players")
-        pos = data.get("position")
         if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
-            raise SetupError(f"{source}: field 'players' must be a list of names")
-        if not isinstance(pos, dict):
-            raise SetupError(f"{source}: field 'position' must be an object with 'ships' and 'goods'")
+            raise SetupError(f"{source}: players: expected a list of names (Südsee positions name their players)")
+        pos = data.get("position")
+        schemas.check(pos, "suedsee-position", source, SetupError, at=("position",))
         options = data.get("options", {}) or {}
+        ships_file = options.get("ships") or SHIPS_FILE
+        if not isinstance(ships_file, (str, Path)):
+            raise SetupError(f"{source}: options.ships: expected a path to a ships file, got {show(ships_file)}")
         try:
-            shipset = load_ships(options.get("ships") or SHIPS_FILE)
+            shipset = load_ships(ships_file)
         except ShipsError as exc:
             raise SetupError(str(exc)) from None
-        ships, goods = pos.get("ships", {}), pos.get("goods", {})
+        ships, goods = pos["ships"], pos["goods"]
         for key, value in (("ships", ships), ("goods", goods)):
-            if not isinstance(value, dict) or set(value) - set(players):
-                raise SetupError(f"{source}: position.{key} maps player names ({', '.join(players)}) to their {key}")
+            for name in value:
+                if name not in players:
+                    raise SetupError(f"{source}: position.{key}: {show(name)} is not a player "
+                                     f"(players: {', '.join(players)})")
+        values = sorted({s.value for s in shipset.ships.values()})
+        owner: dict[str, str] = {}
         events: list[ScoreEvent] = []
         for p in players:
-            for item in ships.get(p, []):
+            for i, item in enumerate(ships.get(p, [])):
+                where = f"{source}: position.ships.{p}[{i}]"
                 if isinstance(item, str):
                     if item not in shipset.ships:
-                        raise SetupError(f"{source}: {p}'s ship {item!r} is not in {shipset.path}")
+                        raise SetupError(f"{where}: ship {show(item)} is not in {shipset.path}")
+                    if item in owner:
+                        raise SetupError(f"{where}: ship {item} is counted twice (also {owner[item]}'s); "
+                                         f"there is one of each ship")
+                    owner[item] = p
                     s = shipset.ships[item]
                     events.append(ScoreEvent(p, s.value, s.describe(), "final"))
-                elif isinstance(item, int) and not isinstance(item, bool) and item >= 0:
-                    events.append(ScoreEvent(p, item, f"a ship worth {item}", "final"))
                 else:
-                    raise SetupError(f"{source}: {p}'s ships are ship ids or point values, got {item!r}")
-            held = goods.get(p, {})
-            if not isinstance(held, dict) or not all(k in KINDS and isinstance(n, int) and n >= 0
-                                                     for k, n in held.items()):
-                raise SetupError(f"{source}: {p}'s goods map {', '.join(KINDS)} to counts, got {held!r}")
+                    item = int(item)  # the schema took 3.0 as a whole number
+                    if item not in values:
+                        raise SetupError(f"{where}: no ship is worth {item} points in {Path(shipset.path).name} "
+                                         f"(values: {', '.join(map(str, values))})")
+                    events.append(ScoreEvent(p, item, f"a ship worth {item}", "final"))
+            held = {k: int(n) for k, n in goods.get(p, {}).items()}
             total = sum(held.values())
             events.append(ScoreEvent(p, total // 3, _goods_left(held), "final"))
         scores = {p: sum(e.points for e in events if e.player == p) for p in players}

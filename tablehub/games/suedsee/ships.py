@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from ... import schemas
 from ...jsonfile import read_json
 from ..base import TablehubError
 
@@ -60,17 +61,17 @@ class Requirement:
             if not isinstance(value, dict) or not value or not all(
                     k in KINDS and _positive(n) for k, n in value.items()):
                 raise ShipsError(f"{where}: 'exact' maps goods ({', '.join(KINDS)}) to counts >= 1, got {value!r}")
-            return cls("exact", exact=tuple((k, value[k]) for k in KINDS if k in value))
+            return cls("exact", exact=tuple((k, int(value[k])) for k in KINDS if k in value))
         if kind in ("any", "same"):
             if not _positive(value):
                 raise ShipsError(f"{where}: {kind!r} takes a whole number >= 1, got {value!r}")
-            return cls(kind, count=value) if kind == "any" else cls("kinds", groups=(value,))
+            return cls(kind, count=int(value)) if kind == "any" else cls("kinds", groups=(int(value),))
         if kind == "kinds":
             if (not isinstance(value, list) or not 1 <= len(value) <= len(KINDS)
                     or not all(_positive(n) for n in value)):
                 raise ShipsError(f"{where}: 'kinds' is a list of 1 to {len(KINDS)} counts >= 1 (each a different "
                                  f"kind), got {value!r}")
-            return cls("kinds", groups=tuple(sorted(value, reverse=True)))
+            return cls("kinds", groups=tuple(sorted((int(n) for n in value), reverse=True)))
         raise ShipsError(f"{where}: unknown requirement {kind!r} (expected exact, any, same or kinds)")
 
     @property
@@ -143,7 +144,7 @@ class Requirement:
 
 
 def _positive(n: Any) -> bool:
-    return isinstance(n, int) and not isinstance(n, bool) and n >= 1
+    return isinstance(n, (int, float)) and not isinstance(n, bool) and n >= 1 and float(n).is_integer()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -175,30 +176,15 @@ class ShipSet:
 
 
 def build_ships(data: Any, path: str = "<ships>") -> ShipSet:
-    if not isinstance(data, dict):
-        raise ShipsError(f"{path}: a ships file is a JSON object with 'format', 'game' and 'ships'")
-    if data.get("format") != FORMAT:
-        raise ShipsError(f"{path}: field 'format' must be {FORMAT!r}, got {data.get('format')!r}")
-    if data.get("game") != "suedsee":
-        raise ShipsError(f"{path}: this ships file is for {data.get('game')!r}, not 'suedsee'")
-    rows = data.get("ships")
-    if not isinstance(rows, list) or not rows:
-        raise ShipsError(f"{path}: field 'ships' must be a non-empty list")
+    """Check a ships file against ``tablehub/schemas/ships.schema.json``, then that ids are distinct."""
+    schemas.check(data, "ships", path, ShipsError)
     ships: dict[str, Ship] = {}
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not row["id"]:
-            raise ShipsError(f"{path}: ship #{i + 1} must be an object with an 'id'")
-        where = f"{path}: ship {row['id']}"
-        extra = set(row) - {"id", "value", "requirement", "note"}
-        if extra:
-            raise ShipsError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
+    for i, row in enumerate(data["ships"]):
+        where = f"{path}: ships[{i}] ({row['id']})"
         if row["id"] in ships:
-            raise ShipsError(f"{where}: duplicate ship id")
-        value = row.get("value")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ShipsError(f"{where}: field 'value' must be a whole number >= 0, got {value!r}")
-        req = Requirement.from_json(row.get("requirement"), where)
-        ships[row["id"]] = Ship(row["id"], value, req, str(row.get("note", "")))
+            raise ShipsError(f"{where}: duplicate ship id {row['id']!r}")
+        req = Requirement.from_json(row["requirement"], where)
+        ships[row["id"]] = Ship(row["id"], int(row["value"]), req, str(row.get("note", "")))
     return ShipSet(path, str(data.get("set", "")), bool(data.get("provisional", False)), ships)
 
 

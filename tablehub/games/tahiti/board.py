@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from ... import schemas
 from ...jsonfile import read_json
 from ..base import SetupError
 
@@ -113,24 +114,9 @@ class Board:
 
 def board_from_dict(data: Any, source: str) -> Board:
     """Check a board description (``{"track": [{"letter": "A", "pearl": "green"}, ...]}``)."""
-    if not isinstance(data, Mapping):
-        raise SetupError(f"{source}: a Tahiti board is an object with a 'track' list")
-    track = data.get("track")
-    if not isinstance(track, list) or len(track) != TRACK_LENGTH:
-        raise SetupError(f"{source}: 'track' must list the {TRACK_LENGTH} track spaces in clockwise order")
-    spaces = []
-    for i, space in enumerate(track):
-        if not isinstance(space, Mapping):
-            raise SetupError(f"{source}: track[{i}] must be an object like {{\"letter\": \"A\", \"pearl\": \"green\"}}")
-        letter, pearl = space.get("letter"), space.get("pearl")
-        if letter not in LETTERS:
-            raise SetupError(f"{source}: track[{i}].letter must be one of {', '.join(LETTERS)}, got {letter!r}")
-        if pearl not in PEARLS:
-            raise SetupError(f"{source}: track[{i}].pearl must be one of {', '.join(PEARLS)}, got {pearl!r}")
-        spaces.append(TrackSpace(letter, pearl))
+    schemas.check(data, "tahiti-board", source, SetupError)
+    spaces = [TrackSpace(space["letter"], space["pearl"]) for space in data["track"]]
     provisional = data.get("provisional", False)
-    if not isinstance(provisional, bool):
-        raise SetupError(f"{source}: 'provisional' must be true or false, got {provisional!r}")
     name = data.get("name", source)
     return Board(str(name), tuple(spaces), provisional, source)
 

@@ -30,6 +30,7 @@ from .actions import ACTIONS, Bid, Pass, PlaceBoat, PlaceSailboat, Roll, Save, S
 from .board import LINES, PEARLS, PEARLS_PER_COLOUR, SECTORS, SIZE, TAHITI, TRACK_LENGTH, Board, Cell, all_cells, \
     cell_name, load_board, parse_cell, sectors_of
 from .scoring import BOATS_PER_PLAYER, MapBoat
+from .words import describe as describe_in_words
 
 log = logging.getLogger(__name__)
 
@@ -532,6 +533,11 @@ class Tahiti(Game):
             "board": self.board.name,
         }
         return {"players": players, "table": table}
+
+    def describe(self, action: Mapping[str, Any]) -> str | None:
+        """Cells by their printed row and column letters and where they lie from Tahiti, track
+        spaces by letter and pearl (tahiti/words.py)."""
+        return describe_in_words(self.board, action)
 
     def view(self) -> dict[str, Any]:
         """``{"kind": "tahiti", ...}``: the map cells (with boats), the track (with sailboats and

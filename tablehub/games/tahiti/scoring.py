@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from ... import schemas
 from ..base import PositionResult, ScoreEvent, TablehubError, verdict, winners_of
 from .board import PEARLS, PEARLS_PER_COLOUR, TAHITI, Cell, all_cells, all_neighbours, cell_name, parse_cell, \
     side_neighbours
@@ -173,6 +174,8 @@ def read_position(data: Mapping[str, Any], source: str) -> tuple[list[str], dict
     position = data.get("position", data)
     if not isinstance(position, Mapping):
         raise PositionError(f"{source}: 'position' must be an object with 'boats' and 'vaults'")
+    if "position" in data:
+        schemas.check(position, "tahiti-position", source, PositionError, at=("position",))
     players = _players_of(data, position, source)
     boats = position.get("boats", [])
     if not isinstance(boats, list):

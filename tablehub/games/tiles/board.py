@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from ..base import IllegalAction
 from .catalog import Catalog, TileType
+from .words import TileWords
 
 Cell = tuple[int, int]
 #: (dx, dy) per direction N, E, S, W; y grows to the south
@@ -169,14 +170,19 @@ class TileBoard:
             self.groups.setdefault(cons, {})[cell] = None
 
     def check(self, tile: TileType, cell: Cell, rot: int) -> None:
-        """Raise :class:`IllegalAction` with the precise reason when ``tile`` cannot go there."""
+        """Raise :class:`IllegalAction` with the precise reason when ``tile`` cannot go there: in table
+        words, the ids after them (for whoever corrects a record)."""
+        words = self.words
         if cell in self.cells:
-            other = self.cells[cell].tile.id
-            raise IllegalAction(f"cell {cell[0]}, {cell[1]} already holds tile {other}", rule="occupied")
+            other = self.cells[cell].tile
+            there = "there" if other.start else words.place(self.cells, cell, exclude=cell)
+            raise IllegalAction(f"{words.tile(other).capitalize()} already lies {there} "
+                                f"(cell {cell[0]}, {cell[1]} already holds tile {other.id})", rule="occupied")
         cons = self.open.get(cell)
         if cons is None:
-            raise IllegalAction(f"cell {cell[0]}, {cell[1]} touches no placed tile "
-                                f"(at least one side must touch one; corners do not count)", rule="not_adjacent")
+            raise IllegalAction(f"The place {words.place(self.cells, cell)} touches no tile on the table: at "
+                                f"least one side must touch one; corners do not count (cell {cell[0]}, {cell[1]} "
+                                f"touches no placed tile)", rule="not_adjacent")
         codes = tile.side_codes[rot]
         for d in range(4):
             if cons[d] and cons[d] != codes[d]:
@@ -185,11 +191,16 @@ class TileBoard:
                 mine = self.describe(self.catalog.codes.names[codes[d]])
                 theirs = self.describe(self.catalog.codes.names[self.catalog.codes.mirror[cons[d]]][::-1])
                 own = "NESW"[(d - rot) % 4]
-                turned = f"{tile.id} turned {90 * rot}: its own {own} side, facing {DIRECTION_NAMES[d]}" \
-                    if rot else f"the {DIRECTION_NAMES[d]} side of {tile.id}"
+                ids = f"{tile.id} turned {90 * rot}: its own {own} side" if rot else f"{tile.id}"
                 raise IllegalAction(
-                    f"{turned} ({mine}) does not continue the {DIRECTION_NAMES[(d + 2) % 4]} side of "
-                    f"{other.tile.id} at {nx}, {ny} ({theirs})", rule="edge_mismatch")
+                    f"{words.tile(tile).capitalize()} cannot lie {words.place(self.cells, cell, exclude=cell)} "
+                    f"this way: its {DIRECTION_NAMES[d]} side ({mine}) does not continue the "
+                    f"{DIRECTION_NAMES[(d + 2) % 4]} side of {words.tile(other.tile)} ({theirs}) "
+                    f"({ids}; {other.tile.id} at {nx}, {ny})", rule="edge_mismatch")
+
+    @property
+    def words(self) -> TileWords:
+        return TileWords.of(self.catalog)
 
     def describe(self, triple: str) -> str:
         names = [self.catalog.terrains.get(ch, ch) for ch in triple]
@@ -248,6 +259,9 @@ class TileBoard:
             "x": cell[0], "y": cell[1], "tile": p.tile.id, "rotation": 90 * p.rot,
             "slots": p.tile.slots_rotated(p.rot),
             "interior": [r.terrain for r in p.tile.regions if not r.slots],
+            "marks": tile_marks(p.tile, p.rot),
+            "name": self.words.tile(p.tile),
+            "where": self.words.place(self.cells, cell, exclude=cell),
         }
 
     def ascii(self) -> str:
@@ -274,3 +288,39 @@ class TileBoard:
             lines.extend(rows)
         return "\n".join(line.rstrip() for line in lines)
 
+
+# Unit-square points for the 12 slots (middle of each third of each side), clockwise from NW.
+_SLOT_POINTS = [(1 / 6, 0), (0.5, 0), (5 / 6, 0), (1, 1 / 6), (1, 0.5), (1, 5 / 6),
+                (5 / 6, 1), (0.5, 1), (1 / 6, 1), (0, 5 / 6), (0, 0.5), (0, 1 / 6)]
+
+
+def region_anchor(slots: frozenset[int], rot: int) -> list[float]:
+    """Where to draw a figure on a region, in rotated tile fractions (u east, v south)."""
+    if not slots:
+        return [0.5, 0.5]
+    pts = [_SLOT_POINTS[(s + 3 * rot) % 12] for s in slots]
+    u = sum(p[0] for p in pts) / len(pts)
+    v = sum(p[1] for p in pts) / len(pts)
+    # pull towards the side: a region's anchor sits between its slots and the centre
+    if abs(u - 0.5) < 0.05 and abs(v - 0.5) < 0.05:
+        u, v = pts[0]
+    return [round(0.5 + (u - 0.5) * 0.6, 3), round(0.5 + (v - 0.5) * 0.6, 3)]
+
+
+def tile_marks(tile: TileType, rot: int) -> list[dict[str, Any]]:
+    """What scores on a tile besides its terrains, placed for drawing on the turned tile: towns
+    (at the coast between their land and their sea), goods symbols and boats (in their region).
+    ``[{"kind": "town"|"symbol"|"boat", "at": [u, v], "name"?: str, "count"?: int}]``."""
+    out: list[dict[str, Any]] = []
+    for town in tile.towns:
+        land = region_anchor(tile.regions[town.land].slots, rot)
+        sea = region_anchor(tile.regions[town.sea].slots, rot)
+        out.append({"kind": "town", "at": [round(land[0] + 0.45 * (sea[0] - land[0]), 3),
+                                           round(land[1] + 0.45 * (sea[1] - land[1]), 3)]})
+    for region in tile.regions:
+        at = region_anchor(region.slots, rot)
+        for name, n in region.symbols.items():
+            out.append({"kind": "symbol", "name": name, "count": n, "at": at})
+        if region.boat:
+            out.append({"kind": "boat", "at": at})
+    return out

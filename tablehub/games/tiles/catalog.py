@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ... import schemas
 from ...jsonfile import read_json
 from ..base import TablehubError
 
@@ -22,8 +23,6 @@ SLOT_NAMES = tuple(f"{s}{p}" for s in SIDES for p in "lcr")
 ROTATIONS = (0, 90, 180, 270)
 FORMAT = "tablehub-tiles/1"
 
-TILE_KEYS = {"id", "count", "start", "regions", "towns", "touching", "note", "art"}
-REGION_KEYS = {"id", "terrain", "slots", "symbols", "boat", "note"}
 
 
 class CatalogError(TablehubError):
@@ -181,22 +180,12 @@ def _err(path: str, tile: str | None, msg: str, region: str | None = None) -> Ca
 
 def build_catalog(data: Any, path: str = "<catalog>", expect_game: str | None = None) -> Catalog:
     """Validate a parsed catalog and precompute slots, side codes and rotations."""
-    if not isinstance(data, dict):
-        raise _err(path, None, "a catalog is a JSON object with 'format', 'game', 'terrains' and 'tiles'")
-    if data.get("format") != FORMAT:
-        raise _err(path, None, f"field 'format' must be {FORMAT!r}, got {data.get('format')!r}")
-    game = data.get("game")
-    if not isinstance(game, str):
-        raise _err(path, None, "field 'game' must name the game")
+    schemas.check(data, "catalog", path, CatalogError)  # the declared format: types, known fields, ranges
+    game = data["game"]
     if expect_game is not None and game != expect_game:
         raise _err(path, None, f"this catalog is for {game!r}, not {expect_game!r}")
-    terrains = data.get("terrains")
-    if not isinstance(terrains, dict) or not terrains or not all(
-            isinstance(k, str) and len(k) == 1 and isinstance(v, str) for k, v in terrains.items()):
-        raise _err(path, None, "field 'terrains' must map one-letter codes to names, e.g. {\"G\": \"plain\"}")
-    tiles_data = data.get("tiles")
-    if not isinstance(tiles_data, list) or not tiles_data:
-        raise _err(path, None, "field 'tiles' must be a non-empty list")
+    terrains = data["terrains"]
+    tiles_data = data["tiles"]
     codes = SideCodes()
     tiles: list[TileType] = []
     by_id: dict[str, TileType] = {}
@@ -209,45 +198,34 @@ def build_catalog(data: Any, path: str = "<catalog>", expect_game: str | None = 
     starts = [t for t in tiles if t.start]
     if len(starts) != 1:
         raise _err(path, None, f"exactly one tile must have \"start\": true, found {len(starts)}")
-    notes = data.get("notes", [])
+    _check_words(data.get("words"), path, terrains)
     return Catalog(path, game, str(data.get("set", "")), bool(data.get("provisional", False)),
-                   dict(terrains), list(notes) if isinstance(notes, list) else [str(notes)],
-                   tiles, codes, by_id, data)
+                   dict(terrains), list(data.get("notes", [])), tiles, codes, by_id, data)
+
+
+def _check_words(words: Any, path: str, terrains: Mapping[str, str]) -> None:
+    """The optional ``words`` (how the page names regions, goods and boats): the schema declares
+    their shape; here, that ``shapes`` names only this catalog's terrains."""
+    for letter in (words or {}).get("shapes", {}):
+        if letter not in terrains:
+            raise _err(path, None, f"words: shapes names terrain {letter!r}, which is not one of {', '.join(terrains)}")
 
 
 def _build_tile(index: int, td: Any, path: str, terrains: Mapping[str, str], codes: SideCodes) -> TileType:
-    if not isinstance(td, dict):
-        raise _err(path, f"#{index + 1}", "each tile is a JSON object")
-    tid = td.get("id")
-    if not isinstance(tid, str) or not tid:
-        raise _err(path, f"#{index + 1}", "missing field 'id'")
-    extra = set(td) - TILE_KEYS
-    if extra:
-        raise _err(path, tid, f"unknown field(s) {', '.join(sorted(extra))} (known: {', '.join(sorted(TILE_KEYS))})")
-    count = td.get("count", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise _err(path, tid, f"field 'count' must be a whole number >= 1, got {count!r}")
-    regions_data = td.get("regions")
-    if not isinstance(regions_data, list) or not regions_data:
-        raise _err(path, tid, "field 'regions' must be a non-empty list")
+    tid = td["id"]
+    count = int(td.get("count", 1))
+    regions_data = td["regions"]
     regions: list[Region] = []
     slot_region = [-1] * 12
     ids: dict[str, int] = {}
     for ri, rd in enumerate(regions_data):
-        if not isinstance(rd, dict) or not isinstance(rd.get("id"), str):
-            raise _err(path, tid, f"region #{ri + 1} must be an object with an 'id'")
         rid = rd["id"]
-        extra = set(rd) - REGION_KEYS
-        if extra:
-            raise _err(path, tid, f"unknown field(s) {', '.join(sorted(extra))}", rid)
         if rid in ids:
             raise _err(path, tid, "duplicate region id", rid)
         terrain = rd.get("terrain")
         if terrain not in terrains:
             raise _err(path, tid, f"terrain {terrain!r} is not one of {', '.join(terrains)}", rid)
         slots_text = rd.get("slots", "")
-        if not isinstance(slots_text, str):
-            raise _err(path, tid, "field 'slots' must be a string like \"N Wl\"", rid)
         try:
             slots = parse_slots(slots_text)
         except ValueError as exc:
@@ -257,14 +235,8 @@ def _build_tile(index: int, td: Any, path: str, terrains: Mapping[str, str], cod
                 other = regions[slot_region[s]].id
                 raise _err(path, tid, f"slot {SLOT_NAMES[s]} is also claimed by region {other}", rid)
             slot_region[s] = ri
-        symbols = rd.get("symbols", {})
-        if not isinstance(symbols, dict) or not all(
-                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
-                for k, v in symbols.items()):
-            raise _err(path, tid, "field 'symbols' must map a symbol name to a positive count", rid)
+        symbols = {k: int(v) for k, v in rd.get("symbols", {}).items()}
         boat = rd.get("boat", False)
-        if not isinstance(boat, bool):
-            raise _err(path, tid, "field 'boat' must be true or false", rid)
         ids[rid] = ri
         regions.append(Region(ri, rid, terrain, frozenset(slots), dict(symbols), boat))
     missing = [SLOT_NAMES[s] for s in range(12) if slot_region[s] == -1]
@@ -278,18 +250,13 @@ def _build_tile(index: int, td: Any, path: str, terrains: Mapping[str, str], cod
         return ids[value]
 
     towns = []
-    for t in td.get("towns", []) or []:
-        if not isinstance(t, dict) or set(t) != {"land", "sea"}:
-            raise _err(path, tid, "each town is {\"land\": REGION, \"sea\": REGION}")
+    for t in td.get("towns", []):
         towns.append(Town(region_ref(t["land"], "a town's 'land'"), region_ref(t["sea"], "a town's 'sea'")))
     touching = []
-    for pair in td.get("touching", []) or []:
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise _err(path, tid, "each 'touching' entry is a pair of region ids")
+    for pair in td.get("touching", []):
         touching.append((region_ref(pair[0], "'touching'"), region_ref(pair[1], "'touching'")))
-    art = td.get("art", {})
     tile = TileType(index, tid, count, bool(td.get("start", False)), tuple(regions), tuple(towns),
-                    tuple(touching), str(td.get("note", "")), art if isinstance(art, dict) else {})
+                    tuple(touching), str(td.get("note", "")), td.get("art", {}))
     tile.slot_region = tuple(slot_region)
     tile.region_by_id = {r.id: r for r in regions}
     sides = [codes.of(tile.side_terrain(s)) for s in range(4)]

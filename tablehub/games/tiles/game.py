@@ -13,13 +13,15 @@ starts the next player's turn. ``self.turn`` counts turns from 1.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Iterator, Mapping
 
 from ..base import Action, Game, IllegalAction, OptionSpec, SetupError, Setup
 from .board import Cell, TileBoard
 from .catalog import Catalog, CatalogError, TileType, load_catalog, rotation_index
+from .board import region_anchor  # noqa: F401  (games import it from here)
+from .words import TileWords
 
 _CATALOG_CACHE: dict[tuple[str, str], Catalog] = {}
 
@@ -41,7 +43,7 @@ class PlaceTile(Action):
     tile: str
     x: int
     y: int
-    rotation: int = 0
+    rotation: int = field(default=0, metadata={"required": True})  # in records: required, never a silent 0
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,9 @@ class PlaceFigure(Action):
 class FigureOnBoard(Action):
     """Base of the actions that name a figure already on the board: the tile's cell and the region
     (id in the tile's own frame). Games subclass it with their own ``type`` (Neues Land's
-    ``score_figure``, Südsee's ``take_back``)."""
+    ``score_figure``, Südsee's ``take_back``) and may set ``verb``, the words the page says it with."""
+
+    verb: ClassVar[str | None] = None
 
     x: int
     y: int
@@ -95,7 +99,8 @@ class TileGame(Game):
     #: terrain letter -> what a figure standing there is called ("explorer", ...)
     figure_roles: ClassVar[dict[str, str]] = {}
     BASE_OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("catalog", None, "path to your own tile catalog (docs/catalogs.md); default: the shipped set"),
+        OptionSpec("catalog", None, "path to your own tile catalog (docs/catalogs.md); default: the shipped set",
+                   kind=str, what="a path to a tile catalog file (docs/catalogs.md)"),
     )
 
     def __init__(self, setup: Setup):
@@ -197,15 +202,17 @@ class TileGame(Game):
     def _check_tile_source(self, tile_id: str) -> None:
         if not self.tile_available(tile_id):
             left = self.box[tile_id] if tile_id in self.box else 0
-            raise IllegalAction(f"tile {tile_id} is not in the box any more ({left} left)", rule="tile_unavailable")
+            raise IllegalAction(f"{self.tile_words(tile_id).capitalize()} is not in the box any more "
+                                f"(tile {tile_id} is not in the box any more: {left} left)", rule="tile_unavailable")
 
     def _check_discard(self, a: DiscardTile) -> None:
         tile = self._tile(a.tile)
         self._check_tile_source(a.tile)
         if self.board.can_place(tile):
             n = len(self.board.legal_placements(tile))
-            raise IllegalAction(f"tile {a.tile} can be placed ({n} legal placements); only a tile that fits "
-                                f"nowhere is discarded", rule="discard_placeable")
+            raise IllegalAction(f"{self.tile_words(a.tile).capitalize()} can be placed ({n} legal placements); "
+                                f"only a tile that fits nowhere is discarded (tile {a.tile})",
+                                rule="discard_placeable")
 
     def _check_figure_step(self, what: str) -> None:
         if not self.placed:
@@ -225,16 +232,17 @@ class TileGame(Game):
         try:
             region = tile.region(a.region)
         except KeyError as exc:
-            raise IllegalAction(str(exc.args[0]), rule="unknown_region") from None
+            raise IllegalAction(f"the tile just laid has no such area ({exc.args[0]})", rule="unknown_region") from None
+        rot = self.board.cells[cell].rot
         if region.terrain not in self.figure_roles:
-            raise IllegalAction(f"a {self.figure_word} cannot stand on {self._terrain(region.terrain)} "
+            raise IllegalAction(f"a {self.figure_word} cannot stand on {self.words.region(region, rot)} "
                                 f"(region {a.region} of {tile.id})", rule="bad_region")
         root = self.board.feature(cell, region.index)
         occ = self.board.occupants_of(root)
         if occ:
             who = ", ".join(sorted({self.players[f.owner] for f in occ}))
-            raise IllegalAction(f"the {self._terrain(region.terrain)} of region {a.region} is already occupied "
-                                f"(by {who})", rule="occupied_feature")
+            raise IllegalAction(f"{self.words.region(region, rot)} is already occupied "
+                                f"(by {who}) (region {a.region} of {tile.id})", rule="occupied_feature")
         self._check_figure_extra(tile, region, root)
 
     def _check_figure_extra(self, tile: TileType, region: Any, root: int) -> None:
@@ -243,26 +251,82 @@ class TileGame(Game):
     def _terrain(self, letter: str) -> str:
         return self.catalog.terrains.get(letter, letter)
 
-    def describe(self, action: Mapping[str, Any]) -> str | None:
-        """Figure actions with the region in table words: "Place figure: sailor on the sea, north
-        side" instead of the catalog's region id (which is in the tile's unturned frame). Reads
-        only the tile under the figure, which no action removes."""
-        region_id = action.get("region")
-        if not isinstance(region_id, str):
-            return None
-        x, y = action.get("x"), action.get("y")
-        cell = (x, y) if isinstance(x, int) and isinstance(y, int) else self.last_cell
-        placed = self.board.cells.get(cell) if cell is not None else None
+    @property
+    def words(self) -> TileWords:
+        """Table words for this game's tiles, regions and cells (:mod:`.words`)."""
+        return TileWords.of(self.catalog)
+
+    def tile_words(self, tile_id: str) -> str:
+        """``"the tile with a bay and a town"``, or the id itself for a tile the set does not have."""
+        try:
+            return self.words.tile(self.catalog.tile(tile_id))
+        except KeyError:
+            return f"tile {tile_id}"
+
+    def cell_words(self, cell: Cell) -> str:
+        """Where ``cell`` is on the table: ``"east of the start tile"``; the tile on it (if any) is
+        not its own landmark, so the words are the same before and after it is laid."""
+        return self.words.place(self.board.cells, cell, exclude=cell)
+
+    def placed_words(self, cell: Cell) -> str:
+        """The tile lying on ``cell`` and where: ``"the tile with a lake (2 east of the start tile)"``."""
+        placed = self.board.cells.get(cell)
+        if placed is None:
+            return f"the empty cell {self.cell_words(cell)}"
+        if placed.tile.start:
+            return self.words.start_words
+        return f"{self.words.tile(placed.tile)} ({self.cell_words(cell)})"
+
+    def figure_words(self, cell: Cell, region_id: str) -> str | None:
+        """``"sailor on the bay in the north"`` for a figure on region ``region_id`` of the tile at ``cell``."""
+        placed = self.board.cells.get(cell)
         if placed is None:
             return None
         try:
             region = placed.tile.region(region_id)
         except KeyError:
             return None
-        verb = str(action.get("type", "action")).replace("_", " ").capitalize()
         role = self.figure_roles.get(region.terrain, self.figure_word)
-        where = f", at ({cell[0]}, {cell[1]})" if "x" in action else ""
-        return f"{verb}: {role} on the {self._terrain(region.terrain)}, {table_sides(region.slots, placed.rot)}{where}"
+        return f"{role} on {self.words.region(region, placed.rot)}"
+
+    def describe(self, action: Mapping[str, Any]) -> str | None:
+        """Tile actions in table words: the tile by what is on it, the cell by what is around it, a
+        region by its terrain and where it lies on the tile as the tile lies ("Place an explorer on
+        the plain in the north-east"), never the catalog's ids (the page prints :meth:`code` small).
+        Reads only the tiles around the action's cell, which no later action moves."""
+        kind = action.get("type")
+        if kind == "place_tile" and isinstance(action.get("tile"), str):
+            x, y, rot = action.get("x"), action.get("y"), action.get("rotation", 0)
+            if not (isinstance(x, int) and isinstance(y, int)):
+                return None
+            words = f"Lay {self.tile_words(action['tile'])} {self.cell_words((x, y))}"
+            try:
+                lies = self.words.sides(self.catalog.tile(action["tile"]), rotation_index(rot))
+            except (KeyError, ValueError):
+                lies = ""
+            return f"{words} ({lies})" if lies else words
+        if kind == "discard_tile" and isinstance(action.get("tile"), str):
+            return f"Discard {self.tile_words(action['tile'])}: it fits nowhere"
+        region_id = action.get("region")
+        if not isinstance(region_id, str):
+            return None
+        x, y = action.get("x"), action.get("y")
+        if "x" in action:
+            if not (isinstance(x, int) and isinstance(y, int)):
+                return None
+            figure = self.figure_words((x, y), region_id)
+            if figure is None:
+                return None
+            verb = getattr(self.ACTIONS.get(str(kind)), "verb", None) or str(kind).replace("_", " ").capitalize()
+            return f"{verb} the {figure} of {self.placed_words((x, y))}"
+        if self.last_cell is None:
+            return None
+        figure = self.figure_words(self.last_cell, region_id)
+        if figure is None:
+            return None
+        role, _, where = figure.partition(" on ")
+        article = "an" if role[:1] in "aeiou" else "a"
+        return f"Place {article} {role} on {where}"
 
     # ---- application
 
@@ -301,18 +365,21 @@ class TileGame(Game):
 
     def figure_at(self, cell: Cell, region_id: str, owner: int | None = None) -> Figure:
         if cell not in self.board.cells:
-            raise IllegalAction(f"no tile at {cell[0]}, {cell[1]}", rule="no_tile")
+            raise IllegalAction(f"no tile lies {self.cell_words(cell)} (cell {cell[0]}, {cell[1]})", rule="no_tile")
         tile = self.board.cells[cell].tile
         try:
             region = tile.region(region_id)
         except KeyError as exc:
-            raise IllegalAction(str(exc.args[0]), rule="unknown_region") from None
+            raise IllegalAction(f"{self.placed_words(cell)} has no such area ({exc.args[0]})",
+                                rule="unknown_region") from None
         for f in self.figures:
             if f.cell == cell and f.region == region.index and (owner is None or f.owner == owner):
                 return f
         whose = "" if owner is None else f" of {self.players[owner]}"
-        raise IllegalAction(f"no {self.figure_word}{whose} on region {region_id} of {tile.id} at "
-                            f"{cell[0]}, {cell[1]}", rule="no_figure")
+        rot = self.board.cells[cell].rot
+        raise IllegalAction(f"no {self.figure_word}{whose} on {self.words.region(region, rot)} of "
+                            f"{self.placed_words(cell)} (region {region_id} of {tile.id} at {cell[0]}, {cell[1]})",
+                            rule="no_figure")
 
     # ---- legal actions
 
@@ -392,19 +459,3 @@ def table_sides(slots: frozenset[int], rot: int) -> str:
         (" side" if len(words) == 1 else " sides")
 
 
-# Unit-square points for the 12 slots (middle of each third of each side), clockwise from NW.
-_SLOT_POINTS = [(1 / 6, 0), (0.5, 0), (5 / 6, 0), (1, 1 / 6), (1, 0.5), (1, 5 / 6),
-                (5 / 6, 1), (0.5, 1), (1 / 6, 1), (0, 5 / 6), (0, 0.5), (0, 1 / 6)]
-
-
-def region_anchor(slots: frozenset[int], rot: int) -> list[float]:
-    """Where to draw a figure on a region, in rotated tile fractions (u east, v south)."""
-    if not slots:
-        return [0.5, 0.5]
-    pts = [_SLOT_POINTS[(s + 3 * rot) % 12] for s in slots]
-    u = sum(p[0] for p in pts) / len(pts)
-    v = sum(p[1] for p in pts) / len(pts)
-    # pull towards the side: a region's anchor sits between its slots and the centre
-    if abs(u - 0.5) < 0.05 and abs(v - 0.5) < 0.05:
-        u, v = pts[0]
-    return [round(0.5 + (u - 0.5) * 0.6, 3), round(0.5 + (v - 0.5) * 0.6, 3)]

@@ -1,0 +1,167 @@
+"""``tablehub games``: the saved games in the hub's database: list them, export one as a record,
+repair one whose log no longer replays.
+
+``repair`` never deletes a row: the actions from the first one that no longer replays on are
+marked undone, each with a note saying why, and the game continues from the last good action.
+Everything set aside is still in the database (``export --all`` shows it) and comes back by
+hand if the cause is fixed (e.g. the catalog is put back).
+
+    tablehub games list --data /var/lib/tablehub
+    tablehub games export 3 --out game3.json --data /var/lib/tablehub
+    tablehub games repair 3 --data /var/lib/tablehub
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..games.base import TablehubError
+from ..session import Broken, replay_rows
+from ..store import GameRow, Store, StoreError
+
+NAME = "games"
+HELP = "list the saved games, export one as a record, repair one whose log no longer replays"
+DESCRIPTION = __doc__
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from .run import add_settings
+
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    where = argparse.ArgumentParser(add_help=False)
+    add_settings(where)
+    where.add_argument("--db", help="the game database file itself (default: games.sqlite in the data folder)")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    sub.add_parser("list", parents=[where], help="every saved game: players, actions, whether its log replays")
+    p = sub.add_parser("export", parents=[where], help="write one game as a record (the format 'tablehub score' reads)")
+    p.add_argument("id", type=int, help="the game's number (see 'list')")
+    p.add_argument("--out", help="file to write (default: standard output)")
+    p.add_argument("--all", action="store_true", help="every row ever logged, undone ones too, with their notes "
+                   "(an audit, not a record)")
+    p = sub.add_parser("repair", parents=[where], help="set aside the actions that no longer replay (marked undone with a note, "
+                       "never deleted); the game continues from the last good action")
+    p.add_argument("id", type=int, help="the game's number (see 'list')")
+
+
+def database(args: argparse.Namespace) -> Path:
+    if getattr(args, "db", None):
+        return Path(args.db)
+    from .run import settings
+
+    return settings(args).db_path
+
+
+def game_status(store: Store, row: GameRow) -> tuple[int, "Broken | str | None"]:
+    """(live actions, where its log stops replaying, a reason it cannot be set up, or ``None``)."""
+    rows = store.actions(row.id)
+    try:
+        _, _, broken = replay_rows(row.setup, rows, row.id)
+    except TablehubError as exc:
+        return len(rows), f"cannot be set up any more: {exc}"
+    return len(rows), broken
+
+
+def fix_command(game_id: int, db: Path, data_dir: str | Path | None = None) -> str:
+    """The exact command that repairs a game (what ``tablehub doctor`` prints)."""
+    where = f"--data {data_dir}" if data_dir is not None and Path(data_dir) / "games.sqlite" == Path(db) \
+        else f"--db {db}"
+    return f"tablehub games repair {game_id} {where}"
+
+
+def _open_read(db: Path) -> Store:
+    if not db.is_file():
+        raise StoreError(f"{db}: no game database here (give --data or --db)")
+    try:
+        store = Store.copy_in_memory(db)
+        store.path = str(db)  # read from a copy: the file is not touched while the hub may be running
+        return store
+    except StoreError as exc:
+        raise StoreError(f"{exc}; a damaged file is set aside and salvaged by the hub at its next start") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    db = database(args)
+    if args.action == "list":
+        return list_games(_open_read(db), db, args)
+    if args.action == "export":
+        return export_game(_open_read(db), args.id, args.out, args.all)
+    return repair_game(db, args.id, args)
+
+
+def list_games(store: Store, db: Path, args: argparse.Namespace) -> int:
+    current = store.current_game()
+    games = store.games()
+    if not games:
+        print(f"{db}: no saved games")
+        return 0
+    bad = 0
+    for row in games:
+        n, status = game_status(store, row)
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.created))
+        state = "ended" if row.ended else "open"
+        mark = " (on the table)" if row.id == current else ""
+        line = f"game {row.id}{mark}: {row.game}, {', '.join(row.setup.players)}; {when}; {n} action(s); {state}"
+        if isinstance(status, Broken):
+            bad += 1
+            line += (f"; LOG STOPS REPLAYING at action {status.seq}: {status.reason} -> "
+                     f"{fix_command(row.id, db, getattr(args, 'data', None))}")
+        elif isinstance(status, str):
+            bad += 1
+            line += f"; {status.upper()[:1]}{status[1:]} -> tablehub games export {row.id}"
+        print(line)
+    return 1 if bad else 0
+
+
+def export_game(store: Store, game_id: int, out: str | None, everything: bool) -> int:
+    row = store.game(game_id)
+    record: dict[str, Any] = row.setup.to_dict()
+    if everything:
+        notes = store.notes(game_id)
+        record["log"] = [{"seq": seq, "action": a, "source": src, "undone": undone, "note": notes.get(seq)}
+                         for seq, a, src, undone in store.iter_all_actions(game_id)]
+    else:
+        record["actions"] = [r.action for r in store.actions(game_id)]
+    text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        count = len(record.get("actions", record.get("log", [])))
+        print(f"game {game_id}: {count} action(s) written to {out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def repair_game(db: Path, game_id: int, args: argparse.Namespace) -> int:
+    from ..session import Session, SessionError
+
+    if not db.is_file():
+        raise StoreError(f"{db}: no game database here (give --data or --db)")
+    try:
+        store = Store(db)
+    except StoreError as exc:
+        raise StoreError(f"{exc}; a damaged file is set aside and salvaged by the hub at its next start") from None
+    try:
+        try:
+            session = Session(store, game_id, tolerant=True)
+        except SessionError as exc:
+            raise SessionError(f"{exc}; export it with 'tablehub games export {game_id} --db {db}'") from None
+        broken = session.broken
+        if broken is None:
+            print(f"game {game_id} replays ({len(session.rows)} action(s)): nothing to repair")
+            return 0
+        n = session.repair()
+        print(f"game {game_id}: {n} action(s) from action {broken.seq} on set aside (marked undone with a note, "
+              f"not deleted): action {broken.seq} no longer replays: {broken.reason}")
+        print(f"game {game_id} continues from action {session.rows[-1].seq if session.rows else 0} "
+              f"({len(session.rows)} action(s)); restart the hub if it is running "
+              f"('sudo systemctl restart tablehub') so that it loads the repaired log")
+        return 0
+    except sqlite3.Error as exc:  # pragma: no cover - the store turns these into NotSaved
+        raise StoreError(f"{db}: {exc}") from None
+    finally:
+        store.close()

@@ -1,0 +1,108 @@
+"""``tablehub venue``: the venue board. Subscribes to the café's broker and serves a page with
+every table live, the finished games and the standings (docs/venue.md).
+
+It needs no table's database and sends nothing to any table: it only listens.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import logging
+import os
+import threading
+
+from ..config import ConfigError, VenueConfig, topic_name_error
+from ..games.base import TablehubError
+from ..venue.board import RULES, BoardListener, VenueBoard
+
+NAME = "venue"
+HELP = "serve the venue board: every table of a café or tournament live, standings and CSV (MQTT)"
+log = logging.getLogger(__name__)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--broker", required=True, help="host name or address of the venue's MQTT broker (Mosquitto)")
+    p.add_argument("--port", type=int, default=0, help="broker port (default 1883, or 8883 with --tls)")
+    p.add_argument("--venue", help="only this venue's tables (default: every venue on the broker)")
+    p.add_argument("--listen", default="0.0.0.0:8090", help="address:port of the page (default 0.0.0.0:8090)")
+    p.add_argument("--rule", choices=tuple(RULES), default="wins",
+                   help="ranking rule of the standings: " + "; ".join(f"{k}: {h}" for k, (h, _) in RULES.items()))
+    p.add_argument("--since", default="today",
+                   help="games that count in the standings: 'today' (since midnight, default), 'all' "
+                        "(every result the broker keeps), or a local time YYYY-MM-DD[THH:MM]")
+    p.add_argument("--username", default="", help="broker user (see mosquitto_passwd)")
+    p.add_argument("--password-file", default="",
+                   help="file holding the broker password (default: $TABLEHUB_VENUE_PASSWORD)")
+    p.add_argument("--tls", action="store_true", help="connect with TLS")
+    p.add_argument("--ca-file", default="", help="with --tls: the CA that signed the broker's certificate")
+    p.add_argument("--title", default="", help="heading of the page (default: '<venue> tables')")
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"--listen {text!r}: expected ADDRESS:PORT such as 0.0.0.0:8090")
+    return host or "0.0.0.0", int(port)
+
+
+def parse_since(text: str, now: datetime.datetime | None = None) -> float | None:
+    """``today`` -> local midnight, ``all`` -> None, else a local date or date and time."""
+    now = now or datetime.datetime.now()
+    if text == "all":
+        return None
+    if text == "today":
+        return now.replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
+    try:
+        return datetime.datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        raise ConfigError(f"--since {text!r}: expected today, all, or YYYY-MM-DD[THH:MM]") from None
+
+
+def settings_of(args: argparse.Namespace) -> VenueConfig:
+    password = os.environ.get("TABLEHUB_VENUE_PASSWORD", "")
+    if args.password_file:
+        try:
+            password = open(args.password_file, encoding="utf-8").read().strip()
+        except OSError as exc:
+            raise ConfigError(f"--password-file {args.password_file}: cannot read it ({exc.strerror})") from None
+    if args.venue is not None and topic_name_error(args.venue):
+        raise ConfigError(f"--venue {args.venue!r}: {topic_name_error(args.venue)}")
+    if not 0 <= args.port <= 65535:
+        raise ConfigError(f"--port {args.port}: expected 1 to 65535")
+    if args.ca_file and not os.path.isfile(args.ca_file):
+        raise ConfigError(f"--ca-file {args.ca_file}: no such file")
+    if password and not args.username:
+        raise ConfigError("a broker password is given but no --username")
+    return VenueConfig(broker=args.broker, port=args.port, venue=args.venue or "board", table="board",
+                       username=args.username, password=password, tls=args.tls or bool(args.ca_file),
+                       ca_file=args.ca_file)
+
+
+def run(args: argparse.Namespace) -> int:
+    from web.venue import VenueServer, create_venue_app
+
+    host, port = parse_listen(args.listen)
+    settings = settings_of(args)
+    board = VenueBoard(args.venue, since=parse_since(args.since))
+    listener = BoardListener(settings, board).start()
+    try:
+        server = VenueServer(create_venue_app(board, args.rule, title=args.title), host, port)
+    except OSError as exc:
+        listener.close()
+        raise TablehubError(f"--listen {args.listen}: cannot serve there ({exc.strerror})") from None
+    print(f"venue board: http://{host}:{server.port}/ (broker {settings.broker}:{settings.broker_port}, "
+          f"{'venue ' + args.venue if args.venue else 'every venue'})", flush=True)
+    if not listener.connected.wait(5.0):
+        print(f"venue board: the broker {settings.broker}:{settings.broker_port} does not answer yet; "
+              "retrying in the background", flush=True)
+    stop = threading.Event()
+    from .run import stop_on_signals
+
+    stop_on_signals(stop)
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        server.stop()
+        listener.close()
+    return 0

@@ -1,0 +1,223 @@
+"""The declared shape of every file the hub reads, as JSON Schema (draft 2020-12) files beside this module.
+
+``check(data, "record", source, RecordError)`` validates parsed JSON (or TOML) against
+``record.schema.json`` and raises the given :class:`~tablehub.games.base.TablehubError`
+subclass with one line naming the file, the path to the bad field and what was expected::
+
+    game.json: players[1]: expected a name of 1 to 24 characters ..., got 'A\\x1bna'
+    game.json: position: unknown field 'boats' (expected: goods, ships)
+
+A schema may give a subschema the key ``"x-expected"``: the words used for "expected ..."
+when a value breaks that subschema. What a schema cannot say (duplicate names, a ship held
+twice, player counts per game) the loaders check after it, in the same one-line form.
+
+>>> check({"game": "tahiti", "players": ["Ana"], "actions": [], "extra": 1}, "record", "g.json")
+Traceback (most recent call last):
+...
+tablehub.games.base.TablehubError: g.json: unknown field 'extra' (expected: about, actions, colors, game, note, options, players)
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ..games.base import TablehubError, show
+
+HERE = Path(__file__).resolve().parent
+_TYPES = {"string": "a string", "integer": "a whole number", "number": "a number", "object": "an object",
+          "array": "a list", "boolean": "true or false", "null": "null"}
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def names() -> list[str]:
+    """The declared formats: ``record``, ``position``, ``catalog``, ..."""
+    return sorted(p.name[: -len(".schema.json")] for p in HERE.glob("*.schema.json"))
+
+
+@functools.lru_cache(maxsize=None)
+def schema(name: str) -> dict[str, Any]:
+    """The schema ``NAME.schema.json`` (a dict)."""
+    return json.loads((HERE / f"{name}.schema.json").read_text(encoding="utf-8"))
+
+
+def resolved(name: str) -> dict[str, Any]:
+    """Schema ``name`` with every ``$ref`` (``#/$defs/x`` or ``other.schema.json#/$defs/x``) replaced by
+    what it points to. The schemas share definitions across files but never recurse, so inlining them
+    works with any jsonschema release (Debian bookworm's 4.10 included) without a reference registry."""
+    def walk(node: Any, home: str) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                file, _, pointer = ref.partition("#")
+                target_home = file[: -len(".schema.json")] if file else home
+                target: Any = schema(target_home)
+                for part in filter(None, pointer.split("/")):
+                    target = target[part]
+                merged = {**walk(target, target_home), **{k: v for k, v in node.items() if k != "$ref"}}
+                return merged
+            return {k: walk(v, home) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v, home) for v in node]
+        return node
+
+    return walk(schema(name), name)
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    s = resolved(name)
+    Draft202012Validator.check_schema(s)
+    return Draft202012Validator(s)
+
+
+def json_path(parts: Iterable[Any]) -> str:
+    """``["players", 2]`` -> ``players[2]``; ``["position", "ships", "A"]`` -> ``position.ships.A``."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and _IDENT.match(part):
+            out += f".{part}" if out else part
+        else:
+            out += f"[{show(part)}]"
+    return out
+
+
+def toml_path(parts: Iterable[Any]) -> str:
+    """``["web", "port"]`` -> ``[web] port``; ``["game", "players", 1]`` -> ``[game] players[1]``."""
+    parts = list(parts)
+    if not parts:
+        return ""
+    rest = json_path(parts[1:])
+    return f"[{parts[0]}]" + (f" {rest}" if rest else "")
+
+
+def check(data: Any, name: str, source: str, error: type[TablehubError] = TablehubError,
+          at: Sequence[Any] = (), toml: bool = False) -> Any:
+    """Validate ``data`` against schema ``name``; return it unchanged or raise ``error`` (one line).
+
+    ``at`` is the path of ``data`` inside its file (e.g. ``("position",)``), for the message.
+    ``toml``: a settings file, whose paths read ``[web] port`` and whose fields are keys and sections.
+    """
+    render = toml_path if toml else json_path
+    try:
+        odd = _non_finite(data)
+        if odd is not None:
+            where, value = odd
+            path = render([*at, *where])
+            what = (f"expected a number of ordinary size, got {show(value)}" if type(value) is not float else
+                    f"expected a finite number, got {show(value)}")
+            raise error(f"{source}: {path}: {what}" if path else f"{source}: {what}")
+        err = min(_validator(name).iter_errors(data), key=_rank, default=None)
+    except RecursionError:
+        raise error(f"{source}: nested too deeply") from None
+    if err is None:
+        return data
+    path = render([*at, *err.absolute_path])
+    what = describe(err)
+    if toml:
+        what = what.replace("unknown field", "unknown key" if path else "unknown section")
+    raise error(f"{source}: {path}: {what}" if path else f"{source}: {what}")
+
+
+def _non_finite(data: Any, path: tuple[Any, ...] = ()) -> tuple[tuple[Any, ...], float] | None:
+    """The first NaN, Infinity or over-long number (``jsonfile.LongNumber``) in ``data``, with its path:
+    JSON Schema's bounds let NaN through (every comparison with it is false)."""
+    if isinstance(data, float):
+        return None if math.isfinite(data) else (path, data)
+    if isinstance(data, dict):
+        items: Iterable[tuple[Any, Any]] = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return None
+    for key, value in items:
+        found = _non_finite(value, (*path, key))
+        if found is not None:
+            return found
+    return None
+
+
+#: which error to report when a value breaks several rules: the outermost first, and there a wrong
+#: type, then a stray field (a Tahiti position in a Südsee file: its 'boats'), then a missing one
+_ORDER = {"type": 0, "additionalProperties": 1, "required": 2}
+
+
+def _rank(err: Any) -> tuple[int, int, str]:
+    return len(err.absolute_path), _ORDER.get(err.validator, 3), str(list(err.absolute_path))
+
+
+def _range(s: dict[str, Any], word: str) -> str:
+    lo, hi = s.get("minimum"), s.get("maximum")
+    if lo is not None and hi is not None:
+        return f"{word} from {lo} to {hi}"
+    if lo is not None:
+        return f"{word} >= {lo}"
+    if hi is not None:
+        return f"{word} <= {hi}"
+    return word
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def describe(err: Any) -> str:
+    """What was expected and what came, in words, for one jsonschema error."""
+    s, v, inst = err.schema if isinstance(err.schema, dict) else {}, err.validator, err.instance
+    if v == "required":
+        missing = [k for k in err.validator_value if isinstance(inst, dict) and k not in inst]
+        return f"missing field {show(missing[0] if missing else err.validator_value[0])}"
+    if v == "additionalProperties" and isinstance(inst, dict):
+        known = set(s.get("properties", {}))
+        extra = sorted(k for k in inst if k not in known)
+        listed = ", ".join(show(k) for k in extra[:5]) + (", ..." if len(extra) > 5 else "")
+        word = "field" if len(extra) == 1 else "fields"
+        return f"unknown {word} {listed} (expected: {', '.join(sorted(known)) or 'none'})"
+    if v in ("minProperties", "maxProperties") and "x-expected" not in s:
+        return f"expected {'at least' if v == 'minProperties' else 'at most'} {_count(err.validator_value, 'field')}"
+    got = f", got {show(inst)}"
+    if "x-expected" in s:
+        return f"expected {s['x-expected']}{got}"
+    if v == "type":
+        types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        return f"expected {' or '.join(_TYPES.get(t, t) for t in types)}{got}"
+    if v == "enum":
+        return f"expected one of {', '.join(show(x) for x in err.validator_value)}{got}"
+    if v == "const":
+        return f"expected {show(err.validator_value)}{got}"
+    if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return f"expected {_range(s, 'a whole number' if s.get('type') == 'integer' else 'a number')}{got}"
+    if v in ("minItems", "maxItems"):
+        lo, hi = s.get("minItems"), s.get("maxItems")
+        if lo is not None and lo == hi:
+            want = f"exactly {_count(lo, 'item')}"
+        elif lo is not None and hi is not None:
+            want = f"{lo} to {hi} items"
+        else:
+            want = f"at least {_count(lo, 'item')}" if lo is not None else f"at most {_count(hi, 'item')}"
+        return f"expected a list of {want}, got {_count(len(inst), 'item')}"
+    if v in ("minLength", "maxLength"):
+        lo, hi = s.get("minLength", 0), s.get("maxLength")
+        want = f"{lo} to {hi} characters" if hi is not None else f"at least {_count(lo, 'character')}"
+        return f"expected a string of {want}{got}"
+    if v == "uniqueItems":
+        return "expected distinct items"
+    if v == "pattern":
+        return f"expected text matching {err.validator_value}{got}"
+    return f"not allowed here ({v}){got}"
+
+
+def finite_int(value: Any) -> bool:
+    """A whole JSON number that is not a bool (floats like 2.0 count), finite."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value) and value.is_integer()
