@@ -30,7 +30,7 @@ def check_lens(cfg: Config) -> Check:
     try:
         from vision import VisionError
 
-        from .lens import configured_lens, describe, lens_path
+        from ..setup_files import configured_lens, describe, lens_path
     except ImportError as exc:
         return Check("lens", "skip", f"vision is not installed ({exc})")
     path = lens_path(cfg)

@@ -19,11 +19,11 @@ from ..hardware.cameras import Camera, SupervisedCamera, make_camera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
 from ..recovery import Opened, open_store
+from ..setup_files import configured_lens, lens_path
 from ..store import Store
 from ..table_setup import GameRecognizers, SetupScreens
 from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
-from .lens import configured_lens, lens_path
 from ..tracking.tracker import Tracker
 from ..venue import start_publishing
 
