@@ -34,8 +34,9 @@ from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
 from ..lan import page_urls
 from ..venue import start_publishing
-from .score import explain
-from .run import add_common, build_table, make_hub, open_voice, settings, start_web, stop_on_signals, table_mat
+from ..explain import explain
+from ._options import add_common, settings
+from .run import build_table, make_hub, open_voice, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "

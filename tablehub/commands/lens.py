@@ -49,7 +49,7 @@ def _camera_source(text: str) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from .run import add_settings
+    from ._options import add_settings
 
     sub = p.add_subparsers(dest="lens_action", metavar="ACTION", required=True)
     board = sub.add_parser("board", help="write the ChArUco board to print (PNG at true size) and its description",
@@ -125,7 +125,7 @@ def calibrate(args: argparse.Namespace) -> int:
     from vision.calibrate import MAX_RMS_PX, MIN_VIEWS, CharucoSpec, solve_charuco
 
     from ..hardware.cameras import resolve_source
-    from .run import settings
+    from ._options import settings
 
     cfg = settings(args)
     if resolve_source(cfg.camera) == "sim" and not (args.out or cfg.camera.lens or args.camera is not None):
