@@ -90,7 +90,8 @@ class VisionConfig:
 class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
-    threads: int = 40  # 30 phones on the live feed + 8 spare for page loads and moves (web.SPARE_THREADS)
+    threads: int = 122  # 110 phones on the live feed + 4 camera streams + 8 spare for page loads (web.threads_for)
+    hosts: tuple[str, ...] = ()  # more names the page answers to besides its hostname(.local) and addresses
 
 
 @dataclass

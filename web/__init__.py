@@ -11,20 +11,27 @@ import datetime
 import logging
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from tablehub.games.base import IllegalAction, TablehubError
 
 from .hub import Hub, HubError
-from .security import ApiError, PinGuard
+from .limits import Slots
+from .security import ApiError, HostCheck
 
 __all__ = ["Hub", "HubError", "create_app", "serve", "threads_for"]
 
 log = logging.getLogger(__name__)
 
-#: waitress threads kept free for ordinary requests besides the event streams
+#: waitress threads kept free for ordinary requests besides the event and camera streams
 SPARE_THREADS = 8
+#: camera streams (MJPEG, 4 frames a second each) at once, and from one address
+CAMERA_STREAMS, CAMERA_STREAMS_PER_CLIENT = 4, 2
+#: event streams from one address (a phone with a few tabs open; the hub itself is not capped)
+EVENT_STREAMS_PER_CLIENT = 4
+#: largest request body the app reads (a move, a set-up form: a few hundred bytes)
+MAX_BODY = 64 * 1024
 
 
 def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 600.0) -> Flask:
@@ -37,12 +44,27 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=datetime.timedelta(hours=12),
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        MAX_FORM_MEMORY_SIZE=MAX_BODY,
         SSE_HEARTBEAT=heartbeat,
         SSE_LIFETIME=stream_lifetime,
     )
     app.extensions["tablehub.hub"] = hub
-    app.extensions["tablehub.pinguard"] = PinGuard()
+    hosts = HostCheck(tuple(hub.hostnames))
+    app.extensions["tablehub.hosts"] = hosts
+    app.extensions["tablehub.camera_slots"] = Slots("camera streams", CAMERA_STREAMS, CAMERA_STREAMS_PER_CLIENT)
+    app.extensions["tablehub.event_slots"] = Slots("event streams", None, EVENT_STREAMS_PER_CLIENT)
+
+    @app.before_request
+    def _own_host() -> Any:
+        # DNS rebinding: a page elsewhere whose name now points here sends its own name
+        if not hosts.allowed(request.headers.get("Host")):
+            message = hosts.refusal(request.headers.get("Host"))
+            log.warning("refused a request for host %r from %s", request.headers.get("Host"), request.remote_addr)
+            if request.path.startswith("/api/"):
+                return jsonify(ok=False, error=message), 421
+            return Response(message + "\n", status=421, mimetype="text/plain")
+        return None
 
     from .views import api, media, pages, stream
 
@@ -82,29 +104,37 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
 
 
 def threads_for(streams: int) -> int:
-    """waitress threads for ``streams`` open event streams plus ordinary requests."""
-    return streams + SPARE_THREADS
+    """waitress threads for ``streams`` open event streams, the camera streams and ordinary requests."""
+    return streams + CAMERA_STREAMS + SPARE_THREADS
+
+
+def streams_for(threads: int) -> int:
+    """Event streams ``threads`` waitress threads can carry, keeping the camera's and the spare ones."""
+    return max(1, threads - CAMERA_STREAMS - SPARE_THREADS)
 
 
 def serve(hub: Hub, host: str = "0.0.0.0", port: int = 8080, threads: int | None = None,
           **waitress_options: Any) -> None:
     """Serve the page with waitress until interrupted (blocks).
 
-    ``threads`` defaults to enough for the hub's stream limit plus spare ones; the event
-    bus is limited to ``threads - SPARE_THREADS`` streams so page loads never starve.
+    ``threads`` defaults to enough for the hub's stream limit plus the camera's and spare
+    ones; the event bus is limited to what the threads can carry so page loads never starve.
+    A port in use (or any other bind failure) is one :class:`TablehubError` line.
     """
     import waitress
 
+    from .server import WAITRESS_OPTIONS, bind_error
+
     if threads is None:
         threads = threads_for(hub.bus.max_streams)
-    hub.bus.max_streams = max(1, threads - SPARE_THREADS)
+    hub.bus.max_streams = streams_for(threads)
     if hub.port is None:
         hub.port = port
     app = create_app(hub)
     log.info("serving the table page on http://%s:%d/ with %d threads", host, port, threads)
-    from .server import WAITRESS_OPTIONS
-
     try:
         waitress.serve(app, host=host, port=port, threads=threads, **{**WAITRESS_OPTIONS, **waitress_options})
+    except OSError as exc:
+        raise TablehubError(bind_error(host, port, exc)) from None
     finally:
         hub.shutdown()

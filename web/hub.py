@@ -17,17 +17,16 @@ True
 """
 from __future__ import annotations
 
-import hmac
 import inspect
 import json
 import logging
-import secrets
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from tablehub.access import PinError, PinKeeper
 from tablehub.games import GAMES, game_class, new_game
 from tablehub.games.base import Action, ScoreEvent, Setup, TablehubError
 from tablehub.lan import mdns_name
@@ -100,7 +99,7 @@ class Hub:
     """Shared state of one table; the web app is built around one (``web.create_app(hub)``).
 
     ``store``: the SQLite store of games. ``pin``: the table PIN that unlocks changes
-    (random 4 digits when ``None``). ``camera_preview``: ``callable(overlay) -> JPEG bytes or
+    (kept by ``access``; random 8 digits when both are ``None``). ``camera_preview``: ``callable(overlay) -> JPEG bytes or
     None`` where ``overlay`` is one of :data:`PREVIEW_OVERLAYS`; ``None`` when there is no camera.
     ``hostnames``: names to put in the join QR code besides the IP address (default: this
     machine's mDNS name, ``<hostname>.local``).
@@ -108,15 +107,20 @@ class Hub:
 
     def __init__(self, store: Store, pin: str | None = None, camera_preview: CameraPreview | None = None, *,
                  hostnames: Iterable[str] | None = None, port: int | None = None,
-                 secret_key: bytes | None = None, max_streams: int = 64, keep_events: int = 200):
-        if pin is not None and not (isinstance(pin, str) and pin.isdigit() and 4 <= len(pin) <= 8):
-            raise HubError(f"the table PIN must be 4 to 8 digits, got {pin!r}")
+                 secret_key: bytes | None = None, max_streams: int = 110, keep_events: int = 200,
+                 access: PinKeeper | None = None):
+        try:
+            self.access = access if access is not None else PinKeeper(pin=pin)
+            if access is not None and pin is not None:
+                access.set_pin(pin)
+        except PinError as exc:
+            raise HubError(str(exc)) from None
+        self.access.on_change = self._pin_entry_changed
         self.store = store
-        self.pin: str = pin if pin is not None else f"{secrets.randbelow(10_000):04d}"
         self.camera_preview = camera_preview
         self.hostnames = tuple(hostnames) if hostnames is not None else (mdns_name(),)
         self.port = port
-        self.secret_key = secret_key or secrets.token_bytes(32)
+        self.secret_key = secret_key or self.access.secret_key
         self.bus = EventBus(keep=keep_events, max_streams=max_streams)
         self._lock = threading.RLock()
         self._session: Session | None = None
@@ -135,11 +139,34 @@ class Hub:
         self._snapshot: dict[str, Any] | None = None
         self._notices: list[dict[str, Any]] = self._saved_notices()
         self.publish()
+        self.access.status()  # a lockout kept from before a restart shows on the page at once
 
     # ------------------------------------------------------------------ PIN
 
+    @property
+    def pin(self) -> str:
+        """The table PIN (kept by :attr:`access`, which the ``tablehub pin`` command may change)."""
+        return self.access.pin
+
+    @pin.setter
+    def pin(self, value: str) -> None:
+        try:
+            self.access.set_pin(value)
+        except PinError as exc:
+            raise HubError(str(exc)) from None
+
     def check_pin(self, pin: Any) -> bool:
-        return isinstance(pin, str) and hmac.compare_digest(pin.strip().encode(), self.pin.encode())
+        """Whether ``pin`` is the table PIN (no brake: phones go through :meth:`PinKeeper.guess`)."""
+        return self.access.matches(pin)
+
+    def lift_pin_lockout(self, by: str = "the owner") -> bool:
+        """End a PIN lockout (the NEXT+CHECK hold on the table calls this); True if one was on."""
+        return self.access.lift(by)
+
+    def _pin_entry_changed(self) -> None:
+        locked = self.access.status()["locked"]
+        self.set_status("pin", "PIN entry is locked after too many wrong PINs: hold NEXT and CHECK together "
+                        "for 5 s on the table (or run `tablehub pin --lift` on the hub) to lift it" if locked else None)
 
     # ------------------------------------------------------------------ the game
 

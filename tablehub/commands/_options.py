@@ -27,7 +27,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pins", choices=("auto", "mock", "lgpio", "rpigpio"), help="GPIO pin factory")
     parser.add_argument("--host", help="address to serve the page on (default 0.0.0.0)")
     parser.add_argument("--port", type=int, help="port of the page (default 8080; 80 on the Pi)")
-    parser.add_argument("--table-pin", help="4-8 digit PIN that unlocks changes on the page (default: random)")
+    parser.add_argument("--table-pin", help="4-12 digit PIN that unlocks changes on the page (default: the one kept "
+                        "in the data folder, else 8 random digits; `tablehub pin` shows it)")
     parser.add_argument("--fps", type=float, help="frames per second the tracker looks at (default: [camera] fps "
                         f"in the settings, {CameraConfig.fps:g})")
 

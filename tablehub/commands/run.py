@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
+from ..access import grouped
 from ..config import Config, ensure_data_dir
 from ..games.base import Setup, TablehubError
 from ..hardware.cameras import Camera, SupervisedCamera, make_camera
@@ -53,7 +54,34 @@ def make_hub(cfg: Config, store: Store, pin: str | None, screens: "list[SetupScr
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return buf.tobytes() if ok else None
 
-    return Hub(store, pin=pin, camera_preview=preview, port=cfg.web.port)
+    return Hub(store, camera_preview=preview, port=cfg.web.port, access=pin_keeper(cfg, pin),
+               hostnames=("tablehub.local", *cfg.web.hosts))
+
+
+def pin_keeper(cfg: Config, pin: str | None) -> Any:
+    """The PIN, the cookie key and the guessing brake, kept in the data folder (``tablehub pin``);
+    in memory only when the folder cannot hold them (the hub still comes up)."""
+    from ..access import PinError, PinKeeper, check_pin_format
+
+    if pin is not None:
+        pin = check_pin_format(pin)  # a bad --table-pin is one line
+    try:
+        return PinKeeper(cfg.data_dir, pin)
+    except PinError as exc:
+        log.warning("%s: the PIN is kept in memory only until the data folder is fixed", exc)
+        return PinKeeper(pin=pin)
+
+
+def lift_on_hold(panel: Panel | None, hub: Any) -> None:
+    """Holding NEXT and CHECK together lifts a PIN lockout (one chirp when there was one)."""
+    if panel is None:
+        return
+
+    def lift() -> None:
+        if hub.lift_pin_lockout("the NEXT+CHECK hold on the table"):
+            panel.beep("ok")
+
+    panel.on("both", "hold", lift)
 
 
 #: notices about saving (not about a game that was lost): the configured game still starts, in memory
@@ -212,6 +240,7 @@ def run(args: argparse.Namespace) -> int:
         if unavailable:
             hub.set_status("table", unavailable)
     panel = open_panel(cfg)
+    lift_on_hold(panel, hub)
     table = build_table(cfg, hub, lambda: make_camera(cfg.camera), panel, notifier, recognizers)
     holder.append(SetupScreens(hub, cfg, table.latest_frame, lambda game: table_mat(cfg, game),
                                lambda: configured_lens(cfg, camera_size(cfg))).register())
@@ -219,8 +248,8 @@ def run(args: argparse.Namespace) -> int:
     web = start_web(hub, cfg)
     stop = threading.Event()
     stop_on_signals(stop)
-    log.info("table hub up: page on port %d, PIN %s, database %s%s", web.port, hub.pin, cfg.db_path,
-             "" if opened.saving else " (NOT SAVING: see the page)")
+    log.info("table hub up: page on port %d, PIN %s (`tablehub pin` shows it), database %s%s", web.port,
+             grouped(hub.pin), cfg.db_path, "" if opened.saving else " (NOT SAVING: see the page)")
     notifier.ready(f"serving on port {web.port}")
     try:
         table.run(stop)

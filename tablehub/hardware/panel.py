@@ -9,6 +9,8 @@ CHECK     click: read the table again now        hold: accept the table as it is
 green     on: a legal turn is pending            blinking: choose on the phone
 red       on: illegal placement (with a beep)    blinking: the camera is lost
 buzzer    one beep: illegal; chirp: logged;      long beep: refused (nothing to log, or flagged)
+both      NEXT and CHECK held together for ``chord_s`` (5 s): ``("both", "hold")``, which lifts
+          a PIN lockout; while both are down neither button's own click or hold fires
 ========  =====================================  ===========================================
 
 Debouncing is ours (:class:`ButtonDecoder`), not gpiozero's ``bounce_time``: the
@@ -140,9 +142,11 @@ class Panel:
     """Buttons NEXT and CHECK, green and red LEDs, a buzzer. A context manager; :meth:`close` frees the pins."""
 
     BUTTONS = ("next", "check")
+    #: seconds NEXT and CHECK must be held together for ``("both", "hold")``
+    CHORD_S = 5.0
 
     def __init__(self, pins: PinsConfig | None = None, factory: Any = None,
-                 clock: Callable[[], float] = time.monotonic, poll_s: float = 0.01):
+                 clock: Callable[[], float] = time.monotonic, poll_s: float = 0.01, chord_s: float = CHORD_S):
         from gpiozero import LED, Buzzer, DigitalInputDevice
 
         self.pins = pins or PinsConfig()
@@ -165,6 +169,9 @@ class Panel:
             raise PanelError(f"cannot claim the table's GPIO pins {used} ({exc}); "
                              "see docs/raspberry-pi.md") from None
         self.decoders = {name: ButtonDecoder(self.pins.debounce_s, self.pins.hold_s) for name in self.BUTTONS}
+        self.chord_s = chord_s
+        self._chord_since: float | None = None  # both buttons down since (None: not both)
+        self._chord_fired = False
         self.lights = Lights()
         # the frame loop, the button poller and the camera supervisor all drive the outputs: gpiozero's
         # blink/beep stop the old background thread and start a new one, which two threads at once break
@@ -177,7 +184,7 @@ class Panel:
 
     def on(self, button: str, event: str, handler: Callable[[], Any]) -> None:
         """Call ``handler`` on ``(button, event)``, e.g. ``panel.on("next", "hold", tracker.undo)``."""
-        if button not in self.BUTTONS or event not in ("click", "hold"):
+        if not ((button in self.BUTTONS and event in ("click", "hold")) or (button, event) == ("both", "hold")):
             raise PanelError(f"no such button event {button}/{event}")
         self.handlers[(button, event)] = handler
 
@@ -188,6 +195,7 @@ class Panel:
         for name, device in self.inputs.items():
             for event in self.decoders[name].update(bool(device.is_active), t):
                 fired.append((name, event))
+        fired = self._chord(fired, t)
         for name, event in fired:
             log.info("button %s %s", name, event)
             handler = self.handlers.get((name, event))
@@ -196,6 +204,22 @@ class Panel:
                     handler()
                 except Exception:
                     log.exception("handler for %s %s failed", name, event)
+        return fired
+
+    def _chord(self, fired: list[tuple[str, str]], t: float) -> list[tuple[str, str]]:
+        """Both buttons down: swallow their own events until both are up again; after ``chord_s``
+        of both held, one ``("both", "hold")``."""
+        both = all(d.pressed for d in self.decoders.values())
+        if both and self._chord_since is None:
+            self._chord_since, self._chord_fired = t, False
+        if self._chord_since is None:
+            return fired
+        fired = []  # a chord is on (or ending): the single-button events are not meant
+        if both and not self._chord_fired and t - self._chord_since >= self.chord_s:
+            self._chord_fired = True
+            fired.append(("both", "hold"))
+        if not any(d.pressed for d in self.decoders.values()):
+            self._chord_since = None
         return fired
 
     def start(self) -> "Panel":

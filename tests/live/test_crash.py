@@ -199,7 +199,7 @@ def test_sigkill_at_random_points_loses_no_acknowledged_change(tmp_path):
             def press() -> None:
                 nonlocal inflight
                 while time.monotonic() < stop_at + 5:
-                    if acked and rng.random() < 0.2:
+                    if acked and (rng.random() < 0.2 or len(acked) == len(playout)):  # a whole game played: undo
                         inflight = ("undo", acked[-1])
                         status, _ = _post(port, "/api/undo", {"scope": "action"}, pin)
                         if status == 200:

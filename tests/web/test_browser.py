@@ -58,7 +58,7 @@ def driver():
 def server(hub):
     from web.server import BackgroundServer
 
-    srv = BackgroundServer(hub, threads=12)
+    srv = BackgroundServer(hub, threads=20)
     yield srv
     srv.stop()
 
@@ -366,7 +366,7 @@ def test_the_calibration_screen_shows_the_live_preview_status_and_commands(drive
     hub = Hub(store, pin=PIN, camera_preview=_camera_frame)
     hub.set_status("calibration", "markers: 4 of 4 seen, 0.6 mm reprojection error")
     hub.register_command("calibrate", "Calibrate now", lambda: "calibrated", screen="calibration")
-    srv = BackgroundServer(hub, threads=10)
+    srv = BackgroundServer(hub, threads=16)
     try:
         driver.set_window_size(*PHONE)
         driver.get(srv.url + "camera/calibration")

@@ -18,8 +18,8 @@ def test_a_hub_without_a_game_says_so(hub):
 
 
 def test_a_pin_is_made_up_when_none_is_given_and_bad_pins_are_refused(store):
-    assert Hub(store).pin.isdigit() and len(Hub(store).pin) == 4
-    with pytest.raises(HubError, match="4 to 8 digits"):
+    assert Hub(store).pin.isdigit() and len(Hub(store).pin) == 8
+    with pytest.raises(HubError, match="4 to 12 digits"):
         Hub(store, pin="12a4")
 
 

@@ -30,10 +30,10 @@ def test_a_phone_that_hangs_up_frees_its_stream_without_waiting_for_a_heartbeat(
 
     from web.server import BackgroundServer
 
-    srv = BackgroundServer(hub, threads=12)  # the app's heartbeat is 15 s
+    srv = BackgroundServer(hub, threads=20)  # the app's heartbeat is 15 s
     try:
         sock = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
-        sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert b"200" in sock.recv(4096)
         assert hub.bus.streams == 1
         sock.close()

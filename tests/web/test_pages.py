@@ -175,16 +175,16 @@ def test_serve_gives_waitress_enough_threads_for_the_streams(monkeypatch, hub):
     monkeypatch.setattr(waitress, "serve", lambda app, **kw: seen.update(kw, app=app))
     web.serve(hub, host="127.0.0.1", port=8123, threads=40)
     assert seen["threads"] == 40 and seen["port"] == 8123 and seen["host"] == "127.0.0.1"
-    assert hub.bus.max_streams == 40 - web.SPARE_THREADS, "page loads keep spare threads"
+    assert hub.bus.max_streams == 40 - web.SPARE_THREADS - web.CAMERA_STREAMS, "page loads keep spare threads"
     assert hub.port == 8123 and hub.bus.closed, "the streams end when the server stops"
-    assert web.threads_for(30) == 30 + web.SPARE_THREADS
+    assert web.threads_for(30) == 30 + web.SPARE_THREADS + web.CAMERA_STREAMS
 
 
 def test_a_background_server_keeps_threads_free_for_page_loads(hub):
     from web.server import BackgroundServer
 
-    srv = BackgroundServer(hub, threads=12)
+    srv = BackgroundServer(hub, threads=16)
     try:
-        assert hub.bus.max_streams == 12 - 8
+        assert hub.bus.max_streams == 16 - 8 - 4
     finally:
         srv.stop()

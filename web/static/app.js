@@ -861,7 +861,12 @@ function initCamera() {
     if (!state.camera) { $("#camera-none").hidden = false; img.hidden = true; return; }
     const next = new Image();
     next.onload = () => { img.src = next.src; img.hidden = false; $("#camera-none").hidden = true; timer = setTimeout(refresh, 500); };
-    next.onerror = () => { timer = setTimeout(refresh, 2000); };
+    next.onerror = async () => {
+      // a locked phone gets 401: the camera films someone's home, it needs the table PIN
+      const r = await fetch(next.src).catch(() => null);
+      if (r && r.status === 401) { $("#camera-none").textContent = "Enter the table PIN (the lock button) to see the camera."; $("#camera-none").hidden = false; }
+      timer = setTimeout(refresh, 2000);
+    };
     next.src = `/camera.jpg?overlay=${screen}&t=${Date.now()}`;
   }
   document.addEventListener("visibilitychange", () => { clearTimeout(timer); if (!document.hidden) refresh(); });

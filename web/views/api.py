@@ -11,6 +11,8 @@ on" and changes nothing. A change the database could not save is refused with 50
 """
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, Mapping
 
 from flask import Blueprint, Response, jsonify, request
@@ -31,11 +33,42 @@ MAX_NAME = 24
 FILE_OPTIONS = frozenset({"catalog", "board", "data", "tracks", "ships", "pieces"})
 
 
+#: JSON nesting the API reads (an action is two levels deep); deeper bodies are refused before parsing
+MAX_DEPTH = 16
+#: a saved game's number is an SQLite integer
+MAX_ID = 2 ** 63 - 1
+_STRING = re.compile(rb'"(?:\\.|[^"\\])*"')
+
+
+def _depth(raw: bytes) -> int:
+    """How deeply ``raw`` (JSON text) nests arrays and objects (strings skipped)."""
+    depth = deepest = 0
+    for ch in _STRING.sub(b'""', raw):
+        if ch in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in b"]}":
+            depth -= 1
+    return deepest
+
+
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    raw = request.get_data(cache=True)
+    if _depth(raw) > MAX_DEPTH:
+        raise ApiError(400, f"the request body nests deeper than {MAX_DEPTH} levels")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise ApiError(400, "the request body must be UTF-8 JSON text") from None
+    except ValueError as exc:
+        raise ApiError(400, f"the request body is not JSON ({exc})") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
     return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _ok(**extra: Any) -> Response:
@@ -156,16 +189,21 @@ def legal() -> Response:
     for key, value in request.args.items():
         if key == "limit":
             continue
+        if not (key.isascii() and key.isidentifier() and len(key) <= 40):
+            raise ApiError(400, f"query field {key[:40]!r} is not an action field name")
         prefix[key] = _query_value(value)
-    try:
-        limit = max(1, min(200, int(request.args.get("limit", 60))))
-    except ValueError:
-        raise ApiError(400, "limit must be a whole number") from None
+    raw = request.args.get("limit", "60")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
+        raise ApiError(400, f"limit must be a whole number from 1 to 200, got {raw[:20]!r}")
+    limit = max(1, min(200, int(raw)))
     return jsonify(actions=hub().legal_actions(prefix, limit=limit))
 
 
 def _query_value(value: str) -> Any:
-    if value.lstrip("-").isdigit():
+    """A query value as the action field it stands for: a whole number (ASCII digits only, at most
+    18 of them), true/false, else the text."""
+    digits = value[1:] if value.startswith("-") else value
+    if digits.isascii() and digits.isdigit() and len(digits) <= 18:
         return int(value)
     if value in ("true", "false"):
         return value == "true"
@@ -208,9 +246,7 @@ def me() -> Response:
 @change()
 def submit() -> Response:
     body = _body()
-    action = body.get("action", body if "type" in body else None)
-    if not isinstance(action, dict):
-        raise ApiError(400, 'send {"action": {"type": ..., ...}}')
+    action = _action(body.get("action", body if "type" in body else None))
     events = hub().submit(action, source="phone", version=_seen(body))
     return _ok(events=[e.to_dict() for e in events])
 
@@ -218,9 +254,7 @@ def submit() -> Response:
 @bp.post("/check")
 @change()
 def check() -> Response:
-    action = _body().get("action")
-    if not isinstance(action, dict):
-        raise ApiError(400, 'send {"action": {"type": ..., ...}}')
+    action = _action(_body().get("action"))
     reason = hub().check(action)
     return _ok(legal=reason is None, reason=reason)
 
@@ -263,6 +297,16 @@ def dismiss() -> Response:
 def clear_flag() -> Response:
     hub().clear_flag()
     return _ok()
+
+
+def _action(action: Any) -> dict[str, Any]:
+    """The action object of a request, its ``type`` a name (the game checks the other fields)."""
+    if not isinstance(action, dict):
+        raise ApiError(400, 'send {"action": {"type": ..., ...}}')
+    kind = action.get("type")
+    if not (isinstance(kind, str) and 0 < len(kind) <= 40 and kind.isascii() and kind.isidentifier()):
+        raise ApiError(400, f"action field 'type' must be an action name such as \"place_tile\", got {kind!r:.60}")
+    return action
 
 
 def _is_int(v: Any) -> bool:
@@ -329,7 +373,7 @@ def reopen() -> Response:
 def resume() -> Response:
     body = _body()
     game_id = body.get("id")
-    if game_id is not None and not _is_int(game_id):
+    if game_id is not None and not (_is_int(game_id) and 1 <= game_id <= MAX_ID):
         raise ApiError(400, "id must be a saved game's number (or null for the latest unfinished one)")
     session = hub().resume(game_id, version=_seen(body))
     return _ok(id=session.game_id)

@@ -6,12 +6,13 @@ import time
 from typing import Iterator
 
 import segno
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 
 from tablehub.lan import lan_ip
 
 from .. import security
 from ..hub import PREVIEW_OVERLAYS
+from ..limits import Held, Slots
 from ..security import ApiError, hub
 
 bp = Blueprint("media", __name__)
@@ -80,6 +81,7 @@ def _overlay() -> str:
 @bp.get("/camera.jpg")
 def camera_jpg() -> Response:
     h = hub()
+    security.may_see_camera()
     overlay = _overlay()
     if h.camera_preview is None:
         raise ApiError(404, "this hub has no camera")
@@ -91,14 +93,18 @@ def camera_jpg() -> Response:
 
 @bp.get("/camera.mjpg")
 def camera_mjpg() -> Response:
+    """A live MJPEG stream; each holds a server thread, so they are capped (web.CAMERA_STREAMS)."""
     h = hub()
+    security.may_see_camera()
     overlay = _overlay()
     if h.camera_preview is None:
         raise ApiError(404, "this hub has no camera")
-    try:
-        seconds = max(1, min(MJPEG_SECONDS, int(request.args.get("seconds", MJPEG_SECONDS))))
-    except ValueError:
-        raise ApiError(400, "seconds must be a whole number") from None
+    raw = request.args.get("seconds", str(MJPEG_SECONDS))
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
+        raise ApiError(400, f"seconds must be a whole number of seconds (1 to {MJPEG_SECONDS})")
+    seconds = max(1, min(MJPEG_SECONDS, int(raw)))
+    slots: Slots = current_app.extensions["tablehub.camera_slots"]
+    release = slots.take(security.client_id())
 
     def frames() -> Iterator[bytes]:
         end = time.monotonic() + seconds
@@ -109,5 +115,5 @@ def camera_mjpg() -> Response:
                        + b"\r\n\r\n" + frame + b"\r\n")
             time.sleep(1 / MJPEG_FPS)
 
-    return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame",
+    return Response(Held(frames(), release), mimetype="multipart/x-mixed-replace; boundary=frame",
                     headers={"Cache-Control": "no-store"})

@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from ..events import StreamLimit
-from ..security import hub
+from ..limits import Held, Slots
+from ..security import ApiError, client_id, hub
 
 bp = Blueprint("stream", __name__)
 
@@ -19,26 +20,34 @@ def _last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last")
     if raw is None:
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        return None
-    return value if value >= 0 else None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+        return None  # not an id this hub gave: start afresh with the current state
+    return int(raw)
+
+
+def _busy(message: str) -> Response:
+    resp = jsonify(ok=False, error=message)
+    resp.status_code = 503
+    resp.headers["Retry-After"] = "5"
+    return resp
 
 
 @bp.get("/events")
 def events() -> Response:
     h = hub()
+    slots: Slots = current_app.extensions["tablehub.event_slots"]
+    try:
+        release = slots.take(client_id())
+    except ApiError as exc:
+        return _busy(exc.message)
     try:
         chunks = h.bus.stream(_last_event_id(), heartbeat=current_app.config["SSE_HEARTBEAT"],
                               lifetime=current_app.config["SSE_LIFETIME"],
                               gone=request.environ.get("waitress.client_disconnected"))
     except StreamLimit as exc:
-        resp = jsonify(ok=False, error=f"the hub is busy: {exc}; retrying shortly")
-        resp.status_code = 503
-        resp.headers["Retry-After"] = "5"
-        return resp
-    resp = Response(chunks, mimetype="text/event-stream")
+        release()
+        return _busy(f"the hub is busy: {exc}; retrying shortly")
+    resp = Response(Held(chunks, release), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
