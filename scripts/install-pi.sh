@@ -1,36 +1,57 @@
 #!/usr/bin/env bash
-# Install the table hub on Raspberry Pi OS (Bookworm or later, 64-bit), as a systemd service.
-#
-#   sudo scripts/install-pi.sh [--prefix /opt/tablehub] [--hostname tablehub] [--no-start] [--dry-run]
-#
-# What it does (each step is safe to repeat):
-#   1. apt packages: python3-picamera2 (camera), python3-numpy, python3-lgpio (Pi 5 GPIO),
-#      python3-jsonschema (file formats; pure Python, so pip need not build rpds-py),
-#      python3-venv, avahi-daemon (tablehub.local), sqlite3, espeak-ng and alsa-utils (the voice);
-#   2. a system user "tablehub" in the video, gpio and audio groups;
-#   3. the project copied to the prefix, and a venv made with --system-site-packages so it sees
-#      apt's picamera2 and numpy. numpy ABI: apt's picamera2 (and simplejpeg) are built against
-#      Debian's numpy 1.x; recent OpenCV wheels require numpy 2. The venv keeps apt's numpy
-#      (constraint numpy<2) and takes an OpenCV wheel that runs on numpy 1.x (<4.12);
-#      `tablehub doctor` checks the result;
-#   4. /etc/tablehub/{tablehub.toml,pins.toml}, /boot/firmware/tablehub.txt plus ONE
-#      "include tablehub.txt" line in /boot/firmware/config.txt, the avahi service, the hostname;
-#   5. the systemd unit, enabled and started; then `tablehub doctor`.
-# docs/raspberry-pi.md explains every step and the wiring.
+# Install the table hub on Raspberry Pi OS (Bookworm or later, 64-bit) as a systemd service.
+# docs/raspberry-pi.md explains every step and the wiring; usage() below is what --help prints.
 set -euo pipefail
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/_pi.sh
+. "$SRC/scripts/_pi.sh"
+
+usage() {
+    cat <<'USAGE'
+Usage: sudo scripts/install-pi.sh [--prefix DIR] [--hostname NAME] [--no-start] [--dry-run]
+
+Install the table hub on Raspberry Pi OS (Bookworm or later, 64-bit) as the systemd service
+"tablehub". Each step is safe to repeat.
+
+  1. apt packages: picamera2, numpy, lgpio and jsonschema from apt, avahi-daemon, sqlite3,
+     espeak-ng and alsa-utils (the voice), ...
+  2. a system user "tablehub" in the video, gpio and audio groups
+  3. the project copied to the prefix, with a venv that sees apt's picamera2 and numpy;
+     pip keeps apt's numpy and takes the OpenCV of constraints/pi.txt
+  4. /etc/tablehub/{tablehub.toml,pins.toml}, /boot/firmware/tablehub.txt and one
+     "include tablehub.txt" line in config.txt, the avahi service, the hostname (and /etc/hosts)
+  5. the systemd unit, enabled and started; then `tablehub doctor`
+
+Options:
+  --prefix DIR      where the project and its venv go (default /opt/tablehub)
+  --hostname NAME   the Pi's host name, so phones open http://NAME.local/ (default tablehub;
+                    an empty NAME keeps the current one)
+  --no-start        enable the service but do not (re)start it
+  --allow-missing   go on without the apt packages the apt sources lack (python3-picamera2 and
+                    python3-lgpio come from the Raspberry Pi archive: on plain Debian, as in
+                    scripts/rehearse-arm64.sh, the hub then runs without camera and GPIO)
+  --dry-run         print the steps without changing anything (no root needed)
+  -h, --help        this text
+
+Afterwards reboot once if config.txt was changed. More: docs/raspberry-pi.md
+USAGE
+}
 PREFIX=/opt/tablehub
 HOSTNAME_WANTED=tablehub
 START=1
 DRY=0
+ALLOW_MISSING=0
 while [ $# -gt 0 ]; do
     case "$1" in
-        --prefix) PREFIX="$2"; shift 2 ;;
-        --hostname) HOSTNAME_WANTED="$2"; shift 2 ;;
+        --prefix|--hostname)
+            if [ $# -lt 2 ]; then echo "install-pi.sh: $1 needs a value (see --help)" >&2; exit 2; fi
+            if [ "$1" = --prefix ]; then PREFIX="$2"; else HOSTNAME_WANTED="$2"; fi
+            shift 2 ;;
         --no-start) START=0; shift ;;
         --dry-run) DRY=1; shift ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        --allow-missing) ALLOW_MISSING=1; shift ;;
+        -h|--help) usage; exit 0 ;;
         *) echo "install-pi.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -54,6 +75,25 @@ APT_PACKAGES=(python3-picamera2 python3-numpy python3-lgpio python3-jsonschema p
 
 say "1/5 apt packages"
 run apt-get update
+if [ "$DRY" = 0 ]; then
+    missing=()
+    for pkg in "${APT_PACKAGES[@]}"; do
+        if [ -z "$(apt_version "$pkg")" ]; then missing+=("$pkg"); fi
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        if [ "$ALLOW_MISSING" = 0 ]; then
+            echo "install-pi.sh: not in the apt sources: ${missing[*]} (python3-picamera2 and python3-lgpio come" \
+                 "from the Raspberry Pi archive: is this Raspberry Pi OS? --allow-missing goes on without them)" >&2
+            exit 1
+        fi
+        say "going on without ${missing[*]} (not in the apt sources): no camera or GPIO from apt"
+        keep=()
+        for pkg in "${APT_PACKAGES[@]}"; do
+            case " ${missing[*]} " in *" $pkg "*) ;; *) keep+=("$pkg") ;; esac
+        done
+        APT_PACKAGES=("${keep[@]}")
+    fi
+fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 
 say "2/5 user tablehub (groups video, gpio, audio)"
@@ -63,18 +103,23 @@ fi
 for g in video gpio audio; do
     if getent group "$g" >/dev/null; then run usermod -aG "$g" tablehub; fi
 done
+# the service's data folder (systemd's StateDirectory makes it too, at the first start: doctor,
+# run below, and --no-start need it before)
+run install -d -o tablehub -g tablehub -m 0750 /var/lib/tablehub
 
 say "3/5 project in $PREFIX and its venv"
 run mkdir -p "$PREFIX"
-run rsync -a --delete --exclude .venv --exclude var --exclude .git --exclude '__pycache__' "$SRC/" "$PREFIX/"
+run rsync -a --delete --exclude .venv --exclude .venv-pi --exclude var --exclude .git --exclude '__pycache__' "$SRC/" "$PREFIX/"
 run python3 -m venv --system-site-packages "$PREFIX/.venv"
+# pip keeps apt's numpy (python3-picamera2 is built against it: 1.24 on Bookworm, 2.x on Trixie)
+# and takes an OpenCV that runs on it: constraints/pi.txt, its numpy line set to apt's version.
 CONSTRAINTS="$PREFIX/.pi-constraints.txt"
+NUMPY_APT="$(apt_version python3-numpy)"
 if [ "$DRY" = 0 ]; then
-    # Keep apt's numpy 1.x (what python3-picamera2 is built against); an OpenCV wheel that runs on it.
-    printf 'numpy<2\nopencv-python-headless<4.12\n' > "$CONSTRAINTS"
-else
-    echo "+ write $CONSTRAINTS: numpy<2, opencv-python-headless<4.12"
+    pi_constraints "$SRC/constraints/pi.txt" "$NUMPY_APT" > "$CONSTRAINTS"
 fi
+echo "+ write $CONSTRAINTS (constraints/pi.txt, numpy==${NUMPY_APT:-as written}):" \
+    "$(pi_constraints "$SRC/constraints/pi.txt" "$NUMPY_APT" | grep -v '^#' | cut -d' ' -f1 | tr '\n' ' ')"
 run "$PREFIX/.venv/bin/pip" install --quiet --constraint "$CONSTRAINTS" -e "$PREFIX"
 
 say "4/5 settings, boot config, avahi, hostname"
@@ -83,12 +128,27 @@ run install -d -m 0755 /etc/tablehub
 run install -m 0644 "$SRC/firmware_config/pins.toml" /etc/tablehub/pins.toml
 run install -m 0644 "$SRC/firmware_config/tablehub.txt" "$BOOT/tablehub.txt"
 if ! grep -qxF "include tablehub.txt" "$CONFIG_TXT" 2>/dev/null; then
-    say "adding 'include tablehub.txt' to $CONFIG_TXT (takes effect after a reboot)"
-    if [ "$DRY" = 0 ]; then printf '\n# tablehub (scripts/install-pi.sh)\ninclude tablehub.txt\n' >> "$CONFIG_TXT"; fi
+    say "adding '[all]' and 'include tablehub.txt' to $CONFIG_TXT (takes effect after a reboot)"
 fi
-run install -m 0644 "$SRC/firmware_config/tablehub.avahi.service" /etc/avahi/services/tablehub.service
+if [ "$DRY" = 0 ]; then add_boot_include "$CONFIG_TXT"; fi
+SETTINGS=/etc/tablehub/tablehub.toml
+[ -f "$SETTINGS" ] || SETTINGS="$SRC/firmware_config/tablehub.toml"  # a dry run installs nothing
+PORT="$(settings_port "$SETTINGS")"
+echo "+ install $SRC/firmware_config/tablehub.avahi.service -> /etc/avahi/services/tablehub.service (port $PORT)"
+if [ "$DRY" = 0 ]; then
+    install -d -m 0755 /etc/avahi/services
+    avahi_service "$SRC/firmware_config/tablehub.avahi.service" "$PORT" > /etc/avahi/services/tablehub.service
+fi
 if [ -n "$HOSTNAME_WANTED" ] && [ "$(hostname)" != "$HOSTNAME_WANTED" ]; then
-    run hostnamectl set-hostname "$HOSTNAME_WANTED"
+    # /etc/hosts first, so that sudo resolves the new name as soon as it is set
+    echo "+ /etc/hosts: 127.0.1.1 $HOSTNAME_WANTED"
+    if [ "$DRY" = 0 ]; then set_hosts_name /etc/hosts "$HOSTNAME_WANTED"; fi
+    if [ -d /run/systemd/system ] || [ "$DRY" = 1 ]; then
+        run hostnamectl set-hostname "$HOSTNAME_WANTED"
+    else  # no systemd running (a chroot, an image being prepared): the name for the next boot
+        echo "+ /etc/hostname: $HOSTNAME_WANTED (systemd is not running here)"
+        echo "$HOSTNAME_WANTED" > /etc/hostname
+    fi
 fi
 
 say "5/5 systemd unit"
@@ -98,11 +158,18 @@ if [ "$DRY" = 0 ]; then
 else
     echo "+ install $SRC/systemd/tablehub.service -> $UNIT (paths under $PREFIX)"
 fi
-run systemctl daemon-reload
-run systemctl enable tablehub.service
-if [ "$START" = 1 ]; then run systemctl restart tablehub.service; fi
+if [ -d /run/systemd/system ] || [ "$DRY" = 1 ]; then
+    run systemctl daemon-reload
+    run systemctl enable tablehub.service
+    if [ "$START" = 1 ]; then run systemctl restart tablehub.service; fi
+else  # a chroot or an image: enabled for the next boot, nothing to start
+    say "systemd is not running here: the service is enabled for the next boot, not started"
+    run systemctl enable tablehub.service
+fi
 
-say "checking (the service holds the camera, so the camera check is skipped here)"
-run runuser -u tablehub -- env TABLEHUB_DATA=/var/lib/tablehub "$PREFIX/.venv/bin/tablehub" doctor --no-camera \
-    --config /etc/tablehub/tablehub.toml || true
-say "done: open http://$HOSTNAME_WANTED.local/ on a phone; reboot once if config.txt was changed"
+say "checking (the service holds the camera and the pins, so doctor leaves them out)"
+run runuser -u tablehub -- "$PREFIX/.venv/bin/tablehub" doctor --no-camera \
+    --config /etc/tablehub/tablehub.toml --data /var/lib/tablehub || true
+NAME="${HOSTNAME_WANTED:-$(hostname)}"
+if [ "$PORT" = 80 ]; then PAGE="http://$NAME.local/"; else PAGE="http://$NAME.local:$PORT/"; fi
+say "done: open $PAGE on a phone; reboot once if config.txt was changed"

@@ -201,7 +201,7 @@ class SetupScreens:
     def _catalog(self, game: str) -> Any:
         from vision.tiles import CatalogInfo
 
-        from .commands.recognize import catalog_file
+        from .setup_files import catalog_file
 
         return CatalogInfo.load(catalog_file(game))  # a game without tiles: one line naming the tile games
 
@@ -300,7 +300,7 @@ class SetupScreens:
         from vision import VisionError
         from vision.enroll import read_image, refs_from_frames
 
-        from .commands.enroll import keep_lens
+        from .setup_files import keep_lens
 
         game = self._game()
         photos = self.captured(game)

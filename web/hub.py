@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable, Mapping
 from tablehub.access import PinError, PinKeeper
 from tablehub.games import GAMES, game_class, new_game
 from tablehub.games.base import Action, ScoreEvent, Setup, TablehubError
+from tablehub.lan import mdns_name
 from tablehub.session import Session, Stale
 from tablehub.store import NotSaved, Store
 
@@ -100,11 +101,12 @@ class Hub:
     ``store``: the SQLite store of games. ``pin``: the table PIN that unlocks changes
     (kept by ``access``; random 8 digits when both are ``None``). ``camera_preview``: ``callable(overlay) -> JPEG bytes or
     None`` where ``overlay`` is one of :data:`PREVIEW_OVERLAYS`; ``None`` when there is no camera.
-    ``hostnames``: names to put in the join QR code besides the IP address.
+    ``hostnames``: names to put in the join QR code besides the IP address (default: this
+    machine's mDNS name, ``<hostname>.local``).
     """
 
     def __init__(self, store: Store, pin: str | None = None, camera_preview: CameraPreview | None = None, *,
-                 hostnames: Iterable[str] = ("tablehub.local",), port: int | None = None,
+                 hostnames: Iterable[str] | None = None, port: int | None = None,
                  secret_key: bytes | None = None, max_streams: int = 110, keep_events: int = 200,
                  access: PinKeeper | None = None):
         try:
@@ -116,7 +118,7 @@ class Hub:
         self.access.on_change = self._pin_entry_changed
         self.store = store
         self.camera_preview = camera_preview
-        self.hostnames = tuple(hostnames)
+        self.hostnames = tuple(hostnames) if hostnames is not None else (mdns_name(),)
         self.port = port
         self.secret_key = secret_key or self.access.secret_key
         self.bus = EventBus(keep=keep_events, max_streams=max_streams)

@@ -1,34 +1,48 @@
 """``tablehub demo``: the whole table hub on a simulated table (the README's main job).
 
-The sim camera plays a recorded game (``--record``, default: a seeded Neues Land
-game) at a human pace: hands reach over the table, then the table is still. The
-tracker reads each turn, the demo's "player" presses NEXT on the mock buttons
-(gpiozero's MockFactory), answers the phone when the camera is unsure, and enters
-what only a phone can (draws, deliveries). The page is served meanwhile
-(``--no-web`` to skip), and every recognised turn is printed. At the end the final
-score is compared with ``tablehub score`` of the record.
+The sim camera plays a game (default: a seeded random Neues Land game; ``--record``
+plays a recorded one) at a human pace: hands reach over the table, then the table is
+still. The tracker reads each turn, the demo's "player" presses NEXT on the mock
+buttons (gpiozero's MockFactory), answers the phone when the camera is unsure, and
+enters what only a phone can (draws, deliveries). The page is served meanwhile
+(``--no-web`` to skip): its address on the local network, the table PIN and a QR code
+are printed at the start and again when the game is over; ``-v`` prints every reading.
+At the end the final score is compared with ``tablehub score`` of the record.
+
+Demo games go to their own database, ``demo.sqlite`` in the data folder, emptied at
+each start, so they never appear among the table's saved games (``games.sqlite``).
+Ctrl-C (or SIGTERM) during the game ends the demo with "demo interrupted" and exit
+status 130, the shell's convention for an interrupted command; no final scoring.
 """
 from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import threading
 import time
+from pathlib import Path
 
 from ..games.base import TablehubError
 from ..hardware.panel import Panel
 from ..hardware.sdnotify import Notifier
 from ..records import Record, load_record, replay
+from ..store import Store
 from ..table_setup import SetupScreens
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.player import SimPlayer
 from ..tracking.simtable import SimTable, demo_record
+from ..lan import page_urls
 from ..venue import start_publishing
-from .score import explain
-from .run import add_common, build_table, open_hub, open_voice, settings, start_web, stop_on_signals, table_mat
+from ..explain import explain
+from ._options import add_common, settings
+from .run import build_table, make_hub, open_voice, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
-HELP = "play a recorded game on a simulated table: camera, tracker, mock buttons and the page"
+HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "
+        "mock buttons and the page")
+DEMO_DB = "demo.sqlite"  # in the data folder, beside the table's games.sqlite
+INTERRUPTED = 130        # exit status of a demo stopped by Ctrl-C (128 + SIGINT, as the shell does)
 log = logging.getLogger(__name__)
 
 
@@ -43,8 +57,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1280x720", help="simulated camera resolution (default 1280x720)")
     parser.add_argument("--no-web", action="store_true", help="do not serve the page")
     parser.add_argument("--exit", action="store_true", help="exit at the end instead of serving the page on")
+    parser.add_argument("-v", "--verbose", action="store_true", dest="chatter",
+                        help="print every reading, commit and phone entry")
     parser.add_argument("--voice", action="store_true", help="speak the turns with espeak-ng ([voice] settings; "
                         "docs/voice.md)")
+
+
+def demo_store(data_dir: str | Path) -> Store:
+    """The demo's own database (``demo.sqlite`` in the data folder), emptied: demo games never mix
+    with the table's saved games, and the demo's page lists only the game being played."""
+    path = Path(data_dir) / DEMO_DB
+    for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        leftover.unlink(missing_ok=True)
+    return Store(path)
+
+
+def print_join(port: int, bind: str, pin: str, out=None) -> None:
+    """Where phones open the page: its addresses, the table PIN and a QR code of the first address."""
+    import segno
+
+    out = out or sys.stdout
+    urls = page_urls(port, bind)
+    print(f"demo: open {'  or  '.join(urls)} on a phone (table PIN {pin})", file=out)
+    if urls[0].startswith("http://localhost"):
+        print("demo: no network address here: only this machine can open the page", file=out)
+    segno.make(urls[0]).terminal(out=out, compact=True)
+    out.flush()
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 turn``, ``2 turns``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def turns_done(turns: list, logged: int) -> int:
+    """How many of the script's turns the log holds completely."""
+    done = total = 0
+    for turn in turns:
+        total += len(turn.actions)
+        if total > logged:
+            break
+        done += 1
+    return done
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,13 +119,17 @@ def run(args: argparse.Namespace) -> int:
     def say(line: str) -> None:
         print(line, flush=True)
 
+    def chatter(line: str) -> None:
+        if args.chatter:
+            say(line)
+
+    store = demo_store(cfg.data_dir)
     holder: list[SetupScreens] = []
-    hub, opened = open_hub(cfg, args.table_pin, holder)
-    store = opened.store
+    hub = make_hub(cfg, store, args.table_pin, holder)  # a fresh demo.sqlite: nothing to recover
     venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     session = hub.start(record.setup)
-    say(f"demo: {record.source}: {len(sim.turns)} turns of {record.setup.game} for "
-        f"{', '.join(record.setup.players)} (game {session.game_id} in {cfg.db_path})")
+    say(f"demo: {record.source}: {plural(len(sim.turns), 'turn')} of {record.setup.game} for "
+        f"{', '.join(record.setup.players)} (demo database {store.path})")
     try:
         recognizer = make_recognizer(record.setup.game, sim=sim)
     except RecognitionUnavailable as exc:
@@ -83,14 +141,16 @@ def run(args: argparse.Namespace) -> int:
     table = build_table(cfg, hub, lambda: camera, panel, Notifier({}), recognizer)
     holder.append(SetupScreens(hub, cfg, table.latest_frame, lambda game: table_mat(cfg, game)))  # the preview
     if table.tracker is not None:
-        table.tracker.subscribe(lambda kind, p: say(f"  {kind}: {p.describe() if kind == 'reading' else p.message}")
+        table.tracker.subscribe(lambda kind, p: chatter(f"  {kind}: {p.describe() if kind == 'reading' else p.message}")
                                 if kind in ("reading", "commit", "refused", "undo") else None)
     speaker = open_voice(cfg, hub, table) if args.voice else None
     web = None
     if not args.no_web:
         web = start_web(hub, cfg)
-        say(f"demo: the page is on http://localhost:{web.port}/ (table PIN {hub.pin})")
-    player = SimPlayer(hub, table.tracker, camera, sim.turns, panel.factory, cfg.pins.next, say)
+        print_join(web.port, cfg.web.host, hub.pin)
+    if not args.chatter:
+        say("demo: playing (-v prints every reading)")
+    player = SimPlayer(hub, table.tracker, camera, sim.turns, panel.factory, cfg.pins.next, chatter)
     stop = threading.Event()
     stop_on_signals(stop)
     period = 1.0 / cfg.camera.fps if cfg.camera.fps > 0 else 0.0
@@ -103,15 +163,20 @@ def run(args: argparse.Namespace) -> int:
             stop.wait(max(0.0, period - (time.monotonic() - t0)))
         if not stop.is_set():
             player.finish()
+        if stop.is_set():
+            say(f"demo interrupted: {turns_done(sim.turns, len(session.rows))} of {len(sim.turns)} turns played")
+            return INTERRUPTED
         if not session.game.finished:
             session.finish()
         say(explain(session.game))
-        say(f"demo: {len(sim.turns)} turns: NEXT pressed {player.presses} times, {player.choices} unsure reads "
-            f"answered on the phone, {player.corrections} turns corrected on the phone")
+        say(f"demo: {plural(len(sim.turns), 'turn')}: NEXT pressed {plural(player.presses, 'time')}, "
+            f"{plural(player.choices, 'unsure read')} answered on the phone, "
+            f"{plural(player.corrections, 'turn')} corrected on the phone")
         same = session.game.scores() == expected.scores()
         say("demo: " + ("the final score equals `tablehub score` of the record" if same else
                         f"MISMATCH: the record scores {expected.scores()}"))
         if web is not None and not args.exit and not stop.is_set():
+            print_join(web.port, cfg.web.host, hub.pin)
             say("demo: serving the page on; Ctrl-C to stop")
             stop.wait()
         return 0 if same else 1

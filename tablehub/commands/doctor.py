@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from typing import Any, Callable
+
 from ..config import Config, load_config
 from ..games.base import TablehubError
 from ..hardware.checks import Check, run_checks
@@ -17,6 +19,8 @@ HELP = ("check camera, lens file, markers in view, GPIO, numpy/OpenCV/picamera2 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default="", help="settings file (default: $TABLEHUB_CONFIG or "
                         "/etc/tablehub/tablehub.toml if present)")
+    parser.add_argument("--data", help="the data folder to check (game database, lens file); the service's is "
+                        "/var/lib/tablehub (default: $TABLEHUB_DATA, ./var in a checkout, else $XDG_DATA_HOME/tablehub)")
     parser.add_argument("--no-camera", action="store_true", help="skip the camera and marker checks")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -26,7 +30,7 @@ def check_lens(cfg: Config) -> Check:
     try:
         from vision import VisionError
 
-        from .lens import configured_lens, describe, lens_path
+        from ..setup_files import configured_lens, describe, lens_path
     except ImportError as exc:
         return Check("lens", "skip", f"vision is not installed ({exc})")
     path = lens_path(cfg)
@@ -43,6 +47,26 @@ def check_lens(cfg: Config) -> Check:
         return Check("lens", "warn", f"{path}: {describe(lens)}",
                      f"sharp photos of a flat board give under 1 px: {redo}")
     return Check("lens", "ok", f"{path}: {describe(lens)}")
+
+
+def sim_frame(cfg: Config) -> Callable[[], Any] | None:
+    """For the sim camera: a reader of one rendered frame of a demo table (mat, markers, the start tile)
+    at the camera's size, so the marker check has something to look at; ``None`` for real cameras."""
+    from ..hardware.cameras import CameraError, resolve_source
+
+    if resolve_source(cfg.camera) != "sim":
+        return None
+
+    def read() -> Any:
+        try:
+            from ..tracking.simtable import SimTable, demo_record
+
+            sim = SimTable(demo_record("neuesland"), size=(cfg.camera.width, cfg.camera.height)).limit(1)
+            with sim.camera() as camera:
+                return camera.read()
+        except ImportError as exc:
+            raise CameraError(f"the sim camera cannot render: {exc}") from None
+    return read
 
 
 def check_logs(cfg: Config) -> Check:
@@ -78,8 +102,9 @@ def check_logs(cfg: Config) -> Check:
 
 
 def run(args: argparse.Namespace) -> int:
-    cfg = load_config(args.config)
-    checks = run_checks(cfg, camera=not args.no_camera)
+    cfg = load_config(args.config, overrides={"data_dir": args.data} if args.data else None)
+    checks = run_checks(cfg, camera=not args.no_camera, read_frame=sim_frame(cfg),
+                        what="the sim camera (a rendered demo table; no Pi camera found)")
     after_markers = next((i + 1 for i, c in enumerate(checks) if c.name == "markers"), 1)
     checks.insert(after_markers, check_lens(cfg))
     after_disk = next((i + 1 for i, c in enumerate(checks) if c.name == "disk"), len(checks))

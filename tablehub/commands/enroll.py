@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..games.base import TablehubError
-from .recognize import catalog_file
+from ..setup_files import catalog_file, keep_lens
 
 NAME = "enroll"
 HELP = "learn the tiles' appearance from photos of the laid-out set or from scans; calibrate player colours"
@@ -55,7 +55,7 @@ def run(args) -> int:
     from vision.tiles import CatalogInfo
 
     from ..config import load_config
-    from .lens import lens_for
+    from ..setup_files import lens_for
 
     catalog_path = catalog_file(args.game)
     out = Path(args.out)
@@ -101,20 +101,6 @@ def run(args) -> int:
     except VisionError as exc:
         raise EnrollError(str(exc)) from None
     return 0
-
-
-def keep_lens(out: Path, lens) -> None:
-    """Record the lens the references were taken through as ``lens.json`` beside them (none: no file).
-
-    ``tablehub recognize`` and ``run`` fall back to it when the camera has no lens file;
-    a lens.json left from an earlier enrolment into the same folder would be wrong.
-    """
-    path = out / "lens.json"
-    if lens is not None:
-        lens.save(path)
-    elif path.is_file():
-        path.unlink()
-        print(f"removed {path} (these references were taken without a lens calibration)")
 
 
 def _print_layout(catalog, layout) -> None:

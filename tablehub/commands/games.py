@@ -30,7 +30,7 @@ DESCRIPTION = __doc__
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from .run import add_settings
+    from ._options import add_settings
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     where = argparse.ArgumentParser(add_help=False)
@@ -51,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def database(args: argparse.Namespace) -> Path:
     if getattr(args, "db", None):
         return Path(args.db)
-    from .run import settings
+    from ._options import settings
 
     return settings(args).db_path
 

@@ -4,8 +4,8 @@
     tablehub lens calibrate --camera             # the hub's camera: move the board between shots
     tablehub lens calibrate --photos DIR         # photos of the board taken with the hub's camera
 
-The lens file is written where ``tablehub run``, ``recognize`` and ``enroll`` read it:
-``[camera] lens`` in the settings, else ``lens-<camera source>.json`` in the data folder
+The lens file is written where ``tablehub run``, ``recognize`` and ``enroll`` read it
+(:func:`tablehub.setup_files.lens_path`): ``[camera] lens`` in the settings, else ``lens-<camera source>.json`` in the data folder
 (``var/lens-picamera2.json`` in a checkout, ``/var/lib/tablehub/lens-picamera2.json`` on
 the Pi). See docs/vision-setup.md.
 """
@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..config import CAMERA_SOURCES, Config
-from ..games.base import TablehubError
+from ..setup_files import LensError, edge_shift_px, lens_path
 
 if TYPE_CHECKING:  # vision is imported when a lens is used: the core runs without OpenCV
-    from vision.calibrate import BoardView, CharucoSpec, LensCalibration
+    from vision.calibrate import BoardView, CharucoSpec
 
 NAME = "lens"
 HELP = "calibrate the camera's lens with a printed ChArUco board (optional; wide lenses)"
@@ -32,77 +32,6 @@ DESCRIPTION = (HELP + ". 'lens board' writes the board to print; 'lens calibrate
                "'recognize' and 'enroll' read (see docs/vision-setup.md).")
 
 CAMERA_CHOICES = tuple(s for s in CAMERA_SOURCES if s != "sim") + ("auto",)
-NO_LENS = "none"
-
-
-class LensError(TablehubError):
-    pass
-
-
-# --------------------------------------------------------------------------- where the lens file lives
-
-
-def lens_path(cfg: Config) -> Path:
-    """The configured camera's lens file: ``[camera] lens``, else ``<data>/lens-<source>.json``."""
-    from ..hardware.cameras import resolve_source
-
-    return cfg.lens_path(resolve_source(cfg.camera))
-
-
-def configured_lens(cfg: Config, frame_size: tuple[int, int] | None = None) -> "LensCalibration | None":
-    """The lens file of the configured camera, or None when there is none (calibration is optional).
-
-    A file named in the settings must exist; any lens file that is there must be readable
-    and, with ``frame_size``, fit frames of that size (same aspect ratio; it is then scaled
-    to them). Each raises a one-line error naming the file.
-    """
-    from vision.calibrate import CalibrationError, LensCalibration
-
-    path = lens_path(cfg)
-    if not path.exists():
-        if cfg.camera.lens:
-            raise LensError(f"{path}: no lens file there ([camera] lens in {cfg.source}); run 'tablehub lens "
-                            "calibrate' or remove the setting")
-        return None
-    lens = LensCalibration.load(path)
-    if frame_size is None:
-        return lens
-    try:
-        return lens.for_size(frame_size)
-    except CalibrationError as exc:
-        raise CalibrationError(f"{path}: {exc}") from None
-
-
-def lens_for(cfg: Config, given: str | None) -> "LensCalibration | None":
-    """``--lens FILE`` when given (``--lens none``: no lens), else the configured camera's lens file."""
-    if given and given.lower() == NO_LENS:
-        return None
-    if given:
-        from vision.calibrate import LensCalibration
-
-        return LensCalibration.load(given)
-    return configured_lens(cfg)
-
-
-def describe(lens: "LensCalibration") -> str:
-    """One line about a lens file's content, for the terminal and ``tablehub doctor``."""
-    w, h = lens.image_size
-    views = f"{lens.views} views, " if lens.views else ""
-    return (f"{w}x{h}, {views}RMS reprojection error {lens.rms_px:.2f} px, bends the frame edges by "
-            f"up to {edge_shift_px(lens):.0f} px")
-
-
-def edge_shift_px(lens: "LensCalibration") -> float:
-    """How far the lens moves points on the frame's border (what calibrating corrects), in pixels."""
-    w, h = lens.image_size
-    t = np.linspace(0.0, 1.0, 17)
-    border = np.concatenate([np.column_stack([t * (w - 1), np.zeros_like(t)]),
-                             np.column_stack([t * (w - 1), np.full_like(t, h - 1)]),
-                             np.column_stack([np.zeros_like(t), t * (h - 1)]),
-                             np.column_stack([np.full_like(t, w - 1), t * (h - 1)])])
-    return float(np.linalg.norm(lens.undistort_points(border) - border, axis=1).max())
-
-
 # --------------------------------------------------------------------------- arguments
 
 
@@ -120,7 +49,7 @@ def _camera_source(text: str) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from .run import add_settings
+    from ._options import add_settings
 
     sub = p.add_subparsers(dest="lens_action", metavar="ACTION", required=True)
     board = sub.add_parser("board", help="write the ChArUco board to print (PNG at true size) and its description",
@@ -196,7 +125,7 @@ def calibrate(args: argparse.Namespace) -> int:
     from vision.calibrate import MAX_RMS_PX, MIN_VIEWS, CharucoSpec, solve_charuco
 
     from ..hardware.cameras import resolve_source
-    from .run import settings
+    from ._options import settings
 
     cfg = settings(args)
     if resolve_source(cfg.camera) == "sim" and not (args.out or cfg.camera.lens or args.camera is not None):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 NAME = "markers"
 HELP = "write the printable play mat (ArUco markers) and its mat.json"
-DESCRIPTION = (HELP + ". Pages are PNGs at true size (DPI in the file): print at 100 %% scale. "
+DESCRIPTION = (HELP + ". Pages are PNGs at true size (DPI in the file): print at 100 % scale. "
                "--layout full tiles the whole mat (markers, play-area outline, cell ticks) over several "
                "pages to tape together; --layout corners prints only the four marker cards, to stick on a "
                "table or cloth at the positions written on them. The lens calibration board is 'tablehub lens board'.")

@@ -15,7 +15,7 @@ import argparse
 
 from ..access import DEFAULT_DIGITS, MAX_DIGITS, MIN_DIGITS, PinKeeper, grouped
 from ..games.base import TablehubError
-from .run import add_settings, settings
+from ._options import add_settings, settings
 
 NAME = "pin"
 HELP = "show the table PIN, choose a new one (--new, --set), or lift a PIN lockout (--lift)"

@@ -9,7 +9,7 @@ from ..games import GAMES, PLAYOUTS, game_class
 from ..games.tiles.game import TileGame
 from ..games.tiles.playout import random_game
 from ..records import load_record, record_of, replay
-from .score import explain
+from ..explain import explain
 
 NAME = "play"
 HELP = "play a seeded random game (tile games, Karibik, Sunda to Sahul) or replay a record, and print every score, explained"

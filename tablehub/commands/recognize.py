@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..games.base import TablehubError
+from ..setup_files import catalog_file
 from ..imagefile import check_image
 
 NAME = "recognize"
@@ -20,20 +21,8 @@ DESCRIPTION = (HELP + ". Needs the reference folder made by 'tablehub enroll' (-
                "'tablehub markers' (--mat). A photo without the mat's markers, a blank or overexposed frame, "
                "ends with one line saying what to fix; tiles not in the set come out with a low confidence.")
 
-GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
-
-
 class RecognizeError(TablehubError):
     pass
-
-
-def catalog_file(game: str) -> Path:
-    """The catalog JSON of a tile game (read as data; the engine is not imported)."""
-    path = GAMES_DIR / game / "tiles.json"
-    if not path.is_file():
-        known = sorted(p.parent.name for p in GAMES_DIR.glob("*/tiles.json"))
-        raise RecognizeError(f"--game {game}: no tile catalog {path} (tile games: {', '.join(known)})")
-    return path
 
 
 def add_arguments(p) -> None:
@@ -58,7 +47,7 @@ def run(args) -> int:
     except ImportError as exc:  # pragma: no cover - a broken install
         raise RecognizeError(f"vision is not installed ({exc})") from None
     from ..config import load_config
-    from .lens import lens_for
+    from ..setup_files import lens_for
 
     catalog = catalog_file(args.game)
     lens = lens_for(load_config(args.config), args.lens)

@@ -77,8 +77,11 @@ def check_numpy_abi(python: str = sys.executable, modules: Sequence[str] = ("num
 
 # --------------------------------------------------------------------------- camera and markers
 
-def check_camera(cfg: Config, read_frame: Callable[[], Any] | None = None) -> tuple[Check, Any]:
-    """Open the configured camera and read one frame. Returns the check and the frame (or None)."""
+def check_camera(cfg: Config, read_frame: Callable[[], Any] | None = None,
+                 what: str | None = None) -> tuple[Check, Any]:
+    """Open the configured camera and read one frame (``read_frame``, named ``what``, reads it instead:
+    ``tablehub doctor`` renders a simulated table for the sim camera). Returns the check and the frame
+    (or None)."""
     from .cameras import CameraError, make_camera, resolve_source
 
     source = resolve_source(cfg.camera)
@@ -92,7 +95,7 @@ def check_camera(cfg: Config, read_frame: Callable[[], Any] | None = None) -> tu
                 frame = camera.read()
             what = camera.describe()
         else:
-            frame, what = read_frame(), source
+            frame, what = read_frame(), what or source
     except CameraError as exc:
         busy = "busy" in str(exc).lower() or "another program" in str(exc).lower()
         fix = ("the tablehub service holds the camera: `sudo systemctl stop tablehub`, run doctor, start it again"
@@ -129,11 +132,31 @@ def check_markers(frame: Any) -> Check:
 
 # --------------------------------------------------------------------------- GPIO
 
-def check_gpio(cfg: Config) -> Check:
+RUNNING = ("active", "activating", "reloading", "deactivating")
+
+
+def service_state(unit: str = "tablehub") -> str | None:
+    """What ``systemctl is-active`` says of ``unit`` ("active", "inactive"...), ``None`` without systemd."""
+    if shutil.which("systemctl") is None:
+        return None
+    try:
+        out = subprocess.run(["systemctl", "is-active", unit], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None
+
+
+def check_gpio(cfg: Config, service: str | None = None) -> Check:
+    """Claim the buttons, LEDs and buzzer once; ``service``: the tablehub service's state (when it runs,
+    it holds the pins, and claiming them here would fail, or take them from it)."""
     from .panel import Panel, PanelError, on_raspberry_pi
 
     if cfg.pins.backend == "mock" or (cfg.pins.backend == "auto" and not on_raspberry_pi()):
         return Check("gpio", "skip", "not a Raspberry Pi: buttons and LEDs run on gpiozero's MockFactory")
+    if service in RUNNING:
+        return Check("gpio", "skip", f"the tablehub service is {service} and holds the pins, so they are not "
+                     "claimed here; to check them: `sudo systemctl stop tablehub`, doctor, `sudo systemctl start "
+                     "tablehub`")
     chips = sorted(Path("/dev").glob("gpiochip*"))
     if not chips:
         return Check("gpio", "fail", "no /dev/gpiochip* devices", "update Raspberry Pi OS (Bookworm or later)")
@@ -248,13 +271,15 @@ def check_lgpio_workdir(environ: Any = os.environ) -> Check:
                  "set LG_WD to a writable folder (the unit uses /run/tablehub)")
 
 
-def run_checks(cfg: Config, camera: bool = True) -> list[Check]:
+def run_checks(cfg: Config, camera: bool = True, read_frame: Callable[[], Any] | None = None,
+               what: str | None = None) -> list[Check]:
+    """Every check; ``read_frame`` (named ``what``) stands for the camera (see :func:`check_camera`)."""
     checks = [check_numpy_abi()]
     frame = None
     if camera:
-        cam, frame = check_camera(cfg)
+        cam, frame = check_camera(cfg, read_frame, what)
         checks.append(cam)
         checks.append(check_markers(frame))
-    checks += [check_gpio(cfg), check_lgpio_workdir(), check_groups(), check_disk(cfg), check_service(),
+    checks += [check_gpio(cfg, service_state()), check_lgpio_workdir(), check_groups(), check_disk(cfg), check_service(),
                check_boot_config()]
     return checks

@@ -45,7 +45,7 @@ def start(args: list[str], data: Path, **extra: str) -> subprocess.Popen:
 
 
 def test_a_killed_hub_resumes_the_game_at_the_same_turn_with_nothing_lost(tmp_path):
-    db = tmp_path / "games.sqlite"
+    db = tmp_path / "demo.sqlite"  # the demo's own database
     demo = start(["demo", "--no-web", "--exit", "--fps", "60", "--size", "320x180", "--seed", "7"], tmp_path)
     try:
         deadline = time.monotonic() + 60
@@ -63,6 +63,11 @@ def test_a_killed_hub_resumes_the_game_at_the_same_turn_with_nothing_lost(tmp_pa
     assert len(logged) >= 6
     assert logged == record.actions[:len(logged)], "every logged action survived the kill, in order"
 
+    # the table's hub opens games.sqlite: the killed demo's database, moved there as it was left
+    # (its write-ahead log included), is what it resumes
+    for suffix in ("", "-wal", "-shm"):
+        if (tmp_path / f"demo.sqlite{suffix}").exists():
+            os.replace(tmp_path / f"demo.sqlite{suffix}", tmp_path / f"games.sqlite{suffix}")
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "0001.png"), np.full((90, 160, 3), 100, np.uint8))
@@ -98,7 +103,7 @@ def test_a_killed_hub_resumes_the_game_at_the_same_turn_with_nothing_lost(tmp_pa
             game.apply(game.parse_action(a))
         assert state["game"]["id"] == 1 and state["game"]["turn"] == game.turn == turn
         assert not state["game"]["finished"]
-        assert len(live_actions(db)) == len(logged), "restarting added or dropped nothing"
+        assert len(live_actions(tmp_path / "games.sqlite")) == len(logged), "restarting added or dropped nothing"
         messages = set()
         deadline = time.monotonic() + 10
         while "WATCHDOG=1" not in messages and time.monotonic() < deadline:

@@ -107,7 +107,7 @@ def table(tmp_path):
     from vision.mat import Mat
     from vision.sim import DrawnArt, NUISANCE
 
-    from tablehub.commands.recognize import catalog_file
+    from tablehub.setup_files import catalog_file
 
     store = Store(tmp_path / "games.sqlite")
     hub = web_hub.Hub(store, pin="1234")
@@ -167,7 +167,7 @@ def test_markers_then_colours_then_tiles_enrolled_from_the_camera_and_the_table_
     from vision.sim import scene_from_view
     from vision.tiles import CatalogInfo
 
-    from tablehub.commands.recognize import catalog_file
+    from tablehub.setup_files import catalog_file
     from tablehub.commands.run import game_recognizers
     from tablehub.games.tiles.playout import random_game
 
@@ -214,7 +214,7 @@ def test_start_over_forgets_the_captured_batches(table):
     from vision.enroll import enrolment_scene
     from vision.tiles import CatalogInfo
 
-    from tablehub.commands.recognize import catalog_file
+    from tablehub.setup_files import catalog_file
 
     table.show(enrolment_scene(table.mat, CatalogInfo.load(catalog_file("neuesland")).tile_ids))
     table.screens.capture()
@@ -247,7 +247,7 @@ def test_the_preview_keeps_its_rectifier_while_mat_and_lens_stay(table):
     from vision.enroll import enrolment_scene
     from vision.tiles import CatalogInfo
 
-    from tablehub.commands.recognize import catalog_file
+    from tablehub.setup_files import catalog_file
 
     table.show(enrolment_scene(table.mat, CatalogInfo.load(catalog_file("neuesland")).tile_ids[:4],
                                np.random.default_rng(3)))

@@ -62,7 +62,9 @@ def test_the_join_page_shows_the_pin_only_to_unlocked_phones_and_the_hub_itself(
 
 
 def test_join_qr_codes_are_svg_for_every_address(client):
-    ok = client.get("/qr/join.svg?via=tablehub.local")
+    from tablehub.lan import mdns_name
+
+    ok = client.get(f"/qr/join.svg?via={mdns_name()}")
     assert ok.status_code == 200 and ok.mimetype == "image/svg+xml" and b"<svg" in ok.data
     assert client.get("/qr/join.svg?via=ip").status_code == 200
     assert client.get("/qr/join.svg?via=elsewhere").status_code == 404

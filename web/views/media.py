@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import io
-import socket
 import time
 from typing import Iterator
 
 import segno
 from flask import Blueprint, Response, current_app, request
+
+from tablehub.lan import lan_ip
 
 from .. import security
 from ..hub import PREVIEW_OVERLAYS
@@ -23,14 +24,7 @@ MJPEG_FPS = 4
 
 def local_ip() -> str | None:
     """This machine's address on the local network (no packet is sent)."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.254.254.254", 1))
-        return str(s.getsockname()[0])
-    except OSError:
-        return None
-    finally:
-        s.close()
+    return lan_ip()
 
 
 def join_urls() -> list[dict[str, str]]:
