@@ -37,7 +37,7 @@ ART = ("drawn", "scans", "auto")
 SCANS = {"neuesland": Path("data") / "neues_land" / "scans"}
 """Per game, where the printed tiles' scans (``<tile id>.png``) lie in the shared folder."""
 ENROL_SEED = 12345
-"""The enrolment session's noise and hand placement (as ``vision.enroll.enrol_from_sim``'s)."""
+"""The enrolment session's noise and hand placement (as ``vision.loader.enrol_from_sim``'s)."""
 
 
 class SimTableError(TablehubError):
@@ -172,7 +172,8 @@ class SimTable:
             from vision import VisionError
             from vision.enroll import enrol_simulated
             from vision.mat import Mat
-            from vision.recognize import Recognizer, TrackerRecognizer
+            from vision.loader import TrackerRecognizer
+            from vision.recognize import Recognizer
         except ImportError as exc:
             raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") \
                 from None
