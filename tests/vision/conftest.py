@@ -54,6 +54,7 @@ class Enrolled:
                           rectifier=Rectifier(mat, lens=self.lens), **kw)
 
     def board(self, seed: int, tiles: int, figures: int, sloppiness: float = 1.5):
+        """A bench board; its figures stand at their region's deepest point in the art (scans: the true shape)."""
         rng = np.random.default_rng(seed)
         return BENCH.random_board(self.setup.catalog, self.setup.geometry, rng, tiles, figures, sloppiness)
 
@@ -65,7 +66,7 @@ class Enrolled:
         from vision.sim import render
 
         frame, truth = render(scene, self.setup.art, camera or self.level, np.random.default_rng(seed),
-                              BENCH.SIZE, geometry=self.setup.geometry)
+                              BENCH.SIZE, geometry=self.setup.geometry, shapes=self.setup.true_regions)
         return frame, truth
 
     def score(self, rec, obs, truth):
