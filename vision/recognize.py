@@ -1040,6 +1040,8 @@ class Recognizer:
             known = set(self.geometry.tile_ids)
             self._regions = RegionMaps(self.geometry, {t: self.refs.images[i] for i, t in enumerate(self.refs.tile_ids)
                                                        if t in known})
+            for t in self._regions.images:    # all at once (about 15 ms a tile), not in the middle of a game's frame
+                self._regions.map(t)
         return self._regions
 
     def region_under(self, tile: str, rotation: int, footprint: np.ndarray) -> str:

@@ -160,6 +160,9 @@ def learn_map(geometry: TileGeometry, tile_id: str, image: np.ndarray, colours: 
                 seeds[r] = seed & where
             _grow_within(labels, where, seeds)
     for r in range(len(regions)):
+        if terrains[r] not in colours.centres:       # a terrain no side shows (Suedsee's markets): the slot model
+            labels[geo == r] = r
+    for r in range(len(regions)):
         if (labels == r).sum() < 0.01 * n * n:       # the picture showed no part of it: take the slot model's
             ambiguous.add(r)
             labels[(geo == r) & ((labels < 0) | np.isin(labels, list(ambiguous)))] = r
@@ -259,7 +262,10 @@ class RegionMaps:
         return self.geometry.regions(tile_id)[best][0], float(counts[best] / max(counts.sum(), 1))
 
     def anchor(self, tile_id: str, region: str, rotation: int = 0) -> tuple[float, float]:
-        """The deepest point of the region's shape (tile edges count as borders): ``(u, v)`` in the turned tile."""
+        """The deepest point of the region's shape (tile edges count as borders): ``(u, v)`` in the turned tile;
+        the slot model's anchor for a tile without a picture (its shapes are the slot model's)."""
+        if tile_id not in self.images:
+            return self.geometry.anchor(tile_id, region, rotation)
         depth, inside = self._depth(tile_id, region, edge_is_border=True)
         y, x = np.unravel_index(int(np.argmax(np.where(inside, depth, -1))), depth.shape)
         ru, rv = rotate_uv((x + 0.5) / WORK_PX, (y + 0.5) / WORK_PX, rotation)
@@ -267,6 +273,8 @@ class RegionMaps:
 
     def anchor_clearance(self, tile_id: str, region: str) -> float:
         """How far (tile fractions) the anchor lies from the region's border."""
+        if tile_id not in self.images:
+            return self.geometry.anchor_clearance(tile_id, region)
         depth, inside = self._depth(tile_id, region, edge_is_border=True)
         return float(depth[inside].max()) if inside.any() else 0.0
 
