@@ -42,6 +42,9 @@ STRIP = (0.03, 0.09)
 """The band just inside a side where a slot's terrain is sampled (tile fractions from the edge) ..."""
 STRIP_SPAN = 0.6
 """... over this middle share of the slot's third of the side."""
+MIDDLE_SHARE = 0.25
+"""A figure stands on the region under its footprint's middle when that region holds this share of the
+footprint (see :meth:`RegionMaps.region_under`)."""
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -253,13 +256,19 @@ class RegionMaps:
         return self.geometry.regions(tile_id)[int(lab[int(vv * WORK_PX), int(uu * WORK_PX)])][0]
 
     def region_under(self, tile_id: str, rotation: int, footprint: np.ndarray) -> tuple[str, float]:
-        """The region most of a figure's ``footprint`` (a boolean mask over the turned tile, any square size)
-        stands on, and the share of the footprint on it."""
+        """The region a figure's ``footprint`` (a boolean mask over the turned tile, any square size) stands on,
+        and the share of the footprint on it: the region under the footprint's middle, unless that region
+        takes less than :data:`MIDDLE_SHARE` of the footprint (the middle fell on a thin spike or a region's
+        fringe), then the region under most of it. (The middle alone: a figure on a narrow bridge covers more
+        sea either side than bridge; the most alone: one middle pixel on a spike decided.)"""
         side = footprint.shape[0]
         lab = self.labels(tile_id, side, rotation)
         counts = np.bincount(lab[footprint].ravel(), minlength=len(self.geometry.regions(tile_id)))
-        best = int(counts.argmax())
-        return self.geometry.regions(tile_id)[best][0], float(counts[best] / max(counts.sum(), 1))
+        total = max(int(counts.sum()), 1)
+        ys, xs = np.nonzero(footprint)
+        middle = int(lab[int(round(ys.mean())), int(round(xs.mean()))]) if len(ys) else int(counts.argmax())
+        best = middle if counts[middle] >= MIDDLE_SHARE * total else int(counts.argmax())
+        return self.geometry.regions(tile_id)[best][0], float(counts[best] / total)
 
     def anchor(self, tile_id: str, region: str, rotation: int = 0) -> tuple[float, float]:
         """The deepest point of the region's shape (tile edges count as borders): ``(u, v)`` in the turned tile;
