@@ -1,18 +1,19 @@
 """Vision benchmark: seeded rendered tables at three nuisance levels, accuracy and speed.
 
-    tablehub bench vision [--quick] [--games neuesland,suedsee] [--levels clean,default,hard]
+    tablehub bench vision [--quick] [--games neuesland,suedsee] [--levels clean,default,hard] [--camera sim,field]
                           [--boards N] [--tiles 40-84] [--figures N] [--incremental N] [--repeats N]
-                          [--seed S] [--from-scratch] [--verbose]
+                          [--seed S] [--anchored] [--from-scratch] [--verbose]
 
 For every game and nuisance level: the set is enrolled from the (simulated) camera as a
 person would (tiles laid out on the mat, then one figure per colour; other light, colour
 balance, exposure and camera pose than the test tables); the game's first frame (the
 start tile alone) fixes the grid; random boards (a connected blob of 40+ tiles, random
-tiles and rotations, figures on random regions, each tile laid by hand against the lattice
+tiles and rotations, figures anywhere in random regions' true shapes in the art, each tile laid by hand against the lattice
 that first frame's start tile defines, as at a table) are rendered at 1920x1080 and read. Prints per-tile accuracy (id + rotation), per-figure accuracy
 (colour + region), whole-board accuracy, and CPU time per frame on one core
 (``cv2.setNumThreads(1)``, one BLAS thread) for a full board and for an incremental update
-(one new tile and one figure). Neues Land uses the real scans
+(one new tile and one figure), and the figures wrong by cause, for the renderer's camera presets (``sim``) and a
+second camera and light far from them (``field``). Neues Land uses the real scans
 (../shared/data/neues_land/scans), Südsee its drawn art (provisional catalog).
 See docs/vision.md.
 """
