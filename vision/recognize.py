@@ -164,9 +164,10 @@ class Thresholds:
     tile_min_coarse: float = 0.55
     """... and only when it matches some tile at least this well at the classifier's first, coarse stage
     (drawn tiles with a figure on them 0.63 and more; the mat's markers 0.3-0.51) ..."""
-    tile_min_coarse_covered: float = 0.45
-    """... or this well where a figure stands on the cell (scans of tiles with a figure on them 0.52 and more,
-    in a whole game beyond the play area: 16 of 31 such reads fell under 0.55 and the tile was lost)."""
+    tile_min_coarse_covered: float = 0.4
+    """... or this well where a figure stands on the cell (scans of tiles with a figure on them 0.44 and more
+    on OpenCV 4.11, 0.45 and more on 5; in a whole game beyond the play area 16 of 31 such reads fell under
+    0.55 and the tile was lost)."""
 
 
 class Recognizer:
@@ -418,17 +419,19 @@ class Recognizer:
     def _tile_like(self, frame: np.ndarray, to_frame: MapFn, grid: Grid, cell: Cell, mat_bgr: np.ndarray) -> bool:
         """Whether some tile matches ``cell`` even roughly (the classifier's first, cheap stage, on the cell
         alone): a mat marker or a cup beyond the play area does not, and is not worth the slow path for
-        covered tiles (nor a feature canvas spread over the whole view). A cell where a figure stands goes on
-        to the full reading whatever its rough match: the figure pulls that match down to where the mat's
-        markers lie (scanned tiles with a figure 0.44-0.51, markers up to 0.51; the bar 0.45 let the same
-        tile through on OpenCV 5 and not on 4.11, whose remap samples a hair differently), and the full
-        reading's score and outline (:meth:`_tile_evidence`) decide."""
+        covered tiles (nor a feature canvas spread over the whole view). Where a figure stands the bar is
+        lower (:attr:`Thresholds.tile_min_coarse_covered`): a scanned tile with a figure matched at 0.44-0.45,
+        on the old bar of 0.45, read on OpenCV 5 and lost on 4.11, whose remap samples a hair differently.
+        (Letting every cell with a figure-coloured spot through made whole games beyond the mat slow: a
+        Suedsee game's reads took a median 482 ms and the tracker needed the phone in 71 of 72 turns.)"""
         gc = GridSampler().sample(frame, to_frame, None, grid, cell[0], cell[1], 1, 1)
         fc = FeatureCanvas(self._balance(gc, mat_bgr))
         coarse, _ = self.classifier.coarse_scores(fc, [cell])
-        if float(coarse.max()) >= self.thresholds.tile_min_coarse:
+        best = float(coarse.max())
+        if best >= self.thresholds.tile_min_coarse:
             return True
-        return self.colours is not None and bool(self._covered(fc.bgr)[0].any())
+        return (best >= self.thresholds.tile_min_coarse_covered and self.colours is not None
+                and bool(self._covered(fc.bgr)[0].any()))
 
     def _tile_evidence(self, fc: FeatureCanvas, guess: TileGuess) -> list[bool] | None:
         """Whether a cell beyond the play area may hold the tile it was read as: None when the tile does not
