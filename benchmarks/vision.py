@@ -1,18 +1,19 @@
 """Vision benchmark: seeded rendered tables at three nuisance levels, accuracy and speed.
 
-    tablehub bench vision [--quick] [--games neuesland,suedsee] [--levels clean,default,hard]
+    tablehub bench vision [--quick] [--games neuesland,suedsee] [--levels clean,default,hard] [--camera sim,field]
                           [--boards N] [--tiles 40-84] [--figures N] [--incremental N] [--repeats N]
-                          [--seed S] [--from-scratch] [--verbose]
+                          [--seed S] [--anchored] [--from-scratch] [--verbose]
 
 For every game and nuisance level: the set is enrolled from the (simulated) camera as a
 person would (tiles laid out on the mat, then one figure per colour; other light, colour
 balance, exposure and camera pose than the test tables); the game's first frame (the
 start tile alone) fixes the grid; random boards (a connected blob of 40+ tiles, random
-tiles and rotations, figures on random regions, each tile laid by hand against the lattice
+tiles and rotations, figures anywhere in random regions' true shapes in the art, each tile laid by hand against the lattice
 that first frame's start tile defines, as at a table) are rendered at 1920x1080 and read. Prints per-tile accuracy (id + rotation), per-figure accuracy
 (colour + region), whole-board accuracy, and CPU time per frame on one core
 (``cv2.setNumThreads(1)``, one BLAS thread) for a full board and for an incremental update
-(one new tile and one figure). Neues Land uses the real scans
+(one new tile and one figure), and the figures wrong by cause, for the renderer's camera presets (``sim``) and a
+second camera and light far from them (``field``). Neues Land uses the real scans
 (../shared/data/neues_land/scans), Südsee its drawn art (provisional catalog).
 See docs/vision.md.
 """
@@ -43,9 +44,13 @@ if str(ROOT) not in sys.path:
 from vision.enroll import CALIBRATION_COLOURS, enrol_simulated  # noqa: E402
 from vision.geometry import TileGeometry  # noqa: E402
 from vision.mat import Mat  # noqa: E402
-from vision.recognize import Recognizer, default_catalog_path  # noqa: E402
+from vision.loader import default_catalog_path  # noqa: E402
+from vision.recognize import Recognizer  # noqa: E402
 from vision.rectify import Rectifier  # noqa: E402
-from vision.sim import NUISANCE, DrawnArt, ScanArt, Scene, SceneFigure, SceneTile, render  # noqa: E402
+from vision.geometry import rotate_uv  # noqa: E402
+from vision.regionmap import RegionMaps  # noqa: E402
+from vision.sim import (FIELD, MAGENTA, NUISANCE, OLIVE_CLOTH, CameraModel, DrawnArt, ScanArt, Scene,  # noqa: E402
+                        SceneFigure, SceneTile, place_camera, render)
 from vision.tiles import CatalogInfo  # noqa: E402
 from tablehub.tracking.simtable import scans_folder  # noqa: E402
 
@@ -83,14 +88,16 @@ def on_lattice(mat: Mat, tiles: list[SceneTile], figures: list[SceneFigure], lat
 
 def random_board(catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Generator, n_tiles: int,
                  n_figures: int, sloppiness: float, colours: Sequence[str] = CALIBRATION_COLOURS,
-                 mat: Mat | None = None, lattice: Lattice | None = None) -> Scene:
+                 mat: Mat | None = None, lattice: Lattice | None = None,
+                 true_regions: RegionMaps | None = None) -> Scene:
     """A connected blob of ``n_tiles`` cells around the start tile (within the play area), random
     tiles (respecting counts) and rotations, ``n_figures`` figures on random regions of random tiles.
 
     Every tile lies on ``lattice`` (the game's first frame's, see :func:`first_frame`), each laid by hand
     against it; the start tile lies exactly where the lattice puts cell (0, 0), as in the first frame.
     Without a lattice, the start tile is laid by hand near the middle of the play area and the others
-    follow it."""
+    follow it. With ``true_regions`` (the regions' shapes from the art) figures stand anywhere in their region
+    (:func:`figure_anywhere`), else on the slot model's anchor (a little jitter)."""
     mat = mat or Mat.default()
     cols, rows = mat.cells
     half_x, half_y = (cols - 1) // 2, (rows - 1) // 2
@@ -117,9 +124,36 @@ def random_board(catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Ge
     for k in rng.choice(len(tiles), size=min(n_figures, len(tiles)), replace=False):
         t = tiles[int(k)]
         regions = geometry.regions(t.tile)
-        figures.append(SceneFigure(t.x, t.y, colours[int(rng.integers(len(colours)))],
-                                   regions[int(rng.integers(len(regions)))][0]))
+        colour = colours[int(rng.integers(len(colours)))]
+        region = regions[int(rng.integers(len(regions)))][0]
+        figures.append(SceneFigure(t.x, t.y, colour, region) if true_regions is None else
+                       figure_anywhere(t, colour, region, geometry, true_regions, rng, mat.tile_mm))
     return on_lattice(mat, tiles, figures, lattice)
+
+
+EDGE_MM = (3.0, 8.0)
+"""A figure near its tile's edge stands this far from it (its base, about 16 mm across, overhangs the seam; no
+centre is nearer the edge than the lower bound, where a figure stands half on the next tile) ..."""
+EDGE_SHARE = 0.4
+"""... on this share of the figures; the others anywhere in their region."""
+CLEAR_MM = 3.0
+"""A figure's centre stands at least this far from any other region of its tile (where a player would see it
+as on that region): anywhere else in the region's true shape, the tile's own edge no border."""
+
+
+def figure_anywhere(t: SceneTile, colour: str, region: str, geometry: TileGeometry, true_regions: RegionMaps,
+                    rng: np.random.Generator, tile_mm: float) -> SceneFigure:
+    """A figure at a random point of ``region``'s true shape (from the art, not the slot model): near the tile's
+    edge (:data:`EDGE_MM`) on :data:`EDGE_SHARE` of the figures where the region reaches it."""
+    pts = true_regions.points_in(t.tile, region, CLEAR_MM / tile_mm)
+    edge = np.minimum(np.minimum(pts[:, 0], 1 - pts[:, 0]), np.minimum(pts[:, 1], 1 - pts[:, 1])) * tile_mm
+    near = pts[(edge >= EDGE_MM[0]) & (edge <= EDGE_MM[1])]
+    on = pts[edge >= EDGE_MM[0]]      # a centre nearer the edge than that stands half on the next tile
+    pool = near if len(near) and rng.random() < EDGE_SHARE else on if len(on) else pts
+    u, v = pool[int(rng.integers(len(pool)))]
+    ru, rv = rotate_uv(float(u), float(v), t.rotation)
+    au, av = true_regions.anchor(t.tile, region, t.rotation)    # the renderer measures offsets from there
+    return SceneFigure(t.x, t.y, colour, region, ((ru - au) * tile_mm, (rv - av) * tile_mm))
 
 
 def _sloppy(t: SceneTile, rng: np.random.Generator, s: float) -> SceneTile:
@@ -130,7 +164,7 @@ def _sloppy(t: SceneTile, rng: np.random.Generator, s: float) -> SceneTile:
 
 
 def grow(scene: Scene, catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Generator,
-         sloppiness: float, colour: str) -> Scene:
+         sloppiness: float, colour: str, true_regions: RegionMaps | None = None) -> Scene:
     """The same table plus one new tile next to it and one figure on that new tile."""
     used: dict[str, int] = {}
     for t in scene.tiles:
@@ -145,9 +179,13 @@ def grow(scene: Scene, catalog: CatalogInfo, geometry: TileGeometry, rng: np.ran
     tid = free[int(rng.integers(len(free)))]
     new = _sloppy(SceneTile(x, y, tid, int(rng.integers(4)) * 90), rng, sloppiness)
     regions = geometry.regions(tid)
-    fig = SceneFigure(x, y, colour, regions[int(rng.integers(len(regions)))][0])
-    return on_lattice(scene.mat, list(scene.tiles) + [new], list(scene.figures) + [fig],
+    region = regions[int(rng.integers(len(regions)))][0]
+    fig = SceneFigure(x, y, colour, region) if true_regions is None else \
+        figure_anywhere(new, colour, region, geometry, true_regions, rng, scene.mat.tile_mm)
+    out = on_lattice(scene.mat, list(scene.tiles) + [new], list(scene.figures) + [fig],
                       (scene.origin, scene.grid_angle_deg))
+    out.mat_colour = scene.mat_colour
+    return out
 
 
 # --------------------------------------------------------------------------- scoring
@@ -164,6 +202,15 @@ class Tally:
     boards: int = 0
     boards_ok: int = 0
     boards_all_ok: int = 0
+    figures_wrong_region: int = 0
+    """Figures seen on their tile in their colour, on another region."""
+    figures_missed: int = 0
+    figures_phantom: int = 0
+    """Figures seen where none stands (not explained as one of the others)."""
+    figures_wrong_colour: int = 0
+    """Figures seen on their tile and region in another colour."""
+    tiles_silently_empty: int = 0
+    """Tiles not reported with no warning naming their cell."""
     tiles_wrong_sure: int = 0
     """Tiles read wrong with confidence 0.5 or more and no twin named as hidden under a figure: a silent error
     (the tracker commits it); the other wrong reads are marked guesses that go to the phone."""
@@ -196,6 +243,9 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
             mark = "" if guess is None else \
                 f" (confidence {guess.confidence:.2f}{', a hidden twin' if guess.hidden_twins else ''})"
             tally.errors.append(f"{label}: tile at {cell}: truth {w}, seen {g}{mark}")
+    for cell, w in want.items():
+        if cell not in got and not any(f"({cell[0]}, {cell[1]})" in text for text in obs.warnings):
+            tally.tiles_silently_empty += 1
     fw = sorted((f["x"], f["y"], f["color"], f["region"]) for f in truth.figures)
     fg = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures)
     missing = list(fw)
@@ -207,8 +257,25 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
             spurious.append(f)
     tally.figures += len(fw) + len(spurious)
     tally.figures_ok += len(fw) - len(missing)
-    for f in missing:
-        tally.errors.append(f"{label}: figure {f} not seen")
+    # the errors by cause: a figure seen on its tile in its colour on another region, in another colour on its
+    # region (or elsewhere on its tile), not seen at all; what is left of the sightings are phantoms
+    for f in list(missing):
+        for kind, same in (("on another region", lambda a, b: a[:3] == b[:3]),
+                           ("in another colour", lambda a, b: a[:2] == b[:2] and a[3] == b[3]),
+                           ("in another colour and region", lambda a, b: a[:2] == b[:2])):
+            hit = next((g for g in spurious if same(f, g)), None)
+            if hit is not None:
+                spurious.remove(hit)
+                if kind == "on another region":
+                    tally.figures_wrong_region += 1
+                else:
+                    tally.figures_wrong_colour += 1
+                tally.errors.append(f"{label}: figure {f} seen {kind}: {hit}")
+                break
+        else:
+            tally.figures_missed += 1
+            tally.errors.append(f"{label}: figure {f} not seen")
+    tally.figures_phantom += len(spurious)
     for f in spurious:
         tally.errors.append(f"{label}: figure {f} seen but not there")
     tally.boards += 1
@@ -227,6 +294,9 @@ class GameSetup:
     geometry: TileGeometry
     art: Any
     art_name: str
+    true_regions: RegionMaps | None = None
+    """The regions' true shapes in the art (scans: segmented by terrain; drawn art: the shapes it was drawn
+    from), where the bench stands figures."""
 
 
 def game_setup(game: str, scans: Path | None) -> GameSetup | None:
@@ -239,20 +309,88 @@ def game_setup(game: str, scans: Path | None) -> GameSetup | None:
         art, art_name = ScanArt(scans), f"scans ({scans})"
     else:
         art, art_name = DrawnArt(geometry), "drawn art (provisional)" if game != "neuesland" else "drawn art"
-    return GameSetup(game, path, catalog, geometry, art, art_name)
+    if isinstance(art, ScanArt):
+        truths = RegionMaps(geometry, {t: art.image(t, ART_PX) for t in catalog.tile_ids})
+    else:
+        truths = RegionMaps(geometry, {})     # drawn art is drawn from the slot model: its shapes are the truth
+    return GameSetup(game, path, catalog, geometry, art, art_name, truths)
 
 
-def enrolment_camera(level: str):
+ART_PX = 100
+"""The scans' own size: their regions are segmented there."""
+
+
+CAMERAS = {"sim": NUISANCE, "field": FIELD}
+"""Camera and light models: ``sim`` the renderer's presets (:data:`vision.sim.NUISANCE`), ``field`` a second one
+far from them (:data:`vision.sim.FIELD`: another lens, warm and magenta casts, a dim corner, an olive cloth,
+heavier JPEG, some frames with a marker at the frame's edge)."""
+CLIP_EVERY = 4
+"""On the field camera every this-many-th board is framed so that a marker's white border runs off the frame."""
+
+
+def camera_of(family: str, level: str) -> CameraModel:
+    return CAMERAS[family][level]
+
+
+def enrolment_camera(level: str, family: str = "sim"):
     """The test camera model with other light, colour balance, exposure and pose: the enrolment session."""
-    return NUISANCE[level].other_session()
+    return camera_of(family, level).other_session()
 
 
-def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> dict[str, Any]:
+def mat_colour_of(family: str) -> tuple[int, int, int] | None:
+    return OLIVE_CLOTH if family == "field" else None
+
+
+def board_camera(family: str, level: str, board: int, mat: Mat, rng: np.random.Generator) -> CameraModel:
+    """The camera for one board: on the field camera a magenta cast on odd boards (warm on the others) and every
+    :data:`CLIP_EVERY`-th board framed with a marker's white border cut by the frame's edge."""
+    cam = camera_of(family, level)
+    if family != "field":
+        return cam
+    if board % 2:
+        cam = cam.with_(colour_cast=MAGENTA)
+    if board % CLIP_EVERY == CLIP_EVERY - 1:
+        cam = clipped_marker_camera(cam, mat, rng)
+    return cam
+
+
+def clipped_marker_camera(cam: CameraModel, mat: Mat, rng: np.random.Generator, inside_px: float = 3.0
+                          ) -> CameraModel:
+    """``cam`` aimed (its height and tilt fixed) so that the marker nearest the frame's top or bottom edge has its
+    black square ``inside_px`` inside the frame: its white border is cut off there, as on a table framed
+    tight."""
+    azimuth = float(rng.uniform(0, 360)) if cam.tilt_azimuth_deg is None else cam.tilt_azimuth_deg
+    cam = cam.with_(tilt_azimuth_deg=azimuth, pose_jitter_deg=0.0)
+    pose = place_camera(cam, (mat.width_mm, mat.height_mm), SIZE, np.random.default_rng(0))
+    cam = cam.with_(height_mm=float(-pose.centre_mm[2]))
+    quads = np.array([mat.marker_corners_mm(m) for m in mat.marker_ids])
+
+    def gap(c: CameraModel) -> tuple[float, float]:
+        p = place_camera(c, (mat.width_mm, mat.height_mm), SIZE, np.random.default_rng(0))
+        y = p.project(quads.reshape(-1, 2))[:, 1]
+        return float(y.min()), float(SIZE[1] - 1 - y.max())
+
+    top, bottom = gap(cam)
+    side = 0 if top < bottom else 1
+    shift = list(cam.shift_mm)
+    for _ in range(4):   # where the camera looks moves the picture by about a pixel a pixel-width of mat
+        g0 = gap(cam.with_(shift_mm=tuple(shift)))[side]
+        g1 = gap(cam.with_(shift_mm=(shift[0], shift[1] + 1.0)))[side]
+        slope = g1 - g0
+        if abs(slope) < 1e-6:
+            break
+        shift[1] += (inside_px - g0) / slope
+    return cam.with_(shift_mm=(shift[0], shift[1]))
+
+
+def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, family: str = "sim") -> dict[str, Any]:
     rng = np.random.default_rng(seed)
-    camera = NUISANCE[level]
+    camera = camera_of(family, level)
+    cloth = mat_colour_of(family)
+    truths = g.true_regions if getattr(args, "anywhere", True) else None
     t0 = time.perf_counter()
-    refs, colours, lens = enrol_simulated(g.catalog_path, g.art, enrolment_camera(level), rng, size=SIZE,
-                                          geometry=g.geometry)
+    refs, colours, lens = enrol_simulated(g.catalog_path, g.art, enrolment_camera(level, family), rng, size=SIZE,
+                                          geometry=g.geometry, mat_colour=cloth)
     enrol_s = time.perf_counter() - t0
     mat = Mat.default()
     rec = Recognizer(g.catalog, refs, mat, geometry=g.geometry, colours=colours, rectifier=Rectifier(mat, lens=lens))
@@ -262,13 +400,19 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> 
     # the game starts with the start tile alone on the table: that frame fixes the grid for the game, and
     # every board's tiles lie on the lattice that tile defines
     first, lattice = first_frame(g.catalog, rng, mat)
-    frame0, _ = render(first, g.art, camera, rng, SIZE, geometry=g.geometry)
+    if cloth is not None:
+        first.mat_colour = cloth
+    frame0, _ = render(first, g.art, camera, rng, SIZE, geometry=g.geometry, shapes=truths)
     grid0 = rec.observe(frame0).grid
     start_ok = 0
     for b in range(args.boards):
         n = int(rng.integers(lo, min(hi, max_tiles) + 1))
-        scene = random_board(g.catalog, g.geometry, rng, n, args.figures, SLOPPINESS[level], lattice=lattice)
-        frame, truth = render(scene, g.art, camera, rng, SIZE, geometry=g.geometry)
+        scene = random_board(g.catalog, g.geometry, rng, n, args.figures, SLOPPINESS[level], lattice=lattice,
+                             true_regions=truths)
+        if cloth is not None:
+            scene.mat_colour = cloth
+        cam = board_camera(family, level, b, mat, rng)
+        frame, truth = render(scene, g.art, cam, rng, SIZE, geometry=g.geometry, shapes=truths)
         try:
             obs = rec.observe(frame, grid=grid0)
         except Exception as exc:  # a failed board counts as all wrong, and is reported
@@ -285,8 +429,11 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> 
             except Exception:
                 pass
     # speed: a full board
-    full = random_board(g.catalog, g.geometry, rng, max_tiles, args.figures, SLOPPINESS[level], lattice=lattice)
-    frame, truth = render(full, g.art, camera, rng, SIZE, geometry=g.geometry)
+    full = random_board(g.catalog, g.geometry, rng, max_tiles, args.figures, SLOPPINESS[level], lattice=lattice,
+                        true_regions=truths)
+    if cloth is not None:
+        full.mat_colour = cloth
+    frame, truth = render(full, g.art, camera, rng, SIZE, geometry=g.geometry, shapes=truths)
     times_cold, times_known, times_locate = [], [], []
     obs = None
     rec.observe(frame, grid=grid0)  # warm-up: lazily built templates, remap tables
@@ -308,12 +455,16 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int) -> 
     inc_tally = Tally()
     for k in range(args.incremental):
         base = random_board(g.catalog, g.geometry, rng, int(rng.integers(lo, min(hi, max_tiles - 1) + 1)),
-                            args.figures, SLOPPINESS[level], lattice=lattice)
+                            args.figures, SLOPPINESS[level], lattice=lattice, true_regions=truths)
+        if cloth is not None:
+            base.mat_colour = cloth
         more = grow(base, g.catalog, g.geometry, rng, SLOPPINESS[level],
-                    CALIBRATION_COLOURS[k % len(CALIBRATION_COLOURS)])
+                    CALIBRATION_COLOURS[k % len(CALIBRATION_COLOURS)], true_regions=truths)
         pose_seed = int(rng.integers(1 << 30))
-        f0, _ = render(base, g.art, camera, np.random.default_rng(pose_seed), SIZE, geometry=g.geometry)
-        f1, truth1 = render(more, g.art, camera, np.random.default_rng(pose_seed), SIZE, geometry=g.geometry)
+        f0, _ = render(base, g.art, camera, np.random.default_rng(pose_seed), SIZE, geometry=g.geometry,
+                       shapes=truths)
+        f1, truth1 = render(more, g.art, camera, np.random.default_rng(pose_seed), SIZE, geometry=g.geometry,
+                            shapes=truths)
         rec.rectifier.reset()
         try:
             before = rec.observe(f0, grid=grid0)
@@ -396,11 +547,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--scans", default=str(scans_folder("neuesland")),
                    help="Neues Land tile scans (default $TABLEHUB_SHARED or ../shared, then data/neues_land/scans)")
+    p.add_argument("--camera", default="sim,field",
+                   help="camera and light models, comma-separated: sim (the renderer's presets), field (another "
+                        "lens, warm and magenta casts, a dim corner, an olive cloth, heavy JPEG, markers at the "
+                        "frame's edge); default both")
+    p.add_argument("--anchored", action="store_true",
+                   help="stand figures on the slot model's anchors (the bench before issue 14) instead of anywhere "
+                        "in their region's true shape")
     p.add_argument("--verbose", "-v", action="store_true", help="list every error")
     p.add_argument("--from-scratch", action="store_true",
                    help="also find the start tile afresh on every board (no grid from the game's first frame) "
                         "and count how often it lands where the game's grid is")
     args = p.parse_args(list(argv) if argv is not None else None)
+    args.anywhere = not args.anchored
+    families = [c.strip() for c in args.camera.split(",") if c.strip()]
+    if [c for c in families if c not in CAMERAS]:
+        print(f"tablehub bench vision: --camera: unknown camera(s) {', '.join(c for c in families if c not in CAMERAS)}"
+              f" (known: {', '.join(CAMERAS)})", file=sys.stderr)
+        return 2
     if args.quick:
         args.boards, args.incremental, args.repeats = min(args.boards, 2), min(args.incremental, 1), 2
     cv2.setNumThreads(1)
@@ -424,22 +588,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         print(f"\n{game}: {len(g.catalog.tile_ids)} tile types, {sum(g.catalog.counts.values())} tiles, "
               f"art: {g.art_name}")
+        where = "on the slot model's anchors" if args.anchored else "anywhere in their region (true shapes: the art)"
+        print(f"  figures {where}")
         print("  level     tiles ok  figures ok  boards ok  +figures | ms per frame, CPU (wall): full board "
               "from scratch, full board with the game's grid, marker search, incremental median / p90")
-        for level in levels:
+        for family, level in [(f, lv) for f in families for lv in levels]:
             # the seed follows the level, not its place in --levels: `--levels default` reads the same
             # boards as the default row of a full run
             i = LEVELS.index(level) if level in LEVELS else len(LEVELS) + levels.index(level)
-            r = run_level(g, level, args, args.seed * 1000 + i * 17 + len(game))
+            r = run_level(g, level, args, args.seed * 1000 + i * 17 + len(game) + 7919 * families.index(family)
+                          * (family != "sim"), family)
             t: Tally = r["tally"]
             ms = " | ".join(f"{r[k][0]:.0f} ({r[k][1]:.0f})" for k in ("cold", "known", "locate"))
-            print(f"  {level:8s} {t.pct(t.tiles_ok, t.tiles)}  {t.pct(t.figures_ok, t.figures)}  "
+            name = level if family == "sim" else f"{family}/{level}"
+            print(f"  {name:13s} {t.pct(t.tiles_ok, t.tiles)}  {t.pct(t.figures_ok, t.figures)}  "
                   f"{t.boards_ok:4d}/{t.boards:<4d} {t.boards_all_ok:4d}/{t.boards:<4d}| {ms} | "
                   f"{r['inc'][0]:.1f} ({r['inc'][1]:.1f}) / {r['inc_p90'][0]:.1f}")
             full_errors, inc_errors = len(r["full_tally"].errors), len(r["inc_tally"].errors)
             print(f"           tiles right for the rules (a turn that plays the same is no error): "
                   f"{t.pct(t.tiles_game_ok, t.tiles).strip()}; read wrong without a mark (confidence >= 0.5, "
                   f"no hidden twin): {t.tiles_wrong_sure} of {t.tiles - t.tiles_ok}")
+            print(f"           figures wrong: {t.figures_wrong_region} on another region, {t.figures_missed} missed, "
+                  f"{t.figures_phantom} phantom, {t.figures_wrong_colour} in another colour; tiles missed without a "
+                  f"warning: {t.tiles_silently_empty}")
             print(f"           counted: {t.tiles} tiles, {t.figures} figures; full board ({r['full_tiles']} tiles): "
                   f"{full_errors} errors; incremental updates: {inc_errors} errors; enrolment {r['enrol_s']:.1f} s")
             if args.from_scratch:

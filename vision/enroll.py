@@ -115,7 +115,7 @@ class EnrolLayout:
 def sample_tile(frame: np.ndarray, to_frame: MapFn, centre_mm: tuple[float, float], tile_mm: float,
                 angle_deg: float = 0.0, px: int = TILE_PX, margin_px: int = 0) -> np.ndarray:
     """The square of ``tile_mm`` centred at ``centre_mm`` (turned by ``angle_deg``), as ``px`` pixels (+ margin)."""
-    from .recognize import grid_maps
+    from .sampling import grid_maps
 
     g = Grid(centre_mm, angle_deg, tile_mm)
     mx, my = grid_maps(to_frame, g, 0, 0, 1, 1, px, margin_px, step=4)
@@ -207,7 +207,8 @@ CALIBRATION_COLOURS = ("red", "blue", "green", "yellow", "black")
 
 
 def enrolment_scene(mat: Mat, tile_ids: Sequence[str], rng: np.random.Generator | None = None,
-                    gap_mm: float = 10.0, sloppiness: float = 1.0, first: int = 0) -> Any:
+                    gap_mm: float = 10.0, sloppiness: float = 1.0, first: int = 0,
+                    mat_colour: tuple[int, int, int] | None = None) -> Any:
     """A :mod:`vision.sim` scene of tiles ``first``.. laid out for enrolment as :class:`EnrolLayout` says."""
     from .sim import Scene, SceneTile
 
@@ -222,15 +223,22 @@ def enrolment_scene(mat: Mat, tile_ids: Sequence[str], rng: np.random.Generator 
             ang = float(np.clip(rng.normal(0, 0.6), -1.5, 1.5) * sloppiness)
         tiles.append(SceneTile(c, r, tid, 0, (c * gap_mm + off[0], r * gap_mm + off[1]), ang))
     px, py = mat.play_origin_mm
-    return Scene(mat=mat, tiles=tiles, origin_mm=(px + mat.tile_mm / 2, py + mat.tile_mm / 2))
+    scene = Scene(mat=mat, tiles=tiles, origin_mm=(px + mat.tile_mm / 2, py + mat.tile_mm / 2))
+    if mat_colour is not None:
+        scene.mat_colour = mat_colour
+    return scene
 
 
-def colour_scene(mat: Mat, names: Sequence[str] = CALIBRATION_COLOURS) -> Any:
+def colour_scene(mat: Mat, names: Sequence[str] = CALIBRATION_COLOURS,
+                 mat_colour: tuple[int, int, int] | None = None) -> Any:
     """A :mod:`vision.sim` scene of one figure per colour in a row across the middle of the bare mat."""
     from .sim import Scene, SceneFigure
 
     first = -(len(names) // 2)
-    return Scene(mat=mat, figures=[SceneFigure(first + i, 0, name) for i, name in enumerate(names)])
+    scene = Scene(mat=mat, figures=[SceneFigure(first + i, 0, name) for i, name in enumerate(names)])
+    if mat_colour is not None:
+        scene.mat_colour = mat_colour
+    return scene
 
 
 def calibrate_from_frame(frame: np.ndarray, rectifier: Any, names: Sequence[str]) -> "PlayerColours":
@@ -247,7 +255,8 @@ def calibrate_from_frame(frame: np.ndarray, rectifier: Any, names: Sequence[str]
 
 def enrol_simulated(catalog_path: str | Path, art: Any, camera: Any, rng: np.random.Generator,
                     mat: Mat | None = None, names: Sequence[str] = CALIBRATION_COLOURS,
-                    size: tuple[int, int] = (1920, 1080), geometry: Any = None) -> tuple[ReferenceSet, Any, Any]:
+                    size: tuple[int, int] = (1920, 1080), geometry: Any = None,
+                    mat_colour: tuple[int, int, int] | None = None) -> tuple[ReferenceSet, Any, Any]:
     """Enrol a set from the simulator as a person would: photos of the laid-out tiles, then of the figures.
 
     Returns ``(references, player colours, lens calibration)``; the lens is the rendered
@@ -263,7 +272,7 @@ def enrol_simulated(catalog_path: str | Path, art: Any, camera: Any, rng: np.ran
     lens = None
     rect = None
     for b in range(math.ceil(len(catalog.tile_ids) / layout.capacity)):
-        scene = enrolment_scene(mat, catalog.tile_ids, rng, first=b * layout.capacity)
+        scene = enrolment_scene(mat, catalog.tile_ids, rng, first=b * layout.capacity, mat_colour=mat_colour)
         frame, truth = render(scene, art, camera, rng, size, geometry=geometry)
         lens = truth.lens()
         rect = Rectifier(mat, lens=lens)
@@ -271,26 +280,6 @@ def enrol_simulated(catalog_path: str | Path, art: Any, camera: Any, rng: np.ran
         frames.append(frame)
         mappings.append(lambda p, loc=loc, rect=rect: rect.mat_to_image(p, loc, size))
     refs = refs_from_frames(frames, mappings, catalog, mat, camera="sim")
-    frame, _ = render(colour_scene(mat, names), art, camera, rng, size, geometry=geometry)
+    frame, _ = render(colour_scene(mat, names, mat_colour), art, camera, rng, size, geometry=geometry)
     colours = calibrate_from_frame(frame, Rectifier(mat, px_per_mm=2.0, lens=lens), names)
     return refs, colours, lens
-
-
-def enrol_from_sim(game: str, sim: Any, catalog: str | Path | None = None) -> Any:
-    """A :class:`vision.recognize.Recognizer` enrolled from a simulated table (``tablehub.tracking.simtable``)."""
-    from .geometry import TileGeometry
-    from .recognize import Recognizer, default_catalog_path
-    from .sim import NUISANCE, DrawnArt
-
-    cat_path = Path(catalog) if catalog else Path(getattr(sim, "catalog", "") or default_catalog_path(game))
-    model = getattr(sim, "_camera_model", None)
-    if model is None and hasattr(sim, "_setup_render"):
-        sim._setup_render()
-        model = getattr(sim, "_camera_model", None)
-    if model is None:
-        model = NUISANCE[getattr(sim, "preset", "default")]
-    geometry = TileGeometry(cat_path)
-    art = DrawnArt(geometry)
-    refs, colours, lens = enrol_simulated(cat_path, art, model, np.random.default_rng(12345),
-                                          size=tuple(getattr(sim, "size", (1920, 1080))), geometry=geometry)
-    return Recognizer.for_game(cat_path, refs, Mat.default(), colours=colours, lens=lens, geometry=geometry)

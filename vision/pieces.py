@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -166,12 +167,25 @@ def background_lab(canvas_bgr: np.ndarray, rect_px: tuple[int, int, int, int] | 
     return np.median(bgr_to_lab(small), axis=0)
 
 
+def local_background_lab(canvas_bgr: np.ndarray, px_per_mm: float, reach_mm: float = 60.0) -> np.ndarray:
+    """The mat's Lab colour around every pixel: the median over ``reach_mm`` (figures, 20 mm across, stand out of
+    it; a dim corner or a lamp's gradient across the mat does not)."""
+    h, w = canvas_bgr.shape[:2]
+    f = max(1, int(px_per_mm * 2))                       # about 2 mm a pixel is fine enough for a background
+    small = cv2.resize(canvas_bgr, (max(w // f, 1), max(h // f, 1)), interpolation=cv2.INTER_AREA)
+    k = max(3, int(reach_mm * px_per_mm / f) | 1)
+    med = cv2.medianBlur(small, min(k, 255))
+    return bgr_to_lab(cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR))
+
+
 def find_blobs_on_mat(canvas_bgr: np.ndarray, background: np.ndarray, px_per_mm: float,
                       threshold: float = 22.0, min_mm2: float = 40.0, max_mm2: float = 900.0
                       ) -> list[tuple[float, float, np.ndarray]]:
     """Things on the bare mat: ``(x_px, y_px, pixel mask)`` per blob, left to right."""
     lab = bgr_to_lab(canvas_bgr)
-    diff = np.linalg.norm(_weighted(lab) - _weighted(background.reshape(1, 1, 3)), axis=2)
+    if background.ndim == 1:
+        background = background.reshape(1, 1, 3)
+    diff = np.linalg.norm(_weighted(lab) - _weighted(background), axis=2)
     mask = (cv2.GaussianBlur(diff, (0, 0), 1.0) > threshold).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -185,6 +199,22 @@ def find_blobs_on_mat(canvas_bgr: np.ndarray, background: np.ndarray, px_per_mm:
     return out
 
 
+def _merge_near(blobs: list[tuple[float, float, np.ndarray]], apart_px: float) -> list[tuple[float, float, np.ndarray]]:
+    """Blobs whose centres lie within ``apart_px`` as one: a figure close to the mat's colour (yellow on an olive
+    cloth) falls apart in two where its lit and shaded sides meet the mat's colour."""
+    out: list[tuple[float, float, np.ndarray]] = []
+    for x, y, m in blobs:
+        for i, (ox, oy, om) in enumerate(out):
+            if math.hypot(x - ox, y - oy) < apart_px:
+                merged = om | m
+                ys, xs = np.nonzero(merged)
+                out[i] = (float(xs.mean()), float(ys.mean()), merged)
+                break
+        else:
+            out.append((x, y, m))
+    return out
+
+
 def calibrate_colours(canvas_bgr: np.ndarray, names: Sequence[str], px_per_mm: float,
                       background: np.ndarray | None = None,
                       rect_px: tuple[int, int, int, int] | None = None) -> PlayerColours:
@@ -195,8 +225,10 @@ def calibrate_colours(canvas_bgr: np.ndarray, names: Sequence[str], px_per_mm: f
     """
     img = canvas_bgr if rect_px is None else canvas_bgr[rect_px[1]:rect_px[1] + rect_px[3],
                                                         rect_px[0]:rect_px[0] + rect_px[2]]
-    bg = background if background is not None else background_lab(img)
-    blobs = find_blobs_on_mat(img, bg, px_per_mm)
+    # the mat's colour around each figure, not one colour for the whole mat: under a lamp to one side or with a
+    # dim corner the far side of a bare mat differed from its median by more than a figure does
+    bg = background if background is not None else local_background_lab(img, px_per_mm)
+    blobs = _merge_near(find_blobs_on_mat(img, bg, px_per_mm), 12.0 * px_per_mm)
     if len(blobs) != len(names):
         raise ColourError(f"colour calibration: found {len(blobs)} figures on the mat, expected {len(names)} "
                           f"({', '.join(names)}); lay one figure of each colour in a row, apart, on the bare mat")
@@ -272,11 +304,12 @@ class FigureFinder:
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
-    def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float
-             ) -> list[tuple[str, float, float, float, float]]:
+    def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
+             footprints: list[np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
         """Figures in ``observed`` (BGR tile, aligned with ``reference``, same size).
 
-        Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in tile fractions.
+        Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in tile fractions. With
+        ``footprints`` a list, each figure's pixels (a boolean mask like ``observed``) are appended to it.
         """
         obs = observed.astype(np.float32)
         fitted = _fit_gain(obs, reference.astype(np.float32))
@@ -321,9 +354,13 @@ class FigureFinder:
                 if share >= self.min_colour_share:
                     conf = float(share * min(1.0, col.sum() * px_area / (2 * self.min_coloured_mm2)))
                     out.append((self.colours.colours[best].name, float(u), float(v), conf, float(area)))
+                    if footprints is not None:
+                        footprints.append(col if col.sum() >= 10 else blob)
                     continue
             if self.report_unknown and area >= 1.5 * self.min_area_mm2:
                 out.append(("unknown", float(u), float(v), 0.0, float(area)))
+                if footprints is not None:
+                    footprints.append(blob)
         return out
 
 

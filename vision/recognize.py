@@ -23,7 +23,7 @@ import logging
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -33,8 +33,12 @@ from .geometry import TileGeometry
 from .mat import Mat
 from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab, shading
 from .refs import ReferenceSet
+from .regionmap import RegionMaps
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
                     TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, to_features)
+
+from .sampling import (Cell, GridSampler, MapFn, cell_bounds, canvas_mapping, cell_side_px, cells_in_view,
+                       outline_strength)
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +50,6 @@ START_FACTOR = 4
 """The start tile is first searched at TILE_PX / START_FACTOR pixels per tile."""
 START_RING_PX = 3
 """Refining the start tile's place and angle leaves out this ring of its reference (see ``_start_inner``)."""
-
-MapFn = Callable[[np.ndarray], np.ndarray]
-"""Mat millimetres (n, 2) -> frame pixels (n, 2) (or back, for the inverse)."""
-
-Cell = tuple[int, int]
-
 
 class NoStartTile(VisionError):
     """The start tile is not visible on the play area."""
@@ -91,93 +89,6 @@ class Observation:
 # --------------------------------------------------------------------------- sampling
 
 
-class GridSampler:
-    """Samples grid canvases from a frame through a mat -> frame mapping, caching the remap tables."""
-
-    step = 8
-    """The mapping is evaluated every ``step`` pixels and interpolated (it is smooth)."""
-
-    def __init__(self) -> None:
-        self._key: tuple | None = None
-        self._maps: tuple[np.ndarray, np.ndarray] | None = None
-
-    def sample(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, x0: int, y0: int, nx: int, ny: int,
-               px: int = TILE_PX, margin: int = MARGIN_PX) -> GridCanvas:
-        full_key = (key, grid, x0, y0, nx, ny, px, margin)
-        if full_key != self._key or self._maps is None:
-            self._maps = grid_maps(to_frame, grid, x0, y0, nx, ny, px, margin, self.step)
-            self._key = full_key if key is not None else None
-        image = cv2.remap(frame, self._maps[0], self._maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return GridCanvas(image, x0, y0, nx, ny, px, margin)
-
-
-def grid_maps(to_frame: MapFn, grid: Grid, x0: int, y0: int, nx: int, ny: int, px: int, margin: int,
-              step: int = 8) -> tuple[np.ndarray, np.ndarray]:
-    """``cv2.remap`` tables from grid-canvas pixels to frame pixels."""
-    w, h = nx * px + 2 * margin, ny * px + 2 * margin
-    cols = np.append(np.arange(0, w, step), w - 1).astype(np.float64)
-    rows = np.append(np.arange(0, h, step), h - 1).astype(np.float64)
-    uu, vv = np.meshgrid(cols, rows)
-    gx = x0 - 0.5 + (uu - margin + 0.5) / px
-    gy = y0 - 0.5 + (vv - margin + 0.5) / px
-    m = grid.mat_from_grid()
-    mm = np.stack([m[0, 0] * gx + m[0, 1] * gy + m[0, 2], m[1, 0] * gx + m[1, 1] * gy + m[1, 2]], axis=-1)
-    fr = to_frame(mm.reshape(-1, 2)).reshape(len(rows), len(cols), 2).astype(np.float32)
-    # interpolate the coarse lattice to every pixel (the lattice ends exactly on the last pixel)
-    out = []
-    for c in range(2):
-        coarse = fr[..., c]
-        fine_x = np.interp(np.arange(w), cols, np.arange(len(cols)))
-        fine_y = np.interp(np.arange(h), rows, np.arange(len(rows)))
-        out.append(cv2.remap(coarse, *np.meshgrid(fine_x.astype(np.float32), fine_y.astype(np.float32)),
-                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
-    return out[0], out[1]
-
-
-def cells_in_view(grid: Grid, to_frame: MapFn, size: tuple[int, int], region_mm: tuple[float, float, float, float],
-                  margin_mm: float = 5.0, from_frame: MapFn | None = None) -> list[Cell]:
-    """The grid cells whose whole square, grown by ``margin_mm``, the camera sees on the table plane.
-
-    Candidates are the cells of ``region_mm`` (x, y, width, height on the mat, the mat and beyond),
-    narrowed to the frame's footprint on the table when ``from_frame`` (frame pixels -> mat mm) is
-    given. A cell is in view when its corners and edge midpoints map inside the frame (a lens bends
-    straight edges) and, with ``from_frame``, map back to where they came from: a lens model pushed far
-    beyond the part of the picture it was calibrated on can fold distant points into the frame.
-    Cells are listed row by row (y, then x).
-    """
-    w, h = size
-    rx, ry, rw, rh = region_mm
-    if from_frame is not None:
-        t = np.linspace(0.0, 1.0, 17)
-        border = np.concatenate([np.column_stack([t * (w - 1), np.zeros_like(t)]),
-                                 np.column_stack([t * (w - 1), np.full_like(t, h - 1)]),
-                                 np.column_stack([np.zeros_like(t), t * (h - 1)]),
-                                 np.column_stack([np.full_like(t, w - 1), t * (h - 1)])])
-        foot = from_frame(border)
-        foot = foot[np.isfinite(foot).all(axis=1)]
-        if len(foot):
-            lo = np.maximum(foot.min(axis=0), (rx, ry))
-            hi = np.minimum(foot.max(axis=0), (rx + rw, ry + rh))
-            rx, ry, rw, rh = float(lo[0]), float(lo[1]), float(max(hi[0] - lo[0], 0.0)), float(max(hi[1] - lo[1], 0.0))
-    corners = np.array([grid.grid_from_mat(rx + dx, ry + dy) for dx in (0, rw) for dy in (0, rh)])
-    (gx0, gy0), (gx1, gy1) = np.floor(corners.min(axis=0)), np.ceil(corners.max(axis=0))
-    gx, gy = np.meshgrid(np.arange(gx0, gx1 + 1), np.arange(gy0, gy1 + 1))
-    cells = np.column_stack([gx.ravel(), gy.ravel()])                   # (n, 2), row by row
-    half = 0.5 + margin_mm / grid.pitch_mm
-    ring = np.array([(-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)], float) * half
-    pts = (cells[:, None, :] + ring[None, :, :]).reshape(-1, 2)
-    m = grid.mat_from_grid()
-    mm = pts @ m[:2, :2].T + m[:2, 2]
-    fr = to_frame(mm)
-    ok = np.isfinite(fr).all(axis=1) & (fr[:, 0] >= 0) & (fr[:, 0] <= w - 1) & (fr[:, 1] >= 0) & (fr[:, 1] <= h - 1)
-    if from_frame is not None and ok.any():
-        back = np.full_like(mm, np.inf)
-        back[ok] = from_frame(fr[ok])
-        ok &= np.linalg.norm(back - mm, axis=1) < 1.0
-    inside = ok.reshape(len(cells), len(ring)).all(axis=1)
-    return [(int(x), int(y)) for x, y in cells[inside]]
-
-
 def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[FigureSeen]:
     """``figures`` without the second sightings of a figure: a figure within ``edge`` (tile sides) of its
     tile's edge with one of the same colour on a neighbouring tile less than ``apart`` away, further
@@ -196,61 +107,16 @@ def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[Figu
     return out
 
 
-def outline_strength(bgr: np.ndarray, top: int, left: int, side: int, reach: int = 3, band: int = 6
-                     ) -> list[float]:
-    """How clearly each side (N, S, W, E) of the square of ``side`` pixels at (top, left) of ``bgr`` shows as a
-    straight edge: the mean grey gradient across the side (averaged along it, corners left out), at its
-    strongest within ``reach`` pixels of where the side should be, over the median of that profile
-    ``reach + band`` pixels either side."""
-    pad = reach + band + 2
-    h, w = bgr.shape[:2]
-    y0, y1, x0, x1 = top - pad, top + side + pad, left - pad, left + side + pad
-    window = np.ascontiguousarray(bgr[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)])
-    grey = cv2.copyMakeBorder(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), max(-y0, 0), max(y1 - h, 0),
-                              max(-x0, 0), max(x1 - w, 0), cv2.BORDER_REPLICATE).astype(np.float32)
-    top, left = pad, pad
-    inner = slice(top + band, top + side - band), slice(left + band, left + side - band)
-    across = reach + band
-    rows = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))[top - across:top + side + across, inner[1]].mean(axis=1)
-    cols = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))[inner[0], left - across:left + side + across].mean(axis=0)
-    out = []
-    for prof in (rows, cols):
-        base = float(np.median(prof)) + 1.0
-        for at in (across, across + side - 1):
-            out.append(float(prof[at - reach:at + reach + 1].max()) / base)
-    return out
-
-
-def cell_side_px(grid: Grid, to_frame: MapFn, cells: Sequence[Cell]) -> float:
-    """The shortest side of the cells (frame pixels between neighbouring cell centres), at most a few sampled."""
-    if not cells:
-        return 0.0
-    pick = np.array(cells[::max(1, len(cells) // 16)], float)
-    m = grid.mat_from_grid()
-    pts = np.concatenate([pick, pick + (1, 0), pick + (0, 1)])
-    fr = to_frame(pts @ m[:2, :2].T + m[:2, 2]).reshape(3, len(pick), 2)
-    return float(min(np.linalg.norm(fr[1] - fr[0], axis=1).min(), np.linalg.norm(fr[2] - fr[0], axis=1).min()))
-
-
-def _bounds(cells: Sequence[Cell]) -> tuple[int, int, int, int]:
-    """(x0, y0, nx, ny) of the rectangle of cells that holds ``cells``."""
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-
-
-def canvas_mapping(px_per_mm: float) -> MapFn:
-    """Mapping for frames that already are top-down canvases (pixel = mat mm * px_per_mm)."""
-    return lambda pts: np.asarray(pts, np.float64) * px_per_mm
-
-
 # --------------------------------------------------------------------------- the recogniser
 
 
 @dataclass
 class Thresholds:
     occupied_share: float = 0.5
-    """A cell is occupied when more than this share of its inner part is not mat."""
+    """A cell is occupied when more than this share of its inner part is not mat ..."""
+    occupied_unsure: float = 0.2
+    """... and empty for sure when at most this share is: in between (a strong colour cast, a cloth near a
+    tile's colours: 42-50 % of tiles under a magenta cast) its picture decides, and an empty one is warned of."""
     mat_distance: float = 24.0
     """Weighted-Lab distance from the mat colour above which a pixel is "not mat"."""
     start_min_score: float = 0.55
@@ -298,9 +164,10 @@ class Thresholds:
     tile_min_coarse: float = 0.55
     """... and only when it matches some tile at least this well at the classifier's first, coarse stage
     (drawn tiles with a figure on them 0.63 and more; the mat's markers 0.3-0.51) ..."""
-    tile_min_coarse_covered: float = 0.45
-    """... or this well where a figure stands on the cell (scans of tiles with a figure on them 0.52 and more,
-    in a whole game beyond the play area: 16 of 31 such reads fell under 0.55 and the tile was lost)."""
+    tile_min_coarse_covered: float = 0.4
+    """... or this well where a figure stands on the cell (scans of tiles with a figure on them 0.44 and more
+    on OpenCV 4.11, 0.45 and more on 5; in a whole game beyond the play area 16 of 31 such reads fell under
+    0.55 and the tile was lost)."""
 
 
 class Recognizer:
@@ -342,6 +209,8 @@ class Recognizer:
         self._view: tuple[list[Cell], float] = ([], 0.0)
         self._play_key: Grid | None = None
         self._play: frozenset[Cell] = frozenset()
+        self._regions: RegionMaps | None = None
+        self._white_bgr: np.ndarray | None = None
 
     @classmethod
     def for_game(cls, catalog_path: str | Path, refs: ReferenceSet, mat: Mat, **kw: Any) -> "Recognizer":
@@ -444,8 +313,8 @@ class Recognizer:
         thumbs, sigs = self._signatures(frame, to_frame, key, grid, cells, side_px)
         todo = cells if previous is None else self._changed(cells, sigs, previous)
         bare = previous.bare if previous is not None else {}
-        occupied = self._occupied(thumbs, todo, mat_bgr, self.table_colour(frame, to_frame, key),
-                                  self._play_cells(grid), sigs, bare)
+        occupied, unsure = self._occupied(thumbs, todo, mat_bgr, self.table_colour(frame, to_frame, key),
+                                          self._play_cells(grid), sigs, bare)
         tiles: dict[tuple[int, int], TileGuess] = {}
         seen: list[FigureSeen] = []
         if previous is not None:
@@ -458,8 +327,9 @@ class Recognizer:
         held = set(previous.tiles if previous is not None else ()) | set(known or ())
         maybe = {c for c in todo if occupied[c] is None
                  and (c in held or self._tile_like(frame, to_frame, grid, c, mat_bgr))}
-        fresh = [c for c in todo if occupied[c] is True or c in maybe]
+        fresh = [c for c in todo if occupied[c] is True or c in maybe or c in unsure]
         looked: list[tuple[FeatureCanvas, list[Cell], np.ndarray | None]] = []
+        pending: list[tuple[TileGuess, list[bool]]] = []
         for gc, group in self._canvases(frame, to_frame, key, grid, fresh, previous is not None):
             fc = FeatureCanvas(self._balance(gc, mat_bgr))
             spots = None
@@ -470,14 +340,32 @@ class Recognizer:
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
             for guess in self.classifier.classify(fc, to_classify, constraints):
-                if (guess.x, guess.y) in maybe and not self._tile_evidence(fc, guess):
-                    continue  # beyond the play area, and nothing there looks like a tile: the table itself
+                if (guess.x, guess.y) in unsure:
+                    # neither clearly bare mat nor clearly a tile by its colours (a strong cast, a cloth near a
+                    # tile's colours): a tile when its picture matches one well, else empty, and said so
+                    top, left = fc.top_left(guess.x, guess.y)
+                    bar = (self.thresholds.tile_min_score_covered if fc.covers(top, left, TILE_PX)
+                           else self.thresholds.tile_min_score)
+                    if guess.score < bar:
+                        warnings.append(f"cell ({guess.x}, {guess.y}): taken as empty, but only "
+                                        f"{100 * unsure[(guess.x, guess.y)]:.0f}% of it looks like the bare mat "
+                                        f"and the best tile ({guess.tile}) scores {guess.score:.2f}; a tile in odd "
+                                        "light or something else on the mat?")
+                        continue
+                if (guess.x, guess.y) in maybe:
+                    sides = self._tile_evidence(fc, guess)
+                    if sides is None:
+                        continue  # beyond the play area, and nothing there looks like a tile: the table itself
+                    if sum(sides) < 3:
+                        pending.append((guess, sides))   # settled below, once its neighbours are known
+                        continue
                 if (guess.x, guess.y) == (0, 0) and guess.tile != self.catalog.start:
                     guess = self._prefer(fc, guess, (self.catalog.start, 0), self.thresholds.start_keep_margin)
                 logged = known.get((guess.x, guess.y)) if known else None
                 if logged is not None and (guess.tile, guess.rotation) != tuple(logged):
                     guess = self._prefer(fc, guess, logged, self.thresholds.known_margin)
                 tiles[(guess.x, guess.y)] = guess
+        tiles.update(self._outlined_by_neighbours(pending, tiles))
         # twins whose telling detail a figure hides: the game's log (or the start) says which one lies in its
         # cells, kept readings included; elsewhere the likelier one by what is left in the box
         said = dict(known or {})
@@ -525,36 +413,65 @@ class Recognizer:
             return []
         if incremental and len(cells) <= self.few_cells:
             return [(GridSampler().sample(frame, to_frame, None, grid, x, y, 1, 1), [(x, y)]) for x, y in cells]
-        x0, y0, nx, ny = _bounds(cells)
+        x0, y0, nx, ny = cell_bounds(cells)
         return [(self.sampler.sample(frame, to_frame, key, grid, x0, y0, nx, ny), list(cells))]
 
     def _tile_like(self, frame: np.ndarray, to_frame: MapFn, grid: Grid, cell: Cell, mat_bgr: np.ndarray) -> bool:
         """Whether some tile matches ``cell`` even roughly (the classifier's first, cheap stage, on the cell
         alone): a mat marker or a cup beyond the play area does not, and is not worth the slow path for
-        covered tiles (nor a feature canvas spread over the whole view)."""
+        covered tiles (nor a feature canvas spread over the whole view). Where a figure stands the bar is
+        lower (:attr:`Thresholds.tile_min_coarse_covered`): a scanned tile with a figure matched at 0.44-0.45,
+        on the old bar of 0.45, read on OpenCV 5 and lost on 4.11, whose remap samples a hair differently.
+        (Letting every cell with a figure-coloured spot through made whole games beyond the mat slow: a
+        Suedsee game's reads took a median 482 ms and the tracker needed the phone in 71 of 72 turns.)"""
         gc = GridSampler().sample(frame, to_frame, None, grid, cell[0], cell[1], 1, 1)
         fc = FeatureCanvas(self._balance(gc, mat_bgr))
         coarse, _ = self.classifier.coarse_scores(fc, [cell])
         best = float(coarse.max())
         if best >= self.thresholds.tile_min_coarse:
             return True
-        # a figure on a tile pulls the rough match down: a lower bar where one stands
         return (best >= self.thresholds.tile_min_coarse_covered and self.colours is not None
                 and bool(self._covered(fc.bgr)[0].any()))
 
-    def _tile_evidence(self, fc: FeatureCanvas, guess: TileGuess) -> bool:
-        """Whether a cell beyond the play area holds the tile it was read as: the tile matches well
-        (:attr:`Thresholds.tile_min_score`) and, where the classifier put it, at least three of its four
-        sides show as straight edges (:attr:`Thresholds.tile_outline`). A smooth print on a tablecloth can
-        match a plain tile's picture well; it has no tile's outline."""
+    def _tile_evidence(self, fc: FeatureCanvas, guess: TileGuess) -> list[bool] | None:
+        """Whether a cell beyond the play area may hold the tile it was read as: None when the tile does not
+        match well enough (:attr:`Thresholds.tile_min_score`), else which of its sides (N, S, W, E) show as
+        straight edges where the classifier put it (:attr:`Thresholds.tile_outline`). Three are needed; a
+        side against a neighbouring tile is a seam, not an edge, and counts once that tile is read
+        (:meth:`_outlined_by_neighbours`). A smooth print on a tablecloth can match a plain tile's picture
+        well; it has no tile's outline."""
         top, left = fc.top_left(guess.x, guess.y)
         covered = fc.covers(top, left, TILE_PX)
         if guess.score < (self.thresholds.tile_min_score_covered if covered else self.thresholds.tile_min_score):
-            return False
+            return None
         mm = self.classifier.mm_per_px
         sides = outline_strength(fc.bgr, top + int(round(guess.offset_mm[1] / mm)),
                                  left + int(round(guess.offset_mm[0] / mm)), TILE_PX)
-        return sorted(sides)[1] >= self.thresholds.tile_outline
+        return [s >= self.thresholds.tile_outline for s in sides]
+
+    @staticmethod
+    def _outlined_by_neighbours(pending: list[tuple[TileGuess, list[bool]]], tiles: Mapping[Cell, TileGuess]
+                                ) -> dict[Cell, TileGuess]:
+        """The cells beyond the play area with fewer than three clear sides that are tiles all the same: their
+        other sides border tiles read (a row of tiles past the mat's edge has seams, not edges, between its
+        tiles; 3 of 4 sides there failed a tile flanked by two). Settled in rounds, each cell taking the
+        tiles accepted before it as neighbours."""
+        accepted: dict[Cell, TileGuess] = {}
+        todo = list(pending)
+        while todo:
+            rest = []
+            for guess, sides in todo:
+                c = (guess.x, guess.y)
+                near = [(c[0], c[1] - 1), (c[0], c[1] + 1), (c[0] - 1, c[1]), (c[0] + 1, c[1])]   # N, S, W, E
+                n = sum(ok or (nb in tiles or nb in accepted) for ok, nb in zip(sides, near))
+                if n >= 3 and any(sides):
+                    accepted[c] = guess
+                else:
+                    rest.append((guess, sides))
+            if len(rest) == len(todo):
+                break
+            todo = rest
+        return accepted
 
     def _play_cells(self, grid: Grid) -> frozenset[Cell]:
         """The cells whose centre lies on the mat's play area (cached per grid)."""
@@ -913,7 +830,7 @@ class Recognizer:
         def to_small(pts: np.ndarray) -> np.ndarray:
             return (to_frame(pts) - (r - 1) / 2.0) / r
 
-        x0, y0, nx, ny = _bounds(cells)
+        x0, y0, nx, ny = cell_bounds(cells)
         gc = self.sig_sampler.sample(small, to_small, None if key is None else (key, r), grid, x0, y0, nx, ny,
                                      SIG_SAMPLE, 0)
         thumbs = cv2.resize(gc.image, (nx * SIG_PX, ny * SIG_PX), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -942,14 +859,47 @@ class Recognizer:
                                    min(12.0, self.mat.play_origin_mm[0] / 2, self.mat.play_origin_mm[1] / 2))
             self._mat_bgr = np.median(px.astype(np.float32), axis=0)
             self._mat_key = key
+            self._white_bgr = self._paper_white(frame, to_frame)
         return self._mat_bgr
+
+    def _paper_white(self, frame: np.ndarray, to_frame: MapFn) -> np.ndarray | None:
+        """BGR of the markers' white quiet zone (a ring one marker cell wide around each marker, the part in
+        view), or None when too little of it is in view. Paper is white under any light: its colour in the
+        frame is the light's cast."""
+        pts = []
+        t = np.linspace(-1.0, 1.0, 17)
+        for mid in self.mat.marker_ids:
+            cx, cy = self.mat.marker_centre(mid)
+            half = self.mat.marker_mm / 2 * (1 + 0.6 / 3)     # the middle of the quiet zone (1/6 marker wide)
+            ring = np.concatenate([np.column_stack([cx + half * t, np.full_like(t, cy - half)]),
+                                   np.column_stack([cx + half * t, np.full_like(t, cy + half)]),
+                                   np.column_stack([np.full_like(t, cx - half), cy + half * t]),
+                                   np.column_stack([np.full_like(t, cx + half), cy + half * t])])
+            pts.append(ring)
+        fr = np.round(to_frame(np.concatenate(pts))).astype(int)
+        h, w = frame.shape[:2]
+        ok = (fr[:, 0] >= 0) & (fr[:, 0] < w) & (fr[:, 1] >= 0) & (fr[:, 1] < h)
+        if ok.sum() < 24:
+            return None
+        px = frame[fr[ok, 1], fr[ok, 0]].astype(np.float32)
+        bright = px.sum(axis=1)
+        px = px[bright >= np.percentile(bright, 40)]        # a finger or a shadow on a marker's edge: the rest
+        return np.median(px, axis=0)
 
     def _balance(self, gc: GridCanvas, mat_bgr: np.ndarray) -> GridCanvas:
         """Scale the canvas's colour channels so the mat looks as it did at enrolment (white balance, exposure)."""
         ref = self.refs.meta.get("mat_bgr") if self.refs.meta else None
-        if not ref or not self.white_balance:
+        if not self.white_balance:
             return gc
-        gains = np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0)
+        if ref:
+            gains = np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0)
+        elif self._white_bgr is not None:
+            # references without a mat seen at enrolment (scans): the markers' paper is made grey again, which
+            # takes a lamp's warm or magenta cast out of the frame (the scans were made under white light)
+            white = np.maximum(self._white_bgr, 1.0)
+            gains = np.clip(float(white.mean()) / white, 0.6, 1.6)
+        else:
+            return gc
         if np.all(np.abs(gains - 1.0) < 0.01):
             return gc
         img = cv2.multiply(gc.image, np.array([*gains, 0.0]), dtype=cv2.CV_8U) if gc.image.dtype == np.uint8 else \
@@ -961,9 +911,12 @@ class Recognizer:
 
     def _occupied(self, gc: GridCanvas, cells: Sequence[Cell], mat_bgr: np.ndarray, table_bgr: np.ndarray | None,
                   play: frozenset[Cell], sigs: Mapping[Cell, np.ndarray], bare: Mapping[Cell, np.ndarray]
-                  ) -> dict[Cell, bool | None]:
+                  ) -> tuple[dict[Cell, bool | None], dict[Cell, float]]:
         """Which of ``cells`` hold something: ``True`` (a tile: classify it), ``False`` (empty) or ``None``
-        (beyond the play area something that is not the table: a tile only if its picture says so).
+        (beyond the play area something that is not the table: a tile only if its picture says so); and the
+        cells of the play area neither clearly empty nor clearly a tile (:attr:`Thresholds.occupied_unsure`
+        to :attr:`Thresholds.occupied_share` of them unlike the mat), with that share: they are classified,
+        and a tile only when one matches well.
 
         A cell is empty when it looks as it did when it was last read empty (``bare``: any background, a
         patterned cloth too), or when most of its inner part has the colour of the bare mat. On the play
@@ -973,13 +926,14 @@ class Recognizer:
         colour of the table around the mat (a tile there is unlike both the mat and the table: wood is not
         screened again once its look is known, so a brown island laid on it still counts).
         """
+        unsure: dict[Cell, float] = {}
         if not cells:
-            return {}
+            return {}, unsure
         looks_bare = {c: c in bare and self._same_look(sigs[c], bare[c]) for c in cells}
         rest = [c for c in cells if not looks_bare[c]]
         out: dict[Cell, bool | None] = {c: False for c in cells if looks_bare[c]}
         if not rest:
-            return out
+            return out, unsure
         inset = round(gc.px / 6)
         offs = np.arange(inset, gc.px - inset, max(1, gc.px // 24))
         tops = np.array([gc.margin + (y - gc.y0) * gc.px for _, y in rest])
@@ -996,11 +950,13 @@ class Recognizer:
         for c, on_mat, anywhere in zip(rest, shares_mat, shares):
             if c in play:
                 out[c] = bool(on_mat > limit)
+                if self.thresholds.occupied_unsure < on_mat <= limit:
+                    unsure[c] = float(1.0 - on_mat)
             elif c in bare:
                 out[c] = None  # unlike the last time it was empty: whatever the colours, ask the tiles
             else:
                 out[c] = None if anywhere > limit else False
-        return out
+        return out, unsure
 
     def _far_from(self, lab: np.ndarray, bgr: np.ndarray) -> np.ndarray:
         """Pixels (Lab) unlike the colour ``bgr`` (lightness weighs half: shading on cloth or wood)."""
@@ -1069,15 +1025,34 @@ class Recognizer:
             ref = cv2.resize(ref, (side, side), interpolation=cv2.INTER_AREA)
         ref = np.ascontiguousarray(np.rot90(ref, -(tile.rotation // 90)))
         out = []
-        for colour, u, v, conf, area in self.figures.find(obs, ref, mm * self.figure_scale):
+        feet: list[np.ndarray] = []
+        for (colour, u, v, conf, area), foot in zip(self.figures.find(obs, ref, mm * self.figure_scale, feet), feet):
             region = None
-            if self.geometry is not None and 0 <= u <= 1 and 0 <= v <= 1:
+            if self.geometry is not None:
                 try:
-                    region = self.geometry.region_at(tile.tile, tile.rotation, u, v)
+                    region = self.region_under(tile.tile, tile.rotation, foot)
                 except VisionError:
                     region = None
             out.append(FigureSeen(tile.x, tile.y, colour, region, float(u), float(v), conf, area))
         return out
+
+    @property
+    def regions(self) -> RegionMaps | None:
+        """The true shapes of the set's regions, learnt from the enrolled references (:mod:`vision.regionmap`)."""
+        if self._regions is None and self.geometry is not None:
+            known = set(self.geometry.tile_ids)
+            self._regions = RegionMaps(self.geometry, {t: self.refs.images[i] for i, t in enumerate(self.refs.tile_ids)
+                                                       if t in known})
+            for t in self._regions.images:    # all at once (about 15 ms a tile), not in the middle of a game's frame
+                self._regions.map(t)
+        return self._regions
+
+    def region_under(self, tile: str, rotation: int, footprint: np.ndarray) -> str:
+        """The region a figure stands on: where most of what is seen of it (``footprint``, a mask over the tile
+        as it lies) falls on the region's true shape. A figure is about 16 mm across: on a narrow spike or
+        beside a bay one point of it can fall on the next region."""
+        assert self.regions is not None
+        return self.regions.region_under(tile, rotation, footprint)[0]
 
 
 def fit_grid(grid: Grid, tiles: Any, min_tiles: int = 6, min_confidence: float = 0.8) -> Grid | None:
@@ -1180,116 +1155,14 @@ def _check_image(frame: np.ndarray) -> None:
 # --------------------------------------------------------------------------- set-up helpers
 
 
-def default_catalog_path(game: str) -> Path:
-    """Where the project keeps the catalog of ``game`` (data only: the engine is not imported)."""
-    return Path(__file__).resolve().parents[1] / "tablehub" / "games" / game / "tiles.json"
+_MOVED = {"default_catalog_path", "load_recognizer", "TrackerRecognizer", "for_tracker"}
 
 
-def load_recognizer(game: str, refs_dir: str | Path, mat: Mat | str | Path | None = None,
-                    catalog: str | Path | None = None, colours: PlayerColours | str | Path | None = None,
-                    lens: Any = None) -> Recognizer:
-    """A :class:`Recognizer` from files: the reference folder (``tablehub enroll``), the mat file, the catalog.
+def __getattr__(name: str) -> Any:
+    """The recognisers made ready for use moved to :mod:`vision.loader` (which imports this module, not the
+    other way round); their old names here still work."""
+    if name in _MOVED:
+        from . import loader
 
-    ``colours`` defaults to ``colours.json`` in the reference folder, else typical colours
-    (uncalibrated, logged). ``mat`` defaults to ``mat.json`` in the reference folder, else the
-    default mat. ``lens`` is a :class:`vision.calibrate.LensCalibration` or a path to one.
-    """
-    root = Path(refs_dir)
-    refs = ReferenceSet.load(root)
-    if refs.game and refs.game != game:
-        raise VisionError(f"{root}: these references are for {refs.game!r}, not {game!r}")
-    cat_path = Path(catalog) if catalog is not None else default_catalog_path(game)
-    if not cat_path.is_file():
-        raise VisionError(f"{cat_path}: no tile catalog for game {game!r}")
-    if mat is None:
-        mat = Mat.load(root / "mat.json") if (root / "mat.json").is_file() else Mat.default()
-    elif not isinstance(mat, Mat):
-        mat = Mat.load(mat)
-    if colours is None and (root / "colours.json").is_file():
-        colours = root / "colours.json"
-    if colours is None:
-        log.warning("no colours.json in %s: using typical player colours (calibrate with 'tablehub enroll "
-                    "--colours')", root)
-        pc = PlayerColours.defaults()
-    elif isinstance(colours, PlayerColours):
-        pc = colours
-    else:
-        pc = PlayerColours.load(colours)
-    if lens is None and (root / "lens.json").is_file():
-        lens = root / "lens.json"
-    if lens is not None and not hasattr(lens, "distort_points"):
-        from .calibrate import LensCalibration
-
-        lens = LensCalibration.load(lens)
-    return Recognizer.for_game(cat_path, refs, mat, colours=pc, lens=lens)
-
-
-class TrackerRecognizer:
-    """``frame -> Observation`` for the tracker: keeps the last observation and works incrementally.
-
-    Every ``relocate_every``-th frame re-finds the mat markers (a bumped camera); the others
-    reuse the last mat location. A failed frame (no markers, blank) raises; the next call
-    starts afresh from the last good observation.
-    """
-
-    def __init__(self, recognizer: Recognizer, relocate_every: int = 10):
-        self.recognizer = recognizer
-        self.relocate_every = max(1, int(relocate_every))
-        self.last: Observation | None = None
-        self.known: dict[Cell, tuple[str, int]] = {}
-        self._count = 0
-
-    def __call__(self, frame: np.ndarray) -> Observation:
-        relocate = self._count % self.relocate_every == 0
-        self._count += 1
-        obs = self.recognizer.observe(frame, previous=self.last, relocate=relocate, known=self.known)
-        self.last = obs
-        return obs
-
-    def follow(self, tiles: Mapping[Cell, tuple[str, int]]) -> None:
-        """The tiles the game's log holds (cell -> (tile id, rotation)), given by the tracker before each
-        reading: a cell read as a look-alike of its logged tile is read as the logged one (see
-        :meth:`Recognizer.observe`), so figures on it are looked for against the right picture."""
-        self.known = dict(tiles)
-
-    def reset(self) -> None:
-        self.last = None
-        self._count = 0
-
-    def region_at(self, tile: str, rotation: int, u: float, v: float) -> str | None:
-        """The region of ``tile`` (laid turned by ``rotation``) under the point (u, v) in tile fractions, for
-        the tracker to name a figure's region on the tile the log holds (the phone may have logged another
-        tile than the camera read); ``None`` when the tile's shape is unknown."""
-        geometry = self.recognizer.geometry
-        if geometry is None or not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0):
-            return None
-        try:
-            return geometry.region_at(tile, rotation, u, v)
-        except (VisionError, KeyError, ValueError):
-            return None
-
-    @staticmethod
-    def confidence(best: float, second: float) -> float:
-        """The confidence of a read scoring ``best`` when the best read that means something else scores
-        ``second``: the tile classifier's own calibration, for the tracker, which groups reads by what
-        they mean to the rules (twins with different pictures, symmetric turns) and rescores the groups."""
-        from .tiles import _confidence
-
-        return _confidence(best, second)
-
-
-def for_tracker(game: str, catalog: str | None = None, references: str | None = None, sim: Any = None,
-                **kw: Any) -> TrackerRecognizer:
-    """The tracker's factory (see ``tablehub.tracking.recognizer``).
-
-    With ``references`` (a folder from ``tablehub enroll``) the real set is used; with ``sim``
-    (a simulated table) the set is enrolled from the simulator's own camera, as a person would
-    with ``tablehub enroll``; without either there is nothing to recognise against.
-    """
-    if references:
-        return TrackerRecognizer(load_recognizer(game, references, catalog=catalog, **kw))
-    if sim is not None:
-        from .enroll import enrol_from_sim
-
-        return TrackerRecognizer(enrol_from_sim(game, sim, catalog))
-    raise VisionError(f"no references for {game}: enrol the tiles first ('tablehub enroll --game {game} ...')")
+        return getattr(loader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -291,11 +291,17 @@ class Rectifier:
             label = f"{mid} ({self.mat.marker_label(mid)})"
             if self.last is not None:
                 quad = self.mat_to_image(np.array(self.mat.marker_corners_mm(mid)), self.last, (w, h))
+                centre = quad.mean(axis=0)
+                label += f", expected at ({centre[0]:.0f}, {centre[1]:.0f}) px"
                 if (quad[:, 0] < 0).any() or (quad[:, 1] < 0).any() or (quad[:, 0] >= w).any() or \
                         (quad[:, 1] >= h).any():
-                    why.append(f"{label} out of the camera's view")
+                    why.append(f"{label}, out of the camera's view")
                     continue
-                centre = quad.mean(axis=0)
+                side = float(np.linalg.norm(quad[0] - quad[1]))
+                if min(quad[:, 0].min(), quad[:, 1].min(), w - 1 - quad[:, 0].max(), h - 1 - quad[:, 1].max()) \
+                        < side / 6:
+                    why.append(f"{label}, its white border cut by the frame's edge")
+                    continue
                 size = float(np.linalg.norm(quad[0] - quad[2]))
                 if any(np.linalg.norm(r.mean(axis=0) - centre) < size for r in det.rejected):
                     why.append(f"{label} partly hidden or blurred")
@@ -304,9 +310,11 @@ class Rectifier:
             else:
                 why.append(label)
         need = len(self.mat.marker_ids) - 1
+        found = ", ".join(f"{m} at ({c.mean(axis=0)[0]:.0f}, {c.mean(axis=0)[1]:.0f}) px"
+                          for m, c in sorted(det.corners.items()))
         if coping:
-            return f"markers: {'; '.join(why)}; using the {len(det.corners)} markers seen"
-        seen = f"only {_ids(tuple(sorted(det.corners)))} seen" if det.corners else "none seen"
+            return f"markers: {'; '.join(why)}; using the {len(det.corners)} markers seen ({found})"
+        seen = f"only {found} seen" if det.corners else "none seen"
         return (f"markers: cannot place the frame on the mat, missing markers {'; '.join(why)} ({seen}; need "
                 f"{need} of {_ids(self.mat.marker_ids)}): uncover them, check the light, or that the camera sees "
                 f"the whole mat")

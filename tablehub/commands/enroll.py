@@ -89,7 +89,11 @@ def run(args) -> int:
             refs = refs_from_frames(frames, mappings, catalog, mat, batches, args.gap_mm, camera=args.camera)
         if refs is not None:
             refs.save(out)
-            mat.save(out / "mat.json")
+            if args.photos:
+                # the photos were taken on this mat: recognize reads it from here when given no --mat. Scans (and
+                # a colour photo alone) do not depend on a mat: a --mat given with them is not copied, so that
+                # recognize does not silently take it later (a stale mat.json from photos stays as it was)
+                mat.save(out / "mat.json")
             keep_lens(out, lens)
             print(f"enrolled {len(refs.tile_ids)} tile types of {args.game} into {out} ({refs.source})")
         if args.colours:

@@ -43,7 +43,7 @@ def run(args) -> int:
         import cv2
 
         from vision import VisionError
-        from vision.recognize import load_recognizer
+        from vision.loader import load_recognizer
     except ImportError as exc:  # pragma: no cover - a broken install
         raise RecognizeError(f"vision is not installed ({exc})") from None
     from ..config import load_config

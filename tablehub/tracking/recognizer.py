@@ -26,7 +26,7 @@ def make_recognizer(game: str, catalog: str | None = None, references: str | Non
     """A recognizer for ``game`` from enrolled ``references`` (a folder), or enrolled from ``sim`` (a
     :class:`~tablehub.tracking.simtable.SimTable`); ``kw`` go to vision (``lens=``)."""
     try:
-        from vision.recognize import for_tracker
+        from vision.loader import for_tracker
     except ImportError as exc:
         raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
     try:

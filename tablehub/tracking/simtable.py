@@ -37,7 +37,7 @@ ART = ("drawn", "scans", "auto")
 SCANS = {"neuesland": Path("data") / "neues_land" / "scans"}
 """Per game, where the printed tiles' scans (``<tile id>.png``) lie in the shared folder."""
 ENROL_SEED = 12345
-"""The enrolment session's noise and hand placement (as ``vision.enroll.enrol_from_sim``'s)."""
+"""The enrolment session's noise and hand placement (as ``vision.loader.enrol_from_sim``'s)."""
 
 
 class SimTableError(TablehubError):
@@ -107,6 +107,16 @@ def _art(catalog: str, kind: str, folder: str | None) -> tuple[Any, Any]:
     return (ScanArt(folder) if kind == "scans" else DrawnArt(geometry)), geometry
 
 
+@lru_cache(maxsize=4)
+def _true_shapes(catalog: str, folder: str) -> Any:
+    """The regions' true shapes in the scans (:class:`vision.regionmap.RegionMaps`), where figures are drawn: the
+    slot model's anchor of a region can lie on another region of a scanned tile."""
+    from vision.regionmap import RegionMaps
+
+    art, geometry = _art(catalog, "scans", folder)
+    return RegionMaps(geometry, {t: art.image(t, 100) for t in geometry.tile_ids})
+
+
 @dataclass
 class SimTable:
     record: Record
@@ -172,7 +182,8 @@ class SimTable:
             from vision import VisionError
             from vision.enroll import enrol_simulated
             from vision.mat import Mat
-            from vision.recognize import Recognizer, TrackerRecognizer
+            from vision.loader import TrackerRecognizer
+            from vision.recognize import Recognizer
         except ImportError as exc:
             raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") \
                 from None
@@ -227,7 +238,9 @@ class SimTable:
             scene.hands = [type(h)(h.x_mm + wobble, h.y_mm - wobble, h.edge)]
         seed = 10_000 + n if shot.hands else self.seed + 1000 * shot.turn
         art, geometry = self.tile_art()
-        image, _ = render(scene, art, self._camera_model, np.random.default_rng(seed), self.size, geometry=geometry)
+        shapes = _true_shapes(self.catalog, str(self.scans)) if self.scans else None
+        image, _ = render(scene, art, self._camera_model, np.random.default_rng(seed), self.size, geometry=geometry,
+                          shapes=shapes)
         if not shot.hands:
             self._still = (shot, image)
         return image

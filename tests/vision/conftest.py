@@ -54,6 +54,7 @@ class Enrolled:
                           rectifier=Rectifier(mat, lens=self.lens), **kw)
 
     def board(self, seed: int, tiles: int, figures: int, sloppiness: float = 1.5):
+        """A bench board; its figures stand at their region's deepest point in the art (scans: the true shape)."""
         rng = np.random.default_rng(seed)
         return BENCH.random_board(self.setup.catalog, self.setup.geometry, rng, tiles, figures, sloppiness)
 
@@ -61,11 +62,15 @@ class Enrolled:
         """The same table plus one tile next to it and one figure on that tile."""
         return BENCH.grow(scene, self.setup.catalog, self.setup.geometry, np.random.default_rng(seed), 1.5, colour)
 
-    def render(self, scene, seed: int, camera: Any = None):
+    def render(self, scene, seed: int, camera: Any = None, true_shapes: bool = True):
+        """The scene photographed; figures on a region stand at the deepest point of its true shape in the art
+        (``true_shapes=False``: at the slot model's anchor, where the scenes of tests older than issue 14 put
+        them)."""
         from vision.sim import render
 
         frame, truth = render(scene, self.setup.art, camera or self.level, np.random.default_rng(seed),
-                              BENCH.SIZE, geometry=self.setup.geometry)
+                              BENCH.SIZE, geometry=self.setup.geometry,
+                              shapes=self.setup.true_regions if true_shapes else None)
         return frame, truth
 
     def score(self, rec, obs, truth):

@@ -17,8 +17,21 @@ def test_enroll_from_scans_writes_an_index_and_the_images(tmp_path, neuesland_sc
     assert main(["enroll", "--game", "neuesland", "--scans", str(neuesland_scans), "--out", str(out)]) == 0
     index = json.loads((out / "index.json").read_text())
     assert index["format"] == "tablehub-vision-refs/1" and len(index["tiles"]) == 84
-    assert (out / "refs.npz").is_file() and (out / "mat.json").is_file()
+    assert (out / "refs.npz").is_file()
     assert "enrolled 84 tile types" in capsys.readouterr().out
+
+
+def test_a_mat_given_with_scans_is_not_copied_into_the_references(tmp_path, neuesland_scans):
+    """Issue 14: `enroll --scans ... --mat X` copied X into the references, and `recognize` without --mat then
+    used it silently. Scans depend on no mat: nothing is copied."""
+    from vision.mat import Mat
+
+    mat = Mat.around(500, 500)
+    mat.save(tmp_path / "kitchen.json")
+    out = tmp_path / "refs"
+    assert main(["enroll", "--game", "neuesland", "--scans", str(neuesland_scans), "--mat",
+                 str(tmp_path / "kitchen.json"), "--out", str(out)]) == 0
+    assert not (out / "mat.json").exists()
 
 
 def test_enroll_layout_says_where_each_tile_goes(capsys):

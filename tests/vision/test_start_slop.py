@@ -33,7 +33,10 @@ def _shifted(image: np.ndarray, dy: int, dx: int, border: float = 0.5) -> np.nda
 
 def _read(neuesland, refs):
     rec = dataclasses.replace(neuesland, refs=refs).recognizer()
-    frame, truth = neuesland.render(neuesland.board(seed=81, tiles=20, figures=3), seed=82)
+    # the board as this test was written: the figure on the start tile at the slot model's anchor of its region
+    # (at the true shape's deepest point it covers more of the start tile, and OpenCV 4.11 then did not find
+    # the start tile on the lattice at all: NoStartTile; OpenCV 5 did)
+    frame, truth = neuesland.render(neuesland.board(seed=81, tiles=20, figures=3), seed=82, true_shapes=False)
     return neuesland.score(rec, rec.observe(frame), truth)
 
 

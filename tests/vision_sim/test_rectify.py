@@ -1,6 +1,8 @@
 """Marker detection and rectification on rendered frames."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -169,3 +171,18 @@ def test_a_marker_is_read_where_the_others_predict_it_but_never_when_covered(fra
     assert verify_marker(grey, predicted, mat.dictionary, 2) is None, "marker 1 must not read as marker 2"
     covered = _cover_markers(image, truth, mat, [1])
     assert verify_marker(cv2.cvtColor(covered, cv2.COLOR_BGR2GRAY), predicted, mat.dictionary, 1) is None
+
+
+def test_the_message_says_where_markers_were_found_and_where_the_missing_were_expected(frames, mat):
+    """Issue 14: with markers in plain view but not found the message said only "uncover them, check the light";
+    it now names the markers found with where they are in the frame, and where each missing one was expected."""
+    image, truth = frames["default"]
+    rect = Rectifier(mat, lens=truth.lens())
+    rect.locate(image)
+    loc = rect.locate(_cover_markers(image, truth, mat, [2]))
+    text = " ".join(loc.warnings)
+    expected = truth.mat_to_image(np.array([mat.marker_centre(2)]))[0]
+    at = re.search(r"2 \(bottom-right\), expected at \((\d+), (\d+)\) px", text)
+    assert at is not None and np.hypot(int(at[1]) - expected[0], int(at[2]) - expected[1]) < 5, text
+    for mid in (0, 1, 3):
+        assert f"{mid} at (" in text, text

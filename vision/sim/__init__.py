@@ -6,9 +6,9 @@
 from __future__ import annotations
 
 from .art import PLAYER_COLOURS, DrawnArt, ScanArt, TileArt
-from .camera import NUISANCE, CameraModel, CameraPose, place_camera
+from .camera import FIELD, MAGENTA, NUISANCE, OLIVE_CLOTH, CameraModel, CameraPose, place_camera
 from .renderer import RenderTruth, render, render_sheet
 from .scene import Scene, SceneFigure, SceneHand, SceneTile, scene_from_view
 
-__all__ = ["CameraModel", "CameraPose", "DrawnArt", "NUISANCE", "PLAYER_COLOURS", "RenderTruth", "ScanArt",
+__all__ = ["CameraModel", "CameraPose", "DrawnArt", "FIELD", "MAGENTA", "NUISANCE", "OLIVE_CLOTH", "PLAYER_COLOURS", "RenderTruth", "ScanArt",
            "Scene", "SceneFigure", "SceneHand", "SceneTile", "TileArt", "place_camera", "render", "render_sheet", "scene_from_view"]

@@ -196,3 +196,25 @@ def plane_maps(pose: CameraPose, plane_from_mat: np.ndarray) -> tuple[np.ndarray
     mx = (H[0, 0] * x + H[0, 1] * y + H[0, 2]) / den
     my = (H[1, 0] * x + H[1, 1] * y + H[1, 2]) / den
     return mx, my
+
+
+#: a second camera and light, far from :data:`NUISANCE` (``tablehub bench vision --camera field``): a wider lens
+#: with stronger distortion (calibrated, as the docs advise for wide lenses), warm light, a dim corner (strong
+#: gradient and vignette), heavier JPEG; the bench also lays an olive cloth as the mat, turns the cast magenta on
+#: every other board and frames some boards so that a marker touches the frame's edge.
+FIELD: dict[str, CameraModel] = {
+    "clean": CameraModel(hfov_deg=90.0, distortion=(-0.12, 0.04, 0.0, 0.0, 0.0), colour_cast=(0.85, 1.0, 1.2)),
+    "default": CameraModel(hfov_deg=90.0, fill=0.9, tilt_deg=9.0, tilt_azimuth_deg=None, roll_deg=-3.0,
+                           shift_mm=(-12.0, 8.0), distortion=(-0.12, 0.04, 0.0005, 0.0, 0.0), exposure=0.9,
+                           light_gradient=0.45, light_angle_deg=None, vignette=0.35, colour_cast=(0.8, 0.97, 1.22),
+                           cast_jitter=0.04, noise_sigma=3.0, shot_noise=0.4, blur_sigma=0.9, jpeg_quality=62,
+                           pose_jitter_deg=0.6),
+    "hard": CameraModel(hfov_deg=95.0, fill=0.9, tilt_deg=14.0, tilt_azimuth_deg=None, roll_deg=-6.0,
+                        shift_mm=(-20.0, 12.0), distortion=(-0.16, 0.05, 0.001, -0.001, 0.0), exposure=0.78,
+                        light_gradient=0.55, vignette=0.45, colour_cast=(0.74, 0.95, 1.3), cast_jitter=0.06,
+                        noise_sigma=5.0, shot_noise=0.7, blur_sigma=1.3, jpeg_quality=50, pose_jitter_deg=1.0),
+}
+MAGENTA = (1.12, 0.8, 1.1)
+"""A magenta cast (B, G, R gains), swapped in for the warm one on every other field board."""
+OLIVE_CLOTH = (40, 104, 98)
+"""An olive cloth under the tiles (BGR), the field boards' mat colour."""

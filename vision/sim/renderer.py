@@ -293,7 +293,8 @@ def _grow(bbox, pts: np.ndarray):
 
 
 def _figure_positions(scene: Scene, fig: SceneFigure, geometry: TileGeometry | None, tiles_at: dict,
-                      rng: np.random.Generator, jitter_mm: float) -> tuple[tuple[float, float], str | None]:
+                      rng: np.random.Generator, jitter_mm: float, shapes: Any = None
+                      ) -> tuple[tuple[float, float], str | None]:
     """Mat mm where a figure stands, and its region id (None if not on a known region)."""
     tile = tiles_at.get((fig.x, fig.y))
     t = scene.mat.tile_mm
@@ -309,11 +310,13 @@ def _figure_positions(scene: Scene, fig: SceneFigure, geometry: TileGeometry | N
     if geometry is None:
         raise VisionError("render: figures on regions need the tile geometry (pass geometry=TileGeometry(...))")
     region_id = geometry.regions(tile.tile)[geometry.region_index(tile.tile, fig.region)][0]
-    u, v = geometry.anchor(tile.tile, region_id, tile.rotation)
+    # the region's true shape in the art when it is known (scans), else the slot model the art was drawn from
+    where = shapes if shapes is not None else geometry
+    u, v = where.anchor(tile.tile, region_id, tile.rotation)
     if fig.offset_mm is not None:
         du, dv = fig.offset_mm[0] / t, fig.offset_mm[1] / t
     else:
-        reach = min(jitter_mm / t, 0.45 * geometry.anchor_clearance(tile.tile, region_id))
+        reach = min(jitter_mm / t, 0.45 * where.anchor_clearance(tile.tile, region_id))
         a = rng.uniform(0, 2 * math.pi)
         r = reach * math.sqrt(rng.uniform(0, 1))
         du, dv = r * math.cos(a), r * math.sin(a)
@@ -323,7 +326,8 @@ def _figure_positions(scene: Scene, fig: SceneFigure, geometry: TileGeometry | N
 
 
 def _draw_figures(scene: Scene, plane: _Plane, pose: CameraPose, geometry: TileGeometry | None,
-                  rng: np.random.Generator, shadow_dir: np.ndarray, jitter_mm: float) -> list[dict[str, Any]]:
+                  rng: np.random.Generator, shadow_dir: np.ndarray, jitter_mm: float, shapes: Any = None
+                  ) -> list[dict[str, Any]]:
     tiles_at = {(t.x, t.y): t for t in scene.tiles}
     nadir = pose.centre_mm[:2]
     cam_h = float(-pose.centre_mm[2])
@@ -337,7 +341,7 @@ def _draw_figures(scene: Scene, plane: _Plane, pose: CameraPose, geometry: TileG
         if colour is None:
             raise VisionError(f"scene: figure colour {fig.color!r} unknown (expected one of "
                               f"{', '.join(PLAYER_COLOURS)})")
-        (bx, by), region = _figure_positions(scene, fig, geometry, tiles_at, rng, jitter_mm)
+        (bx, by), region = _figure_positions(scene, fig, geometry, tiles_at, rng, jitter_mm, shapes)
         yaw = rng.uniform(0, math.pi)
         height = 8.0 if fig.lying else FIGURE_HEIGHT_MM
         # a point at height z appears displaced away from the camera's nadir by z / (H - z)
@@ -549,11 +553,15 @@ def _camera_effects(img: np.ndarray, cam: CameraModel, rng: np.random.Generator,
 
 def render(scene: Scene, art: TileArt | None = None, camera: CameraModel | str = "default",
            rng: np.random.Generator | None = None, size: tuple[int, int] = (1920, 1080),
-           geometry: TileGeometry | None = None, figure_jitter_mm: float = 2.0) -> tuple[np.ndarray, RenderTruth]:
+           geometry: TileGeometry | None = None, figure_jitter_mm: float = 2.0,
+           shapes: Any = None) -> tuple[np.ndarray, RenderTruth]:
     """Render ``scene`` as a camera photo. Returns ``(bgr_image, truth)``.
 
     ``camera`` is a :class:`CameraModel` or a :data:`NUISANCE` preset name. ``geometry``
-    (needed for figures on regions) defaults to ``art.geometry`` when the art has one.
+    (needed for figures on regions) defaults to ``art.geometry`` when the art has one. ``shapes``
+    (a :class:`vision.regionmap.RegionMaps` of the art, e.g. segmented scans) puts a figure on a region
+    at the deepest point of the region's true shape in the art (and its ``offset_mm`` from there); without
+    it, at the slot model's anchor, which on scanned art can lie on another region.
     """
     if isinstance(camera, str):
         if camera not in NUISANCE:
@@ -567,7 +575,7 @@ def render(scene: Scene, art: TileArt | None = None, camera: CameraModel | str =
     shadow_dir = -np.array([math.cos(a), math.sin(a)])  # shadows fall away from the bright side
     plane = _build_plane(scene, pose)
     tiles = _draw_tiles(scene, plane, art, shadow_dir, geometry)
-    figures = _draw_figures(scene, plane, pose, geometry, rng, shadow_dir, figure_jitter_mm)
+    figures = _draw_figures(scene, plane, pose, geometry, rng, shadow_dir, figure_jitter_mm, shapes)
     image_ppm = pose.K[0, 0] / float(-pose.centre_mm[2])
     ratio = plane.ppm / image_ppm
     src = plane.img
