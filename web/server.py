@@ -50,6 +50,29 @@ def bind_error(host: str, port: int, exc: OSError) -> str:
     return f"cannot serve the page on {host}:{port}: {exc.strerror or exc}"
 
 
+def stop_server(server: Any, thread: threading.Thread, timeout: float) -> None:
+    """Stop a waitress server running in ``thread``: let running requests finish (until
+    ``timeout``), close every connection and the listening socket, stop the worker threads.
+    Call after telling long responses (event streams) to end."""
+    from waitress.channel import HTTPChannel
+
+    dispatcher = server.task_dispatcher
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and (dispatcher.active_count or dispatcher.queue):
+        time.sleep(0.01)  # let running requests finish before their connections go
+
+    def close_all() -> None:
+        for channel in list(server._map.values()):
+            if isinstance(channel, HTTPChannel):
+                channel.handle_close()
+            else:  # the listening socket and the trigger
+                channel.close()
+
+    server.trigger.pull_trigger(close_all)
+    thread.join(max(0.1, deadline - time.monotonic()))
+    dispatcher.shutdown(timeout=max(0.1, deadline - time.monotonic()))
+
+
 class BackgroundServer:
     """Serve ``create_app(hub)`` with waitress on ``host:port`` (0 picks a free port) in a thread."""
 
@@ -103,23 +126,6 @@ class BackgroundServer:
             return
         self._stopping = True
         self.hub.shutdown()  # every event stream ends at its next wake-up
-        server = self._server
-        dispatcher = server.task_dispatcher  # type: ignore[attr-defined]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and (dispatcher.active_count or dispatcher.queue):
-            time.sleep(0.01)  # let running requests finish before their connections go
-
-        from waitress.channel import HTTPChannel
-
-        def close_all() -> None:
-            for channel in list(server._map.values()):  # type: ignore[attr-defined]
-                if isinstance(channel, HTTPChannel):
-                    channel.handle_close()
-                else:  # the listening socket and the trigger
-                    channel.close()
-
-        server.trigger.pull_trigger(close_all)  # type: ignore[attr-defined]
-        self._thread.join(max(0.1, deadline - time.monotonic()))
-        dispatcher.shutdown(timeout=max(0.1, deadline - time.monotonic()))
+        stop_server(self._server, self._thread, timeout)
         if self._thread.is_alive():
             log.warning("the web server thread did not stop within %.1f s", timeout)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime
 import logging
 import threading
-import time
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -157,22 +156,7 @@ class VenueServer:
 
     def stop(self, timeout: float = 5.0) -> None:
         """End every event stream, close every connection, stop the threads (as web.server does)."""
-        from waitress.channel import HTTPChannel
+        from .server import stop_server
 
         self.app.extensions["tablehub.venue_feed"].close()  # every stream ends at its next wake-up
-        server = self._server
-        dispatcher = server.task_dispatcher  # type: ignore[attr-defined]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and (dispatcher.active_count or dispatcher.queue):
-            time.sleep(0.01)
-
-        def close_all() -> None:
-            for channel in list(server._map.values()):  # type: ignore[attr-defined]
-                if isinstance(channel, HTTPChannel):
-                    channel.handle_close()
-                else:  # the listening socket and the trigger
-                    channel.close()
-
-        server.trigger.pull_trigger(close_all)  # type: ignore[attr-defined]
-        self._thread.join(max(0.1, deadline - time.monotonic()))
-        dispatcher.shutdown(timeout=max(0.1, deadline - time.monotonic()))
+        stop_server(self._server, self._thread, timeout)

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytest
 
 from tablehub.tracking.simtable import demo_record
 

@@ -20,7 +20,7 @@ from typing import Callable
 
 from tablehub.games.base import Setup
 from tablehub.games.neuesland.engine import NeuesLand, ScoreFigure
-from tablehub.games.tiles.game import PlaceFigure, PlaceTile
+from tablehub.games.tiles.game import PlaceFigure
 
 HERE = Path(__file__).parent / "scenarios"
 PLAYERS = ("Ana", "Ben")
@@ -293,7 +293,7 @@ def final_scoring(seed: int):
         return None
     t.actions.append({"type": "finish"})
     n = sb["towns"]
-    return t, ["Ana scored 6 for final scoring", f"Ana has 6 points", f"Ben scored {n} for final scoring",
+    return t, ["Ana scored 6 for final scoring", "Ana has 6 points", f"Ben scored {n} for final scoring",
                f"Ben has {n} points", "Ana wins"], \
         "Seed 001, final scoring: every area counts as complete: Ana's explorer on a plain of 3 tiles " \
         f"scores 2 per tile (6); Ben's sailor on a sea of only 2 tiles scores 1 per town ({n})."

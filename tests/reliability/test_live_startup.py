@@ -23,7 +23,7 @@ import pytest
 from tablehub.session import Session
 from tablehub.store import Store
 
-from .conftest import ACTIONS, SETUP, TURNS
+from .conftest import ACTIONS, SETUP
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "4821"

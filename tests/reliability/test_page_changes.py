@@ -8,7 +8,7 @@ import threading
 import pytest
 
 
-from .conftest import ACTIONS, SETUP, TURNS, held_lock, log_of, quick_store
+from .conftest import ACTIONS, SETUP, held_lock, log_of, quick_store
 
 PIN = "4821"
 

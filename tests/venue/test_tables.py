@@ -132,7 +132,7 @@ def test_a_hub_killed_mid_game_shows_offline_and_comes_back(broker, tmp_path):
         expected = SimTable(settings(broker, "t7"), seed=107, db=":memory:").expected
         wait_for(lambda: finals(board).get("t7") == expected, 15, what="the final score of the resumed game")
         assert board.tables()[0]["turn"] >= turn_at_kill
-        assert f"game 1 at action" in out and " at action 0" not in out  # it resumed, not restarted
+        assert "game 1 at action" in out and " at action 0" not in out  # it resumed, not restarted
     finally:
         if proc.poll() is None:
             proc.kill()

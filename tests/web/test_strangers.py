@@ -4,11 +4,9 @@ The server tests use a real waitress server on loopback and real sockets.
 """
 from __future__ import annotations
 
-import os
 import socket
 import stat
 import tempfile
-import threading
 import time
 from pathlib import Path
 

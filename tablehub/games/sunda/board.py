@@ -442,7 +442,6 @@ def _words(triple: str) -> str:
 def _analyse(board: Board) -> Analysis:
     find = board.find
     placed = board.placed
-    tri = board.tri
     # union-find over: region roots (ids < R), empty triangles, lattice points, and OUT
     R = len(board.parent)
     ids: dict[Any, int] = {}
