@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .games.base import TablehubError
+from .session import Broken, replay_rows
 from .store import BUSY_TIMEOUT_S, GameRow, NotSaved, Store, StoreError, setup_from_json
 
 log = logging.getLogger(__name__)
@@ -375,3 +376,19 @@ def _damaged(why: str, aside: Path, found: Salvage) -> Notice:
                   f"{why[0].upper()}{why[1:]}. It is kept as {aside} (nothing was deleted); {found.summary()}. {after}",
                   str(aside))
 
+
+def game_status(store: Store, row: GameRow) -> tuple[int, "Broken | str | None"]:
+    """(live actions, where its log stops replaying, a reason it cannot be set up, or ``None``)."""
+    rows = store.actions(row.id)
+    try:
+        _, _, broken = replay_rows(row.setup, rows, row.id)
+    except TablehubError as exc:
+        return len(rows), f"cannot be set up any more: {exc}"
+    return len(rows), broken
+
+
+def fix_command(game_id: int, db: Path, data_dir: str | Path | None = None) -> str:
+    """The exact command that repairs a game (what ``tablehub doctor`` prints)."""
+    where = f"--data {data_dir}" if data_dir is not None and Path(data_dir) / "games.sqlite" == Path(db) \
+        else f"--db {db}"
+    return f"tablehub games repair {game_id} {where}"

@@ -36,7 +36,7 @@ from ..lan import page_urls
 from ..venue import start_publishing
 from ..explain import explain
 from ._options import add_common, settings
-from .run import build_table, make_hub, open_voice, start_web, stop_on_signals, table_mat
+from ._hub import build_table, make_hub, open_voice, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "

@@ -74,7 +74,7 @@ def check_logs(cfg: Config) -> Check:
     or a catalog changed under a saved game); the fix is the exact repair command."""
     from ..store import Store
     from ..session import Broken
-    from .games import fix_command, game_status
+    from ..recovery import fix_command, game_status
 
     db = cfg.db_path
     if not db.is_file() or db.stat().st_size == 0:

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..games.base import TablehubError
-from ..session import Broken, replay_rows
-from ..store import GameRow, Store, StoreError
+from ..recovery import fix_command, game_status
+from ..session import Broken
+from ..store import Store, StoreError
 
 NAME = "games"
 HELP = "list the saved games, export one as a record, repair one whose log no longer replays"
@@ -54,23 +54,6 @@ def database(args: argparse.Namespace) -> Path:
     from ._options import settings
 
     return settings(args).db_path
-
-
-def game_status(store: Store, row: GameRow) -> tuple[int, "Broken | str | None"]:
-    """(live actions, where its log stops replaying, a reason it cannot be set up, or ``None``)."""
-    rows = store.actions(row.id)
-    try:
-        _, _, broken = replay_rows(row.setup, rows, row.id)
-    except TablehubError as exc:
-        return len(rows), f"cannot be set up any more: {exc}"
-    return len(rows), broken
-
-
-def fix_command(game_id: int, db: Path, data_dir: str | Path | None = None) -> str:
-    """The exact command that repairs a game (what ``tablehub doctor`` prints)."""
-    where = f"--data {data_dir}" if data_dir is not None and Path(data_dir) / "games.sqlite" == Path(db) \
-        else f"--db {db}"
-    return f"tablehub games repair {game_id} {where}"
 
 
 def _open_read(db: Path) -> Store:

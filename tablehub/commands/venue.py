@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"venue board: the broker {settings.broker}:{settings.broker_port} does not answer yet; "
               "retrying in the background", flush=True)
     stop = threading.Event()
-    from .run import stop_on_signals
+    from ._hub import stop_on_signals
 
     stop_on_signals(stop)
     try:

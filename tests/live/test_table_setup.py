@@ -168,7 +168,7 @@ def test_markers_then_colours_then_tiles_enrolled_from_the_camera_and_the_table_
     from vision.tiles import CatalogInfo
 
     from tablehub.setup_files import catalog_file
-    from tablehub.commands.run import game_recognizers
+    from tablehub.commands._hub import game_recognizers
     from tablehub.games.tiles.playout import random_game
 
     catalog = CatalogInfo.load(catalog_file("neuesland"))

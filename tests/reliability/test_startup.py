@@ -31,7 +31,7 @@ def saved_game(path: Path, actions=ACTIONS, setup=SETUP) -> bytes:
 
 def start_hub(folder: Path):
     """What ``tablehub run`` does at start, without the camera."""
-    from tablehub.commands.run import open_game, open_hub
+    from tablehub.commands._hub import open_game, open_hub
 
     cfg = load_config(None, environ={"TABLEHUB_DATA": str(folder)})
     hub, opened = open_hub(cfg, PIN, [])

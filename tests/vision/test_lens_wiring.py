@@ -9,7 +9,7 @@ import pytest
 from tablehub.cli import main
 from tablehub.commands.doctor import check_lens
 from tablehub.setup_files import LensError, configured_lens, keep_lens, lens_for
-from tablehub.commands.run import table_recognizer
+from tablehub.commands._hub import table_recognizer
 from tablehub.config import ConfigError, load_config
 from tablehub.tracking.recognizer import RecognitionUnavailable
 from vision.calibrate import CalibrationError, LensCalibration
@@ -202,7 +202,7 @@ def test_the_service_watches_the_lens_file_of_the_camera_found(tmp_path):
     """With the default source "auto" the service watched lens-auto.json, a file nothing writes: a lens
     calibrated beside the running service never reloaded recognition."""
     from tablehub.setup_files import lens_path
-    from tablehub.commands.run import game_recognizers
+    from tablehub.commands._hub import game_recognizers
 
     cfg = settings(tmp_path, source="auto")
     watched = game_recognizers(cfg, None)._files("neuesland")

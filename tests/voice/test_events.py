@@ -75,7 +75,7 @@ def test_the_run_wiring_speaks_an_illegal_placement_the_tracker_flags(tmp_path, 
     web_hub = pytest.importorskip("web.hub")
     from gpiozero.pins.mock import MockFactory
 
-    from tablehub.commands.run import open_voice
+    from tablehub.commands._hub import open_voice
     from tablehub.config import PinsConfig
     from tablehub.hardware.cameras import SupervisedCamera
     from tablehub.hardware.panel import Panel

@@ -100,7 +100,7 @@ def test_the_lockout_holds_until_the_owner_lifts_it_even_for_the_right_pin(tmp_p
 
 def test_holding_next_and_check_together_lifts_the_lockout_and_fires_neither_button(tmp_path):
     from tablehub.access import PinKeeper
-    from tablehub.commands.run import lift_on_hold
+    from tablehub.commands._hub import lift_on_hold
     from tablehub.hardware.panel import Panel
     from web import Hub
 
