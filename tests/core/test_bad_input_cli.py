@@ -159,12 +159,12 @@ def test_recognize_refuses_a_file_that_is_no_photo(tmp_path, capsys):
 def nothing_starts(monkeypatch):
     """A tripwire: a bad option must stop ``tablehub run`` before the game store opens (else the
     test would go on serving the page)."""
-    from tablehub.commands import run as run_command
+    from tablehub.commands import _hub
 
     def started(*args, **kwargs):
         raise AssertionError("tablehub run got past its checks and opened the store")
 
-    monkeypatch.setattr(run_command, "Store", started)
+    monkeypatch.setattr(_hub, "open_store", started)
 
 
 @pytest.mark.parametrize("argv, expected", [
