@@ -658,6 +658,41 @@ def _notes(g: TileGame, h: Holdings | None) -> list[str]:
     return out
 
 
+def load_holdings(path: str | None, before: str | None = None, names: Mapping[str, str] | None = None
+                  ) -> Holdings:
+    """``--holdings FILE`` (``{"ships": {...}, "goods": {...}, "covered": [[x, y, region], ...]}``, docs/vision.md)
+    and ``--before``; one-line errors naming the file and field."""
+    from .jsonfile import read_json
+
+    h = Holdings(before=parse_before(before, names))
+    if not path:
+        return h
+    data, source = read_json(path, PhotoScoreError, "holdings file")
+    if not isinstance(data, Mapping) or set(data) - {"ships", "goods", "covered", "about"}:
+        extra = ", ".join(sorted(set(data) - {"ships", "goods", "covered", "about"})) if isinstance(data, Mapping) \
+            else show(data)
+        raise PhotoScoreError(f"{source}: expected an object with ships, goods and covered, got {extra}")
+    ships, goods, covered = data.get("ships", {}), data.get("goods", {}), data.get("covered", [])
+    if not isinstance(ships, Mapping) or not all(isinstance(v, list) for v in ships.values()):
+        raise PhotoScoreError(f"{source}: ships: expected an object mapping each player to a list of ship ids, "
+                              f"e.g. {{\"Ana\": [\"s01\"]}}")
+    if not isinstance(goods, Mapping) or not all(isinstance(v, Mapping) for v in goods.values()):
+        raise PhotoScoreError(f"{source}: goods: expected an object mapping each player to their goods, "
+                              f"e.g. {{\"Ana\": {{\"shell\": 2}}}}")
+    if not isinstance(covered, list):
+        raise PhotoScoreError(f"{source}: covered: expected a list of [x, y, region] of fish under a boat token")
+    h.ships = {_name(k, names): list(v) for k, v in ships.items()}
+    h.goods = {_name(k, names): dict(v) for k, v in goods.items()}
+    h.covered = list(covered)
+    return h
+
+
+def _name(who: str, names: Mapping[str, str] | None) -> str:
+    """A player given by colour (``red``) or name: the name."""
+    key = str(who).strip()
+    return (names or {}).get(key.lower(), key.capitalize() if key.lower() in DEFAULT_COLOURS else key)
+
+
 def parse_names(text: str | None) -> dict[str, str]:
     """``"red=Ana,blue=Ben"`` -> ``{"red": "Ana", "blue": "Ben"}`` (one-line error otherwise)."""
     out: dict[str, str] = {}
@@ -681,7 +716,5 @@ def parse_before(text: str | None, players: Mapping[str, str] | None = None) -> 
         if not eq or value < 0:
             raise PhotoScoreError(f"--before: expected PLAYER=POINTS pairs (a colour or a name, points a whole "
                                   f"number >= 0), e.g. red=34,blue=20; got {part!r}")
-        who = who.strip()
-        name = (players or {}).get(who.lower(), who.capitalize() if who.lower() in DEFAULT_COLOURS else who)
-        out[name] = value
+        out[_name(who, players)] = value
     return out
