@@ -233,6 +233,13 @@ def _conflicts(catalog: Catalog, tiles: Assignment) -> set[Cell]:
     return bad
 
 
+def _misfits(catalog: Catalog, tiles: Assignment, cell: Cell) -> bool:
+    """Whether the tile at ``cell`` fails to continue one of its neighbours."""
+    return any((cell[0] + dx, cell[1] + dy) in tiles
+               and not _fits(catalog, tiles[cell], tiles[(cell[0] + dx, cell[1] + dy)], d)
+               for d, (dx, dy) in enumerate(STEP))
+
+
 def choose_tiles(reading: Reading, catalog: Catalog) -> TileChoice:
     """The consistent set of tiles with the highest total match: the best reading of every cell where that
     fits; where it does not, the cells in conflict (and then a ring or two around them) take the
@@ -497,7 +504,8 @@ class Alternative:
     rotation: int | None
     """``None``: the alternative is no figure at all (for a figure the camera was unsure of)."""
     change: dict[str, int] | None
-    """Score difference per player if the cell held this tile (``None``: it does not fit its neighbours)."""
+    """Score difference per player if the cell held this tile (``None``: it cannot lie there, see ``why``)."""
+    why: str = ""
 
     @property
     def label(self) -> str:
@@ -517,15 +525,20 @@ class Unsure:
     def line(self) -> str:
         def change(a: Alternative) -> str:
             if a.change is None:
-                return "does not fit its neighbours"
+                return a.why or "does not fit its neighbours"
             return ", ".join(f"{p} {d:+d}" for p, d in a.change.items())
         alts = "; ".join(f"if it were {a.label}: {change(a)}" for a in self.alternatives)
         return f"cell {self.x},{self.y}: {self.read} ({self.why}){'; ' + alts if alts else ''}"
 
+    @property
+    def matters(self) -> bool:
+        """Some alternative would change a score (or does not fit: the reading itself is in doubt)."""
+        return any(a.change is None or any(a.change.values()) for a in self.alternatives)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"x": self.x, "y": self.y, "read": self.read, "why": self.why,
+        return {"x": self.x, "y": self.y, "read": self.read, "why": self.why, "matters": self.matters,
                 "alternatives": [{"tile": a.tile, "rotation": a.rotation, "fits": a.change is not None,
-                                  "change": a.change} for a in self.alternatives]}
+                                  "change": a.change, "why": a.why or None} for a in self.alternatives]}
 
 
 @dataclass
@@ -557,8 +570,13 @@ class PhotoScore:
             if s.problem:
                 f = s.reading
                 out.append(f"left out: {f.colour} figure at cell {f.x},{f.y}: {s.problem}")
+        matter = [u for u in self.unsure if u.matters]
+        idle = [u for u in self.unsure if not u.matters]
         out.append("Unsure:" if self.unsure else "Unsure: nothing (every cell read with confidence)")
-        out.extend(f"  {u.line()}" for u in self.unsure)
+        out.extend(f"  {u.line()}" for u in matter)
+        if idle:
+            out.append(f"  {len(idle)} more unsure cell{'s' if len(idle) != 1 else ''}, whose alternatives change no "
+                       f"score: {' '.join(f'{u.x},{u.y}' for u in idle)}")
         out.extend(f"note: {n}" for n in self.notes)
         out.extend(f"camera: {w}" for w in self.warnings)
         return out
@@ -617,8 +635,12 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
                 continue
             trial = dict(choice.tiles)
             trial[cell] = alt
-            if _conflicts(probe.catalog, trial) or cell == (0, 0):
-                u.alternatives.append(Alternative(alt.tile, alt.rotation, None))
+            if cell == (0, 0) or _misfits(probe.catalog, trial, cell):
+                u.alternatives.append(Alternative(alt.tile, alt.rotation, None, "does not fit its neighbours"))
+                continue
+            if sum(c.tile == alt.tile for c in trial.values()) > probe.catalog.tile(alt.tile).count:
+                u.alternatives.append(Alternative(alt.tile, alt.rotation, None, f"every {alt.tile} of the set lies "
+                                                                               f"elsewhere on the table"))
                 continue
             scores = final(trial)[0].scores()
             u.alternatives.append(Alternative(alt.tile, alt.rotation, {p: scores[p] - base[p] for p in base}))
