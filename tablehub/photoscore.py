@@ -39,6 +39,9 @@ CLOSE_SCORE = 0.03
 SEARCH_NODES = 200_000
 """The repair's search gives up after this many partial assignments (it then drops cells, see
 :func:`choose_tiles`)."""
+MISSING_PENALTY = 0.5
+"""A tile of the set seen nowhere on the table, put where a tile was read too often, scores this much below the
+cell's best reading (every alternative the camera named comes first)."""
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow", "black")
 """The colours of the figures in the boxes, in the order players are added when too few are seen."""
 
@@ -198,6 +201,8 @@ class TileChoice:
     """Cells where an alternative was chosen over the best reading (the value: the best reading)."""
     dropped: dict[Cell, str] = field(default_factory=dict)
     """Cells left out of the position, with the reason."""
+    overcount: dict[str, list[Cell]] = field(default_factory=dict)
+    """Tiles read on more cells than the set has them (no alternative resolved it): one of those is misread."""
 
 
 def _fits(catalog: Catalog, a: Choice, b: Choice, d: int) -> bool:
@@ -219,6 +224,10 @@ def _known(catalog: Catalog, c: Choice) -> bool:
 
 def _conflicts(catalog: Catalog, tiles: Assignment) -> set[Cell]:
     """Cells on a side that does not fit, and cells holding a tile used more often than the set has it."""
+    return _misfit_cells(catalog, tiles) | {c for cells in _overcount(catalog, tiles).values() for c in cells}
+
+
+def _misfit_cells(catalog: Catalog, tiles: Assignment) -> set[Cell]:
     bad: set[Cell] = set()
     for (x, y), a in tiles.items():
         for d in (1, 2):  # east and south: every pair once
@@ -226,11 +235,51 @@ def _conflicts(catalog: Catalog, tiles: Assignment) -> set[Cell]:
             b = tiles.get(n)
             if b is not None and not _fits(catalog, a, b, d):
                 bad |= {(x, y), n}
-    used = Counter(c.tile for c in tiles.values())
-    for cell, c in tiles.items():
-        if used[c.tile] > catalog.tile(c.tile).count:
-            bad.add(cell)
     return bad
+
+
+def _overcount(catalog: Catalog, tiles: Assignment) -> dict[str, list[Cell]]:
+    """Tile id -> the cells holding it, for every tile read more often than the set has it."""
+    where: dict[str, list[Cell]] = {}
+    for cell, c in tiles.items():
+        where.setdefault(c.tile, []).append(cell)
+    return {t: sorted(cells) for t, cells in where.items() if len(cells) > catalog.tile(t).count}
+
+
+def _components(catalog: Catalog, tiles: Assignment, bad: set[Cell]) -> list[set[Cell]]:
+    """The cells in conflict, grouped: neighbours in conflict, and the cells sharing a tile read too often."""
+    links: dict[Cell, set[Cell]] = {c: set() for c in bad}
+    for x, y in bad:
+        for dx, dy in STEP:
+            if (x + dx, y + dy) in bad:
+                links[(x, y)].add((x + dx, y + dy))
+    for cells in _overcount(catalog, tiles).values():
+        for c in cells:
+            links[c] |= set(cells) - {c}
+    out, seen = [], set()
+    for c in sorted(bad):
+        if c in seen:
+            continue
+        comp, todo = {c}, [c]
+        while todo:
+            for n in links[todo.pop()]:
+                if n not in comp:
+                    comp.add(n)
+                    todo.append(n)
+        seen |= comp
+        out.append(comp)
+    return out
+
+
+def _swap(catalog: Catalog, trial: Assignment, cell: Cell, was: Choice) -> tuple[Cell, Choice] | None:
+    """Where the tile now at ``cell`` in ``trial`` also lies, a cell that could take ``was`` (the tile read at
+    ``cell``) in some turn: the two readings swapped (twins read the wrong way round)."""
+    for other in sorted(c for c, t in trial.items() if t.tile == trial[cell].tile and c not in (cell, (0, 0))):
+        for rot in (0, 90, 180, 270):
+            turned = Choice(was.tile, rot, was.score)
+            if not _misfits(catalog, {**trial, other: turned}, other):
+                return other, turned
+    return None
 
 
 def _misfits(catalog: Catalog, tiles: Assignment, cell: Cell) -> bool:
@@ -264,28 +313,51 @@ def choose_tiles(reading: Reading, catalog: Catalog) -> TileChoice:
         raise PhotoScoreError("no start tile at cell 0, 0: the photo's grid is fixed by it (is it on the mat and "
                               "in view?)")
     tiles = {cell: opts[0] for cell, opts in options.items()}
-    bad = _conflicts(catalog, tiles)
-    for ring in (0, 1, 2):
-        if not bad:
-            break
-        free = _grow(bad, tiles, ring)
-        best = _search(catalog, tiles, options, free)
-        if best is not None:
-            tiles.update(best)
-            bad = set()
+    for comp in _components(catalog, tiles, _conflicts(catalog, tiles)):
+        # the set's counts first; a conflict they leave unsolved is solved for the edges alone (a twin read
+        # twice costs less than a tile left out) and the tile read too often is said
+        for counts in (True, False):
+            best = next((b for ring in (0, 1, 2)
+                         if (b := _search(catalog, tiles, options, _grow(comp, tiles, ring), counts)) is not None),
+                        None)
+            if best is not None:
+                tiles.update(best)
+                break
+    _read_too_often(catalog, tiles, options)
+    bad = _misfit_cells(catalog, tiles)
     while bad:  # nothing resolves it: leave out the least confident cell in conflict
         worst = min(bad - {(0, 0)} or bad, key=lambda c: (reading.cells[c].confidence, c))
         out.dropped[worst] = (f"{tiles[worst].tile} r{tiles[worst].rotation} fits none of its neighbours' "
                               f"readings, nor does any of its alternatives")
         del tiles[worst]
-        bad = _conflicts(catalog, tiles)
+        bad = _misfit_cells(catalog, tiles)
     joined = _joined(tiles)
     for cell in sorted(set(tiles) - joined):
         out.dropped[cell] = "it touches no chain of tiles from the start tile"
         del tiles[cell]
     out.tiles = tiles
     out.repaired = {c: options[c][0] for c, ch in tiles.items() if ch != options[c][0]}
+    out.overcount = _overcount(catalog, tiles)
     return out
+
+
+def _read_too_often(catalog: Catalog, tiles: Assignment, options: dict[Cell, list[Choice]]) -> None:
+    """A tile read on more cells than the set has it, where no alternative the camera named fits: one of those
+    cells holds a tile of the set that is nowhere on the table. Those tiles (any turn, scored
+    :data:`MISSING_PENALTY` below the cell's best reading) join the cells' options, and the search runs again."""
+    for cells in list(_overcount(catalog, tiles).values()):
+        used = Counter(c.tile for c in tiles.values())
+        missing = [t.id for t in catalog.tiles if used[t.id] < t.count and not t.start]
+        if not missing:
+            return
+        for cell in cells:
+            best = options[cell][0].score - MISSING_PENALTY
+            have = {(c.tile, c.rotation) for c in options[cell]}
+            options[cell] = options[cell] + [Choice(t, 90 * r, best) for t in missing for r in range(4)
+                                             if (t, 90 * r) not in have]
+        found = _search(catalog, tiles, options, set(cells), True)
+        if found is not None:
+            tiles.update(found)
 
 
 def _grow(cells: set[Cell], tiles: Assignment, ring: int) -> set[Cell]:
@@ -295,10 +367,10 @@ def _grow(cells: set[Cell], tiles: Assignment, ring: int) -> set[Cell]:
     return out
 
 
-def _search(catalog: Catalog, tiles: Assignment, options: Mapping[Cell, list[Choice]], free: set[Cell]
-            ) -> Assignment | None:
-    """The highest-scoring choice for the ``free`` cells that fits the fixed ones, each other and the set's
-    counts (branch and bound); ``None`` when there is none (or the search gives up)."""
+def _search(catalog: Catalog, tiles: Assignment, options: Mapping[Cell, list[Choice]], free: set[Cell],
+            counts: bool = True) -> Assignment | None:
+    """The highest-scoring choice for the ``free`` cells that fits the fixed ones, each other and (``counts``)
+    the set's counts (branch and bound); ``None`` when there is none (or the search gives up)."""
     order = sorted(free, key=lambda c: (len(options[c]), c))
     fixed = {c: t for c, t in tiles.items() if c not in free}
     used = Counter(t.tile for t in fixed.values())
@@ -310,7 +382,7 @@ def _search(catalog: Catalog, tiles: Assignment, options: Mapping[Cell, list[Cho
     now: Assignment = {}
 
     def ok(cell: Cell, c: Choice) -> bool:
-        if used[c.tile] >= catalog.tile(c.tile).count:
+        if counts and used[c.tile] >= catalog.tile(c.tile).count:
             return False
         for d, (dx, dy) in enumerate(STEP):
             n = (cell[0] + dx, cell[1] + dy)
@@ -532,8 +604,8 @@ class Unsure:
 
     @property
     def matters(self) -> bool:
-        """Some alternative would change a score (or does not fit: the reading itself is in doubt)."""
-        return any(a.change is None or any(a.change.values()) for a in self.alternatives)
+        """Some alternative that can lie there would change a score."""
+        return any(a.change is not None and any(a.change.values()) for a in self.alternatives)
 
     def to_dict(self) -> dict[str, Any]:
         return {"x": self.x, "y": self.y, "read": self.read, "why": self.why, "matters": self.matters,
@@ -564,6 +636,10 @@ class PhotoScore:
             now = self.choice.tiles[cell]
             out.append(f"repaired: cell {cell[0]},{cell[1]} read {best.tile} r{best.rotation}, which does not fit; "
                        f"{now.tile} r{now.rotation} does")
+        for tile, cells in sorted(self.choice.overcount.items()):
+            n = self.game.catalog.tile(tile).count
+            out.append(f"misread: the set has {n} {tile} but cells {' '.join(f'{x},{y}' for x, y in cells)} read it "
+                       f"(no alternative fits): one of them is another tile")
         for cell, why in sorted(self.choice.dropped.items()):
             out.append(f"left out: cell {cell[0]},{cell[1]}: {why}")
         for s in self.figures:
@@ -595,6 +671,7 @@ class PhotoScore:
                               "tile": self.choice.tiles[c].tile, "rotation": self.choice.tiles[c].rotation}
                              for c, b in sorted(self.choice.repaired.items())],
                 "left_out": [{"x": c[0], "y": c[1], "why": w} for c, w in sorted(self.choice.dropped.items())],
+                "overcount": {t: [list(c) for c in cells] for t, cells in sorted(self.choice.overcount.items())},
                 "unsure": [u.to_dict() for u in self.unsure], "notes": list(self.notes),
                 "warnings": list(self.warnings), "provisional": g.provisional}
 
@@ -639,8 +716,17 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
                 u.alternatives.append(Alternative(alt.tile, alt.rotation, None, "does not fit its neighbours"))
                 continue
             if sum(c.tile == alt.tile for c in trial.values()) > probe.catalog.tile(alt.tile).count:
-                u.alternatives.append(Alternative(alt.tile, alt.rotation, None, f"every {alt.tile} of the set lies "
-                                                                               f"elsewhere on the table"))
+                swap = _swap(probe.catalog, trial, cell, now)
+                if swap is None:
+                    u.alternatives.append(Alternative(alt.tile, alt.rotation, None, f"every {alt.tile} of the set "
+                                                                                   f"lies elsewhere on the table"))
+                    continue
+                other, turned = swap
+                trial[other] = turned
+                scores = final(trial)[0].scores()
+                u.alternatives.append(Alternative(
+                    f"{alt.tile} (and the {alt.tile} at {other[0]},{other[1]} were {turned.tile} r{turned.rotation})",
+                    alt.rotation, {p: scores[p] - base[p] for p in base}))
                 continue
             scores = final(trial)[0].scores()
             u.alternatives.append(Alternative(alt.tile, alt.rotation, {p: scores[p] - base[p] for p in base}))

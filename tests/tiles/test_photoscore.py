@@ -89,15 +89,46 @@ def test_a_misread_tile_that_does_not_fit_is_repaired_from_its_alternatives():
 
 
 def test_a_misfit_with_no_fitting_alternative_is_left_out_and_said():
-    g = random_game("neuesland", players=2, seed=8, finish=False)
+    # a small table: the misread tile is one the table does not hold elsewhere (no count is broken)
+    g = random_game("neuesland", players=2, seed=8, finish=False, within=lambda c: abs(c[0]) <= 2 and abs(c[1]) <= 2)
     data = reading_of(g)
     cell = max((c for c, _ in g.board if c != (0, 0)), key=lambda c: g.board.neighbours8(c))
-    wrong, rot = _misfit(g, cell)
+    on_table = {p.tile.id for _, p in g.board}
+    wrong, rot = next((w, r) for w, r in _misfits_at(g, cell) if w not in on_table)
     t = next(t for t in data["tiles"] if (t["x"], t["y"]) == cell)
     t.update(tile=wrong, rotation=rot, confidence=0.2)
     result = score_reading("neuesland", Reading.from_dict(data), names_of(g))
-    assert cell in result.choice.dropped
+    assert cell in result.choice.dropped and len(result.choice.dropped) == 1
     assert any(line.startswith(f"left out: cell {cell[0]},{cell[1]}") for line in result.lines())
+
+
+def _misfits_at(g, cell):
+    cat = g.catalog
+    for tile in cat.tiles:
+        for r in range(4):
+            for d, (dx, dy) in enumerate(STEP):
+                other = g.board.cells.get((cell[0] + dx, cell[1] + dy))
+                if other is not None and not tile.start and \
+                        other.tile.side_codes[other.rot][(d + 2) % 4] != cat.codes.mirror[tile.side_codes[r][d]]:
+                    yield tile.id, 90 * r
+                    break
+
+
+def test_a_tile_read_twice_becomes_the_tile_of_the_set_seen_nowhere():
+    """A finished game lays every tile: a tile read on two cells (the set has one) with no alternative named is,
+    on one of them, the tile that is missing from the table."""
+    g = random_game("neuesland", players=3, seed=9, finish=False)
+    data = reading_of(g)
+    cells = sorted(c for c, p in g.board if c != (0, 0) and p.tile.count == 1)
+    a, b = cells[3], cells[-3]
+    t = next(t for t in data["tiles"] if (t["x"], t["y"]) == a)
+    t.update(tile=g.board.cells[b].tile.id, confidence=0.3)   # a's tile read as b's, no runner-up
+    result = score_reading("neuesland", Reading.from_dict(data), names_of(g), holdings=given(g))
+    assert not result.choice.overcount and not result.choice.dropped
+    assert {c: (t.tile, t.rotation) for c, t in result.choice.tiles.items()} == \
+        {c: (p.tile.id, 90 * p.rot) for c, p in g.board}
+    g.finish()
+    assert result.scores == g.scores()
 
 
 def test_the_unsure_list_names_a_cell_whose_alternative_changes_the_score():
@@ -214,5 +245,5 @@ def test_an_alternative_whose_every_copy_lies_elsewhere_is_named_not_scored():
     t.update(confidence=0.3, runners_up=[{"tile": other, "rotation": rot, "score": 0.5}])
     result = score_reading("neuesland", Reading.from_dict(data), names_of(g))
     entry = next(u for u in result.unsure if (u.x, u.y) == cell)
-    assert [(a.tile, a.change, a.why) for a in entry.alternatives] == [
+    assert [(a.tile, a.change, a.why) for a in entry.alternatives if a.change is None] == [
         (other, None, f"every {other} of the set lies elsewhere on the table")]
