@@ -104,3 +104,42 @@ def score_photo(recognizer: Any, frame: Any, game: str, source: str = "photo", n
     reading = Reading.from_dict(obs.to_dict(), source)
     colours = list(getattr(recognizer.colours, "names", None) or DEFAULT_COLOURS)
     return score_reading(game, reading, names, region_finder(recognizer), holdings, options, colours=colours)
+
+
+def photo_scorer(refs_path: Any, lens_path: Any = None) -> Any:
+    """``score(data, game, names)`` for the page's upload: the photo's bytes read with ``game``'s references
+    (``refs_path(game)``: a folder from ``tablehub enroll``) and scored. The lens file (``lens_path()``, else the
+    one kept with the references) is used only for a photo of the size it was calibrated for (the hub's
+    camera): a phone's photo is read without it (phones correct their own lens)."""
+    def score(data: bytes, game: str, names: Any = None) -> Any:
+        frame = decode_frame(data)
+        refs = refs_folder(game, refs_path(game))
+        lens = _lens_for_frame(frame, lens_path() if lens_path is not None else None, refs)
+        rec = load_recognizer(game, refs, lens=lens)
+        if lens is None:
+            _drop_lens(rec)
+        return score_photo(rec, frame, game, "photo", names)
+
+    return score
+
+
+def _lens_for_frame(frame: Any, given: Any, refs: Path) -> Any:
+    from vision.calibrate import LensCalibration
+
+    path = Path(given) if given else refs / "lens.json"
+    if not path.is_file():
+        return None
+    try:
+        lens = LensCalibration.load(path)
+    except TablehubError:
+        return None
+    h, w = frame.shape[:2]
+    return lens if tuple(lens.image_size) == (w, h) else None
+
+
+def _drop_lens(recognizer: Any) -> None:
+    """Read through no lens model even where the reference folder keeps one (that is the hub camera's)."""
+    from vision.rectify import Rectifier
+    from vision.tiles import TILE_PX
+
+    recognizer.rectifier = Rectifier(recognizer.mat, px_per_mm=TILE_PX / recognizer.pitch)

@@ -18,6 +18,7 @@ from ..games.base import Setup, TablehubError
 from ..hardware.cameras import Camera, SupervisedCamera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
+from ..photo import photo_scorer
 from ..recovery import Opened, open_store
 from ..setup_files import configured_lens, lens_path
 from ..store import Store
@@ -82,6 +83,7 @@ def open_hub(cfg: Config, pin: str | None, screens: "list[SetupScreens]") -> tup
     (:func:`tablehub.recovery.open_store`)."""
     opened = open_store(cfg.db_path)
     hub = make_hub(cfg, opened.store, pin, screens)
+    hub.photo_scorer = photo_scorer(cfg.refs_path, lambda: lens_path(cfg))  # the page's photo upload
     for n in opened.notices:
         hub.notice(n.key, n.level, n.title, n.text, n.kept, n.choices)
     return hub, opened

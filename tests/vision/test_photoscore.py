@@ -164,3 +164,44 @@ def test_a_missing_photo_is_one_line(drawn, tmp_path, capsys):
     err = _one_line(capsys, ["score", "--photo", str(tmp_path / "gone.jpg"), "--game", "neuesland",
                              "--refs", str(refs)])
     assert "gone.jpg: cannot read the image" in err
+
+
+# ---------------------------------------------------------------- the page's upload (web/views/photoscore.py)
+
+
+def test_the_page_scores_an_uploaded_photo_and_leaves_the_game_alone(drawn, tmp_path):
+    import base64
+
+    from tablehub.games.base import Setup
+    from tablehub.photo import photo_scorer
+    from tablehub.store import Store
+    from web import Hub, create_app
+
+    g, frame = drawn.final(34)
+    refs = drawn.save(tmp_path / "refs")
+    ok, png = cv2.imencode(".png", frame)
+    assert ok
+    hub = Hub(Store(), pin="4821")
+    try:
+        colours = tuple(PS.CALIBRATION_COLOURS[: len(g.players)])
+        hub.start(Setup("neuesland", tuple(g.players), colours))   # another game is on the table, just started
+        hub.photo_scorer = photo_scorer(lambda game: refs)
+        client = create_app(hub).test_client()
+        rows = len(hub.session.rows)
+        body = json.dumps({"photo": "data:image/png;base64," + base64.b64encode(png.tobytes()).decode()})
+        refused = client.post("/api/photoscore", data=body, headers={"Content-Type": "application/json"})
+        assert refused.status_code == 403 and refused.get_json()["error"]      # no PIN, no CSRF token
+        resp = client.post("/api/photoscore", data=body, headers={"X-Tablehub-Pin": "4821",
+                                                                  "Content-Type": "application/json"})
+        assert resp.status_code == 200, resp.get_json()
+        out = resp.get_json()
+        g.finish()
+        finals = {p: sum(e.points for e in g.score_log if e.player == p and e.kind == "final") for p in g.players}
+        assert out["scores"] == finals                  # the players' names come from the table's colours
+        assert any(line.startswith("Totals") for line in out["lines"]) and isinstance(out["unsure"], list)
+        assert len(hub.session.rows) == rows and not hub.session.game.finished
+        big = client.post("/api/photoscore", data=b"{" + b" " * (17 * 1024 * 1024) + b"}",
+                          headers={"X-Tablehub-Pin": "4821", "Content-Type": "application/json"})
+        assert big.status_code == 413
+    finally:
+        hub.shutdown()
