@@ -188,6 +188,46 @@ def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed:
     return tally
 
 
+def write_example(folder: Path, game: str, seed: int, scans: Path | None) -> int:
+    """A runnable example for docs/vision.md: references enrolled from the simulated camera, the photo of a
+    seeded game's final table, and the command that scores it (with the engine's score of the true game)."""
+    from vision.calibrate import LensCalibration
+
+    setup = VB.game_setup(game, scans)
+    rng = np.random.default_rng(seed)
+    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, VB.enrolment_camera("default"), rng,
+                                          size=VB.SIZE, geometry=setup.geometry)
+    out = folder / "refs"
+    refs.save(out)
+    colours.save(out / "colours.json")
+    LensCalibration(lens.camera_matrix, lens.dist_coeffs, lens.image_size).save(out / "lens.json")
+    mat = Mat.default()
+    g = final_game(game, seed, mat)
+    frame, _ = render(final_scene(g, setup, rng, VB.SLOPPINESS["default"], mat), setup.art, "default", rng,
+                      VB.SIZE, geometry=setup.geometry, shapes=setup.true_regions)
+    cv2.imwrite(str(folder / "table.png"), frame)
+    held = what_a_photo_cannot_show(g)
+    colour = {p: CALIBRATION_COLOURS[i] for i, p in enumerate(g.players)}
+    extra = ""
+    if held.before:
+        extra = " --before " + ",".join(f"{colour[p]}={n}" for p, n in held.before.items())
+    else:
+        import json
+
+        (folder / "holdings.json").write_text(json.dumps({"ships": {colour[p]: v for p, v in held.ships.items()},
+                                                          "goods": {colour[p]: v for p, v in held.goods.items()},
+                                                          "covered": held.covered}, indent=1) + "\n")
+        extra = f" --holdings {folder / 'holdings.json'}"
+    g.finish()
+    print(f"wrote {out} (references enrolled from the simulated camera, {setup.art_name}) and {folder / 'table.png'} "
+          f"(the final table of a seeded {len(g.players)}-player game: {len(g.board.cells)} tiles, "
+          f"{len(g.figures)} figures)")
+    print(f"tablehub score --photo {folder / 'table.png'} --game {game} --refs {out}{extra}")
+    names = {p: colour[p].capitalize() for p in g.players}
+    print("the engine's score of the true game: " + ", ".join(f"{names[p]} {n}" for p, n in g.scores().items()))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="tablehub bench photoscore", description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="CI size: 2 tables, the default level, the sim camera")
@@ -200,7 +240,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="Neues Land tile scans (default $TABLEHUB_SHARED or ../shared, then data/neues_land/scans); "
                         "'none': drawn art")
     p.add_argument("--verbose", "-v", action="store_true", help="list every table not scored exactly")
+    p.add_argument("--example", metavar="DIR", help="write a runnable example instead: references, the photo of one "
+                   "final table (--games: the first game, --seed) and the command that scores it")
     args = p.parse_args(list(argv) if argv is not None else None)
+    if args.example:
+        scans_dir = None if args.scans.lower() == "none" else Path(args.scans)
+        folder = Path(args.example)
+        folder.mkdir(parents=True, exist_ok=True)
+        return write_example(folder, args.games.split(",")[0].strip(), args.seed, scans_dir)
     if args.quick:
         args.tables, args.levels, args.camera = min(args.tables, 2), "default", "sim"
     families = [c.strip() for c in args.camera.split(",") if c.strip()]

@@ -271,10 +271,17 @@ def _components(catalog: Catalog, tiles: Assignment, bad: set[Cell]) -> list[set
     return out
 
 
-def _swap(catalog: Catalog, trial: Assignment, cell: Cell, was: Choice) -> tuple[Cell, Choice] | None:
-    """Where the tile now at ``cell`` in ``trial`` also lies, a cell that could take ``was`` (the tile read at
-    ``cell``) in some turn: the two readings swapped (twins read the wrong way round)."""
-    for other in sorted(c for c, t in trial.items() if t.tile == trial[cell].tile and c not in (cell, (0, 0))):
+def _swap(catalog: Catalog, trial: Assignment, cell: Cell, was: Choice, reading: Reading
+          ) -> tuple[Cell, Choice] | None:
+    """Where the tile now at ``cell`` in ``trial`` also lies, a cell whose own reading named ``was`` (the tile
+    read at ``cell``) among its choices and that could take it in some turn: the two readings swapped (twins
+    read the wrong way round)."""
+    def named(c: Cell) -> bool:
+        r = reading.cells.get(c)
+        return r is not None and any(ch.tile == was.tile for ch in r.choices)
+
+    for other in sorted(c for c, t in trial.items() if t.tile == trial[cell].tile and c not in (cell, (0, 0))
+                        and named(c)):
         for rot in (0, 90, 180, 270):
             turned = Choice(was.tile, rot, was.score)
             if not _misfits(catalog, {**trial, other: turned}, other):
@@ -578,10 +585,13 @@ class Alternative:
     change: dict[str, int] | None
     """Score difference per player if the cell held this tile (``None``: it cannot lie there, see ``why``)."""
     why: str = ""
+    swapped: str = ""
+    """Where the set's only copies of this tile are read elsewhere: ``"and the ds057 at 4,0 were ds058 r180"``."""
 
     @property
     def label(self) -> str:
-        return self.tile if self.rotation is None else f"{self.tile} r{self.rotation}"
+        base = self.tile if self.rotation is None else f"{self.tile} r{self.rotation}"
+        return f"{base} ({self.swapped})" if self.swapped else base
 
 
 @dataclass
@@ -598,7 +608,8 @@ class Unsure:
         def change(a: Alternative) -> str:
             if a.change is None:
                 return a.why or "does not fit its neighbours"
-            return ", ".join(f"{p} {d:+d}" for p, d in a.change.items())
+            moved = [f"{p} {d:+d}" for p, d in a.change.items() if d]
+            return ", ".join(moved) if moved else "no score changes"
         alts = "; ".join(f"if it were {a.label}: {change(a)}" for a in self.alternatives)
         return f"cell {self.x},{self.y}: {self.read} ({self.why}){'; ' + alts if alts else ''}"
 
@@ -716,7 +727,7 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
                 u.alternatives.append(Alternative(alt.tile, alt.rotation, None, "does not fit its neighbours"))
                 continue
             if sum(c.tile == alt.tile for c in trial.values()) > probe.catalog.tile(alt.tile).count:
-                swap = _swap(probe.catalog, trial, cell, now)
+                swap = _swap(probe.catalog, trial, cell, now, reading)
                 if swap is None:
                     u.alternatives.append(Alternative(alt.tile, alt.rotation, None, f"every {alt.tile} of the set "
                                                                                    f"lies elsewhere on the table"))
@@ -725,8 +736,8 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
                 trial[other] = turned
                 scores = final(trial)[0].scores()
                 u.alternatives.append(Alternative(
-                    f"{alt.tile} (and the {alt.tile} at {other[0]},{other[1]} were {turned.tile} r{turned.rotation})",
-                    alt.rotation, {p: scores[p] - base[p] for p in base}))
+                    alt.tile, alt.rotation, {p: scores[p] - base[p] for p in base},
+                    swapped=f"and the {alt.tile} at {other[0]},{other[1]} were {turned.tile} r{turned.rotation}"))
                 continue
             scores = final(trial)[0].scores()
             u.alternatives.append(Alternative(alt.tile, alt.rotation, {p: scores[p] - base[p] for p in base}))
