@@ -198,6 +198,8 @@ class TileChoice:
 
     tiles: Assignment
     repaired: dict[Cell, Choice] = field(default_factory=dict)
+    why: dict[Cell, str] = field(default_factory=dict)
+    """Why each repaired cell's best reading was not kept."""
     """Cells where an alternative was chosen over the best reading (the value: the best reading)."""
     dropped: dict[Cell, str] = field(default_factory=dict)
     """Cells left out of the position, with the reason."""
@@ -320,6 +322,7 @@ def choose_tiles(reading: Reading, catalog: Catalog) -> TileChoice:
         raise PhotoScoreError("no start tile at cell 0, 0: the photo's grid is fixed by it (is it on the mat and "
                               "in view?)")
     tiles = {cell: opts[0] for cell, opts in options.items()}
+    first_misfits = _misfit_cells(catalog, tiles)
     for comp in _components(catalog, tiles, _conflicts(catalog, tiles)):
         # the set's counts first; a conflict they leave unsolved is solved for the edges alone (a twin read
         # twice costs less than a tile left out) and the tile read too often is said
@@ -344,6 +347,9 @@ def choose_tiles(reading: Reading, catalog: Catalog) -> TileChoice:
         del tiles[cell]
     out.tiles = tiles
     out.repaired = {c: options[c][0] for c, ch in tiles.items() if ch != options[c][0]}
+    for c, best in out.repaired.items():
+        out.why[c] = ("does not fit its neighbours" if c in first_misfits else
+                      f"is read on more cells than the set has it ({catalog.tile(best.tile).count})")
     out.overcount = _overcount(catalog, tiles)
     return out
 
@@ -645,8 +651,8 @@ class PhotoScore:
         out = explain(self.game).splitlines()
         for cell, best in sorted(self.choice.repaired.items()):
             now = self.choice.tiles[cell]
-            out.append(f"repaired: cell {cell[0]},{cell[1]} read {best.tile} r{best.rotation}, which does not fit; "
-                       f"{now.tile} r{now.rotation} does")
+            out.append(f"repaired: cell {cell[0]},{cell[1]}: {now.tile} r{now.rotation}, not the best reading "
+                       f"{best.tile} r{best.rotation}, which {self.choice.why.get(cell, 'does not fit')}")
         for tile, cells in sorted(self.choice.overcount.items()):
             n = self.game.catalog.tile(tile).count
             out.append(f"misread: the set has {n} {tile} but cells {' '.join(f'{x},{y}' for x, y in cells)} read it "
@@ -713,7 +719,7 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
         r = reading.cells[cell]
         why = r.why_unsure()
         if cell in choice.repaired:
-            why = f"repaired: the best reading {r.best.tile} r{r.best.rotation} does not fit"
+            why = f"repaired: the best reading {r.best.tile} r{r.best.rotation} {choice.why.get(cell, 'does not fit')}"
         if why is None or cell not in choice.tiles:
             continue
         now = choice.tiles[cell]
