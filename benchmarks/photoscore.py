@@ -112,6 +112,19 @@ def what_a_photo_cannot_show(g: TileGame) -> Holdings:
                              for c, ri in sorted(g.covered)])                        # type: ignore[attr-defined]
 
 
+def figure_errors(g: TileGame, result: Any) -> str:
+    """The figures of the true table the position lacks, and those it has that the table lacks."""
+    true = sorted((f.cell[0], f.cell[1], CALIBRATION_COLOURS[f.owner], g.board.cells[f.cell].tile.regions[f.region].id)
+                  for f in g.figures)
+    seen = sorted((s.reading.x, s.reading.y, s.reading.colour, s.region) for s in result.figures if not s.problem)
+    missing = [f for f in true if f not in seen]
+    extra = [f for f in seen if f not in true]
+    if not missing and not extra:
+        return ""
+    show = lambda fs: ", ".join(f"{c} {r} at {x},{y}" for x, y, c, r in fs) or "none"  # noqa: E731
+    return f"figures: not in the position {show(missing)}; in it but not on the table {show(extra)}; "
+
+
 # --------------------------------------------------------------------------- running
 
 
@@ -183,7 +196,7 @@ def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed:
         tally.player_errors.extend(abs(got.get(p, 0) - truth[p]) for p in truth)
         diff = ", ".join(f"{p} {got.get(p, 0) - truth[p]:+d}" for p in truth if got.get(p, 0) != truth[p])
         tally.errors.append(f"{family}/{level} table {b} (seed {game_seed}, {len(g.board.cells)} tiles, "
-                            f"{len(g.figures)} figures): {diff}; "
+                            f"{len(g.figures)} figures): {diff}; {figure_errors(g, result)}"
                             + "; ".join(line for line in result.lines() if line.startswith("left out"))[:300])
     return tally
 

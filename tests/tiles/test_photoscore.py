@@ -247,3 +247,15 @@ def test_an_alternative_whose_every_copy_lies_elsewhere_is_named_not_scored():
     entry = next(u for u in result.unsure if (u.x, u.y) == cell)
     assert [(a.tile, a.change, a.why) for a in entry.alternatives if a.change is None] == [
         (other, None, f"every {other} of the set lies elsewhere on the table")]
+
+
+def test_the_core_side_imports_no_opencv():
+    """tablehub/ imports no OpenCV at module level (README "Layout"): the photo's reader loads it when a photo
+    is read."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tablehub.photoscore, tablehub.photo, tablehub.commands.score, tablehub.commands.recognize; "
+            "print('cv2' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out
