@@ -143,6 +143,9 @@ class Tally:
     """Tiles of the position (after repair) that are not the true tile turned as it lies (a turn that plays the
     same counts as right)."""
     failed: int = 0
+    flagged: int = 0
+    """Tables not exactly right whose unsure list has an entry that would change a score (a person checking those
+    cells may find the error)."""
     times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -194,6 +197,7 @@ def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed:
             tally.exact += 1
             continue
         tally.player_errors.extend(abs(got.get(p, 0) - truth[p]) for p in truth)
+        tally.flagged += any(u.matters for u in result.unsure)
         diff = ", ".join(f"{p} {got.get(p, 0) - truth[p]:+d}" for p in truth if got.get(p, 0) != truth[p])
         tally.errors.append(f"{family}/{level} table {b} (seed {game_seed}, {len(g.board.cells)} tiles, "
                             f"{len(g.figures)} figures): {diff}; {figure_errors(g, result)}"
@@ -296,7 +300,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 unsure = f"{t.unsure} ({t.unsure_matters})"
                 print(f"  {family + '/' + level:14s} {t.exact:3d}/{t.tables:<3d}  {err:>28s}  {t.wrong_tiles:11d} "
                       f"{t.repaired:9d} {t.left_out:9d} {unsure:>23s} | {ms}"
-                      + (f"  ({t.failed} photos not read)" if t.failed else ""))
+                      + (f"  ({t.failed} photos not read)" if t.failed else "")
+                      + (f"  (wrong with a score-changing unsure entry: {t.flagged} of {t.tables - t.exact})"
+                         if t.exact < t.tables else ""))
                 for e in (t.errors if args.verbose else t.errors[:2]):
                     print(f"      {e}")
                 total.tables += t.tables

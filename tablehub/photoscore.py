@@ -21,8 +21,9 @@ and the fishing boat tokens on Südsee's seas (none assumed).
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .games import new_game
@@ -39,6 +40,9 @@ CLOSE_SCORE = 0.03
 SEARCH_NODES = 200_000
 """The repair's search gives up after this many partial assignments (it then drops cells, see
 :func:`choose_tiles`)."""
+FIGURE_NEAR = 0.08
+"""A figure seen this near (in tile sides: about 3.6 mm on a 45 mm tile) to another region of its tile is unsure:
+the list says what the scores would be with it there."""
 MISSING_PENALTY = 0.5
 """A tile of the set seen nowhere on the table, put where a tile was read too often, scores this much below the
 cell's best reading (every alternative the camera named comes first)."""
@@ -609,6 +613,7 @@ class Unsure:
     read: str
     why: str
     alternatives: list[Alternative] = field(default_factory=list)
+    verb: str = "if it were"
 
     def line(self) -> str:
         def change(a: Alternative) -> str:
@@ -616,7 +621,7 @@ class Unsure:
                 return a.why or "does not fit its neighbours"
             moved = [f"{p} {d:+d}" for p, d in a.change.items() if d]
             return ", ".join(moved) if moved else "no score changes"
-        alts = "; ".join(f"if it were {a.label}: {change(a)}" for a in self.alternatives)
+        alts = "; ".join(f"{self.verb} {a.label}: {change(a)}" for a in self.alternatives)
         return f"cell {self.x},{self.y}: {self.read} ({self.why}){'; ' + alts if alts else ''}"
 
     @property
@@ -755,7 +760,38 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
             scores = final_without(cls.name, choice.tiles, rest, players, reading, region_at, holdings, options)
             unsure.append(Unsure(f.x, f.y, f"{f.colour} figure seen", f"confidence {f.confidence:.2f}",
                                  [Alternative("no figure", None, {p: scores[p] - base[p] for p in base})]))
+        if s.problem is None and region_at is not None and s.region is not None and (f.x, f.y) not in choice.repaired:
+            here = choice.tiles[(f.x, f.y)]
+            near = _regions_near(region_at, here, f) - {s.region}
+            alts = []
+            for region in sorted(near):
+                moved = [replace(g, region=region) if g is f else g for g in reading.figures]
+                g_alt, fates_alt = build_position(cls.name, choice.tiles, moved, players, reading, region_at, holdings,
+                                                  options)
+                if any(a.reading.region == region and a.problem for a in fates_alt if a.reading.x == f.x
+                       and a.reading.y == f.y and a.reading.colour == f.colour):
+                    continue   # the rules would not let it stand there
+                g_alt.finish()
+                scores = g_alt.scores()
+                alts.append(Alternative(region, None, {p: scores[p] - base[p] for p in base}))
+            if alts:
+                unsure.append(Unsure(f.x, f.y, f"{f.colour} figure on {s.region} read",
+                                     f"it stands within {FIGURE_NEAR:.2f} tile of another region", alts,
+                                     "if it stood on"))
     return PhotoScore(game_now, choice, fates, unsure, _notes(game_now, holdings), list(reading.warnings))
+
+
+def _regions_near(region_at: RegionAt, tile: Choice, f: FigureReading) -> set[str]:
+    """The regions of the tile within :data:`FIGURE_NEAR` of where the figure was seen (on the tile)."""
+    out = set()
+    for k in range(8):
+        a = math.tau * k / 8
+        u, v = f.u + FIGURE_NEAR * math.cos(a), f.v + FIGURE_NEAR * math.sin(a)
+        if 0.0 <= u <= 1.0 and 0.0 <= v <= 1.0:
+            region = region_at(tile.tile, tile.rotation, u, v)
+            if region is not None:
+                out.add(region)
+    return out
 
 
 def final_without(game: str, tiles: Assignment, figures: Sequence[FigureReading], players: Mapping[str, str],

@@ -259,3 +259,41 @@ def test_the_core_side_imports_no_opencv():
             "print('cv2' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False", out
+
+
+def test_a_figure_near_another_region_is_unsure_with_what_that_region_would_score():
+    g = random_game("neuesland", players=3, seed=12, finish=False)
+    data = reading_of(g)
+    names = names_of(g)
+    base = score_reading("neuesland", Reading.from_dict(data), names).scores
+    # the first figure whose tile has another region that scores differently for it
+    for k, f in enumerate(data["figures"]):
+        placed = g.board.cells[(f["x"], f["y"])]
+        for other in placed.tile.regions:
+            if other.id == f["region"]:
+                continue
+            moved = [dict(h, region=other.id) if i == k else h for i, h in enumerate(data["figures"])]
+            scores = score_reading("neuesland", Reading.from_dict({**data, "figures": moved}), names).scores
+            if scores != base:
+                break
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no figure could stand elsewhere on its tile with another score")
+    cell, here = (f["x"], f["y"]), f["region"]
+
+    def region_at(tile, rotation, u, v):
+        """The region map of this test: the figure's tile has ``other`` east of u = 0.55, ``here`` elsewhere."""
+        if (tile, rotation) == (placed.tile.id, 90 * placed.rot):
+            return other.id if u > 0.55 else here
+        return None
+
+    result = score_reading("neuesland", Reading.from_dict(data), names, region_at=region_at)
+    assert result.scores == base
+    entry = next(u for u in result.unsure if (u.x, u.y) == cell and "figure" in u.read)
+    assert [(a.tile, a.change) for a in entry.alternatives] == [(other.id, {p: scores[p] - base[p] for p in base})]
+    assert f"if it stood on {other.id}:" in entry.line()
+    far = [dict(h, u=0.2) if i == k else h for i, h in enumerate(data["figures"])]   # well inside its region
+    quiet = score_reading("neuesland", Reading.from_dict({**data, "figures": far}), names, region_at=region_at)
+    assert not [u for u in quiet.unsure if (u.x, u.y) == cell and "figure" in u.read]
