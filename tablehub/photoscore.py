@@ -525,8 +525,7 @@ def build_position(game: str, tiles: Assignment, figures: Sequence[FigureReading
             g.supply[i] -= 1
             g.figures.append(fig)
             g.board.occupants_of(g.board.feature(fig.cell, fig.region)).append(fig)
-    if holdings is not None:
-        _hold(g, holdings)
+    g.ignored_holdings = _hold(g, holdings) if holdings is not None else []  # type: ignore[attr-defined]
     return g, fates
 
 
@@ -570,7 +569,7 @@ def _stand(g: TileGame, f: FigureReading, tiles: Assignment, players: Mapping[st
     return fate
 
 
-def _hold(g: TileGame, h: Holdings) -> None:
+def _hold(g: TileGame, h: Holdings) -> list[str]:
     hold = getattr(g, "hold", None)
     if h.before:
         if not getattr(g, "score_track", True):
@@ -584,7 +583,8 @@ def _hold(g: TileGame, h: Holdings) -> None:
     if h.ships or h.goods or h.covered:
         if hold is None:
             raise PhotoScoreError(f"holdings: {g.title} has no ships, goods or fishing boats")
-        hold(h.ships, h.goods, h.covered)
+        return list(hold(h.ships, h.goods, h.covered) or [])
+    return []
 
 
 @dataclass
@@ -778,7 +778,8 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
                 unsure.append(Unsure(f.x, f.y, f"{f.colour} figure on {s.region} read",
                                      f"it stands within {FIGURE_NEAR:.2f} tile of another region", alts,
                                      "if it stood on"))
-    return PhotoScore(game_now, choice, fates, unsure, _notes(game_now, holdings), list(reading.warnings))
+    notes = _notes(game_now, holdings) + list(getattr(game_now, "ignored_holdings", []))
+    return PhotoScore(game_now, choice, fates, unsure, notes, list(reading.warnings))
 
 
 def _regions_near(region_at: RegionAt, tile: Choice, f: FigureReading) -> set[str]:

@@ -297,3 +297,15 @@ def test_a_figure_near_another_region_is_unsure_with_what_that_region_would_scor
     far = [dict(h, u=0.2) if i == k else h for i, h in enumerate(data["figures"])]   # well inside its region
     quiet = score_reading("neuesland", Reading.from_dict({**data, "figures": far}), names, region_at=region_at)
     assert not [u for u in quiet.unsure if (u.x, u.y) == cell and "figure" in u.read]
+
+
+def test_suedsee_holdings_count_and_a_boat_on_a_tile_the_photo_read_otherwise_is_a_note():
+    g = random_game("suedsee", players=3, seed=3, finish=False)
+    held = given(g)
+    held.covered = list(held.covered) + [(0, 0, "no-such-region")]
+    result = score_reading("suedsee", Reading.from_dict(reading_of(g)), names_of(g), holdings=held)
+    g.finish()
+    assert result.scores == g.scores()
+    assert any("holdings.covered[" in n and "not counted as covered" in n for n in result.notes)
+    bare = score_reading("suedsee", Reading.from_dict(reading_of(g)), names_of(g))
+    assert any("ships and goods in front of the players are not in the photo" in n for n in bare.notes)

@@ -742,9 +742,11 @@ class Suedsee(TileGame):
     """Nothing is scored during play (goods are resources; the points come at the end)."""
 
     def hold(self, ships: Mapping[str, list[str]], goods: Mapping[str, Mapping[str, int]],
-             covered: Any = ()) -> None:
+             covered: Any = ()) -> list[str]:
         """Set what lies in front of each player before the final evaluation (a table read from a photo, where
-        no log says it): ship ids taken or delivered and goods held, by player name. One-line errors."""
+        no log says it): ship ids taken or delivered and goods held, by player name, and the fish groups under
+        fishing boat tokens. One-line errors; returns the covered groups not found on this table (the photo
+        may have read another tile there), which are not counted."""
         for key, value in (("ships", ships), ("goods", goods)):
             for name in value:
                 if name not in self.players:
@@ -770,19 +772,23 @@ class Suedsee(TileGame):
                     raise SetupError(f"holdings.goods.{name}.{kind}: expected a good ({', '.join(KINDS)}) and a "
                                      f"whole number >= 0, got {show(n)}")
                 self.goods[i][kind] += n
+        ignored = []
         for k, item in enumerate(covered):
             where = f"holdings.covered[{k}]"
             try:
                 x, y, region_id = item
-                placed = self.board.cells[(int(x), int(y))]
-                region = placed.tile.region(str(region_id))
-            except (TypeError, ValueError, KeyError):
-                raise SetupError(f"{where}: expected [x, y, region] of a sea with fish on a tile of the table, "
-                                 f"got {show(item)}") from None
-            if region.terrain != SEA or not region.symbols.get("fish"):
-                raise SetupError(f"{where}: region {region.id} of {placed.tile.id} holds no fish to cover")
-            self.covered.add(((int(x), int(y)), region.index))
+                x, y, region_id = int(x), int(y), str(region_id)
+            except (TypeError, ValueError):
+                raise SetupError(f"{where}: expected [x, y, region] of a sea with fish, got {show(item)}") from None
+            placed = self.board.cells.get((x, y))
+            region = placed.tile.region_by_id.get(region_id) if placed is not None else None
+            if region is None or region.terrain != SEA or not region.symbols.get("fish"):
+                what = "no tile" if placed is None else f"{placed.tile.id}, with no fish on {region_id}"
+                ignored.append(f"{where}: the table holds {what} at {x}, {y}: not counted as covered")
+                continue
+            self.covered.add(((x, y), region.index))
             self.boats_left -= 1
+        return ignored
 
     # ---- scoring a counted table (tablehub score POSITION.json)
 
