@@ -111,14 +111,14 @@ def photo_scorer(refs_path: Any, lens_path: Any = None) -> Any:
     (``refs_path(game)``: a folder from ``tablehub enroll``) and scored. The lens file (``lens_path()``, else the
     one kept with the references) is used only for a photo of the size it was calibrated for (the hub's
     camera): a phone's photo is read without it (phones correct their own lens)."""
-    def score(data: bytes, game: str, names: Any = None) -> Any:
+    def score(data: bytes, game: str, names: Any = None, holdings: Any = None) -> Any:
         frame = decode_frame(data)
         refs = refs_folder(game, refs_path(game))
         lens = _lens_for_frame(frame, lens_path() if lens_path is not None else None, refs)
         rec = load_recognizer(game, refs, lens=lens)
         if lens is None:
             _drop_lens(rec)
-        return score_photo(rec, frame, game, "photo", names)
+        return score_photo(rec, frame, game, "photo", names, holdings)
 
     return score
 

@@ -826,10 +826,17 @@ def load_holdings(path: str | None, before: str | None = None, names: Mapping[st
     and ``--before``; one-line errors naming the file and field."""
     from .jsonfile import read_json
 
-    h = Holdings(before=parse_before(before, names))
     if not path:
-        return h
+        return Holdings(before=parse_before(before, names))
     data, source = read_json(path, PhotoScoreError, "holdings file")
+    h = holdings_from(data, source, names)
+    h.before = parse_before(before, names)
+    return h
+
+
+def holdings_from(data: Any, source: str, names: Mapping[str, str] | None = None) -> Holdings:
+    """Holdings from their JSON (a ``--holdings`` file's content, or the page's); one-line errors."""
+    h = Holdings()
     if not isinstance(data, Mapping) or set(data) - {"ships", "goods", "covered", "about"}:
         extra = ", ".join(sorted(set(data) - {"ships", "goods", "covered", "about"})) if isinstance(data, Mapping) \
             else show(data)

@@ -188,11 +188,20 @@ def test_the_page_scores_an_uploaded_photo_and_leaves_the_game_alone(drawn, tmp_
         hub.photo_scorer = photo_scorer(lambda game: refs)
         client = create_app(hub).test_client()
         rows = len(hub.session.rows)
-        body = json.dumps({"photo": "data:image/png;base64," + base64.b64encode(png.tobytes()).decode()})
-        refused = client.post("/api/photoscore", data=body, headers={"Content-Type": "application/json"})
+        pin = {"X-Tablehub-Pin": "4821", "Content-Type": "application/json"}
+        text = base64.b64encode(png.tobytes()).decode()
+        refused = client.post("/api/photoscore/part", data=json.dumps({"index": 0, "data": text[:100]}),
+                              headers={"Content-Type": "application/json"})
         assert refused.status_code == 403 and refused.get_json()["error"]      # no PIN, no CSRF token
-        resp = client.post("/api/photoscore", data=body, headers={"X-Tablehub-Pin": "4821",
-                                                                  "Content-Type": "application/json"})
+        too_big = client.post("/api/photoscore", data=json.dumps({"photo": text}), headers=pin)
+        assert too_big.status_code == 413                                       # every route's 64 KiB
+        parts = [text[i:i + 60_000] for i in range(0, len(text), 60_000)]
+        assert len(parts) > 10
+        for i, part in enumerate(parts):                                        # as photoscore.js sends it
+            body = json.dumps({"index": i, "data": part})
+            assert len(body) < 64 * 1024
+            assert client.post("/api/photoscore/part", data=body, headers=pin).get_json()["parts"] == i + 1
+        resp = client.post("/api/photoscore", data=json.dumps({}), headers=pin)
         assert resp.status_code == 200, resp.get_json()
         out = resp.get_json()
         g.finish()
@@ -200,8 +209,9 @@ def test_the_page_scores_an_uploaded_photo_and_leaves_the_game_alone(drawn, tmp_
         assert out["scores"] == finals                  # the players' names come from the table's colours
         assert any(line.startswith("Totals") for line in out["lines"]) and isinstance(out["unsure"], list)
         assert len(hub.session.rows) == rows and not hub.session.game.finished
-        big = client.post("/api/photoscore", data=b"{" + b" " * (17 * 1024 * 1024) + b"}",
-                          headers={"X-Tablehub-Pin": "4821", "Content-Type": "application/json"})
-        assert big.status_code == 413
+        again = client.post("/api/photoscore", data=json.dumps({}), headers=pin)     # the parts were taken
+        assert again.status_code == 400 and "in parts" in again.get_json()["error"]
+        skipped = client.post("/api/photoscore/part", data=json.dumps({"index": 3, "data": "AAAA"}), headers=pin)
+        assert skipped.status_code == 409 and "from part 0" in skipped.get_json()["error"]
     finally:
         hub.shutdown()

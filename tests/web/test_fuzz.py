@@ -89,7 +89,7 @@ def _check(resp, before, hub, what: str) -> None:
 POSTS = ["/api/unlock", "/api/lock", "/api/submit", "/api/check", "/api/undo", "/api/offer/accept",
          "/api/pending/commit", "/api/offer/dismiss", "/api/flag/clear", "/api/game/start", "/api/game/end",
          "/api/game/reopen", "/api/game/resume", "/api/game/close", "/api/command/x", "/api/notice",
-         "/api/voice", "/api/voice/test", "/api/photoscore"]
+         "/api/voice", "/api/voice/test", "/api/photoscore", "/api/photoscore/part"]
 GETS = ["/", "/setup", "/join", "/unlock", "/camera/calibration", "/api/state", "/api/board.svg",
         "/api/board.json", "/api/forms", "/api/legal", "/api/games", "/api/me", "/qr/join.svg", "/qr/pin.svg",
         "/camera.jpg", "/camera.mjpg", "/events", "/voice", "/api/voice"]
