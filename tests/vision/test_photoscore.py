@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -215,3 +216,20 @@ def test_the_page_scores_an_uploaded_photo_and_leaves_the_game_alone(drawn, tmp_
         assert skipped.status_code == 409 and "from part 0" in skipped.get_json()["error"]
     finally:
         hub.shutdown()
+
+
+# ---------------------------------------------------------------- tablehub bench photoscore
+
+
+def test_bench_photoscore_prints_the_share_exactly_right(capsys):
+    assert main(["bench", "photoscore", "--quick", "--tables", "1", "--games", "neuesland", "--scans", "none"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.strip().startswith("sim/default"))
+    exact, tables = map(int, row.split()[1].split("/"))
+    assert tables == 1 and exact in (0, 1) and "CPU ms per photo" in out
+    assert re.search(r"scores exactly right: \d/1 tables \([\d.]+ %; target >= 95 %\)", out)
+
+
+def test_bench_photoscore_refuses_an_unknown_level(capsys):
+    assert main(["bench", "photoscore", "--levels", "foggy"]) == 2
+    assert "unknown camera or level foggy" in capsys.readouterr().err
