@@ -5,8 +5,8 @@ was unsure of with what each would change.
 This module is the rules side and imports no OpenCV: it takes the camera's reading as data (the shape
 ``tablehub recognize`` prints: tiles with runners-up and hidden twins, figures with their colour, cell,
 region and place on the tile) and, optionally, ``region_at(tile, rotation, u, v)`` to name the region under
-a figure when a repair lays another tile under it. The vision side that makes the reading is
-:mod:`vision.photoscore`.
+a figure when a repair lays another tile under it (or where a figure stands near another region). The
+photo is read by :mod:`tablehub.photo` (which loads OpenCV and :mod:`vision` only when it reads one).
 
 >>> reading = Reading.from_dict({"tiles": [
 ...     {"x": 0, "y": 0, "tile": "ds001", "rotation": 0, "confidence": 0.99, "score": 0.9, "runners_up": []},

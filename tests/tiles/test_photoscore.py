@@ -309,3 +309,12 @@ def test_suedsee_holdings_count_and_a_boat_on_a_tile_the_photo_read_otherwise_is
     assert any("holdings.covered[" in n and "not counted as covered" in n for n in result.notes)
     bare = score_reading("suedsee", Reading.from_dict(reading_of(g)), names_of(g))
     assert any("ships and goods in front of the players are not in the photo" in n for n in bare.notes)
+
+
+def test_the_module_docstring_example_runs():
+    import doctest
+
+    import tablehub.photoscore
+
+    result = doctest.testmod(tablehub.photoscore)
+    assert result.failed == 0 and result.attempted > 0
