@@ -512,9 +512,11 @@ def build_position(game: str, tiles: Assignment, figures: Sequence[FigureReading
     g.turn = max(1, len(tiles) - 1)
     index = {name: i for i, name in enumerate(players.values())}
     fates: list[Standing] = []
-    for f in sorted(figures, key=lambda f: -f.confidence):
+    for f in sorted(figures, key=lambda f: (-f.confidence, -_inside(f))):  # the surer, then the more inside first
         fate = _stand(g, f, tiles, players, reading, region_at)
         fates.append(fate)
+        if fate.problem is None and any(fig.cell == (f.x, f.y) for fig in g.figures):
+            fate.problem = ONE_PER_TILE
         if fate.problem is None and fate.player is not None and fate.region is not None:
             i = index[fate.player]
             if g.supply[i] <= 0:
@@ -527,6 +529,51 @@ def build_position(game: str, tiles: Assignment, figures: Sequence[FigureReading
             g.board.occupants_of(g.board.feature(fig.cell, fig.region)).append(fig)
     g.ignored_holdings = _hold(g, holdings) if holdings is not None else []  # type: ignore[attr-defined]
     return g, fates
+
+
+ONE_PER_TILE = ("its tile already holds a figure (a figure goes only on the tile just laid, one a turn, so a tile "
+                "holds at most one)")
+
+
+def one_per_tile(figures: Sequence[FigureReading], tiles: Assignment, region_at: RegionAt | None
+                 ) -> tuple[list[FigureReading], list[str]]:
+    """A tile holds at most one figure (one is placed a turn, on the tile just laid). Where the camera saw two on
+    one tile, the one nearer the tile's edge is taken to stand on the tile across that edge (a figure's base
+    overhangs the seam), when that tile holds none and ``region_at`` names the region there; returns the figures
+    and a sentence per move. The others stay (the position leaves the second one out, saying why)."""
+    out = list(figures)
+    moves: list[str] = []
+    held = Counter((f.x, f.y) for f in out)
+    for cell in sorted(c for c, n in held.items() if n > 1):
+        here = sorted((f for f in out if (f.x, f.y) == cell), key=_inside, reverse=True)
+        for f in here[1:]:
+            d, shift = _nearest_edge(f)
+            n = (f.x + STEP[d][0], f.y + STEP[d][1])
+            if region_at is None or n not in tiles or held[n]:
+                continue
+            u = min(max(f.u + shift[0], 0.02), 0.98)
+            v = min(max(f.v + shift[1], 0.02), 0.98)
+            region = region_at(tiles[n].tile, tiles[n].rotation, u, v)
+            if region is None:
+                continue
+            moved = replace(f, x=n[0], y=n[1], u=u, v=v, region=region)
+            out[out.index(f)] = moved
+            held[cell] -= 1
+            held[n] += 1
+            moves.append(f"{f.colour} figure seen on the tile at {cell[0]},{cell[1]}, which holds another, taken "
+                         f"to stand on {region} of the tile at {n[0]},{n[1]} across the edge")
+    return out, moves
+
+
+def _inside(f: FigureReading) -> float:
+    return min(f.u, 1.0 - f.u, f.v, 1.0 - f.v)
+
+
+def _nearest_edge(f: FigureReading) -> tuple[int, tuple[int, int]]:
+    """The direction (N, E, S, W) of the tile edge nearest the figure, and how its (u, v) shift across it."""
+    gaps = [(f.v, 0, (0, 1)), (1.0 - f.u, 1, (-1, 0)), (1.0 - f.v, 2, (0, -1)), (f.u, 3, (1, 0))]
+    _, d, shift = min(gaps)
+    return d, shift
 
 
 def _from_start(tiles: Assignment) -> list[Cell]:
@@ -645,6 +692,8 @@ class PhotoScore:
     unsure: list[Unsure]
     notes: list[str]
     warnings: list[str]
+    moved: list[str] = field(default_factory=list)
+    """Figures seen on a tile that already holds one, taken to stand on the next tile (see :func:`one_per_tile`)."""
 
     @property
     def scores(self) -> dict[str, int]:
@@ -662,6 +711,7 @@ class PhotoScore:
             n = self.game.catalog.tile(tile).count
             out.append(f"misread: the set has {n} {tile} but cells {' '.join(f'{x},{y}' for x, y in cells)} read it "
                        f"(no alternative fits): one of them is another tile")
+        out.extend(f"repaired: {m}" for m in self.moved)
         for cell, why in sorted(self.choice.dropped.items()):
             out.append(f"left out: cell {cell[0]},{cell[1]}: {why}")
         for s in self.figures:
@@ -693,6 +743,7 @@ class PhotoScore:
                               "tile": self.choice.tiles[c].tile, "rotation": self.choice.tiles[c].rotation}
                              for c, b in sorted(self.choice.repaired.items())],
                 "left_out": [{"x": c[0], "y": c[1], "why": w} for c, w in sorted(self.choice.dropped.items())],
+                "figures_moved": list(self.moved),
                 "overcount": {t: [list(c) for c in cells] for t, cells in sorted(self.choice.overcount.items())},
                 "unsure": [u.to_dict() for u in self.unsure], "notes": list(self.notes),
                 "warnings": list(self.warnings), "provisional": g.provisional}
@@ -711,9 +762,10 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
     probe = new_game(Setup(cls.name, tuple(players.values()), tuple(players), dict(options or {})))
     assert isinstance(probe, TileGame)
     choice = choose_tiles(reading, probe.catalog)
+    figures, moves = one_per_tile(reading.figures, choice.tiles, region_at)
 
     def final(tiles: Assignment) -> tuple[TileGame, list[Standing]]:
-        g, fates = build_position(cls.name, tiles, reading.figures, players, reading, region_at, holdings, options)
+        g, fates = build_position(cls.name, tiles, figures, players, reading, region_at, holdings, options)
         g.finish()
         return g, fates
 
@@ -756,7 +808,7 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
     for s in fates:
         f = s.reading
         if s.problem is None and f.confidence < UNSURE_CONFIDENCE:
-            rest = [g for g in reading.figures if g is not f]
+            rest = [g for g in figures if g is not f]
             scores = final_without(cls.name, choice.tiles, rest, players, reading, region_at, holdings, options)
             unsure.append(Unsure(f.x, f.y, f"{f.colour} figure seen", f"confidence {f.confidence:.2f}",
                                  [Alternative("no figure", None, {p: scores[p] - base[p] for p in base})]))
@@ -765,7 +817,7 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
             near = _regions_near(region_at, here, f) - {s.region}
             alts = []
             for region in sorted(near):
-                moved = [replace(g, region=region) if g is f else g for g in reading.figures]
+                moved = [replace(g, region=region) if g is f else g for g in figures]
                 g_alt, fates_alt = build_position(cls.name, choice.tiles, moved, players, reading, region_at, holdings,
                                                   options)
                 if any(a.reading.region == region and a.problem for a in fates_alt if a.reading.x == f.x
@@ -779,7 +831,7 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
                                      f"it stands within {FIGURE_NEAR:.2f} tile of another region", alts,
                                      "if it stood on"))
     notes = _notes(game_now, holdings) + list(getattr(game_now, "ignored_holdings", []))
-    return PhotoScore(game_now, choice, fates, unsure, notes, list(reading.warnings))
+    return PhotoScore(game_now, choice, fates, unsure, notes, list(reading.warnings), moves)
 
 
 def _regions_near(region_at: RegionAt, tile: Choice, f: FigureReading) -> set[str]:

@@ -318,3 +318,33 @@ def test_the_module_docstring_example_runs():
 
     result = doctest.testmod(tablehub.photoscore)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_second_figure_seen_on_a_tile_stands_on_the_tile_across_the_nearer_edge():
+    """A tile holds at most one figure (one a turn, on the tile just laid): a figure overhanging the seam read on
+    the neighbour that holds one already is taken back to its own tile."""
+    for seed in range(40):
+        g = random_game("neuesland", players=3, seed=seed, finish=False)
+        at = {f.cell: f for f in g.figures}
+        pair = next(((b, a) for b in sorted(at) for a in [(b[0] + 1, b[1])] if a in at), None)
+        if pair:
+            break
+    else:
+        raise AssertionError("no game with figures on two neighbouring tiles")
+    b, a = pair
+    data = reading_of(g)
+    fa = next(f for f in data["figures"] if (f["x"], f["y"]) == a)
+    fa.update(x=b[0], y=b[1], u=0.97, v=0.5, region=g.board.cells[b].tile.regions[0].id)   # read on b, east edge
+    true_a = g.board.cells[a].tile.regions[at[a].region].id
+
+    def region_at(tile, rotation, u, v):
+        return true_a if (tile, rotation) == (g.board.cells[a].tile.id, 90 * g.board.cells[a].rot) and u < 0.1 \
+            else None
+
+    plain = score_reading("neuesland", Reading.from_dict(data), names_of(g), holdings=given(g))
+    assert any(s.problem and "already holds a figure" in s.problem for s in plain.figures)  # no map: left out
+    result = score_reading("neuesland", Reading.from_dict(data), names_of(g), region_at=region_at, holdings=given(g))
+    assert result.moved and f"of the tile at {a[0]},{a[1]} across the edge" in result.moved[0]
+    assert all(s.problem is None for s in result.figures)
+    g.finish()
+    assert result.scores == g.scores()
