@@ -83,7 +83,8 @@ def open_hub(cfg: Config, pin: str | None, screens: "list[SetupScreens]") -> tup
     (:func:`tablehub.recovery.open_store`)."""
     opened = open_store(cfg.db_path)
     hub = make_hub(cfg, opened.store, pin, screens)
-    hub.photo_scorer = photo_scorer(cfg.refs_path, lambda: lens_path(cfg))  # the page's photo upload
+    camera_lens = lens_path(cfg)   # resolved once, as for the live recognizer (game_recognizers)
+    hub.photo_scorer = photo_scorer(cfg.refs_path, lambda: camera_lens)  # the page's photo upload (docs/web.md)
     for n in opened.notices:
         hub.notice(n.key, n.level, n.title, n.text, n.kept, n.choices)
     return hub, opened
