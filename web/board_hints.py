@@ -24,6 +24,8 @@ from .board_sunda import LAND, U, WATER
 from .board_tahiti import _TCELL
 
 GHOST = "#ffd400"
+#: a look starts hidden and lets taps through to its ghost (the page shows one look at a time)
+LOOK = 'display="none" pointer-events="none"'
 #: view kind -> the function that draws its hints (``hints``, ``view``) -> SVG text of the places
 HINT_DRAWERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]]] = {}
 
@@ -68,13 +70,13 @@ def _tiles(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
             t = {"x": x, "y": y, "tile": hints.get("piece"), "rotation": deg, "slots": look["slots"],
                  "interior": look["interior"], "marks": look["marks"], "name": name, "where": p.get("where", "")}
             body = _tile_svg(t, terrains).replace('<g class="tile"', '<g class="hint-tile"', 1)
-            looks.append(f'<g class="hint-look" data-look="{deg}" opacity="0.8" display="none">{body}</g>')
+            looks.append(f'<g class="hint-look" data-look="{deg}" {LOOK} opacity="0.8">{body}</g>')
         turns = ", ".join(f"{d}°" for d in p["rotations"])
         title = f"{name} can lie {p.get('where', '')}: {_ways(len(p['rotations']))} ({turns}); tap to see each"
         ghost = (f'<rect class="hint-ghost" x="{x0 + 6}" y="{y0 + 6}" width="{CELL - 12}" height="{CELL - 12}" '
                  f'rx="8" fill="{GHOST}2e" stroke="{GHOST}" stroke-width="4" stroke-dasharray="10 6"/>'
                  f'<text class="hint-ways" x="{x0 + CELL / 2}" y="{y0 + CELL / 2 + 9}" text-anchor="middle" '
-                 f'font-size="26" font-weight="800" fill="{GHOST}" font-family="sans-serif">'
+                 f'font-size="26" font-weight="800" fill="{GHOST}" font-family="sans-serif" pointer-events="none">'
                  f'{len(p["rotations"])}↻</text>')
         out.append(_place({"x": x, "y": y, "looks": ",".join(map(str, p["rotations"]))}, title, ghost, looks,
                           p["actions"]))
@@ -96,7 +98,7 @@ def _karibik(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
         shape = (f'<polygon class="hint-ghost" points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in poly)}" {style}/>'
                  if poly else f'<circle class="hint-ghost" cx="{cx:.1f}" cy="{cy:.1f}" r="9" {style}/>')
         shape += (f'<text x="{cx:.1f}" y="{cy + 8.5:.1f}" text-anchor="middle" font-size="5" font-weight="800" '
-                  f'fill="{GHOST}" font-family="sans-serif">{int(p["distance"])}</text>')
+                  f'fill="{GHOST}" font-family="sans-serif" pointer-events="none">{int(p["distance"])}</text>')
         path = " → ".join(map(str, p["path"]))
         title = f"{ship} can sail to space {p['space']} ({p['distance']} of {hints.get('left')} left): {path}"
         out.append(_place({"space": p["space"]}, title, shape, [], p["actions"]))
@@ -133,7 +135,7 @@ def _sunda(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
         for turn in p["turns"]:
             look = p["looks"][str(turn)]
             land = "".join(f'<polygon points="{_poly(poly)}" fill="{LAND}"/>' for poly in look["land"])
-            looks.append(f'<g class="hint-look" data-look="{turn}" opacity="0.85" display="none">'
+            looks.append(f'<g class="hint-look" data-look="{turn}" {LOOK} opacity="0.85">'
                          f'<polygon points="{_poly(look["corners"])}" fill="{WATER}" stroke="{GHOST}" '
                          f'stroke-width="3"/>{land}</g>')
         title = (f"{piece} fits with its sharp corner at {p['q']},{p['r']}: {_ways(len(p['turns']))} "
