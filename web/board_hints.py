@@ -9,7 +9,7 @@ move form with the matching move. Drawers are registered per view kind like the 
 (:func:`hint_drawer`); a kind without one gets an empty layer.
 
 >>> layer = render_hints({"kind": "tahiti", "places": [{"cell": "AE", "row": 0, "col": 4,
-...     "actions": [{"type": "place_boat", "cell": "AE"}]}]}, {"kind": "tahiti"})
+...     "actions": [{"type": "place_boat", "cell": "AE"}]}]})
 >>> layer.startswith('<g class="hints"') and 'data-cell="AE"' in layer
 True
 """
@@ -26,22 +26,23 @@ from .board_tahiti import _TCELL
 GHOST = "#ffd400"
 #: a look starts hidden and lets taps through to its ghost (the page shows one look at a time)
 LOOK = 'display="none" pointer-events="none"'
-#: view kind -> the function that draws its hints (``hints``, ``view``) -> SVG text of the places
-HINT_DRAWERS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]]] = {}
+#: hints kind (the view's) -> the function that draws their places (``hints``) -> SVG text per place
+HINT_DRAWERS: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {}
 
 
 def hint_drawer(kind: str) -> Callable[[Callable[..., list[str]]], Callable[..., list[str]]]:
-    """Register the function that draws the hints of views of ``kind``: ``@hint_drawer("tiles")``."""
+    """Register the function that draws the places of hints of ``kind``: ``@hint_drawer("tiles")``."""
     def register(fn: Callable[..., list[str]]) -> Callable[..., list[str]]:
         HINT_DRAWERS[kind] = fn
         return fn
     return register
 
 
-def render_hints(hints: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    """The SVG layer of ``hints`` (from ``game.hints()``) for the board drawn from ``view``."""
+def render_hints(hints: Mapping[str, Any]) -> str:
+    """The SVG layer of ``hints`` (from ``game.hints()``, which carry what the drawing needs: a tile
+    game's terrains, a Karibik space's outline) for the board picture of the same game."""
     draw = HINT_DRAWERS.get(str(hints.get("kind")))
-    places = draw(hints, view) if draw is not None and hints.get("places") else []
+    places = draw(hints) if draw is not None and hints.get("places") else []
     return (f'<g class="hints" data-kind="{escape(str(hints.get("kind")))}" data-count="{len(places)}">'
             f'{"".join(places)}</g>')
 
@@ -57,8 +58,8 @@ def _ways(n: int) -> str:
 
 
 @hint_drawer("tiles")
-def _tiles(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
-    terrains = view.get("terrains") or {}
+def _tiles(hints: Mapping[str, Any]) -> list[str]:
+    terrains = hints.get("terrains") or {}
     name = str(hints.get("name") or hints.get("piece") or "the tile")
     out = []
     for p in hints["places"]:
@@ -84,16 +85,12 @@ def _tiles(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
 
 
 @hint_drawer("karibik")
-def _karibik(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
-    spaces = {int(s["id"]): s for s in view.get("spaces") or []}
+def _karibik(hints: Mapping[str, Any]) -> list[str]:
     ship = str(hints.get("ship") or "the ship")
     out = []
     for p in hints["places"]:
-        s = spaces.get(int(p["space"]))
-        if s is None:
-            continue
-        cx, cy = (float(v) for v in s["center"])
-        poly = s.get("polygon") or []
+        cx, cy = (float(v) for v in p["center"])
+        poly = p.get("polygon") or []
         style = f'fill="{GHOST}40" stroke="{GHOST}" stroke-width="1.8" stroke-dasharray="3 2"'
         shape = (f'<polygon class="hint-ghost" points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in poly)}" {style}/>'
                  if poly else f'<circle class="hint-ghost" cx="{cx:.1f}" cy="{cy:.1f}" r="9" {style}/>')
@@ -106,7 +103,7 @@ def _karibik(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
 
 
 @hint_drawer("tahiti")
-def _tahiti(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+def _tahiti(hints: Mapping[str, Any]) -> list[str]:
     out = []
     for p in hints["places"]:
         x, y = int(p["col"]) * _TCELL, int(p["row"]) * _TCELL
@@ -122,7 +119,7 @@ def _poly(points: Any) -> str:
 
 
 @hint_drawer("sunda")
-def _sunda(hints: Mapping[str, Any], view: Mapping[str, Any]) -> list[str]:
+def _sunda(hints: Mapping[str, Any]) -> list[str]:
     piece = str(hints.get("piece"))
     out = []
     for p in hints["places"]:

@@ -462,13 +462,12 @@ class Hub:
                 return {**cached, "source": source, "cached": True}
             started = time.perf_counter()
             game = session.game
-            view = game.view()
             try:
-                hints = no_hints(view.get("kind", "none"), "the game is over", piece) if game.finished \
+                hints = no_hints(game.view().get("kind", "none"), "the game is over", piece) if game.finished \
                     else game.hints(piece)
             except IllegalAction as exc:
                 raise UnknownPiece(f"piece: {exc}") from None
-            svg = render_hints(hints, view)
+            svg = render_hints(hints)
             ms = round((time.perf_counter() - started) * 1000, 2)
             version = f"{session.game_id}.{session.revision}"
         out = {**hints, "game_version": version, "count": len(hints["places"]), "svg": svg, "ms": ms}

@@ -620,8 +620,9 @@ class Karibik(Game):
             return no_hints("karibik", f"no ship is moving: waiting for {self.waiting_for()}")
         here = self.ship_at[self.ship]
         left = self.allowance - self.steps
-        places = [{"space": s, "distance": len(path), "path": list(path),
-                   "actions": [Sail(path, self.mover).to_dict()]}
+        b = self.board
+        places = [{"space": s, "distance": len(path), "path": list(path), "center": list(b.centres[s]),
+                   "polygon": [list(p) for p in b.polygons.get(s, ())], "actions": [Sail(path, self.mover).to_dict()]}
                   for s, path in sorted(self.sail_paths().items()) if s != here]
         note = None if places else (f"{self.ship} has no spaces left to sail this move" if left <= 0 else
                                     f"{self.ship} is hemmed in: every space next to it is taken")

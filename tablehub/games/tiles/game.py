@@ -430,7 +430,8 @@ class TileGame(Game):
             cell = next(iter(sorted(self.board.open)), None)
             why = self.validate(PlaceTile(piece, cell[0], cell[1], 0)) if cell is not None else None
             note = why or f"{self.tile_words(piece).capitalize()} fits nowhere: it is discarded"
-        return {"kind": "tiles", "piece": piece, "name": self.tile_words(piece), "places": places, "note": note}
+        return {"kind": "tiles", "piece": piece, "name": self.tile_words(piece), "places": places, "note": note,
+                "terrains": dict(self.catalog.terrains)}
 
     def _hint_place(self, tile: TileType, x: int, y: int, rotations: list[int],
                     actions: list[PlaceTile]) -> dict[str, Any]:
