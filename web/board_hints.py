@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from typing import Any, Callable, Mapping
 
@@ -27,6 +28,7 @@ GHOST = "#ffd400"
 #: a look starts hidden and lets taps through to its ghost (the page shows one look at a time)
 LOOK = 'display="none" pointer-events="none"'
 #: hints kind (the view's) -> the function that draws their places (``hints``) -> SVG text per place
+#: (the places, in order; a ``<defs>`` of shared drawings may come first)
 HINT_DRAWERS: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {}
 
 
@@ -42,9 +44,10 @@ def render_hints(hints: Mapping[str, Any]) -> str:
     """The SVG layer of ``hints`` (from ``game.hints()``, which carry what the drawing needs: a tile
     game's terrains, a Karibik space's outline) for the board picture of the same game."""
     draw = HINT_DRAWERS.get(str(hints.get("kind")))
-    places = draw(hints) if draw is not None and hints.get("places") else []
-    return (f'<g class="hints" data-kind="{escape(str(hints.get("kind")))}" data-count="{len(places)}">'
-            f'{"".join(places)}</g>')
+    parts = draw(hints) if draw is not None and hints.get("places") else []
+    count = len(hints.get("places") or []) if parts else 0
+    return (f'<g class="hints" data-kind="{escape(str(hints.get("kind")))}" data-count="{count}">'
+            f'{"".join(parts)}</g>')
 
 
 def _place(attrs: Mapping[str, Any], title: str, ghost: str, looks: list[str], actions: list[Any]) -> str:
@@ -61,17 +64,21 @@ def _ways(n: int) -> str:
 def _tiles(hints: Mapping[str, Any]) -> list[str]:
     terrains = hints.get("terrains") or {}
     name = str(hints.get("name") or hints.get("piece") or "the tile")
+    drawn: dict[str, str] = {}  # the tile turned each way, drawn once at the origin and reused at each cell
     out = []
     for p in hints["places"]:
         x, y = int(p["x"]), int(p["y"])
         x0, y0 = x * CELL, y * CELL
         looks = []
         for deg in p["rotations"]:
-            look = p["looks"][str(deg)]
-            t = {"x": x, "y": y, "tile": hints.get("piece"), "rotation": deg, "slots": look["slots"],
-                 "interior": look["interior"], "marks": look["marks"], "name": name, "where": p.get("where", "")}
-            body = _tile_svg(t, terrains).replace('<g class="tile"', '<g class="hint-tile"', 1)
-            looks.append(f'<g class="hint-look" data-look="{deg}" {LOOK} opacity="0.8">{body}</g>')
+            if str(deg) not in drawn:
+                look = p["looks"][str(deg)]
+                t = {"x": 0, "y": 0, "tile": hints.get("piece"), "rotation": deg, "slots": look["slots"],
+                     "interior": look["interior"], "marks": look["marks"], "name": name}
+                body = re.sub(r"<title>.*?</title>", "", _tile_svg(t, terrains), count=1)
+                drawn[str(deg)] = body.replace('<g class="tile"', f'<g id="hint-tile-{deg}" class="hint-tile"', 1)
+            looks.append(f'<g class="hint-look" data-look="{deg}" {LOOK} opacity="0.8">'
+                         f'<use href="#hint-tile-{deg}" x="{x0}" y="{y0}"/></g>')
         turns = ", ".join(f"{d}°" for d in p["rotations"])
         title = f"{name} can lie {p.get('where', '')}: {_ways(len(p['rotations']))} ({turns}); tap to see each"
         ghost = (f'<rect class="hint-ghost" x="{x0 + 6}" y="{y0 + 6}" width="{CELL - 12}" height="{CELL - 12}" '
@@ -81,6 +88,8 @@ def _tiles(hints: Mapping[str, Any]) -> list[str]:
                  f'{len(p["rotations"])}↻</text>')
         out.append(_place({"x": x, "y": y, "looks": ",".join(map(str, p["rotations"]))}, title, ghost, looks,
                           p["actions"]))
+    if drawn:
+        out.insert(0, f'<defs>{"".join(drawn.values())}</defs>')
     return out
 
 

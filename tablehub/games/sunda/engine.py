@@ -526,6 +526,10 @@ class Sunda(Game):
                 out.append(a)
         return out
 
+    def field_hints(self) -> dict[str, list[str]]:
+        """Values for the page's entry form and its "Piece" box: the pieces still in the pool."""
+        return {"piece": sorted(self.pool)}
+
     # ------------------------------------------------------------------ where can it go? (hints)
 
     def hints(self, piece: str | None = None) -> dict[str, Any]:

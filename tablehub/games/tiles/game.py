@@ -413,18 +413,28 @@ class TileGame(Game):
         """Every cell where tile ``piece`` may be laid now, each with every rotation the rules accept
         there (a symmetric tile's equal turns included), and the tile as it looks turned each way.
 
-        The cells come from the board's own enumeration (:meth:`legal_placements`); at each, all
-        four turns go through :meth:`validate`, and only what it accepts is hinted. No tile:
-        no places (the page asks for the drawn tile)."""
+        The candidates are the board's own enumeration (:meth:`legal_placements`, which lists a
+        symmetric tile's equal turns once) and, at each of its cells, every turn that shows the
+        same sides as one listed; each goes through :meth:`validate`, and only what it accepts is
+        hinted. No tile: no places (the page asks for the drawn tile)."""
         if piece is None:
             return no_hints("tiles", "choose the drawn tile to see where it can go")
         tile = self._tile(piece)
-        cells = sorted({(p.x, p.y) for p in self.legal_placements(piece)})
+        sides: dict[Cell, set[tuple[int, ...]]] = {}
+        for p in self.legal_placements(piece):
+            sides.setdefault((p.x, p.y), set()).add(tile.side_codes[p.rotation // 90])
         places = []
-        for x, y in cells:
-            ok = confirmed(self, (PlaceTile(piece, x, y, 90 * r) for r in range(4)))
+        looks: dict[int, dict[str, Any]] = {}  # the tile turned each way: the same at every cell
+        for (x, y), shown in sorted(sides.items()):
+            turns = [r for r in range(4) if tile.side_codes[r] in shown]
+            ok = confirmed(self, (PlaceTile(piece, x, y, 90 * r) for r in turns))
             if ok:
-                places.append(self._hint_place(tile, x, y, [a.rotation for a in ok], ok))
+                for a in ok:
+                    if a.rotation not in looks:
+                        looks[a.rotation] = self._hint_look(tile, a.rotation // 90)
+                places.append({"x": x, "y": y, "rotations": [a.rotation for a in ok], "where": self.cell_words((x, y)),
+                               "looks": {str(a.rotation): looks[a.rotation] for a in ok},
+                               "actions": [a.to_dict() for a in ok]})
         note = None
         if not places:
             cell = next(iter(sorted(self.board.open)), None)
@@ -433,16 +443,10 @@ class TileGame(Game):
         return {"kind": "tiles", "piece": piece, "name": self.tile_words(piece), "places": places, "note": note,
                 "terrains": dict(self.catalog.terrains)}
 
-    def _hint_place(self, tile: TileType, x: int, y: int, rotations: list[int],
-                    actions: list[PlaceTile]) -> dict[str, Any]:
-        looks = {}
-        for deg in rotations:
-            rot = deg // 90
-            looks[str(deg)] = {"slots": tile.slots_rotated(rot), "interior": [r.terrain for r in tile.regions
-                                                                              if not r.slots],
-                               "marks": tile_marks(tile, rot), "sides": self.words.sides(tile, rot)}
-        return {"x": x, "y": y, "rotations": rotations, "where": self.cell_words((x, y)), "looks": looks,
-                "actions": [a.to_dict() for a in actions]}
+    def _hint_look(self, tile: TileType, rot: int) -> dict[str, Any]:
+        """What the page draws of ``tile`` turned ``rot`` quarter turns (as :meth:`view`'s tiles)."""
+        return {"slots": tile.slots_rotated(rot), "interior": [r.terrain for r in tile.regions if not r.slots],
+                "marks": tile_marks(tile, rot), "sides": self.words.sides(tile, rot)}
 
     # ---- views
 
