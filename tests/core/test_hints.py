@@ -224,3 +224,13 @@ def test_sunda_hints_are_every_point_and_turn_validate_accepts() -> None:
     with pytest.raises(IllegalAction, match="no piece"):
         fresh().hints("nope")
     assert fresh().hints()["places"] == []
+
+
+def test_the_hints_benchmark_prints_its_figures(capsys) -> None:
+    from tablehub.cli import main
+
+    assert main(["bench", "hints", "--seed", "3", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    for game in ("neuesland", "suedsee", "karibik", "tahiti", "sunda"):
+        assert f"\n{game}" in out, game
+    assert out.count("cached") == 2 and "hints median" in out
