@@ -5,12 +5,13 @@ The layer (``<g class="hints">``) is drawn in the board's own units, so the page
 (``.hint-ghost``), the moves it stands for in ``data-actions`` (JSON, one per look) and, where the
 piece can lie several ways, one hidden ``<g class="hint-look">`` per way, drawn as the piece
 lies (a tile turned, a Sunda piece turned): tapping a place shows its looks in turn and fills the
-move form with the matching move. Drawers are registered per view kind like the boards'
+move form with the matching move (Karibik's let taps through: a tap on a space adds it to the
+``path`` being built, as without hints). Drawers are registered per view kind like the boards'
 (:func:`hint_drawer`); a kind without one gets an empty layer.
 
 >>> layer = render_hints({"kind": "tahiti", "places": [{"cell": "AE", "row": 0, "col": 4,
 ...     "actions": [{"type": "place_boat", "cell": "AE"}]}]})
->>> layer.startswith('<g class="hints"') and 'data-cell="AE"' in layer
+>>> layer.startswith('<g class="hints"') and 'data-hint-cell="AE"' in layer
 True
 """
 from __future__ import annotations
@@ -50,9 +51,13 @@ def render_hints(hints: Mapping[str, Any]) -> str:
             f'{"".join(parts)}</g>')
 
 
-def _place(attrs: Mapping[str, Any], title: str, ghost: str, looks: list[str], actions: list[Any]) -> str:
-    data = " ".join(f'data-{k}="{escape(str(v))}"' for k, v in attrs.items())
-    return (f'<g class="hint" {data} data-actions="{escape(json.dumps(actions, separators=(",", ":")))}">'
+def _place(attrs: Mapping[str, Any], title: str, ghost: str, looks: list[str], actions: list[Any],
+           tap: bool = True) -> str:
+    """One place: ``data-hint-<key>`` attributes (never the board's own ``data-x``, ``data-space``
+    ...), its moves, its ghost and looks. ``tap=False``: taps go through to the board beneath."""
+    data = " ".join(f'data-hint-{k}="{escape(str(v))}"' for k, v in attrs.items())
+    through = "" if tap else ' pointer-events="none"'
+    return (f'<g class="hint" {data} data-actions="{escape(json.dumps(actions, separators=(",", ":")))}"{through}>'
             f'<title>{escape(title)}</title>{ghost}{"".join(looks)}</g>')
 
 
@@ -107,7 +112,8 @@ def _karibik(hints: Mapping[str, Any]) -> list[str]:
                   f'fill="{GHOST}" font-family="sans-serif" pointer-events="none">{int(p["distance"])}</text>')
         path = " → ".join(map(str, p["path"]))
         title = f"{ship} can sail to space {p['space']} ({p['distance']} of {hints.get('left')} left): {path}"
-        out.append(_place({"space": p["space"]}, title, shape, [], p["actions"]))
+        # taps go through to the space: the board's own tap adds it to the path being built
+        out.append(_place({"space": p["space"]}, title, shape, [], p["actions"], tap=False))
     return out
 
 

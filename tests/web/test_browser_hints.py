@@ -54,7 +54,7 @@ def test_the_drawn_tiles_ghosts_on_the_neuesland_board(driver, server, hub, nl_a
     driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", box)
     wait_for(driver, lambda: len(css(driver, "#board-wrap .hints .hint")) == expected["count"],
              what="one ghost per legal cell")
-    drawn = {(int(h.get_attribute("data-x")), int(h.get_attribute("data-y")))
+    drawn = {(int(h.get_attribute("data-hint-x")), int(h.get_attribute("data-hint-y")))
              for h in css(driver, "#board-wrap .hints .hint")}
     assert drawn == {(p["x"], p["y"]) for p in expected["places"]}
     assert f"{expected['count']} place" in css(driver, "#hint-note")[0].text
@@ -64,7 +64,7 @@ def test_the_drawn_tiles_ghosts_on_the_neuesland_board(driver, server, hub, nl_a
     _shot(driver, "hints-neuesland-360")
 
     place = max(expected["places"], key=lambda p: len(p["rotations"]))
-    selector = f'#board-wrap .hints .hint[data-x="{place["x"]}"][data-y="{place["y"]}"]'
+    selector = f'#board-wrap .hints .hint[data-hint-x="{place["x"]}"][data-hint-y="{place["y"]}"]'
     assert _shown_look(driver, selector) is None, "before a tap only the ghost square shows"
     css(driver, selector + " .hint-ghost")[0].click()
     wait_for(driver, lambda: _shown_look(driver, selector) == str(place["rotations"][0]), what="the tile turned")

@@ -100,7 +100,7 @@ def test_tahiti_hints_draw_the_cells_a_boat_may_take(hub, client):
     _replay_until(hub, done.history, lambda g: any(isinstance(a, PlaceBoat) for a in g.legal_actions()))
     data = client.get("/api/hints").get_json()
     cells = {p["cell"] for p in data["places"]}
-    assert cells and set(re.findall(r'<g class="hint" data-cell="(\w+)"', data["svg"])) == cells
+    assert cells and set(re.findall(r'<g class="hint" data-hint-cell="(\w+)"', data["svg"])) == cells
 
 
 def test_karibik_hints_draw_the_spaces_the_ship_may_reach(hub, client):
@@ -115,7 +115,7 @@ def test_karibik_hints_draw_the_spaces_the_ship_may_reach(hub, client):
     with hub.session.lock:
         reach = set(hub.session.game.view()["reachable"])
     assert spaces and spaces == reach
-    assert set(map(int, re.findall(r'<g class="hint" data-space="(\d+)"', data["svg"]))) == spaces
+    assert set(map(int, re.findall(r'<g class="hint" data-hint-space="(\d+)"', data["svg"]))) == spaces
 
 
 def test_sunda_hints_draw_the_chosen_piece_each_way(hub, client):

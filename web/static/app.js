@@ -654,7 +654,7 @@ function hintLine(d) {
   const n = d.count;
   const from = d.source === "pending" ? " (the camera's read)" : "";
   if (d.kind === "tiles") return `${d.name}${from}: ${n} place${n === 1 ? "" : "s"}. Tap a ghost to see it turned.`;
-  if (d.kind === "karibik") return `${d.ship} can reach ${n} space${n === 1 ? "" : "s"} (${d.left} left). Tap one to fill the path.`;
+  if (d.kind === "karibik") return `${d.ship} can reach ${n} space${n === 1 ? "" : "s"} (${d.left} left). Tap spaces in order to build the path.`;
   if (d.kind === "tahiti") return `${d.player}'s boat: ${n} cell${n === 1 ? "" : "s"} in sector ${d.sector}. Tap one to fill it in.`;
   if (d.kind === "sunda") return `piece ${d.piece}${from} fits at ${n} point${n === 1 ? "" : "s"}. Tap a ghost to see it turned.`;
   return `${n} place${n === 1 ? "" : "s"}`;
