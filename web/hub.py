@@ -466,7 +466,9 @@ class Hub:
                 hints = no_hints(game.view().get("kind", "none"), "the game is over", piece) if game.finished \
                     else game.hints(piece)
             except IllegalAction as exc:
-                raise UnknownPiece(f"piece: {exc}") from None
+                if source != "pending":
+                    raise UnknownPiece(f"piece: {exc}") from None
+                hints = no_hints(game.view().get("kind", "none"), f"the camera's read: {exc}", piece)
             svg = render_hints(hints)
             ms = round((time.perf_counter() - started) * 1000, 2)
             version = f"{session.game_id}.{session.revision}"

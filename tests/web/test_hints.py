@@ -64,6 +64,15 @@ def test_without_a_piece_the_pending_tile_is_hinted(neuesland, client, nl_action
     assert any((p["x"], p["y"]) == (lay["x"], lay["y"]) for p in data["places"])
 
 
+def test_a_pending_tile_the_set_lacks_is_said_not_refused(neuesland, client, nl_actions):
+    lay = dict(_next_tile(neuesland, nl_actions, 12), tile="zz999")
+    neuesland.pending([lay], note="misread")
+    resp = client.get("/api/hints")
+    assert resp.status_code == 200
+    data = resp.get_json()
+    assert data["places"] == [] and "zz999" in data["note"] and data["source"] == "pending"
+
+
 def test_hints_are_cached_per_game_version(neuesland, client, nl_actions):
     lay = _next_tile(neuesland, nl_actions, 12)
     first = client.get(f"/api/hints?piece={lay['tile']}").get_json()
