@@ -91,8 +91,8 @@ POSTS = ["/api/unlock", "/api/lock", "/api/submit", "/api/check", "/api/undo", "
          "/api/game/reopen", "/api/game/resume", "/api/game/close", "/api/command/x", "/api/notice",
          "/api/voice", "/api/voice/test"]
 GETS = ["/", "/setup", "/join", "/unlock", "/camera/calibration", "/api/state", "/api/board.svg",
-        "/api/board.json", "/api/forms", "/api/legal", "/api/games", "/api/me", "/qr/join.svg", "/qr/pin.svg",
-        "/camera.jpg", "/camera.mjpg", "/events", "/voice", "/api/voice"]
+        "/api/board.json", "/api/forms", "/api/legal", "/api/hints", "/api/games", "/api/me", "/qr/join.svg",
+        "/qr/pin.svg", "/camera.jpg", "/camera.mjpg", "/events", "/voice", "/api/voice"]
 
 
 def test_every_route_is_fuzzed():
@@ -128,7 +128,7 @@ def test_json_objects_never_break_the_hub(path, body):
     _check(resp, before, hub, f"POST {path} {json.dumps(body)[:200]}")
 
 
-QUERY = st.dictionaries(st.sampled_from(["x", "y", "tile", "type", "limit", "seconds", "overlay", "via", "pin",
+QUERY = st.dictionaries(st.sampled_from(["x", "y", "tile", "piece", "type", "limit", "seconds", "overlay", "via", "pin",
                                          "last", "rotation", "²", "a b"]),
                         st.one_of(st.text(max_size=12), st.sampled_from(["²", "-0", "1e400", "9" * 50, "NaN",
                                                                          "-", "true", "\u0663"])), max_size=4)
