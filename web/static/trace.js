@@ -154,6 +154,11 @@
         paintSelection();
       });
     }
+    $("#trace-zoom").addEventListener("click", (ev) => {  // small spaces on a phone: the picture 2.5x, scrolled in its box
+      const on = $("#trace-svg").classList.toggle("zoom");
+      ev.target.textContent = on ? "Zoom out" : "Zoom in";
+      ev.target.setAttribute("aria-pressed", on ? "true" : "false");
+    });
     $("#trace-none").addEventListener("click", () => { selected = []; mode = null; linePoints = []; paintSelection(); });
     const size = () => [Number($("#trace-w").value), Number($("#trace-h").value)];
     $("#trace-capture").addEventListener("click", async () => {
