@@ -292,7 +292,8 @@ class BoardSetup:
             self.draft_path(game).unlink(missing_ok=True)
             if game == "karibik":
                 (self.folder / "karibik-photo.jpg").unlink(missing_ok=True)
-        return f"the {game} draft is forgotten" + (" (the saved board stays)" if self.saved_path(game).is_file() else "")
+        kept = " (the saved board stays)" if self.saved_path(game).is_file() else ""
+        return f"the {game} draft is forgotten{kept}"
 
     def board_option(self, game: str) -> dict[str, Any] | None:
         """The saved board as the game option ``board`` (the object itself, so the game's record

@@ -63,7 +63,8 @@ def test_the_cameras_frame_is_traced_and_a_missing_one_is_one_line(tmp_path):
     assert BoardSetup(tmp_path, lambda: photo).trace_frame([360, 280]).startswith("48 spaces and")
     with pytest.raises(BoardSetupError, match="no camera frame: .* upload a photo instead"):
         BoardSetup(tmp_path).trace_frame([360, 280])
-    with pytest.raises(BoardSetupError, match=r"'size_mm' must be the board's \[width, height\] in mm, each 100 to 2000"):
+    with pytest.raises(BoardSetupError,
+                       match=r"'size_mm' must be the board's \[width, height\] in mm, each 100 to 2000"):
         BoardSetup(tmp_path, lambda: photo).trace_frame([36, 28])
 
 

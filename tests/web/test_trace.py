@@ -33,7 +33,8 @@ def jpeg(image) -> bytes:
 def upload(phone, raw: bytes, size=(600, 420)):
     parts = -(-len(raw) // UPLOAD_PART)
     for i in range(parts):
-        body = {"part": i, "parts": parts, "data": base64.b64encode(raw[i * UPLOAD_PART:(i + 1) * UPLOAD_PART]).decode()}
+        piece = raw[i * UPLOAD_PART:(i + 1) * UPLOAD_PART]
+        body = {"part": i, "parts": parts, "data": base64.b64encode(piece).decode()}
         if i == parts - 1:
             body["size_mm"] = list(size)
         resp = phone.post("/api/trace/karibik/upload", body)

@@ -209,7 +209,8 @@ def _port(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     name = " ".join(name.split())
     chest = r.get("chest")
     if not _int(chest) or not CHEST_MIN <= chest <= CHEST_MAX:
-        raise DraftError(f"'chest' must be the chest's value, {CHEST_MIN} to {CHEST_MAX} doubloons, got {_short(chest)}")
+        raise DraftError(f"'chest' must be the chest's value, {CHEST_MIN} to {CHEST_MAX} doubloons, "
+                         f"got {_short(chest)}")
     other = next((t for t in d["towns"] if t["name"] == name and t["port"] != s), None)
     if other is not None:
         raise DraftError(f"'name': {name} is already the town of space {other['port']}")
