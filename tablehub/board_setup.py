@@ -272,7 +272,8 @@ class BoardSetup:
             _write(path, _json(board))
             if use:
                 self.use(game, True)
-        return f"saved {path}" + ("; new games of this board's game started from the page play on it" if use else "")
+        playing = f"; new {game} games started from the page play on it" if use else ""
+        return f"saved as {path.name} in the data folder's boards/{playing}"
 
     def use(self, game: str, on: Any) -> str:
         if not isinstance(on, bool):

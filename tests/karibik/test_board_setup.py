@@ -46,7 +46,8 @@ def test_a_photo_in_pieces_is_traced_corrected_saved_and_played_on(tmp_path):
     for m in fixes + marks:
         again.edit("karibik", m)
     assert again.state("karibik")["problem"] is None
-    assert again.save("karibik", "Our board").startswith(f"saved {tmp_path / 'boards' / 'karibik.json'}")
+    assert again.save("karibik", "Our board") == ("saved as karibik.json in the data folder's boards/; new karibik "
+                                                  "games started from the page play on it")
     saved = load_board(str(tmp_path / "boards" / "karibik.json"))
     assert saved.name == "Our board"
     same_board(saved, truth)

@@ -146,3 +146,42 @@ def test_tahitis_track_is_tapped_in_order(driver, hub, tmp_path):
         snap(driver, "trace-04-tahiti")
     finally:
         srv.stop()
+
+
+def test_a_space_is_split_by_a_line_tapped_across_it(driver, hub, tmp_path):
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+    truth, photo = printed_photo("grid", seed=5)
+    setup = BoardSetup(tmp_path / "data", lambda: photo)
+    setup.trace_frame([360, 280])
+    srv = serve(hub, setup)
+    try:
+        driver.set_window_size(*NARROW)
+        driver.get(srv.url + "trace/karibik")
+        wait_for(driver, lambda: spaces_shown(driver) == 48, what="the traced board")
+        draft = setup.draft("karibik")
+        s = match(truth, draft)[44]
+        (x0, y0), (x1, y1) = truth.polygons[44][0], truth.polygons[44][2]  # opposite corners of the square
+        click(driver, f'#trace-svg [data-space="{s}"]')
+        click(driver, '#trace-tools [data-mode="line"]')
+        assert "tap 2 points" in css(driver, "#trace-mode")[0].text
+        for mm in ((x0 - 3, (y0 + y1) / 2), (x1 + 3, (y0 + y1) / 2)):  # across it, a little outside each side
+            x, y = driver.execute_script(
+                "const svg = document.querySelector('#trace-svg svg'); const p = svg.createSVGPoint();"
+                "p.x = arguments[0]; p.y = arguments[1]; const q = p.matrixTransform(svg.getScreenCTM());"
+                "return [q.x, q.y];", *mm)
+            actions = ActionBuilder(driver)
+            actions.pointer_action.move_to_location(int(x), int(y)).click()
+            actions.perform()
+        wait_for(driver, lambda: css(driver, "#pin-dialog")[0].get_attribute("open") is not None, what="the PIN dialog")
+        css(driver, "#pin-input")[0].send_keys(PIN)
+        click(driver, "#pin-ok")
+        wait_for(driver, lambda: spaces_shown(driver) == 49, what="the space split in two")
+        new = max(sp["id"] for sp in setup.draft("karibik")["spaces"])
+        assert f"split space {s} along the line tapped: the new part is space {new}" in css(driver, "#trace-msg")[0].text
+        halves = [sp for sp in setup.draft("karibik")["spaces"] if sp["id"] in (s, new)]
+        got = sorted(sp["center"][1] for sp in halves)
+        want = sorted([(3 * y0 + y1) / 4, (y0 + 3 * y1) / 4])  # the upper and the lower half
+        assert all(abs(g - w) <= 2 for g, w in zip(got, want)), (got, want)
+    finally:
+        srv.stop()
