@@ -107,13 +107,13 @@ def test_a_traced_board_is_merged_marked_saved_and_drawn_back(driver, hub, tmp_p
         driver.refresh()  # a reload loses nothing: the draft is on the hub
         wait_for(driver, lambda: "Complete: the board loads" in css(driver, "#trace-status")[0].text,
                  what="the complete draft after a reload")
-        assert spaces_shown(driver) == 48
+        wait_for(driver, lambda: spaces_shown(driver) == 48, what="the corrected spaces after the reload")
         driver.execute_script("document.querySelector('#trace-status').scrollIntoView()")
         snap(driver, "trace-02-marked")
         click(driver, "#trace-save")
         wait_for(driver, lambda: css(driver, "#trace-saved")[0].is_displayed()
                  and len(css(driver, "#trace-saved-svg svg .sp.port")) == 16, what="the saved board drawn back")
-        assert css(driver, "#trace-use")[0].is_selected()
+        wait_for(driver, lambda: css(driver, "#trace-use")[0].is_selected(), what="'new games play on it' ticked")
         same_board(load_board(str(setup.saved_path("karibik"))), truth)
         driver.execute_script("document.querySelector('#trace-saved').scrollIntoView()")
         snap(driver, "trace-03-saved")

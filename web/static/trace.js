@@ -46,6 +46,8 @@
     if (!resp.ok) { const d = await resp.json(); say(d.error || "", true); return; }
     current = await resp.json();
     renderStatus();
+    $("#trace-use").checked = !!current.use;
+    $("#trace-use").disabled = !current.saved;
     const box = $("#trace-svg");
     if (current.draft) {
       const svg = await read(`${base}/board.svg`);
@@ -58,8 +60,6 @@
       const svg = await read(`${base}/board.svg?which=saved`);
       $("#trace-saved-svg").innerHTML = svg && svg.ok ? await svg.text() : "";
     }
-    $("#trace-use").checked = !!current.use;
-    $("#trace-use").disabled = !current.saved;
     paintSelection();
   }
 
