@@ -101,6 +101,8 @@ def test_a_traced_board_is_merged_marked_saved_and_drawn_back(driver, hub, tmp_p
         click(driver, '#trace-tools [data-op="port"]')
         wait_for(driver, lambda: len(setup.draft("karibik")["towns"]) == 1, what="the port marked")
         assert setup.draft("karibik")["towns"][0]["name"] == first["name"]
+        driver.execute_script("document.querySelector('#trace-tools').scrollIntoView()")
+        snap(driver, "trace-02b-tools")
         for m in marks[1:]:  # the other 15 towns, 12 hideouts, 6 skulls and 5 piles: the same requests, not tapped
             setup.edit("karibik", m)
 
