@@ -207,6 +207,18 @@ def open_voice(cfg: Config, hub: Any, table: LiveTable) -> Any:
     return speaker
 
 
+def open_boards(cfg: Config, hub: Any, frame: Callable[[], Any]) -> Any:
+    """The page's board screens (the owner's Karibik board traced from the camera's newest ``frame`` or
+    a photo, Tahiti's track order), keeping their drafts and saved boards in ``<data>/boards``."""
+    from web.views.boards import attach
+
+    from ..board_setup import BoardSetup
+
+    setup = BoardSetup(cfg.data_dir, frame)
+    attach(hub, setup)
+    return setup
+
+
 def stop_on_signals(stop: threading.Event) -> None:
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):

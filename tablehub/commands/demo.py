@@ -36,7 +36,7 @@ from ..lan import page_urls
 from ..venue import start_publishing
 from ..explain import explain
 from ._options import add_common, settings
-from ._hub import build_table, make_hub, open_voice, start_web, stop_on_signals, table_mat
+from ._hub import build_table, make_hub, open_boards, open_voice, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "
@@ -144,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         table.tracker.subscribe(lambda kind, p: chatter(f"  {kind}: {p.describe() if kind == 'reading' else p.message}")
                                 if kind in ("reading", "commit", "refused", "undo") else None)
     speaker = open_voice(cfg, hub, table) if args.voice else None
+    open_boards(cfg, hub, table.latest_frame)  # the board screens (docs/karibik.md)
     web = None
     if not args.no_web:
         web = start_web(hub, cfg)

@@ -373,6 +373,12 @@ def parse_setup(body: Mapping[str, Any]) -> Setup:
     for key in options:
         if key in FILE_OPTIONS:
             raise ApiError(400, f"option '{key}' names a file on the hub: set it on the hub's command line")
+    if "board" not in options:  # the owner's board saved on the board screen, when they chose to play on it
+        from .boards import board_option
+
+        saved = board_option(game)
+        if saved is not None:
+            options = {**options, "board": saved}
     return Setup(game, tuple(names), tuple(c.strip().lower() for c in colours), dict(options))
 
 
