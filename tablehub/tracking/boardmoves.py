@@ -7,7 +7,13 @@ actions, each one reading of the change, or a reason; ``explain(game, actions)``
 phone), and every candidate is checked on a copy of the engine. The result, as for the tiles
 (:mod:`.interpret`): ``same``, ``waiting`` (a piece unsure: look again), ``pending`` (one legal
 reading), ``unsure`` (several: the phone asks with ``choices``) or ``illegal`` (``reason`` from
-the rules). Nothing here names a game's actions.
+the rules). Nothing moved: the adapter's ``at_rest(game)`` (what NEXT logs when the table shows
+no move: Karibik's end of a move) is ``pending`` when the rules allow it, else ``same``.
+Nothing here names a game's actions.
+
+:func:`board_reading` is the live tracker's side: a :class:`BoardSeen` (what the board camera
+read in a frame: piece -> space) against the committed game, as the tile games'
+:class:`~tablehub.tracking.interpret.Reading`, so the LEDs, buzzer, page and NEXT treat both alike.
 """
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError
+from .interpret import Choice, Reading
 
 
 @dataclass
@@ -45,6 +52,10 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         return BoardReading("waiting", reason=f"not sure where {', '.join(unsure)} stand(s): looking again")
     moved = {p: (before[p], seen[p]) for p in before if seen[p] != before[p]}
     if not moved:
+        rest = getattr(adapter, "at_rest", None)
+        actions = rest(game) if rest is not None else []
+        if actions and _check(game, actions) is None:
+            return BoardReading("pending", actions=actions)
         return BoardReading("same")
     candidates, why = adapter.candidates(game, moved)
     if not candidates:
@@ -59,3 +70,42 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         return BoardReading("pending", actions=legal[0])
     return BoardReading("unsure", choices=[(adapter.explain(game, c), c) for c in legal],
                         reason="several ways fit what the camera saw: which one?")
+
+
+@dataclass
+class BoardSeen:
+    """What the board camera read in one frame: ``pieces`` (piece name -> space, ``None`` when it is
+    not sure where, or which piece, or does not see it), ``notes`` (the board was bumped and
+    re-registered...), ``board`` (the name of the board the references were enrolled on)."""
+
+    pieces: dict[str, int | None]
+    notes: list[str] = field(default_factory=list)
+    board: str | None = None
+
+
+def board_reading(game: Game, seen: BoardSeen) -> Reading:
+    """The tracker's :class:`~tablehub.tracking.interpret.Reading` of ``seen`` against ``game``: pending
+    (NEXT logs it), unsure (the phone asks, each choice one action: what follows it is read again),
+    illegal (the rules' reason), waiting or same."""
+    notes = list(seen.notes)
+    adapter = getattr(game, "board_moves", None)
+    if adapter is None:
+        return Reading("waiting", reason=f"the camera is set up for a printed board, but {game.title} has no board "
+                                         "it reads: play from the phone", notes=notes)
+    name = getattr(adapter.board(game), "name", None)
+    if seen.board is not None and name is not None and seen.board != name:
+        return Reading("waiting", reason=f"the camera's references are of the board '{seen.board}', but this game "
+                                         f"is played on '{name}': enrol this board (tablehub boardcam)", notes=notes)
+    r = read_board(game, adapter.pieces(game), seen.pieces)
+    if r.status == "pending":
+        return Reading("pending", actions=r.actions, notes=notes)
+    if r.status == "unsure":
+        # the phone logs one action per choice: what would follow it (the move's end) is read again at rest
+        choices = [Choice((c[0],), round(1.0 / len(r.choices), 3)) for _, c in r.choices]
+        question = f"{r.reason[:1].upper()}{r.reason[1:]} " + "; or ".join(text for text, _ in r.choices) + "."
+        return Reading("unsure", choices=choices, reason=r.reason, notes=notes, question=question)
+    if r.status == "illegal":
+        return Reading("illegal", reason=r.reason, notes=notes)
+    if r.status == "waiting":
+        return Reading("waiting", reason=r.reason, notes=notes)
+    return Reading("same", notes=notes)

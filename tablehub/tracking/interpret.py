@@ -82,6 +82,7 @@ class Reading:
     reason: str | None = None                    # when illegal (or why we wait)
     cell: Cell | None = None                     # where the change is
     notes: list[str] = field(default_factory=list)
+    question: str | None = None                  # when unsure: what the phone asks (else the tile question)
 
     def signature(self) -> tuple[Any, ...]:
         """Identifies a reading so a repeated one is not announced (or beeped) twice."""

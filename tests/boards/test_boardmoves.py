@@ -27,13 +27,25 @@ def seen_with(game, **moves):
     return dict(game.ship_at), seen
 
 
-def test_nothing_moved_is_the_same(game):
+def test_nothing_moved_while_the_cards_are_entered_is_the_same(game):
+    game.apply(game.parse_action({"type": "sail", "path": [33]}))
+    game.apply(game.parse_action({"type": "end_move"}))  # Bravo's cards are next
     assert read_board(game, *seen_with(game)).status == "same"
 
 
-def test_a_ship_moved_one_space_is_a_pending_sail(game):
+def test_nothing_moved_in_a_move_is_its_end_for_next(game):
+    r = read_board(game, *seen_with(game))
+    assert r.status == "pending" and r.actions == [{"type": "end_move"}]
+
+
+def test_a_ship_moved_where_it_can_do_nothing_more_is_a_pending_sail_that_ends_the_move(game):
     r = read_board(game, *seen_with(game, Arriba=33))
-    assert r.status == "pending" and r.actions == [{"type": "sail", "path": [33]}]
+    assert r.status == "pending" and r.actions == [{"type": "sail", "path": [33]}, {"type": "end_move"}]
+
+
+def test_a_ship_moved_into_a_port_with_a_chest_is_a_sail_alone(game):
+    r = read_board(game, *seen_with(game, Arriba=12))  # Havana's chest lies face up: a raid is possible
+    assert r.status == "pending" and r.actions == [{"type": "sail", "path": [22, 12]}]
 
 
 def test_ways_through_different_hideouts_are_asked_on_the_phone(game):
