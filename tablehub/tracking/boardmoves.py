@@ -30,6 +30,8 @@ class BoardReading:
     actions: list[dict[str, Any]] = field(default_factory=list)
     choices: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     reason: str = ""
+    notes: list[str] = field(default_factory=list)
+    doubt: list[str] = field(default_factory=list)  # pieces placed from the camera's best guess only
 
 
 def _check(game: Game, actions: list[dict[str, Any]]) -> str | None:
@@ -42,14 +44,42 @@ def _check(game: Game, actions: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | None]) -> BoardReading:
-    """What the change from ``before`` to ``seen`` means in ``game`` (module docstring)."""
+def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | None],
+               guesses: Mapping[str, int] | None = None) -> BoardReading:
+    """What the change from ``before`` to ``seen`` means in ``game`` (module docstring).
+
+    A piece the camera is not sure of (``None`` in ``seen``) that the rules let nobody move now (the
+    adapter's ``movable(game)``, when it has one) is taken as where it stood, with a note; one that may
+    move is placed on the camera's best guess (``guesses``) when there is one, and a reading that rests
+    on a guess is no more than ``unsure`` (the phone asks); else the reading waits (look again)."""
     adapter = getattr(game, "board_moves", None)
     if adapter is None:
         raise TablehubError(f"{game.name}: the camera does not read this game's board (no board_moves adapter)")
+    movable = getattr(adapter, "movable", None)
+    may_move = set(before) if movable is None else set(movable(game))
+    seen = dict(seen)
+    notes: list[str] = []
+    doubt: list[str] = []
+    for p in sorted(q for q in before if seen.get(q) is None):
+        if p not in may_move:
+            seen[p] = before[p]
+            notes.append(f"not sure where {p} stands: taken as still on space {before[p]}")
+        elif guesses and p in guesses:
+            seen[p] = guesses[p]
+            doubt.append(p)
     unsure = sorted(p for p in before if seen.get(p) is None)
     if unsure:
-        return BoardReading("waiting", reason=f"not sure where {', '.join(unsure)} stand(s): looking again")
+        return BoardReading("waiting", reason=f"not sure where {', '.join(unsure)} stand(s): looking again",
+                            notes=notes)
+    r = _read(game, adapter, before, seen)
+    r.notes, r.doubt = notes + r.notes, doubt
+    if doubt and r.status == "illegal":  # no flag (red, beeps) on a guess
+        return BoardReading("waiting", reason=f"not sure where {', '.join(doubt)} stand(s): looking again",
+                            notes=notes)
+    return r
+
+
+def _read(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str, int | None]) -> BoardReading:
     moved = {p: (before[p], seen[p]) for p in before if seen[p] != before[p]}
     if not moved:
         rest = getattr(adapter, "at_rest", None)
@@ -72,6 +102,7 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
                         reason="several ways fit what the camera saw: which one?")
 
 
+
 @dataclass
 class BoardSeen:
     """What the board camera read in one frame: ``pieces`` (piece name -> space, ``None`` when it is
@@ -81,6 +112,7 @@ class BoardSeen:
     pieces: dict[str, int | None]
     notes: list[str] = field(default_factory=list)
     board: str | None = None
+    guesses: dict[str, int] = field(default_factory=dict)  # the best guess for a piece it is not sure of
 
 
 def board_reading(game: Game, seen: BoardSeen) -> Reading:
@@ -96,7 +128,13 @@ def board_reading(game: Game, seen: BoardSeen) -> Reading:
     if seen.board is not None and name is not None and seen.board != name:
         return Reading("waiting", reason=f"the camera's references are of the board '{seen.board}', but this game "
                                          f"is played on '{name}': enrol this board (tablehub boardcam)", notes=notes)
-    r = read_board(game, adapter.pieces(game), seen.pieces)
+    r = read_board(game, adapter.pieces(game), seen.pieces, seen.guesses)
+    notes += r.notes
+    if r.doubt and r.status == "pending":  # read from a guess: the phone asks, the player confirms or corrects
+        where = ", ".join(f"{p} on space {seen.guesses[p]}" for p in r.doubt)
+        return Reading("unsure", choices=[Choice((r.actions[0],), 0.5)], reason=f"not sure of {where}", notes=notes,
+                       question=f"The camera is not sure it sees {where} (touching another piece?): is this the "
+                                "move? If not, enter it.")
     if r.status == "pending":
         return Reading("pending", actions=r.actions, notes=notes)
     if r.status == "unsure":

@@ -66,11 +66,28 @@ def test_another_ship_moving_is_flagged(game):
     assert r.status == "illegal" and "Bravo moved, but Arriba is the ship being moved" == r.reason
 
 
-def test_an_unsure_piece_means_look_again(game):
+def test_the_moving_ship_unsure_means_look_again(game):
     before, seen = seen_with(game)
+    seen["Arriba"] = None
+    r = read_board(game, before, seen)
+    assert r.status == "waiting" and r.reason == "not sure where Arriba stand(s): looking again"
+
+
+def test_a_ship_nobody_may_move_now_unsure_is_taken_as_where_it_stood(game):
+    before, seen = seen_with(game, Arriba=33)
     seen["Evita"] = None
     r = read_board(game, before, seen)
-    assert r.status == "waiting" and "Evita" in r.reason
+    assert r.status == "pending" and r.actions[0] == {"type": "sail", "path": [33]}
+    assert r.notes == ["not sure where Evita stands: taken as still on space 44"]
+
+
+def test_the_moving_ship_read_from_a_guess_is_marked_as_doubt(game):
+    before, seen = seen_with(game)
+    seen["Arriba"] = None
+    r = read_board(game, before, seen, guesses={"Arriba": 33})
+    assert r.status == "pending" and r.doubt == ["Arriba"]
+    r = read_board(game, before, seen, guesses={"Arriba": 52})  # too far: no flag on a guess
+    assert r.status == "waiting" and "Arriba" in r.reason
 
 
 def test_a_game_without_an_adapter_says_so():

@@ -161,13 +161,27 @@ def test_ways_past_different_hideouts_are_choices_on_the_phone_that_say_what_the
     assert rig.session.actions[-2:] == [{"type": "sail", "path": [31, 21]}, {"type": "end_move"}]
 
 
-def test_a_ship_the_camera_is_not_sure_of_means_waiting(rig):
+def test_the_moving_ship_the_camera_is_not_sure_of_means_waiting(rig):
     rig.show()
     rig.bid(3, 1, 0)
-    rig.show(Arriba=33, Evita=None)
-    assert rig.tracker.reading.state == "waiting" and "Evita" in rig.tracker.reading.reason
+    rig.show(Arriba=None, Evita=None)
+    assert rig.tracker.reading.state == "waiting" and "Arriba" in rig.tracker.reading.reason
     rig.press()
     assert rig.session.game.ship == "Arriba", "NEXT logs nothing while waiting"
+
+
+def test_a_move_read_from_the_cameras_best_guess_is_asked_on_the_phone(rig):
+    rig.show()
+    rig.bid(3, 1, 0)
+    table = rig.tracker._recognize
+    table.states.append(BoardSeen({**START, "Arriba": None}, board=rig.session.game.board.name,
+                                  guesses={"Arriba": 33}))
+    for i in range(8):
+        rig.tracker.feed(table.frame(len(table.states) - 1, hand_at=i if i < 4 else None))
+    offer = rig.hub.snapshot()["offer"]
+    assert rig.tracker.reading.state == "unsure" and "not sure it sees Arriba on space 33" in offer["note"]
+    assert [c["action"] for c in offer["candidates"]] == [{"type": "sail", "path": [33]}]
+    assert not rig.hub.snapshot()["flag"]
 
 
 def test_references_of_another_board_are_refused_in_one_line(rig):

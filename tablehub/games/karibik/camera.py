@@ -63,10 +63,16 @@ class KaribikBoardMoves:
 
     #: the action types the camera's readings log (with NEXT or a phone choice); the rest is the phone's
     table_actions = frozenset({"sail", "end_move"})
+    #: the actions that move pieces (the camera sees where they end up, not the way)
+    moves = frozenset({"sail"})
 
     def pieces(self, game: Any) -> dict[str, int]:
         """Where each ship stands in ``game`` (none before ``place_ships``)."""
         return dict(game.ship_at)
+
+    def movable(self, game: Any) -> set[str]:
+        """The pieces the rules let move now: the ship being moved, in a move."""
+        return {game.ship} if getattr(game, "phase", None) == "move" else set()
 
     def at_rest(self, game: Any) -> list[dict[str, Any]]:
         """What NEXT logs when the table shows no move: the end of the move, in a move."""
