@@ -10,7 +10,6 @@ import pytest
 
 from tablehub.commands._hub import game_recognizers, recognition_files, table_recognizer
 from tablehub.config import Config
-from tablehub.records import Record
 from tablehub.store import Store
 from tablehub.tracking.boardmoves import BoardSeen
 from tablehub.tracking.recognizer import RecognitionUnavailable
