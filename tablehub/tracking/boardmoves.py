@@ -51,7 +51,10 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
     A piece the camera is not sure of (``None`` in ``seen``) that the rules let nobody move now (the
     adapter's ``movable(game)``, when it has one) is taken as where it stood, with a note; one that may
     move is placed on the camera's best guess (``guesses``) when there is one, and a reading that rests
-    on a guess is no more than ``unsure`` (the phone asks); else the reading waits (look again)."""
+    on a guess is no more than ``unsure`` (the phone asks); else the reading waits (look again). In a
+    game with one piece per space (the adapter's ``one_per_space``) a piece seen moved onto a space
+    where another stands is misread: taken as where it stood, or (one that may move) looked at again,
+    never flagged."""
     adapter = getattr(game, "board_moves", None)
     if adapter is None:
         raise TablehubError(f"{game.name}: the camera does not read this game's board (no board_moves adapter)")
@@ -67,6 +70,16 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         elif guesses and p in guesses:
             seen[p] = guesses[p]
             doubt.append(p)
+    if getattr(adapter, "one_per_space", False):  # two pieces seen on one space: one of them is misread
+        crowded = _crowded(before, seen)
+        for p in crowded:
+            if p not in may_move:
+                notes.append(f"{p} seen on space {seen[p]}, where another piece stands: taken as still on space "
+                             f"{before[p]}")
+                seen[p] = before[p]
+            else:
+                seen[p] = None
+                notes.append(f"{p} seen on space {crowded[p]}, where another piece stands")
     unsure = sorted(p for p in before if seen.get(p) is None)
     if unsure:
         return BoardReading("waiting", reason=f"not sure where {', '.join(unsure)} stand(s): looking again",
@@ -77,6 +90,15 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         return BoardReading("waiting", reason=f"not sure where {', '.join(doubt)} stand(s): looking again",
                             notes=notes)
     return r
+
+
+def _crowded(before: Mapping[str, int], seen: Mapping[str, int | None]) -> dict[str, int]:
+    """The pieces seen moved onto a space another piece is also on (piece -> that space)."""
+    on: dict[int, list[str]] = {}
+    for p in before:
+        if seen.get(p) is not None:
+            on.setdefault(seen[p], []).append(p)  # type: ignore[index]
+    return {p: space for space, ps in on.items() if len(ps) > 1 for p in ps if before[p] != space}
 
 
 def _read(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str, int | None]) -> BoardReading:

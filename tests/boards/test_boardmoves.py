@@ -96,3 +96,13 @@ def test_a_game_without_an_adapter_says_so():
     g = new_game(S("tahiti", ("A", "B"), ("red", "blue"), {}))
     with pytest.raises(TablehubError, match="does not read this game's board"):
         read_board(g, {}, {})
+
+
+def test_a_ship_seen_on_a_space_another_ship_stands_on_is_a_misread_not_a_flag(game):
+    before, seen = seen_with(game, Bravo=32)  # Bravo (not moving) seen on Arriba's space
+    r = read_board(game, before, seen)
+    assert r.status == "pending" and r.actions == [{"type": "end_move"}]
+    assert r.notes == ["Bravo seen on space 32, where another piece stands: taken as still on space 42"]
+    before, seen = seen_with(game, Arriba=42)  # the moving ship seen on Bravo's space: look again
+    r = read_board(game, before, seen)
+    assert r.status == "waiting" and "Arriba" in r.reason

@@ -65,6 +65,8 @@ class KaribikBoardMoves:
     table_actions = frozenset({"sail", "end_move"})
     #: the actions that move pieces (the camera sees where they end up, not the way)
     moves = frozenset({"sail"})
+    #: a space holds one ship at most: two seen on one space means one of them is misread
+    one_per_space = True
 
     def pieces(self, game: Any) -> dict[str, int]:
         """Where each ship stands in ``game`` (none before ``place_ships``)."""
