@@ -40,7 +40,8 @@ def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the
     (docs/boardcam.md): see the figures there; the bound leaves room for a miss."""
     record = demo_record("karibik", 2, 5)
     p = play(record, tmp_path / "games.sqlite")
-    print(report(p))
+    print(report(p))  # its "turns" are NEXT steps
+    print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
     assert p.diverged is None, p.diverged
     assert p.scores == replay(record).scores() == p.expected, report(p)
     assert p.corrections <= 6, f"moves the phone had to correct: {report(p)}"
