@@ -15,7 +15,8 @@ tile games' references are kept (``[vision] refs``, default ``<data>/refs/<game>
 a bumped board is registered again and said so), finds the pieces on the spaces
 (``vision.boardpieces.find_pieces``) and reports, per enrolled piece, the space it stands on, or
 ``None`` when it is not sure (unsure which piece, on a line between spaces, seen twice, not seen), with
-its best guess where there is one (a piece touching another, named with too small a margin).
+where it may stand when the camera can say (``guesses``: the space of a piece named with too small a
+margin, touching another; the spaces a piece stands between).
 Vision imports are lazy: a build without OpenCV still runs, played from the phone.
 """
 from __future__ import annotations
@@ -110,14 +111,19 @@ class BoardRecognizer:
         canvas = state.registration.canvas(frame, ref.ppm, ref.size_mm)
         seen = find_pieces(canvas, ref.canvas, ref.ppm, self.book, self.spaces)
         pieces: dict[str, int | None] = {}
-        guesses: dict[str, int] = {}
+        guesses: dict[str, tuple[int, ...]] = {}
         for name in self.book.names():
             hits = [p for p in seen if p.name == name]
             pieces[name] = hits[0].space if len(hits) == 1 else None
-            # not named for sure (touching another piece, or two near looks): its best match, if on one space
-            maybe = [p for p in seen if p.name is None and p.candidates[:1] == (name,) and p.space is not None]
-            if not hits and len(maybe) == 1:
-                guesses[name] = maybe[0].space
+            if pieces[name] is not None:
+                continue
+            # not sure: named with too small a margin (touching another piece), or where spaces meet
+            maybe = hits if hits else [p for p in seen if p.name is None and p.candidates[:1] == (name,)]
+            if len(maybe) == 1:
+                q = maybe[0]
+                spaces = (q.space,) if q.space is not None else tuple(c for c in q.candidates if isinstance(c, int))
+                if spaces:
+                    guesses[name] = spaces
         return BoardSeen(pieces, [state.note] if state.note else [], self.board_name, guesses)
 
     def reset(self) -> None:

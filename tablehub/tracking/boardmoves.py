@@ -45,13 +45,14 @@ def _check(game: Game, actions: list[dict[str, Any]]) -> str | None:
 
 
 def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | None],
-               guesses: Mapping[str, int] | None = None) -> BoardReading:
+               guesses: Mapping[str, tuple[int, ...]] | None = None) -> BoardReading:
     """What the change from ``before`` to ``seen`` means in ``game`` (module docstring).
 
     A piece the camera is not sure of (``None`` in ``seen``) that the rules let nobody move now (the
     adapter's ``movable(game)``, when it has one) is taken as where it stood, with a note; one that may
-    move is placed on the camera's best guess (``guesses``) when there is one, and a reading that rests
-    on a guess is no more than ``unsure`` (the phone asks); else the reading waits (look again). In a
+    move is placed on the camera's best guess (``guesses``: the spaces it may stand on) when there is one,
+    and a reading that rests on a guess is no more than ``unsure`` (the phone asks; where the piece
+    stands between spaces, each space is a choice); else the reading waits (look again). In a
     game with one piece per space (the adapter's ``one_per_space``) a piece seen moved onto a space
     where another stands is misread: taken as where it stood, or (one that may move) looked at again,
     never flagged."""
@@ -63,13 +64,16 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
     seen = dict(seen)
     notes: list[str] = []
     doubt: list[str] = []
+    between: tuple[str, tuple[int, ...]] | None = None  # a piece that may move, seen where spaces meet
     for p in sorted(q for q in before if seen.get(q) is None):
         if p not in may_move:
             seen[p] = before[p]
             notes.append(f"not sure where {p} stands: taken as still on space {before[p]}")
-        elif guesses and p in guesses:
-            seen[p] = guesses[p]
+        elif guesses and len(guesses.get(p) or ()) == 1:
+            seen[p] = guesses[p][0]
             doubt.append(p)
+        elif guesses and guesses.get(p) and not doubt and not between:
+            between = (p, tuple(guesses[p]))
     if getattr(adapter, "one_per_space", False):  # two pieces seen on one space: one of them is misread
         crowded = _crowded(before, seen)
         for p in crowded:
@@ -80,10 +84,24 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
             else:
                 seen[p] = None
                 notes.append(f"{p} seen on space {crowded[p]}, where another piece stands")
-    unsure = sorted(p for p in before if seen.get(p) is None)
+    unsure = sorted(p for p in before if seen.get(p) is None and (between is None or p != between[0]))
     if unsure:
         return BoardReading("waiting", reason=f"not sure where {', '.join(unsure)} stand(s): looking again",
                             notes=notes)
+    if between is not None:  # each space it may stand on is a reading: the phone asks which
+        p, spaces = between
+        choices = []
+        for space in spaces:
+            r = _read(game, adapter, before, {**seen, p: space})
+            if r.status == "pending":
+                choices.append((adapter.explain(game, r.actions), r.actions))
+            elif r.status == "unsure":
+                choices.extend(r.choices)
+        if not choices:
+            return BoardReading("waiting", reason=f"not sure where {p} stands: looking again", notes=notes)
+        where = " and ".join(str(s) for s in spaces)
+        return BoardReading("unsure", choices=choices, reason=f"{p} stands where spaces {where} meet: which move?",
+                            notes=notes, doubt=[p])
     r = _read(game, adapter, before, seen)
     r.notes, r.doubt = notes + r.notes, doubt
     if doubt and r.status == "illegal":  # no flag (red, beeps) on a guess
@@ -134,7 +152,7 @@ class BoardSeen:
     pieces: dict[str, int | None]
     notes: list[str] = field(default_factory=list)
     board: str | None = None
-    guesses: dict[str, int] = field(default_factory=dict)  # the best guess for a piece it is not sure of
+    guesses: dict[str, tuple[int, ...]] = field(default_factory=dict)  # where a piece it is not sure of may stand
 
 
 def board_reading(game: Game, seen: BoardSeen) -> Reading:
@@ -153,7 +171,7 @@ def board_reading(game: Game, seen: BoardSeen) -> Reading:
     r = read_board(game, adapter.pieces(game), seen.pieces, seen.guesses)
     notes += r.notes
     if r.doubt and r.status == "pending":  # read from a guess: the phone asks, the player confirms or corrects
-        where = ", ".join(f"{p} on space {seen.guesses[p]}" for p in r.doubt)
+        where = ", ".join(f"{p} on space {seen.guesses[p][0]}" for p in r.doubt)
         return Reading("unsure", choices=[Choice((r.actions[0],), 0.5)], reason=f"not sure of {where}", notes=notes,
                        question=f"The camera is not sure it sees {where} (touching another piece?): is this the "
                                 "move? If not, enter it.")

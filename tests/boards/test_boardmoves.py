@@ -84,9 +84,9 @@ def test_a_ship_nobody_may_move_now_unsure_is_taken_as_where_it_stood(game):
 def test_the_moving_ship_read_from_a_guess_is_marked_as_doubt(game):
     before, seen = seen_with(game)
     seen["Arriba"] = None
-    r = read_board(game, before, seen, guesses={"Arriba": 33})
+    r = read_board(game, before, seen, guesses={"Arriba": (33,)})
     assert r.status == "pending" and r.doubt == ["Arriba"]
-    r = read_board(game, before, seen, guesses={"Arriba": 52})  # too far: no flag on a guess
+    r = read_board(game, before, seen, guesses={"Arriba": (52,)})  # too far: no flag on a guess
     assert r.status == "waiting" and "Arriba" in r.reason
 
 
@@ -106,3 +106,13 @@ def test_a_ship_seen_on_a_space_another_ship_stands_on_is_a_misread_not_a_flag(g
     before, seen = seen_with(game, Arriba=42)  # the moving ship seen on Bravo's space: look again
     r = read_board(game, before, seen)
     assert r.status == "waiting" and "Arriba" in r.reason
+
+
+def test_the_moving_ship_seen_where_two_spaces_meet_is_a_choice_between_them(game):
+    before, seen = seen_with(game)
+    seen["Arriba"] = None
+    r = read_board(game, before, seen, guesses={"Arriba": (32, 33)})
+    assert r.status == "unsure" and r.doubt == ["Arriba"]
+    assert r.reason == "Arriba stands where spaces 32 and 33 meet: which move?"
+    assert r.choices == [("Arriba stays on space 32: the move ends", [{"type": "end_move"}]),
+                         ("Arriba sails to space 33", [{"type": "sail", "path": [33]}, {"type": "end_move"}])]

@@ -175,7 +175,7 @@ def test_a_move_read_from_the_cameras_best_guess_is_asked_on_the_phone(rig):
     rig.bid(3, 1, 0)
     table = rig.tracker._recognize
     table.states.append(BoardSeen({**START, "Arriba": None}, board=rig.session.game.board.name,
-                                  guesses={"Arriba": 33}))
+                                  guesses={"Arriba": (33,)}))
     for i in range(8):
         rig.tracker.feed(table.frame(len(table.states) - 1, hand_at=i if i < 4 else None))
     offer = rig.hub.snapshot()["offer"]
@@ -191,3 +191,18 @@ def test_references_of_another_board_are_refused_in_one_line(rig):
     assert reading.state == "waiting"
     assert reading.reason == (f"the camera's references are of the board 'Another board', but this game is played "
                               f"on '{rig.session.game.board.name}': enrol this board (tablehub boardcam)")
+
+
+def test_the_moving_ship_where_two_spaces_meet_is_asked_on_the_phone_with_both_readings(rig):
+    rig.show()
+    rig.bid(3, 1, 0)
+    table = rig.tracker._recognize
+    table.states.append(BoardSeen({**START, "Arriba": None}, board=rig.session.game.board.name,
+                                  guesses={"Arriba": (32, 33)}))
+    for i in range(8):
+        rig.tracker.feed(table.frame(len(table.states) - 1, hand_at=i if i < 4 else None))
+    offer = rig.hub.snapshot()["offer"]
+    assert offer["note"].startswith("Arriba stands where spaces 32 and 33 meet: which move? Arriba stays on space 32")
+    assert [c["action"] for c in offer["candidates"]] == [{"type": "end_move"}, {"type": "sail", "path": [33]}]
+    rig.hub.accept(offer["id"], 1)
+    assert rig.session.actions[-1] == {"type": "sail", "path": [33]}

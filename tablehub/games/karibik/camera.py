@@ -116,6 +116,8 @@ class KaribikBoardMoves:
 
     def explain(self, game: Any, actions: list[dict[str, Any]]) -> str:
         board: Board = game.board
+        if actions[0].get("type") != "sail":  # no move seen: it stays
+            return f"{game.ship} stays on {board.space_name(game.ship_at[game.ship])}: the move ends"
         path = actions[0]["path"]
         via = [board.space_name(s) for s in path[:-1] if board.port_town(s) is not None or s in board.hideouts]
         return f"{game.ship} sails to {board.space_name(path[-1])}" + (f" via {', '.join(via)}" if via else "")
