@@ -37,8 +37,8 @@ def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp
 @pytest.mark.slow
 def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
     """Seed 5, 2 players: 369 actions, 120 NEXT steps (bids and chest actions on the phone). Measured
-    (docs/boardcam.md): NEXT 105, phone choices 13, corrections 2 (4 before the one-ship-per-space check);
-    the bound leaves room for a miss."""
+    (docs/boardcam.md): NEXT 105, phone choices 14, corrections 1 (4 before the one-ship-per-space check,
+    2 before the choices between spaces); the bound leaves room for a miss."""
     record = demo_record("karibik", 2, 5)
     p = play(record, tmp_path / "games.sqlite")
     print(report(p))  # its "turns" are NEXT steps
