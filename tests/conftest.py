@@ -32,3 +32,17 @@ def store(tmp_path):
     s = Store(tmp_path / "games.sqlite")
     yield s
     s.close()
+
+
+@pytest.fixture()
+def hub(request, tmp_path):
+    """The phone page's hub on a fresh SQLite game database, no game on the table; its PIN is the
+    test module's ``PIN`` (4821 where it names none, as tests/web/conftest.py)."""
+    from tablehub.store import Store
+    from web import Hub
+
+    s = Store(tmp_path / "games.sqlite")
+    h = Hub(s, pin=getattr(request.module, "PIN", "4821"))
+    yield h
+    h.shutdown()
+    s.close()

@@ -8,9 +8,10 @@ from pathlib import Path
 from ..games.base import TablehubError
 
 NAME = "bench"
-HELP = "run a benchmark that prints figures: engine, vision, photoscore, loop, trace, boards, venue or load (see docs/benchmarks.md)"
+HELP = ("run a benchmark that prints figures: engine, hints, vision, photoscore, loop, trace, boards, venue or "
+        "load (see docs/benchmarks.md)")
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-KINDS = ("engine", "vision", "photoscore", "loop", "trace", "boards", "venue", "load")
+KINDS = ("engine", "hints", "vision", "photoscore", "loop", "trace", "boards", "venue", "load")
 
 
 def add_arguments(p) -> None:

@@ -9,23 +9,11 @@ from pathlib import Path
 import pytest
 
 from tablehub.games.base import Setup
-from tablehub.store import Store
 
 PIN = "4821"
 PLAYERS = ("Ana", "Ben", "Chloé")
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 PHONE = (412, 915)
-
-
-@pytest.fixture()
-def hub(tmp_path):
-    from web import Hub
-
-    store = Store(tmp_path / "games.sqlite")
-    h = Hub(store, pin=PIN)
-    yield h
-    h.shutdown()
-    store.close()
 
 
 def started(hub) -> dict:

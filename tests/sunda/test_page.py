@@ -11,24 +11,12 @@ from pathlib import Path
 import pytest
 
 from tablehub.games.base import Setup
-from tablehub.store import Store
 
 from tablehub.games.sunda.drawing import expand
 
 PIN = "2468"
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 SCENARIOS = Path(__file__).parent / "scenarios"
-
-
-@pytest.fixture()
-def hub(tmp_path):
-    from web import Hub
-
-    store = Store(tmp_path / "games.sqlite")
-    h = Hub(store, pin=PIN)
-    yield h
-    h.shutdown()
-    store.close()
 
 
 def challenge_pending(hub, stop: str = "roll") -> None:

@@ -16,18 +16,6 @@ PIN = "4821"
 
 
 @pytest.fixture()
-def hub(tmp_path):
-    from tablehub.store import Store
-    from web import Hub
-
-    store = Store(tmp_path / "games.sqlite")
-    h = Hub(store, pin=PIN)
-    yield h
-    h.shutdown()
-    store.close()
-
-
-@pytest.fixture()
 def speaker(hub, tmp_path, recorder):
     from web.views.voice import attach
 

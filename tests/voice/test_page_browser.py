@@ -13,18 +13,6 @@ PIN = "4821"
 
 
 @pytest.fixture()
-def hub(tmp_path):
-    from tablehub.store import Store
-    from web import Hub
-
-    store = Store(tmp_path / "games.sqlite")
-    h = Hub(store, pin=PIN)
-    yield h
-    h.shutdown()
-    store.close()
-
-
-@pytest.fixture()
 def server(hub, tmp_path, recorder):
     from web.server import BackgroundServer
     from web.views.voice import attach

@@ -7,22 +7,10 @@ from typing import Any
 import pytest
 
 from tablehub.games.base import Setup
-from tablehub.store import Store
 
 PIN = "4821"
 PLAYERS = ("Ana", "Ben", "Chloé")
 COLOURS = ("red", "blue", "yellow")
-
-
-@pytest.fixture()
-def hub(tmp_path):
-    from web import Hub
-
-    store = Store(tmp_path / "games.sqlite")
-    h = Hub(store, pin=PIN)
-    yield h
-    h.shutdown()
-    store.close()
 
 
 @pytest.fixture()

@@ -210,6 +210,12 @@ class Suedsee(TileGame):
 
     # ---- what the game waits for
 
+    def describe(self, action: Mapping[str, Any]) -> str | None:
+        """The tile words of :class:`TileGame`, and the islander step ended with no islander."""
+        if action.get("type") == "skip_islander":
+            return "No islander this turn"
+        return super().describe(action)
+
     def waiting_for(self) -> str | None:
         """A line naming the mandatory choice the game waits for, or ``None``."""
         if self.needs_reveal:
