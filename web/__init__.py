@@ -77,6 +77,10 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
 
     app.register_blueprint(boards.bp)
 
+    from .views import photoscore  # a finished table scored from a photo (docs/web.md)
+
+    app.register_blueprint(photoscore.bp)
+
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError) -> Any:
         return jsonify(ok=False, error=exc.message), exc.status

@@ -18,6 +18,7 @@ from ..games.base import Setup, TablehubError
 from ..hardware.cameras import Camera, SupervisedCamera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
+from ..photo import photo_scorer
 from ..recovery import Opened, open_store
 from ..setup_files import configured_lens, lens_path
 from ..store import Store
@@ -83,6 +84,8 @@ def open_hub(cfg: Config, pin: str | None, screens: "list[SetupScreens]") -> tup
     (:func:`tablehub.recovery.open_store`)."""
     opened = open_store(cfg.db_path)
     hub = make_hub(cfg, opened.store, pin, screens)
+    camera_lens = lens_path(cfg)   # resolved once, as for the live recognizer (game_recognizers)
+    hub.photo_scorer = photo_scorer(cfg.refs_path, lambda: camera_lens)  # the page's photo upload (docs/web.md)
     for n in opened.notices:
         hub.notice(n.key, n.level, n.title, n.text, n.kept, n.choices)
     return hub, opened

@@ -119,7 +119,9 @@ POSTS = ["/api/unlock", "/api/lock", "/api/submit", "/api/check", "/api/undo", "
          # the board screens (web/views/boards.py): one rule, /api/trace/<game>/<action>
          "/api/trace/karibik/edit", "/api/trace/tahiti/edit", "/api/trace/karibik/upload",
          "/api/trace/karibik/capture", "/api/trace/karibik/save", "/api/trace/tahiti/save",
-         "/api/trace/karibik/use", "/api/trace/karibik/reset", "/api/trace/x/y"]
+         "/api/trace/karibik/use", "/api/trace/karibik/reset", "/api/trace/x/y",
+         # a finished table scored from a photo (web/views/photoscore.py)
+         "/api/photoscore", "/api/photoscore/part"]
 GETS = ["/", "/setup", "/join", "/unlock", "/camera/calibration", "/api/state", "/api/board.svg",
         "/api/board.json", "/api/forms", "/api/legal", "/api/hints", "/api/games", "/api/me", "/qr/join.svg",
         "/qr/pin.svg", "/camera.jpg", "/camera.mjpg", "/events", "/voice", "/api/voice",
@@ -239,3 +241,38 @@ def test_the_examples_of_issue_12_are_400s_naming_the_field(player, neuesland, c
     nan = player.client.post("/api/game/resume", data=b'{"id": NaN}', headers={"X-CSRF-Token": player.csrf,
                                                                                "Content-Type": "application/json"})
     assert nan.status_code == 400 and "NaN" in nan.get_json()["error"]
+
+
+# ---------------------------------------------------------------- the photo upload (web/views/photoscore.py)
+
+PNG_HEAD = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+PHOTOS = st.one_of(st.binary(max_size=300), st.binary(max_size=300).map(lambda b: PNG_HEAD + b),
+                   st.sampled_from([PNG_HEAD + b"\x00\x00\xea\x60\x00\x00\xea\x60" + b"\x00" * 40, b"\xff\xd8\xff",
+                                    b"BM" + b"\xff" * 40]))
+
+
+@FUZZ
+@given(photo=PHOTOS, game=st.one_of(st.none(), st.sampled_from(["neuesland", "suedsee", "karibik"]), NASTY),
+       players=st.one_of(st.none(), JSONISH), as_url=st.booleans())
+def test_photos_sent_to_be_scored_never_break_the_hub(tmp_path_factory, photo, game, players, as_url):
+    """Whatever picture comes (noise, a header claiming 60,000 x 60,000 pixels, a truncated JPEG), the real reader
+    answers with one line and the game on the table does not change."""
+    import base64
+
+    from tablehub.photo import photo_scorer
+
+    hub, client = _hub()
+    refs = tmp_path_factory.mktemp("refs")
+    hub.photo_scorer = photo_scorer(lambda game: refs)
+    before = _fingerprint(hub)
+    text = base64.b64encode(photo).decode()
+    body: dict[str, Any] = {"photo": f"data:image/png;base64,{text}" if as_url else text}
+    if game is not None:
+        body["game"] = game
+    if players is not None:
+        body["players"] = players
+    resp = client.post("/api/photoscore", data=json.dumps(body),
+                       headers={"X-Tablehub-Pin": PIN, "Content-Type": "application/json"})
+    _check(resp, before, hub, f"POST /api/photoscore {json.dumps(body)[:200]}")
+    assert resp.status_code == 400, resp.get_json()
+    hub.shutdown()

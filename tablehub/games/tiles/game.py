@@ -248,6 +248,18 @@ class TileGame(Game):
     def _check_figure_extra(self, tile: TileType, region: Any, root: int) -> None:
         """Game-specific figure rules (hook)."""
 
+    def standing_problem(self, cell: Cell, region_index: int) -> str | None:
+        """Why no figure can still be standing on region ``region_index`` of the tile at ``cell`` when the
+        game ends (``None``: one can). Used to check a table read off at the end (``tablehub score --photo``),
+        where no history says how the figure got there; games add their own reasons."""
+        placed = self.board.cells.get(cell)
+        if placed is None:
+            return f"no tile lies at {cell[0]}, {cell[1]}"
+        region = placed.tile.regions[region_index]
+        if region.terrain not in self.figure_roles:
+            return f"a {self.figure_word} cannot stand on {self.words.region(region, placed.rot)}"
+        return None
+
     def _terrain(self, letter: str) -> str:
         return self.catalog.terrains.get(letter, letter)
 
