@@ -76,6 +76,15 @@ def lens_for(cfg: Config, given: str | None) -> "LensCalibration | None":
     return configured_lens(cfg)
 
 
+def reading_lens(cfg: Config, given: str | None) -> "LensCalibration | None | bool":
+    """The lens to read a photo through, for :func:`vision.loader.load_recognizer`: ``False`` for
+    ``--lens none`` (no lens at all, not even the one kept with the references), else :func:`lens_for`
+    (``None``: the references' own ``lens.json`` when they have one)."""
+    if given and given.lower() == NO_LENS:
+        return False
+    return lens_for(cfg, given)
+
+
 def describe(lens: "LensCalibration") -> str:
     """One line about a lens file's content, for the terminal and ``tablehub doctor``."""
     w, h = lens.image_size

@@ -36,7 +36,8 @@ def load_recognizer(game: str, refs_dir: str | Path, mat: Mat | str | Path | Non
 
     ``colours`` defaults to ``colours.json`` in the reference folder, else typical colours
     (uncalibrated, logged). ``mat`` defaults to ``mat.json`` in the reference folder, else the
-    default mat. ``lens`` is a :class:`vision.calibrate.LensCalibration` or a path to one.
+    default mat. ``lens`` is a :class:`vision.calibrate.LensCalibration` or a path to one; ``None``
+    takes ``lens.json`` in the reference folder when there is one; ``False``: no lens (``--lens none``).
     """
     root = Path(refs_dir)
     refs = ReferenceSet.load(root)
@@ -65,6 +66,8 @@ def load_recognizer(game: str, refs_dir: str | Path, mat: Mat | str | Path | Non
         pc = PlayerColours.load(colours)
     if lens is None and (root / "lens.json").is_file():
         lens = root / "lens.json"
+    elif lens is False:
+        lens = None
     if lens is not None and not hasattr(lens, "distort_points"):
         from .calibrate import LensCalibration
 

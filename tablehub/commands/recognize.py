@@ -37,9 +37,9 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from ..config import load_config
-    from ..setup_files import lens_for
+    from ..setup_files import reading_lens
 
-    lens = lens_for(load_config(args.config), args.lens)
+    lens = reading_lens(load_config(args.config), args.lens)
     refs = refs_folder(args.game, args.refs)
     path = Path(args.image)
     frame = load_frame(path)

@@ -99,7 +99,7 @@ def _score_photo(args) -> int:
     from ..config import load_config
     from ..photo import load_frame, load_recognizer, refs_folder, score_photo
     from ..photoscore import load_holdings, parse_names
-    from ..setup_files import lens_for
+    from ..setup_files import reading_lens
 
     if not args.game:
         raise ScoreError("--photo: name the game with --game neuesland or --game suedsee")
@@ -107,7 +107,7 @@ def _score_photo(args) -> int:
         raise ScoreError("--no-final: a photo is scored by the final evaluation only")
     names = parse_names(args.players)
     holdings = load_holdings(args.holdings, args.before, names)
-    lens = lens_for(load_config(args.config), args.lens)
+    lens = reading_lens(load_config(args.config), args.lens)
     refs = refs_folder(args.game, args.refs)
     frame = load_frame(args.photo)
     rec = load_recognizer(args.game, refs, mat=args.mat, colours=args.colours, lens=lens)

@@ -208,3 +208,18 @@ def test_the_service_watches_the_lens_file_of_the_camera_found(tmp_path):
     watched = game_recognizers(cfg, None)._files("neuesland")
     assert lens_path(cfg) in watched and lens_path(cfg).name != "lens-auto.json"
     assert not any(p.name == "lens-auto.json" for p in watched)
+
+
+def test_lens_none_reads_a_photo_through_no_lens_even_where_the_references_keep_one(tmp_path):
+    """``tablehub recognize --lens none`` (and ``score --photo``) once still read through refs/lens.json."""
+    from tablehub.setup_files import reading_lens
+    from vision.loader import load_recognizer
+
+    cfg = settings(tmp_path)
+    refs = fake_references(cfg.refs_path("neuesland"))
+    a_lens(-0.07).save(refs / "lens.json")
+    assert reading_lens(cfg, "none") is False and reading_lens(cfg, "None") is False
+    assert reading_lens(cfg, None) is None, "no camera lens: the references' own is taken by the loader"
+    assert load_recognizer("neuesland", refs, lens=False).rectifier.lens is None
+    kept = load_recognizer("neuesland", refs, lens=reading_lens(cfg, None)).rectifier.lens
+    assert kept is not None and kept.dist_coeffs[0] == pytest.approx(-0.07)
