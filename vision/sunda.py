@@ -53,6 +53,8 @@ DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 PAWN_MM = 10.0
 PAWN_HEIGHT_MM = 7.0
 MAX_TRIBE = 5
+LAND_SHARE = 0.3          # a slot is land when this share of its land and water samples is
+SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -507,13 +509,13 @@ class SundaReader:
         return pieces, covered, unsure
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
-        """Each slot's land and water votes: label samples 1.5 and 2.5 mm inside the side, 0.8 mm either way
-        along it, at 1/6, 1/2 and 5/6 of the side (where the pieces file reads its slots)."""
+        """Each slot's land and water votes: label samples over the slot's third of the side, 0.8 to 3.2 mm
+        inside it (a thin spit of land at a slot shows there, where the side is; deeper, the land of the
+        next slot curls in)."""
         if not pieces:
             return
         C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
         mid = C.mean(axis=1)
-        fr = np.array([1 / 6, 1 / 2, 5 / 6])
         a = C
         b = np.roll(C, -1, axis=1)
         d = b - a
@@ -521,10 +523,12 @@ class SundaReader:
         nrm = np.stack([-t[..., 1], t[..., 0]], -1)
         sgn = np.sign(((mid[:, None, :] - (a + b) / 2) * nrm).sum(-1, keepdims=True))
         nrm = nrm * sgn                                                  # pointing into the piece
-        slots = a[:, :, None, :] + fr[None, None, :, None] * d[:, :, None, :]   # (n, 4, 3, 2)
-        offs = [(i, j) for i in (1.0, 1.6, 2.2) for j in (-1.0, 0.0, 1.0)]
-        pts = np.stack([slots + i * nrm[:, :, None, :] + j * t[:, :, None, :] for i, j in offs], axis=3)
-        lab = self._at(label, pts)                                        # (n, 4, 3, 6)
+        along = (np.arange(3)[:, None] + np.array([0.2, 0.35, 0.5, 0.65, 0.8])[None]) / 3    # (3, 5)
+        insets = np.array([0.8, 1.4, 2.0, 2.6, 3.2])
+        pts = (a[:, :, None, None, None, :] + along[None, None, :, :, None, None] * d[:, :, None, None, None, :]
+               + insets[None, None, None, None, :, None] * nrm[:, :, None, None, None, :])
+        pts = pts.reshape(len(pieces), 4, 3, 25, 2)
+        lab = self._at(label, pts)                                        # (n, 4, 3, 25)
         lv, wv = (lab == 1).sum(-1), (lab == 2).sum(-1)
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
@@ -540,8 +544,19 @@ class SundaReader:
         for p in pieces:
             v = p["votes"]
             tot = v.sum(1)
-            clear = (tot >= 4) & (np.maximum(v[:, 0], v[:, 1]) >= 0.75 * np.maximum(tot, 1))
-            p["ring"] = ["?" if tot[k] == 0 else ("L" if v[k, 0] > v[k, 1] else "W") for k in range(12)]
+            share = v[:, 0] / np.maximum(tot, 1)
+            clear = (tot >= 8) & ((share <= 0.12) | (share >= 0.5))
+            ring = ["?" if tot[k] == 0 else ("L" if share[k] >= LAND_SHARE else "W") for k in range(12)]
+            # a lone slot of the other terrain between two is a thin spit (or notch) that the camera's blur and
+            # chroma subsampling thin further: a clear trace of it is enough
+            for k in range(12):
+                a, b = ring[k - 1], ring[(k + 1) % 12]
+                if a == b and a == ring[k] and tot[k] >= 8:
+                    other = share[k] if a == "W" else 1 - share[k]
+                    if other >= SPIT_SHARE:
+                        ring[k] = "L" if a == "W" else "W"
+                        clear[k] = True
+            p["ring"] = ring
             p["clear"] = clear
         for p in pieces:
             ring = p["ring"]
@@ -563,7 +578,7 @@ class SundaReader:
                         v = p["votes"][k] + pieces[o]["votes"][ko]
                     else:
                         v = p["votes"][k]
-                    ring[k] = "L" if v[0] >= v[1] else "W"
+                    ring[k] = "L" if v.sum() == 0 or v[0] >= LAND_SHARE * v.sum() else "W"
         for p in pieces:
             ring = "".join(p["ring"])
             p["sides"] = " ".join(ring[3 * k:3 * k + 3] for k in range(4))
@@ -574,7 +589,8 @@ class SundaReader:
     def _tribes(self, lat: LatticePose, label: np.ndarray, names: list[str], nadir: np.ndarray,
                 cam_h: float) -> list[TribeReading]:
         pawn = (label >= 3).astype(np.uint8)
-        pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
+        pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         n, lab_img, stats, cents = cv2.connectedComponentsWithStats(pawn, connectivity=8)
         x0, y0 = self._play[:2]
         out: list[TribeReading] = []
@@ -596,6 +612,9 @@ class SundaReader:
             alo, ahi = np.percentile(across, [0.5, 99.5])
             width = ahi - alo + 1 / self.s
             length = hi - lo + 1 / self.s
+            if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
+                    and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
+                continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
             disp = max(length - width, 0.0)
             z = disp * cam_h / (dist + disp) if dist + disp > 0 else 0.0
             est = z / PAWN_HEIGHT_MM
