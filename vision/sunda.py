@@ -55,6 +55,7 @@ PAWN_HEIGHT_MM = 7.0
 MAX_TRIBE = 5
 LAND_SHARE = 0.3          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
+SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -147,6 +148,12 @@ def enrolment_layout(mat: Mat, colours: Sequence[str]) -> tuple[dict[str, Any], 
                       {"q": 1, "r": 0, "turn": 0, "sides": "WWW WWW WWW WWW", "outline": []}],
            "tribes": [{"q": -4 + 2 * k, "r": 3, "pawns": [c]} for k, c in enumerate(colours)]}
     return pos, list(colours), mat.play_centre_mm, 0.0
+
+
+def _shade(lab: np.ndarray, factor: float) -> np.ndarray:
+    """Lab of a colour with its light scaled by ``factor`` (a shadow on it)."""
+    bgr = cv2.cvtColor(np.asarray(lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR) * 255.0
+    return _lab(bgr * factor).reshape(3)
 
 
 def _mat_margin_mask(rect: Rectifier) -> np.ndarray:
@@ -296,7 +303,11 @@ class SundaReader:
         lab = _lab(crop * gain.astype(np.float32))
         cloth_lab = _lab((cloth_now * gain)[None])[0]
         centres = {"cloth": cloth_lab, "land": self.colours.land, "water": self.colours.water}
+        # in a pawn's shadow (and on a cut edge) land, water and cloth are darker, not another colour
+        shade = {f"{k} shade": _shade(v, SHADE) for k, v in centres.items()}
         centres.update(self.colours.pawns)
+        centres.update(shade)
+        remap = np.array([0, 1, 2] + [3 + k for k in range(len(self.colours.pawns))] + [0, 1, 2], np.uint8)
         w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
         best = None
         label = np.zeros(lab.shape[:2], np.uint8)
@@ -308,7 +319,8 @@ class SundaReader:
                 closer = d < best
                 label[closer] = k
                 np.minimum(best, d, out=best)
-        return label, lab[..., 0], centres
+        names = [n for n in centres if not n.endswith(" shade")]
+        return remap[label], lab[..., 0], {n: centres[n] for n in names}
 
     # ---------------------------------------------------------------- lattice fit
     def _lines(self, L: np.ndarray, piece: np.ndarray) -> np.ndarray:
@@ -529,7 +541,12 @@ class SundaReader:
                + insets[None, None, None, None, :, None] * nrm[:, :, None, None, None, :])
         pts = pts.reshape(len(pieces), 4, 3, 25, 2)
         lab = self._at(label, pts)                                        # (n, 4, 3, 25)
-        lv, wv = (lab == 1).sum(-1), (lab == 2).sum(-1)
+        # only samples nearer their own side than any other (at an acute corner the next side is close)
+        dist = np.einsum("nsjkd,nmd->nsjkm", pts, nrm) - (a * nrm).sum(-1)[:, None, None, None, :]
+        own = np.take_along_axis(dist, np.arange(4)[None, :, None, None, None].repeat(len(pieces), 0)
+                                 .repeat(3, 2).repeat(25, 3), axis=4)[..., 0]
+        valid = own <= dist.min(axis=4) + 1e-6
+        lv, wv = ((lab == 1) & valid).sum(-1), ((lab == 2) & valid).sum(-1)
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
         for i, p in enumerate(pieces):
@@ -557,6 +574,7 @@ class SundaReader:
                         ring[k] = "L" if a == "W" else "W"
                         clear[k] = True
             p["ring"] = ring
+            p["strong"] = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
             p["clear"] = clear
         for p in pieces:
             ring = p["ring"]
@@ -566,6 +584,13 @@ class SundaReader:
                 for j in range(3):
                     k = 3 * s + j
                     if p["clear"][k]:
+                        if other is not None and not p["strong"][k]:
+                            # read clearly on both pieces but not alike: the one read strongly wins (a spit
+                            # thinned by the blur); two strong readings that differ stay a conflict
+                            o, os_ = other
+                            ko = 3 * os_ + 2 - j
+                            if pieces[o]["strong"][ko] and pieces[o]["ring"][ko] != ring[k]:
+                                ring[k] = pieces[o]["ring"][ko]
                         continue
                     # unclear (a coast through the slot, a pawn over it): the piece across the side, read
                     # clearly, or both pieces' votes together; hidden on both: land (pawns stand on land)
