@@ -56,6 +56,7 @@ MAX_TRIBE = 5
 LAND_SHARE = 0.3          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
+PAWN_SIDE = 0.72         # a pawn's side against its top
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -241,6 +242,8 @@ class SundaReading:
     ms: dict[str, float] = field(default_factory=dict)
     covered: dict[tuple[int, int, int], int] = field(default_factory=dict)   # triangle -> piece index
     _canvas_small: np.ndarray | None = None
+    _gain: np.ndarray | None = None
+    _cloth: np.ndarray | None = None
 
     def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The position ``tablehub score`` reads (``players``: pawn colour -> player name, in turn order)."""
@@ -267,9 +270,14 @@ class SundaReader:
         self.camera_matrix = camera_matrix
         self.rect = Rectifier(mat, px_per_mm=px_per_mm, lens=lens)
         self.s = float(px_per_mm)
-        self._margin = _mat_margin_mask(self.rect)
+        margin = _mat_margin_mask(self.rect)
+        ys, xs = np.nonzero(margin)
+        self._margin_pts = np.column_stack([xs, ys])[::5].astype(np.float64)
+        self._margin_key = None
+        self._maps_key = None
         x, y, w, h = mat.play_rect_mm
         self._play = (int(x * self.s), int(y * self.s), int((x + w) * self.s), int((y + h) * self.s))
+        self._win = self._play   # the canvas window being read (canvas px)
         self.pawn_names = list(colours.pawns)
 
     # ---------------------------------------------------------------- camera
@@ -293,13 +301,43 @@ class SundaReader:
         return C[:2], float(abs(C[2]))
 
     # ---------------------------------------------------------------- per pixel
-    def _classify(self, canvas: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    def _cloth_now(self, frame: np.ndarray, loc) -> np.ndarray:
+        """The cloth's colour in this frame: the median of samples on the mat's margin."""
+        pts = self._margin_pts
+        key = (loc.homography.tobytes(), frame.shape)
+        if self._margin_key != key:
+            Hc = self.rect.canvas_homography(loc)
+            und = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(Hc)).reshape(-1, 2)
+            if self.lens is not None:
+                und = self.lens.for_size((frame.shape[1], frame.shape[0])).distort_points(und)
+            ok = (und[:, 0] >= 0) & (und[:, 1] >= 0) & (und[:, 0] < frame.shape[1] - 1) & (und[:, 1] < frame.shape[0] - 1)
+            self._margin_src = np.round(und[ok]).astype(np.int64)
+            self._margin_key = key
+        src = self._margin_src
+        return np.median(frame[src[:, 1], src[:, 0]].astype(np.float32), axis=0)
+
+    def _maps(self, frame: np.ndarray, loc) -> tuple[np.ndarray, np.ndarray]:
+        """remap tables from the play area's canvas pixels to frame pixels (cached while the mat holds still)."""
+        key = (loc.homography.tobytes(), frame.shape)
+        if self._maps_key != key:
+            x0, y0, x1, y1 = self._play
+            ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float64)
+            pts = np.column_stack([xs.ravel(), ys.ravel()])
+            Hc = self.rect.canvas_homography(loc)
+            und = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(Hc)).reshape(-1, 2)
+            if self.lens is not None:
+                und = self.lens.for_size((frame.shape[1], frame.shape[0])).distort_points(und)
+            mx = und[:, 0].reshape(ys.shape).astype(np.float32)
+            my = und[:, 1].reshape(ys.shape).astype(np.float32)
+            self._map = (mx, my)
+            self._map_small = (np.ascontiguousarray(mx[2::4, 2::4]), np.ascontiguousarray(my[2::4, 2::4]))
+            self._maps_key = key
+        return self._map
+
+    def _classify(self, win_img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """Per pixel class: 0 cloth/other, 1 land, 2 water, 3+k pawn colour k; the lightness; the class centres."""
-        cloth_now = np.median(canvas[self._margin][::7].astype(np.float32), axis=0)
-        gain = self.colours.cloth_bgr / np.maximum(cloth_now, 1.0)
-        gain = np.clip(gain / gain.mean() * min(gain.mean(), 1.6), 0.4, 2.5)  # keep the cast, bound the light
-        x0, y0, x1, y1 = self._play
-        crop = cv2.GaussianBlur(canvas[y0:y1, x0:x1], (0, 0), 0.5 * self.s).astype(np.float32)
+        crop = cv2.GaussianBlur(win_img, (0, 0), 0.5 * self.s).astype(np.float32)
         lab = _lab(crop * gain.astype(np.float32))
         cloth_lab = _lab((cloth_now * gain)[None])[0]
         centres = {"cloth": cloth_lab, "land": self.colours.land, "water": self.colours.water}
@@ -307,7 +345,10 @@ class SundaReader:
         shade = {f"{k} shade": _shade(v, SHADE) for k, v in centres.items()}
         centres.update(self.colours.pawns)
         centres.update(shade)
-        remap = np.array([0, 1, 2] + [3 + k for k in range(len(self.colours.pawns))] + [0, 1, 2], np.uint8)
+        # a stack's sides face away from the light above: the pawn's colour, darker
+        centres.update({f"{k} side shade": _shade(v, PAWN_SIDE) for k, v in self.colours.pawns.items()})
+        pawns = [3 + k for k in range(len(self.colours.pawns))]
+        remap = np.array([0, 1, 2] + pawns + [0, 1, 2] + pawns, np.uint8)
         w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
         best = None
         label = np.zeros(lab.shape[:2], np.uint8)
@@ -352,7 +393,7 @@ class SundaReader:
         return score, phases
 
     def _fit_lattice(self, lines: np.ndarray, piece: np.ndarray) -> LatticePose:
-        x0, y0 = self._play[:2]
+        x0, y0 = self._win[:2]
         thr = np.percentile(lines[lines > 0], 80) if (lines > 0).any() else 0
         ys, xs = np.nonzero(lines > thr)
         if len(xs) < 50:
@@ -381,7 +422,7 @@ class SundaReader:
 
     # ---------------------------------------------------------------- sampling helpers
     def _px(self, mm: np.ndarray) -> np.ndarray:
-        x0, y0 = self._play[:2]
+        x0, y0 = self._win[:2]
         return np.asarray(mm, np.float64) * self.s - [x0, y0]
 
     def _at(self, img: np.ndarray, mm: np.ndarray) -> np.ndarray:
@@ -394,27 +435,45 @@ class SundaReader:
 
     # ---------------------------------------------------------------- read
     def read(self, frame: np.ndarray, previous: SundaReading | None = None) -> SundaReading:
-        """Read a frame from scratch, or (``previous``) keep its lattice and what did not change."""
+        """Read a frame from scratch, or (``previous``) keep its lattice and light and read again only the
+        part of the table that changed (grown by a piece), keeping the rest."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
         loc = self.rect.locate(frame)
-        canvas = self.rect.warp(frame, loc)
+        mx, my = self._maps(frame, loc)
         nadir, cam_h = self._camera((frame.shape[1], frame.shape[0]), loc.homography)
-        t1 = time.perf_counter()
-        ms["mat"] = (t1 - t0) * 1000
-        x0, y0, x1, y1 = self._play
-        small = cv2.resize(canvas[y0:y1, x0:x1], None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-        changed = None
-        if previous is not None and previous._canvas_small is not None:
-            diff = cv2.absdiff(small, previous._canvas_small).max(axis=2)
-            changed = cv2.dilate((diff > 40).astype(np.uint8), np.ones((3, 3), np.uint8))
+        small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
+        px0, py0, px1, py1 = self._play
+        win = self._play
+        if previous is not None and previous._canvas_small is not None and previous._gain is not None:
+            diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
+            changed = diff.max(axis=2) > 45
             if not changed.any():
                 out = SundaReading(previous.lattice, previous.pieces, previous.tribes, previous.unsure,
                                    previous.conflicts, covered=previous.covered)
-                out._canvas_small = previous._canvas_small
-                out.ms = {"mat": ms["mat"], "total": (time.perf_counter() - t0) * 1000}
+                out._canvas_small, out._gain, out._cloth = small, previous._gain, previous._cloth
+                out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
-        label, L, centres = self._classify(canvas)
+            ys, xs = np.nonzero(changed)
+            grow = int(1.3 * self.side_mm * self.s)
+            win = (max(px0, px0 + 4 * int(xs.min()) - grow), max(py0, py0 + 4 * int(ys.min()) - grow),
+                   min(px1, px0 + 4 * int(xs.max()) + 4 + grow), min(py1, py0 + 4 * int(ys.max()) + 4 + grow))
+            if (win[2] - win[0]) * (win[3] - win[1]) > 0.4 * (px1 - px0) * (py1 - py0):
+                win = self._play
+        incremental = previous is not None and win != self._play
+        if previous is not None and previous._gain is not None:
+            gain, cloth_now = previous._gain, previous._cloth
+        else:
+            cloth_now = self._cloth_now(frame, loc)
+            gain = self.colours.cloth_bgr / np.maximum(cloth_now, 1.0)
+            gain = np.clip(gain / gain.mean() * min(gain.mean(), 1.6), 0.4, 2.5)  # keep the cast, bound the light
+        self._win = win
+        wx0, wy0, wx1, wy1 = win
+        img = cv2.remap(frame, np.ascontiguousarray(mx[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]),
+                        np.ascontiguousarray(my[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]), cv2.INTER_LINEAR)
+        t1 = time.perf_counter()
+        ms["mat"] = (t1 - t0) * 1000
+        label, L, centres = self._classify(img, gain, cloth_now)
         names = list(centres)
         piece = (label == 1) | (label == 2)
         t2 = time.perf_counter()
@@ -423,22 +482,34 @@ class SundaReader:
         lat = previous.lattice if previous is not None else self._fit_lattice(lines, piece)
         t3 = time.perf_counter()
         ms["lattice"] = (t3 - t2) * 1000
-        pieces, covered, unsure = self._pieces(lat, label, lines)
+        keep = previous.pieces if incremental else []
+        pieces, covered, unsure = self._pieces(lat, label, lines, keep)
         t4 = time.perf_counter()
         ms["pieces"] = (t4 - t3) * 1000
         tribes = self._tribes(lat, label, names, nadir, cam_h)
+        if incremental:
+            inner = 12.0
+
+            def within(mm) -> bool:
+                return (wx0 / self.s + inner <= mm[0] < wx1 / self.s - inner
+                        and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
+            tribes = [t for t in previous.tribes if not within(t.mat_mm)] + [t for t in tribes if within(t.mat_mm)]
+            unsure = [u for u in previous.unsure if not u.startswith("triangle")] + unsure
         self._fill_hidden(pieces, covered, lat, tribes)
         conflicts = _conflicts(pieces, covered)
         t5 = time.perf_counter()
         ms["pawns"] = (t5 - t4) * 1000
         ms["total"] = (t5 - t0) * 1000
+        self._win = self._play
         out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered)
-        out._canvas_small = small
+        out._canvas_small, out._gain, out._cloth = small, gain, cloth_now
         return out
 
     # ---------------------------------------------------------------- pieces
-    def _pieces(self, lat: LatticePose, label: np.ndarray, lines: np.ndarray):
-        x0, y0, x1, y1 = self._play
+    def _pieces(self, lat: LatticePose, label: np.ndarray, lines: np.ndarray, keep: list[dict[str, Any]]):
+        """The pieces in the window; with ``keep`` (an earlier reading's pieces) those not wholly inside the
+        window are kept as they were, and their triangles are not read again."""
+        x0, y0, x1, y1 = self._win
         corners_mm = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) / self.s
         fr = lat.to_lattice(corners_mm)
         qs = np.arange(int(np.floor(fr[:, 0].min())) - 1, int(np.ceil(fr[:, 0].max())) + 1)
@@ -453,8 +524,12 @@ class SundaReader:
         piece_votes = ((lab == 1) | (lab == 2)).sum(axis=1)
         inside = ((samples[..., 0] * self.s >= x0) & (samples[..., 0] * self.s < x1)
                   & (samples[..., 1] * self.s >= y0) & (samples[..., 1] * self.s < y1)).all(axis=1)
+        examined = {(int(q), int(r), int(u)) for q, r, u in zip(Q[inside], R[inside], U[inside])}
+        kept = [dict(p) for p in keep if not (p["tris"][0] in examined and p["tris"][1] in examined)]
+        held = {t for p in kept for t in p["tris"]}
         cov = inside & (piece_votes >= 4)
-        tris = [(int(q), int(r), int(u)) for q, r, u in zip(Q[cov], R[cov], U[cov])]
+        tris = [(int(q), int(r), int(u)) for q, r, u in zip(Q[cov], R[cov], U[cov])
+                if (int(q), int(r), int(u)) not in held]
         index = {t: i for i, t in enumerate(tris)}
         # the shared sides between covered triangles, and how strong a gap line runs along each
         pairs = []
@@ -518,6 +593,9 @@ class SundaReader:
             covered[t] = covered[o] = len(pieces)
             pieces.append({"q": q, "r": r, "turn": turn, "tris": (t, o)})
         self._read_sides(pieces, lat, label)
+        for p in kept:
+            covered[p["tris"][0]] = covered[p["tris"][1]] = len(pieces)
+            pieces.append(p)
         return pieces, covered, unsure
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
@@ -617,7 +695,7 @@ class SundaReader:
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
         pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         n, lab_img, stats, cents = cv2.connectedComponentsWithStats(pawn, connectivity=8)
-        x0, y0 = self._play[:2]
+        x0, y0 = self._win[:2]
         out: list[TribeReading] = []
         min_area = 0.5 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
         for i in range(1, n):

@@ -81,6 +81,8 @@ class SundaScene:
     turn_sigma_deg: float = 0.5
     pawn_jitter_mm: float = 1.2
     hand_errors: bool = True
+    hand_seed: int = 0     # the hands' errors (piece offsets and turns, pawns off their nodes), drawn per piece in
+    #                        order, so that the same table with one more piece is the same table
 
     def lattice_to_mat(self, pts_unit: np.ndarray) -> np.ndarray:
         """Mat mm of points in lattice units (unit side, y down)."""
@@ -215,7 +217,8 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
             bgr = [np.asarray(PLAYER_COLOURS[c], np.float64) for c in cols]
         except KeyError as exc:
             raise VisionError(f"sunda scene: tribes at {td['q']},{td['r']}: no pawn colour for {exc}") from None
-        base = unit_xy(td["q"], td["r"]) @ M + origin + rng.uniform(-1, 1, 2) * scene.pawn_jitter_mm / math.sqrt(2)
+        hand = np.random.default_rng([scene.hand_seed, 1, td["q"] + 1000, td["r"] + 1000])
+        base = unit_xy(td["q"], td["r"]) @ M + origin + hand.uniform(-1, 1, 2) * scene.pawn_jitter_mm / math.sqrt(2)
         height = PAWN_HEIGHT_MM * len(pawns)
         s = base + shadow_dir * height * 0.3
         cv2.ellipse(shadow, (int((s[0] - x0) * ppm * 16), int((s[1] - y0) * ppm * 16)),
@@ -267,8 +270,9 @@ def render_sunda(scene: SundaScene, camera: CameraModel | str = "default", rng: 
     _paste(plane, _mat_image(mat, plane_ppm, tuple(scene.cloth_bgr)), int(round(margin * plane_ppm)),
            int(round(margin * plane_ppm)), shadow=True)
     origin = np.asarray(scene.origin_mm if scene.origin_mm is not None else scene.centred_origin(), np.float64)
-    pieces = _draw_pieces(plane, scene, origin, x0, y0, plane_ppm, rng)
-    stacks = _draw_stacks(plane, scene, origin, x0, y0, plane_ppm, pose, rng, shadow_dir)
+    pieces = _draw_pieces(plane, scene, origin, x0, y0, plane_ppm, np.random.default_rng([scene.hand_seed, 0]))
+    stacks = _draw_stacks(plane, scene, origin, x0, y0, plane_ppm, pose, np.random.default_rng([scene.hand_seed, 1]),
+                          shadow_dir)
     image_ppm = pose.K[0, 0] / float(-pose.centre_mm[2])
     ratio = plane_ppm / image_ppm
     if ratio > 1.5:
@@ -294,7 +298,7 @@ def random_scene(position: Mapping[str, Any], colours: Mapping[str, str], rng: n
     scene = SundaScene(position, colours, mat, angle_deg=float(rng.uniform(0, 360)),
                        cloth_bgr=CLOTHS[int(rng.integers(len(CLOTHS)))],
                        table_bgr=tuple(int(v) for v in rng.integers(60, 160, 3)),  # type: ignore[arg-type]
-                       gap_mm=float(rng.uniform(0.6, 1.4)))
+                       gap_mm=float(rng.uniform(0.6, 1.4)), hand_seed=int(rng.integers(1 << 30)))
     for k, v in overrides.items():
         setattr(scene, k, v)
     cx, cy = scene.centred_origin()
@@ -331,28 +335,14 @@ def compare_reading(reading: Any, truth: SundaTruth) -> dict[str, Any]:
     ``pieces_found``, ``extra_pieces`` (read where none lies), ``pawns_right`` (a stack found on its
     node with its top colour), and per stack ``heights_right`` (height and every colour right),
     ``heights_asked``, ``heights_wrong`` (sure but wrong)."""
-    lat = reading.lattice
-
-    def carry(points: np.ndarray) -> tuple[np.ndarray, float]:
-        mm = unit_xy_many(points) @ (_rot(truth.angle_deg).T * truth.side_mm) + np.asarray(truth.origin_mm)
-        f = lat.to_lattice(mm)
-        return np.round(f).astype(int), float(np.abs(f - np.round(f)).max()) if len(f) else 0.0
-
-    pts = np.array([[0, 0], [1, 0], [0, 1]])
-    img, misfit = carry(pts)
+    to_reader, misfit = lattice_map(reading, truth)
     res: dict[str, Any] = {"pieces": len(truth.pieces), "sides": 0, "corners": 0, "pieces_found": 0,
                            "extra_pieces": 0, "stacks": len(truth.stacks), "pawns_right": 0, "heights_right": 0,
                            "heights_asked": 0, "heights_wrong": 0, "lattice_misfit": misfit, "wrong": []}
-    if misfit > 0.2:
+    if to_reader is None:
         res["extra_pieces"] = len(reading.pieces)
         res["wrong"].append(f"lattice {misfit:.2f} of a side off")
         return res
-    A = np.stack([img[1] - img[0], img[2] - img[0]])
-
-    def to_reader(qr) -> tuple[int, int]:
-        v = np.asarray(qr) @ A + img[0]
-        return int(v[0]), int(v[1])
-
     read_by = {}
     for i, p in enumerate(reading.pieces):
         cs = corners_of_placement(p["q"], p["r"], p["turn"])
@@ -398,6 +388,25 @@ def compare_reading(reading: Any, truth: SundaTruth) -> dict[str, Any]:
                                 f"{'/'.join(str(c) for c in t.colours)}")
     res["extra_pawns"] = max(0, len(reading.tribes) - res["pawns_right"])
     return res
+
+
+def lattice_map(reading: Any, truth: SundaTruth):
+    """The function carrying the truth's lattice points onto the reading's (through the mat), and how far off a
+    lattice point the truth's points fall on the reading's lattice (in sides); ``None`` when over a fifth."""
+    lat = reading.lattice
+    pts = np.array([[0, 0], [1, 0], [0, 1]])
+    mm = unit_xy_many(pts) @ (_rot(truth.angle_deg).T * truth.side_mm) + np.asarray(truth.origin_mm)
+    f = lat.to_lattice(mm)
+    img = np.round(f).astype(int)
+    misfit = float(np.abs(f - img).max())
+    if misfit > 0.2:
+        return None, misfit
+    A = np.stack([img[1] - img[0], img[2] - img[0]])
+
+    def to_reader(qr) -> tuple[int, int]:
+        v = np.asarray(qr) @ A + img[0]
+        return int(v[0]), int(v[1])
+    return to_reader, misfit
 
 
 def unit_xy_many(qr: np.ndarray) -> np.ndarray:
