@@ -244,6 +244,7 @@ class SundaReading:
     _canvas_small: np.ndarray | None = None
     _gain: np.ndarray | None = None
     _cloth: np.ndarray | None = None
+    _lut: np.ndarray | None = None
 
     def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The position ``tablehub score`` reads (``players``: pawn colour -> player name, in turn order)."""
@@ -275,6 +276,7 @@ class SundaReader:
         self._margin_pts = np.column_stack([xs, ys])[::5].astype(np.float64)
         self._margin_key = None
         self._maps_key = None
+        self._lut_key = None
         x, y, w, h = mat.play_rect_mm
         self._play = (int(x * self.s), int(y * self.s), int((x + w) * self.s), int((y + h) * self.s))
         self._win = self._play   # the canvas window being read (canvas px)
@@ -337,10 +339,7 @@ class SundaReader:
     def _classify(self, win_img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """Per pixel class: 0 cloth/other, 1 land, 2 water, 3+k pawn colour k; the lightness; the class centres."""
-        crop = cv2.GaussianBlur(win_img, (0, 0), 0.5 * self.s).astype(np.float32)
-        lab = _lab(crop * gain.astype(np.float32))
-        cloth_lab = _lab((cloth_now * gain)[None])[0]
-        centres = {"cloth": cloth_lab, "land": self.colours.land, "water": self.colours.water}
+        centres = {"cloth": _lab((cloth_now * gain)[None])[0], "land": self.colours.land, "water": self.colours.water}
         # in a pawn's shadow (and on a cut edge) land, water and cloth are darker, not another colour
         shade = {f"{k} shade": _shade(v, SHADE) for k, v in centres.items()}
         centres.update(self.colours.pawns)
@@ -349,19 +348,23 @@ class SundaReader:
         centres.update({f"{k} side shade": _shade(v, PAWN_SIDE) for k, v in self.colours.pawns.items()})
         pawns = [3 + k for k in range(len(self.colours.pawns))]
         remap = np.array([0, 1, 2] + pawns + [0, 1, 2] + pawns, np.uint8)
-        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-        best = None
-        label = np.zeros(lab.shape[:2], np.uint8)
-        for k, c in enumerate(centres.values()):
-            d = (((lab - c.astype(np.float32)) * w) ** 2).sum(axis=2)
-            if best is None:
-                best = d
-            else:
-                closer = d < best
-                label[closer] = k
-                np.minimum(best, d, out=best)
+        # every colour of the frame (32 levels a channel, the gain applied) -> its class: one table while the
+        # light holds
+        key = (gain.tobytes(), cloth_now.tobytes())
+        if self._lut_key != key:
+            lv = np.arange(32, dtype=np.float32) * 8 + 4
+            bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
+            lab = _lab(bgr)
+            w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+            d = np.stack([(((lab - c.astype(np.float32)) * w) ** 2).sum(axis=1) for c in centres.values()], 1)
+            self._lut = remap[np.argmin(d, axis=1)]
+            self._lut_key = key
+        crop = cv2.GaussianBlur(win_img, (0, 0), 0.5 * self.s)
+        q = (crop >> 3).astype(np.int32)
+        label = self._lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32) * (100.0 / 255.0)
         names = [n for n in centres if not n.endswith(" shade")]
-        return remap[label], lab[..., 0], {n: centres[n] for n in names}
+        return label, grey, {n: centres[n] for n in names}
 
     # ---------------------------------------------------------------- lattice fit
     def _lines(self, L: np.ndarray, piece: np.ndarray) -> np.ndarray:
@@ -398,16 +401,15 @@ class SundaReader:
         ys, xs = np.nonzero(lines > thr)
         if len(xs) < 50:
             raise VisionError("sunda: no pieces to fit the lattice to")
-        if len(xs) > 40000:
-            sel = np.random.default_rng(0).choice(len(xs), 40000, replace=False)
-            ys, xs = ys[sel], xs[sel]
+        order = np.random.default_rng(0).permutation(len(xs))[:30000]
+        ys, xs = ys[order], xs[order]
         pts = np.column_stack([(xs + x0) / self.s, (ys + y0) / self.s])
         wts = lines[ys, xs].astype(np.float64)
-        # coarse: every half degree of the 60 that matter; fine: tenths around the best
-        coarse = [(self._fold(pts, wts, a)[0], a) for a in np.arange(0.0, 60.0, 0.5)]
-        best = max(coarse)[1]
-        fine = [(self._fold(pts, wts, a)[0], a) for a in np.arange(best - 0.5, best + 0.55, 0.1)]
-        angle = float(max(fine)[1]) % 60.0
+        # coarse: every degree of the 60 that matter on a fifth of the line pixels; then finer around the best
+        few = slice(0, 6000)
+        best = max((self._fold(pts[few], wts[few], a)[0], a) for a in np.arange(0.0, 60.0, 1.0))[1]
+        best = max((self._fold(pts[:15000], wts[:15000], a)[0], a) for a in np.arange(best - 0.8, best + 0.85, 0.2))[1]
+        angle = float(max((self._fold(pts, wts, a)[0], a) for a in np.arange(best - 0.15, best + 0.16, 0.05))[1]) % 60.0
         _, (p0, p1, _p2) = self._fold(pts, wts, angle)
         a0, a1 = math.radians(angle), math.radians(angle + 60)
         N = np.array([[-math.sin(a0), math.cos(a0)], [-math.sin(a1), math.cos(a1)]])
@@ -451,7 +453,7 @@ class SundaReader:
             if not changed.any():
                 out = SundaReading(previous.lattice, previous.pieces, previous.tribes, previous.unsure,
                                    previous.conflicts, covered=previous.covered)
-                out._canvas_small, out._gain, out._cloth = small, previous._gain, previous._cloth
+                out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
                 out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
             ys, xs = np.nonzero(changed)
@@ -463,6 +465,8 @@ class SundaReader:
         incremental = previous is not None and win != self._play
         if previous is not None and previous._gain is not None:
             gain, cloth_now = previous._gain, previous._cloth
+            if previous._lut is not None:
+                self._lut, self._lut_key = previous._lut, (gain.tobytes(), cloth_now.tobytes())
         else:
             cloth_now = self._cloth_now(frame, loc)
             gain = self.colours.cloth_bgr / np.maximum(cloth_now, 1.0)
@@ -502,7 +506,7 @@ class SundaReader:
         ms["total"] = (t5 - t0) * 1000
         self._win = self._play
         out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered)
-        out._canvas_small, out._gain, out._cloth = small, gain, cloth_now
+        out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
         return out
 
     # ---------------------------------------------------------------- pieces
