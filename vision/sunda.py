@@ -53,7 +53,7 @@ DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 PAWN_MM = 10.0
 PAWN_HEIGHT_MM = 7.0
 MAX_TRIBE = 5
-LAND_SHARE = 0.3          # a slot is land when this share of its land and water samples is
+LAND_SHARE = 0.5          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
 PAWN_SIDE = 0.72         # a pawn's side against its top
@@ -78,13 +78,13 @@ def triangle_of(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> t
 
 def placement_of(t: tuple[int, int, int], o: tuple[int, int, int]) -> tuple[int, int, int]:
     """The placement ``(q, r, turn)`` (anchored at the acute corner of ``t``) of the rhombus of two triangles."""
-    pt = [tuple(p) for p in tri_points([t[0]], [t[1]], [t[2]])[0]]
-    po = [tuple(p) for p in tri_points([o[0]], [o[1]], [o[2]])[0]]
+    pt = [tuple(p) for p in tri_points([t[0]], [t[1]], [t[2]])[0].tolist()]
+    po = [tuple(p) for p in tri_points([o[0]], [o[1]], [o[2]])[0].tolist()]
     x = next(p for p in pt if p not in po)
     a, b = [p for p in pt if p in po]
     i = DIRS.index((a[0] - x[0], a[1] - x[1]))
     j = DIRS.index((b[0] - x[0], b[1] - x[1]))
-    return x[0], x[1], i if j == (i + 1) % 6 else j
+    return int(x[0]), int(x[1]), i if j == (i + 1) % 6 else j
 
 
 def corners_of(q: int, r: int, turn: int) -> list[tuple[int, int]]:
@@ -368,9 +368,10 @@ class SundaReader:
 
     # ---------------------------------------------------------------- lattice fit
     def _lines(self, L: np.ndarray, piece: np.ndarray) -> np.ndarray:
-        """Thin dark lines (gaps, cut edges) among the pieces: the black-hat of the lightness."""
+        """Thin lines (gaps, cut edges) among the pieces: the black-hat and top-hat of the lightness."""
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(1.6 * self.s) + 1),) * 2)
-        bh = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, k)
+        # dark lines (cut edges; gaps over a dark cloth) and light ones (gaps over a light cloth)
+        bh = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, k) + cv2.morphologyEx(L, cv2.MORPH_TOPHAT, k)
         k2 = int(2 * round(3 * self.s) + 1)
         near = cv2.morphologyEx(piece.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k2, k2), np.uint8))
         near = cv2.dilate(near, np.ones((5, 5), np.uint8)) > 0
@@ -603,9 +604,9 @@ class SundaReader:
         return pieces, covered, unsure
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
-        """Each slot's land and water votes: label samples over the slot's third of the side, 0.8 to 3.2 mm
-        inside it (a thin spit of land at a slot shows there, where the side is; deeper, the land of the
-        next slot curls in)."""
+        """Each slot's land and water votes: label samples round the slot's point, 0.6 to 2.5 mm inside the
+        side, the nearest counting most (the pieces file reads a slot at its point on the side; deeper in,
+        the land of the next slot may curl round)."""
         if not pieces:
             return
         C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
@@ -617,8 +618,8 @@ class SundaReader:
         nrm = np.stack([-t[..., 1], t[..., 0]], -1)
         sgn = np.sign(((mid[:, None, :] - (a + b) / 2) * nrm).sum(-1, keepdims=True))
         nrm = nrm * sgn                                                  # pointing into the piece
-        along = (np.arange(3)[:, None] + np.array([0.2, 0.35, 0.5, 0.65, 0.8])[None]) / 3    # (3, 5)
-        insets = np.array([0.8, 1.4, 2.0, 2.6, 3.2])
+        along = (np.arange(3)[:, None] + np.array([0.3, 0.4, 0.5, 0.6, 0.7])[None]) / 3    # (3, 5)
+        insets = np.array([0.6, 1.0, 1.4, 1.9, 2.5])
         pts = (a[:, :, None, None, None, :] + along[None, None, :, :, None, None] * d[:, :, None, None, None, :]
                + insets[None, None, None, None, :, None] * nrm[:, :, None, None, None, :])
         pts = pts.reshape(len(pieces), 4, 3, 25, 2)
@@ -628,7 +629,11 @@ class SundaReader:
         own = np.take_along_axis(dist, np.arange(4)[None, :, None, None, None].repeat(len(pieces), 0)
                                  .repeat(3, 2).repeat(25, 3), axis=4)[..., 0]
         valid = own <= dist.min(axis=4) + 1e-6
-        lv, wv = ((lab == 1) & valid).sum(-1), ((lab == 2) & valid).sum(-1)
+        # nearest the slot's point on the side counts most (the pieces file reads the slot there)
+        w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]
+             * np.exp(-(insets - insets[0]) / 0.8)[None, :]).ravel()
+        w = (w * 25 / w.sum()).astype(np.float32)
+        lv, wv = (((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1)
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
         for i, p in enumerate(pieces):
@@ -648,11 +653,13 @@ class SundaReader:
             ring = ["?" if tot[k] == 0 else ("L" if share[k] >= LAND_SHARE else "W") for k in range(12)]
             # a lone slot of the other terrain between two is a thin spit (or notch) that the camera's blur and
             # chroma subsampling thin further: a clear trace of it is enough
+            base = list(ring)
             for k in range(12):
-                a, b = ring[k - 1], ring[(k + 1) % 12]
-                if a == b and a == ring[k] and tot[k] >= 8:
-                    other = share[k] if a == "W" else 1 - share[k]
-                    if other >= SPIT_SHARE:
+                a, b = base[k - 1], base[(k + 1) % 12]
+                if a == b and a == base[k] and tot[k] >= 8:
+                    def other(i: int) -> float:
+                        return share[i % 12] if a == "W" else 1 - share[i % 12]
+                    if other(k) >= SPIT_SHARE and other(k) > other(k - 1) and other(k) > other(k + 1):
                         ring[k] = "L" if a == "W" else "W"
                         clear[k] = True
             p["ring"] = ring

@@ -292,18 +292,38 @@ def render_sunda(scene: SundaScene, camera: CameraModel | str = "default", rng: 
 
 def random_scene(position: Mapping[str, Any], colours: Mapping[str, str], rng: np.random.Generator,
                  mat: Mat | None = None, **overrides: Any) -> SundaScene:
-    """A table as the world varies it: the lattice at a random angle and place (the layout kept on the play
-    area), a random cloth, wood, gap between 0.6 and 1.4 mm."""
+    """A table as the world varies it: the lattice at a random angle and place (an angle at which the layout
+    fits on the play area, as players keep it on the mat), a random cloth, wood, gap between 0.6 and 1.4 mm."""
     mat = mat or Mat.default()
-    scene = SundaScene(position, colours, mat, angle_deg=float(rng.uniform(0, 360)),
+    angle = _fitting_angle(position, mat, rng, overrides.get("side_mm", 30.0))
+    scene = SundaScene(position, colours, mat, angle_deg=angle,
                        cloth_bgr=CLOTHS[int(rng.integers(len(CLOTHS)))],
                        table_bgr=tuple(int(v) for v in rng.integers(60, 160, 3)),  # type: ignore[arg-type]
                        gap_mm=float(rng.uniform(0.6, 1.4)), hand_seed=int(rng.integers(1 << 30)))
     for k, v in overrides.items():
         setattr(scene, k, v)
     cx, cy = scene.centred_origin()
-    scene.origin_mm = (cx + float(rng.uniform(-8, 8)), cy + float(rng.uniform(-8, 8)))
+    scene.origin_mm = (cx + float(rng.uniform(-5, 5)), cy + float(rng.uniform(-5, 5)))
     return scene
+
+
+def _fitting_angle(position: Mapping[str, Any], mat: Mat, rng: np.random.Generator, side_mm: float,
+                   tries: int = 60) -> float:
+    """A random angle at which the layout fits on the play area (players keep it on the mat); of the tries, the
+    tightest when none fits."""
+    pts = np.array([unit_xy(*c) for c in _piece_corners(position)]) * side_mm
+    x, y, w, h = mat.play_rect_mm
+    best, best_over = 0.0, float("inf")
+    for _ in range(tries):
+        a = float(rng.uniform(0, 360))
+        p = pts @ _rot(a).T
+        ext = p.max(axis=0) - p.min(axis=0)
+        over = max(ext[0] - (w - 30), ext[1] - (h - 30))
+        if over <= 0:
+            return a
+        if over < best_over:
+            best, best_over = a, over
+    return best
 
 
 def enrolment_scene(colours: Sequence[str] = PAWN_COLOURS, mat: Mat | None = None, **kw: Any) -> SundaScene:
