@@ -542,7 +542,6 @@ class SundaReader:
         index = {t: i for i, t in enumerate(tris)}
         # the shared sides between covered triangles, and how strong a gap line runs along each
         pairs = []
-        # neighbours via shared points, computed generally
         pts_of = {t: set(map(tuple, tri_points([t[0]], [t[1]], [t[2]])[0].tolist())) for t in tris}
         for t in tris:
             if t[2] != 1:
@@ -614,9 +613,9 @@ class SundaReader:
         return pieces, covered, unsure
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
-        """Each slot's land and water votes: label samples round the slot's point, 0.6 to 2.5 mm inside the
-        side, the nearest counting most (the pieces file reads a slot at its point on the side; deeper in,
-        the land of the next slot may curl round)."""
+        """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the
+        side (0.9 to 3 mm where those show too little), the nearest counting most (the pieces file reads a
+        slot at its point on the side; deeper in, the land of the next slot may curl round)."""
         if not pieces:
             return
         C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
@@ -629,21 +628,26 @@ class SundaReader:
         sgn = np.sign(((mid[:, None, :] - (a + b) / 2) * nrm).sum(-1, keepdims=True))
         nrm = nrm * sgn                                                  # pointing into the piece
         along = (np.arange(3)[:, None] + np.array([0.3, 0.4, 0.5, 0.6, 0.7])[None]) / 3    # (3, 5)
-        insets = np.array([0.6, 1.0, 1.4, 1.9, 2.5])
-        pts = (a[:, :, None, None, None, :] + along[None, None, :, :, None, None] * d[:, :, None, None, None, :]
-               + insets[None, None, None, None, :, None] * nrm[:, :, None, None, None, :])
-        pts = pts.reshape(len(pieces), 4, 3, 25, 2)
-        lab = self._at(label, pts)                                        # (n, 4, 3, 25)
-        # only samples nearer their own side than any other (at an acute corner the next side is close)
-        dist = np.einsum("nsjkd,nmd->nsjkm", pts, nrm) - (a * nrm).sum(-1)[:, None, None, None, :]
-        own = np.take_along_axis(dist, np.arange(4)[None, :, None, None, None].repeat(len(pieces), 0)
-                                 .repeat(3, 2).repeat(25, 3), axis=4)[..., 0]
-        valid = own <= dist.min(axis=4) + 1e-6
-        # nearest the slot's point on the side counts most (the pieces file reads the slot there)
-        w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]
-             * np.exp(-(insets - insets[0]) / 0.8)[None, :]).ravel()
-        w = (w * 25 / w.sum()).astype(np.float32)
-        lv, wv = (((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1)
+        votes = []
+        # near the side first; where that shows too little (a wide gap, a piece laid off its place), deeper in
+        for insets, decay in ((np.array([0.4, 0.7, 1.0, 1.4, 1.9]), 0.6), (np.array([0.9, 1.3, 1.8, 2.4, 3.0]), 0.8)):
+            pts = (a[:, :, None, None, None, :] + along[None, None, :, :, None, None] * d[:, :, None, None, None, :]
+                   + insets[None, None, None, None, :, None] * nrm[:, :, None, None, None, :])
+            pts = pts.reshape(len(pieces), 4, 3, 25, 2)
+            lab = self._at(label, pts)                                        # (n, 4, 3, 25)
+            # only samples nearer their own side than any other (at an acute corner the next side is close)
+            dist = np.einsum("nsjkd,nmd->nsjkm", pts, nrm) - (a * nrm).sum(-1)[:, None, None, None, :]
+            own = np.take_along_axis(dist, np.arange(4)[None, :, None, None, None].repeat(len(pieces), 0)
+                                     .repeat(3, 2).repeat(25, 3), axis=4)[..., 0]
+            valid = own <= dist.min(axis=4) + 1e-6
+            # nearest the slot's point on the side counts most (the pieces file reads the slot there)
+            w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]
+                 * np.exp(-(insets - insets[0]) / decay)[None, :]).ravel()
+            w = (w * 25 / w.sum()).astype(np.float32)
+            votes.append(np.stack([(((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1)], -1))
+        near, deep = votes
+        vv = np.where((near.sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 2)
+        lv, wv = vv[..., 0], vv[..., 1]
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
         for i, p in enumerate(pieces):
@@ -715,7 +719,7 @@ class SundaReader:
         pawn = (label >= 3).astype(np.uint8)
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
         pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        n, lab_img, stats, cents = cv2.connectedComponentsWithStats(pawn, connectivity=8)
+        n, lab_img, stats, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8)
         x0, y0 = self._win[:2]
         out: list[TribeReading] = []
         min_area = 0.5 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
@@ -749,7 +753,10 @@ class SundaReader:
             n_est = int(np.clip(round(est), 1, MAX_TRIBE))
             sure = per_pawn >= SURE_PARALLAX_MM and abs(est - round(est)) <= 0.2 and 1 <= round(est) <= MAX_TRIBE
             labels_here = label[by:by + bh, bx:bx + bw][sub]
-            top_votes = np.bincount(labels_here[labels_here >= 3] - 3, minlength=len(names) - 3)
+            top = labels_here[(along >= hi - 0.8 * PAWN_MM) & (labels_here >= 3)]   # the top face, farthest out
+            if len(top) < 5:
+                top = labels_here[labels_here >= 3]
+            top_votes = np.bincount(top - 3, minlength=len(names) - 3)
             top_name = names[3 + int(np.argmax(top_votes))]
             colours: list[str | None] = []
             top_zone_lo = hi - (PAWN_MM * cam_h / (cam_h - n_est * PAWN_HEIGHT_MM))
@@ -770,7 +777,7 @@ class SundaReader:
                     colours[-1] = top_name
             if any(cc is None for cc in colours):
                 sure = False
-            cands = sorted({int(np.clip(math.floor(est), 1, MAX_TRIBE)), int(np.clip(math.ceil(est), 1, MAX_TRIBE))})
+            cands = sorted(range(1, MAX_TRIBE + 1), key=lambda h: abs(h - est))   # the phone offers the likeliest first
             out.append(TribeReading(int(q), int(r), top_name, colours, n_est if sure else None, not sure,
                                     cands if not sure else [n_est], (float(base[0]), float(base[1])), per_pawn))
         return out
