@@ -167,3 +167,12 @@ def test_an_incremental_read_equals_the_read_from_scratch(table):
     either = {(p["q"], p["r"], p["turn"], p["sides"]) for p in r0.pieces + reading.pieces}
     assert all((p["q"], p["r"], p["turn"], p["sides"]) in either for p in inc.pieces if p is not got)
     assert res["sides"] >= 0.99 * 4 * 136, res["wrong"][:5]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_position_of_a_game_scores_as_the_game(seed):
+    """position_of (what the camera should read) is a position tablehub score scores as the game's own log."""
+    game = random_game(3, seed, options={"tribes": True, "water_rights": True})
+    data = position_of(game)
+    assert "id" not in data["position"]["pieces"][0] and "outline" not in data["position"]["pieces"][0]
+    assert score_position(data).scores == game.scores()
