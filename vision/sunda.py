@@ -61,6 +61,7 @@ PAWN_SIDE = 0.72         # a pawn's side against its top
 #: the measure falls within 0.2 of a whole count; nearer the nadir (most of a table under a straight camera)
 #: the phone asks. On the bench's `hard` camera 2.2 mm still let 5 of 25 heights through wrong.
 SURE_PARALLAX_MM = 3.5
+MARKER_STILL = 6.0        # mean grey difference (0-255) round a marker under which it has not moved
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -249,6 +250,8 @@ class SundaReading:
     _gain: np.ndarray | None = None
     _cloth: np.ndarray | None = None
     _lut: np.ndarray | None = None
+    _loc: Any = None
+    _marker_patches: list[np.ndarray] = field(default_factory=list)
 
     def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The position ``tablehub score`` reads (``players``: pawn colour -> player name, in turn order)."""
@@ -446,7 +449,9 @@ class SundaReader:
         part of the table that changed (grown by a piece), keeping the rest."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
-        loc = self.rect.locate(frame)
+        loc = previous._loc if previous is not None and self._markers_still(frame, previous) else None
+        if loc is None:
+            loc = self.rect.locate(frame)
         mx, my = self._maps(frame, loc)
         nadir, cam_h = self._camera((frame.shape[1], frame.shape[0]), loc.homography)
         small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
@@ -459,6 +464,7 @@ class SundaReader:
                 out = SundaReading(previous.lattice, previous.pieces, previous.tribes, previous.unsure,
                                    previous.conflicts, covered=previous.covered)
                 out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
+                out._loc, out._marker_patches = loc, previous._marker_patches
                 out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
             ys, xs = np.nonzero(changed)
@@ -512,7 +518,36 @@ class SundaReader:
         self._win = self._play
         out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered)
         out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
+        out._loc, out._marker_patches = loc, self._marker_patches(frame, loc)
         return out
+
+    def _marker_patches(self, frame: np.ndarray, loc) -> list[np.ndarray]:
+        """Small grey crops of the frame round each marker (where the location puts it)."""
+        out = []
+        for mid in self.mat.marker_ids:
+            quad = self.rect.mat_to_image(np.array(self.mat.marker_corners_mm(mid)), loc,
+                                          (frame.shape[1], frame.shape[0]))
+            x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+            x0, y0 = max(x0, 0), max(y0, 0)
+            x1, y1 = min(x1, frame.shape[1]), min(y1, frame.shape[0])
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                out.append(np.zeros((0, 0), np.float32))
+                continue
+            out.append(cv2.resize(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), None, fx=0.5, fy=0.5,
+                                  interpolation=cv2.INTER_AREA).astype(np.float32))
+        return out
+
+    def _markers_still(self, frame: np.ndarray, previous: SundaReading) -> bool:
+        """Whether every marker looks as it did in the previous frame (the camera and the mat did not move, no hand
+        over a marker): then its location holds and the marker search is skipped."""
+        if previous._loc is None or not previous._marker_patches:
+            return False
+        now = self._marker_patches(frame, previous._loc)
+        for a, b in zip(now, previous._marker_patches):
+            if a.size == 0 or a.shape != b.shape or float(np.mean(np.abs(a - b))) > MARKER_STILL:
+                return False
+        return True
 
     # ---------------------------------------------------------------- pieces
     def _pieces(self, lat: LatticePose, label: np.ndarray, lines: np.ndarray, keep: list[dict[str, Any]]):

@@ -176,3 +176,15 @@ def test_the_position_of_a_game_scores_as_the_game(seed):
     data = position_of(game)
     assert "id" not in data["position"]["pieces"][0] and "outline" not in data["position"]["pieces"][0]
     assert score_position(data).scores == game.scores()
+
+
+def test_a_moved_camera_is_located_again(table):
+    """Incremental reads skip the marker search while the markers look as before; a camera moved by two pixels
+    does not look as before."""
+    game, scene, cam, rng, reader, frame, truth, reading = table
+    again, _ = render_sunda(scene, cam, np.random.default_rng(5))     # another frame: other noise, same pose
+    assert reader._markers_still(again, reading)
+    moved = np.roll(frame, 2, axis=1)
+    assert not reader._markers_still(moved, reading)
+    res = compare_reading(reader.read(moved, previous=reading), truth)
+    assert res["lattice_misfit"] < 0.2 and res["pieces_found"] >= 130
