@@ -223,12 +223,12 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
         s = base + shadow_dir * height * 0.3
         cv2.ellipse(shadow, (int((s[0] - x0) * ppm * 16), int((s[1] - y0) * ppm * 16)),
                     (int((PAWN_MM / 2 + 1.0 + height * 0.15) * ppm * 16),) * 2, 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
-        jobs.append((base, bgr))
+        jobs.append((base, bgr, float(hand.uniform(0.6, 0.85))))   # how dark its sides are (wood, light)
         truth.append({"q": td["q"], "r": td["r"], "pawns": pawns, "colours": cols, "base_mm": base.tolist()})
     if jobs:
         shadow = cv2.GaussianBlur(shadow, (0, 0), 1.5 * ppm)
         plane *= (1.0 - 0.45 * shadow)[..., None]
-    for base, bgr in jobs:
+    for base, bgr, side in jobs:
         n = len(bgr)
         step = 0.5
         for z in np.arange(0.0, n * PAWN_HEIGHT_MM, step):
@@ -237,7 +237,7 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
             rad = PAWN_MM / 2 * cam_h / (cam_h - z)
             # the sides: shaded, a thin darker seam where two pawns meet
             seam = 0.8 if (z % PAWN_HEIGHT_MM) < 0.6 and z > 0 else 1.0
-            col = tuple(float(v) for v in np.clip(bgr[k] * 0.72 * seam, 0, 255))
+            col = tuple(float(v) for v in np.clip(bgr[k] * side * seam, 0, 255))
             cv2.circle(plane, (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16)), int(rad * ppm * 16),
                        col, -1, cv2.LINE_AA, 4)
         z = n * PAWN_HEIGHT_MM
