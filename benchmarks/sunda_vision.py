@@ -61,13 +61,13 @@ def without_last_piece(position: dict) -> dict:
 def score_of_reading(reading, truth, game, colours: dict[str, str]) -> tuple[dict | None, str]:
     """The reading's score as ``tablehub score`` gives it, the asked heights answered with the truth (the phone)."""
     players = {c: p for p, c in colours.items()}
-    data = reading.position(players, {"tribes": True})
-    data["players"] = list(game.players)
     to_reader, _ = lattice_map(reading, truth)
     true_at = {to_reader((s["q"], s["r"])): s["pawns"] for s in truth.stacks} if to_reader else {}
-    for t, td in zip(reading.tribes, data["position"]["tribes"]):
-        if t.ask and (t.q, t.r) in true_at:
-            td["pawns"] = list(true_at[(t.q, t.r)])
+    # the phone's answers: the truth where a stack stands there, else the top pawn alone
+    answers = {(t.q, t.r): true_at.get((t.q, t.r), [players.get(t.top, game.players[0])])
+               for t in reading.tribes if t.ask}
+    data = reading.position(players, {"tribes": True}, answers)
+    data["players"] = list(game.players)
     try:
         return score_position(data, "reading").scores, ""
     except PositionError as exc:

@@ -253,15 +253,26 @@ class SundaReading:
     _loc: Any = None
     _marker_patches: list[np.ndarray] = field(default_factory=list)
 
-    def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The position ``tablehub score`` reads (``players``: pawn colour -> player name, in turn order)."""
+    def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None,
+                 answers: Mapping[tuple[int, int], Sequence[str]] | None = None) -> dict[str, Any]:
+        """The position ``tablehub score`` reads (``players``: pawn colour -> player name, in turn order).
+
+        Every tribe the camera asked about (``ask``) needs its owners bottom to top in ``answers`` (from the
+        phone), keyed by its node: a reading is never scored on a guessed height."""
         names = list(dict.fromkeys(players.values()))
         pieces = [{k: p[k] for k in ("q", "r", "turn", "sides")} | ({"join": p["join"]} if p["join"] != "water"
                                                                     else {}) for p in self.pieces]
         tribes = []
+        answers = answers or {}
         for t in self.tribes:
-            cols = [c if c is not None else t.top for c in t.colours]
-            tribes.append({"q": t.q, "r": t.r, "pawns": [players.get(c, names[0]) for c in cols]})
+            if t.ask:
+                if (t.q, t.r) not in answers:
+                    raise VisionError(f"sunda reading: the tribe at {t.q},{t.r} (top {t.top}) needs its height from "
+                                      f"the phone (candidates {t.candidates})")
+                owners = list(answers[(t.q, t.r)])
+            else:
+                owners = [players.get(c or t.top, names[0]) for c in t.colours]
+            tribes.append({"q": t.q, "r": t.r, "pawns": owners})
         return {"game": "sunda", "players": names, "options": dict(options or {}),
                 "position": {"pieces": pieces, "tribes": tribes}}
 

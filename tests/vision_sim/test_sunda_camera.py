@@ -12,6 +12,7 @@ import pytest
 
 from tablehub.games.sunda.playout import random_game
 from tablehub.games.sunda.position import position_of, score_position
+from vision import VisionError
 from vision.mat import Mat
 from vision.sim.camera import NUISANCE
 from vision.sim.sundatable import (PAWN_COLOURS, compare_reading, enrolment_scene, lattice_map, piece_corners,
@@ -58,10 +59,12 @@ def test_a_table_read_back_equals_the_truth(table):
     # the reading scores as the game does, once the heights the camera asked are answered (as on the phone)
     to_reader, _ = lattice_map(reading, truth)
     true_at = {to_reader((s["q"], s["r"])): s["pawns"] for s in truth.stacks}
-    data = reading.position({c: p for p, c in COLOURS.items()}, {"tribes": True})
-    for t, td in zip(reading.tribes, data["position"]["tribes"]):
-        if t.ask:
-            td["pawns"] = true_at[(t.q, t.r)]
+    players = {c: p for p, c in COLOURS.items()}
+    asked = [t for t in reading.tribes if t.ask]
+    if asked:
+        with pytest.raises(VisionError, match="needs its height from the phone"):
+            reading.position(players, {"tribes": True})
+    data = reading.position(players, {"tribes": True}, {(t.q, t.r): true_at[(t.q, t.r)] for t in asked})
     assert score_position(data).scores == game.scores()
 
 
