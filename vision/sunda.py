@@ -638,6 +638,7 @@ class SundaReader:
                 if best_free(t) == o and best_free(o) == t:
                     mate[t], mate[o] = o, t
                     changed = True
+        _augment(mate, by_tri)
         pieces, covered, unsure = [], {}, []
         for t in tris:
             if t in mate or t in covered:
@@ -827,6 +828,44 @@ class SundaReader:
             out.append(TribeReading(int(q), int(r), top_name, colours, n_est if sure else None, not sure,
                                     cands if not sure else [n_est], (float(base[0]), float(base[1])), per_pawn))
         return out
+
+
+def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]]) -> None:
+    """Pair the triangles left alone where the layout allows: the shortest alternating path from one to another
+    (covered neighbours, each step across a gap the weakest line first) swaps the pairs along it. A single wrong
+    early pair otherwise leaves two triangles alone and two pieces lost."""
+    for t in [t for t in by_tri if t not in mate]:
+        if t in mate:
+            continue
+        prev = {t: None}
+        frontier = [t]
+        found = None
+        while frontier and found is None:
+            nxt = []
+            for a in frontier:
+                for _, b in sorted(by_tri[a]):
+                    if b in prev or b == t:
+                        continue
+                    if b not in mate:
+                        prev[b] = a
+                        found = b
+                        break
+                    c = mate[b]
+                    if c in prev:
+                        continue
+                    prev[b], prev[c] = a, b
+                    nxt.append(c)
+                if found is not None:
+                    break
+            frontier = nxt
+        if found is None:
+            continue
+        b = found
+        while b is not None:           # walk back: b pairs with the one before it, and so on
+            a = prev[b]
+            before = prev[a] if a is not None else None
+            mate[a], mate[b] = b, a
+            b = before
 
 
 def _directed_sides(pieces: list[dict[str, Any]]) -> dict[tuple, tuple[int, int]]:
