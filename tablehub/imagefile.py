@@ -56,13 +56,18 @@ def check_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[int, in
             head = f.read(_HEAD)
     except OSError as exc:
         raise ImageFileError(f"{p}: cannot read the image ({exc.strerror})") from None
-    size = image_size(head)
+    return check_head(head, str(p), max_pixels)
+
+
+def check_head(head: bytes, name: str, max_pixels: int = MAX_PIXELS) -> tuple[int, int]:
+    """:func:`check_image` on the first bytes of a photo (a file, or an upload named ``name``)."""
+    size = image_size(head[:_HEAD])
     if size is None:
-        raise ImageFileError(f"{p}: not a readable image (not a PNG, JPEG or BMP file, or its header is damaged)")
+        raise ImageFileError(f"{name}: not a readable image (not a PNG, JPEG or BMP file, or its header is damaged)")
     w, h = size
     if w == 0 or h == 0:
-        raise ImageFileError(f"{p}: the image header says {w} x {h} pixels")
+        raise ImageFileError(f"{name}: the image header says {w} x {h} pixels")
     if w * h > max_pixels:
-        raise ImageFileError(f"{p}: the image header says {w:,} x {h:,} pixels; the largest photo read is "
+        raise ImageFileError(f"{name}: the image header says {w:,} x {h:,} pixels; the largest photo read is "
                              f"{max_pixels / 1e6:g} megapixels (the Pi's cameras give 12)")
     return w, h

@@ -73,6 +73,13 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
     from .views import voice  # spoken announcements' settings (docs/voice.md)
 
     app.register_blueprint(voice.bp)
+    from .views import boards  # the owner's board traced and corrected (docs/karibik.md, docs/tahiti.md)
+
+    app.register_blueprint(boards.bp)
+
+    from .views import photoscore  # a finished table scored from a photo (docs/web.md)
+
+    app.register_blueprint(photoscore.bp)
 
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError) -> Any:

@@ -28,11 +28,12 @@ from typing import Any, Callable, Iterable, Mapping
 
 from tablehub.access import PinError, PinKeeper
 from tablehub.games import GAMES, game_class, new_game
-from tablehub.games.base import Action, ScoreEvent, Setup, TablehubError
+from tablehub.games.base import Action, IllegalAction, ScoreEvent, Setup, TablehubError, no_hints
 from tablehub.lan import mdns_name
 from tablehub.session import Session, Stale
 from tablehub.store import NotSaved, Store
 
+from .board_hints import render_hints
 from .events import EventBus
 from .present import action_code, describe_action, game_snapshot
 
@@ -52,6 +53,10 @@ CameraPreview = Callable[[str], "bytes | None"]
 
 class HubError(TablehubError):
     """A request the hub cannot honour now (no game running, stale suggestion...)."""
+
+
+class UnknownPiece(HubError):
+    """:meth:`Hub.hints` was asked about a tile or piece the game's set does not have."""
 
 
 #: the version token of a table with no game on it
@@ -133,6 +138,8 @@ class Hub:
         self._ghost: dict[str, list[dict[str, Any]]] = {"tiles": [], "figures": []}
         self._status: dict[str, str] = {}
         self._commands: dict[str, Command] = {}
+        self._hints: dict[tuple[Any, ...], dict[str, Any]] = {}  # per game version and piece (:meth:`hints`)
+        self._hints_lock = threading.Lock()  # the cache's own: taken under the session's lock, never the hub's
         #: told of each session the hub shows (``None``: none), e.g. the venue publisher; must return at once
         self.session_watchers: list[Callable[[Session | None], None]] = []
         self._version = 0
@@ -432,6 +439,46 @@ class Hub:
             except NotImplementedError:
                 return []
         return out
+
+    # ------------------------------------------------------------------ where can it go?
+
+    def hints(self, piece: str | None = None) -> dict[str, Any]:
+        """Where the piece being placed may go now (``game.hints``), with its picture for the board
+        (``svg``: a layer drawn over ``/api/board.svg``). ``piece``: the tile or piece asked about;
+        ``None``: the one the camera read (the pending ``place_tile``/``place_piece``), if any.
+        Computed once per game version and piece (``cached`` says whether this answer was), with
+        the time it took (``ms``). An unknown piece raises :class:`UnknownPiece`; :class:`HubError` when
+        no game is running."""
+        session = self._require()
+        source = "asked" if piece is not None else None
+        if piece is None:
+            piece = _pending_piece(self.pending_actions())
+            source = "pending" if piece is not None else None
+        with session.lock:
+            key = (session.game_id, session.revision, session.game.finished, piece)
+            with self._hints_lock:
+                cached = self._hints.get(key)
+            if cached is not None:
+                return {**cached, "source": source, "cached": True}
+            started = time.perf_counter()
+            game = session.game
+            try:
+                hints = no_hints(game.view().get("kind", "none"), "the game is over", piece) if game.finished \
+                    else game.hints(piece)
+            except IllegalAction as exc:
+                if source != "pending":
+                    raise UnknownPiece(f"piece: {exc}") from None
+                hints = no_hints(game.view().get("kind", "none"), f"the camera's read: {exc}", piece)
+            svg = render_hints(hints)
+            ms = round((time.perf_counter() - started) * 1000, 2)
+            version = f"{session.game_id}.{session.revision}"
+        out = {**hints, "game_version": version, "count": len(hints["places"]), "svg": svg, "ms": ms}
+        with self._hints_lock:
+            if any(k[:2] != key[:2] for k in self._hints):
+                self._hints.clear()  # the game moved on: older answers are never asked again
+            if len(self._hints) < 64:
+                self._hints[key] = out
+        return {**out, "source": source, "cached": False}
 
     # ------------------------------------------------------------------ the tracker's side
 
@@ -796,6 +843,16 @@ def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str 
     return {"seq": seq, "action": action, "label": describe_action(action, game),
             "code": action_code(action, game), "source": source,
             "turn": turn, "player": actor, "events": events}
+
+
+def _pending_piece(actions: list[dict[str, Any]]) -> str | None:
+    """The tile or piece of the pending turn's laying action (the camera's read), if any."""
+    for a in actions:
+        if a.get("type") == "place_tile" and isinstance(a.get("tile"), str):
+            return a["tile"]
+        if a.get("type") == "place_piece" and isinstance(a.get("piece"), str):
+            return a["piece"]
+    return None
 
 
 def _accepted_kwargs(fn: Callable[..., Any], prefix: Mapping[str, Any]) -> dict[str, Any]:

@@ -18,10 +18,12 @@ from ..games.base import Setup, TablehubError
 from ..hardware.cameras import Camera, SupervisedCamera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
+from ..photo import photo_scorer
 from ..recovery import Opened, open_store
 from ..setup_files import configured_lens, lens_path
 from ..store import Store
 from ..table_setup import GameRecognizers, SetupScreens
+from ..tracking.boardcam import FILES as BOARD_FILES, board_adapter, load_recognizer as load_board_recognizer
 from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.tracker import Tracker
@@ -82,6 +84,8 @@ def open_hub(cfg: Config, pin: str | None, screens: "list[SetupScreens]") -> tup
     (:func:`tablehub.recovery.open_store`)."""
     opened = open_store(cfg.db_path)
     hub = make_hub(cfg, opened.store, pin, screens)
+    camera_lens = lens_path(cfg)   # resolved once, as for the live recognizer (game_recognizers)
+    hub.photo_scorer = photo_scorer(cfg.refs_path, lambda: camera_lens)  # the page's photo upload (docs/web.md)
     for n in opened.notices:
         hub.notice(n.key, n.level, n.title, n.text, n.kept, n.choices)
     return hub, opened
@@ -120,10 +124,16 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
     """The live recognizer: the references enrolled for ``game`` (``[vision] refs``), seen through the camera's
     lens file when there is one (``[camera] lens``, else ``lens-<camera>.json`` in the data folder).
 
+    A game with a printed board the camera reads (its engine's ``board_moves``: Karibik) gets the board
+    camera (:func:`~tablehub.tracking.boardcam.load_recognizer`) from the board's references in the same
+    folder (``tablehub boardcam enrol-board --out <data>/refs/<game>``, docs/boardcam.md).
+
     Raises :class:`RecognitionUnavailable` saying what is missing or unreadable (the hub
     then runs without recognition: every game stays playable from the phone).
     """
     refs = cfg.refs_path(game)
+    if board_adapter(game) is not None:
+        return _board_recognizer(cfg, game, refs)
     if not (refs / "index.json").is_file():
         raise RecognitionUnavailable(f"table recognition is off: no references in {refs}; enrol the set "
                                      f"('tablehub enroll --game {game} --out {refs} ...') or set [vision] refs")
@@ -136,6 +146,16 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
     return make_recognizer(game, references=str(refs), lens=lens)
 
 
+def _board_recognizer(cfg: Config, game: str, refs: Path) -> Callable:
+    from vision import VisionError
+
+    try:
+        lens = configured_lens(cfg, camera_size(cfg))  # None: the lens.json kept with the references, if any
+    except (TablehubError, VisionError) as exc:
+        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+    return load_board_recognizer(game, refs, lens=lens)
+
+
 def camera_size(cfg: Config) -> tuple[int, int] | None:
     """The frame size the configured camera delivers (``None`` for recordings: any size)."""
     return None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)
@@ -146,6 +166,8 @@ def recognition_files(cfg: Config, game: str, camera_lens: Path) -> list[Path]:
     mat and lens, and the camera's lens file ``camera_lens`` (:func:`~.lens.lens_path`, resolved once:
     the source "auto" names the camera found, whose file ``tablehub lens calibrate`` writes)."""
     refs = cfg.refs_path(game)
+    if board_adapter(game) is not None:  # a printed board's references (tablehub boardcam)
+        return [refs / name for name in BOARD_FILES] + [camera_lens]
     return [refs / "index.json", refs / "colours.json", refs / "mat.json", refs / "lens.json", camera_lens]
 
 
@@ -205,6 +227,18 @@ def open_voice(cfg: Config, hub: Any, table: LiveTable) -> Any:
         table.tracker.subscribe(speaker.on_tracker)
     attach(hub, speaker)
     return speaker
+
+
+def open_boards(cfg: Config, hub: Any, frame: Callable[[], Any]) -> Any:
+    """The page's board screens (the owner's Karibik board traced from the camera's newest ``frame`` or
+    a photo, Tahiti's track order), keeping their drafts and saved boards in ``<data>/boards``."""
+    from web.views.boards import attach
+
+    from ..board_setup import BoardSetup
+
+    setup = BoardSetup(cfg.data_dir, frame)
+    attach(hub, setup)
+    return setup
 
 
 def stop_on_signals(stop: threading.Event) -> None:

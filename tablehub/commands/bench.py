@@ -1,4 +1,4 @@
-"""``tablehub bench WHAT``: the benchmarks in benchmarks/ (engine, vision, loop, venue); they print figures."""
+"""``tablehub bench WHAT``: the benchmarks in benchmarks/ (engine, vision, photoscore, loop, venue, ...); they print figures."""
 from __future__ import annotations
 
 import importlib.util
@@ -8,10 +8,10 @@ from pathlib import Path
 from ..games.base import TablehubError
 
 NAME = "bench"
-HELP = ("run a benchmark that prints figures: engine, vision, sunda-vision, loop, trace, boards, venue or load "
-        "(see docs/benchmarks.md)")
+HELP = ("run a benchmark that prints figures: engine, hints, vision, sunda-vision, photoscore, loop, trace, boards, "
+        "venue or load (see docs/benchmarks.md)")
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-KINDS = ("engine", "vision", "sunda-vision", "loop", "trace", "boards", "venue", "load")
+KINDS = ("engine", "hints", "vision", "sunda-vision", "photoscore", "loop", "trace", "boards", "venue", "load")
 
 
 def add_arguments(p) -> None:

@@ -3,7 +3,10 @@
 OpenCV (vision/boards.py) finds the board's edge, straightens it, and proposes the printed
 spaces and which touch; the command writes them as a draft board file (the game's format) and
 a picture of the proposal drawn over the straightened photo. The owner then marks the ports,
-hideouts and skull spaces in the file (docs/karibik.md); the phone screen for that is not built.
+hideouts and skull spaces in the file, or does the whole thing on the phone: Set-up -> Your
+board -> Trace the Karibik board (``/trace/karibik``: the same tracing from the table's camera or
+an uploaded photo, corrected by taps, saved into the data folder; docs/karibik.md). Tahiti's
+track order is recorded on the same screen (``/trace/tahiti``, docs/tahiti.md).
 """
 from __future__ import annotations
 

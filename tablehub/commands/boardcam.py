@@ -11,17 +11,14 @@ The enrolled folder holds ``boardcam.json`` (the board, its size, the canvas sca
 """
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 from ..games.base import SetupError, TablehubError
+from ..tracking.boardcam import EMPTY, LENS, PIECES, PPM, read_meta, write_refs
 
 NAME = "boardcam"
 HELP = "the camera on a printed board (Karibik): enrol the empty board and the pieces, read a frame"
-DESCRIPTION = HELP + ". See docs/vision.md, section 'Printed boards'."
-PPM = 2.0
-FORMAT = "tablehub-boardcam/1"
+DESCRIPTION = HELP + ". See docs/boardcam.md."
 
 
 def add_arguments(p) -> None:
@@ -73,20 +70,12 @@ def _setup(refs: str) -> tuple[dict, object, object, object]:
     from vision.boardreg import BoardReference
 
     folder = Path(refs)
-    meta_path = folder / "boardcam.json"
-    if not meta_path.is_file():
-        raise TablehubError(f"{folder}: no boardcam.json (run 'tablehub boardcam enrol-board' first)")
-    try:
-        meta = json.loads(meta_path.read_text())
-    except ValueError as e:
-        raise TablehubError(f"{meta_path}: not JSON ({e})") from None
-    if meta.get("format") != FORMAT:
-        raise TablehubError(f"{meta_path}: 'format' must be {FORMAT!r}")
-    empty = cv2.imread(str(folder / "empty.png"), cv2.IMREAD_COLOR)
+    meta = read_meta(folder)
+    empty = cv2.imread(str(folder / EMPTY), cv2.IMREAD_COLOR)
     if empty is None:
-        raise TablehubError(f"{folder / 'empty.png'}: missing or unreadable (enrol the board again)")
+        raise TablehubError(f"{folder / EMPTY}: missing or unreadable (enrol the board again)")
     board = _board(meta["board"])
-    lens = _lens(str(folder / "lens.json")) if meta.get("lens") else None
+    lens = _lens(str(folder / LENS)) if meta.get("lens") else None
     return meta, board, BoardReference.from_canvas(empty, float(meta["ppm"])), lens
 
 
@@ -110,16 +99,8 @@ def run(args) -> int:
             corners = np.float64(vals).reshape(4, 2)
         lens = _lens(args.lens)
         ref = BoardReference.from_photo(photo, board.size, PPM, corners_px=corners, lens=lens)
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        import cv2
-
-        cv2.imwrite(str(out / "empty.png"), ref.canvas)
-        if args.lens:
-            shutil.copyfile(args.lens, out / "lens.json")
         spec = args.board if args.board in ("provisional", "grid") else str(Path(args.board).resolve())
-        meta = {"format": FORMAT, "board": spec, "size_mm": list(board.size), "ppm": PPM, "lens": bool(args.lens)}
-        (out / "boardcam.json").write_text(json.dumps(meta, indent=1) + "\n")
+        out = write_refs(args.out, spec, board, ref, lens_file=args.lens)
         print(f"empty board enrolled: {len(ref.points_mm)} features; written to {out}/")
         print(f"next: put each piece on a space, photograph it, and run: tablehub boardcam enrol-pieces PHOTO "
               f"--refs {out} --at 'Arriba=12,...'")
@@ -145,10 +126,10 @@ def run(args) -> int:
             kind = "chest" if name.lower().startswith("chest") else "ship"
             spots.append((name, kind, *board.centres[sid]))
         book = enrol_pieces(canvas, ref.canvas, ref.ppm, spots)
-        path = book.save(Path(args.refs) / "pieces.json")
+        path = book.save(Path(args.refs) / PIECES)
         print(f"{len(book.templates)} pieces enrolled: {', '.join(book.names())}; written to {path}")
         return 0
-    book = PieceBook.load(Path(args.refs) / "pieces.json")
+    book = PieceBook.load(Path(args.refs) / PIECES)
     spaces = SpaceMap({s: board.polygons[s] for s in board.spaces if s in board.polygons}, board.size, ref.ppm)
     seen = find_pieces(canvas, ref.canvas, ref.ppm, book, spaces)
     print(f"board registered ({reg.inliers} of {reg.matches} matches agree); {len(seen)} pieces")

@@ -31,12 +31,12 @@ from ..store import Store
 from ..table_setup import SetupScreens
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
 from ..tracking.player import SimPlayer
-from ..tracking.simtable import SimTable, demo_record
+from ..tracking.simtable import demo_record, table_for
 from ..lan import page_urls
 from ..venue import start_publishing
 from ..explain import explain
 from ._options import add_common, settings
-from ._hub import build_table, make_hub, open_voice, start_web, stop_on_signals, table_mat
+from ._hub import build_table, make_hub, open_boards, open_voice, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
 HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "
@@ -48,12 +48,13 @@ log = logging.getLogger(__name__)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--game", default="neuesland", choices=("neuesland", "suedsee"),
-                        help="game to play when no --record is given (default neuesland)")
+    parser.add_argument("--game", default="neuesland", choices=("neuesland", "suedsee", "karibik"),
+                        help="game to play when no --record is given (default neuesland; karibik: the camera "
+                             "on the printed board, docs/boardcam.md)")
     parser.add_argument("--record", help="a game record (JSON) to play; default: a seeded random game")
     parser.add_argument("--seed", type=int, default=7, help="seed of the default game (default 7)")
     parser.add_argument("--players", type=int, default=2, dest="player_count", help="players in the default game (default 2)")
-    parser.add_argument("--turns", type=int, help="stop after this many turns")
+    parser.add_argument("--turns", type=int, help="stop after this many turns (on a printed board: NEXT steps)")
     parser.add_argument("--size", default="1280x720", help="simulated camera resolution (default 1280x720)")
     parser.add_argument("--no-web", action="store_true", help="do not serve the page")
     parser.add_argument("--exit", action="store_true", help="exit at the end instead of serving the page on")
@@ -112,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         raise TablehubError(f"--size: expected WIDTHxHEIGHT such as 1280x720, got {args.size!r}") from None
     record = load_record(args.record) if args.record else demo_record(args.game, args.player_count, args.seed)
-    sim = SimTable(record, size=(width, height)).limit(args.turns)
+    sim = table_for(record, size=(width, height)).limit(args.turns)
+    board = getattr(sim, "board", None) is not None  # a printed board: the script's turns are NEXT steps
+    unit = "step" if board else "turn"
     played = [a for t in sim.turns for a in t.actions]
     expected = replay(Record(record.setup, played, record.source))
 
@@ -128,10 +131,13 @@ def run(args: argparse.Namespace) -> int:
     hub = make_hub(cfg, store, args.table_pin, holder)  # a fresh demo.sqlite: nothing to recover
     venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     session = hub.start(record.setup)
-    say(f"demo: {record.source}: {plural(len(sim.turns), 'turn')} of {record.setup.game} for "
+    say(f"demo: {record.source}: {plural(len(sim.turns), unit)} of {record.setup.game} for "
         f"{', '.join(record.setup.players)} (demo database {store.path})")
     try:
-        recognizer = make_recognizer(record.setup.game, sim=sim)
+        if board:  # enrolled as its owner would, into the data folder, and loaded as the hub loads references
+            recognizer = sim.recognizer(Path(cfg.data_dir) / "demo-refs" / record.setup.game)
+        else:
+            recognizer = make_recognizer(record.setup.game, sim=sim)
     except RecognitionUnavailable as exc:
         say(f"demo: {exc}; turns will be entered as on the phone")
         recognizer = None
@@ -144,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         table.tracker.subscribe(lambda kind, p: chatter(f"  {kind}: {p.describe() if kind == 'reading' else p.message}")
                                 if kind in ("reading", "commit", "refused", "undo") else None)
     speaker = open_voice(cfg, hub, table) if args.voice else None
+    open_boards(cfg, hub, table.latest_frame)  # the board screens (docs/karibik.md)
     web = None
     if not args.no_web:
         web = start_web(hub, cfg)
@@ -164,14 +171,14 @@ def run(args: argparse.Namespace) -> int:
         if not stop.is_set():
             player.finish()
         if stop.is_set():
-            say(f"demo interrupted: {turns_done(sim.turns, len(session.rows))} of {len(sim.turns)} turns played")
+            say(f"demo interrupted: {turns_done(sim.turns, len(session.rows))} of {len(sim.turns)} {unit}s played")
             return INTERRUPTED
         if not session.game.finished:
             session.finish()
         say(explain(session.game))
-        say(f"demo: {plural(len(sim.turns), 'turn')}: NEXT pressed {plural(player.presses, 'time')}, "
+        say(f"demo: {plural(len(sim.turns), unit)}: NEXT pressed {plural(player.presses, 'time')}, "
             f"{plural(player.choices, 'unsure read')} answered on the phone, "
-            f"{plural(player.corrections, 'turn')} corrected on the phone")
+            f"{plural(player.corrections, unit)} corrected on the phone")
         same = session.game.scores() == expected.scores()
         say("demo: " + ("the final score equals `tablehub score` of the record" if same else
                         f"MISMATCH: the record scores {expected.scores()}"))

@@ -11,9 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..games.base import TablehubError
-from ..setup_files import catalog_file
-from ..imagefile import check_image
+from ..photo import RecognizeError, load_frame, load_recognizer, observe, refs_folder
 
 NAME = "recognize"
 HELP = "recognise the tiles and figures in a photo of the table and print them as JSON"
@@ -21,8 +19,7 @@ DESCRIPTION = (HELP + ". Needs the reference folder made by 'tablehub enroll' (-
                "'tablehub markers' (--mat). A photo without the mat's markers, a blank or overexposed frame, "
                "ends with one line saying what to fix; tiles not in the set come out with a low confidence.")
 
-class RecognizeError(TablehubError):
-    pass
+__all__ = ["RecognizeError"]
 
 
 def add_arguments(p) -> None:
@@ -39,32 +36,15 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    try:
-        import cv2
-
-        from vision import VisionError
-        from vision.loader import load_recognizer
-    except ImportError as exc:  # pragma: no cover - a broken install
-        raise RecognizeError(f"vision is not installed ({exc})") from None
     from ..config import load_config
     from ..setup_files import lens_for
 
-    catalog = catalog_file(args.game)
     lens = lens_for(load_config(args.config), args.lens)
-    refs = Path(args.refs) if args.refs else Path("refs") / args.game
-    if not (refs / "index.json").is_file():
-        raise RecognizeError(f"--refs {refs}: no references there; enrol the set first "
-                             f"('tablehub enroll --game {args.game} --out {refs} ...')")
+    refs = refs_folder(args.game, args.refs)
     path = Path(args.image)
-    check_image(path)  # size from the header, before anything decodes it
-    frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-    if frame is None:
-        raise RecognizeError(f"{path}: not a readable image file")
-    try:
-        rec = load_recognizer(args.game, refs, mat=args.mat, catalog=catalog, colours=args.colours, lens=lens)
-        obs = rec.observe(frame)
-    except VisionError as exc:
-        raise RecognizeError(f"{path}: {exc}") from None
+    frame = load_frame(path)
+    rec = load_recognizer(args.game, refs, mat=args.mat, colours=args.colours, lens=lens)
+    obs = observe(rec, frame, str(path))
     out = obs.to_dict()
     out = {"image": str(path), "game": args.game, **out}
     json.dump(out, sys.stdout, indent=None if args.compact else 1)

@@ -17,8 +17,8 @@ from ..hardware.sdnotify import Notifier
 from ..setup_files import configured_lens
 from ..table_setup import SetupScreens
 from ..venue import start_publishing
-from ._hub import (build_table, camera_size, game_recognizers, lift_on_hold, open_game, open_hub, open_panel,
-                   open_voice, start_web, stop_on_signals, table_mat)
+from ._hub import (build_table, camera_size, game_recognizers, lift_on_hold, open_boards, open_game, open_hub,
+                   open_panel, open_voice, start_web, stop_on_signals, table_mat)
 from ._options import add_common, settings
 
 NAME = "run"
@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     holder.append(SetupScreens(hub, cfg, table.latest_frame, lambda game: table_mat(cfg, game),
                                lambda: configured_lens(cfg, camera_size(cfg))).register())
     speaker = open_voice(cfg, hub, table)
+    open_boards(cfg, hub, table.latest_frame)  # the board screens: Karibik traced, Tahiti's track (docs/karibik.md)
     web = start_web(hub, cfg)
     stop = threading.Event()
     stop_on_signals(stop)

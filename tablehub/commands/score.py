@@ -1,27 +1,63 @@
-"""``tablehub score RECORD.json``: replay a record (or score a position) and explain every point."""
+"""``tablehub score RECORD.json``: replay a record (or score a position) and explain every point.
+
+``tablehub score --photo IMG --game G``: a finished tile-game table scored from one photo (docs/vision.md
+"Scoring a finished table from a photo")."""
 from __future__ import annotations
 
 import json
 import sys
 from typing import Any
 
-from ..games.base import Game, PositionResult
+from ..games.base import Game, PositionResult, TablehubError
 from ..explain import explain
 from ..records import is_position, load_json, parse_record, replay, score_position
 
 NAME = "score"
 HELP = "replay a game record (or score a table position) and print the explained final scores"
 DESCRIPTION = (HELP + ". The record format is in docs/records.md. An illegal action ends the command with "
-               "exit status 2 and one line naming the action's index and the rule it breaks.")
+               "exit status 2 and one line naming the action's index and the rule it breaks. With --photo: a "
+               "finished Neues Land or Südsee table read from one photo (the enrolled set: --refs), scored by the "
+               "final evaluation, with every cell the camera was unsure of and what it would change.")
+
+
+class ScoreError(TablehubError):
+    pass
 
 
 def add_arguments(p) -> None:
-    p.add_argument("record", help="record JSON file (game, players, options, actions) or a position file; - for stdin")
+    p.add_argument("record", nargs="?", help="record JSON file (game, players, options, actions) or a position file; "
+                   "- for stdin")
+    photo = p.add_argument_group("a finished table from a photo (docs/vision.md)")
+    photo.add_argument("--photo", metavar="IMG", help="photo of the finished table (PNG or JPEG), in place of RECORD")
+    photo.add_argument("--game", help="with --photo: the tile game, neuesland or suedsee")
+    photo.add_argument("--mat", help="mat file from 'tablehub markers' (default: mat.json in --refs, else the default "
+                       "mat)")
+    photo.add_argument("--refs", help="reference folder from 'tablehub enroll' (default: refs/GAME)")
+    photo.add_argument("--colours", help="player colour file (default: colours.json in --refs)")
+    photo.add_argument("--lens", metavar="FILE", help="lens file (default: the configured camera's, else lens.json "
+                       "in --refs; 'none': no lens)")
+    photo.add_argument("--config", default="", help="settings file, for the camera's lens file")
+    photo.add_argument("--players", metavar="NAMES", help="player names by figure colour, e.g. red=Ana,blue=Ben "
+                       "(default: the colours, capitalised: Red, Blue)")
+    photo.add_argument("--before", metavar="POINTS", help="Neues Land: the score track before the final "
+                       "evaluation, e.g. red=34,blue=20 (the photo does not show it; default: 0)")
+    photo.add_argument("--holdings", metavar="FILE", help="Südsee: ships, goods and boat tokens in front of the "
+                       "players (JSON; docs/vision.md; default: none)")
     p.add_argument("--json", action="store_true", help="machine-readable output: {\"scores\": {...}, \"events\": [...]}")
     p.add_argument("--no-final", action="store_true", help="stop after the last action, without the final evaluation")
 
 
 def run(args) -> int:
+    if args.photo and args.record:
+        raise ScoreError("give a record (or position) file or --photo IMG, not both")
+    if args.photo:
+        return _score_photo(args)
+    if not args.record:
+        raise ScoreError("give a record or position file (docs/records.md), or --photo IMG --game G")
+    photo_only = [f"--{k}" for k in ("game", "mat", "refs", "colours", "lens", "players", "before", "holdings")
+                  if getattr(args, k)]
+    if photo_only:
+        raise ScoreError(f"{', '.join(photo_only)}: only with --photo (a record or position names its own game)")
     data, source = load_json(args.record)
     if is_position(data):
         result = score_position(data, source)
@@ -57,3 +93,28 @@ def _print_game(game: Game, as_json: bool) -> None:
         print()
         return
     print(explain(game))
+
+
+def _score_photo(args) -> int:
+    from ..config import load_config
+    from ..photo import load_frame, load_recognizer, refs_folder, score_photo
+    from ..photoscore import load_holdings, parse_names
+    from ..setup_files import lens_for
+
+    if not args.game:
+        raise ScoreError("--photo: name the game with --game neuesland or --game suedsee")
+    if args.no_final:
+        raise ScoreError("--no-final: a photo is scored by the final evaluation only")
+    names = parse_names(args.players)
+    holdings = load_holdings(args.holdings, args.before, names)
+    lens = lens_for(load_config(args.config), args.lens)
+    refs = refs_folder(args.game, args.refs)
+    frame = load_frame(args.photo)
+    rec = load_recognizer(args.game, refs, mat=args.mat, colours=args.colours, lens=lens)
+    result = score_photo(rec, frame, args.game, str(args.photo), names, holdings)
+    if args.json:
+        json.dump({"photo": str(args.photo), **result.to_dict()}, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    else:
+        print("\n".join(result.lines()))
+    return 0

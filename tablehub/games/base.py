@@ -404,6 +404,31 @@ class OptionSpec:
         return value
 
 
+# --------------------------------------------------------------------------- where can it go? (hints)
+
+
+def confirmed(game: "Game", candidates: Iterable[Action]) -> list[Action]:
+    """The candidates ``game.validate`` accepts, in order, each once: the filter every hint goes
+    through, so a hint is never a move the rules would refuse."""
+    out: list[Action] = []
+    seen: set[Action] = set()
+    for action in candidates:
+        if action not in seen and game.validate(action) is None:
+            seen.add(action)
+            out.append(action)
+    return out
+
+
+def no_hints(kind: str, note: str, piece: str | None = None) -> dict[str, Any]:
+    """Hints with no place to show, and the line that says why (``"no ship is moving"``)."""
+    return {"kind": kind, "piece": piece, "places": [], "note": note}
+
+
+def hinted_actions(hints: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every action a hint stands for (each place lists its ``actions``), as record dicts."""
+    return [a for place in hints.get("places") or [] for a in place.get("actions") or []]
+
+
 # --------------------------------------------------------------------------- the engine contract
 
 
@@ -575,6 +600,19 @@ class Game:
     def finish(self) -> list[ScoreEvent]:
         """End the game now and run the final evaluation (idempotent)."""
         raise NotImplementedError
+
+    def hints(self, piece: str | None = None) -> dict[str, Any]:
+        """Where the piece being placed may go now, for the board picture ("Where can it go?").
+
+        ``{"kind": <the view's kind>, "piece": ..., "places": [...], "note": <a line or None>}``;
+        every place carries ``actions``, the record dicts of the legal moves it stands for, and
+        what its game's drawing needs (tile games: ``x``, ``y``, ``rotations``; Karibik: ``space``;
+        Tahiti: ``cell``; Sunda: ``q``, ``r``, ``turns``). ``piece`` is the tile or piece to place
+        where the game has a choice of them (tile games, Sunda). Engines derive their places from
+        their own legal-action enumeration and keep only what :meth:`validate` accepts
+        (:func:`confirmed`): a hint is never a move the rules refuse. An unknown ``piece`` raises
+        :class:`IllegalAction`. Games without a board to hint on return no places."""
+        return no_hints(self.view().get("kind", "none"), f"{self.title} has no board hints", piece)
 
     def view(self) -> dict[str, Any]:
         """A JSON-able description of the table for drawing (page board view, renderer).

@@ -95,7 +95,8 @@ def toml_path(parts: Iterable[Any]) -> str:
     if not parts:
         return ""
     rest = json_path(parts[1:])
-    return f"[{parts[0]}]" + (f" {rest}" if rest else "")
+    head = parts[0] if isinstance(parts[0], str) and _IDENT.match(parts[0]) else show(parts[0])
+    return f"[{head}]" + (f" {rest}" if rest else "")
 
 
 def check(data: Any, name: str, source: str, error: type[TablehubError] = TablehubError,

@@ -7,7 +7,13 @@ actions, each one reading of the change, or a reason; ``explain(game, actions)``
 phone), and every candidate is checked on a copy of the engine. The result, as for the tiles
 (:mod:`.interpret`): ``same``, ``waiting`` (a piece unsure: look again), ``pending`` (one legal
 reading), ``unsure`` (several: the phone asks with ``choices``) or ``illegal`` (``reason`` from
-the rules). Nothing here names a game's actions.
+the rules). Nothing moved: the adapter's ``at_rest(game)`` (what NEXT logs when the table shows
+no move: Karibik's end of a move) is ``pending`` when the rules allow it, else ``same``.
+Nothing here names a game's actions.
+
+:func:`board_reading` is the live tracker's side: a :class:`BoardSeen` (what the board camera
+read in a frame: piece -> space) against the committed game, as the tile games'
+:class:`~tablehub.tracking.interpret.Reading`, so the LEDs, buzzer, page and NEXT treat both alike.
 """
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError
+from .interpret import Choice, Reading
 
 
 @dataclass
@@ -23,6 +30,8 @@ class BoardReading:
     actions: list[dict[str, Any]] = field(default_factory=list)
     choices: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     reason: str = ""
+    notes: list[str] = field(default_factory=list)
+    doubt: list[str] = field(default_factory=list)  # pieces placed from the camera's best guess only
 
 
 def _check(game: Game, actions: list[dict[str, Any]]) -> str | None:
@@ -35,16 +44,88 @@ def _check(game: Game, actions: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | None]) -> BoardReading:
-    """What the change from ``before`` to ``seen`` means in ``game`` (module docstring)."""
+def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | None],
+               guesses: Mapping[str, tuple[int, ...]] | None = None) -> BoardReading:
+    """What the change from ``before`` to ``seen`` means in ``game`` (module docstring).
+
+    A piece the camera is not sure of (``None`` in ``seen``) that the rules let nobody move now (the
+    adapter's ``movable(game)``, when it has one) is taken as where it stood, with a note; one that may
+    move is placed on the camera's best guess (``guesses``: the spaces it may stand on) when there is one,
+    and a reading that rests on a guess is no more than ``unsure`` (the phone asks; where the piece
+    stands between spaces, each space is a choice); else the reading waits (look again). In a
+    game with one piece per space (the adapter's ``one_per_space``) a piece seen moved onto a space
+    where another stands is misread: taken as where it stood, or (one that may move) looked at again,
+    never flagged."""
     adapter = getattr(game, "board_moves", None)
     if adapter is None:
         raise TablehubError(f"{game.name}: the camera does not read this game's board (no board_moves adapter)")
-    unsure = sorted(p for p in before if seen.get(p) is None)
+    movable = getattr(adapter, "movable", None)
+    may_move = set(before) if movable is None else set(movable(game))
+    seen = dict(seen)
+    notes: list[str] = []
+    doubt: list[str] = []
+    between: tuple[str, tuple[int, ...]] | None = None  # a piece that may move, seen where spaces meet
+    for p in sorted(q for q in before if seen.get(q) is None):
+        if p not in may_move:
+            seen[p] = before[p]
+            notes.append(f"not sure where {p} stands: taken as still on space {before[p]}")
+        elif guesses and len(guesses.get(p) or ()) == 1:
+            seen[p] = guesses[p][0]
+            doubt.append(p)
+        elif guesses and guesses.get(p) and not doubt and not between:
+            between = (p, tuple(guesses[p]))
+    if getattr(adapter, "one_per_space", False):  # two pieces seen on one space: one of them is misread
+        crowded = _crowded(before, seen)
+        for p in crowded:
+            if p not in may_move:
+                notes.append(f"{p} seen on space {seen[p]}, where another piece stands: taken as still on space "
+                             f"{before[p]}")
+                seen[p] = before[p]
+            else:
+                seen[p] = None
+                notes.append(f"{p} seen on space {crowded[p]}, where another piece stands")
+    unsure = sorted(p for p in before if seen.get(p) is None and (between is None or p != between[0]))
     if unsure:
-        return BoardReading("waiting", reason=f"not sure where {', '.join(unsure)} stand(s): looking again")
+        return BoardReading("waiting", reason=f"not sure where {', '.join(unsure)} stand(s): looking again",
+                            notes=notes)
+    if between is not None:  # each space it may stand on is a reading: the phone asks which
+        p, spaces = between
+        choices = []
+        for space in spaces:
+            r = _read(game, adapter, before, {**seen, p: space})
+            if r.status == "pending":
+                choices.append((adapter.explain(game, r.actions), r.actions))
+            elif r.status == "unsure":
+                choices.extend(r.choices)
+        if not choices:
+            return BoardReading("waiting", reason=f"not sure where {p} stands: looking again", notes=notes)
+        where = " and ".join(str(s) for s in spaces)
+        return BoardReading("unsure", choices=choices, reason=f"{p} stands where spaces {where} meet: which move?",
+                            notes=notes, doubt=[p])
+    r = _read(game, adapter, before, seen)
+    r.notes, r.doubt = notes + r.notes, doubt
+    if doubt and r.status == "illegal":  # no flag (red, beeps) on a guess
+        return BoardReading("waiting", reason=f"not sure where {', '.join(doubt)} stand(s): looking again",
+                            notes=notes)
+    return r
+
+
+def _crowded(before: Mapping[str, int], seen: Mapping[str, int | None]) -> dict[str, int]:
+    """The pieces seen moved onto a space another piece is also on (piece -> that space)."""
+    on: dict[int, list[str]] = {}
+    for p in before:
+        if seen.get(p) is not None:
+            on.setdefault(seen[p], []).append(p)  # type: ignore[index]
+    return {p: space for space, ps in on.items() if len(ps) > 1 for p in ps if before[p] != space}
+
+
+def _read(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str, int | None]) -> BoardReading:
     moved = {p: (before[p], seen[p]) for p in before if seen[p] != before[p]}
     if not moved:
+        rest = getattr(adapter, "at_rest", None)
+        actions = rest(game) if rest is not None else []
+        if actions and _check(game, actions) is None:
+            return BoardReading("pending", actions=actions)
         return BoardReading("same")
     candidates, why = adapter.candidates(game, moved)
     if not candidates:
@@ -59,3 +140,50 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         return BoardReading("pending", actions=legal[0])
     return BoardReading("unsure", choices=[(adapter.explain(game, c), c) for c in legal],
                         reason="several ways fit what the camera saw: which one?")
+
+
+
+@dataclass
+class BoardSeen:
+    """What the board camera read in one frame: ``pieces`` (piece name -> space, ``None`` when it is
+    not sure where, or which piece, or does not see it), ``notes`` (the board was bumped and
+    re-registered...), ``board`` (the name of the board the references were enrolled on)."""
+
+    pieces: dict[str, int | None]
+    notes: list[str] = field(default_factory=list)
+    board: str | None = None
+    guesses: dict[str, tuple[int, ...]] = field(default_factory=dict)  # where a piece it is not sure of may stand
+
+
+def board_reading(game: Game, seen: BoardSeen) -> Reading:
+    """The tracker's :class:`~tablehub.tracking.interpret.Reading` of ``seen`` against ``game``: pending
+    (NEXT logs it), unsure (the phone asks, each choice one action: what follows it is read again),
+    illegal (the rules' reason), waiting or same."""
+    notes = list(seen.notes)
+    adapter = getattr(game, "board_moves", None)
+    if adapter is None:
+        return Reading("waiting", reason=f"the camera is set up for a printed board, but {game.title} has no board "
+                                         "it reads: play from the phone", notes=notes)
+    name = getattr(adapter.board(game), "name", None)
+    if seen.board is not None and name is not None and seen.board != name:
+        return Reading("waiting", reason=f"the camera's references are of the board '{seen.board}', but this game "
+                                         f"is played on '{name}': enrol this board (tablehub boardcam)", notes=notes)
+    r = read_board(game, adapter.pieces(game), seen.pieces, seen.guesses)
+    notes += r.notes
+    if r.doubt and r.status == "pending":  # read from a guess: the phone asks, the player confirms or corrects
+        where = ", ".join(f"{p} on space {seen.guesses[p][0]}" for p in r.doubt)
+        return Reading("unsure", choices=[Choice((r.actions[0],), 0.5)], reason=f"not sure of {where}", notes=notes,
+                       question=f"The camera is not sure it sees {where} (touching another piece?): is this the "
+                                "move? If not, enter it.")
+    if r.status == "pending":
+        return Reading("pending", actions=r.actions, notes=notes)
+    if r.status == "unsure":
+        # the phone logs one action per choice: what would follow it (the move's end) is read again at rest
+        choices = [Choice((c[0],), round(1.0 / len(r.choices), 3)) for _, c in r.choices]
+        question = f"{r.reason[:1].upper()}{r.reason[1:]} " + "; or ".join(text for text, _ in r.choices) + "."
+        return Reading("unsure", choices=choices, reason=r.reason, notes=notes, question=question)
+    if r.status == "illegal":
+        return Reading("illegal", reason=r.reason, notes=notes)
+    if r.status == "waiting":
+        return Reading("waiting", reason=r.reason, notes=notes)
+    return Reading("same", notes=notes)

@@ -54,7 +54,11 @@ def figure_step(game: Game) -> frozenset[str]:
 
 def next_actions(game: Game) -> frozenset[str]:
     """What NEXT logs in ``game``: what the camera sees (the tile, figures on and off) and the end of
-    a figure step in which nothing was seen. The rest (draws, deliveries, discards) comes from the phone."""
+    a figure step in which nothing was seen. The rest (draws, deliveries, discards) comes from the phone.
+    On a printed board: the engine's adapter says (``board_moves.table_actions``)."""
+    board = getattr(game, "board_moves", None)
+    if board is not None:
+        return frozenset(board.table_actions)
     return figure_step(game) | {"place_tile"}
 
 
@@ -82,6 +86,7 @@ class Reading:
     reason: str | None = None                    # when illegal (or why we wait)
     cell: Cell | None = None                     # where the change is
     notes: list[str] = field(default_factory=list)
+    question: str | None = None                  # when unsure: what the phone asks (else the tile question)
 
     def signature(self) -> tuple[Any, ...]:
         """Identifies a reading so a repeated one is not announced (or beeped) twice."""
@@ -107,8 +112,8 @@ class Reading:
 def _labels(game: Game | None, actions: Any) -> list[str]:
     """Each action in words, each read on the game as the actions before it leave it."""
     actions = [dict(a) for a in actions]
-    if game is None:
-        return [_label(a) for a in actions]
+    if game is None:  # logs read without the game at hand: the record's fields (engines word their own actions)
+        return [record_code(a) for a in actions]
     work = fork(game)
     out = []
     for a in actions:
@@ -117,21 +122,6 @@ def _labels(game: Game | None, actions: Any) -> list[str]:
             out.extend(record_code(b) for b in actions[len(out):])
             break
     return out
-
-
-def _label(a: Mapping[str, Any]) -> str:
-    """An action in short record terms, for logs read without the game at hand."""
-    if a.get("type") == "place_tile":
-        return f"{a['tile']} at {a['x']},{a['y']} turned {a.get('rotation', 0)}"
-    if a.get("type") == "place_figure":
-        return f"figure on {a['region']}"
-    if a.get("type") == "score_figure":
-        return f"figure off {a['region']} at {a['x']},{a['y']} to score"
-    if a.get("type") == "take_back":
-        return f"islander taken back from {a['region']} at {a['x']},{a['y']}"
-    if a.get("type") == "skip_islander":
-        return "no islander this turn"
-    return record_code(a)
 
 
 def _refusal(game: Game, action: Mapping[str, Any]) -> IllegalAction | None:

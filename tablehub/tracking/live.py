@@ -171,7 +171,7 @@ class LiveTable:
             hub.clear_flag()
         if reading.state == "unsure" and has_game:
             hub.offer([(dict(c.action), c.confidence) for c in reading.choices],
-                      note="Which tile was laid? The camera is not sure.")
+                      note=reading.question or "Which tile was laid? The camera is not sure.")
         elif reading.state != "illegal" and has_game:
             hub.clear_offer()
         if reading.state in ("pending", "unsure") and has_game:

@@ -132,11 +132,11 @@ class SimPlayer:
             self._phase = (turn.number, shot.phase)
             self._reads_at_phase = self.tracker.reads if self.tracker is not None else 0
         if self._logged() < self._end_of(turn, "before"):
-            self._enter(self._end_of(turn, "before"), "before the tiles")
+            self._enter(self._end_of(turn, "before"), "before the camera's turn")
         if shot.phase != "still":
             return
         if self._logged() >= self._end_of(turn, "table"):
-            self._enter(self._end_of(turn, "after"), "after the tiles")
+            self._enter(self._end_of(turn, "after"), "after the camera's turn")
             return
         if self.tracker is None:
             self._enter(self._end_of(turn, "table"), "no camera recognition")

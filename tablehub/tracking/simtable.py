@@ -45,8 +45,18 @@ class SimTableError(TablehubError):
 
 
 def demo_record(game: str = "neuesland", players: int = 2, seed: int = 7) -> Record:
-    """A whole game played with random legal moves, with player colours (for the renderer)."""
+    """A whole game played with random legal moves, with player colours (for the renderer); a game that is
+    not a tile game from its own playout (``tablehub.games.PLAYOUTS``: players P1, P2, ...)."""
+    import importlib
+
+    from ..games import PLAYOUTS
     from ..games.tiles.playout import random_game
+
+    key = game_class(game).name
+    if key in PLAYOUTS:
+        module, _, func = PLAYOUTS[key].partition(":")
+        g = getattr(importlib.import_module(module), func)(players, seed, {})
+        return Record(g.setup, [a.to_dict() for a in g.history], source=f"random {key} game (seed {seed})")
 
     g = random_game(game, players=players, seed=seed, finish=False)
     names = ("Ana", "Ben", "Cleo", "Dan", "Eva")[:players]
@@ -95,6 +105,17 @@ def pick_art(game: str, catalog: str | Path, art: str) -> str:
         raise SimTableError(f"sim table: no scans of {game}'s tiles" + (f" ({where} is not there)" if where else ""))
     raise SimTableError(f"sim table: {where} has no scan of {len(missing)} tiles "
                         f"({', '.join(missing[:6])}{'...' if len(missing) > 6 else ''})")
+
+
+def table_for(record: Record, size: tuple[int, int] = (1920, 1080), art: str = "drawn", **kw: Any) -> Any:
+    """The simulated table for ``record``: :class:`SimTable` for a tile game, a printed board
+    (:class:`~tablehub.tracking.simboard.SimBoardTable`) for a game whose engine has a ``board_moves``
+    adapter (Karibik; ``art`` is the board's own)."""
+    if getattr(game_class(record.setup.game), "board_moves", None) is not None:
+        from .simboard import SimBoardTable
+
+        return SimBoardTable(record, size=size, **kw)
+    return SimTable(record, size=size, art=art, **kw)
 
 
 @lru_cache(maxsize=4)

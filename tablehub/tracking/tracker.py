@@ -8,6 +8,11 @@ announced to listeners when it changes. Buttons and the phone act through
 :meth:`Tracker.commit` (NEXT), :meth:`Tracker.undo` (hold NEXT),
 :meth:`Tracker.rescan` and :meth:`Tracker.override` (accept the table as it is).
 
+A recognizer may instead read a printed board (it returns a
+:class:`~tablehub.tracking.boardmoves.BoardSeen`: where each piece stands); the reading is then
+:func:`~tablehub.tracking.boardmoves.board_reading`'s, through the game's own ``board_moves``
+adapter, and everything after it (NEXT, the phone, the LEDs) is the same.
+
 Phone corrections need no special path: the phone submits the right action to the
 session, the committed state then explains the table, and the next evaluation
 (every frame checks whether the log changed) finds nothing pending.
@@ -24,6 +29,7 @@ import numpy as np
 
 from ..games.base import TablehubError
 from ..session import Session
+from .boardmoves import BoardSeen, board_reading
 from .interpret import Reading, interpret
 from .motion import MotionGate, Stillness
 from .table import TableSeen, expected_from_view, seen_from_observation
@@ -64,7 +70,7 @@ class Tracker:
         self._clock = clock
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self.seen: TableSeen | None = None
+        self.seen: TableSeen | BoardSeen | None = None
         self.reading = Reading("same")
         self._state_key: tuple[Any, ...] | None = None
         self._read_revision: int | None = None  # the session revision the last reading was made on
@@ -106,8 +112,10 @@ class Tracker:
         t0 = self._clock()
         self._tell_logged_tiles()
         try:
-            seen = seen_from_observation(self._recognize(frame), getattr(self._recognize, "confidence", None),
-                                         getattr(self._recognize, "region_at", None))
+            seen = self._recognize(frame)
+            if not isinstance(seen, BoardSeen):
+                seen = seen_from_observation(seen, getattr(self._recognize, "confidence", None),
+                                             getattr(self._recognize, "region_at", None))
         except Exception as exc:  # vision says what a person can fix (markers covered, too dark); keep going
             self.stillness.quiet = 0  # try again after another quiet spell
             self.failures += 1
@@ -159,6 +167,8 @@ class Tracker:
                     self._read_revision = session.revision  # NEXT logs this reading only onto this state
                     if game.finished:
                         reading = Reading("same", notes=["the game is over"])
+                    elif isinstance(self.seen, BoardSeen):
+                        reading = board_reading(game, self.seen)
                     else:
                         reading = interpret(game, expected_from_view(game.view()), self.seen,
                                             self.confident, self.margin)

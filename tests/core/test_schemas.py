@@ -61,6 +61,14 @@ def test_paths_read_like_the_file(parts, text):
     assert schemas.json_path(parts) == text
 
 
+@pytest.mark.parametrize("parts, text", [
+    (["web", "port"], "[web] port"), (["game", "players", 1], "[game] players[1]"),
+    (["\x1f"], "['\\x1f']"), (["a b", "x"], "['a b'] x"),
+])
+def test_settings_paths_read_like_the_toml_file_and_never_carry_control_characters(parts, text):
+    assert schemas.toml_path(parts) == text
+
+
 def test_a_message_names_file_path_and_expectation_in_one_line():
     with pytest.raises(TablehubError) as err:
         schemas.check({"game": "neuesland", "players": ["Ana", 3]}, "record", "game.json")

@@ -24,7 +24,7 @@ from tablehub.store import Store
 from tablehub.tracking.live import LiveTable
 from tablehub.tracking.player import SimPlayer
 from tablehub.tracking.recognizer import RecognitionUnavailable
-from tablehub.tracking.simtable import SimTable
+from tablehub.tracking.simtable import table_for
 from tablehub.tracking.tracker import Tracker
 
 
@@ -66,7 +66,7 @@ class TimedReads:
 def play(record: Record, db: Path, turns: int | None = None, size: tuple[int, int] = (1280, 720),
          art: str = "auto") -> Played:
     web_hub = pytest.importorskip("web.hub")
-    sim = SimTable(record, size=size, art=art).limit(turns)
+    sim = table_for(record, size=size, art=art).limit(turns)
     played = [a for t in sim.turns for a in t.actions]
     expected = replay(Record(record.setup, played, record.source)).scores()
     t0 = time.perf_counter()

@@ -59,7 +59,7 @@ def test_a_tile_with_no_islander_is_pending_with_the_end_of_the_islander_step(ga
     assert reading.state == "pending", reading.describe()
     assert reading.actions == [{"type": "place_tile", "tile": "A2", "x": tile.x, "y": tile.y,
                                 "rotation": tile.rotation}, SKIP]
-    assert reading.describe().endswith("no islander this turn")
+    assert reading.describe(game).endswith("; No islander this turn"), "the engine's own words"
 
 
 def test_a_tile_with_an_islander_has_no_skip(game):

@@ -131,4 +131,5 @@ def test_the_cameras_reading_is_said_in_table_words_when_the_game_is_at_hand():
                                       "tile (mountain north, east and west, plain south); Place an explorer on the "
                                       "plain in the south")
     assert len(game.history) == 0, "the words are read on a copy"
-    assert reading.describe() == "pending: ds017 at 1,0 turned 0; figure on G:S", "logs without a game: the ids"
+    assert reading.describe() == "pending: place_tile ds017 (1, 0) 0°; place_figure G:S", \
+        "logs without a game: the record's fields (tracking names no game's actions)"

@@ -7,7 +7,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["web.events", "web.hub", "web.present", "web.board_svg", "web.server", "web.limits", "tablehub.access"])
+@pytest.mark.parametrize("module", ["web.events", "web.hub", "web.present", "web.board_svg", "web.board_hints",
+                                    "web.server", "web.limits", "tablehub.access"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0

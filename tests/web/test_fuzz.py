@@ -56,7 +56,26 @@ def _hub():
     hub.start(Setup("neuesland", PLAYERS, COLOURS))
     for a in _ACTIONS[:6]:
         hub.submit(a, source="camera")
+    _boards(hub)
     return hub, create_app(hub, heartbeat=0.1, stream_lifetime=0.3).test_client()
+
+
+def _boards(hub) -> None:
+    """The board screens on a fresh folder: a Karibik draft being corrected (the grid board's
+    spaces, nothing marked) and Tahiti's track with one space recorded."""
+    import tempfile
+
+    from tablehub.board_setup import BoardSetup
+    from web.views.boards import attach
+
+    setup = BoardSetup(tempfile.mkdtemp(prefix="tablehub-fuzz-"))
+    setup.start_draft("karibik", _GRID_DRAFT[0])
+    setup.edit("tahiti", {"op": "set", "index": 0, "letter": "A", "pearl": "green"})
+    attach(hub, setup)
+    hub._fuzz_boards = setup.folder  # what _fingerprint reads
+
+
+_GRID_DRAFT: list[dict[str, Any]] = []
 
 
 _ACTIONS: list[dict[str, Any]] = []
@@ -67,13 +86,20 @@ def _actions():
     from .conftest import neuesland_actions
 
     _ACTIONS[:] = neuesland_actions()
+    from tablehub.games.karibik.board import load_board
+    from tests.karibik.test_draft import bare
+
+    load_board("grid")
+    _GRID_DRAFT[:] = [bare("grid")]
 
 
 def _fingerprint(hub) -> Any:
     s = hub.session
     games = [(g.id, g.ended) for g in hub.store.games()]
+    boards = getattr(hub, "_fuzz_boards", None)
+    files = {} if boards is None else {p.name: p.read_bytes() for p in sorted(boards.glob("*"))}
     return (None if s is None else (s.game_id, len(s.rows), s.game.finished), games,
-            hub.snapshot()["offer"], hub.snapshot()["flag"])
+            hub.snapshot()["offer"], hub.snapshot()["flag"], files)
 
 
 def _check(resp, before, hub, what: str) -> None:
@@ -89,10 +115,33 @@ def _check(resp, before, hub, what: str) -> None:
 POSTS = ["/api/unlock", "/api/lock", "/api/submit", "/api/check", "/api/undo", "/api/offer/accept",
          "/api/pending/commit", "/api/offer/dismiss", "/api/flag/clear", "/api/game/start", "/api/game/end",
          "/api/game/reopen", "/api/game/resume", "/api/game/close", "/api/command/x", "/api/notice",
-         "/api/voice", "/api/voice/test"]
+         "/api/voice", "/api/voice/test",
+         # the board screens (web/views/boards.py): one rule, /api/trace/<game>/<action>
+         "/api/trace/karibik/edit", "/api/trace/tahiti/edit", "/api/trace/karibik/upload",
+         "/api/trace/karibik/capture", "/api/trace/karibik/save", "/api/trace/tahiti/save",
+         "/api/trace/karibik/use", "/api/trace/karibik/reset", "/api/trace/x/y",
+         # a finished table scored from a photo (web/views/photoscore.py)
+         "/api/photoscore", "/api/photoscore/part"]
 GETS = ["/", "/setup", "/join", "/unlock", "/camera/calibration", "/api/state", "/api/board.svg",
-        "/api/board.json", "/api/forms", "/api/legal", "/api/games", "/api/me", "/qr/join.svg", "/qr/pin.svg",
-        "/camera.jpg", "/camera.mjpg", "/events", "/voice", "/api/voice"]
+        "/api/board.json", "/api/forms", "/api/legal", "/api/hints", "/api/games", "/api/me", "/qr/join.svg",
+        "/qr/pin.svg", "/camera.jpg", "/camera.mjpg", "/events", "/voice", "/api/voice",
+        "/trace/karibik", "/trace/tahiti", "/api/trace/karibik", "/api/trace/tahiti", "/api/trace/karibik/board.svg",
+        "/api/trace/tahiti/board.svg", "/api/trace/karibik/photo.jpg"]
+
+
+def _rule(path: str) -> str:
+    """The URL rule a fuzzed path exercises."""
+    if path.startswith("/api/command"):
+        return path.replace("/x", "/<name>")
+    if path == "/camera/calibration":
+        return "/camera/<screen>"
+    parts = path.split("/")
+    if path.startswith("/trace/"):
+        return "/trace/<game>"
+    if path.startswith("/api/trace/"):
+        return "/".join(parts[:3] + ["<game>"] + (["<action>"] if len(parts) > 4 and "." not in parts[4]
+                                                   else parts[4:]))
+    return path
 
 
 def test_every_route_is_fuzzed():
@@ -101,8 +150,8 @@ def test_every_route_is_fuzzed():
     app = create_app(Hub(Store(), pin=PIN))
     rules = {(r.rule, m) for r in app.url_map.iter_rules() for m in r.methods - {"HEAD", "OPTIONS"}
              if r.endpoint != "static"}
-    covered = {(p.replace("/x", "/<name>") if p.startswith("/api/command") else p, "POST") for p in POSTS}
-    covered |= {(p if p != "/camera/calibration" else "/camera/<screen>", "GET") for p in GETS}
+    covered = {(_rule(p), "POST") for p in POSTS}
+    covered |= {(_rule(p), "GET") for p in GETS}
     assert rules <= covered, f"routes without a fuzz test: {sorted(rules - covered)}"
 
 
@@ -128,7 +177,27 @@ def test_json_objects_never_break_the_hub(path, body):
     _check(resp, before, hub, f"POST {path} {json.dumps(body)[:200]}")
 
 
-QUERY = st.dictionaries(st.sampled_from(["x", "y", "tile", "type", "limit", "seconds", "overlay", "via", "pin",
+BOARD_FIELDS = st.sampled_from(["spaces", "space", "line", "name", "chest", "colour", "at", "index", "letter",
+                                 "pearl", "part", "parts", "data", "size_mm", "use"])
+BOARD_OPS = st.sampled_from(["merge", "split", "link", "unlink", "port", "hideout", "skull", "clear", "pile",
+                             "unpile", "set"])
+NEAR = st.one_of(JSONISH, st.integers(0, 60), st.lists(st.integers(0, 60), min_size=2, max_size=2),
+                 st.lists(st.lists(st.floats(0, 400), min_size=2, max_size=2), min_size=2, max_size=2))
+
+
+@pytest.mark.parametrize("path", ["/api/trace/karibik/edit", "/api/trace/tahiti/edit", "/api/trace/karibik/upload",
+                                  "/api/trace/karibik/save"])
+@FUZZ
+@given(op=BOARD_OPS, fields=st.dictionaries(BOARD_FIELDS, NEAR, max_size=4))
+def test_board_corrections_never_break_the_hub(path, op, fields):
+    hub, client = _hub()
+    before = _fingerprint(hub)
+    body = {"op": op, **fields}
+    resp = client.post(path, data=json.dumps(body), headers={"X-Tablehub-Pin": PIN, "Content-Type": "application/json"})
+    _check(resp, before, hub, f"POST {path} {json.dumps(body)[:200]}")
+
+
+QUERY = st.dictionaries(st.sampled_from(["x", "y", "tile", "piece", "type", "limit", "seconds", "overlay", "via", "pin",
                                          "last", "rotation", "²", "a b"]),
                         st.one_of(st.text(max_size=12), st.sampled_from(["²", "-0", "1e400", "9" * 50, "NaN",
                                                                          "-", "true", "\u0663"])), max_size=4)
@@ -172,3 +241,38 @@ def test_the_examples_of_issue_12_are_400s_naming_the_field(player, neuesland, c
     nan = player.client.post("/api/game/resume", data=b'{"id": NaN}', headers={"X-CSRF-Token": player.csrf,
                                                                                "Content-Type": "application/json"})
     assert nan.status_code == 400 and "NaN" in nan.get_json()["error"]
+
+
+# ---------------------------------------------------------------- the photo upload (web/views/photoscore.py)
+
+PNG_HEAD = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+PHOTOS = st.one_of(st.binary(max_size=300), st.binary(max_size=300).map(lambda b: PNG_HEAD + b),
+                   st.sampled_from([PNG_HEAD + b"\x00\x00\xea\x60\x00\x00\xea\x60" + b"\x00" * 40, b"\xff\xd8\xff",
+                                    b"BM" + b"\xff" * 40]))
+
+
+@FUZZ
+@given(photo=PHOTOS, game=st.one_of(st.none(), st.sampled_from(["neuesland", "suedsee", "karibik"]), NASTY),
+       players=st.one_of(st.none(), JSONISH), as_url=st.booleans())
+def test_photos_sent_to_be_scored_never_break_the_hub(tmp_path_factory, photo, game, players, as_url):
+    """Whatever picture comes (noise, a header claiming 60,000 x 60,000 pixels, a truncated JPEG), the real reader
+    answers with one line and the game on the table does not change."""
+    import base64
+
+    from tablehub.photo import photo_scorer
+
+    hub, client = _hub()
+    refs = tmp_path_factory.mktemp("refs")
+    hub.photo_scorer = photo_scorer(lambda game: refs)
+    before = _fingerprint(hub)
+    text = base64.b64encode(photo).decode()
+    body: dict[str, Any] = {"photo": f"data:image/png;base64,{text}" if as_url else text}
+    if game is not None:
+        body["game"] = game
+    if players is not None:
+        body["players"] = players
+    resp = client.post("/api/photoscore", data=json.dumps(body),
+                       headers={"X-Tablehub-Pin": PIN, "Content-Type": "application/json"})
+    _check(resp, before, hub, f"POST /api/photoscore {json.dumps(body)[:200]}")
+    assert resp.status_code == 400, resp.get_json()
+    hub.shutdown()

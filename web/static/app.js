@@ -281,6 +281,7 @@ function initPlay() {
     location.hash = "#enter";
   });
   initBoard();
+  initHints();
   initMoveForm();
 }
 
@@ -453,6 +454,7 @@ async function loadBoard() {
       if (!view.user || !view.box) view.box = fit.slice();
       applyView();
       renderBoardCaption();
+      loadHints();
     }
   } finally {
     boardLoading = false;
@@ -562,6 +564,7 @@ function initBoard() {
 
 function tapBoard(ev) {
   const target = document.elementFromPoint(ev.clientX, ev.clientY);
+  if (tapHint(target)) return;
   const named = target && target.closest("[data-cell], [data-space]");
   if (named) {  // fixed boards: a map cell or a track space fills the field of that name
     const [field, value] = named.dataset.cell !== undefined ? ["cell", named.dataset.cell] : ["space", named.dataset.space];
@@ -594,6 +597,127 @@ function tapBoard(ev) {
     toast(cell.dataset.name ? `${cell.dataset.name} (${cell.dataset.tile} at ${x}, ${y})`
       : `Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
   }
+}
+
+/* ------------------------------------------------------------------ "Where can it go?": hints on the board */
+/* The ghosts come from GET /api/hints (the engine's own legal moves, each checked by validate): a
+   layer put inside the board's <svg>. Tapping a ghost shows the piece there each way it may lie, in
+   turn, and fills the move form with that move. Kept apart from the board code above. */
+
+const hints = { key: null, show: true, seq: 0 };
+
+function hintField() {  // the action field that names the piece to place: tile games "tile", Sunda "piece"
+  const kind = state.game && state.game.view_kind;
+  return kind === "tiles" ? "tile" : kind === "sunda" ? "piece" : null;
+}
+
+function hintPiece() {
+  const own = $("#hint-piece").value.trim();
+  if (own) return own;
+  const field = hintField();
+  const input = field && $(`#move-fields [name="${field}"]`);
+  return input ? input.value.trim() : "";
+}
+
+function initHints() {
+  const box = $("#hint-show");
+  if (!box) return;
+  hints.show = localStorage.getItem("tablehub.hints") !== "off";
+  box.checked = hints.show;
+  box.addEventListener("change", () => {
+    hints.show = box.checked;
+    localStorage.setItem("tablehub.hints", hints.show ? "on" : "off");
+    loadHints();
+  });
+  $("#hint-piece").addEventListener("change", () => loadHints());
+  $("#move-fields").addEventListener("change", (ev) => { if (ev.target.name === hintField()) loadHints(); });
+}
+
+function renderHintBar() {
+  const field = hintField();
+  const box = $("#hint-piece-box");
+  box.hidden = !field || !hints.show;
+  if (!field) return;
+  $("#hint-piece-label").textContent = field === "tile" ? "Drawn tile" : "Piece";
+  const known = (forms && forms.hints && forms.hints[field]) || [];
+  const list = $("#hint-piece-list");
+  if (list.childElementCount !== known.length) list.replaceChildren(...known.map((v) => el("option", { value: v })));
+}
+
+function hintNote(d) {
+  const line = hintLine(d);
+  return line.charAt(0).toUpperCase() + line.slice(1);
+}
+
+function hintLine(d) {
+  if (d.note) return d.note;
+  const n = d.count;
+  const from = d.source === "pending" ? " (the camera's read)" : "";
+  if (d.kind === "tiles") return `${d.name}${from}: ${n} place${n === 1 ? "" : "s"}. Tap a ghost to see it turned.`;
+  if (d.kind === "karibik") return `${d.ship} can reach ${n} space${n === 1 ? "" : "s"} (${d.left} left). Tap spaces in order to build the path.`;
+  if (d.kind === "tahiti") return `${d.player}'s boat: ${n} cell${n === 1 ? "" : "s"} in sector ${d.sector}. Tap one to fill it in.`;
+  if (d.kind === "sunda") return `piece ${d.piece}${from} fits at ${n} point${n === 1 ? "" : "s"}. Tap a ghost to see it turned.`;
+  return `${n} place${n === 1 ? "" : "s"}`;
+}
+
+async function loadHints() {  // again only when the state, the piece or the board picture changed
+  const wrap = $("#board-wrap");
+  const svg = $("svg", wrap);
+  wrap.classList.toggle("no-hints", !hints.show);
+  renderHintBar();
+  if (!hints.show) { $("#hint-note").textContent = ""; return; }
+  if (!svg || !state.game) return;
+  const piece = hintPiece();
+  const key = `${state.version}|${piece}`;
+  if (hints.key === key && $(".hints", svg)) return;
+  hints.key = key;
+  const seq = ++hints.seq;
+  const resp = await fetch(`/api/hints${piece ? `?piece=${encodeURIComponent(piece)}` : ""}`, { credentials: "same-origin" });
+  const data = await resp.json().catch(() => ({ error: "no answer" }));
+  const now = $("#board-wrap svg");
+  if (seq !== hints.seq || !now) return;  // a newer request or board took over
+  $$(".hints", now).forEach((n) => n.remove());
+  if (!resp.ok) { $("#hint-note").textContent = data.error || "no hints"; return; }
+  now.insertAdjacentHTML("beforeend", data.svg);
+  fitHints(now);
+  $("#hint-note").textContent = hintNote(data);
+}
+
+function fitHints(svg) {  // a ghost may lie beyond the board's own frame: widen the fit to show it
+  const layer = $(".hints", svg);
+  if (!layer || !view.fit || !layer.childElementCount) return;
+  const b = layer.getBBox();
+  const [x, y, w, h] = view.fit;
+  const pad = 6;
+  const nx = Math.min(x, b.x - pad), ny = Math.min(y, b.y - pad);
+  const fit = [nx, ny, Math.max(x + w, b.x + b.width + pad) - nx, Math.max(y + h, b.y + b.height + pad) - ny];
+  if (fit.every((v, i) => Math.abs(v - view.fit[i]) < 0.5)) return;
+  view.fit = fit;
+  if (!view.user) { view.box = fit.slice(); applyView(); }
+}
+
+function tapHint(target) {
+  const g = target && target.closest(".hints .hint");
+  if (!g) return false;
+  const actions = JSON.parse(g.dataset.actions || "[]");
+  const looks = $$(".hint-look", g);
+  const ways = Math.max(1, looks.length || actions.length);
+  const k = g.classList.contains("shown") ? (Number(g.dataset.k) + 1) % ways : 0;
+  for (const other of $$(".hints .hint.shown")) {
+    if (other !== g) { other.classList.remove("shown"); $$(".hint-look", other).forEach((l) => l.setAttribute("display", "none")); }
+  }
+  looks.forEach((l, i) => l.setAttribute("display", i === k ? "inline" : "none"));
+  g.classList.add("shown");
+  g.dataset.k = String(k);
+  const action = actions[Math.min(k, actions.length - 1)];
+  if (action && forms) fillForm(action);
+  const way = ways > 1 ? `, ${k + 1} of ${ways}` : "";
+  const what = action && action.rotation !== undefined ? `${action.rotation}° at (${action.x}, ${action.y})`
+    : action && action.turn !== undefined ? `Turn ${action.turn} at ${action.q},${action.r}`
+    : action && action.path ? `Sail ${action.path.join(" → ")}`
+    : action && action.cell ? `Cell ${action.cell}` : "This place";
+  toast(`${what}${way}: in the move form`);
+  return true;
 }
 
 /* ------------------------------------------------------------------ hand entry */

@@ -24,6 +24,7 @@ from tablehub.store import NotSaved
 from .. import security
 from ..board_svg import render_board, terrain_legend
 from ..present import action_forms
+from ..hub import UnknownPiece
 from ..security import ApiError, change, hub
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -199,6 +200,27 @@ def legal() -> Response:
     return jsonify(actions=hub().legal_actions(prefix, limit=limit))
 
 
+@bp.get("/hints")
+def hints() -> Response:
+    """Where the piece being placed may go now (``?piece=<tile or piece id>``; without it the
+    camera's pending tile or piece): the places, their moves and the board layer (``svg``)."""
+    for key in request.args:
+        if key != "piece":
+            raise ApiError(400, f"query field {key[:40]!r} is not known here (only 'piece': the tile or piece "
+                                f"to place)")
+    piece = request.args.get("piece")
+    if piece is not None and not (0 < len(piece) <= 40 and piece.isascii() and piece.isprintable()):
+        raise ApiError(400, f"piece must be a tile or piece id of 1 to 40 printable ASCII characters, "
+                            f"got {piece[:40]!r}")
+    try:
+        out = hub().hints(piece)
+    except UnknownPiece as exc:
+        raise ApiError(400, str(exc)) from None
+    resp = jsonify(ok=True, **out)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
 def _query_value(value: str) -> Any:
     """A query value as the action field it stands for: a whole number (ASCII digits only, at most
     18 of them), true/false, else the text."""
@@ -351,6 +373,12 @@ def parse_setup(body: Mapping[str, Any]) -> Setup:
     for key in options:
         if key in FILE_OPTIONS:
             raise ApiError(400, f"option '{key}' names a file on the hub: set it on the hub's command line")
+    if "board" not in options:  # the owner's board saved on the board screen, when they chose to play on it
+        from .boards import board_option
+
+        saved = board_option(game)
+        if saved is not None:
+            options = {**options, "board": saved}
     return Setup(game, tuple(names), tuple(c.strip().lower() for c in colours), dict(options))
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Any, Iterable, Iterator, Mapping
 
-from ..base import Action, Game, IllegalAction, OptionSpec, Setup, SetupError
+from ..base import Action, Game, IllegalAction, OptionSpec, Setup, SetupError, no_hints
 from .actions import (ACTIONS, Attack, Card, Deal, EndMove, PlaceShips, RevealPile, Safeguard, Sail, Seventh, Steal,
                       Swap, Transfer)
 from .board import Board, load_board
@@ -585,11 +585,49 @@ class Karibik(Game):
     # ------------------------------------------------------------------ views
 
     def reachable(self) -> dict[int, int]:
-        """The spaces the moving ship can still reach this move, with their distance (its own at 0)."""
-        if self.phase != MOVE:
+        """The spaces the moving ship can still reach this move, with their distance (its own at 0):
+        the ends of the sails :meth:`validate` accepts now (:meth:`sail_paths`)."""
+        if self.phase != MOVE or self.finished:
+            return {}
+        return {space: len(path) for space, path in self.sail_paths().items()}
+
+    def sail_paths(self) -> dict[int, tuple[int, ...]]:
+        """A shortest sail the rules accept to every space the moving ship can reach with what is left
+        of its allowance (its own space: the empty path). Found by widening accepted paths one space
+        at a time, each extension put to :meth:`validate`: the hint and the check are one rule."""
+        if self.phase != MOVE or self.finished:
             return {}
         here = self.ship_at[self.ship]
-        return self.board.reachable(here, self.allowance - self.steps, set(self.occupant) - {here})
+        paths: dict[int, tuple[int, ...]] = {here: ()}
+        ring = [here]
+        for _ in range(max(0, self.allowance - self.steps)):
+            nxt = []
+            for at in ring:
+                for n in self.board.neighbours[at]:
+                    if n in paths:
+                        continue
+                    path = paths[at] + (n,)
+                    if self.validate(Sail(path, self.mover)) is None:
+                        paths[n] = path
+                        nxt.append(n)
+            ring = nxt
+        return paths
+
+    def hints(self, piece: str | None = None) -> dict[str, Any]:
+        """The spaces the ship being resolved may sail to with what is left of its allowance, each with
+        its distance and a shortest accepted sail (:meth:`sail_paths`); none outside a move."""
+        if self.phase != MOVE or self.finished:
+            return no_hints("karibik", f"no ship is moving: waiting for {self.waiting_for()}")
+        here = self.ship_at[self.ship]
+        left = self.allowance - self.steps
+        b = self.board
+        places = [{"space": s, "distance": len(path), "path": list(path), "center": list(b.centres[s]),
+                   "polygon": [list(p) for p in b.polygons.get(s, ())], "actions": [Sail(path, self.mover).to_dict()]}
+                  for s, path in sorted(self.sail_paths().items()) if s != here]
+        note = None if places else (f"{self.ship} has no spaces left to sail this move" if left <= 0 else
+                                    f"{self.ship} is hemmed in: every space next to it is taken")
+        return {"kind": "karibik", "piece": None, "ship": self.ship, "from": here, "left": left,
+                "places": places, "note": note}
 
     def legal_actions(self) -> Iterable[Action]:
         """Every legal action now, lazily: the table's draws (every deal, start, pile); cards and 7th

@@ -210,6 +210,12 @@ class Suedsee(TileGame):
 
     # ---- what the game waits for
 
+    def describe(self, action: Mapping[str, Any]) -> str | None:
+        """The tile words of :class:`TileGame`, and the islander step ended with no islander."""
+        if action.get("type") == "skip_islander":
+            return "No islander this turn"
+        return super().describe(action)
+
     def waiting_for(self) -> str | None:
         """A line naming the mandatory choice the game waits for, or ``None``."""
         if self.needs_reveal:
@@ -263,6 +269,22 @@ class Suedsee(TileGame):
         if self.turn > 0 and self.ships_out and (self.placed or self.step_open):
             raise IllegalAction(f"every ship has been taken: the game ended with {self.current_player}'s turn "
                                 f"(finish it for the final evaluation)", rule="game_over")
+
+    def standing_problem(self, cell: Cell, region_index: int) -> str | None:
+        """Also: a completed feature is evaluated at once and its islanders go home, and a market's trader goes
+        home when the market is completed (all 8 neighbours laid): neither can still stand at the end."""
+        why = super().standing_problem(cell, region_index)
+        if why is not None:
+            return why
+        placed = self.board.cells[cell]
+        region = placed.tile.regions[region_index]
+        if region.terrain == MARKET:
+            if self.board.neighbours8(cell) == 8:
+                return "the market is complete (all 8 neighbours laid): its trader went home when it was evaluated"
+        elif self.board.is_complete(self.board.feature(cell, region_index)):
+            return (f"the {self._terrain(region.terrain)} is complete: its islanders went home when it was "
+                    f"evaluated")
+        return None
 
     def _check_figure_extra(self, tile: TileType, region: Any, root: int) -> None:
         if not self.step_open:
@@ -721,6 +743,58 @@ class Suedsee(TileGame):
                                   "anchor": region_anchor(region.slots, placed.rot)})
         out["symbols"] = marks
         return out
+
+    score_track = False
+    """Nothing is scored during play (goods are resources; the points come at the end)."""
+
+    def hold(self, ships: Mapping[str, list[str]], goods: Mapping[str, Mapping[str, int]],
+             covered: Any = ()) -> list[str]:
+        """Set what lies in front of each player before the final evaluation (a table read from a photo, where
+        no log says it): ship ids taken or delivered and goods held, by player name, and the fish groups under
+        fishing boat tokens. One-line errors; returns the covered groups not found on this table (the photo
+        may have read another tile there), which are not counted."""
+        for key, value in (("ships", ships), ("goods", goods)):
+            for name in value:
+                if name not in self.players:
+                    raise SetupError(f"holdings.{key}: {show(name)} is not a player (players: "
+                                     f"{', '.join(self.players)})")
+        owner: dict[str, str] = {}
+        for name, ids in ships.items():
+            i = self.players.index(name)
+            for k, ship_id in enumerate(ids):
+                if not isinstance(ship_id, str) or ship_id not in self.shipset.ships:
+                    raise SetupError(f"holdings.ships.{name}[{k}]: {show(ship_id)} is not a ship of "
+                                     f"{Path(self.shipset.path).name}")
+                if ship_id in owner:
+                    raise SetupError(f"holdings.ships.{name}[{k}]: ship {ship_id} is counted twice (also "
+                                     f"{owner[ship_id]}'s); there is one of each ship")
+                owner[ship_id] = name
+                self.pile.discard(ship_id)
+                self.taken[i].append(ship_id)
+        for name, held in goods.items():
+            i = self.players.index(name)
+            for kind, n in held.items():
+                if kind not in KINDS or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                    raise SetupError(f"holdings.goods.{name}.{kind}: expected a good ({', '.join(KINDS)}) and a "
+                                     f"whole number >= 0, got {show(n)}")
+                self.goods[i][kind] += n
+        ignored = []
+        for k, item in enumerate(covered):
+            where = f"holdings.covered[{k}]"
+            try:
+                x, y, region_id = item
+                x, y, region_id = int(x), int(y), str(region_id)
+            except (TypeError, ValueError):
+                raise SetupError(f"{where}: expected [x, y, region] of a sea with fish, got {show(item)}") from None
+            placed = self.board.cells.get((x, y))
+            region = placed.tile.region_by_id.get(region_id) if placed is not None else None
+            if region is None or region.terrain != SEA or not region.symbols.get("fish"):
+                what = "no tile" if placed is None else f"{placed.tile.id}, with no fish on {region_id}"
+                ignored.append(f"{where}: the table holds {what} at {x}, {y}: not counted as covered")
+                continue
+            self.covered.add(((x, y), region.index))
+            self.boats_left -= 1
+        return ignored
 
     # ---- scoring a counted table (tablehub score POSITION.json)
 

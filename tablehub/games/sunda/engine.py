@@ -20,13 +20,13 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, verdict, \
-    winners_of
+from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, confirmed, \
+    no_hints, verdict, winners_of
 from .actions import ACTIONS, Challenge, Consent, PlaceMarker, PlacePawn, PlacePiece, Roll, WaterRight
 from .board import Analysis, Board
 from .dice import MAX_TRIBE, challenger_wins, dice_for, percent
-from .lattice import H, Point, xy
-from .pieces import PieceSet, load_pieces
+from .lattice import H, Point, corners, xy
+from .pieces import Piece, PieceSet, load_pieces
 
 #: pawns per player by number of players (solo: RULINGS.md)
 PAWNS = {1: 26, 2: 24, 3: 16, 4: 12}
@@ -53,6 +53,21 @@ def _pt(p: Point) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def piece_drawing(piece: Piece, q: int, r: int, turn: int) -> dict[str, Any]:
+    """Where a piece laid at (q, r, turn) is drawn, in page units (unit side, y down): its rhombus
+    ``corners`` and its ``land`` polygons (the view's pieces and the hints' outlines)."""
+    cs = corners(q, r, turn)
+    cx, cy = xy(cs[0])
+    ang = math.radians(60 * turn)
+    ca, sa = math.cos(ang), math.sin(ang)
+
+    def world(pt: tuple[float, float]) -> list[float]:
+        return [round(cx + pt[0] * ca - pt[1] * sa, 3), round(cy + pt[0] * sa + pt[1] * ca, 3)]
+
+    return {"corners": [[round(v, 3) for v in xy(c)] for c in cs],
+            "land": [[world(pt) for pt in poly] for poly in piece.outline]}
 
 
 class Sunda(Game):
@@ -511,6 +526,34 @@ class Sunda(Game):
                 out.append(a)
         return out
 
+    def field_hints(self) -> dict[str, list[str]]:
+        """Values for the page's entry form and its "Piece" box: the pieces still in the pool."""
+        return {"piece": sorted(self.pool)}
+
+    # ------------------------------------------------------------------ where can it go? (hints)
+
+    def hints(self, piece: str | None = None) -> dict[str, Any]:
+        """Where piece ``piece`` fits now: every lattice point (its acute corner c0) with the turns
+        accepted there and the piece drawn each way; from :meth:`legal_actions` (``piece=``), each
+        put to :meth:`validate`. No piece: no places (the page asks for the chosen piece)."""
+        if piece is None:
+            return no_hints("sunda", "choose the piece to lay to see where it fits")
+        shape = self.set.by_id.get(piece)
+        if shape is None:
+            raise IllegalAction(f"there is no piece {piece!r} in this set ({self.set.name})", rule="unknown_piece")
+        by_point: dict[tuple[int, int], list[PlacePiece]] = {}
+        for a in confirmed(self, self.legal_actions(piece)):
+            assert isinstance(a, PlacePiece)
+            by_point.setdefault((a.q, a.r), []).append(a)
+        places = [{"q": q, "r": r, "turns": [a.turn for a in acts],
+                   "looks": {str(a.turn): piece_drawing(shape, q, r, a.turn) for a in acts},
+                   "actions": [a.to_dict() for a in acts]}
+                  for (q, r), acts in sorted(by_point.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+        note = None
+        if not places:
+            note = self.validate(PlacePiece(piece, 0, 0, 0, None)) or f"piece {piece} fits nowhere now"
+        return {"kind": "sunda", "piece": piece, "places": places, "note": note}
+
     # ------------------------------------------------------------------ scoring
 
     def finish(self) -> list[ScoreEvent]:
@@ -677,13 +720,6 @@ class Sunda(Game):
         an: Analysis = self.board.analyse() if self.board.placed else None  # type: ignore[assignment]
         pieces = []
         for p in self.board.placed:
-            cx, cy = xy(p.corners[0])
-            ang = math.radians(60 * p.turn)
-            ca, sa = math.cos(ang), math.sin(ang)
-
-            def world(pt: tuple[float, float]) -> list[float]:
-                return [round(cx + pt[0] * ca - pt[1] * sa, 3), round(cy + pt[0] * sa + pt[1] * ca, 3)]
-
             states = []
             for reg, t in enumerate(p.piece.regions):
                 if t != "L":
@@ -693,8 +729,7 @@ class Sunda(Game):
                               "complete" if isl and isl.complete else "open")
             pieces.append({
                 "id": p.piece.id, "q": p.q, "r": p.r, "turn": p.turn,
-                "corners": [list(map(lambda v: round(v, 3), xy(c))) for c in p.corners],
-                "land": [[world(pt) for pt in poly] for poly in p.piece.outline],
+                **piece_drawing(p.piece, p.q, p.r, p.turn),
                 "island": None if not states else "complete" if all(s == "complete" for s in states) else
                           "islet" if "islet" in states else "open",
                 "last": p.order == len(self.board.placed) - 1,

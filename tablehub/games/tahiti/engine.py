@@ -24,7 +24,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, Setup
+from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, Setup, confirmed, no_hints
 from . import scoring
 from .actions import ACTIONS, Bid, Pass, PlaceBoat, PlaceSailboat, Roll, Save, StartPearl, TakeLetter, TakePearl
 from .board import LINES, PEARLS, PEARLS_PER_COLOUR, SECTORS, SIZE, TAHITI, TRACK_LENGTH, Board, Cell, all_cells, \
@@ -496,6 +496,25 @@ class Tahiti(Game):
                 return [PlaceBoat(c, None, who) for c in free]
             return [PlaceBoat(c, colour, who) for c in free for colour in colours]
         return []
+
+    def hints(self, piece: str | None = None) -> dict[str, Any]:
+        """The map cells the current player's boat may take now (its letter's sector, free), from the
+        ``place_boat`` moves of :meth:`legal_actions` that :meth:`validate` accepts; none before the
+        boat is to be placed."""
+        if self.finished or self.phase != CHOOSE or PlaceBoat not in self._expected():
+            return no_hints("tahiti", f"no boat to place: waiting for {self.waiting_for()}")
+        by_cell: dict[str, list[Action]] = {}
+        for a in confirmed(self, (a for a in self.legal_actions() if isinstance(a, PlaceBoat))):
+            by_cell.setdefault(a.cell, []).append(a)  # type: ignore[attr-defined]
+        places = []
+        for name, actions in by_cell.items():
+            cell = parse_cell(name)
+            assert cell is not None
+            places.append({"cell": name, "row": cell[0], "col": cell[1], "actions": [a.to_dict() for a in actions]})
+        letter = self._placing_letter()
+        note = None if places else f"sector {letter} is full: no cell left for a boat"
+        return {"kind": "tahiti", "piece": None, "sector": letter, "player": self.players[self.current],
+                "places": places, "note": note}
 
     def _colour_options(self) -> list[str | None]:
         colour = self.board.track[self.state[self.current].space].pearl  # type: ignore[index]

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Iterator, Mapping
 
-from ..base import Action, Game, IllegalAction, OptionSpec, SetupError, Setup
+from ..base import Action, Game, IllegalAction, OptionSpec, SetupError, Setup, confirmed, no_hints
 from .board import Cell, TileBoard
 from .catalog import Catalog, CatalogError, TileType, load_catalog, rotation_index
-from .board import region_anchor  # noqa: F401  (games import it from here)
+from .board import region_anchor, tile_marks  # noqa: F401  (games import region_anchor from here)
 from .words import TileWords
 
 _CATALOG_CACHE: dict[tuple[str, str], Catalog] = {}
@@ -248,6 +248,18 @@ class TileGame(Game):
     def _check_figure_extra(self, tile: TileType, region: Any, root: int) -> None:
         """Game-specific figure rules (hook)."""
 
+    def standing_problem(self, cell: Cell, region_index: int) -> str | None:
+        """Why no figure can still be standing on region ``region_index`` of the tile at ``cell`` when the
+        game ends (``None``: one can). Used to check a table read off at the end (``tablehub score --photo``),
+        where no history says how the figure got there; games add their own reasons."""
+        placed = self.board.cells.get(cell)
+        if placed is None:
+            return f"no tile lies at {cell[0]}, {cell[1]}"
+        region = placed.tile.regions[region_index]
+        if region.terrain not in self.figure_roles:
+            return f"a {self.figure_word} cannot stand on {self.words.region(region, placed.rot)}"
+        return None
+
     def _terrain(self, letter: str) -> str:
         return self.catalog.terrains.get(letter, letter)
 
@@ -406,6 +418,47 @@ class TileGame(Game):
 
     def _legal_other(self) -> Iterable[Action]:
         return ()
+
+    # ---- where can it go? (hints)
+
+    def hints(self, piece: str | None = None) -> dict[str, Any]:
+        """Every cell where tile ``piece`` may be laid now, each with every rotation the rules accept
+        there (a symmetric tile's equal turns included), and the tile as it looks turned each way.
+
+        The candidates are the board's own enumeration (:meth:`legal_placements`, which lists a
+        symmetric tile's equal turns once) and, at each of its cells, every turn that shows the
+        same sides as one listed; each goes through :meth:`validate`, and only what it accepts is
+        hinted. No tile: no places (the page asks for the drawn tile)."""
+        if piece is None:
+            return no_hints("tiles", "choose the drawn tile to see where it can go")
+        tile = self._tile(piece)
+        sides: dict[Cell, set[tuple[int, ...]]] = {}
+        for p in self.legal_placements(piece):
+            sides.setdefault((p.x, p.y), set()).add(tile.side_codes[p.rotation // 90])
+        places = []
+        looks: dict[int, dict[str, Any]] = {}  # the tile turned each way: the same at every cell
+        for (x, y), shown in sorted(sides.items()):
+            turns = [r for r in range(4) if tile.side_codes[r] in shown]
+            ok = confirmed(self, (PlaceTile(piece, x, y, 90 * r) for r in turns))
+            if ok:
+                for a in ok:
+                    if a.rotation not in looks:
+                        looks[a.rotation] = self._hint_look(tile, a.rotation // 90)
+                places.append({"x": x, "y": y, "rotations": [a.rotation for a in ok], "where": self.cell_words((x, y)),
+                               "looks": {str(a.rotation): looks[a.rotation] for a in ok},
+                               "actions": [a.to_dict() for a in ok]})
+        note = None
+        if not places:
+            cell = next(iter(sorted(self.board.open)), None)
+            why = self.validate(PlaceTile(piece, cell[0], cell[1], 0)) if cell is not None else None
+            note = why or f"{self.tile_words(piece).capitalize()} fits nowhere: it is discarded"
+        return {"kind": "tiles", "piece": piece, "name": self.tile_words(piece), "places": places, "note": note,
+                "terrains": dict(self.catalog.terrains)}
+
+    def _hint_look(self, tile: TileType, rot: int) -> dict[str, Any]:
+        """What the page draws of ``tile`` turned ``rot`` quarter turns (as :meth:`view`'s tiles)."""
+        return {"slots": tile.slots_rotated(rot), "interior": [r.terrain for r in tile.regions if not r.slots],
+                "marks": tile_marks(tile, rot), "sides": self.words.sides(tile, rot)}
 
     # ---- views
 

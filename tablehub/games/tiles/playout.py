@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .. import new_game
 from ..base import Action, Setup
@@ -22,16 +22,23 @@ class PlayoutStats:
     placements: int = 0
     enumerated: int = 0   # legal placements listed, summed over every drawn tile
     discards: int = 0
+    off_table: int = 0    # tiles set aside because they fit only outside ``within`` (the table's edge)
     actions: list[Action] = field(default_factory=list)
 
 
 def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, Any] | None = None,
-                step_rate: float = 0.6, stats: PlayoutStats | None = None, finish: bool = True) -> TileGame:
-    """Play a whole game with random legal moves; return the (finished) engine."""
+                step_rate: float = 0.6, stats: PlayoutStats | None = None, finish: bool = True,
+                within: Callable[[tuple[int, int]], bool] | None = None) -> TileGame:
+    """Play a whole game with random legal moves; return the (finished) engine.
+
+    ``within``: the cells a tile may go to (a table's edge, for games photographed whole): a drawn tile that
+    fits only elsewhere is set aside unplayed (counted in ``stats.off_table``)."""
     rng = random.Random(seed)
     names = tuple(f"P{i + 1}" for i in range(players))
     g = new_game(Setup(game, names, (), dict(options or {})))
     assert isinstance(g, TileGame)
+    if within is not None and getattr(g, "expert", False):
+        raise ValueError("within: not for the expert variant (a tile set aside there would leave a hand)")
     st = stats if stats is not None else PlayoutStats()
     pile = [tid for tid, n in sorted(g.box.items()) for _ in range(n)]
     rng.shuffle(pile)
@@ -53,6 +60,15 @@ def random_game(game: str, players: int = 3, seed: int = 0, options: dict[str, A
             options_here = g.board.legal_placements(g.catalog.tile(tile))
             st.enumerated += len(options_here)
             choices.extend((tile, o) for o in options_here)
+        if within is not None and choices:
+            inside = [c for c in choices if within((c[1][0], c[1][1]))]
+            if not inside:
+                g.take_tile(tiles[0])   # it fits only beyond the table: out of the game, unlogged
+                st.off_table += 1
+                for action in g.playout_refill(pile):
+                    do(action)
+                continue
+            choices = inside
         if not choices:
             do(DiscardTile(tiles[0]))
             st.discards += 1

@@ -1,0 +1,289 @@
+"""The owner's corrections to a traced Karibik board (the phone's "Trace the board" screen).
+
+A draft is the board file that ``tablehub board trace`` writes (:func:`.board.draft_board`:
+spaces with polygons and centres, adjacency, empty towns/hideouts/skulls/piles, a ``draft``
+line). :func:`apply` makes one correction, as the page sends it, and returns the new draft
+and a line saying what changed; a wrong request is one :class:`DraftError` line naming the
+field. :func:`finished` turns the draft into a board file (checked by the same loader the
+engine uses, so the owner reads the loader's own one-line errors); :func:`problem` says what
+still stops it.
+
+Operations (``{"op": ..., fields}``):
+
+- ``merge`` ``spaces: [a, b]``: two touching spaces become one (``a`` keeps its id and marks);
+- ``split`` ``space``, optional ``line: [[x, y], [x, y]]`` (mm): one space becomes two along
+  that line, by default across its longer axis through its centre; the new part gets the next
+  free id, and each part keeps the old neighbours it faces;
+- ``link`` / ``unlink`` ``spaces: [a, b]``: add or remove an adjacent pair;
+- ``port`` ``space, name, chest`` (optional ``at: [x, y]``): the space is the port of a town;
+- ``hideout`` ``space, colour``; ``skull`` ``space``; ``clear`` ``space``: its marks removed;
+- ``pile`` ``at: [x, y]``: a chest pile lies there; ``unpile`` ``index``.
+
+Geometry (unions, cuts, contacts) is :mod:`vision.board_edit`'s; the rules of what a board
+needs are :func:`.board.board_from_dict`'s.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+from ..base import SetupError
+from .board import CHEST_MAX, CHEST_MIN, PILES, BoardError, board_from_dict
+
+#: two spaces facing each other over at least this length (mm) are adjacent (as the tracer says)
+MIN_CONTACT_MM = 4.0
+MAX_NAME = 40
+OPS = ("merge", "split", "link", "unlink", "port", "hideout", "skull", "clear", "pile", "unpile")
+
+
+class DraftError(SetupError):
+    """A correction that cannot be made: one line naming the field."""
+
+
+# --------------------------------------------------------------------------- reading the request
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _space(draft: Mapping[str, Any], value: Any, field: str) -> int:
+    if not _int(value) or value not in _by_id(draft):
+        raise DraftError(f"'{field}' must be the number of a space of the draft, got {_short(value)}")
+    return value
+
+
+def _pair(draft: Mapping[str, Any], value: Any, field: str = "spaces") -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise DraftError(f"'{field}' must list two space numbers [a, b], got {_short(value)}")
+    a, b = (_space(draft, v, f"{field}[{i}]") for i, v in enumerate(value))
+    if a == b:
+        raise DraftError(f"'{field}' names space {a} twice: choose two different spaces")
+    return a, b
+
+
+def _point(draft: Mapping[str, Any], value: Any, field: str) -> tuple[float, float]:
+    w, h = draft["size_mm"]
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            or not (0 <= value[0] <= w and 0 <= value[1] <= h)):
+        raise DraftError(f"'{field}' must be a point [x, y] on the board (0-{w:g} x 0-{h:g} mm), got {_short(value)}")
+    return round(float(value[0]), 1), round(float(value[1]), 1)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _by_id(draft: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    return {sp["id"]: sp for sp in draft["spaces"]}
+
+
+# --------------------------------------------------------------------------- the corrections
+
+
+def apply(draft: Mapping[str, Any], request: Any) -> tuple[dict[str, Any], str]:
+    """One correction (module docstring): the new draft (``draft`` itself is not changed) and
+    what was done, in one line."""
+    if not isinstance(request, Mapping):
+        raise DraftError("send the correction as an object {\"op\": ..., ...}")
+    op = request.get("op")
+    if op not in OPS:
+        raise DraftError(f"'op' must be one of {', '.join(OPS)}, got {_short(op)}")
+    new = copy.deepcopy(dict(draft))
+    message = _OPS[op](new, request)
+    return new, message
+
+
+def _merge(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    from vision.board_edit import centre_of, contact_mm, merge_outlines
+
+    a, b = _pair(d, r.get("spaces"))
+    spaces = _by_id(d)
+    pa, pb = spaces[a].get("polygon"), spaces[b].get("polygon")
+    if not pa or not pb:
+        raise DraftError(f"'spaces': space {a if not pa else b} has no outline to merge")
+    if contact_mm(pa, pb) < 1.0:
+        raise DraftError(f"'spaces': spaces {a} and {b} do not touch: only touching spaces merge")
+    poly = merge_outlines(pa, pb)
+    spaces[a]["polygon"] = [list(p) for p in poly]
+    spaces[a]["center"] = list(centre_of(poly))
+    d["spaces"] = [sp for sp in d["spaces"] if sp["id"] != b]
+    pairs = set()
+    for x, y in d["adjacency"]:
+        x, y = (a if x == b else x), (a if y == b else y)
+        if x != y:
+            pairs.add((min(x, y), max(x, y)))
+    d["adjacency"] = [list(p) for p in sorted(pairs)]
+    _rename_marks(d, b, a)
+    return f"merged space {b} into space {a}"
+
+
+def _rename_marks(d: dict[str, Any], old: int, new: int) -> None:
+    """Marks of space ``old`` move to ``new`` where ``new`` has none of that kind."""
+    if not any(t["port"] == new for t in d["towns"]):
+        for t in d["towns"]:
+            if t["port"] == old:
+                t["port"] = new
+    d["towns"] = [t for t in d["towns"] if t["port"] != old]
+    if not any(h["space"] == new for h in d["hideouts"]):
+        for h in d["hideouts"]:
+            if h["space"] == old:
+                h["space"] = new
+    d["hideouts"] = [h for h in d["hideouts"] if h["space"] != old]
+    d["skulls"] = list(dict.fromkeys(new if s == old else s for s in d["skulls"]))
+
+
+def _split(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    from vision import VisionError
+    from vision.board_edit import centre_of, contact_mm, inside, longer_axis_cut, split_outline
+
+    s = _space(d, r.get("space"), "space")
+    spaces = _by_id(d)
+    poly = spaces[s].get("polygon")
+    if not poly:
+        raise DraftError(f"'space': space {s} has no outline to split")
+    line = r.get("line")
+    if line is None:
+        p, q = longer_axis_cut(poly)
+        how = "across its longer axis"
+    else:
+        if not isinstance(line, list) or len(line) != 2:
+            raise DraftError(f"'line' must be two points [[x, y], [x, y]] on the board, got {_short(line)}")
+        p, q = _point(d, line[0], "line[0]"), _point(d, line[1], "line[1]")
+        how = "along the line tapped"
+    try:
+        one, two = split_outline(poly, p, q)
+    except VisionError as exc:
+        raise DraftError(f"'line': {exc}") from None
+    if not inside(one, spaces[s]["center"]) and inside(two, spaces[s]["center"]):
+        one, two = two, one  # the part holding the old centre keeps the number
+    new = max(spaces) + 1
+    neighbours = [y if x == s else x for x, y in d["adjacency"] if s in (x, y)]
+    spaces[s]["polygon"] = [list(p) for p in one]
+    spaces[s]["center"] = list(centre_of(one))
+    d["spaces"].append({"id": new, "center": list(centre_of(two)), "polygon": [list(p) for p in two]})
+    pairs = {tuple(p) for p in d["adjacency"] if s not in p}
+    pairs.add((s, new))
+    for n in neighbours:
+        other = spaces[n].get("polygon")
+        for part, pid in ((one, s), (two, new)):
+            if other and contact_mm(part, other) >= MIN_CONTACT_MM:
+                pairs.add((min(n, pid), max(n, pid)))
+    d["adjacency"] = [list(p) for p in sorted(pairs)]
+    return f"split space {s} {how}: the new part is space {new}"
+
+
+def _link(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    a, b = sorted(_pair(d, r.get("spaces")))
+    if [a, b] in d["adjacency"]:
+        return f"spaces {a} and {b} are already adjacent"
+    d["adjacency"] = sorted(d["adjacency"] + [[a, b]])
+    return f"spaces {a} and {b} are adjacent"
+
+
+def _unlink(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    a, b = sorted(_pair(d, r.get("spaces")))
+    if [a, b] not in d["adjacency"]:
+        return f"spaces {a} and {b} were not adjacent"
+    d["adjacency"] = [p for p in d["adjacency"] if p != [a, b]]
+    return f"spaces {a} and {b} are no longer adjacent"
+
+
+def _clear_space(d: dict[str, Any], s: int) -> list[str]:
+    gone = [f"port of {t['name']}" for t in d["towns"] if t["port"] == s]
+    gone += [f"{h['colour']} hideout" for h in d["hideouts"] if h["space"] == s]
+    gone += ["skull"] if s in d["skulls"] else []
+    d["towns"] = [t for t in d["towns"] if t["port"] != s]
+    d["hideouts"] = [h for h in d["hideouts"] if h["space"] != s]
+    d["skulls"] = [k for k in d["skulls"] if k != s]
+    return gone
+
+
+def _port(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    s = _space(d, r.get("space"), "space")
+    name = r.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or not name.isprintable():
+        raise DraftError(f"'name' must be the town's name (1 to {MAX_NAME} characters), got {_short(name)}")
+    name = " ".join(name.split())
+    chest = r.get("chest")
+    if not _int(chest) or not CHEST_MIN <= chest <= CHEST_MAX:
+        raise DraftError(f"'chest' must be the chest's value, {CHEST_MIN} to {CHEST_MAX} doubloons, "
+                         f"got {_short(chest)}")
+    other = next((t for t in d["towns"] if t["name"] == name and t["port"] != s), None)
+    if other is not None:
+        raise DraftError(f"'name': {name} is already the town of space {other['port']}")
+    at = _point(d, r["at"], "at") if r.get("at") is not None else tuple(_by_id(d)[s]["center"])
+    _clear_space(d, s)
+    d["towns"].append({"name": name, "chest": chest, "port": s, "at": list(at)})
+    return f"space {s} is the port of {name} (chest {chest:,})"
+
+
+def _hideout(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    s = _space(d, r.get("space"), "space")
+    colour = r.get("colour")
+    if colour not in d["colours"]:
+        raise DraftError(f"'colour' must be one of {', '.join(d['colours'])}, got {_short(colour)}")
+    _clear_space(d, s)
+    d["hideouts"].append({"space": s, "colour": colour})
+    return f"space {s} is a {colour} hideout"
+
+
+def _skull(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    s = _space(d, r.get("space"), "space")
+    _clear_space(d, s)
+    d["skulls"].append(s)
+    return f"space {s} is a skull start space"
+
+
+def _clear(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    s = _space(d, r.get("space"), "space")
+    gone = _clear_space(d, s)
+    return f"space {s}: removed {', '.join(gone)}" if gone else f"space {s} had no mark"
+
+
+def _pile(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    at = _point(d, r.get("at"), "at")
+    if len(d["piles"]) >= PILES:
+        raise DraftError(f"'at': the board has {PILES} piles and all are placed: remove one first")
+    d["piles"].append(list(at))
+    return f"pile {len(d['piles'])} of {PILES} at ({at[0]:g}, {at[1]:g}) mm"
+
+
+def _unpile(d: dict[str, Any], r: Mapping[str, Any]) -> str:
+    i = r.get("index")
+    if not _int(i) or not 0 <= i < len(d["piles"]):
+        raise DraftError(f"'index' must be the number of a placed pile, 0 to {len(d['piles']) - 1}, got {_short(i)}")
+    del d["piles"][i]
+    return f"pile {i + 1} removed"
+
+
+_OPS = {"merge": _merge, "split": _split, "link": _link, "unlink": _unlink, "port": _port, "hideout": _hideout,
+        "skull": _skull, "clear": _clear, "pile": _pile, "unpile": _unpile}
+
+
+# --------------------------------------------------------------------------- finishing
+
+
+def finished(draft: Mapping[str, Any], name: str | None = None) -> dict[str, Any]:
+    """The board file the draft stands for: not a draft, not provisional (the owner's real board)."""
+    out = {k: copy.deepcopy(v) for k, v in draft.items() if k != "draft"}
+    out["name"] = name or "my board (traced)"
+    out["provisional"] = False
+    return out
+
+
+def problem(draft: Mapping[str, Any], source: str = "the traced board") -> str | None:
+    """What the loader refuses in the finished draft (its own one line), or ``None`` when it loads."""
+    try:
+        board_from_dict(finished(draft), source)
+    except BoardError as exc:
+        return str(exc)
+    return None
+
+
+def progress(draft: Mapping[str, Any]) -> dict[str, int]:
+    """How far the marking is: counts of spaces, adjacent pairs, towns, hideouts, skulls, piles."""
+    return {"spaces": len(draft["spaces"]), "pairs": len(draft["adjacency"]), "towns": len(draft["towns"]),
+            "hideouts": len(draft["hideouts"]), "skulls": len(draft["skulls"]), "piles": len(draft["piles"])}

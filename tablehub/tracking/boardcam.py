@@ -1,0 +1,172 @@
+"""The board camera for the live tracker: a printed board's enrolled references -> a recognizer
+(``frame -> BoardSeen``), for any game whose engine has a ``board_moves`` adapter.
+
+The references are a folder, as ``tablehub boardcam`` writes it (docs/boardcam.md) and as the
+tile games' references are kept (``[vision] refs``, default ``<data>/refs/<game>``):
+
+- ``boardcam.json``: the format, the board (``provisional``, ``grid`` or a board file: loaded by
+  the engine's adapter, ``board_moves.load``), its name and size, the canvas scale, whether a
+  lens file is kept;
+- ``empty.png``: the empty board, straight, at ``ppm`` px/mm;
+- ``pieces.json``: one colour template per piece (``vision.boardpieces.PieceBook``);
+- ``lens.json`` (optional): the camera's lens calibration.
+
+:class:`BoardRecognizer` keeps the board registered from frame to frame (``vision.boardreg.BoardTracker``:
+a bumped board is registered again and said so), finds the pieces on the spaces
+(``vision.boardpieces.find_pieces``) and reports, per enrolled piece, the space it stands on, or
+``None`` when it is not sure (unsure which piece, on a line between spaces, seen twice, not seen), with
+where it may stand when the camera can say (``guesses``: the space of a piece named with too small a
+margin, touching another; the spaces a piece stands between).
+Vision imports are lazy: a build without OpenCV still runs, played from the phone.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..games import game_class
+from ..games.base import TablehubError
+from .boardmoves import BoardSeen
+from .recognizer import RecognitionUnavailable
+
+FORMAT = "tablehub-boardcam/1"
+PPM = 2.0
+META, EMPTY, PIECES, LENS = "boardcam.json", "empty.png", "pieces.json", "lens.json"
+#: the files of a board's references (a change to any of them means: load them again)
+FILES = (META, EMPTY, PIECES, LENS)
+
+
+class BoardRefsError(TablehubError):
+    """A references folder that cannot be used; one line naming the file and what to do."""
+
+
+def board_adapter(game: str) -> Any:
+    """The ``board_moves`` adapter of the engine named ``game`` (``None`` for games without a printed board
+    the camera reads)."""
+    try:
+        return getattr(game_class(game), "board_moves", None)
+    except TablehubError:
+        return None
+
+
+def write_refs(folder: str | Path, board_spec: str, board: Any, reference: Any, lens_file: str | Path | None = None,
+               lens: Any = None) -> Path:
+    """Write ``boardcam.json`` and ``empty.png`` (and ``lens.json``: copied from ``lens_file`` or saved from
+    ``lens``) into ``folder``; returns the folder."""
+    import shutil
+
+    import cv2
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(out / EMPTY), reference.canvas):
+        raise BoardRefsError(f"{out / EMPTY}: could not write the picture (disk full or read-only?)")
+    if lens_file:
+        shutil.copyfile(lens_file, out / LENS)
+    elif lens is not None:
+        lens.save(out / LENS)
+    meta = {"format": FORMAT, "board": board_spec, "name": board.name, "size_mm": list(board.size),
+            "ppm": reference.ppm, "lens": bool(lens_file or lens is not None)}
+    (out / META).write_text(json.dumps(meta, indent=1) + "\n")
+    return out
+
+
+def read_meta(folder: str | Path) -> dict[str, Any]:
+    """``boardcam.json`` of ``folder``, checked (one-line errors naming the file)."""
+    path = Path(folder) / META
+    if not path.is_file():
+        raise BoardRefsError(f"{Path(folder)}: no {META} (run 'tablehub boardcam enrol-board' first)")
+    try:
+        meta = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise BoardRefsError(f"{path}: not JSON ({e})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise BoardRefsError(f"{path}: 'format' must be {FORMAT!r}")
+    for key in ("board", "ppm"):
+        if key not in meta:
+            raise BoardRefsError(f"{path}: '{key}' is missing (enrol the board again)")
+    return meta
+
+
+class BoardRecognizer:
+    """``frame -> BoardSeen`` against one enrolled board (module docstring)."""
+
+    def __init__(self, reference: Any, book: Any, spaces: Any, board_name: str | None = None, lens: Any = None):
+        from vision.boardreg import BoardRegistrar, BoardTracker
+
+        self.reference, self.book, self.spaces, self.board_name = reference, book, spaces, board_name
+        self.tracker = BoardTracker(BoardRegistrar(reference, lens))
+
+    def __call__(self, frame: np.ndarray) -> BoardSeen:
+        from vision import VisionError
+        from vision.boardpieces import find_pieces
+
+        state = self.tracker.update(frame)
+        if state.registration is None:
+            raise VisionError(state.note or "the board is not found")
+        ref = self.reference
+        canvas = state.registration.canvas(frame, ref.ppm, ref.size_mm)
+        seen = find_pieces(canvas, ref.canvas, ref.ppm, self.book, self.spaces)
+        pieces: dict[str, int | None] = {}
+        guesses: dict[str, tuple[int, ...]] = {}
+        for name in self.book.names():
+            hits = [p for p in seen if p.name == name]
+            pieces[name] = hits[0].space if len(hits) == 1 else None
+            if pieces[name] is not None:
+                continue
+            # not sure: named with too small a margin (touching another piece), or where spaces meet
+            maybe = hits if hits else [p for p in seen if p.name is None and p.candidates[:1] == (name,)]
+            if len(maybe) == 1:
+                q = maybe[0]
+                spaces = (q.space,) if q.space is not None else tuple(c for c in q.candidates if isinstance(c, int))
+                if spaces:
+                    guesses[name] = spaces
+        return BoardSeen(pieces, [state.note] if state.note else [], self.board_name, guesses)
+
+    def reset(self) -> None:
+        """Another game: register the board afresh."""
+        self.tracker.current = None
+        self.tracker.board_from_mat = None
+
+
+def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRecognizer:
+    """``game``'s board recognizer from the references in ``folder`` (``lens``: the camera's lens file, else
+    the one kept with the references). Raises :class:`RecognitionUnavailable` saying what is missing."""
+    adapter = board_adapter(game)
+    if adapter is None:
+        raise RecognitionUnavailable(f"table recognition is off: the camera does not read {game}'s board")
+    folder = Path(folder)
+    try:
+        import cv2
+
+        from vision import VisionError
+        from vision.boardpieces import PieceBook, SpaceMap
+        from vision.boardreg import BoardReference
+        from vision.calibrate import LensCalibration
+    except ImportError as exc:
+        raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
+    if not (folder / META).is_file():
+        raise RecognitionUnavailable(
+            f"table recognition is off: no board references in {folder}; enrol the empty board and the pieces "
+            f"('tablehub boardcam enrol-board PHOTO --out {folder}', then 'enrol-pieces')")
+    if not (folder / PIECES).is_file():
+        raise RecognitionUnavailable(f"table recognition is off: the pieces are not enrolled in {folder} "
+                                     f"('tablehub boardcam enrol-pieces PHOTO --refs {folder} --at ...')")
+    try:
+        meta = read_meta(folder)
+        board = adapter.load(meta["board"])
+        empty = cv2.imread(str(folder / EMPTY), cv2.IMREAD_COLOR)
+        if empty is None:
+            raise BoardRefsError(f"{folder / EMPTY}: missing or unreadable (enrol the board again)")
+        reference = BoardReference.from_canvas(empty, float(meta["ppm"]))
+        if lens is None and meta.get("lens"):
+            lens = LensCalibration.load(folder / LENS)
+        book = PieceBook.load(folder / PIECES)
+        spaces = SpaceMap({s: board.polygons[s] for s in board.spaces if s in board.polygons}, board.size,
+                          reference.ppm)
+    except (TablehubError, VisionError) as exc:
+        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+    return BoardRecognizer(reference, book, spaces, board.name, lens)

@@ -1,0 +1,220 @@
+"""A printed board on the simulated table, for the demo and the live tests (Karibik's camera).
+
+:class:`SimBoardTable` is :class:`~tablehub.tracking.simtable.SimTable`'s twin for a game whose
+engine has a ``board_moves`` adapter: a record is cut into steps (:func:`~.boardscript.board_steps`:
+what the phone enters, then what the camera reads and NEXT logs), each shown as a few frames with a
+hand over the board and then the still board with the pieces where the step left them
+(:mod:`vision.sim.boardtable`: the board's art printed from the game's board geometry, the simulated
+camera's lens, tilt, light, noise and JPEG). A piece stays where it was put until it moves; a
+moved piece stands anywhere in its space at least 4 mm inside the outline, turned at random.
+
+:meth:`SimBoardTable.recognizer` enrols the board as its owner would, on "another evening" (other
+light, colour balance, exposure and arm tilt; the board laid a little elsewhere): a photo of the
+empty board (its corners given) and one with each piece once on a known space, written as a
+references folder in the format ``tablehub boardcam`` writes, and loaded as the hub loads a game's
+board references (:func:`~.boardcam.load_recognizer`).
+
+Chests are not drawn (chests lying on towns and chests aboard ships are not read: the phone enters
+the chest actions); nor are pieces' heights (no parallax).
+"""
+from __future__ import annotations
+
+import math
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..games import new_game
+from ..records import Record
+from ..hardware.cameras.sim import Shot, SimCamera, shots_for_turns
+from .boardcam import PPM, load_recognizer, write_refs
+from .boardscript import board_steps
+from .script import TurnScript
+
+#: where the board lies on the table when enrolled, and (another evening) when played
+ENROL_POSE = ((40.0, 40.0), 0.0)
+PLAY_POSE = ((44.0, 37.0), -1.0)
+ENROL_SEED = 12345
+
+
+@dataclass
+class SimBoardTable:
+    record: Record
+    size: tuple[int, int] = (1280, 720)
+    preset: str = "default"
+    hand_frames: int = 4
+    still_frames: int = 6
+    seed: int = 0
+    turns: list[TurnScript] = field(default_factory=list)
+    art: str = "drawn"
+
+    def __post_init__(self) -> None:
+        game = new_game(self.record.setup)
+        self.adapter = game.board_moves  # type: ignore[attr-defined]
+        self.board = self.adapter.board(game)
+        if not self.turns:
+            self.turns = board_steps(self.record)
+        self.start_view: dict[str, Any] = {"kind": "board", "pieces": {}, "drawn": []}
+        self._placed = False
+        self._camera_model: Any = None
+        self._art: Any = None
+        self._still: tuple[Shot, np.ndarray, Any] | None = None
+
+    def limit(self, turns: int | None) -> "SimBoardTable":
+        """Keep only the first ``turns`` steps (``None``: all)."""
+        if turns is not None:
+            self.turns = [t for t in self.turns if t.number <= turns]
+        return self
+
+    @property
+    def art_name(self) -> str:
+        return f"the printed board's art ({self.board.name})"
+
+    @property
+    def scans(self) -> None:
+        return None
+
+    # ---- the script
+
+    def _place(self) -> None:
+        """Each step's pieces as drawn (a piece keeps its spot until it moves) and where the hand reaches."""
+        if self._placed:
+            return
+        from vision.sim.boardtable import BoardPiece, spot_in
+
+        rng = np.random.default_rng(self.seed)
+        names = self.piece_names()
+        drawn: dict[str, tuple[int, Any]] = {}
+        for t in self.turns:
+            reach = None
+            for name, space in t.view["pieces"].items():
+                if name in drawn and drawn[name][0] == space:
+                    continue
+                x, y = spot_in(self.board.polygons[space], rng, 4.0)
+                drawn[name] = (space, BoardPiece("ship", names.index(name), x, y, float(rng.uniform(0, 180))))
+                reach = (x, y)
+            t.view = dict(t.view, drawn=[p for _, p in drawn.values()],
+                          reach=reach or (self.board.size[0] / 2, self.board.size[1] / 2))
+        self._placed = True
+
+    def piece_names(self) -> list[str]:
+        """The pieces the game places, in the order of their looks (Karibik: the six ships)."""
+        game = new_game(self.record.setup)
+        for t in self.turns:  # the first step's pieces: after the set-up
+            if t.view["pieces"]:
+                return list(t.view["pieces"])
+        return list(self.adapter.pieces(game))
+
+    def shots(self) -> list[Shot]:
+        self._place()
+        return shots_for_turns(self.turns, self.start_view, self.hand_frames, self.still_frames)
+
+    def camera(self) -> SimCamera:
+        return SimCamera(self.shots(), self.draw)
+
+    # ---- drawing
+
+    def _setup_render(self) -> None:
+        from vision.boards import render_board
+        from vision.sim import NUISANCE
+
+        model = NUISANCE[self.preset]
+        # one camera on one arm: fixed tilt direction, no per-frame wobble or white-balance wander
+        self._camera_model = model.with_(tilt_azimuth_deg=model.tilt_azimuth_deg or 30.0, pose_jitter_deg=0.0,
+                                         cast_jitter=0.0, light_angle_deg=model.light_angle_deg or 40.0)
+        printed = self.board.printed()
+        printed.pop("size_mm")
+        self._art = render_board(self.board.size, px_per_mm=3.0, **printed)
+
+    def scene(self, pieces: list[Any], pose: tuple[tuple[float, float], float] = PLAY_POSE) -> Any:
+        from vision.sim.boardtable import BoardScene
+
+        if self._art is None:
+            self._setup_render()
+        w, h = self.board.size
+        return BoardScene(self._art, 3.0, list(pieces), origin_mm=pose[0], angle_deg=pose[1],
+                          table_mm=(w + 80, h + 80))
+
+    def draw(self, shot: Shot, n: int) -> np.ndarray:
+        """The still board is rendered once per shot (a still table gives the same picture up to sensor
+        noise, which the renderer adds); a hand over it moves every frame."""
+        from vision.sim.boardtable import render_board_scene
+
+        if self._still is None or (not shot.hands and self._still[0] is not shot):
+            if self._camera_model is None:
+                self._setup_render()
+            image, truth = render_board_scene(self.scene(shot.view.get("drawn", [])), self._camera_model,
+                                              np.random.default_rng(self.seed + 1000 * shot.turn), size=self.size)
+            self._still = (shot, image, truth)
+        base, truth = self._still[1], self._still[2]  # hands: over the table as the last still shot showed it
+        if not shot.hands:
+            return base
+        return _hand(base, truth, shot.view.get("reach") or (0.0, 0.0), n)
+
+    # ---- enrolment
+
+    def enrol(self, folder: str | Path) -> Path:
+        """Enrol the board and its pieces into ``folder`` (module docstring); returns the folder."""
+        from vision.boardpieces import enrol_pieces
+        from vision.boardreg import BoardReference, BoardRegistrar
+        from vision.calibrate import LensCalibration
+        from vision.sim.boardtable import BoardPiece, render_board_scene
+
+        if self._camera_model is None:
+            self._setup_render()
+        cam = self._camera_model.other_session()
+        rng = np.random.default_rng(ENROL_SEED)
+        w, h = self.board.size
+        photo, truth = render_board_scene(self.scene([], ENROL_POSE), cam, rng, size=self.size)
+        lens = LensCalibration(truth.pose.K, truth.pose.dist, self.size)
+        corners = truth.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+        ref = BoardReference.from_photo(photo, (w, h), PPM, corners_px=corners, lens=lens)
+        spaces = list(self.board.spaces)
+        names = self.piece_names()
+        spots = [spaces[(k * len(spaces)) // (len(names) + 2) + 3] for k in range(len(names) + 2)]
+        kinds = [("ship", i, n) for i, n in enumerate(names)] + [("chest_up", 6000, "chest up"),
+                                                                  ("chest_down", 0, "chest down")]
+        c = self.board.centres
+        photo, _ = render_board_scene(self.scene([BoardPiece(k, v, *c[s]) for (k, v, _), s in zip(kinds, spots)],
+                                                 ENROL_POSE), cam, rng, size=self.size)
+        reg = BoardRegistrar(ref, lens).register(photo)
+        if reg is None:
+            raise RuntimeError("the simulated enrolment photo was not registered")
+        book = enrol_pieces(reg.canvas(photo, PPM, (w, h)), ref.canvas, PPM,
+                            [(n, "ship" if k == "ship" else "chest", *c[s]) for (k, _, n), s in zip(kinds, spots)])
+        spec = self.record.setup.options.get("board") or "provisional"
+        out = write_refs(folder, spec if isinstance(spec, str) else "provisional", self.board, ref, lens=lens)
+        book.save(out / "pieces.json")
+        return out
+
+    def recognizer(self, folder: str | Path | None = None) -> Any:
+        """The tracker's recognizer: the board enrolled into ``folder`` (a temporary one by default) and loaded
+        from there as the hub loads references. Raises ``RecognitionUnavailable`` when vision cannot."""
+        from .recognizer import RecognitionUnavailable
+
+        try:
+            import vision.boardreg  # noqa: F401
+        except ImportError as exc:
+            raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") \
+                from None
+        folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="tablehub-boardrefs-"))
+        return load_recognizer(self.record.setup.game, self.enrol(folder))
+
+
+def _hand(base: np.ndarray, truth: Any, reach_mm: tuple[float, float], n: int) -> np.ndarray:
+    """``base`` with a hand reaching for ``reach_mm`` (board mm) from the frame's bottom edge, moving a
+    little every frame."""
+    import cv2
+
+    img = base.copy()
+    x, y = truth.board_to_image(np.array([reach_mm], np.float64))[0]
+    wobble = 25.0 * math.sin(n * 1.7)
+    tip = (int(x + wobble), int(y - wobble))
+    skin = (120, 160, 215)
+    h, w = img.shape[:2]
+    cv2.line(img, tip, (int(w * 0.5 + 3 * wobble), h + 40), skin, max(8, w // 22), cv2.LINE_AA)
+    cv2.ellipse(img, tip, (max(6, w // 30), max(5, w // 45)), 30.0 + 10 * math.sin(n), 0, 360, skin, -1, cv2.LINE_AA)
+    return img

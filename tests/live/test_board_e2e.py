@@ -1,0 +1,49 @@
+"""End to end on a printed board: a recorded (seeded) Karibik game on the simulated camera (the
+provisional board printed and photographed with lens, tilt, light, noise and JPEG; enrolled on another
+evening), the phone entering the bids, the table's draws and the chest actions, the camera reading the
+sails (NEXT on mock buttons, the phone's choices when several ways fit), and the final score equal to
+the record's (tablehub.records.replay). The record's moves between two readings are read as the camera
+sees them (where the ship ended up: tablehub/tracking/boardscript.py); the whole game checks the score
+against the record as recorded."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tablehub.records import replay
+from tablehub.tracking.simtable import demo_record
+
+from .e2e import play
+from .test_e2e import report
+
+pytest.importorskip("vision.boardreg")
+LONG = pytest.mark.skipif(bool(os.environ.get("TABLEHUB_QUICK")),
+                          reason="TABLEHUB_QUICK is set: the whole game (a few minutes) is left out")
+
+
+def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp_path):
+    p = play(demo_record("karibik", 2, 5), tmp_path / "games.sqlite", turns=12)
+    print(report(p))
+    assert p.art.startswith("the printed board's art"), report(p)
+    assert p.diverged is None, p.diverged
+    assert p.scores == p.expected, report(p)
+    assert p.presses + p.choices >= 10 and p.corrections <= 1, f"the camera read the moves: {report(p)}"
+    sources = {r.source for r in p.session.rows if r.action["type"] in ("sail", "end_move")}
+    assert "camera" in sources
+
+
+@LONG
+@pytest.mark.slow
+def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
+    """Seed 5, 2 players: 369 actions, 120 NEXT steps (bids and chest actions on the phone). Measured
+    (docs/boardcam.md): NEXT 105, phone choices 14, corrections 1 (4 before the one-ship-per-space check,
+    2 before the choices between spaces); the bound leaves room for a miss."""
+    record = demo_record("karibik", 2, 5)
+    p = play(record, tmp_path / "games.sqlite")
+    print(report(p))  # its "turns" are NEXT steps
+    print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
+    assert p.diverged is None, p.diverged
+    assert p.scores == replay(record).scores() == p.expected, report(p)
+    assert p.corrections <= 3, f"moves the phone had to correct: {report(p)}"
+    assert p.presses + p.choices >= 100, report(p)
