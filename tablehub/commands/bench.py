@@ -8,10 +8,10 @@ from pathlib import Path
 from ..games.base import TablehubError
 
 NAME = "bench"
-HELP = ("run a benchmark that prints figures: engine, hints, vision, photoscore, loop, trace, boards, venue or "
-        "load (see docs/benchmarks.md)")
+HELP = ("run a benchmark that prints figures: engine, hints, vision, sunda-vision, photoscore, loop, trace, boards, "
+        "venue or load (see docs/benchmarks.md)")
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-KINDS = ("engine", "hints", "vision", "photoscore", "loop", "trace", "boards", "venue", "load")
+KINDS = ("engine", "hints", "vision", "sunda-vision", "photoscore", "loop", "trace", "boards", "venue", "load")
 
 
 def add_arguments(p) -> None:
@@ -20,10 +20,10 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    path = BENCHMARKS / f"{args.what}.py"
+    path = BENCHMARKS / f"{args.what.replace('-', '_')}.py"
     if not path.is_file():
         raise TablehubError(f"benchmark {args.what!r} is not in this checkout ({path} missing)")
-    spec = importlib.util.spec_from_file_location(f"tablehub_bench_{args.what}", path)
+    spec = importlib.util.spec_from_file_location(f"tablehub_bench_{args.what.replace('-', '_')}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses with postponed annotations look their module up here

@@ -149,3 +149,28 @@ def score_position(data: Mapping[str, Any], source: str = "<position>") -> Posit
     if game.markers and markers_from.provisional:
         provisional = "Sunda to Sahul: the resource markers' numbers (1-6) are provisional"
     return PositionResult(game.scores(), events, lines, provisional)
+
+
+def position_of(game: Sunda, outlines: bool = False) -> dict[str, Any]:
+    """The position ``tablehub score`` reads for ``game``'s table as it lies (what the camera should read):
+    every piece's placement and sides (``join`` when not water), the tribes bottom to top, water rights and
+    markers. ``outlines`` adds each piece's land polygons (its own frame) for drawing (vision.sim.sundatable)."""
+    pieces = []
+    for p in game.board.placed:
+        entry: dict[str, Any] = {"q": p.q, "r": p.r, "turn": p.turn,
+                                 "sides": " ".join(p.piece.side(k) for k in range(4))}
+        if p.piece.join != "water":
+            entry["join"] = p.piece.join
+        if outlines:
+            entry["outline"] = [[list(pt) for pt in poly] for poly in p.piece.outline]
+        pieces.append(entry)
+    names = list(game.players)
+    out: dict[str, Any] = {
+        "pieces": pieces,
+        "tribes": [{"q": q, "r": r, "pawns": [names[i] for i in owners]}
+                   for (q, r), owners in sorted(game.tribes.items())],
+        "water_rights": [{"q": q, "r": r, "owner": names[o]} for (q, r), o in sorted(game.water.items())],
+        "markers": [{"marker": m, "q": pt[0], "r": pt[1]} for m, pt in sorted(game.markers.items())],
+    }
+    options = {k: v for k, v in game.options.items() if k != "pieces" and v}
+    return {"game": "sunda", "players": names, "options": options, "position": out}

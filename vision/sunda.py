@@ -1,0 +1,896 @@
+"""Reading a Sunda to Sahul table: land and water on the triangular lattice, pawns and tribes on nodes.
+
+No printed grid: the pieces are laid freely, corner to corner, on a lattice the first piece fixes.
+:class:`SundaReader` turns a photo into what ``tablehub score`` needs (docs/sunda.md, "The camera"):
+
+1. **Mat.** The mat's markers give the homography to mat mm (``vision.rectify``; through the lens
+   calibration when there is one) and, with the camera matrix, where the camera hangs (its nadir and
+   height: what a stack's parallax is measured against).
+2. **Colours.** Land, water and the pawns' colours are learnt at enrolment (:func:`enrol`: a photo of an
+   all-land piece, an all-water piece and one pawn of each colour at :func:`enrolment_layout`'s places)
+   and corrected per frame by the cloth, measured on the mat's margin in every frame against enrolment.
+   Every canvas pixel takes the nearest class (Lab, lightness weighted down): land, water, cloth, a
+   pawn colour.
+3. **Lattice.** Its side is known (the pieces' size); its angle and phase are fitted to the thin dark
+   lines between pieces (gaps and cut edges, a morphological black-hat of the lightness): the line
+   pixels projected on the normal of each of the three line families and folded onto one row height
+   (side x sqrt(3)/2) peak sharply at the right angle, and the peaks give the phase. Each piece's own
+   small offset and turn only widen the peaks. With an earlier reading the lattice is kept (the first
+   piece fixes it).
+4. **Pieces.** Every unit triangle is covered when most of its inner samples are land or water. Two
+   covered triangles sharing a side belong to one piece when no gap line runs between them: pairs are
+   taken from the weakest line up (mutual best first); a covered triangle left alone is reported unsure.
+   Each piece's four sides are read at the three slots (1/6, 1/2, 5/6 along each side, 2.5 mm inside),
+   ``join`` from its middle; a slot hidden by a pawn takes its neighbour's slot across the side, else land
+   (pawns stand on land). Sides that do not continue land and water across a shared side are listed
+   (``conflicts``), with the pieces and slots, for the tracker to flag.
+5. **Pawns.** Blobs of a pawn colour. A stack's top is nearer the lens: seen from above it is displaced
+   away from the camera's nadir by d z / (H - z), so the blob is longer along the line from the nadir than
+   across it; that excess gives the height z, the blob's near end the node, and the colours along the
+   near side the pawns bottom to top. Where the parallax of one pawn is too small to measure (near the
+   nadir) or the height falls between two counts, the tribe is marked ``ask`` with the candidates: the
+   phone asks, the reading is never silently sure.
+
+Resource markers are not read yet.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from . import VisionError
+from .calibrate import LensCalibration
+from .mat import Mat
+from .rectify import Rectifier
+
+SQ3 = math.sqrt(3.0)
+DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+PAWN_MM = 10.0
+PAWN_HEIGHT_MM = 7.0
+MAX_TRIBE = 5
+LAND_SHARE = 0.5          # a slot is land when this share of its land and water samples is
+SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
+SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
+PAWN_SIDE = 0.72         # a pawn's side against its top
+#: a height is taken as seen only where one pawn moves a stack's top this far (mm) from the nadir's line, and
+#: the measure falls within 0.2 of a whole count; nearer the nadir (most of a table under a straight camera)
+#: the phone asks. On the bench's `hard` camera 2.2 mm still let 5 of 25 heights through wrong.
+SURE_PARALLAX_MM = 3.5
+MARKER_STILL = 6.0        # mean grey difference (0-255) round a marker under which it has not moved
+L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
+
+
+# --------------------------------------------------------------------------- lattice geometry
+
+
+def tri_points(q: np.ndarray, r: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """(n, 3, 2) lattice points of unit triangles (docs/sunda.md: ``(q, r, 0)`` down, ``(q, r, 1)`` up)."""
+    q, r, up = (np.asarray(a, np.int64) for a in (q, r, up))
+    down = np.stack([np.stack([q, r], -1), np.stack([q + 1, r], -1), np.stack([q, r + 1], -1)], 1)
+    upp = np.stack([np.stack([q + 1, r], -1), np.stack([q + 1, r + 1], -1), np.stack([q, r + 1], -1)], 1)
+    return np.where(up.astype(bool)[:, None, None], upp, down)
+
+
+def triangle_of(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> tuple[int, int, int]:
+    sq, sr = a[0] + b[0] + c[0], a[1] + b[1] + c[1]
+    return sq // 3, sr // 3, sq % 3 - 1
+
+
+def placement_of(t: tuple[int, int, int], o: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The placement ``(q, r, turn)`` (anchored at the acute corner of ``t``) of the rhombus of two triangles."""
+    pt = [tuple(p) for p in tri_points([t[0]], [t[1]], [t[2]])[0].tolist()]
+    po = [tuple(p) for p in tri_points([o[0]], [o[1]], [o[2]])[0].tolist()]
+    x = next(p for p in pt if p not in po)
+    a, b = [p for p in pt if p in po]
+    i = DIRS.index((a[0] - x[0], a[1] - x[1]))
+    j = DIRS.index((b[0] - x[0], b[1] - x[1]))
+    return int(x[0]), int(x[1]), i if j == (i + 1) % 6 else j
+
+
+def corners_of(q: int, r: int, turn: int) -> list[tuple[int, int]]:
+    d, e = DIRS[turn % 6], DIRS[(turn + 1) % 6]
+    return [(q, r), (q + d[0], r + d[1]), (q + d[0] + e[0], r + d[1] + e[1]), (q + e[0], r + e[1])]
+
+
+@dataclass(frozen=True)
+class LatticePose:
+    """Where the lattice lies on the mat: point ``0, 0`` at ``origin_mm``, ``D0`` turned ``angle_deg``."""
+
+    origin_mm: tuple[float, float]
+    angle_deg: float
+    side_mm: float
+
+    @property
+    def basis(self) -> np.ndarray:
+        """2x2: mm per lattice step along D0 (row 0) and D1 (row 1)."""
+        a = math.radians(self.angle_deg)
+        e0 = np.array([math.cos(a), math.sin(a)])
+        e1 = np.array([math.cos(a + math.pi / 3), math.sin(a + math.pi / 3)])
+        return np.stack([e0, e1]) * self.side_mm
+
+    def to_mm(self, qr: np.ndarray) -> np.ndarray:
+        return np.asarray(qr, np.float64).reshape(-1, 2) @ self.basis + np.asarray(self.origin_mm)
+
+    def to_lattice(self, mm: np.ndarray) -> np.ndarray:
+        """Fractional ``(q, r)`` of mat points."""
+        return (np.asarray(mm, np.float64).reshape(-1, 2) - np.asarray(self.origin_mm)) @ np.linalg.inv(self.basis)
+
+
+# --------------------------------------------------------------------------- colours and enrolment
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """Lab (L 0..100, a, b) of float or uint8 BGR (0..255), any shape (..., 3)."""
+    arr = np.asarray(bgr, np.float32)
+    flat = np.ascontiguousarray(arr.reshape(-1, 1, 3) / 255.0)
+    return cv2.cvtColor(np.clip(flat, 0, 1), cv2.COLOR_BGR2Lab).reshape(arr.shape)
+
+
+@dataclass
+class SundaColours:
+    """Colour classes learnt at enrolment (Lab) and the cloth there (BGR), for the per-frame correction."""
+
+    land: np.ndarray
+    water: np.ndarray
+    cloth_bgr: np.ndarray
+    pawns: dict[str, np.ndarray]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"land": self.land.tolist(), "water": self.water.tolist(), "cloth_bgr": self.cloth_bgr.tolist(),
+                "pawns": {k: v.tolist() for k, v in self.pawns.items()}}
+
+
+def enrolment_layout(mat: Mat, colours: Sequence[str]) -> tuple[dict[str, Any], list[str], tuple[float, float], float]:
+    """Where the enrolment photo's things lie: an all-land piece at ``-3, 0`` turn 0, an all-water piece at
+    ``1, 0`` turn 0 and a pawn of each colour on the points ``-3 + 2k, 3``, the lattice's point 0,0 at the
+    play area's middle, unturned. Returns (position, pawn names, origin mm, angle)."""
+    frame = [[0.0, 0.0], [1.0, 0.0], [1.5, SQ3 / 2], [0.5, SQ3 / 2]]
+    pos = {"pieces": [{"q": -3, "r": 0, "turn": 0, "sides": "LLL LLL LLL LLL", "outline": [frame]},
+                      {"q": 1, "r": 0, "turn": 0, "sides": "WWW WWW WWW WWW", "outline": []}],
+           "tribes": [{"q": -4 + 2 * k, "r": 3, "pawns": [c]} for k, c in enumerate(colours)]}
+    return pos, list(colours), mat.play_centre_mm, 0.0
+
+
+def _shade(lab: np.ndarray, factor: float) -> np.ndarray:
+    """Lab of a colour with its light scaled by ``factor`` (a shadow on it)."""
+    bgr = cv2.cvtColor(np.asarray(lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR) * 255.0
+    return _lab(bgr * factor).reshape(3)
+
+
+def _mat_margin_mask(rect: Rectifier) -> np.ndarray:
+    """Canvas pixels of the mat's cloth outside the play area, clear of the markers."""
+    w, h = rect.canvas_size
+    s = rect.px_per_mm
+    mask = np.zeros((h, w), np.uint8)
+    mat = rect.mat
+    x, y, pw, ph = mat.play_rect_mm
+    cv2.rectangle(mask, (int(4 * s), int(4 * s)), (int((mat.width_mm - 4) * s), int((mat.height_mm - 4) * s)), 255, -1)
+    cv2.rectangle(mask, (int((x - 4) * s), int((y - 4) * s)), (int((x + pw + 4) * s), int((y + ph + 4) * s)), 0, -1)
+    for mid in mat.marker_ids:
+        c = np.array(mat.marker_corners_mm(mid))
+        lo, hi = c.min(axis=0) - mat.marker_mm * 0.3, c.max(axis=0) + mat.marker_mm * 0.3
+        cv2.rectangle(mask, (int(lo[0] * s), int(lo[1] * s)), (int(hi[0] * s), int(hi[1] * s)), 0, -1)
+    return mask > 0
+
+
+def enrol(frame: np.ndarray, mat: Mat, colours: Sequence[str], side_mm: float = 30.0,
+          lens: LensCalibration | None = None) -> SundaColours:
+    """Learn land, water and the pawn colours from a photo of :func:`enrolment_layout`."""
+    rect = Rectifier(mat, px_per_mm=2.0, lens=lens)
+    canvas = rect.warp(frame)
+    s = rect.px_per_mm
+    pos, names, origin, angle = enrolment_layout(mat, colours)
+    lat = LatticePose(origin, angle, side_mm)
+    lab = _lab(canvas.astype(np.float32))
+
+    def inside(pd: Mapping[str, Any], shrink: float) -> np.ndarray:
+        c = lat.to_mm(np.array(corners_of(pd["q"], pd["r"], pd["turn"])))
+        m = c.mean(axis=0)
+        poly = ((c - m) * shrink + m) * s
+        mask = np.zeros(canvas.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(poly).astype(np.int32), 1)
+        return mask > 0
+
+    land = np.median(lab[inside(pos["pieces"][0], 0.6)], axis=0)
+    water = np.median(lab[inside(pos["pieces"][1], 0.6)], axis=0)
+    cloth = np.median(canvas[_mat_margin_mask(rect)].astype(np.float32), axis=0)
+    pawns = {}
+    yy, xx = np.mgrid[0:canvas.shape[0], 0:canvas.shape[1]]
+    for td, name in zip(pos["tribes"], names):
+        p = lat.to_mm(np.array([[td["q"], td["r"]]]))[0] * s
+        near = (xx - p[0]) ** 2 + (yy - p[1]) ** 2 < (14 * s) ** 2
+        # the pawn: the pixels there least like the cloth and the pieces; its top face is the brightest half
+        d = np.linalg.norm(lab[near] - _lab(cloth[None])[0], axis=1)
+        far = lab[near][d > np.percentile(d, 75)]
+        if len(far) < 10:
+            raise VisionError(f"enrolment: no {name} pawn seen at its place ({td['q']},{td['r']})")
+        top = far[far[:, 0] >= np.median(far[:, 0])]
+        pawns[name] = np.median(top, axis=0)
+    return SundaColours(land.astype(np.float32), water.astype(np.float32), cloth.astype(np.float32), pawns)
+
+
+# --------------------------------------------------------------------------- the reading
+
+
+@dataclass
+class TribeReading:
+    """A stack on a node: ``colours`` bottom to top (``None`` where a side could not be seen), ``height``
+    (``None``: unknown), ``ask`` (the phone must ask: ``candidates`` are the heights it offers)."""
+
+    q: int
+    r: int
+    top: str
+    colours: list[str | None]
+    height: int | None
+    ask: bool
+    candidates: list[int]
+    mat_mm: tuple[float, float]
+    parallax_per_pawn_mm: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"q": self.q, "r": self.r, "top": self.top, "colours": self.colours, "height": self.height,
+                "ask": self.ask, "candidates": self.candidates}
+
+
+@dataclass
+class SundaReading:
+    lattice: LatticePose
+    pieces: list[dict[str, Any]]                 # q, r, turn, sides, join, tris
+    tribes: list[TribeReading]
+    unsure: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    ms: dict[str, float] = field(default_factory=dict)
+    covered: dict[tuple[int, int, int], int] = field(default_factory=dict)   # triangle -> piece index
+    _canvas_small: np.ndarray | None = None
+    _gain: np.ndarray | None = None
+    _cloth: np.ndarray | None = None
+    _lut: np.ndarray | None = None
+    _loc: Any = None
+    _marker_patches: list[np.ndarray] = field(default_factory=list)
+
+    def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None,
+                 answers: Mapping[tuple[int, int], Sequence[str]] | None = None) -> dict[str, Any]:
+        """The position ``tablehub score`` reads (``players``: pawn colour -> player name, in turn order).
+
+        Every tribe the camera asked about (``ask``) needs its owners bottom to top in ``answers`` (from the
+        phone), keyed by its node: a reading is never scored on a guessed height."""
+        names = list(dict.fromkeys(players.values()))
+        pieces = [{k: p[k] for k in ("q", "r", "turn", "sides")} | ({"join": p["join"]} if p["join"] != "water"
+                                                                    else {}) for p in self.pieces]
+        tribes = []
+        answers = answers or {}
+        for t in self.tribes:
+            if t.ask:
+                if (t.q, t.r) not in answers:
+                    raise VisionError(f"sunda reading: the tribe at {t.q},{t.r} (top {t.top}) needs its height from "
+                                      f"the phone (candidates {t.candidates})")
+                owners = list(answers[(t.q, t.r)])
+            else:
+                owners = [players.get(c or t.top, names[0]) for c in t.colours]
+            tribes.append({"q": t.q, "r": t.r, "pawns": owners})
+        return {"game": "sunda", "players": names, "options": dict(options or {}),
+                "position": {"pieces": pieces, "tribes": tribes}}
+
+
+class SundaReader:
+    """Reads Sunda tables from frames of one camera over one mat (see the module's doc)."""
+
+    def __init__(self, mat: Mat, colours: SundaColours, side_mm: float = 30.0, lens: LensCalibration | None = None,
+                 camera_matrix: np.ndarray | None = None, px_per_mm: float = 2.0):
+        self.mat = mat
+        self.colours = colours
+        self.side_mm = float(side_mm)
+        self.lens = lens
+        self.camera_matrix = camera_matrix
+        self.rect = Rectifier(mat, px_per_mm=px_per_mm, lens=lens)
+        self.s = float(px_per_mm)
+        margin = _mat_margin_mask(self.rect)
+        ys, xs = np.nonzero(margin)
+        self._margin_pts = np.column_stack([xs, ys])[::5].astype(np.float64)
+        self._margin_key = None
+        self._maps_key = None
+        self._lut_key = None
+        x, y, w, h = mat.play_rect_mm
+        self._play = (int(x * self.s), int(y * self.s), int((x + w) * self.s), int((y + h) * self.s))
+        self._win = self._play   # the canvas window being read (canvas px)
+        self.pawn_names = list(colours.pawns)
+
+    # ---------------------------------------------------------------- camera
+    def _camera(self, frame_size: tuple[int, int], homography: np.ndarray) -> tuple[np.ndarray, float]:
+        """Nadir (mat mm) and height (mm) of the camera, from the homography and the camera matrix."""
+        if self.lens is not None:
+            K = self.lens.for_size(frame_size).camera_matrix
+        elif self.camera_matrix is not None:
+            K = self.camera_matrix
+        else:  # a Raspberry Pi Camera Module 3's field of view
+            w, h = frame_size
+            f = (w / 2) / math.tan(math.radians(66.0) / 2)
+            K = np.array([[f, 0, (w - 1) / 2], [0, f, (h - 1) / 2], [0, 0, 1]])
+        M = np.linalg.inv(K) @ np.linalg.inv(homography)
+        lam = 1.0 / np.linalg.norm(M[:, 0])
+        if M[2, 2] * lam < 0:
+            lam = -lam
+        r1, r2, t = M[:, 0] * lam, M[:, 1] * lam, M[:, 2] * lam
+        R = np.column_stack([r1, r2, np.cross(r1, r2)])
+        C = -R.T @ t
+        return C[:2], float(abs(C[2]))
+
+    # ---------------------------------------------------------------- per pixel
+    def _cloth_now(self, frame: np.ndarray, loc) -> np.ndarray:
+        """The cloth's colour in this frame: the median of samples on the mat's margin."""
+        pts = self._margin_pts
+        key = (loc.homography.tobytes(), frame.shape)
+        if self._margin_key != key:
+            Hc = self.rect.canvas_homography(loc)
+            und = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(Hc)).reshape(-1, 2)
+            if self.lens is not None:
+                und = self.lens.for_size((frame.shape[1], frame.shape[0])).distort_points(und)
+            ok = (und[:, 0] >= 0) & (und[:, 1] >= 0) & (und[:, 0] < frame.shape[1] - 1) & (und[:, 1] < frame.shape[0] - 1)
+            self._margin_src = np.round(und[ok]).astype(np.int64)
+            self._margin_key = key
+        src = self._margin_src
+        return np.median(frame[src[:, 1], src[:, 0]].astype(np.float32), axis=0)
+
+    def _maps(self, frame: np.ndarray, loc) -> tuple[np.ndarray, np.ndarray]:
+        """remap tables from the play area's canvas pixels to frame pixels (cached while the mat holds still)."""
+        key = (loc.homography.tobytes(), frame.shape)
+        if self._maps_key != key:
+            x0, y0, x1, y1 = self._play
+            ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float64)
+            pts = np.column_stack([xs.ravel(), ys.ravel()])
+            Hc = self.rect.canvas_homography(loc)
+            und = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(Hc)).reshape(-1, 2)
+            if self.lens is not None:
+                und = self.lens.for_size((frame.shape[1], frame.shape[0])).distort_points(und)
+            mx = und[:, 0].reshape(ys.shape).astype(np.float32)
+            my = und[:, 1].reshape(ys.shape).astype(np.float32)
+            self._map = (mx, my)
+            self._map_small = (np.ascontiguousarray(mx[2::4, 2::4]), np.ascontiguousarray(my[2::4, 2::4]))
+            self._maps_key = key
+        return self._map
+
+    def _classify(self, win_img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """Per pixel class: 0 cloth/other, 1 land, 2 water, 3+k pawn colour k; the lightness; the class centres."""
+        centres = {"cloth": _lab((cloth_now * gain)[None])[0], "land": self.colours.land, "water": self.colours.water}
+        # in a pawn's shadow (and on a cut edge) land, water and cloth are darker, not another colour
+        shade = {f"{k} shade": _shade(v, SHADE) for k, v in centres.items()}
+        centres.update(self.colours.pawns)
+        centres.update(shade)
+        # a stack's sides face away from the light above: the pawn's colour, darker
+        centres.update({f"{k} side shade": _shade(v, PAWN_SIDE) for k, v in self.colours.pawns.items()})
+        pawns = [3 + k for k in range(len(self.colours.pawns))]
+        remap = np.array([0, 1, 2] + pawns + [0, 1, 2] + pawns, np.uint8)
+        # every colour of the frame (32 levels a channel, the gain applied) -> its class: one table while the
+        # light holds
+        key = (gain.tobytes(), cloth_now.tobytes())
+        if self._lut_key != key:
+            lv = np.arange(32, dtype=np.float32) * 8 + 4
+            bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
+            lab = _lab(bgr)
+            w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+            d = np.stack([(((lab - c.astype(np.float32)) * w) ** 2).sum(axis=1) for c in centres.values()], 1)
+            self._lut = remap[np.argmin(d, axis=1)]
+            self._lut_key = key
+        crop = cv2.GaussianBlur(win_img, (0, 0), 0.5 * self.s)
+        q = (crop >> 3).astype(np.int32)
+        label = self._lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32) * (100.0 / 255.0)
+        names = [n for n in centres if not n.endswith(" shade")]
+        return label, grey, {n: centres[n] for n in names}
+
+    # ---------------------------------------------------------------- lattice fit
+    def _lines(self, L: np.ndarray, piece: np.ndarray) -> np.ndarray:
+        """Thin lines (gaps, cut edges) among the pieces: the black-hat and top-hat of the lightness."""
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(1.6 * self.s) + 1),) * 2)
+        # dark lines (cut edges; gaps over a dark cloth) and light ones (gaps over a light cloth)
+        bh = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, k) + cv2.morphologyEx(L, cv2.MORPH_TOPHAT, k)
+        k2 = int(2 * round(3 * self.s) + 1)
+        near = cv2.morphologyEx(piece.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k2, k2), np.uint8))
+        near = cv2.dilate(near, np.ones((5, 5), np.uint8)) > 0
+        return np.where(near, bh, 0).astype(np.float32)
+
+    def _fold(self, pts: np.ndarray, wts: np.ndarray, angle: float) -> tuple[float, list[float]]:
+        """Sharpness of the three line families folded onto a row height at ``angle``, and their phases (mm)."""
+        h = self.side_mm * SQ3 / 2
+        nb = 96
+        score, phases = 0.0, []
+        for k in range(3):
+            a = math.radians(angle + 60 * k)
+            n = np.array([-math.sin(a), math.cos(a)])
+            s = (pts @ n) % h
+            hist = np.bincount((s / h * nb).astype(np.int64) % nb, weights=wts, minlength=nb)
+            hist = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), [1, 2, 3, 2, 1], "valid")[1:-1]
+            i = int(np.argmax(hist))
+            y0, y1, y2 = hist[(i - 1) % nb], hist[i], hist[(i + 1) % nb]
+            den = y0 - 2 * y1 + y2
+            frac = 0.5 * (y0 - y2) / den if den < 0 else 0.0
+            phases.append(((i + frac + 0.5) / nb) * h)
+            score += y1 / (hist.mean() + 1e-6)
+        return score, phases
+
+    def _fit_lattice(self, lines: np.ndarray, piece: np.ndarray) -> LatticePose:
+        x0, y0 = self._win[:2]
+        thr = np.percentile(lines[lines > 0], 80) if (lines > 0).any() else 0
+        ys, xs = np.nonzero(lines > thr)
+        if len(xs) < 50:
+            raise VisionError("sunda: no pieces to fit the lattice to")
+        order = np.random.default_rng(0).permutation(len(xs))[:30000]
+        ys, xs = ys[order], xs[order]
+        pts = np.column_stack([(xs + x0) / self.s, (ys + y0) / self.s])
+        wts = lines[ys, xs].astype(np.float64)
+        # coarse: every degree of the 60 that matter on a fifth of the line pixels; then finer around the best
+        few = slice(0, 6000)
+        best = max((self._fold(pts[few], wts[few], a)[0], a) for a in np.arange(0.0, 60.0, 1.0))[1]
+        best = max((self._fold(pts[:15000], wts[:15000], a)[0], a) for a in np.arange(best - 0.8, best + 0.85, 0.2))[1]
+        angle = float(max((self._fold(pts, wts, a)[0], a) for a in np.arange(best - 0.15, best + 0.16, 0.05))[1]) % 60.0
+        _, (p0, p1, _p2) = self._fold(pts, wts, angle)
+        a0, a1 = math.radians(angle), math.radians(angle + 60)
+        N = np.array([[-math.sin(a0), math.cos(a0)], [-math.sin(a1), math.cos(a1)]])
+        origin = np.linalg.solve(N, np.array([p0, p1]))
+        lat = LatticePose((float(origin[0]), float(origin[1])), angle, self.side_mm)
+        # point 0,0: the lattice point nearest the middle of what is covered
+        cy, cx = np.argwhere(piece).mean(axis=0)
+        mid = np.array([(cx + x0) / self.s, (cy + y0) / self.s])
+        q, r = np.round(lat.to_lattice(mid)[0])
+        o = lat.to_mm(np.array([[q, r]]))[0]
+        return LatticePose((float(o[0]), float(o[1])), angle, self.side_mm)
+
+    # ---------------------------------------------------------------- sampling helpers
+    def _px(self, mm: np.ndarray) -> np.ndarray:
+        x0, y0 = self._win[:2]
+        return np.asarray(mm, np.float64) * self.s - [x0, y0]
+
+    def _at(self, img: np.ndarray, mm: np.ndarray) -> np.ndarray:
+        p = np.round(self._px(mm)).astype(np.int64)
+        h, w = img.shape[:2]
+        ok = (p[..., 0] >= 0) & (p[..., 0] < w) & (p[..., 1] >= 0) & (p[..., 1] < h)
+        out = np.zeros(p.shape[:-1], img.dtype)
+        out[ok] = img[p[..., 1][ok], p[..., 0][ok]]
+        return out
+
+    # ---------------------------------------------------------------- read
+    def read(self, frame: np.ndarray, previous: SundaReading | None = None) -> SundaReading:
+        """Read a frame from scratch, or (``previous``) keep its lattice and light and read again only the
+        part of the table that changed (grown by a piece), keeping the rest."""
+        t0 = time.perf_counter()
+        ms: dict[str, float] = {}
+        loc = previous._loc if previous is not None and self._markers_still(frame, previous) else None
+        if loc is None:
+            loc = self.rect.locate(frame)
+        mx, my = self._maps(frame, loc)
+        nadir, cam_h = self._camera((frame.shape[1], frame.shape[0]), loc.homography)
+        small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
+        px0, py0, px1, py1 = self._play
+        win = self._play
+        if previous is not None and previous._canvas_small is not None and previous._gain is not None:
+            diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
+            changed = diff.max(axis=2) > 45
+            if not changed.any():
+                out = SundaReading(previous.lattice, previous.pieces, previous.tribes, previous.unsure,
+                                   previous.conflicts, covered=previous.covered)
+                out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
+                out._loc, out._marker_patches = loc, previous._marker_patches
+                out.ms = {"total": (time.perf_counter() - t0) * 1000}
+                return out
+            ys, xs = np.nonzero(changed)
+            grow = int(1.3 * self.side_mm * self.s)
+            win = (max(px0, px0 + 4 * int(xs.min()) - grow), max(py0, py0 + 4 * int(ys.min()) - grow),
+                   min(px1, px0 + 4 * int(xs.max()) + 4 + grow), min(py1, py0 + 4 * int(ys.max()) + 4 + grow))
+            if (win[2] - win[0]) * (win[3] - win[1]) > 0.4 * (px1 - px0) * (py1 - py0):
+                win = self._play
+        incremental = previous is not None and win != self._play
+        if previous is not None and previous._gain is not None:
+            gain, cloth_now = previous._gain, previous._cloth
+            if previous._lut is not None:
+                self._lut, self._lut_key = previous._lut, (gain.tobytes(), cloth_now.tobytes())
+        else:
+            cloth_now = self._cloth_now(frame, loc)
+            gain = self.colours.cloth_bgr / np.maximum(cloth_now, 1.0)
+            gain = np.clip(gain / gain.mean() * min(gain.mean(), 1.6), 0.4, 2.5)  # keep the cast, bound the light
+        self._win = win
+        wx0, wy0, wx1, wy1 = win
+        img = cv2.remap(frame, np.ascontiguousarray(mx[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]),
+                        np.ascontiguousarray(my[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]), cv2.INTER_LINEAR)
+        t1 = time.perf_counter()
+        ms["mat"] = (t1 - t0) * 1000
+        label, L, centres = self._classify(img, gain, cloth_now)
+        names = list(centres)
+        piece = (label == 1) | (label == 2)
+        t2 = time.perf_counter()
+        ms["classify"] = (t2 - t1) * 1000
+        lines = self._lines(L, piece)
+        lat = previous.lattice if previous is not None else self._fit_lattice(lines, piece)
+        t3 = time.perf_counter()
+        ms["lattice"] = (t3 - t2) * 1000
+        keep = previous.pieces if previous is not None else []
+        pieces, covered, unsure = self._pieces(lat, label, lines, keep)
+        t4 = time.perf_counter()
+        ms["pieces"] = (t4 - t3) * 1000
+        tribes = self._tribes(lat, label, names, nadir, cam_h)
+        if incremental:
+            inner = 12.0
+
+            def within(mm) -> bool:
+                return (wx0 / self.s + inner <= mm[0] < wx1 / self.s - inner
+                        and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
+            tribes = [t for t in previous.tribes if not within(t.mat_mm)] + [t for t in tribes if within(t.mat_mm)]
+            unsure = [u for u in previous.unsure if not u.startswith("triangle")] + unsure
+        self._fill_hidden(pieces, covered, lat, tribes)
+        conflicts = _conflicts(pieces, covered)
+        t5 = time.perf_counter()
+        ms["pawns"] = (t5 - t4) * 1000
+        ms["total"] = (t5 - t0) * 1000
+        self._win = self._play
+        out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered)
+        out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
+        out._loc, out._marker_patches = loc, self._marker_patches(frame, loc)
+        return out
+
+    def _marker_patches(self, frame: np.ndarray, loc) -> list[np.ndarray]:
+        """Small grey crops of the frame round each marker (where the location puts it)."""
+        out = []
+        for mid in self.mat.marker_ids:
+            quad = self.rect.mat_to_image(np.array(self.mat.marker_corners_mm(mid)), loc,
+                                          (frame.shape[1], frame.shape[0]))
+            x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+            x0, y0 = max(x0, 0), max(y0, 0)
+            x1, y1 = min(x1, frame.shape[1]), min(y1, frame.shape[0])
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                out.append(np.zeros((0, 0), np.float32))
+                continue
+            out.append(cv2.resize(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), None, fx=0.5, fy=0.5,
+                                  interpolation=cv2.INTER_AREA).astype(np.float32))
+        return out
+
+    def _markers_still(self, frame: np.ndarray, previous: SundaReading) -> bool:
+        """Whether every marker looks as it did in the previous frame (the camera and the mat did not move, no hand
+        over a marker): then its location holds and the marker search is skipped."""
+        if previous._loc is None or not previous._marker_patches:
+            return False
+        now = self._marker_patches(frame, previous._loc)
+        for a, b in zip(now, previous._marker_patches):
+            if a.size == 0 or a.shape != b.shape or float(np.mean(np.abs(a - b))) > MARKER_STILL:
+                return False
+        return True
+
+    # ---------------------------------------------------------------- pieces
+    def _pieces(self, lat: LatticePose, label: np.ndarray, lines: np.ndarray, keep: list[dict[str, Any]]):
+        """The pieces in the window; with ``keep`` (an earlier reading's pieces) those not wholly inside the
+        window are kept as they were, and their triangles are not read again."""
+        x0, y0, x1, y1 = self._win
+        corners_mm = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) / self.s
+        fr = lat.to_lattice(corners_mm)
+        qs = np.arange(int(np.floor(fr[:, 0].min())) - 1, int(np.ceil(fr[:, 0].max())) + 1)
+        rs = np.arange(int(np.floor(fr[:, 1].min())) - 1, int(np.ceil(fr[:, 1].max())) + 1)
+        Q, R, U = np.meshgrid(qs, rs, [0, 1], indexing="ij")
+        Q, R, U = Q.ravel(), R.ravel(), U.ravel()
+        P = lat.to_mm(tri_points(Q, R, U).reshape(-1, 2)).reshape(-1, 3, 2)
+        bary = np.array([[1 / 3, 1 / 3, 1 / 3], [0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.25, 0.25, 0.5],
+                         [0.2, 0.4, 0.4], [0.4, 0.2, 0.4], [0.4, 0.4, 0.2]])
+        samples = np.einsum("kj,njd->nkd", bary, P)
+        lab = self._at(label, samples)
+        piece_votes = ((lab == 1) | (lab == 2)).sum(axis=1)
+        inside = ((samples[..., 0] * self.s >= x0) & (samples[..., 0] * self.s < x1)
+                  & (samples[..., 1] * self.s >= y0) & (samples[..., 1] * self.s < y1)).all(axis=1)
+        examined = {(int(q), int(r), int(u)) for q, r, u in zip(Q[inside], R[inside], U[inside])}
+        kept = [dict(p) for p in keep if not (p["tris"][0] in examined and p["tris"][1] in examined)]
+        held = {t for p in kept for t in p["tris"]}
+        cov = inside & (piece_votes >= 4)
+        tris = [(int(q), int(r), int(u)) for q, r, u in zip(Q[cov], R[cov], U[cov])
+                if (int(q), int(r), int(u)) not in held]
+        index = {t: i for i, t in enumerate(tris)}
+        # the shared sides between covered triangles, and how strong a gap line runs along each
+        pairs = []
+        pts_of = {t: set(map(tuple, tri_points([t[0]], [t[1]], [t[2]])[0].tolist())) for t in tris}
+        for t in tris:
+            if t[2] != 1:
+                continue
+            q, r, _ = t
+            for o in ((q + 1, r, 0), (q, r + 1, 0), (q, r, 0)):
+                if o in index:
+                    shared = pts_of[t] & pts_of[o]
+                    if len(shared) == 2:
+                        pairs.append((t, o, tuple(sorted(shared))))
+        if pairs:
+            a = lat.to_mm(np.array([p[2][0] for p in pairs]))
+            b = lat.to_mm(np.array([p[2][1] for p in pairs]))
+            along = np.linspace(0.2, 0.8, 7)
+            d = b - a
+            n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
+            offs = np.arange(-1.5, 1.51, 0.5)
+            pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
+                   + offs[None, None, :, None] * n[:, None, None, :])
+            vals = self._at(lines, pts)
+            gap = np.median(vals.max(axis=2), axis=1)
+        else:
+            gap = np.zeros(0)
+        # mutual weakest line first, then the rest by strength
+        by_tri: dict[tuple, list[tuple[float, tuple]]] = {t: [] for t in tris}
+        for (t, o, _), g in zip(pairs, gap):
+            by_tri[t].append((float(g), o))
+            by_tri[o].append((float(g), t))
+        # an earlier reading's pieces still lying there stay paired as they were: a piece is laid whole, so in
+        # play (incremental reads) a new piece's two triangles are the two that appeared, gaps seen or not
+        mate: dict[tuple, tuple] = {}
+        for p in keep:
+            t, o = p["tris"]
+            if t in by_tri and o in by_tri:
+                mate[t], mate[o] = o, t
+        order = sorted(((float(g), t, o) for (t, o, _), g in zip(pairs, gap)), key=lambda x: x[0])
+
+        def best_free(t):
+            c = [(g, o) for g, o in by_tri[t] if o not in mate]
+            return min(c)[1] if c else None
+
+        changed = True
+        while changed:
+            changed = False
+            for g, t, o in order:
+                if t in mate or o in mate:
+                    continue
+                if best_free(t) == o and best_free(o) == t:
+                    mate[t], mate[o] = o, t
+                    changed = True
+        _augment(mate, by_tri)
+        pieces, covered, unsure = [], {}, []
+        for t in tris:
+            if t in mate or t in covered:
+                continue
+            unsure.append(f"triangle {t[0]},{t[1]},{t[2]} is covered but no second half of its piece was found")
+        done = set()
+        for t in tris:
+            o = mate.get(t)
+            if o is None or t in done:
+                continue
+            done.update((t, o))
+            q, r, turn = placement_of(t, o)
+            covered[t] = covered[o] = len(pieces)
+            pieces.append({"q": q, "r": r, "turn": turn, "tris": (t, o)})
+        self._read_sides(pieces, lat, label)
+        for p in kept:
+            covered[p["tris"][0]] = covered[p["tris"][1]] = len(pieces)
+            pieces.append(p)
+        return pieces, covered, unsure
+
+    def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
+        """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the
+        side (0.9 to 3 mm where those show too little), the nearest counting most (the pieces file reads a
+        slot at its point on the side; deeper in, the land of the next slot may curl round)."""
+        if not pieces:
+            return
+        C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
+        mid = C.mean(axis=1)
+        a = C
+        b = np.roll(C, -1, axis=1)
+        d = b - a
+        t = d / np.linalg.norm(d, axis=-1, keepdims=True)
+        nrm = np.stack([-t[..., 1], t[..., 0]], -1)
+        sgn = np.sign(((mid[:, None, :] - (a + b) / 2) * nrm).sum(-1, keepdims=True))
+        nrm = nrm * sgn                                                  # pointing into the piece
+        along = (np.arange(3)[:, None] + np.array([0.3, 0.4, 0.5, 0.6, 0.7])[None]) / 3    # (3, 5)
+        votes = []
+        # near the side first; where that shows too little (a wide gap, a piece laid off its place), deeper in
+        for insets, decay in ((np.array([0.4, 0.7, 1.0, 1.4, 1.9]), 0.6), (np.array([0.9, 1.3, 1.8, 2.4, 3.0]), 0.8)):
+            pts = (a[:, :, None, None, None, :] + along[None, None, :, :, None, None] * d[:, :, None, None, None, :]
+                   + insets[None, None, None, None, :, None] * nrm[:, :, None, None, None, :])
+            pts = pts.reshape(len(pieces), 4, 3, 25, 2)
+            lab = self._at(label, pts)                                        # (n, 4, 3, 25)
+            # only samples nearer their own side than any other (at an acute corner the next side is close)
+            dist = np.einsum("nsjkd,nmd->nsjkm", pts, nrm) - (a * nrm).sum(-1)[:, None, None, None, :]
+            own = np.take_along_axis(dist, np.arange(4)[None, :, None, None, None].repeat(len(pieces), 0)
+                                     .repeat(3, 2).repeat(25, 3), axis=4)[..., 0]
+            valid = own <= dist.min(axis=4) + 1e-6
+            # nearest the slot's point on the side counts most (the pieces file reads the slot there)
+            w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]
+                 * np.exp(-(insets - insets[0]) / decay)[None, :]).ravel()
+            w = (w * 25 / w.sum()).astype(np.float32)
+            votes.append(np.stack([(((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1)], -1))
+        near, deep = votes
+        vv = np.where((near.sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 2)
+        lv, wv = vv[..., 0], vv[..., 1]
+        mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
+        ml = self._at(label, mids)
+        for i, p in enumerate(pieces):
+            p["votes"] = np.stack([lv[i].ravel(), wv[i].ravel()], 1)    # (12, 2)
+            p["mid"] = "?" if ((ml[i] == 1) | (ml[i] == 2)).sum() < 2 else (
+                "L" if (ml[i] == 1).sum() >= (ml[i] == 2).sum() else "W")
+
+    def _fill_hidden(self, pieces, covered, lat: LatticePose, tribes: list[TribeReading]) -> None:
+        """Slots hidden (a pawn over them): the neighbour's slot across the side, else land (pawns stand on
+        land); then the sides and join as the position format writes them."""
+        sides_at = _directed_sides(pieces)
+        for p in pieces:
+            v = p["votes"]
+            tot = v.sum(1)
+            share = v[:, 0] / np.maximum(tot, 1)
+            clear = (tot >= 8) & ((share <= 0.12) | (share >= 0.5))
+            ring = ["?" if tot[k] == 0 else ("L" if share[k] >= LAND_SHARE else "W") for k in range(12)]
+            # a lone slot of the other terrain between two is a thin spit (or notch) that the camera's blur and
+            # chroma subsampling thin further: a clear trace of it is enough
+            base = list(ring)
+            for k in range(12):
+                a, b = base[k - 1], base[(k + 1) % 12]
+                if a == b and a == base[k] and tot[k] >= 8:
+                    def other(i: int) -> float:
+                        return share[i % 12] if a == "W" else 1 - share[i % 12]
+                    if other(k) >= SPIT_SHARE and other(k) > other(k - 1) and other(k) > other(k + 1):
+                        ring[k] = "L" if a == "W" else "W"
+                        clear[k] = True
+            p["ring"] = ring
+            p["strong"] = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
+            p["clear"] = clear
+        for p in pieces:
+            ring = p["ring"]
+            cs = corners_of(p["q"], p["r"], p["turn"])
+            for s in range(4):
+                other = sides_at.get((cs[(s + 1) % 4], cs[s]))
+                for j in range(3):
+                    k = 3 * s + j
+                    if p["clear"][k]:
+                        if other is not None and not p["strong"][k]:
+                            # read clearly on both pieces but not alike: the one read strongly wins (a spit
+                            # thinned by the blur); two strong readings that differ stay a conflict
+                            o, os_ = other
+                            ko = 3 * os_ + 2 - j
+                            if pieces[o]["strong"][ko] and pieces[o]["ring"][ko] != ring[k]:
+                                ring[k] = pieces[o]["ring"][ko]
+                        continue
+                    # unclear (a coast through the slot, a pawn over it): the piece across the side, read
+                    # clearly, or both pieces' votes together; hidden on both: land (pawns stand on land)
+                    if other is not None:
+                        o, os_ = other
+                        ko = 3 * os_ + 2 - j
+                        if pieces[o]["clear"][ko]:
+                            ring[k] = pieces[o]["ring"][ko]
+                            continue
+                        v = p["votes"][k] + pieces[o]["votes"][ko]
+                    else:
+                        v = p["votes"][k]
+                    ring[k] = "L" if v.sum() == 0 or v[0] >= LAND_SHARE * v.sum() else "W"
+        for p in pieces:
+            ring = "".join(p["ring"])
+            p["sides"] = " ".join(ring[3 * k:3 * k + 3] for k in range(4))
+            land_runs = sum(1 for i in range(12) if ring[i] == "L" and ring[i - 1] == "W")
+            p["join"] = "land" if land_runs >= 2 and p["mid"] == "L" else "water"
+
+    # ---------------------------------------------------------------- pawns
+    def _tribes(self, lat: LatticePose, label: np.ndarray, names: list[str], nadir: np.ndarray,
+                cam_h: float) -> list[TribeReading]:
+        pawn = (label >= 3).astype(np.uint8)
+        k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
+        pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        n, lab_img, stats, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8)
+        x0, y0 = self._win[:2]
+        out: list[TribeReading] = []
+        min_area = 0.5 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] < min_area:
+                continue
+            bx, by, bw, bh = stats[i, :4]
+            sub = lab_img[by:by + bh, bx:bx + bw] == i
+            ys, xs = np.nonzero(sub)
+            mm = np.column_stack([(xs + bx + x0) / self.s, (ys + by + y0) / self.s])
+            c = mm.mean(axis=0)
+            u = c - nadir
+            dist = float(np.linalg.norm(u))
+            u = u / dist if dist > 1e-6 else np.array([1.0, 0.0])
+            v = np.array([-u[1], u[0]])
+            along, across = mm @ u, mm @ v
+            lo, hi = np.percentile(along, [0.5, 99.5])
+            alo, ahi = np.percentile(across, [0.5, 99.5])
+            width = ahi - alo + 1 / self.s
+            length = hi - lo + 1 / self.s
+            if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
+                    and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
+                continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
+            disp = max(length - width, 0.0)
+            z = disp * cam_h / (dist + disp) if dist + disp > 0 else 0.0
+            est = z / PAWN_HEIGHT_MM
+            per_pawn = dist * PAWN_HEIGHT_MM / cam_h          # how far one pawn moves the top, mm
+            # the stack's near end is its base's near edge
+            base = c + u * (lo - c @ u + PAWN_MM / 2)
+            q, r = np.round(lat.to_lattice(base)[0]).astype(int)
+            n_est = int(np.clip(round(est), 1, MAX_TRIBE))
+            sure = per_pawn >= SURE_PARALLAX_MM and abs(est - round(est)) <= 0.2 and 1 <= round(est) <= MAX_TRIBE
+            labels_here = label[by:by + bh, bx:bx + bw][sub]
+            top = labels_here[(along >= hi - 0.8 * PAWN_MM) & (labels_here >= 3)]   # the top face, farthest out
+            if len(top) < 5:
+                top = labels_here[labels_here >= 3]
+            top_votes = np.bincount(top - 3, minlength=len(names) - 3)
+            top_name = names[3 + int(np.argmax(top_votes))]
+            colours: list[str | None] = []
+            top_zone_lo = hi - (PAWN_MM * cam_h / (cam_h - n_est * PAWN_HEIGHT_MM))
+            if n_est == 1:
+                colours = [top_name]
+            else:
+                step = (top_zone_lo - lo) / n_est
+                for k in range(n_est):
+                    s0, s1 = lo + k * step, lo + (k + 1) * step
+                    band = (along >= s0 + 0.2 * step) & (along < s1 - 0.2 * step) & (np.abs(across - c @ v) < width / 4)
+                    lbl = labels_here[band]
+                    lbl = lbl[lbl >= 3]
+                    if step < 1.5 or len(lbl) < 2:
+                        colours.append(None)
+                    else:
+                        colours.append(names[3 + int(np.bincount(lbl - 3).argmax())])
+                if colours and colours[-1] is None:
+                    colours[-1] = top_name
+            if any(cc is None for cc in colours):
+                sure = False
+            cands = sorted(range(1, MAX_TRIBE + 1), key=lambda h: abs(h - est))   # the phone offers the likeliest first
+            out.append(TribeReading(int(q), int(r), top_name, colours, n_est if sure else None, not sure,
+                                    cands if not sure else [n_est], (float(base[0]), float(base[1])), per_pawn))
+        return out
+
+
+def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]]) -> None:
+    """Pair the triangles left alone where the layout allows: the shortest alternating path from one to another
+    (covered neighbours, each step across a gap the weakest line first) swaps the pairs along it. A single wrong
+    early pair otherwise leaves two triangles alone and two pieces lost."""
+    for t in [t for t in by_tri if t not in mate]:
+        if t in mate:
+            continue
+        prev = {t: None}
+        frontier = [t]
+        found = None
+        while frontier and found is None:
+            nxt = []
+            for a in frontier:
+                for _, b in sorted(by_tri[a]):
+                    if b in prev or b == t:
+                        continue
+                    if b not in mate:
+                        prev[b] = a
+                        found = b
+                        break
+                    c = mate[b]
+                    if c in prev:
+                        continue
+                    prev[b], prev[c] = a, b
+                    nxt.append(c)
+                if found is not None:
+                    break
+            frontier = nxt
+        if found is None:
+            continue
+        b = found
+        while b is not None:           # walk back: b pairs with the one before it, and so on
+            a = prev[b]
+            before = prev[a] if a is not None else None
+            mate[a], mate[b] = b, a
+            b = before
+
+
+def _directed_sides(pieces: list[dict[str, Any]]) -> dict[tuple, tuple[int, int]]:
+    out = {}
+    for i, p in enumerate(pieces):
+        cs = corners_of(p["q"], p["r"], p["turn"])
+        for s in range(4):
+            out[(cs[s], cs[(s + 1) % 4])] = (i, s)
+    return out
+
+
+def _conflicts(pieces: list[dict[str, Any]], covered) -> list[str]:
+    """Shared sides whose land and water do not continue: "land against water", naming both pieces."""
+    sides_at = _directed_sides(pieces)
+    out = []
+    for (a, b), (i, s) in sides_at.items():
+        other = sides_at.get((b, a))
+        if other is None or other[0] < i:
+            continue
+        j, t = other
+        mine = pieces[i]["sides"].split()[s]
+        theirs = pieces[j]["sides"].split()[t]
+        if mine != theirs[::-1]:
+            pi, pj = pieces[i], pieces[j]
+            out.append(f"piece at {pi['q']},{pi['r']} turn {pi['turn']}, side {s} ({mine}) against piece at "
+                       f"{pj['q']},{pj['r']} turn {pj['turn']}, side {t} ({theirs}) at {a[0]},{a[1]}-{b[0]},{b[1]}: "
+                       f"land against water")
+    return out
