@@ -306,10 +306,12 @@ class FigureFinder:
 
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
              footprints: list[np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
-        """Figures in ``observed`` (BGR tile, aligned with ``reference``, same size).
+        """Figures in ``observed`` (BGR tile, or a tile and its surroundings, aligned with ``reference``, same
+        size).
 
-        Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in tile fractions. With
-        ``footprints`` a list, each figure's pixels (a boolean mask like ``observed``) are appended to it.
+        Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in fractions of the image's width and
+        height (the middle of the figure's picture). With ``footprints`` a list, each figure's pixels (a boolean
+        mask like ``observed``) are appended to it.
         """
         obs = observed.astype(np.float32)
         fitted = _fit_gain(obs, reference.astype(np.float32))
@@ -321,7 +323,7 @@ class FigureFinder:
         idx, dist = self.colours.nearest(bgr_to_lab(observed))
         coloured = dist < self.colour_distance
         px_area = mm_per_px * mm_per_px
-        side = observed.shape[0]
+        rows, cols = observed.shape[:2]
         weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
         m = _blobs(cand & (~shadow | coloured), weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
                    self.grow_share)
@@ -339,7 +341,7 @@ class FigureFinder:
                 # channel, as a shadow is: most of it reads as shadow, and only its few other pixels were left
                 col = blob & coloured
             ys, xs = np.nonzero(col if col.sum() >= 10 else blob)
-            u, v = (xs.mean() + 0.5) / side, (ys.mean() + 0.5) / side
+            u, v = (xs.mean() + 0.5) / cols, (ys.mean() + 0.5) / rows
             if col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum():
                 # the colour is voted by the blob's core: at its rim the figure's edge blends with the tile
                 # under it (blue on a yellow-green plain reads green) and its dark side reads black
@@ -400,10 +402,17 @@ def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.n
 
 def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Per-channel ``gain * ref + offset`` fitted to ``obs`` robustly (two passes, outliers dropped)."""
-    o = obs.reshape(-1, 3)
-    r = ref.reshape(-1, 3)
+    gain, offset = _gain_of(obs, ref)
+    return (ref.reshape(-1, 3) * gain + offset).reshape(obs.shape)
+
+
+def _gain_of(obs: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel ``(gain, offset)`` with ``gain * ref + offset`` fitted to ``obs`` robustly (two passes, the
+    worst fifth and outliers dropped: a figure on the tile does not count)."""
+    o = obs.reshape(-1, 3).astype(np.float32)
+    r = ref.reshape(-1, 3).astype(np.float32)
     w = np.ones((len(o), 1), np.float32)
-    out = o
+    gain, offset = np.ones(3, np.float32), np.zeros(3, np.float32)
     for _ in range(2):
         n = float(w.sum())
         mr = (r * w).sum(axis=0) / n
@@ -412,9 +421,9 @@ def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
         var = (rc * rc * w).sum(axis=0) / n
         cov = (rc * (o - mo) * w).sum(axis=0) / n
         gain = np.clip(np.where(var > 1.0, cov / np.maximum(var, 1.0), 1.0), 0.3, 3.0)
-        out = gain * rc + mo
-        err = np.abs(o - out).sum(axis=1)
+        offset = mo - gain * mr
+        err = np.abs(o - (gain * r + offset)).sum(axis=1)
         k = int(len(err) * 0.8)
         cut = max(float(np.partition(err, k)[k]) * 1.5, 6.0)
         w = (err < cut).astype(np.float32)[:, None]
-    return out.reshape(obs.shape)
+    return gain, offset

@@ -31,9 +31,10 @@ import numpy as np
 from . import VisionError
 from .geometry import TileGeometry
 from .mat import Mat
-from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab, shading
+from .pieces import FigureFinder, FigureSeen, PlayerColours, _gain_of, bgr_to_lab, shading
 from .refs import ReferenceSet
 from .regionmap import RegionMaps
+from .standing import FOOT_MM, camera_nadir, standing_point
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
                     TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, to_features)
 
@@ -107,6 +108,24 @@ def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[Figu
     return out
 
 
+def _one_each_standing(kept: list[FigureSeen], found: list[tuple[FigureSeen, bool, tuple[float, float]]],
+                       apart: float) -> list[FigureSeen]:
+    """``kept`` (figures of cells not read again) and the figures ``found`` (each with whether its picture ran
+    off the window it was found in, and where it stands in grid coordinates), one per figure: a figure found
+    from two tiles' windows stands at the same place, and no two figures stand closer than their feet allow.
+    Of sightings standing less than ``apart`` (tile sides) from each other or from a kept figure, the first of
+    whole pictures, then the largest, is kept (a picture cut by its window's edge may show only the figure's
+    rim, whose colour blends with the tile under it: a green figure's cut rim read yellow)."""
+    out = list(kept)
+    where = [(f.x - 0.5 + f.u, f.y - 0.5 + f.v) for f in kept]
+    for f, clipped, (gx, gy) in sorted(found, key=lambda item: (item[1], -item[0].area_mm2)):
+        if any(math.hypot(gx - x, gy - y) < apart for x, y in where):
+            continue
+        out.append(f)
+        where.append((gx, gy))
+    return out
+
+
 # --------------------------------------------------------------------------- the recogniser
 
 
@@ -151,6 +170,9 @@ class Thresholds:
     figure_edge: float = 0.1
     """(see :attr:`figure_apart`; the sightings on the next tile lay within 0.07 of its edge, figures standing
     on regions 0.12 and more.)"""
+    figure_apart_mm: float = 8.0
+    """Sightings of one colour standing (their bases, see :mod:`vision.standing`) closer than this are one
+    figure, seen from two tiles' windows (two figures' feet, 8-10 mm deep, stand further apart)."""
     tile_min_score: float = 0.78
     """Beyond the play area a cell unlike the table holds a tile only when a tile matches it this well
     (drawn tiles score 0.87 and more there, figures on them included; wood, the mat's edge and its markers
@@ -246,8 +268,10 @@ class Recognizer:
         def from_frame(pts: np.ndarray) -> np.ndarray:
             return rect.image_to_mat(pts, location, size)
 
+        lens = rect.lens.for_size(size) if getattr(rect, "lens", None) is not None else None
+        nadir = camera_nadir(location.homography, None if lens is None else lens.camera_matrix, size)
         obs = self.observe_mapped(frame, to_frame, key, previous, constraints, grid, from_frame=from_frame,
-                                  known=known)
+                                  known=known, nadir_mm=None if nadir is None else nadir[:2])
         obs.warnings[:0] = list(getattr(location, "warnings", []))
         return obs
 
@@ -260,21 +284,25 @@ class Recognizer:
     def observe_mapped(self, frame: np.ndarray, to_frame: MapFn, key: Any, previous: Observation | None = None,
                        constraints: Constraints | None = None, grid: Grid | None = None,
                        figures: bool = True, from_frame: MapFn | None = None,
-                       known: Mapping[Cell, tuple[str, int]] | None = None) -> Observation:
+                       known: Mapping[Cell, tuple[str, int]] | None = None,
+                       nadir_mm: tuple[float, float] | None = None) -> Observation:
         """Recognise ``frame`` seen through ``to_frame`` (mat mm -> frame pixels); ``key`` names the mapping
         (equal keys: the same mapping, so cached remap tables are reused). ``from_frame`` is the inverse
         (frame pixels -> mat mm): with it every cell the camera sees is read, without it the cells near
-        the mat (see :meth:`view`)."""
+        the mat (see :meth:`view`). ``nadir_mm``: the table point straight under the camera (a figure's
+        picture leans away from it, see :mod:`vision.standing`); None: unknown, a figure stands where the
+        middle of its picture is."""
         _check_image(frame)
         if grid is None:
             grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
-        obs = self._read(frame, to_frame, key, grid, previous, constraints, figures, from_frame, known)
+        obs = self._read(frame, to_frame, key, grid, previous, constraints, figures, from_frame, known, nadir_mm)
         if previous is None and self.fit_grid:
             # tiles are laid against their neighbours, not against the start tile's few degrees: fit the
             # lattice to where the tiles were found, and read again when it moved
             fitted = fit_grid(grid, obs.tiles.values())
             if fitted is not None and _grid_moved(grid, fitted, self.mat.play_rect_mm) > self.thresholds.grid_refit_mm:
-                obs = self._read(frame, to_frame, key, fitted, previous, constraints, figures, from_frame, known)
+                obs = self._read(frame, to_frame, key, fitted, previous, constraints, figures, from_frame, known,
+                                 nadir_mm)
         return obs
 
     fit_grid = False
@@ -302,7 +330,8 @@ class Recognizer:
 
     def _read(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, previous: Observation | None,
               constraints: Constraints | None, figures: bool, from_frame: MapFn | None = None,
-              known: Mapping[Cell, tuple[str, int]] | None = None) -> Observation:
+              known: Mapping[Cell, tuple[str, int]] | None = None,
+              nadir_mm: tuple[float, float] | None = None) -> Observation:
         warnings: list[str] = []
         size = (frame.shape[1], frame.shape[0])
         cells, side_px = self.view(grid, to_frame, size, key, from_frame)
@@ -376,8 +405,11 @@ class Recognizer:
                 pick = name if name in t.hidden_twins else (t.tile, t.rotation)
                 tiles[c] = replace(t, tile=pick[0], rotation=int(pick[1]), hidden_twins=())
         tiles = settle_hidden(tiles, self.catalog.counts)
+        found: list[tuple[FigureSeen, bool, tuple[float, float]]] = []
         for fc, group, spots in looked:
             if figures and self.figures is not None:
+                nadir = None if nadir_mm is None else grid.grid_from_mat(*nadir_mm)
+                fitted: dict[Cell, np.ndarray] = {}
                 for c in group:
                     if c not in tiles:
                         continue
@@ -388,8 +420,10 @@ class Recognizer:
                     if spots is not None and not spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any():
                         continue
                     if self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint:
-                        seen.extend(self._figures_on(fc, tiles[c]))
-        seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
+                        found.extend(self._figures_near(fc, tiles, c, nadir, fitted))
+        seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
+        if nadir_mm is None:
+            seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
         if (0, 0) not in tiles:
             warnings.append(f"the start tile {self.catalog.start} is not seen at (0, 0) any more")
         for t in tiles.values():
@@ -1011,30 +1045,121 @@ class Recognizer:
                 rest.append(cell)
         return kept, rest
 
-    def _figures_on(self, fc: FeatureCanvas, tile: TileGuess) -> list[FigureSeen]:
+    figure_reach_mm = 20.0
+    """Figures are looked for on a tile and this far around it, on the neighbouring tiles' references: a figure
+    standing near its tile's edge leans over the seam in the picture (see :mod:`vision.standing`), by up to its
+    foot and its lean, about 20 mm on the benchmark's widest camera."""
+
+    def _figures_near(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cell: Cell,
+                      nadir: tuple[float, float] | None, fitted: dict[Cell, np.ndarray]
+                      ) -> list[tuple[FigureSeen, bool, tuple[float, float]]]:
+        """Figures seen on the tile at ``cell`` and up to :attr:`figure_reach_mm` around it, each on the tile
+        it stands on: its base (the end of its picture nearest the camera's nadir, ``nadir`` in grid
+        coordinates, see :mod:`vision.standing`), which may lie on a neighbouring tile. Around the tile the
+        picture is compared with the neighbouring tiles' references where they lie (where no tile lies, with
+        the picture itself: nothing is found there). Returns ``(figure, clipped, (gx, gy))``: clipped when the
+        picture's end nearest the nadir runs off the window (its base may lie beyond), ``gx, gy`` where it stands
+        in grid coordinates. ``fitted``: the tiles' references fitted to their light so far (for this canvas)."""
         assert self.figures is not None
         mm = self.classifier.mm_per_px
-        top, left = fc.top_left(tile.x, tile.y)
-        ty = top + int(round(tile.offset_mm[1] / mm))
-        tx = left + int(round(tile.offset_mm[0] / mm))
-        obs = fc.bgr[ty:ty + TILE_PX, tx:tx + TILE_PX]
-        ref = self._ref_bgr[self.refs.index_of(tile.tile)]
-        if self.figure_scale > 1:
-            side = TILE_PX // self.figure_scale
-            obs = cv2.resize(obs, (side, side), interpolation=cv2.INTER_AREA)
-            ref = cv2.resize(ref, (side, side), interpolation=cv2.INTER_AREA)
-        ref = np.ascontiguousarray(np.rot90(ref, -(tile.rotation // 90)))
+        s = self.figure_scale
+        reach = int(round(self.figure_reach_mm / mm))
+        h, w = fc.bgr.shape[:2]
+
+        def place(t: TileGuess) -> tuple[int, int]:
+            top, left = fc.top_left(t.x, t.y)
+            return top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+
+        ty, tx = place(tiles[cell])
+        y0, x0 = max(ty - reach, 0), max(tx - reach, 0)
+        y1, x1 = min(ty + TILE_PX + reach, h), min(tx + TILE_PX + reach, w)
+        y1, x1 = y0 + (y1 - y0) // s * s, x0 + (x1 - x0) // s * s
+        obs = fc.bgr[y0:y1, x0:x1]
+        ref = obs.copy()
+        placed: list[tuple[TileGuess, int, int]] = []
+        # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel)
+        for dx, dy in sorted(((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)), key=lambda d: d == (0, 0)):
+            t = tiles.get((cell[0] + dx, cell[1] + dy))
+            if t is None:
+                continue
+            py, px = place(t)
+            py, px = py - y0, px - x0
+            placed.append((t, py, px))
+            a, b = max(py, 0), min(py + TILE_PX, y1 - y0)
+            c, d = max(px, 0), min(px + TILE_PX, x1 - x0)
+            if a >= b or c >= d:
+                continue
+            im = fitted.get((t.x, t.y))
+            if im is None:
+                # the reference in the light the tile is seen in, fitted on the whole tile (the window's own fit,
+                # mostly mat or one tile, cannot fit a neighbour seen in another light or cast)
+                im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)).astype(np.float32)
+                ta, tb, tc, td = max(py + y0, 0), min(py + y0 + TILE_PX, h), max(px + x0, 0), min(px + x0 + TILE_PX, w)
+                if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
+                    part = (slice(ta - py - y0, tb - py - y0), slice(tc - px - x0, td - px - x0))
+                    gain, offset = _gain_of(fc.bgr[ta:tb, tc:td].astype(np.float32), im[part])
+                    im = np.clip(im * gain + offset, 0, 255)
+                im = im.astype(np.uint8)
+                fitted[(t.x, t.y)] = im
+            ref[a:b, c:d] = im[a - py:b - py, c - px:d - px]
+        if s > 1:
+            size = ((x1 - x0) // s, (y1 - y0) // s)
+            obs = cv2.resize(obs, size, interpolation=cv2.INTER_AREA)
+            ref = cv2.resize(ref, size, interpolation=cv2.INTER_AREA)
+        # the nadir in the small window's pixel coordinates (pixel centres at integers)
+        nadir_px = None
+        if nadir is not None:
+            col = fc.margin + (nadir[0] - fc.x0 + 0.5) * TILE_PX
+            row = fc.margin + (nadir[1] - fc.y0 + 0.5) * TILE_PX
+            nadir_px = ((col - x0) / s - 0.5, (row - y0) / s - 0.5)
         out = []
         feet: list[np.ndarray] = []
-        for (colour, u, v, conf, area), foot in zip(self.figures.find(obs, ref, mm * self.figure_scale, feet), feet):
+        small_tile = TILE_PX // s
+        for (colour, _, _, conf, area), foot in zip(self.figures.find(obs, ref, mm * s, feet), feet):
+            bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s))
+            # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
+            X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
+            best, best_out = None, float("inf")
+            for t, py, px in placed:
+                u, v = (X - x0 - px) / TILE_PX, (Y - y0 - py) / TILE_PX
+                outside = max(-u, u - 1.0, -v, v - 1.0, 0.0)
+                if outside < best_out:
+                    best, best_out = (t, u, v), outside
+            if best is None or best_out * self.pitch > self.figure_off_tile_mm:
+                continue            # it stands on no tile read (the mat, or a tile beyond the window)
+            t, u, v = best
+            u, v = min(max(u, 0.0), 0.999), min(max(v, 0.0), 0.999)
             region = None
             if self.geometry is not None:
+                if nadir_px is None:
+                    # where the picture is all one knows: the figure's pixels on its tile
+                    py, px = next((py, px) for tt, py, px in placed if tt is t)
+                    mask = np.zeros((small_tile, small_tile), bool)
+                    ys, xs = np.nonzero(foot)
+                    ys, xs = ys - py // s, xs - px // s
+                    keep = (ys >= 0) & (ys < small_tile) & (xs >= 0) & (xs < small_tile)
+                    mask[ys[keep], xs[keep]] = True
+                else:
+                    mask = np.zeros(0, bool)
+                if not mask.any():
+                    # the figure's base: a disc the size of its foot around where it stands
+                    yy, xx = np.mgrid[0:small_tile, 0:small_tile]
+                    r = FOOT_MM / (mm * s)
+                    mask = (xx + 0.5 - u * small_tile) ** 2 + (yy + 0.5 - v * small_tile) ** 2 <= r * r
+                    if not mask.any():
+                        mask[min(int(v * small_tile), small_tile - 1), min(int(u * small_tile), small_tile - 1)] = True
                 try:
-                    region = self.region_under(tile.tile, tile.rotation, foot)
+                    region = self.region_under(t.tile, t.rotation, mask)
                 except VisionError:
                     region = None
-            out.append(FigureSeen(tile.x, tile.y, colour, region, float(u), float(v), conf, area))
+            gx = fc.x0 - 0.5 + (X - fc.margin) / TILE_PX
+            gy = fc.y0 - 0.5 + (Y - fc.margin) / TILE_PX
+            out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy)))
         return out
+
+    figure_off_tile_mm = 3.0
+    """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
+    found to a few millimetres); further out it stands on no tile and is not reported."""
 
     @property
     def regions(self) -> RegionMaps | None:
