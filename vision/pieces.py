@@ -301,26 +301,31 @@ class FigureFinder:
     figure's shaded side reads black; a black figure with a yellow sheen stays unsure)."""
     min_core_px: int = 6
     """The whole blob votes when its core has fewer coloured pixels than this."""
+    split_share: float = 0.25
+    """A blob in which two colours (not the darkest) each have this share of the votes is two figures."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
-             footprints: list[np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
+             footprints: list[np.ndarray] | None = None, fit: bool = True,
+             nearest: tuple[np.ndarray, np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
         """Figures in ``observed`` (BGR tile, or a tile and its surroundings, aligned with ``reference``, same
         size).
 
         Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in fractions of the image's width and
         height (the middle of the figure's picture). With ``footprints`` a list, each figure's pixels (a boolean
-        mask like ``observed``) are appended to it.
+        mask like ``observed``) are appended to it. ``fit=False``: ``reference`` is already in the light of
+        ``observed`` (no gain is fitted). ``nearest``: the nearest player colour and its distance per pixel of
+        ``observed`` (:meth:`PlayerColours.nearest` of its Lab), when already known.
         """
         obs = observed.astype(np.float32)
-        fitted = _fit_gain(obs, reference.astype(np.float32))
+        fitted = _fit_gain(obs, reference.astype(np.float32)) if fit else reference.astype(np.float32)
         resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
         median = float(np.median(resid))
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
         mean_ratio, grey = shading(obs, fitted)
         shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
-        idx, dist = self.colours.nearest(bgr_to_lab(observed))
+        idx, dist = nearest if nearest is not None else self.colours.nearest(bgr_to_lab(observed))
         coloured = dist < self.colour_distance
         px_area = mm_per_px * mm_per_px
         rows, cols = observed.shape[:2]
@@ -330,11 +335,12 @@ class FigureFinder:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
         out = []
-        for i in range(1, n):
-            area = stats[i, cv2.CC_STAT_AREA] * px_area
+        square = np.ones((3, 3), np.uint8)
+
+        def judge(blob: np.ndarray, split: bool) -> None:
+            area = blob.sum() * px_area
             if not self.min_area_mm2 <= area <= self.max_area_mm2:
-                continue
-            blob = labels == i
+                return
             col = blob & coloured & ~shadow
             if col.sum() * px_area < self.min_coloured_mm2 or col.sum() < self.min_coloured_share * blob.sum():
                 # a black figure on a light tile is darker than the tile by much the same factor in every
@@ -345,10 +351,24 @@ class FigureFinder:
             if col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum():
                 # the colour is voted by the blob's core: at its rim the figure's edge blends with the tile
                 # under it (blue on a yellow-green plain reads green) and its dark side reads black
-                core = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & col
+                core = cv2.erode(blob.astype(np.uint8), square).astype(bool) & col
                 vote = core if core.sum() >= self.min_core_px else col
                 counts = np.bincount(idx[vote], minlength=len(self.colours.colours))
                 best = int(counts.argmax())
+                if split:
+                    # two figures side by side make one blob (more so around a tile, where no seam parts them):
+                    # each colour (but the darkest, a figure's shaded side) with a good part of the votes is a
+                    # figure of its own, its pixels those nearest its voters
+                    many = [k for k in range(len(counts)) if k != darkest and counts[k] >= self.min_core_px
+                            and counts[k] >= self.split_share * vote.sum()]
+                    if len(many) >= 2:
+                        far = np.stack([cv2.distanceTransform((~(vote & (idx == k))).astype(np.uint8), cv2.DIST_L2, 3)
+                                        for k in many])
+                        near = far.argmin(axis=0)
+                        for j in range(len(many)):
+                            part = cv2.morphologyEx((blob & (near == j)).astype(np.uint8), cv2.MORPH_OPEN, square)
+                            judge(part.astype(bool), False)
+                        return
                 # a figure's shaded side reads as the darkest colour: no vote against a colour that clearly
                 # outnumbers it
                 shade = best != darkest and counts[best] >= self.shade_lead * counts[darkest]
@@ -358,11 +378,15 @@ class FigureFinder:
                     out.append((self.colours.colours[best].name, float(u), float(v), conf, float(area)))
                     if footprints is not None:
                         footprints.append(col if col.sum() >= 10 else blob)
-                    continue
+                    return
             if self.report_unknown and area >= 1.5 * self.min_area_mm2:
                 out.append(("unknown", float(u), float(v), 0.0, float(area)))
                 if footprints is not None:
                     footprints.append(blob)
+
+        for i in range(1, n):
+            if self.min_area_mm2 <= stats[i, cv2.CC_STAT_AREA] * px_area <= self.max_area_mm2:
+                judge(labels == i, True)
         return out
 
 

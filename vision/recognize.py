@@ -409,7 +409,7 @@ class Recognizer:
         for fc, group, spots in looked:
             if figures and self.figures is not None:
                 nadir = None if nadir_mm is None else grid.grid_from_mat(*nadir_mm)
-                fitted: dict[Cell, np.ndarray] = {}
+                fitted: dict[Any, Any] = {}
                 for c in group:
                     if c not in tiles:
                         continue
@@ -1051,7 +1051,7 @@ class Recognizer:
     foot and its lean, about 20 mm on the benchmark's widest camera."""
 
     def _figures_near(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cell: Cell,
-                      nadir: tuple[float, float] | None, fitted: dict[Cell, np.ndarray]
+                      nadir: tuple[float, float] | None, fitted: dict[Any, Any]
                       ) -> list[tuple[FigureSeen, bool, tuple[float, float]]]:
         """Figures seen on the tile at ``cell`` and up to :attr:`figure_reach_mm` around it, each on the tile
         it stands on: its base (the end of its picture nearest the camera's nadir, ``nadir`` in grid
@@ -1059,23 +1059,28 @@ class Recognizer:
         picture is compared with the neighbouring tiles' references where they lie (where no tile lies, with
         the picture itself: nothing is found there). Returns ``(figure, clipped, (gx, gy))``: clipped when the
         picture's end nearest the nadir runs off the window (its base may lie beyond), ``gx, gy`` where it stands
-        in grid coordinates. ``fitted``: the tiles' references fitted to their light so far (for this canvas)."""
+        in grid coordinates. ``fitted``: what windows of this canvas share (the tiles' references fitted to their
+        light so far, the canvas at the figures' scale)."""
         assert self.figures is not None
         mm = self.classifier.mm_per_px
         s = self.figure_scale
         reach = int(round(self.figure_reach_mm / mm))
         h, w = fc.bgr.shape[:2]
+        small = fitted.get("small")
+        if small is None:
+            # the canvas at the figures' scale and its player colours, once for all windows of this canvas
+            half = cv2.resize(fc.bgr, (w // s, h // s), interpolation=cv2.INTER_AREA) if s > 1 else fc.bgr
+            small = fitted["small"] = (half, self.figures.colours.nearest(bgr_to_lab(half)))
 
         def place(t: TileGuess) -> tuple[int, int]:
             top, left = fc.top_left(t.x, t.y)
             return top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
 
         ty, tx = place(tiles[cell])
-        y0, x0 = max(ty - reach, 0), max(tx - reach, 0)
-        y1, x1 = min(ty + TILE_PX + reach, h), min(tx + TILE_PX + reach, w)
+        y0, x0 = max(ty - reach, 0) // s * s, max(tx - reach, 0) // s * s
+        y1, x1 = min(ty + TILE_PX + reach, h // s * s), min(tx + TILE_PX + reach, w // s * s)
         y1, x1 = y0 + (y1 - y0) // s * s, x0 + (x1 - x0) // s * s
-        obs = fc.bgr[y0:y1, x0:x1]
-        ref = obs.copy()
+        ref = fc.bgr[y0:y1, x0:x1].copy()
         placed: list[tuple[TileGuess, int, int]] = []
         # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel)
         for dx, dy in sorted(((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)), key=lambda d: d == (0, 0)):
@@ -1096,16 +1101,18 @@ class Recognizer:
                 im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)).astype(np.float32)
                 ta, tb, tc, td = max(py + y0, 0), min(py + y0 + TILE_PX, h), max(px + x0, 0), min(px + x0 + TILE_PX, w)
                 if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
-                    part = (slice(ta - py - y0, tb - py - y0), slice(tc - px - x0, td - px - x0))
-                    gain, offset = _gain_of(fc.bgr[ta:tb, tc:td].astype(np.float32), im[part])
+                    part = (slice(ta - py - y0, tb - py - y0, 2), slice(tc - px - x0, td - px - x0, 2))
+                    gain, offset = _gain_of(fc.bgr[ta:tb:2, tc:td:2].astype(np.float32), im[part])
                     im = np.clip(im * gain + offset, 0, 255)
                 im = im.astype(np.uint8)
                 fitted[(t.x, t.y)] = im
             ref[a:b, c:d] = im[a - py:b - py, c - px:d - px]
+        # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
+        win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
+        obs = small[0][win]
+        nearest = (small[1][0][win], small[1][1][win])
         if s > 1:
-            size = ((x1 - x0) // s, (y1 - y0) // s)
-            obs = cv2.resize(obs, size, interpolation=cv2.INTER_AREA)
-            ref = cv2.resize(ref, size, interpolation=cv2.INTER_AREA)
+            ref = cv2.resize(ref, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
         # the nadir in the small window's pixel coordinates (pixel centres at integers)
         nadir_px = None
         if nadir is not None:
@@ -1115,7 +1122,8 @@ class Recognizer:
         out = []
         feet: list[np.ndarray] = []
         small_tile = TILE_PX // s
-        for (colour, _, _, conf, area), foot in zip(self.figures.find(obs, ref, mm * s, feet), feet):
+        for (colour, _, _, conf, area), foot in zip(self.figures.find(obs, ref, mm * s, feet, fit=False,
+                                                                      nearest=nearest), feet):
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
