@@ -75,10 +75,11 @@ def field_hard(neuesland_scans):
     return setup, refs, colours, lens
 
 
-def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8):
+def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8, far_mm: float = 200.0):
     """A bench board on the field camera with its tilt turned to ``seed``'s azimuth, and figures standing
-    ``edge_mm`` from their tile's edge on the side away from the camera's nadir, with a tile beyond that edge
-    (the picture leans over it), each on a region of its tile, anywhere along the edge but its corners."""
+    ``edge_mm`` from their tile's edge on the side away from the camera's nadir, on tiles at least ``far_mm`` from
+    the nadir, with a tile beyond that edge (the picture leans over it), each on a region of its tile, anywhere
+    along the edge but its corners."""
     from tests.vision.conftest import BENCH
     from vision.geometry import rotate_uv
     from vision.mat import Mat
@@ -96,7 +97,7 @@ def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8):
     used: set = set()
     for t in scene.tiles:
         away = np.array(scene.cell_centre_mm(t.x, t.y)) - nadir
-        if np.linalg.norm(away) < 120:           # near the nadir a figure hardly leans
+        if np.linalg.norm(away) < far_mm:        # near the nadir a figure hardly leans
             continue
         side = (int(np.sign(away[0])), 0) if abs(away[0]) > abs(away[1]) else (0, int(np.sign(away[1])))
         beyond = (t.x + side[0], t.y + side[1])
@@ -124,10 +125,9 @@ def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8):
 
 
 @pytest.mark.shared
-def test_figures_4_mm_from_a_seam_are_named_on_their_own_tile_and_region(field_hard):
-    """Figures 4 mm from the edge facing away from the nadir, in every colour, on a 95 degree lens tilted 14
-    degrees: each named on its own tile and region; none on the tile it leans over. Before (the figure's
-    picture decided its tile and region) 7 of 24 of these were missed or named on the next tile."""
+def test_figures_3_5_mm_from_a_seam_are_named_on_their_own_tile_and_region(field_hard):
+    """Figures 3.5 mm from the edge facing away from the nadir (200 mm or more from it), in every colour, on a 95 degree lens tilted 14
+    degrees: each named on its own tile and region; none on the tile it leans over."""
     from tests.vision.conftest import BENCH
     from vision.mat import Mat
     from vision.recognize import Recognizer
@@ -139,9 +139,9 @@ def test_figures_4_mm_from_a_seam_are_named_on_their_own_tile_and_region(field_h
     rec = Recognizer(setup.catalog, refs, mat, geometry=setup.geometry, colours=colours,
                      rectifier=Rectifier(mat, lens=lens))
     right = total = 0
-    wrong = []
+    wrong, leaning = [], []
     for seed in (301, 302, 303):
-        scene, cam = leaning_board(setup, seed, 4.0)
+        scene, cam = leaning_board(setup, seed, 3.5)
         assert len(scene.figures) == 8, "the board has tiles enough for 8 figures at a seam"
         frame, truth = render(scene, setup.art, cam, np.random.default_rng(seed + 50), BENCH.SIZE,
                               geometry=setup.geometry, shapes=setup.true_regions)
@@ -156,5 +156,11 @@ def test_figures_4_mm_from_a_seam_are_named_on_their_own_tile_and_region(field_h
                 got.remove(want)
             else:
                 wrong.append((seed, want))
+        # a figure of a colour named on the next tile, where none of that colour stands: it leaned over there
+        stands = {(f["x"], f["y"], f["color"]) for f in truth.figures}
+        leaning += [(seed, g) for g in got if g[:3] not in stands and any(
+            (g[0] + dx, g[1] + dy, g[2]) in stands for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
         wrong += [(seed, ("seen", g)) for g in got]
-    assert right >= total - 2 and len(wrong) <= 3, f"{right}/{total} figures at a seam right; wrong: {wrong}"
+    # before (the middle of a figure's picture decided its tile): 21 of 24 right, 3 named on the next tile
+    assert not leaning, f"figures named on the tile their picture leans over: {leaning}"
+    assert right >= total - 1, f"{right}/{total} figures at a seam right; wrong: {wrong}"
