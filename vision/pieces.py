@@ -301,8 +301,9 @@ class FigureFinder:
     figure's shaded side reads black; a black figure with a yellow sheen stays unsure)."""
     min_core_px: int = 6
     """The whole blob votes when its core has fewer coloured pixels than this."""
-    split_share: float = 0.25
-    """A blob in which two colours (not the darkest) each have this share of the votes is two figures."""
+    split_share: float = 0.15
+    """A blob in which two colours (not the darkest) each have this share of the votes (and twice
+    :attr:`min_core_px`) is two figures (a green figure beside a red one under a warm light: 15 of 73 votes)."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
@@ -359,7 +360,7 @@ class FigureFinder:
                     # two figures side by side make one blob (more so around a tile, where no seam parts them):
                     # each colour (but the darkest, a figure's shaded side) with a good part of the votes is a
                     # figure of its own, its pixels those nearest its voters
-                    many = [k for k in range(len(counts)) if k != darkest and counts[k] >= self.min_core_px
+                    many = [k for k in range(len(counts)) if k != darkest and counts[k] >= 2 * self.min_core_px
                             and counts[k] >= self.split_share * vote.sum()]
                     if len(many) >= 2:
                         far = np.stack([cv2.distanceTransform((~(vote & (idx == k))).astype(np.uint8), cv2.DIST_L2, 3)

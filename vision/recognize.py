@@ -1082,31 +1082,41 @@ class Recognizer:
         y1, x1 = y0 + (y1 - y0) // s * s, x0 + (x1 - x0) // s * s
         ref = fc.bgr[y0:y1, x0:x1].copy()
         placed: list[tuple[TileGuess, int, int]] = []
-        # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel)
-        for dx, dy in sorted(((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)), key=lambda d: d == (0, 0)):
+        for dx, dy in ((0, 0), (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
             t = tiles.get((cell[0] + dx, cell[1] + dy))
-            if t is None:
-                continue
-            py, px = place(t)
-            py, px = py - y0, px - x0
-            placed.append((t, py, px))
+            if t is not None:
+                py, px = place(t)
+                placed.append((t, py - y0, px - x0))
+
+        def light_of(t: TileGuess, py: int, px: int) -> tuple[np.ndarray, np.ndarray] | None:
+            """The reference's gain and offset per channel that put it in the light the tile is seen in, fitted on
+            the tile where this canvas shows at least half of it (a window's own fit, mostly mat or one tile,
+            cannot fit a neighbour seen in another light or cast); None where it shows less."""
+            key = ("light", t.x, t.y)
+            if key not in fitted:
+                im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+                ta, tb = max(py + y0, 0), min(py + y0 + TILE_PX, h)
+                tc, td = max(px + x0, 0), min(px + x0 + TILE_PX, w)
+                fitted[key] = None
+                if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
+                    part = (slice(ta - py - y0, tb - py - y0, 2), slice(tc - px - x0, td - px - x0, 2))
+                    fitted[key] = _gain_of(fc.bgr[ta:tb:2, tc:td:2].astype(np.float32),
+                                           im[part].astype(np.float32))
+            return fitted[key]
+
+        own = light_of(*placed[0])
+        # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel); a neighbour
+        # the canvas shows too little of (a canvas of one changed cell) in the tile's own light
+        for t, py, px in placed[1:] + placed[:1]:
             a, b = max(py, 0), min(py + TILE_PX, y1 - y0)
             c, d = max(px, 0), min(px + TILE_PX, x1 - x0)
             if a >= b or c >= d:
                 continue
-            im = fitted.get((t.x, t.y))
-            if im is None:
-                # the reference in the light the tile is seen in, fitted on the whole tile (the window's own fit,
-                # mostly mat or one tile, cannot fit a neighbour seen in another light or cast)
-                im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)).astype(np.float32)
-                ta, tb, tc, td = max(py + y0, 0), min(py + y0 + TILE_PX, h), max(px + x0, 0), min(px + x0 + TILE_PX, w)
-                if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
-                    part = (slice(ta - py - y0, tb - py - y0, 2), slice(tc - px - x0, td - px - x0, 2))
-                    gain, offset = _gain_of(fc.bgr[ta:tb:2, tc:td:2].astype(np.float32), im[part])
-                    im = np.clip(im * gain + offset, 0, 255)
-                im = im.astype(np.uint8)
-                fitted[(t.x, t.y)] = im
-            ref[a:b, c:d] = im[a - py:b - py, c - px:d - px]
+            light = light_of(t, py, px) or own
+            im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))[a - py:b - py, c - px:d - px]
+            if light is not None:
+                im = np.clip(im.astype(np.float32) * light[0] + light[1], 0, 255)
+            ref[a:b, c:d] = im
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
         win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
         obs = small[0][win]
