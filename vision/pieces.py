@@ -304,12 +304,16 @@ class FigureFinder:
     split_share: float = 0.15
     """A blob in which two colours (not the darkest) each have this share of the votes (and twice
     :attr:`min_core_px`) is two figures (a green figure beside a red one under a warm light: 15 of 73 votes)."""
+    one_figure_mm2: float = 320.0
+    """One standing figure's picture is smaller than this (its 16 x 8 mm foot and its lean, blurred: 130-290 mm^2 on
+    the benchmark); in a larger blob the darkest colour splits off too (a black figure beside a blue one)."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
              footprints: list[np.ndarray] | None = None, fit: bool = True,
-             nearest: tuple[np.ndarray, np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
+             nearest: tuple[np.ndarray, np.ndarray] | None = None,
+             seams: np.ndarray | None = None) -> list[tuple[str, float, float, float, float]]:
         """Figures in ``observed`` (BGR tile, or a tile and its surroundings, aligned with ``reference``, same
         size).
 
@@ -331,6 +335,8 @@ class FigureFinder:
         px_area = mm_per_px * mm_per_px
         rows, cols = observed.shape[:2]
         weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
+        if seams is not None:
+            weak &= ~seams
         m = _blobs(cand & (~shadow | coloured), weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
                    self.grow_share)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
@@ -358,10 +364,10 @@ class FigureFinder:
                 best = int(counts.argmax())
                 if split:
                     # two figures side by side make one blob (more so around a tile, where no seam parts them):
-                    # each colour (but the darkest, a figure's shaded side) with a good part of the votes is a
-                    # figure of its own, its pixels those nearest its voters
-                    many = [k for k in range(len(counts)) if k != darkest and counts[k] >= 2 * self.min_core_px
-                            and counts[k] >= self.split_share * vote.sum()]
+                    # each colour with a good part of the votes is a figure of its own, its pixels those nearest its
+                    # voters; the darkest (a figure's shaded side) only in a blob larger than one figure
+                    many = [k for k in range(len(counts)) if (k != darkest or area > self.one_figure_mm2)
+                            and counts[k] >= 2 * self.min_core_px and counts[k] >= self.split_share * vote.sum()]
                     if len(many) >= 2:
                         far = np.stack([cv2.distanceTransform((~(vote & (idx == k))).astype(np.uint8), cv2.DIST_L2, 3)
                                         for k in many])

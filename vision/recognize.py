@@ -1045,10 +1045,11 @@ class Recognizer:
                 rest.append(cell)
         return kept, rest
 
-    figure_reach_mm = 20.0
+    figure_reach_mm = 16.0
     """Figures are looked for on a tile and this far around it, on the neighbouring tiles' references: a figure
-    standing near its tile's edge leans over the seam in the picture (see :mod:`vision.standing`), by up to its
-    foot and its lean, about 20 mm on the benchmark's widest camera."""
+    standing near its tile's edge leans over the seam in the picture (see :mod:`vision.standing`), by its foot
+    (up to 8 mm) and its lean (a 17 mm figure 350 mm from the nadir of a camera 680 mm up, the benchmark's
+    widest: 9 mm) less how far inside it stands (3 mm or more)."""
 
     def _figures_near(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cell: Cell,
                       nadir: tuple[float, float] | None, fitted: dict[Any, Any]
@@ -1099,12 +1100,14 @@ class Recognizer:
                 tc, td = max(px + x0, 0), min(px + x0 + TILE_PX, w)
                 fitted[key] = None
                 if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
-                    part = (slice(ta - py - y0, tb - py - y0, 2), slice(tc - px - x0, td - px - x0, 2))
-                    fitted[key] = _gain_of(fc.bgr[ta:tb:2, tc:td:2].astype(np.float32),
+                    part = (slice(ta - py - y0, tb - py - y0, 3), slice(tc - px - x0, td - px - x0, 3))
+                    fitted[key] = _gain_of(fc.bgr[ta:tb:3, tc:td:3].astype(np.float32),
                                            im[part].astype(np.float32))
             return fitted[key]
 
         own = light_of(*placed[0])
+        seams = np.zeros(ref.shape[:2], bool)
+        ring = 3
         # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel); a neighbour
         # the canvas shows too little of (a canvas of one changed cell) in the tile's own light
         for t, py, px in placed[1:] + placed[:1]:
@@ -1117,12 +1120,23 @@ class Recognizer:
             if light is not None:
                 im = np.clip(im.astype(np.float32) * light[0] + light[1], 0, 255)
             ref[a:b, c:d] = im
+            # the tile's outer pixels: where a tile laid by hand meets the next one, or its reference's crop took
+            # in a pixel of border, the picture is a little off its reference
+            for lo, hi, axis in ((py, py + TILE_PX, 0), (px, px + TILE_PX, 1)):
+                for e0, e1 in ((lo, lo + ring), (hi - ring, hi)):
+                    e0, e1 = max(e0, 0), min(e1, seams.shape[axis])
+                    if e0 < e1:
+                        if axis == 0:
+                            seams[e0:e1, c:d] = True
+                        else:
+                            seams[a:b, e0:e1] = True
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
         win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
         obs = small[0][win]
         nearest = (small[1][0][win], small[1][1][win])
         if s > 1:
             ref = cv2.resize(ref, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
+            seams = seams.reshape(seams.shape[0] // s, s, seams.shape[1] // s, s).any(axis=(1, 3))
         # the nadir in the small window's pixel coordinates (pixel centres at integers)
         nadir_px = None
         if nadir is not None:
@@ -1133,7 +1147,7 @@ class Recognizer:
         feet: list[np.ndarray] = []
         small_tile = TILE_PX // s
         for (colour, _, _, conf, area), foot in zip(self.figures.find(obs, ref, mm * s, feet, fit=False,
-                                                                      nearest=nearest), feet):
+                                                                      nearest=nearest, seams=seams), feet):
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
