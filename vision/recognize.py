@@ -108,21 +108,24 @@ def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[Figu
     return out
 
 
-def _one_each_standing(kept: list[FigureSeen], found: list[tuple[FigureSeen, bool, tuple[float, float]]],
-                       apart: float) -> list[FigureSeen]:
+def _one_each_standing(kept: list[FigureSeen], found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
+                       apart: float, overlap: float = 0.3) -> list[FigureSeen]:
     """``kept`` (figures of cells not read again) and the figures ``found`` (each with whether its picture ran
-    off the window it was found in, and where it stands in grid coordinates), one per figure: a figure found
-    from two tiles' windows stands at the same place, and no two figures stand closer than their feet allow.
-    Of sightings standing less than ``apart`` (tile sides) from each other or from a kept figure, the first of
-    whole pictures, then the largest, is kept (a picture cut by its window's edge may show only the figure's
-    rim, whose colour blends with the tile under it: a green figure's cut rim read yellow)."""
+    off the window it was found in, where it stands in grid coordinates and its picture's pixels), one per
+    figure: a figure found from two tiles' windows stands at the same place and is the same picture, and no two
+    figures stand closer than their feet allow. Of sightings standing less than ``apart`` (tile sides) from each
+    other or from a kept figure, or sharing ``overlap`` of the smaller one's picture, the first of whole
+    pictures, then the largest, is kept (a picture cut by its window's edge may show only the figure's rim,
+    whose colour blends with the tile under it, and stand elsewhere: a lying figure cut in two)."""
     out = list(kept)
-    where = [(f.x - 0.5 + f.u, f.y - 0.5 + f.v) for f in kept]
-    for f, clipped, (gx, gy) in sorted(found, key=lambda item: (item[1], -item[0].area_mm2)):
-        if any(math.hypot(gx - x, gy - y) < apart for x, y in where):
+    where: list[tuple[float, float, frozenset]] = [(f.x - 0.5 + f.u, f.y - 0.5 + f.v, frozenset()) for f in kept]
+    for f, clipped, (gx, gy), pixels in sorted(found, key=lambda item: (item[1], -item[0].area_mm2)):
+        if any(math.hypot(gx - x, gy - y) < apart
+               or (pixels and seen and len(pixels & seen) >= overlap * min(len(pixels), len(seen)))
+               for x, y, seen in where):
             continue
         out.append(f)
-        where.append((gx, gy))
+        where.append((gx, gy, pixels))
     return out
 
 
@@ -405,7 +408,7 @@ class Recognizer:
                 pick = name if name in t.hidden_twins else (t.tile, t.rotation)
                 tiles[c] = replace(t, tile=pick[0], rotation=int(pick[1]), hidden_twins=())
         tiles = settle_hidden(tiles, self.catalog.counts)
-        found: list[tuple[FigureSeen, bool, tuple[float, float]]] = []
+        found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         for fc, group, spots in looked:
             if figures and self.figures is not None:
                 nadir = None if nadir_mm is None else grid.grid_from_mat(*nadir_mm)
@@ -1053,14 +1056,14 @@ class Recognizer:
 
     def _figures_near(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cell: Cell,
                       nadir: tuple[float, float] | None, fitted: dict[Any, Any]
-                      ) -> list[tuple[FigureSeen, bool, tuple[float, float]]]:
+                      ) -> list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]:
         """Figures seen on the tile at ``cell`` and up to :attr:`figure_reach_mm` around it, each on the tile
         it stands on: its base (the end of its picture nearest the camera's nadir, ``nadir`` in grid
         coordinates, see :mod:`vision.standing`), which may lie on a neighbouring tile. Around the tile the
         picture is compared with the neighbouring tiles' references where they lie (where no tile lies, with
-        the picture itself: nothing is found there). Returns ``(figure, clipped, (gx, gy))``: clipped when the
-        picture's end nearest the nadir runs off the window (its base may lie beyond), ``gx, gy`` where it stands
-        in grid coordinates. ``fitted``: what windows of this canvas share (the tiles' references fitted to their
+        the picture itself: nothing is found there). Returns ``(figure, clipped, (gx, gy), pixels)``: clipped when
+        the picture runs off the window (part of it may lie beyond), ``gx, gy`` where it stands in grid coordinates,
+        ``pixels`` the picture's pixels on the grid at the figures' scale. ``fitted``: what windows of this canvas share (the tiles' references fitted to their
         light so far, the canvas at the figures' scale)."""
         assert self.figures is not None
         mm = self.classifier.mm_per_px
@@ -1186,7 +1189,12 @@ class Recognizer:
                     region = None
             gx = fc.x0 - 0.5 + (X - fc.margin) / TILE_PX
             gy = fc.y0 - 0.5 + (Y - fc.margin) / TILE_PX
-            out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy)))
+            # the picture's pixels on the grid at the figures' scale (the same in every window and canvas)
+            ys, xs = np.nonzero(foot)
+            px_grid = (xs + (x0 - fc.margin) // s + fc.x0 * small_tile, ys + (y0 - fc.margin) // s + fc.y0 * small_tile)
+            pixels = frozenset(zip(px_grid[0].tolist(), px_grid[1].tolist()))
+            out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy),
+                        pixels))
         return out
 
     figure_off_tile_mm = 3.0
