@@ -302,18 +302,22 @@ class FigureFinder:
     min_core_px: int = 6
     """The whole blob votes when its core has fewer coloured pixels than this."""
     split_share: float = 0.15
-    """A blob in which two colours (not the darkest) each have this share of the votes (and twice
-    :attr:`min_core_px`) is two figures (a green figure beside a red one under a warm light: 15 of 73 votes)."""
+    """A blob larger than one figure (:attr:`one_figure_mm2`) in which two colours each have this share of the
+    votes (and twice :attr:`min_core_px`) is two figures (a green figure beside a red one under a warm light: 15
+    of 73 votes)."""
     one_figure_mm2: float = 320.0
     """One standing figure's picture is smaller than this (its 16 x 8 mm foot and its lean, blurred: 130-290 mm^2 on
-    the benchmark); in a larger blob the darkest colour splits off too (a black figure beside a blue one)."""
+    the benchmark): only a larger blob may be two figures (in a smaller one a second colour is the figure's rim
+    on the tile, or its shaded side)."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
              footprints: list[np.ndarray] | None = None, fit: bool = True,
              nearest: tuple[np.ndarray, np.ndarray] | None = None,
-             seams: np.ndarray | None = None) -> list[tuple[str, float, float, float, float]]:
+             seams: np.ndarray | None = None,
+             known: np.ndarray | None = None,
+             pictures: list[np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
         """Figures in ``observed`` (BGR tile, or a tile and its surroundings, aligned with ``reference``, same
         size).
 
@@ -326,7 +330,7 @@ class FigureFinder:
         obs = observed.astype(np.float32)
         fitted = _fit_gain(obs, reference.astype(np.float32)) if fit else reference.astype(np.float32)
         resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
-        median = float(np.median(resid))
+        median = float(np.median(resid if known is None or not known.any() else resid[known]))
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
         mean_ratio, grey = shading(obs, fitted)
         shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
@@ -362,12 +366,13 @@ class FigureFinder:
                 vote = core if core.sum() >= self.min_core_px else col
                 counts = np.bincount(idx[vote], minlength=len(self.colours.colours))
                 best = int(counts.argmax())
-                if split:
+                if split and area > self.one_figure_mm2:
                     # two figures side by side make one blob (more so around a tile, where no seam parts them):
-                    # each colour with a good part of the votes is a figure of its own, its pixels those nearest its
-                    # voters; the darkest (a figure's shaded side) only in a blob larger than one figure
-                    many = [k for k in range(len(counts)) if (k != darkest or area > self.one_figure_mm2)
-                            and counts[k] >= 2 * self.min_core_px and counts[k] >= self.split_share * vote.sum()]
+                    # in a blob larger than one figure's picture, each colour with a good part of the votes is a
+                    # figure of its own (the darkest too: in a smaller blob it is a figure's shaded side), its
+                    # pixels those nearest its voters
+                    many = [k for k in range(len(counts))
+                            if counts[k] >= 2 * self.min_core_px and counts[k] >= self.split_share * vote.sum()]
                     if len(many) >= 2:
                         far = np.stack([cv2.distanceTransform((~(vote & (idx == k))).astype(np.uint8), cv2.DIST_L2, 3)
                                         for k in many])
@@ -385,11 +390,15 @@ class FigureFinder:
                     out.append((self.colours.colours[best].name, float(u), float(v), conf, float(area)))
                     if footprints is not None:
                         footprints.append(col if col.sum() >= 10 else blob)
+                    if pictures is not None:
+                        pictures.append(blob)
                     return
             if self.report_unknown and area >= 1.5 * self.min_area_mm2:
                 out.append(("unknown", float(u), float(v), 0.0, float(area)))
                 if footprints is not None:
                     footprints.append(blob)
+                if pictures is not None:
+                    pictures.append(blob)
 
         for i in range(1, n):
             if self.min_area_mm2 <= stats[i, cv2.CC_STAT_AREA] * px_area <= self.max_area_mm2:

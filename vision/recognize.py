@@ -1110,6 +1110,7 @@ class Recognizer:
 
         own = light_of(*placed[0])
         seams = np.zeros(ref.shape[:2], bool)
+        known = np.zeros(ref.shape[:2], bool)
         ring = 3
         # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel); a neighbour
         # the canvas shows too little of (a canvas of one changed cell) in the tile's own light
@@ -1123,6 +1124,7 @@ class Recognizer:
             if light is not None:
                 im = np.clip(im.astype(np.float32) * light[0] + light[1], 0, 255)
             ref[a:b, c:d] = im
+            known[a:b, c:d] = True
             # the tile's outer pixels: where a tile laid by hand meets the next one, or its reference's crop took
             # in a pixel of border, the picture is a little off its reference
             for lo, hi, axis in ((py, py + TILE_PX, 0), (px, px + TILE_PX, 1)):
@@ -1140,6 +1142,7 @@ class Recognizer:
         if s > 1:
             ref = cv2.resize(ref, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
             seams = seams.reshape(seams.shape[0] // s, s, seams.shape[1] // s, s).any(axis=(1, 3))
+            known = known.reshape(known.shape[0] // s, s, known.shape[1] // s, s).all(axis=(1, 3))
         # the nadir in the small window's pixel coordinates (pixel centres at integers)
         nadir_px = None
         if nadir is not None:
@@ -1148,9 +1151,11 @@ class Recognizer:
             nadir_px = ((col - x0) / s - 0.5, (row - y0) / s - 0.5)
         out = []
         feet: list[np.ndarray] = []
+        pictures: list[np.ndarray] = []
         small_tile = TILE_PX // s
-        for (colour, _, _, conf, area), foot in zip(self.figures.find(obs, ref, mm * s, feet, fit=False,
-                                                                      nearest=nearest, seams=seams), feet):
+        for i, ((colour, _, _, conf, area), foot) in enumerate(zip(self.figures.find(obs, ref, mm * s, feet, fit=False,
+                                                                      nearest=nearest, seams=seams, known=known,
+                                                                      pictures=pictures), feet)):
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
@@ -1190,7 +1195,7 @@ class Recognizer:
             gx = fc.x0 - 0.5 + (X - fc.margin) / TILE_PX
             gy = fc.y0 - 0.5 + (Y - fc.margin) / TILE_PX
             # the picture's pixels on the grid at the figures' scale (the same in every window and canvas)
-            ys, xs = np.nonzero(foot)
+            ys, xs = np.nonzero(pictures[i])
             px_grid = (xs + (x0 - fc.margin) // s + fc.x0 * small_tile, ys + (y0 - fc.margin) // s + fc.y0 * small_tile)
             pixels = frozenset(zip(px_grid[0].tolist(), px_grid[1].tolist()))
             out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy),
