@@ -302,13 +302,14 @@ class FigureFinder:
     min_core_px: int = 6
     """The whole blob votes when its core has fewer coloured pixels than this."""
     split_share: float = 0.15
-    """A blob larger than one figure (:attr:`one_figure_mm2`) in which two colours each have this share of the
-    votes (and twice :attr:`min_core_px`) is two figures (a green figure beside a red one under a warm light: 15
-    of 73 votes)."""
+    """A blob in which two colours each have this share of the votes (and twice :attr:`min_core_px`), their voters
+    :attr:`split_apart_mm` apart or the blob larger than one figure, is two figures (a green figure beside a red
+    one under a warm light: 15 of 73 votes)."""
+    split_apart_mm: float = 7.0
+    """Two figures' feet (8-10 mm deep) stand at least this far apart."""
     one_figure_mm2: float = 320.0
     """One standing figure's picture is smaller than this (its 16 x 8 mm foot and its lean, blurred: 130-290 mm^2 on
-    the benchmark): only a larger blob may be two figures (in a smaller one a second colour is the figure's rim
-    on the tile, or its shaded side)."""
+    the benchmark): in a larger blob the darkest colour splits off too (else it is a figure's shaded side)."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
@@ -366,14 +367,18 @@ class FigureFinder:
                 vote = core if core.sum() >= self.min_core_px else col
                 counts = np.bincount(idx[vote], minlength=len(self.colours.colours))
                 best = int(counts.argmax())
-                if split and area > self.one_figure_mm2:
-                    # two figures side by side make one blob (more so around a tile, where no seam parts them):
-                    # in a blob larger than one figure's picture, each colour with a good part of the votes is a
-                    # figure of its own (the darkest too: in a smaller blob it is a figure's shaded side), its
-                    # pixels those nearest its voters
-                    many = [k for k in range(len(counts))
-                            if counts[k] >= 2 * self.min_core_px and counts[k] >= self.split_share * vote.sum()]
-                    if len(many) >= 2:
+                if split:
+                    # two figures side by side make one blob (more so around a tile, where no seam parts them): each
+                    # colour with a good part of the votes is a figure of its own, its pixels those nearest its
+                    # voters, when the voters of two colours lie as far apart as two figures' feet (a figure's rim
+                    # on the tile or its shaded side lies within it); the darkest colour (a figure's shaded side)
+                    # only in a blob larger than one figure's picture
+                    many = [k for k in range(len(counts)) if (k != darkest or area > self.one_figure_mm2)
+                            and counts[k] >= 2 * self.min_core_px and counts[k] >= self.split_share * vote.sum()]
+                    where = [np.argwhere(vote & (idx == k)).mean(axis=0) for k in many]
+                    apart = max((float(np.linalg.norm(a - b)) for j, a in enumerate(where) for b in where[j + 1:]),
+                                default=0.0) * mm_per_px
+                    if len(many) >= 2 and (apart >= self.split_apart_mm or area > self.one_figure_mm2):
                         far = np.stack([cv2.distanceTransform((~(vote & (idx == k))).astype(np.uint8), cv2.DIST_L2, 3)
                                         for k in many])
                         near = far.argmin(axis=0)
