@@ -1063,8 +1063,8 @@ class Recognizer:
         picture is compared with the neighbouring tiles' references where they lie (where no tile lies, with
         the picture itself: nothing is found there). Returns ``(figure, clipped, (gx, gy), pixels)``: clipped when
         the picture runs off the window (part of it may lie beyond), ``gx, gy`` where it stands in grid coordinates,
-        ``pixels`` the picture's pixels on the grid at the figures' scale. ``fitted``: what windows of this canvas share (the tiles' references fitted to their
-        light so far, the canvas at the figures' scale)."""
+        ``pixels`` the picture's pixels on the grid at the figures' scale. ``fitted``: what windows of this
+        canvas share (the tiles' references fitted to their light so far, the canvas at the figures' scale)."""
         assert self.figures is not None
         mm = self.classifier.mm_per_px
         s = self.figure_scale
@@ -1153,9 +1153,9 @@ class Recognizer:
         feet: list[np.ndarray] = []
         pictures: list[np.ndarray] = []
         small_tile = TILE_PX // s
-        for i, ((colour, _, _, conf, area), foot) in enumerate(zip(self.figures.find(obs, ref, mm * s, feet, fit=False,
-                                                                      nearest=nearest, seams=seams, known=known,
-                                                                      pictures=pictures), feet)):
+        sightings = self.figures.find(obs, ref, mm * s, feet, fit=False, nearest=nearest, seams=seams, known=known,
+                                      pictures=pictures)
+        for i, ((colour, _, _, conf, area), foot) in enumerate(zip(sightings, feet)):
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s

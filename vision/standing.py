@@ -84,9 +84,10 @@ def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_
                    ) -> tuple[float, float, bool]:
     """Where a figure whose picture is ``mask`` (a boolean image) stands, in that image's pixel coordinates
     (x, y; pixel centres at integers), and whether the picture touches the image's edge (then part of the figure
-    may lie beyond, its base or the part that tells its colour). ``nadir_px``: the camera's nadir in the same coordinates (None: unknown,
-    the picture's middle is taken). The base lies ``foot_px`` beyond the picture's end nearest the nadir, on the
-    line through the nadir and the picture's middle, across it at the picture's middle."""
+    may lie beyond, its base or the part that tells its colour). ``nadir_px``: the camera's nadir in the same
+    coordinates (None: unknown, the picture's middle is taken). The base lies ``foot_px`` beyond the picture's
+    end nearest the nadir, on the line through the nadir and the picture's middle, across it at the picture's
+    middle."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return float("nan"), float("nan"), False

@@ -126,8 +126,8 @@ def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8, far_mm: fl
 
 @pytest.mark.shared
 def test_figures_3_5_mm_from_a_seam_are_named_on_their_own_tile_and_region(field_hard):
-    """Figures 3.5 mm from the edge facing away from the nadir (200 mm or more from it), in every colour, on a 95 degree lens tilted 14
-    degrees: each named on its own tile and region, at most one on the tile it leans over."""
+    """Figures 3.5 mm from the edge facing away from the nadir (200 mm or more from it), in every colour, on a 95
+    degree lens tilted 14 degrees: each named on its own tile and region, at most one on the tile it leans over."""
     from tests.vision.conftest import BENCH
     from vision.mat import Mat
     from vision.recognize import Recognizer
