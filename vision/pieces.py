@@ -301,52 +301,91 @@ class FigureFinder:
     figure's shaded side reads black; a black figure with a yellow sheen stays unsure)."""
     min_core_px: int = 6
     """The whole blob votes when its core has fewer coloured pixels than this."""
+    split_share: float = 0.15
+    """A blob in which two colours each have this share of the votes (and twice :attr:`min_core_px`), their voters
+    :attr:`split_apart_mm` apart or the blob larger than one figure, is two figures (a green figure beside a red
+    one under a warm light: 15 of 73 votes)."""
+    split_apart_mm: float = 7.0
+    """Two figures' feet (8-10 mm deep) stand at least this far apart."""
+    one_figure_mm2: float = 320.0
+    """One standing figure's picture is smaller than this (its 16 x 8 mm foot and its lean, blurred: 130-290 mm^2 on
+    the benchmark): in a larger blob the darkest colour splits off too (else it is a figure's shaded side)."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
-             footprints: list[np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
-        """Figures in ``observed`` (BGR tile, aligned with ``reference``, same size).
+             footprints: list[np.ndarray] | None = None, fit: bool = True,
+             nearest: tuple[np.ndarray, np.ndarray] | None = None,
+             seams: np.ndarray | None = None,
+             known: np.ndarray | None = None,
+             pictures: list[np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
+        """Figures in ``observed`` (BGR tile, or a tile and its surroundings, aligned with ``reference``, same
+        size).
 
-        Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in tile fractions. With
-        ``footprints`` a list, each figure's pixels (a boolean mask like ``observed``) are appended to it.
+        Returns ``(colour, u, v, confidence, area_mm2)`` per figure, u/v in fractions of the image's width and
+        height (the middle of the figure's picture). With ``footprints`` a list, each figure's pixels (a boolean
+        mask like ``observed``) are appended to it. ``fit=False``: ``reference`` is already in the light of
+        ``observed`` (no gain is fitted). ``nearest``: the nearest player colour and its distance per pixel of
+        ``observed`` (:meth:`PlayerColours.nearest` of its Lab), when already known.
         """
         obs = observed.astype(np.float32)
-        fitted = _fit_gain(obs, reference.astype(np.float32))
+        fitted = _fit_gain(obs, reference.astype(np.float32)) if fit else reference.astype(np.float32)
         resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
-        median = float(np.median(resid))
+        median = float(np.median(resid if known is None or not known.any() else resid[known]))
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
         mean_ratio, grey = shading(obs, fitted)
         shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
-        idx, dist = self.colours.nearest(bgr_to_lab(observed))
+        idx, dist = nearest if nearest is not None else self.colours.nearest(bgr_to_lab(observed))
         coloured = dist < self.colour_distance
         px_area = mm_per_px * mm_per_px
-        side = observed.shape[0]
+        rows, cols = observed.shape[:2]
         weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
+        if seams is not None:
+            weak &= ~seams
         m = _blobs(cand & (~shadow | coloured), weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
                    self.grow_share)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
         out = []
-        for i in range(1, n):
-            area = stats[i, cv2.CC_STAT_AREA] * px_area
+        square = np.ones((3, 3), np.uint8)
+
+        def judge(blob: np.ndarray, split: bool) -> None:
+            area = blob.sum() * px_area
             if not self.min_area_mm2 <= area <= self.max_area_mm2:
-                continue
-            blob = labels == i
+                return
             col = blob & coloured & ~shadow
             if col.sum() * px_area < self.min_coloured_mm2 or col.sum() < self.min_coloured_share * blob.sum():
                 # a black figure on a light tile is darker than the tile by much the same factor in every
                 # channel, as a shadow is: most of it reads as shadow, and only its few other pixels were left
                 col = blob & coloured
             ys, xs = np.nonzero(col if col.sum() >= 10 else blob)
-            u, v = (xs.mean() + 0.5) / side, (ys.mean() + 0.5) / side
+            u, v = (xs.mean() + 0.5) / cols, (ys.mean() + 0.5) / rows
             if col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum():
                 # the colour is voted by the blob's core: at its rim the figure's edge blends with the tile
                 # under it (blue on a yellow-green plain reads green) and its dark side reads black
-                core = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & col
+                core = cv2.erode(blob.astype(np.uint8), square).astype(bool) & col
                 vote = core if core.sum() >= self.min_core_px else col
                 counts = np.bincount(idx[vote], minlength=len(self.colours.colours))
                 best = int(counts.argmax())
+                if split:
+                    # two figures side by side make one blob (more so around a tile, where no seam parts them): each
+                    # colour with a good part of the votes is a figure of its own, its pixels those nearest its
+                    # voters, when the voters of two colours lie as far apart as two figures' feet (a figure's rim
+                    # on the tile or its shaded side lies within it); the darkest colour (a figure's shaded side)
+                    # only in a blob larger than one figure's picture
+                    many = [k for k in range(len(counts)) if (k != darkest or area > self.one_figure_mm2)
+                            and counts[k] >= 2 * self.min_core_px and counts[k] >= self.split_share * vote.sum()]
+                    where = [np.argwhere(vote & (idx == k)).mean(axis=0) for k in many]
+                    apart = max((float(np.linalg.norm(a - b)) for j, a in enumerate(where) for b in where[j + 1:]),
+                                default=0.0) * mm_per_px
+                    if len(many) >= 2 and (apart >= self.split_apart_mm or area > self.one_figure_mm2):
+                        far = np.stack([cv2.distanceTransform((~(vote & (idx == k))).astype(np.uint8), cv2.DIST_L2, 3)
+                                        for k in many])
+                        near = far.argmin(axis=0)
+                        for j in range(len(many)):
+                            part = cv2.morphologyEx((blob & (near == j)).astype(np.uint8), cv2.MORPH_OPEN, square)
+                            judge(part.astype(bool), False)
+                        return
                 # a figure's shaded side reads as the darkest colour: no vote against a colour that clearly
                 # outnumbers it
                 shade = best != darkest and counts[best] >= self.shade_lead * counts[darkest]
@@ -356,11 +395,19 @@ class FigureFinder:
                     out.append((self.colours.colours[best].name, float(u), float(v), conf, float(area)))
                     if footprints is not None:
                         footprints.append(col if col.sum() >= 10 else blob)
-                    continue
+                    if pictures is not None:
+                        pictures.append(blob)
+                    return
             if self.report_unknown and area >= 1.5 * self.min_area_mm2:
                 out.append(("unknown", float(u), float(v), 0.0, float(area)))
                 if footprints is not None:
                     footprints.append(blob)
+                if pictures is not None:
+                    pictures.append(blob)
+
+        for i in range(1, n):
+            if self.min_area_mm2 <= stats[i, cv2.CC_STAT_AREA] * px_area <= self.max_area_mm2:
+                judge(labels == i, True)
         return out
 
 
@@ -400,10 +447,17 @@ def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.n
 
 def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Per-channel ``gain * ref + offset`` fitted to ``obs`` robustly (two passes, outliers dropped)."""
-    o = obs.reshape(-1, 3)
-    r = ref.reshape(-1, 3)
+    gain, offset = _gain_of(obs, ref)
+    return (ref.reshape(-1, 3) * gain + offset).reshape(obs.shape)
+
+
+def _gain_of(obs: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel ``(gain, offset)`` with ``gain * ref + offset`` fitted to ``obs`` robustly (two passes, the
+    worst fifth and outliers dropped: a figure on the tile does not count)."""
+    o = obs.reshape(-1, 3).astype(np.float32)
+    r = ref.reshape(-1, 3).astype(np.float32)
     w = np.ones((len(o), 1), np.float32)
-    out = o
+    gain, offset = np.ones(3, np.float32), np.zeros(3, np.float32)
     for _ in range(2):
         n = float(w.sum())
         mr = (r * w).sum(axis=0) / n
@@ -412,9 +466,9 @@ def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
         var = (rc * rc * w).sum(axis=0) / n
         cov = (rc * (o - mo) * w).sum(axis=0) / n
         gain = np.clip(np.where(var > 1.0, cov / np.maximum(var, 1.0), 1.0), 0.3, 3.0)
-        out = gain * rc + mo
-        err = np.abs(o - out).sum(axis=1)
+        offset = mo - gain * mr
+        err = np.abs(o - (gain * r + offset)).sum(axis=1)
         k = int(len(err) * 0.8)
         cut = max(float(np.partition(err, k)[k]) * 1.5, 6.0)
         w = (err < cut).astype(np.float32)[:, None]
-    return out.reshape(obs.shape)
+    return gain, offset

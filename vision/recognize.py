@@ -31,9 +31,10 @@ import numpy as np
 from . import VisionError
 from .geometry import TileGeometry
 from .mat import Mat
-from .pieces import FigureFinder, FigureSeen, PlayerColours, bgr_to_lab, shading
+from .pieces import FigureFinder, FigureSeen, PlayerColours, _gain_of, bgr_to_lab, shading
 from .refs import ReferenceSet
 from .regionmap import RegionMaps
+from .standing import FOOT_MM, camera_nadir, standing_point
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
                     TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, to_features)
 
@@ -107,6 +108,27 @@ def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[Figu
     return out
 
 
+def _one_each_standing(kept: list[FigureSeen], found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
+                       apart: float, overlap: float = 0.3) -> list[FigureSeen]:
+    """``kept`` (figures of cells not read again) and the figures ``found`` (each with whether its picture ran
+    off the window it was found in, where it stands in grid coordinates and its picture's pixels), one per
+    figure: a figure found from two tiles' windows stands at the same place and is the same picture, and no two
+    figures stand closer than their feet allow. Of sightings standing less than ``apart`` (tile sides) from each
+    other or from a kept figure, or sharing ``overlap`` of the smaller one's picture, the first of whole
+    pictures, then the largest, is kept (a picture cut by its window's edge may show only the figure's rim,
+    whose colour blends with the tile under it, and stand elsewhere: a lying figure cut in two)."""
+    out = list(kept)
+    where: list[tuple[float, float, frozenset]] = [(f.x - 0.5 + f.u, f.y - 0.5 + f.v, frozenset()) for f in kept]
+    for f, clipped, (gx, gy), pixels in sorted(found, key=lambda item: (item[1], -item[0].area_mm2)):
+        if any(math.hypot(gx - x, gy - y) < apart
+               or (pixels and seen and len(pixels & seen) >= overlap * min(len(pixels), len(seen)))
+               for x, y, seen in where):
+            continue
+        out.append(f)
+        where.append((gx, gy, pixels))
+    return out
+
+
 # --------------------------------------------------------------------------- the recogniser
 
 
@@ -151,6 +173,9 @@ class Thresholds:
     figure_edge: float = 0.1
     """(see :attr:`figure_apart`; the sightings on the next tile lay within 0.07 of its edge, figures standing
     on regions 0.12 and more.)"""
+    figure_apart_mm: float = 8.0
+    """Sightings of one colour standing (their bases, see :mod:`vision.standing`) closer than this are one
+    figure, seen from two tiles' windows (two figures' feet, 8-10 mm deep, stand further apart)."""
     tile_min_score: float = 0.78
     """Beyond the play area a cell unlike the table holds a tile only when a tile matches it this well
     (drawn tiles score 0.87 and more there, figures on them included; wood, the mat's edge and its markers
@@ -246,8 +271,10 @@ class Recognizer:
         def from_frame(pts: np.ndarray) -> np.ndarray:
             return rect.image_to_mat(pts, location, size)
 
+        lens = rect.lens.for_size(size) if getattr(rect, "lens", None) is not None else None
+        nadir = camera_nadir(location.homography, None if lens is None else lens.camera_matrix, size)
         obs = self.observe_mapped(frame, to_frame, key, previous, constraints, grid, from_frame=from_frame,
-                                  known=known)
+                                  known=known, nadir_mm=None if nadir is None else nadir[:2])
         obs.warnings[:0] = list(getattr(location, "warnings", []))
         return obs
 
@@ -260,21 +287,25 @@ class Recognizer:
     def observe_mapped(self, frame: np.ndarray, to_frame: MapFn, key: Any, previous: Observation | None = None,
                        constraints: Constraints | None = None, grid: Grid | None = None,
                        figures: bool = True, from_frame: MapFn | None = None,
-                       known: Mapping[Cell, tuple[str, int]] | None = None) -> Observation:
+                       known: Mapping[Cell, tuple[str, int]] | None = None,
+                       nadir_mm: tuple[float, float] | None = None) -> Observation:
         """Recognise ``frame`` seen through ``to_frame`` (mat mm -> frame pixels); ``key`` names the mapping
         (equal keys: the same mapping, so cached remap tables are reused). ``from_frame`` is the inverse
         (frame pixels -> mat mm): with it every cell the camera sees is read, without it the cells near
-        the mat (see :meth:`view`)."""
+        the mat (see :meth:`view`). ``nadir_mm``: the table point straight under the camera (a figure's
+        picture leans away from it, see :mod:`vision.standing`); None: unknown, a figure stands where the
+        middle of its picture is."""
         _check_image(frame)
         if grid is None:
             grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
-        obs = self._read(frame, to_frame, key, grid, previous, constraints, figures, from_frame, known)
+        obs = self._read(frame, to_frame, key, grid, previous, constraints, figures, from_frame, known, nadir_mm)
         if previous is None and self.fit_grid:
             # tiles are laid against their neighbours, not against the start tile's few degrees: fit the
             # lattice to where the tiles were found, and read again when it moved
             fitted = fit_grid(grid, obs.tiles.values())
             if fitted is not None and _grid_moved(grid, fitted, self.mat.play_rect_mm) > self.thresholds.grid_refit_mm:
-                obs = self._read(frame, to_frame, key, fitted, previous, constraints, figures, from_frame, known)
+                obs = self._read(frame, to_frame, key, fitted, previous, constraints, figures, from_frame, known,
+                                 nadir_mm)
         return obs
 
     fit_grid = False
@@ -302,7 +333,8 @@ class Recognizer:
 
     def _read(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, previous: Observation | None,
               constraints: Constraints | None, figures: bool, from_frame: MapFn | None = None,
-              known: Mapping[Cell, tuple[str, int]] | None = None) -> Observation:
+              known: Mapping[Cell, tuple[str, int]] | None = None,
+              nadir_mm: tuple[float, float] | None = None) -> Observation:
         warnings: list[str] = []
         size = (frame.shape[1], frame.shape[0])
         cells, side_px = self.view(grid, to_frame, size, key, from_frame)
@@ -376,8 +408,11 @@ class Recognizer:
                 pick = name if name in t.hidden_twins else (t.tile, t.rotation)
                 tiles[c] = replace(t, tile=pick[0], rotation=int(pick[1]), hidden_twins=())
         tiles = settle_hidden(tiles, self.catalog.counts)
+        found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         for fc, group, spots in looked:
             if figures and self.figures is not None:
+                nadir = None if nadir_mm is None else grid.grid_from_mat(*nadir_mm)
+                fitted: dict[Any, Any] = {}
                 for c in group:
                     if c not in tiles:
                         continue
@@ -388,8 +423,10 @@ class Recognizer:
                     if spots is not None and not spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any():
                         continue
                     if self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint:
-                        seen.extend(self._figures_on(fc, tiles[c]))
-        seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
+                        found.extend(self._figures_near(fc, tiles, c, nadir, fitted))
+        seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
+        if nadir_mm is None:
+            seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
         if (0, 0) not in tiles:
             warnings.append(f"the start tile {self.catalog.start} is not seen at (0, 0) any more")
         for t in tiles.values():
@@ -1011,30 +1048,163 @@ class Recognizer:
                 rest.append(cell)
         return kept, rest
 
-    def _figures_on(self, fc: FeatureCanvas, tile: TileGuess) -> list[FigureSeen]:
+    figure_reach_mm = 16.0
+    """Figures are looked for on a tile and this far around it, on the neighbouring tiles' references: a figure
+    standing near its tile's edge leans over the seam in the picture (see :mod:`vision.standing`), by its foot
+    (up to 8 mm) and its lean (a 17 mm figure 350 mm from the nadir of a camera 680 mm up, the benchmark's
+    widest: 9 mm) less how far inside it stands (3 mm or more)."""
+
+    def _figures_near(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cell: Cell,
+                      nadir: tuple[float, float] | None, fitted: dict[Any, Any]
+                      ) -> list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]:
+        """Figures seen on the tile at ``cell`` and up to :attr:`figure_reach_mm` around it, each on the tile
+        it stands on: its base (the end of its picture nearest the camera's nadir, ``nadir`` in grid
+        coordinates, see :mod:`vision.standing`), which may lie on a neighbouring tile. Around the tile the
+        picture is compared with the neighbouring tiles' references where they lie (where no tile lies, with
+        the picture itself: nothing is found there). Returns ``(figure, clipped, (gx, gy), pixels)``: clipped when
+        the picture runs off the window (part of it may lie beyond), ``gx, gy`` where it stands in grid coordinates,
+        ``pixels`` the picture's pixels on the grid at the figures' scale. ``fitted``: what windows of this
+        canvas share (the tiles' references fitted to their light so far, the canvas at the figures' scale)."""
         assert self.figures is not None
         mm = self.classifier.mm_per_px
-        top, left = fc.top_left(tile.x, tile.y)
-        ty = top + int(round(tile.offset_mm[1] / mm))
-        tx = left + int(round(tile.offset_mm[0] / mm))
-        obs = fc.bgr[ty:ty + TILE_PX, tx:tx + TILE_PX]
-        ref = self._ref_bgr[self.refs.index_of(tile.tile)]
-        if self.figure_scale > 1:
-            side = TILE_PX // self.figure_scale
-            obs = cv2.resize(obs, (side, side), interpolation=cv2.INTER_AREA)
-            ref = cv2.resize(ref, (side, side), interpolation=cv2.INTER_AREA)
-        ref = np.ascontiguousarray(np.rot90(ref, -(tile.rotation // 90)))
+        s = self.figure_scale
+        reach = int(round(self.figure_reach_mm / mm))
+        h, w = fc.bgr.shape[:2]
+        small = fitted.get("small")
+        if small is None:
+            # the canvas at the figures' scale and its player colours, once for all windows of this canvas
+            half = cv2.resize(fc.bgr, (w // s, h // s), interpolation=cv2.INTER_AREA) if s > 1 else fc.bgr
+            small = fitted["small"] = (half, self.figures.colours.nearest(bgr_to_lab(half)))
+
+        def place(t: TileGuess) -> tuple[int, int]:
+            top, left = fc.top_left(t.x, t.y)
+            return top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+
+        ty, tx = place(tiles[cell])
+        y0, x0 = max(ty - reach, 0) // s * s, max(tx - reach, 0) // s * s
+        y1, x1 = min(ty + TILE_PX + reach, h // s * s), min(tx + TILE_PX + reach, w // s * s)
+        y1, x1 = y0 + (y1 - y0) // s * s, x0 + (x1 - x0) // s * s
+        ref = fc.bgr[y0:y1, x0:x1].copy()
+        placed: list[tuple[TileGuess, int, int]] = []
+        for dx, dy in ((0, 0), (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+            t = tiles.get((cell[0] + dx, cell[1] + dy))
+            if t is not None:
+                py, px = place(t)
+                placed.append((t, py - y0, px - x0))
+
+        def light_of(t: TileGuess, py: int, px: int) -> tuple[np.ndarray, np.ndarray] | None:
+            """The reference's gain and offset per channel that put it in the light the tile is seen in, fitted on
+            the tile where this canvas shows at least half of it (a window's own fit, mostly mat or one tile,
+            cannot fit a neighbour seen in another light or cast); None where it shows less."""
+            key = ("light", t.x, t.y)
+            if key not in fitted:
+                im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+                ta, tb = max(py + y0, 0), min(py + y0 + TILE_PX, h)
+                tc, td = max(px + x0, 0), min(px + x0 + TILE_PX, w)
+                fitted[key] = None
+                if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
+                    part = (slice(ta - py - y0, tb - py - y0, 3), slice(tc - px - x0, td - px - x0, 3))
+                    fitted[key] = _gain_of(fc.bgr[ta:tb:3, tc:td:3].astype(np.float32),
+                                           im[part].astype(np.float32))
+            return fitted[key]
+
+        own = light_of(*placed[0])
+        seams = np.zeros(ref.shape[:2], bool)
+        known = np.zeros(ref.shape[:2], bool)
+        ring = 3
+        # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel); a neighbour
+        # the canvas shows too little of (a canvas of one changed cell) in the tile's own light
+        for t, py, px in placed[1:] + placed[:1]:
+            a, b = max(py, 0), min(py + TILE_PX, y1 - y0)
+            c, d = max(px, 0), min(px + TILE_PX, x1 - x0)
+            if a >= b or c >= d:
+                continue
+            light = light_of(t, py, px) or own
+            im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))[a - py:b - py, c - px:d - px]
+            if light is not None:
+                im = np.clip(im.astype(np.float32) * light[0] + light[1], 0, 255)
+            ref[a:b, c:d] = im
+            known[a:b, c:d] = True
+            # the tile's outer pixels: where a tile laid by hand meets the next one, or its reference's crop took
+            # in a pixel of border, the picture is a little off its reference
+            for lo, hi, axis in ((py, py + TILE_PX, 0), (px, px + TILE_PX, 1)):
+                for e0, e1 in ((lo, lo + ring), (hi - ring, hi)):
+                    e0, e1 = max(e0, 0), min(e1, seams.shape[axis])
+                    if e0 < e1:
+                        if axis == 0:
+                            seams[e0:e1, c:d] = True
+                        else:
+                            seams[a:b, e0:e1] = True
+        # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
+        win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
+        obs = small[0][win]
+        nearest = (small[1][0][win], small[1][1][win])
+        if s > 1:
+            ref = cv2.resize(ref, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
+            seams = seams.reshape(seams.shape[0] // s, s, seams.shape[1] // s, s).any(axis=(1, 3))
+            known = known.reshape(known.shape[0] // s, s, known.shape[1] // s, s).all(axis=(1, 3))
+        # the nadir in the small window's pixel coordinates (pixel centres at integers)
+        nadir_px = None
+        if nadir is not None:
+            col = fc.margin + (nadir[0] - fc.x0 + 0.5) * TILE_PX
+            row = fc.margin + (nadir[1] - fc.y0 + 0.5) * TILE_PX
+            nadir_px = ((col - x0) / s - 0.5, (row - y0) / s - 0.5)
         out = []
         feet: list[np.ndarray] = []
-        for (colour, u, v, conf, area), foot in zip(self.figures.find(obs, ref, mm * self.figure_scale, feet), feet):
+        pictures: list[np.ndarray] = []
+        small_tile = TILE_PX // s
+        sightings = self.figures.find(obs, ref, mm * s, feet, fit=False, nearest=nearest, seams=seams, known=known,
+                                      pictures=pictures)
+        for i, ((colour, _, _, conf, area), foot) in enumerate(zip(sightings, feet)):
+            bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s))
+            # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
+            X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
+            best, best_out = None, float("inf")
+            for t, py, px in placed:
+                u, v = (X - x0 - px) / TILE_PX, (Y - y0 - py) / TILE_PX
+                outside = max(-u, u - 1.0, -v, v - 1.0, 0.0)
+                if outside < best_out:
+                    best, best_out = (t, u, v), outside
+            if best is None or best_out * self.pitch > self.figure_off_tile_mm:
+                continue            # it stands on no tile read (the mat, or a tile beyond the window)
+            t, u, v = best
+            u, v = min(max(u, 0.0), 0.999), min(max(v, 0.0), 0.999)
             region = None
             if self.geometry is not None:
+                if nadir_px is None:
+                    # where the picture is all one knows: the figure's pixels on its tile
+                    py, px = next((py, px) for tt, py, px in placed if tt is t)
+                    mask = np.zeros((small_tile, small_tile), bool)
+                    ys, xs = np.nonzero(foot)
+                    ys, xs = ys - py // s, xs - px // s
+                    keep = (ys >= 0) & (ys < small_tile) & (xs >= 0) & (xs < small_tile)
+                    mask[ys[keep], xs[keep]] = True
+                else:
+                    mask = np.zeros(0, bool)
+                if not mask.any():
+                    # the figure's base: a disc the size of its foot around where it stands
+                    yy, xx = np.mgrid[0:small_tile, 0:small_tile]
+                    r = FOOT_MM / (mm * s)
+                    mask = (xx + 0.5 - u * small_tile) ** 2 + (yy + 0.5 - v * small_tile) ** 2 <= r * r
+                    if not mask.any():
+                        mask[min(int(v * small_tile), small_tile - 1), min(int(u * small_tile), small_tile - 1)] = True
                 try:
-                    region = self.region_under(tile.tile, tile.rotation, foot)
+                    region = self.region_under(t.tile, t.rotation, mask)
                 except VisionError:
                     region = None
-            out.append(FigureSeen(tile.x, tile.y, colour, region, float(u), float(v), conf, area))
+            gx = fc.x0 - 0.5 + (X - fc.margin) / TILE_PX
+            gy = fc.y0 - 0.5 + (Y - fc.margin) / TILE_PX
+            # the picture's pixels on the grid at the figures' scale (the same in every window and canvas)
+            ys, xs = np.nonzero(pictures[i])
+            px_grid = (xs + (x0 - fc.margin) // s + fc.x0 * small_tile, ys + (y0 - fc.margin) // s + fc.y0 * small_tile)
+            pixels = frozenset(zip(px_grid[0].tolist(), px_grid[1].tolist()))
+            out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy),
+                        pixels))
         return out
+
+    figure_off_tile_mm = 3.0
+    """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
+    found to a few millimetres); further out it stands on no tile and is not reported."""
 
     @property
     def regions(self) -> RegionMaps | None:

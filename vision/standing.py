@@ -1,0 +1,117 @@
+"""Where a figure stands, from what the camera sees of it.
+
+A figure is a solid about 16 mm wide and 20 mm tall. Seen through the mat's homography (the table plane), a
+point of it at height ``z`` above its base ``p`` lands at ``p + z * (p - n) / (H - z)``, where ``n`` is the
+camera's *nadir* (the point of the table straight under the lens) and ``H`` the lens's height: the figure's
+picture leans away from the nadir, its top several millimetres beyond its base (about 9 mm for a 20 mm figure
+300 mm from the nadir of a camera 700 mm up). A figure standing near its tile's edge on the side away from the
+nadir therefore shows mostly over the next tile; its base, where it stands, is the end of its picture nearest
+the nadir.
+
+The nadir follows from the camera's pose, which the mat's markers give: the homography ``image -> mat`` is
+``K [r1 r2 t]`` up to scale (``K`` the camera matrix, ``r1, r2`` the first two columns of the rotation); the
+camera's centre is ``-R^T t``, whose table coordinates are ``(-r1.t, -r2.t)`` and whose height is ``|r3.t|``.
+Without a lens calibration the principal point is taken at the frame's middle and the focal length from the
+homography itself (the two table axes are perpendicular and equally long in the camera's frame), or a Pi
+Camera Module 3's when the view is too square-on to tell (then the nadir lies near the frame's middle anyway).
+
+>>> import numpy as np
+>>> K = np.array([[1000.0, 0, 960], [0, 1000.0, 540], [0, 0, 1]])
+>>> R = np.eye(3); t = -R @ np.array([300.0, 200.0, -800.0])          # camera 800 mm above (300, 200)
+>>> H = np.linalg.inv(K @ np.column_stack([R[:, 0], R[:, 1], t]))
+>>> [round(v, 3) for v in camera_nadir(H, K, (1920, 1080))]
+[300.0, 200.0, 800.0]
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+FOOT_MM = 6.0
+"""Half the size of a figure's base along the direction it leans (a meeple's foot is about 16 x 8-10 mm: half of
+it 4-8 mm, depending on how it is turned; 6 mm on average)."""
+
+DEFAULT_HFOV_DEG = 66.0
+"""The Raspberry Pi Camera Module 3's horizontal field of view (its standard lens), when no lens is calibrated and
+the view does not tell the focal length."""
+
+
+def camera_nadir(homography: np.ndarray, K: np.ndarray | None, size: tuple[int, int]
+                 ) -> tuple[float, float, float] | None:
+    """The table point straight under the camera (mat mm) and the camera's height (mm), from ``homography``
+    (undistorted image pixels -> mat mm) and the camera matrix ``K`` (None: guessed, see the module); None
+    when the homography is degenerate."""
+    try:
+        Hm = np.linalg.inv(np.asarray(homography, np.float64))        # mat mm -> image pixels
+    except np.linalg.LinAlgError:
+        return None
+    if K is None:
+        K = guess_camera_matrix(Hm, size)
+    M = np.linalg.solve(K, Hm)
+    n1, n2 = np.linalg.norm(M[:, 0]), np.linalg.norm(M[:, 1])
+    if n1 < 1e-12 or n2 < 1e-12:
+        return None
+    scale = 2.0 / (n1 + n2)
+    r1, r2, t = M[:, 0] / n1, M[:, 1] / n2, M[:, 2] * scale
+    r3 = np.cross(r1, r2)
+    r3 /= max(np.linalg.norm(r3), 1e-12)
+    return float(-r1 @ t), float(-r2 @ t), float(abs(r3 @ t))
+
+
+def guess_camera_matrix(Hm: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A camera matrix for a frame of ``size`` with no lens calibration: square pixels, the principal point at
+    the middle, the focal length that makes the table's axes perpendicular (or equally long) in the camera's
+    frame, else :data:`DEFAULT_HFOV_DEG`'s."""
+    w, h = size
+    cx, cy = (w - 1) / 2.0, (h - 1) / 2.0
+    c = np.array([[1.0, 0, -cx], [0, 1.0, -cy], [0, 0, 1.0]]) @ Hm
+    a, b = c[:, 0], c[:, 1]
+    guesses = []
+    den = a[2] * b[2]
+    if abs(den) > 1e-12:
+        guesses.append(-(a[0] * b[0] + a[1] * b[1]) / den)
+    den = b[2] ** 2 - a[2] ** 2
+    if abs(den) > 1e-12:
+        guesses.append((a[0] ** 2 + a[1] ** 2 - b[0] ** 2 - b[1] ** 2) / den)
+    f_default = (w / 2.0) / math.tan(math.radians(DEFAULT_HFOV_DEG) / 2)
+    ok = [math.sqrt(g) for g in guesses if g > 0 and 0.3 * w <= math.sqrt(g) <= 5.0 * w]
+    f = float(np.median(ok)) if ok else f_default
+    return np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+
+
+def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_px: float
+                   ) -> tuple[float, float, bool]:
+    """Where a figure whose picture is ``mask`` (a boolean image) stands, in that image's pixel coordinates
+    (x, y; pixel centres at integers), and whether the picture touches the image's edge (then part of the figure
+    may lie beyond, its base or the part that tells its colour). ``nadir_px``: the camera's nadir in the same
+    coordinates (None: unknown, the picture's middle is taken). The base lies ``foot_px`` beyond the picture's
+    end nearest the nadir, on the line through the nadir and the picture's middle, across it at the picture's
+    middle."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return float("nan"), float("nan"), False
+    mx, my = float(xs.mean()), float(ys.mean())
+    if nadir_px is None:
+        return mx, my, False
+    d = np.array([mx - nadir_px[0], my - nadir_px[1]])
+    norm = float(np.linalg.norm(d))
+    if norm < 1e-6:
+        return mx, my, False
+    d /= norm
+    along = (xs - mx) * d[0] + (ys - my) * d[1]
+    across = (xs - mx) * -d[1] + (ys - my) * d[0]
+    near = float(np.percentile(along, 2)) - 0.5          # the picture's near edge (pixel centres + half a pixel)
+    base_along = min(near + foot_px, 0.0)                 # never beyond the picture's middle (a lying figure)
+    base_across = float(np.median(across))
+    x = mx + base_along * d[0] - base_across * d[1]
+    y = my + base_along * d[1] + base_across * d[0]
+    return x, y, touches_edge(mask)
+
+
+def touches_edge(mask: np.ndarray) -> bool:
+    """Whether a picture (a boolean image) runs off its image: then part of it may lie beyond."""
+    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
+
+
+__all__ = ["FOOT_MM", "camera_nadir", "guess_camera_matrix", "standing_point", "touches_edge"]
