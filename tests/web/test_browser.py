@@ -82,10 +82,12 @@ def click(d, selector: str) -> None:
     element.click()
 
 
-def shot(d, name: str) -> Path:
+def shot(d, name: str, folder: Path = SHOTS) -> Path:
+    """A screenshot ``folder/name.png``, after checking that the page does not scroll sideways."""
     width = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"{name}: the page scrolls sideways ({width[0]} px wide in {width[1]})"
-    path = SHOTS / f"{name}.png"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
     d.save_screenshot(str(path))
     return path
 

@@ -13,21 +13,12 @@ from pathlib import Path
 import pytest
 
 from .conftest import COLOURS, PLAYERS  # noqa: F401  (the hub fixture's game)
-from .test_browser import css, driver, server, start_game, wait_for  # noqa: F401  (fixtures)
+from .test_browser import css, driver, server, shot, start_game, wait_for  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
 NARROW = (360, 780)
 SHOTS = Path(os.environ.get("TABLEHUB_SHOTS") or Path(tempfile.gettempdir()) / "tablehub-hints")
-
-
-def _shot(d, name: str) -> Path:
-    width = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"{name}: the page scrolls sideways ({width[0]} px wide in {width[1]})"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    d.save_screenshot(str(path))
-    return path
 
 
 def _shown_look(d, selector: str) -> str | None:
@@ -61,7 +52,7 @@ def test_the_drawn_tiles_ghosts_on_the_neuesland_board(driver, server, hub, nl_a
     # readable at 360 px: the toggle's words on one line, not clipped
     label = css(driver, ".hint-toggle")[0]
     assert label.size["height"] < 60 and label.size["width"] <= NARROW[0]
-    _shot(driver, "hints-neuesland-360")
+    shot(driver, "hints-neuesland-360", SHOTS)
 
     place = max(expected["places"], key=lambda p: len(p["rotations"]))
     selector = f'#board-wrap .hints .hint[data-hint-x="{place["x"]}"][data-hint-y="{place["y"]}"]'
@@ -72,7 +63,7 @@ def test_the_drawn_tiles_ghosts_on_the_neuesland_board(driver, server, hub, nl_a
               for n in ("tile", "x", "y", "rotation")}
     assert fields == {"tile": lay["tile"], "x": str(place["x"]), "y": str(place["y"]),
                       "rotation": str(place["rotations"][0])}, "the tap fills the move form"
-    _shot(driver, "hints-neuesland-tapped-360")
+    shot(driver, "hints-neuesland-tapped-360", SHOTS)
     if len(place["rotations"]) > 1:
         css(driver, selector + " .hint-ghost")[0].click()
         wait_for(driver, lambda: _shown_look(driver, selector) == str(place["rotations"][1]), what="the next turn")

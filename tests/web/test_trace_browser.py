@@ -12,22 +12,13 @@ import pytest
 from tablehub.board_setup import BoardSetup
 from tablehub.games.karibik.board import load_board
 from tests.karibik.truth import match, owner_corrections, printed_photo, same_board
-from tests.web.test_browser import click, css, driver, wait_for  # noqa: F401 (driver: a fixture)
+from tests.web.test_browser import click, css, driver, shot, wait_for  # noqa: F401 (driver: a fixture)
 from vision.board_edit import inside
 
 pytestmark = pytest.mark.browser
 PIN = "4821"
 NARROW = (360, 780)
 SHOTS = Path(os.environ.get("TABLEHUB_TRACE_SHOTS", Path(tempfile.gettempdir()) / "tablehub-trace-shots"))
-
-
-def snap(d, name: str) -> Path:
-    width = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"{name}: the page scrolls sideways ({width[0]} px wide in {width[1]})"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    d.save_screenshot(str(path))
-    return path
 
 
 @pytest.fixture()
@@ -75,7 +66,7 @@ def test_a_traced_board_is_merged_marked_saved_and_drawn_back(driver, hub, tmp_p
         halves = [sp["id"] for sp in draft["spaces"] if inside(truth.polygons[33], sp["center"])]
         assert len(halves) == 2
         driver.execute_script("document.querySelector('#trace-status').scrollIntoView()")
-        snap(driver, "trace-01-proposed")
+        shot(driver, "trace-01-proposed", SHOTS)
 
         click(driver, "#trace-zoom")  # the spaces are small at 360 px: zoomed in, the box scrolls, not the page
         for s in halves:
@@ -83,7 +74,7 @@ def test_a_traced_board_is_merged_marked_saved_and_drawn_back(driver, hub, tmp_p
         wait_for(driver, lambda: css(driver, "#trace-selected")[0].text == f"{halves[0]}, {halves[1]}",
                  what="both halves selected")
         driver.execute_script("document.querySelector('#trace-status').scrollIntoView()")
-        snap(driver, "trace-01b-selected")
+        shot(driver, "trace-01b-selected", SHOTS)
         click(driver, '#trace-tools [data-op="merge"]')
         wait_for(driver, lambda: spaces_shown(driver) == 48, what="the halves merged")
         click(driver, "#trace-zoom")
@@ -102,7 +93,7 @@ def test_a_traced_board_is_merged_marked_saved_and_drawn_back(driver, hub, tmp_p
         wait_for(driver, lambda: len(setup.draft("karibik")["towns"]) == 1, what="the port marked")
         assert setup.draft("karibik")["towns"][0]["name"] == first["name"]
         driver.execute_script("document.querySelector('#trace-tools').scrollIntoView()")
-        snap(driver, "trace-02b-tools")
+        shot(driver, "trace-02b-tools", SHOTS)
         for m in marks[1:]:  # the other 15 towns, 12 hideouts, 6 skulls and 5 piles: the same requests, not tapped
             setup.edit("karibik", m)
 
@@ -111,14 +102,14 @@ def test_a_traced_board_is_merged_marked_saved_and_drawn_back(driver, hub, tmp_p
                  what="the complete draft after a reload")
         wait_for(driver, lambda: spaces_shown(driver) == 48, what="the corrected spaces after the reload")
         driver.execute_script("document.querySelector('#trace-status').scrollIntoView()")
-        snap(driver, "trace-02-marked")
+        shot(driver, "trace-02-marked", SHOTS)
         click(driver, "#trace-save")
         wait_for(driver, lambda: css(driver, "#trace-saved")[0].is_displayed()
                  and len(css(driver, "#trace-saved-svg svg .sp.port")) == 16, what="the saved board drawn back")
         wait_for(driver, lambda: css(driver, "#trace-use")[0].is_selected(), what="'new games play on it' ticked")
         same_board(load_board(str(setup.saved_path("karibik"))), truth)
         driver.execute_script("document.querySelector('#trace-saved').scrollIntoView()")
-        snap(driver, "trace-03-saved")
+        shot(driver, "trace-03-saved", SHOTS)
     finally:
         srv.stop()
 
@@ -145,7 +136,7 @@ def test_tahitis_track_is_tapped_in_order(driver, hub, tmp_path):
         assert setup.draft("tahiti")["track"][:3] == [{"letter": s.letter, "pearl": s.pearl} for s in order[:3]]
         click(driver, '#trace-svg [data-space="7"]')
         assert css(driver, "#trace-selected")[0].text == "7"
-        snap(driver, "trace-04-tahiti")
+        shot(driver, "trace-04-tahiti", SHOTS)
     finally:
         srv.stop()
 
