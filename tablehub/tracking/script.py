@@ -147,3 +147,41 @@ def twin_action(game: Game, action: dict[str, Any]) -> dict[str, Any] | None:
                 if game.validate(game.parse_action(candidate)) is None:
                     return candidate
     return None
+
+
+@dataclass
+class ScriptedTable:
+    """What a simulated table has in common (:class:`~.simtable.SimTable` for the tile games,
+    :class:`~.simboard.SimBoardTable` for a printed board): a record cut into turns (or steps), each
+    shown as ``hand_frames`` frames with a hand over the table and ``still_frames`` of the still table,
+    rendered at ``size`` with the camera preset ``preset``. A subclass cuts the turns, draws a shot
+    (``draw``) and lists the shots (``shots``)."""
+
+    record: Record
+    size: tuple[int, int] = (1920, 1080)
+    preset: str = "default"
+    hand_frames: int = 4
+    still_frames: int = 6
+    seed: int = 0
+    turns: list[TurnScript] = field(default_factory=list)
+    art: str = "drawn"
+    """The pictures: for the tile games "drawn", "scans" or "auto" (see :mod:`.simtable`)."""
+
+    def limit(self, turns: int | None) -> "ScriptedTable":
+        """Keep only the first ``turns`` turns (``None``: all)."""
+        if turns is not None:
+            self.turns = [t for t in self.turns if t.number <= turns]
+        return self
+
+    def shots(self) -> list[Any]:
+        raise NotImplementedError
+
+    def draw(self, shot: Any, n: int) -> Any:
+        raise NotImplementedError
+
+    def camera(self) -> Any:
+        """The simulated camera showing this table's shots (:class:`~tablehub.hardware.cameras.sim.SimCamera`)."""
+        from ..hardware.cameras.sim import SimCamera
+
+        return SimCamera(self.shots(), self.draw)
+

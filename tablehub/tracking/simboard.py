@@ -21,18 +21,17 @@ from __future__ import annotations
 
 import math
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..games import new_game
-from ..records import Record
-from ..hardware.cameras.sim import Shot, SimCamera, shots_for_turns
+from ..hardware.cameras.sim import Shot, shots_for_turns
 from .boardcam import PPM, load_recognizer, write_refs
 from .boardscript import board_steps
-from .script import TurnScript
+from .script import ScriptedTable
 
 #: where the board lies on the table when enrolled, and (another evening) when played
 ENROL_POSE = ((40.0, 40.0), 0.0)
@@ -41,15 +40,8 @@ ENROL_SEED = 12345
 
 
 @dataclass
-class SimBoardTable:
-    record: Record
+class SimBoardTable(ScriptedTable):
     size: tuple[int, int] = (1280, 720)
-    preset: str = "default"
-    hand_frames: int = 4
-    still_frames: int = 6
-    seed: int = 0
-    turns: list[TurnScript] = field(default_factory=list)
-    art: str = "drawn"
 
     def __post_init__(self) -> None:
         game = new_game(self.record.setup)
@@ -62,12 +54,6 @@ class SimBoardTable:
         self._camera_model: Any = None
         self._art: Any = None
         self._still: tuple[Shot, np.ndarray, Any] | None = None
-
-    def limit(self, turns: int | None) -> "SimBoardTable":
-        """Keep only the first ``turns`` steps (``None``: all)."""
-        if turns is not None:
-            self.turns = [t for t in self.turns if t.number <= turns]
-        return self
 
     @property
     def art_name(self) -> str:
@@ -111,9 +97,6 @@ class SimBoardTable:
     def shots(self) -> list[Shot]:
         self._place()
         return shots_for_turns(self.turns, self.start_view, self.hand_frames, self.still_frames)
-
-    def camera(self) -> SimCamera:
-        return SimCamera(self.shots(), self.draw)
 
     # ---- drawing
 

@@ -18,7 +18,7 @@ a person enrols the real set before playing.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -29,8 +29,8 @@ from ..games import game_class, new_game
 from ..games.base import Setup, TablehubError
 from ..games.tiles.catalog import load_catalog
 from ..records import Record
-from ..hardware.cameras.sim import Shot, SimCamera, shots_for_turns
-from .script import TurnScript, turns_of
+from ..hardware.cameras.sim import Shot, shots_for_turns
+from .script import ScriptedTable, turns_of
 
 COLOURS = ("red", "blue", "green", "yellow", "black")
 ART = ("drawn", "scans", "auto")
@@ -139,17 +139,7 @@ def _true_shapes(catalog: str, folder: str) -> Any:
 
 
 @dataclass
-class SimTable:
-    record: Record
-    size: tuple[int, int] = (1920, 1080)
-    preset: str = "default"
-    hand_frames: int = 4
-    still_frames: int = 6
-    seed: int = 0
-    turns: list[TurnScript] = field(default_factory=list)
-    art: str = "drawn"
-    """The tiles' pictures: "drawn", "scans" or "auto" (see the module); after set-up "drawn" or "scans"."""
-
+class SimTable(ScriptedTable):
     def __post_init__(self) -> None:
         if not self.turns:
             self.turns = turns_of(self.record)
@@ -161,17 +151,8 @@ class SimTable:
         self._camera_model: Any = None
         self._still: tuple[Shot, np.ndarray] | None = None
 
-    def limit(self, turns: int | None) -> "SimTable":
-        """Keep only the first ``turns`` turns (``None``: all)."""
-        if turns is not None:
-            self.turns = [t for t in self.turns if t.number <= turns]
-        return self
-
     def shots(self) -> list[Shot]:
         return shots_for_turns(self.turns, self.start_view, self.hand_frames, self.still_frames)
-
-    def camera(self) -> SimCamera:
-        return SimCamera(self.shots(), self.draw)
 
     @property
     def art_name(self) -> str:
