@@ -1,0 +1,222 @@
+"""Text in the reader's language: English, French and German.
+
+Whatever people read or hear (a refusal's reason, a score's explanation, a page label, a spoken
+announcement) is written once, in English, as a template marked for translation, and rendered in
+each reader's language at the last moment: each phone at a table may read another language, and
+the voice speaks the table's.
+
+A :class:`Text` is the English sentence (a ``str``: logs, records, tests and JSON read it as they
+always did) that also remembers its template and parameters, so :func:`translate` renders it again
+from a catalog. Parameters that are themselves :class:`Text` (a region's name inside a refusal)
+are translated too; other parameters (player names, numbers, tile ids) are kept as they are.
+
+>>> refusal = T("{player} has no figure left", player="Ana")
+>>> refusal, translate(refusal, "en")
+('Ana has no figure left', 'Ana has no figure left')
+>>> Tn("one tile", "{n} tiles", 3)
+'3 tiles'
+>>> data = refusal.as_data()
+>>> data
+{'t': '{player} has no figure left', 'p': {'player': 'Ana'}}
+>>> Text.from_data(data) == refusal
+True
+
+Catalogs are gettext ``.po`` files, the standard format every translation tool reads:
+``tablehub/locale/<lang>/<area>.po`` (one file per area: the page, the shared core, each game),
+all files of a language merged. ``pybabel extract`` with ``babel.cfg`` finds the templates: the
+keywords are ``T``, ``Tn`` (singular, plural), ``Tc`` (context, template), ``N_`` (marked, not
+translated where it stands) and, in the page's templates and scripts, ``_``/``t``.
+
+A template missing from a catalog, or a translation whose placeholders do not match the
+template's, renders the English template and is remembered in :func:`missing` (the tests fail on
+any).
+"""
+from __future__ import annotations
+
+import gettext
+import string
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+#: the languages the page and the voice speak, the first is the source language
+LANGUAGES = ("en", "fr", "de")
+DEFAULT_LANGUAGE = "en"
+#: each language's own name, for the page's switch
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch"}
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+_missing: set[tuple[str, str | None, str]] = set()
+_lock = threading.Lock()
+
+
+def N_(template: str) -> str:
+    """Marks ``template`` for the catalogs without translating it where it stands."""
+    return template
+
+
+class Text(str):
+    """An English sentence that can be rendered again in another language (see the module)."""
+
+    msgid: str
+    params: dict[str, Any]
+    context: str | None
+    plural: str | None
+    n: int | None
+
+    def __new__(cls, msgid: str, /, *, context: str | None = None, plural: str | None = None,
+                n: int | None = None, **params: Any) -> "Text":
+        template = msgid if plural is None or n == 1 else plural
+        if plural is not None:
+            params.setdefault("n", n)
+        obj = super().__new__(cls, _fill(template, params))
+        obj.msgid, obj.params, obj.context, obj.plural, obj.n = msgid, params, context, plural, n
+        return obj
+
+    def __reduce__(self):  # deepcopy and pickle (a game's copy holds its refusals and score events)
+        return (_rebuild, (self.msgid, self.context, self.plural, self.n, self.params))
+
+    def as_data(self) -> dict[str, Any]:
+        """The JSON form (what an event stream carries): ``{"t": template, "p": params, ...}``."""
+        out: dict[str, Any] = {"t": self.msgid}
+        if self.params:
+            out["p"] = {k: (v.as_data() if isinstance(v, Text) else v) for k, v in self.params.items()}
+        if self.context is not None:
+            out["c"] = self.context
+        if self.plural is not None:
+            out["pl"], out["n"] = self.plural, self.n
+        return out
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> "Text":
+        params = {k: (cls.from_data(v) if _is_text_data(v) else v) for k, v in (data.get("p") or {}).items()}
+        params.pop("n", None) if data.get("pl") is not None else None
+        return cls(data["t"], context=data.get("c"), plural=data.get("pl"), n=data.get("n"), **params)
+
+
+def _rebuild(msgid: str, context: str | None, plural: str | None, n: int | None, params: dict[str, Any]) -> Text:
+    params = dict(params)
+    if plural is not None:
+        params.pop("n", None)
+    return Text(msgid, context=context, plural=plural, n=n, **params)
+
+
+def _is_text_data(value: Any) -> bool:
+    return isinstance(value, Mapping) and isinstance(value.get("t"), str) and set(value) <= {"t", "p", "c", "pl", "n"}
+
+
+def T(template: str, /, **params: Any) -> Text:
+    """A translatable sentence: ``T("{player} scores {points}", player="Ana", points=3)``."""
+    return Text(template, **params)
+
+
+def Tn(singular: str, plural: str, n: int, /, **params: Any) -> Text:
+    """A sentence with a count (``{n}`` in either form): each language picks its plural form."""
+    return Text(singular, plural=plural, n=n, **params)
+
+
+def Tc(context: str, template: str, /, **params: Any) -> Text:
+    """A word whose translation depends on where it stands (``Tc("karibik", "town")``)."""
+    return Text(template, context=context, **params)
+
+
+def _fill(template: str, params: Mapping[str, Any]) -> str:
+    try:
+        return template.format(**{k: str(v) for k, v in params.items()})
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def _fields(template: str) -> set[str]:
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    except ValueError:
+        return {"<unbalanced braces>"}
+
+
+class Catalog:
+    """One language's translations: every ``.po`` file of ``tablehub/locale/<lang>/`` merged."""
+
+    def __init__(self, language: str, folder: Path = LOCALE_DIR):
+        from babel.messages.pofile import read_po  # only where a translation is asked for
+
+        self.language = language
+        self.messages: dict[tuple[str | None, str], str | tuple[str, ...]] = {}
+        self.plural = gettext.c2py("n != 1")
+        self.files = sorted((folder / language).glob("*.po")) if (folder / language).is_dir() else []
+        for path in self.files:
+            with path.open("rb") as fh:
+                cat = read_po(fh, locale=language, domain=path.stem)
+            self.plural = gettext.c2py(cat.plural_expr)
+            for msg in cat:
+                if not msg.id or msg.fuzzy:
+                    continue
+                key = msg.id[0] if isinstance(msg.id, (tuple, list)) else msg.id
+                value = tuple(msg.string) if isinstance(msg.string, (tuple, list)) else msg.string
+                if value and (all(value) if isinstance(value, tuple) else True):
+                    self.messages[(msg.context, key)] = value
+
+    def lookup(self, text: Text) -> str | None:
+        found = self.messages.get((text.context, text.msgid))
+        if found is None:
+            return None
+        if isinstance(found, tuple):
+            return found[min(self.plural(text.n or 0), len(found) - 1)]
+        return found
+
+
+@lru_cache(maxsize=None)
+def catalog(language: str) -> Catalog:
+    return Catalog(language)
+
+
+def translate(text: Any, language: str | None) -> str:
+    """``text`` (a :class:`Text`, its JSON form, or a plain string, kept as it is) in ``language``."""
+    if _is_text_data(text):
+        text = Text.from_data(text)
+    if not isinstance(text, Text):
+        return "" if text is None else str(text)
+    language = language if language in LANGUAGES else DEFAULT_LANGUAGE
+    params = {k: (translate(v, language) if isinstance(v, Text) or _is_text_data(v) else v)
+              for k, v in text.params.items()}
+    if language == DEFAULT_LANGUAGE:
+        template = text.msgid if text.plural is None or text.n == 1 else text.plural
+        return _fill(template, params)
+    template = catalog(language).lookup(text)
+    english = text.msgid if text.plural is None else text.plural
+    if template is None or not _fields(template) <= _fields(english) | _fields(text.msgid):
+        with _lock:
+            _missing.add((language, text.context, text.msgid))
+        template = text.msgid if text.plural is None or text.n == 1 else text.plural
+    return _fill(template, params)
+
+
+def missing() -> set[tuple[str, str | None, str]]:
+    """Every (language, context, template) rendered in English for want of a translation so far."""
+    with _lock:
+        return set(_missing)
+
+
+def best_language(accept_language: str | None, default: str = DEFAULT_LANGUAGE) -> str:
+    """The first of :data:`LANGUAGES` an ``Accept-Language`` header asks for (``"de-CH,de;q=0.9"``
+    -> ``"de"``), else ``default``.
+
+    >>> best_language("fr-CH, fr;q=0.9, en;q=0.8"), best_language("es"), best_language(None)
+    ('fr', 'en', 'en')
+    """
+    if not accept_language:
+        return default
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(accept_language.split(",")[:32]):
+        tag, _, rest = part.strip().partition(";")
+        q = 1.0
+        if rest.strip().startswith("q="):
+            try:
+                q = float(rest.strip()[2:])
+            except ValueError:
+                q = 0.0
+        lang = tag.strip().lower().split("-")[0]
+        if lang in LANGUAGES and q > 0:
+            ranked.append((-q, i, lang))
+    return min(ranked)[2] if ranked else default
