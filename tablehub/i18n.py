@@ -121,6 +121,23 @@ def Tc(context: str, template: str, /, **params: Any) -> Text:
     return Text(template, context=context, **params)
 
 
+def join(items: "list[Any] | tuple[Any, ...]") -> Text:
+    """``["a", "b", "c"]`` -> ``"a, b and c"`` in the reader's language (the items may be Texts).
+
+    >>> join(["Ana", "Ben", "Cleo"]), join(["Ana"]), translate(join(["Ana", "Ben"]), "de")
+    ('Ana, Ben and Cleo', 'Ana', 'Ana und Ben')
+    """
+    items = list(items)
+    if not items:
+        return T("nothing")
+    if len(items) == 1:
+        return T("{item}", item=items[0])
+    head: Any = items[0]
+    for item in items[1:-1]:
+        head = T("{first}, {next}", first=head, next=item)
+    return T("{first} and {last}", first=head, last=items[-1])
+
+
 def _fill(template: str, params: Mapping[str, Any]) -> str:
     try:
         return template.format(**{k: str(v) for k, v in params.items()})
