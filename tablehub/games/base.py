@@ -24,7 +24,14 @@ from typing import Any, ClassVar, Iterable, Mapping
 
 
 class TablehubError(Exception):
-    """Base of every error meant for a person at the table: one clear line."""
+    """Base of every error meant for a person at the table: one clear line.
+
+    ``text`` is the message as given: a :class:`tablehub.i18n.Text` when it was written as one, so
+    the page and the voice can render it in the reader's language (``str(exc)`` is its English)."""
+
+    @property
+    def text(self) -> str:
+        return self.args[0] if self.args and isinstance(self.args[0], str) else str(self)
 
 
 class IllegalAction(TablehubError, ValueError):
@@ -497,7 +504,7 @@ class Game:
         try:
             self._validate(action)
         except IllegalAction as exc:
-            return str(exc)
+            return exc.text
         return None
 
     def apply(self, action: Action) -> list[ScoreEvent]:
