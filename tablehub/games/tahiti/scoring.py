@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ... import schemas
+from ...i18n import T, Text, Tn
 from ..base import PositionResult, ScoreEvent, TablehubError, verdict, winners_of
 from .board import PEARLS, PEARLS_PER_COLOUR, TAHITI, Cell, all_cells, all_neighbours, cell_name, parse_cell, \
     side_neighbours
+from .words import bank_title, comma, the_bank
 
 BOATS_PER_PLAYER = 15
 
@@ -47,13 +49,18 @@ class Bank:
     def where(self) -> str:
         return " ".join(cell_name(c) for c in self.cells)
 
-    def label(self) -> str:
-        return f"{self.pearl} bank at {self.where}"
+    def label(self) -> Text:
+        """``"the green bank at AB AC"``."""
+        return the_bank(self.pearl, self.where)
 
-    def formula(self) -> str:
-        pearls = f"{len(self.cells)} pearl{'s' if len(self.cells) != 1 else ''}"
-        empties = f"{len(self.empties)} empty cell{'s' if len(self.empties) != 1 else ''}"
-        return f"{pearls} x {empties} = {self.value}"
+    def title(self) -> Text:
+        """``"Green bank at AB AC"``."""
+        return bank_title(self.pearl, self.where)
+
+    def formula(self) -> Text:
+        pearls = Tn("{n} pearl", "{n} pearls", len(self.cells))
+        empties = Tn("{n} empty cell", "{n} empty cells", len(self.empties))
+        return T("{pearls} x {empties} = {value}", pearls=pearls, empties=empties, value=self.value)
 
     def shares(self) -> list["BankShare"]:
         """Who scores what from this bank, most boats first."""
@@ -64,14 +71,18 @@ class Bank:
         for player, n in self.boats:
             if n == most:
                 others = [p for p in leaders if p != player]
-                tied = f", tied with {', '.join(others)}" if others else ""
-                out.append(BankShare(player, n, True, self.value,
-                                     f"most boats ({n} of {total}{tied}) in the {self.label()}: {self.formula()}"))
+                if others:
+                    reason = T("most boats ({boats} of {total}, tied with {others}) in {bank}: {formula}", boats=n,
+                               total=total, others=", ".join(others), bank=self.label(), formula=self.formula())
+                else:
+                    reason = T("most boats ({boats} of {total}) in {bank}: {formula}", boats=n, total=total,
+                               bank=self.label(), formula=self.formula())
+                out.append(BankShare(player, n, True, self.value, reason))
             else:
                 half = self.value // 2
                 out.append(BankShare(player, n, False, half,
-                                     f"{n} of {total} boats in the {self.label()}: half of {self.value}, "
-                                     f"rounded down = {half}"))
+                                     T("{boats} of {total} boats in {bank}: half of {value}, rounded down = {half}",
+                                       boats=n, total=total, bank=self.label(), value=self.value, half=half)))
         return out
 
 
@@ -81,7 +92,7 @@ class BankShare:
     boats: int
     most: bool
     points: int
-    reason: str
+    reason: Text
 
 
 def find_banks(cells: Mapping[Cell, MapBoat], players: Iterable[str] = ()) -> list[Bank]:
@@ -113,34 +124,38 @@ def find_banks(cells: Mapping[Cell, MapBoat], players: Iterable[str] = ()) -> li
     return banks
 
 
-def vault_reason(amount: int) -> str:
-    return f"vault: {amount} $ saved = {amount} point{'s' if amount != 1 else ''}"
+def vault_reason(amount: int) -> Text:
+    return Tn("vault: {n} $ saved = {n} point", "vault: {n} $ saved = {n} points", amount)
 
 
-def explain(banks: list[Bank], vaults: Mapping[str, int], players: Iterable[str]) -> tuple[list[ScoreEvent], list[str]]:
+def explain(banks: list[Bank], vaults: Mapping[str, int], players: Iterable[str]) -> tuple[list[ScoreEvent], list[Text]]:
     """The final score events (kind ``"final"``) and the explanation, bank by bank, then totals."""
     players = list(players)
     events: list[ScoreEvent] = []
-    lines: list[str] = []
+    lines: list[Text] = []
     for bank in banks:
-        lines.append(f"{bank.label()[0].upper()}{bank.label()[1:]}: {bank.formula()} "
-                     f"(empty: {' '.join(cell_name(c) for c in bank.empties) or 'none'})")
+        empty = " ".join(cell_name(c) for c in bank.empties)
+        lines.append(T("{bank}: {formula} (empty: {cells})", bank=bank.title(), formula=bank.formula(),
+                       cells=empty or T("none")))
         parts = []
         for share in bank.shares():
-            boats = f"{share.boats} boat{'s' if share.boats != 1 else ''}"
-            parts.append(f"{share.player} {share.points} ({boats}, {'most' if share.most else 'half'})")
+            boats = Tn("{n} boat", "{n} boats", share.boats)
+            parts.append(T("{player} {points} ({boats}, most)", player=share.player, points=share.points, boats=boats)
+                         if share.most else
+                         T("{player} {points} ({boats}, half)", player=share.player, points=share.points, boats=boats))
             if share.points:
                 events.append(ScoreEvent(share.player, share.points, share.reason, "final"))
-        lines.append("  " + ", ".join(parts))
+        lines.append(T("  {parts}", parts=comma(parts)))
     if not banks:
-        lines.append("No pearl on the map.")
+        lines.append(T("No pearl on the map."))
     for p in players:
         events.append(ScoreEvent(p, vaults.get(p, 0), vault_reason(vaults.get(p, 0)), "final"))
-    lines.append("Vaults: " + ", ".join(f"{p} {vaults.get(p, 0)} $" for p in players))
+    lines.append(T("Vaults: {vaults}", vaults=", ".join(f"{p} {vaults.get(p, 0)} $" for p in players)))
     totals = {p: 0 for p in players}
     for ev in events:
         totals[ev.player] += ev.points
-    lines.append("Totals: " + ", ".join(f"{p} {totals[p]}" for p in players) + f" ({verdict(winners_of(totals))})")
+    lines.append(T("Totals: {totals} ({verdict})", totals=", ".join(f"{p} {totals[p]}" for p in players),
+                   verdict=verdict(winners_of(totals))))
     return events, lines
 
 
