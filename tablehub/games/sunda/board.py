@@ -229,20 +229,20 @@ class Board:
         if not self.placed:
             if (q, r) != (0, 0):
                 raise IllegalAction(T("the first piece lies with its acute corner c0 at 0,0 (the origin), not at "
-                                      "{point}", point=f"{q},{r}"), rule="first_piece")
+                                      "{point}", point=_at(q, r)), rule="first_piece")
             return
         for t in triangles(q, r, turn):
             if t in self.tri:
                 other = self.placed[self.tri[t]]
                 raise IllegalAction(T("{piece} at {point} turn {turn} would overlap {other} (at {at} turn "
-                                      "{other_turn})", piece=piece.id, point=f"{q},{r}", turn=turn,
-                                      other=other.piece.id, at=f"{other.q},{other.r}", other_turn=other.turn),
+                                      "{other_turn})", piece=piece.id, point=_at(q, r), turn=turn,
+                                      other=other.piece.id, at=_at(other.q, other.r), other_turn=other.turn),
                                     rule="occupied")
         req = self.requirement(q, r, turn)
         if not any(req):
             raise IllegalAction(T("{piece} at {point} turn {turn} shares no side with the layout (a piece must "
                                   "touch it along at least one side; corners do not count)", piece=piece.id,
-                                  point=f"{q},{r}", turn=turn), rule="not_adjacent")
+                                  point=_at(q, r), turn=turn), rule="not_adjacent")
         cs = corners(q, r, turn)
         for k in range(4):
             if req[k] and req[k] != piece.side_codes[k]:
@@ -251,8 +251,8 @@ class Board:
                 raise IllegalAction(T(
                     "{piece}'s side {side} ({slots}) at {between} does not continue {other}'s coast there "
                     "({needed}): land and water must continue across every shared side", piece=piece.id, side=k,
-                    slots=_words(piece.side(k)), between=f"{cs[k][0]},{cs[k][1]}-{cs[(k + 1) % 4][0]},"
-                    f"{cs[(k + 1) % 4][1]}", other=other.piece.id, needed=_words(need)), rule="edge_mismatch")
+                    slots=_words(piece.side(k)), between=_at(*cs[k]) + "-" + _at(*cs[(k + 1) % 4]),
+                    other=other.piece.id, needed=_words(need)), rule="edge_mismatch")
 
     # ---- changes
 
@@ -439,6 +439,11 @@ class Board:
     def coverable(self, t: Triangle) -> bool:
         """An empty triangle a rhombus could still cover: one of its side neighbours is empty too."""
         return t not in self.tri and any(n not in self.tri for n, _ in side_neighbours(t))
+
+
+def _at(q: int, r: int) -> str:
+    """A lattice point as written: ``"2,-1"``."""
+    return f"{q},{r}"
 
 
 def _words(triple: str) -> Text:

@@ -743,8 +743,8 @@ class Sunda(Game):
             return None
         (aq, ar), (dq, dr) = ch["attacker"], ch["defender"]
         return T("{challenger}'s tribe at {attacker} against {defender}'s at {defended}: {odds} ({challenger_dice} v "
-                 "{defender_dice})", challenger=ch["challenger"], attacker=f"{aq},{ar}",
-                 defender=ch["defender_chief"], defended=f"{dq},{dr}", odds=ch["odds_text"],
+                 "{defender_dice})", challenger=ch["challenger"], attacker=_pt((aq, ar)),
+                 defender=ch["defender_chief"], defended=_pt((dq, dr)), odds=ch["odds_text"],
                  challenger_dice=_dice(ch["challenger_dice"]), defender_dice=_dice(ch["defender_dice"]))
 
     def _last_challenge_words(self) -> Text | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ... import schemas
-from ...i18n import T, Text, Tn
+from ...i18n import T, Tc, Text, Tn
 from ..base import PositionResult, ScoreEvent, TablehubError, verdict, winners_of
 from .board import PEARLS, PEARLS_PER_COLOUR, TAHITI, Cell, all_cells, all_neighbours, cell_name, parse_cell, \
     side_neighbours
@@ -136,7 +136,7 @@ def explain(banks: list[Bank], vaults: Mapping[str, int], players: Iterable[str]
     for bank in banks:
         empty = " ".join(cell_name(c) for c in bank.empties)
         lines.append(T("{bank}: {formula} (empty: {cells})", bank=bank.title(), formula=bank.formula(),
-                       cells=empty or T("none")))
+                       cells=empty or Tc("tahiti", "none")))
         parts = []
         for share in bank.shares():
             boats = Tn("{n} boat", "{n} boats", share.boats)

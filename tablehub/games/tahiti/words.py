@@ -100,7 +100,7 @@ def describe(board: Board, action: Mapping[str, Any]) -> Text | None:
     if kind == "bid":
         return T("Bid {amount} $", amount=action.get("amount"))
     if kind == "pass":
-        return T("Pass")
+        return Tc("tahiti", "Pass")
     return None
 
 
