@@ -229,20 +229,20 @@ class Board:
         if not self.placed:
             if (q, r) != (0, 0):
                 raise IllegalAction(T("the first piece lies with its acute corner c0 at 0,0 (the origin), not at "
-                                      "{point}", point=_at(q, r)), rule="first_piece")
+                                      "{point}", point=point_name(q, r)), rule="first_piece")
             return
         for t in triangles(q, r, turn):
             if t in self.tri:
                 other = self.placed[self.tri[t]]
                 raise IllegalAction(T("{piece} at {point} turn {turn} would overlap {other} (at {at} turn "
-                                      "{other_turn})", piece=piece.id, point=_at(q, r), turn=turn,
-                                      other=other.piece.id, at=_at(other.q, other.r), other_turn=other.turn),
+                                      "{other_turn})", piece=piece.id, point=point_name(q, r), turn=turn,
+                                      other=other.piece.id, at=point_name(other.q, other.r), other_turn=other.turn),
                                     rule="occupied")
         req = self.requirement(q, r, turn)
         if not any(req):
             raise IllegalAction(T("{piece} at {point} turn {turn} shares no side with the layout (a piece must "
                                   "touch it along at least one side; corners do not count)", piece=piece.id,
-                                  point=_at(q, r), turn=turn), rule="not_adjacent")
+                                  point=point_name(q, r), turn=turn), rule="not_adjacent")
         cs = corners(q, r, turn)
         for k in range(4):
             if req[k] and req[k] != piece.side_codes[k]:
@@ -251,7 +251,7 @@ class Board:
                 raise IllegalAction(T(
                     "{piece}'s side {side} ({slots}) at {between} does not continue {other}'s coast there "
                     "({needed}): land and water must continue across every shared side", piece=piece.id, side=k,
-                    slots=_words(piece.side(k)), between=_at(*cs[k]) + "-" + _at(*cs[(k + 1) % 4]),
+                    slots=_words(piece.side(k)), between=point_name(*cs[k]) + "-" + point_name(*cs[(k + 1) % 4]),
                     other=other.piece.id, needed=_words(need)), rule="edge_mismatch")
 
     # ---- changes
@@ -441,7 +441,7 @@ class Board:
         return t not in self.tri and any(n not in self.tri for n, _ in side_neighbours(t))
 
 
-def _at(q: int, r: int) -> str:
+def point_name(q: int, r: int) -> str:
     """A lattice point as written: ``"2,-1"``."""
     return f"{q},{r}"
 

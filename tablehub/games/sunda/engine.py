@@ -104,8 +104,8 @@ class Sunda(Game):
         OptionSpec("pieces", None, "the pieces: a path to a pieces JSON file (or the object); "
                                    "default: the packaged provisional set"),
     )
-    provisional = ("Sunda to Sahul: the 136 pieces (and the resource markers' numbers 1-6) are a generated "
-                   "provisional set; the real art is not public")
+    provisional = T("Sunda to Sahul: the 136 pieces (and the resource markers' numbers 1-6) are a generated "
+                    "provisional set; the real art is not public")
 
     def __init__(self, setup: Setup):
         super().__init__(setup)

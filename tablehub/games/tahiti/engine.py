@@ -74,7 +74,7 @@ class Tahiti(Game):
                    "the track order: a path to a board JSON file (or the board object); "
                    "default: the packaged provisional order"),
     )
-    provisional = "Tahiti: the order of the 12 track spaces is provisional (the rule book does not give it)"
+    provisional = T("Tahiti: the order of the 12 track spaces is provisional (the rule book does not give it)")
 
     def __init__(self, setup: Setup):
         super().__init__(setup)
