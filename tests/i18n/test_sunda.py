@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tablehub.games.base import Action, Setup
+from tablehub.games.base import Action, Setup, TablehubError
 from tablehub.games.sunda.actions import Challenge, Consent, PlaceMarker, PlacePawn, PlacePiece, Roll, WaterRight
+from tablehub.games.sunda.dice import challenger_wins, percent
 from tablehub.games.sunda.drawing import expand
 from tablehub.games.sunda.engine import LEVELS, Sunda
+from tablehub.games.sunda.pieces import build_piece_set, load_pieces
 from tablehub.games.sunda.playout import all_levels, random_game
 from tablehub.games.tahiti.actions import Pass
 from tablehub.i18n import translate
@@ -148,6 +150,76 @@ def test_layout_refusals_and_words_read_in_french_and_german(renderings):
         renderings.check(m, "edge mismatch")
     assert " ne prolonge pas la côte de " in translate(said[0], "fr")
     assert " setzt die Küste von " in translate(said[0], "de")
+
+
+EXAMPLE = json.loads((Path(__file__).resolve().parents[2] / "docs/examples/sunda-position.json").read_text())
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["position"]["pieces"].append({"q": 0, "r": 0, "turn": 0, "sides": "WWW WWW WWW WWW"}),
+    lambda d: d["position"]["pieces"].append({"q": 4, "r": -1, "turn": 0, "sides": "LLL LLL LLL LLL"}),
+    lambda d: d["position"]["pieces"].append({"q": 4, "r": -1, "turn": 9, "sides": "LLL LLL LLL LLL"}),
+    lambda d: d["position"]["pieces"].append({"q": "x", "r": -1, "sides": "LLL LLL LLL LLL"}),
+    lambda d: d["position"]["pieces"][0].update(sides="LL"),
+    lambda d: d["position"]["pieces"][0].update(join="both"),
+    lambda d: d["position"].update(pieces=[]),
+    lambda d: d["position"].update(pieces=7),
+    lambda d: d["position"]["tribes"][0].update(q=5),
+    lambda d: d["position"]["tribes"][0].update(pawns=["Ana"] * 6),
+    lambda d: d["position"]["tribes"][0].update(pawns=["Zed"]),
+    lambda d: d["position"]["tribes"].append(dict(d["position"]["tribes"][0])),
+    lambda d: d["position"].update(water_rights=[{"q": 1, "r": 0, "owner": "Ana"}]),
+    lambda d: d["position"]["markers"].append({"marker": "red", "q": 3, "r": 3}),
+    lambda d: d["position"]["markers"].append({"marker": "nope", "q": 3, "r": 3}),
+    lambda d: d["position"]["markers"].append(dict(d["position"]["markers"][0])),
+    lambda d: d["position"].update(colour=1),
+    lambda d: d.update(players=[]),
+    lambda d: d.update(position=3),
+    lambda d: d.update(options={}),
+    lambda d: d.update(options={"tribes": True}),
+    lambda d: d.update(options={"pieces": 5}),
+])
+def test_a_bad_position_reads_in_french_and_german(change, renderings):
+    data = copy.deepcopy(EXAMPLE)
+    change(data)
+    with pytest.raises(TablehubError) as err:
+        Sunda.score_position(data, "table.json")
+    renderings.check(err.value.text, f"position error {err.value}")
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(format="x"), lambda d: d.update(game="tahiti"), lambda d: d.update(colour=1),
+    lambda d: d.update(provisional="yes"), lambda d: d.update(notes=[1]), lambda d: d["markers"].pop(),
+    lambda d: d["markers"][2].update(number=0), lambda d: d["markers"][2].update(id=d["markers"][1]["id"]),
+    lambda d: d.update(pieces=[]), lambda d: d["pieces"].__setitem__(0, 3),
+    lambda d: d["pieces"][0].update(id=""), lambda d: d["pieces"][3].update(sides="LLL WWW"),
+    lambda d: d["pieces"][5].update(join="both"), lambda d: d["pieces"][5].update(colour="red"),
+    lambda d: d["pieces"][7].update(outline=[[[0, 0], [9, 9], [1, 0]]]), lambda d: d["pieces"][7].update(outline=3),
+    lambda d: d["pieces"][7].update(note=3), lambda d: d["pieces"][8].update(id="s001"),
+])
+def test_a_bad_pieces_file_reads_in_french_and_german(change, renderings):
+    data = copy.deepcopy(load_pieces().to_dict())
+    change(data)
+    with pytest.raises(TablehubError) as err:
+        build_piece_set(data, "mine.json")
+    renderings.check(err.value.text, f"pieces error {err.value}")
+    with pytest.raises(TablehubError) as err:
+        build_piece_set([], "mine.json")
+    renderings.check(err.value.text, "not an object")
+    with pytest.raises(TablehubError) as err:
+        load_pieces(5)
+    renderings.check(err.value.text, "option")
+
+
+def test_odds_and_provisional_notes_read_in_french_and_german(renderings):
+    odds = percent(challenger_wins(1, 1))
+    assert (odds, translate(odds, "fr"), translate(odds, "de")) == ("58.3 %", "58,3 %", "58,3 %")
+    game = Sunda(Setup("sunda", ("Ana", "Ben")))
+    renderings.check(game.provisional, "provisional")
+    data = copy.deepcopy(EXAMPLE)
+    renderings.check(Sunda.score_position(data, "x").provisional, "provisional markers")
+    for line in Sunda.score_position(data, "x").lines[-2:]:
+        renderings.check(line, "position line")
 
 
 def test_every_rule_key_was_provoked_and_nothing_fell_back_to_english(renderings):
