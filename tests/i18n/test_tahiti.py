@@ -196,7 +196,7 @@ def test_describe_reads_every_action_in_french_and_german(renderings):
             continue
         renderings.check(text, f"describe {a!r}")
     assert translate(game.describe(PlaceBoat("BE", "white").to_dict()), "de") == \
-        "Ein Boot setzen (eine weiße Perle): Reihe B, Spalte E (nordöstlich von Tahiti)"
+        "Ein Schiffchen setzen (eine weiße Perle): Reihe B, Spalte E (nordöstlich von Tahiti)"
     assert translate(game.describe(PlaceBoat("MA", None).to_dict()), "fr") == \
         "Poser un bateau en la rangée du milieu, colonne A (à l'ouest de Tahiti)"
 
@@ -223,7 +223,7 @@ def test_a_bank_scored_in_french_and_german(renderings):
     ben = next(e for e in result.events if e.player == "Ben" and "bank" in e.reason and "white" in e.reason)
     assert translate(ben.reason, "fr") == ("1 sur 3 bateaux dans le groupe blanc en AA AB AC : "
                                            "la moitié de 15, arrondie en dessous = 7")
-    assert translate(ben.reason, "de") == ("1 von 3 Booten in der weißen Perlenbank bei AA AB AC: "
+    assert translate(ben.reason, "de") == ("1 von 3 Schiffchen in der weißen Perlenbank bei AA AB AC: "
                                            "die Hälfte von 15, abgerundet = 7")
 
 

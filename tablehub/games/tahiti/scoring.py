@@ -128,7 +128,8 @@ def vault_reason(amount: int) -> Text:
     return Tn("vault: {n} $ saved = {n} point", "vault: {n} $ saved = {n} points", amount)
 
 
-def explain(banks: list[Bank], vaults: Mapping[str, int], players: Iterable[str]) -> tuple[list[ScoreEvent], list[Text]]:
+def explain(banks: list[Bank], vaults: Mapping[str, int],
+            players: Iterable[str]) -> tuple[list[ScoreEvent], list[Text]]:
     """The final score events (kind ``"final"``) and the explanation, bank by bank, then totals."""
     players = list(players)
     events: list[ScoreEvent] = []
