@@ -61,6 +61,14 @@ def _dice(n: int) -> Text:
     return Tn("{n} die", "{n} dice", n)
 
 
+def marker_word(marker: Any) -> Any:
+    """A resource marker by its colour in the reader's language (an id of the owner's own set is kept)."""
+    words = {"red": Tc("sunda marker", "red"), "orange": Tc("sunda marker", "orange"),
+             "yellow": Tc("sunda marker", "yellow"), "green": Tc("sunda marker", "green"),
+             "blue": Tc("sunda marker", "blue"), "purple": Tc("sunda marker", "purple")}
+    return words.get(marker, marker) if isinstance(marker, str) else marker
+
+
 #: what a phase's claim was, in words
 CLAIMS = {"pawn": Tc("sunda", "pawn"), "water right": Tc("sunda", "water right"),
           "challenge": Tc("sunda", "challenge")}
@@ -408,7 +416,7 @@ class Sunda(Game):
             raise IllegalAction(T("one resource marker per added pawn: this phase already placed one"),
                                 rule="one_marker")
         if action.marker in self.markers:
-            raise IllegalAction(T("the {marker} marker is already on an island", marker=action.marker),
+            raise IllegalAction(T("the {marker} marker is already on an island", marker=marker_word(action.marker)),
                                 rule="marker_used")
         root = self.island_at(self.claim_at)
         total = self.island_marker_total(root)
@@ -656,7 +664,10 @@ class Sunda(Game):
                 most = max(pawns.values())
                 leaders = [p for p in range(len(self.players)) if pawns.get(p) == most]
                 mult = 4 if complete else 2
-                names = " + ".join(f"{m} {self.set.marker_by_id[m].number}" for m in sorted(ms))
+                names: Any = None
+                for m in sorted(ms):
+                    named = T("{marker} {number}", marker=marker_word(m), number=self.set.marker_by_id[m].number)
+                    names = named if names is None else T("{first} + {next}", first=names, next=named)
                 where = isl.name() if isl is not None else T("an island")
                 for p in leaders:
                     said = dict(markers=names, total=total, island=where, most=most, mult=mult, points=total * mult)
@@ -865,5 +876,5 @@ class Sunda(Game):
             return T("dice: challenger {challenger}, defender {defender}", challenger=c, defender=d)
         if kind == "place_marker":
             return said(N_("{player} adds the {marker} resource marker to the island"),
-                        N_("adds the {marker} resource marker to the island"), marker=action.get("marker"))
+                        N_("adds the {marker} resource marker to the island"), marker=marker_word(action.get("marker")))
         return None
