@@ -17,7 +17,7 @@ from typing import Any, Iterable
 import pytest
 
 from tablehub import i18n
-from tablehub.games.base import Action, IllegalAction, Setup
+from tablehub.games.base import Action, IllegalAction, Setup, TablehubError
 from tablehub.games.tahiti import draft
 from tablehub.games.tahiti.actions import Bid, Pass, PlaceBoat, PlaceSailboat, Roll, Save, StartPearl, TakeLetter, \
     TakePearl
@@ -240,6 +240,42 @@ def test_the_recorded_track_reads_in_french_and_german(renderings):
         with pytest.raises(draft.DraftError) as err:
             draft.apply(d, bad)
         renderings.check(err.value.text, f"draft {bad!r}")
+
+
+GOOD = {"players": ["Ana", "Ben"], "position": {"boats": [{"cell": "AA", "owner": "Ana", "pearl": "white"}],
+                                                "vaults": {"Ana": 1}}}
+
+
+@pytest.mark.parametrize("data", [
+    [], {"position": 3}, {"position": {"boats": []}}, {"players": "Ana", "position": {}},
+    {"players": ["Ana", "Ana"], "position": {}}, {"players": ["Ana"], "position": {"boats": 3}},
+    {"players": ["Ana"], "position": {"boats": [3]}},
+    {"players": ["Ana"], "position": {"boats": [{"cell": "AA", "owner": "Ana", "pearl": "white", "x": 1}]}},
+    {"players": ["Ana"], "position": {"boats": [{"cell": "ZZ", "owner": "Ana", "pearl": "white"}]}},
+    {"players": ["Ana"], "position": {"boats": [{"cell": "MM", "owner": "Ana", "pearl": "white"}]}},
+    {"players": ["Ana"], "position": {"boats": [{"cell": "AA", "owner": "Ana", "pearl": "white"}] * 2}},
+    {"players": ["Ana"], "position": {"boats": [{"cell": "AA", "owner": "Zed", "pearl": "white"}]}},
+    {"players": ["Ana"], "position": {"boats": [{"cell": "AA", "owner": "Ana", "pearl": "red"}]}},
+    {"players": ["Ana"], "position": {"boats": [{"cell": c, "owner": "Ana", "pearl": p}
+                                                for c, p in zip(["AA", "AB", "AC", "AD", "AE", "AF", "BA", "BB",
+                                                                 "BC", "BD", "BE", "BF", "CA", "CB", "CC", "CD"],
+                                                                ["white", "black", "blue", "green"] * 4)]}},
+] + [{"players": ["Ana", "Ben"], "position": {"boats": [{"cell": c, "owner": o, "pearl": colour}
+                                                        for c, o in zip(["AA", "AB", "AC", "AD", "AE", "AF", "BA"],
+                                                                        ["Ana", "Ben"] * 4)]}}
+     for colour in PEARLS] + [
+    {"players": ["Ana"], "position": {"boats": [], "vaults": 3}},
+    {"players": ["Ana"], "position": {"boats": [], "vaults": {"Zed": 1}}},
+    {"players": ["Ana"], "position": {"boats": [], "vaults": {"Ana": -1}}},
+])
+def test_a_bad_position_reads_in_french_and_german(data, renderings):
+    """Positions given bare (no "position" object: its schema's errors are the core's, tablehub/schemas.py)."""
+    if isinstance(data, dict) and isinstance(data.get("position"), dict) and "players" in data:
+        data = {"players": data["players"], **data["position"]}
+    with pytest.raises(TablehubError) as err:
+        Tahiti.score_position(data, "table.json")
+    renderings.check(err.value.text, f"position error {err.value}")
+    renderings.check(Tahiti.provisional, "provisional")
 
 
 def test_every_rule_key_was_provoked_and_nothing_fell_back_to_english(renderings):
