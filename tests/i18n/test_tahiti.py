@@ -9,6 +9,7 @@ every rule key the engine's source names must have been provoked.
 from __future__ import annotations
 
 import copy
+import json
 import re
 import string
 from pathlib import Path
@@ -26,6 +27,7 @@ from tablehub.games.tahiti.engine import AUCTION, CHOOSE, ROLL, SAILBOATS, SAVE,
 from tablehub.games.tahiti.playout import random_game
 from tablehub.games.tahiti.words import a_pearl, the_pearl, the_pearls
 from tablehub.i18n import Text, translate
+from tablehub.records import parse_record
 
 SOURCE = Path(__file__).resolve().parents[2] / "tablehub" / "games"
 #: words that read the same in every language (names on the box)
@@ -182,6 +184,23 @@ def test_a_recorded_game_reads_in_french_and_german(players, seed, renderings):
         renderings.check(ev.reason, f"score event {ev}")
     for line in game.final_lines:
         renderings.check(line, "final line")
+
+
+def test_the_record_of_the_docs_reads_in_french_and_german(renderings):
+    text = (SOURCE.parents[1] / "docs" / "tahiti.md").read_text(encoding="utf-8")
+    record = next(json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, flags=re.S) if '"actions"' in b)
+    record = parse_record(record, "docs/tahiti.md")
+    game = Tahiti(record.setup)
+    for i, data in enumerate(record.actions):
+        for probe in probes(game):
+            renderings.refusal(game, probe, f"docs record, action {i}")
+        every_text(game, renderings, f"docs record, action {i}")
+        game.apply(game.parse_action(data))
+    game.finish()
+    for ev in game.score_log:
+        renderings.check(ev.reason, f"docs record: {ev}")
+    for line in game.final_lines:
+        renderings.check(line, "docs record: final line")
 
 
 def test_describe_reads_every_action_in_french_and_german(renderings):
