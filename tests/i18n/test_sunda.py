@@ -90,15 +90,14 @@ def every_text(game: Sunda, seen: Renderings, where: str) -> None:
     seen.maybe(game.hints()["note"], f"{where}: hints, no piece")
 
 
-def play(game: Sunda, actions: list[Action], seen: Renderings, name: str, every: int = 1) -> None:
-    """Play ``actions``, trying the probes and rendering every text before each ``every``-th one."""
+def play(game: Sunda, actions: list[Action], seen: Renderings, name: str) -> None:
+    """Play ``actions``, trying the probes and rendering every text before each one."""
     for i, action in enumerate(actions):
         where = f"{name}, action {i}"
-        if i % every == 0:
-            for probe in probes(game):
-                seen.refusal(game, probe, where)
-            forced(game, seen, where)
-            every_text(game, seen, where)
+        for probe in probes(game):
+            seen.refusal(game, probe, where)
+        forced(game, seen, where)
+        every_text(game, seen, where)
         if seen.refusal(game, action, where) is None:
             game.apply(action)
             seen.maybe(game.describe(action.to_dict()), f"{where}: describe")
