@@ -71,6 +71,9 @@ def create_venue_app(board: VenueBoard, rule: str = "wins", *, title: str = "", 
                      stream_lifetime: float = 600.0, feed: BoardFeed | None = None) -> Flask:
     """The board's Flask app. ``rule``: the organiser's ranking rule (the page can show the others)."""
     app = Flask(__name__)
+    from .language import install as install_language  # the board reads each screen's language (docs/web.md)
+
+    install_language(app)
     feed = feed or BoardFeed(board, rule)
     app.extensions["tablehub.venue_feed"] = feed
     page_title = title or (f"{board.venue} tables" if board.venue else "Venue tables")
