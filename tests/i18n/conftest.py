@@ -60,7 +60,8 @@ def source_templates(root: Path = ROOT) -> list[Use]:
             for path in sorted((root / folder).rglob(pattern)):
                 if "__pycache__" in path.parts:
                     continue
-                options = {"extensions": "jinja2.ext.i18n"} if method.startswith("jinja2") else {}
+                options = ({"extensions": "jinja2.ext.i18n"} if method.startswith("jinja2")
+                           else {"parse_template_string": True} if method == "javascript" else {})
                 with path.open("rb") as fh:
                     for line, message, _comments, context in extract(method, fh, keywords=keywords,
                                                                      options=options):
