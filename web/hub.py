@@ -318,8 +318,8 @@ class Hub:
             if session.broken is None:
                 raise HubError(T("the game on the table replays: nothing to set aside"))
             n = self._saving(session.repair)
-            message = T("game {id} continues from action {seq}; {n} action(s) set aside in the log (marked undone, "
-                        "with a note)", id=session.game_id, seq=session.rows[-1].seq if session.rows else 0, n=n)
+            message = T("game {id} continues from action {seq}; {count} action(s) set aside in the log (marked undone, "
+                        "with a note)", id=session.game_id, seq=session.rows[-1].seq if session.rows else 0, count=n)
             with self._lock:
                 self._rebuild_history()
         elif choice == "new":
@@ -620,7 +620,7 @@ class Hub:
             if offer is None or offer["id"] != offer_id:
                 raise HubError(T("that suggestion is no longer current; look at the page again"))
             if not (0 <= index < len(offer["candidates"])):
-                raise HubError(T("suggestion {n} does not exist (there are {count})", n=index + 1, count=len(offer["candidates"])))
+                raise HubError(T("suggestion {number} does not exist (there are {count})", number=index + 1, count=len(offer["candidates"])))
             action = offer["candidates"][index]["action"]
             batch = [(a["action"], "camera") for a in self._pending["actions"]] if self._pending else []
             return self._submit_all(batch + [(action, source)], version)

@@ -359,9 +359,9 @@ def parse_setup(body: Mapping[str, Any]) -> Setup:
     names = []
     for i, p in enumerate(players, 1):
         if not isinstance(p, str) or not p.strip():
-            raise ApiError(400, T("player {n} needs a name", n=i))
+            raise ApiError(400, T("player {number} needs a name", number=i))
         if len(p.strip()) > MAX_NAME:
-            raise ApiError(400, T("player {n}'s name is longer than {max} characters", n=i, max=MAX_NAME))
+            raise ApiError(400, T("player {number}'s name is longer than {max} characters", number=i, max=MAX_NAME))
         names.append(" ".join(p.split()))
     colours = body.get("colors", body.get("colours", []))
     if not isinstance(colours, list) or not all(isinstance(c, str) and 0 < len(c) <= 20 for c in colours):
