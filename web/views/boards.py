@@ -27,7 +27,7 @@ from ..security import ApiError, change, hub
 
 bp = Blueprint("boards", __name__)
 
-TITLES = {"karibik": "Trace the Karibik board", "tahiti": "Tahiti's track order"}
+TITLES = {"karibik": T("Trace the Karibik board"), "tahiti": T("Tahiti's track order")}
 ACTIONS = ("capture", "upload", "edit", "save", "use", "reset")
 
 _setups: "weakref.WeakKeyDictionary[Any, BoardSetup]" = weakref.WeakKeyDictionary()
