@@ -18,7 +18,7 @@ from .conftest import COLOURS, PIN, PLAYERS
 PAGES = ["/", "/setup", "/join", "/voice", "/camera/calibration", "/camera/enrolment", "/trace/karibik",
          "/trace/tahiti"]
 #: words that are the same in French and German as in English (no evidence of a missed translation)
-SAME = {"PIN", "Zoom", "Options", "Scores", "Points", "Tables", "Port", "Piles", "Photo", "mm", "orange", "live",
+SAME = {"phase", "PIN", "Zoom", "Options", "Scores", "Points", "Tables", "Port", "Piles", "Photo", "mm", "orange", "live",
         "online", "offline", "optional", "points", "Volume (0–200)", "{n} point"}
 
 

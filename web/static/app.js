@@ -168,6 +168,16 @@ const KEY_INFO = {
   letter: ["✉", t("letter")], pearl: ["●", t("pearl")], pearls_left: ["●", t("pearls left")], sailboat: ["△", t("sailboat on space")],
   waiting_for: ["…", t("waiting for")],
   shells: ["⚖", t("shells")], bananas: ["⚖", t("bananas")], fish: ["⚖", t("fish")], placed: ["♟", t("placed")],
+  tiles_placed: ["▦", t("tiles placed")], tiles_discarded: ["▦", t("tiles discarded")], pieces: ["▦", t("pieces")],
+  pieces_left: ["▦", t("pieces left")], pieces_placed: ["▦", t("pieces placed")], pawns_left: ["♟", t("pawns left")],
+  pawns_placed: ["♟", t("pawns placed")], markers_left: ["●", t("markers left")], boat_tokens_left: ["⚓", t("boat tokens left")],
+  ships_in_pile: ["⚓", t("ships in the pile")], ships_taken: ["⚓", t("ships taken")], face_up_ships: ["⚓", t("face-up ships")],
+  doubloons: ["$", t("doubloons")], allowance: ["⚓", t("allowance")], chests_in_play: ["▣", t("chests in play")],
+  piles_left: ["▣", t("piles left")], hideouts: ["▣", t("hideouts")], round: ["↻", t("round")], phase: ["…", t("phase")],
+  spaces_left: ["▦", t("spaces left")], cards: ["▭", t("cards")], cards_shown: ["▭", t("cards shown")],
+  water_rights: ["≈", t("water rights")], tribes_led: ["♟", t("tribes led")], levels: ["▤", t("levels")],
+  land_nodes: ["●", t("land nodes")], challenge: ["!", t("challenge")], last_challenge: ["!", t("last challenge")],
+  figures_on_board: ["♟", t("figures on the board")], islanders_on_board: ["♟", t("islanders on the board")],
 };
 const HIDE_KEYS = new Set(["letter_space", "note", "board", "waiting_for"]);
 
