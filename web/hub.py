@@ -506,7 +506,7 @@ class Hub:
                 refused, ghost, labels = _after_pending(session.game, parsed)
             self._pending = {"actions": [{"action": a, "label": label, "code": action_code(a, session.game)}
                                          for a, label in zip(parsed, labels)],
-                             "note": str(note), "refused": refused, "at": time.time()}
+                             "note": _words(note), "refused": refused, "at": time.time()}
             self._ghost = ghost
             self._recheck_offer(session)
         self.publish()
@@ -644,9 +644,10 @@ class Hub:
         """Mark an illegal placement seen on the table; it stays until :meth:`clear_flag`."""
         with self._lock:
             old = self._flag
-            if old is not None and (old["reason"], old["x"], old["y"]) == (str(reason), x, y):
+            reason = _words(reason)
+            if old is not None and (old["reason"], old["x"], old["y"]) == (reason, x, y):
                 return  # the same illegal placement seen again
-            self._flag = {"reason": str(reason), "x": x, "y": y, "at": time.time(), "where": self._where(x, y)}
+            self._flag = {"reason": reason, "x": x, "y": y, "at": time.time(), "where": self._where(x, y)}
         self.publish()
 
     def _where(self, x: int | None, y: int | None) -> str:
@@ -658,7 +659,7 @@ class Hub:
             try:
                 return session.game.cell_words((int(x), int(y)))
             except Exception:  # words are a courtesy; the flag itself must show
-                return f"at ({x}, {y})"
+                return T("at ({x}, {y})", x=x, y=y)
 
     def clear_flag(self) -> None:
         with self._lock:
@@ -846,6 +847,11 @@ def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str 
     return {"seq": seq, "action": action, "label": describe_action(action, game),
             "code": action_code(action, game), "source": source,
             "turn": turn, "player": actor, "events": events}
+
+
+def _words(text: Any) -> str:
+    """A reason or note as the page shows it: a Text stays one (rendered in each reader's language)."""
+    return text if isinstance(text, str) else str(text)
 
 
 def _pending_piece(actions: list[dict[str, Any]]) -> str | None:
