@@ -215,3 +215,20 @@ def test_an_engine_refusal_written_as_a_text_reaches_the_page_translated(app, ga
         resp = phone.post("/api/submit", json={"action": action}, headers={"X-CSRF-Token": csrf})
         assert resp.status_code in (400, 409)
         assert expected in resp.get_json()["error"], resp.get_json()
+
+
+def test_the_venue_board_reads_each_screens_language():
+    from tablehub.venue.board import VenueBoard
+    from web.venue import BoardFeed, create_venue_app
+
+    board = VenueBoard("cafe")
+    feed = BoardFeed(board, "wins", min_interval_s=0.01)
+    try:
+        client = create_venue_app(board, "wins", feed=feed).test_client()
+        for lang, words in (("fr", "Classement"), ("de", "Tabelle")):
+            html = client.get("/", headers={"Accept-Language": lang}).get_data(as_text=True)
+            assert f'<html lang="{lang}">' in html and words in html
+            assert not english_left(html, lang), english_left(html, lang)
+            assert '"No table has published yet."' in html  # the script's dictionary is embedded
+    finally:
+        feed.close()
