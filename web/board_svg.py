@@ -20,7 +20,6 @@ from html import escape
 from typing import Any, Callable, Mapping
 
 from tablehub.i18n import Text
-
 from tablehub.palette import mark_hex, terrain_hex
 
 CELL = 100
