@@ -142,3 +142,13 @@ def test_the_page_renders_no_template_in_english(no_new_missing):
             else:
                 text = i18n.Text(e.msgid, context=e.context, **params)
             assert i18n.translate(text, lang), e.msgid
+
+
+def test_the_scripts_call_t_outside_template_literals():
+    """babel 2.10 (bookworm's, the Pi's) does not look inside `${...}`: a t() there would be missed."""
+    import re
+
+    inside = re.compile(r"`[^`]*\$\{[^}`]*\btn?\(")
+    found = [f"{path.relative_to(ROOT)}:{i}" for path in sorted((ROOT / "web" / "static").glob("*.js"))
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if inside.search(line)]
+    assert not found, f"t() inside a template literal: {found}"

@@ -313,7 +313,7 @@ async function undo(scope) {
 function renderHeader(s) {
   const g = s.game;
   $("#game-title").textContent = g ? t("{title} · game {id}", { title: g.title, id: g.id }) : "";
-  document.title = g ? `${g.title} · ${t("Table hub")}` : t("Table hub");
+  document.title = g ? g.title + " · " + t("Table hub") : t("Table hub");
 }
 
 function renderScores(s, prev) {
@@ -362,7 +362,7 @@ function renderResults(g) {
       el("span", { class: "total", text: r.score }),
       el("details", {}, el("summary", { text: t("How {player} scored {score}", { player: r.player, score: r.score }) }),
         el("ul", {}, r.events.length ? r.events.map((e) => el("li", {},
-          el("b", { text: pts(e.points) }), ` ${e.reason}`, e.kind === "final" ? ` ${t("(final scoring)")}` : "")) :
+          el("b", { text: pts(e.points) }), ` ${e.reason}`, e.kind === "final" ? " " + t("(final scoring)") : "")) :
           el("li", { text: t("no points") })))))),
   );
 }
@@ -668,7 +668,7 @@ function hintNote(d) {
 function hintLine(d) {
   if (d.note) return d.note;
   const n = d.count;
-  const from = d.source === "pending" ? ` ${t("(the camera's read)")}` : "";
+  const from = d.source === "pending" ? " " + t("(the camera's read)") : "";
   if (d.kind === "tiles") return tn("{name}: one place. Tap a ghost to see it turned.", "{name}: {n} places. Tap a ghost to see it turned.", n, { name: `${d.name}${from}` });
   if (d.kind === "karibik") return tn("{ship} can reach one space ({left} left). Tap spaces in order to build the path.", "{ship} can reach {n} spaces ({left} left). Tap spaces in order to build the path.", n, { ship: d.ship, left: d.left });
   if (d.kind === "tahiti") return tn("{player}'s boat: one cell in sector {sector}. Tap one to fill it in.", "{player}'s boat: {n} cells in sector {sector}. Tap one to fill it in.", n, { player: d.player, sector: d.sector });
@@ -921,7 +921,7 @@ function initSetup() {
     box.replaceChildren(...games.available.map((g, i) => el("label", { class: "game-choice" + (g.available ? "" : " off") },
       el("input", { type: "radio", name: "game", value: g.name, disabled: !g.available, checked: before ? before.value === g.name : false }),
       el("span", {}, el("strong", { text: g.title }),
-        el("small", { text: g.available ? t("{min}–{max} players", { min: g.min_players, max: g.max_players }) + (g.provisional ? ` · ${t("provisional data")}` : "") : g.why })))));
+        el("small", { text: g.available ? t("{min}–{max} players", { min: g.min_players, max: g.max_players }) + (g.provisional ? " · " + t("provisional data") : "") : g.why })))));
     if (!$('input[name="game"]:checked')) {
       const first = $('input[name="game"]:not([disabled])');
       if (first) first.checked = true;
@@ -936,7 +936,7 @@ function initSetup() {
     list.replaceChildren(...games.saved.map((g) => el("li", {},
       el("div", {}, el("strong", { text: `#${g.id} ${g.game}` }), g.current ? el("span", { class: "tag live", text: t("on the table") }) : null,
         g.ended ? el("span", { class: "tag", text: t("ended") }) : null,
-        el("div", { class: "meta", text: `${g.players.join(", ")} · ${tn("one action", "{n} actions", g.actions)} · ${new Date(g.created * 1000).toLocaleString(PAGE_LANG)}` })),
+        el("div", { class: "meta", text: [g.players.join(", "), tn("one action", "{n} actions", g.actions), new Date(g.created * 1000).toLocaleString(PAGE_LANG)].join(" · ") })),
       g.current ? null : el("button", { class: "btn small", type: "button", text: g.ended ? t("Open") : t("Resume"),
         onclick: async () => { if (await act("/api/game/resume", { id: g.id }, t("Game {id} is on the table", { id: g.id }))) location.href = "/"; } }))));
   }
@@ -982,7 +982,8 @@ function initSetup() {
     const g = s.game;
     $("#current").hidden = !g;
     if (g) {
-      $("#current-desc").textContent = `#${g.id} ${g.title}: ${g.players.map((p) => `${p.name} (${colourName(p.colour)}) ${p.score}`).join(", ")} · ${g.finished ? t("ended") : t("turn {turn}", { turn: g.turn })}`;
+      const when = g.finished ? t("ended") : t("turn {turn}", { turn: g.turn });
+      $("#current-desc").textContent = `#${g.id} ${g.title}: ${g.players.map((p) => `${p.name} (${colourName(p.colour)}) ${p.score}`).join(", ")} · ${when}`;
       $("#end-game").hidden = g.finished;
       $("#reopen-game").hidden = !g.finished;
     }

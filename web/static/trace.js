@@ -56,7 +56,7 @@
     const saved = $("#trace-saved");
     saved.hidden = !current.saved;
     if (current.saved) {
-      $("#trace-saved-desc").textContent = `${current.saved.name || t("saved")} · ${current.saved.when} · ${current.saved.path}`;
+      $("#trace-saved-desc").textContent = [current.saved.name || t("saved"), current.saved.when, current.saved.path].join(" · ");
       const svg = await read(`${base}/board.svg?which=saved`);
       $("#trace-saved-svg").innerHTML = svg && svg.ok ? await svg.text() : "";
     }

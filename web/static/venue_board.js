@@ -20,7 +20,7 @@ function clock(at) {
 }
 
 function joinNames(names) {
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} ${t("and")} ${names[names.length - 1]}`;
+  return names.length < 2 ? names.join("") : [names.slice(0, -1).join(", "), t("and"), names[names.length - 1]].join(" ");
 }
 
 const ONLINE_WORDS = { online: t("online"), offline: t("offline"), unknown: t("unknown") };
@@ -31,7 +31,7 @@ function tableCard(tb) {
   card.append(el("header", {}, el("h3", {}, tb.table),
     el("span", { class: `vb-status ${online}` }, ONLINE_WORDS[online])));
   card.append(el("p", { class: "vb-game" }, tb.title || tb.game || t("no game"),
-    tb.game_id ? ` · ${t("game {id}", { id: tb.game_id })}` : "", tb.finished ? ` · ${t("finished")}` : (tb.turn ? ` · ${t("turn {turn}", { turn: tb.turn })}` : "")));
+    tb.game_id ? " · " + t("game {id}", { id: tb.game_id }) : "", tb.finished ? " · " + t("finished") : (tb.turn ? " · " + t("turn {turn}", { turn: tb.turn }) : "")));
   const list = el("ol", { class: "vb-players" });
   for (const p of tb.players) {
     const li = el("li", { class: (p.name === tb.current ? "turn " : "") + (tb.winners.includes(p.name) ? "winner" : "") },
