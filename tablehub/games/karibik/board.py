@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ...i18n import T, Tc, Text
 from ...jsonfile import read_json
 from ..base import SetupError
 
@@ -29,6 +30,16 @@ PILES = 5
 CHEST_MIN, CHEST_MAX = 4000, 8000
 
 Point = tuple[float, float]
+
+#: the player colours the German edition prints, in the reader's language (a board may name others:
+#: they are kept as written)
+COLOUR_WORDS = {"red": Tc("karibik", "red"), "blue": Tc("karibik", "blue"), "green": Tc("karibik", "green"),
+                "yellow": Tc("karibik", "yellow"), "black": Tc("karibik", "black"), "white": Tc("karibik", "white")}
+
+
+def colour_word(colour: str) -> Text | str:
+    """A hideout's colour as people read it (``"red"``, ``"rouge"``, ``"rot"``)."""
+    return COLOUR_WORDS.get(colour, colour)
 
 
 class BoardError(SetupError):
@@ -89,14 +100,14 @@ class Board:
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.neighbours.get(a, ())
 
-    def space_name(self, space: int) -> str:
+    def space_name(self, space: int) -> Text:
         """``"space 12"``, ``"space 12 (port of Tortuga)"`` or ``"space 40 (red hideout)"``."""
         town = self.port_town(space)
         if town is not None:
-            return f"space {space} (port of {town.name})"
+            return T("space {space} (port of {town})", space=space, town=town.name)
         if space in self.hideouts:
-            return f"space {space} ({self.hideouts[space]} hideout)"
-        return f"space {space}"
+            return T("space {space} ({colour} hideout)", space=space, colour=colour_word(self.hideouts[space]))
+        return T("space {space}", space=space)
 
     def reachable(self, start: int, steps: int, blocked: Iterable[int] = ()) -> dict[int, int]:
         """Every space a ship on ``start`` can end on within ``steps`` moves without entering a
