@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
-from ...i18n import T, Text, join
+from ...i18n import T, Tc, Text, join
 from ..base import SetupError
 from .board import CHEST_MAX, CHEST_MIN, PILES, BoardError, board_from_dict, colour_word
 
@@ -205,7 +205,7 @@ def _unlink(d: dict[str, Any], r: Mapping[str, Any]) -> str:
 def _clear_space(d: dict[str, Any], s: int) -> list[Text]:
     gone = [T("port of {town}", town=t["name"]) for t in d["towns"] if t["port"] == s]
     gone += [T("{colour} hideout", colour=colour_word(h["colour"])) for h in d["hideouts"] if h["space"] == s]
-    gone += [T("skull")] if s in d["skulls"] else []
+    gone += [Tc("karibik", "skull")] if s in d["skulls"] else []
     d["towns"] = [t for t in d["towns"] if t["port"] != s]
     d["hideouts"] = [h for h in d["hideouts"] if h["space"] != s]
     d["skulls"] = [k for k in d["skulls"] if k != s]
