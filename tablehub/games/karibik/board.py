@@ -104,10 +104,10 @@ class Board:
         """``"space 12"``, ``"space 12 (port of Tortuga)"`` or ``"space 40 (red hideout)"``."""
         town = self.port_town(space)
         if town is not None:
-            return T("space {space} (port of {town})", space=space, town=town.name)
+            return Tc("karibik", "space {space} (port of {town})", space=space, town=town.name)
         if space in self.hideouts:
-            return T("space {space} ({colour} hideout)", space=space, colour=colour_word(self.hideouts[space]))
-        return T("space {space}", space=space)
+            return Tc("karibik", "space {space} ({colour} hideout)", space=space, colour=colour_word(self.hideouts[space]))
+        return Tc("karibik", "space {space}", space=space)
 
     def reachable(self, start: int, steps: int, blocked: Iterable[int] = ()) -> dict[int, int]:
         """Every space a ship on ``start`` can end on within ``steps`` moves without entering a

@@ -753,7 +753,7 @@ class Karibik(Game):
                 "colour": self.colours[p],
                 "hideouts": sorted(s for s, o in self.owners.items() if o == p),
                 "cards_shown": list(self.used[p]),
-                "seventh": Tc("karibik", "kept") if shown is None else T("revealed {card}", card=shown),
+                "seventh": Tc("karibik", "kept") if shown is None else Tc("karibik", "revealed {card}", card=shown),
             }
         table = {
             "round": self.round,

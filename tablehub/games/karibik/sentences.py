@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ...i18n import T, Tn
+from ...i18n import T, Tc, Tn
 
 Check = Callable[[Any, re.Match], "str | None"]
 
@@ -89,14 +89,14 @@ def _reachable(game: Any, m: re.Match) -> str | None:
 def _resolving(game: Any, m: re.Match) -> str | None:
     ship = _ship(game, m["ship"])
     ok = game.phase in ("cards", "seventh", "move") and game.ship == ship
-    return None if ok else T("waiting for {waiting}", waiting=game.waiting_for())
+    return None if ok else Tc("karibik", "waiting for {waiting}", waiting=game.waiting_for())
 
 
 def _over(game: Any, m: re.Match) -> str | None:
     want = m["state"] == "is over"
     if game.finished == want:
         return None
-    return T("the game is over") if game.finished else T("the game goes on")
+    return T("the game is over") if game.finished else Tc("karibik", "the game goes on")
 
 
 SENTENCES: list[tuple[re.Pattern[str], Check]] = [
