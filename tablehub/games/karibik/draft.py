@@ -290,12 +290,13 @@ def finished(draft: Mapping[str, Any], name: str | None = None) -> dict[str, Any
     return out
 
 
-def problem(draft: Mapping[str, Any], source: str = "the traced board") -> str | None:
-    """What the loader refuses in the finished draft (its own one line), or ``None`` when it loads."""
+def problem(draft: Mapping[str, Any], source: Any = None) -> Text | str | None:
+    """What the loader refuses in the finished draft (its own one line, a :class:`Text`), or ``None``
+    when it loads."""
     try:
-        board_from_dict(finished(draft), source)
+        board_from_dict(finished(draft), Tc("karibik", "the traced board") if source is None else source)
     except BoardError as exc:
-        return str(exc)
+        return exc.text
     return None
 
 

@@ -87,15 +87,16 @@ class Karibik(Game):
         colours = tuple(setup.colors) if setup.colors else self.board.colours[:len(self.players)]
         for c in colours:
             if c not in self.board.colours:
-                raise SetupError(f"karibik: colour {c!r} has no hideouts on this board "
-                                 f"(expected one of {', '.join(self.board.colours)})")
+                raise SetupError(T("karibik: colour {colour} has no hideouts on this board (expected one of "
+                                   "{colours})", colour=repr(c), colours=", ".join(self.board.colours)))
         self.colours: dict[str, str] = dict(zip(self.players, colours))
         owner_of = {c: p for p, c in self.colours.items()}
         #: hideout space -> owning player (None: neutral, its colour is not playing)
         self.owners: dict[int, str | None] = {s: owner_of.get(c) for s, c in self.board.hideouts.items()}
         goal = self.options["goal"]
         if goal is not None and (isinstance(goal, bool) or not isinstance(goal, int) or goal <= 0):
-            raise SetupError(f"karibik: option 'goal' must be a whole number of doubloons above 0, got {goal!r}")
+            raise SetupError(T("karibik: option 'goal' must be a whole number of doubloons above 0, got {value}",
+                               value=repr(goal)))
         self.threshold = THRESHOLDS[len(self.players)] if goal is None else goal
         self.phase = DEAL
         self.round = 0
