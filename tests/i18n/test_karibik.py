@@ -404,7 +404,8 @@ def test_the_board_drafts_corrections_read_in_each_language(seen):
              {"op": "port", "space": a, "name": "", "chest": 7000},
              {"op": "port", "space": a, "name": "X", "chest": 1}, {"op": "hideout", "space": a, "colour": "pink"},
              {"op": "pile", "at": [-5, 0]}, {"op": "pile", "at": [20, 20]},
-             {"op": "port", "space": far, "name": "Tortuga", "chest": 7000}, {"op": "unpile", "index": 7}, {"op": "split", "space": a, "line": 3}]
+             {"op": "port", "space": far, "name": "Tortuga", "chest": 7000}, {"op": "unpile", "index": 7},
+             {"op": "split", "space": a, "line": 3}]
     for request in requests:
         d, said = D.apply(d, request)
         seen.text(said, f"draft {request}")

@@ -106,7 +106,8 @@ class Board:
         if town is not None:
             return Tc("karibik", "space {space} (port of {town})", space=space, town=town.name)
         if space in self.hideouts:
-            return Tc("karibik", "space {space} ({colour} hideout)", space=space, colour=colour_word(self.hideouts[space]))
+            return Tc("karibik", "space {space} ({colour} hideout)", space=space,
+                      colour=colour_word(self.hideouts[space]))
         return Tc("karibik", "space {space}", space=space)
 
     def reachable(self, start: int, steps: int, blocked: Iterable[int] = ()) -> dict[int, int]:

@@ -558,8 +558,8 @@ class Karibik(Game):
     def _do_steal(self, action: Steal) -> None:
         chest = self.hold[action.ship]
         self.hold[self.ship], self.hold[action.ship] = chest, None
-        self.note = T("{ship} stole {chest} from {other}", ship=self.ship, chest=self.chest_words(chest),  # type: ignore[arg-type]
-                      other=action.ship)
+        self.note = T("{ship} stole {chest} from {other}", ship=self.ship,
+                      chest=self.chest_words(chest), other=action.ship)  # type: ignore[arg-type]
 
     def _do_swap(self, action: Swap) -> None:
         mine = self.hold[self.ship]

@@ -74,8 +74,10 @@ def _can_reach(game: Any, m: re.Match) -> str | None:
     if game.phase != "move" or game.ship != ship:
         return T("{ship} is not moving (waiting for {waiting})", ship=ship, waiting=game.waiting_for())
     got = sorted(s for s, d in game.reachable().items() if d > 0)
-    return None if len(got) == n else Tn("{ship} can reach {n} space: {spaces}", "{ship} can reach {n} spaces: {spaces}",
-                                         len(got), ship=ship, spaces=str(got))
+    if len(got) == n:
+        return None
+    return Tn("{ship} can reach {n} space: {spaces}", "{ship} can reach {n} spaces: {spaces}", len(got), ship=ship,
+              spaces=str(got))
 
 
 def _reachable(game: Any, m: re.Match) -> str | None:
