@@ -423,3 +423,12 @@ def test_nothing_falls_back_to_english(seen):
     gained = i18n.missing() - seen.missing_before
     assert not gained, f"rendered in English for want of a translation: {sorted(gained)}"
     assert seen.count > 3000 and len(seen.templates) > 100, (seen.count, len(seen.templates))
+
+
+def test_the_checks_themselves_can_fail():
+    """A plain English ``str`` where a Text belongs is caught; wordless templates are told apart."""
+    with pytest.raises(AssertionError, match="plain str"):
+        Seen().text("Arriba raided Havana", "a sentence written as an f-string")
+    assert has_words(i18n.T("{ship} raided {town}", ship="Arriba", town="Havana"))
+    assert not has_words(i18n.T("{thousands},{units}", thousands="7", units="000"))
+    assert {"too_far", "occupied", "hold_full", "seventh_out"} <= rule_keys()
