@@ -62,6 +62,7 @@ PAWN_SIDE = 0.72         # a pawn's side against its top
 #: the phone asks. On the bench's `hard` camera 2.2 mm still let 5 of 25 heights through wrong.
 SURE_PARALLAX_MM = 3.5
 MARKER_STILL = 6.0        # mean grey difference (0-255) round a marker under which it has not moved
+ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -217,6 +218,11 @@ def enrol(frame: np.ndarray, mat: Mat, colours: Sequence[str], side_mm: float = 
 # --------------------------------------------------------------------------- the reading
 
 
+class EmptyTable(VisionError):
+    """No pieces on the table (yet): nothing fixes the lattice."""
+
+
+
 @dataclass
 class TribeReading:
     """A stack on a node: ``colours`` bottom to top (``None`` where a side could not be seen), ``height``
@@ -239,7 +245,7 @@ class TribeReading:
 
 @dataclass
 class SundaReading:
-    lattice: LatticePose
+    lattice: LatticePose | None                  # None: an empty table (nothing fixes the lattice yet)
     pieces: list[dict[str, Any]]                 # q, r, turn, sides, join, tris
     tribes: list[TribeReading]
     unsure: list[str] = field(default_factory=list)
@@ -395,8 +401,12 @@ class SundaReader:
         near = cv2.dilate(near, np.ones((5, 5), np.uint8)) > 0
         return np.where(near, bh, 0).astype(np.float32)
 
-    def _fold(self, pts: np.ndarray, wts: np.ndarray, angle: float) -> tuple[float, list[float]]:
-        """Sharpness of the three line families folded onto a row height at ``angle``, and their phases (mm)."""
+    def _fold(self, pts: np.ndarray, wts: np.ndarray, angle: float, phi: np.ndarray | None = None
+              ) -> tuple[float, list[float]]:
+        """Sharpness of the three line families folded onto a row height at ``angle``, and their phases (mm).
+
+        ``phi``: each line pixel's direction across the line (radians, mod pi); a pixel then counts only for
+        the family it runs along (on a small layout the other families' pixels would make false peaks)."""
         h = self.side_mm * SQ3 / 2
         nb = 96
         score, phases = 0.0, []
@@ -404,32 +414,51 @@ class SundaReader:
             a = math.radians(angle + 60 * k)
             n = np.array([-math.sin(a), math.cos(a)])
             s = (pts @ n) % h
-            hist = np.bincount((s / h * nb).astype(np.int64) % nb, weights=wts, minlength=nb)
+            w = wts
+            if phi is not None:
+                d = np.abs(((phi - (a + math.pi / 2)) + math.pi / 2) % math.pi - math.pi / 2)
+                w = wts * (d < math.radians(ORIENT_TOL_DEG))
+            hist = np.bincount((s / h * nb).astype(np.int64) % nb, weights=w, minlength=nb)
             hist = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), [1, 2, 3, 2, 1], "valid")[1:-1]
             i = int(np.argmax(hist))
             y0, y1, y2 = hist[(i - 1) % nb], hist[i], hist[(i + 1) % nb]
             den = y0 - 2 * y1 + y2
             frac = 0.5 * (y0 - y2) / den if den < 0 else 0.0
             phases.append(((i + frac + 0.5) / nb) * h)
-            score += y1 / (hist.mean() + 1e-6)
+            score += y1 / (hist.mean() + 1e-6) if phi is None else y1 / (wts.sum() + 1e-6)
         return score, phases
 
     def _fit_lattice(self, lines: np.ndarray, piece: np.ndarray) -> LatticePose:
         x0, y0 = self._win[:2]
+        if (lines > 0).any():
+            # the layout's outline lies on lattice lines too (half a gap inside): it carries a small layout, whose
+            # few gaps and cut edges are faint against the print
+            edge = cv2.morphologyEx(piece.astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) > 0
+            lines = lines + edge.astype(np.float32) * float(np.percentile(lines[lines > 0], 95))
         thr = np.percentile(lines[lines > 0], 80) if (lines > 0).any() else 0
         ys, xs = np.nonzero(lines > thr)
         if len(xs) < 50:
-            raise VisionError("sunda: no pieces to fit the lattice to")
+            raise EmptyTable("sunda: no pieces to fit the lattice to")
         order = np.random.default_rng(0).permutation(len(xs))[:30000]
         ys, xs = ys[order], xs[order]
         pts = np.column_stack([(xs + x0) / self.s, (ys + y0) / self.s])
         wts = lines[ys, xs].astype(np.float64)
+        # each line pixel's direction across its line (the structure tensor of the line image)
+        gx = cv2.Sobel(lines, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(lines, cv2.CV_32F, 0, 1, ksize=3)
+        sig = 1.0 * self.s
+        jxx = cv2.GaussianBlur(gx * gx, (0, 0), sig)[ys, xs]
+        jyy = cv2.GaussianBlur(gy * gy, (0, 0), sig)[ys, xs]
+        jxy = cv2.GaussianBlur(gx * gy, (0, 0), sig)[ys, xs]
+        phi = (0.5 * np.arctan2(2 * jxy, jxx - jyy)).astype(np.float64) % math.pi
         # coarse: every degree of the 60 that matter on a fifth of the line pixels; then finer around the best
         few = slice(0, 6000)
-        best = max((self._fold(pts[few], wts[few], a)[0], a) for a in np.arange(0.0, 60.0, 1.0))[1]
-        best = max((self._fold(pts[:15000], wts[:15000], a)[0], a) for a in np.arange(best - 0.8, best + 0.85, 0.2))[1]
-        angle = float(max((self._fold(pts, wts, a)[0], a) for a in np.arange(best - 0.15, best + 0.16, 0.05))[1]) % 60.0
-        _, (p0, p1, _p2) = self._fold(pts, wts, angle)
+        best = max((self._fold(pts[few], wts[few], a, phi[few])[0], a) for a in np.arange(0.0, 60.0, 1.0))[1]
+        best = max((self._fold(pts[:15000], wts[:15000], a, phi[:15000])[0], a)
+                   for a in np.arange(best - 0.8, best + 0.85, 0.2))[1]
+        angle = float(max((self._fold(pts, wts, a, phi)[0], a)
+                          for a in np.arange(best - 0.15, best + 0.16, 0.05))[1]) % 60.0
+        _, (p0, p1, _p2) = self._fold(pts, wts, angle, phi)
         a0, a1 = math.radians(angle), math.radians(angle + 60)
         N = np.array([[-math.sin(a0), math.cos(a0)], [-math.sin(a1), math.cos(a1)]])
         origin = np.linalg.solve(N, np.array([p0, p1]))
@@ -460,6 +489,8 @@ class SundaReader:
         part of the table that changed (grown by a piece), keeping the rest."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
+        if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
+            previous = None
         loc = previous._loc if previous is not None and self._markers_still(frame, previous) else None
         if loc is None:
             loc = self.rect.locate(frame)
@@ -505,7 +536,18 @@ class SundaReader:
         t2 = time.perf_counter()
         ms["classify"] = (t2 - t1) * 1000
         lines = self._lines(L, piece)
-        lat = previous.lattice if previous is not None else self._fit_lattice(lines, piece)
+        if previous is not None:
+            lat = previous.lattice
+        else:
+            try:
+                lat = self._fit_lattice(lines, piece)
+            except EmptyTable:
+                if piece.sum() > (self.side_mm * self.s) ** 2:  # pieces seen, but no lines among them
+                    raise
+                self._win = self._play
+                out = SundaReading(None, [], [], ms=ms)  # type: ignore[arg-type]
+                out._loc, out._marker_patches = loc, self._marker_patches(frame, loc)
+                return out
         t3 = time.perf_counter()
         ms["lattice"] = (t3 - t2) * 1000
         keep = previous.pieces if previous is not None else []

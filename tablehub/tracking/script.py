@@ -114,6 +114,9 @@ def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
         held = g.resources().get("players")  # goods too: a Südsee islander that came home with bananas
     except NotImplementedError:
         held = None
+    layout = getattr(g, "layout_moves", None)
+    if layout is not None:  # a freely laid layout: the pieces by placement and print (not id), the whole state
+        return layout.outcome(g)
     board = getattr(g, "board_moves", None)
     if board is not None:  # a printed board: where the pieces stand, and the whole state (a move ended or not)
         return board.pieces(g), g.scores(), g.resources()
