@@ -140,6 +140,9 @@ def twin_action(game: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     """A legal ``place_tile`` of a look-alike tile (same appearance) when ``action``'s tile id is used up."""
     from .interpret import appearance
 
+    layout = getattr(game, "layout_moves", None)
+    if layout is not None:  # a laid-out table: the engine's adapter knows its look-alikes
+        return layout.twin(game, action)
     if action.get("type") != "place_tile" or not hasattr(game, "catalog"):
         return None
     want = appearance(game, action["tile"], int(action.get("rotation", 0)))

@@ -234,6 +234,25 @@ class SundaCameraMoves:
         return True
 
     # ---------------------------------------------------------------- for the simulated table
+    def twin(self, game: Any, action: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A legal ``place_piece`` of a look-alike piece (same land, water and join) still in the pool, when
+        ``action``'s piece is used up (the camera logged its twin earlier)."""
+        if action.get("type") != "place_piece" or action.get("piece") not in game.set.by_id:
+            return None
+        want = game.set.by_id[action["piece"]]
+        for pid in game.pool:
+            p = game.set.by_id[pid]
+            if p.join != want.join:
+                continue
+            c2 = corners(int(action["q"]), int(action["r"]), int(action.get("turn", 0)))[2]
+            for ring, spot in ((want.ring, {}), (_half(want.ring), {"q": c2[0], "r": c2[1],
+                                                                  "turn": (int(action.get("turn", 0)) + 3) % 6})):
+                if p.ring == ring:
+                    candidate = {**action, "piece": pid, **spot}
+                    if game.validate(game.parse_action(candidate)) is None:
+                        return candidate
+        return None
+
     def outcome(self, game: Any) -> Any:
         """What the table shows and the scores (for comparing two logs of the same table): pieces by placement
         and print (not by id: look-alikes are the same table), tribes, water rights, markers, scores."""
