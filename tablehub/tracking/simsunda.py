@@ -7,7 +7,8 @@ pawn put on a node or on a tribe, a water right), with the table once it is done
 
 :class:`SimSundaTable` draws each step as a few frames with a hand over the table and then the still
 table (the simulated camera's lens, tilt, light, noise and JPEG; every piece off its place by its own hand
-error, the same from step to step). The lattice lies on the mat at a random angle and place that keeps the
+error, the same from step to step). A record whose first piece turns 3-5 from 0,0 is shifted by a side (the camera anchors
+the first piece at the acute corner from which it turns 0-2: the same game). The lattice lies on the mat at a random angle and place that keeps the
 whole game's layout on the play area, with the engine's direction D0 between 5 and 55 degrees of the
 mat's x axis: the reader takes as its D0 the lattice direction between 0 and 60 degrees, so the camera's
 game has the record's own coordinates (any other angle is the same game turned, which the phone's actions,
@@ -50,8 +51,8 @@ def sunda_steps(record: Record) -> list[TurnScript]:
         raise RecordError(f"{record.source}: {record.setup.game} is not a laid-out table the camera reads")
     steps: list[TurnScript] = []
     phone: list[dict[str, Any]] = []
-    for i, a in enumerate(record.actions):
-        a = dict(a)
+    actions = _anchored(record.actions)
+    for i, a in enumerate(actions):
         try:
             game.apply(game.parse_action(a))
         except TablehubError as exc:
@@ -64,9 +65,31 @@ def sunda_steps(record: Record) -> list[TurnScript]:
     if phone:
         steps.append(TurnScript(len(steps) + 1, game.current_player, before=phone, view=_view(game)))
     played = [a for s in steps for a in s.actions]
-    if replay(Record(record.setup, played, record.source)).scores() != replay(record).scores():
+    if replay(Record(record.setup, played, record.source)).scores() != replay(record).scores():  # shifted: the same
         raise RecordError(f"{record.source}: cut into steps, the game no longer scores as the record")
     return steps
+
+
+def _anchored(actions: Any) -> list[dict[str, Any]]:
+    """The record's actions, shifted (every point by one vector) so that its first piece turns 0-2 from 0,0, as
+    the camera logs it (the other acute corner at 0,0 is the same game shifted by a side)."""
+    from ..games.sunda.lattice import corners
+
+    out = [dict(a) for a in actions]
+    first = next((a for a in out if a.get("type") == "place_piece"), None)
+    if first is None or int(first.get("turn", 0)) % 6 < 3:
+        return out
+    c2 = corners(int(first["q"]), int(first["r"]), int(first["turn"]))[2]
+    dq, dr = int(first["q"]) - c2[0], int(first["r"]) - c2[1]
+    for a in out:
+        if a is first:  # anchored at its other acute corner, which the shift brings to 0,0
+            a["turn"], a["q"], a["r"] = (int(a["turn"]) + 3) % 6, c2[0], c2[1]
+        if "q" in a and "r" in a:
+            a["q"], a["r"] = int(a["q"]) + dq, int(a["r"]) + dr
+        for key in ("attacker", "defender"):
+            if key in a:
+                a[key] = [int(a[key][0]) + dq, int(a[key][1]) + dr]
+    return out
 
 
 @dataclass

@@ -34,3 +34,21 @@ def test_the_first_steps_of_a_recorded_sunda_game_are_read_from_the_camera(tmp_p
     assert p.presses + p.choices >= 22 and p.corrections <= 1, f"the camera read the steps: {report(p)}"
     sources = {r.source for r in p.session.rows if r.action["type"] in ("place_piece", "place_pawn")}
     assert "camera" in sources
+
+
+@LONG
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, options", [(3, {"tribes": True}),
+                                           (5, {"tribes": True, "water_rights": True, "challenges": True,
+                                                "resources": True})])
+def test_a_whole_recorded_sunda_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path, seed, options):
+    """Every piece and pawn of a whole game through the camera; the phone enters consent, challenges, dice and
+    markers, and answers when the camera cannot tell a tribe's height."""
+    record = sunda_record(seed, options)
+    p = play(record, tmp_path / "games.sqlite")
+    print(report(p))
+    print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
+    assert p.diverged is None, p.diverged
+    assert p.scores == replay(record).scores() == p.expected, report(p)
+    assert p.corrections <= 3, f"steps the phone had to correct: {report(p)}"
+    assert p.presses + p.choices >= p.turns - 10, report(p)

@@ -8,7 +8,8 @@ D0 are where it found them), never which of the 136 pieces is which. This adapte
 1. **Registers** the reading on the committed layout: the rotation (a multiple of 60 degrees) and the
    shift that carry the reader's lattice onto the engine's, voted by every pair of pieces with the same
    land and water (pieces common in the set, open sea and all land, vote only when few others can).
-   The first piece fixes it: its acute corner at 0,0 with the reader's own turn (any turn is legal).
+   The first piece fixes it: the acute corner from which it turns 0-2 (in the reader's frame) at 0,0 (any
+   turn is legal; the other anchor is the same game shifted by a side).
 2. **A new piece** (two covered triangles the layout does not hold) becomes a ``place_piece`` of a piece
    from the pool with the same land and water at that placement (either of its two anchors); look-alike
    pieces are one choice. When no piece left in the pool matches every slot, the nearest ones (fewest
@@ -128,8 +129,9 @@ class SundaCameraMoves:
             if len(pieces) > 1:
                 return LayoutChange(waiting=f"{len(pieces)} pieces on an empty game's table: lay the first piece "
                                             "alone (or clear the table)")
-            s = pieces[0]
-            k, shift = 0, (-s["q"], -s["r"])
+            s = pieces[0]  # anchored at the acute corner from which it turns 0-2 (either is the same game, shifted)
+            q, r, _, _ = _canonical(s["q"], s["r"], s["turn"], _ring(s["sides"]))
+            k, shift = 0, (-q, -r)
         else:
             reg = self.register(game, pieces)
             if reg is None:
@@ -164,21 +166,25 @@ class SundaCameraMoves:
     def _piece_actions(self, game: Any, q: int, r: int, t: int, ring: str, join: str
                        ) -> tuple[list[list[dict[str, Any]]], str]:
         """The ``place_piece`` readings of a new piece: pool pieces with the land and water seen (either anchor)."""
+        q, r, t, ring = _canonical(q, r, t, ring)
         alt = corners(q, r, t)[2]
-        spots = ((q, r, t, ring), (alt[0], alt[1], (t + 3) % 6, _half(ring)))
-        scored: list[tuple[float, str, dict[str, Any]]] = []
+        if game.board.placed:
+            spots = ((q, r, t, ring), (alt[0], alt[1], (t + 3) % 6, _half(ring)))
+        else:  # the first piece: c0 at 0,0, from whichever acute corner its print matches (turning 0-2 first)
+            spots = ((0, 0, t, ring), (0, 0, (t + 3) % 6, _half(ring)))
+        scored: list[tuple[float, int, str, dict[str, Any]]] = []
         seen_looks: set[tuple[str, str]] = set()
         for pid in game.pool:
             piece = game.set.by_id[pid]
-            for sq, sr, st, sring in spots:
+            for n, (sq, sr, st, sring) in enumerate(spots):
                 d = sum(a != b for a, b in zip(piece.ring, sring)) + (0.5 if piece.join != join else 0.0)
-                scored.append((d, pid, {"type": "place_piece", "piece": pid, "q": sq, "r": sr, "turn": st}))
+                scored.append((d, n, pid, {"type": "place_piece", "piece": pid, "q": sq, "r": sr, "turn": st}))
         if not scored:
             return [], ""
-        scored.sort(key=lambda x: x[0])
+        scored.sort(key=lambda x: (x[0], x[1]))
         best = scored[0][0]
         out: list[list[dict[str, Any]]] = []
-        for d, pid, action in scored:
+        for d, _, pid, action in scored:
             if d > best + (0 if best < 1 else 1) or len(out) >= MAX_CHOICES:
                 break
             piece = game.set.by_id[pid]
