@@ -796,9 +796,9 @@ class SundaReader:
             pts = pts.reshape(len(pieces), 4, 3, 25, 2)
             lab = self._at(label, pts)                                        # (n, 4, 3, 25)
             # only samples nearer their own side than any other (at an acute corner the next side is close)
-            dist = np.einsum("nsjkd,nmd->nsjkm", pts, nrm) - (a * nrm).sum(-1)[:, None, None, None, :]
-            own = np.take_along_axis(dist, np.arange(4)[None, :, None, None, None].repeat(len(pieces), 0)
-                                     .repeat(3, 2).repeat(25, 3), axis=4)[..., 0]
+            dist = (np.matmul(pts.reshape(len(pieces), -1, 2), nrm.transpose(0, 2, 1)).reshape(len(pieces), 4, 3, 25, 4)
+                    - (a * nrm).sum(-1)[:, None, None, None, :])
+            own = dist[:, np.arange(4), :, :, np.arange(4)].transpose(1, 0, 2, 3)          # each sample's own side
             valid = own <= dist.min(axis=4) + 1e-6
             # nearest the slot's point on the side counts most (the pieces file reads the slot there)
             w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]

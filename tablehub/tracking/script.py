@@ -106,6 +106,9 @@ def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
             g.apply(g.parse_action(a))
     except TablehubError:
         return None
+    layout = getattr(g, "layout_moves", None)
+    if layout is not None:  # a freely laid layout: the pieces by placement and print (not id), the whole state
+        return layout.outcome(g)
     view = g.view()
     tiles = {(t["x"], t["y"]): appearance(g, t["tile"], int(t.get("rotation", 0))) for t in view.get("tiles", ())}
     figures = sorted((f["x"], f["y"], str(f.get("owner")), tuple(f.get("anchor") or ()))
@@ -114,9 +117,6 @@ def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
         held = g.resources().get("players")  # goods too: a Südsee islander that came home with bananas
     except NotImplementedError:
         held = None
-    layout = getattr(g, "layout_moves", None)
-    if layout is not None:  # a freely laid layout: the pieces by placement and print (not id), the whole state
-        return layout.outcome(g)
     board = getattr(g, "board_moves", None)
     if board is not None:  # a printed board: where the pieces stand, and the whole state (a move ended or not)
         return board.pieces(g), g.scores(), g.resources()
