@@ -12,7 +12,8 @@ No printed grid: the pieces are laid freely, corner to corner, on a lattice the 
    Every canvas pixel takes the nearest class (Lab, lightness weighted down): land, water, cloth, a
    pawn colour.
 3. **Lattice.** Its side is known (the pieces' size); its angle and phase are fitted to the thin dark
-   lines between pieces (gaps and cut edges, a morphological black-hat of the lightness): the line
+   lines between pieces (gaps and cut edges, a morphological black-hat of the lightness) and the layout's
+   outline, each line pixel counted only for the line family it runs along (its structure tensor): the line
    pixels projected on the normal of each of the three line families and folded onto one row height
    (side x sqrt(3)/2) peak sharply at the right angle, and the peaks give the phase. Each piece's own
    small offset and turn only widen the peaks. With an earlier reading the lattice is kept (the first
