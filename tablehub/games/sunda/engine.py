@@ -23,6 +23,7 @@ from typing import Any, Iterable, Mapping
 from ...i18n import N_, T, Tc, Text, Tn
 from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, confirmed, \
     no_hints, verdict, winners_of
+from .camera import SundaCameraMoves
 from .actions import ACTIONS, Challenge, Consent, PlaceMarker, PlacePawn, PlacePiece, Roll, WaterRight
 from .board import Analysis, Board
 from .dice import MAX_TRIBE, challenger_wins, dice_for, percent
@@ -112,6 +113,8 @@ class Sunda(Game):
         OptionSpec("pieces", None, "the pieces: a path to a pieces JSON file (or the object); "
                                    "default: the packaged provisional set"),
     )
+    #: the live camera's adapter (tablehub.tracking.layoutmoves): what a reading of the table means
+    layout_moves = SundaCameraMoves()
     provisional = T("Sunda to Sahul: the 136 pieces (and the resource markers' numbers 1-6) are a generated "
                     "provisional set; the real art is not public")
 
