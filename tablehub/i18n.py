@@ -137,6 +137,22 @@ def join(items: "list[Any] | tuple[Any, ...]") -> Text:
     return T("{first} and {last}", first=head, last=items[-1])
 
 
+def comma(items: "list[Any] | tuple[Any, ...]") -> Any:
+    """``"a, b, c"``: a list that stays a list in every language (the items may be Texts); ``""``
+    for none.
+
+    >>> comma(["red", "blue", T("nothing")])
+    'red, blue, nothing'
+    """
+    items = list(items)
+    if not items:
+        return ""
+    head: Any = items[0]
+    for item in items[1:]:
+        head = T("{first}, {next}", first=head, next=item)
+    return head
+
+
 def _fill(template: str, params: Mapping[str, Any]) -> str:
     try:
         return template.format(**{k: str(v) for k, v in params.items()})

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ...i18n import N_, T, Tc, Text, Tn
+from ...i18n import N_, T, Tc, Text, Tn, comma
 from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, confirmed, \
     no_hints, verdict, winners_of
 from .camera import SundaCameraMoves
@@ -29,7 +29,6 @@ from .board import Analysis, Board
 from .dice import MAX_TRIBE, challenger_wins, dice_for, percent
 from .lattice import H, Point, corners, xy
 from .pieces import Piece, PieceSet, load_pieces
-from ..tahiti.words import comma  # a list that stays a list; belongs in tablehub.i18n
 
 #: pawns per player by number of players (solo: RULINGS.md)
 PAWNS = {1: 26, 2: 24, 3: 16, 4: 12}

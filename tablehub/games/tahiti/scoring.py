@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ... import schemas
-from ...i18n import T, Tc, Text, Tn
+from ...i18n import T, Tc, Text, Tn, comma
 from ..base import PositionResult, ScoreEvent, TablehubError, verdict, winners_of
 from .board import PEARLS, PEARLS_PER_COLOUR, TAHITI, Cell, all_cells, all_neighbours, cell_name, parse_cell, \
     side_neighbours
-from .words import bank_title, comma, the_bank
+from .words import bank_title, the_bank
 
 BOATS_PER_PLAYER = 15
 

@@ -120,11 +120,3 @@ def bank_title(c: str, where: str) -> Text:
                                                                         where=where)
 
 
-def comma(items: list[Any]) -> Any:
-    """``"a, b, c"`` (a list that stays a list in every language; items may be Texts)."""
-    if not items:
-        return ""
-    head: Any = items[0]
-    for item in items[1:]:
-        head = T("{first}, {next}", first=head, next=item)
-    return head
