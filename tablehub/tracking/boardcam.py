@@ -16,7 +16,8 @@ a bumped board is registered again and said so), finds the pieces on the spaces
 (``vision.boardpieces.find_pieces``) and reports, per enrolled piece, the space it stands on, or
 ``None`` when it is not sure (unsure which piece, on a line between spaces, seen twice, not seen), with
 where it may stand when the camera can say (``guesses``: the space of a piece named with too small a
-margin, touching another; the spaces a piece stands between).
+margin, touching another; the spaces a piece stands between); and every piece it found by its look
+(``found``: for pieces that look alike, Tahiti's boats, named against the game by the tracker).
 Vision imports are lazy: a build without OpenCV still runs, played from the phone.
 """
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 
 from ..games import game_class
 from ..games.base import TablehubError
-from .boardmoves import BoardSeen
+from .boardmoves import BoardSeen, Sighting
 from .recognizer import RecognitionUnavailable
 
 FORMAT = "tablehub-boardcam/1"
@@ -124,7 +125,10 @@ class BoardRecognizer:
                 spaces = (q.space,) if q.space is not None else tuple(c for c in q.candidates if isinstance(c, int))
                 if spaces:
                     guesses[name] = spaces
-        return BoardSeen(pieces, [state.note] if state.note else [], self.board_name, guesses)
+        found = [Sighting(p.name, p.space, (p.space,) if p.space is not None else
+                          tuple(c for c in p.candidates if isinstance(c, int)),
+                          tuple(c for c in p.candidates if isinstance(c, str))) for p in seen]
+        return BoardSeen(pieces, [state.note] if state.note else [], self.board_name, guesses, found)
 
     def reset(self) -> None:
         """Another game: register the board afresh."""
