@@ -1,0 +1,48 @@
+"""End to end on Tahiti's printed board: a recorded (seeded) Tahiti game on the simulated camera (the
+provisional board printed and photographed with lens, tilt, light, noise and JPEG; enrolled on another
+evening), the phone entering the rolls, bids, savings, starting pearls and pearls taken, the camera reading
+the boats put on the board (a sailboat in the set-up, a letter taken, a boat placed on the map: NEXT on mock
+buttons, the phone's choice where the camera cannot know), and the final score equal to the record's
+(tablehub.records.replay)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tablehub.records import replay
+from tablehub.tracking.simtable import demo_record
+
+from .e2e import play
+from .test_e2e import report
+
+pytest.importorskip("vision.boardreg")
+LONG = pytest.mark.skipif(bool(os.environ.get("TABLEHUB_QUICK")),
+                          reason="TABLEHUB_QUICK is set: the whole game (a few minutes) is left out")
+CAMERA = ("place_sailboat", "take_letter", "place_boat")
+
+
+def test_the_first_steps_of_a_recorded_tahiti_game_are_read_from_the_camera(tmp_path):
+    p = play(demo_record("tahiti", 2, 5), tmp_path / "games.sqlite", turns=8)
+    print(report(p))
+    assert p.art.startswith("the printed board's art"), report(p)
+    assert p.diverged is None, p.diverged
+    assert p.scores == p.expected, report(p)
+    assert p.presses + p.choices >= 7 and p.corrections <= 1, f"the camera read the boats: {report(p)}"
+    sources = {r.source for r in p.session.rows if r.action["type"] in CAMERA}
+    assert "camera" in sources
+
+
+@LONG
+@pytest.mark.slow
+def test_a_whole_recorded_tahiti_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
+    """Seed 5, 2 players: 236 actions, 29 camera steps (2 sailboats, 7 letters, 19 boats on the map, and what
+    the phone enters after the last one)."""
+    record = demo_record("tahiti", 2, 5)
+    p = play(record, tmp_path / "games.sqlite")
+    print(report(p))
+    print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
+    assert p.diverged is None, p.diverged
+    assert p.scores == replay(record).scores() == p.expected, report(p)
+    assert p.corrections <= 2, f"moves the phone had to correct: {report(p)}"
+    assert p.presses + p.choices >= 25, report(p)
