@@ -21,7 +21,7 @@ its top is seen a little displaced in a tilted view, which this model leaves out
 Tahiti's pieces (provisional art; the looks are named by :func:`piece_for_look` from the camera's
 template names, e.g. ``red boat``, ``violet sailboat``, ``disc $``):
 
-- ``boat``: a small boat (20 x 9 mm) in its player's colour (``look`` indexes :data:`BOAT_BGR`),
+- ``boat``: a small boat (26 x 11 mm) in its player's colour (``look`` indexes :data:`BOAT_BGR`),
   with a pearl (``mark``: its colour) when it stands on the map;
 - ``sailboat``: a larger boat (30 x 12 mm) in its player's colour with a white sail;
 - ``disc``: the event disc (26 mm) on the island, ``$`` face (``look`` 0, gold) or treasure (1).
@@ -60,11 +60,11 @@ BOAT_BGR: dict[str, tuple[int, int, int]] = {"red": (40, 40, 205), "yellow": (40
                                              "violet": (165, 55, 150), "green": (60, 160, 30)}
 PEARL_BGR: dict[str, tuple[int, int, int]] = {"green": (90, 200, 70), "white": (240, 240, 240),
                                               "black": (20, 20, 20), "blue": (215, 120, 40)}
-BOAT_MM = (20.0, 9.0)
+BOAT_MM = (26.0, 11.0)
 SAILBOAT_MM = (30.0, 12.0)
 DISC_MM = 26.0
 #: how far inside its space's outline a hand puts each kind's centre (mm): a small boat sits in its cell
-INSET_MM = {"boat": 11.0, "sailboat": 8.0, "disc": 13.0}
+INSET_MM = {"boat": 14.0, "sailboat": 8.0, "disc": 13.0}
 
 
 @dataclass(frozen=True)
@@ -186,8 +186,8 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
             cv2.fillConvexPoly(plane, rect(13, 7), (238, 238, 238), cv2.LINE_AA, shift=4)
             cv2.fillConvexPoly(plane, rect(13, 1.0), (60, 60, 60), cv2.LINE_AA, shift=4)
         elif piece.mark is not None:
-            ellipse(4.5, 4.5, (15, 15, 15), off=tuple(shadow_dir * 0.6))
-            ellipse(4.2, 4.2, piece.mark)
+            ellipse(5.3, 5.3, (15, 15, 15), off=tuple(shadow_dir * 0.6))
+            ellipse(5.0, 5.0, piece.mark)
     elif piece.kind == "disc":
         ellipse(DISC_MM, DISC_MM, (20, 30, 45), off=tuple(shadow_dir * 1.5))
         face = (40, 170, 215) if piece.look == 0 else (40, 70, 110)
