@@ -15,11 +15,13 @@ at least 4 mm inside the outline (a 28 mm ship then stands across printed lines)
 random; in half the frames two ships stand on neighbouring spaces as close as that allows
 (pieces may touch, their footprints do not overlap by more than 1 mm2: solid pieces).
 Tahiti (the provisional geometry and track, tablehub/games/tahiti/geometry.json): enrolment lays
-each colour's boat and sailboat and the disc's two faces once; each frame is a position as a game
+each colour's boat (empty, and with each pearl), its sailboat and the disc's two faces once, on
+random spaces; each frame is a position as a game
 leaves it: 2-4 players, each sailboat on a random track space, a letter boat on a track space for
 about half the players, 4-40 boats in all on random map cells (neighbouring cells often taken),
 each with a random pearl, anywhere in its cell with its 26 mm hull inside the cell, turned at random;
-the disc on Tahiti, either face up. Pieces on one track space may touch, not overlap.
+the disc on Tahiti, either face up; a sailboat anywhere on its track space with its hull on the board.
+Pieces on one track space may touch, not overlap.
 Each frame is read from scratch (vision.boardreg: ORB features, RANSAC; vision.boardpieces).
 
 Prints, per level: pieces right (kind/ship and space exactly; an "unsure" answer is not right),
@@ -111,14 +113,14 @@ def _tahiti_frame(board, polys, rng, f):
 
 
 def _game(game: str):
-    """The board, its pieces for enrolment ((drawn kind, look, template name, template kind)) and its frames."""
+    """The board, its pieces for enrolment ((drawn kind, look, mark, template name, template kind)) and its frames."""
     if game == "karibik":
         board = load_board("provisional")
-        kinds = [("ship", i, n, "ship") for i, n in enumerate(SHIPS)] + [("chest_up", 6000, "chest up", "chest"),
-                                                                          ("chest_down", 0, "chest down", "chest")]
+        kinds = [("ship", i, None, n, "ship") for i, n in enumerate(SHIPS)] + [
+            ("chest_up", 6000, None, "chest up", "chest"), ("chest_down", 0, None, "chest down", "chest")]
         return board, "Karibik provisional board", kinds, _karibik_frame
     board = camera_board(load_tahiti_track(None))
-    kinds = [(*piece_for_look(n)[:2], n, piece_for_look(n)[0]) for n in TahitiBoardMoves.camera_looks()]
+    kinds = [(*piece_for_look(n, carries), n, piece_for_look(n)[0]) for n, carries in TahitiBoardMoves.camera_looks()]
     return board, "Tahiti provisional board", kinds, _tahiti_frame
 
 
@@ -180,15 +182,15 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
         lens = LensCalibration(truth.pose.K, truth.pose.dist, args.size)
         ref = BoardReference.from_photo(photo, size, PPM, corners_px=truth.board_to_image(corners), lens=lens)
         reg = BoardRegistrar(ref, lens)
-        where = _apart(board, rng, len(kinds), 60.0 if game == "tahiti" else 0.0)
-        photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s]) for (k, v, _, _), s in zip(kinds, where)]),
-                                      enrol_cam, rng, size=args.size)
+        where = [int(s) for s in rng.choice(list(board.spaces), len(kinds), replace=False)]
+        photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s], mark=m) for (k, v, m, _, _), s
+                                             in zip(kinds, where)]), enrol_cam, rng, size=args.size)
         r0 = reg.register(photo)
         if r0 is None:
             print(f"{level:<8} enrolment photo not registered: no figures")
             continue
         book = enrol_pieces(r0.canvas(photo, PPM, size), ref.canvas, PPM,
-                            [(n, k, *board.centres[s]) for (_, _, n, k), s in zip(kinds, where)])
+                            [(n, k, *board.centres[s]) for (_, _, _, n, k), s in zip(kinds, where)])
         n_true = right = unsure = wrong = missed = extra = boards_right = 0
         errs, full_ms, incr_ms, failed = [], [], [], 0
         for f in range(args.frames):
@@ -235,19 +237,6 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
               f"{100 * boards_right / args.frames:>11.1f}% {e.mean():>8.2f}/{e.max():<7.2f} "
               f"{np.median(full_ms):>8.0f} {np.median(incr_ms) if incr_ms else float('nan'):>8.0f}"
               + (f"  ({failed} frames not registered)" if failed else ""))
-
-
-def _apart(board, rng, n: int, min_mm: float) -> list[int]:
-    """``n`` random spaces for the enrolment photo, their centres more than ``min_mm`` apart (Tahiti: no two
-    neighbouring cells, so the pieces stand apart)."""
-    spaces = list(board.spaces)
-    for _ in range(200):
-        where = [int(s) for s in rng.choice(spaces, n, replace=False)]
-        cs = np.float64([board.centres[s] for s in where])
-        d = np.linalg.norm(cs[:, None] - cs[None], axis=2) + np.eye(n) * 1e9
-        if d.min() > min_mm:
-            return where
-    return where
 
 
 if __name__ == "__main__":

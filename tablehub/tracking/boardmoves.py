@@ -74,7 +74,8 @@ def name_sightings(before: Mapping[str, int], looks: Mapping[str, str], found: l
             else:
                 left.append(p)
         for p in list(left):  # unsure where or which, but something like it stands on its space: not gone
-            v = next((v for v in vague if (v.look == look or look in v.looks) and before[p] in v.spaces), None)
+            v = next((v for v in vague if (v.look == look or look in v.looks or not (v.look or v.looks))
+                      and before[p] in v.spaces), None)
             if v is not None:
                 vague.remove(v)
                 left.remove(p)

@@ -188,12 +188,13 @@ class SimBoardTable(ScriptedTable):
     def enrolled_pieces(self) -> list[tuple[str, int, Any, str, str]]:
         """Each kind of piece once, as the owner lays them for enrolment: (drawn kind, look, mark, template name,
         template kind). Karibik: the six ships, a chest face up and one face down; a game whose adapter lists its
-        ``camera_looks`` (Tahiti: each colour's boat and sailboat, the disc's two faces): those."""
+        ``camera_looks`` (Tahiti: each colour's boat empty and with each pearl, its sailboat, the disc's two faces):
+        those (a piece may have several templates)."""
         from vision.sim.boardtable import piece_for_look
 
         looks = getattr(self.adapter, "camera_looks", None)
         if looks is not None:
-            return [(*piece_for_look(name), name, piece_for_look(name)[0]) for name in looks()]
+            return [(*piece_for_look(name, carries), name, piece_for_look(name)[0]) for name, carries in looks()]
         return [("ship", i, None, n, "ship") for i, n in enumerate(self.piece_names())] + \
             [("chest_up", 6000, None, "chest up", "chest"), ("chest_down", 0, None, "chest down", "chest")]
 

@@ -28,6 +28,7 @@ players are not on the board) are entered on the phone.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -114,7 +115,7 @@ class CameraBoard:
     def printed(self) -> dict[str, Any]:
         """What the printed board shows (``vision.boards.render_board`` arguments): the cells and track spaces
         as sea, Tahiti as land, each track space's pearl as a printed disc and its letter, the map's row and
-        column letters. Provisional art, labelled."""
+        column letters, small waves printed on the sea. Provisional art, labelled."""
         cells = [self.polygons[s] for s in self.polygons if s < TRACK0 and s != ISLAND]
         track = [self.polygons[TRACK0 + i] for i in range(len(self.track.track))]
         labels = []
@@ -130,8 +131,23 @@ class CameraBoard:
         labels.append((w / 2, h / 2 + 10, "provisional"))
         marks = [(*self.centres[TRACK0 + i], PEARL_BGR[s.pearl]) for i, s in enumerate(self.track.track)]
         marks = [(x, y + 12, c) for x, y, c in marks]
+        # the sea's printed texture (provisional: small waves in lighter and darker blues, the same on every
+        # print), which the camera's registration needs beyond a grid of alike cells
+        rng = random.Random(17)
+        for s in self.polygons:
+            if s == ISLAND:
+                continue
+            (x0, y0), (x1, y1) = _bounds(self.polygons[s])
+            for _ in range(3 if s < TRACK0 else 8):
+                tone = rng.choice(((205, 160, 90), (140, 85, 25), (220, 200, 150), (120, 60, 20)))
+                marks.append((rng.uniform(x0 + 4, x1 - 4), rng.uniform(y0 + 4, y1 - 4), tone))
         return {"size_mm": self.size, "spaces": cells + track, "land": [self.polygons[ISLAND]], "marks": marks,
                 "labels": labels}
+
+
+def _bounds(poly: list[tuple[float, float]]) -> tuple[tuple[float, float], tuple[float, float]]:
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    return (min(xs), min(ys)), (max(xs), max(ys))
 
 
 def camera_board(track: Board, geometry: str | Path = GEOMETRY) -> CameraBoard:
@@ -195,9 +211,14 @@ class TahitiBoardMoves:
         return out
 
     @staticmethod
-    def camera_looks() -> list[str]:
-        """Every template the camera enrols: each colour's boat and sailboat, the disc's two faces."""
-        return [f"{c} {k}" for c in COLOURS for k in ("boat", "sailboat")] + ["disc $", "disc treasure"]
+    def camera_looks() -> list[tuple[str, str | None]]:
+        """Every template the camera enrols, with what the piece carries: each colour's boat empty (a letter
+        boat) and with each pearl (a pearl is a large part of a small boat seen from above), its sailboat,
+        the disc's two faces."""
+        out: list[tuple[str, str | None]] = []
+        for c in COLOURS:
+            out += [(f"{c} boat", None)] + [(f"{c} boat", p) for p in PEARLS] + [(f"{c} sailboat", None)]
+        return out + [("disc $", None), ("disc treasure", None)]
 
     def movable(self, game: Any) -> set[str]:
         """The pieces the rules let come or go now: the sailboat being placed in the set-up; the auction
