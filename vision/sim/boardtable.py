@@ -24,7 +24,7 @@ template names, e.g. ``red boat``, ``violet sailboat``, ``disc $``):
 - ``boat``: a small boat (26 x 11 mm) in its player's colour (``look`` indexes :data:`BOAT_BGR`),
   with a pearl (``mark``: its colour) when it stands on the map;
 - ``sailboat``: a larger boat (36 x 14 mm) in its player's colour with a white sail (seen from above: a bar across the hull);
-- ``disc``: the event disc (26 mm) on the island, ``$`` face (``look`` 0, gold) or treasure (1).
+- ``disc``: the event disc (26 mm) on the island, ``$`` face (``look`` 0: a gold ``$`` on dark green) or treasure (1: a gold chest on dark brown).
 
 With ``mat`` the mat's four markers are printed on the table round the board (the table is the
 mat), for the markers' fallback (``vision.boardreg.MatAnchor``).
@@ -190,13 +190,13 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
             ellipse(5.0, 5.0, piece.mark)
     elif piece.kind == "disc":
         ellipse(DISC_MM, DISC_MM, (20, 30, 45), off=tuple(shadow_dir * 1.5))
-        face = (40, 170, 215) if piece.look == 0 else (40, 70, 110)
+        face = (50, 110, 35) if piece.look == 0 else (40, 60, 105)  # dark green "$", dark brown treasure
         ellipse(DISC_MM, DISC_MM, face)
         if piece.look == 0:
             scale = 0.35 * ppm
             (tw, th), _ = cv2.getTextSize("$", cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
             cv2.putText(plane, "$", (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2)),
-                        cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 60, 90), 2, cv2.LINE_AA)
+                        cv2.FONT_HERSHEY_SIMPLEX, scale, (60, 190, 230), 2, cv2.LINE_AA)
         else:  # a treasure chest
             cv2.fillConvexPoly(plane, rect(14, 9), (40, 175, 225), cv2.LINE_AA, shift=4)
             cv2.fillConvexPoly(plane, rect(14, 1.2), (20, 40, 60), cv2.LINE_AA, shift=4)
