@@ -16,7 +16,7 @@ random; in half the frames two ships stand on neighbouring spaces as close as th
 (pieces may touch, their footprints do not overlap by more than 1 mm2: solid pieces).
 Tahiti (the provisional geometry and track, tablehub/games/tahiti/geometry.json): enrolment lays
 each colour's boat (empty, and with each pearl), its sailboat and the disc's two faces once, on
-random spaces; each frame is a position as a game
+random sea cells; each frame is a position as a game
 leaves it: 2-4 players, each sailboat on a random track space, a letter boat on a track space for
 about half the players, 4-40 boats in all on random map cells (neighbouring cells often taken),
 each with a random pearl, anywhere in its cell with its 26 mm hull inside the cell, turned at random;
@@ -113,15 +113,16 @@ def _tahiti_frame(board, polys, rng, f):
 
 
 def _game(game: str):
-    """The board, its pieces for enrolment ((drawn kind, look, mark, template name, template kind)) and its frames."""
+    """The board, its pieces for enrolment ((drawn kind, look, mark, template name, template kind)), its frames
+    and the spaces the pieces are enrolled on."""
     if game == "karibik":
         board = load_board("provisional")
         kinds = [("ship", i, None, n, "ship") for i, n in enumerate(SHIPS)] + [
             ("chest_up", 6000, None, "chest up", "chest"), ("chest_down", 0, None, "chest down", "chest")]
-        return board, "Karibik provisional board", kinds, _karibik_frame
+        return board, "Karibik provisional board", kinds, _karibik_frame, list(board.spaces)
     board = camera_board(load_tahiti_track(None))
     kinds = [(*piece_for_look(n, carries), n, piece_for_look(n)[0]) for n, carries in TahitiBoardMoves.camera_looks()]
-    return board, "Tahiti provisional board", kinds, _tahiti_frame
+    return board, "Tahiti provisional board", kinds, _tahiti_frame, TahitiBoardMoves.enrol_spaces(board)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
-    board, title, kinds, make_frame = _game(game)
+    board, title, kinds, make_frame, enrol_at = _game(game)
     printed = board.printed()
     size = tuple(printed.pop("size_mm"))
     art = render_board(size, px_per_mm=3.0, **printed)
@@ -182,7 +183,7 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
         lens = LensCalibration(truth.pose.K, truth.pose.dist, args.size)
         ref = BoardReference.from_photo(photo, size, PPM, corners_px=truth.board_to_image(corners), lens=lens)
         reg = BoardRegistrar(ref, lens)
-        where = [int(s) for s in rng.choice(list(board.spaces), len(kinds), replace=False)]
+        where = [int(s) for s in rng.choice(enrol_at, len(kinds), replace=False)]
         photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s], mark=m) for (k, v, m, _, _), s
                                              in zip(kinds, where)]), enrol_cam, rng, size=args.size)
         r0 = reg.register(photo)

@@ -169,9 +169,10 @@ class SimBoardTable(ScriptedTable):
         lens = LensCalibration(truth.pose.K, truth.pose.dist, self.size)
         corners = truth.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
         ref = BoardReference.from_photo(photo, (w, h), PPM, corners_px=corners, lens=lens)
-        spaces = list(self.board.spaces)
+        where = getattr(self.adapter, "enrol_spaces", None)
+        spaces = list(where(self.board) if where is not None else self.board.spaces)
         kinds = self.enrolled_pieces()
-        spots = [spaces[(k * len(spaces)) // len(kinds) + 3] for k in range(len(kinds))]
+        spots = [spaces[((k * len(spaces)) // len(kinds) + 3) % len(spaces)] for k in range(len(kinds))]
         c = self.board.centres
         photo, _ = render_board_scene(self.scene([BoardPiece(k, v, *c[s], mark=m) for (k, v, m, _, _), s
                                                   in zip(kinds, spots)], ENROL_POSE), cam, rng, size=self.size)

@@ -23,7 +23,8 @@ template names, e.g. ``red boat``, ``violet sailboat``, ``disc $``):
 
 - ``boat``: a small boat (26 x 11 mm) in its player's colour (``look`` indexes :data:`BOAT_BGR`),
   with a pearl (``mark``: its colour) when it stands on the map;
-- ``sailboat``: a larger boat (36 x 14 mm) in its player's colour with a white sail (seen from above: a bar across the hull);
+- ``sailboat``: a larger boat (40 x 16 mm) in its player's colour with a light sail of that colour (seen from
+  above: a band across the hull);
 - ``disc``: the event disc (26 mm) on the island, ``$`` face (``look`` 0: a gold ``$`` on dark green) or treasure (1: a gold chest on dark brown).
 
 With ``mat`` the mat's four markers are printed on the table round the board (the table is the
@@ -61,10 +62,10 @@ BOAT_BGR: dict[str, tuple[int, int, int]] = {"red": (40, 40, 205), "yellow": (40
 PEARL_BGR: dict[str, tuple[int, int, int]] = {"green": (90, 200, 70), "white": (240, 240, 240),
                                               "black": (20, 20, 20), "blue": (215, 120, 40)}
 BOAT_MM = (26.0, 11.0)
-SAILBOAT_MM = (36.0, 14.0)
+SAILBOAT_MM = (40.0, 16.0)
 DISC_MM = 26.0
 #: how far inside its space's outline a hand puts each kind's centre (mm): a small boat sits in its cell
-INSET_MM = {"boat": 14.0, "sailboat": 19.0, "disc": 13.0}
+INSET_MM = {"boat": 14.0, "sailboat": 21.0, "disc": 13.0}
 
 
 @dataclass(frozen=True)
@@ -183,8 +184,9 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
         ellipse(w, h, dark)
         ellipse(w - 2.5, h - 2.5, hull)
         if piece.kind == "sailboat":
-            cv2.fillConvexPoly(plane, rect(6, 12), (238, 238, 238), cv2.LINE_AA, shift=4)  # the sail, from above
-            cv2.fillConvexPoly(plane, rect(1.2, 12), (60, 60, 60), cv2.LINE_AA, shift=4)
+            sail = tuple(int(v * 0.45 + 255 * 0.55) for v in hull)  # a light sail of the player's colour
+            cv2.fillConvexPoly(plane, rect(10, 14), sail, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(plane, rect(1.2, 14), (60, 60, 60), cv2.LINE_AA, shift=4)
         elif piece.mark is not None:
             ellipse(5.3, 5.3, (15, 15, 15), off=tuple(shadow_dir * 0.6))
             ellipse(5.0, 5.0, piece.mark)

@@ -220,6 +220,11 @@ class TahitiBoardMoves:
             out += [(f"{c} boat", None)] + [(f"{c} boat", p) for p in PEARLS] + [(f"{c} sailboat", None)]
         return out + [("disc $", None), ("disc treasure", None)]
 
+    @staticmethod
+    def enrol_spaces(board: CameraBoard) -> list[int]:
+        """Where the owner lays the pieces for enrolment: the map's sea cells (the island is sand)."""
+        return [s for s in board.spaces if s < TRACK0 and s != ISLAND]
+
     def movable(self, game: Any) -> set[str]:
         """The pieces the rules let come or go now: the sailboat being placed in the set-up; the auction
         winner's boats when they choose."""
