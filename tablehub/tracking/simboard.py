@@ -182,7 +182,8 @@ class SimBoardTable(ScriptedTable):
         book = enrol_pieces(reg.canvas(photo, PPM, (w, h)), ref.canvas, PPM,
                             [(n, kind, *c[s]) for (_, _, _, n, kind), s in zip(kinds, spots)])
         spec = self.record.setup.options.get("board") or "provisional"
-        out = write_refs(folder, spec if isinstance(spec, str) else "provisional", self.board, ref, lens=lens)
+        out = write_refs(folder, spec if isinstance(spec, str) else "provisional", self.board, ref, lens=lens,
+                         game=self.record.setup.game)
         book.save(out / "pieces.json")
         return out
 

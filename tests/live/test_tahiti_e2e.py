@@ -7,6 +7,7 @@ buttons, the phone's choice where the camera cannot know), and the final score e
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -33,8 +34,21 @@ def test_the_first_steps_of_a_recorded_tahiti_game_are_read_from_the_camera(tmp_
     assert "camera" in sources
 
 
+def test_the_demo_plays_tahiti_through_the_camera(tmp_path, monkeypatch, capsys):
+    from tablehub.cli import main
+
+    monkeypatch.setenv("TABLEHUB_DATA", str(tmp_path))
+    status = main(["demo", "--game", "tahiti", "--turns", "4", "--no-web", "--exit"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "4 steps of tahiti" in out and "the final score equals `tablehub score` of the record" in out
+    presses = int(re.search(r"NEXT pressed (\d+) time", out).group(1))
+    choices = int(re.search(r"(\d+) unsure reads? answered", out).group(1))
+    assert presses + choices >= 3, f"the camera read the boats: {out}"
+    assert (tmp_path / "demo-refs" / "tahiti" / "pieces.json").is_file(), "the demo enrolled the board itself"
+
+
 @LONG
-@pytest.mark.slow
 def test_a_whole_recorded_tahiti_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
     """Seed 5, 2 players: 236 actions, 29 camera steps (2 sailboats, 7 letters, 19 boats on the map, and what
     the phone enters after the last one)."""

@@ -112,6 +112,17 @@ class CameraBoard:
             return f"space {space - TRACK0} ({s.letter}, {s.pearl})"
         return cell_of(space) or f"space {space}"
 
+    def space_of(self, text: str) -> int | None:
+        """A map cell's name (``BE``) or ``track N`` as the camera's space number (``None`` when it is neither)."""
+        if text.lower().startswith("track "):
+            try:
+                n = int(text[6:])
+            except ValueError:
+                return None
+            return TRACK0 + n if 0 <= n < len(self.track.track) else None
+        cell = parse_cell(text)
+        return None if cell is None else cell[0] * SIZE + cell[1]
+
     def printed(self) -> dict[str, Any]:
         """What the printed board shows (``vision.boards.render_board`` arguments): the cells and track spaces
         as sea, Tahiti as land, each track space's pearl as a printed disc and its letter, the map's row and
