@@ -108,6 +108,28 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(bh + np.linalg.norm(a[_NH:] - b[_NH:]) / 100.0)
 
 
+def soften(h: np.ndarray) -> np.ndarray:
+    """The histograms with each bin spread a quarter to each neighbour along L, a and b: a colour sitting on
+    a bin boundary (a red hull at a* = 60) then matches itself seen a little lighter or warmer, where hard
+    bins would put all of it in the other bin."""
+    global _SOFT
+    n = int(np.prod(_BINS))
+    if _SOFT is None:  # the spreading as one matrix, built once
+        cube = np.eye(n, dtype=np.float32).reshape((n, *_BINS))
+        for axis in (1, 2, 3):
+            pad = np.concatenate([cube.take([0], axis), cube, cube.take([-1], axis)], axis=axis)
+            size = cube.shape[axis]
+            cube = 0.5 * cube + 0.25 * pad.take(range(0, size), axis) + 0.25 * pad.take(range(2, size + 2), axis)
+        _SOFT = np.ascontiguousarray(cube.reshape(n, n))
+    out = h.copy()
+    out[:n] = h[:n] @ _SOFT
+    out[n:2 * n] = h[n:2 * n] @ _SOFT
+    return out
+
+
+_SOFT: np.ndarray | None = None
+
+
 @dataclass
 class PieceTemplate:
     name: str
@@ -308,10 +330,12 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     smallest = min(t.area_mm2 for t in book.templates)
     out = []
 
+    soft = [soften(t.hist) for t in book.templates]
+
     def scored(b: Blob) -> list[tuple[float, int]]:
-        hist = _histogram(b.crop(lab), b.mask, ppm)
+        hist = soften(_histogram(b.crop(lab), b.mask, ppm))
         area = b.area_mm2(ppm)
-        return sorted((_distance(hist, t.hist) + AREA_WEIGHT * abs(np.log(area / max(1.0, t.area_mm2))), i)
+        return sorted((_distance(hist, soft[i]) + AREA_WEIGHT * abs(np.log(area / max(1.0, t.area_mm2))), i)
                       for i, t in enumerate(book.templates))
 
     found = []
