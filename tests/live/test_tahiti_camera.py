@@ -63,6 +63,8 @@ def test_a_letter_boat_goes_from_the_track_onto_its_sector():
     assert g.phase == "choose" and g.state[0].space == 2
     r = board_reading(g, seen_with(g, Sighting("red boat", TRACK0 + 2)))  # an empty boat on her sailboat's space
     assert r.state == "pending" and list(r.actions) == [{"type": "take_letter"}]
+    r = board_reading(g, seen_with(g, Sighting("red boat", TRACK0 + 4)))  # not on her sailboat's space
+    assert r.state == "illegal" and "the letter is taken on the sailboat's space, space 2" in r.reason
     g.apply(g.parse_action({"type": "take_letter"}))
     assert g.board_moves.pieces(g)["red letter boat"] == TRACK0 + 2
     before = g.board_moves.pieces(g)

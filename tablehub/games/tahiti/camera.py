@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..base import SetupError
-from .board import LINES, PEARLS, SIZE, TAHITI, Board, cell_name, load_board, parse_cell
+from .board import PEARLS, SIZE, TAHITI, Board, cell_name, load_board, parse_cell
 
 GEOMETRY = Path(__file__).with_name("geometry.json")
 #: the players' colours, in seat order (the camera's templates are named by colour)
@@ -288,6 +288,9 @@ class TahitiBoardMoves:
         a, b = letter or new  # type: ignore[misc]
         if b >= TRACK0 or b == OFF:
             if new is not None and b >= TRACK0:
+                if ps.space is not None and b != TRACK0 + ps.space:
+                    return [], (f"{player}'s empty boat stands on {where(b)}: the letter is taken on the sailboat's "
+                                f"space, {where(TRACK0 + ps.space)}")
                 return [[{"type": "take_letter"}]], ""
             return [], f"the camera saw {said}"
         cell = cell_of(b)
@@ -308,4 +311,4 @@ class TahitiBoardMoves:
         return str(a)
 
 
-__all__ = ["COLOURS", "TRACK0", "ISLAND", "CameraBoard", "TahitiBoardMoves", "camera_board", "cell_of", "LINES"]
+__all__ = ["COLOURS", "TRACK0", "ISLAND", "CameraBoard", "TahitiBoardMoves", "camera_board", "cell_of"]
