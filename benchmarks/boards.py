@@ -21,7 +21,8 @@ leaves it: 2-4 players, each sailboat on a random track space, a letter boat on 
 about half the players, 4-40 boats in all on random map cells (neighbouring cells often taken),
 each with a random pearl, anywhere in its cell with its 26 mm hull inside the cell, turned at random;
 the disc on Tahiti, either face up; a sailboat anywhere on its track space with its hull on the board.
-Pieces on one track space may touch, not overlap.
+Pieces on one track space may touch, not overlap: on a crowded space a piece is pushed nearer the
+outline, partly across it, as a player makes room (vision.sim.boardtable.place_piece).
 Each frame is read from scratch (vision.boardreg: ORB features, RANSAC; vision.boardpieces).
 
 Prints, per level: pieces right (kind/ship and space exactly; an "unsure" answer is not right),
@@ -47,9 +48,7 @@ from vision.boardpieces import SpaceMap, enrol_pieces, find_pieces
 from vision.boardreg import BoardReference, BoardRegistrar
 from vision.boards import render_board
 from vision.calibrate import LensCalibration
-from vision.sim.boardtable import INSET_MM, BoardPiece, BoardScene, piece_for_look, render_board_scene, spot_in
-from vision.sim.boardtable import footprint as _footprint
-from vision.sim.boardtable import overlaps as _overlaps
+from vision.sim.boardtable import BoardPiece, BoardScene, piece_for_look, place_piece, render_board_scene
 from vision.sim.camera import NUISANCE
 
 SHIPS = ["Arriba", "Bravo", "Caribic", "Diabolo", "Evita", "Fuego"]
@@ -73,12 +72,7 @@ def _karibik_frame(board, polys, rng, f):
         else:
             up = bool(rng.uniform() < 0.5)
             kind, look, name = ("chest_up", 6000, "chest up") if up else ("chest_down", 0, "chest down")
-        for _ in range(30):  # pieces may touch, not stand inside each other
-            x, y = spot_in(polys[s], rng, 4.0)
-            yaw = float(rng.uniform(0, 180))
-            fp = _footprint(kind, x, y, yaw)
-            if not _overlaps(fp, footprints):
-                break
+        x, y, yaw, fp = place_piece(polys[s], kind, rng, footprints)  # may touch, not stand inside each other
         footprints.append(fp)
         pieces.append(BoardPiece(kind, look, x, y, yaw))
         truth_set.append((name, s))
@@ -100,12 +94,7 @@ def _tahiti_frame(board, polys, rng, f):
     pieces, truth_set, footprints = [], [], []
     for name, s, pearl in wanted:
         kind, look, mark = piece_for_look(name, pearl)
-        for _ in range(40):
-            x, y = spot_in(polys[s], rng, INSET_MM.get(kind, 4.0))
-            yaw = float(rng.uniform(0, 180))
-            fp = _footprint(kind, x, y, yaw)
-            if not _overlaps(fp, footprints):
-                break
+        x, y, yaw, fp = place_piece(polys[s], kind, rng, footprints)
         footprints.append(fp)
         pieces.append(BoardPiece(kind, look, x, y, yaw, mark))
         truth_set.append((name, s))

@@ -70,7 +70,7 @@ class SimBoardTable(ScriptedTable):
         not stand inside each other) and where the hand reaches."""
         if self._placed:
             return
-        from vision.sim.boardtable import INSET_MM, BoardPiece, footprint, overlaps, piece_for_look, spot_in
+        from vision.sim.boardtable import BoardPiece, piece_for_look, place_piece
 
         rng = np.random.default_rng(self.seed)
         names = self.piece_names()
@@ -88,12 +88,7 @@ class SimBoardTable(ScriptedTable):
                 else:
                     kind, idx, mark = "ship", names.index(name), None
                 others = [d[3] for n, d in drawn.items() if n != name]
-                for _ in range(40):
-                    x, y = spot_in(self.board.polygons[space], rng, INSET_MM.get(kind, 4.0))
-                    yaw = float(rng.uniform(0, 180))
-                    fp = footprint(kind, x, y, yaw)
-                    if not overlaps(fp, others):
-                        break
+                x, y, yaw, fp = place_piece(self.board.polygons[space], kind, rng, others, tries=40)
                 drawn[name] = (space, look, BoardPiece(kind, idx, x, y, yaw, mark), fp)
                 reach = (x, y)
             t.view = dict(t.view, drawn=[d[2] for d in drawn.values()],

@@ -58,3 +58,16 @@ def test_enrol_tahitis_board_and_pieces_then_read_a_frame(tmp_path, capsys):
     assert main(["boardcam", "enrol-pieces", str(tmp_path / "pieces.png"), "--refs", str(refs),
                  "--at", "red boat=QQ"]) != 0
     assert "must be NAME=SPACE with a space of the board provisional" in capsys.readouterr().err
+
+
+def test_bench_boards_covers_tahiti(capsys):
+    import re
+
+    assert main(["bench", "boards", "--games", "tahiti", "--frames", "1", "--levels", "clean", "--size", "960x540"]) == 0
+    out = capsys.readouterr().out
+    assert "Tahiti provisional board 500x500 mm" in out and "Karibik" not in out
+    row = next(line for line in out.splitlines() if line.startswith("clean "))
+    assert 0 <= float(re.search(r"([\d.]+)%", row).group(1)) <= 100
+    with pytest.raises(SystemExit):
+        main(["bench", "boards", "--games", "sunda"])
+    assert "unknown board 'sunda'" in capsys.readouterr().err

@@ -108,6 +108,23 @@ def overlaps(fp: np.ndarray, others: Sequence[np.ndarray], gap_mm2: float = 1.0)
     return any(cv2.intersectConvexConvex(fp, o)[0] > gap_mm2 for o in others)
 
 
+def place_piece(polygon: Sequence[Sequence[float]], kind: str, rng: np.random.Generator,
+                others: Sequence[np.ndarray], tries: int = 30) -> tuple[float, float, float, np.ndarray]:
+    """Where a hand puts a piece of ``kind`` in a space (``polygon``, board mm) beside the pieces already
+    there (``others``: footprints): anywhere at least its kind's inset inside the outline, turned at random,
+    touching others but not inside them; on a crowded space nearer the outline (10, then 4 mm: a piece
+    pushed partly across the line), as a player makes room. Returns x, y, yaw and the footprint."""
+    inset = INSET_MM.get(kind, 4.0)
+    for margin in (inset,) + tuple(v for v in (10.0, 4.0) if v < inset):
+        for _ in range(tries):
+            x, y = spot_in(polygon, rng, margin)
+            yaw = float(rng.uniform(0, 180))
+            fp = footprint(kind, x, y, yaw)
+            if not overlaps(fp, others):
+                return x, y, yaw, fp
+    return x, y, yaw, fp
+
+
 @dataclass
 class BoardScene:
     """``art``: the board's straight picture at ``art_ppm`` px/mm; the board's top-left corner
