@@ -48,10 +48,11 @@ log = logging.getLogger(__name__)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--game", default="neuesland", choices=("neuesland", "suedsee", "karibik", "sunda"),
-                        help="game to play when no --record is given (default neuesland; karibik: the camera "
-                             "on the printed board, docs/boardcam.md; sunda: the camera on freely laid pieces, "
-                             "docs/sunda.md)")
+    parser.add_argument("--game", default="neuesland",
+                        choices=("neuesland", "suedsee", "karibik", "tahiti", "sunda"),
+                        help="game to play when no --record is given (default neuesland; karibik, tahiti: the "
+                             "camera on the printed board, docs/boardcam.md; sunda: the camera on freely laid "
+                             "pieces, docs/sunda.md)")
     parser.add_argument("--record", help="a game record (JSON) to play; default: a seeded random game")
     parser.add_argument("--seed", type=int, default=7, help="seed of the default game (default 7)")
     parser.add_argument("--players", type=int, default=2, dest="player_count", help="players in the default game (default 2)")

@@ -28,6 +28,7 @@ from ...i18n import T, Text
 from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, Setup, confirmed, no_hints
 from . import scoring
 from .actions import ACTIONS, Bid, Pass, PlaceBoat, PlaceSailboat, Roll, Save, StartPearl, TakeLetter, TakePearl
+from .camera import TahitiBoardMoves
 from .board import LINES, PEARLS, PEARLS_PER_COLOUR, SECTORS, SIZE, TAHITI, TRACK_LENGTH, Board, Cell, all_cells, \
     cell_name, load_board, parse_cell, sectors_of
 from .scoring import BOATS_PER_PLAYER, MapBoat
@@ -74,6 +75,7 @@ class Tahiti(Game):
                    "the track order: a path to a board JSON file (or the board object); "
                    "default: the packaged provisional order"),
     )
+    board_moves = TahitiBoardMoves()  # what the camera's view of the board means (tablehub.tracking.boardmoves)
     provisional = T("Tahiti: the order of the 12 track spaces is provisional (the rule book does not give it)")
 
     def __init__(self, setup: Setup):
