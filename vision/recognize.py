@@ -424,10 +424,9 @@ class Recognizer:
                     # does not explain all of the cell
                     top, left = fc.top_left(*c)
                     m = fc.margin // 2
-                    if spots is not None and not spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any():
-                        continue
-                    if (self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint
-                            or self._unlike_its_tile(fc, tiles[c], spots)):
+                    spotted = spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
+                    if ((spotted and self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint)
+                            or self._unlike_its_tile(fc, tiles[c], fitted)):
                         found.extend(self._figures_near(fc, tiles, c, nadir, fitted))
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
@@ -528,34 +527,51 @@ class Recognizer:
     narrower than the square. A figure is 7 mm deep or more seen from above (a standing figure's slab,
     more where it leans; 16 mm lying)."""
 
-    def _unlike_its_tile(self, fc: FeatureCanvas, t: TileGuess, spots: np.ndarray | None) -> bool:
-        """Whether the tile's square holds a spot of a player's colour where its reference is not of that colour
-        (by :attr:`Thresholds.figure_unlike_mm2` or more): a figure whose colour is near the terrain under it (a
-        yellow figure on an orange mountain) changes the tile's picture too little for
-        :meth:`TileClassifier.unexplained`, but a yellow spot on a tile whose art there is not yellow is no art."""
-        if spots is None or self.colours is None:
+    def _unlike_its_tile(self, fc: FeatureCanvas, t: TileGuess, fitted: dict[Any, Any]) -> bool:
+        """Whether the tile's square holds a patch of a player's colour where its reference is not of that colour, at
+        least :attr:`Thresholds.figure_unlike_mm2` in one piece and some 6 mm across (thinner strips are the art's
+        edges a little off). A figure whose colour is near the terrain around it changes the tile's picture too
+        little for :meth:`TileClassifier.unexplained` (a yellow figure on an orange mountain), and its picture
+        joins the terrain of its colour beside it (a yellow-green plain) into a blob larger than any figure, which
+        is no spot; but a yellow patch where the art is not yellow is no art. ``fitted``: what the windows of this
+        canvas share (:meth:`_small`)."""
+        if self.colours is None:
             return False
         s = self.figure_scale
         mm = self.classifier.mm_per_px
         top, left = fc.top_left(t.x, t.y)
-        top += int(round(t.offset_mm[1] / mm))
-        left += int(round(t.offset_mm[0] / mm))
-        h, w = fc.bgr.shape[:2]
-        if top < 0 or left < 0 or top + TILE_PX > h or left + TILE_PX > w:
-            return False
-        here = spots[top:top + TILE_PX:s, left:left + TILE_PX:s]
-        if not here.any():
+        top = (top + int(round(t.offset_mm[1] / mm))) // s
+        left = (left + int(round(t.offset_mm[0] / mm))) // s
+        _, (idx, dist) = self._small(fc, fitted)
+        n = TILE_PX // s
+        if top < 0 or left < 0 or top + n > idx.shape[0] or left + n > idx.shape[1]:
             return False
         key = (t.tile, t.rotation)
         ref = self._ref_colours.get(key)
         if ref is None:
-            im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))[::s, ::s]
-            idx, dist = self.colours.nearest(bgr_to_lab(np.ascontiguousarray(im)))
-            ref = self._ref_colours[key] = np.where(dist < self._colour_distance(), idx, -1)
-        seen = fc.bgr[top:top + TILE_PX:s, left:left + TILE_PX:s]
-        idx, dist = self.colours.nearest(bgr_to_lab(seen))
-        odd = here & (dist < self._colour_distance()) & (idx != ref)
-        return bool(odd.sum() * (mm * s) ** 2 >= self.thresholds.figure_unlike_mm2)
+            im = cv2.resize(np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)), (n, n),
+                            interpolation=cv2.INTER_AREA)
+            ri, rd = self.colours.nearest(bgr_to_lab(im))
+            ref = self._ref_colours[key] = np.where(rd < self._colour_distance(), ri, -1)
+        here = (slice(top, top + n), slice(left, left + n))
+        odd = (dist[here] < self._colour_distance()) & (idx[here] != ref)
+        if odd.sum() * (mm * s) ** 2 < self.thresholds.figure_unlike_mm2:
+            return False
+        odd = cv2.morphologyEx(odd.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
+        return count > 1 and float(stats[1:, cv2.CC_STAT_AREA].max()) * (mm * s) ** 2 >= self.thresholds.figure_unlike_mm2
+
+    def _small(self, fc: FeatureCanvas, fitted: dict[Any, Any]) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """The canvas at the figures' scale and its nearest player colour and distance per pixel, once per canvas
+        (kept in ``fitted``)."""
+        small = fitted.get("small")
+        if small is None:
+            assert self.colours is not None
+            s = self.figure_scale
+            h, w = fc.bgr.shape[:2]
+            half = cv2.resize(fc.bgr, (w // s, h // s), interpolation=cv2.INTER_AREA) if s > 1 else fc.bgr
+            small = fitted["small"] = (half, self.colours.nearest(bgr_to_lab(half)))
+        return small
 
     def _colour_distance(self) -> float:
         return self.figures.colour_distance if self.figures is not None else 26.0
@@ -1116,11 +1132,7 @@ class Recognizer:
         s = self.figure_scale
         reach = int(round(self.figure_reach_mm / mm))
         h, w = fc.bgr.shape[:2]
-        small = fitted.get("small")
-        if small is None:
-            # the canvas at the figures' scale and its player colours, once for all windows of this canvas
-            half = cv2.resize(fc.bgr, (w // s, h // s), interpolation=cv2.INTER_AREA) if s > 1 else fc.bgr
-            small = fitted["small"] = (half, self.figures.colours.nearest(bgr_to_lab(half)))
+        small = self._small(fc, fitted)
 
         def place(t: TileGuess) -> tuple[int, int]:
             top, left = fc.top_left(t.x, t.y)
