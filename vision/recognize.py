@@ -590,9 +590,10 @@ class Recognizer:
 
     def _covered(self, bgr: np.ndarray, mat_bgr: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Where figures may stand, at the canvas's size: ``(covered, spots)``. ``mat_bgr``: the bare mat's colour
-        in the canvas; a pixel nearer to it than to every player colour is the mat, no spot (a black figure at
-        a tile's edge against a dark green mat otherwise joins the mat into one blob far larger than a figure,
-        and was never looked for). The covered mask keeps its colours as they were (telling the mat apart there
+        in the canvas; the spots are also looked for without the pixels nearer to it than to every player colour
+        (a black figure at a tile's edge against a dark green mat joins the mat into one blob far larger than a
+        figure, and was never looked for). Both: leaving those pixels out alone broke up a yellow figure on a
+        plain, whose shaded side is nearer the dark mat's colour, into pieces too small to be a spot. The covered mask keeps its colours as they were (telling the mat apart there
         put a tile under such a figure wrong on the bench's ``hard`` boards).
 
         ``covered``: compact, figure-sized blobs near a player colour (a strip of plain or sea the
@@ -604,7 +605,7 @@ class Recognizer:
         half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
         lab = bgr_to_lab(half)
         idx, dist = self.colours.nearest(lab)
-        not_mat = True
+        not_mat = None
         if mat_bgr is not None:
             mat_w = _weighted(bgr_to_lab(np.asarray(mat_bgr, np.float32).reshape(1, 1, 3))).reshape(1, 1, 3)
             not_mat = np.linalg.norm(_weighted(lab) - mat_w, axis=2) >= dist
@@ -631,7 +632,10 @@ class Recognizer:
                 out |= ok[labels].astype(np.uint8)
             return out
 
-        spots = blobs_of((dist < self._colour_distance()) & not_mat, 20.0, 900.0, 45.0)
+        spots = blobs_of(dist < self._colour_distance(), 20.0, 900.0, 45.0)
+        if not_mat is not None:
+            # and again without the mat's pixels: a figure that joined the mat stands out as a blob of its own
+            spots |= blobs_of((dist < self._colour_distance()) & not_mat, 20.0, 900.0, 45.0)
         spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
         blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
         if not blobs.any():
