@@ -559,7 +559,8 @@ class Recognizer:
             return False
         odd = cv2.morphologyEx(odd.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
-        return count > 1 and float(stats[1:, cv2.CC_STAT_AREA].max()) * (mm * s) ** 2 >= self.thresholds.figure_unlike_mm2
+        largest = float(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0.0
+        return largest * (mm * s) ** 2 >= self.thresholds.figure_unlike_mm2
 
     def _small(self, fc: FeatureCanvas, fitted: dict[Any, Any]) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
         """The canvas at the figures' scale and its nearest player colour and distance per pixel, once per canvas
@@ -593,8 +594,9 @@ class Recognizer:
         in the canvas; the spots are also looked for without the pixels nearer to it than to every player colour
         (a black figure at a tile's edge against a dark green mat joins the mat into one blob far larger than a
         figure, and was never looked for). Both: leaving those pixels out alone broke up a yellow figure on a
-        plain, whose shaded side is nearer the dark mat's colour, into pieces too small to be a spot. The covered mask keeps its colours as they were (telling the mat apart there
-        put a tile under such a figure wrong on the bench's ``hard`` boards).
+        plain, whose shaded side is nearer the dark mat's colour, into pieces too small to be a spot. The covered
+        mask keeps its colours as they were (telling the mat apart there put a tile under such a figure wrong on
+        the bench's ``hard`` boards).
 
         ``covered``: compact, figure-sized blobs near a player colour (a strip of plain or sea the
         colour of a figure is not one) and their shadows (pixels within
