@@ -31,7 +31,7 @@ import numpy as np
 from . import VisionError
 from .geometry import TileGeometry
 from .mat import Mat
-from .pieces import FigureFinder, FigureSeen, PlayerColours, _gain_of, bgr_to_lab, shading
+from .pieces import FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, shading
 from .refs import ReferenceSet
 from .regionmap import RegionMaps
 from .standing import FOOT_MM, camera_nadir, standing_point
@@ -176,6 +176,9 @@ class Thresholds:
     figure_apart_mm: float = 8.0
     """Sightings of one colour standing (their bases, see :mod:`vision.standing`) closer than this are one
     figure, seen from two tiles' windows (two figures' feet, 8-10 mm deep, stand further apart)."""
+    figure_unlike_mm2: float = 40.0
+    """A tile is searched for figures when a spot of a player's colour covers this much of it where its reference
+    is not of that colour (see ``Recognizer._unlike_its_tile``), however little it changes the tile's picture."""
     tile_min_score: float = 0.78
     """Beyond the play area a cell unlike the table holds a tile only when a tile matches it this well
     (drawn tiles score 0.87 and more there, figures on them included; wood, the mat's edge and its markers
@@ -236,6 +239,7 @@ class Recognizer:
         self._play: frozenset[Cell] = frozenset()
         self._regions: RegionMaps | None = None
         self._white_bgr: np.ndarray | None = None
+        self._ref_colours: dict[tuple[str, int], np.ndarray] = {}
 
     @classmethod
     def for_game(cls, catalog_path: str | Path, refs: ReferenceSet, mat: Mat, **kw: Any) -> "Recognizer":
@@ -366,7 +370,7 @@ class Recognizer:
             fc = FeatureCanvas(self._balance(gc, mat_bgr))
             spots = None
             if self.colours is not None:
-                covered, spots = self._covered(fc.bgr)
+                covered, spots = self._covered(fc.bgr, mat_bgr * self._gains(mat_bgr))
                 fc.set_occlusion(covered)
             looked.append((fc, group, spots))
             kept, to_classify = self._keep_previous(fc, group, previous)
@@ -420,9 +424,9 @@ class Recognizer:
                     # does not explain all of the cell
                     top, left = fc.top_left(*c)
                     m = fc.margin // 2
-                    if spots is not None and not spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any():
-                        continue
-                    if self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint:
+                    spotted = spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
+                    if ((spotted and self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint)
+                            or self._unlike_its_tile(fc, tiles[c], fitted)):
                         found.extend(self._figures_near(fc, tiles, c, nadir, fitted))
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
@@ -523,8 +527,76 @@ class Recognizer:
     narrower than the square. A figure is 7 mm deep or more seen from above (a standing figure's slab,
     more where it leans; 16 mm lying)."""
 
-    def _covered(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Where figures may stand, at the canvas's size: ``(covered, spots)``.
+    def _unlike_its_tile(self, fc: FeatureCanvas, t: TileGuess, fitted: dict[Any, Any]) -> bool:
+        """Whether the tile's square holds a patch of a player's colour where its reference is not of that colour, at
+        least :attr:`Thresholds.figure_unlike_mm2` in one piece and some 6 mm across (thinner strips are the art's
+        edges a little off). A figure whose colour is near the terrain around it changes the tile's picture too
+        little for :meth:`TileClassifier.unexplained` (a yellow figure on an orange mountain), and its picture
+        joins the terrain of its colour beside it (a yellow-green plain) into a blob larger than any figure, which
+        is no spot; but a yellow patch where the art is not yellow is no art. ``fitted``: what the windows of this
+        canvas share (:meth:`_small`)."""
+        if self.colours is None:
+            return False
+        s = self.figure_scale
+        mm = self.classifier.mm_per_px
+        top, left = fc.top_left(t.x, t.y)
+        top = (top + int(round(t.offset_mm[1] / mm))) // s
+        left = (left + int(round(t.offset_mm[0] / mm))) // s
+        _, (idx, dist) = self._small(fc, fitted)
+        n = TILE_PX // s
+        if top < 0 or left < 0 or top + n > idx.shape[0] or left + n > idx.shape[1]:
+            return False
+        key = (t.tile, t.rotation)
+        ref = self._ref_colours.get(key)
+        if ref is None:
+            im = cv2.resize(np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)), (n, n),
+                            interpolation=cv2.INTER_AREA)
+            ri, rd = self.colours.nearest(bgr_to_lab(im))
+            ref = self._ref_colours[key] = np.where(rd < self._colour_distance(), ri, -1)
+        here = (slice(top, top + n), slice(left, left + n))
+        odd = (dist[here] < self._colour_distance()) & (idx[here] != ref)
+        if odd.sum() * (mm * s) ** 2 < self.thresholds.figure_unlike_mm2:
+            return False
+        odd = cv2.morphologyEx(odd.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
+        largest = float(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0.0
+        return largest * (mm * s) ** 2 >= self.thresholds.figure_unlike_mm2
+
+    def _small(self, fc: FeatureCanvas, fitted: dict[Any, Any]) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """The canvas at the figures' scale and its nearest player colour and distance per pixel, once per canvas
+        (kept in ``fitted``)."""
+        small = fitted.get("small")
+        if small is None:
+            assert self.colours is not None
+            s = self.figure_scale
+            h, w = fc.bgr.shape[:2]
+            half = cv2.resize(fc.bgr, (w // s, h // s), interpolation=cv2.INTER_AREA) if s > 1 else fc.bgr
+            small = fitted["small"] = (half, self.colours.nearest(bgr_to_lab(half)))
+        return small
+
+    def _colour_distance(self) -> float:
+        return self.figures.colour_distance if self.figures is not None else 26.0
+
+    def _gains(self, mat_bgr: np.ndarray) -> np.ndarray:
+        """The per-channel gains :meth:`_balance` applies to a frame whose mat looks ``mat_bgr`` (ones: none)."""
+        ref = self.refs.meta.get("mat_bgr") if self.refs.meta else None
+        if not self.white_balance:
+            return np.ones(3, np.float32)
+        if ref:
+            return np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0).astype(np.float32)
+        if self._white_bgr is not None:
+            white = np.maximum(self._white_bgr, 1.0)
+            return np.clip(float(white.mean()) / white, 0.6, 1.6).astype(np.float32)
+        return np.ones(3, np.float32)
+
+    def _covered(self, bgr: np.ndarray, mat_bgr: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Where figures may stand, at the canvas's size: ``(covered, spots)``. ``mat_bgr``: the bare mat's colour
+        in the canvas; the spots are also looked for without the pixels nearer to it than to every player colour
+        (a black figure at a tile's edge against a dark green mat joins the mat into one blob far larger than a
+        figure, and was never looked for). Both: leaving those pixels out alone broke up a yellow figure on a
+        plain, whose shaded side is nearer the dark mat's colour, into pieces too small to be a spot. The covered
+        mask keeps its colours as they were (telling the mat apart there put a tile under such a figure wrong on
+        the bench's ``hard`` boards).
 
         ``covered``: compact, figure-sized blobs near a player colour (a strip of plain or sea the
         colour of a figure is not one) and their shadows (pixels within
@@ -535,6 +607,10 @@ class Recognizer:
         half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
         lab = bgr_to_lab(half)
         idx, dist = self.colours.nearest(lab)
+        not_mat = None
+        if mat_bgr is not None:
+            mat_w = _weighted(bgr_to_lab(np.asarray(mat_bgr, np.float32).reshape(1, 1, 3))).reshape(1, 1, 3)
+            not_mat = np.linalg.norm(_weighted(lab) - mat_w, axis=2) >= dist
         mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
         size = (bgr.shape[1], bgr.shape[0])
 
@@ -558,7 +634,10 @@ class Recognizer:
                 out |= ok[labels].astype(np.uint8)
             return out
 
-        spots = blobs_of(dist < (self.figures.colour_distance if self.figures else 26.0), 20.0, 900.0, 45.0)
+        spots = blobs_of(dist < self._colour_distance(), 20.0, 900.0, 45.0)
+        if not_mat is not None:
+            # and again without the mat's pixels: a figure that joined the mat stands out as a blob of its own
+            spots |= blobs_of((dist < self._colour_distance()) & not_mat, 20.0, 900.0, 45.0)
         spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
         blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
         if not blobs.any():
@@ -925,18 +1004,7 @@ class Recognizer:
 
     def _balance(self, gc: GridCanvas, mat_bgr: np.ndarray) -> GridCanvas:
         """Scale the canvas's colour channels so the mat looks as it did at enrolment (white balance, exposure)."""
-        ref = self.refs.meta.get("mat_bgr") if self.refs.meta else None
-        if not self.white_balance:
-            return gc
-        if ref:
-            gains = np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0)
-        elif self._white_bgr is not None:
-            # references without a mat seen at enrolment (scans): the markers' paper is made grey again, which
-            # takes a lamp's warm or magenta cast out of the frame (the scans were made under white light)
-            white = np.maximum(self._white_bgr, 1.0)
-            gains = np.clip(float(white.mean()) / white, 0.6, 1.6)
-        else:
-            return gc
+        gains = self._gains(mat_bgr)
         if np.all(np.abs(gains - 1.0) < 0.01):
             return gc
         img = cv2.multiply(gc.image, np.array([*gains, 0.0]), dtype=cv2.CV_8U) if gc.image.dtype == np.uint8 else \
@@ -1070,11 +1138,7 @@ class Recognizer:
         s = self.figure_scale
         reach = int(round(self.figure_reach_mm / mm))
         h, w = fc.bgr.shape[:2]
-        small = fitted.get("small")
-        if small is None:
-            # the canvas at the figures' scale and its player colours, once for all windows of this canvas
-            half = cv2.resize(fc.bgr, (w // s, h // s), interpolation=cv2.INTER_AREA) if s > 1 else fc.bgr
-            small = fitted["small"] = (half, self.figures.colours.nearest(bgr_to_lab(half)))
+        small = self._small(fc, fitted)
 
         def place(t: TileGuess) -> tuple[int, int]:
             top, left = fc.top_left(t.x, t.y)

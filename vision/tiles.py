@@ -32,6 +32,7 @@ box still holds the most copies (three of E1 left and one of E3: E1).
 """
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import math
@@ -1072,31 +1073,59 @@ class TileClassifier:
         return True
 
 
-def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int]
+def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], most: int = 4096
                   ) -> dict[tuple[int, int], TileGuess]:
     """Choose between twins a figure hides by what is still in the box.
 
-    Where the photo cannot tell a tile from its twins (:attr:`TileGuess.hidden_twins`), the likelier one is
-    the one of which more copies are left: the set's ``counts`` less the copies on the table that are read
-    for sure (every guess without hidden twins, kept or logged ones included). Cells in doubt are settled one
-    by one, each taking a copy from what is left; equal counts keep the best whole-tile score. The guess stays
-    marked (its twins and its low confidence): it is the likelier tile, not a tile seen.
+    Where the photo cannot tell a tile from its twins (:attr:`TileGuess.hidden_twins`), the likelier choice is
+    the one that what is left in the box makes likeliest: the set's ``counts`` less the copies on the table that
+    are read for sure (every guess without hidden twins, kept or logged ones included). The cells in doubt are
+    settled together, not one by one: of every way to choose (up to ``most`` of them; beyond, one cell at a
+    time, as before), one that takes no tile more often than copies are left, then the likeliest (the copies left
+    of each tile, drawn without putting back: ``n (n - 1) ...`` for each tile taken), then the one keeping most
+    cells' best whole-tile score. One by one, two doubtful cells could swap: the first took the only copy left of
+    the tile the second had to be, and the second took a tile none of which were left. The guess stays marked
+    (its twins and its low confidence): it is the likelier tile, not a tile seen.
     """
     left = dict(counts)
     for t in tiles.values():
         if not t.hidden_twins:
             left[t.tile] = left.get(t.tile, 0) - 1
+    doubt = sorted(c for c, t in tiles.items() if t.hidden_twins)
+    options = {c: [(tiles[c].tile, tiles[c].rotation), *tiles[c].hidden_twins] for c in doubt}
+    size = 1
+    for c in doubt:
+        size *= len(options[c])
+    picks: dict[tuple[int, int], tuple[str, int]] = {}
+    if size <= most:
+        best_key, best = None, None
+        for combo in itertools.product(*(range(len(options[c])) for c in doubt)):
+            taken: dict[str, int] = {}
+            for c, i in zip(doubt, combo):
+                tid = options[c][i][0]
+                taken[tid] = taken.get(tid, 0) + 1
+            over = sum(max(n - left.get(tid, 0), 0) for tid, n in taken.items())
+            weight = 1.0
+            for tid, n in taken.items():
+                for k in range(n):
+                    weight *= max(left.get(tid, 0) - k, 0)
+            key = (-over, weight, -sum(1 for i in combo if i))
+            if best_key is None or key > best_key:
+                best_key, best = key, combo
+        picks = {c: options[c][i] for c, i in zip(doubt, best or ())}
+    else:
+        for c in doubt:
+            pick = max(options[c], key=lambda o: left.get(o[0], 0))   # the first of equals: the best score's
+            left[pick[0]] = left.get(pick[0], 0) - 1
+            picks[c] = pick
     out = dict(tiles)
-    for cell in sorted(c for c, t in tiles.items() if t.hidden_twins):
+    for cell, pick in picks.items():
         t = tiles[cell]
-        options = [(t.tile, t.rotation), *t.hidden_twins]
-        pick = max(options, key=lambda o: left.get(o[0], 0))   # the first of equals: the best score's
-        left[pick[0]] = left.get(pick[0], 0) - 1
-        if pick != options[0]:
+        if pick != options[cell][0]:
             runners = (Candidate(t.tile, t.rotation, t.score),) + tuple(
                 c for c in t.runners_up if (c.tile, c.rotation) != pick)
             out[cell] = replace(t, tile=pick[0], rotation=pick[1], runners_up=runners[:3], constrained=True,
-                                hidden_twins=tuple(o for o in options if o != pick))
+                                hidden_twins=tuple(o for o in options[cell] if o != pick))
     return out
 
 

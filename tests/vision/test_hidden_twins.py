@@ -48,6 +48,28 @@ def test_equal_counts_keep_the_best_score_and_two_doubts_share_the_box():
     assert got == ["O", "O", "P2"], "one O is read for sure: the two in doubt are the other O and the P2"
 
 
+def test_two_cells_in_doubt_are_settled_together_not_swapped():
+    """One X and one Y left in the box. The first cell may be Y or X, the second Y or Z (no Z left). One by one
+    (issue 14, cause 7) the first took the Y, as likely as the X, and the second was left with a tile none of
+    which is in the box; settled together the first is the X and the second the Y."""
+    tiles = {(1, 0): _guess(1, "Y", (("X", 0),)), (2, 0): _guess(2, "Y", (("Z", 0),))}
+    # Z's one copy lies on the table, read for sure
+    tiles[(3, 0)] = _guess(3, "Z")
+    got = settle_hidden(tiles, {"X": 1, "Y": 1, "Z": 1})
+    assert (got[(1, 0)].tile, got[(2, 0)].tile) == ("X", "Y")
+    assert got[(1, 0)].hidden_twins == (("Y", 0),) and got[(1, 0)].constrained, "still a marked guess"
+    # beyond ``most`` ways to choose, one cell at a time as before: the swap comes back
+    one_by_one = settle_hidden(tiles, {"X": 1, "Y": 1, "Z": 1}, most=1)
+    assert (one_by_one[(1, 0)].tile, one_by_one[(2, 0)].tile) == ("Y", "Y")
+
+
+def test_the_likeliest_choice_by_copies_left_wins_together():
+    """Two cells each X or Y, three X and one Y left: both X (3 x 2 = 6 ways to draw) beat one of each (3 x 1)."""
+    tiles = {(1, 0): _guess(1, "Y", (("X", 0),)), (2, 0): _guess(2, "Y", (("X", 0),))}
+    got = settle_hidden(tiles, {"X": 3, "Y": 1})
+    assert [got[(x, 0)].tile for x in (1, 2)] == ["X", "X"]
+
+
 # --------------------------------------------------------------------------- rendered tables
 
 
