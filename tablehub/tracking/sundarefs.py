@@ -28,6 +28,9 @@ META, LENS, MAT = "sunda.json", "lens.json", "mat.json"
 FILES = (META, LENS, MAT)
 #: land and water closer than this (Lab distance) were not told apart: the pieces were not at their places
 MIN_CONTRAST = 12.0
+#: a pawn's top closer than this to the cloth was not seen (a black pawn on a dark cloth is about 11 away; the
+#: cloth's own shading, where no pawn stands, 2 to 4)
+PAWN_CONTRAST = 6.0
 
 
 class SundaRefsError(TablehubError):
@@ -56,6 +59,11 @@ def enrol_photo(photo: Any, colours: Sequence[str], mat: Any = None, lens: Any =
     if float(np.linalg.norm(learnt.land - learnt.water)) < MIN_CONTRAST:
         raise SundaRefsError(f"{source}: the land and water pieces look alike (expected the all-land piece left of "
                              "the middle and the all-water piece right of it, see docs/sunda.md)")
+    for name, value in learnt.pawns.items():
+        if float(np.linalg.norm(value - cloth)) < PAWN_CONTRAST:
+            k = list(learnt.pawns).index(name)
+            raise SundaRefsError(f"{source}: no {name} pawn seen at its place (expected the pawns in a row below the "
+                                 f"pieces, {', '.join(learnt.pawns)} from the left; the {name} one is number {k + 1})")
     return learnt
 
 
