@@ -29,7 +29,7 @@ web_hub = pytest.importorskip("web.hub")
 def sim():
     from tablehub.tracking.simtable import table_for
 
-    return table_for(sunda_record(3), size=(1280, 720)).limit(3)
+    return table_for(sunda_record(1), size=(1280, 720)).limit(3)  # its first piece a coast piece: its turn is seen
 
 
 @pytest.fixture(scope="module")
