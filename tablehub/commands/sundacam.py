@@ -84,7 +84,8 @@ def run(args) -> int:
     reader = load_reader(args.refs)
     frame = _read_image(args.frame)
     reading = reader.read(frame)
-    print(f"{len(reading.pieces)} pieces, {len(reading.tribes)} tribes")
+    n, t = len(reading.pieces), len(reading.tribes)
+    print(f"{n} piece{'' if n == 1 else 's'}, {t} tribe{'' if t == 1 else 's'}")
     for p in reading.pieces:
         print(f"  piece at {p['q']},{p['r']} turn {p['turn']}: {p['sides']}"
               + (f" (joined by {p['join']})" if p.get("join", "water") != "water" else ""))

@@ -156,3 +156,21 @@ def test_bad_enrolment_input_is_one_line_naming_the_file(tmp_path, capsys, case,
     lines, err = _lines(capsys)
     assert err == [f"tablehub sundacam: {expect.format(p=p)}"] and not lines
     assert not (out / "sunda.json").exists()
+
+
+def test_read_prints_the_piece_laid_with_its_land_and_water(photo, sim, tmp_path, capsys):
+    image, lens = photo
+    refs = tmp_path / "refs"
+    assert main(["sundacam", "read", str(image), "--refs", str(refs)]) == 2
+    assert _lines(capsys)[1] == [f"tablehub sundacam: {refs}: no sunda.json (run 'tablehub sundacam enrol PHOTO "
+                                 f"--out {refs}' first)"]
+    assert main(["sundacam", "enrol", str(image), "--out", str(refs), "--lens", str(lens)]) == 0
+    capsys.readouterr()
+    shot = next(s for s in sim.shots() if s.turn == 1 and s.phase == "still")
+    frame = tmp_path / "frame.png"
+    cv2.imwrite(str(frame), sim.draw(shot, 0))
+    assert main(["sundacam", "read", str(frame), "--refs", str(refs)]) == 0
+    lines, err = _lines(capsys)
+    laid = shot.view["position"]["pieces"][0]["sides"]
+    assert lines[0] == "1 piece, 0 tribes" and not err, lines
+    assert lines[1].endswith(f": {laid}"), (lines, laid)
