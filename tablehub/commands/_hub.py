@@ -26,6 +26,7 @@ from ..table_setup import GameRecognizers, SetupScreens
 from ..tracking.boardcam import FILES as BOARD_FILES, board_adapter, load_recognizer as load_board_recognizer
 from ..tracking.live import LiveTable
 from ..tracking.recognizer import RecognitionUnavailable, make_recognizer
+from ..tracking.sundarefs import FILES as SUNDA_FILES, load_recognizer as load_sunda_recognizer
 from ..tracking.tracker import Tracker
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,9 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
 
     A game with a printed board the camera reads (its engine's ``board_moves``: Karibik) gets the board
     camera (:func:`~tablehub.tracking.boardcam.load_recognizer`) from the board's references in the same
-    folder (``tablehub boardcam enrol-board --out <data>/refs/<game>``, docs/boardcam.md).
+    folder (``tablehub boardcam enrol-board --out <data>/refs/<game>``, docs/boardcam.md). A game laid out freely
+    (its engine's ``layout_moves``: Sunda to Sahul) gets its reader from the colours enrolled there
+    (``tablehub sundacam enrol PHOTO --out <data>/refs/<game>``, docs/sunda.md).
 
     Raises :class:`RecognitionUnavailable` saying what is missing or unreadable (the hub
     then runs without recognition: every game stays playable from the phone).
@@ -134,6 +137,8 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
     refs = cfg.refs_path(game)
     if board_adapter(game) is not None:
         return _board_recognizer(cfg, game, refs)
+    if layout_adapter(game) is not None:
+        return _layout_recognizer(cfg, game, refs)
     if not (refs / "index.json").is_file():
         raise RecognitionUnavailable(f"table recognition is off: no references in {refs}; enrol the set "
                                      f"('tablehub enroll --game {game} --out {refs} ...') or set [vision] refs")
@@ -156,6 +161,27 @@ def _board_recognizer(cfg: Config, game: str, refs: Path) -> Callable:
     return load_board_recognizer(game, refs, lens=lens)
 
 
+def _layout_recognizer(cfg: Config, game: str, refs: Path) -> Callable:
+    from vision import VisionError
+
+    try:
+        lens = configured_lens(cfg, camera_size(cfg))  # None: the lens.json kept with the references, if any
+        mat = table_mat(cfg, game) if cfg.vision.mat else None  # None: the mat.json kept with them, else the default
+    except (TablehubError, VisionError) as exc:
+        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+    return load_sunda_recognizer(refs, lens=lens, mat=mat)
+
+
+def layout_adapter(game: str) -> Any:
+    """The ``layout_moves`` adapter of the engine named ``game`` (``None`` for games not laid out freely)."""
+    from ..games import game_class
+
+    try:
+        return getattr(game_class(game), "layout_moves", None)
+    except TablehubError:
+        return None
+
+
 def camera_size(cfg: Config) -> tuple[int, int] | None:
     """The frame size the configured camera delivers (``None`` for recordings: any size)."""
     return None if cfg.camera.source == "replay" else (cfg.camera.width, cfg.camera.height)
@@ -168,6 +194,8 @@ def recognition_files(cfg: Config, game: str, camera_lens: Path) -> list[Path]:
     refs = cfg.refs_path(game)
     if board_adapter(game) is not None:  # a printed board's references (tablehub boardcam)
         return [refs / name for name in BOARD_FILES] + [camera_lens]
+    if layout_adapter(game) is not None:  # a laid-out table's colours (tablehub sundacam)
+        return [refs / name for name in SUNDA_FILES] + [camera_lens]
     return [refs / "index.json", refs / "colours.json", refs / "mat.json", refs / "lens.json", camera_lens]
 
 

@@ -15,8 +15,9 @@ game has the record's own coordinates (any other angle is the same game turned, 
 entered from the record, would not follow).
 
 :meth:`SimSundaTable.recognizer` enrols the colours as the owner would, on "another evening"
-(:func:`vision.sunda.enrol` on a photo of :func:`vision.sunda.enrolment_layout`), and returns the live
-recognizer (:class:`~tablehub.tracking.sundacam.SundaRecognizer`).
+(:func:`vision.sunda.enrol` on a photo of :func:`vision.sunda.enrolment_layout`, as ``tablehub sundacam enrol``
+does), writes them to the references folder and returns the live recognizer loaded from it as the hub loads it
+(:class:`~tablehub.tracking.sundacam.SundaRecognizer`).
 
 Resource markers are not drawn (the phone enters ``place_marker``).
 """
@@ -155,28 +156,42 @@ class SimSundaTable(ScriptedTable):
 
     # ---- enrolment
 
-    def recognizer(self, folder: str | Path | None = None) -> Any:
-        """The tracker's recognizer, its colours enrolled on "another evening" (``folder`` is not used: the
-        colours are kept in memory). Raises ``RecognitionUnavailable`` when vision cannot."""
-        from .recognizer import RecognitionUnavailable
-
-        try:
-            from vision.mat import Mat
-            from vision.sim.sundatable import PAWN_COLOURS, enrolment_scene, render_sunda
-            from vision.sunda import SundaReader, enrol
-        except ImportError as exc:
-            raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") \
-                from None
-        from .sundacam import SundaRecognizer
+    def enrolment_photo(self) -> tuple[np.ndarray, Any]:
+        """The photo the owner takes to enrol the colours, on "another evening" (the same camera on its arm, the
+        light and white balance of another session): :func:`vision.sunda.enrolment_layout` on this table's cloth.
+        Returns (photo, truth: its ``lens()`` is the camera's)."""
+        from vision.sim.sundatable import PAWN_COLOURS, enrolment_scene, render_sunda
 
         if self._scene is None:
             self._setup_render()
         rng = np.random.default_rng(self.seed + 77)
-        photo, truth = render_sunda(enrolment_scene(PAWN_COLOURS, cloth_bgr=self._scene.cloth_bgr,
-                                                    table_bgr=self._scene.table_bgr),
-                                    self._camera_model.other_session(), rng, size=self.size)
-        colours = enrol(photo, Mat.default(), PAWN_COLOURS, lens=truth.lens())
-        return SundaRecognizer(SundaReader(Mat.default(), colours, lens=truth.lens()))
+        return render_sunda(enrolment_scene(PAWN_COLOURS, cloth_bgr=self._scene.cloth_bgr,
+                                            table_bgr=self._scene.table_bgr),
+                            self._camera_model.other_session(), rng, size=self.size)
+
+    def recognizer(self, folder: str | Path | None = None) -> Any:
+        """The tracker's recognizer, its colours enrolled on "another evening" from :meth:`enrolment_photo`: into
+        ``folder`` (``sunda.json`` and ``lens.json``) and loaded from there as the hub loads them
+        (:func:`~tablehub.tracking.sundarefs.load_recognizer`); kept in memory when ``folder`` is ``None``.
+        Raises ``RecognitionUnavailable`` when vision cannot."""
+        from .recognizer import RecognitionUnavailable
+
+        try:
+            from vision.mat import Mat
+            from vision.sim.sundatable import PAWN_COLOURS
+            from vision.sunda import SundaReader
+        except ImportError as exc:
+            raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") \
+                from None
+        from .sundacam import SundaRecognizer
+        from .sundarefs import enrol_photo, load_recognizer, write_refs
+
+        photo, truth = self.enrolment_photo()
+        colours = enrol_photo(photo, PAWN_COLOURS, lens=truth.lens(), source="the enrolment photo")
+        if folder is None:
+            return SundaRecognizer(SundaReader(Mat.default(), colours, lens=truth.lens()))
+        write_refs(folder, colours, lens=truth.lens())
+        return load_recognizer(folder)
 
 
 def _angle(position: dict[str, Any], rng: np.random.Generator, tries: int = 80) -> float:

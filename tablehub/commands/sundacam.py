@@ -1,0 +1,97 @@
+"""``tablehub sundacam``: the camera on Sunda to Sahul's freely laid pieces: enrol the colours from one photo,
+then read a frame (docs/sunda.md, "Enrolling the colours").
+
+    tablehub sundacam enrol PHOTO --out DIR [--colours red,yellow,black,purple] [--lens lens.json] [--mat mat.json]
+    tablehub sundacam read FRAME --refs DIR
+
+The photo, taken by the table's camera on its arm, shows the mat with the enrolment layout
+(:func:`vision.sunda.enrolment_layout`): an all-land piece just left of the play area's middle, an all-water
+piece just right of it, unturned, and one pawn of each colour in a row below them, in the order of
+``--colours``. The folder written (``sunda.json``, and ``lens.json`` / ``mat.json`` when given) is what
+``tablehub run`` loads for a Sunda game from ``<data>/refs/sunda`` (``[vision] refs``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..games.base import SetupError, TablehubError
+
+NAME = "sundacam"
+HELP = "the camera on Sunda to Sahul's laid pieces: enrol the colours from one photo, read a frame"
+DESCRIPTION = HELP + ". See docs/sunda.md."
+#: the pawn colours the camera names (the engine's adapter maps them to players)
+COLOURS = ("red", "yellow", "black", "purple")
+
+
+def add_arguments(p) -> None:
+    sub = p.add_subparsers(dest="sundacam_command", metavar="enrol|read", required=True)
+    e = sub.add_parser("enrol", help="learn land, water, the cloth and the pawn colours from one photo of the "
+                                     "enrolment layout (docs/sunda.md)")
+    e.add_argument("photo", help="photo by the table's camera of the mat with the enrolment layout (JPEG or PNG)")
+    e.add_argument("--out", required=True, help="folder to write the references to (the hub reads <data>/refs/sunda)")
+    e.add_argument("--colours", default=",".join(COLOURS),
+                   help="the pawn colours in the photo, left to right (default red,yellow,black,purple)")
+    e.add_argument("--lens", help="the camera's lens calibration (tablehub lens), copied into the folder")
+    e.add_argument("--mat", help="the mat file (tablehub markers) when not the default mat, copied into the folder")
+    r = sub.add_parser("read", help="read one frame: the pieces, their land and water, and the tribes")
+    r.add_argument("frame")
+    r.add_argument("--refs", required=True, help="the folder written by enrol")
+
+
+def _read_image(path: str):
+    import cv2
+
+    if not Path(path).is_file():
+        raise TablehubError(f"{path}: no such file (expected a photo, JPEG or PNG)")
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise TablehubError(f"{path}: cannot read the picture (expected a JPEG or PNG file)")
+    return img
+
+
+def _colours(text: str) -> list[str]:
+    names = [c.strip().lower() for c in text.split(",") if c.strip()]
+    bad = [c for c in names if c not in COLOURS]
+    if not names or bad or len(set(names)) != len(names):
+        raise SetupError(f"--colours: expected distinct pawn colours among {', '.join(COLOURS)} separated by "
+                         f"commas, got {text!r}")
+    return names
+
+
+def run(args) -> int:
+    from vision.calibrate import LensCalibration
+    from vision.mat import Mat
+
+    from ..tracking.sundarefs import enrol_photo, load_reader, write_refs
+
+    if args.sundacam_command == "enrol":
+        names = _colours(args.colours)
+        lens = LensCalibration.load(args.lens) if args.lens else None
+        mat = Mat.load(args.mat) if args.mat else None
+        photo = _read_image(args.photo)
+        learnt = enrol_photo(photo, names, mat=mat, lens=lens, source=args.photo)
+        out = write_refs(args.out, learnt, lens_file=args.lens, mat_file=args.mat)
+        fmt = lambda v: "L %.0f a %.0f b %.0f" % tuple(float(x) for x in v)  # noqa: E731
+        print(f"Sunda colours enrolled from {args.photo}: land {fmt(learnt.land)}, water {fmt(learnt.water)}, "
+              f"cloth BGR {', '.join(f'{float(x):.0f}' for x in learnt.cloth_bgr)}")
+        for name, value in learnt.pawns.items():
+            print(f"  {name} pawn: {fmt(value)}")
+        print(f"written to {out}/")
+        print(f"next: check with 'tablehub sundacam read FRAME --refs {out}' on a photo of laid pieces; "
+              f"'tablehub run' reads them from <data>/refs/sunda (copy the folder there, or set [vision] refs)")
+        return 0
+
+    reader = load_reader(args.refs)
+    frame = _read_image(args.frame)
+    reading = reader.read(frame)
+    n, t = len(reading.pieces), len(reading.tribes)
+    print(f"{n} piece{'' if n == 1 else 's'}, {t} tribe{'' if t == 1 else 's'}")
+    for p in reading.pieces:
+        print(f"  piece at {p['q']},{p['r']} turn {p['turn']}: {p['sides']}"
+              + (f" (joined by {p['join']})" if p.get("join", "water") != "water" else ""))
+    for t in reading.tribes:
+        height = "height ?" if t.height is None else f"height {t.height}"
+        print(f"  tribe at {t.q},{t.r}: top {t.top}, {height}" + (f" (the phone asks: {t.candidates})" if t.ask else ""))
+    for line in list(reading.unsure) + list(reading.conflicts):
+        print(f"  unsure: {line}")
+    return 0

@@ -1,0 +1,162 @@
+"""Sunda to Sahul's enrolled references: the colour classes :class:`vision.sunda.SundaReader` needs, learnt from
+one photo of the enrolment layout (``tablehub sundacam enrol``, docs/sunda.md "Enrolling the colours"), kept in a
+folder where the hub finds them (``[vision] refs``, default ``<data>/refs/sunda``), as the other games' are:
+
+- ``sunda.json``: the format, the colours (land and water in Lab, the cloth in BGR, each pawn colour in Lab, in
+  the order the enrolment photo lays them), the piece side, whether a lens and a mat file are kept;
+- ``lens.json`` (optional): the camera's lens calibration;
+- ``mat.json`` (optional): the mat the photo was taken on (else the default mat).
+
+:func:`load_recognizer` turns the folder into the live recognizer
+(:class:`~tablehub.tracking.sundacam.SundaRecognizer`), or raises
+:class:`~tablehub.tracking.recognizer.RecognitionUnavailable` in one line saying what is missing.
+Vision imports are lazy: a build without OpenCV still runs, played from the phone.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..games.base import TablehubError
+from .recognizer import RecognitionUnavailable
+
+FORMAT = "tablehub-sunda/1"
+META, LENS, MAT = "sunda.json", "lens.json", "mat.json"
+#: the files of Sunda's references (a change to any of them means: load them again)
+FILES = (META, LENS, MAT)
+#: land and water closer than this (Lab distance) were not told apart: the pieces were not at their places
+MIN_CONTRAST = 12.0
+#: a pawn's top closer than this to the cloth was not seen (a black pawn on a dark cloth is about 11 away; the
+#: cloth's own shading, where no pawn stands, 2 to 4)
+PAWN_CONTRAST = 6.0
+
+
+class SundaRefsError(TablehubError):
+    """A references folder or an enrolment photo that cannot be used; one line naming the file."""
+
+
+def enrol_photo(photo: Any, colours: Sequence[str], mat: Any = None, lens: Any = None, source: str = "the photo") -> Any:
+    """:class:`vision.sunda.SundaColours` learnt from ``photo`` of :func:`vision.sunda.enrolment_layout`, checked:
+    land, water and the cloth must differ (else the pieces were not where the layout puts them)."""
+    import numpy as np
+
+    from vision import VisionError
+    from vision.mat import Mat
+    from vision.sunda import _lab, enrol
+
+    mat = mat or Mat.default()
+    try:
+        learnt = enrol(photo, mat, list(colours), lens=lens)
+    except VisionError as exc:
+        raise SundaRefsError(f"{source}: {exc}") from None
+    cloth = _lab(learnt.cloth_bgr[None])[0]
+    for name, value in (("land", learnt.land), ("water", learnt.water)):
+        if float(np.linalg.norm(value - cloth)) < MIN_CONTRAST:
+            raise SundaRefsError(f"{source}: no {name} piece seen at its place (expected the all-land piece left of "
+                                 "the play area's middle and the all-water piece right of it, see docs/sunda.md)")
+    if float(np.linalg.norm(learnt.land - learnt.water)) < MIN_CONTRAST:
+        raise SundaRefsError(f"{source}: the land and water pieces look alike (expected the all-land piece left of "
+                             "the middle and the all-water piece right of it, see docs/sunda.md)")
+    for name, value in learnt.pawns.items():
+        if float(np.linalg.norm(value - cloth)) < PAWN_CONTRAST:
+            k = list(learnt.pawns).index(name)
+            raise SundaRefsError(f"{source}: no {name} pawn seen at its place (expected the pawns in a row below the "
+                                 f"pieces, {', '.join(learnt.pawns)} from the left; the {name} one is number {k + 1})")
+    return learnt
+
+
+def write_refs(folder: str | Path, colours: Any, lens_file: str | Path | None = None, lens: Any = None,
+               mat_file: str | Path | None = None, side_mm: float = 30.0) -> Path:
+    """Write ``sunda.json`` (and ``lens.json``, ``mat.json``: copied from the files, or the lens saved from
+    ``lens``) into ``folder``; returns the folder."""
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        if lens_file:
+            shutil.copyfile(lens_file, out / LENS)
+        elif lens is not None:
+            lens.save(out / LENS)
+        else:
+            (out / LENS).unlink(missing_ok=True)
+        if mat_file:
+            shutil.copyfile(mat_file, out / MAT)
+        else:
+            (out / MAT).unlink(missing_ok=True)
+        meta = {"format": FORMAT, "game": "sunda", "side_mm": float(side_mm), "colours": colours.to_dict(),
+                "lens": bool(lens_file or lens is not None), "mat": bool(mat_file)}
+        (out / META).write_text(json.dumps(meta, indent=1) + "\n")
+    except OSError as exc:
+        raise SundaRefsError(f"{out}: cannot write the references ({exc.strerror or exc})") from None
+    return out
+
+
+def read_refs(folder: str | Path) -> dict[str, Any]:
+    """``sunda.json`` of ``folder``, checked (one-line errors naming the file)."""
+    path = Path(folder) / META
+    if not path.is_file():
+        raise SundaRefsError(f"{Path(folder)}: no {META} (run 'tablehub sundacam enrol PHOTO --out {folder}' first)")
+    try:
+        meta = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise SundaRefsError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise SundaRefsError(f"{path}: 'format' must be {FORMAT!r}")
+    c = meta.get("colours")
+    ok = isinstance(c, dict) and all(_triple(c.get(k)) for k in ("land", "water", "cloth_bgr")) \
+        and isinstance(c.get("pawns"), dict) and c["pawns"] and all(_triple(v) for v in c["pawns"].values())
+    if not ok:
+        raise SundaRefsError(f"{path}: 'colours' must hold land, water, cloth_bgr and pawns, each three numbers "
+                             "(enrol again)")
+    return meta
+
+
+def _triple(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 3 and all(isinstance(x, (int, float)) for x in v)
+
+
+def colours_of(meta: dict[str, Any]) -> Any:
+    import numpy as np
+
+    from vision.sunda import SundaColours
+
+    c = meta["colours"]
+    f = lambda v: np.array(v, np.float32)  # noqa: E731
+    return SundaColours(f(c["land"]), f(c["water"]), f(c["cloth_bgr"]), {k: f(v) for k, v in c["pawns"].items()})
+
+
+def load_reader(folder: str | Path, lens: Any = None, mat: Any = None) -> Any:
+    """The :class:`vision.sunda.SundaReader` of the references in ``folder`` (``lens``, ``mat``: the camera's,
+    else those kept with the references, else none and the default mat)."""
+    from vision.calibrate import LensCalibration
+    from vision.mat import Mat
+    from vision.sunda import SundaReader
+
+    folder = Path(folder)
+    meta = read_refs(folder)
+    if lens is None and meta.get("lens"):
+        lens = LensCalibration.load(folder / LENS)
+    if mat is None:
+        mat = Mat.load(folder / MAT) if meta.get("mat") else Mat.default()
+    return SundaReader(mat, colours_of(meta), side_mm=float(meta.get("side_mm", 30.0)), lens=lens)
+
+
+def load_recognizer(folder: str | Path, lens: Any = None, mat: Any = None) -> Any:
+    """The live recognizer from the references in ``folder``. Raises :class:`RecognitionUnavailable` saying what
+    is missing or unreadable (the hub then runs without recognition: Sunda stays playable from the phone)."""
+    folder = Path(folder)
+    try:
+        from vision import VisionError
+        from vision.sunda import SundaReader  # noqa: F401
+    except ImportError as exc:
+        raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
+    from .sundacam import SundaRecognizer
+
+    if not (folder / META).is_file():
+        raise RecognitionUnavailable(f"table recognition is off: no Sunda references in {folder}; enrol the colours "
+                                     f"('tablehub sundacam enrol PHOTO --out {folder}')")
+    try:
+        return SundaRecognizer(load_reader(folder, lens=lens, mat=mat))
+    except (TablehubError, VisionError) as exc:
+        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
