@@ -87,8 +87,8 @@ def _anchored(actions: Any) -> list[dict[str, Any]]:
             a["turn"], a["q"], a["r"] = (int(a["turn"]) + 3) % 6, c2[0], c2[1]
         if "q" in a and "r" in a:
             a["q"], a["r"] = int(a["q"]) + dq, int(a["r"]) + dr
-        for key in ("attacker", "defender"):
-            if key in a:
+        if a.get("type") == "challenge":  # a roll's "defender" holds dice, not a point
+            for key in ("attacker", "defender"):
                 a[key] = [int(a[key][0]) + dq, int(a[key][1]) + dr]
     return out
 
