@@ -21,9 +21,9 @@ tile or region has a form for after a preposition (:meth:`TileWords.tile_of`,
 >>> words.tile(words.catalog.tile("ds001"))
 'the start tile'
 >>> words.tile(words.catalog.tile("ds081"))
-'the tile with a lake, a plain and a mountain'
+'the tile with a lake, two plains and two mountains'
 >>> words.region(words.catalog.tile("ds001").region("S:S"), rot=1)
-'the sea in the west'
+'the bay in the west'
 """
 from __future__ import annotations
 
