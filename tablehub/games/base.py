@@ -93,10 +93,11 @@ def show(value: Any, limit: int = 60) -> str:
 def text_problem(text: str) -> str | None:
     """Why ``text`` may not be shown to people as it is (a control or bidi-override character), or ``None``."""
     for ch in text:
+        code = "U+%04X" % ord(ch)
         if ch in BIDI_CONTROLS:
-            return T("a bidi control character ({code}) that reorders the text around it", code=f"U+{ord(ch):04X}")
+            return T("a bidi control character ({code}) that reorders the text around it", code=code)
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch == "\ufeff":
-            return T("a control character ({code})", code=f"U+{ord(ch):04X}")
+            return T("a control character ({code})", code=code)
     return None
 
 

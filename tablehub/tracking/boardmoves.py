@@ -104,8 +104,8 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         where: Any = str(spaces[0])
         for space in spaces[1:]:
             where = T("{first} and {last}", first=where, last=str(space))
-        return BoardReading("unsure", choices=choices, reason=T("{piece} stands where spaces {spaces} meet: which move?",
-                                                                piece=p, spaces=where), notes=notes, doubt=[p])
+        reason = T("{piece} stands where spaces {spaces} meet: which move?", piece=p, spaces=where)
+        return BoardReading("unsure", choices=choices, reason=reason, notes=notes, doubt=[p])
     r = _read(game, adapter, before, seen)
     r.notes, r.doubt = notes + r.notes, doubt
     if doubt and r.status == "illegal":  # no flag (red, beeps) on a guess

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError, record_code
-from ..i18n import T, Text
+from ..i18n import T, Tc, Text
 from .table import Cell, FigureSeen, TableSeen, TileSeen
 
 def _removal(game: Game, f: FigureSeen) -> dict[str, Any] | None:
@@ -358,16 +358,16 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     color = _player_color(work)
     for f in extra:
         if f.cell != figure_cell:
-            notes.append(T("a {colour} figure at {x},{y} is not in the game (take it back)", colour=f.color, x=f.x,
-                           y=f.y))
+            notes.append(T("a {colour} figure at {x},{y} is not in the game (take it back)",
+                           colour=_colour(f.color), x=f.x, y=f.y))
             continue
         if color is not None and f.color in UNKNOWN_COLOURS:
             notes.append(T("the colour of the figure at {x},{y} is unclear: taken as {colour}", x=f.x, y=f.y,
-                           colour=color))
+                           colour=_colour(color)))
         elif color is not None and f.color != color:
             return Reading("illegal", reason=T("a {colour} figure is on the new tile, but it is {player}'s turn "
-                                               "({player_colour})", colour=f.color, player=work.current_player,
-                                               player_colour=color), cell=f.cell, notes=notes)
+                                               "({player_colour})", colour=_colour(f.color), player=work.current_player,
+                                               player_colour=_colour(color)), cell=f.cell, notes=notes)
         if f.region is None:
             return Reading("waiting", actions=actions, reason=T("a figure on {x},{y}: cannot tell which part of the "
                                                                 "tile it stands on", x=f.x, y=f.y),
@@ -380,28 +380,39 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     for f in missing:
         action = _removal(game, f)
         if action is None:
-            notes.append(T("the {colour} figure at {x},{y} is hidden or gone", colour=f.color, x=f.x, y=f.y))
+            notes.append(T("the {colour} figure at {x},{y} is hidden or gone", colour=_colour(f.color), x=f.x, y=f.y))
             continue
         if color is not None and f.color != color:
-            notes.append(T("the {colour} figure at {x},{y} is hidden or gone (not {player}'s)", colour=f.color,
-                           x=f.x, y=f.y, player=work.current_player))
+            notes.append(T("the {colour} figure at {x},{y} is hidden or gone (not {player}'s)",
+                           colour=_colour(f.color), x=f.x, y=f.y, player=work.current_player))
             continue
         refusal = _refusal(work, action)
         reason = None if refusal is None else refusal.text
         if refusal is not None and refusal.rule == "figure_before_tile":
             return Reading("waiting", actions=actions, reason=T("the {colour} figure at {x},{y} is off the table; it "
                                                                 "scores after this turn's tile is laid",
-                                                                colour=f.color, x=f.x, y=f.y), cell=f.cell, notes=notes)
+                                                                colour=_colour(f.color), x=f.x, y=f.y),
+                           cell=f.cell, notes=notes)
         if refusal is not None and refusal.rule == "one_figure_action":
             # this turn's figure step is taken (a figure just placed, one taken off, or logged already):
             # a figure missing as well is not a second step but one the camera does not see now
-            notes.append(T("the {colour} figure at {x},{y} is not seen (hidden?); {why}", colour=f.color, x=f.x,
-                           y=f.y, why=refusal.text))
+            notes.append(T("the {colour} figure at {x},{y} is not seen (hidden?); {why}",
+                           colour=_colour(f.color), x=f.x, y=f.y, why=refusal.text))
             continue
         if reason is not None:
             return Reading("illegal", actions=actions, reason=reason, cell=f.cell, notes=notes)
         actions.append(action)
     return _done(game, actions, figure_cell, hidden, notes, work)
+
+
+#: the figure colours the camera names (tablehub/tracking/simtable.py, photoscore), said in the reader's language
+KNOWN_COLOURS = ("red", "blue", "green", "yellow", "black")
+
+
+def _colour(name: Any) -> Any:
+    """A figure's colour as said: a known colour's name is a word of the ``colour`` context; another
+    (a player's own colour name) is kept as it is."""
+    return Tc("colour", name) if name in KNOWN_COLOURS else name
 
 
 def _out_of_view(cells: list[Cell]) -> Text:

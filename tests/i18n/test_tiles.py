@@ -313,3 +313,84 @@ def test_setup_errors_render_in_both_languages():
         render.check(exc.value.text, f"setup error {i}")
     assert render.count == 2 * len(bad)
     assert not render.plain and not render.same, (render.plain, render.same)
+
+
+# --------------------------------------------------------------------------- the tracker's messages
+
+
+def _source_templates(paths: list[Path]) -> list[tuple[str | None, str, str | None]]:
+    """(context, template, plural) of every T/Tn/Tc/N_ call in ``paths`` (what pybabel extracts)."""
+    from babel.messages.extract import extract_from_file
+
+    keywords = {"T": None, "Tn": (1, 2), "Tc": ((1, "c"), 2), "N_": None}
+    out = []
+    for path in paths:
+        for _, message, _, context in extract_from_file("python", str(path), keywords=keywords):
+            if isinstance(message, tuple):
+                out.append((context, message[0], message[1]))
+            else:
+                out.append((context, message, None))
+    return out
+
+
+TRACKING = sorted((ROOT / "tablehub/tracking").glob("*.py"))
+
+
+def test_every_template_of_this_area_is_translated_in_both_languages():
+    """Every template the core, the tile games and the tracker write is in the fr and de catalogs, with the
+    same placeholders (i18n.translate would fall back to English otherwise)."""
+    templates = _source_templates(SOURCES + TRACKING)
+    assert len(templates) > 250, "the templates were not found in the source"
+    for lang in LANGS:
+        catalog = i18n.catalog(lang)
+        absent = [(c, m) for c, m, _ in templates if (c, m) not in catalog.messages]
+        assert not absent, f"{lang}: {len(absent)} templates have no translation, e.g. {absent[:5]}"
+        for context, msgid, plural in templates:
+            for n in (1, 2):
+                text = Text(msgid, context=context, plural=plural, n=n if plural else None)
+                before = i18n.missing()
+                translate(text, lang)
+                assert i18n.missing() == before, f"{lang}: {msgid!r} does not render (placeholders?)"
+
+
+def _reading_texts(reading) -> list:
+    return [t for t in (reading.reason, reading.question, *reading.notes) if t]
+
+
+def test_the_trackers_flags_and_notes_render_in_both_languages():
+    from tablehub.tracking.interpret import interpret
+    from tablehub.tracking.table import FigureSeen, TableSeen, TileSeen, expected_from_view
+
+    before = i18n.missing()
+    render = Renderings()
+    g = new_game(Setup("neuesland", ("Ana", "Ben"), ("red", "blue")))
+    base = expected_from_view(g.view())
+
+    def seen(*tiles, figures=()):
+        return TableSeen({**base.tiles, **{t.cell: t for t in tiles}}, tuple(base.figures) + tuple(figures))
+
+    readings = {
+        "edge mismatch": interpret(g, base, seen(TileSeen(0, 1, "ds040", 0, 0.95))),
+        "two tiles": interpret(g, base, seen(TileSeen(0, 1, "ds040", 270, 0.95), TileSeen(0, -1, "ds040", 0, 0.95))),
+        "unsure": interpret(g, base, seen(TileSeen(0, 1, "ds040", 270, 0.55,
+                                                   alternatives=(("ds040", 0, 0.5), ("ds041", 270, 0.4))))),
+        "pending": interpret(g, base, seen(TileSeen(0, 1, "ds040", 270, 0.95))),
+        "same": interpret(g, base, seen()),
+        "wrong colour": interpret(g, base, seen(TileSeen(0, 1, "ds040", 270, 0.95),
+                                                figures=(FigureSeen(0, 1, "blue", "G:N"),))),
+        "stray figure": interpret(g, base, seen(TileSeen(0, 1, "ds040", 270, 0.95),
+                                                figures=(FigureSeen(5, 5, "green", None),))),
+    }
+    assert readings["edge mismatch"].state == "illegal" and readings["two tiles"].state == "illegal"
+    assert readings["wrong colour"].state == "illegal"
+    assert readings["stray figure"].notes, "a figure off the tiles is noted"
+    for name, reading in readings.items():
+        for text in _reading_texts(reading):
+            render.check(text, f"{name}: reading")
+        render.check(reading.describe(g), f"{name}: describe")
+        render.check(reading.describe(None), f"{name}: describe without the game")
+    assert translate(readings["two tiles"].reason, "de").startswith("neue Plättchen bei 0,-1 und 0,1")
+    assert translate(readings["wrong colour"].reason, "fr").startswith("une figurine (bleu) est sur la nouvelle tuile")
+    assert not render.plain, render.plain
+    assert not render.same, render.same
+    assert i18n.missing() == before

@@ -376,7 +376,8 @@ class Suedsee(TileGame):
         if self.step_open:
             plan = self._plan()
             if plan.markets:
-                raise IllegalAction(T("the delivery must wait: {why}", why=self.waiting_for()), rule="end_islander_step")
+                raise IllegalAction(T("the delivery must wait: {why}", why=self.waiting_for()),
+                                    rule="end_islander_step")
             holdings.update(plan.gains(self.current))
         self._payment(ship, a.goods, holdings)
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ... import schemas
-from ...i18n import N_, T, Text
+from ...i18n import N_, T, Text, Tn
 from ...jsonfile import read_json
 from ..base import TablehubError
 
@@ -39,23 +39,22 @@ class ShipsError(TablehubError):
     """A ships file that breaks the format; the message names the file and the ship."""
 
 
-#: a count of one good, singular and plural (msgctxt "suedsee")
-_COUNT = {"shell": (N_("{n} shell"), N_("{n} shells")), "banana": (N_("{n} banana"), N_("{n} bananas")),
-          "fish": (N_("{n} fish"), N_("{n} fish"))}
-#: a good's name, singular and plural, when the count stands apart ("gains {n} {good}")
-_NAME = {"shell": (N_("shell"), N_("shells")), "banana": (N_("banana"), N_("bananas")), "fish": (N_("fish"), N_("fish"))}
-
-
 def good_count(kind: str, n: int) -> Text:
-    """``good_count("shell", 2)`` -> ``'2 shells'`` (a Text of the Südsee context)."""
-    one, many = _COUNT[kind]
-    return Text(one, context="suedsee", plural=many, n=n)
+    """``good_count("shell", 2)`` -> ``'2 shells'``."""
+    if kind == "shell":
+        return Tn("{n} shell", "{n} shells", n)
+    if kind == "banana":
+        return Tn("{n} banana", "{n} bananas", n)
+    return Tn("{n} fish", "{n} fish", n)
 
 
 def good_name(kind: str, n: int) -> Text:
     """The good's name for a count ``n`` said apart from it: ``good_name("banana", 3)`` -> ``'bananas'``."""
-    one, many = _NAME[kind]
-    return Text(one, context="suedsee", plural=many, n=n)
+    if kind == "shell":
+        return Tn("shell", "shells", n)
+    if kind == "banana":
+        return Tn("banana", "bananas", n)
+    return Tn("fish", "fish", n)
 
 
 def plus(parts: list[Any]) -> Text:
