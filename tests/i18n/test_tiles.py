@@ -394,3 +394,17 @@ def test_the_trackers_flags_and_notes_render_in_both_languages():
     assert not render.plain, render.plain
     assert not render.same, render.same
     assert i18n.missing() == before
+
+
+def test_the_score_explanation_reads_in_each_language():
+    from tablehub.explain import explain
+
+    before = i18n.missing()
+    g = random_game("neuesland", 3, seed=21)
+    english = explain(g)
+    assert explain(g, "en") == english and english.endswith(("wins.", "share the win."))
+    for lang, totals in (("fr", "Totaux :"), ("de", "Summen:")):
+        text = explain(g, lang)
+        assert totals in text.splitlines() and text != english
+        assert len(text.splitlines()) == len(english.splitlines())
+    assert i18n.missing() == before
