@@ -369,7 +369,7 @@ class Suedsee(TileGame):
         self._check_no_pending(T("a delivery"))
         ship = self.ship(a.ship)
         if ship.id not in self.display:
-            shown = ", ".join(self.display) or T("none")
+            shown = ", ".join(self.display) or Tc("ship", "none")
             raise IllegalAction(T("ship {ship} is not face up ({where}; face up: {shown})", ship=ship.id,
                                   where=self._where_ship(ship.id), shown=shown), rule="ship_not_face_up")
         holdings = Counter(self.goods[self.current])
