@@ -38,7 +38,7 @@ from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEven
 from ..tiles.board import Cell
 from ..tiles.catalog import Catalog, TileType
 from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame, region_anchor
-from .ships import KINDS, PLURAL, Ship, ShipSet, ShipsError, good_name, goods_text, load_ships
+from .ships import KINDS, Ship, ShipSet, ShipsError, good_name, goods_text, load_ships
 
 BRIDGE, ISLAND, SEA, MARKET = "B", "I", "S", "K"
 #: the good a completed feature gives, by terrain

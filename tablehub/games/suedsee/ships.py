@@ -30,7 +30,6 @@ from ..base import TablehubError
 KINDS = ("shell", "banana", "fish")
 PLURAL = {"shell": "shells", "banana": "bananas", "fish": "fish"}
 FORMAT = "tablehub-ships/1"
-_ORDINALS = ("one kind", "another", "a third")
 #: the groups of a "kinds" requirement: the first, the second and the third kind
 _GROUP_TEXT = (N_("{count} goods of one kind"), N_("{count} of another"), N_("{count} of a third"))
 
