@@ -1,6 +1,6 @@
-"""Printed-board camera benchmark (Karibik): board registration and pieces on spaces.
+"""Printed-board camera benchmark (Karibik, Tahiti): board registration and pieces on spaces.
 
-    tablehub bench boards [--frames N] [--levels clean,default,hard] [--size 1920x1080] [--seed S]
+    tablehub bench boards [--games karibik,tahiti] [--frames N] [--levels clean,default,hard] [--size 1920x1080] [--seed S]
 
 For each nuisance level (vision.sim.camera.NUISANCE: lens, tilt, light gradient, vignette,
 colour cast, noise, blur, JPEG) the packaged provisional Karibik board is printed
@@ -14,6 +14,15 @@ ships and 0-4 chests (face up or down) on random spaces, each at a random point 
 at least 4 mm inside the outline (a 28 mm ship then stands across printed lines) and turned at
 random; in half the frames two ships stand on neighbouring spaces as close as that allows
 (pieces may touch, their footprints do not overlap by more than 1 mm2: solid pieces).
+Tahiti (the provisional geometry and track, tablehub/games/tahiti/geometry.json): enrolment lays
+each colour's boat (empty, and with each pearl), its sailboat and the disc's two faces once, on
+random sea cells; each frame is a position as a game
+leaves it: 2-4 players, each sailboat on a random track space, a letter boat on a track space for
+about half the players, 4-40 boats in all on random map cells (neighbouring cells often taken),
+each with a random pearl, anywhere in its cell with its 26 mm hull inside the cell, turned at random;
+the disc on Tahiti, either face up; a sailboat anywhere on its track space with its hull on the board.
+Pieces on one track space may touch, not overlap: on a crowded space a piece is pushed nearer the
+outline, partly across it, as a player makes room (vision.sim.boardtable.place_piece).
 Each frame is read from scratch (vision.boardreg: ORB features, RANSAC; vision.boardpieces).
 
 Prints, per level: pieces right (kind/ship and space exactly; an "unsure" answer is not right),
@@ -32,24 +41,77 @@ import cv2
 import numpy as np
 
 from tablehub.games.karibik.board import load_board
+from tablehub.games.tahiti.board import PEARLS
+from tablehub.games.tahiti.board import load_board as load_tahiti_track
+from tablehub.games.tahiti.camera import COLOURS, ISLAND, TRACK0, TahitiBoardMoves, camera_board
 from vision.boardpieces import SpaceMap, enrol_pieces, find_pieces
 from vision.boardreg import BoardReference, BoardRegistrar
 from vision.boards import render_board
 from vision.calibrate import LensCalibration
-from vision.sim.boardtable import CHEST_MM, SHIP_MM, BoardPiece, BoardScene, render_board_scene, spot_in
+from vision.sim.boardtable import BoardPiece, BoardScene, piece_for_look, place_piece, render_board_scene
 from vision.sim.camera import NUISANCE
 
 SHIPS = ["Arriba", "Bravo", "Caribic", "Diabolo", "Evita", "Fuego"]
 PPM = 2.0
+GAMES = ("karibik", "tahiti")
 
 
-def _footprint(kind: str, x: float, y: float, yaw: float) -> np.ndarray:
-    w, h = SHIP_MM if kind == "ship" else CHEST_MM
-    return cv2.boxPoints(((x, y), (w, h), yaw)).astype(np.float32)
+def _karibik_frame(board, polys, rng, f):
+    """The six ships and 0-4 chests on random spaces (module docstring): pieces drawn and (name, space) truth."""
+    n_chests = int(rng.integers(0, 5))
+    chosen = [int(s) for s in rng.choice(list(board.spaces), 6 + n_chests, replace=False)]
+    if f % 2 == 1:  # two ships on neighbouring spaces
+        a = chosen[0]
+        nb = [s for s in board.neighbours[a] if s not in chosen]
+        if nb:
+            chosen[1] = int(nb[0])
+    pieces, truth_set, footprints = [], [], []
+    for i, s in enumerate(chosen):
+        if i < 6:
+            kind, look, name = "ship", i, SHIPS[i]
+        else:
+            up = bool(rng.uniform() < 0.5)
+            kind, look, name = ("chest_up", 6000, "chest up") if up else ("chest_down", 0, "chest down")
+        x, y, yaw, fp = place_piece(polys[s], kind, rng, footprints)  # may touch, not stand inside each other
+        footprints.append(fp)
+        pieces.append(BoardPiece(kind, look, x, y, yaw))
+        truth_set.append((name, s))
+    return pieces, truth_set
 
 
-def _overlaps(fp: np.ndarray, others: list[np.ndarray]) -> bool:
-    return any(cv2.intersectConvexConvex(fp, o)[0] > 1.0 for o in others)
+def _tahiti_frame(board, polys, rng, f):
+    """A Tahiti position (module docstring): pieces drawn and (look, space) truth."""
+    players = COLOURS[:int(rng.integers(2, 5))]
+    cells = [s for s in board.spaces if s < TRACK0 and s != ISLAND]
+    wanted = [("disc $" if rng.uniform() < 0.5 else "disc treasure", ISLAND, None)]
+    for c in players:
+        wanted.append((f"{c} sailboat", TRACK0 + int(rng.integers(0, 12)), None))
+        if rng.uniform() < 0.5:
+            wanted.append((f"{c} boat", TRACK0 + int(rng.integers(0, 12)), None))
+    n_boats = int(rng.integers(4, 41))
+    for s in rng.choice(cells, n_boats, replace=False):
+        wanted.append((f"{players[int(rng.integers(0, len(players)))]} boat", int(s), PEARLS[int(rng.integers(0, 4))]))
+    pieces, truth_set, footprints = [], [], []
+    for name, s, pearl in wanted:
+        kind, look, mark = piece_for_look(name, pearl)
+        x, y, yaw, fp = place_piece(polys[s], kind, rng, footprints)
+        footprints.append(fp)
+        pieces.append(BoardPiece(kind, look, x, y, yaw, mark))
+        truth_set.append((name, s))
+    return pieces, truth_set
+
+
+def _game(game: str):
+    """The board, its pieces for enrolment ((drawn kind, look, mark, template name, template kind)), its frames
+    and the spaces the pieces are enrolled on."""
+    if game == "karibik":
+        board = load_board("provisional")
+        kinds = [("ship", i, None, n, "ship") for i, n in enumerate(SHIPS)] + [
+            ("chest_up", 6000, None, "chest up", "chest"), ("chest_down", 0, None, "chest down", "chest")]
+        return board, "Karibik provisional board", kinds, _karibik_frame, list(board.spaces)
+    board = camera_board(load_tahiti_track(None))
+    kinds = [(*piece_for_look(n, carries), n, piece_for_look(n)[0]) for n, carries in TahitiBoardMoves.camera_looks()]
+    return board, "Tahiti provisional board", kinds, _tahiti_frame, TahitiBoardMoves.enrol_spaces(board)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -62,6 +124,7 @@ def _size(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="tablehub bench boards", description=__doc__.splitlines()[0])
+    p.add_argument("--games", default=",".join(GAMES), help=f"boards, comma-separated (default {','.join(GAMES)})")
     p.add_argument("--frames", type=int, default=20, help="frames per level (default 20)")
     p.add_argument("--levels", default="clean,default,hard", help="nuisance levels, comma-separated")
     p.add_argument("--size", type=_size, default=(1920, 1080), help="frame size (default 1920x1080)")
@@ -72,8 +135,18 @@ def main(argv: list[str] | None = None) -> int:
     for lv in levels:
         if lv not in NUISANCE:
             p.error(f"--levels: unknown level {lv!r} (expected {', '.join(NUISANCE)})")
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    for g in games:
+        if g not in GAMES:
+            p.error(f"--games: unknown board {g!r} (expected {', '.join(GAMES)})")
     cv2.setNumThreads(1)
-    board = load_board("provisional")
+    for game in games:
+        _bench(game, args, levels)
+    return 0
+
+
+def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
+    board, title, kinds, make_frame, enrol_at = _game(game)
     printed = board.printed()
     size = tuple(printed.pop("size_mm"))
     art = render_board(size, px_per_mm=3.0, **printed)
@@ -87,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     def scene(pieces, origin=(40.0, 40.0), angle=0.0) -> BoardScene:
         return BoardScene(art, 3.0, pieces, origin_mm=origin, angle_deg=angle, table_mm=(w + 80, h + 80))
 
-    print(f"board camera benchmark: Karibik provisional board {w:.0f}x{h:.0f} mm, {args.size[0]}x{args.size[1]} "
+    print(f"board camera benchmark: {title} {w:.0f}x{h:.0f} mm, {args.size[0]}x{args.size[1]} "
           f"frames, {args.frames} per level, one core")
     print(f"{'level':<8} {'pieces right':>13} {'unsure':>6} {'wrong':>5} {'missed':>6} {'extra':>5} "
           f"{'boards right':>12} {'reg mm mean/max':>16} {'full ms':>8} {'incr ms':>8}")
@@ -99,43 +172,19 @@ def main(argv: list[str] | None = None) -> int:
         lens = LensCalibration(truth.pose.K, truth.pose.dist, args.size)
         ref = BoardReference.from_photo(photo, size, PPM, corners_px=truth.board_to_image(corners), lens=lens)
         reg = BoardRegistrar(ref, lens)
-        kinds = [("ship", i, n) for i, n in enumerate(SHIPS)] + [("chest_up", 6000, "chest up"),
-                                                                  ("chest_down", 0, "chest down")]
-        where = [int(s) for s in rng.choice(list(board.spaces), len(kinds), replace=False)]
-        photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s]) for (k, v, _), s in zip(kinds, where)]),
-                                      enrol_cam, rng, size=args.size)
+        where = [int(s) for s in rng.choice(enrol_at, len(kinds), replace=False)]
+        photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s], mark=m) for (k, v, m, _, _), s
+                                             in zip(kinds, where)]), enrol_cam, rng, size=args.size)
         r0 = reg.register(photo)
         if r0 is None:
             print(f"{level:<8} enrolment photo not registered: no figures")
             continue
         book = enrol_pieces(r0.canvas(photo, PPM, size), ref.canvas, PPM,
-                            [(n, k, *board.centres[s]) for (k, _, n), s in zip(kinds, where)])
+                            [(n, k, *board.centres[s]) for (_, _, _, n, k), s in zip(kinds, where)])
         n_true = right = unsure = wrong = missed = extra = boards_right = 0
         errs, full_ms, incr_ms, failed = [], [], [], 0
         for f in range(args.frames):
-            n_chests = int(rng.integers(0, 5))
-            chosen = [int(s) for s in rng.choice(list(board.spaces), 6 + n_chests, replace=False)]
-            if f % 2 == 1:  # two ships on neighbouring spaces
-                a = chosen[0]
-                nb = [s for s in board.neighbours[a] if s not in chosen]
-                if nb:
-                    chosen[1] = int(nb[0])
-            pieces, truth_set, footprints = [], [], []
-            for i, s in enumerate(chosen):
-                if i < 6:
-                    kind, look, name = "ship", i, SHIPS[i]
-                else:
-                    up = bool(rng.uniform() < 0.5)
-                    kind, look, name = ("chest_up", 6000, "chest up") if up else ("chest_down", 0, "chest down")
-                for _ in range(30):  # pieces may touch, not stand inside each other
-                    x, y = spot_in(polys[s], rng, 4.0)
-                    yaw = float(rng.uniform(0, 180))
-                    fp = _footprint(kind, x, y, yaw)
-                    if not _overlaps(fp, footprints):
-                        break
-                footprints.append(fp)
-                pieces.append(BoardPiece(kind, look, x, y, yaw))
-                truth_set.append((name, s))
+            pieces, truth_set = make_frame(board, polys, rng, f)
             origin = (40 + float(rng.uniform(-10, 10)), 40 + float(rng.uniform(-10, 10)))
             frame, truth = render_board_scene(scene(pieces, origin, float(rng.uniform(-3, 3))), cam, rng,
                                               size=args.size)
@@ -178,7 +227,6 @@ def main(argv: list[str] | None = None) -> int:
               f"{100 * boards_right / args.frames:>11.1f}% {e.mean():>8.2f}/{e.max():<7.2f} "
               f"{np.median(full_ms):>8.0f} {np.median(incr_ms) if incr_ms else float('nan'):>8.0f}"
               + (f"  ({failed} frames not registered)" if failed else ""))
-    return 0
 
 
 if __name__ == "__main__":

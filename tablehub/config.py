@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from . import schemas
+from .i18n import LANGUAGES
 from .games.base import TablehubError, check_players, show
 
 CAMERA_SOURCES = ("picamera2", "opencv", "replay", "sim")
@@ -102,7 +103,7 @@ class GameConfig:
 
 
 VOICE_EVENTS = ("score", "final", "turn", "illegal", "refused", "undo")  # what the voice may say (docs/voice.md)
-VOICE_LANGUAGES = ("en", "fr", "de")
+VOICE_LANGUAGES = LANGUAGES  # the languages of tablehub.i18n: the voice speaks what the page reads
 
 
 @dataclass
@@ -110,7 +111,7 @@ class VoiceConfig:
     """Spoken announcements with espeak-ng (docs/voice.md); checked by :func:`check_voice`."""
 
     enabled: bool = True          # off: nothing is spoken (espeak-ng absent: off, with one log line)
-    language: str = "en"          # the table's language: en, fr, de (sentences fall back to English until translated)
+    language: str = "en"          # the table's language: en, fr, de (voice.po; espeak-ng speaks with its voice)
     voice: str = ""               # espeak-ng voice (espeak-ng --voices); empty: the language's own voice
     volume: int = 100             # espeak-ng amplitude, 0-200
     speed: int = 160              # words per minute, 80-450

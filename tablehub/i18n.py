@@ -68,7 +68,7 @@ class Text(str):
     def __new__(cls, msgid: str, /, *, context: str | None = None, plural: str | None = None,
                 n: int | None = None, **params: Any) -> "Text":
         template = msgid if plural is None or n == 1 else plural
-        if plural is not None:
+        if plural is not None or n is not None:  # T("{n} boats", n=3) is a plain parameter named n
             params.setdefault("n", n)
         obj = super().__new__(cls, _fill(template, params))
         obj.msgid, obj.params, obj.context, obj.plural, obj.n = msgid, params, context, plural, n
@@ -91,14 +91,13 @@ class Text(str):
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Text":
         params = {k: (cls.from_data(v) if _is_text_data(v) else v) for k, v in (data.get("p") or {}).items()}
-        params.pop("n", None) if data.get("pl") is not None else None
-        return cls(data["t"], context=data.get("c"), plural=data.get("pl"), n=data.get("n"), **params)
+        n = params.pop("n", None)
+        return cls(data["t"], context=data.get("c"), plural=data.get("pl"), n=data.get("n", n), **params)
 
 
 def _rebuild(msgid: str, context: str | None, plural: str | None, n: int | None, params: dict[str, Any]) -> Text:
     params = dict(params)
-    if plural is not None:
-        params.pop("n", None)
+    n = params.pop("n", n)
     return Text(msgid, context=context, plural=plural, n=n, **params)
 
 
@@ -136,6 +135,22 @@ def join(items: "list[Any] | tuple[Any, ...]") -> Text:
     for item in items[1:-1]:
         head = T("{first}, {next}", first=head, next=item)
     return T("{first} and {last}", first=head, last=items[-1])
+
+
+def comma(items: "list[Any] | tuple[Any, ...]") -> Any:
+    """``"a, b, c"``: a list that stays a list in every language (the items may be Texts); ``""``
+    for none.
+
+    >>> comma(["red", "blue", T("nothing")])
+    'red, blue, nothing'
+    """
+    items = list(items)
+    if not items:
+        return ""
+    head: Any = items[0]
+    for item in items[1:]:
+        head = T("{first}, {next}", first=head, next=item)
+    return head
 
 
 def _fill(template: str, params: Mapping[str, Any]) -> str:

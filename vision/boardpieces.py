@@ -108,6 +108,28 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(bh + np.linalg.norm(a[_NH:] - b[_NH:]) / 100.0)
 
 
+def soften(h: np.ndarray) -> np.ndarray:
+    """The histograms with each bin spread a quarter to each neighbour along L, a and b: a colour sitting on
+    a bin boundary (a red hull at a* = 60) then matches itself seen a little lighter or warmer, where hard
+    bins would put all of it in the other bin."""
+    global _SOFT
+    n = int(np.prod(_BINS))
+    if _SOFT is None:  # the spreading as one matrix, built once
+        cube = np.eye(n, dtype=np.float32).reshape((n, *_BINS))
+        for axis in (1, 2, 3):
+            pad = np.concatenate([cube.take([0], axis), cube, cube.take([-1], axis)], axis=axis)
+            size = cube.shape[axis]
+            cube = 0.5 * cube + 0.25 * pad.take(range(0, size), axis) + 0.25 * pad.take(range(2, size + 2), axis)
+        _SOFT = np.ascontiguousarray(cube.reshape(n, n))
+    out = h.copy()
+    out[:n] = h[:n] @ _SOFT
+    out[n:2 * n] = h[n:2 * n] @ _SOFT
+    return out
+
+
+_SOFT: np.ndarray | None = None
+
+
 @dataclass
 class PieceTemplate:
     name: str
@@ -307,15 +329,34 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     largest = max(t.area_mm2 for t in book.templates)
     smallest = min(t.area_mm2 for t in book.templates)
     out = []
-    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest):
-        x, y = b.centre_mm(ppm)
-        hist = _histogram(b.crop(lab), b.mask, ppm)
+
+    soft = [soften(t.hist) for t in book.templates]
+
+    def scored(b: Blob) -> list[tuple[float, int]]:
+        hist = soften(_histogram(b.crop(lab), b.mask, ppm))
         area = b.area_mm2(ppm)
-        scores = sorted((_distance(hist, t.hist) + AREA_WEIGHT * abs(np.log(area / max(1.0, t.area_mm2))), i)
-                        for i, t in enumerate(book.templates))
+        return sorted((_distance(hist, soft[i]) + AREA_WEIGHT * abs(np.log(area / max(1.0, t.area_mm2))), i)
+                      for i, t in enumerate(book.templates))
+
+    found = []
+    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest):
+        scores = scored(b)
+        if not b.split and b.area_mm2(ppm) > 1.6 * smallest and (
+                scores[0][0] > 0.5 * max_score or len(scores) > 1 and scores[1][0] - scores[0][0] < min_margin):
+            # no clear match, and room for two small pieces (small boats touching while a large piece is
+            # enrolled too): the parts, when the blob splits
+            parts = _split(b.mask, ppm, 0.4 * smallest)
+            if len(parts) > 1:
+                found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
+                continue
+        found.append((b, scores))
+    for b, scores in found:
+        x, y = b.centre_mm(ppm)
         best, idx = scores[0]
-        margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
         t = book.templates[idx]
+        # the runner-up is the best template of another piece (a piece may have several: a boat empty or laden)
+        scores = [scores[0]] + [sc for sc in scores[1:] if book.templates[sc[1]].name != t.name]
+        margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
         name, kind, why, cands = t.name, t.kind, [], ()
         if best > max_score:
             name, kind = None, None

@@ -12,7 +12,8 @@ No printed grid: the pieces are laid freely, corner to corner, on a lattice the 
    Every canvas pixel takes the nearest class (Lab, lightness weighted down): land, water, cloth, a
    pawn colour.
 3. **Lattice.** Its side is known (the pieces' size); its angle and phase are fitted to the thin dark
-   lines between pieces (gaps and cut edges, a morphological black-hat of the lightness): the line
+   lines between pieces (gaps and cut edges, a morphological black-hat of the lightness) and the layout's
+   outline, each line pixel counted only for the line family it runs along (its structure tensor): the line
    pixels projected on the normal of each of the three line families and folded onto one row height
    (side x sqrt(3)/2) peak sharply at the right angle, and the peaks give the phase. Each piece's own
    small offset and turn only widen the peaks. With an earlier reading the lattice is kept (the first
@@ -62,6 +63,8 @@ PAWN_SIDE = 0.72         # a pawn's side against its top
 #: the phone asks. On the bench's `hard` camera 2.2 mm still let 5 of 25 heights through wrong.
 SURE_PARALLAX_MM = 3.5
 MARKER_STILL = 6.0        # mean grey difference (0-255) round a marker under which it has not moved
+FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
+ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -81,10 +84,15 @@ def triangle_of(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> t
     return sq // 3, sr // 3, sq % 3 - 1
 
 
+def _tri_pts(t: tuple[int, int, int]) -> list[tuple[int, int]]:
+    """The three lattice points of one unit triangle (as :func:`tri_points`, without numpy)."""
+    q, r, up = t
+    return [(q + 1, r), (q + 1, r + 1), (q, r + 1)] if up else [(q, r), (q + 1, r), (q, r + 1)]
+
+
 def placement_of(t: tuple[int, int, int], o: tuple[int, int, int]) -> tuple[int, int, int]:
     """The placement ``(q, r, turn)`` (anchored at the acute corner of ``t``) of the rhombus of two triangles."""
-    pt = [tuple(p) for p in tri_points([t[0]], [t[1]], [t[2]])[0].tolist()]
-    po = [tuple(p) for p in tri_points([o[0]], [o[1]], [o[2]])[0].tolist()]
+    pt, po = _tri_pts(t), _tri_pts(o)
     x = next(p for p in pt if p not in po)
     a, b = [p for p in pt if p in po]
     i = DIRS.index((a[0] - x[0], a[1] - x[1]))
@@ -217,6 +225,11 @@ def enrol(frame: np.ndarray, mat: Mat, colours: Sequence[str], side_mm: float = 
 # --------------------------------------------------------------------------- the reading
 
 
+class EmptyTable(VisionError):
+    """No pieces on the table (yet): nothing fixes the lattice."""
+
+
+
 @dataclass
 class TribeReading:
     """A stack on a node: ``colours`` bottom to top (``None`` where a side could not be seen), ``height``
@@ -239,7 +252,7 @@ class TribeReading:
 
 @dataclass
 class SundaReading:
-    lattice: LatticePose
+    lattice: LatticePose | None                  # None: an empty table (nothing fixes the lattice yet)
     pieces: list[dict[str, Any]]                 # q, r, turn, sides, join, tris
     tribes: list[TribeReading]
     unsure: list[str] = field(default_factory=list)
@@ -395,47 +408,136 @@ class SundaReader:
         near = cv2.dilate(near, np.ones((5, 5), np.uint8)) > 0
         return np.where(near, bh, 0).astype(np.float32)
 
-    def _fold(self, pts: np.ndarray, wts: np.ndarray, angle: float) -> tuple[float, list[float]]:
-        """Sharpness of the three line families folded onto a row height at ``angle``, and their phases (mm)."""
+    def _fold(self, pts: np.ndarray, wts: np.ndarray, angles: np.ndarray, phi: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """For each angle, the sharpness of the three line families folded onto a row height, and the families'
+        phases (mm): ``(score[A], phase[A, 3])``.
+
+        The lines along direction ``theta`` are projected on its normal and folded (mod the row height) into a
+        histogram whose peak is sharp at the lattice's directions; every direction the angles need is folded in
+        one weighted ``bincount``. ``phi``: each line pixel's direction across the line (radians, mod pi); a
+        pixel counts only for the directions within ``ORIENT_TOL_DEG`` of its own (on a small layout the other
+        families' pixels would make false peaks). Angles on whole degrees (the coarse search) fold each pixel
+        only into the directions near its own."""
+        angles = np.asarray(angles, np.float64)
+        thetas_deg = (angles[:, None] + 60.0 * np.arange(3)[None, :]).ravel()
+        n_t = len(thetas_deg)
+        tol = ORIENT_TOL_DEG
+        if np.allclose(angles, np.round(angles)) and n_t >= 90:
+            # whole degrees: each pixel is folded into the 2 x tol - 1 whole-degree directions round its own
+            lut = np.full(180, -1, np.int64)
+            ids = np.round(thetas_deg).astype(np.int64) % 180
+            lut[ids] = np.arange(n_t)
+            own = np.round(np.degrees(phi) - 90.0).astype(np.int64)
+            cand = (own[:, None] + np.arange(-int(tol) + 1, int(tol))[None, :]) % 180      # (P, 2 tol - 1)
+            col = lut[cand]
+            keep = col >= 0
+            p_idx = np.nonzero(keep)[0]
+            col = col[keep]
+            deg = np.radians(np.arange(180.0))
+            c = cand[keep]
+            proj = pts[p_idx, 0] * -np.sin(deg)[c] + pts[p_idx, 1] * np.cos(deg)[c]
+            w = wts[p_idx]
+        elif np.ptp(angles) < 20.0:
+            # angles close together (the fine searches): each pixel runs along one family at most
+            own = (np.degrees(phi) - 90.0 - angles.mean()) % 180.0
+            fam = np.round(own / 60.0).astype(np.int64) % 3
+            off = np.abs((own - 60.0 * fam + 90.0) % 180.0 - 90.0)
+            sel = np.nonzero(off < tol + np.ptp(angles))[0]
+            fam = fam[sel]
+            tab = np.radians(60.0 * np.arange(3)[:, None] + angles[None, :])                  # (3, A)
+            th = tab[fam]                                                                     # (P', A)
+            dd = np.abs(((phi[sel, None] - (th + math.pi / 2)) + math.pi / 2) % math.pi - math.pi / 2)
+            keep = dd < math.radians(tol)
+            proj_all = pts[sel, 0:1] * -np.sin(tab)[fam] + pts[sel, 1:2] * np.cos(tab)[fam]
+            rows, a_idx = np.nonzero(keep)
+            proj = proj_all[keep]
+            col = a_idx * 3 + fam[rows]
+            w = wts[sel][rows]
+        else:
+            th_all = np.radians(thetas_deg)
+            normals = np.stack([-np.sin(th_all), np.cos(th_all)])
+            proj_all = pts @ normals                                                          # (P, T)
+            d = np.abs(((phi[:, None] - (th_all[None, :] + math.pi / 2)) + math.pi / 2) % math.pi - math.pi / 2)
+            keep = d < math.radians(tol)
+            p_idx, col = np.nonzero(keep)
+            proj = proj_all[keep]
+            w = wts[p_idx]
+        hist = self._fold_hist(proj, w, col, n_t)
+        return self._fold_peaks(hist, wts.sum())
+
+    def _fold_hist(self, proj: np.ndarray, w: np.ndarray, col: np.ndarray, n_t: int) -> np.ndarray:
         h = self.side_mm * SQ3 / 2
-        nb = 96
-        score, phases = 0.0, []
-        for k in range(3):
-            a = math.radians(angle + 60 * k)
-            n = np.array([-math.sin(a), math.cos(a)])
-            s = (pts @ n) % h
-            hist = np.bincount((s / h * nb).astype(np.int64) % nb, weights=wts, minlength=nb)
-            hist = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), [1, 2, 3, 2, 1], "valid")[1:-1]
-            i = int(np.argmax(hist))
-            y0, y1, y2 = hist[(i - 1) % nb], hist[i], hist[(i + 1) % nb]
-            den = y0 - 2 * y1 + y2
-            frac = 0.5 * (y0 - y2) / den if den < 0 else 0.0
-            phases.append(((i + frac + 0.5) / nb) * h)
-            score += y1 / (hist.mean() + 1e-6)
-        return score, phases
+        nb = FOLD_BINS
+        bins = ((proj % h) * (nb / h)).astype(np.int64) % nb
+        hist = np.bincount(bins + nb * col, weights=w, minlength=n_t * nb).reshape(n_t, nb)
+        return (3 * hist + 2 * (np.roll(hist, 1, 1) + np.roll(hist, -1, 1))
+                + np.roll(hist, 2, 1) + np.roll(hist, -2, 1))
+
+    def _fold_peaks(self, hist: np.ndarray, total: float) -> tuple[np.ndarray, np.ndarray]:
+        h = self.side_mm * SQ3 / 2
+        nb = FOLD_BINS
+        n_t = hist.shape[0]
+        i = np.argmax(hist, axis=1)
+        rows = np.arange(n_t)
+        y0, y1, y2 = hist[rows, (i - 1) % nb], hist[rows, i], hist[rows, (i + 1) % nb]
+        den = y0 - 2 * y1 + y2
+        frac = np.where(den < 0, 0.5 * (y0 - y2) / np.where(den < 0, den, -1.0), 0.0)
+        phases = ((i + frac + 0.5) / nb) * h
+        score = (y1 / (total + 1e-6)).reshape(-1, 3).sum(axis=1)
+        return score, phases.reshape(-1, 3)
 
     def _fit_lattice(self, lines: np.ndarray, piece: np.ndarray) -> LatticePose:
         x0, y0 = self._win[:2]
-        thr = np.percentile(lines[lines > 0], 80) if (lines > 0).any() else 0
+        some = lines[::3, ::3]           # the levels, from every ninth pixel
+        some = some[some > 0]
+        if some.size:
+            # the layout's outline lies on lattice lines too (half a gap inside): it carries a small layout, whose
+            # few gaps and cut edges are faint against the print
+            edge = cv2.morphologyEx(piece.astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+            lines = cv2.scaleAdd(edge.astype(np.float32), float(np.percentile(some, 95)), lines)
+            some = lines[::3, ::3]
+            some = some[some > 0]
+        thr = np.percentile(some, 80) if some.size else 0
         ys, xs = np.nonzero(lines > thr)
         if len(xs) < 50:
-            raise VisionError("sunda: no pieces to fit the lattice to")
-        order = np.random.default_rng(0).permutation(len(xs))[:30000]
+            raise EmptyTable("sunda: no pieces to fit the lattice to")
+        if len(xs) > 30000:  # a random sample, in random order (the coarse searches use its first part)
+            order = np.random.default_rng(0).integers(0, len(xs), 30000)
+        else:
+            order = np.random.default_rng(0).permutation(len(xs))
         ys, xs = ys[order], xs[order]
         pts = np.column_stack([(xs + x0) / self.s, (ys + y0) / self.s])
         wts = lines[ys, xs].astype(np.float64)
+        # each line pixel's direction across its line (the structure tensor of the line image)
+        # (at half the resolution: a family is told within 20 degrees)
+        half = cv2.resize(lines, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        gx = cv2.Sobel(half, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(half, cv2.CV_32F, 0, 1, ksize=3)
+        sig = 0.5 * self.s
+        hy, hx = np.minimum(ys // 2, half.shape[0] - 1), np.minimum(xs // 2, half.shape[1] - 1)
+        jxx = cv2.GaussianBlur(gx * gx, (0, 0), sig)[hy, hx]
+        jyy = cv2.GaussianBlur(gy * gy, (0, 0), sig)[hy, hx]
+        jxy = cv2.GaussianBlur(gx * gy, (0, 0), sig)[hy, hx]
+        phi = (0.5 * np.arctan2(2 * jxy, jxx - jyy)).astype(np.float64) % math.pi
         # coarse: every degree of the 60 that matter on a fifth of the line pixels; then finer around the best
-        few = slice(0, 6000)
-        best = max((self._fold(pts[few], wts[few], a)[0], a) for a in np.arange(0.0, 60.0, 1.0))[1]
-        best = max((self._fold(pts[:15000], wts[:15000], a)[0], a) for a in np.arange(best - 0.8, best + 0.85, 0.2))[1]
-        angle = float(max((self._fold(pts, wts, a)[0], a) for a in np.arange(best - 0.15, best + 0.16, 0.05))[1]) % 60.0
-        _, (p0, p1, _p2) = self._fold(pts, wts, angle)
+        few = slice(0, 5000)
+        coarse = np.arange(0.0, 60.0, 1.0)
+        best = float(coarse[np.argmax(self._fold(pts[few], wts[few], coarse, phi[few])[0])])
+        medium = np.arange(best - 0.8, best + 0.85, 0.2)
+        best = float(medium[np.argmax(self._fold(pts[:8000], wts[:8000], medium, phi[:8000])[0])])
+        fine = np.arange(best - 0.15, best + 0.16, 0.05)
+        score, phases = self._fold(pts, wts, fine, phi)
+        j = int(np.argmax(score))
+        angle = float(fine[j]) % 60.0
+        p0, p1 = float(phases[j, 0]), float(phases[j, 1])
         a0, a1 = math.radians(angle), math.radians(angle + 60)
         N = np.array([[-math.sin(a0), math.cos(a0)], [-math.sin(a1), math.cos(a1)]])
         origin = np.linalg.solve(N, np.array([p0, p1]))
         lat = LatticePose((float(origin[0]), float(origin[1])), angle, self.side_mm)
         # point 0,0: the lattice point nearest the middle of what is covered
-        cy, cx = np.argwhere(piece).mean(axis=0)
+        m = cv2.moments(piece.astype(np.uint8), binaryImage=True)
+        cx, cy = m["m10"] / max(m["m00"], 1.0), m["m01"] / max(m["m00"], 1.0)
         mid = np.array([(cx + x0) / self.s, (cy + y0) / self.s])
         q, r = np.round(lat.to_lattice(mid)[0])
         o = lat.to_mm(np.array([[q, r]]))[0]
@@ -460,6 +562,8 @@ class SundaReader:
         part of the table that changed (grown by a piece), keeping the rest."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
+        if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
+            previous = None
         loc = previous._loc if previous is not None and self._markers_still(frame, previous) else None
         if loc is None:
             loc = self.rect.locate(frame)
@@ -505,7 +609,18 @@ class SundaReader:
         t2 = time.perf_counter()
         ms["classify"] = (t2 - t1) * 1000
         lines = self._lines(L, piece)
-        lat = previous.lattice if previous is not None else self._fit_lattice(lines, piece)
+        if previous is not None:
+            lat = previous.lattice
+        else:
+            try:
+                lat = self._fit_lattice(lines, piece)
+            except EmptyTable:
+                if piece.sum() > (self.side_mm * self.s) ** 2:  # pieces seen, but no lines among them
+                    raise
+                self._win = self._play
+                out = SundaReading(None, [], [], ms=ms)  # type: ignore[arg-type]
+                out._loc, out._marker_patches = loc, self._marker_patches(frame, loc)
+                return out
         t3 = time.perf_counter()
         ms["lattice"] = (t3 - t2) * 1000
         keep = previous.pieces if previous is not None else []
@@ -588,16 +703,15 @@ class SundaReader:
         index = {t: i for i, t in enumerate(tris)}
         # the shared sides between covered triangles, and how strong a gap line runs along each
         pairs = []
-        pts_of = {t: set(map(tuple, tri_points([t[0]], [t[1]], [t[2]])[0].tolist())) for t in tris}
         for t in tris:
             if t[2] != 1:
                 continue
             q, r, _ = t
-            for o in ((q + 1, r, 0), (q, r + 1, 0), (q, r, 0)):
+            # an up triangle's three sides: with the down triangles east, south and its own cell
+            for o, shared in (((q + 1, r, 0), ((q + 1, r), (q + 1, r + 1))), ((q, r + 1, 0), ((q, r + 1), (q + 1, r + 1))),
+                              ((q, r, 0), ((q, r + 1), (q + 1, r)))):
                 if o in index:
-                    shared = pts_of[t] & pts_of[o]
-                    if len(shared) == 2:
-                        pairs.append((t, o, tuple(sorted(shared))))
+                    pairs.append((t, o, tuple(sorted(shared))))
         if pairs:
             a = lat.to_mm(np.array([p[2][0] for p in pairs]))
             b = lat.to_mm(np.array([p[2][1] for p in pairs]))
@@ -683,9 +797,9 @@ class SundaReader:
             pts = pts.reshape(len(pieces), 4, 3, 25, 2)
             lab = self._at(label, pts)                                        # (n, 4, 3, 25)
             # only samples nearer their own side than any other (at an acute corner the next side is close)
-            dist = np.einsum("nsjkd,nmd->nsjkm", pts, nrm) - (a * nrm).sum(-1)[:, None, None, None, :]
-            own = np.take_along_axis(dist, np.arange(4)[None, :, None, None, None].repeat(len(pieces), 0)
-                                     .repeat(3, 2).repeat(25, 3), axis=4)[..., 0]
+            dist = (np.matmul(pts.reshape(len(pieces), -1, 2), nrm.transpose(0, 2, 1)).reshape(len(pieces), 4, 3, 25, 4)
+                    - (a * nrm).sum(-1)[:, None, None, None, :])
+            own = dist[:, np.arange(4), :, :, np.arange(4)].transpose(1, 0, 2, 3)          # each sample's own side
             valid = own <= dist.min(axis=4) + 1e-6
             # nearest the slot's point on the side counts most (the pieces file reads the slot there)
             w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]

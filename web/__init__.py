@@ -16,6 +16,8 @@ from werkzeug.exceptions import HTTPException
 
 from tablehub.games.base import IllegalAction, TablehubError
 
+from tablehub.i18n import T
+
 from .hub import Hub, HubError
 from .limits import Slots
 from .security import ApiError, HostCheck
@@ -50,6 +52,9 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
         SSE_LIFETIME=stream_lifetime,
     )
     app.extensions["tablehub.hub"] = hub
+    from .language import install as install_language  # the reader's language (docs/web.md)
+
+    install_language(app)
     hosts = HostCheck(tuple(hub.hostnames))
     app.extensions["tablehub.hosts"] = hosts
     app.extensions["tablehub.camera_slots"] = Slots("camera streams", CAMERA_STREAMS, CAMERA_STREAMS_PER_CLIENT)
@@ -88,12 +93,12 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
     @app.errorhandler(TablehubError)
     def _refused(exc: TablehubError) -> Any:
         status = 409 if isinstance(exc, (IllegalAction, HubError)) else 400
-        return jsonify(ok=False, error=str(exc)), status
+        return jsonify(ok=False, error=exc.text), status  # a Text renders in the reader's language
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:
         if request.path.startswith("/api/"):
-            return jsonify(ok=False, error=f"{exc.name}: {exc.description}"), exc.code
+            return jsonify(ok=False, error=T("{name}: {description}", name=exc.name, description=exc.description)), exc.code
         return exc
 
     @app.after_request

@@ -19,6 +19,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Callable, Mapping
 
+from tablehub.i18n import Text
 from tablehub.palette import mark_hex, terrain_hex
 
 CELL = 100
@@ -299,7 +300,10 @@ def terrain_legend(view: Mapping[str, Any]) -> list[dict[str, str]]:
     out = []
     for letter in terrains:
         fill, pattern, name = terrain_fill(letter, terrains)
-        out.append({"letter": letter, "name": name, "fill": fill, "pattern": pattern or ""})
+        given = terrains.get(letter)
+        # a name the engine wrote as a Text stays one: the page shows it in the reader's language
+        shown = given if isinstance(given, Text) else name
+        out.append({"letter": letter, "name": shown, "fill": fill, "pattern": pattern or ""})
     return out
 
 

@@ -1,6 +1,9 @@
 """A small thread-safe event bus that fans hub events out to Server-Sent Events streams.
 
-Every event gets an increasing id. The bus keeps the most recent events so a
+Every event gets an increasing id. Its JSON is written once in English; a phone that reads
+French or German gets the event rendered in its language (every :class:`tablehub.i18n.Text` in
+the payload), once per language per event however many phones read it
+(:meth:`Event.data_in`). The bus keeps the most recent events so a
 phone that reconnects with ``Last-Event-ID`` receives what it missed; ``state``
 events are full snapshots, so only the newest one is replayed.
 
@@ -16,21 +19,41 @@ import json
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
+
+from tablehub.i18n import DEFAULT_LANGUAGE
+
+from .language import has_text, localize
 
 
 @dataclass(frozen=True)
 class Event:
     id: int
     kind: str
-    data: str  # JSON text, serialised once for every listener
+    data: str  # JSON text in English, serialised once for every listener
+    #: the payload when it holds Text to render in other languages (else None: every language reads ``data``)
+    payload: Any = field(default=None, compare=False, repr=False)
+    _rendered: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def sse(self) -> str:
-        """The event as Server-Sent Events wire text."""
+    def data_in(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The JSON text for a phone reading ``lang``: rendered once per language, then shared."""
+        if self.payload is None or lang == DEFAULT_LANGUAGE:
+            return self.data
+        text = self._rendered.get(lang)
+        if text is None:  # two phones racing here render twice, harmlessly; the dict keeps one
+            text = self._rendered.setdefault(lang, _dumps(localize(self.payload, lang)))
+        return text
+
+    def sse(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The event as Server-Sent Events wire text, for a phone reading ``lang``."""
         lines = [f"id: {self.id}", f"event: {self.kind}"]
-        lines += [f"data: {line}" for line in self.data.splitlines() or [""]]
+        lines += [f"data: {line}" for line in self.data_in(lang).splitlines() or [""]]
         return "\n".join(lines) + "\n\n"
+
+
+def _dumps(payload: Any) -> str:
+    return json.dumps(payload, separators=(",", ":"), default=str)
 
 
 class StreamLimit(Exception):
@@ -57,10 +80,11 @@ class EventBus:
     # ---- publishing
 
     def publish(self, kind: str, payload: Any) -> Event:
-        text = json.dumps(payload, separators=(",", ":"), default=str)
+        text = _dumps(payload)
+        keep = payload if has_text(payload) else None
         with self._cond:
             self._last_id += 1
-            event = Event(self._last_id, kind, text)
+            event = Event(self._last_id, kind, text, keep)
             self._events.append(event)
             if kind in self.SNAPSHOT_KINDS:
                 self._latest[kind] = event
@@ -120,7 +144,8 @@ class EventBus:
         return self.since(last_id)
 
     def stream(self, last_id: int | None, heartbeat: float = 15.0, lifetime: float = 600.0,
-               retry_ms: int = 2000, gone: Callable[[], bool] | None = None) -> Iterator[str]:
+               retry_ms: int = 2000, gone: Callable[[], bool] | None = None,
+               lang: str = DEFAULT_LANGUAGE) -> Iterator[str]:
         """SSE text chunks for one client. Raises :class:`StreamLimit` when every slot is taken.
 
         The first chunk is sent at once: the ``retry`` hint plus either what the client
@@ -130,19 +155,20 @@ class EventBus:
         ``gone()``, when given, says the client has hung up (waitress's
         ``waitress.client_disconnected``); it is checked every :attr:`POLL` seconds so a
         phone that leaves frees its thread at once rather than at the next heartbeat.
+        ``lang``: the phone's language (:meth:`Event.data_in`).
         """
         with self._cond:
             if self._streams >= self.max_streams:
                 raise StreamLimit(f"{self._streams} event streams are open (the limit is {self.max_streams})")
             self._streams += 1
-        return _Stream(self, self._stream(last_id, heartbeat, lifetime, retry_ms, gone))
+        return _Stream(self, self._stream(last_id, heartbeat, lifetime, retry_ms, gone, lang))
 
     def _release(self) -> None:
         with self._cond:
             self._streams -= 1
 
     def _stream(self, last_id: int | None, heartbeat: float, lifetime: float, retry_ms: int,
-                gone: Callable[[], bool] | None) -> Iterator[str]:
+                gone: Callable[[], bool] | None, lang: str = DEFAULT_LANGUAGE) -> Iterator[str]:
         try:
             if last_id is None or last_id > self.last_id:  # new client, or one from before a restart
                 with self._cond:
@@ -152,7 +178,7 @@ class EventBus:
             else:
                 first = self.since(last_id)
                 cursor = max([last_id] + [e.id for e in first])
-            yield f"retry: {retry_ms}\n\n" + "".join(e.sse() for e in first)
+            yield f"retry: {retry_ms}\n\n" + "".join(e.sse(lang) for e in first)
             now = time.monotonic()
             deadline = now + lifetime
             next_ping = now + heartbeat
@@ -169,7 +195,7 @@ class EventBus:
                 if events:
                     cursor = events[-1].id
                     next_ping = time.monotonic() + heartbeat
-                    yield "".join(e.sse() for e in events)
+                    yield "".join(e.sse(lang) for e in events)
                 elif time.monotonic() >= next_ping:
                     next_ping = time.monotonic() + heartbeat
                     yield ": ping\n\n"

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable, Mapping
 from tablehub.access import PinError, PinKeeper
 from tablehub.games import GAMES, game_class, new_game
 from tablehub.games.base import Action, IllegalAction, ScoreEvent, Setup, TablehubError, no_hints
+from tablehub.i18n import T
 from tablehub.lan import mdns_name
 from tablehub.session import Session, Stale
 from tablehub.store import NotSaved, Store
@@ -172,8 +173,9 @@ class Hub:
 
     def _pin_entry_changed(self) -> None:
         locked = self.access.status()["locked"]
-        self.set_status("pin", "PIN entry is locked after too many wrong PINs: hold NEXT and CHECK together "
-                        "for 5 s on the table (or run `tablehub pin --lift` on the hub) to lift it" if locked else None)
+        self.set_status("pin", T("PIN entry is locked after too many wrong PINs: hold NEXT and CHECK together "
+                                 "for 5 s on the table (or run `tablehub pin --lift` on the hub) to lift it")
+                        if locked else None)
 
     # ------------------------------------------------------------------ the game
 
@@ -200,7 +202,7 @@ class Hub:
                 self.store.game(game_id)  # one-line error for an unknown id
             session = Session.resume(self.store, game_id, tolerant=True)
             if session is None:
-                raise HubError("there is no unfinished game to resume")
+                raise HubError(T("there is no unfinished game to resume"))
             self._attach(session)
         log.info("resumed game %d", session.game_id)
         return session
@@ -216,9 +218,9 @@ class Hub:
             session = Session(self.store, game_id, tolerant=True)
         except TablehubError as exc:
             log.error("%s", exc)
-            self.notice(f"game-{game_id}", "error", f"Game {game_id} cannot be opened",
-                        f"{exc}. It is kept in the database as it is: 'tablehub games export {game_id}' writes "
-                        f"it to a file. Start a new game below.", choices=("dismiss",))
+            self.notice(f"game-{game_id}", "error", T("Game {id} cannot be opened", id=game_id),
+                        T("{why}. It is kept in the database as it is: 'tablehub games export {id}' writes "
+                          "it to a file. Start a new game below.", why=exc.text, id=game_id), choices=("dismiss",))
             return None
         self._attach(session, remember=False)
         return session
@@ -227,14 +229,14 @@ class Hub:
         """Finish the running game: final scoring; it stays on the page until another starts."""
         session, expect = self._require_version(version)
         if session.game.finished:
-            raise HubError("the game has already ended")
+            raise HubError(T("the game has already ended"))
         return self._saving(lambda: session.finish(expect=expect))
 
     def reopen(self, version: str | None = None) -> None:
         """Undo :meth:`end`: the game continues where it stopped."""
         session, expect = self._require_version(version)
         if not session.game.finished:
-            raise HubError("the game has not ended")
+            raise HubError(T("the game has not ended"))
         self._saving(lambda: session.reopen(expect=expect))
 
     def close(self, version: str | None = None) -> None:
@@ -266,8 +268,8 @@ class Hub:
         game_id, _, revision = version.partition(".")
         now = NO_GAME if session is None else str(session.game_id)
         if game_id != now or (session is not None and not revision.isdigit()):
-            raise Stale(f"the game moved on (this page saw {_version_words(version)}, the table has "
-                        f"{_version_words(self.game_version())}): look again; nothing changed")
+            raise Stale(T("the game moved on (this page saw {seen}, the table has {now}): look again; nothing changed",
+                          seen=_version_words(version), now=_version_words(self.game_version())))
         return int(revision) if session is not None else None
 
     def _require_version(self, version: str | None) -> tuple[Session, int | None]:
@@ -280,8 +282,8 @@ class Hub:
             result = change()
         except NotSaved as exc:
             log.error("%s", exc)
-            self.set_status("saving", f"The last change was not saved ({exc.reason}); nothing changed. "
-                            "Free the disk or stop the other program, then try again.")
+            self.set_status("saving", T("The last change was not saved ({why}); nothing changed. "
+                                        "Free the disk or stop the other program, then try again.", why=exc.reason))
             raise
         self.set_status("saving", None)
         return result
@@ -307,22 +309,22 @@ class Hub:
         with self._lock:
             item = next((n for n in self._notices if n["id"] == key), None)
         if item is None:
-            raise HubError(f"no notice {key!r} (it was answered already)")
+            raise HubError(T("no notice {key} (it was answered already)", key=repr(key)))
         if choice not in item["choices"]:
             raise HubError(f"notice {key!r} takes {' or '.join(item['choices'])}, not {choice!r}")
-        message = "dismissed"
+        message: str = T("dismissed")
         if choice == "continue":
             session, _ = self._require_version(version)
             if session.broken is None:
-                raise HubError("the game on the table replays: nothing to set aside")
+                raise HubError(T("the game on the table replays: nothing to set aside"))
             n = self._saving(session.repair)
-            message = (f"game {session.game_id} continues from action {session.rows[-1].seq if session.rows else 0}; "
-                       f"{n} action(s) set aside in the log (marked undone, with a note)")
+            message = T("game {id} continues from action {seq}; {count} action(s) set aside in the log (marked undone, "
+                        "with a note)", id=session.game_id, seq=session.rows[-1].seq if session.rows else 0, count=n)
             with self._lock:
                 self._rebuild_history()
         elif choice == "new":
             self.close(version)
-            message = "the game is put away as it is; start a new one below"
+            message = T("the game is put away as it is; start a new one below")
         with self._lock:
             self._notices = [n for n in self._notices if n["id"] != key]
             self._keep_notices()
@@ -365,11 +367,12 @@ class Hub:
             if session.broken is not None:
                 b = session.broken
                 self.notice(f"broken-{session.game_id}", "error",
-                            f"Game {session.game_id} stops replaying at action {b.seq}",
-                            f"{b.reason}. The page shows the game up to action {b.seq - 1} ({b.good} action(s)); "
-                            f"nothing is deleted and nothing changes until you choose: continue from there "
-                            f"({b.bad} later action(s) are set aside in the log, marked undone with a note), "
-                            f"or put this game away and start a new one.", choices=("continue", "new"))
+                            T("Game {id} stops replaying at action {seq}", id=session.game_id, seq=b.seq),
+                            T("{why}. The page shows the game up to action {last} ({good} action(s)); "
+                              "nothing is deleted and nothing changes until you choose: continue from there "
+                              "({bad} later action(s) are set aside in the log, marked undone with a note), "
+                              "or put this game away and start a new one.", why=b.reason, last=b.seq - 1,
+                              good=b.good, bad=b.bad), choices=("continue", "new"))
         self.publish()
 
     def _detach(self) -> None:
@@ -384,7 +387,7 @@ class Hub:
     def _require(self) -> Session:
         session = self.session
         if session is None:
-            raise HubError("no game is running: start or resume one on the set-up page")
+            raise HubError(T("no game is running: start or resume one on the set-up page"))
         return session
 
     # ------------------------------------------------------------------ moves
@@ -503,7 +506,7 @@ class Hub:
                 refused, ghost, labels = _after_pending(session.game, parsed)
             self._pending = {"actions": [{"action": a, "label": label, "code": action_code(a, session.game)}
                                          for a, label in zip(parsed, labels)],
-                             "note": str(note), "refused": refused, "at": time.time()}
+                             "note": _words(note), "refused": refused, "at": time.time()}
             self._ghost = ghost
             self._recheck_offer(session)
         self.publish()
@@ -537,14 +540,14 @@ class Hub:
             pending = self._pending
             command = self._commands.get(COMMIT_COMMAND)
         if pending is None:
-            raise HubError("nothing is pending: the camera has not read a new move")
+            raise HubError(T("nothing is pending: the camera has not read a new move"))
         if command is not None:
             try:
                 return self.run_command(COMMIT_COMMAND)
             except HubError:
                 raise
             except TablehubError as exc:
-                raise HubError(str(exc)) from exc
+                raise HubError(exc.text) from exc
         self._submit_all([(a["action"], "camera") for a in pending["actions"]])
         return "logged: " + "; ".join(a["label"] for a in pending["actions"])
 
@@ -615,9 +618,9 @@ class Hub:
         with self._lock:
             offer = self._offer
             if offer is None or offer["id"] != offer_id:
-                raise HubError("that suggestion is no longer current; look at the page again")
+                raise HubError(T("that suggestion is no longer current; look at the page again"))
             if not (0 <= index < len(offer["candidates"])):
-                raise HubError(f"suggestion {index + 1} does not exist (there are {len(offer['candidates'])})")
+                raise HubError(T("suggestion {number} does not exist (there are {count})", number=index + 1, count=len(offer["candidates"])))
             action = offer["candidates"][index]["action"]
             batch = [(a["action"], "camera") for a in self._pending["actions"]] if self._pending else []
             return self._submit_all(batch + [(action, source)], version)
@@ -634,16 +637,17 @@ class Hub:
                     if reason is None:
                         work.apply(work.parse_action(action))
                     else:
-                        raise HubError(f"{describe_action(action, work)} refused, nothing logged: {reason}")
+                        raise HubError(T("{action} refused, nothing logged: {why}", action=describe_action(action, work), why=reason))
             return self._saving(lambda: session.submit_many(batch, expect=expect))
 
     def flag(self, reason: str, x: int | None = None, y: int | None = None) -> None:
         """Mark an illegal placement seen on the table; it stays until :meth:`clear_flag`."""
         with self._lock:
             old = self._flag
-            if old is not None and (old["reason"], old["x"], old["y"]) == (str(reason), x, y):
+            reason = _words(reason)
+            if old is not None and (old["reason"], old["x"], old["y"]) == (reason, x, y):
                 return  # the same illegal placement seen again
-            self._flag = {"reason": str(reason), "x": x, "y": y, "at": time.time(), "where": self._where(x, y)}
+            self._flag = {"reason": reason, "x": x, "y": y, "at": time.time(), "where": self._where(x, y)}
         self.publish()
 
     def _where(self, x: int | None, y: int | None) -> str:
@@ -655,7 +659,7 @@ class Hub:
             try:
                 return session.game.cell_words((int(x), int(y)))
             except Exception:  # words are a courtesy; the flag itself must show
-                return f"at ({x}, {y})"
+                return T("at ({x}, {y})", x=x, y=y)
 
     def clear_flag(self) -> None:
         with self._lock:
@@ -821,9 +825,9 @@ class Hub:
 
 def _version_words(version: str) -> str:
     if version == NO_GAME:
-        return "no game"
+        return T("no game")
     game_id, _, revision = version.partition(".")
-    return f"game {game_id} at change {revision}" if revision else f"game {game_id}"
+    return T("game {id} at change {change}", id=game_id, change=revision) if revision else T("game {id}", id=game_id)
 
 
 def _actor(action: Mapping[str, Any], game: Any, before: str | None, turn_before: int) -> str | None:
@@ -843,6 +847,11 @@ def _entry(seq: int, action: dict[str, Any], source: str, turn: int, actor: str 
     return {"seq": seq, "action": action, "label": describe_action(action, game),
             "code": action_code(action, game), "source": source,
             "turn": turn, "player": actor, "events": events}
+
+
+def _words(text: Any) -> str:
+    """A reason or note as the page shows it: a Text stays one (rendered in each reader's language)."""
+    return text if isinstance(text, str) else str(text)
 
 
 def _pending_piece(actions: list[dict[str, Any]]) -> str | None:
@@ -903,7 +912,7 @@ def _refusal_now(game: Any, action: Mapping[str, Any]) -> str | None:
     try:
         return game.validate(game.parse_action(action))
     except TablehubError as exc:
-        return str(exc)
+        return exc.text  # a Text stays one: the page renders it in the reader's language
 
 
 def _apply_all(game: Any, actions: list[dict[str, Any]], labels: list[str] | None = None) -> str | None:

@@ -21,6 +21,7 @@ from typing import Any, Callable, TypeVar
 from flask import current_app, request, session
 
 from tablehub.access import PinRefused
+from tablehub.i18n import T
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -70,14 +71,14 @@ def guess(pin: Any, wrong: str) -> None:
     try:
         right = hub().access.guess(pin, client_id())
     except PinRefused as exc:
-        raise ApiError(429, str(exc)) from None
+        raise ApiError(429, exc.text) from None
     if not right:
         raise ApiError(403, wrong)
 
 
 def unlock(pin: Any) -> None:
     """Check a PIN (with the guessing brake) and remember it in the session cookie."""
-    guess(pin, "wrong PIN: it is shown on the hub's screen and QR code, and by `tablehub pin` on the hub")
+    guess(pin, T("wrong PIN: it is shown on the hub's screen and QR code, and by `tablehub pin` on the hub"))
     session["unlocked"] = _fingerprint()
     session.permanent = True
     csrf_token()
@@ -94,7 +95,7 @@ def is_loopback() -> bool:
 def check_change_request(need_pin: bool = True) -> None:
     """Refuse a change request that lacks JSON, the CSRF token or the PIN (raises ApiError)."""
     if not request.is_json:
-        raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
+        raise ApiError(415, T("send the request body as JSON (Content-Type: application/json)"))
     header_pin = request.headers.get(PIN_HEADER)
     if header_pin is not None:
         # A custom header cannot be sent cross-site without CORS (which this app never allows),
@@ -104,9 +105,9 @@ def check_change_request(need_pin: bool = True) -> None:
     sent = request.headers.get(CSRF_HEADER, "")
     expected = session.get("csrf")
     if not expected or not hmac.compare_digest(sent.encode(), str(expected).encode()):
-        raise ApiError(403, "this page is out of date (security token mismatch); reload it and try again")
+        raise ApiError(403, T("this page is out of date (security token mismatch); reload it and try again"))
     if need_pin and not is_unlocked():
-        raise ApiError(401, "enter the table PIN first: changes to the game need it")
+        raise ApiError(401, T("enter the table PIN first: changes to the game need it"))
 
 
 def change(need_pin: bool = True) -> Callable[[F], F]:
@@ -126,7 +127,7 @@ def change(need_pin: bool = True) -> Callable[[F], F]:
 def may_see_camera() -> None:
     """The camera films someone's home: unlocked phones and the hub's own screen only."""
     if not (is_unlocked() or is_loopback()):
-        raise ApiError(401, "enter the table PIN first: the camera view needs it")
+        raise ApiError(401, T("enter the table PIN first: the camera view needs it"))
 
 
 # ---------------------------------------------------------------------- Host names (DNS rebinding)

@@ -71,6 +71,9 @@ def create_venue_app(board: VenueBoard, rule: str = "wins", *, title: str = "", 
                      stream_lifetime: float = 600.0, feed: BoardFeed | None = None) -> Flask:
     """The board's Flask app. ``rule``: the organiser's ranking rule (the page can show the others)."""
     app = Flask(__name__)
+    from .language import current as current_language, install as install_language  # the board reads each screen's language (docs/web.md)
+
+    install_language(app)
     feed = feed or BoardFeed(board, rule)
     app.extensions["tablehub.venue_feed"] = feed
     page_title = title or (f"{board.venue} tables" if board.venue else "Venue tables")
@@ -107,7 +110,8 @@ def create_venue_app(board: VenueBoard, rule: str = "wins", *, title: str = "", 
         last = int(raw) if raw and raw.isdigit() else None
         try:
             chunks = feed.bus.stream(last, heartbeat=heartbeat, lifetime=stream_lifetime,
-                                     gone=request.environ.get("waitress.client_disconnected"))
+                                     gone=request.environ.get("waitress.client_disconnected"),
+                                     lang=current_language())
         except StreamLimit as exc:
             resp = jsonify(ok=False, error=f"the board is busy: {exc}")
             resp.status_code, resp.headers["Retry-After"] = 503, "5"

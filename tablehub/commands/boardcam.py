@@ -1,8 +1,9 @@
-"""``tablehub boardcam``: the camera on a printed board (Karibik): enrol the empty board and the
+"""``tablehub boardcam``: the camera on a printed board (Karibik, Tahiti): enrol the empty board and the
 pieces, then read a frame (docs/vision.md, "Printed boards").
 
-    tablehub boardcam enrol-board PHOTO --out DIR [--board grid|FILE] [--corners X,Y,...] [--lens lens.json]
+    tablehub boardcam enrol-board PHOTO --out DIR [--game karibik|tahiti] [--board grid|FILE] [--corners X,Y,...] [--lens lens.json]
     tablehub boardcam enrol-pieces PHOTO --refs DIR --at "Arriba=12,Bravo=13,chest up=14"
+    tablehub boardcam enrol-pieces PHOTO --refs DIR --at "red boat=BB,red sailboat=BE,disc $=DD"   (Tahiti: cells by name)
     tablehub boardcam read FRAME --refs DIR
 
 The enrolled folder holds ``boardcam.json`` (the board, its size, the canvas scale, the lens),
@@ -17,7 +18,7 @@ from ..games.base import SetupError, TablehubError
 from ..tracking.boardcam import EMPTY, LENS, PIECES, PPM, read_meta, write_refs
 
 NAME = "boardcam"
-HELP = "the camera on a printed board (Karibik): enrol the empty board and the pieces, read a frame"
+HELP = "the camera on a printed board (Karibik, Tahiti): enrol the empty board and the pieces, read a frame"
 DESCRIPTION = HELP + ". See docs/boardcam.md."
 
 
@@ -26,8 +27,9 @@ def add_arguments(p) -> None:
     e = sub.add_parser("enrol-board", help="enrol the empty board from one photo taken by the table's camera")
     e.add_argument("photo", help="photo of the whole empty board (JPEG or PNG)")
     e.add_argument("--out", required=True, help="folder to write the enrolment to")
+    e.add_argument("--game", default="karibik", choices=("karibik", "tahiti"), help="the game (default karibik)")
     e.add_argument("--board", default="provisional",
-                   help="the Karibik board: 'provisional', 'grid' or a board JSON file (default provisional)")
+                   help="the board: 'provisional', 'grid' (Karibik) or a board JSON file (default provisional)")
     e.add_argument("--corners", help="the board's corners in the photo, TL TR BR BL: 'x,y,x,y,x,y,x,y' "
                                      "(default: found from the board's edge)")
     e.add_argument("--lens", help="the camera's lens calibration (tablehub lens), copied into the folder")
@@ -50,10 +52,31 @@ def _read_image(path: str):
     return img
 
 
-def _board(spec: str):
-    from ..games.karibik.board import load_board
+def _board(spec: str, game: str):
+    """The printed board ``spec`` names, loaded by ``game``'s camera adapter."""
+    from ..tracking.boardcam import board_adapter
 
-    return load_board(spec)
+    return board_adapter(game).load(spec)
+
+
+def _space(board, text: str) -> int | None:
+    """A space given on the command line: its number, or (Tahiti) a map cell's name."""
+    named = getattr(board, "space_of", None)
+    if named is not None and named(text.strip()) is not None:
+        return named(text.strip())
+    try:
+        sid = int(text)
+    except ValueError:
+        return None
+    return sid if sid in board.centres else None
+
+
+def _kind(name: str) -> str:
+    low = name.lower()
+    for kind in ("chest", "disc", "sailboat", "boat"):
+        if low.startswith(kind) or low.endswith(kind):
+            return kind
+    return "ship"
 
 
 def _lens(path: str | None):
@@ -74,7 +97,7 @@ def _setup(refs: str) -> tuple[dict, object, object, object]:
     empty = cv2.imread(str(folder / EMPTY), cv2.IMREAD_COLOR)
     if empty is None:
         raise TablehubError(f"{folder / EMPTY}: missing or unreadable (enrol the board again)")
-    board = _board(meta["board"])
+    board = _board(meta["board"], meta.get("game", "karibik"))
     lens = _lens(str(folder / LENS)) if meta.get("lens") else None
     return meta, board, BoardReference.from_canvas(empty, float(meta["ppm"])), lens
 
@@ -87,7 +110,7 @@ def run(args) -> int:
 
     if args.boardcam_command == "enrol-board":
         photo = _read_image(args.photo)
-        board = _board(args.board)
+        board = _board(args.board, args.game)
         corners = None
         if args.corners:
             try:
@@ -100,10 +123,10 @@ def run(args) -> int:
         lens = _lens(args.lens)
         ref = BoardReference.from_photo(photo, board.size, PPM, corners_px=corners, lens=lens)
         spec = args.board if args.board in ("provisional", "grid") else str(Path(args.board).resolve())
-        out = write_refs(args.out, spec, board, ref, lens_file=args.lens)
+        out = write_refs(args.out, spec, board, ref, lens_file=args.lens, game=args.game)
         print(f"empty board enrolled: {len(ref.points_mm)} features; written to {out}/")
         print(f"next: put each piece on a space, photograph it, and run: tablehub boardcam enrol-pieces PHOTO "
-              f"--refs {out} --at 'Arriba=12,...'")
+              f"--refs {out} --at '{'Arriba=12' if args.game == 'karibik' else 'red boat=BB'},...'")
         return 0
 
     meta, board, ref, lens = _setup(args.refs)
@@ -117,14 +140,11 @@ def run(args) -> int:
         for item in args.at.split(","):
             name, _, space = item.partition("=")
             name = name.strip()
-            try:
-                sid = int(space)
-            except ValueError:
-                raise SetupError(f"--at: {item.strip()!r} must be NAME=SPACE with a space number") from None
-            if sid not in board.centres:
-                raise SetupError(f"--at: space {sid} ({name}) is not on the board {meta['board']}")
-            kind = "chest" if name.lower().startswith("chest") else "ship"
-            spots.append((name, kind, *board.centres[sid]))
+            sid = _space(board, space)
+            if sid is None:
+                raise SetupError(f"--at: {item.strip()!r} must be NAME=SPACE with a space of the board {meta['board']} "
+                                 "(its number, or a Tahiti map cell such as BE)")
+            spots.append((name, _kind(name), *board.centres[sid]))
         book = enrol_pieces(canvas, ref.canvas, ref.ppm, spots)
         path = book.save(Path(args.refs) / PIECES)
         print(f"{len(book.templates)} pieces enrolled: {', '.join(book.names())}; written to {path}")
@@ -135,6 +155,8 @@ def run(args) -> int:
     print(f"board registered ({reg.inliers} of {reg.matches} matches agree); {len(seen)} pieces")
     for p in sorted(seen, key=lambda p: (p.name is None, p.name or "", p.x_mm)):
         where = f"space {p.space}" if p.space is not None else "space ?"
+        if p.space is not None and hasattr(board, "space_of"):  # Tahiti: the cell's or track space's name
+            where = board.space_name(p.space).split(" (")[0]
         print(f"  {p.name or '?':<12} {where:<10} at ({p.x_mm:.0f}, {p.y_mm:.0f}) mm"
               + (f"  unsure: {p.unsure}" if p.unsure else ""))
     return 0

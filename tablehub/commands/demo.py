@@ -48,9 +48,11 @@ log = logging.getLogger(__name__)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--game", default="neuesland", choices=("neuesland", "suedsee", "karibik"),
-                        help="game to play when no --record is given (default neuesland; karibik: the camera "
-                             "on the printed board, docs/boardcam.md)")
+    parser.add_argument("--game", default="neuesland",
+                        choices=("neuesland", "suedsee", "karibik", "tahiti", "sunda"),
+                        help="game to play when no --record is given (default neuesland; karibik, tahiti: the "
+                             "camera on the printed board, docs/boardcam.md; sunda: the camera on freely laid "
+                             "pieces, docs/sunda.md)")
     parser.add_argument("--record", help="a game record (JSON) to play; default: a seeded random game")
     parser.add_argument("--seed", type=int, default=7, help="seed of the default game (default 7)")
     parser.add_argument("--players", type=int, default=2, dest="player_count", help="players in the default game (default 2)")
@@ -114,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         raise TablehubError(f"--size: expected WIDTHxHEIGHT such as 1280x720, got {args.size!r}") from None
     record = load_record(args.record) if args.record else demo_record(args.game, args.player_count, args.seed)
     sim = table_for(record, size=(width, height)).limit(args.turns)
-    board = getattr(sim, "board", None) is not None  # a printed board: the script's turns are NEXT steps
+    # a printed board (or a laid-out table: Sunda): the script's turns are NEXT steps, its recognizer its own
+    board = getattr(sim, "board", None) is not None or getattr(sim, "stepwise", False)
     unit = "step" if board else "turn"
     played = [a for t in sim.turns for a in t.actions]
     expected = replay(Record(record.setup, played, record.source))

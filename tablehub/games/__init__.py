@@ -27,6 +27,7 @@ ALIASES = {"neues_land": "neuesland", "discovery": "neuesland", "südsee": "sued
 PLAYOUTS: dict[str, str] = {
     "karibik": "tablehub.games.karibik.playout:random_game",
     "sunda": "tablehub.games.sunda.playout:random_game",
+    "tahiti": "tablehub.games.tahiti.playout:seeded_game",
 }
 
 

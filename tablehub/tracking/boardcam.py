@@ -4,7 +4,7 @@
 The references are a folder, as ``tablehub boardcam`` writes it (docs/boardcam.md) and as the
 tile games' references are kept (``[vision] refs``, default ``<data>/refs/<game>``):
 
-- ``boardcam.json``: the format, the board (``provisional``, ``grid`` or a board file: loaded by
+- ``boardcam.json``: the format, the game (``karibik`` when absent), the board (``provisional``, ``grid`` or a board file: loaded by
   the engine's adapter, ``board_moves.load``), its name and size, the canvas scale, whether a
   lens file is kept;
 - ``empty.png``: the empty board, straight, at ``ppm`` px/mm;
@@ -16,7 +16,8 @@ a bumped board is registered again and said so), finds the pieces on the spaces
 (``vision.boardpieces.find_pieces``) and reports, per enrolled piece, the space it stands on, or
 ``None`` when it is not sure (unsure which piece, on a line between spaces, seen twice, not seen), with
 where it may stand when the camera can say (``guesses``: the space of a piece named with too small a
-margin, touching another; the spaces a piece stands between).
+margin, touching another; the spaces a piece stands between); and every piece it found by its look
+(``found``: for pieces that look alike, Tahiti's boats, named against the game by the tracker).
 Vision imports are lazy: a build without OpenCV still runs, played from the phone.
 """
 from __future__ import annotations
@@ -30,7 +31,7 @@ import numpy as np
 from ..games import game_class
 from ..games.base import TablehubError
 from ..i18n import T
-from .boardmoves import BoardSeen
+from .boardmoves import BoardSeen, Sighting
 from .recognizer import RecognitionUnavailable
 
 FORMAT = "tablehub-boardcam/1"
@@ -54,7 +55,7 @@ def board_adapter(game: str) -> Any:
 
 
 def write_refs(folder: str | Path, board_spec: str, board: Any, reference: Any, lens_file: str | Path | None = None,
-               lens: Any = None) -> Path:
+               lens: Any = None, game: str = "karibik") -> Path:
     """Write ``boardcam.json`` and ``empty.png`` (and ``lens.json``: copied from ``lens_file`` or saved from
     ``lens``) into ``folder``; returns the folder."""
     import shutil
@@ -69,7 +70,7 @@ def write_refs(folder: str | Path, board_spec: str, board: Any, reference: Any, 
         shutil.copyfile(lens_file, out / LENS)
     elif lens is not None:
         lens.save(out / LENS)
-    meta = {"format": FORMAT, "board": board_spec, "name": board.name, "size_mm": list(board.size),
+    meta = {"format": FORMAT, "game": game, "board": board_spec, "name": board.name, "size_mm": list(board.size),
             "ppm": reference.ppm, "lens": bool(lens_file or lens is not None)}
     (out / META).write_text(json.dumps(meta, indent=1) + "\n")
     return out
@@ -125,7 +126,10 @@ class BoardRecognizer:
                 spaces = (q.space,) if q.space is not None else tuple(c for c in q.candidates if isinstance(c, int))
                 if spaces:
                     guesses[name] = spaces
-        return BoardSeen(pieces, [state.note] if state.note else [], self.board_name, guesses)
+        found = [Sighting(p.name, p.space, (p.space,) if p.space is not None else
+                          tuple(c for c in p.candidates if isinstance(c, int)),
+                          tuple(c for c in p.candidates if isinstance(c, str))) for p in seen]
+        return BoardSeen(pieces, [state.note] if state.note else [], self.board_name, guesses, found)
 
     def reset(self) -> None:
         """Another game: register the board afresh."""
@@ -160,6 +164,9 @@ def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRec
                                        folder=str(folder)))
     try:
         meta = read_meta(folder)
+        if meta.get("game", "karibik") != game:
+            raise BoardRefsError(f"{folder / META}: these references are of a {meta.get('game')} board, not {game}'s "
+                                 "(enrol this game's board)")
         board = adapter.load(meta["board"])
         empty = cv2.imread(str(folder / EMPTY), cv2.IMREAD_COLOR)
         if empty is None:

@@ -11,6 +11,13 @@ the rules). Nothing moved: the adapter's ``at_rest(game)`` (what NEXT logs when 
 no move: Karibik's end of a move) is ``pending`` when the rules allow it, else ``same``.
 Nothing here names a game's actions.
 
+Pieces that look alike (Tahiti's boats of one colour) are read by their *look* per space: the
+recognizer reports each piece it found (:class:`Sighting`: the look, the space), and for an
+adapter with ``looks(game)`` (piece name -> look) :func:`name_sightings` names them against the
+game: a look seen where a piece of that look stood is that piece; one gone from its space and one
+of the same look come elsewhere is that piece moved; a piece seen where none of its look stood has
+come onto the board and one gone has left it (:data:`OFF`, in ``before`` or ``seen``).
+
 :func:`board_reading` is the live tracker's side: a :class:`BoardSeen` (what the board camera
 read in a frame: piece -> space) against the committed game, as the tile games'
 :class:`~tablehub.tracking.interpret.Reading`, so the LEDs, buzzer, page and NEXT treat both alike.
@@ -25,6 +32,72 @@ from ..i18n import N_, T, Text
 from .interpret import Choice, Reading
 
 
+#: the "space" of a piece not on the board (come onto it, or taken off it)
+OFF = -1
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One piece the camera found: its ``look`` (template name; ``None`` when unsure which), its ``space``
+    (``None`` when it stands where spaces meet), ``spaces`` where it may stand when unsure, ``looks`` the
+    templates it may be when unsure which."""
+
+    look: str | None
+    space: int | None
+    spaces: tuple[int, ...] = ()
+    looks: tuple[str, ...] = ()
+
+
+def _new_name(look: str, taken: Mapping[str, Any]) -> str:
+    if look not in taken:
+        return look
+    k = 1
+    while f"{look} (new {k})" in taken:
+        k += 1
+    return f"{look} (new {k})"
+
+
+def name_sightings(before: Mapping[str, int], looks: Mapping[str, str], found: list[Sighting]
+                   ) -> tuple[dict[str, int], dict[str, int | None], dict[str, tuple[int, ...]]]:
+    """Pieces that look alike named against where the game has them (module docstring): returns
+    ``before`` with the pieces come onto the board added (at :data:`OFF`), ``seen`` (piece -> space,
+    :data:`OFF` for a piece gone, ``None`` when unsure) and ``guesses`` (where an unsure piece may stand)."""
+    before2, seen, guesses = dict(before), {}, {}
+    sure = [f for f in found if f.look is not None and f.space is not None]
+    vague = [f for f in found if not (f.look is not None and f.space is not None)]
+    for look in sorted({looks[p] for p in before} | {f.look for f in sure if f.look}):
+        spaces = sorted(f.space for f in sure if f.look == look)  # type: ignore[misc]
+        left = []
+        for p in sorted(p for p in before if looks[p] == look):
+            if before[p] in spaces:
+                spaces.remove(before[p])
+                seen[p] = before[p]
+            else:
+                left.append(p)
+        for p in list(left):  # unsure where or which, but something like it stands on its space: not gone
+            v = next((v for v in vague if (v.look == look or look in v.looks or not (v.look or v.looks))
+                      and before[p] in v.spaces), None)
+            if v is not None:
+                vague.remove(v)
+                left.remove(p)
+                seen[p], guesses[p] = None, (before[p],)
+        for p, space in zip(left, list(spaces)):  # gone from its space, one of its look come elsewhere: moved
+            seen[p] = space
+            spaces.remove(space)
+        for p in left:  # gone, nothing of its look come elsewhere: taken off the board
+            if p not in seen:
+                seen[p] = OFF
+        for space in spaces:  # come onto the board
+            name = _new_name(look, before2)
+            before2[name], seen[name] = OFF, space
+    for v in vague:  # an unsure piece where none stood: come onto the board, where and which not sure
+        name = _new_name(v.look or (v.looks[0] if v.looks else "a piece"), before2)
+        before2[name], seen[name] = OFF, None
+        if v.spaces:
+            guesses[name] = tuple(v.spaces)
+    return before2, seen, guesses
+
+
 @dataclass
 class BoardReading:
     status: str
@@ -33,6 +106,7 @@ class BoardReading:
     reason: str = ""
     notes: list[str] = field(default_factory=list)
     doubt: list[str] = field(default_factory=list)  # pieces placed from the camera's best guess only
+    guesses: dict[str, tuple[int, ...]] = field(default_factory=dict)  # where the doubted pieces may stand
 
 
 def _check(game: Game, actions: list[dict[str, Any]]) -> str | None:
@@ -69,7 +143,9 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
     for p in sorted(q for q in before if seen.get(q) is None):
         if p not in may_move:
             seen[p] = before[p]
-            notes.append(T("not sure where {piece} stands: taken as still on space {space}", piece=p, space=before[p]))
+            notes.append(T("not sure where {piece} stands: taken as still on space {space}", piece=p, space=before[p])
+                         if before[p] != OFF else
+                         T("not sure what stands {where}: taken as nothing new", where=_where(guesses, p)))
         elif guesses and len(guesses.get(p) or ()) == 1:
             seen[p] = guesses[p][0]
             doubt.append(p)
@@ -107,18 +183,28 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         reason = T("{piece} stands where spaces {spaces} meet: which move?", piece=p, spaces=where)
         return BoardReading("unsure", choices=choices, reason=reason, notes=notes, doubt=[p])
     r = _read(game, adapter, before, seen)
-    r.notes, r.doubt = notes + r.notes, doubt
+    r.notes, r.doubt, r.guesses = notes + r.notes, doubt, dict(guesses or {})
     if doubt and r.status == "illegal":  # no flag (red, beeps) on a guess
         return BoardReading("waiting", reason=T("not sure where {pieces} stand(s): looking again",
                                                 pieces=", ".join(doubt)), notes=notes)
     return r
 
 
+def _where(guesses: Mapping[str, tuple[int, ...]] | None, p: str) -> Text:
+    spaces = (guesses or {}).get(p)
+    if not spaces:
+        return T("on the board")
+    said: Any = str(spaces[0])
+    for space in spaces[1:]:
+        said = T("{first} or {next}", first=said, next=str(space))
+    return T("on space {spaces}", spaces=said)
+
+
 def _crowded(before: Mapping[str, int], seen: Mapping[str, int | None]) -> dict[str, int]:
     """The pieces seen moved onto a space another piece is also on (piece -> that space)."""
     on: dict[int, list[str]] = {}
     for p in before:
-        if seen.get(p) is not None:
+        if seen.get(p) is not None and seen[p] != OFF:
             on.setdefault(seen[p], []).append(p)  # type: ignore[index]
     return {p: space for space, ps in on.items() if len(ps) > 1 for p in ps if before[p] != space}
 
@@ -173,6 +259,27 @@ class BoardSeen:
     notes: list[str] = field(default_factory=list)
     board: str | None = None
     guesses: dict[str, tuple[int, ...]] = field(default_factory=dict)  # where a piece it is not sure of may stand
+    found: list[Sighting] = field(default_factory=list)  # every piece found, by look (pieces that look alike)
+
+
+def read_seen(game: Game, seen: BoardSeen) -> BoardReading:
+    """:func:`read_board` of what the camera saw: by piece name, or (an adapter with ``looks``: pieces that
+    look alike) by look per space, named against the game (:func:`name_sightings`)."""
+    adapter = game.board_moves  # type: ignore[attr-defined]
+    looks = getattr(adapter, "looks", None)
+    if looks is None:
+        return read_board(game, adapter.pieces(game), seen.pieces, seen.guesses)
+    before, named, guesses = name_sightings(adapter.pieces(game), looks(game), seen.found)
+    return read_board(game, before, named, guesses)
+
+
+def perfect_sightings(game: Game) -> BoardSeen:
+    """What a perfect camera sees of ``game``'s board (the scripts that cut a record into camera steps)."""
+    adapter = game.board_moves  # type: ignore[attr-defined]
+    pieces = adapter.pieces(game)
+    looks = getattr(adapter, "looks", None)
+    found = [Sighting(look, pieces[p]) for p, look in looks(game).items()] if looks is not None else []
+    return BoardSeen(dict(pieces), found=found)
 
 
 def board_reading(game: Game, seen: BoardSeen) -> Reading:
@@ -189,12 +296,12 @@ def board_reading(game: Game, seen: BoardSeen) -> Reading:
         return Reading("waiting", reason=T("the camera's references are of the board '{seen}', but this game is "
                                            "played on '{board}': enrol this board (tablehub boardcam)",
                                            seen=seen.board, board=name), notes=notes)
-    r = read_board(game, adapter.pieces(game), seen.pieces, seen.guesses)
+    r = read_seen(game, seen)
     notes += r.notes
     if r.doubt and r.status == "pending":  # read from a guess: the phone asks, the player confirms or corrects
         where: Any = None
         for p in r.doubt:
-            one = T("{piece} on space {space}", piece=p, space=seen.guesses[p][0])
+            one = T("{piece} on space {space}", piece=p, space=r.guesses[p][0])
             where = one if where is None else T("{first}, {next}", first=where, next=one)
         return Reading("unsure", choices=[Choice((r.actions[0],), 0.5)], reason=T("not sure of {where}", where=where),
                        notes=notes, question=T("The camera is not sure it sees {where} (touching another piece?): is "

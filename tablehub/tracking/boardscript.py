@@ -22,7 +22,7 @@ from typing import Any
 from ..games import new_game
 from ..games.base import Game, TablehubError
 from ..records import Record, RecordError, replay
-from .boardmoves import read_board
+from .boardmoves import perfect_sightings, read_seen
 from .script import TurnScript
 
 
@@ -35,8 +35,13 @@ def _apply(game: Game, actions: list[dict[str, Any]], where: str) -> None:
 
 
 def board_view(game: Game) -> dict[str, Any]:
-    """What the simulated camera draws: where each piece stands."""
-    return {"kind": "board", "pieces": dict(game.board_moves.pieces(game))}  # type: ignore[attr-defined]
+    """What the simulated camera draws: where each piece stands (and, for an adapter with ``drawn``, how:
+    each piece's look and what it carries)."""
+    adapter = game.board_moves  # type: ignore[attr-defined]
+    view: dict[str, Any] = {"kind": "board", "pieces": dict(adapter.pieces(game))}
+    if hasattr(adapter, "drawn"):
+        view["looks"] = adapter.drawn(game)
+    return view
 
 
 def board_steps(record: Record) -> list[TurnScript]:
@@ -59,11 +64,12 @@ def board_steps(record: Record) -> list[TurnScript]:
             i += 1
             continue
         j = i
-        while j < len(actions) and actions[j].get("type") in adapter.moves:  # legs with nothing done between
+        legs = getattr(adapter, "legs", True)  # Karibik: a ship's sails with nothing done between are one move
+        while j < len(actions) and actions[j].get("type") in adapter.moves and (legs or j == i):
             j += 1
         after = game.copy()
         _apply(after, actions[i:j], f"{record.source}: action {i}")
-        r = read_board(game, adapter.pieces(game), adapter.pieces(after))
+        r = read_seen(game, perfect_sightings(after))
         table: list[dict[str, Any]] = []
         consumed = 0
         if r.status == "pending":  # the reading's closing actions (the move's end) must be the record's next

@@ -57,7 +57,7 @@ def next_actions(game: Game) -> frozenset[str]:
     """What NEXT logs in ``game``: what the camera sees (the tile, figures on and off) and the end of
     a figure step in which nothing was seen. The rest (draws, deliveries, discards) comes from the phone.
     On a printed board: the engine's adapter says (``board_moves.table_actions``)."""
-    board = getattr(game, "board_moves", None)
+    board = getattr(game, "board_moves", None) or getattr(game, "layout_moves", None)
     if board is not None:
         return frozenset(board.table_actions)
     return figure_step(game) | {"place_tile"}

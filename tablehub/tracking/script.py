@@ -106,6 +106,9 @@ def _outcome(game: Game, actions: list[dict[str, Any]]) -> Any:
             g.apply(g.parse_action(a))
     except TablehubError:
         return None
+    layout = getattr(g, "layout_moves", None)
+    if layout is not None:  # a freely laid layout: the pieces by placement and print (not id), the whole state
+        return layout.outcome(g)
     view = g.view()
     tiles = {(t["x"], t["y"]): appearance(g, t["tile"], int(t.get("rotation", 0))) for t in view.get("tiles", ())}
     figures = sorted((f["x"], f["y"], str(f.get("owner")), tuple(f.get("anchor") or ()))
@@ -137,6 +140,9 @@ def twin_action(game: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     """A legal ``place_tile`` of a look-alike tile (same appearance) when ``action``'s tile id is used up."""
     from .interpret import appearance
 
+    layout = getattr(game, "layout_moves", None)
+    if layout is not None:  # a laid-out table: the engine's adapter knows its look-alikes
+        return layout.twin(game, action)
     if action.get("type") != "place_tile" or not hasattr(game, "catalog"):
         return None
     want = appearance(game, action["tile"], int(action.get("rotation", 0)))

@@ -66,23 +66,32 @@ class SimBoardTable(ScriptedTable):
     # ---- the script
 
     def _place(self) -> None:
-        """Each step's pieces as drawn (a piece keeps its spot until it moves) and where the hand reaches."""
+        """Each step's pieces as drawn (a piece keeps its spot until it moves or changes its look; pieces do
+        not stand inside each other) and where the hand reaches."""
         if self._placed:
             return
-        from vision.sim.boardtable import BoardPiece, spot_in
+        from vision.sim.boardtable import BoardPiece, piece_for_look, place_piece
 
         rng = np.random.default_rng(self.seed)
         names = self.piece_names()
-        drawn: dict[str, tuple[int, Any]] = {}
+        drawn: dict[str, tuple[int, Any, Any, Any]] = {}  # name -> (space, look, piece, footprint)
         for t in self.turns:
             reach = None
+            looks = t.view.get("looks") or {}
+            drawn = {n: d for n, d in drawn.items() if n in t.view["pieces"]}  # taken off the board
             for name, space in t.view["pieces"].items():
-                if name in drawn and drawn[name][0] == space:
+                look = looks.get(name)
+                if name in drawn and drawn[name][0] == space and drawn[name][1] == look:
                     continue
-                x, y = spot_in(self.board.polygons[space], rng, 4.0)
-                drawn[name] = (space, BoardPiece("ship", names.index(name), x, y, float(rng.uniform(0, 180))))
+                if look is not None:  # pieces that look alike: drawn by their look (docs/boardcam.md)
+                    kind, idx, mark = piece_for_look(look["look"], look.get("pearl"))
+                else:
+                    kind, idx, mark = "ship", names.index(name), None
+                others = [d[3] for n, d in drawn.items() if n != name]
+                x, y, yaw, fp = place_piece(self.board.polygons[space], kind, rng, others, tries=40)
+                drawn[name] = (space, look, BoardPiece(kind, idx, x, y, yaw, mark), fp)
                 reach = (x, y)
-            t.view = dict(t.view, drawn=[p for _, p in drawn.values()],
+            t.view = dict(t.view, drawn=[d[2] for d in drawn.values()],
                           reach=reach or (self.board.size[0] / 2, self.board.size[1] / 2))
         self._placed = True
 
@@ -155,23 +164,36 @@ class SimBoardTable(ScriptedTable):
         lens = LensCalibration(truth.pose.K, truth.pose.dist, self.size)
         corners = truth.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
         ref = BoardReference.from_photo(photo, (w, h), PPM, corners_px=corners, lens=lens)
-        spaces = list(self.board.spaces)
-        names = self.piece_names()
-        spots = [spaces[(k * len(spaces)) // (len(names) + 2) + 3] for k in range(len(names) + 2)]
-        kinds = [("ship", i, n) for i, n in enumerate(names)] + [("chest_up", 6000, "chest up"),
-                                                                  ("chest_down", 0, "chest down")]
+        where = getattr(self.adapter, "enrol_spaces", None)
+        spaces = list(where(self.board) if where is not None else self.board.spaces)
+        kinds = self.enrolled_pieces()
+        spots = [spaces[((k * len(spaces)) // len(kinds) + 3) % len(spaces)] for k in range(len(kinds))]
         c = self.board.centres
-        photo, _ = render_board_scene(self.scene([BoardPiece(k, v, *c[s]) for (k, v, _), s in zip(kinds, spots)],
-                                                 ENROL_POSE), cam, rng, size=self.size)
+        photo, _ = render_board_scene(self.scene([BoardPiece(k, v, *c[s], mark=m) for (k, v, m, _, _), s
+                                                  in zip(kinds, spots)], ENROL_POSE), cam, rng, size=self.size)
         reg = BoardRegistrar(ref, lens).register(photo)
         if reg is None:
             raise RuntimeError("the simulated enrolment photo was not registered")
         book = enrol_pieces(reg.canvas(photo, PPM, (w, h)), ref.canvas, PPM,
-                            [(n, "ship" if k == "ship" else "chest", *c[s]) for (k, _, n), s in zip(kinds, spots)])
+                            [(n, kind, *c[s]) for (_, _, _, n, kind), s in zip(kinds, spots)])
         spec = self.record.setup.options.get("board") or "provisional"
-        out = write_refs(folder, spec if isinstance(spec, str) else "provisional", self.board, ref, lens=lens)
+        out = write_refs(folder, spec if isinstance(spec, str) else "provisional", self.board, ref, lens=lens,
+                         game=self.record.setup.game)
         book.save(out / "pieces.json")
         return out
+
+    def enrolled_pieces(self) -> list[tuple[str, int, Any, str, str]]:
+        """Each kind of piece once, as the owner lays them for enrolment: (drawn kind, look, mark, template name,
+        template kind). Karibik: the six ships, a chest face up and one face down; a game whose adapter lists its
+        ``camera_looks`` (Tahiti: each colour's boat empty and with each pearl, its sailboat, the disc's two faces):
+        those (a piece may have several templates)."""
+        from vision.sim.boardtable import piece_for_look
+
+        looks = getattr(self.adapter, "camera_looks", None)
+        if looks is not None:
+            return [(*piece_for_look(name, carries), name, piece_for_look(name)[0]) for name, carries in looks()]
+        return [("ship", i, None, n, "ship") for i, n in enumerate(self.piece_names())] + \
+            [("chest_up", 6000, None, "chest up", "chest"), ("chest_down", 0, None, "chest down", "chest")]
 
     def recognizer(self, folder: str | Path | None = None) -> Any:
         """The tracker's recognizer: the board enrolled into ``folder`` (a temporary one by default) and loaded

@@ -110,7 +110,12 @@ def pick_art(game: str, catalog: str | Path, art: str) -> str:
 def table_for(record: Record, size: tuple[int, int] = (1920, 1080), art: str = "drawn", **kw: Any) -> Any:
     """The simulated table for ``record``: :class:`SimTable` for a tile game, a printed board
     (:class:`~tablehub.tracking.simboard.SimBoardTable`) for a game whose engine has a ``board_moves``
-    adapter (Karibik; ``art`` is the board's own)."""
+    adapter (Karibik; ``art`` is the board's own), a laid-out table (:class:`~tablehub.tracking.simsunda.SimSundaTable`)
+    for one whose engine has a ``layout_moves`` adapter (Sunda to Sahul)."""
+    if getattr(game_class(record.setup.game), "layout_moves", None) is not None:
+        from .simsunda import SimSundaTable
+
+        return SimSundaTable(record, size=size, **kw)
     if getattr(game_class(record.setup.game), "board_moves", None) is not None:
         from .simboard import SimBoardTable
 

@@ -11,7 +11,9 @@ announced to listeners when it changes. Buttons and the phone act through
 A recognizer may instead read a printed board (it returns a
 :class:`~tablehub.tracking.boardmoves.BoardSeen`: where each piece stands); the reading is then
 :func:`~tablehub.tracking.boardmoves.board_reading`'s, through the game's own ``board_moves``
-adapter, and everything after it (NEXT, the phone, the LEDs) is the same.
+adapter, and everything after it (NEXT, the phone, the LEDs) is the same. A recognizer of a freely laid
+layout (Sunda to Sahul) returns a :class:`~tablehub.tracking.layoutmoves.LayoutSeen`, read through the
+game's ``layout_moves`` adapter.
 
 Phone corrections need no special path: the phone submits the right action to the
 session, the committed state then explains the table, and the next evaluation
@@ -31,6 +33,7 @@ from ..games.base import TablehubError
 from ..i18n import T
 from ..session import Session
 from .boardmoves import BoardSeen, board_reading
+from .layoutmoves import LayoutSeen, layout_reading
 from .interpret import Reading, interpret
 from .motion import MotionGate, Stillness
 from .table import TableSeen, expected_from_view, seen_from_observation
@@ -71,7 +74,7 @@ class Tracker:
         self._clock = clock
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self.seen: TableSeen | BoardSeen | None = None
+        self.seen: TableSeen | BoardSeen | LayoutSeen | None = None
         self.reading = Reading("same")
         self._state_key: tuple[Any, ...] | None = None
         self._read_revision: int | None = None  # the session revision the last reading was made on
@@ -114,7 +117,7 @@ class Tracker:
         self._tell_logged_tiles()
         try:
             seen = self._recognize(frame)
-            if not isinstance(seen, BoardSeen):
+            if not isinstance(seen, (BoardSeen, LayoutSeen)):
                 seen = seen_from_observation(seen, getattr(self._recognize, "confidence", None),
                                              getattr(self._recognize, "region_at", None))
         except Exception as exc:  # vision says what a person can fix (markers covered, too dark); keep going
@@ -171,6 +174,8 @@ class Tracker:
                         reading = Reading("same", notes=["the game is over"])
                     elif isinstance(self.seen, BoardSeen):
                         reading = board_reading(game, self.seen)
+                    elif isinstance(self.seen, LayoutSeen):
+                        reading = layout_reading(game, self.seen)
                     else:
                         reading = interpret(game, expected_from_view(game.view()), self.seen,
                                             self.confident, self.margin)

@@ -1,14 +1,10 @@
 """What the voice says: short sentences rendered from the session's and the tracker's structured events.
 
-Every sentence is a template marked for translation with gettext (domain ``tablehub``,
-catalogs in ``tablehub/locale/<lang>/LC_MESSAGES/tablehub.mo``, the standard layout that
-Babel's ``pybabel extract/compile`` writes). Today no catalog exists, so every language
-speaks the English templates (:attr:`Phrasebook.translated` says so); when the page's
-translations land, a catalog for ``fr`` or ``de`` makes these sentences French or German
-without a change here.
-
-The parts the engines fill in (a score's reason, a refusal's reason) are the engines'
-own text, English today; they become translatable when the engines emit rule keys.
+Every sentence is a template of :mod:`tablehub.i18n` (catalogs ``tablehub/locale/<lang>/voice.po``,
+gettext ``.po`` files that ``pybabel extract`` with ``babel.cfg`` lists), rendered in the table's
+language (``[voice] language``). The parts the engines fill in (a score's reason, a refusal's
+reason) are :class:`~tablehub.i18n.Text` where an engine wrote them as one, and are spoken in the
+table's language too; a reason still written as a plain string is spoken as it is.
 
 >>> book = Phrasebook("en")
 >>> [a.text for a in book.action({"events": [{"player": "Red", "points": 10, "kind": "score",
@@ -16,25 +12,23 @@ own text, English today; they become translatable when the engines emit rule key
 ['Red scores 10 for finished area of 5 tiles.', 'Blue to play.']
 >>> book.illegal("the sea meets a mountain on the east side").text
 'Illegal: the sea meets a mountain on the east side.'
+>>> Phrasebook("de").action({}, to_play="Blau")[0].text
+'Blau ist am Zug.'
 """
 from __future__ import annotations
 
-import gettext
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
-DOMAIN = "tablehub"
+from tablehub import i18n
+from tablehub.i18n import N_, Text, translate
+
+#: the voice's catalog area (tablehub/locale/<lang>/voice.po)
+AREA = "voice"
 
 #: how much an announcement matters when the queue is full (the least important goes first)
 PRIORITY = {"turn": 0, "undo": 1, "refused": 2, "score": 3, "final": 4, "illegal": 5, "test": 5}
-
-
-def N_(text: str) -> str:
-    """Marks a template for extraction (``pybabel extract -k N_``) without translating it here."""
-    return text
 
 
 SCORES = N_("{player} scores {points} for {reason}.")
@@ -50,7 +44,6 @@ UNDONE_ONE = N_("Undone: one action.")
 TOTAL = N_("{player} has {points}.")
 WINS = N_("{player} wins with {points}.")
 SHARE = N_("{players} share the win with {points}.")
-AND = N_("{first} and {last}")
 
 
 @dataclass(frozen=True)
@@ -66,22 +59,29 @@ class Announcement:
 
 
 class Phrasebook:
-    """The voice's sentences in one language (gettext catalog, English when there is none)."""
+    """The voice's sentences in one language (:mod:`tablehub.i18n`; English where a sentence has no
+    translation, which :attr:`translated` and :func:`tablehub.i18n.missing` say)."""
 
-    def __init__(self, language: str = "en", localedir: Path = LOCALE_DIR):
+    def __init__(self, language: str = "en"):
+        if language not in i18n.LANGUAGES:
+            raise ValueError(f"voice language: expected one of {', '.join(i18n.LANGUAGES)}, got {language!r}")
         self.language = language
-        self._t = gettext.translation(DOMAIN, localedir=str(localedir), languages=[language], fallback=True)
-        #: False while no catalog exists for ``language``: the sentences are English
-        self.translated = language == "en" or isinstance(self._t, gettext.GNUTranslations)
+        #: False while some sentence has no translation in ``language`` (it is spoken in English)
+        self.translated = language == i18n.DEFAULT_LANGUAGE or all(
+            i18n.catalog(language).lookup(Text(t)) for t in templates())
 
     def say(self, kind: str, template: str, **fields: Any) -> Announcement:
-        return Announcement(kind, self._t.gettext(template).format(**fields))
+        return Announcement(kind, translate(Text(template, **fields), self.language))
+
+    def words(self, text: Any) -> str:
+        """An engine's text (a Text, its JSON form or a plain string) in the table's language, as a clause."""
+        return _clause(translate(text, self.language))
 
     # ---- session events
 
     def score(self, event: Mapping[str, Any]) -> Announcement:
         player, points = event.get("player", "?"), int(event.get("points", 0))
-        reason = _clause(str(event.get("reason", "")))
+        reason = self.words(event.get("reason", ""))
         if event.get("kind") == "final":  # the template says "Final scoring" already
             reason = re.sub(r"^final (scoring|evaluation)\s*:\s*", "", reason, flags=re.I)
             return self.say("final", FINAL, player=player, points=points, reason=reason)
@@ -113,17 +113,16 @@ class Phrasebook:
             if len(winners) == 1:
                 said.append(self.say("final", WINS, player=winners[0], points=best))
             else:
-                names = self._t.gettext(AND).format(first=", ".join(winners[:-1]), last=winners[-1])
-                said.append(self.say("final", SHARE, players=names, points=best))
+                said.append(self.say("final", SHARE, players=i18n.join(winners), points=best))
         return said
 
     # ---- tracker events
 
     def illegal(self, reason: str | None) -> Announcement:
-        return self.say("illegal", ILLEGAL, reason=_clause(reason or "illegal placement"))
+        return self.say("illegal", ILLEGAL, reason=self.words(reason or Text(N_("illegal placement"))))
 
     def refused(self, message: str) -> Announcement:
-        return self.say("refused", REFUSED, reason=_clause(message))
+        return self.say("refused", REFUSED, reason=self.words(message))
 
 
 def _clause(text: str) -> str:
@@ -134,4 +133,4 @@ def _clause(text: str) -> str:
 def templates() -> Iterable[str]:
     """Every sentence template (for catalogs and tests)."""
     return (SCORES, SCORES_ONE, LOSES, NOTE, FINAL, TO_PLAY, ILLEGAL, REFUSED, UNDONE, UNDONE_ONE, TOTAL, WINS,
-            SHARE, AND)
+            SHARE)

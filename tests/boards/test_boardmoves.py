@@ -93,7 +93,7 @@ def test_the_moving_ship_read_from_a_guess_is_marked_as_doubt(game):
 def test_a_game_without_an_adapter_says_so():
     from tablehub.games import new_game
     from tablehub.games.base import Setup as S
-    g = new_game(S("tahiti", ("A", "B"), ("red", "blue"), {}))
+    g = new_game(S("neuesland", ("A", "B"), ("red", "blue"), {}))
     with pytest.raises(TablehubError, match="does not read this game's board"):
         read_board(g, {}, {})
 

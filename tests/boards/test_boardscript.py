@@ -57,5 +57,5 @@ def test_a_sail_into_a_port_then_a_raid_is_two_next_steps_with_the_raid_on_the_p
 
 
 def test_a_game_without_a_printed_board_is_refused_in_one_line():
-    with pytest.raises(RecordError, match="tahiti has no printed board the camera reads"):
-        board_steps(Record(Setup("tahiti", ("A", "B"), ("red", "blue")), [], "tahiti"))
+    with pytest.raises(RecordError, match="neuesland has no printed board the camera reads"):
+        board_steps(Record(Setup("neuesland", ("A", "B"), ("red", "blue")), [], "neuesland"))

@@ -57,3 +57,9 @@ def test_a_translation_with_foreign_placeholders_falls_back_to_english(tmp_path,
     ("fr;q=0,de;q=0.1", "de"), ("", "en"), ("*", "en")])
 def test_best_language_reads_accept_language(header, expected):
     assert i18n.best_language(header) == expected
+
+
+def test_a_parameter_named_n_fills_its_placeholder_without_a_plural():
+    text = T("{n} boats left", n=3)
+    assert text == "3 boats left" and translate(text, "fr") == "3 boats left"
+    assert Text.from_data(text.as_data()) == text

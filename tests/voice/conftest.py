@@ -35,3 +35,13 @@ def recorder(tmp_path, monkeypatch):
         return said.read_text().splitlines() if said.exists() else []
 
     return lines
+
+
+@pytest.fixture()
+def no_new_missing():
+    """Fails the test if a sentence was spoken in English for want of a translation (tablehub.i18n.missing)."""
+    from tablehub import i18n
+
+    before = i18n.missing()
+    yield
+    assert not i18n.missing() - before, f"not translated: {sorted(i18n.missing() - before, key=str)}"

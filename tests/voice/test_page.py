@@ -38,15 +38,25 @@ def csrf_of(client) -> str:
         return s["csrf"]
 
 
-def test_the_form_shows_the_settings_and_the_english_fallback_note(client, speaker):
+def test_the_form_shows_the_settings_and_the_table_language(client, speaker):
     speaker.update({"language": "de", "quiet": "22:00-08:00"})
     html = client.get("/voice").get_data(as_text=True)
     assert 'id="voice-form"' in html and 'value="22:00-08:00"' in html
     assert '<option value="de" selected>Deutsch</option>' in html
-    assert "No Deutsch sentences yet: the voice reads the English sentences with the de voice" in html
+    assert "sentences yet" not in html, "voice.po has the German sentences: no English fallback note"
     assert "voice.js" in html
     state = client.get("/api/voice").get_json()
-    assert state["settings"]["quiet"] == "22:00-08:00" and state["available"] and not state["translated"]
+    assert state["settings"]["quiet"] == "22:00-08:00" and state["available"] and state["translated"]
+    assert speaker.book.say("turn", "{player} to play.", player="Ana").text == "Ana ist am Zug."
+
+
+def test_a_language_without_its_sentences_shows_the_english_fallback_note(client, speaker, monkeypatch):
+    speaker.update({"language": "fr"})
+    monkeypatch.setattr(speaker.book, "translated", False)
+    html = client.get("/voice", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Pas encore de phrases en Français : la voix lit les phrases anglaises avec la voix fr" in html
+    html = client.get("/voice", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "No Français sentences yet: the voice reads the English sentences with the fr voice" in html
 
 
 def test_changes_need_the_pin_and_are_saved(client, speaker, tmp_path):

@@ -57,7 +57,7 @@ def test_page_changes_are_validated_saved_and_used_after_a_restart(tmp_path):
     again = Speaker(VoiceConfig(device="hw:2"), binary=None, store=store)
     assert (again.cfg.volume, again.cfg.events, again.cfg.language, again.cfg.device) == \
         (60, ("illegal", "final"), "fr", "hw:2")
-    assert again.engine.voice == "fr" and not again.book.translated
+    assert again.engine.voice == "fr" and again.book.translated  # voice.po speaks French
 
 
 def test_a_damaged_saved_file_is_kept_and_reported_not_used(tmp_path):

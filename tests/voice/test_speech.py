@@ -54,15 +54,33 @@ def test_speed_and_volume_reach_espeak_ng(espeak_ng, tmp_path):
     assert silent < 0.001
 
 
-def test_german_and_french_voices_speak_the_english_sentences_until_translated(espeak_ng, tmp_path):
+def test_german_and_french_voices_speak_their_own_sentences(espeak_ng, tmp_path, no_new_missing):
+    expected = {"de": "Ana ist am Zug.", "fr": "À Ana de jouer."}
     for language in ("de", "fr"):
         book = Phrasebook(language)
-        assert not book.translated
+        assert book.translated
         text = book.action({}, "Ana")[0].text
-        assert text == "Ana to play."
+        assert text == expected[language]
         seconds, rms = synthesise(tmp_path, text, language, language=language)
         assert seconds > 0.3 and rms > 0.02
         assert engine_for(VoiceConfig(language=language)).voice == language
+
+
+def test_a_french_announcement_with_an_engine_reason_is_spoken_in_french(espeak_ng, tmp_path, no_new_missing):
+    """A score whose reason is a Text (the engines' form) is rendered whole in French, then spoken
+    to a WAV of a plausible length for its words."""
+    from tablehub.i18n import T
+
+    book = Phrasebook("fr")
+    said = book.action({"events": [{"player": "Rouge", "points": 4, "kind": "score",
+                                    "reason": T("illegal placement")}]}, to_play="Bleu")
+    texts = [a.text for a in said]
+    assert texts == ["Rouge marque 4 pour placement interdit.", "À Bleu de jouer."]
+    text = " ".join(texts)
+    seconds, rms = synthesise(tmp_path, text, "fr-score", language="fr", speed=160)
+    spoken = len(text.split()) / 160 * 60
+    assert 0.5 * spoken <= seconds <= 2.0 * spoken + 0.8, f"{len(text.split())} words took {seconds:.2f} s"
+    assert rms > 0.02
 
 
 def test_an_unknown_voice_is_one_line_from_espeak_ng(espeak_ng, tmp_path):

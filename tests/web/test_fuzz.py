@@ -126,7 +126,9 @@ GETS = ["/", "/setup", "/join", "/unlock", "/camera/calibration", "/api/state", 
         "/api/board.json", "/api/forms", "/api/legal", "/api/hints", "/api/games", "/api/me", "/qr/join.svg",
         "/qr/pin.svg", "/camera.jpg", "/camera.mjpg", "/events", "/voice", "/api/voice",
         "/trace/karibik", "/trace/tahiti", "/api/trace/karibik", "/api/trace/tahiti", "/api/trace/karibik/board.svg",
-        "/api/trace/tahiti/board.svg", "/api/trace/karibik/photo.jpg"]
+        "/api/trace/tahiti/board.svg", "/api/trace/karibik/photo.jpg",
+        # the page's language switch (web/language.py): any code, any next
+        "/language/fr", "/language/xx"]
 
 
 def _rule(path: str) -> str:
@@ -135,6 +137,8 @@ def _rule(path: str) -> str:
         return path.replace("/x", "/<name>")
     if path == "/camera/calibration":
         return "/camera/<screen>"
+    if path.startswith("/language/"):
+        return "/language/<code>"
     parts = path.split("/")
     if path.startswith("/trace/"):
         return "/trace/<game>"

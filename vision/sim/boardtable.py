@@ -18,6 +18,15 @@ its top is seen a little displaced in a tilted view, which this model leaves out
 - ``sheet``: a plain light square (``look`` mm a side) lying over the board: a sheet or a hand
   hiding the art.
 
+Tahiti's pieces (provisional art; the looks are named by :func:`piece_for_look` from the camera's
+template names, e.g. ``red boat``, ``violet sailboat``, ``disc $``):
+
+- ``boat``: a small boat (26 x 11 mm) in its player's colour (``look`` indexes :data:`BOAT_BGR`),
+  with a pearl (``mark``: its colour) when it stands on the map;
+- ``sailboat``: a larger boat (40 x 16 mm) in its player's colour with a light sail of that colour (seen from
+  above: a band across the hull);
+- ``disc``: the event disc (26 mm) on the island, ``$`` face (``look`` 0: a gold ``$`` on dark green) or treasure (1: a gold chest on dark brown).
+
 With ``mat`` the mat's four markers are printed on the table round the board (the table is the
 mat), for the markers' fallback (``vision.boardreg.MatAnchor``).
 """
@@ -47,6 +56,16 @@ SHIP_LOOKS: tuple[tuple[tuple[int, int, int], str], ...] = (
 )
 SHIP_MM = (28.0, 12.0)
 CHEST_MM = (12.0, 9.0)
+#: Tahiti's player colours (BGR), in the order of the looks' colour names; pearls' colours
+BOAT_BGR: dict[str, tuple[int, int, int]] = {"red": (40, 40, 205), "yellow": (40, 205, 235),
+                                             "violet": (165, 55, 150), "green": (60, 160, 30)}
+PEARL_BGR: dict[str, tuple[int, int, int]] = {"green": (90, 200, 70), "white": (240, 240, 240),
+                                              "black": (20, 20, 20), "blue": (215, 120, 40)}
+BOAT_MM = (26.0, 11.0)
+SAILBOAT_MM = (40.0, 16.0)
+DISC_MM = 26.0
+#: how far inside its space's outline a hand puts each kind's centre (mm): a small boat sits in its cell
+INSET_MM = {"boat": 14.0, "sailboat": 21.0, "disc": 13.0}
 
 
 @dataclass(frozen=True)
@@ -59,6 +78,51 @@ class BoardPiece:
     x_mm: float
     y_mm: float
     yaw_deg: float = 0.0
+    mark: tuple[int, int, int] | None = None  # what a boat carries (a pearl's colour)
+
+
+def piece_for_look(look: str, pearl: str | None = None) -> tuple[str, int, tuple[int, int, int] | None]:
+    """A camera template's name (``red boat``, ``green sailboat``, ``disc $``, ``disc treasure``) as the
+    simulated table draws it: (kind, look, mark)."""
+    if look.startswith("disc"):
+        return "disc", 0 if look.endswith("$") else 1, None
+    colour, _, kind = look.partition(" ")
+    if colour not in BOAT_BGR or kind not in ("boat", "sailboat"):
+        raise VisionError(f"board scene: no drawing for the piece {look!r} (expected COLOUR boat, COLOUR sailboat "
+                          f"with COLOUR one of {', '.join(BOAT_BGR)}, or 'disc $' / 'disc treasure')")
+    return kind, list(BOAT_BGR).index(colour), PEARL_BGR[pearl] if pearl else None
+
+
+def piece_size(kind: str) -> tuple[float, float]:
+    """A kind's footprint (mm, length x width)."""
+    return {"ship": SHIP_MM, "boat": BOAT_MM, "sailboat": SAILBOAT_MM, "disc": (DISC_MM, DISC_MM)}.get(kind, CHEST_MM)
+
+
+def footprint(kind: str, x: float, y: float, yaw: float) -> np.ndarray:
+    """A piece's footprint on the board (4 corners, mm), to keep pieces from standing inside each other."""
+    w, h = piece_size(kind)
+    return cv2.boxPoints(((x, y), (w, h), yaw)).astype(np.float32)
+
+
+def overlaps(fp: np.ndarray, others: Sequence[np.ndarray], gap_mm2: float = 1.0) -> bool:
+    return any(cv2.intersectConvexConvex(fp, o)[0] > gap_mm2 for o in others)
+
+
+def place_piece(polygon: Sequence[Sequence[float]], kind: str, rng: np.random.Generator,
+                others: Sequence[np.ndarray], tries: int = 30) -> tuple[float, float, float, np.ndarray]:
+    """Where a hand puts a piece of ``kind`` in a space (``polygon``, board mm) beside the pieces already
+    there (``others``: footprints): anywhere at least its kind's inset inside the outline, turned at random,
+    touching others but not inside them; on a crowded space nearer the outline (10, then 4 mm: a piece
+    pushed partly across the line), as a player makes room. Returns x, y, yaw and the footprint."""
+    inset = INSET_MM.get(kind, 4.0)
+    for margin in (inset,) + tuple(v for v in (10.0, 4.0) if v < inset):
+        for _ in range(tries):
+            x, y = spot_in(polygon, rng, margin)
+            yaw = float(rng.uniform(0, 180))
+            fp = footprint(kind, x, y, yaw)
+            if not overlaps(fp, others):
+                return x, y, yaw, fp
+    return x, y, yaw, fp
 
 
 @dataclass
@@ -129,6 +193,32 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
             cv2.fillConvexPoly(plane, rect(1.2, 10), mark, cv2.LINE_AA, shift=4)
         else:
             cv2.fillConvexPoly(plane, rect(3, 3), mark, cv2.LINE_AA, shift=4)
+    elif piece.kind in ("boat", "sailboat"):
+        hull = list(BOAT_BGR.values())[piece.look % len(BOAT_BGR)]
+        w, h = BOAT_MM if piece.kind == "boat" else SAILBOAT_MM
+        dark = tuple(int(v * 0.6) for v in hull)
+        ellipse(w, h, (20, 30, 45), off=tuple(shadow_dir * 2.0))  # shadow
+        ellipse(w, h, dark)
+        ellipse(w - 2.5, h - 2.5, hull)
+        if piece.kind == "sailboat":
+            sail = tuple(int(v * 0.45 + 255 * 0.55) for v in hull)  # a light sail of the player's colour
+            cv2.fillConvexPoly(plane, rect(10, 14), sail, cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(plane, rect(1.2, 14), (60, 60, 60), cv2.LINE_AA, shift=4)
+        elif piece.mark is not None:
+            ellipse(5.3, 5.3, (15, 15, 15), off=tuple(shadow_dir * 0.6))
+            ellipse(5.0, 5.0, piece.mark)
+    elif piece.kind == "disc":
+        ellipse(DISC_MM, DISC_MM, (20, 30, 45), off=tuple(shadow_dir * 1.5))
+        face = (50, 110, 35) if piece.look == 0 else (40, 60, 105)  # dark green "$", dark brown treasure
+        ellipse(DISC_MM, DISC_MM, face)
+        if piece.look == 0:
+            scale = 0.35 * ppm
+            (tw, th), _ = cv2.getTextSize("$", cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+            cv2.putText(plane, "$", (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2)),
+                        cv2.FONT_HERSHEY_SIMPLEX, scale, (60, 190, 230), 2, cv2.LINE_AA)
+        else:  # a treasure chest
+            cv2.fillConvexPoly(plane, rect(14, 9), (40, 175, 225), cv2.LINE_AA, shift=4)
+            cv2.fillConvexPoly(plane, rect(14, 1.2), (20, 40, 60), cv2.LINE_AA, shift=4)
     elif piece.kind == "sheet":  # a sheet of paper (or a hand) over the board: ``look`` is its side in mm
         cv2.fillConvexPoly(plane, rect(piece.look, piece.look), (225, 228, 230), cv2.LINE_AA, shift=4)
     elif piece.kind in ("chest_up", "chest_down"):
@@ -144,7 +234,8 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
             org = (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2))
             cv2.putText(plane, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 30, 60), 2, cv2.LINE_AA)
     else:
-        raise VisionError(f"board scene: unknown piece kind {piece.kind!r} (expected ship, chest_up, chest_down, sheet)")
+        raise VisionError(f"board scene: unknown piece kind {piece.kind!r} (expected ship, chest_up, chest_down, boat, "
+                          "sailboat, disc, sheet)")
 
 
 def render_board_scene(scene: BoardScene, camera: CameraModel | str = "default",

@@ -52,15 +52,15 @@ async function api(path, body = {}, retried = false) {
       body: JSON.stringify(sent),
     });
   } catch (e) {
-    throw new Error("the hub did not answer (is the phone on the table's Wi-Fi?)");
+    throw new Error(t("the hub did not answer (is the phone on the table's Wi-Fi?)"));
   }
   let data = {};
-  try { data = await resp.json(); } catch (e) { data = { error: `the hub answered ${resp.status}` }; }
+  try { data = await resp.json(); } catch (e) { data = { error: t("the hub answered {status}", { status: resp.status }) }; }
   if (resp.status === 401 && !retried) {
     if (await askPin()) return api(path, body, true);
-    throw new Error("not unlocked: the PIN is needed to change the game");
+    throw new Error(t("not unlocked: the PIN is needed to change the game"));
   }
-  if (!resp.ok || data.ok === false) throw new Error(data.error || `the hub answered ${resp.status}`);
+  if (!resp.ok || data.ok === false) throw new Error(data.error || t("the hub answered {status}", { status: resp.status }));
   if (typeof data.game_version === "string") state.game_version = data.game_version;  // this phone's own change
   return data;
 }
@@ -90,7 +90,7 @@ $("#pin-form").addEventListener("submit", async (ev) => {
   try {
     await api("/api/unlock", { pin: $("#pin-input").value.trim() }, true);
     setUnlocked(true);
-    toast("Unlocked: this phone may change the game");
+    toast(t("Unlocked: this phone may change the game"));
     closePin(true);
   } catch (e) {
     $("#pin-error").textContent = e.message;
@@ -99,7 +99,7 @@ $("#pin-form").addEventListener("submit", async (ev) => {
 $("#pin-cancel").addEventListener("click", () => closePin(false));
 $("#pin-dialog").addEventListener("cancel", () => closePin(false));
 $("#pin-lock").addEventListener("click", async () => {
-  try { await api("/api/lock", {}, true); setUnlocked(false); toast("Locked"); } catch (e) { toast(e.message, true); }
+  try { await api("/api/lock", {}, true); setUnlocked(false); toast(t("Locked")); } catch (e) { toast(e.message, true); }
   closePin(false);
 });
 $("#lock-btn").addEventListener("click", () => askPin());
@@ -134,14 +134,14 @@ function connect() {
   const live = $("#live");
   const url = lastId === null ? "/events" : `/events?last=${lastId}`;
   source = new EventSource(url);
-  source.addEventListener("open", () => { live.className = "live on"; live.querySelector("b").textContent = "live"; });
+  source.addEventListener("open", () => { live.className = "live on"; live.querySelector("b").textContent = t("live"); });
   source.addEventListener("state", (ev) => {
     lastId = ev.lastEventId ? Number(ev.lastEventId) : lastId;
     setState(JSON.parse(ev.data));
   });
   source.addEventListener("error", () => {
     live.className = "live off";
-    live.querySelector("b").textContent = "reconnecting";
+    live.querySelector("b").textContent = t("reconnecting");
     if (source.readyState === EventSource.CLOSED) {  // refused (hub busy): retry by hand
       source = null;
       setTimeout(connect, 3000 + Math.random() * 2000);
@@ -158,15 +158,26 @@ window.tablehub = { get state() { return state; }, get lastId() { return lastId;
 /* ------------------------------------------------------------------ formatting */
 
 const KEY_INFO = {
-  figures: ["♟", "figures"], figures_in_supply: ["♟", "figures in supply"], supply: ["♟", "in supply"],
-  tiles_left: ["▦", "tiles left"], tiles: ["▦", "tiles"], box: ["▦", "tiles in the box"],
-  islanders: ["♟", "islanders"], islanders_in_supply: ["♟", "islanders in supply"],
-  goods: ["⚖", "goods"],
-  ships: ["⚓", "ships"], ship_points: ["⚓", "ship points"], face_up: ["⚓", "face-up ships"],
-  display: ["⚓", "face-up ships"], boats: ["⚓", "boats"],
-  cash: ["$", "cash"], vault: ["▣", "vault"], boats_left: ["⚓", "boats left"], boats_on_map: ["⚓", "boats on the map"],
-  letter: ["✉", "letter"], pearl: ["●", "pearl"], pearls_left: ["●", "pearls left"], sailboat: ["△", "sailboat on space"],
-  waiting_for: ["…", "waiting for"],
+  figures: ["♟", t("figures")], figures_in_supply: ["♟", t("figures in supply")], supply: ["♟", t("in supply")],
+  tiles_left: ["▦", t("tiles left")], tiles: ["▦", t("tiles")], box: ["▦", t("tiles in the box")],
+  islanders: ["♟", t("islanders")], islanders_in_supply: ["♟", t("islanders in supply")],
+  goods: ["⚖", t("goods")],
+  ships: ["⚓", t("ships")], ship_points: ["⚓", t("ship points")], face_up: ["⚓", t("face-up ships")],
+  display: ["⚓", t("face-up ships")], boats: ["⚓", t("boats")],
+  cash: ["$", t("cash")], vault: ["▣", t("vault")], boats_left: ["⚓", t("boats left")], boats_on_map: ["⚓", t("boats on the map")],
+  letter: ["✉", t("letter")], pearl: ["●", t("pearl")], pearls_left: ["●", t("pearls left")], sailboat: ["△", t("sailboat on space")],
+  waiting_for: ["…", t("waiting for")],
+  shells: ["⚖", t("shells")], bananas: ["⚖", t("bananas")], fish: ["⚖", t("fish")], placed: ["♟", t("placed")],
+  tiles_placed: ["▦", t("tiles placed")], tiles_discarded: ["▦", t("tiles discarded")], pieces: ["▦", t("pieces")],
+  pieces_left: ["▦", t("pieces left")], pieces_placed: ["▦", t("pieces placed")], pawns_left: ["♟", t("pawns left")],
+  pawns_placed: ["♟", t("pawns placed")], markers_left: ["●", t("markers left")], boat_tokens_left: ["⚓", t("boat tokens left")],
+  ships_in_pile: ["⚓", t("ships in the pile")], ships_taken: ["⚓", t("ships taken")], face_up_ships: ["⚓", t("face-up ships")],
+  doubloons: ["$", t("doubloons")], allowance: ["⚓", t("allowance")], chests_in_play: ["▣", t("chests in play")],
+  piles_left: ["▣", t("piles left")], hideouts: ["▣", t("hideouts")], round: ["↻", t("round")], phase: ["…", t("phase")],
+  spaces_left: ["▦", t("spaces left")], cards: ["▭", t("cards")], cards_shown: ["▭", t("cards shown")],
+  water_rights: ["≈", t("water rights")], tribes_led: ["♟", t("tribes led")], levels: ["▤", t("levels")],
+  land_nodes: ["●", t("land nodes")], challenge: ["!", t("challenge")], last_challenge: ["!", t("last challenge")],
+  figures_on_board: ["♟", t("figures on the board")], islanders_on_board: ["♟", t("islanders on the board")],
 };
 const HIDE_KEYS = new Set(["letter_space", "note", "board", "waiting_for"]);
 
@@ -175,35 +186,35 @@ function label(key) {
 }
 function scalar(v) {
   if (v === null || v === undefined) return "—";
-  if (v === true) return "yes";
-  if (v === false) return "no";
+  if (v === true) return t("yes");
+  if (v === false) return t("no");
   return String(v);
 }
 function compact(v) {
   if (v === null || v === undefined || typeof v !== "object") return scalar(v);
-  if (Array.isArray(v)) return v.length ? v.map(compact).join(", ") : "none";
+  if (Array.isArray(v)) return v.length ? v.map(compact).join(", ") : t("none");
   return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${compact(x)}`).join(" · ");
 }
 
 /* Keys shown together as one chip when all are present (per-game touches, matched by key). */
 const COMBINE = [
   { keys: ["shells", "bananas", "fish"], label: "goods", total: "goods" },
-  { keys: ["figures_in_supply", "figures_on_board"], label: "figures", icon: "♟", parts: ["in supply", "placed"] },
-  { keys: ["islanders_in_supply", "islanders_on_board"], label: "islanders", icon: "♟", parts: ["in supply", "placed"] },
-  { keys: ["ships_taken", "ship_points"], label: "ships", icon: "⚓", parts: ["taken", "points"], extra: "ships" },
-  { keys: ["boats_left", "boats_on_map"], label: "boats", icon: "⚓", parts: ["left", "on the map"] },
+  { keys: ["figures_in_supply", "figures_on_board"], label: "figures", icon: "♟", parts: [t("in supply"), t("placed")] },
+  { keys: ["islanders_in_supply", "islanders_on_board"], label: "islanders", icon: "♟", parts: [t("in supply"), t("placed")] },
+  { keys: ["ships_taken", "ship_points"], label: "ships", icon: "⚓", parts: [t("taken"), t("points")], extra: "ships" },
+  { keys: ["boats_left", "boats_on_map"], label: "boats", icon: "⚓", parts: [t("left"), t("on the map")] },
 ];
 
 function combinedChip(combo, res) {
   const bits = [];
   if (combo.total !== undefined) {
-    combo.keys.forEach((k, i) => { if (i) bits.push(" · "); bits.push(el("b", { text: res[k] }), ` ${k}`); });
-    return el("li", { class: "group", "data-key": combo.label }, `${combo.label} `, el("b", { text: res[combo.total] }), ": ", bits);
+    combo.keys.forEach((k, i) => { if (i) bits.push(" · "); bits.push(el("b", { text: res[k] }), ` ${label(k)}`); });
+    return el("li", { class: "group", "data-key": combo.label }, `${label(combo.label)} `, el("b", { text: res[combo.total] }), ": ", bits);
   }
   combo.keys.forEach((k, i) => { if (i) bits.push(" · "); bits.push(el("b", { text: res[k] }), ` ${combo.parts[i]}`); });
   const extra = combo.extra && Array.isArray(res[combo.extra]) && res[combo.extra].length ? ` (${res[combo.extra].join(", ")})` : "";
   return el("li", { class: "group", "data-key": combo.label },
-    combo.icon ? el("span", { class: "ico", "aria-hidden": "true", text: combo.icon }) : null, `${combo.label}: `, bits, extra);
+    combo.icon ? el("span", { class: "ico", "aria-hidden": "true", text: combo.icon }) : null, `${label(combo.label)}: `, bits, extra);
 }
 
 /* A resources dict as chips: numbers as "icon n label", dicts and lists grouped. */
@@ -244,6 +255,12 @@ function resourceChips(res) {
 function pts(n) { return (n >= 0 ? "+" : "−") + Math.abs(n); }
 function playerInfo(name) { return (state.game && state.game.players.find((p) => p.name === name)) || null; }
 function cssOf(name) { const p = playerInfo(name); return p ? p.css : "#556"; }
+const COLOUR_WORDS = { red: t("red"), blue: t("blue"), yellow: t("yellow"), green: t("green"), black: t("black"),
+  white: t("white"), orange: t("orange"), purple: t("purple"), pink: t("pink"), grey: t("grey"), gray: t("grey"),
+  brown: t("brown") };
+function colourName(c) { return COLOUR_WORDS[String(c).toLowerCase()] || c; }
+const SOURCE_WORDS = { phone: t("phone"), camera: t("camera"), button: t("button"), manual: t("by hand"), auto: t("automatic") };
+function sourceName(s) { return SOURCE_WORDS[s] || s; }
 
 /* ------------------------------------------------------------------ the play page */
 
@@ -271,10 +288,10 @@ function initPlay() {
 
   $("#undo-turn").addEventListener("click", () => undo("turn"));
   $("#undo-action").addEventListener("click", () => undo("action"));
-  $("#flag-clear").addEventListener("click", () => act("/api/flag/clear", {}, "Flag dismissed"));
+  $("#flag-clear").addEventListener("click", () => act("/api/flag/clear", {}, t("Flag dismissed")));
   $("#pending-commit").addEventListener("click", () => {
     const p = state.pending;
-    act("/api/pending/commit", {}, p ? `Logged: ${p.actions.map((a) => a.label).join("; ")}` : "");
+    act("/api/pending/commit", {}, p ? t("Logged: {actions}", { actions: p.actions.map((a) => a.label).join("; ") }) : "");
   });
   $("#offer-none").addEventListener("click", async () => {
     await act("/api/offer/dismiss", {});
@@ -287,17 +304,16 @@ function initPlay() {
 
 async function undo(scope) {
   const g = state.game;
-  if (!g || !g.history.length) { toast("Nothing to undo yet", true); return; }
-  const what = scope === "turn" ? "the last turn" : "the last action";
-  if (!confirm(`Undo ${what}?`)) return;
+  if (!g || !g.history.length) { toast(t("Nothing to undo yet"), true); return; }
+  if (!confirm(scope === "turn" ? t("Undo the last turn?") : t("Undo the last action?"))) return;
   const data = await act("/api/undo", { scope });
-  if (data) toast(`Undone: ${data.undone.length} action${data.undone.length === 1 ? "" : "s"}`);
+  if (data) toast(tn("Undone: one action", "Undone: {n} actions", data.undone.length));
 }
 
 function renderHeader(s) {
   const g = s.game;
-  $("#game-title").textContent = g ? `${g.title} · game ${g.id}` : "";
-  document.title = g ? `${g.title} · Table hub` : "Table hub";
+  $("#game-title").textContent = g ? t("{title} · game {id}", { title: g.title, id: g.id }) : "";
+  document.title = g ? g.title + " · " + t("Table hub") : t("Table hub");
 }
 
 function renderScores(s, prev) {
@@ -306,29 +322,29 @@ function renderScores(s, prev) {
   $(".layout").hidden = !g;
   for (const b of $$("[data-needs-game]")) b.disabled = !g || g.finished || !g.actions;
   if (!g) return;
-  $("#turn").textContent = g.finished ? "Game over" : g.turn ? `Turn ${g.turn}` : "Before the first turn";
+  $("#turn").textContent = g.finished ? t("Game over") : g.turn ? t("Turn {turn}", { turn: g.turn }) : t("Before the first turn");
   const cur = g.current ? playerInfo(g.current) : null;
   const waiting = g.table && typeof g.table.waiting_for === "string" ? g.table.waiting_for : null;
-  $("#whose").textContent = g.finished ? "" : waiting || (cur ? `${cur.name} (${cur.colour}) to play` : "");
+  $("#whose").textContent = g.finished ? "" : waiting || (cur ? t("{player} ({colour}) to play", { player: cur.name, colour: colourName(cur.colour) }) : "");
   const before = {};
   if (prev && prev.game && prev.game.id === g.id) for (const p of prev.game.players) before[p.name] = p.score;
   const list = $("#players");
   list.replaceChildren(...g.players.map((p) => {
-    const score = el("div", { class: "score", "aria-label": `${p.score} points`, text: p.score });
+    const score = el("div", { class: "score", "aria-label": tn("{n} point", "{n} points", p.score), text: p.score });
     if (before[p.name] !== undefined && before[p.name] !== p.score) score.classList.add("bump");
     return el("li", { class: "player" + (p.current ? " current" : ""), style: `--pc:${p.css}`, "data-player": p.name },
       el("div", { class: "bar" }),
       el("div", { class: "who" },
         el("span", { class: "name", text: p.name }),
-        el("span", { class: "colour" }, el("i"), p.colour),
-        el("span", { class: "turn-badge", text: "to play" })),
+        el("span", { class: "colour" }, el("i"), colourName(p.colour)),
+        el("span", { class: "turn-badge", text: t("to play") })),
       score,
       el("div", { class: "resources" }, resourceChips(p.resources)));
   }));
   const tr = $("#table-res");
   const table = Object.fromEntries(Object.entries(g.table || {}).filter(([k, v]) => !HIDE_KEYS.has(k) && v !== null));
   tr.hidden = Object.keys(table).length === 0;
-  tr.replaceChildren(el("h3", { text: "On the table" }), resourceChips(table));
+  tr.replaceChildren(el("h3", { text: t("On the table") }), resourceChips(table));
   renderResults(g);
 }
 
@@ -336,18 +352,18 @@ function renderResults(g) {
   const box = $("#results");
   box.hidden = !g.finished || !g.results;
   if (box.hidden) return;
-  const places = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+  const places = [t("1st"), t("2nd"), t("3rd"), t("4th"), t("5th"), t("6th")];
   box.replaceChildren(
-    el("h3", { text: "Final results" }),
+    el("h3", { text: t("Final results") }),
     el("ol", {}, g.results.map((r) => el("li", { class: "rank" + (r.winner ? " winner" : ""), style: `--pc:${cssOf(r.player)}` },
       el("span", { class: "place", text: r.winner ? "★" : places[r.rank - 1] || r.rank }),
       el("span", {}, el("strong", { text: r.player }), " ",
-        el("span", { class: "muted small", text: `${r.during_play} in play, ${pts(r.at_end)} at the end` })),
+        el("span", { class: "muted small", text: t("{during} in play, {end} at the end", { during: r.during_play, end: pts(r.at_end) }) })),
       el("span", { class: "total", text: r.score }),
-      el("details", {}, el("summary", { text: `How ${r.player} scored ${r.score}` }),
+      el("details", {}, el("summary", { text: t("How {player} scored {score}", { player: r.player, score: r.score }) }),
         el("ul", {}, r.events.length ? r.events.map((e) => el("li", {},
-          el("b", { text: pts(e.points) }), ` ${e.reason}`, e.kind === "final" ? " (final scoring)" : "")) :
-          el("li", { text: "no points" })))))),
+          el("b", { text: pts(e.points) }), ` ${e.reason}`, e.kind === "final" ? " " + t("(final scoring)") : "")) :
+          el("li", { text: t("no points") })))))),
   );
 }
 
@@ -355,12 +371,12 @@ function renderBanners(s) {
   const g = s.game;
   const prov = $("#provisional");
   prov.hidden = !(g && g.provisional);
-  if (g && g.provisional) prov.textContent = `Provisional component data: ${g.provisional}`;
+  if (g && g.provisional) prov.textContent = t("Provisional component data: {what}", { what: g.provisional });
   const f = s.flag;
   $("#flag").hidden = !f;
   if (f) {
     $("#flag-reason").textContent = f.reason;
-    $("#flag-where").textContent = f.where || (f.x !== null && f.x !== undefined ? `at (${f.x}, ${f.y})` : "");
+    $("#flag-where").textContent = f.where || (f.x !== null && f.x !== undefined ? t("at ({x}, {y})", { x: f.x, y: f.y }) : "");
   }
 }
 
@@ -382,14 +398,14 @@ function renderPending(s) {
   $("#pending").hidden = !p || !s.game || s.game.finished;
   if (!p) return;
   // one action: the heading says it all; several: the heading counts them and the list says each once
-  $("#pending-summary").textContent = p.actions.length < 2 ? p.actions[0].label : `${p.actions.length} actions`;
+  $("#pending-summary").textContent = p.actions.length < 2 ? p.actions[0].label : tn("one action", "{n} actions", p.actions.length);
   $("#pending-list").hidden = p.actions.length < 2;
   $("#pending-list").replaceChildren(...p.actions.map((a) => el("li", {}, a.label, code(a.code))));
   $("#pending-code").textContent = p.actions.length < 2 ? p.actions[0].code || "" : "";
   $("#pending-note").hidden = !p.note;
   $("#pending-note").textContent = p.note || "";
   $("#pending-refused").hidden = !p.refused;
-  $("#pending-refused").textContent = p.refused ? `The rules refuse it: ${p.refused}` : "";
+  $("#pending-refused").textContent = p.refused ? t("The rules refuse it: {why}", { why: p.refused }) : "";
   $("#pending-commit").disabled = !!p.refused;
 }
 
@@ -397,11 +413,11 @@ function renderOffer(s) {
   const o = s.offer;
   $("#offer").hidden = !o;
   if (!o) return;
-  $("#offer-note").textContent = o.note || "Tap what really happened on the table.";
+  $("#offer-note").textContent = o.note || t("Tap what really happened on the table.");
   $("#offer-list").replaceChildren(...o.candidates.map((c, i) => el("li", {},
     el("button", {
       class: "btn" + (i === 0 && !c.refused ? " primary" : ""), type: "button", disabled: !!c.refused,
-      onclick: () => act("/api/offer/accept", { offer: o.id, index: i }, `Played: ${c.label}`),
+      onclick: () => act("/api/offer/accept", { offer: o.id, index: i }, t("Played: {action}", { action: c.label })),
     }, el("span", {}, c.label, code(c.code), c.refused ? el("span", { class: "refused", text: c.refused }) : null),
     el("span", { class: "conf", text: `${Math.round(c.confidence * 100)}%` })))));
 }
@@ -417,16 +433,16 @@ function renderHistory(s) {
     t.entries.push(e);
   }
   const items = turns.reverse().map((t) => el("li", { style: `--pc:${cssOf(t.player)}` },
-    el("div", { class: "head" }, el("span", { text: t.player || "—" }), el("span", { class: "n", text: t.turn ? `turn ${t.turn}` : "set-up" })),
+    el("div", { class: "head" }, el("span", { text: t.player || "—" }), el("span", { class: "n", text: t.turn ? window.t("turn {turn}", { turn: t.turn }) : window.t("set-up") })),
     t.entries.map((e) => [
-      el("p", { class: "act" }, e.label, el("span", { class: "src", text: e.source }), code(e.code)),
+      el("p", { class: "act" }, e.label, el("span", { class: "src", text: sourceName(e.source) }), code(e.code)),
       e.events.map((ev) => el("p", { class: "ev" }, el("span", { class: "pts" + (ev.points < 0 ? " neg" : ""), text: pts(ev.points) }), ` ${ev.player}: ${ev.reason}`)),
     ])));
   if (g.finals && g.finals.length) {
-    items.unshift(el("li", { class: "final" }, el("div", { class: "head" }, el("span", { text: "Final scoring" })),
+    items.unshift(el("li", { class: "final" }, el("div", { class: "head" }, el("span", { text: t("Final scoring") })),
       g.finals.map((ev) => el("p", { class: "ev" }, el("span", { class: "pts" + (ev.points < 0 ? " neg" : ""), text: pts(ev.points) }), ` ${ev.player}: ${ev.reason}`))));
   }
-  if (!items.length) items.push(el("li", { class: "muted", text: "No moves yet." }));
+  if (!items.length) items.push(el("li", { class: "muted", text: t("No moves yet.") }));
   list.replaceChildren(...items);
 }
 
@@ -468,9 +484,9 @@ function renderBoardCaption() {
   const f = state.flag;
   if (f) bits.push(`⚠ ${f.reason}`);
   const p = state.pending;
-  if (p) bits.push(`Pending (dashed): ${p.actions.map((a) => a.label).join("; ")}`);
+  if (p) bits.push(t("Pending (dashed): {actions}", { actions: p.actions.map((a) => a.label).join("; ") }));
   const last = g && g.history.length ? g.history[g.history.length - 1] : null;
-  if (last) bits.push(`Last: ${last.player ? `${last.player}: ` : ""}${last.label}`);
+  if (last) bits.push(t("Last: {action}", { action: `${last.player ? `${last.player}: ` : ""}${last.label}` }));
   $("#board-caption").textContent = bits.join(" · ");
   fetch("/api/board.json").then((r) => r.json()).then((d) => {
     $("#legend").replaceChildren(...(d.legend || []).map((t) => el("li", {},
@@ -574,11 +590,11 @@ function tapBoard(ev) {
       try { spaces = JSON.parse(path.value || "[]"); } catch (e) { spaces = []; }
       spaces.push(Number(value));
       path.value = JSON.stringify(spaces);
-      toast(`path ${spaces.join(" → ")}`);
+      toast(t("path {spaces}", { spaces: spaces.join(" → ") }));
       return;
     }
     const input = $(`#move-fields [name="${field}"]`);
-    if (input) { input.value = value; toast(`${field} ${value} filled in the move form`); } else toast(`${field} ${value}`);
+    if (input) { input.value = value; toast(t("{field} {value} filled in the move form", { field, value })); } else toast(`${field} ${value}`);
     return;
   }
   const cell = target && target.closest("[data-x]");
@@ -592,10 +608,10 @@ function tapBoard(ev) {
   if (fx && fy) {
     fx.value = x;
     fy.value = y;
-    toast(`Cell (${x}, ${y}) filled in the move form`);
+    toast(t("Cell ({x}, {y}) filled in the move form", { x, y }));
   } else {
-    toast(cell.dataset.name ? `${cell.dataset.name} (${cell.dataset.tile} at ${x}, ${y})`
-      : `Cell (${x}, ${y})${cell.dataset.tile ? `: tile ${cell.dataset.tile}` : ""}`);
+    toast(cell.dataset.name ? t("{name} ({tile} at {x}, {y})", { name: cell.dataset.name, tile: cell.dataset.tile, x, y })
+      : cell.dataset.tile ? t("Cell ({x}, {y}): tile {tile}", { x, y, tile: cell.dataset.tile }) : t("Cell ({x}, {y})", { x, y }));
   }
 }
 
@@ -638,7 +654,7 @@ function renderHintBar() {
   const box = $("#hint-piece-box");
   box.hidden = !field || !hints.show;
   if (!field) return;
-  $("#hint-piece-label").textContent = field === "tile" ? "Drawn tile" : "Piece";
+  $("#hint-piece-label").textContent = field === "tile" ? t("Drawn tile") : t("Piece");
   const known = (forms && forms.hints && forms.hints[field]) || [];
   const list = $("#hint-piece-list");
   if (list.childElementCount !== known.length) list.replaceChildren(...known.map((v) => el("option", { value: v })));
@@ -652,12 +668,12 @@ function hintNote(d) {
 function hintLine(d) {
   if (d.note) return d.note;
   const n = d.count;
-  const from = d.source === "pending" ? " (the camera's read)" : "";
-  if (d.kind === "tiles") return `${d.name}${from}: ${n} place${n === 1 ? "" : "s"}. Tap a ghost to see it turned.`;
-  if (d.kind === "karibik") return `${d.ship} can reach ${n} space${n === 1 ? "" : "s"} (${d.left} left). Tap spaces in order to build the path.`;
-  if (d.kind === "tahiti") return `${d.player}'s boat: ${n} cell${n === 1 ? "" : "s"} in sector ${d.sector}. Tap one to fill it in.`;
-  if (d.kind === "sunda") return `piece ${d.piece}${from} fits at ${n} point${n === 1 ? "" : "s"}. Tap a ghost to see it turned.`;
-  return `${n} place${n === 1 ? "" : "s"}`;
+  const from = d.source === "pending" ? " " + t("(the camera's read)") : "";
+  if (d.kind === "tiles") return tn("{name}: one place. Tap a ghost to see it turned.", "{name}: {n} places. Tap a ghost to see it turned.", n, { name: `${d.name}${from}` });
+  if (d.kind === "karibik") return tn("{ship} can reach one space ({left} left). Tap spaces in order to build the path.", "{ship} can reach {n} spaces ({left} left). Tap spaces in order to build the path.", n, { ship: d.ship, left: d.left });
+  if (d.kind === "tahiti") return tn("{player}'s boat: one cell in sector {sector}. Tap one to fill it in.", "{player}'s boat: {n} cells in sector {sector}. Tap one to fill it in.", n, { player: d.player, sector: d.sector });
+  if (d.kind === "sunda") return tn("piece {piece} fits at one point. Tap a ghost to see it turned.", "piece {piece} fits at {n} points. Tap a ghost to see it turned.", n, { piece: `${d.piece}${from}` });
+  return tn("one place", "{n} places", n);
 }
 
 async function loadHints() {  // again only when the state, the piece or the board picture changed
@@ -673,11 +689,11 @@ async function loadHints() {  // again only when the state, the piece or the boa
   hints.key = key;
   const seq = ++hints.seq;
   const resp = await fetch(`/api/hints${piece ? `?piece=${encodeURIComponent(piece)}` : ""}`, { credentials: "same-origin" });
-  const data = await resp.json().catch(() => ({ error: "no answer" }));
+  const data = await resp.json().catch(() => ({ error: t("no answer") }));
   const now = $("#board-wrap svg");
   if (seq !== hints.seq || !now) return;  // a newer request or board took over
   $$(".hints", now).forEach((n) => n.remove());
-  if (!resp.ok) { $("#hint-note").textContent = data.error || "no hints"; return; }
+  if (!resp.ok) { $("#hint-note").textContent = data.error || t("no hints"); return; }
   now.insertAdjacentHTML("beforeend", data.svg);
   fitHints(now);
   $("#hint-note").textContent = hintNote(data);
@@ -711,12 +727,12 @@ function tapHint(target) {
   g.dataset.k = String(k);
   const action = actions[Math.min(k, actions.length - 1)];
   if (action && forms) fillForm(action);
-  const way = ways > 1 ? `, ${k + 1} of ${ways}` : "";
-  const what = action && action.rotation !== undefined ? `${action.rotation}° at (${action.x}, ${action.y})`
-    : action && action.turn !== undefined ? `Turn ${action.turn} at ${action.q},${action.r}`
-    : action && action.path ? `Sail ${action.path.join(" → ")}`
-    : action && action.cell ? `Cell ${action.cell}` : "This place";
-  toast(`${what}${way}: in the move form`);
+  const way = ways > 1 ? t(", {k} of {ways}", { k: k + 1, ways }) : "";
+  const what = action && action.rotation !== undefined ? t("{rotation}° at ({x}, {y})", { rotation: action.rotation, x: action.x, y: action.y })
+    : action && action.turn !== undefined ? t("Turn {turn} at {q},{r}", { turn: action.turn, q: action.q, r: action.r })
+    : action && action.path ? t("Sail {path}", { path: action.path.join(" → ") })
+    : action && action.cell ? t("Cell {cell}", { cell: action.cell }) : t("This place");
+  toast(t("{what}{way}: in the move form", { what, way }));
   return true;
 }
 
@@ -760,11 +776,11 @@ function buildFields() {
     } else if (field.kind === "bool") {
       input = el("input", { name: field.name, type: "checkbox", checked: field.default === true });
     } else if (field.kind === "int" || field.kind === "float") {
-      input = el("input", { name: field.name, type: "number", inputmode: "numeric", step: field.kind === "int" ? 1 : "any", placeholder: field.optional ? "optional" : "" });
+      input = el("input", { name: field.name, type: "number", inputmode: "numeric", step: field.kind === "int" ? 1 : "any", placeholder: field.optional ? t("optional") : "" });
       if (field.default !== null && field.default !== undefined) input.value = field.default;
     } else {
       const listId = hint ? `hint-${field.name}` : null;
-      input = el("input", { name: field.name, type: "text", list: listId, placeholder: field.kind === "str" ? (field.optional ? "optional" : "") : "JSON, e.g. [1, 2]", autocapitalize: "off" });
+      input = el("input", { name: field.name, type: "text", list: listId, placeholder: field.kind === "str" ? (field.optional ? t("optional") : "") : t("JSON, e.g. [1, 2]"), autocapitalize: "off" });
       if (field.default !== null && field.default !== undefined) input.value = typeof field.default === "string" ? field.default : JSON.stringify(field.default);
       if (hint) box.append(el("datalist", { id: listId }, hint.map((h) => el("option", { value: h }))));
     }
@@ -783,16 +799,16 @@ function readAction(partial = false) {
     const raw = input.value.trim();
     if (raw === "") {
       if (input.dataset.optional === "1" || partial) continue;
-      throw new Error(`fill in ${name.replace(/_/g, " ")}`);
+      throw new Error(t("fill in {field}", { field: name.replace(/_/g, " ") }));
     }
     if (kind === "int" || kind === "float" || name === "rotation") {
       const n = Number(raw);
-      if (!Number.isFinite(n)) throw new Error(`${name} must be a number`);
+      if (!Number.isFinite(n)) throw new Error(t("{field} must be a number", { field: name }));
       action[name] = n;
     } else if (kind === "str") {
       action[name] = raw;
     } else {
-      try { action[name] = JSON.parse(raw); } catch (e) { throw new Error(`${name} must be JSON, e.g. [1, 2] or {"fish": 1}`); }
+      try { action[name] = JSON.parse(raw); } catch (e) { throw new Error(t("{field} must be JSON, e.g. [1, 2] or {example}", { field: name, example: '{"fish": 1}' })); }
     }
   }
   return action;
@@ -817,7 +833,7 @@ function initMoveForm() {
     try { action = readAction(); } catch (e) { $("#move-error").textContent = e.message; return; }
     try {
       await api("/api/submit", { action });
-      toast("Played");
+      toast(t("Played"));
       loadForms(state, null, true);  // fresh fields and tile hints
     } catch (e) { $("#move-error").textContent = e.message; }
   });
@@ -830,18 +846,18 @@ function initMoveForm() {
     const data = await resp.json();
     if (!resp.ok) { $("#move-error").textContent = data.error; return; }
     const list = $("#move-legal-list");
-    if (!data.actions.length) { list.replaceChildren(el("li", { class: "muted", text: "No legal move matches what is filled in." })); return; }
+    if (!data.actions.length) { list.replaceChildren(el("li", { class: "muted", text: t("No legal move matches what is filled in.") })); return; }
     list.replaceChildren(...data.actions.map((a) => el("li", {}, el("button", {
       class: "btn small", type: "button", text: Object.entries(a).filter(([k]) => k !== "type" && !(k in partial)).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ") || a.type,
-      onclick: () => { fillForm(a); toast("Filled in: check it and press Play it"); },
+      onclick: () => { fillForm(a); toast(t("Filled in: check it and press Play it")); },
     }))));
   });
   $("#json-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     $("#json-error").textContent = "";
     let action;
-    try { action = JSON.parse($("#json-action").value); } catch (e) { $("#json-error").textContent = `not valid JSON: ${e.message}`; return; }
-    try { await api("/api/submit", { action }); toast("Played"); $("#json-action").value = ""; } catch (e) { $("#json-error").textContent = e.message; }
+    try { action = JSON.parse($("#json-action").value); } catch (e) { $("#json-error").textContent = t("not valid JSON: {why}", { why: e.message }); return; }
+    try { await api("/api/submit", { action }); toast(t("Played")); $("#json-action").value = ""; } catch (e) { $("#json-error").textContent = e.message; }
   });
 }
 
@@ -852,8 +868,8 @@ function initSetup() {
   let games = null;
 
   function colourSelect(i) {
-    const sel = el("select", { name: "colour", "aria-label": `colour of player ${i + 1}` },
-      colours.map((c) => el("option", { value: c.name, text: c.name })));
+    const sel = el("select", { name: "colour", "aria-label": t("colour of player {n}", { n: i + 1 }) },
+      colours.map((c) => el("option", { value: c.name, text: colourName(c.name) })));
     sel.value = colours[i % colours.length].name;
     const sw = el("i");
     const paint = () => { sw.style.background = colours.find((c) => c.name === sel.value).css; };
@@ -864,7 +880,7 @@ function initSetup() {
   function addPlayer() {
     const rows = $("#player-rows");
     const i = rows.children.length;
-    rows.append(el("li", {}, el("input", { name: "player", type: "text", maxlength: 24, placeholder: `Player ${i + 1}`, "aria-label": `name of player ${i + 1}`, autocapitalize: "words" }), colourSelect(i)));
+    rows.append(el("li", {}, el("input", { name: "player", type: "text", maxlength: 24, placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("name of player {n}", { n: i + 1 }), autocapitalize: "words" }), colourSelect(i)));
   }
   function selectedGame() {
     const r = $('input[name="game"]:checked');
@@ -905,7 +921,7 @@ function initSetup() {
     box.replaceChildren(...games.available.map((g, i) => el("label", { class: "game-choice" + (g.available ? "" : " off") },
       el("input", { type: "radio", name: "game", value: g.name, disabled: !g.available, checked: before ? before.value === g.name : false }),
       el("span", {}, el("strong", { text: g.title }),
-        el("small", { text: g.available ? `${g.min_players}–${g.max_players} players${g.provisional ? " · provisional data" : ""}` : g.why })))));
+        el("small", { text: g.available ? t("{min}–{max} players", { min: g.min_players, max: g.max_players }) + (g.provisional ? " · " + t("provisional data") : "") : g.why })))));
     if (!$('input[name="game"]:checked')) {
       const first = $('input[name="game"]:not([disabled])');
       if (first) first.checked = true;
@@ -916,30 +932,30 @@ function initSetup() {
   }
   function renderSaved() {
     const list = $("#saved");
-    if (!games.saved.length) { list.replaceChildren(el("li", { class: "muted", text: "No saved games yet." })); return; }
+    if (!games.saved.length) { list.replaceChildren(el("li", { class: "muted", text: t("No saved games yet.") })); return; }
     list.replaceChildren(...games.saved.map((g) => el("li", {},
-      el("div", {}, el("strong", { text: `#${g.id} ${g.game}` }), g.current ? el("span", { class: "tag live", text: "on the table" }) : null,
-        g.ended ? el("span", { class: "tag", text: "ended" }) : null,
-        el("div", { class: "meta", text: `${g.players.join(", ")} · ${g.actions} actions · ${new Date(g.created * 1000).toLocaleString()}` })),
-      g.current ? null : el("button", { class: "btn small", type: "button", text: g.ended ? "Open" : "Resume",
-        onclick: async () => { if (await act("/api/game/resume", { id: g.id }, `Game ${g.id} is on the table`)) location.href = "/"; } }))));
+      el("div", {}, el("strong", { text: `#${g.id} ${g.game}` }), g.current ? el("span", { class: "tag live", text: t("on the table") }) : null,
+        g.ended ? el("span", { class: "tag", text: t("ended") }) : null,
+        el("div", { class: "meta", text: [g.players.join(", "), tn("one action", "{n} actions", g.actions), new Date(g.created * 1000).toLocaleString(PAGE_LANG)].join(" · ") })),
+      g.current ? null : el("button", { class: "btn small", type: "button", text: g.ended ? t("Open") : t("Resume"),
+        onclick: async () => { if (await act("/api/game/resume", { id: g.id }, t("Game {id} is on the table", { id: g.id }))) location.href = "/"; } }))));
   }
   $("#add-player").addEventListener("click", () => {
     const g = selectedGame();
-    if (g && $("#player-rows").children.length >= g.max_players) { toast(`${g.title}: at most ${g.max_players} players`, true); return; }
+    if (g && $("#player-rows").children.length >= g.max_players) { toast(t("{game}: at most {n} players", { game: g.title, n: g.max_players }), true); return; }
     addPlayer();
   });
   $("#remove-player").addEventListener("click", () => {
     const g = selectedGame();
     const rows = $("#player-rows");
-    if (rows.children.length <= (g ? g.min_players : 1)) { toast(`${g ? g.title : "A game"} needs at least ${g ? g.min_players : 1} players`, true); return; }
+    if (rows.children.length <= (g ? g.min_players : 1)) { toast(t("{game} needs at least {n} players", { game: g ? g.title : t("A game"), n: g ? g.min_players : 1 }), true); return; }
     rows.lastElementChild.remove();
   });
   $("#setup-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     $("#setup-error").textContent = "";
     const g = selectedGame();
-    if (!g) { $("#setup-error").textContent = "choose a game"; return; }
+    if (!g) { $("#setup-error").textContent = t("choose a game"); return; }
     const players = $$('#player-rows input[name="player"]').map((i) => i.value.trim());
     const colorsChosen = $$('#player-rows select[name="colour"]').map((s) => s.value);
     const options = {};
@@ -950,23 +966,24 @@ function initSetup() {
       else if (k === "int") { if (input.value !== "") options[input.name] = Number(input.value); }
       else if (input.value !== "") options[input.name] = input.value;
     }
-    if (state.game && !state.game.finished && !confirm(`Game ${state.game.id} is still running: it stays saved and can be resumed. Start a new one?`)) return;
+    if (state.game && !state.game.finished && !confirm(t("Game {id} is still running: it stays saved and can be resumed. Start a new one?", { id: state.game.id }))) return;
     try {
       await api("/api/game/start", { game: g.name, players, colors: colorsChosen, options });
       location.href = "/";
     } catch (e) { $("#setup-error").textContent = e.message; }
   });
   $("#end-game").addEventListener("click", async () => {
-    if (confirm("End the game now and run the final scoring?")) await act("/api/game/end", {}, "Game ended: final scores are on the scoreboard");
+    if (confirm(t("End the game now and run the final scoring?"))) await act("/api/game/end", {}, t("Game ended: final scores are on the scoreboard"));
   });
-  $("#reopen-game").addEventListener("click", () => act("/api/game/reopen", {}, "Game reopened"));
-  $("#close-game").addEventListener("click", () => act("/api/game/close", {}, "Game put away: resume it from Saved games"));
+  $("#reopen-game").addEventListener("click", () => act("/api/game/reopen", {}, t("Game reopened")));
+  $("#close-game").addEventListener("click", () => act("/api/game/close", {}, t("Game put away: resume it from Saved games")));
 
   onState((s, prev) => {
     const g = s.game;
     $("#current").hidden = !g;
     if (g) {
-      $("#current-desc").textContent = `#${g.id} ${g.title}: ${g.players.map((p) => `${p.name} (${p.colour}) ${p.score}`).join(", ")}${g.finished ? " · ended" : ` · turn ${g.turn}`}`;
+      const when = g.finished ? t("ended") : t("turn {turn}", { turn: g.turn });
+      $("#current-desc").textContent = `#${g.id} ${g.title}: ${g.players.map((p) => `${p.name} (${colourName(p.colour)}) ${p.score}`).join(", ")} · ${when}`;
       $("#end-game").hidden = g.finished;
       $("#reopen-game").hidden = !g.finished;
     }
@@ -988,7 +1005,7 @@ function initCamera() {
     next.onerror = async () => {
       // a locked phone gets 401: the camera films someone's home, it needs the table PIN
       const r = await fetch(next.src).catch(() => null);
-      if (r && r.status === 401) { $("#camera-none").textContent = "Enter the table PIN (the lock button) to see the camera."; $("#camera-none").hidden = false; }
+      if (r && r.status === 401) { $("#camera-none").textContent = t("Enter the table PIN (the lock button) to see the camera."); $("#camera-none").hidden = false; }
       timer = setTimeout(refresh, 2000);
     };
     next.src = `/camera.jpg?overlay=${screen}&t=${Date.now()}`;
@@ -1021,8 +1038,8 @@ onState(renderHeaderAny);
 
 /* ------------------------------------------------------------------ notices (every page) */
 
-const CHOICE_TEXT = { continue: "Continue from the last good action", new: "Put it away, start a new game",
-                      dismiss: "Dismiss" };
+const CHOICE_TEXT = { continue: t("Continue from the last good action"), new: t("Put it away, start a new game"),
+                      dismiss: t("Dismiss") };
 function renderNotices(s) {
   const box = $("#notices");
   if (!box) return;
@@ -1031,7 +1048,7 @@ function renderNotices(s) {
   box.replaceChildren(...items.map((n) => el("div", { class: `banner notice ${n.level === "error" ? "danger" : "warn"}`,
                                                       role: "alert", "data-notice": n.id },
     el("div", {}, el("strong", { text: n.title }), el("p", { text: n.text }),
-       n.kept ? el("p", { class: "kept" }, "Kept: ", el("code", { text: n.kept })) : null),
+       n.kept ? el("p", { class: "kept" }, t("Kept:"), " ", el("code", { text: n.kept })) : null),
     el("div", { class: "choices" }, (n.choices || []).map((c) => el("button", {
       type: "button", class: `btn small ${c === "dismiss" ? "light" : "primary"}`, "data-choice": c,
       onclick: async () => {
@@ -1045,5 +1062,5 @@ onState(renderNotices);
 
 function renderHeaderAny(s) {
   if (page === "play") return;
-  $("#game-title").textContent = s.game ? `${s.game.title} · game ${s.game.id}` : "";
+  $("#game-title").textContent = s.game ? t("{title} · game {id}", { title: s.game.title, id: s.game.id }) : "";
 }

@@ -13,7 +13,7 @@
   const read = (file) => new Promise((resolve, reject) => {
     const r = new FileReader();
     r.onload = () => resolve(String(r.result));
-    r.onerror = () => reject(new Error("the photo could not be read"));
+    r.onerror = () => reject(new Error(t("the photo could not be read")));
     r.readAsDataURL(file);
   });
 
@@ -22,7 +22,7 @@
     error.textContent = "";
     out.textContent = "";
     const file = input.files && input.files[0];
-    if (!file) { error.textContent = "choose a photo of the finished table first"; return; }
+    if (!file) { error.textContent = t("choose a photo of the finished table first"); return; }
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
@@ -32,7 +32,7 @@
       const holdings = document.getElementById("photoscore-holdings").value.trim();
       if (holdings) {
         try { body.holdings = JSON.parse(holdings); } catch (e) {
-          out.textContent = ""; error.textContent = "Südsee holdings: not valid JSON"; return;
+          out.textContent = ""; error.textContent = t("Südsee holdings: not valid JSON"); return;
         }
       }
       const url = await read(file);
@@ -44,16 +44,16 @@
           headers: { "Content-Type": "application/json", "X-CSRF-Token": token() },
           body: JSON.stringify(body),
         });
-        return resp.json().catch(() => ({ ok: false, error: `the hub answered ${resp.status}` }));
+        return resp.json().catch(() => ({ ok: false, error: t("the hub answered {status}", { status: resp.status }) }));
       };
       for (let i = 0; i * PART < text.length; i++) {
-        out.textContent = `Sending the photo… ${Math.round(100 * i * PART / text.length)} %`;
+        out.textContent = t("Sending the photo… {percent} %", { percent: Math.round(100 * i * PART / text.length) });
         const part = await post("/api/photoscore/part", { index: i, data: text.slice(i * PART, (i + 1) * PART) });
-        if (!part.ok) { out.textContent = ""; error.textContent = part.error || "refused"; return; }
+        if (!part.ok) { out.textContent = ""; error.textContent = part.error || t("refused"); return; }
       }
-      out.textContent = "Reading the photo…";
+      out.textContent = t("Reading the photo…");
       const data = await post("/api/photoscore", body);
-      if (!data.ok) { out.textContent = ""; error.textContent = data.error || "refused"; return; }
+      if (!data.ok) { out.textContent = ""; error.textContent = data.error || t("refused"); return; }
       out.textContent = data.lines.join("\n");
     } catch (e) {
       out.textContent = "";

@@ -52,11 +52,11 @@
     if (current.draft) {
       const svg = await read(`${base}/board.svg`);
       box.innerHTML = svg && svg.ok ? await svg.text() : "";
-    } else box.replaceChildren(el("p", { class: "muted empty", text: "No traced board yet: take or upload a photo." }));
+    } else box.replaceChildren(el("p", { class: "muted empty", text: t("No traced board yet: take or upload a photo.") }));
     const saved = $("#trace-saved");
     saved.hidden = !current.saved;
     if (current.saved) {
-      $("#trace-saved-desc").textContent = `${current.saved.name || "saved"} · ${current.saved.when} · ${current.saved.path}`;
+      $("#trace-saved-desc").textContent = [current.saved.name || t("saved"), current.saved.when, current.saved.path].join(" · ");
       const svg = await read(`${base}/board.svg?which=saved`);
       $("#trace-saved-svg").innerHTML = svg && svg.ok ? await svg.text() : "";
     }
@@ -67,13 +67,13 @@
     const lines = [];
     if (current.progress) {
       const p = current.progress;
-      lines.push(el("li", { text: `${p.spaces} spaces, ${p.pairs} adjacent pairs · towns ${p.towns}/16 · hideouts ${p.hideouts}/12 · skulls ${p.skulls}/6 · piles ${p.piles}/5` }));
+      lines.push(el("li", { text: t("{spaces} spaces, {pairs} adjacent pairs · towns {towns}/16 · hideouts {hideouts}/12 · skulls {skulls}/6 · piles {piles}/5", p) }));
     }
-    if (current.draft) lines.push(current.problem ? el("li", { class: "bad", text: `Not complete: ${current.problem}` })
-                                                  : el("li", { class: "good", text: "Complete: the board loads. Save it." }));
+    if (current.draft) lines.push(current.problem ? el("li", { class: "bad", text: t("Not complete: {why}", { why: current.problem }) })
+                                                  : el("li", { class: "good", text: t("Complete: the board loads. Save it.") }));
     if (current.counts) {
       const c = current.counts;
-      $("#trace-counts").textContent = "Recorded: " + Object.entries(c.letters).map(([k, v]) => `${k}×${v}`).join(" ")
+      $("#trace-counts").textContent = t("Recorded:") + " " + Object.entries(c.letters).map(([k, v]) => `${k}×${v}`).join(" ")
         + " · " + Object.entries(c.pearls).map(([k, v]) => `${k}×${v}`).join(" ");
     }
     $("#trace-status").replaceChildren(...lines);
@@ -85,13 +85,13 @@
 
   function paintSelection() {
     for (const g of $$("#trace-svg [data-space]")) g.classList.toggle("selected", selected.includes(Number(g.dataset.space)));
-    $("#trace-selected").textContent = selected.length ? selected.join(", ") : (game === "tahiti" ? "0" : "none");
+    $("#trace-selected").textContent = selected.length ? selected.join(", ") : (game === "tahiti" ? "0" : t("none"));
     const svg = $("#trace-svg svg");
     if (svg) { svg.classList.toggle("mode-line", mode === "line"); svg.classList.toggle("mode-pile", mode === "pile"); }
     const tag = $("#trace-mode");
     if (tag) {
       tag.hidden = !mode;
-      tag.textContent = mode === "line" ? `tap ${2 - linePoints.length} point${linePoints.length ? "" : "s"} of the cut` : mode === "pile" ? "tap where a pile lies" : "";
+      tag.textContent = mode === "line" ? tn("tap one point of the cut", "tap {n} points of the cut", 2 - linePoints.length) : mode === "pile" ? t("tap where a pile lies") : "";
     }
     for (const b of $$("#trace-tools [data-need]")) b.disabled = selected.length !== Number(b.dataset.need);
   }
@@ -156,13 +156,13 @@
     }
     $("#trace-zoom").addEventListener("click", (ev) => {  // small spaces on a phone: the picture 2.5x, scrolled in its box
       const on = $("#trace-svg").classList.toggle("zoom");
-      ev.target.textContent = on ? "Zoom out" : "Zoom in";
+      ev.target.textContent = on ? t("Zoom out") : t("Zoom in");
       ev.target.setAttribute("aria-pressed", on ? "true" : "false");
     });
     $("#trace-none").addEventListener("click", () => { selected = []; mode = null; linePoints = []; paintSelection(); });
     const size = () => [Number($("#trace-w").value), Number($("#trace-h").value)];
     $("#trace-capture").addEventListener("click", async () => {
-      say("Tracing the camera's view…");
+      say(t("Tracing the camera's view…"));
       selected = [];
       await send("capture", { size_mm: size() });
     });
@@ -172,7 +172,7 @@
       if (file) { selected = []; await upload(file, size()); }
     });
     $("#trace-reset").addEventListener("click", async () => {
-      if (confirm("Forget the traced draft? (a saved board stays)")) { selected = []; await send("reset"); }
+      if (confirm(t("Forget the traced draft? (a saved board stays)"))) { selected = []; await send("reset"); }
     });
   }
 
@@ -198,7 +198,7 @@
       for (let k = 0; k < piece.length; k += 8192) bin += String.fromCharCode.apply(null, piece.subarray(k, k + 8192));
       const body = { part: i, parts, data: btoa(bin) };
       if (i === parts - 1) body.size_mm = size;
-      say(i === parts - 1 ? "Tracing the photo…" : `Sending the photo (${i + 1}/${parts})…`);
+      say(i === parts - 1 ? t("Tracing the photo…") : t("Sending the photo ({part}/{parts})…", { part: i + 1, parts }));
       if (i < parts - 1) {
         try { await api(`${base}/upload`, body); } catch (e) { say(e.message, true); return; }
       } else await send("upload", body);
@@ -225,7 +225,7 @@
     for (const b of $$("#trace-letters [data-letter]")) b.addEventListener("click", () => { letter = b.dataset.letter; paintLetter(); });
     for (const b of $$("#trace-pearls [data-pearl]")) {
       b.addEventListener("click", () => {
-        if (!letter) { say("choose the space's letter first, then its pearl", true); return; }
+        if (!letter) { say(t("choose the space's letter first, then its pearl"), true); return; }
         record(b.dataset.pearl);
       });
     }

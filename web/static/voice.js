@@ -34,7 +34,7 @@
     try {
       const data = await api("/api/voice", values());
       show(data.voice);
-      toast("Voice settings saved");
+      toast(t("Voice settings saved"));
     } catch (e) {
       error.textContent = e.message;
     }
@@ -44,7 +44,7 @@
     error.textContent = "";
     try {
       const data = await api("/api/voice/test", {});
-      toast(`Saying: ${data.said}`);
+      toast(t("Saying: {sentence}", { sentence: data.said }));
     } catch (e) {
       error.textContent = e.message;
     }

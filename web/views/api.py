@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from flask import Blueprint, Response, jsonify, request
 
 from tablehub.games.base import Setup
+from tablehub.i18n import T
 from tablehub.session import Paused, Stale
 from tablehub.store import NotSaved
 
@@ -87,17 +88,17 @@ def _seen(body: Mapping[str, Any]) -> str | None:
 
 @bp.errorhandler(NotSaved)
 def _not_saved(exc: NotSaved) -> Any:
-    return jsonify(ok=False, error=str(exc), saved=False), 503
+    return jsonify(ok=False, error=exc.text, saved=False), 503
 
 
 @bp.errorhandler(Paused)
 def _paused(exc: Paused) -> Any:
-    return jsonify(ok=False, error=str(exc)), 409
+    return jsonify(ok=False, error=exc.text), 409
 
 
 @bp.errorhandler(Stale)
 def _stale(exc: Stale) -> Any:
-    return jsonify(ok=False, error=str(exc), stale=True, game_version=hub().game_version()), 409
+    return jsonify(ok=False, error=exc.text, stale=True, game_version=hub().game_version()), 409
 
 
 # ---------------------------------------------------------------------- reading
@@ -162,7 +163,7 @@ def forms() -> Response:
     """The action types of the running game and their fields, for the hand-entry form."""
     session = hub().session
     if session is None:
-        raise ApiError(409, "no game is running: start or resume one on the set-up page")
+        raise ApiError(409, T("no game is running: start or resume one on the set-up page"))
     with session.lock:
         game = session.game
         out = action_forms(game)
@@ -215,7 +216,7 @@ def hints() -> Response:
     try:
         out = hub().hints(piece)
     except UnknownPiece as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, exc.text) from None
     resp = jsonify(ok=True, **out)
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -351,22 +352,22 @@ def parse_setup(body: Mapping[str, Any]) -> Setup:
     """A :class:`Setup` from the set-up form, with one-line reasons for bad input."""
     game = body.get("game")
     if not isinstance(game, str) or not game:
-        raise ApiError(400, "choose a game")
+        raise ApiError(400, T("choose a game"))
     players = body.get("players")
     if not isinstance(players, list) or not players:
         raise ApiError(400, "players must be a list of names")
     names = []
     for i, p in enumerate(players, 1):
         if not isinstance(p, str) or not p.strip():
-            raise ApiError(400, f"player {i} needs a name")
+            raise ApiError(400, T("player {number} needs a name", number=i))
         if len(p.strip()) > MAX_NAME:
-            raise ApiError(400, f"player {i}'s name is longer than {MAX_NAME} characters")
+            raise ApiError(400, T("player {number}'s name is longer than {max} characters", number=i, max=MAX_NAME))
         names.append(" ".join(p.split()))
     colours = body.get("colors", body.get("colours", []))
     if not isinstance(colours, list) or not all(isinstance(c, str) and 0 < len(c) <= 20 for c in colours):
         raise ApiError(400, "colours must be a list of colour names")
     if colours and len(colours) != len(names):
-        raise ApiError(400, f"choose one colour per player ({len(names)}), got {len(colours)}")
+        raise ApiError(400, T("choose one colour per player ({players}), got {colours}", players=len(names), colours=len(colours)))
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise ApiError(400, "options must be an object")

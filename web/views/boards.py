@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from tablehub.board_setup import GAMES, UPLOAD_PART, BoardSetup
+from tablehub.i18n import T
 
 from .. import security
 from ..board_trace_svg import karibik_trace_svg, tahiti_track_svg
@@ -26,7 +27,7 @@ from ..security import ApiError, change, hub
 
 bp = Blueprint("boards", __name__)
 
-TITLES = {"karibik": "Trace the Karibik board", "tahiti": "Tahiti's track order"}
+TITLES = {"karibik": T("Trace the Karibik board"), "tahiti": T("Tahiti's track order")}
 ACTIONS = ("capture", "upload", "edit", "save", "use", "reset")
 
 _setups: "weakref.WeakKeyDictionary[Any, BoardSetup]" = weakref.WeakKeyDictionary()
@@ -56,7 +57,7 @@ def _game(game: str) -> str:
 
 def _may_see() -> None:
     if not (security.is_unlocked() or security.is_loopback()):
-        raise ApiError(401, "enter the table PIN first: the board set-up needs it")
+        raise ApiError(401, T("enter the table PIN first: the board set-up needs it"))
 
 
 def board_option(game: str) -> dict[str, Any] | None:
@@ -97,7 +98,7 @@ def board_svg(game: str) -> Response:
     else:
         data = s.draft(game)
         if data is None:
-            raise ApiError(404, "no traced board yet: take or upload a photo of the empty board first")
+            raise ApiError(404, T("no traced board yet: take or upload a photo of the empty board first"))
     if game == "tahiti":
         svg = tahiti_track_svg(data["track"])
     else:
@@ -112,7 +113,7 @@ def photo(game: str) -> Response:
     _may_see()
     path = _setup().photo_path(_game(game))
     if path is None:
-        raise ApiError(404, "no photo yet: take or upload one")
+        raise ApiError(404, T("no photo yet: take or upload one"))
     return Response(path.read_bytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 

@@ -8,6 +8,7 @@ from typing import Iterator
 import segno
 from flask import Blueprint, Response, current_app, request
 
+from tablehub.i18n import T
 from tablehub.lan import lan_ip
 
 from .. import security
@@ -67,7 +68,7 @@ def unlock_url() -> str:
 def qr_pin() -> Response:
     """The QR code that carries the PIN: for the hub's own screen and for unlocked phones only."""
     if not (security.is_unlocked() or security.is_loopback()):
-        raise ApiError(403, "only a phone that already has the PIN (or the hub itself) can show the PIN code")
+        raise ApiError(403, T("only a phone that already has the PIN (or the hub itself) can show the PIN code"))
     return _qr_svg(unlock_url())
 
 

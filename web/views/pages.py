@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
+from tablehub.i18n import LANGUAGES, N_, T
+
 from .. import security
 from ..present import SETUP_COLOURS, COLOURS
 from ..security import ApiError, hub
@@ -10,7 +12,7 @@ from .media import join_urls
 
 bp = Blueprint("pages", __name__)
 
-SCREENS = {"calibration": "Calibration", "enrolment": "Tile enrolment"}
+SCREENS = {"calibration": N_("Calibration"), "enrolment": N_("Tile enrolment")}
 
 
 def _page(template: str, **context: object) -> str:
@@ -32,8 +34,8 @@ def setup() -> str:
 @bp.get("/camera/<screen>")
 def camera(screen: str) -> str:
     if screen not in SCREENS:
-        raise ApiError(404, f"no camera screen {screen!r} (try {', '.join(SCREENS)})")
-    return _page("camera.html", page=screen, screen=screen, screen_title=SCREENS[screen])
+        raise ApiError(404, T("no camera screen {screen} (try {choices})", screen=repr(screen), choices=", ".join(SCREENS)))
+    return _page("camera.html", page=screen, screen=screen, screen_title=T(SCREENS[screen]))
 
 
 @bp.get("/join")
@@ -52,7 +54,24 @@ def unlock() -> Response:
     try:
         security.unlock(pin)
     except ApiError as exc:
-        return Response(render_template("message.html", title="Not unlocked", message=exc.message,
+        return Response(render_template("message.html", title=T("Not unlocked"), message=exc.message,
                                         csrf=security.csrf_token(), unlocked=False, page="join",
                                         snapshot=hub().snapshot()), status=exc.status)
     return redirect(url_for("pages.index"))
+
+
+@bp.get("/language/<code>")
+def language(code: str) -> Response:
+    """The page's language switch: this phone reads ``code`` from now on (a cookie; no PIN needed).
+    ``?next=/path`` goes back to the page the switch was pressed on."""
+    from ..language import COOKIE, COOKIE_AGE
+
+    if code not in LANGUAGES:
+        raise ApiError(404, T("no language {code} (try {choices})", code=repr(code[:20]), choices=", ".join(LANGUAGES)))
+    target = request.args.get("next", "/")
+    if not (target.startswith("/") and not target.startswith("//") and "\\" not in target and target.isascii()
+            and target.isprintable() and len(target) <= 200):
+        target = "/"
+    resp = redirect(target)
+    resp.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=False)
+    return resp

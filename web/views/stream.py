@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from .. import language
 from ..events import StreamLimit
+from tablehub.i18n import T
+
 from ..limits import Held, Slots
 from ..security import ApiError, client_id, hub
 
@@ -43,10 +46,11 @@ def events() -> Response:
     try:
         chunks = h.bus.stream(_last_event_id(), heartbeat=current_app.config["SSE_HEARTBEAT"],
                               lifetime=current_app.config["SSE_LIFETIME"],
-                              gone=request.environ.get("waitress.client_disconnected"))
+                              gone=request.environ.get("waitress.client_disconnected"),
+                              lang=language.current())
     except StreamLimit as exc:
         release()
-        return _busy(f"the hub is busy: {exc}; retrying shortly")
+        return _busy(T("the hub is busy: {why}; retrying shortly", why=str(exc)))
     resp = Response(Held(chunks, release), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from tablehub.config import VOICE_EVENTS, VOICE_LANGUAGES
+from tablehub.i18n import LANGUAGE_NAMES, T
 
 from ..security import ApiError, change, hub
 
@@ -20,9 +21,10 @@ bp = Blueprint("voice", __name__)
 
 _speakers: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
 
-EVENT_LABELS = {"score": "Points scored", "final": "Final scores and the winner", "turn": "Who plays next",
-                "illegal": "Illegal placements", "refused": "Refused button presses", "undo": "Undo"}
-LANGUAGE_LABELS = {"en": "English", "fr": "Français", "de": "Deutsch"}
+EVENT_LABELS = {"score": T("Points scored"), "final": T("Final scores and the winner"), "turn": T("Who plays next"),
+                "illegal": T("Illegal placements"), "refused": T("Refused button presses"), "undo": T("Undo")}
+#: each language in its own name (the same words on every phone)
+LANGUAGE_LABELS = LANGUAGE_NAMES
 
 
 def attach(the_hub: Any, speaker: Any) -> None:
@@ -37,14 +39,14 @@ def _speaker() -> Any:
 def _state() -> dict[str, Any]:
     s = _speaker()
     if s is None:
-        return {"running": False, "available": False, "note": "the voice is not running on this hub"}
+        return {"running": False, "available": False, "note": T("the voice is not running on this hub")}
     translated = s.book.translated
     note = None
     if not s.available:
-        note = "espeak-ng is not installed on the hub (apt install espeak-ng): nothing is spoken"
+        note = T("espeak-ng is not installed on the hub (apt install espeak-ng): nothing is spoken")
     elif not translated:
-        note = (f"No {LANGUAGE_LABELS.get(s.cfg.language, s.cfg.language)} sentences yet: the voice reads the "
-                f"English sentences with the {s.engine.voice} voice until the page's translations land")
+        note = T("No {language} sentences yet: the voice reads the English sentences with the {voice} voice",
+                 language=LANGUAGE_LABELS.get(s.cfg.language, s.cfg.language), voice=s.engine.voice)
     return {"running": True, "available": s.available, "settings": s.settings(), "translated": translated,
             "note": note, "problem": s.problem, "stats": vars(s.stats).copy(), "voice": s.engine.voice}
 
@@ -69,7 +71,7 @@ def state() -> Response:
 def update() -> Response:
     s = _speaker()
     if s is None:
-        raise ApiError(409, "the voice is not running on this hub")
+        raise ApiError(409, T("the voice is not running on this hub"))
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object of voice settings")
@@ -86,10 +88,10 @@ def test() -> Response:
     """Say a sample sentence now (whatever events are chosen, even in quiet hours; not when the voice is off)."""
     s = _speaker()
     if s is None or not s.available:
-        raise ApiError(409, "the voice is not running on this hub (is espeak-ng installed?)")
+        raise ApiError(409, T("the voice is not running on this hub (is espeak-ng installed?)"))
     session = hub().session
     who = session.game.current_player if session is not None else "Blue"
     sample = s.book.action({}, who)[0]
     if not s.announce(sample.__class__("test", sample.text)):
-        raise ApiError(409, "nothing was said: the voice is off")
+        raise ApiError(409, T("nothing was said: the voice is off"))
     return jsonify(ok=True, said=sample.text)

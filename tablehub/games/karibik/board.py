@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ...i18n import T, Tc, Text
 from ...jsonfile import read_json
 from ..base import SetupError
 
@@ -29,6 +30,16 @@ PILES = 5
 CHEST_MIN, CHEST_MAX = 4000, 8000
 
 Point = tuple[float, float]
+
+#: the player colours the German edition prints, in the reader's language (a board may name others:
+#: they are kept as written)
+COLOUR_WORDS = {"red": Tc("karibik", "red"), "blue": Tc("karibik", "blue"), "green": Tc("karibik", "green"),
+                "yellow": Tc("karibik", "yellow"), "black": Tc("karibik", "black"), "white": Tc("karibik", "white")}
+
+
+def colour_word(colour: str) -> Text | str:
+    """A hideout's colour as people read it (``"red"``, ``"rouge"``, ``"rot"``)."""
+    return COLOUR_WORDS.get(colour, colour)
 
 
 class BoardError(SetupError):
@@ -89,14 +100,15 @@ class Board:
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.neighbours.get(a, ())
 
-    def space_name(self, space: int) -> str:
+    def space_name(self, space: int) -> Text:
         """``"space 12"``, ``"space 12 (port of Tortuga)"`` or ``"space 40 (red hideout)"``."""
         town = self.port_town(space)
         if town is not None:
-            return f"space {space} (port of {town.name})"
+            return Tc("karibik", "space {space} (port of {town})", space=space, town=town.name)
         if space in self.hideouts:
-            return f"space {space} ({self.hideouts[space]} hideout)"
-        return f"space {space}"
+            return Tc("karibik", "space {space} ({colour} hideout)", space=space,
+                      colour=colour_word(self.hideouts[space]))
+        return Tc("karibik", "space {space}", space=space)
 
     def reachable(self, start: int, steps: int, blocked: Iterable[int] = ()) -> dict[int, int]:
         """Every space a ship on ``start`` can end on within ``steps`` moves without entering a
@@ -175,77 +187,94 @@ def _disc(centre: Point, r: float) -> tuple[Point, ...]:
 # --------------------------------------------------------------------------- the loader
 
 
-def _point(value: Any, where: str) -> Point:
+def _at(where: Any, field: str) -> Any:
+    """``where`` (a file, or a field in it) and then ``field``: ``"my_board.json: towns[2]"``
+    (a :class:`Text` when ``where`` is one, so the traced board's name reads in each language)."""
+    sep = "" if field.startswith(("[", ".")) else ": "
+    return T("{where}{sep}{field}", where=where, sep=sep, field=field) if isinstance(where, Text) else \
+        f"{where}{sep}{field}"
+
+
+def _point(value: Any, where: Any) -> Point:
     if (not isinstance(value, (list, tuple)) or len(value) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
-        raise BoardError(f"{where} must be a point [x, y] in millimetres, got {value!r}")
+        raise BoardError(T("{where} must be a point [x, y] in millimetres, got {value}", where=where,
+                           value=repr(value)))
     return float(value[0]), float(value[1])
 
 
-def _polygon(value: Any, where: str) -> tuple[Point, ...]:
+def _polygon(value: Any, where: Any) -> tuple[Point, ...]:
     if not isinstance(value, list) or len(value) < 3:
-        raise BoardError(f"{where} must be a list of at least 3 points [x, y], got {value!r}")
-    return tuple(_point(p, f"{where}[{i}]") for i, p in enumerate(value))
+        raise BoardError(T("{where} must be a list of at least 3 points [x, y], got {value}", where=where,
+                           value=repr(value)))
+    return tuple(_point(p, _at(where, f"[{i}]")) for i, p in enumerate(value))
 
 
-def _list(data: Mapping[str, Any], key: str, source: str, n: int | None = None) -> list[Any]:
+def _list(data: Mapping[str, Any], key: str, source: Any, n: int | None = None) -> list[Any]:
     value = data.get(key)
     if not isinstance(value, list):
-        raise BoardError(f"{source}: '{key}' must be a list, got {value!r}")
+        raise BoardError(T("{source}: '{key}' must be a list, got {value}", source=source, key=key, value=repr(value)))
     if n is not None and len(value) != n:
-        raise BoardError(f"{source}: '{key}' must list {n} items, got {len(value)}")
+        raise BoardError(T("{source}: '{key}' must list {count} items, got {got}", source=source, key=key, count=n,
+                           got=len(value)))
     return value
 
 
-def _space(value: Any, known: Mapping[int, Any], where: str) -> int:
+def _space(value: Any, known: Mapping[int, Any], where: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in known:
-        raise BoardError(f"{where} must be the id of a space of the board, got {value!r}")
+        raise BoardError(T("{where} must be the id of a space of the board, got {value}", where=where,
+                           value=repr(value)))
     return value
 
 
-def board_from_dict(data: Any, source: str) -> Board:
-    """Check a board description (format in docs/karibik.md); one-line :class:`BoardError`s."""
+def board_from_dict(data: Any, source: Any) -> Board:
+    """Check a board description (format in docs/karibik.md); one-line :class:`BoardError`s.
+    ``source`` names it in them (a path; a :class:`Text` where it is words)."""
     if not isinstance(data, Mapping):
-        raise BoardError(f"{source}: a Karibik board is an object with 'spaces', 'adjacency', 'towns', "
-                         f"'hideouts', 'skulls' and 'piles'")
+        raise BoardError(T("{source}: a Karibik board is an object with 'spaces', 'adjacency', 'towns', 'hideouts', "
+                           "'skulls' and 'piles'", source=source))
     if data.get("draft"):
-        raise BoardError(f"{source}: a traced draft: fill in its {TOWNS} towns, {HIDEOUTS_PER_COLOUR * COLOURS} "
-                         f"hideouts, {SKULLS} skulls and {PILES} piles (docs/karibik.md), then remove 'draft'")
-    size = _point(data.get("size_mm"), f"{source}: 'size_mm'")
+        raise BoardError(T("{source}: a traced draft: fill in its {towns} towns, {hideouts} hideouts, {skulls} skulls "
+                           "and {piles} piles (docs/karibik.md), then remove 'draft'", source=source, towns=TOWNS,
+                           hideouts=HIDEOUTS_PER_COLOUR * COLOURS, skulls=SKULLS, piles=PILES))
+    size = _point(data.get("size_mm"), _at(source, "'size_mm'"))
     colours = _list(data, "colours", source, COLOURS)
     if not all(isinstance(c, str) and c for c in colours) or len(set(colours)) != COLOURS:
-        raise BoardError(f"{source}: 'colours' must name {COLOURS} distinct player colours, got {colours!r}")
+        raise BoardError(T("{source}: 'colours' must name {count} distinct player colours, got {value}", source=source,
+                           count=COLOURS, value=repr(colours)))
     centres: dict[int, Point] = {}
     polygons: dict[int, tuple[Point, ...]] = {}
     for i, sp in enumerate(_list(data, "spaces", source)):
-        where = f"{source}: spaces[{i}]"
+        where = _at(source, f"spaces[{i}]")
         if not isinstance(sp, Mapping):
-            raise BoardError(f"{where} must be an object like {{\"id\": 1, \"center\": [x, y]}}")
+            raise BoardError(T("{where} must be an object like {example}", where=where,
+                               example='{"id": 1, "center": [x, y]}'))
         sid = sp.get("id")
         if isinstance(sid, bool) or not isinstance(sid, int) or sid < 0:
-            raise BoardError(f"{where}.id must be a whole number >= 0, got {sid!r}")
+            raise BoardError(T("{where}.id must be a whole number >= 0, got {value}", where=where, value=repr(sid)))
         if sid in centres:
-            raise BoardError(f"{where}.id {sid} is used twice")
+            raise BoardError(T("{where}.id {id} is used twice", where=where, id=sid))
         if "polygon" in sp:
-            polygons[sid] = _polygon(sp["polygon"], f"{where}.polygon")
+            polygons[sid] = _polygon(sp["polygon"], _at(where, ".polygon"))
         if "center" in sp:
-            centres[sid] = _point(sp["center"], f"{where}.center")
+            centres[sid] = _point(sp["center"], _at(where, ".center"))
         elif sid in polygons:
             pts = polygons[sid]
             centres[sid] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
         else:
-            raise BoardError(f"{where} needs a 'center' [x, y] or a 'polygon'")
+            raise BoardError(T("{where} needs a 'center' [x, y] or a 'polygon'", where=where))
     if not centres:
-        raise BoardError(f"{source}: 'spaces' is empty")
+        raise BoardError(T("{source}: 'spaces' is empty", source=source))
     neighbours: dict[int, set[int]] = {s: set() for s in centres}
     for i, pair in enumerate(_list(data, "adjacency", source)):
-        where = f"{source}: adjacency[{i}]"
+        where = _at(source, f"adjacency[{i}]")
         if not isinstance(pair, list) or len(pair) != 2:
-            raise BoardError(f"{where} must be a pair of space ids [a, b], got {pair!r}")
-        a = _space(pair[0], centres, f"{where}[0]")
-        b = _space(pair[1], centres, f"{where}[1]")
+            raise BoardError(T("{where} must be a pair of space ids [a, b], got {value}", where=where,
+                               value=repr(pair)))
+        a = _space(pair[0], centres, _at(where, "[0]"))
+        b = _space(pair[1], centres, _at(where, "[1]"))
         if a == b:
-            raise BoardError(f"{where}: a space is not adjacent to itself ({a})")
+            raise BoardError(T("{where}: a space is not adjacent to itself ({space})", where=where, space=a))
         neighbours[a].add(b)
         neighbours[b].add(a)
     first = next(iter(centres))
@@ -258,62 +287,68 @@ def board_from_dict(data: Any, source: str) -> Board:
                 queue.append(n)
     if len(seen) != len(centres):
         cut = sorted(set(centres) - seen)[:5]
-        raise BoardError(f"{source}: 'adjacency' leaves spaces unreachable from space {first} (e.g. {cut})")
+        raise BoardError(T("{source}: 'adjacency' leaves spaces unreachable from space {space} (e.g. {cut})",
+                           source=source, space=first, cut=str(cut)))
     towns: list[Town] = []
     ports: set[int] = set()
     for i, t in enumerate(_list(data, "towns", source, TOWNS)):
-        where = f"{source}: towns[{i}]"
+        where = _at(source, f"towns[{i}]")
         if not isinstance(t, Mapping):
-            raise BoardError(f"{where} must be an object like {{\"name\": \"Tortuga\", \"chest\": 7000, "
-                             f"\"port\": 12, \"at\": [x, y]}}")
+            raise BoardError(T("{where} must be an object like {example}", where=where,
+                               example='{"name": "Tortuga", "chest": 7000, "port": 12, "at": [x, y]}'))
         name = t.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise BoardError(f"{where}.name must be the town's name, got {name!r}")
+            raise BoardError(T("{where}.name must be the town's name, got {value}", where=where, value=repr(name)))
         if any(o.name == name for o in towns):
-            raise BoardError(f"{where}.name {name!r} is used twice")
+            raise BoardError(T("{where}.name {name} is used twice", where=where, name=repr(name)))
         chest = t.get("chest")
         if isinstance(chest, bool) or not isinstance(chest, int) or not CHEST_MIN <= chest <= CHEST_MAX:
-            raise BoardError(f"{where}.chest must be the chest's value, {CHEST_MIN} to {CHEST_MAX} doubloons, "
-                             f"got {chest!r}")
-        port = _space(t.get("port"), centres, f"{where}.port")
+            raise BoardError(T("{where}.chest must be the chest's value, {least} to {most} doubloons, got {value}",
+                               where=where, least=CHEST_MIN, most=CHEST_MAX, value=repr(chest)))
+        port = _space(t.get("port"), centres, _at(where, ".port"))
         if port in ports:
-            raise BoardError(f"{where}.port: space {port} is already another town's port")
+            raise BoardError(T("{where}.port: space {space} is already another town's port", where=where, space=port))
         ports.add(port)
-        at = _point(t["at"], f"{where}.at") if "at" in t else centres[port]
+        at = _point(t["at"], _at(where, ".at")) if "at" in t else centres[port]
         towns.append(Town(name, chest, port, at))
     hideouts: dict[int, str] = {}
     for i, h in enumerate(_list(data, "hideouts", source, HIDEOUTS_PER_COLOUR * COLOURS)):
-        where = f"{source}: hideouts[{i}]"
+        where = _at(source, f"hideouts[{i}]")
         if not isinstance(h, Mapping):
-            raise BoardError(f"{where} must be an object like {{\"space\": 5, \"colour\": \"{colours[0]}\"}}")
-        space = _space(h.get("space"), centres, f"{where}.space")
+            raise BoardError(T("{where} must be an object like {example}", where=where,
+                               example=f'{{"space": 5, "colour": "{colours[0]}"}}'))
+        space = _space(h.get("space"), centres, _at(where, ".space"))
         if space in hideouts:
-            raise BoardError(f"{where}.space: space {space} is already a hideout")
+            raise BoardError(T("{where}.space: space {space} is already a hideout", where=where, space=space))
         if space in ports:
-            raise BoardError(f"{where}.space: space {space} is a port, not a hideout")
+            raise BoardError(T("{where}.space: space {space} is a port, not a hideout", where=where, space=space))
         colour = h.get("colour")
         if colour not in colours:
-            raise BoardError(f"{where}.colour must be one of {', '.join(colours)}, got {colour!r}")
+            raise BoardError(T("{where}.colour must be one of {colours}, got {value}", where=where,
+                               colours=", ".join(colours), value=repr(colour)))
         hideouts[space] = colour
     for c in colours:
         n = sum(1 for v in hideouts.values() if v == c)
         if n != HIDEOUTS_PER_COLOUR:
-            raise BoardError(f"{source}: 'hideouts' must give each colour {HIDEOUTS_PER_COLOUR} hideouts; "
-                             f"{c} has {n}")
+            raise BoardError(T("{source}: 'hideouts' must give each colour {count} hideouts; {colour} has {got}",
+                               source=source, count=HIDEOUTS_PER_COLOUR, colour=colour_word(c), got=n))
     skulls: list[int] = []
     for i, s in enumerate(_list(data, "skulls", source, SKULLS)):
-        space = _space(s, centres, f"{source}: skulls[{i}]")
+        where = _at(source, f"skulls[{i}]")
+        space = _space(s, centres, where)
         if space in skulls:
-            raise BoardError(f"{source}: skulls[{i}]: space {space} is listed twice")
+            raise BoardError(T("{where}: space {space} is listed twice", where=where, space=space))
         if space in ports or space in hideouts:
-            raise BoardError(f"{source}: skulls[{i}]: space {space} is a port or a hideout, not open sea")
+            raise BoardError(T("{where}: space {space} is a port or a hideout, not open sea", where=where,
+                               space=space))
         skulls.append(space)
-    piles = tuple(_point(p, f"{source}: piles[{i}]") for i, p in enumerate(_list(data, "piles", source, PILES)))
-    land = tuple(_polygon(p, f"{source}: land[{i}]") for i, p in enumerate(data.get("land") or []))
+    piles = tuple(_point(p, _at(source, f"piles[{i}]")) for i, p in enumerate(_list(data, "piles", source, PILES)))
+    land = tuple(_polygon(p, _at(source, f"land[{i}]")) for i, p in enumerate(data.get("land") or []))
     provisional = data.get("provisional", False)
     if not isinstance(provisional, bool):
-        raise BoardError(f"{source}: 'provisional' must be true or false, got {provisional!r}")
-    return Board(str(data.get("name", source)), provisional, source, size, centres, polygons,
+        raise BoardError(T("{source}: 'provisional' must be true or false, got {value}", source=source,
+                           value=repr(provisional)))
+    return Board(str(data.get("name", source)), provisional, str(source), size, centres, polygons,
                  {s: tuple(sorted(ns)) for s, ns in neighbours.items()}, tuple(towns), hideouts,
                  tuple(skulls), piles, tuple(colours), land)
 
@@ -356,8 +391,8 @@ def load_board(option: Any = None) -> Board:
     if isinstance(option, Mapping):
         return board_from_dict(option, "option 'board'")
     if not isinstance(option, (str, Path)):
-        raise BoardError(f"karibik: option 'board' must be a path to a board JSON file or a board object, "
-                         f"got {option!r}")
+        raise BoardError(T("karibik: option 'board' must be a path to a board JSON file or a board object, got "
+                           "{value}", value=repr(option)))
     key = str(option)
     packaged = key in {str(p) for p in PACKAGED.values()}
     if packaged and key in _CACHE:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Mapping
 
+from ...i18n import T, Text
 from .board import Board
 
 #: the most shortest ways offered as choices
@@ -89,22 +90,25 @@ class KaribikBoardMoves:
 
         return load_board(spec)
 
-    def candidates(self, game: Any, moved: Mapping[str, tuple[int, int]]) -> tuple[list[list[dict[str, Any]]], str]:
+    def candidates(self, game: Any, moved: Mapping[str, tuple[int, int]]) -> tuple[list[list[dict[str, Any]]],
+                                                                                   Text | str]:
         if not moved:
             return [], ""
         board: Board = game.board
         if getattr(game, "phase", None) != "move":
             names = ", ".join(sorted(moved))
-            return [], f"{names} moved, but no ship is being moved now ({game.waiting_for()})"
+            return [], T("{ships} moved, but no ship is being moved now ({waiting})", ships=names,
+                         waiting=game.waiting_for())
         ship = game.ship
         others = sorted(set(moved) - {ship})
         if others:
-            return [], f"{', '.join(others)} moved, but {ship} is the ship being moved"
+            return [], T("{ships} moved, but {ship} is the ship being moved", ships=", ".join(others), ship=ship)
         start, goal = moved[ship]
         occupied = set(game.occupant) - {start}
         ways = shortest_ways(board, start, goal, occupied)
         if not ways:
-            return [], f"{ship} moved from {board.space_name(start)} to {board.space_name(goal)}: no way through free spaces"
+            return [], T("{ship} moved from {start} to {goal}: no way through free spaces", ship=ship,
+                         start=board.space_name(start), goal=board.space_name(goal))
         distinct: dict[tuple[int, ...], list[int]] = {}
         for way in ways:
             stops = tuple(s for s in way[:-1] if board.port_town(s) is not None or s in board.hideouts)
@@ -114,13 +118,20 @@ class KaribikBoardMoves:
             choices[0].append({"type": "end_move"})
         return choices, ""
 
-    def explain(self, game: Any, actions: list[dict[str, Any]]) -> str:
+    def explain(self, game: Any, actions: list[dict[str, Any]]) -> Text:
         board: Board = game.board
         if actions[0].get("type") != "sail":  # no move seen: it stays
-            return f"{game.ship} stays on {board.space_name(game.ship_at[game.ship])}: the move ends"
+            return T("{ship} stays on {space}: the move ends", ship=game.ship,
+                     space=board.space_name(game.ship_at[game.ship]))
         path = actions[0]["path"]
         via = [board.space_name(s) for s in path[:-1] if board.port_town(s) is not None or s in board.hideouts]
-        return f"{game.ship} sails to {board.space_name(path[-1])}" + (f" via {', '.join(via)}" if via else "")
+        goal = board.space_name(path[-1])
+        if not via:
+            return T("{ship} sails to {space}", ship=game.ship, space=goal)
+        stops = via[0]
+        for more in via[1:]:
+            stops = T("{first}, {next}", first=stops, next=more)
+        return T("{ship} sails to {space} via {stops}", ship=game.ship, space=goal, stops=stops)
 
 
 def _nothing_left_to_do(game: Any, sail: dict[str, Any]) -> bool:

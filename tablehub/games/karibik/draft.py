@@ -27,8 +27,9 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
+from ...i18n import T, Tc, Text, join
 from ..base import SetupError
-from .board import CHEST_MAX, CHEST_MIN, PILES, BoardError, board_from_dict
+from .board import CHEST_MAX, CHEST_MIN, PILES, BoardError, board_from_dict, colour_word
 
 #: two spaces facing each other over at least this length (mm) are adjacent (as the tracer says)
 MIN_CONTACT_MM = 4.0
@@ -49,16 +50,18 @@ def _int(value: Any) -> bool:
 
 def _space(draft: Mapping[str, Any], value: Any, field: str) -> int:
     if not _int(value) or value not in _by_id(draft):
-        raise DraftError(f"'{field}' must be the number of a space of the draft, got {_short(value)}")
+        raise DraftError(T("'{field}' must be the number of a space of the draft, got {value}", field=field,
+                           value=_short(value)))
     return value
 
 
 def _pair(draft: Mapping[str, Any], value: Any, field: str = "spaces") -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2:
-        raise DraftError(f"'{field}' must list two space numbers [a, b], got {_short(value)}")
+        raise DraftError(T("'{field}' must list two space numbers [a, b], got {value}", field=field,
+                           value=_short(value)))
     a, b = (_space(draft, v, f"{field}[{i}]") for i, v in enumerate(value))
     if a == b:
-        raise DraftError(f"'{field}' names space {a} twice: choose two different spaces")
+        raise DraftError(T("'{field}' names space {space} twice: choose two different spaces", field=field, space=a))
     return a, b
 
 
@@ -67,8 +70,15 @@ def _point(draft: Mapping[str, Any], value: Any, field: str) -> tuple[float, flo
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
             or not (0 <= value[0] <= w and 0 <= value[1] <= h)):
-        raise DraftError(f"'{field}' must be a point [x, y] on the board (0-{w:g} x 0-{h:g} mm), got {_short(value)}")
+        raise DraftError(T("'{field}' must be a point [x, y] on the board (0-{width} x 0-{height} mm), got {value}",
+                           field=field, width=f"{w:g}", height=f"{h:g}", value=_short(value)))
     return round(float(value[0]), 1), round(float(value[1]), 1)
+
+
+def _money(n: int) -> Text:
+    from .engine import money
+
+    return money(n)
 
 
 def _short(value: Any) -> str:
@@ -83,14 +93,14 @@ def _by_id(draft: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
 # --------------------------------------------------------------------------- the corrections
 
 
-def apply(draft: Mapping[str, Any], request: Any) -> tuple[dict[str, Any], str]:
+def apply(draft: Mapping[str, Any], request: Any) -> tuple[dict[str, Any], Text]:
     """One correction (module docstring): the new draft (``draft`` itself is not changed) and
     what was done, in one line."""
     if not isinstance(request, Mapping):
-        raise DraftError("send the correction as an object {\"op\": ..., ...}")
+        raise DraftError(T("send the correction as an object {example}", example='{"op": ..., ...}'))
     op = request.get("op")
     if op not in OPS:
-        raise DraftError(f"'op' must be one of {', '.join(OPS)}, got {_short(op)}")
+        raise DraftError(T("'op' must be one of {ops}, got {value}", ops=", ".join(OPS), value=_short(op)))
     new = copy.deepcopy(dict(draft))
     message = _OPS[op](new, request)
     return new, message
@@ -103,9 +113,9 @@ def _merge(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     spaces = _by_id(d)
     pa, pb = spaces[a].get("polygon"), spaces[b].get("polygon")
     if not pa or not pb:
-        raise DraftError(f"'spaces': space {a if not pa else b} has no outline to merge")
+        raise DraftError(T("'spaces': space {space} has no outline to merge", space=a if not pa else b))
     if contact_mm(pa, pb) < 1.0:
-        raise DraftError(f"'spaces': spaces {a} and {b} do not touch: only touching spaces merge")
+        raise DraftError(T("'spaces': spaces {a} and {b} do not touch: only touching spaces merge", a=a, b=b))
     poly = merge_outlines(pa, pb)
     spaces[a]["polygon"] = [list(p) for p in poly]
     spaces[a]["center"] = list(centre_of(poly))
@@ -117,7 +127,7 @@ def _merge(d: dict[str, Any], r: Mapping[str, Any]) -> str:
             pairs.add((min(x, y), max(x, y)))
     d["adjacency"] = [list(p) for p in sorted(pairs)]
     _rename_marks(d, b, a)
-    return f"merged space {b} into space {a}"
+    return T("merged space {b} into space {a}", a=a, b=b)
 
 
 def _rename_marks(d: dict[str, Any], old: int, new: int) -> None:
@@ -143,20 +153,19 @@ def _split(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     spaces = _by_id(d)
     poly = spaces[s].get("polygon")
     if not poly:
-        raise DraftError(f"'space': space {s} has no outline to split")
+        raise DraftError(T("'space': space {space} has no outline to split", space=s))
     line = r.get("line")
     if line is None:
         p, q = longer_axis_cut(poly)
-        how = "across its longer axis"
     else:
         if not isinstance(line, list) or len(line) != 2:
-            raise DraftError(f"'line' must be two points [[x, y], [x, y]] on the board, got {_short(line)}")
+            raise DraftError(T("'line' must be two points [[x, y], [x, y]] on the board, got {value}",
+                               value=_short(line)))
         p, q = _point(d, line[0], "line[0]"), _point(d, line[1], "line[1]")
-        how = "along the line tapped"
     try:
         one, two = split_outline(poly, p, q)
     except VisionError as exc:
-        raise DraftError(f"'line': {exc}") from None
+        raise DraftError(T("'line': {why}", why=getattr(exc, "text", str(exc)))) from None
     if not inside(one, spaces[s]["center"]) and inside(two, spaces[s]["center"]):
         one, two = two, one  # the part holding the old centre keeps the number
     new = max(spaces) + 1
@@ -172,29 +181,31 @@ def _split(d: dict[str, Any], r: Mapping[str, Any]) -> str:
             if other and contact_mm(part, other) >= MIN_CONTACT_MM:
                 pairs.add((min(n, pid), max(n, pid)))
     d["adjacency"] = [list(p) for p in sorted(pairs)]
-    return f"split space {s} {how}: the new part is space {new}"
+    if line is None:
+        return T("split space {space} across its longer axis: the new part is space {new}", space=s, new=new)
+    return T("split space {space} along the line tapped: the new part is space {new}", space=s, new=new)
 
 
 def _link(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     a, b = sorted(_pair(d, r.get("spaces")))
     if [a, b] in d["adjacency"]:
-        return f"spaces {a} and {b} are already adjacent"
+        return T("spaces {a} and {b} are already adjacent", a=a, b=b)
     d["adjacency"] = sorted(d["adjacency"] + [[a, b]])
-    return f"spaces {a} and {b} are adjacent"
+    return T("spaces {a} and {b} are adjacent", a=a, b=b)
 
 
 def _unlink(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     a, b = sorted(_pair(d, r.get("spaces")))
     if [a, b] not in d["adjacency"]:
-        return f"spaces {a} and {b} were not adjacent"
+        return T("spaces {a} and {b} were not adjacent", a=a, b=b)
     d["adjacency"] = [p for p in d["adjacency"] if p != [a, b]]
-    return f"spaces {a} and {b} are no longer adjacent"
+    return T("spaces {a} and {b} are no longer adjacent", a=a, b=b)
 
 
-def _clear_space(d: dict[str, Any], s: int) -> list[str]:
-    gone = [f"port of {t['name']}" for t in d["towns"] if t["port"] == s]
-    gone += [f"{h['colour']} hideout" for h in d["hideouts"] if h["space"] == s]
-    gone += ["skull"] if s in d["skulls"] else []
+def _clear_space(d: dict[str, Any], s: int) -> list[Text]:
+    gone = [T("port of {town}", town=t["name"]) for t in d["towns"] if t["port"] == s]
+    gone += [T("{colour} hideout", colour=colour_word(h["colour"])) for h in d["hideouts"] if h["space"] == s]
+    gone += [Tc("karibik", "skull")] if s in d["skulls"] else []
     d["towns"] = [t for t in d["towns"] if t["port"] != s]
     d["hideouts"] = [h for h in d["hideouts"] if h["space"] != s]
     d["skulls"] = [k for k in d["skulls"] if k != s]
@@ -205,58 +216,63 @@ def _port(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     s = _space(d, r.get("space"), "space")
     name = r.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or not name.isprintable():
-        raise DraftError(f"'name' must be the town's name (1 to {MAX_NAME} characters), got {_short(name)}")
+        raise DraftError(T("'name' must be the town's name (1 to {most} characters), got {value}", most=MAX_NAME,
+                           value=_short(name)))
     name = " ".join(name.split())
     chest = r.get("chest")
     if not _int(chest) or not CHEST_MIN <= chest <= CHEST_MAX:
-        raise DraftError(f"'chest' must be the chest's value, {CHEST_MIN} to {CHEST_MAX} doubloons, "
-                         f"got {_short(chest)}")
+        raise DraftError(T("'chest' must be the chest's value, {least} to {most} doubloons, got {value}",
+                           least=CHEST_MIN, most=CHEST_MAX, value=_short(chest)))
     other = next((t for t in d["towns"] if t["name"] == name and t["port"] != s), None)
     if other is not None:
-        raise DraftError(f"'name': {name} is already the town of space {other['port']}")
+        raise DraftError(T("'name': {town} is already the town of space {space}", town=name, space=other["port"]))
     at = _point(d, r["at"], "at") if r.get("at") is not None else tuple(_by_id(d)[s]["center"])
     _clear_space(d, s)
     d["towns"].append({"name": name, "chest": chest, "port": s, "at": list(at)})
-    return f"space {s} is the port of {name} (chest {chest:,})"
+    return T("space {space} is the port of {town} (chest {value})", space=s, town=name, value=_money(chest))
 
 
 def _hideout(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     s = _space(d, r.get("space"), "space")
     colour = r.get("colour")
     if colour not in d["colours"]:
-        raise DraftError(f"'colour' must be one of {', '.join(d['colours'])}, got {_short(colour)}")
+        raise DraftError(T("'colour' must be one of {colours}, got {value}", colours=", ".join(d["colours"]),
+                           value=_short(colour)))
     _clear_space(d, s)
     d["hideouts"].append({"space": s, "colour": colour})
-    return f"space {s} is a {colour} hideout"
+    return T("space {space} is a {colour} hideout", space=s, colour=colour_word(colour))
 
 
 def _skull(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     s = _space(d, r.get("space"), "space")
     _clear_space(d, s)
     d["skulls"].append(s)
-    return f"space {s} is a skull start space"
+    return T("space {space} is a skull start space", space=s)
 
 
 def _clear(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     s = _space(d, r.get("space"), "space")
     gone = _clear_space(d, s)
-    return f"space {s}: removed {', '.join(gone)}" if gone else f"space {s} had no mark"
+    return T("space {space}: removed {marks}", space=s, marks=join(gone)) if gone else \
+        T("space {space} had no mark", space=s)
 
 
 def _pile(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     at = _point(d, r.get("at"), "at")
     if len(d["piles"]) >= PILES:
-        raise DraftError(f"'at': the board has {PILES} piles and all are placed: remove one first")
+        raise DraftError(T("'at': the board has {piles} piles and all are placed: remove one first", piles=PILES))
     d["piles"].append(list(at))
-    return f"pile {len(d['piles'])} of {PILES} at ({at[0]:g}, {at[1]:g}) mm"
+    return T("pile {pile} of {piles} at ({x}, {y}) mm", pile=len(d["piles"]), piles=PILES, x=f"{at[0]:g}",
+             y=f"{at[1]:g}")
 
 
 def _unpile(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     i = r.get("index")
     if not _int(i) or not 0 <= i < len(d["piles"]):
-        raise DraftError(f"'index' must be the number of a placed pile, 0 to {len(d['piles']) - 1}, got {_short(i)}")
+        raise DraftError(T("'index' must be the number of a placed pile, 0 to {most}, got {value}",
+                           most=len(d["piles"]) - 1, value=_short(i)))
     del d["piles"][i]
-    return f"pile {i + 1} removed"
+    return T("pile {pile} removed", pile=i + 1)
 
 
 _OPS = {"merge": _merge, "split": _split, "link": _link, "unlink": _unlink, "port": _port, "hideout": _hideout,
@@ -274,12 +290,13 @@ def finished(draft: Mapping[str, Any], name: str | None = None) -> dict[str, Any
     return out
 
 
-def problem(draft: Mapping[str, Any], source: str = "the traced board") -> str | None:
-    """What the loader refuses in the finished draft (its own one line), or ``None`` when it loads."""
+def problem(draft: Mapping[str, Any], source: Any = None) -> Text | str | None:
+    """What the loader refuses in the finished draft (its own one line, a :class:`Text`), or ``None``
+    when it loads."""
     try:
-        board_from_dict(finished(draft), source)
+        board_from_dict(finished(draft), Tc("karibik", "the traced board") if source is None else source)
     except BoardError as exc:
-        return str(exc)
+        return exc.text
     return None
 
 

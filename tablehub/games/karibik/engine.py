@@ -20,10 +20,11 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Any, Iterable, Iterator, Mapping
 
+from ...i18n import T, Tc, Text, Tn, join
 from ..base import Action, Game, IllegalAction, OptionSpec, Setup, SetupError, no_hints
 from .actions import (ACTIONS, Attack, Card, Deal, EndMove, PlaceShips, RevealPile, Safeguard, Sail, Seventh, Steal,
                       Swap, Transfer)
-from .board import Board, load_board
+from .board import Board, colour_word, load_board
 from .camera import KaribikBoardMoves
 from .sentences import SENTENCES as _SENTENCES
 
@@ -47,9 +48,11 @@ OVER = "over"
 _MOVE_ACTIONS = (Sail, Attack, Steal, Swap, Transfer, Safeguard, EndMove)
 
 
-def money(n: int) -> str:
-    """``7000`` -> ``"7,000"``."""
-    return f"{n:,}"
+def money(n: int) -> Text:
+    """``7000`` -> ``"7,000"``, grouped as the reader's language writes it (``7 000``, ``7.000``)."""
+    if abs(n) < 1000:
+        return T("{units}", units=str(n))
+    return T("{thousands},{units}", thousands=money(int(n / 1000)), units=f"{abs(n) % 1000:03d}")
 
 
 class Karibik(Game):
@@ -73,8 +76,8 @@ class Karibik(Game):
     )
     SENTENCES = _SENTENCES  # scenario sentences of this game (tablehub.scenario)
     board_moves = KaribikBoardMoves()  # what the camera's view of the board means (tablehub.tracking.boardmoves)
-    provisional = ("Karibik: the board (spaces, adjacency, towns, chest values, hideouts) is provisional: "
-                   "an invented map with the real counts (the real board's graph is not public)")
+    provisional = T("Karibik: the board (spaces, adjacency, towns, chest values, hideouts) is provisional: "
+                    "an invented map with the real counts (the real board's graph is not public)")
 
     def __init__(self, setup: Setup):
         super().__init__(setup)
@@ -84,15 +87,16 @@ class Karibik(Game):
         colours = tuple(setup.colors) if setup.colors else self.board.colours[:len(self.players)]
         for c in colours:
             if c not in self.board.colours:
-                raise SetupError(f"karibik: colour {c!r} has no hideouts on this board "
-                                 f"(expected one of {', '.join(self.board.colours)})")
+                raise SetupError(T("karibik: colour {colour} has no hideouts on this board (expected one of "
+                                   "{colours})", colour=repr(c), colours=", ".join(self.board.colours)))
         self.colours: dict[str, str] = dict(zip(self.players, colours))
         owner_of = {c: p for p, c in self.colours.items()}
         #: hideout space -> owning player (None: neutral, its colour is not playing)
         self.owners: dict[int, str | None] = {s: owner_of.get(c) for s, c in self.board.hideouts.items()}
         goal = self.options["goal"]
         if goal is not None and (isinstance(goal, bool) or not isinstance(goal, int) or goal <= 0):
-            raise SetupError(f"karibik: option 'goal' must be a whole number of doubloons above 0, got {goal!r}")
+            raise SetupError(T("karibik: option 'goal' must be a whole number of doubloons above 0, got {value}",
+                               value=repr(goal)))
         self.threshold = THRESHOLDS[len(self.players)] if goal is None else goal
         self.phase = DEAL
         self.round = 0
@@ -140,29 +144,31 @@ class Karibik(Game):
         chest = self.hold[ship]
         return None if chest is None else self.chest_value(chest)
 
-    def chest_words(self, chest: str) -> str:
-        return f"the {money(self.chest_value(chest))} chest of {chest}"
+    def chest_words(self, chest: str) -> Text:
+        return T("the {value} chest of {town}", value=money(self.chest_value(chest)), town=chest)
 
-    def waiting_for(self) -> str:
+    def waiting_for(self) -> Text:
         """What the engine waits for, as a sentence."""
         if self.finished:
-            return "the game is over"
+            return T("the game is over")
         if self.phase == DEAL:
-            return "the 6 chests turned face up (deal)"
+            return T("the 6 chests turned face up (deal)")
         if self.phase == SHIPS_PHASE:
-            return "the six ships' skull spaces (place_ships)"
+            return T("the six ships' skull spaces (place_ships)")
         if self.phase == BIDS:
             missing = [p for p in self.players if p not in self.cards]
-            return f"the cards on {self.ship} from {', '.join(missing)}"
+            return T("the cards on {ship} from {players}", ship=self.ship, players=", ".join(missing))
         if self.phase == SEVENTH:
             missing = [p for p in self.tied if p not in self.answers]
-            return f"{', '.join(missing)} to reveal or keep their 7th card (tie on {self.ship})"
+            return T("{players} to reveal or keep their 7th card (tie on {ship})", players=", ".join(missing),
+                     ship=self.ship)
         if self.phase == MOVE:
             left = self.allowance - self.steps
-            return f"{self.mover} to move {self.ship} ({left} of {self.allowance} spaces left) and end the move"
+            return T("{player} to move {ship} ({left} of {allowance} spaces left) and end the move",
+                     player=self.mover, ship=self.ship, left=left, allowance=self.allowance)
         if self.phase == PILE:
-            return f"the next pile of {PILE_SIZE} chests turned face up (reveal_pile)"
-        return "nothing"
+            return T("the next pile of {count} chests turned face up (reveal_pile)", count=PILE_SIZE)
+        return T("nothing")
 
     def _available(self, player: str) -> list[int]:
         """The cards ``player`` may still show this round."""
@@ -177,31 +183,34 @@ class Karibik(Game):
 
     def _validate(self, action: Action) -> None:
         if self.finished:
-            raise IllegalAction("the game is over", rule="game_over")
+            raise IllegalAction(T("the game is over"), rule="game_over")
         player = getattr(action, "player", None)
         if player is not None and player not in self.players:
-            raise IllegalAction(f"{player!r} does not play in this game ({', '.join(self.players)})",
-                                rule="unknown_player")
+            raise IllegalAction(T("{player} does not play in this game ({players})", player=repr(player),
+                                  players=", ".join(self.players)), rule="unknown_player")
         expected = {DEAL: (Deal,), SHIPS_PHASE: (PlaceShips,), BIDS: (Card,), SEVENTH: (Seventh,),
                     MOVE: _MOVE_ACTIONS, PILE: (RevealPile,)}.get(self.phase, ())
         if not isinstance(action, expected):
-            raise IllegalAction(f"{action.type} is not possible now: waiting for {self.waiting_for()}",
-                                rule="wrong_phase")
+            raise IllegalAction(T("{action} is not possible now: waiting for {waiting}", action=action.type,
+                                  waiting=self.waiting_for()), rule="wrong_phase")
         if self.phase == MOVE and player is not None and player != self.mover:
-            raise IllegalAction(f"{self.mover} won the bid for {self.ship} and moves it, not {player}",
-                                rule="not_your_ship")
+            raise IllegalAction(T("{mover} won the bid for {ship} and moves it, not {player}", mover=self.mover,
+                                  ship=self.ship, player=player), rule="not_your_ship")
         getattr(self, f"_check_{action.type}")(action)
 
     def _check_towns(self, towns: tuple[str, ...], n: int, what: str) -> None:
         if len(towns) != n:
-            raise IllegalAction(f"{what}: name {n} chests by their towns, got {len(towns)}", rule="chest_count")
+            raise IllegalAction(T("{action}: name {count} chests by their towns, got {got}", action=what, count=n,
+                                  got=len(towns)), rule="chest_count")
         for t in towns:
             if self.board.town(t) is None:
-                raise IllegalAction(f"{what}: no town {t!r} on this board", rule="unknown_town")
+                raise IllegalAction(T("{action}: no town {town} on this board", action=what, town=repr(t)),
+                                    rule="unknown_town")
             if t in self.dealt:
-                raise IllegalAction(f"{what}: the chest of {t} is already out of the piles", rule="chest_dealt")
+                raise IllegalAction(T("{action}: the chest of {town} is already out of the piles", action=what,
+                                      town=t), rule="chest_dealt")
         if len(set(towns)) != len(towns):
-            raise IllegalAction(f"{what}: a chest is named twice", rule="chest_dealt")
+            raise IllegalAction(T("{action}: a chest is named twice", action=what), rule="chest_dealt")
 
     def _check_deal(self, action: Deal) -> None:
         self._check_towns(action.towns, FACE_UP_AT_START, "deal")
@@ -211,141 +220,160 @@ class Karibik(Game):
 
     def _check_place_ships(self, action: PlaceShips) -> None:
         if len(action.spaces) != len(SHIPS):
-            raise IllegalAction(f"place_ships: give the start spaces of the {len(SHIPS)} ships "
-                                f"({', '.join(SHIPS)}), got {len(action.spaces)}", rule="ship_count")
+            raise IllegalAction(T("place_ships: give the start spaces of the {count} ships ({ships}), got {got}",
+                                  count=len(SHIPS), ships=", ".join(SHIPS), got=len(action.spaces)), rule="ship_count")
         for ship, s in zip(SHIPS, action.spaces):
             if s not in self.board.skulls:
-                raise IllegalAction(f"{ship} must start on a skull space ({', '.join(map(str, self.board.skulls))}),"
-                                    f" not {s}", rule="not_a_skull")
+                raise IllegalAction(T("{ship} must start on a skull space ({skulls}), not {space}", ship=ship,
+                                      skulls=", ".join(map(str, self.board.skulls)), space=s), rule="not_a_skull")
         if len(set(action.spaces)) != len(SHIPS):
-            raise IllegalAction("place_ships: one ship per skull space", rule="occupied")
+            raise IllegalAction(T("place_ships: one ship per skull space"), rule="occupied")
 
     def _check_card(self, action: Card) -> None:
         p = action.player
         if action.ship is not None and action.ship != self.ship:
-            raise IllegalAction(f"the cards on {self.ship} are being revealed, not on {action.ship}",
-                                rule="wrong_ship")
+            raise IllegalAction(T("the cards on {ship} are being revealed, not on {other}", ship=self.ship,
+                                  other=action.ship), rule="wrong_ship")
         if p in self.cards:
-            raise IllegalAction(f"{p} already showed {self.cards[p]} on {self.ship}", rule="card_given")
+            raise IllegalAction(T("{player} already showed {card} on {ship}", player=p, card=self.cards[p],
+                                  ship=self.ship), rule="card_given")
         if action.card not in CARDS:
-            raise IllegalAction(f"a card is 0 to 5 barrels or -1 (the thief), got {action.card}", rule="card_value")
+            raise IllegalAction(T("a card is 0 to 5 barrels or -1 (the thief), got {card}", card=action.card),
+                                rule="card_value")
         if action.card in self.used[p]:
-            raise IllegalAction(f"{p} already showed their {action.card} card this round", rule="card_used")
+            raise IllegalAction(T("{player} already showed their {card} card this round", player=p,
+                                  card=action.card), rule="card_used")
 
     def _check_seventh(self, action: Seventh) -> None:
         p = action.player
         if p not in self.tied:
-            raise IllegalAction(f"only {', '.join(self.tied)} tied for {self.ship} and may show a 7th card",
-                                rule="not_tied")
+            raise IllegalAction(T("only {players} tied for {ship} and may show a 7th card",
+                                  players=", ".join(self.tied), ship=self.ship), rule="not_tied")
         if self.seventh_shown[p] is not None:
-            raise IllegalAction(f"{p} revealed their 7th card ({self.seventh_shown[p]}) earlier this round: it is "
-                                f"out until the round ends", rule="seventh_out")
+            raise IllegalAction(T("{player} revealed their 7th card ({card}) earlier this round: it is out until "
+                                  "the round ends", player=p, card=self.seventh_shown[p]), rule="seventh_out")
         if p in self.answers:
-            raise IllegalAction(f"{p} already answered for their 7th card", rule="card_given")
+            raise IllegalAction(T("{player} already answered for their 7th card", player=p), rule="card_given")
         if action.card is not None:
             if action.card not in CARDS:
-                raise IllegalAction(f"a card is 0 to 5 barrels or -1 (the thief), got {action.card}",
+                raise IllegalAction(T("a card is 0 to 5 barrels or -1 (the thief), got {card}", card=action.card),
                                     rule="card_value")
             if action.card in self.used[p]:
-                raise IllegalAction(f"{p} already showed their {action.card} card this round: it cannot be "
-                                    f"their 7th", rule="card_used")
+                raise IllegalAction(T("{player} already showed their {card} card this round: it cannot be their "
+                                      "7th", player=p, card=action.card), rule="card_used")
 
     def _ship_here(self, ship: str) -> str:
         """``ship`` must be another ship on a space adjacent to the moving one."""
         if ship not in SHIPS:
-            raise IllegalAction(f"no ship {ship!r} (the ships are {', '.join(SHIPS)})", rule="unknown_ship")
+            raise IllegalAction(T("no ship {ship} (the ships are {ships})", ship=repr(ship), ships=", ".join(SHIPS)),
+                                rule="unknown_ship")
         if ship == self.ship:
-            raise IllegalAction(f"{ship} is the moving ship itself", rule="same_ship")
+            raise IllegalAction(T("{ship} is the moving ship itself", ship=ship), rule="same_ship")
         here, there = self.ship_at[self.ship], self.ship_at[ship]
         if not self.board.adjacent(here, there):
-            raise IllegalAction(f"{ship} on space {there} is not adjacent to {self.ship} on space {here}",
-                                rule="not_adjacent")
+            raise IllegalAction(T("{ship} on space {there} is not adjacent to {moving} on space {here}", ship=ship,
+                                  there=there, moving=self.ship, here=here), rule="not_adjacent")
         return ship
 
     def _check_sail(self, action: Sail) -> None:
         if not action.path:
-            raise IllegalAction("sail: the path is empty (give the spaces entered, in order)", rule="empty_path")
+            raise IllegalAction(T("sail: the path is empty (give the spaces entered, in order)"), rule="empty_path")
         left = self.allowance - self.steps
         if len(action.path) > left:
-            sailed = f"; it has sailed {self.steps} already" if self.steps else ""
-            raise IllegalAction(f"{self.ship} may move {self.allowance} spaces: {self.because}{sailed}; "
-                                f"this path enters {len(action.path)}", rule="too_far")
+            if self.steps:
+                why = Tn("{ship} may move {n} space: {because}; it has sailed {sailed} already; this path enters "
+                         "{entered}", "{ship} may move {n} spaces: {because}; it has sailed {sailed} already; this "
+                         "path enters {entered}", self.allowance, ship=self.ship, because=self.because,
+                         sailed=self.steps, entered=len(action.path))
+            else:
+                why = Tn("{ship} may move {n} space: {because}; this path enters {entered}",
+                         "{ship} may move {n} spaces: {because}; this path enters {entered}", self.allowance,
+                         ship=self.ship, because=self.because, entered=len(action.path))
+            raise IllegalAction(why, rule="too_far")
         at = self.ship_at[self.ship]
         for s in action.path:
             if s not in self.board.neighbours:
-                raise IllegalAction(f"space {s} is not on the board", rule="unknown_space")
+                raise IllegalAction(T("space {space} is not on the board", space=s), rule="unknown_space")
             if not self.board.adjacent(at, s):
-                raise IllegalAction(f"space {s} is not adjacent to space {at}", rule="not_adjacent")
+                raise IllegalAction(T("space {space} is not adjacent to space {at}", space=s, at=at),
+                                    rule="not_adjacent")
             other = self.occupant.get(s)
             if other is not None and other != self.ship:
-                raise IllegalAction(f"space {s} is occupied by {other}", rule="occupied")
+                raise IllegalAction(T("space {space} is occupied by {ship}", space=s, ship=other), rule="occupied")
             at = s
 
-    def _port_chests(self, chest: str | None, what: str) -> tuple[str, str]:
-        """The town the ship is in port of and the face-up chest taken there."""
+    def _port_chests(self, chest: str | None, swap: bool = False) -> tuple[str, str]:
+        """The town the ship is in port of and the face-up chest taken there (by a raid, or by a
+        swap with the port)."""
         here = self.ship_at[self.ship]
         town = self.board.port_town(here)
         if town is None:
-            raise IllegalAction(f"{self.ship} is on {self.board.space_name(here)}, not in a port: cannot {what}",
+            where = self.board.space_name(here)
+            raise IllegalAction(T("{ship} is on {space}, not in a port: cannot swap with a port", ship=self.ship,
+                                  space=where) if swap else
+                                T("{ship} is on {space}, not in a port: cannot attack", ship=self.ship, space=where),
                                 rule="not_in_port")
         lying = self.face_up[town.name]
         if not lying:
-            raise IllegalAction(f"no chest lies face up in {town.name}", rule="no_chest_in_port")
+            raise IllegalAction(T("no chest lies face up in {town}", town=town.name), rule="no_chest_in_port")
         if chest is None:
             if len(lying) > 1:
-                raise IllegalAction(f"{len(lying)} chests lie face up in {town.name} ({', '.join(lying)}): "
-                                    f"name the one taken (field 'chest')", rule="which_chest")
+                raise IllegalAction(T("{count} chests lie face up in {town} ({chests}): name the one taken (field "
+                                      "'chest')", count=len(lying), town=town.name, chests=", ".join(lying)),
+                                    rule="which_chest")
             chest = lying[0]
         elif chest not in lying:
-            raise IllegalAction(f"the chest of {chest} does not lie face up in {town.name}", rule="no_chest_in_port")
+            raise IllegalAction(T("the chest of {chest} does not lie face up in {town}", chest=chest, town=town.name),
+                                rule="no_chest_in_port")
         return town.name, chest
 
     def _check_attack(self, action: Attack) -> None:
-        self._port_chests(action.chest, "attack")
-        if self.hold[self.ship]:
-            raise IllegalAction(f"{self.ship} already carries {self.chest_words(self.hold[self.ship])}: "
-                                f"a ship carries one chest", rule="hold_full")
+        self._port_chests(action.chest)
+        self._hold_free(self.ship)
+
+    def _hold_free(self, ship: str) -> None:
+        chest = self.hold[ship]
+        if chest:
+            raise IllegalAction(T("{ship} already carries {chest}: a ship carries one chest", ship=ship,
+                                  chest=self.chest_words(chest)), rule="hold_full")
 
     def _check_steal(self, action: Steal) -> None:
         self._ship_here(action.ship)
-        if self.hold[self.ship]:
-            raise IllegalAction(f"{self.ship} already carries {self.chest_words(self.hold[self.ship])}: "
-                                f"a ship carries one chest", rule="hold_full")
+        self._hold_free(self.ship)
         if not self.hold[action.ship]:
-            raise IllegalAction(f"{action.ship} carries no chest", rule="hold_empty")
+            raise IllegalAction(T("{ship} carries no chest", ship=action.ship), rule="hold_empty")
 
     def _check_swap(self, action: Swap) -> None:
         if not self.hold[self.ship]:
-            raise IllegalAction(f"{self.ship} carries no chest to swap", rule="hold_empty")
+            raise IllegalAction(T("{ship} carries no chest to swap", ship=self.ship), rule="hold_empty")
         if action.ship is not None:
             self._ship_here(action.ship)
             if not self.hold[action.ship]:
-                raise IllegalAction(f"{action.ship} carries no chest to swap", rule="hold_empty")
+                raise IllegalAction(T("{ship} carries no chest to swap", ship=action.ship), rule="hold_empty")
             if action.chest is not None:
-                raise IllegalAction("swap with a ship: leave out 'chest'", rule="which_chest")
+                raise IllegalAction(T("swap with a ship: leave out 'chest'"), rule="which_chest")
             return
         if not self.options["port_swap"]:
-            raise IllegalAction("swapping with a port is off in this game (option port_swap)", rule="port_swap_off")
-        self._port_chests(action.chest, "swap with a port")
+            raise IllegalAction(T("swapping with a port is off in this game (option port_swap)"),
+                                rule="port_swap_off")
+        self._port_chests(action.chest, swap=True)
 
     def _check_transfer(self, action: Transfer) -> None:
         self._ship_here(action.ship)
         if not self.hold[self.ship]:
-            raise IllegalAction(f"{self.ship} carries no chest to hand over", rule="hold_empty")
-        if self.hold[action.ship]:
-            raise IllegalAction(f"{action.ship} already carries {self.chest_words(self.hold[action.ship])}: "
-                                f"a ship carries one chest", rule="hold_full")
+            raise IllegalAction(T("{ship} carries no chest to hand over", ship=self.ship), rule="hold_empty")
+        self._hold_free(action.ship)
         if action.safeguard and self.ship_at[action.ship] not in self.board.hideouts:
-            raise IllegalAction(f"{action.ship} is on space {self.ship_at[action.ship]}, not on a hideout: "
-                                f"the chest cannot be safeguarded there", rule="not_on_hideout")
+            raise IllegalAction(T("{ship} is on space {space}, not on a hideout: the chest cannot be safeguarded "
+                                  "there", ship=action.ship, space=self.ship_at[action.ship]), rule="not_on_hideout")
 
     def _check_safeguard(self, action: Safeguard) -> None:
         here = self.ship_at[self.ship]
         if here not in self.board.hideouts:
-            raise IllegalAction(f"{self.ship} is on {self.board.space_name(here)}, not on a hideout",
-                                rule="not_on_hideout")
+            raise IllegalAction(T("{ship} is on {space}, not on a hideout", ship=self.ship,
+                                  space=self.board.space_name(here)), rule="not_on_hideout")
         if not self.hold[self.ship]:
-            raise IllegalAction(f"{self.ship} carries no chest to safeguard", rule="hold_empty")
+            raise IllegalAction(T("{ship} carries no chest to safeguard", ship=self.ship), rule="hold_empty")
 
     def _check_end_move(self, action: EndMove) -> None:
         """Ending the move is always allowed (a ship need not use its whole allowance)."""
@@ -381,7 +409,7 @@ class Karibik(Game):
             self.face_up[t].append(t)
             self.dealt.append(t)
         self.piles_left -= 1
-        self.note = f"pile turned up: {', '.join(self.chest_words(t) for t in action.towns)}"
+        self.note = T("pile turned up: {chests}", chests=join([self.chest_words(t) for t in action.towns]))
         self._close_turn()
         self._new_round()
 
@@ -412,7 +440,7 @@ class Karibik(Game):
             return
         best = max(self.cards.values())
         if best == THIEF:
-            self._no_move(f"{self.ship} does not move: every card on it is a thief")
+            self._no_move(T("{ship} does not move: every card on it is a thief", ship=self.ship))
             return
         self.bid = best
         top = [p for p in self.players if self.cards[p] == best]
@@ -425,8 +453,8 @@ class Karibik(Game):
             if p not in holding:
                 self.answers[p] = None  # their 7th card is out until the round ends
         if not holding:
-            self._no_move(f"{self.ship} does not move: {' and '.join(top)} tied with {best} and none of them "
-                          f"holds a 7th card")
+            self._no_move(T("{ship} does not move: {players} tied with {card} and none of them holds a 7th card",
+                            ship=self.ship, players=join(top), card=best))
             return
         self.phase = SEVENTH
         self.current = self.players.index(holding[0])
@@ -442,32 +470,38 @@ class Karibik(Game):
             self.current = self.players.index(missing[0])
             return
         shown = {q: c for q, c in self.answers.items() if c is not None}
-        tie = f"{' and '.join(self.tied)} tied with {self.bid}"
+        tied = join(self.tied)
         if not shown:
-            self._no_move(f"{self.ship} does not move: {tie} and nobody revealed a 7th card")
+            self._no_move(T("{ship} does not move: {players} tied with {card} and nobody revealed a 7th card",
+                            ship=self.ship, players=tied, card=self.bid))
             return
         best = max(shown.values())
         top = [q for q, c in shown.items() if c == best]
         if len(top) > 1:
-            self._no_move(f"{self.ship} does not move: {tie}, and {' and '.join(top)} revealed {best} as their "
-                          f"7th card")
+            self._no_move(T("{ship} does not move: {players} tied with {card}, and {revealers} revealed {seventh} as "
+                            "their 7th card", ship=self.ship, players=tied, card=self.bid, revealers=join(top),
+                            seventh=best))
             return
-        self._win(top[0], f"{tie}; {top[0]}'s 7th card {best} broke the tie")
+        self._win(top[0], T("{players} tied with {card}; {player}'s 7th card {seventh} broke the tie", players=tied,
+                            card=self.bid, player=top[0], seventh=best))
 
-    def _win(self, player: str, tie: str = "") -> None:
+    def _win(self, player: str, tie: Text | None = None) -> None:
         thieves = [q for q in self.players if q != player and self.cards[q] == THIEF]
         self.mover = player
         self.allowance = max(0, self.bid - len(thieves))
-        parts = [f"{player} bid {self.bid}"] + [f"{q} played a thief" for q in thieves]
-        self.because = ", ".join(parts) + (f" ({tie})" if tie else "")
+        because = T("{player} bid {card}", player=player, card=self.bid)
+        for q in thieves:
+            because = T("{first}, {next}", first=because, next=T("{player} played a thief", player=q))
+        self.because = because if tie is None else T("{why} ({tie})", why=because, tie=tie)
         self.steps = 0
         self.path = []
         self.move_start = self.ship_at[self.ship]
         self.phase = MOVE
         self.current = self.players.index(player)
-        self.note = f"{self.ship} may move {self.allowance} spaces: {self.because}"
+        self.note = Tn("{ship} may move {n} space: {because}", "{ship} may move {n} spaces: {because}",
+                       self.allowance, ship=self.ship, because=self.because)
 
-    def _no_move(self, why: str) -> None:
+    def _no_move(self, why: Text) -> None:
         self.note = why
         self._next_ship()
 
@@ -483,12 +517,12 @@ class Karibik(Game):
         scores = self.scores()
         rich = [p for p in self.players if scores[p] >= self.threshold]
         if rich:
-            self.note = (f"round {self.round} is over and {' and '.join(rich)} reached {money(self.threshold)} "
-                         f"doubloons: the game ends")
+            self.note = T("round {round} is over and {players} reached {money} doubloons: the game ends",
+                          round=self.round, players=join(rich), money=money(self.threshold))
             self.finish()
             return
         if self._in_play() == 0:
-            self.note = f"round {self.round} is over and no chest is left in play: the game ends"
+            self.note = T("round {round} is over and no chest is left in play: the game ends", round=self.round)
             self.finish()
             return
         self.mover = None
@@ -509,64 +543,72 @@ class Karibik(Game):
         self.path.extend(action.path)
         self.last_path = (ship, [self.move_start] + list(self.path))
 
-    def _pay(self, player: str | None, amount: int, reason: str) -> None:
+    def _pay(self, player: str | None, amount: int, reason: Text) -> None:
         if player is not None:
             self.award(player, amount, reason)
 
     def _do_attack(self, action: Attack) -> None:
-        town, chest = self._port_chests(action.chest, "attack")
+        town, chest = self._port_chests(action.chest)
         self.face_up[town].remove(chest)
         self.hold[self.ship] = chest
-        took = "" if chest == town else f", taking {self.chest_words(chest)}"
-        self.award(self.mover, RAID_BONUS, f"{self.ship} raided {town}{took}")  # type: ignore[arg-type]
+        why = (T("{ship} raided {town}", ship=self.ship, town=town) if chest == town else
+               T("{ship} raided {town}, taking {chest}", ship=self.ship, town=town, chest=self.chest_words(chest)))
+        self.award(self.mover, RAID_BONUS, why)  # type: ignore[arg-type]
 
     def _do_steal(self, action: Steal) -> None:
         chest = self.hold[action.ship]
         self.hold[self.ship], self.hold[action.ship] = chest, None
-        self.note = f"{self.ship} stole {self.chest_words(chest)} from {action.ship}"  # type: ignore[arg-type]
+        self.note = T("{ship} stole {chest} from {other}", ship=self.ship,
+                      chest=self.chest_words(chest), other=action.ship)  # type: ignore[arg-type]
 
     def _do_swap(self, action: Swap) -> None:
         mine = self.hold[self.ship]
         if action.ship is not None:
             self.hold[self.ship], self.hold[action.ship] = self.hold[action.ship], mine
-            self.note = f"{self.ship} swapped chests with {action.ship}"
+            self.note = T("{ship} swapped chests with {other}", ship=self.ship, other=action.ship)
             return
-        town, chest = self._port_chests(action.chest, "swap with a port")
+        town, chest = self._port_chests(action.chest, swap=True)
         self.face_up[town].remove(chest)
         self.face_up[town].append(mine)  # type: ignore[arg-type]
         self.hold[self.ship] = chest
         gave = self.chest_words(mine)  # type: ignore[arg-type]
-        self.note = f"{self.ship} swapped {gave} for {self.chest_words(chest)} in {town} (no bonus)"
+        self.note = T("{ship} swapped {gave} for {chest} in {town} (no bonus)", ship=self.ship, gave=gave,
+                      chest=self.chest_words(chest), town=town)
 
     def _do_transfer(self, action: Transfer) -> None:
         chest = self.hold[self.ship]
         assert chest is not None
         self.hold[self.ship] = None
         if action.safeguard:
-            self._secure(chest, self.ship_at[action.ship], f"{self.ship} handed {self.chest_words(chest)} to "
-                                                           f"{action.ship}, safeguarded")
+            self._secure(chest, self.ship_at[action.ship], T("{ship} handed {chest} to {other}, safeguarded",
+                                                             ship=self.ship, chest=self.chest_words(chest),
+                                                             other=action.ship))
             return
         self.hold[action.ship] = chest
-        self.note = f"{self.ship} handed {self.chest_words(chest)} to {action.ship}"
+        self.note = T("{ship} handed {chest} to {other}", ship=self.ship, chest=self.chest_words(chest),
+                      other=action.ship)
 
     def _do_safeguard(self, action: Safeguard) -> None:
         chest = self.hold[self.ship]
         assert chest is not None
         self.hold[self.ship] = None
-        self._secure(chest, self.ship_at[self.ship], f"{self.ship} safeguarded {self.chest_words(chest)}")
+        self._secure(chest, self.ship_at[self.ship], T("{ship} safeguarded {chest}", ship=self.ship,
+                                                       chest=self.chest_words(chest)))
 
-    def _secure(self, chest: str, hideout: int, what: str) -> None:
+    def _secure(self, chest: str, hideout: int, what: Text) -> None:
         owner = self.owners[hideout]
         self.secured.append(chest)
-        by = "" if owner == self.mover else f", moved by {self.mover}"
+        by = "" if owner == self.mover else T(", moved by {player}", player=self.mover)
         if owner is None:
-            colour = self.board.hideouts[hideout]
-            self.note = f"{what} in a neutral ({colour}) hideout on space {hideout}{by}: nobody is paid"
+            colour = colour_word(self.board.hideouts[hideout])
+            self.note = T("{what} in a neutral ({colour}) hideout on space {space}{by}: nobody is paid", what=what,
+                          colour=colour, space=hideout, by=by)
             return
-        self._pay(owner, self.chest_value(chest), f"{what} in {owner}'s hideout (space {hideout}){by}")
+        self._pay(owner, self.chest_value(chest), T("{what} in {owner}'s hideout (space {space}){by}", what=what,
+                                                    owner=owner, space=hideout, by=by))
 
     def _do_end_move(self, action: EndMove) -> None:
-        self.note = f"{self.mover} ended the move of {self.ship}"
+        self.note = T("{player} ended the move of {ship}", player=self.mover, ship=self.ship)
         self._next_ship()
 
     # ------------------------------------------------------------------ the end
@@ -579,7 +621,7 @@ class Karibik(Game):
         self.phase = OVER
         scores = self.scores()
         ranked = sorted(self.players, key=lambda p: -scores[p])
-        self.final_lines = [f"{p}: {money(scores[p])} doubloons" for p in ranked]
+        self.final_lines = [T("{player}: {money} doubloons", player=p, money=money(scores[p])) for p in ranked]
         return []
 
     # ------------------------------------------------------------------ views
@@ -617,15 +659,15 @@ class Karibik(Game):
         """The spaces the ship being resolved may sail to with what is left of its allowance, each with
         its distance and a shortest accepted sail (:meth:`sail_paths`); none outside a move."""
         if self.phase != MOVE or self.finished:
-            return no_hints("karibik", f"no ship is moving: waiting for {self.waiting_for()}")
+            return no_hints("karibik", T("no ship is moving: waiting for {waiting}", waiting=self.waiting_for()))
         here = self.ship_at[self.ship]
         left = self.allowance - self.steps
         b = self.board
         places = [{"space": s, "distance": len(path), "path": list(path), "center": list(b.centres[s]),
                    "polygon": [list(p) for p in b.polygons.get(s, ())], "actions": [Sail(path, self.mover).to_dict()]}
                   for s, path in sorted(self.sail_paths().items()) if s != here]
-        note = None if places else (f"{self.ship} has no spaces left to sail this move" if left <= 0 else
-                                    f"{self.ship} is hemmed in: every space next to it is taken")
+        note = None if places else (T("{ship} has no spaces left to sail this move", ship=self.ship) if left <= 0
+                                    else T("{ship} is hemmed in: every space next to it is taken", ship=self.ship))
         return {"kind": "karibik", "piece": None, "ship": self.ship, "from": here, "left": left,
                 "places": places, "note": note}
 
@@ -712,7 +754,7 @@ class Karibik(Game):
                 "colour": self.colours[p],
                 "hideouts": sorted(s for s, o in self.owners.items() if o == p),
                 "cards_shown": list(self.used[p]),
-                "seventh": "kept" if shown is None else f"revealed {shown}",
+                "seventh": Tc("karibik", "kept") if shown is None else Tc("karibik", "revealed {card}", card=shown),
             }
         table = {
             "round": self.round,
@@ -745,44 +787,54 @@ class Karibik(Game):
         chests = list(self.face_up[here.name]) if here else [c for cs in self.face_up.values() for c in cs]
         return {"ship": ships, "chest": chests}
 
-    def describe(self, action: Mapping[str, Any]) -> str | None:
+    def describe(self, action: Mapping[str, Any]) -> Text | None:
         kind = action.get("type")
         # the page shows the action's player beside these words
         if kind == "deal":
-            return "Chests face up: " + ", ".join(map(str, action.get("towns", [])))
+            return T("Chests face up: {towns}", towns=", ".join(map(str, action.get("towns", []))))
         if kind == "place_ships":
-            return "Ships start on " + ", ".join(f"{s} {sp}" for s, sp in zip(SHIPS, action.get("spaces", [])))
+            return T("Ships start on {starts}",
+                     starts=", ".join(f"{s} {sp}" for s, sp in zip(SHIPS, action.get("spaces", []))))
         if kind == "reveal_pile":
-            return "Pile turned up: " + ", ".join(map(str, action.get("towns", [])))
+            return T("Pile turned up: {towns}", towns=", ".join(map(str, action.get("towns", []))))
         if kind == "card":
-            card = action.get("card")
-            words = "a thief (-1)" if card == THIEF else f"{card} barrel{'s' if card != 1 else ''}"
-            return f"shows {words}" + (f" on {action['ship']}" if action.get("ship") else "")
+            card, ship = action.get("card"), action.get("ship")
+            if card == THIEF:
+                return T("shows a thief (-1) on {ship}", ship=ship) if ship else T("shows a thief (-1)")
+            if ship:
+                return Tn("shows {n} barrel on {ship}", "shows {n} barrels on {ship}", card, ship=ship) \
+                    if isinstance(card, int) else T("shows {card} barrels on {ship}", card=card, ship=ship)
+            return Tn("shows {n} barrel", "shows {n} barrels", card) if isinstance(card, int) \
+                else T("shows {card} barrels", card=card)
         if kind == "seventh":
             card = action.get("card")
-            return "keeps their 7th card hidden" if card is None else f"reveals {card} as their 7th card"
+            return T("keeps their 7th card hidden") if card is None else T("reveals {card} as their 7th card",
+                                                                             card=card)
         if kind == "sail":
             path = list(action.get("path", []))
             names = []
             for s in path:
                 town = self.board.port_town(s) if isinstance(s, int) else None
                 names.append(f"{s} ({town.name})" if town else str(s))
-            return f"Sail {len(path)} space{'s' if len(path) != 1 else ''}: " + " → ".join(names)
+            return Tn("Sail {n} space: {spaces}", "Sail {n} spaces: {spaces}", len(path), spaces=" → ".join(names))
         if kind == "attack":
-            return "Raid the port" + (f" (the {action['chest']} chest)" if action.get("chest") else "")
+            if action.get("chest"):
+                return T("Raid the port (the {chest} chest)", chest=action["chest"])
+            return T("Raid the port")
         if kind == "steal":
-            return f"Steal the chest of {action.get('ship')}"
+            return T("Steal the chest of {ship}", ship=action.get("ship"))
         if kind == "swap":
             if action.get("ship"):
-                return f"Swap chests with {action['ship']}"
-            return "Swap chests with the port (no bonus)"
+                return T("Swap chests with {ship}", ship=action["ship"])
+            return T("Swap chests with the port (no bonus)")
         if kind == "transfer":
-            safe = ", safeguarded in its hideout" if action.get("safeguard") else ""
-            return f"Hand the chest to {action.get('ship')}{safe}"
+            if action.get("safeguard"):
+                return T("Hand the chest to {ship}, safeguarded in its hideout", ship=action.get("ship"))
+            return T("Hand the chest to {ship}", ship=action.get("ship"))
         if kind == "safeguard":
-            return "Safeguard the chest in the hideout"
+            return T("Safeguard the chest in the hideout")
         if kind == "end_move":
-            return "End the move"
+            return T("End the move")
         return None
 
     def view(self) -> dict[str, Any]:

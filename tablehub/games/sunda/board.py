@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from ...i18n import T, Tc, Text
 from ..base import IllegalAction
 from .lattice import Point, Triangle, corners, placements_covering, side_neighbours, \
     triangle_of, triangle_points, triangles, triangles_at
@@ -62,10 +63,13 @@ class Island:
     def in_lake(self) -> bool:
         return self.depth >= 3
 
-    def name(self) -> str:
-        state = "complete" if self.complete else "incomplete"
-        where = " inside a lake" if self.in_lake else ""
-        return f"the {state} island{where} at {self.label[0]},{self.label[1]}"
+    def name(self) -> Text:
+        at = f"{self.label[0]},{self.label[1]}"
+        if self.in_lake:
+            return T("the complete island inside a lake at {point}", point=at) if self.complete else \
+                T("the incomplete island inside a lake at {point}", point=at)
+        return T("the complete island at {point}", point=at) if self.complete else \
+            T("the incomplete island at {point}", point=at)
 
 
 @dataclass
@@ -220,32 +224,35 @@ class Board:
     def check(self, piece: Piece, q: int, r: int, turn: int) -> None:
         """Raise :class:`IllegalAction` naming the rule when ``piece`` cannot go at (q, r, turn)."""
         if not 0 <= turn <= 5:
-            raise IllegalAction(f"turn must be 0 to 5 (steps of 60 degrees clockwise), got {turn}", rule="bad_turn")
+            raise IllegalAction(T("turn must be 0 to 5 (steps of 60 degrees clockwise), got {turn}", turn=turn),
+                                rule="bad_turn")
         if not self.placed:
             if (q, r) != (0, 0):
-                raise IllegalAction(f"the first piece lies with its acute corner c0 at 0,0 (the origin), "
-                                    f"not at {q},{r}", rule="first_piece")
+                raise IllegalAction(T("the first piece lies with its acute corner c0 at 0,0 (the origin), not at "
+                                      "{point}", point=point_name(q, r)), rule="first_piece")
             return
         for t in triangles(q, r, turn):
             if t in self.tri:
                 other = self.placed[self.tri[t]]
-                raise IllegalAction(f"{piece.id} at {q},{r} turn {turn} would overlap {other.piece.id} "
-                                    f"(at {other.q},{other.r} turn {other.turn})", rule="occupied")
+                raise IllegalAction(T("{piece} at {point} turn {turn} would overlap {other} (at {at} turn "
+                                      "{other_turn})", piece=piece.id, point=point_name(q, r), turn=turn,
+                                      other=other.piece.id, at=point_name(other.q, other.r), other_turn=other.turn),
+                                    rule="occupied")
         req = self.requirement(q, r, turn)
         if not any(req):
-            raise IllegalAction(f"{piece.id} at {q},{r} turn {turn} shares no side with the layout "
-                                f"(a piece must touch it along at least one side; corners do not count)",
-                                rule="not_adjacent")
+            raise IllegalAction(T("{piece} at {point} turn {turn} shares no side with the layout (a piece must "
+                                  "touch it along at least one side; corners do not count)", piece=piece.id,
+                                  point=point_name(q, r), turn=turn), rule="not_adjacent")
         cs = corners(q, r, turn)
         for k in range(4):
             if req[k] and req[k] != piece.side_codes[k]:
                 other = self.placed[self.sides[(cs[(k + 1) % 4], cs[k])][0]]
                 need = other.piece.side(self.sides[(cs[(k + 1) % 4], cs[k])][1])[::-1]
-                raise IllegalAction(
-                    f"{piece.id}'s side {k} ({_words(piece.side(k))}) at {cs[k][0]},{cs[k][1]}-"
-                    f"{cs[(k + 1) % 4][0]},{cs[(k + 1) % 4][1]} does not continue {other.piece.id}'s "
-                    f"coast there ({_words(need)}): land and water must continue across every shared side",
-                    rule="edge_mismatch")
+                raise IllegalAction(T(
+                    "{piece}'s side {side} ({slots}) at {between} does not continue {other}'s coast there "
+                    "({needed}): land and water must continue across every shared side", piece=piece.id, side=k,
+                    slots=_words(piece.side(k)), between=point_name(*cs[k]) + "-" + point_name(*cs[(k + 1) % 4]),
+                    other=other.piece.id, needed=_words(need)), rule="edge_mismatch")
 
     # ---- changes
 
@@ -434,9 +441,17 @@ class Board:
         return t not in self.tri and any(n not in self.tri for n, _ in side_neighbours(t))
 
 
-def _words(triple: str) -> str:
-    names = {"L": "land", "W": "water"}
-    return names[triple[0]] if len(set(triple)) == 1 else "-".join(names[c] for c in triple)
+def point_name(q: int, r: int) -> str:
+    """A lattice point as written: ``"2,-1"``."""
+    return f"{q},{r}"
+
+
+def _words(triple: str) -> Text:
+    """A side's three slots in words: ``"land"``, ``"water"`` or ``"land-water-water"``."""
+    names = {"L": Tc("sunda", "land"), "W": Tc("sunda", "water")}
+    if len(set(triple)) == 1:
+        return names[triple[0]]
+    return T("{a}-{b}-{c}", a=names[triple[0]], b=names[triple[1]], c=names[triple[2]])
 
 
 def _analyse(board: Board) -> Analysis:

@@ -9,6 +9,8 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 
+from ...i18n import T, Text
+
 MAX_TRIBE = 5
 
 
@@ -33,8 +35,10 @@ def challenger_wins(challenger_dice: int, defender_dice: int) -> Fraction:
     return Fraction(wins, 6 ** (challenger_dice + defender_dice))
 
 
-def percent(f: Fraction) -> str:
-    return f"{float(f) * 100:.1f} %"
+def percent(f: Fraction) -> Text:
+    """``"58.3 %"``, written with the reader's decimal mark (``"58,3 %"`` in French and German)."""
+    whole, tenth = f"{float(f) * 100:.1f}".split(".")
+    return T("{whole}.{tenth} %", whole=whole, tenth=tenth)
 
 
 def table() -> list[list[int]]:

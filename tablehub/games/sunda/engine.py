@@ -20,8 +20,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from ...i18n import N_, T, Tc, Text, Tn, comma
 from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, confirmed, \
     no_hints, verdict, winners_of
+from .camera import SundaCameraMoves
 from .actions import ACTIONS, Challenge, Consent, PlaceMarker, PlacePawn, PlacePiece, Roll, WaterRight
 from .board import Analysis, Board
 from .dice import MAX_TRIBE, challenger_wins, dice_for, percent
@@ -51,8 +53,25 @@ def _pt(p: Point) -> str:
     return f"{p[0]},{p[1]}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _pawns(n: int) -> Text:
+    return Tn("{n} pawn", "{n} pawns", n)
+
+
+def _dice(n: int) -> Text:
+    return Tn("{n} die", "{n} dice", n)
+
+
+def marker_word(marker: Any) -> Any:
+    """A resource marker by its colour in the reader's language (an id of the owner's own set is kept)."""
+    words = {"red": Tc("sunda marker", "red"), "orange": Tc("sunda marker", "orange"),
+             "yellow": Tc("sunda marker", "yellow"), "green": Tc("sunda marker", "green"),
+             "blue": Tc("sunda marker", "blue"), "purple": Tc("sunda marker", "purple")}
+    return words.get(marker, marker) if isinstance(marker, str) else marker
+
+
+#: what a phase's claim was, in words
+CLAIMS = {"pawn": Tc("sunda", "pawn"), "water right": Tc("sunda", "water right"),
+          "challenge": Tc("sunda", "challenge")}
 
 
 def piece_drawing(piece: Piece, q: int, r: int, turn: int) -> dict[str, Any]:
@@ -93,8 +112,10 @@ class Sunda(Game):
         OptionSpec("pieces", None, "the pieces: a path to a pieces JSON file (or the object); "
                                    "default: the packaged provisional set"),
     )
-    provisional = ("Sunda to Sahul: the 136 pieces (and the resource markers' numbers 1-6) are a generated "
-                   "provisional set; the real art is not public")
+    #: the live camera's adapter (tablehub.tracking.layoutmoves): what a reading of the table means
+    layout_moves = SundaCameraMoves()
+    provisional = T("Sunda to Sahul: the 136 pieces (and the resource markers' numbers 1-6) are a generated "
+                    "provisional set; the real art is not public")
 
     def __init__(self, setup: Setup):
         super().__init__(setup)
@@ -138,20 +159,20 @@ class Sunda(Game):
         return self.current_player
 
     @property
-    def game_over(self) -> str | None:
+    def game_over(self) -> Text | None:
         """Why the game has ended (checked before every phase), or ``None``."""
         if self.finished:
-            return "the game is over"
+            return T("the game is over")
         if all(s == 0 for s in self.supply):
-            return "every pawn is placed"
+            return T("every pawn is placed")
         if not self.pool:
-            return "the pool is empty"
+            return T("the pool is empty")
         if self._fits_key != len(self.board.placed):
             board = self.board
             self._fits_any = any(board.can_place(self.set.by_id[pid]) for pid in self.pool)
             self._fits_key = len(board.placed)
         if not self._fits_any:
-            return "no piece in the pool fits the layout"
+            return T("no piece in the pool fits the layout")
         return None
 
     def chief(self, pt: Point) -> int:
@@ -195,29 +216,36 @@ class Sunda(Game):
 
     # ------------------------------------------------------------------ validation
 
-    def _who(self, action: Action, expected: int, role: str) -> None:
+    def _who(self, action: Action, expected: int, consent: bool = False) -> None:
+        """The action's player (when named) must be ``expected``: the one whose phase it is, or with
+        ``consent`` the chief of the tribe."""
         player = getattr(action, "player", None)
         if player is not None and player != self.players[expected]:
             if player not in self.players:
-                raise IllegalAction(f"{player!r} is not playing (players: {', '.join(self.players)})",
-                                    rule="unknown_player")
-            raise IllegalAction(f"it is {self.players[expected]}'s {role}, not {player}'s", rule="not_your_turn")
+                raise IllegalAction(T("{player} is not playing (players: {players})", player=repr(player),
+                                      players=", ".join(self.players)), rule="unknown_player")
+            if consent:
+                raise IllegalAction(T("it is {expected}'s consent (the chief of that tribe), not {player}'s",
+                                      expected=self.players[expected], player=player), rule="not_your_turn")
+            raise IllegalAction(T("it is {expected}'s phase, not {player}'s", expected=self.players[expected],
+                                  player=player), rule="not_your_turn")
 
-    def _claim_open(self, what: str) -> None:
+    def _claim_open(self, what: Text) -> None:
         if self.in_turn == 0:
-            raise IllegalAction(f"no piece has been placed yet: {what} follows a placement", rule="no_phase")
+            raise IllegalAction(T("no piece has been placed yet: {what} follows a placement", what=what),
+                                rule="no_phase")
         if self.pending is not None:
-            raise IllegalAction("a challenge waits for its dice (roll)", rule="challenge_pending")
+            raise IllegalAction(T("a challenge waits for its dice (roll)"), rule="challenge_pending")
         if self.claim is not None:
-            raise IllegalAction(f"this phase already had its claim ({self.claim}): one pawn, water right or "
-                                f"challenge per phase", rule="one_claim")
+            raise IllegalAction(T("this phase already had its claim ({claim}): one pawn, water right or challenge "
+                                  "per phase", claim=CLAIMS[self.claim]), rule="one_claim")
         if self.supply[self.current] == 0:
-            raise IllegalAction(f"{self.current_player} has no pawn left in supply", rule="no_pawn")
+            raise IllegalAction(T("{player} has no pawn left in supply", player=self.current_player), rule="no_pawn")
 
-    def _tribe_at(self, pt: Point, what: str) -> list[int]:
+    def _tribe_at(self, pt: Point, what: Text) -> list[int]:
         stack = self.tribes.get(pt)
         if not stack:
-            raise IllegalAction(f"no tribe stands at {_pt(pt)} ({what})", rule="no_tribe")
+            raise IllegalAction(T("no tribe stands at {point} ({what})", point=_pt(pt), what=what), rule="no_tribe")
         return stack
 
     def _validate(self, action: Action) -> None:
@@ -227,159 +255,179 @@ class Sunda(Game):
             return self._check_consent(action)
         if isinstance(action, PlacePiece):
             placer = self.current if self.in_turn < 2 else (self.current + 1) % len(self.players)
-            self._who(action, placer, "phase")
+            self._who(action, placer)
             if self.pending is not None:
-                raise IllegalAction("a challenge waits for its dice (roll) before the next piece",
+                raise IllegalAction(T("a challenge waits for its dice (roll) before the next piece"),
                                     rule="challenge_pending")
             over = self.game_over
             if over:
-                raise IllegalAction(f"the game has ended ({over}): finish it to score", rule="game_end")
+                raise IllegalAction(T("the game has ended ({why}): finish it to score", why=over), rule="game_end")
             piece = self.set.by_id.get(action.piece)
             if piece is None:
-                raise IllegalAction(f"there is no piece {action.piece!r} in this set ({self.set.name})",
-                                    rule="unknown_piece")
+                raise IllegalAction(self._no_such_piece(action.piece), rule="unknown_piece")
             if action.piece not in self.pool:
-                raise IllegalAction(f"piece {action.piece} is already on the table", rule="not_in_pool")
+                raise IllegalAction(T("piece {piece} is already on the table", piece=action.piece),
+                                    rule="not_in_pool")
             self.board.check(piece, action.q, action.r, action.turn)
             return None
-        self._who(action, self.current, "phase")
+        self._who(action, self.current)
         pt = (action.q, action.r) if hasattr(action, "q") else None  # type: ignore[attr-defined]
         if isinstance(action, PlacePawn):
-            self._claim_open("a pawn")
+            self._claim_open(T("a pawn"))
             assert pt is not None
             if pt in self.formed_land and pt not in self.tribes:
                 return None
             if not self.on("tribes"):
                 if pt in self.tribes:
-                    raise IllegalAction(f"the node {_pt(pt)} already holds a pawn (tribes are off: one pawn "
-                                        f"per node)", rule="occupied_node")
+                    raise IllegalAction(T("the node {point} already holds a pawn (tribes are off: one pawn per "
+                                          "node)", point=_pt(pt)), rule="occupied_node")
                 raise IllegalAction(self._not_formed(pt), rule="not_formed")
             stack = self.tribes.get(pt)
             if not stack:
                 raise IllegalAction(self._not_formed(pt), rule="not_formed")
             if self.board.island_root(pt) not in self._joinable():
-                raise IllegalAction(f"the tribe at {_pt(pt)} is not on the island of a node formed this phase "
-                                    f"(tribes: join a tribe on the island where you formed a node)",
-                                    rule="wrong_island")
+                raise IllegalAction(T("the tribe at {point} is not on the island of a node formed this phase "
+                                      "(tribes: join a tribe on the island where you formed a node)",
+                                      point=_pt(pt)), rule="wrong_island")
             if len(stack) >= MAX_TRIBE:
-                raise IllegalAction(f"the tribe at {_pt(pt)} already has {MAX_TRIBE} pawns (tribes: at most "
-                                    f"{MAX_TRIBE})", rule="tribe_full")
+                raise IllegalAction(T("the tribe at {point} already has {most} pawns (tribes: at most {most})",
+                                      point=_pt(pt), most=MAX_TRIBE), rule="tribe_full")
             me = self.current
             if any(p != me for p in stack):
                 if not self.on("cooperation"):
-                    raise IllegalAction(f"the tribe at {_pt(pt)} holds other players' pawns: without the "
-                                        f"cooperation level you may join only a tribe of your own pawns",
-                                        rule="not_own_tribe")
+                    raise IllegalAction(T("the tribe at {point} holds other players' pawns: without the "
+                                          "cooperation level you may join only a tribe of your own pawns",
+                                          point=_pt(pt)), rule="not_own_tribe")
                 if self.chief(pt) != me and pt not in self.consents:
-                    raise IllegalAction(f"cooperation: {self.players[self.chief(pt)]} leads the tribe at "
-                                        f"{_pt(pt)} and has not consented (a 'consent' action first)",
-                                        rule="no_consent")
+                    raise IllegalAction(T("cooperation: {chief} leads the tribe at {point} and has not consented "
+                                          "(a 'consent' action first)", chief=self.players[self.chief(pt)],
+                                          point=_pt(pt)), rule="no_consent")
             return None
         if isinstance(action, WaterRight):
             if not self.on("water_rights"):
-                raise IllegalAction("water rights are not played (option water_rights)", rule="level_off")
-            self._claim_open("a water right")
+                raise IllegalAction(T("water rights are not played (option water_rights)"), rule="level_off")
+            self._claim_open(T("a water right"))
             assert pt is not None
             if pt in self.water:
-                raise IllegalAction(f"the fresh-water node {_pt(pt)} already has a water right",
+                raise IllegalAction(T("the fresh-water node {point} already has a water right", point=_pt(pt)),
                                     rule="occupied_node")
             if pt not in self.formed_fresh:
                 node = self.board.nodes.get(pt)
-                what = "not a node yet" if node is None else f"a {node.kind} node" if node.kind != "water" else \
-                    "a water node not made fresh by this phase's piece"
-                raise IllegalAction(f"{_pt(pt)} is {what}: water rights go on a fresh-water node (water "
-                                    f"inside a lake) that this phase's piece formed", rule="not_fresh")
+                what = T("not a node yet") if node is None else T("a land node") if node.kind == "land" else \
+                    T("a coast node") if node.kind == "coast" else \
+                    T("a water node not made fresh by this phase's piece")
+                raise IllegalAction(T("{point} is {what}: water rights go on a fresh-water node (water inside a "
+                                      "lake) that this phase's piece formed", point=_pt(pt), what=what),
+                                    rule="not_fresh")
             return None
         if isinstance(action, Challenge):
             return self._check_challenge(action)
         if isinstance(action, PlaceMarker):
             return self._check_marker(action)
-        raise IllegalAction(f"{type(action).__name__} is not an action of {self.name}", rule="wrong_game")
+        raise IllegalAction(T("{action} is not an action of {game}", action=type(action).__name__, game=self.name),
+                            rule="wrong_game")
 
-    def _not_formed(self, pt: Point) -> str:
+    def _no_such_piece(self, piece: Any) -> Text:
+        return T("there is no piece {piece} in this set ({set})", piece=repr(piece), set=self.set.name)
+
+    def _not_formed(self, pt: Point) -> Text:
         node = self.board.nodes.get(pt)
         if node is None:
-            what = "not a node (pieces do not surround it yet)"
+            what = T("not a node (pieces do not surround it yet)")
+        elif node.kind == "water":
+            what = T("a water node, not a land node")
         elif node.kind != "land":
-            what = f"a {node.kind} node, not a land node"
+            what = T("a coast node, not a land node")
         else:
-            what = "a land node formed earlier, not by this phase's piece"
-        return f"{_pt(pt)} is {what}: a pawn goes on a land node this phase's piece completed"
+            what = T("a land node formed earlier, not by this phase's piece")
+        return T("{point} is {what}: a pawn goes on a land node this phase's piece completed", point=_pt(pt),
+                 what=what)
 
     def _check_consent(self, action: Consent) -> None:
         if not self.on("cooperation"):
-            raise IllegalAction("cooperation is not played (option cooperation)", rule="level_off")
+            raise IllegalAction(T("cooperation is not played (option cooperation)"), rule="level_off")
         if self.in_turn == 0:
-            raise IllegalAction("no piece has been placed yet: consent comes in a phase", rule="no_phase")
+            raise IllegalAction(T("no piece has been placed yet: consent comes in a phase"), rule="no_phase")
         pt = (action.q, action.r)
-        self._tribe_at(pt, "consent is given by a tribe's chief")
+        self._tribe_at(pt, T("consent is given by a tribe's chief"))
         if self.board.island_root(pt) not in self._joinable():
-            raise IllegalAction(f"the tribe at {_pt(pt)} is not on the island of a node formed this phase: "
-                                f"there is nothing to consent to", rule="wrong_island")
+            raise IllegalAction(T("the tribe at {point} is not on the island of a node formed this phase: there is "
+                                  "nothing to consent to", point=_pt(pt)), rule="wrong_island")
         chief = self.chief(pt)
         if chief == self.current:
-            raise IllegalAction(f"{self.current_player} leads the tribe at {_pt(pt)}: no consent needed",
-                                rule="own_tribe")
-        self._who(action, chief, "consent (the chief of that tribe)")
+            raise IllegalAction(T("{player} leads the tribe at {point}: no consent needed",
+                                  player=self.current_player, point=_pt(pt)), rule="own_tribe")
+        self._who(action, chief, consent=True)
         if pt in self.consents:
-            raise IllegalAction(f"the chief of the tribe at {_pt(pt)} has already consented this phase",
-                                rule="already_consented")
+            raise IllegalAction(T("the chief of the tribe at {point} has already consented this phase",
+                                  point=_pt(pt)), rule="already_consented")
 
     def _check_challenge(self, action: Challenge) -> None:
         if not self.on("challenges"):
-            raise IllegalAction("challenges are not played (option challenges)", rule="level_off")
-        self._claim_open("a challenge")
+            raise IllegalAction(T("challenges are not played (option challenges)"), rule="level_off")
+        self._claim_open(T("a challenge"))
         if not self.formed_land:
-            raise IllegalAction("a challenge replaces the pawn after forming a land node; this phase formed none",
+            raise IllegalAction(T("a challenge replaces the pawn after forming a land node; this phase formed none"),
                                 rule="not_formed")
         att, dfd = tuple(action.attacker), tuple(action.defender)
-        a = self._tribe_at(att, "the attacking tribe")  # type: ignore[arg-type]
-        d = self._tribe_at(dfd, "the defending tribe")  # type: ignore[arg-type]
+        a = self._tribe_at(att, T("the attacking tribe"))  # type: ignore[arg-type]
+        d = self._tribe_at(dfd, T("the defending tribe"))  # type: ignore[arg-type]
         if self.chief(att) != self.current:  # type: ignore[arg-type]
-            raise IllegalAction(f"{self.current_player} does not lead the tribe at {_pt(att)} "  # type: ignore
-                                f"(its chief is {self.players[self.chief(att)]})", rule="not_chief")  # type: ignore
+            raise IllegalAction(T("{player} does not lead the tribe at {point} (its chief is {chief})",
+                                  player=self.current_player, point=_pt(att),  # type: ignore[arg-type]
+                                  chief=self.players[self.chief(att)]), rule="not_chief")  # type: ignore[arg-type]
         if self.chief(dfd) == self.current:  # type: ignore[arg-type]
-            raise IllegalAction(f"{self.current_player} leads the tribe at {_pt(dfd)} too: the defender must "  # type: ignore
-                                f"be led by another player", rule="own_tribe")
+            raise IllegalAction(T("{player} leads the tribe at {point} too: the defender must be led by another "
+                                  "player", player=self.current_player, point=_pt(dfd)),  # type: ignore[arg-type]
+                                rule="own_tribe")
         if self.board.island_root(att) != self.board.island_root(dfd):  # type: ignore[arg-type]
-            raise IllegalAction(f"the tribes at {_pt(att)} and {_pt(dfd)} are on different islands: the "  # type: ignore
-                                f"defender must stand on the attacker's island", rule="wrong_island")
+            raise IllegalAction(T("the tribes at {attacker} and {defender} are on different islands: the defender "
+                                  "must stand on the attacker's island", attacker=_pt(att),  # type: ignore[arg-type]
+                                  defender=_pt(dfd)), rule="wrong_island")  # type: ignore[arg-type]
         del a, d
 
     def _check_roll(self, action: Roll) -> None:
         if self.pending is None:
-            raise IllegalAction("no challenge waits for dice", rule="no_challenge")
+            raise IllegalAction(T("no challenge waits for dice"), rule="no_challenge")
         need_c, need_d = self.pending.dice
-        for side, faces, need in (("challenger", action.challenger, need_c), ("defender", action.defender, need_d)):
+        for challenger, faces, need in ((True, action.challenger, need_c), (False, action.defender, need_d)):
             if len(faces) != need:
-                raise IllegalAction(f"the {side} rolls {_plural(need, 'die').replace('dies', 'dice')}, got "
-                                    f"{len(faces)} face(s)", rule="dice_count")
+                raise IllegalAction(
+                    Tn("the challenger rolls {n} die, got {faces} face(s)",
+                       "the challenger rolls {n} dice, got {faces} face(s)", need, faces=len(faces)) if challenger
+                    else Tn("the defender rolls {n} die, got {faces} face(s)",
+                            "the defender rolls {n} dice, got {faces} face(s)", need, faces=len(faces)),
+                    rule="dice_count")
             if any(not 1 <= f <= 6 for f in faces):
-                raise IllegalAction(f"a die shows 1 to 6, the {side}'s faces are {list(faces)}", rule="bad_die")
+                raise IllegalAction(T("a die shows 1 to 6, the challenger's faces are {faces}", faces=list(faces))
+                                    if challenger else
+                                    T("a die shows 1 to 6, the defender's faces are {faces}", faces=list(faces)),
+                                    rule="bad_die")
 
     def _check_marker(self, action: PlaceMarker) -> None:
         if not self.on("resources"):
-            raise IllegalAction("resources are not played (option resources)", rule="level_off")
+            raise IllegalAction(T("resources are not played (option resources)"), rule="level_off")
         marker = self.set.marker_by_id.get(action.marker)
         if marker is None:
-            raise IllegalAction(f"no resource marker {action.marker!r} (markers: "
-                                f"{', '.join(m.id for m in self.set.markers)})", rule="unknown_marker")
+            raise IllegalAction(T("no resource marker {marker} (markers: {markers})", marker=repr(action.marker),
+                                  markers=", ".join(m.id for m in self.set.markers)), rule="unknown_marker")
         if self.claim not in ("pawn", "water right") or self.claim_at is None:
-            raise IllegalAction("a resource marker follows a pawn or a water right added this phase",
+            raise IllegalAction(T("a resource marker follows a pawn or a water right added this phase"),
                                 rule="no_pawn_added")
         if self.marker_done:
-            raise IllegalAction("one resource marker per added pawn: this phase already placed one",
+            raise IllegalAction(T("one resource marker per added pawn: this phase already placed one"),
                                 rule="one_marker")
         if action.marker in self.markers:
-            raise IllegalAction(f"the {action.marker} marker is already on an island", rule="marker_used")
+            raise IllegalAction(T("the {marker} marker is already on an island", marker=marker_word(action.marker)),
+                                rule="marker_used")
         root = self.island_at(self.claim_at)
         total = self.island_marker_total(root)
         pawns = sum(self.island_pawns(root).values())
         if total + marker.number > pawns:
-            raise IllegalAction(f"the island's markers would total {total} + {marker.number} = "
-                                f"{total + marker.number}, more than its {_plural(pawns, 'pawn')} (resources: "
-                                f"the total must stay at most the pawns there, water rights included)",
-                                rule="marker_total")
+            raise IllegalAction(T("the island's markers would total {total} + {number} = {sum}, more than its "
+                                  "{pawns} (resources: the total must stay at most the pawns there, water rights "
+                                  "included)", total=total, number=marker.number, sum=total + marker.number,
+                                  pawns=_pawns(pawns)), rule="marker_total")
 
     # ------------------------------------------------------------------ application
 
@@ -537,10 +585,10 @@ class Sunda(Game):
         accepted there and the piece drawn each way; from :meth:`legal_actions` (``piece=``), each
         put to :meth:`validate`. No piece: no places (the page asks for the chosen piece)."""
         if piece is None:
-            return no_hints("sunda", "choose the piece to lay to see where it fits")
+            return no_hints("sunda", T("choose the piece to lay to see where it fits"))
         shape = self.set.by_id.get(piece)
         if shape is None:
-            raise IllegalAction(f"there is no piece {piece!r} in this set ({self.set.name})", rule="unknown_piece")
+            raise IllegalAction(self._no_such_piece(piece), rule="unknown_piece")
         by_point: dict[tuple[int, int], list[PlacePiece]] = {}
         for a in confirmed(self, self.legal_actions(piece)):
             assert isinstance(a, PlacePiece)
@@ -551,7 +599,7 @@ class Sunda(Game):
                   for (q, r), acts in sorted(by_point.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
         note = None
         if not places:
-            note = self.validate(PlacePiece(piece, 0, 0, 0, None)) or f"piece {piece} fits nowhere now"
+            note = self.validate(PlacePiece(piece, 0, 0, 0, None)) or T("piece {piece} fits nowhere now", piece=piece)
         return {"kind": "sunda", "piece": piece, "places": places, "note": note}
 
     # ------------------------------------------------------------------ scoring
@@ -572,21 +620,25 @@ class Sunda(Game):
                 counts[p] = counts.get(p, 0) + 1
             for p in sorted(counts, key=lambda p: stack.index(p)):
                 c = counts[p]
-                pawns = _plural(c, "pawn")
+                pawns, at, island = _pawns(c), _pt(pt), isl.name()
                 if isl.in_lake and not isl.complete:
-                    reason = f"{pawns} at {_pt(pt)} on {isl.name()}: a small incomplete island inside a lake " \
-                             f"is not land, 0"
+                    reason = T("{pawns} at {point} on {island}: a small incomplete island inside a lake is not "
+                               "land, 0", pawns=pawns, point=at, island=island)
                     pts = 0
                 elif self.on("tribes"):
                     each = size * (2 if isl.complete else 1)
                     pts = c * each
-                    doubled = f"{size}, doubled = {each}" if isl.complete else f"{size}"
-                    reason = f"{pawns} in the tribe of {size} at {_pt(pt)} on {isl.name()}: {doubled} each = {pts}"
+                    reason = T("{pawns} in the tribe of {size} at {point} on {island}: {size}, doubled = {each} each "
+                               "= {points}", pawns=pawns, size=size, point=at, island=island, each=each, points=pts) \
+                        if isl.complete else \
+                        T("{pawns} in the tribe of {size} at {point} on {island}: {size} each = {points}",
+                          pawns=pawns, size=size, point=at, island=island, points=pts)
                 else:
                     each = 2 if isl.complete else 1
                     pts = c * each
-                    reason = f"{pawns} at {_pt(pt)} on {isl.name()}: {each} each = {pts}" if c > 1 else \
-                        f"pawn at {_pt(pt)} on {isl.name()}: {pts}"
+                    reason = T("{pawns} at {point} on {island}: {each} each = {points}", pawns=pawns, point=at,
+                               island=island, each=each, points=pts) if c > 1 else \
+                        T("pawn at {point} on {island}: {points}", point=at, island=island, points=pts)
                 self.award(self.players[p], pts, reason, "final")
                 by_island.setdefault(isl.root, []).append(f"{self.players[p]} {pts}")
         for pt in sorted(self.water, key=lambda p: (p[1], p[0])):
@@ -595,9 +647,11 @@ class Sunda(Game):
             isl = an.islands.get(root)
             complete = isl is not None and isl.complete
             pts = 10 if complete else 5
-            where = isl.name() if isl is not None else "an island"
-            self.award(self.players[p], pts, f"water right at {_pt(pt)} in a lake of {where}: "
-                                             f"{'10 (complete island)' if complete else '5'}", "final")
+            where = isl.name() if isl is not None else T("an island")
+            self.award(self.players[p], pts,
+                       T("water right at {point} in a lake of {island}: 10 (complete island)", point=_pt(pt),
+                         island=where) if complete else
+                       T("water right at {point} in a lake of {island}: 5", point=_pt(pt), island=where), "final")
         if self.on("resources"):
             roots: dict[int, list[str]] = {}
             for m, pt in self.markers.items():
@@ -612,22 +666,28 @@ class Sunda(Game):
                 most = max(pawns.values())
                 leaders = [p for p in range(len(self.players)) if pawns.get(p) == most]
                 mult = 4 if complete else 2
-                names = " + ".join(f"{m} {self.set.marker_by_id[m].number}" for m in sorted(ms))
-                where = isl.name() if isl is not None else "an island"
+                names: Any = None
+                for m in sorted(ms):
+                    named = T("{marker} {number}", marker=marker_word(m), number=self.set.marker_by_id[m].number)
+                    names = named if names is None else T("{first} + {next}", first=names, next=named)
+                where = isl.name() if isl is not None else T("an island")
                 for p in leaders:
-                    tied = ", tied" if len(leaders) > 1 else ""
+                    said = dict(markers=names, total=total, island=where, most=most, mult=mult, points=total * mult)
                     self.award(self.players[p], total * mult,
-                               f"resource markers {names} = {total} on {where}, most pawns there ({most}{tied}): "
-                               f"{total} x {mult} = {total * mult}", "final")
+                               T("resource markers {markers} = {total} on {island}, most pawns there ({most}, tied): "
+                                 "{total} x {mult} = {points}", **said) if len(leaders) > 1 else
+                               T("resource markers {markers} = {total} on {island}, most pawns there ({most}): "
+                                 "{total} x {mult} = {points}", **said), "final")
         self.finished = True
         self.pending = None
         scores = self.scores()
         islands = [i for i in an.islands.values()]
         done = sum(1 for i in islands if i.complete)
-        lines.append(f"{_plural(len(self.board.placed), 'piece')} placed, {_plural(len(islands), 'island')} "
-                     f"({done} complete)")
-        lines.append("Totals: " + ", ".join(f"{p} {scores[p]}" for p in self.players) +
-                     f" ({verdict(winners_of(scores))})")
+        lines.append(T("{pieces} placed, {islands} ({done} complete)",
+                       pieces=Tn("{n} piece", "{n} pieces", len(self.board.placed)),
+                       islands=Tn("{n} island", "{n} islands", len(islands)), done=done))
+        lines.append(T("Totals: {totals} ({verdict})", totals=", ".join(f"{p} {scores[p]}" for p in self.players),
+                       verdict=verdict(winners_of(scores))))
         return self.score_log[before:]
 
     @classmethod
@@ -639,27 +699,32 @@ class Sunda(Game):
 
     # ------------------------------------------------------------------ views
 
-    def waiting_for(self) -> str:
+    def waiting_for(self) -> Text:
         if self.finished:
-            return "the game is over"
+            return T("the game is over")
         if self.pending is not None:
             c, d = self.pending.dice
-            return (f"the dice for {self.players[self.pending.challenger]}'s challenge: challenger "
-                    f"{_plural(c, 'die')}, defender {_plural(d, 'die')} "
-                    f"({percent(challenger_wins(c, d))} for the challenger)").replace("dies", "dice")
+            return T("the dice for {player}'s challenge: challenger {challenger_dice}, defender {defender_dice} "
+                     "({odds} for the challenger)", player=self.players[self.pending.challenger],
+                     challenger_dice=_dice(c), defender_dice=_dice(d), odds=percent(challenger_wins(c, d)))
         over = self.game_over
         if over:
-            return f"the game has ended ({over}): finish it to score"
+            return T("the game has ended ({why}): finish it to score", why=over)
         if self.in_turn in (1, 2) and self.claim is None and (self.formed_land or self.formed_fresh):
-            nxt = "second" if self.in_turn == 1 else "next player's"
-            return f"{self.current_player} to claim a node formed ({self._formed_words()}) or lay the {nxt} piece"
+            if self.in_turn == 1:
+                return T("{player} to claim a node formed ({formed}) or lay the second piece",
+                         player=self.current_player, formed=self._formed_words())
+            return T("{player} to claim a node formed ({formed}) or lay the next player's piece",
+                     player=self.current_player, formed=self._formed_words())
         who = self.to_play
-        phase = "second" if self.in_turn == 1 else "first"
-        return f"{who} to lay their {phase} piece of the turn"
+        if self.in_turn == 1:
+            return T("{player} to lay their second piece of the turn", player=who)
+        return T("{player} to lay their first piece of the turn", player=who)
 
-    def _formed_words(self) -> str:
-        parts = [f"land {_pt(p)}" for p in self.formed_land] + [f"fresh water {_pt(p)}" for p in self.formed_fresh]
-        return ", ".join(parts)
+    def _formed_words(self) -> Any:
+        parts = [T("land {point}", point=_pt(p)) for p in self.formed_land] + \
+            [T("fresh water {point}", point=_pt(p)) for p in self.formed_fresh]
+        return comma(parts)
 
     def resources(self) -> dict[str, Any]:
         players = {}
@@ -685,23 +750,28 @@ class Sunda(Game):
         }
         return {"players": players, "table": table}
 
-    def _challenge_words(self) -> str | None:
+    def _challenge_words(self) -> Text | None:
         ch = self._challenge_view()
         if ch is None:
             return None
         (aq, ar), (dq, dr) = ch["attacker"], ch["defender"]
-        return (f"{ch['challenger']}'s tribe at {aq},{ar} against {ch['defender_chief']}'s at {dq},{dr}: "
-                f"{ch['odds_text']} ({_plural(ch['challenger_dice'], 'die')} v "
-                f"{_plural(ch['defender_dice'], 'die')})").replace("dies", "dice")
+        return T("{challenger}'s tribe at {attacker} against {defender}'s at {defended}: {odds} ({challenger_dice} v "
+                 "{defender_dice})", challenger=ch["challenger"], attacker=_pt((aq, ar)),
+                 defender=ch["defender_chief"], defended=_pt((dq, dr)), odds=ch["odds_text"],
+                 challenger_dice=_dice(ch["challenger_dice"]), defender_dice=_dice(ch["defender_dice"]))
 
-    def _last_challenge_words(self) -> str | None:
+    def _last_challenge_words(self) -> Text | None:
         lc = self.last_challenge
         if lc is None:
             return None
         faces = lc["faces"]
-        added = "" if lc["replaced"] else f" ({lc['winner']} had no pawn to add)"
-        return (f"{lc['winner']} won {lc['challenger']}'s challenge, dice {faces['challenger']} v "
-                f"{faces['defender']}; the tribe at {lc['tribe'][0]},{lc['tribe'][1]} changed{added}")
+        said = dict(winner=lc["winner"], challenger=lc["challenger"], challenger_faces=faces["challenger"],
+                    defender_faces=faces["defender"], point=f"{lc['tribe'][0]},{lc['tribe'][1]}")
+        if lc["replaced"]:
+            return T("{winner} won {challenger}'s challenge, dice {challenger_faces} v {defender_faces}; the tribe at "
+                     "{point} changed", **said)
+        return T("{winner} won {challenger}'s challenge, dice {challenger_faces} v {defender_faces}; the tribe at "
+                 "{point} changed ({winner} had no pawn to add)", **said)
 
     def _challenge_view(self) -> dict[str, Any] | None:
         pend = self.pending
@@ -712,7 +782,7 @@ class Sunda(Game):
                 "challenger": self.players[pend.challenger], "defender_chief": self.players[pend.defender_chief],
                 "challenger_dice": c, "defender_dice": d,
                 "odds": round(float(challenger_wins(c, d)) * 100, 1),
-                "odds_text": f"{percent(challenger_wins(c, d))} for the challenger"}
+                "odds_text": T("{odds} for the challenger", odds=percent(challenger_wins(c, d)))}
 
     def view(self) -> dict[str, Any]:
         """``{"kind": "sunda", ...}``: pieces with their land drawn in page units (unit side, y down),
@@ -771,29 +841,42 @@ class Sunda(Game):
             "final": list(self.final_lines),
         }
 
-    def describe(self, action: Mapping[str, Any]) -> str | None:
+    def describe(self, action: Mapping[str, Any]) -> Text | None:
+        """Sunda's actions in table words: each as a whole sentence, with the player named or not."""
         kind = action.get("type")
-        who = f"{action['player']} " if isinstance(action.get("player"), str) else ""
+        who = action.get("player") if isinstance(action.get("player"), str) else None
         q, r = action.get("q"), action.get("r")
         at = f"{q},{r}"
+
+        def said(named: str, bare: str, **params: Any) -> Text:
+            return T(named, player=who, **params) if who is not None else T(bare, **params)
+
         if kind == "place_piece":
             turn = action.get("turn", 0)
             deg = 60 * turn if isinstance(turn, int) else turn
-            return f"{who}lays piece {action.get('piece')} at {at}, turned {deg}°".strip()
+            return said(N_("{player} lays piece {piece} at {point}, turned {degrees}°"),
+                        N_("lays piece {piece} at {point}, turned {degrees}°"),
+                        piece=action.get("piece"), point=at, degrees=deg)
         if kind == "place_pawn":
-            return f"{who}puts a spirit pawn on the node {at}".strip()
+            return said(N_("{player} puts a spirit pawn on the node {point}"),
+                        N_("puts a spirit pawn on the node {point}"), point=at)
         if kind == "water_right":
-            return f"{who}takes the water right on the fresh-water node {at}".strip()
+            return said(N_("{player} takes the water right on the fresh-water node {point}"),
+                        N_("takes the water right on the fresh-water node {point}"), point=at)
         if kind == "consent":
-            return f"{who}(chief of the tribe at {at}) consents to the join".strip()
+            return said(N_("{player} (chief of the tribe at {point}) consents to the join"),
+                        N_("(chief of the tribe at {point}) consents to the join"), point=at)
         if kind == "challenge":
             a, d = action.get("attacker"), action.get("defender")
             if isinstance(a, (list, tuple)) and isinstance(d, (list, tuple)) and len(a) == 2 and len(d) == 2:
-                return f"{who}challenges: the tribe at {a[0]},{a[1]} against the tribe at {d[0]},{d[1]}".strip()
+                return said(N_("{player} challenges: the tribe at {attacker} against the tribe at {defender}"),
+                            N_("challenges: the tribe at {attacker} against the tribe at {defender}"),
+                            attacker=f"{a[0]},{a[1]}", defender=f"{d[0]},{d[1]}")
             return None
         if kind == "roll":
             c, d = action.get("challenger"), action.get("defender")
-            return f"dice: challenger {c}, defender {d}"
+            return T("dice: challenger {challenger}, defender {defender}", challenger=c, defender=d)
         if kind == "place_marker":
-            return f"{who}adds the {action.get('marker')} resource marker to the island".strip()
+            return said(N_("{player} adds the {marker} resource marker to the island"),
+                        N_("adds the {marker} resource marker to the island"), marker=marker_word(action.get("marker")))
         return None

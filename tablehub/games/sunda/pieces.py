@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from ...i18n import T, Text
 from ...jsonfile import read_json
 from ..base import SetupError
 
@@ -189,29 +190,38 @@ def default_outline(ring: str, join: str) -> tuple[tuple[tuple[float, float], ..
     return tuple(polys)
 
 
-def _err(source: str, where: str, msg: str) -> PiecesError:
-    return PiecesError(f"{source}: {where}: {msg}" if where else f"{source}: {msg}")
+def _err(source: str, where: Any, msg: Text) -> PiecesError:
+    """One line: the file, the place in it (a field path or a piece) and what was expected."""
+    return PiecesError(T("{source}: {where}: {problem}", source=source, where=where, problem=msg) if where else
+                       T("{source}: {problem}", source=source, problem=msg))
 
 
-def build_piece(index: int, pd: Any, source: str) -> Piece:
-    where = f"pieces[{index}]"
+def _piece_named(pid: str) -> Text:
+    return T("piece {piece}", piece=pid)
+
+
+def build_piece(index: int, pd: Any, source: str, field: str = "pieces") -> Piece:
+    where: Any = f"{field}[{index}]"
     if not isinstance(pd, Mapping):
-        raise _err(source, where, "each piece is an object like {\"id\": \"s001\", \"sides\": \"LLL LWW WWW WWL\"}")
+        raise _err(source, where, T("each piece is an object like {example}",
+                                    example='{"id": "s001", "sides": "LLL LWW WWW WWL"}'))
     pid = pd.get("id")
     if not isinstance(pid, str) or not pid.strip():
-        raise _err(source, where, "field 'id' must be a non-empty string")
-    where = f"piece {pid}"
+        raise _err(source, where, T("field 'id' must be a non-empty string"))
+    where = _piece_named(pid)
     extra = set(pd) - PIECE_KEYS
     if extra:
-        raise _err(source, where, f"unknown field(s) {', '.join(sorted(extra))} (known: {', '.join(sorted(PIECE_KEYS))})")
+        raise _err(source, where, T("unknown field(s) {fields} (known: {known})", fields=", ".join(sorted(extra)),
+                                    known=", ".join(sorted(PIECE_KEYS))))
     sides = pd.get("sides")
     ring = "".join(sides.split()) if isinstance(sides, str) else None
     if ring is None or len(ring) != 12 or set(ring) - {"L", "W"}:
-        raise _err(source, where, f"field 'sides' must be 4 sides of 3 slots, L (land) or W (water), clockwise "
-                                  f"from the acute corner, like \"LLL LWW WWW WWL\"; got {sides!r}")
+        raise _err(source, where, T("field 'sides' must be 4 sides of 3 slots, L (land) or W (water), clockwise "
+                                    "from the acute corner, like {example}; got {sides}",
+                                    example='"LLL LWW WWW WWL"', sides=repr(sides)))
     join = pd.get("join", "water")
     if join not in ("land", "water"):
-        raise _err(source, where, f"field 'join' must be \"land\" or \"water\", got {join!r}")
+        raise _err(source, where, T("field 'join' must be \"land\" or \"water\", got {join}", join=repr(join)))
     region_of, terrains = regions_of(ring, join)
     corners = "".join(ring[3 * k] if ring[3 * k] == ring[3 * k - 1] else "C" for k in range(4))
     outline_data = pd.get("outline")
@@ -219,7 +229,7 @@ def build_piece(index: int, pd: Any, source: str) -> Piece:
         outline = default_outline(ring, join)
     else:
         if not isinstance(outline_data, list):
-            raise _err(source, where, "field 'outline' must be a list of polygons, each a list of [x, y] points")
+            raise _err(source, where, T("field 'outline' must be a list of polygons, each a list of [x, y] points"))
         polys = []
         for i, poly in enumerate(outline_data):
             ok = isinstance(poly, list) and len(poly) >= 3 and all(
@@ -227,55 +237,56 @@ def build_piece(index: int, pd: Any, source: str) -> Piece:
                     isinstance(v, (int, float)) and not isinstance(v, bool) and -0.01 <= v <= 1.51 for v in pt)
                 for pt in poly)
             if not ok:
-                raise _err(source, where, f"outline[{i}] must be at least 3 [x, y] points inside the piece "
-                                          f"(x 0-1.5, y 0-0.87)")
+                raise _err(source, where, T("outline[{index}] must be at least 3 [x, y] points inside the piece "
+                                            "(x 0-1.5, y 0-0.87)", index=i))
             polys.append(tuple((float(x), float(y)) for x, y in poly))
         outline = tuple(polys)
     note = pd.get("note", "")
     if not isinstance(note, str):
-        raise _err(source, where, "field 'note' must be a string")
+        raise _err(source, where, T("field 'note' must be a string"))
     return Piece(index, pid, ring, join, region_of, terrains, corners, outline, note)
 
 
-def build_piece_set(data: Any, source: str = "<pieces>") -> PieceSet:
-    """Validate a parsed pieces file."""
+def build_piece_set(data: Any, source: str = "<pieces>", field: str = "pieces") -> PieceSet:
+    """Validate a parsed pieces file (``field``: how an error names the pieces list)."""
     if not isinstance(data, Mapping):
-        raise _err(source, "", "a pieces file is a JSON object with 'format', 'game', 'markers' and 'pieces'")
+        raise _err(source, "", T("a pieces file is a JSON object with 'format', 'game', 'markers' and 'pieces'"))
     if data.get("format") != FORMAT:
-        raise _err(source, "", f"field 'format' must be {FORMAT!r}, got {data.get('format')!r}")
+        raise _err(source, "", T("field 'format' must be {format}, got {value}", format=repr(FORMAT),
+                                 value=repr(data.get("format"))))
     if data.get("game") != "sunda":
-        raise _err(source, "", f"field 'game' must be \"sunda\", got {data.get('game')!r}")
+        raise _err(source, "", T("field 'game' must be \"sunda\", got {value}", value=repr(data.get("game"))))
     extra = set(data) - {"format", "game", "set", "provisional", "notes", "markers", "pieces"}
     if extra:
-        raise _err(source, "", f"unknown field(s) {', '.join(sorted(extra))}")
+        raise _err(source, "", T("unknown field(s) {fields}", fields=", ".join(sorted(extra))))
     provisional = data.get("provisional", False)
     if not isinstance(provisional, bool):
-        raise _err(source, "", f"field 'provisional' must be true or false, got {provisional!r}")
+        raise _err(source, "", T("field 'provisional' must be true or false, got {value}", value=repr(provisional)))
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-        raise _err(source, "", "field 'notes' must be a list of strings")
+        raise _err(source, "", T("field 'notes' must be a list of strings"))
     markers_data = data.get("markers")
     if not isinstance(markers_data, list) or len(markers_data) != MARKERS_IN_A_BOX:
-        raise _err(source, "", f"field 'markers' must list the {MARKERS_IN_A_BOX} resource markers, "
-                               f"like {{\"id\": \"red\", \"number\": 1}}")
+        raise _err(source, "", T("field 'markers' must list the {count} resource markers, like {example}",
+                                 count=MARKERS_IN_A_BOX, example='{"id": "red", "number": 1}'))
     markers = []
     for i, md in enumerate(markers_data):
         if not isinstance(md, Mapping) or set(md) != {"id", "number"} or not isinstance(md["id"], str) \
                 or not md["id"] or isinstance(md["number"], bool) or not isinstance(md["number"], int) \
                 or md["number"] < 1:
-            raise _err(source, f"markers[{i}]", "must be {\"id\": NAME, \"number\": a whole number >= 1}")
+            raise _err(source, f"markers[{i}]", T("must be {{\"id\": NAME, \"number\": a whole number >= 1}}"))
         if any(m.id == md["id"] for m in markers):
-            raise _err(source, f"markers[{i}]", f"duplicate marker id {md['id']!r}")
+            raise _err(source, f"markers[{i}]", T("duplicate marker id {marker}", marker=repr(md["id"])))
         markers.append(Marker(md["id"], md["number"]))
     pieces_data = data.get("pieces")
     if not isinstance(pieces_data, list) or not pieces_data:
-        raise _err(source, "", "field 'pieces' must be a non-empty list")
+        raise _err(source, "", T("field 'pieces' must be a non-empty list"))
     pieces: list[Piece] = []
     by_id: dict[str, Piece] = {}
     for i, pd in enumerate(pieces_data):
-        p = build_piece(i, pd, source)
+        p = build_piece(i, pd, source, field)
         if p.id in by_id:
-            raise _err(source, f"piece {p.id}", "duplicate piece id")
+            raise _err(source, _piece_named(p.id), T("duplicate piece id"))
         by_id[p.id] = p
         pieces.append(p)
     ps = PieceSet(source, str(data.get("set", "")), provisional, list(notes), pieces, markers, by_id)
@@ -296,8 +307,8 @@ def load_pieces(option: Any = None) -> PieceSet:
     if isinstance(option, Mapping):
         return build_piece_set(option, "option 'pieces'")
     if not isinstance(option, (str, Path)):
-        raise PiecesError(f"sunda: option 'pieces' must be a path to a pieces JSON file or a pieces object, "
-                          f"got {option!r}")
+        raise PiecesError(T("sunda: option 'pieces' must be a path to a pieces JSON file or a pieces object, got "
+                            "{value}", value=repr(option)))
     key = str(Path(option).resolve())
     cached = _CACHE.get(key)
     if cached is None:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
+from ...i18n import T, Text, Tn
 from ..base import SetupError
 from .board import LETTERS, PEARLS, TRACK_LENGTH, board_from_dict
+from .words import a_pearl
 
 OPS = ("set", "clear")
 
@@ -28,29 +30,32 @@ def new_draft() -> dict[str, Any]:
 
 def _index(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < TRACK_LENGTH:
-        raise DraftError(f"'index' must be a track space, 0 to {TRACK_LENGTH - 1}, got {str(value)[:40]!r}")
+        raise DraftError(T("'index' must be a track space, 0 to {last}, got {value}", last=TRACK_LENGTH - 1,
+                           value=repr(str(value)[:40])))
     return value
 
 
-def apply(draft: Mapping[str, Any], request: Any) -> tuple[dict[str, Any], str]:
+def apply(draft: Mapping[str, Any], request: Any) -> tuple[dict[str, Any], Text]:
     """One change: the new draft (``draft`` is not changed) and what was done, in one line."""
     if not isinstance(request, Mapping):
-        raise DraftError("send the change as an object {\"op\": ..., ...}")
+        raise DraftError(T("send the change as an object {example}", example='{"op": ..., ...}'))
     op = request.get("op")
     if op not in OPS:
-        raise DraftError(f"'op' must be one of {', '.join(OPS)}, got {str(op)[:40]!r}")
+        raise DraftError(T("'op' must be one of {ops}, got {value}", ops=", ".join(OPS), value=repr(str(op)[:40])))
     new = copy.deepcopy(dict(draft))
     i = _index(request.get("index"))
     if op == "clear":
         new["track"][i] = None
-        return new, f"track space {i} cleared"
+        return new, T("track space {index} cleared", index=i)
     letter, pearl = request.get("letter"), request.get("pearl")
     if letter not in LETTERS:
-        raise DraftError(f"'letter' must be one of {', '.join(LETTERS)}, got {str(letter)[:40]!r}")
+        raise DraftError(T("'letter' must be one of {letters}, got {value}", letters=", ".join(LETTERS),
+                           value=repr(str(letter)[:40])))
     if pearl not in PEARLS:
-        raise DraftError(f"'pearl' must be one of {', '.join(PEARLS)}, got {str(pearl)[:40]!r}")
+        raise DraftError(T("'pearl' must be one of {pearls}, got {value}", pearls=", ".join(PEARLS),
+                           value=repr(str(pearl)[:40])))
     new["track"][i] = {"letter": letter, "pearl": pearl}
-    return new, f"track space {i}: {letter} with a {pearl} pearl"
+    return new, T("track space {index}: {letter} with {pearl}", index=i, letter=letter, pearl=a_pearl(pearl))
 
 
 def finished(draft: Mapping[str, Any], name: str | None = None) -> dict[str, Any]:
@@ -59,16 +64,19 @@ def finished(draft: Mapping[str, Any], name: str | None = None) -> dict[str, Any
             "track": [dict(s) if s else None for s in draft["track"]]}
 
 
-def problem(draft: Mapping[str, Any], source: str = "the recorded track") -> str | None:
+def problem(draft: Mapping[str, Any], source: str | None = None) -> str | None:
     """Why the engine would refuse the recorded track (one line), or ``None`` when it loads."""
+    source = T("the recorded track") if source is None else source
     missing = [i for i, s in enumerate(draft["track"]) if not s]
     if missing:
-        return (f"{source}: track space{'s' if len(missing) > 1 else ''} "
-                f"{', '.join(map(str, missing))} not recorded yet ({TRACK_LENGTH - len(missing)} of {TRACK_LENGTH})")
+        return Tn("{source}: track space {spaces} not recorded yet ({done} of {total})",
+                  "{source}: track spaces {spaces} not recorded yet ({done} of {total})", len(missing),
+                  source=source, spaces=", ".join(map(str, missing)), done=TRACK_LENGTH - len(missing),
+                  total=TRACK_LENGTH)
     try:
         board_from_dict(finished(draft), source)
     except SetupError as exc:
-        return str(exc)
+        return exc.text
     return None
 
 

@@ -24,13 +24,15 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from ...i18n import T, Text
 from ..base import Action, Game, IllegalAction, OptionSpec, PositionResult, Setup, confirmed, no_hints
 from . import scoring
 from .actions import ACTIONS, Bid, Pass, PlaceBoat, PlaceSailboat, Roll, Save, StartPearl, TakeLetter, TakePearl
+from .camera import TahitiBoardMoves
 from .board import LINES, PEARLS, PEARLS_PER_COLOUR, SECTORS, SIZE, TAHITI, TRACK_LENGTH, Board, Cell, all_cells, \
     cell_name, load_board, parse_cell, sectors_of
 from .scoring import BOATS_PER_PLAYER, MapBoat
-from .words import describe as describe_in_words
+from .words import a_pearl, colour as colour_word, describe as describe_in_words, the_pearl, the_pearls
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,8 @@ class Tahiti(Game):
                    "the track order: a path to a board JSON file (or the board object); "
                    "default: the packaged provisional order"),
     )
-    provisional = "Tahiti: the order of the 12 track spaces is provisional (the rule book does not give it)"
+    board_moves = TahitiBoardMoves()  # what the camera's view of the board means (tablehub.tracking.boardmoves)
+    provisional = T("Tahiti: the order of the 12 track spaces is provisional (the rule book does not give it)")
 
     def __init__(self, setup: Setup):
         super().__init__(setup)
@@ -95,8 +98,8 @@ class Tahiti(Game):
         self.high_bidder: int | None = None
         self.passed: list[int] = []
         self.winner: int | None = None
-        self.note: str | None = None  # what the engine resolved by itself last
-        self.final_lines: list[str] = []
+        self.note: Text | None = None  # what the engine resolved by itself last
+        self.final_lines: list[Text] = []
         self._turn_open = False
 
     # ------------------------------------------------------------------ helpers
@@ -104,39 +107,43 @@ class Tahiti(Game):
     def _index(self, name: str) -> int:
         return self.players.index(name)
 
-    def _space_name(self, space: int) -> str:
+    def _space_name(self, space: int) -> Text:
         s = self.board.track[space]
-        return f"space {space} ({s.letter}, {s.pearl})"
+        return T("space {space} ({letter}, {colour})", space=space, letter=s.letter, colour=colour_word(s.pearl))
 
     def boats_on_map(self, player: int) -> int:
         name = self.players[player]
         return sum(1 for b in self.map.values() if b.owner == name)
 
-    def waiting_for(self) -> str:
+    def waiting_for(self) -> Text:
         """What the engine waits for, as a sentence ("Ana to roll the die")."""
         if self.finished:
-            return "the game is over"
+            return T("the game is over")
         who = self.players[self.current]
         if self.phase == SAILBOATS:
-            return f"{who} to place their sailboat on a track space"
+            return T("{player} to place their sailboat on a track space", player=who)
         if self.phase == START_PEARLS:
-            return f"{who} to take a starting pearl"
+            return T("{player} to take a starting pearl", player=who)
         if self.phase == ROLL:
-            return f"{who} to roll the die"
+            return T("{player} to roll the die", player=who)
         if self.phase == SAVE:
-            return f"{who} to announce their savings (0-{MAX_SAVING} $)"
+            return T("{player} to announce their savings (0-{most} $)", player=who, most=MAX_SAVING)
         if self.phase == AUCTION:
-            bid = "no bid yet" if self.high_bid is None else \
-                f"{self.players[self.high_bidder]} bids {self.high_bid} $"  # type: ignore[index]
-            return f"{who} to bid or pass for a move of {self.die} ({bid})"
+            bid = T("no bid yet") if self.high_bid is None else \
+                T("{bidder} bids {amount} $", bidder=self.players[self.high_bidder],  # type: ignore[index]
+                  amount=self.high_bid)
+            return T("{player} to bid or pass for a move of {die} ({bid})", player=who, die=self.die, bid=bid)
         ps = self.state[self.current]
         space = self.board.track[ps.space]  # type: ignore[index]
         if ps.letter_space is not None:
             letter = self.board.track[ps.letter_space].letter
-            return f"{who} to take a {space.pearl} pearl and place the boat in sector {letter}"
+            return T("{player} to take {pearl} and place the boat in sector {letter}", player=who,
+                     pearl=a_pearl(space.pearl), letter=letter)
         if ps.pearl is not None:
-            return f"{who} to take letter {space.letter} and place the {ps.pearl} pearl in sector {space.letter}"
-        return f"{who} to take letter {space.letter} or a {space.pearl} pearl"
+            return T("{player} to take letter {letter} and place {pearl} in sector {letter}", player=who,
+                     letter=space.letter, pearl=the_pearl(ps.pearl))
+        return T("{player} to take letter {letter} or {pearl}", player=who, letter=space.letter,
+                 pearl=a_pearl(space.pearl))
 
     def _expected(self) -> tuple[type[Action], ...]:
         if self.phase == SAILBOATS:
@@ -160,62 +167,65 @@ class Tahiti(Game):
 
     def _validate(self, action: Action) -> None:
         if self.finished:
-            raise IllegalAction("the game is over", rule="game_over")
+            raise IllegalAction(T("the game is over"), rule="game_over")
         expected = self.players[self.current]
         player = getattr(action, "player", None)
         if player is not None and player not in self.players:
-            raise IllegalAction(f"{player!r} does not play in this game ({', '.join(self.players)})",
-                                rule="unknown_player")
+            raise IllegalAction(T("{player} does not play in this game ({players})", player=repr(player),
+                                  players=", ".join(self.players)), rule="unknown_player")
         if player is not None and player != expected:
-            raise IllegalAction(f"waiting for {self.waiting_for()}, not {player}", rule="not_your_turn")
+            raise IllegalAction(T("waiting for {what}, not {player}", what=self.waiting_for(), player=player),
+                                rule="not_your_turn")
         if not isinstance(action, self._expected()):
-            raise IllegalAction(f"{action.type} is not possible now: waiting for {self.waiting_for()}",
-                                rule=self._wrong_phase_rule())
+            raise IllegalAction(T("{action} is not possible now: waiting for {what}", action=action.type,
+                                  what=self.waiting_for()), rule=self._wrong_phase_rule())
         getattr(self, f"_check_{action.type}")(action, expected, self.state[self.current])
 
     def _check_place_sailboat(self, action: PlaceSailboat, who: str, ps: PlayerState) -> None:
         if not 0 <= action.space < TRACK_LENGTH:
-            raise IllegalAction(f"space must be a track space 0-{TRACK_LENGTH - 1}, got {action.space!r}",
-                                rule="space")
+            raise IllegalAction(T("space must be a track space 0-{last}, got {space}", last=TRACK_LENGTH - 1,
+                                  space=repr(action.space)), rule="space")
 
     def _check_start_pearl(self, action: StartPearl, who: str, ps: PlayerState) -> None:
         self._known_colour(action.pearl)
         for name, other in zip(self.players, self.state):
             if other.pearl == action.pearl:
-                raise IllegalAction(f"{name} already took a {action.pearl} pearl: "
-                                    f"two players cannot start with the same colour", rule="pearl_taken")
+                raise IllegalAction(T("{player} already took {pearl}: two players cannot start with the same "
+                                      "colour", player=name, pearl=a_pearl(action.pearl)), rule="pearl_taken")
 
     def _check_roll(self, action: Roll, who: str, ps: PlayerState) -> None:
         if action.face not in DIE_FACES or isinstance(action.face, bool):
-            raise IllegalAction(f"the die shows 1, 2, 3, 4 or \"blank\", got {action.face!r}", rule="die_face")
+            raise IllegalAction(T("the die shows 1, 2, 3, 4 or \"blank\", got {face}", face=repr(action.face)),
+                                rule="die_face")
 
     def _check_save(self, action: Save, who: str, ps: PlayerState) -> None:
         if not 0 <= action.amount <= MAX_SAVING:
-            raise IllegalAction(f"a saving is 0 to {MAX_SAVING} $, got {action.amount}", rule="save_range")
+            raise IllegalAction(T("a saving is 0 to {most} $, got {amount}", most=MAX_SAVING, amount=action.amount),
+                                rule="save_range")
         if action.amount > ps.cash:
-            raise IllegalAction(f"{who} has only {ps.cash} $ in cash, cannot save {action.amount} $",
-                                rule="save_above_cash")
+            raise IllegalAction(T("{player} has only {cash} $ in cash, cannot save {amount} $", player=who,
+                                  cash=ps.cash, amount=action.amount), rule="save_above_cash")
 
     def _check_bid(self, action: Bid, who: str, ps: PlayerState) -> None:
         if self.high_bidder is None and action.amount < 0:
-            raise IllegalAction(f"a bid is at least 0 $, got {action.amount}", rule="bid_too_low")
+            raise IllegalAction(T("a bid is at least 0 $, got {amount}", amount=action.amount), rule="bid_too_low")
         if self.high_bidder is not None and action.amount <= self.high_bid:  # type: ignore[operator]
-            raise IllegalAction(f"the bid is {self.high_bid} $ ({self.players[self.high_bidder]}): bid more "
-                                f"than that or pass", rule="bid_too_low")
+            raise IllegalAction(T("the bid is {amount} $ ({bidder}): bid more than that or pass",
+                                  amount=self.high_bid, bidder=self.players[self.high_bidder]), rule="bid_too_low")
         if action.amount > ps.cash:
-            raise IllegalAction(f"{who} has only {ps.cash} $ in cash, cannot bid {action.amount} $",
-                                rule="bid_above_cash")
+            raise IllegalAction(T("{player} has only {cash} $ in cash, cannot bid {amount} $", player=who,
+                                  cash=ps.cash, amount=action.amount), rule="bid_above_cash")
 
     def _check_pass(self, action: Pass, who: str, ps: PlayerState) -> None:
         """Passing is always allowed in an auction."""
 
     def _check_take_letter(self, action: TakeLetter, who: str, ps: PlayerState) -> None:
         if ps.boats == 0:
-            raise IllegalAction(f"{who} has no boat left", rule="no_boats")
+            raise IllegalAction(T("{player} has no boat left", player=who), rule="no_boats")
 
     def _check_take_pearl(self, action: TakePearl, who: str, ps: PlayerState) -> None:
         if ps.boats == 0:
-            raise IllegalAction(f"{who} has no boat left", rule="no_boats")
+            raise IllegalAction(T("{player} has no boat left", player=who), rule="no_boats")
         self._pearl_taken(action.pearl)
 
     def _check_place_boat(self, action: PlaceBoat, who: str, ps: PlayerState) -> None:
@@ -223,8 +233,8 @@ class Tahiti(Game):
         if ps.letter_space is not None:
             self._pearl_taken(action.pearl)
         elif action.pearl is not None and action.pearl != ps.pearl:
-            raise IllegalAction(f"{who} places the {ps.pearl} pearl in front of them, not {action.pearl}",
-                                rule="pearl_held")
+            raise IllegalAction(T("{player} places {pearl} in front of them, not {other}", player=who,
+                                  pearl=the_pearl(ps.pearl), other=colour_word(action.pearl)), rule="pearl_held")
 
     def _wrong_phase_rule(self) -> str:
         if self.phase == CHOOSE:
@@ -238,7 +248,8 @@ class Tahiti(Game):
 
     def _known_colour(self, pearl: Any) -> str:
         if pearl not in PEARLS:
-            raise IllegalAction(f"pearl colours are {', '.join(PEARLS)}, got {pearl!r}", rule="unknown_colour")
+            raise IllegalAction(T("pearl colours are {colours}, got {pearl}", colours=", ".join(PEARLS),
+                                  pearl=repr(pearl)), rule="unknown_colour")
         return pearl
 
     def _pearl_taken(self, chosen: str | None) -> str:
@@ -248,17 +259,18 @@ class Tahiti(Game):
         if self.supply[colour] > 0:
             if chosen is not None and chosen != colour:
                 self._known_colour(chosen)
-                raise IllegalAction(f"the {colour} pearls are still in supply: take {colour}, not {chosen} "
-                                    f"(a substitute colour is only for a colour that has run out)",
+                raise IllegalAction(T("{pearls} are still in supply: take {colour}, not {chosen} (a substitute "
+                                      "colour is only for a colour that has run out)", pearls=the_pearls(colour),
+                                      colour=colour_word(colour), chosen=colour_word(chosen)),
                                     rule="colour_in_supply")
             return colour
         if chosen is None:
-            raise IllegalAction(f"the {colour} pearls have run out: name the colour taken instead (field 'pearl')",
-                                rule="substitute_required")
+            raise IllegalAction(T("{pearls} have run out: name the colour taken instead (field 'pearl')",
+                                  pearls=the_pearls(colour)), rule="substitute_required")
         self._known_colour(chosen)
         if self.supply[chosen] == 0:
-            raise IllegalAction(f"the {chosen} pearls have run out too: choose a colour still in supply",
-                                rule="colour_exhausted")
+            raise IllegalAction(T("{pearls} have run out too: choose a colour still in supply",
+                                  pearls=the_pearls(chosen)), rule="colour_exhausted")
         return chosen
 
     def _placing_letter(self) -> str:
@@ -269,15 +281,16 @@ class Tahiti(Game):
     def _check_cell(self, name: str, letter: str) -> Cell:
         cell = parse_cell(name)
         if cell is None:
-            raise IllegalAction(f"cell must be a row letter then a column letter (A-F, M for the middle line), "
-                                f"like \"BE\"; got {name!r}", rule="cell")
+            raise IllegalAction(T("cell must be a row letter then a column letter (A-F, M for the middle line), "
+                                  "like \"BE\"; got {cell}", cell=repr(name)), rule="cell")
         if cell == TAHITI:
-            raise IllegalAction("MM is the island of Tahiti: no boat can sit there", rule="tahiti")
+            raise IllegalAction(T("MM is the island of Tahiti: no boat can sit there"), rule="tahiti")
         if cell not in SECTORS[letter]:
-            raise IllegalAction(f"{cell_name(cell)} is outside sector {letter} (row {letter} and column {letter})",
-                                rule="outside_sector")
+            raise IllegalAction(T("{cell} is outside sector {letter} (row {letter} and column {letter})",
+                                  cell=cell_name(cell), letter=letter), rule="outside_sector")
         if cell in self.map:
-            raise IllegalAction(f"{cell_name(cell)} already holds {self.map[cell].owner}'s boat", rule="cell_taken")
+            raise IllegalAction(T("{cell} already holds {owner}'s boat", cell=cell_name(cell),
+                                  owner=self.map[cell].owner), rule="cell_taken")
         return cell
 
     # ------------------------------------------------------------------ applying
@@ -349,7 +362,7 @@ class Tahiti(Game):
     def _roll(self, face: int | str) -> None:
         if face == "blank":
             if self.event_done:
-                self.note = "blank face after an event: ignored, roll again"
+                self.note = T("blank face after an event: ignored, roll again")
                 return
             self.event_done = True
             if self.disc == DISC_PAY:
@@ -358,14 +371,14 @@ class Tahiti(Game):
                     boats = self.boats_on_map(i)
                     ps.cash += boats
                     paid.append(f"{self.players[i]} +{boats} $")
-                self.note = "pay day: " + ", ".join(paid)
+                self.note = T("pay day: {paid}", paid=", ".join(paid))
                 self._flip_disc()
             else:
                 n = len(self.players)
                 self.savers = [(self.roller + k) % n for k in range(n)]
                 self.phase = SAVE
                 self.current = self.savers[0]
-                self.note = "treasure: every player saves 0-10 $ into their vault"
+                self.note = T("treasure: every player saves 0-{most} $ into their vault", most=MAX_SAVING)
             return
         self.die = int(face)
         self.phase = AUCTION
@@ -380,7 +393,7 @@ class Tahiti(Game):
         n = len(self.players)
         active = [i for i in range(n) if i not in self.passed]
         if not active:
-            self.note = f"nobody bid for the {self.die}: nobody moves"
+            self.note = T("nobody bid for the {die}: nobody moves", die=self.die)
             self._end_turn()
             return
         if active == [self.high_bidder]:
@@ -404,22 +417,22 @@ class Tahiti(Game):
         self.phase = CHOOSE
         who = self.players[winner]
         reason = self._nothing_to_do(winner)
-        moved = (f"{who} pays {self.high_bid} $ to {self.players[paid]} and sails {self.die} "
-                 f"to {self._space_name(ps.space)}")
+        moved = T("{player} pays {amount} $ to {paid} and sails {die} to {space}", player=who,
+                  amount=self.high_bid, paid=self.players[paid], die=self.die, space=self._space_name(ps.space))
         if reason:
-            self.note = f"{moved}; {reason}: nothing changes"
+            self.note = T("{moved}; {reason}: nothing changes", moved=moved, reason=reason)
             self._end_turn()
         else:
             self.note = moved
 
-    def _nothing_to_do(self, player: int) -> str | None:
+    def _nothing_to_do(self, player: int) -> Text | None:
         """Why the auction winner can do nothing on the space reached (``None`` when they can)."""
         ps = self.state[player]
         if ps.letter_space is None and ps.pearl is None:
-            return "no boat left" if ps.boats == 0 else None
+            return T("no boat left") if ps.boats == 0 else None
         letter = self._placing_letter()
         if all(cell in self.map for cell in SECTORS[letter]):
-            return f"sector {letter} is full"
+            return T("sector {letter} is full", letter=letter)
         return None
 
     def _take_from_supply(self, colour: str) -> None:
@@ -431,8 +444,9 @@ class Tahiti(Game):
     def _end_turn(self) -> None:
         self._turn_open = False
         if len(self.exhausted) >= 2:
-            self.note = (f"the {self.exhausted[1]} pearls have run out, the second colour: the game ends"
-                         + (f" ({self.note})" if self.note else ""))
+            ends = T("{pearls} have run out, the second colour: the game ends",
+                     pearls=the_pearls(self.exhausted[1]))
+            self.note = T("{ends} ({note})", ends=ends, note=self.note) if self.note else ends
             self.finish()
             return
         n = len(self.players)
@@ -502,7 +516,7 @@ class Tahiti(Game):
         ``place_boat`` moves of :meth:`legal_actions` that :meth:`validate` accepts; none before the
         boat is to be placed."""
         if self.finished or self.phase != CHOOSE or PlaceBoat not in self._expected():
-            return no_hints("tahiti", f"no boat to place: waiting for {self.waiting_for()}")
+            return no_hints("tahiti", T("no boat to place: waiting for {what}", what=self.waiting_for()))
         by_cell: dict[str, list[Action]] = {}
         for a in confirmed(self, (a for a in self.legal_actions() if isinstance(a, PlaceBoat))):
             by_cell.setdefault(a.cell, []).append(a)  # type: ignore[attr-defined]
@@ -512,7 +526,7 @@ class Tahiti(Game):
             assert cell is not None
             places.append({"cell": name, "row": cell[0], "col": cell[1], "actions": [a.to_dict() for a in actions]})
         letter = self._placing_letter()
-        note = None if places else f"sector {letter} is full: no cell left for a boat"
+        note = None if places else T("sector {letter} is full: no cell left for a boat", letter=letter)
         return {"kind": "tahiti", "piece": None, "sector": letter, "player": self.players[self.current],
                 "places": places, "note": note}
 
@@ -553,7 +567,7 @@ class Tahiti(Game):
         }
         return {"players": players, "table": table}
 
-    def describe(self, action: Mapping[str, Any]) -> str | None:
+    def describe(self, action: Mapping[str, Any]) -> Text | None:
         """Cells by their printed row and column letters and where they lie from Tahiti, track
         spaces by letter and pearl (tahiti/words.py)."""
         return describe_in_words(self.board, action)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..base import Action, Setup
 from .actions import Bid, Pass, Roll
@@ -25,15 +26,20 @@ def _pick(rng: random.Random, actions: list[Action]) -> Action:
     return rng.choice(actions)
 
 
-def random_game(players: int, seed: int, max_actions: int = 5000) -> Tahiti:
+def random_game(players: int, seed: int, max_actions: int = 5000, options: dict[str, Any] | None = None) -> Tahiti:
     """Play a full seeded random game of ``players`` players by choosing among ``legal_actions()``.
 
     The game ends by the rules (a second colour runs out); should it not within
     ``max_actions`` actions (every boat used up, sectors full), it is finished there."""
     rng = random.Random(seed)
-    game = Tahiti(Setup("tahiti", tuple(f"P{i + 1}" for i in range(players))))
+    game = Tahiti(Setup("tahiti", tuple(f"P{i + 1}" for i in range(players)), options=dict(options or {})))
     while not game.finished and len(game.history) < max_actions:
         game.apply(_pick(rng, list(game.legal_actions())))
     if not game.finished:
         game.finish()
     return game
+
+
+def seeded_game(players: int, seed: int, options: dict[str, Any] | None = None) -> Tahiti:
+    """:func:`random_game` with the signature of ``tablehub.games.PLAYOUTS`` (the demo, ``tablehub play``)."""
+    return random_game(players, seed, options=options)

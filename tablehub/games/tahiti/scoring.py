@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ... import schemas
+from ...i18n import T, Tc, Text, Tn, comma
 from ..base import PositionResult, ScoreEvent, TablehubError, verdict, winners_of
 from .board import PEARLS, PEARLS_PER_COLOUR, TAHITI, Cell, all_cells, all_neighbours, cell_name, parse_cell, \
     side_neighbours
+from .words import bank_title, the_bank
 
 BOATS_PER_PLAYER = 15
 
@@ -47,13 +49,18 @@ class Bank:
     def where(self) -> str:
         return " ".join(cell_name(c) for c in self.cells)
 
-    def label(self) -> str:
-        return f"{self.pearl} bank at {self.where}"
+    def label(self) -> Text:
+        """``"the green bank at AB AC"``."""
+        return the_bank(self.pearl, self.where)
 
-    def formula(self) -> str:
-        pearls = f"{len(self.cells)} pearl{'s' if len(self.cells) != 1 else ''}"
-        empties = f"{len(self.empties)} empty cell{'s' if len(self.empties) != 1 else ''}"
-        return f"{pearls} x {empties} = {self.value}"
+    def title(self) -> Text:
+        """``"Green bank at AB AC"``."""
+        return bank_title(self.pearl, self.where)
+
+    def formula(self) -> Text:
+        pearls = Tn("{n} pearl", "{n} pearls", len(self.cells))
+        empties = Tn("{n} empty cell", "{n} empty cells", len(self.empties))
+        return T("{pearls} x {empties} = {value}", pearls=pearls, empties=empties, value=self.value)
 
     def shares(self) -> list["BankShare"]:
         """Who scores what from this bank, most boats first."""
@@ -64,14 +71,18 @@ class Bank:
         for player, n in self.boats:
             if n == most:
                 others = [p for p in leaders if p != player]
-                tied = f", tied with {', '.join(others)}" if others else ""
-                out.append(BankShare(player, n, True, self.value,
-                                     f"most boats ({n} of {total}{tied}) in the {self.label()}: {self.formula()}"))
+                if others:
+                    reason = T("most boats ({boats} of {total}, tied with {others}) in {bank}: {formula}", boats=n,
+                               total=total, others=", ".join(others), bank=self.label(), formula=self.formula())
+                else:
+                    reason = T("most boats ({boats} of {total}) in {bank}: {formula}", boats=n, total=total,
+                               bank=self.label(), formula=self.formula())
+                out.append(BankShare(player, n, True, self.value, reason))
             else:
                 half = self.value // 2
                 out.append(BankShare(player, n, False, half,
-                                     f"{n} of {total} boats in the {self.label()}: half of {self.value}, "
-                                     f"rounded down = {half}"))
+                                     T("{boats} of {total} boats in {bank}: half of {value}, rounded down = {half}",
+                                       boats=n, total=total, bank=self.label(), value=self.value, half=half)))
         return out
 
 
@@ -81,7 +92,7 @@ class BankShare:
     boats: int
     most: bool
     points: int
-    reason: str
+    reason: Text
 
 
 def find_banks(cells: Mapping[Cell, MapBoat], players: Iterable[str] = ()) -> list[Bank]:
@@ -113,34 +124,39 @@ def find_banks(cells: Mapping[Cell, MapBoat], players: Iterable[str] = ()) -> li
     return banks
 
 
-def vault_reason(amount: int) -> str:
-    return f"vault: {amount} $ saved = {amount} point{'s' if amount != 1 else ''}"
+def vault_reason(amount: int) -> Text:
+    return Tn("vault: {n} $ saved = {n} point", "vault: {n} $ saved = {n} points", amount)
 
 
-def explain(banks: list[Bank], vaults: Mapping[str, int], players: Iterable[str]) -> tuple[list[ScoreEvent], list[str]]:
+def explain(banks: list[Bank], vaults: Mapping[str, int],
+            players: Iterable[str]) -> tuple[list[ScoreEvent], list[Text]]:
     """The final score events (kind ``"final"``) and the explanation, bank by bank, then totals."""
     players = list(players)
     events: list[ScoreEvent] = []
-    lines: list[str] = []
+    lines: list[Text] = []
     for bank in banks:
-        lines.append(f"{bank.label()[0].upper()}{bank.label()[1:]}: {bank.formula()} "
-                     f"(empty: {' '.join(cell_name(c) for c in bank.empties) or 'none'})")
+        empty = " ".join(cell_name(c) for c in bank.empties)
+        lines.append(T("{bank}: {formula} (empty: {cells})", bank=bank.title(), formula=bank.formula(),
+                       cells=empty or Tc("tahiti", "none")))
         parts = []
         for share in bank.shares():
-            boats = f"{share.boats} boat{'s' if share.boats != 1 else ''}"
-            parts.append(f"{share.player} {share.points} ({boats}, {'most' if share.most else 'half'})")
+            boats = Tn("{n} boat", "{n} boats", share.boats)
+            parts.append(T("{player} {points} ({boats}, most)", player=share.player, points=share.points, boats=boats)
+                         if share.most else
+                         T("{player} {points} ({boats}, half)", player=share.player, points=share.points, boats=boats))
             if share.points:
                 events.append(ScoreEvent(share.player, share.points, share.reason, "final"))
-        lines.append("  " + ", ".join(parts))
+        lines.append(T("  {parts}", parts=comma(parts)))
     if not banks:
-        lines.append("No pearl on the map.")
+        lines.append(T("No pearl on the map."))
     for p in players:
         events.append(ScoreEvent(p, vaults.get(p, 0), vault_reason(vaults.get(p, 0)), "final"))
-    lines.append("Vaults: " + ", ".join(f"{p} {vaults.get(p, 0)} $" for p in players))
+    lines.append(T("Vaults: {vaults}", vaults=", ".join(f"{p} {vaults.get(p, 0)} $" for p in players)))
     totals = {p: 0 for p in players}
     for ev in events:
         totals[ev.player] += ev.points
-    lines.append("Totals: " + ", ".join(f"{p} {totals[p]}" for p in players) + f" ({verdict(winners_of(totals))})")
+    lines.append(T("Totals: {totals} ({verdict})", totals=", ".join(f"{p} {totals[p]}" for p in players),
+                   verdict=verdict(winners_of(totals))))
     return events, lines
 
 
@@ -158,72 +174,85 @@ def _players_of(data: Mapping[str, Any], position: Mapping[str, Any], where: str
             if name not in found:
                 found.append(name)
         if not found:
-            raise PositionError(f"{where}: give 'players' (the names, in turn order)")
+            raise PositionError(T("{where}: give 'players' (the names, in turn order)", where=where))
         return found
     if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
-        raise PositionError(f"{where}: 'players' must be a list of player names")
+        raise PositionError(T("{where}: 'players' must be a list of player names", where=where))
     if len(set(players)) != len(players):
-        raise PositionError(f"{where}: player names must be distinct, got {players}")
+        raise PositionError(T("{where}: player names must be distinct, got {players}", where=where, players=players))
     return list(players)
 
 
 def read_position(data: Mapping[str, Any], source: str) -> tuple[list[str], dict[Cell, MapBoat], dict[str, int]]:
     """Check a position (see docs/tahiti.md) and return players, map and vaults."""
     if not isinstance(data, Mapping):
-        raise PositionError(f"{source}: a Tahiti position is a JSON object with 'boats' and 'vaults'")
+        raise PositionError(T("{source}: a Tahiti position is a JSON object with 'boats' and 'vaults'", source=source))
     position = data.get("position", data)
     if not isinstance(position, Mapping):
-        raise PositionError(f"{source}: 'position' must be an object with 'boats' and 'vaults'")
+        raise PositionError(T("{source}: 'position' must be an object with 'boats' and 'vaults'", source=source))
     if "position" in data:
         schemas.check(position, "tahiti-position", source, PositionError, at=("position",))
     players = _players_of(data, position, source)
     boats = position.get("boats", [])
     if not isinstance(boats, list):
-        raise PositionError(f"{source}: position.boats must be a list of {{\"cell\", \"owner\", \"pearl\"}}")
+        raise PositionError(T("{source}: position.boats must be a list of {example}", source=source,
+                              example='{"cell", "owner", "pearl"}'))
     cells: dict[Cell, MapBoat] = {}
     per_player = {p: 0 for p in players}
     per_colour = {c: 0 for c in PEARLS}
     for i, boat in enumerate(boats):
         where = f"{source}: position.boats[{i}]"
         if not isinstance(boat, Mapping):
-            raise PositionError(f"{where}: expected an object like {{\"cell\": \"BE\", \"owner\": ..., \"pearl\": \"white\"}}")
+            raise PositionError(T("{where}: expected an object like {example}", where=where,
+                                  example='{"cell": "BE", "owner": ..., "pearl": "white"}'))
         extra = set(boat) - {"cell", "owner", "pearl"}
         if extra:
-            raise PositionError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
+            raise PositionError(T("{where}: unknown field(s) {fields}", where=where, fields=", ".join(sorted(extra))))
         cell = parse_cell(boat.get("cell"))
         if cell is None:
-            raise PositionError(f"{where}: cell must be a row letter then a column letter (A-F, or M for the "
-                                f"middle line), like \"BE\"; got {boat.get('cell')!r}")
+            raise PositionError(T("{where}: cell must be a row letter then a column letter (A-F, or M for the middle "
+                                  "line), like \"BE\"; got {cell}", where=where, cell=repr(boat.get("cell"))))
         if cell == TAHITI:
-            raise PositionError(f"{where}: MM is the island of Tahiti, no boat can sit there")
+            raise PositionError(T("{where}: MM is the island of Tahiti, no boat can sit there", where=where))
         if cell in cells:
-            raise PositionError(f"{where}: cell {cell_name(cell)} already holds a boat")
+            raise PositionError(T("{where}: cell {cell} already holds a boat", where=where, cell=cell_name(cell)))
         owner = boat.get("owner")
         if owner not in per_player:
-            raise PositionError(f"{where}: owner must be one of {', '.join(players)}, got {owner!r}")
+            raise PositionError(T("{where}: owner must be one of {players}, got {owner}", where=where,
+                                  players=", ".join(players), owner=repr(owner)))
         pearl = boat.get("pearl")
         if pearl not in per_colour:
-            raise PositionError(f"{where}: pearl must be one of {', '.join(PEARLS)}, got {pearl!r}")
+            raise PositionError(T("{where}: pearl must be one of {pearls}, got {pearl}", where=where,
+                                  pearls=", ".join(PEARLS), pearl=repr(pearl)))
         per_player[owner] += 1
         per_colour[pearl] += 1
         if per_player[owner] > BOATS_PER_PLAYER:
-            raise PositionError(f"{where}: {owner} has only {BOATS_PER_PLAYER} boats")
+            raise PositionError(T("{where}: {owner} has only {boats} boats", where=where, owner=owner,
+                                  boats=BOATS_PER_PLAYER))
         if per_colour[pearl] > PEARLS_PER_COLOUR:
-            raise PositionError(f"{where}: there are only {PEARLS_PER_COLOUR} {pearl} pearls")
+            said = dict(where=where, count=PEARLS_PER_COLOUR)
+            raise PositionError({"green": T("{where}: there are only {count} green pearls", **said),
+                                 "white": T("{where}: there are only {count} white pearls", **said),
+                                 "black": T("{where}: there are only {count} black pearls", **said),
+                                 "blue": T("{where}: there are only {count} blue pearls", **said)}[pearl])
         cells[cell] = MapBoat(owner, pearl)
     vaults_in = position.get("vaults", {})
     if not isinstance(vaults_in, Mapping):
-        raise PositionError(f"{source}: position.vaults must map player names to the dollars in their vault")
+        raise PositionError(T("{source}: position.vaults must map player names to the dollars in their vault",
+                              source=source))
     vaults = {p: 0 for p in players}
     for name, amount in vaults_in.items():
         if name not in vaults:
-            raise PositionError(f"{source}: position.vaults: unknown player {name!r} (players: {', '.join(players)})")
+            raise PositionError(T("{source}: position.vaults: unknown player {name} (players: {players})",
+                                  source=source, name=repr(name), players=", ".join(players)))
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise PositionError(f"{source}: position.vaults.{name} must be a whole number of dollars >= 0, got {amount!r}")
+            raise PositionError(T("{source}: position.vaults.{name} must be a whole number of dollars >= 0, got "
+                                  "{amount}", source=source, name=name, amount=repr(amount)))
         vaults[name] = amount
     extra = set(position) - {"boats", "vaults"}
     if extra and "position" in data:
-        raise PositionError(f"{source}: position: unknown field(s) {', '.join(sorted(extra))}")
+        raise PositionError(T("{source}: position: unknown field(s) {fields}", source=source,
+                              fields=", ".join(sorted(extra))))
     return players, cells, vaults
 
 

@@ -1,0 +1,267 @@
+"""How what the camera saw on a Sunda to Sahul table becomes Sunda actions (the engine's side of
+``tablehub.tracking.layoutmoves``: tracking stays game-agnostic).
+
+The camera's reader (``vision.sunda``) sees every piece's placement and its land and water along each
+side, and the stacks on the nodes, in its **own** lattice coordinates (its point 0,0 and its direction
+D0 are where it found them), never which of the 136 pieces is which. This adapter:
+
+1. **Registers** the reading on the committed layout: the rotation (a multiple of 60 degrees) and the
+   shift that carry the reader's lattice onto the engine's, voted by every pair of pieces with the same
+   land and water (pieces common in the set, open sea and all land, vote only when few others can).
+   The first piece fixes it: the acute corner from which it turns 0-2 (in the reader's frame) at 0,0 (any
+   turn is legal; the other anchor is the same game shifted by a side).
+2. **A new piece** (two covered triangles the layout does not hold) becomes a ``place_piece`` of a piece
+   from the pool with the same land and water at that placement (either of its two anchors); look-alike
+   pieces are one choice. When no piece left in the pool matches every slot, the nearest ones (fewest
+   slots read differently) are offered on the phone: the owner's set is a constraint on what can be there.
+   The engine checks the placement: a piece turned so its land meets water is refused with the engine's
+   own reason (``edge_mismatch``), which the tracker flags on the LEDs, buzzer and page.
+3. **A pawn on a new node** becomes ``place_pawn`` (a land node) or ``water_right`` (a water node); a
+   tribe whose top changed to the placer's colour, ``place_pawn`` on it. A tribe whose height the camera
+   cannot tell (``ask``) with the placer's colour still on top, while the placer may join it, is asked on
+   the phone ("did you add a pawn?"). A challenge (``challenge`` and the dice as ``roll``), consent and
+   markers are entered on the phone.
+
+Pieces already in the log are the truth: a piece the camera reads otherwise, or does not see, is left as
+logged (with a note).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+from .lattice import corners, triangles
+
+#: the pawn colours the camera enrols, in player order, when the game's colours are not among them
+CAMERA_COLOURS = ("red", "yellow", "black", "purple")
+#: the most pieces offered on the phone for one unsure piece
+MAX_CHOICES = 6
+
+
+def _rot(p: tuple[int, int], k: int) -> tuple[int, int]:
+    """``p`` turned ``k`` x 60 degrees clockwise about 0,0 (D_i -> D_{i+k})."""
+    q, r = p
+    for _ in range(k % 6):
+        q, r = -r, q + r
+    return q, r
+
+
+def _half(ring: str) -> str:
+    return ring[6:] + ring[:6]
+
+
+def _canonical(q: int, r: int, turn: int, ring: str) -> tuple[int, int, int, str]:
+    """The same rhombus and print anchored at whichever acute corner gives a turn of 0-2."""
+    if turn % 6 < 3:
+        return q, r, turn % 6, ring
+    c2 = corners(q, r, turn)[2]
+    return c2[0], c2[1], (turn + 3) % 6, _half(ring)
+
+
+def _ring(sides: str) -> str:
+    return str(sides).replace(" ", "")
+
+
+class SundaCameraMoves:
+    """The engine's adapter for the live tracker (module docstring): ``change(game, seen)``."""
+
+    #: the action types the camera's readings log (with NEXT or a phone choice); the rest is the phone's
+    table_actions = frozenset({"place_piece", "place_pawn", "water_right"})
+
+    # ---------------------------------------------------------------- colours
+    def colours(self, game: Any) -> list[str]:
+        """The pawn colour of each player, as the camera names them."""
+        chosen = [str(c).lower() for c in (game.setup.colors or ())]
+        if len(chosen) >= len(game.players) and all(c in CAMERA_COLOURS for c in chosen):
+            return chosen[:len(game.players)]
+        return list(CAMERA_COLOURS[:len(game.players)])
+
+    # ---------------------------------------------------------------- registration
+    def register(self, game: Any, pieces: list[Mapping[str, Any]]) -> tuple[int, tuple[int, int], int] | None:
+        """``(k, shift, votes)``: the reader's point p is the engine's ``rot(p, k) + shift``; ``None`` before the
+        first piece or when no piece seen matches one logged."""
+        placed = game.board.placed
+        if not placed:
+            return None
+        by_ring: dict[str, list[tuple[int, int, int]]] = {}
+        for p in placed:
+            q, r, t, ring = _canonical(p.q, p.r, p.turn, p.piece.ring)
+            by_ring.setdefault(ring, []).append((q, r, t))
+        counts = Counter()
+        for ring, spots in by_ring.items():
+            counts[min(ring, _half(ring))] += len(spots)
+        # rare prints vote alone when there are enough of them (common ones would cast thousands of votes)
+        rare = {key for key, n in counts.items() if n <= 3}
+        use = rare if sum(counts[key] for key in rare) >= 3 else set(counts)
+        votes: Counter = Counter()
+        for s in pieces:
+            ring = _ring(s["sides"])
+            if min(ring, _half(ring)) not in use:
+                continue
+            c2 = corners(s["q"], s["r"], s["turn"])[2]
+            for q, r, t, sring in ((s["q"], s["r"], s["turn"], ring), (c2[0], c2[1], s["turn"] + 3, _half(ring))):
+                for eq, er, et in by_ring.get(sring, ()):
+                    k = (et - t) % 6
+                    a = _rot((q, r), k)
+                    votes[(k, (eq - a[0], er - a[1]))] += 1
+        if not votes:
+            return None
+        (k, shift), n = max(votes.items(), key=lambda kv: (kv[1], -kv[0][0], kv[0][1]))
+        return k, shift, n
+
+    def _to_engine(self, s: Mapping[str, Any], k: int, shift: tuple[int, int]) -> tuple[int, int, int, str]:
+        a = _rot((s["q"], s["r"]), k)
+        return a[0] + shift[0], a[1] + shift[1], (s["turn"] + k) % 6, _ring(s["sides"])
+
+    def _point(self, q: int, r: int, k: int, shift: tuple[int, int]) -> tuple[int, int]:
+        a = _rot((q, r), k)
+        return a[0] + shift[0], a[1] + shift[1]
+
+    # ---------------------------------------------------------------- the change
+    def change(self, game: Any, seen: Mapping[str, Any]) -> Any:
+        from ...tracking.layoutmoves import LayoutChange
+
+        notes: list[str] = []
+        pieces = list(seen.get("pieces", ()))
+        if not game.board.placed:
+            if not pieces:
+                return LayoutChange()
+            if len(pieces) > 1:
+                return LayoutChange(waiting=f"{len(pieces)} pieces on an empty game's table: lay the first piece "
+                                            "alone (or clear the table)")
+            s = pieces[0]  # anchored at the acute corner from which it turns 0-2 (either is the same game, shifted)
+            q, r, _, _ = _canonical(s["q"], s["r"], s["turn"], _ring(s["sides"]))
+            k, shift = 0, (-q, -r)
+        else:
+            reg = self.register(game, pieces)
+            if reg is None:
+                return LayoutChange(waiting="none of the pieces seen matches the layout logged: is the camera "
+                                            "on this game's table?")
+            k, shift, _ = reg
+        logged = game.board.tri
+        new: list[tuple[int, int, int, str, str]] = []
+        for s in pieces:
+            q, r, t, ring = self._to_engine(s, k, shift)
+            tris = triangles(q, r, t)
+            if any(tr in logged for tr in tris):
+                continue  # a logged piece (the log is the truth for it)
+            new.append((q, r, t, ring, str(s.get("join", "water"))))
+        if len(new) > 1:
+            where = ", ".join(f"{q},{r}" for q, r, *_ in new)
+            return LayoutChange(waiting=f"{len(new)} new pieces seen (at {where}): NEXT after each piece",
+                                notes=notes)
+        piece_alts: list[list[dict[str, Any]]] = [[]]
+        question = ""
+        if new:
+            piece_alts, question = self._piece_actions(game, *new[0])
+            if not piece_alts:
+                q, r = new[0][:2]
+                return LayoutChange(reason=f"the piece at {q},{r}: no piece left in the pool", notes=notes)
+        pawn_alts, ask = self._pawn_actions(game, seen, k, shift, notes, piece_new=bool(new))
+        question = question or ask
+        candidates = [p + ([w] if w else []) for p in piece_alts for w in (pawn_alts or [None])]
+        candidates = [c for c in candidates if c]
+        return LayoutChange(candidates=candidates, question=question, notes=notes)
+
+    def _piece_actions(self, game: Any, q: int, r: int, t: int, ring: str, join: str
+                       ) -> tuple[list[list[dict[str, Any]]], str]:
+        """The ``place_piece`` readings of a new piece: pool pieces with the land and water seen (either anchor)."""
+        q, r, t, ring = _canonical(q, r, t, ring)
+        alt = corners(q, r, t)[2]
+        if game.board.placed:
+            spots = ((q, r, t, ring), (alt[0], alt[1], (t + 3) % 6, _half(ring)))
+        else:  # the first piece: c0 at 0,0, from whichever acute corner its print matches (turning 0-2 first)
+            spots = ((0, 0, t, ring), (0, 0, (t + 3) % 6, _half(ring)))
+        scored: list[tuple[float, int, str, dict[str, Any]]] = []
+        seen_looks: set[tuple[str, str]] = set()
+        for pid in game.pool:
+            piece = game.set.by_id[pid]
+            for n, (sq, sr, st, sring) in enumerate(spots):
+                d = sum(a != b for a, b in zip(piece.ring, sring)) + (0.5 if piece.join != join else 0.0)
+                scored.append((d, n, pid, {"type": "place_piece", "piece": pid, "q": sq, "r": sr, "turn": st}))
+        if not scored:
+            return [], ""
+        scored.sort(key=lambda x: (x[0], x[1]))
+        best = scored[0][0]
+        out: list[list[dict[str, Any]]] = []
+        for d, _, pid, action in scored:
+            if d > best + (0 if best < 1 else 1) or len(out) >= MAX_CHOICES:
+                break
+            piece = game.set.by_id[pid]
+            look = (min(piece.ring, _half(piece.ring)), piece.join)
+            if look in seen_looks:  # look-alikes (and the same piece from its other anchor): one choice
+                continue
+            seen_looks.add(look)
+            out.append([action])
+        if best < 1:
+            return out[:1], ""
+        return out, (f"The camera is not sure of the piece laid at {q},{r}: no piece left matches every slot it "
+                     "read. Which piece is it?")
+
+    def _pawn_actions(self, game: Any, seen: Mapping[str, Any], k: int, shift: tuple[int, int], notes: list[str],
+                      piece_new: bool) -> tuple[list[dict[str, Any]], str]:
+        colours = self.colours(game)
+        placer = game.current
+        alts: list[dict[str, Any]] = []
+        ask = ""
+        for t in seen.get("tribes", ()):
+            pt = self._point(int(t["q"]), int(t["r"]), k, shift)
+            top = t.get("top")
+            if top not in colours:
+                notes.append(f"a pawn of an unknown colour ({top}) at {pt[0]},{pt[1]}")
+                continue
+            owner = colours.index(top)
+            if pt in game.water:
+                continue
+            have = game.tribes.get(pt)
+            if not have:
+                node = game.board.nodes.get(pt)
+                kind = "water_right" if node is not None and node.kind == "water" else "place_pawn"
+                alts.append({"type": kind, "q": pt[0], "r": pt[1]})
+                continue
+            height = t.get("height")
+            grew = (height is not None and height == len(have) + 1) or (
+                height is None and colours[have[-1]] != top and len(have) + 1 in (t.get("candidates") or ()))
+            if grew:
+                alts.append({"type": "place_pawn", "q": pt[0], "r": pt[1]})
+            elif (height is None and not piece_new and owner == placer and colours[have[-1]] == top
+                  and len(have) + 1 in (t.get("candidates") or ()) and self._may_join(game, pt)):
+                alts.append({"type": "place_pawn", "q": pt[0], "r": pt[1]})
+                ask = (f"The camera cannot tell the height of the tribe at {pt[0]},{pt[1]}: did "
+                       f"{game.players[placer]} add a pawn to it? If so, choose it; if not, play on.")
+        return alts, ask
+
+    def _may_join(self, game: Any, pt: tuple[int, int]) -> bool:
+        trial = game.copy()
+        try:
+            trial.apply(trial.parse_action({"type": "place_pawn", "q": pt[0], "r": pt[1]}))
+        except Exception:  # the rules refuse it: nothing to ask
+            return False
+        return True
+
+    # ---------------------------------------------------------------- for the simulated table
+    def twin(self, game: Any, action: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A legal ``place_piece`` of a look-alike piece (same land, water and join) still in the pool, when
+        ``action``'s piece is used up (the camera logged its twin earlier)."""
+        if action.get("type") != "place_piece" or action.get("piece") not in game.set.by_id:
+            return None
+        want = game.set.by_id[action["piece"]]
+        for pid in game.pool:
+            p = game.set.by_id[pid]
+            if p.join != want.join:
+                continue
+            c2 = corners(int(action["q"]), int(action["r"]), int(action.get("turn", 0)))[2]
+            for ring, spot in ((want.ring, {}), (_half(want.ring), {"q": c2[0], "r": c2[1],
+                                                                  "turn": (int(action.get("turn", 0)) + 3) % 6})):
+                if p.ring == ring:
+                    candidate = {**action, "piece": pid, **spot}
+                    if game.validate(game.parse_action(candidate)) is None:
+                        return candidate
+        return None
+
+    def outcome(self, game: Any) -> Any:
+        """What the table shows and the scores (for comparing two logs of the same table): pieces by placement
+        and print (not by id: look-alikes are the same table), tribes, water rights, markers, scores."""
+        pieces = sorted((*_canonical(p.q, p.r, p.turn, p.piece.ring), p.piece.join) for p in game.board.placed)
+        return (pieces, sorted(game.tribes.items()), sorted(game.water.items()), sorted(game.markers.items()),
+                game.scores(), list(game.supply))

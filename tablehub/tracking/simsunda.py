@@ -1,0 +1,224 @@
+"""Sunda to Sahul on the simulated camera, for the demo and the live tests (issue 18).
+
+:func:`sunda_steps` cuts a record into steps: each is what the phone enters (``before``: a consent, a
+challenge and its dice, a marker) and then the one action the camera reads (``table``: a piece laid, a
+pawn put on a node or on a tribe, a water right), with the table once it is done (``view``: the position
+``tablehub score`` reads, with the pieces' land outlines, which :mod:`vision.sim.sundatable` draws).
+
+:class:`SimSundaTable` draws each step as a few frames with a hand over the table and then the still
+table (the simulated camera's lens, tilt, light, noise and JPEG; every piece off its place by its own hand
+error, the same from step to step). A record whose first piece turns 3-5 from 0,0 is shifted by a side (the camera anchors
+the first piece at the acute corner from which it turns 0-2: the same game). The lattice lies on the mat at a random angle and place that keeps the
+whole game's layout on the play area, with the engine's direction D0 between 5 and 55 degrees of the
+mat's x axis: the reader takes as its D0 the lattice direction between 0 and 60 degrees, so the camera's
+game has the record's own coordinates (any other angle is the same game turned, which the phone's actions,
+entered from the record, would not follow).
+
+:meth:`SimSundaTable.recognizer` enrols the colours as the owner would, on "another evening"
+(:func:`vision.sunda.enrol` on a photo of :func:`vision.sunda.enrolment_layout`), and returns the live
+recognizer (:class:`~tablehub.tracking.sundacam.SundaRecognizer`).
+
+Resource markers are not drawn (the phone enters ``place_marker``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..games import new_game
+from ..games.base import TablehubError
+from ..hardware.cameras.sim import Shot, shots_for_turns
+from ..records import Record, RecordError, replay
+from .script import ScriptedTable, TurnScript
+
+
+def _view(game: Any) -> dict[str, Any]:
+    from ..games.sunda.position import position_of
+
+    return {"kind": "sunda", "position": position_of(game, outlines=True)["position"]}
+
+
+def sunda_steps(record: Record) -> list[TurnScript]:
+    """The record's actions cut into steps (module docstring); a last step without ``table`` holds what the
+    phone enters after the camera's last reading. Raises :class:`RecordError` when the record does not replay."""
+    game = new_game(record.setup)
+    adapter = getattr(game, "layout_moves", None)
+    if adapter is None:
+        raise RecordError(f"{record.source}: {record.setup.game} is not a laid-out table the camera reads")
+    steps: list[TurnScript] = []
+    phone: list[dict[str, Any]] = []
+    actions = _anchored(record.actions)
+    for i, a in enumerate(actions):
+        try:
+            game.apply(game.parse_action(a))
+        except TablehubError as exc:
+            raise RecordError(f"{record.source}: action {i}: {a}: {exc}") from None
+        if a.get("type") in adapter.table_actions:
+            steps.append(TurnScript(len(steps) + 1, game.current_player, before=phone, table=[a], view=_view(game)))
+            phone = []
+        else:
+            phone.append(a)
+    if phone:
+        steps.append(TurnScript(len(steps) + 1, game.current_player, before=phone, view=_view(game)))
+    played = [a for s in steps for a in s.actions]
+    if replay(Record(record.setup, played, record.source)).scores() != replay(record).scores():  # shifted: the same
+        raise RecordError(f"{record.source}: cut into steps, the game no longer scores as the record")
+    return steps
+
+
+def _anchored(actions: Any) -> list[dict[str, Any]]:
+    """The record's actions, shifted (every point by one vector) so that its first piece turns 0-2 from 0,0, as
+    the camera logs it (the other acute corner at 0,0 is the same game shifted by a side)."""
+    from ..games.sunda.lattice import corners
+
+    out = [dict(a) for a in actions]
+    first = next((a for a in out if a.get("type") == "place_piece"), None)
+    if first is None or int(first.get("turn", 0)) % 6 < 3:
+        return out
+    c2 = corners(int(first["q"]), int(first["r"]), int(first["turn"]))[2]
+    dq, dr = int(first["q"]) - c2[0], int(first["r"]) - c2[1]
+    for a in out:
+        if a is first:  # anchored at its other acute corner, which the shift brings to 0,0
+            a["turn"], a["q"], a["r"] = (int(a["turn"]) + 3) % 6, c2[0], c2[1]
+        if "q" in a and "r" in a:
+            a["q"], a["r"] = int(a["q"]) + dq, int(a["r"]) + dr
+        for key in ("attacker", "defender"):
+            if key in a:
+                a[key] = [int(a[key][0]) + dq, int(a[key][1]) + dr]
+    return out
+
+
+@dataclass
+class SimSundaTable(ScriptedTable):
+    size: tuple[int, int] = (1280, 720)
+    #: the script's turns are NEXT steps (one camera action each), as on a printed board
+    stepwise = True
+
+    def __post_init__(self) -> None:
+        if not self.turns:
+            self.turns = sunda_steps(self.record)
+        game = new_game(self.record.setup)
+        self.colours = dict(zip(game.players, game.layout_moves.colours(game)))  # type: ignore[attr-defined]
+        self.start_view: dict[str, Any] = {"kind": "sunda", "position": {"pieces": [], "tribes": []}}
+        self._scene: Any = None
+        self._camera_model: Any = None
+        self._still: tuple[Shot, np.ndarray, Any] | None = None
+
+    @property
+    def art_name(self) -> str:
+        return "the provisional Sunda pieces, drawn"
+
+    @property
+    def scans(self) -> None:
+        return None
+
+    def shots(self) -> list[Shot]:
+        return shots_for_turns(self.turns, self.start_view, self.hand_frames, self.still_frames)
+
+    # ---- drawing
+
+    def _setup_render(self) -> None:
+        from vision.sim.camera import NUISANCE
+        from vision.sim.sundatable import random_scene
+
+        rng = np.random.default_rng(self.seed)
+        model = NUISANCE[self.preset]
+        # one camera on one arm: fixed tilt direction, no per-frame wobble or white-balance wander
+        self._camera_model = model.with_(tilt_azimuth_deg=float(rng.uniform(0, 360)), pose_jitter_deg=0.0,
+                                         cast_jitter=0.0, light_angle_deg=float(rng.uniform(0, 360)))
+        last = next((t.view for t in reversed(self.turns) if t.view.get("position", {}).get("pieces")), None)
+        final = last["position"] if last else {"pieces": [], "tribes": []}
+        self._scene = random_scene(final, self.colours, rng, angle_deg=_angle(final, rng))
+        cx, cy = self._scene.centred_origin()
+        self._scene.origin_mm = (cx + float(rng.uniform(-5, 5)), cy + float(rng.uniform(-5, 5)))
+
+    def draw(self, shot: Shot, n: int) -> np.ndarray:
+        """The still table is rendered once per shot (a still table gives the same picture up to sensor noise,
+        which the renderer adds); a hand over it moves every frame."""
+        from vision.sim.sundatable import render_sunda
+
+        if self._scene is None:
+            self._setup_render()
+        if self._still is None or (not shot.hands and self._still[0] is not shot):
+            scene = _with(self._scene, shot.view.get("position") or {"pieces": [], "tribes": []})
+            image, truth = render_sunda(scene, self._camera_model, np.random.default_rng(self.seed + 1000 * shot.turn),
+                                        size=self.size)
+            self._still = (shot, image, truth)
+        base = self._still[1]
+        if not shot.hands:
+            return base
+        return _hand(base, n)
+
+    # ---- enrolment
+
+    def recognizer(self, folder: str | Path | None = None) -> Any:
+        """The tracker's recognizer, its colours enrolled on "another evening" (``folder`` is not used: the
+        colours are kept in memory). Raises ``RecognitionUnavailable`` when vision cannot."""
+        from .recognizer import RecognitionUnavailable
+
+        try:
+            from vision.mat import Mat
+            from vision.sim.sundatable import PAWN_COLOURS, enrolment_scene, render_sunda
+            from vision.sunda import SundaReader, enrol
+        except ImportError as exc:
+            raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") \
+                from None
+        from .sundacam import SundaRecognizer
+
+        if self._scene is None:
+            self._setup_render()
+        rng = np.random.default_rng(self.seed + 77)
+        photo, truth = render_sunda(enrolment_scene(PAWN_COLOURS, cloth_bgr=self._scene.cloth_bgr,
+                                                    table_bgr=self._scene.table_bgr),
+                                    self._camera_model.other_session(), rng, size=self.size)
+        colours = enrol(photo, Mat.default(), PAWN_COLOURS, lens=truth.lens())
+        return SundaRecognizer(SundaReader(Mat.default(), colours, lens=truth.lens()))
+
+
+def _angle(position: dict[str, Any], rng: np.random.Generator, tries: int = 80) -> float:
+    """An angle between 5 and 55 degrees (module docstring) at which the layout fits the play area best."""
+    from vision.mat import Mat
+    from vision.sim.sundatable import _piece_corners, _rot, unit_xy
+
+    corners = list(_piece_corners(position))
+    if not corners:
+        return float(rng.uniform(5, 55))
+    pts = np.array([unit_xy(*c) for c in corners]) * 30.0
+    x, y, w, h = Mat.default().play_rect_mm
+    best, best_over = 30.0, math.inf
+    for _ in range(tries):
+        a = float(rng.uniform(5, 55))
+        p = pts @ _rot(a).T
+        ext = p.max(axis=0) - p.min(axis=0)
+        over = max(ext[0] - (w - 30), ext[1] - (h - 30))
+        if over <= 0:
+            return a
+        if over < best_over:
+            best, best_over = a, over
+    return best
+
+
+def _with(scene: Any, position: dict[str, Any]) -> Any:
+    import copy
+
+    out = copy.copy(scene)
+    out.position = position
+    return out
+
+
+def _hand(base: np.ndarray, n: int) -> np.ndarray:
+    """``base`` with a hand reaching in from the frame's bottom edge, moving a little every frame."""
+    import cv2
+
+    img = base.copy()
+    h, w = img.shape[:2]
+    wobble = 25.0 * math.sin(n * 1.7)
+    tip = (int(w * 0.5 + wobble), int(h * 0.55 - wobble))
+    skin = (120, 160, 215)
+    cv2.line(img, tip, (int(w * 0.5 + 3 * wobble), h + 40), skin, max(8, w // 22), cv2.LINE_AA)
+    cv2.ellipse(img, tip, (max(6, w // 30), max(5, w // 45)), 30.0 + 10 * math.sin(n), 0, 360, skin, -1, cv2.LINE_AA)
+    return img

@@ -1,0 +1,51 @@
+"""The Sunda to Sahul camera for the live tracker: ``frame -> LayoutSeen`` (docs/sunda.md, "The camera").
+
+:class:`SundaRecognizer` wraps :class:`vision.sunda.SundaReader`: each still frame is read incrementally
+against the previous reading (only the part of the table that changed is read again; the lattice, the
+light correction and the pieces elsewhere are kept), from scratch after a failed read. What it returns is
+the reader's layout in the reader's own lattice coordinates, as plain data (pieces with their placement,
+sides and join; tribes with their top, colours, height, ``ask`` and candidate heights); the engine's
+adapter (``Sunda.layout_moves``, :mod:`tablehub.games.sunda.camera`) registers it on the logged layout.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .layoutmoves import LayoutSeen
+
+
+#: while the table holds fewer pieces than this, each still frame is read from scratch: the lattice fitted to
+#: a handful of pieces is refitted as the layout grows (a small layout fixes its angle less well)
+REFIT_BELOW = 16
+
+
+class SundaRecognizer:
+    def __init__(self, reader: Any):
+        self.reader = reader
+        self.previous: Any = None
+        self.last_ms: dict[str, float] = {}
+
+    def __call__(self, frame: np.ndarray) -> LayoutSeen:
+        try:
+            previous = self.previous if self.previous is not None and len(self.previous.pieces) >= REFIT_BELOW else None
+            reading = self.reader.read(frame, previous=previous)
+        except Exception:
+            self.previous = None  # read from scratch next time
+            raise
+        self.previous = reading
+        self.last_ms = dict(reading.ms)
+        observation = {
+            "pieces": [{"q": int(p["q"]), "r": int(p["r"]), "turn": int(p["turn"]), "sides": p["sides"],
+                        "join": p.get("join", "water")} for p in reading.pieces],
+            "tribes": [t.to_dict() for t in reading.tribes],
+            "unsure": list(reading.unsure),
+            "conflicts": list(reading.conflicts),
+        }
+        notes = [f"the camera is unsure of {u}" for u in reading.unsure[:3]]
+        return LayoutSeen(observation, notes)
+
+    def reset(self) -> None:
+        """Another game: read the table afresh."""
+        self.previous = None
