@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError, record_code
-from ..i18n import T, Tc, Text
+from ..i18n import N_, T, Tc, Text
 from .table import Cell, FigureSeen, TableSeen, TileSeen
 
 def _removal(game: Game, f: FigureSeen) -> dict[str, Any] | None:
@@ -103,16 +103,19 @@ class Reading:
         if self.state == "pending":
             return T("pending: {actions}", actions=self.action_words(game))
         if self.state == "unsure":
-            return T("unsure: {choices}", choices=_chain(
-                [T("{action} ({confidence})", action=_labels(game, c.actions)[-1], confidence=f"{c.confidence:.2f}")
-                 for c in self.choices], "{first} | {next}"))
+            choices = []
+            for c in self.choices:
+                confidence = "%.2f" % c.confidence
+                choices.append(T("{action} ({confidence})", action=_labels(game, c.actions)[-1], confidence=confidence))
+            joined = _chain(choices, N_("{first} | {next}"))
+            return T("unsure: {choices}", choices=joined)
         if self.state == "waiting":
             return T("waiting: {reason}", reason=self.reason)
         return T("no change")
 
     def action_words(self, game: Game | None = None) -> Text:
         """The reading's actions in words, ``"; "`` between them (see :meth:`describe`)."""
-        return _chain(_labels(game, self.actions), "{first}; {next}")
+        return _chain(_labels(game, self.actions), N_("{first}; {next}"))
 
 
 def _chain(parts: list[Any], template: str) -> Text:
@@ -299,7 +302,7 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     if unseen:
         notes.append(_out_of_view(unseen))
     if len(new_cells) > 1:
-        where = _chain([f"{c[0]},{c[1]}" for c in new_cells], "{first} and {next}")
+        where = _chain([f"{c[0]},{c[1]}" for c in new_cells], N_("{first} and {next}"))
         return Reading("illegal", reason=T("new tiles at {cells}: one tile per turn (press NEXT after each turn)",
                                            cells=where), cell=new_cells[0], notes=notes)
     actions: list[dict[str, Any]] = []
@@ -406,13 +409,15 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
 
 
 #: the figure colours the camera names (tablehub/tracking/simtable.py, photoscore), said in the reader's language
-KNOWN_COLOURS = ("red", "blue", "green", "yellow", "black")
+_COLOURS = {"red": Tc("colour", "red"), "blue": Tc("colour", "blue"), "green": Tc("colour", "green"),
+            "yellow": Tc("colour", "yellow"), "black": Tc("colour", "black")}
+KNOWN_COLOURS = tuple(_COLOURS)
 
 
 def _colour(name: Any) -> Any:
     """A figure's colour as said: a known colour's name is a word of the ``colour`` context; another
     (a player's own colour name) is kept as it is."""
-    return Tc("colour", name) if name in KNOWN_COLOURS else name
+    return _COLOURS.get(name, name) if isinstance(name, str) else name
 
 
 def _out_of_view(cells: list[Cell]) -> Text:

@@ -27,6 +27,19 @@ from ..tiles.catalog import TileType
 from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame
 
 PLAIN, MOUNTAIN, SEA = "G", "M", "S"
+#: the table words tiles.json and the roles give (tablehub/games/tiles/words.py builds them from the
+#: catalog's English words), marked here so the catalogs hold them (neuesland.po, msgctxt "neuesland")
+TABLE_WORDS = (
+    Tc("neuesland", "plain"), Tc("neuesland", "mountain"), Tc("neuesland", "sea"),
+    Tc("neuesland", "explorer"), Tc("neuesland", "thief"), Tc("neuesland", "sailor"),
+    Tc("neuesland", "the plain {where}"), Tc("neuesland", "the mountain {where}"), Tc("neuesland", "the sea {where}"),
+    Tc("neuesland", "the lake {where}"), Tc("neuesland", "the bay {where}"),
+    Tc("neuesland", "on the plain {where}"), Tc("neuesland", "on the mountain {where}"),
+    Tc("neuesland", "on the sea {where}"), Tc("neuesland", "on the lake {where}"),
+    Tc("neuesland", "on the bay {where}"),
+    N_("a plain"), N_("{count} plains"), N_("a mountain"), N_("{count} mountains"), N_("a sea"), N_("{count} seas"),
+    N_("a lake"), N_("{count} lakes"), N_("a bay"), N_("{count} bays"), N_("a town"), N_("{count} towns"),
+)
 HAND_SIZE = 2
 
 

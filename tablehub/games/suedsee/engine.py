@@ -38,7 +38,7 @@ from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEven
 from ..tiles.board import Cell
 from ..tiles.catalog import Catalog, TileType
 from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame, region_anchor
-from .ships import KINDS, Ship, ShipSet, ShipsError, good_name, goods_text, load_ships
+from .ships import KINDS, Ship, ShipSet, ShipsError, good_count, goods_text, load_ships, uncovered_fish
 
 BRIDGE, ISLAND, SEA, MARKET = "B", "I", "S", "K"
 #: the good a completed feature gives, by terrain
@@ -47,6 +47,21 @@ DISPLAY_SIZE = 4
 BOAT_TOKENS = 19
 ISLANDERS = 4  # 20 islanders, 4 of each of the 5 colours
 SHIPS_FILE = Path(__file__).with_name("ships.json")
+#: the table words tiles.json and the roles give (tablehub/games/tiles/words.py builds them from the
+#: catalog's English words), marked here so the catalogs hold them (suedsee.po, msgctxt "suedsee")
+TABLE_WORDS = (
+    Tc("suedsee", "bridge"), Tc("suedsee", "island"), Tc("suedsee", "sea"), Tc("suedsee", "market"),
+    Tc("suedsee", "shell collector"), Tc("suedsee", "banana picker"), Tc("suedsee", "fisher"), Tc("suedsee", "trader"),
+    Tc("suedsee", "shell collectors"), Tc("suedsee", "banana pickers"), Tc("suedsee", "fishers"),
+    Tc("suedsee", "traders"),
+    Tc("suedsee", "the bridge {where}"), Tc("suedsee", "the island {where}"), Tc("suedsee", "the sea {where}"),
+    Tc("suedsee", "the market {where}"), Tc("suedsee", "on the bridge {where}"), Tc("suedsee", "on the island {where}"),
+    Tc("suedsee", "on the sea {where}"), Tc("suedsee", "on the market {where}"),
+    N_("a bridge"), N_("{count} bridges"), N_("an island"), N_("{count} islands"), N_("a market"),
+    N_("{count} markets"),
+    N_("a shell"), N_("{count} shells"), N_("a banana"), N_("{count} bananas"), N_("a fish"), N_("{count} fish"),
+    N_("a fishing boat"), N_("{count} fishing boats"),
+)
 PROVISIONAL = ("the Südsee tile list (tiles.json) and the 24 ships (ships.json) are provisional: the rule book's "
                "pictures were lost, so the classic base-set topology with guessed goods and ships stands in")
 
@@ -574,9 +589,9 @@ class Suedsee(TileGame):
         name = self._terrain(o.terrain)
         state = "complete" if o.complete else "incomplete"
         boats = "" if not o.boats or final else "boat" if not o.complete else "also boat"
-        template = _OUTCOME_TEXT[(state, "sea" if o.terrain == SEA else "land", boats)]
-        return T(template, name=name, size=Tn("{n} tile", "{n} tiles", o.tiles),
-                 goods=good_name(o.good, o.amount), count=o.amount)
+        template = _OUTCOME_TEXT[(state, boats)]
+        goods = uncovered_fish(o.amount) if o.terrain == SEA else good_count(o.good, o.amount)
+        return T(template, name=name, size=Tn("{n} tile", "{n} tiles", o.tiles), goods=goods)
 
     def _majority(self, o: Outcome, player: int) -> Text:
         role = self.role(o.terrain)
@@ -610,9 +625,9 @@ class Suedsee(TileGame):
     def _give(self, o: Outcome, cover: Any = "", final: bool = False) -> None:
         for p in o.winners:
             self.goods[p][o.good] += o.amount
-            template = N_("final evaluation: gains {count} {goods}: {what} ({why})") if final else \
-                N_("gains {count} {goods}: {what} ({why})")
-            reason = T(template, count=o.amount, goods=good_name(o.good, o.amount), what=self._describe(o, final),
+            template = N_("final evaluation: gains {goods}: {what} ({why})") if final else \
+                N_("gains {goods}: {what} ({why})")
+            reason = T(template, goods=good_count(o.good, o.amount), what=self._describe(o, final),
                        why=self._majority(o, p))
             if cover:
                 reason = T("{reason}; {cover}", reason=reason, cover=cover)
@@ -914,18 +929,12 @@ def _semicolons(parts: list[Any]) -> Any:
 _ROLES_PLURAL = {BRIDGE: "shell collectors", ISLAND: "banana pickers", SEA: "fishers", MARKET: "traders"}
 #: an evaluated feature in words: (complete or incomplete, sea or land, what the new tile's fishing boat did)
 _OUTCOME_TEXT = {
-    ("complete", "land", ""): N_("complete {name} of {size} with {count} {goods}"),
-    ("incomplete", "land", ""): N_("incomplete {name} of {size} with {count} {goods}"),
-    ("complete", "sea", ""): N_("complete {name} of {size} with {count} uncovered {goods}"),
-    ("incomplete", "sea", ""): N_("incomplete {name} of {size} with {count} uncovered {goods}"),
-    ("incomplete", "sea", "boat"): N_("incomplete {name} of {size} with {count} uncovered {goods}, evaluated because "
-                                      "the new tile brings a fishing boat"),
-    ("complete", "sea", "also boat"): N_("complete {name} of {size} with {count} uncovered {goods} (the new tile also "
-                                         "brings a fishing boat: evaluated once)"),
-    ("incomplete", "land", "boat"): N_("incomplete {name} of {size} with {count} {goods}, evaluated because the new "
-                                       "tile brings a fishing boat"),
-    ("complete", "land", "also boat"): N_("complete {name} of {size} with {count} {goods} (the new tile also brings a "
-                                          "fishing boat: evaluated once)"),
+    ("complete", ""): N_("complete {name} of {size} with {goods}"),
+    ("incomplete", ""): N_("incomplete {name} of {size} with {goods}"),
+    ("incomplete", "boat"): N_("incomplete {name} of {size} with {goods}, evaluated because the new tile brings a "
+                               "fishing boat"),
+    ("complete", "also boat"): N_("complete {name} of {size} with {goods} (the new tile also brings a fishing boat: "
+                                  "evaluated once)"),
 }
 
 

@@ -47,13 +47,9 @@ def good_count(kind: str, n: int) -> Text:
     return Tn("{n} fish", "{n} fish", n)
 
 
-def good_name(kind: str, n: int) -> Text:
-    """The good's name for a count ``n`` said apart from it: ``good_name("banana", 3)`` -> ``'bananas'``."""
-    if kind == "shell":
-        return Tn("shell", "shells", n)
-    if kind == "banana":
-        return Tn("banana", "bananas", n)
-    return Tn("fish", "fish", n)
+def uncovered_fish(n: int) -> Text:
+    """``'3 uncovered fish'``: the fish of a sea that no fishing boat token covers."""
+    return Tn("{n} uncovered fish", "{n} uncovered fish", n)
 
 
 def plus(parts: list[Any]) -> Text:

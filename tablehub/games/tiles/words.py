@@ -61,16 +61,18 @@ def count_words(n: int, one: str, many: str) -> str:
 
 
 def counted(context: str, n: int, one: str, many: str) -> Text:
-    """:func:`count_words` as a :class:`Text` in the game's ``context``: the catalog entry is
-    ``msgid "a town"`` / ``msgid_plural "{count} towns"`` (``{count}``: the number in words), written
-    for the place it is used (after "with": German dative).
+    """:func:`count_words` as a :class:`Text`: the catalog entries are ``msgid "a town"`` and
+    ``msgid "{count} towns"`` (``{count}``: the number in words, "two" to "twelve"), written for the
+    place they are used (after "with": German dative); ``context`` is kept for the caller's sake (the
+    entries are shared: "a sea" is the same in every tile game).
 
     >>> counted("neuesland", 2, "town", "towns")
     'two towns'
     """
-    singular = count_words(1, one, many)
+    if n == 1:
+        return Text(count_words(1, one, many))
     number: Any = T(_NUMBER_TEXT[n]) if n in _NUMBER_TEXT else str(n)
-    return Text(singular, context=context, plural=f"{{count}} {many}", n=n, count=number)
+    return Text(f"{{count}} {many}", count=number)
 
 
 def join_words(items: list[str]) -> str:
@@ -191,16 +193,26 @@ class TileWords:
         return name
 
     def _make_name(self, tile: TileType, form: str) -> Text:
-        context = AFTER_PREPOSITION if form == AFTER_PREPOSITION else None
         if tile.start:
-            start = self.start_words[:1].upper() + self.start_words[1:] if form == "capital" else self.start_words
-            return Text(start, context=context)
+            if self.start_words != "the start tile":  # a catalog's own word (English until a catalog has it)
+                start = self.start_words[:1].upper() + self.start_words[1:] if form == "capital" else self.start_words
+                return Text(start, context=AFTER_PREPOSITION if form == AFTER_PREPOSITION else None)
+            if form == "capital":
+                return T("The start tile")
+            return Tc("after a preposition", "the start tile") if form == AFTER_PREPOSITION else T("the start tile")
         if len(tile.regions) == 1:
-            template = N_("The tile with {terrain} all round") if form == "capital" else \
-                N_("the tile with {terrain} all round")
-            return Text(template, context=context, terrain=self.terrain(tile.regions[0].terrain))
-        template = N_("The tile with {contents}") if form == "capital" else N_("the tile with {contents}")
-        return Text(template, context=context, contents=self.contents(tile))
+            terrain = self.terrain(tile.regions[0].terrain)
+            if form == "capital":
+                return T("The tile with {terrain} all round", terrain=terrain)
+            if form == AFTER_PREPOSITION:
+                return Tc("after a preposition", "the tile with {terrain} all round", terrain=terrain)
+            return T("the tile with {terrain} all round", terrain=terrain)
+        contents = self.contents(tile)
+        if form == "capital":
+            return T("The tile with {contents}", contents=contents)
+        if form == AFTER_PREPOSITION:
+            return Tc("after a preposition", "the tile with {contents}", contents=contents)
+        return T("the tile with {contents}", contents=contents)
 
     def contents(self, tile: TileType) -> Text:
         """What is on a tile: its regions by shape and terrain, towns, goods and boats (after "with")."""
