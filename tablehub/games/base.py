@@ -22,6 +22,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
+from ..i18n import T
+
 
 class TablehubError(Exception):
     """Base of every error meant for a person at the table: one clear line.
@@ -91,10 +93,11 @@ def show(value: Any, limit: int = 60) -> str:
 def text_problem(text: str) -> str | None:
     """Why ``text`` may not be shown to people as it is (a control or bidi-override character), or ``None``."""
     for ch in text:
+        code = "U+%04X" % ord(ch)
         if ch in BIDI_CONTROLS:
-            return f"a bidi control character (U+{ord(ch):04X}) that reorders the text around it"
+            return T("a bidi control character ({code}) that reorders the text around it", code=code)
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch == "\ufeff":
-            return f"a control character (U+{ord(ch):04X})"
+            return T("a control character ({code})", code=code)
     return None
 
 
@@ -103,16 +106,19 @@ def check_name(name: Any, where: str) -> str:
     control (NUL, ESC, line breaks) or bidi-override characters. Refused, never silently changed:
     a name is how the log, the page and the buttons tell players apart."""
     if not isinstance(name, str):
-        raise SetupError(f"{where}: expected a name (text), got {show(name)}")
+        raise SetupError(T("{where}: expected a name (text), got {value}", where=where, value=show(name)))
     if not name.strip():
-        raise SetupError(f"{where}: a name cannot be empty")
+        raise SetupError(T("{where}: a name cannot be empty", where=where))
     if len(name) > MAX_NAME:
-        raise SetupError(f"{where}: a name has at most {MAX_NAME} characters, got {len(name)} ({show(name, 30)})")
+        raise SetupError(T("{where}: a name has at most {most} characters, got {length} ({value})", where=where,
+                           most=MAX_NAME, length=len(name), value=show(name, 30)))
     why = text_problem(name)
     if why:
-        raise SetupError(f"{where}: a name cannot contain {why}, got {show(name)}")
+        raise SetupError(T("{where}: a name cannot contain {why}, got {value}", where=where, why=why,
+                           value=show(name)))
     if name != name.strip():
-        raise SetupError(f"{where}: a name cannot begin or end with a space, got {show(name)}")
+        raise SetupError(T("{where}: a name cannot begin or end with a space, got {value}", where=where,
+                           value=show(name)))
     return name
 
 
@@ -122,14 +128,15 @@ def check_players(players: Any, where: str = "") -> tuple[str, ...]:
     game takes is the game's ``min_players``/``max_players``."""
     pre = f"{where}: " if where else ""
     if not isinstance(players, (list, tuple)) or isinstance(players, str):
-        raise SetupError(f"{pre}players: expected a list of names, got {show(players)}")
+        raise SetupError(T("{where}players: expected a list of names, got {value}", where=pre, value=show(players)))
     seen: dict[str, int] = {}
     for i, name in enumerate(players):
         check_name(name, f"{pre}players[{i}]")
         key = name.casefold()
         if key in seen:
-            raise SetupError(f"{pre}players[{i}]: duplicate name {show(name)} (players[{seen[key]}] is "
-                             f"{show(players[seen[key]])}; names must be distinct)")
+            raise SetupError(T("{where}players[{i}]: duplicate name {name} (players[{j}] is {other}; names must be "
+                               "distinct)", where=pre, i=i, name=show(name), j=seen[key],
+                               other=show(players[seen[key]])))
         seen[key] = i
     return tuple(players)
 
@@ -370,8 +377,13 @@ def winners_of(scores: Mapping[str, int]) -> list[str]:
 
 
 def verdict(winners: list[str]) -> str:
-    """``"Ana wins"`` or ``"Ana and Ben share the win"``."""
-    return f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'}"
+    """``"Ana wins"`` or ``"Ana and Ben share the win"`` (a Text)."""
+    if len(winners) == 1:
+        return T("{player} wins", player=winners[0])
+    names: Any = winners[0] if winners else ""
+    for name in winners[1:]:
+        names = T("{first} and {last}", first=names, last=name)
+    return T("{players} share the win", players=names)
 
 
 @dataclass
@@ -401,13 +413,17 @@ class OptionSpec:
 
     def check(self, value: Any, game: str) -> Any:
         if self.choices is not None and (not isinstance(value, (str, int, float, bool)) or value not in self.choices):
-            raise SetupError(f"{game}: option '{self.name}' must be one of {list(self.choices)}, got {show(value)}")
+            raise SetupError(T("{game}: option '{option}' must be one of {choices}, got {value}", game=game,
+                               option=self.name, choices=str(list(self.choices)), value=show(value)))
         if self.kind is bool and not isinstance(value, bool):
-            raise SetupError(f"{game}: option '{self.name}' must be true or false, got {show(value)}")
+            raise SetupError(T("{game}: option '{option}' must be true or false, got {value}", game=game,
+                               option=self.name, value=show(value)))
         if self.kind is int and (isinstance(value, bool) or not isinstance(value, int) or abs(value) > INT_LIMIT):
-            raise SetupError(f"{game}: option '{self.name}' must be a whole number, got {show(value)}")
+            raise SetupError(T("{game}: option '{option}' must be a whole number, got {value}", game=game,
+                               option=self.name, value=show(value)))
         if self.kind is str and (not isinstance(value, str) or not value or len(value) > 4096 or "\0" in value):
-            raise SetupError(f"{game}: option '{self.name}' must be {self.what or 'text'}, got {show(value)}")
+            raise SetupError(T("{game}: option '{option}' must be {what}, got {value}", game=game, option=self.name,
+                               what=self.what or T("text"), value=show(value)))
         return value
 
 
@@ -463,27 +479,32 @@ class Game:
 
     def __init__(self, setup: Setup):
         if setup.game != self.name:
-            raise SetupError(f"setup is for game {setup.game!r}, not {self.name!r}")
+            raise SetupError(T("setup is for game {game}, not {this}", game=repr(setup.game), this=repr(self.name)))
         players = check_players(setup.players, self.name)
         if not (self.min_players <= len(players) <= self.max_players):
-            raise SetupError(
-                f"{self.name}: needs {self.min_players} to {self.max_players} players, got {len(players)}")
+            raise SetupError(T("{game}: needs {least} to {most} players, got {got}", game=self.name,
+                               least=self.min_players, most=self.max_players, got=len(players)))
         colors = setup.colors
         if not isinstance(colors, (list, tuple)) or not all(
                 isinstance(c, str) and 0 < len(c) <= 20 and text_problem(c) is None for c in colors):
-            raise SetupError(f"{self.name}: colours are colour names of 1 to 20 characters, got {show(colors)}")
+            raise SetupError(T("{game}: colours are colour names of 1 to 20 characters, got {value}", game=self.name,
+                               value=show(colors)))
         if colors and len(colors) != len(players):
-            raise SetupError(f"{self.name}: give one colour per player ({len(players)}), got {len(colors)}")
+            raise SetupError(T("{game}: give one colour per player ({players}), got {got}", game=self.name,
+                               players=len(players), got=len(colors)))
         if colors and len(set(colors)) != len(colors):
-            raise SetupError(f"{self.name}: player colours must be distinct, got {show(list(colors))}")
+            raise SetupError(T("{game}: player colours must be distinct, got {value}", game=self.name,
+                               value=show(list(colors))))
         if not isinstance(setup.options, Mapping):
-            raise SetupError(f"{self.name}: options must be an object, got {show(setup.options)}")
+            raise SetupError(T("{game}: options must be an object, got {value}", game=self.name,
+                               value=show(setup.options)))
         known = {o.name: o for o in self.OPTIONS}
         options: dict[str, Any] = {o.name: o.default for o in self.OPTIONS}
         for key, value in dict(setup.options).items():
             if key not in known:
-                names = ", ".join(sorted(known)) or "none"
-                raise SetupError(f"{self.name}: unknown option {key!r} (known: {names})")
+                names = ", ".join(sorted(known)) or T("none")
+                raise SetupError(T("{game}: unknown option {option} (known: {names})", game=self.name,
+                                   option=repr(key), names=names))
             options[key] = known[key].check(value, self.name)
         self.setup = setup
         self.players: tuple[str, ...] = players
@@ -513,9 +534,10 @@ class Game:
         Returns the score events the action caused.
         """
         if self.finished:
-            raise IllegalAction("the game is over", rule="game_over")
+            raise IllegalAction(T("the game is over"), rule="game_over")
         if type(action) not in self.ACTIONS.values():
-            raise IllegalAction(f"{type(action).__name__} is not an action of {self.name}", rule="wrong_game")
+            raise IllegalAction(T("{action} is not an action of {game}", action=type(action).__name__, game=self.name),
+                                rule="wrong_game")
         self._validate(action)
         before = len(self.score_log)
         self._apply(action)
@@ -563,7 +585,7 @@ class Game:
 
     def cell_words(self, cell: tuple[int, int]) -> str:
         """Where a cell of the table is, in words (tile games: by the tiles around it)."""
-        return f"at ({cell[0]}, {cell[1]})"
+        return T("at ({x}, {y})", x=cell[0], y=cell[1])
 
     def code(self, action: Mapping[str, Any]) -> str:
         """The action as its record fields (``"place_tile ds017 (1, -2) 90°"``): the small print
@@ -619,7 +641,7 @@ class Game:
         their own legal-action enumeration and keep only what :meth:`validate` accepts
         (:func:`confirmed`): a hint is never a move the rules refuse. An unknown ``piece`` raises
         :class:`IllegalAction`. Games without a board to hint on return no places."""
-        return no_hints(self.view().get("kind", "none"), f"{self.title} has no board hints", piece)
+        return no_hints(self.view().get("kind", "none"), T("{game} has no board hints", game=self.title), piece)
 
     def view(self) -> dict[str, Any]:
         """A JSON-able description of the table for drawing (page board view, renderer).

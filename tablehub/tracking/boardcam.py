@@ -30,6 +30,7 @@ import numpy as np
 
 from ..games import game_class
 from ..games.base import TablehubError
+from ..i18n import T
 from .boardmoves import BoardSeen, Sighting
 from .recognizer import RecognitionUnavailable
 
@@ -141,7 +142,7 @@ def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRec
     the one kept with the references). Raises :class:`RecognitionUnavailable` saying what is missing."""
     adapter = board_adapter(game)
     if adapter is None:
-        raise RecognitionUnavailable(f"table recognition is off: the camera does not read {game}'s board")
+        raise RecognitionUnavailable(T("table recognition is off: the camera does not read {game}'s board", game=game))
     folder = Path(folder)
     try:
         import cv2
@@ -151,14 +152,16 @@ def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRec
         from vision.boardreg import BoardReference
         from vision.calibrate import LensCalibration
     except ImportError as exc:
-        raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
+        raise RecognitionUnavailable(T("table recognition is not in this build ({why}); play from the phone",
+                                       why=str(exc))) from None
     if not (folder / META).is_file():
-        raise RecognitionUnavailable(
-            f"table recognition is off: no board references in {folder}; enrol the empty board and the pieces "
-            f"('tablehub boardcam enrol-board PHOTO --out {folder}', then 'enrol-pieces')")
+        raise RecognitionUnavailable(T(
+            "table recognition is off: no board references in {folder}; enrol the empty board and the pieces "
+            "('tablehub boardcam enrol-board PHOTO --out {folder}', then 'enrol-pieces')", folder=str(folder)))
     if not (folder / PIECES).is_file():
-        raise RecognitionUnavailable(f"table recognition is off: the pieces are not enrolled in {folder} "
-                                     f"('tablehub boardcam enrol-pieces PHOTO --refs {folder} --at ...')")
+        raise RecognitionUnavailable(T("table recognition is off: the pieces are not enrolled in {folder} "
+                                       "('tablehub boardcam enrol-pieces PHOTO --refs {folder} --at ...')",
+                                       folder=str(folder)))
     try:
         meta = read_meta(folder)
         if meta.get("game", "karibik") != game:
@@ -175,5 +178,6 @@ def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRec
         spaces = SpaceMap({s: board.polygons[s] for s in board.spaces if s in board.polygons}, board.size,
                           reference.ppm)
     except (TablehubError, VisionError) as exc:
-        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+        raise RecognitionUnavailable(T("table recognition is off: {why}",
+                                       why=exc.text if isinstance(exc, TablehubError) else str(exc))) from None
     return BoardRecognizer(reference, book, spaces, board.name, lens)

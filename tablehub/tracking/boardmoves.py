@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError
+from ..i18n import N_, T, Text
 from .interpret import Choice, Reading
 
 
@@ -114,7 +115,7 @@ def _check(game: Game, actions: list[dict[str, Any]]) -> str | None:
         try:
             trial.apply(trial.parse_action(data, where=f"action {i + 1}"))
         except (IllegalAction, TablehubError) as exc:
-            return str(exc)
+            return exc.text
     return None
 
 
@@ -142,8 +143,9 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
     for p in sorted(q for q in before if seen.get(q) is None):
         if p not in may_move:
             seen[p] = before[p]
-            notes.append(f"not sure where {p} stands: taken as still on space {before[p]}" if before[p] != OFF
-                         else f"not sure what stands {_where(guesses, p)}: taken as nothing new")
+            notes.append(T("not sure where {piece} stands: taken as still on space {space}", piece=p, space=before[p])
+                         if before[p] != OFF else
+                         T("not sure what stands {where}: taken as nothing new", where=_where(guesses, p)))
         elif guesses and len(guesses.get(p) or ()) == 1:
             seen[p] = guesses[p][0]
             doubt.append(p)
@@ -153,16 +155,16 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         crowded = _crowded(before, seen)
         for p in crowded:
             if p not in may_move:
-                notes.append(f"{p} seen on space {seen[p]}, where another piece stands: taken as still on space "
-                             f"{before[p]}")
+                notes.append(T("{piece} seen on space {seen}, where another piece stands: taken as still on space "
+                               "{space}", piece=p, seen=seen[p], space=before[p]))
                 seen[p] = before[p]
             else:
                 seen[p] = None
-                notes.append(f"{p} seen on space {crowded[p]}, where another piece stands")
+                notes.append(T("{piece} seen on space {seen}, where another piece stands", piece=p, seen=crowded[p]))
     unsure = sorted(p for p in before if seen.get(p) is None and (between is None or p != between[0]))
     if unsure:
-        return BoardReading("waiting", reason=f"not sure where {', '.join(unsure)} stand(s): looking again",
-                            notes=notes)
+        return BoardReading("waiting", reason=T("not sure where {pieces} stand(s): looking again",
+                                                pieces=", ".join(unsure)), notes=notes)
     if between is not None:  # each space it may stand on is a reading: the phone asks which
         p, spaces = between
         choices = []
@@ -173,21 +175,29 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
             elif r.status == "unsure":
                 choices.extend(r.choices)
         if not choices:
-            return BoardReading("waiting", reason=f"not sure where {p} stands: looking again", notes=notes)
-        where = " and ".join(str(s) for s in spaces)
-        return BoardReading("unsure", choices=choices, reason=f"{p} stands where spaces {where} meet: which move?",
-                            notes=notes, doubt=[p])
+            return BoardReading("waiting", reason=T("not sure where {piece} stands: looking again", piece=p),
+                                notes=notes)
+        where: Any = str(spaces[0])
+        for space in spaces[1:]:
+            where = T("{first} and {last}", first=where, last=str(space))
+        reason = T("{piece} stands where spaces {spaces} meet: which move?", piece=p, spaces=where)
+        return BoardReading("unsure", choices=choices, reason=reason, notes=notes, doubt=[p])
     r = _read(game, adapter, before, seen)
     r.notes, r.doubt, r.guesses = notes + r.notes, doubt, dict(guesses or {})
     if doubt and r.status == "illegal":  # no flag (red, beeps) on a guess
-        return BoardReading("waiting", reason=f"not sure where {', '.join(doubt)} stand(s): looking again",
-                            notes=notes)
+        return BoardReading("waiting", reason=T("not sure where {pieces} stand(s): looking again",
+                                                pieces=", ".join(doubt)), notes=notes)
     return r
 
 
-def _where(guesses: Mapping[str, tuple[int, ...]] | None, p: str) -> str:
+def _where(guesses: Mapping[str, tuple[int, ...]] | None, p: str) -> Text:
     spaces = (guesses or {}).get(p)
-    return f"on space {' or '.join(str(s) for s in spaces)}" if spaces else "on the board"
+    if not spaces:
+        return T("on the board")
+    said: Any = str(spaces[0])
+    for space in spaces[1:]:
+        said = T("{first} or {next}", first=said, next=str(space))
+    return T("on space {spaces}", spaces=said)
 
 
 def _crowded(before: Mapping[str, int], seen: Mapping[str, int | None]) -> dict[str, int]:
@@ -219,7 +229,23 @@ def _read(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str
     if len(legal) == 1:
         return BoardReading("pending", actions=legal[0])
     return BoardReading("unsure", choices=[(adapter.explain(game, c), c) for c in legal],
-                        reason="several ways fit what the camera saw: which one?")
+                        reason=T("several ways fit what the camera saw: which one?"))
+
+
+#: reasons that begin a question on the phone, as they read there (capitalised)
+_CAPITAL = {"several ways fit what the camera saw: which one?": N_("Several ways fit what the camera saw: which one?")}
+
+
+def _question(reason: Any, choices: list[Any]) -> Any:
+    """The phone's question: the reason, capitalised, then each choice (``"; or "`` between them)."""
+    said: Any = choices[0] if choices else ""
+    for text in choices[1:]:
+        said = T("{first}; or {next}", first=said, next=text)
+    if isinstance(reason, Text) and reason.msgid in _CAPITAL:
+        reason = Text(_CAPITAL[reason.msgid], context=reason.context, **reason.params)
+    elif not (isinstance(reason, Text) and str(reason)[:1] == str(reason)[:1].upper()):
+        return f"{reason[:1].upper()}{reason[1:]} " + "; or ".join(str(text) for text in choices) + "."
+    return T("{reason} {choices}.", reason=reason, choices=said)
 
 
 
@@ -263,25 +289,29 @@ def board_reading(game: Game, seen: BoardSeen) -> Reading:
     notes = list(seen.notes)
     adapter = getattr(game, "board_moves", None)
     if adapter is None:
-        return Reading("waiting", reason=f"the camera is set up for a printed board, but {game.title} has no board "
-                                         "it reads: play from the phone", notes=notes)
+        return Reading("waiting", reason=T("the camera is set up for a printed board, but {game} has no board it "
+                                           "reads: play from the phone", game=game.title), notes=notes)
     name = getattr(adapter.board(game), "name", None)
     if seen.board is not None and name is not None and seen.board != name:
-        return Reading("waiting", reason=f"the camera's references are of the board '{seen.board}', but this game "
-                                         f"is played on '{name}': enrol this board (tablehub boardcam)", notes=notes)
+        return Reading("waiting", reason=T("the camera's references are of the board '{seen}', but this game is "
+                                           "played on '{board}': enrol this board (tablehub boardcam)",
+                                           seen=seen.board, board=name), notes=notes)
     r = read_seen(game, seen)
     notes += r.notes
     if r.doubt and r.status == "pending":  # read from a guess: the phone asks, the player confirms or corrects
-        where = ", ".join(f"{p} on space {r.guesses[p][0]}" for p in r.doubt)
-        return Reading("unsure", choices=[Choice((r.actions[0],), 0.5)], reason=f"not sure of {where}", notes=notes,
-                       question=f"The camera is not sure it sees {where} (touching another piece?): is this the "
-                                "move? If not, enter it.")
+        where: Any = None
+        for p in r.doubt:
+            one = T("{piece} on space {space}", piece=p, space=r.guesses[p][0])
+            where = one if where is None else T("{first}, {next}", first=where, next=one)
+        return Reading("unsure", choices=[Choice((r.actions[0],), 0.5)], reason=T("not sure of {where}", where=where),
+                       notes=notes, question=T("The camera is not sure it sees {where} (touching another piece?): is "
+                                               "this the move? If not, enter it.", where=where))
     if r.status == "pending":
         return Reading("pending", actions=r.actions, notes=notes)
     if r.status == "unsure":
         # the phone logs one action per choice: what would follow it (the move's end) is read again at rest
         choices = [Choice((c[0],), round(1.0 / len(r.choices), 3)) for _, c in r.choices]
-        question = f"{r.reason[:1].upper()}{r.reason[1:]} " + "; or ".join(text for text, _ in r.choices) + "."
+        question = _question(r.reason, [text for text, _ in r.choices])
         return Reading("unsure", choices=choices, reason=r.reason, notes=notes, question=question)
     if r.status == "illegal":
         return Reading("illegal", reason=r.reason, notes=notes)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError, record_code
+from ..i18n import N_, T, Tc, Text
 from .table import Cell, FigureSeen, TableSeen, TileSeen
 
 def _removal(game: Game, f: FigureSeen) -> dict[str, Any] | None:
@@ -94,19 +95,39 @@ class Reading:
                 tuple((tuple(tuple(sorted(a.items())) for a in c.actions)) for c in self.choices),
                 self.reason, self.cell)
 
-    def describe(self, game: Game | None = None) -> str:
+    def describe(self, game: Game | None = None) -> Text:
         """The reading in one line; with ``game`` (the committed game) its actions in the game's table
         words ("Lay the tile with a bay east of the start tile"), else their record fields."""
         if self.state == "illegal":
-            return f"illegal: {self.reason}"
+            return T("illegal: {reason}", reason=self.reason)
         if self.state == "pending":
-            return "pending: " + "; ".join(_labels(game, self.actions))
+            return T("pending: {actions}", actions=self.action_words(game))
         if self.state == "unsure":
-            return "unsure: " + " | ".join(f"{_labels(game, c.actions)[-1]} ({c.confidence:.2f})"
-                                           for c in self.choices)
+            choices = []
+            for c in self.choices:
+                confidence = "%.2f" % c.confidence
+                choices.append(T("{action} ({confidence})", action=_labels(game, c.actions)[-1], confidence=confidence))
+            joined = _chain(choices, N_("{first} | {next}"))
+            return T("unsure: {choices}", choices=joined)
         if self.state == "waiting":
-            return f"waiting: {self.reason}"
-        return "no change"
+            return T("waiting: {reason}", reason=self.reason)
+        return T("no change")
+
+    def action_words(self, game: Game | None = None) -> Text:
+        """The reading's actions in words, ``"; "`` between them (see :meth:`describe`)."""
+        return _chain(_labels(game, self.actions), N_("{first}; {next}"))
+
+
+def _chain(parts: list[Any], template: str) -> Text:
+    """``parts`` joined by ``template`` (``"{first}; {next}"``): a Text in the reader's language."""
+    if not parts:
+        return T("{item}", item="")
+    out: Any = T("{item}", item=parts[0])
+    if isinstance(parts[0], Text):
+        out = parts[0]
+    for part in parts[1:]:
+        out = T(template, first=out, next=part)
+    return out
 
 
 def _labels(game: Game | None, actions: Any) -> list[str]:
@@ -153,12 +174,12 @@ def _check(game: Game, action: Mapping[str, Any]) -> str | None:
     try:
         return game.validate(game.parse_action(action))
     except TablehubError as exc:
-        return str(exc)
+        return exc.text
 
 
 def _try(game: Game, action: Mapping[str, Any]) -> str | None:
     refusal = _refusal(game, action)
-    return None if refusal is None else str(refusal)
+    return None if refusal is None else refusal.text
 
 
 def appearance(game: Game, tile_id: str, rotation: int) -> Any:
@@ -276,14 +297,14 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     """Turn the difference between the committed table and the seen table into a :class:`Reading`."""
     new_cells = sorted(c for c in seen.tiles if c not in expected.tiles)
     hidden = sorted(c for c in expected.tiles if c not in seen.tiles and seen.sees(c))
-    notes = [f"tile at {c[0]},{c[1]} is lifted or hidden" for c in hidden]
+    notes = [T("tile at {x},{y} is lifted or hidden", x=c[0], y=c[1]) for c in hidden]
     unseen = sorted(c for c in expected.tiles if not seen.sees(c))
     if unseen:
         notes.append(_out_of_view(unseen))
     if len(new_cells) > 1:
-        where = " and ".join(f"{c[0]},{c[1]}" for c in new_cells)
-        return Reading("illegal", reason=f"new tiles at {where}: one tile per turn (press NEXT after each turn)",
-                       cell=new_cells[0], notes=notes)
+        where = _chain([f"{c[0]},{c[1]}" for c in new_cells], N_("{first} and {next}"))
+        return Reading("illegal", reason=T("new tiles at {cells}: one tile per turn (press NEXT after each turn)",
+                                           cells=where), cell=new_cells[0], notes=notes)
     actions: list[dict[str, Any]] = []
     figure_cell: Cell | None = None
     if new_cells:
@@ -291,7 +312,7 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
         ts = seen.tiles[cell]
         # group reads that mean the same to the rules; keep the best confidence and the first legal member
         groups: list[dict[str, Any]] = []
-        first_reason: str | None = None
+        first_reason: Any = None
         scored = ts.scored_reads() if ts.calibrate is not None else []
         for tile, rotation, conf in scored or ts.reads():
             key = appearance(game, tile, rotation)
@@ -340,16 +361,20 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     color = _player_color(work)
     for f in extra:
         if f.cell != figure_cell:
-            notes.append(f"a {f.color} figure at {f.x},{f.y} is not in the game (take it back)")
+            notes.append(T("a {colour} figure at {x},{y} is not in the game (take it back)",
+                           colour=_colour(f.color), x=f.x, y=f.y))
             continue
         if color is not None and f.color in UNKNOWN_COLOURS:
-            notes.append(f"the colour of the figure at {f.x},{f.y} is unclear: taken as {color}")
+            notes.append(T("the colour of the figure at {x},{y} is unclear: taken as {colour}", x=f.x, y=f.y,
+                           colour=_colour(color)))
         elif color is not None and f.color != color:
-            return Reading("illegal", reason=f"a {f.color} figure is on the new tile, but it is "
-                           f"{work.current_player}'s turn ({color})", cell=f.cell, notes=notes)
+            return Reading("illegal", reason=T("a {colour} figure is on the new tile, but it is {player}'s turn "
+                                               "({player_colour})", colour=_colour(f.color), player=work.current_player,
+                                               player_colour=_colour(color)), cell=f.cell, notes=notes)
         if f.region is None:
-            return Reading("waiting", actions=actions, reason=f"a figure on {f.x},{f.y}: cannot tell which part "
-                           "of the tile it stands on", cell=f.cell, notes=notes)
+            return Reading("waiting", actions=actions, reason=T("a figure on {x},{y}: cannot tell which part of the "
+                                                                "tile it stands on", x=f.x, y=f.y),
+                           cell=f.cell, notes=notes)
         action = {"type": "place_figure", "region": f.region}
         reason = _try(work, action)
         if reason is not None:
@@ -358,20 +383,24 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     for f in missing:
         action = _removal(game, f)
         if action is None:
-            notes.append(f"the {f.color} figure at {f.x},{f.y} is hidden or gone")
+            notes.append(T("the {colour} figure at {x},{y} is hidden or gone", colour=_colour(f.color), x=f.x, y=f.y))
             continue
         if color is not None and f.color != color:
-            notes.append(f"the {f.color} figure at {f.x},{f.y} is hidden or gone (not {work.current_player}'s)")
+            notes.append(T("the {colour} figure at {x},{y} is hidden or gone (not {player}'s)",
+                           colour=_colour(f.color), x=f.x, y=f.y, player=work.current_player))
             continue
         refusal = _refusal(work, action)
-        reason = None if refusal is None else str(refusal)
+        reason = None if refusal is None else refusal.text
         if refusal is not None and refusal.rule == "figure_before_tile":
-            return Reading("waiting", actions=actions, reason=f"the {f.color} figure at {f.x},{f.y} is off the "
-                           "table; it scores after this turn's tile is laid", cell=f.cell, notes=notes)
+            return Reading("waiting", actions=actions, reason=T("the {colour} figure at {x},{y} is off the table; it "
+                                                                "scores after this turn's tile is laid",
+                                                                colour=_colour(f.color), x=f.x, y=f.y),
+                           cell=f.cell, notes=notes)
         if refusal is not None and refusal.rule == "one_figure_action":
             # this turn's figure step is taken (a figure just placed, one taken off, or logged already):
             # a figure missing as well is not a second step but one the camera does not see now
-            notes.append(f"the {f.color} figure at {f.x},{f.y} is not seen (hidden?); {refusal}")
+            notes.append(T("the {colour} figure at {x},{y} is not seen (hidden?); {why}",
+                           colour=_colour(f.color), x=f.x, y=f.y, why=refusal.text))
             continue
         if reason is not None:
             return Reading("illegal", actions=actions, reason=reason, cell=f.cell, notes=notes)
@@ -379,12 +408,24 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     return _done(game, actions, figure_cell, hidden, notes, work)
 
 
-def _out_of_view(cells: list[Cell]) -> str:
+#: the figure colours the camera names (tablehub/tracking/simtable.py, photoscore), said in the reader's language
+_COLOURS = {"red": Tc("colour", "red"), "blue": Tc("colour", "blue"), "green": Tc("colour", "green"),
+            "yellow": Tc("colour", "yellow"), "black": Tc("colour", "black")}
+KNOWN_COLOURS = tuple(_COLOURS)
+
+
+def _colour(name: Any) -> Any:
+    """A figure's colour as said: a known colour's name is a word of the ``colour`` context; another
+    (a player's own colour name) is kept as it is."""
+    return _COLOURS.get(name, name) if isinstance(name, str) else name
+
+
+def _out_of_view(cells: list[Cell]) -> Text:
     """One line for the committed tiles the camera cannot see."""
     where = ", ".join(f"{c[0]},{c[1]}" for c in cells)
     if len(cells) == 1:
-        return f"tile at {where} is outside the camera's view: enter what is played there on the phone"
-    return f"tiles at {where} are outside the camera's view: enter what is played there on the phone"
+        return T("tile at {cells} is outside the camera's view: enter what is played there on the phone", cells=where)
+    return T("tiles at {cells} are outside the camera's view: enter what is played there on the phone", cells=where)
 
 
 def _skip_step(game: Game, actions: list[dict[str, Any]], work: Game | None = None) -> dict[str, Any] | None:

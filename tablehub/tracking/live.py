@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..games.base import TablehubError
+from ..i18n import T
 from ..hardware.cameras import CameraStatus, SupervisedCamera
 from ..hardware.sdnotify import Notifier
 from .interpret import Reading
@@ -161,17 +162,17 @@ class LiveTable:
         has_game = getattr(hub, "session", None) is not None
         self._pending(reading)  # before the offer: choices are checked after the pending actions
         if reading.state == "illegal":
-            hub.flag(reading.reason or "illegal placement", *(reading.cell or (None, None)))
+            hub.flag(reading.reason or T("illegal placement"), *(reading.cell or (None, None)))
             if has_game:
                 hub.clear_offer()
-            self._status("table", f"Illegal: {reading.reason}")
+            self._status("table", T("Illegal: {reason}", reason=reading.reason))
             if self.panel is not None:
                 self.panel.beep("illegal")
         else:
             hub.clear_flag()
         if reading.state == "unsure" and has_game:
             hub.offer([(dict(c.action), c.confidence) for c in reading.choices],
-                      note=reading.question or "Which tile was laid? The camera is not sure.")
+                      note=reading.question or T("Which tile was laid? The camera is not sure."))
         elif reading.state != "illegal" and has_game:
             hub.clear_offer()
         if reading.state in ("pending", "unsure") and has_game:

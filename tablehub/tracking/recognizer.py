@@ -13,6 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..games.base import TablehubError
+from ..i18n import T
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +29,10 @@ def make_recognizer(game: str, catalog: str | None = None, references: str | Non
     try:
         from vision.loader import for_tracker
     except ImportError as exc:
-        raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
+        raise RecognitionUnavailable(T("table recognition is not in this build ({why}); play from the phone",
+                                       why=str(exc))) from None
     try:
         return for_tracker(game=game, catalog=catalog, references=references, sim=sim, **kw)
     except Exception as exc:  # vision's own one-line errors (no references, no markers in the enrolment)
-        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+        raise RecognitionUnavailable(T("table recognition is off: {why}",
+                                       why=exc.text if isinstance(exc, TablehubError) else str(exc))) from None

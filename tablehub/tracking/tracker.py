@@ -30,6 +30,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from ..games.base import TablehubError
+from ..i18n import T
 from ..session import Session
 from .boardmoves import BoardSeen, board_reading
 from .layoutmoves import LayoutSeen, layout_reading
@@ -122,7 +123,8 @@ class Tracker:
         except Exception as exc:  # vision says what a person can fix (markers covered, too dark); keep going
             self.stillness.quiet = 0  # try again after another quiet spell
             self.failures += 1
-            reading = Reading("waiting", reason=f"cannot read the table: {exc}")
+            reading = Reading("waiting", reason=T("cannot read the table: {why}",
+                                                  why=exc.text if isinstance(exc, TablehubError) else str(exc)))
             with self._lock:
                 changed = reading.signature() != self._announced
                 self._announced = reading.signature()
@@ -193,29 +195,30 @@ class Tracker:
         """NEXT: log the pending actions (the turn passes with the next tile laid)."""
         session = self._session()
         if session is None:
-            return self._refuse("no game is running: start one on the phone")
+            return self._refuse(T("no game is running: start one on the phone"))
         with self._lock:
             reading = self.reading
             if reading.state == "pending":
                 with session.lock:
-                    said = reading.describe(session.game)[len("pending: "):]
+                    said = reading.action_words(session.game)
                 done = list(reading.actions)
                 try:  # the turn is one change: all of it is logged or none
                     session.submit_many([(action, source) for action in done], expect=self._read_revision)
                 except TablehubError as exc:
                     self.evaluate()
-                    return self._refuse(f"could not log {', '.join(str(a.get('type')) for a in done)}: {exc}")
+                    return self._refuse(T("could not log {actions}: {why}",
+                                          actions=", ".join(str(a.get("type")) for a in done), why=exc.text))
                 self._overridden = None
-                outcome = Outcome(True, f"{session.game.current_player}: {said}",
+                outcome = Outcome(True, T("{player}: {actions}", player=session.game.current_player, actions=said),
                                   tuple(done))
             elif reading.state == "illegal":
-                return self._refuse(f"fix the table first: {reading.reason}")
+                return self._refuse(T("fix the table first: {reason}", reason=reading.reason))
             elif reading.state == "unsure":
-                return self._refuse("choose what was played on the phone first")
+                return self._refuse(T("choose what was played on the phone first"))
             elif reading.state == "waiting":
-                return self._refuse(f"waiting: {reading.reason}")
+                return self._refuse(T("waiting: {reason}", reason=reading.reason))
             else:
-                return self._refuse("nothing new on the table to log")
+                return self._refuse(T("nothing new on the table to log"))
         self.evaluate()
         log.info("committed: %s", outcome.message)
         self._emit("commit", outcome)
@@ -225,12 +228,12 @@ class Tracker:
         """Hold NEXT: drop the last turn from the log."""
         session = self._session()
         if session is None:
-            return self._refuse("no game is running")
+            return self._refuse(T("no game is running"))
         try:
             dropped = session.undo_turn()
         except TablehubError as exc:
-            return self._refuse(str(exc))
-        outcome = Outcome(True, f"undid {len(dropped)} action(s) of the last turn", tuple(dropped))
+            return self._refuse(exc.text)
+        outcome = Outcome(True, T("undid {count} action(s) of the last turn", count=len(dropped)), tuple(dropped))
         log.info("%s", outcome.message)
         self._emit("undo", outcome)
         self.evaluate()
@@ -244,11 +247,11 @@ class Tracker:
         """Accept the table as it is: the current flag is dropped until the table changes."""
         with self._lock:
             if self.reading.state not in ("illegal", "waiting"):
-                return self._refuse("nothing flagged to override")
+                return self._refuse(T("nothing flagged to override"))
             self._overridden = self.reading.signature()
             reason = self.reading.reason
         self.evaluate()
-        return Outcome(True, f"overridden: {reason}")
+        return Outcome(True, T("overridden: {reason}", reason=reason))
 
     def _refuse(self, message: str) -> Outcome:
         outcome = Outcome(False, message)

@@ -20,12 +20,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Iterator
 
+from ...i18n import N_, T, Tc, Text, Tn
 from ..base import Action, IllegalAction, OptionSpec, ScoreEvent, Setup
 from ..tiles.board import Cell
 from ..tiles.catalog import TileType
 from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame
 
 PLAIN, MOUNTAIN, SEA = "G", "M", "S"
+#: the table words tiles.json and the roles give (tablehub/games/tiles/words.py builds them from the
+#: catalog's English words), marked here so the catalogs hold them (neuesland.po, msgctxt "neuesland")
+TABLE_WORDS = (
+    Tc("neuesland", "plain"), Tc("neuesland", "mountain"), Tc("neuesland", "sea"),
+    Tc("neuesland", "explorer"), Tc("neuesland", "thief"), Tc("neuesland", "sailor"),
+    Tc("neuesland", "the plain {where}"), Tc("neuesland", "the mountain {where}"), Tc("neuesland", "the sea {where}"),
+    Tc("neuesland", "the lake {where}"), Tc("neuesland", "the bay {where}"),
+    Tc("neuesland", "on the plain {where}"), Tc("neuesland", "on the mountain {where}"),
+    Tc("neuesland", "on the sea {where}"), Tc("neuesland", "on the lake {where}"),
+    Tc("neuesland", "on the bay {where}"),
+    N_("a plain"), N_("{count} plains"), N_("a mountain"), N_("{count} mountains"), N_("a sea"), N_("{count} seas"),
+    N_("a lake"), N_("{count} lakes"), N_("a bay"), N_("{count} bays"), N_("a town"), N_("{count} towns"),
+)
 HAND_SIZE = 2
 
 
@@ -46,6 +60,7 @@ class ScoreFigure(FigureOnBoard):
 
     type: ClassVar[str] = "score_figure"
     verb: ClassVar[str] = "Take back and score"
+    words: ClassVar[str] = N_("Take back and score the {role} {region} of {tile}")
 
 
 @dataclass(frozen=True)
@@ -74,24 +89,33 @@ class AreaValue:
     complete: bool
     small: bool
 
-    def describe(self, terrains: dict[str, str]) -> str:
-        name = terrains.get(self.terrain, self.terrain)
-        state = "complete" if self.complete else "incomplete"
-        size = f"{self.tiles} tile{'s' if self.tiles != 1 else ''}"
-        towns = f"{self.towns} town{'s' if self.towns != 1 else ''}"
-        if self.terrain == PLAIN:
-            rate = "1 per tile" if (not self.complete or self.small) else "2 per tile"
-            detail = f"{size}, {rate}"
-        elif self.terrain == MOUNTAIN:
-            rate = "1 per town" if (not self.complete or self.small) else "2 per town"
-            detail = f"{towns} on it and its neighbouring plains, {rate}"
-        else:
-            if self.complete and not self.small:
-                detail = f"{towns} on its shores + {size}"
-            else:
-                detail = f"{towns} on its shores, 1 per town"
-        small = " (an area of 2 tiles or fewer scores as incomplete)" if self.small else ""
-        return f"{state} {name} of {size}: {detail}{small}"
+    def describe(self, terrains: dict[str, str]) -> Text:
+        """``"complete plain of 3 tiles: 3 tiles, 2 per tile"``: one whole sentence per terrain and state."""
+        name = Tc("neuesland", terrains.get(self.terrain, self.terrain))
+        size = Tn("{n} tile", "{n} tiles", self.tiles)
+        towns = Tn("{n} town", "{n} towns", self.towns)
+        state = "full" if self.complete and not self.small else "small" if self.complete else "incomplete"
+        template = _AREA_TEXT[(self.terrain if self.terrain in (PLAIN, MOUNTAIN) else SEA, state)]
+        return T(template, name=name, size=size, towns=towns)
+
+
+#: an area's value in words, by terrain and state: complete ("full"), complete but of 2 tiles or fewer
+#: ("small": scores as incomplete) or incomplete
+_AREA_TEXT = {
+    (PLAIN, "full"): N_("complete {name} of {size}: {size}, 2 per tile"),
+    (PLAIN, "small"): N_("complete {name} of {size}: {size}, 1 per tile (an area of 2 tiles or fewer scores as "
+                         "incomplete)"),
+    (PLAIN, "incomplete"): N_("incomplete {name} of {size}: {size}, 1 per tile"),
+    (MOUNTAIN, "full"): N_("complete {name} of {size}: {towns} on it and its neighbouring plains, 2 per town"),
+    (MOUNTAIN, "small"): N_("complete {name} of {size}: {towns} on it and its neighbouring plains, 1 per town (an "
+                            "area of 2 tiles or fewer scores as incomplete)"),
+    (MOUNTAIN, "incomplete"): N_("incomplete {name} of {size}: {towns} on it and its neighbouring plains, 1 per "
+                                 "town"),
+    (SEA, "full"): N_("complete {name} of {size}: {towns} on its shores + {size}"),
+    (SEA, "small"): N_("complete {name} of {size}: {towns} on its shores, 1 per town (an area of 2 tiles or fewer "
+                       "scores as incomplete)"),
+    (SEA, "incomplete"): N_("incomplete {name} of {size}: {towns} on its shores, 1 per town"),
+}
 
 
 class NeuesLand(TileGame):
@@ -145,48 +169,48 @@ class NeuesLand(TileGame):
             return super()._check_tile_source(tile_id)
         player = self.player_to_lay()
         if self.tiles_left() > 0 and len(self.set_aside) < self.set_aside_needed:
-            raise IllegalAction(f"set aside {self.set_aside_needed} tile(s) before play "
-                                f"({len(self.set_aside)} so far)", rule="set_aside_first")
+            raise IllegalAction(T("set aside {count} tile(s) before play ({done} so far)", count=self.set_aside_needed,
+                                  done=len(self.set_aside)), rule="set_aside_first")
         short = [self.players[i] for i, h in enumerate(self.hands) if len(h) < HAND_SIZE]
         if self.tiles_left() > 0 and short:
-            raise IllegalAction(f"draw first: {', '.join(short)} must hold {HAND_SIZE} tiles while the box "
-                                f"has tiles", rule="draw_first")
+            raise IllegalAction(T("draw first: {players} must hold {count} tiles while the box has tiles",
+                                  players=", ".join(short), count=HAND_SIZE), rule="draw_first")
         if tile_id not in self.hands[player]:
-            held = ", ".join(self.hands[player]) or "nothing"
-            raise IllegalAction(f"{self.players[player]} does not hold tile {tile_id} (holds {held})",
-                                rule="tile_not_in_hand")
+            held = ", ".join(self.hands[player]) or T("nothing")
+            raise IllegalAction(T("{player} does not hold tile {tile} (holds {held})", player=self.players[player],
+                                  tile=tile_id, held=held), rule="tile_not_in_hand")
 
     # ---- validation of this game's own actions
 
     def _validate_other(self, action: Action) -> None:
         if isinstance(action, ScoreFigure):
-            self._check_figure_step("scoring a figure")
+            self._check_figure_step(T("scoring a figure"))
             self.figure_at((action.x, action.y), action.region, owner=self.current)
         elif isinstance(action, SetAside):
             if not self.expert:
-                raise IllegalAction("tiles are set aside only in the expert variant (option expert)",
+                raise IllegalAction(T("tiles are set aside only in the expert variant (option expert)"),
                                     rule="not_expert")
             if not self.options["set_aside"]:
-                raise IllegalAction("no tiles are set aside in this game (option set_aside is off)",
+                raise IllegalAction(T("no tiles are set aside in this game (option set_aside is off)"),
                                     rule="set_aside_off")
             self._tile(action.tile)
             if len(self.set_aside) >= self.set_aside_needed:
-                raise IllegalAction(f"{self.set_aside_needed} tile(s) are set aside with {len(self.players)} "
-                                    f"players, and that is done", rule="set_aside_done")
+                raise IllegalAction(T("{count} tile(s) are set aside with {players} players, and that is done",
+                                      count=self.set_aside_needed, players=len(self.players)), rule="set_aside_done")
             if self.box[action.tile] <= 0:
-                raise IllegalAction(f"tile {action.tile} is not in the box", rule="tile_unavailable")
+                raise IllegalAction(T("tile {tile} is not in the box", tile=action.tile), rule="tile_unavailable")
         elif isinstance(action, Draw):
             if not self.expert:
-                raise IllegalAction("drawing into a hand is the expert variant (option expert); in the basic "
-                                    "game just place the drawn tile", rule="not_expert")
+                raise IllegalAction(T("drawing into a hand is the expert variant (option expert); in the basic "
+                                      "game just place the drawn tile"), rule="not_expert")
             self._tile(action.tile)
             if len(self.set_aside) < self.set_aside_needed:
-                raise IllegalAction(f"set aside {self.set_aside_needed} tile(s) before drawing",
+                raise IllegalAction(T("set aside {count} tile(s) before drawing", count=self.set_aside_needed),
                                     rule="set_aside_first")
             if self.box[action.tile] <= 0:
-                raise IllegalAction(f"tile {action.tile} is not in the box", rule="tile_unavailable")
+                raise IllegalAction(T("tile {tile} is not in the box", tile=action.tile), rule="tile_unavailable")
             if self._draw_target() is None:
-                raise IllegalAction(f"every hand already holds {HAND_SIZE} tiles", rule="hands_full")
+                raise IllegalAction(T("every hand already holds {count} tiles", count=HAND_SIZE), rule="hands_full")
         else:
             super()._validate_other(action)
 
@@ -216,9 +240,9 @@ class NeuesLand(TileGame):
         if isinstance(action, ScoreFigure):
             fig = self.figure_at((action.x, action.y), action.region, owner=self.current)
             value = self.area_value(self.board.feature(fig.cell, fig.region))
-            role = self.figure_roles[value.terrain]
             self.award(self.players[fig.owner], value.points,
-                       f"removed {role} from {value.describe(self.catalog.terrains)}")
+                       T("removed {role} from {area}", role=self.role(value.terrain),
+                         area=value.describe(self.catalog.terrains)))
             self.remove_figure(fig)
             self.figure_done = True
         elif isinstance(action, SetAside):
@@ -234,9 +258,9 @@ class NeuesLand(TileGame):
         """The expert variant's own actions in table words (the rest: the tile core's)."""
         kind = action.get("type")
         if kind == "set_aside":
-            return "Set a tile aside, face down"
+            return T("Set a tile aside, face down")
         if kind == "draw" and isinstance(action.get("tile"), str):
-            return f"Draw {self.tile_words(action['tile'])} into a hand, face up"
+            return T("Draw {tile} into a hand, face up", tile=self.tile_words(action["tile"]))
         return super().describe(action)
 
     # ---- scoring
@@ -295,10 +319,9 @@ class NeuesLand(TileGame):
         before = len(self.score_log)
         for fig in list(self.figures):
             value = self.area_value(self.board.feature(fig.cell, fig.region), final=True)
-            role = self.figure_roles[value.terrain]
             self.award(self.players[fig.owner], value.points,
-                       f"final scoring: {role} {self.cell_words(fig.cell)} on "
-                       f"{value.describe(self.catalog.terrains)}", kind="final")
+                       T("final scoring: {role} {place} on {area}", role=self.role(value.terrain),
+                         place=self.cell_words(fig.cell), area=value.describe(self.catalog.terrains)), kind="final")
         self.finished = True
         return self.score_log[before:]
 

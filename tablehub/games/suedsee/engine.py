@@ -32,12 +32,13 @@ from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 from ... import schemas
+from ...i18n import N_, T, Tc, Text, Tn
 from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError, show, verdict,
                     winners_of)
 from ..tiles.board import Cell
 from ..tiles.catalog import Catalog, TileType
 from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame, region_anchor
-from .ships import KINDS, PLURAL, Ship, ShipSet, ShipsError, goods_text, load_ships
+from .ships import KINDS, Ship, ShipSet, ShipsError, good_count, goods_text, load_ships, uncovered_fish
 
 BRIDGE, ISLAND, SEA, MARKET = "B", "I", "S", "K"
 #: the good a completed feature gives, by terrain
@@ -46,6 +47,21 @@ DISPLAY_SIZE = 4
 BOAT_TOKENS = 19
 ISLANDERS = 4  # 20 islanders, 4 of each of the 5 colours
 SHIPS_FILE = Path(__file__).with_name("ships.json")
+#: the table words tiles.json and the roles give (tablehub/games/tiles/words.py builds them from the
+#: catalog's English words), marked here so the catalogs hold them (suedsee.po, msgctxt "suedsee")
+TABLE_WORDS = (
+    Tc("suedsee", "bridge"), Tc("suedsee", "island"), Tc("suedsee", "sea"), Tc("suedsee", "market"),
+    Tc("suedsee", "shell collector"), Tc("suedsee", "banana picker"), Tc("suedsee", "fisher"), Tc("suedsee", "trader"),
+    Tc("suedsee", "shell collectors"), Tc("suedsee", "banana pickers"), Tc("suedsee", "fishers"),
+    Tc("suedsee", "traders"),
+    Tc("suedsee", "the bridge {where}"), Tc("suedsee", "the island {where}"), Tc("suedsee", "the sea {where}"),
+    Tc("suedsee", "the market {where}"), Tc("suedsee", "on the bridge {where}"), Tc("suedsee", "on the island {where}"),
+    Tc("suedsee", "on the sea {where}"), Tc("suedsee", "on the market {where}"),
+    N_("a bridge"), N_("{count} bridges"), N_("an island"), N_("{count} islands"), N_("a market"),
+    N_("{count} markets"),
+    N_("a shell"), N_("{count} shells"), N_("a banana"), N_("{count} bananas"), N_("a fish"), N_("{count} fish"),
+    N_("a fishing boat"), N_("{count} fishing boats"),
+)
 PROVISIONAL = ("the Südsee tile list (tiles.json) and the 24 ships (ships.json) are provisional: the rule book's "
                "pictures were lost, so the classic base-set topology with guessed goods and ships stands in")
 
@@ -58,6 +74,7 @@ class TakeBack(FigureOnBoard):
     """Islander step 2b: take your islander on ``region`` of the tile at (x, y) back into your supply (no goods)."""
 
     type: ClassVar[str] = "take_back"
+    words: ClassVar[str] = N_("Take back the {role} {region} of {tile}")
 
 
 @dataclass(frozen=True)
@@ -137,6 +154,15 @@ class Suedsee(TileGame):
     catalog_file = Path(__file__).with_name("tiles.json")
     figures_per_player = ISLANDERS
     figure_word = "islander"
+    FIGURE_TEXT = {
+        "placing": N_("placing an islander"),
+        "no_supply": N_("{player} has no islander left in supply"),
+        "bad_region": N_("an islander cannot stand {region} (region {region_id} of {tile})"),
+        "cannot_stand": N_("an islander cannot stand {region}"),
+        "no_figure": N_("no islander {region} of {tile} (region {region_id} of {tile_id} at {x}, {y})"),
+        "no_figure_of": N_("no islander of {player} {region} of {tile} (region {region_id} of {tile_id} at {x}, "
+                           "{y})"),
+    }
     figure_removal = TakeBack
     figure_skip = SkipIslander
     figure_roles = {BRIDGE: "shell collector", ISLAND: "banana picker", SEA: "fisher", MARKET: "trader"}
@@ -182,7 +208,7 @@ class Suedsee(TileGame):
         try:
             return self.shipset.ship(ship_id)
         except KeyError:
-            raise IllegalAction(f"unknown ship {ship_id!r}: the ships file has no such ship",
+            raise IllegalAction(T("unknown ship {ship}: the ships file has no such ship", ship=repr(ship_id)),
                                 rule="unknown_ship") from None
 
     @property
@@ -198,37 +224,39 @@ class Suedsee(TileGame):
         best = max(self.ship(s).value for s in self.display)
         return [s for s in self.display if self.ship(s).value == best]
 
-    def _where_ship(self, ship_id: str) -> str:
+    def _where_ship(self, ship_id: str) -> Text:
         if ship_id in self.display:
-            return "it is face up"
+            return T("it is face up")
         if ship_id in self.pile:
-            return "it is still in the pile"
+            return T("it is still in the pile")
         for i, ids in enumerate(self.taken):
             if ship_id in ids:
-                return f"{self.players[i]} has taken it"
-        return "it is nowhere"
+                return T("{player} has taken it", player=self.players[i])
+        return T("it is nowhere")
 
     # ---- what the game waits for
 
     def describe(self, action: Mapping[str, Any]) -> str | None:
         """The tile words of :class:`TileGame`, and the islander step ended with no islander."""
         if action.get("type") == "skip_islander":
-            return "No islander this turn"
+            return T("No islander this turn")
         return super().describe(action)
 
-    def waiting_for(self) -> str | None:
+    def waiting_for(self) -> Text | None:
         """A line naming the mandatory choice the game waits for, or ``None``."""
         if self.needs_reveal:
-            return (f"reveal the ship turned face up from the pile ({len(self.display)} of {DISPLAY_SIZE} face up, "
-                    f"{len(self.pile)} in the pile): {{\"type\": \"reveal_ship\", \"ship\": ...}}")
+            return T("reveal the ship turned face up from the pile ({shown} of {size} face up, {pile} in the pile): "
+                     "{action}", shown=len(self.display), size=DISPLAY_SIZE, pile=len(self.pile),
+                     action='{"type": "reveal_ship", "ship": ...}')
         if self.awards:
             player, cell = self.awards[0]
             tied = self._tied_ships()
-            return (f"{self.players[player]} chooses the ship for the completed market at {cell[0]}, {cell[1]} among "
-                    f"the equal highest ships {', '.join(tied)}: {{\"type\": \"choose_ship\", \"ship\": ...}}")
+            return T("{player} chooses the ship for the completed market at {x}, {y} among the equal highest ships "
+                     "{ships}: {action}", player=self.players[player], x=cell[0], y=cell[1], ships=", ".join(tied),
+                     action='{"type": "choose_ship", "ship": ...}')
         if self.step_open and self._plan().markets:
-            return (f"{self.current_player} ends the islander step (place_figure, take_back or skip_islander) "
-                    f"so that the completed market's ship can be awarded")
+            return T("{player} ends the islander step (place_figure, take_back or skip_islander) so that the "
+                     "completed market's ship can be awarded", player=self.current_player)
         return None
 
     @property
@@ -256,19 +284,20 @@ class Suedsee(TileGame):
             self._check_turn_start()
         super()._validate(action)
 
-    def _check_no_pending(self, what: str) -> None:
+    def _check_no_pending(self, what: Text) -> None:
         if self.needs_reveal:
-            raise IllegalAction(f"{what} must wait: {self.waiting_for()}", rule="reveal_first")
+            raise IllegalAction(T("{what} must wait: {why}", what=what, why=self.waiting_for()), rule="reveal_first")
         if self.awards:
-            raise IllegalAction(f"{what} must wait: {self.waiting_for()}", rule="choose_first")
+            raise IllegalAction(T("{what} must wait: {why}", what=what, why=self.waiting_for()), rule="choose_first")
 
     def _check_turn_start(self) -> None:
-        self._check_no_pending("laying a tile")
+        self._check_no_pending(T("laying a tile"))
         if self.step_open and self._plan().markets:
-            raise IllegalAction(f"laying the next tile must wait: {self.waiting_for()}", rule="end_islander_step")
+            raise IllegalAction(T("laying the next tile must wait: {why}", why=self.waiting_for()),
+                                rule="end_islander_step")
         if self.turn > 0 and self.ships_out and (self.placed or self.step_open):
-            raise IllegalAction(f"every ship has been taken: the game ended with {self.current_player}'s turn "
-                                f"(finish it for the final evaluation)", rule="game_over")
+            raise IllegalAction(T("every ship has been taken: the game ended with {player}'s turn (finish it for "
+                                  "the final evaluation)", player=self.current_player), rule="game_over")
 
     def standing_problem(self, cell: Cell, region_index: int) -> str | None:
         """Also: a completed feature is evaluated at once and its islanders go home, and a market's trader goes
@@ -280,23 +309,24 @@ class Suedsee(TileGame):
         region = placed.tile.regions[region_index]
         if region.terrain == MARKET:
             if self.board.neighbours8(cell) == 8:
-                return "the market is complete (all 8 neighbours laid): its trader went home when it was evaluated"
+                return T("the market is complete (all 8 neighbours laid): its trader went home when it was "
+                         "evaluated")
         elif self.board.is_complete(self.board.feature(cell, region_index)):
-            return (f"the {self._terrain(region.terrain)} is complete: its islanders went home when it was "
-                    f"evaluated")
+            return T("the {terrain} is complete: its islanders went home when it was evaluated",
+                     terrain=self._terrain(region.terrain))
         return None
 
     def _check_figure_extra(self, tile: TileType, region: Any, root: int) -> None:
         if not self.step_open:
-            raise IllegalAction("the islander step of this turn is over", rule="one_figure_action")
+            raise IllegalAction(T("the islander step of this turn is over"), rule="one_figure_action")
 
     def _validate_other(self, action: Action) -> None:
         if isinstance(action, TakeBack):
             self._check_take_back(action)
         elif isinstance(action, SkipIslander):
-            self._check_figure_step("ending the islander step")
+            self._check_figure_step(T("ending the islander step"))
             if not self.step_open:
-                raise IllegalAction("the islander step of this turn is over", rule="one_figure_action")
+                raise IllegalAction(T("the islander step of this turn is over"), rule="one_figure_action")
         elif isinstance(action, RevealShip):
             self._check_reveal(action)
         elif isinstance(action, ChooseShip):
@@ -307,56 +337,62 @@ class Suedsee(TileGame):
             super()._validate_other(action)
 
     def _check_take_back(self, a: TakeBack) -> None:
-        self._check_figure_step("taking an islander back")
+        self._check_figure_step(T("taking an islander back"))
         if self.options["takeback"] == "seed" and self.supply[self.current] > 0:
             n = self.supply[self.current]
-            raise IllegalAction(f"{self.current_player} still has {n} islander{'s' if n != 1 else ''} in supply: "
-                                f"the rule book allows taking one back only with an empty supply "
-                                f"(option takeback=any allows it whenever no islander is placed)",
-                                rule="takeback_supply")
+            raise IllegalAction(Tn("{player} still has {n} islander in supply: the rule book allows taking one back "
+                                   "only with an empty supply (option takeback=any allows it whenever no islander is "
+                                   "placed)",
+                                   "{player} still has {n} islanders in supply: the rule book allows taking one back "
+                                   "only with an empty supply (option takeback=any allows it whenever no islander is "
+                                   "placed)", n, player=self.current_player), rule="takeback_supply")
         self.figure_at((a.x, a.y), a.region, owner=self.current)
 
     def _check_reveal(self, a: RevealShip) -> None:
         ship = self.ship(a.ship)
         if not self.needs_reveal:
-            why = (f"{len(self.display)} ships are face up already" if self.pile else "the ship pile is empty")
-            raise IllegalAction(f"no ship is to be revealed now: {why}", rule="no_reveal_due")
+            why = (T("{count} ships are face up already", count=len(self.display)) if self.pile
+                   else T("the ship pile is empty"))
+            raise IllegalAction(T("no ship is to be revealed now: {why}", why=why), rule="no_reveal_due")
         if ship.id not in self.pile:
-            raise IllegalAction(f"ship {ship.id} is not in the pile: {self._where_ship(ship.id)}",
-                                rule="ship_not_in_pile")
+            raise IllegalAction(T("ship {ship} is not in the pile: {where}", ship=ship.id,
+                                  where=self._where_ship(ship.id)), rule="ship_not_in_pile")
 
     def _check_choose(self, a: ChooseShip) -> None:
         ship = self.ship(a.ship)
         if self.needs_reveal or not self.awards:
-            raise IllegalAction("no market award waits for a choice of ship now", rule="no_choice_due")
+            raise IllegalAction(T("no market award waits for a choice of ship now"), rule="no_choice_due")
         tied = self._tied_ships()
         if ship.id not in self.display:
-            raise IllegalAction(f"ship {ship.id} is not face up ({self._where_ship(ship.id)}); the market gives one "
-                                f"of {', '.join(tied)}", rule="ship_not_face_up")
+            raise IllegalAction(T("ship {ship} is not face up ({where}); the market gives one of {ships}",
+                                  ship=ship.id, where=self._where_ship(ship.id), ships=", ".join(tied)),
+                                rule="ship_not_face_up")
         if ship.id not in tied:
             best = self.ship(tied[0]).value
-            raise IllegalAction(f"ship {ship.id} ({ship.value} points) is not a highest-valued face-up ship: the "
-                                f"market gives one of {', '.join(tied)} ({best} points)", rule="not_highest_ship")
+            raise IllegalAction(T("ship {ship} ({points} points) is not a highest-valued face-up ship: the market "
+                                  "gives one of {ships} ({best} points)", ship=ship.id, points=ship.value,
+                                  ships=", ".join(tied), best=best), rule="not_highest_ship")
 
     def _check_deliver(self, a: Deliver) -> None:
         who = self.current_player
         if self.turn == 0 or not self.placed:
-            raise IllegalAction("a ship is delivered at the end of the turn, after laying its tile",
+            raise IllegalAction(T("a ship is delivered at the end of the turn, after laying its tile"),
                                 rule="deliver_before_tile")
         if self.delivered:
-            raise IllegalAction(f"{who} has already delivered a ship this turn (exactly one per turn)",
+            raise IllegalAction(T("{player} has already delivered a ship this turn (exactly one per turn)", player=who),
                                 rule="one_delivery")
-        self._check_no_pending("a delivery")
+        self._check_no_pending(T("a delivery"))
         ship = self.ship(a.ship)
         if ship.id not in self.display:
-            shown = ", ".join(self.display) or "none"
-            raise IllegalAction(f"ship {ship.id} is not face up ({self._where_ship(ship.id)}; face up: {shown})",
-                                rule="ship_not_face_up")
+            shown = ", ".join(self.display) or Tc("ship", "none")
+            raise IllegalAction(T("ship {ship} is not face up ({where}; face up: {shown})", ship=ship.id,
+                                  where=self._where_ship(ship.id), shown=shown), rule="ship_not_face_up")
         holdings = Counter(self.goods[self.current])
         if self.step_open:
             plan = self._plan()
             if plan.markets:
-                raise IllegalAction(f"the delivery must wait: {self.waiting_for()}", rule="end_islander_step")
+                raise IllegalAction(T("the delivery must wait: {why}", why=self.waiting_for()),
+                                    rule="end_islander_step")
             holdings.update(plan.gains(self.current))
         self._payment(ship, a.goods, holdings)
 
@@ -370,27 +406,33 @@ class Suedsee(TileGame):
             if len(options) == 1:
                 return options[0]
             if not options:
-                raise IllegalAction(f"{who} cannot pay {ship.describe()}: {who} has {has}", rule="cannot_pay")
-            raise IllegalAction(f"name the goods paid to ship {ship.id} ({req.describe()}): {who} could pay "
-                                f"{' or '.join(goods_text(o) for o in options[:4])}"
-                                f"{' or ...' if len(options) > 4 else ''}", rule="goods_unnamed")
+                raise IllegalAction(T("{player} cannot pay {ship}: {player} has {goods}", player=who,
+                                      ship=ship.describe(), goods=has), rule="cannot_pay")
+            ways: Any = goods_text(options[0])
+            for other in options[1:4]:
+                ways = T("{first} or {next}", first=ways, next=goods_text(other))
+            if len(options) > 4:
+                ways = T("{first} or ...", first=ways)
+            raise IllegalAction(T("name the goods paid to ship {ship} ({goods}): {player} could pay {ways}",
+                                  ship=ship.id, goods=req.describe(), player=who, ways=ways), rule="goods_unnamed")
         paid: dict[str, int] = {}
         for kind, n in goods.items():
             if kind not in KINDS:
-                raise IllegalAction(f"unknown good {kind!r} in the delivery (goods are {', '.join(KINDS)})",
-                                    rule="bad_goods")
+                raise IllegalAction(T("unknown good {good} in the delivery (goods are {goods})", good=repr(kind),
+                                      goods=", ".join(KINDS)), rule="bad_goods")
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise IllegalAction(f"the delivery's {kind} count must be a whole number >= 0, got {n!r}",
-                                    rule="bad_goods")
+                raise IllegalAction(T("the delivery's {good} count must be a whole number >= 0, got {count}", good=kind,
+                                      count=repr(n)), rule="bad_goods")
             if n:
                 paid[kind] = n
         why = req.problem(paid)
         if why:
-            raise IllegalAction(f"{goods_text(paid)} does not fit ship {ship.id}: {why}", rule="wrong_goods")
+            raise IllegalAction(T("{goods} does not fit ship {ship}: {why}", goods=goods_text(paid), ship=ship.id,
+                                  why=why), rule="wrong_goods")
         short = [k for k in paid if holdings.get(k, 0) < paid[k]]
         if short:
-            raise IllegalAction(f"{who} cannot pay {goods_text(paid)} to ship {ship.id}: {who} has {has}",
-                                rule="cannot_pay")
+            raise IllegalAction(T("{player} cannot pay {goods} to ship {ship}: {player} has {held}", player=who,
+                                  goods=goods_text(paid), ship=ship.id, held=has), rule="cannot_pay")
         return paid
 
     # ---- application
@@ -421,8 +463,8 @@ class Suedsee(TileGame):
             self.display.remove(ship.id)
             self.taken[self.current].append(ship.id)
             self.delivered = True
-            self.award(self.current_player, 0, f"delivers {goods_text(paid)} to {ship.describe()}: "
-                                               f"{ship.value} points at the end")
+            self.award(self.current_player, 0, T("delivers {goods} to {ship}: {points} points at the end",
+                                                 goods=goods_text(paid), ship=ship.describe(), points=ship.value))
         else:
             super()._apply(action)
 
@@ -522,62 +564,73 @@ class Suedsee(TileGame):
         self.awards.extend(plan.markets)
         self._hand_out_awards()
 
-    def _cover(self, root: int, boats: int) -> str:
+    def _cover(self, root: int, boats: int) -> Text | str:
         """Cover fish groups with fishing boat tokens (2-fish groups first); say what was covered."""
         said = []
         for _ in range(boats):
             if self.boats_left <= 0:
-                said.append("no fishing boat token is left, so nothing is covered")
+                said.append(T("no fishing boat token is left, so nothing is covered"))
                 continue
             groups = [(self.board.cells[c].order, c, ri, self.board.cells[c].tile.regions[ri].symbols.get("fish", 0))
                       for c, ri in self.board.members_of(root) if (c, ri) not in self.covered]
             groups = [g for g in groups if g[3]]
             if not groups:
-                said.append("no uncovered fish is left to cover")
+                said.append(T("no uncovered fish is left to cover"))
                 continue
             size = 2 if any(g[3] == 2 for g in groups) else 1
             _, c, ri, _ = min(g for g in groups if g[3] == size)
             self.covered.add((c, ri))
             self.boats_left -= 1
-            said.append(f"a fishing boat token covers the {size}-fish group on {self.board.cells[c].tile.id} at "
-                        f"{c[0]}, {c[1]}")
-        return "; ".join(said)
+            said.append(T("a fishing boat token covers the {count}-fish group on {tile} at {x}, {y}", count=size,
+                          tile=self.board.cells[c].tile.id, x=c[0], y=c[1]))
+        return _semicolons(said)
 
-    def _describe(self, o: Outcome, final: bool = False) -> str:
+    def _describe(self, o: Outcome, final: bool = False) -> Text:
         name = self._terrain(o.terrain)
         state = "complete" if o.complete else "incomplete"
-        size = f"{o.tiles} tile{'s' if o.tiles != 1 else ''}"
-        fish = " uncovered" if o.terrain == SEA else ""
-        unit = o.good if o.amount == 1 else PLURAL[o.good]
-        what = f"{state} {name} of {size} with {o.amount}{fish} {unit}"
-        if o.boats and not final:
-            what = (f"{what}, evaluated because the new tile brings a fishing boat" if not o.complete else
-                    f"{what} (the new tile also brings a fishing boat: evaluated once)")
-        return what
+        boats = "" if not o.boats or final else "boat" if not o.complete else "also boat"
+        template = _OUTCOME_TEXT[(state, boats)]
+        goods = uncovered_fish(o.amount) if o.terrain == SEA else good_count(o.good, o.amount)
+        return T(template, name=name, size=Tn("{n} tile", "{n} tiles", o.tiles), goods=goods)
 
-    def _majority(self, o: Outcome, player: int) -> str:
-        role = self.figure_roles[o.terrain]
+    def _majority(self, o: Outcome, player: int) -> Text:
+        role = self.role(o.terrain)
+        roles = Tc(self.name, _ROLES_PLURAL.get(o.terrain, self.figure_roles[o.terrain] + "s"))
         mine = o.counts[player]
         if len(o.counts) == 1:
-            return f"{self.players[player]}'s {role}{'s' if mine != 1 else ''} alone"
+            if mine == 1:
+                return T("{player}'s {role} alone", player=self.players[player], role=role)
+            return T("{player}'s {roles} alone", player=self.players[player], roles=roles)
         if len(o.winners) > 1:
-            names = " and ".join(self.players[p] for p in o.winners)
-            return (f"{names} tie for most {role}s with {mine} each"
-                    f"{self._others(o, o.winners)}: every tied player gets them all")
-        return f"most {role}s: {self.players[player]} {mine}{self._others(o, [player], ' against ')}"
+            names: Any = self.players[o.winners[0]]
+            for p in o.winners[1:]:
+                names = T("{first} and {last}", first=names, last=self.players[p])
+            rest = self._others(o, o.winners)
+            if rest is None:
+                return T("{players} tie for most {roles} with {count} each: every tied player gets them all",
+                         players=names, roles=roles, count=mine)
+            return T("{players} tie for most {roles} with {count} each; also {others}: every tied player gets them all",
+                     players=names, roles=roles, count=mine, others=rest)
+        rest = self._others(o, [player])
+        if rest is None:
+            return T("most {roles}: {player} {count}", roles=roles, player=self.players[player], count=mine)
+        return T("most {roles}: {player} {count} against {others}", roles=roles, player=self.players[player],
+                 count=mine,
+                 others=rest)
 
-    def _others(self, o: Outcome, skip: list[int], lead: str = "; also ") -> str:
+    def _others(self, o: Outcome, skip: list[int]) -> str | None:
         rest = [f"{self.players[p]} {n}" for p, n in o.counts.items() if p not in skip]
-        return lead + ", ".join(rest) if rest else ""
+        return ", ".join(rest) if rest else None
 
-    def _give(self, o: Outcome, cover: str = "", final: bool = False) -> None:
+    def _give(self, o: Outcome, cover: Any = "", final: bool = False) -> None:
         for p in o.winners:
             self.goods[p][o.good] += o.amount
-            unit = o.good if o.amount == 1 else PLURAL[o.good]
-            prefix = "final evaluation: " if final else ""
-            reason = f"{prefix}gains {o.amount} {unit}: {self._describe(o, final)} ({self._majority(o, p)})"
+            template = N_("final evaluation: gains {goods}: {what} ({why})") if final else \
+                N_("gains {goods}: {what} ({why})")
+            reason = T(template, goods=good_count(o.good, o.amount), what=self._describe(o, final),
+                       why=self._majority(o, p))
             if cover:
-                reason += f"; {cover}"
+                reason = T("{reason}; {cover}", reason=reason, cover=cover)
             self.award(self.players[p], 0, reason, kind="final" if final else "score")
 
     def _hand_out_awards(self) -> None:
@@ -587,8 +640,8 @@ class Suedsee(TileGame):
             if not self.display:
                 self.awards.pop(0)
                 self._return_trader(cell)
-                self.award(self.players[player], 0, f"the completed market at {cell[0]}, {cell[1]} gives nothing: "
-                                                    f"no ship is left")
+                self.award(self.players[player], 0, T("the completed market at {x}, {y} gives nothing: no ship is "
+                                                      "left", x=cell[0], y=cell[1]))
                 continue
             tied = self._tied_ships()
             if len(tied) > 1:
@@ -598,13 +651,13 @@ class Suedsee(TileGame):
 
     def _take_ship(self, player: int, ship_id: str, cell: Cell, chosen: bool) -> None:
         ship = self.ship(ship_id)
-        how = "chosen among the equal highest face-up ships" if chosen else "the highest face-up ship"
+        how = T("chosen among the equal highest face-up ships") if chosen else T("the highest face-up ship")
         self.display.remove(ship_id)
         self.taken[player].append(ship_id)
         self._return_trader(cell)
-        self.award(self.players[player], 0, f"completed market at {cell[0]}, {cell[1]}: the trader takes "
-                                            f"{ship.describe()}, {how}, without delivering; {ship.value} points "
-                                            f"at the end")
+        self.award(self.players[player], 0, T("completed market at {x}, {y}: the trader takes {ship}, {how}, "
+                                              "without delivering; {points} points at the end", x=cell[0], y=cell[1],
+                                              ship=ship.describe(), how=how, points=ship.value))
 
     def _return_trader(self, cell: Cell) -> None:
         """A completed market's trader goes back to its owner's supply once the market is evaluated."""
@@ -643,8 +696,9 @@ class Suedsee(TileGame):
         """Refuse to end while an award still depends on a ship not yet revealed (changes nothing)."""
         awards = len(self.awards) + (len(self._plan().markets) if self.step_open else 0)
         if awards and (self.needs_reveal or (awards > 1 and self.pile)):
-            raise IllegalAction(f"the game cannot end yet: a market award depends on the next ship from the pile; "
-                                f"{self.waiting_for() or 'end the islander step first'}", rule="reveal_first")
+            raise IllegalAction(T("the game cannot end yet: a market award depends on the next ship from the pile; "
+                                  "{what}", what=self.waiting_for() or T("end the islander step first")),
+                                rule="reveal_first")
 
     def _final_evaluation(self) -> None:
         seen: set[int] = set()
@@ -654,14 +708,14 @@ class Suedsee(TileGame):
                 continue
             seen.add(root)
             if self.board.terrain[root] == MARKET:
-                self.award(self.players[fig.owner], 0, f"final evaluation: the incomplete market at {fig.cell[0]}, "
-                                                       f"{fig.cell[1]} gives nothing", kind="final")
+                self.award(self.players[fig.owner], 0, T("final evaluation: the incomplete market at {x}, {y} gives "
+                                                         "nothing", x=fig.cell[0], y=fig.cell[1]), kind="final")
                 continue
             self._give(self._outcome(root), final=True)
         for i, p in enumerate(self.players):
             for ship_id in self.taken[i]:
                 ship = self.ship(ship_id)
-                self.award(p, ship.value, f"{ship.describe()}", kind="final")
+                self.award(p, ship.value, ship.describe(), kind="final")
             goods = self.goods[i]
             total = sum(goods.values())
             self.award(p, total // 3, _goods_left(goods), kind="final")
@@ -841,7 +895,7 @@ class Suedsee(TileGame):
                     if item not in values:
                         raise SetupError(f"{where}: no ship is worth {item} points in {Path(shipset.path).name} "
                                          f"(values: {', '.join(map(str, values))})")
-                    events.append(ScoreEvent(p, item, f"a ship worth {item}", "final"))
+                    events.append(ScoreEvent(p, item, T("a ship worth {points}", points=item), "final"))
             held = {k: int(n) for k, n in goods.get(p, {}).items()}
             total = sum(held.values())
             events.append(ScoreEvent(p, total // 3, _goods_left(held), "final"))
@@ -854,10 +908,34 @@ class Suedsee(TileGame):
         return PositionResult(scores, events, lines, prov)
 
 
-def _goods_left(goods: Mapping[str, int]) -> str:
+def _goods_left(goods: Mapping[str, int]) -> Text:
     total = sum(goods.values())
-    return (f"{total} good{'s' if total != 1 else ''} left ({goods_text(goods)}): 1 point per 3 goods = "
-            f"{total // 3}")
+    return Tn("{n} good left ({goods}): 1 point per 3 goods = {points}",
+              "{n} goods left ({goods}): 1 point per 3 goods = {points}", total, goods=goods_text(goods),
+              points=total // 3)
+
+
+def _semicolons(parts: list[Any]) -> Any:
+    """``[a, b]`` -> ``"a; b"`` (a Text; ``""`` for none)."""
+    if not parts:
+        return ""
+    out: Any = parts[0]
+    for part in parts[1:]:
+        out = T("{first}; {next}", first=out, next=part)
+    return out
+
+
+#: the roles in the plural ("most fishers")
+_ROLES_PLURAL = {BRIDGE: "shell collectors", ISLAND: "banana pickers", SEA: "fishers", MARKET: "traders"}
+#: an evaluated feature in words: (complete or incomplete, sea or land, what the new tile's fishing boat did)
+_OUTCOME_TEXT = {
+    ("complete", ""): N_("complete {name} of {size} with {goods}"),
+    ("incomplete", ""): N_("incomplete {name} of {size} with {goods}"),
+    ("incomplete", "boat"): N_("incomplete {name} of {size} with {goods}, evaluated because the new tile brings a "
+                               "fishing boat"),
+    ("complete", "also boat"): N_("complete {name} of {size} with {goods} (the new tile also brings a fishing boat: "
+                                  "evaluated once)"),
+}
 
 
 _CHECKED: set[int] = set()

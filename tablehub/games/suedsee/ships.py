@@ -23,23 +23,47 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ... import schemas
+from ...i18n import N_, T, Text, Tn
 from ...jsonfile import read_json
 from ..base import TablehubError
 
 KINDS = ("shell", "banana", "fish")
 PLURAL = {"shell": "shells", "banana": "bananas", "fish": "fish"}
 FORMAT = "tablehub-ships/1"
-_ORDINALS = ("one kind", "another", "a third")
+#: the groups of a "kinds" requirement: the first, the second and the third kind
+_GROUP_TEXT = (N_("{count} goods of one kind"), N_("{count} of another"), N_("{count} of a third"))
 
 
 class ShipsError(TablehubError):
     """A ships file that breaks the format; the message names the file and the ship."""
 
 
-def goods_text(goods: Mapping[str, int]) -> str:
+def good_count(kind: str, n: int) -> Text:
+    """``good_count("shell", 2)`` -> ``'2 shells'``."""
+    if kind == "shell":
+        return Tn("{n} shell", "{n} shells", n)
+    if kind == "banana":
+        return Tn("{n} banana", "{n} bananas", n)
+    return Tn("{n} fish", "{n} fish", n)
+
+
+def uncovered_fish(n: int) -> Text:
+    """``'3 uncovered fish'``: the fish of a sea that no fishing boat token covers."""
+    return Tn("{n} uncovered fish", "{n} uncovered fish", n)
+
+
+def plus(parts: list[Any]) -> Text:
+    """``[a, b, c]`` -> ``"a + b + c"`` (a Text)."""
+    out: Any = parts[0]
+    for part in parts[1:]:
+        out = T("{first} + {next}", first=out, next=part)
+    return out if isinstance(out, Text) else T("{item}", item=out)
+
+
+def goods_text(goods: Mapping[str, int]) -> Text:
     """``{"shell": 2, "fish": 1}`` -> ``'2 shells + 1 fish'`` (kinds in the order shell, banana, fish)."""
-    parts = [f"{goods[k]} {k if goods[k] == 1 else PLURAL[k]}" for k in KINDS if goods.get(k)]
-    return " + ".join(parts) if parts else "no goods"
+    parts = [good_count(k, goods[k]) for k in KINDS if goods.get(k)]
+    return plus(parts) if parts else T("no goods")
 
 
 @dataclass(frozen=True)
@@ -85,27 +109,28 @@ class Requirement:
         """The goods paid when the requirement leaves no choice."""
         return dict(self.exact) if self.kind == "exact" else None
 
-    def describe(self) -> str:
+    def describe(self) -> Text:
         if self.kind == "exact":
             return goods_text(dict(self.exact))
         if self.kind == "any":
-            return f"{self.count} goods of the player's choice"
+            return T("{count} goods of the player's choice", count=self.count)
         if len(self.groups) == 1:
-            return f"{self.groups[0]} goods of one kind"
-        parts = [f"{n} goods of one kind" if i == 0 else f"{n} of {_ORDINALS[i]}" for i, n in enumerate(self.groups)]
-        return " + ".join(parts)
+            return T("{count} goods of one kind", count=self.groups[0])
+        parts = [T(_GROUP_TEXT[min(i, 2)], count=n) for i, n in enumerate(self.groups)]
+        return plus(parts)
 
     def problem(self, paid: Mapping[str, int]) -> str | None:
         """Why ``paid`` does not meet this requirement (holdings aside), or ``None``."""
         paid = {k: n for k, n in paid.items() if n}
         if self.kind == "exact":
-            return None if paid == dict(self.exact) else f"it asks for exactly {self.describe()}"
+            return None if paid == dict(self.exact) else T("it asks for exactly {goods}", goods=self.describe())
         if sum(paid.values()) != self.total:
-            return f"it asks for {self.total} goods ({self.describe()}), not {sum(paid.values())}"
+            return T("it asks for {count} goods ({goods}), not {paid}", count=self.total, goods=self.describe(),
+                     paid=sum(paid.values()))
         if self.kind == "any":
             return None
         if sorted(paid.values(), reverse=True) != list(self.groups):
-            return f"it asks for {self.describe()}"
+            return T("it asks for {goods}", goods=self.describe())
         return None
 
     def payments(self, holdings: Mapping[str, int]) -> list[dict[str, int]]:
@@ -160,8 +185,9 @@ class Ship:
     requirement: Requirement
     note: str = ""
 
-    def describe(self) -> str:
-        return f"ship {self.id} ({self.requirement.describe()}; {self.value} points)"
+    def describe(self) -> Text:
+        return T("ship {ship} ({goods}; {points} points)", ship=self.id, goods=self.requirement.describe(),
+                 points=self.value)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterator
 
+from ...i18n import N_, T, Text
 from ..base import IllegalAction
 from .catalog import Catalog, TileType
 from .words import TileWords
@@ -24,6 +25,17 @@ Cell = tuple[int, int]
 #: (dx, dy) per direction N, E, S, W; y grows to the south
 STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))
 DIRECTION_NAMES = ("north", "east", "south", "west")
+#: a tile whose side d does not continue its neighbour's: one whole sentence per direction
+_MISMATCH = (
+    N_("{tile} cannot lie {place} this way: its north side ({mine}) does not continue the south side of {other} "
+       "({theirs}) ({ids}; {other_id} at {x}, {y})"),
+    N_("{tile} cannot lie {place} this way: its east side ({mine}) does not continue the west side of {other} "
+       "({theirs}) ({ids}; {other_id} at {x}, {y})"),
+    N_("{tile} cannot lie {place} this way: its south side ({mine}) does not continue the north side of {other} "
+       "({theirs}) ({ids}; {other_id} at {x}, {y})"),
+    N_("{tile} cannot lie {place} this way: its west side ({mine}) does not continue the east side of {other} "
+       "({theirs}) ({ids}; {other_id} at {x}, {y})"),
+)
 
 
 class Placed:
@@ -175,14 +187,17 @@ class TileBoard:
         words = self.words
         if cell in self.cells:
             other = self.cells[cell].tile
-            there = "there" if other.start else words.place(self.cells, cell, exclude=cell)
-            raise IllegalAction(f"{words.tile(other).capitalize()} already lies {there} "
-                                f"(cell {cell[0]}, {cell[1]} already holds tile {other.id})", rule="occupied")
+            ids = T("cell {x}, {y} already holds tile {tile}", x=cell[0], y=cell[1], tile=other.id)
+            if other.start:
+                raise IllegalAction(T("{tile} already lies there ({ids})", tile=words.Tile(other), ids=ids),
+                                    rule="occupied")
+            raise IllegalAction(T("{tile} already lies {place} ({ids})", tile=words.Tile(other),
+                                  place=words.place(self.cells, cell, exclude=cell), ids=ids), rule="occupied")
         cons = self.open.get(cell)
         if cons is None:
-            raise IllegalAction(f"The place {words.place(self.cells, cell)} touches no tile on the table: at "
-                                f"least one side must touch one; corners do not count (cell {cell[0]}, {cell[1]} "
-                                f"touches no placed tile)", rule="not_adjacent")
+            raise IllegalAction(T("The place {place} touches no tile on the table: at least one side must touch "
+                                  "one; corners do not count (cell {x}, {y} touches no placed tile)",
+                                  place=words.place(self.cells, cell), x=cell[0], y=cell[1]), rule="not_adjacent")
         codes = tile.side_codes[rot]
         for d in range(4):
             if cons[d] and cons[d] != codes[d]:
@@ -191,20 +206,23 @@ class TileBoard:
                 mine = self.describe(self.catalog.codes.names[codes[d]])
                 theirs = self.describe(self.catalog.codes.names[self.catalog.codes.mirror[cons[d]]][::-1])
                 own = "NESW"[(d - rot) % 4]
-                ids = f"{tile.id} turned {90 * rot}: its own {own} side" if rot else f"{tile.id}"
-                raise IllegalAction(
-                    f"{words.tile(tile).capitalize()} cannot lie {words.place(self.cells, cell, exclude=cell)} "
-                    f"this way: its {DIRECTION_NAMES[d]} side ({mine}) does not continue the "
-                    f"{DIRECTION_NAMES[(d + 2) % 4]} side of {words.tile(other.tile)} ({theirs}) "
-                    f"({ids}; {other.tile.id} at {nx}, {ny})", rule="edge_mismatch")
+                ids = (T("{tile} turned {degrees}: its own {side} side", tile=tile.id, degrees=90 * rot, side=own)
+                       if rot else tile.id)
+                raise IllegalAction(T(
+                    _MISMATCH[d], tile=words.Tile(tile), place=words.place(self.cells, cell, exclude=cell), mine=mine,
+                    other=words.tile_of(other.tile), theirs=theirs, ids=ids, other_id=other.tile.id, x=nx, y=ny),
+                    rule="edge_mismatch")
 
     @property
     def words(self) -> TileWords:
         return TileWords.of(self.catalog)
 
-    def describe(self, triple: str) -> str:
-        names = [self.catalog.terrains.get(ch, ch) for ch in triple]
-        return names[0] if len(set(names)) == 1 else " | ".join(names)
+    def describe(self, triple: str) -> Text:
+        """A side's three slot terrains: ``"sea"``, or ``"plain | sea | plain"`` when they differ."""
+        names = [self.words.terrain(ch) for ch in triple]
+        if len(set(names)) == 1:
+            return names[0]
+        return T("{first} | {second} | {third}", first=names[0], second=names[1], third=names[2])
 
     # ---- changes
 

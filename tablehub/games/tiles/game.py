@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Iterable, Iterator, Mapping
 
+from ...i18n import N_, T, Tc, Text
 from ..base import Action, Game, IllegalAction, OptionSpec, SetupError, Setup, confirmed, no_hints
 from .board import Cell, TileBoard
 from .catalog import Catalog, CatalogError, TileType, load_catalog, rotation_index
@@ -66,9 +67,11 @@ class PlaceFigure(Action):
 class FigureOnBoard(Action):
     """Base of the actions that name a figure already on the board: the tile's cell and the region
     (id in the tile's own frame). Games subclass it with their own ``type`` (Neues Land's
-    ``score_figure``, Südsee's ``take_back``) and may set ``verb``, the words the page says it with."""
+    ``score_figure``, Südsee's ``take_back``) and may set ``verb``, the words the page says it with, and
+    ``words``, the whole sentence describing it (a template with ``{role}``, ``{region}``, ``{tile}``)."""
 
     verb: ClassVar[str | None] = None
+    words: ClassVar[str | None] = None
 
     x: int
     y: int
@@ -92,6 +95,15 @@ class TileGame(Game):
     catalog_file: ClassVar[Path]
     figures_per_player: ClassVar[int] = 4
     figure_word: ClassVar[str] = "figure"
+    #: the sentences that name the game's figure, whole (a game whose figure has another name overrides them)
+    FIGURE_TEXT: ClassVar[Mapping[str, str]] = {
+        "placing": N_("placing a figure"),
+        "no_supply": N_("{player} has no figure left in supply"),
+        "bad_region": N_("a figure cannot stand {region} (region {region_id} of {tile})"),
+        "cannot_stand": N_("a figure cannot stand {region}"),
+        "no_figure": N_("no figure {region} of {tile} (region {region_id} of {tile_id} at {x}, {y})"),
+        "no_figure_of": N_("no figure of {player} {region} of {tile} (region {region_id} of {tile_id} at {x}, {y})"),
+    }
     #: the action by which a figure leaves the board during play (seen by the camera as a figure gone)
     figure_removal: ClassVar[type[FigureOnBoard] | None] = None
     #: the action that ends the figure step with no figure, when the game has one (NEXT logs it after such a turn)
@@ -177,8 +189,8 @@ class TileGame(Game):
         try:
             return self.catalog.tile(tile_id)
         except KeyError:
-            raise IllegalAction(f"unknown tile {tile_id!r}: the {self.title} set has no such tile",
-                                rule="unknown_tile") from None
+            raise IllegalAction(T("unknown tile {tile}: the {game} set has no such tile", tile=repr(tile_id),
+                                  game=self.title), rule="unknown_tile") from None
 
     def _validate(self, action: Action) -> None:
         if isinstance(action, PlaceTile):
@@ -195,54 +207,57 @@ class TileGame(Game):
         try:
             rot = rotation_index(a.rotation)
         except ValueError as exc:
-            raise IllegalAction(str(exc), rule="bad_rotation") from None
+            raise IllegalAction(T("rotation must be 0, 90, 180 or 270 (degrees clockwise), got {rotation}",
+                                  rotation=repr(a.rotation)), rule="bad_rotation") from None
         self._check_tile_source(a.tile)
         self.board.check(tile, (a.x, a.y), rot)
 
     def _check_tile_source(self, tile_id: str) -> None:
         if not self.tile_available(tile_id):
             left = self.box[tile_id] if tile_id in self.box else 0
-            raise IllegalAction(f"{self.tile_words(tile_id).capitalize()} is not in the box any more "
-                                f"(tile {tile_id} is not in the box any more: {left} left)", rule="tile_unavailable")
+            raise IllegalAction(T("{tile} is not in the box any more (tile {tile_id} is not in the box any more: "
+                                  "{left} left)", tile=self.tile_words(tile_id, capital=True), tile_id=tile_id,
+                                  left=left), rule="tile_unavailable")
 
     def _check_discard(self, a: DiscardTile) -> None:
         tile = self._tile(a.tile)
         self._check_tile_source(a.tile)
         if self.board.can_place(tile):
             n = len(self.board.legal_placements(tile))
-            raise IllegalAction(f"{self.tile_words(a.tile).capitalize()} can be placed ({n} legal placements); "
-                                f"only a tile that fits nowhere is discarded (tile {a.tile})",
-                                rule="discard_placeable")
+            raise IllegalAction(T("{tile} can be placed ({count} legal placements); only a tile that fits nowhere "
+                                  "is discarded (tile {tile_id})", tile=self.tile_words(a.tile, capital=True), count=n,
+                                  tile_id=a.tile), rule="discard_placeable")
 
     def _check_figure_step(self, what: str) -> None:
         if not self.placed:
-            raise IllegalAction(f"{what} comes after laying the turn's tile", rule="figure_before_tile")
+            raise IllegalAction(T("{what} comes after laying the turn's tile", what=what), rule="figure_before_tile")
         if self.figure_done:
-            raise IllegalAction(f"{self.current_player} has already used this turn's figure step",
+            raise IllegalAction(T("{player} has already used this turn's figure step", player=self.current_player),
                                 rule="one_figure_action")
 
     def _check_figure(self, a: PlaceFigure) -> None:
-        self._check_figure_step(f"placing a {self.figure_word}")
+        self._check_figure_step(T(self.FIGURE_TEXT["placing"]))
         if self.supply[self.current] <= 0:
-            raise IllegalAction(f"{self.current_player} has no {self.figure_word} left in supply",
-                                rule="no_supply")
+            raise IllegalAction(T(self.FIGURE_TEXT["no_supply"], player=self.current_player), rule="no_supply")
         cell = self.last_cell
         assert cell is not None
         tile = self.board.cells[cell].tile
         try:
             region = tile.region(a.region)
         except KeyError as exc:
-            raise IllegalAction(f"the tile just laid has no such area ({exc.args[0]})", rule="unknown_region") from None
+            raise IllegalAction(T("the tile just laid has no such area ({why})", why=_no_region(tile, a.region)),
+                                rule="unknown_region") from None
         rot = self.board.cells[cell].rot
         if region.terrain not in self.figure_roles:
-            raise IllegalAction(f"a {self.figure_word} cannot stand on {self.words.region(region, rot)} "
-                                f"(region {a.region} of {tile.id})", rule="bad_region")
+            raise IllegalAction(T(self.FIGURE_TEXT["bad_region"], region=self.words.region_on(region, rot),
+                                  region_id=a.region, tile=tile.id), rule="bad_region")
         root = self.board.feature(cell, region.index)
         occ = self.board.occupants_of(root)
         if occ:
             who = ", ".join(sorted({self.players[f.owner] for f in occ}))
-            raise IllegalAction(f"{self.words.region(region, rot)} is already occupied "
-                                f"(by {who}) (region {a.region} of {tile.id})", rule="occupied_feature")
+            raise IllegalAction(T("{region} is already occupied (by {players}) (region {region_id} of {tile})",
+                                  region=self.words.region(region, rot), players=who, region_id=a.region,
+                                  tile=tile.id), rule="occupied_feature")
         self._check_figure_extra(tile, region, root)
 
     def _check_figure_extra(self, tile: TileType, region: Any, root: int) -> None:
@@ -254,43 +269,59 @@ class TileGame(Game):
         where no history says how the figure got there; games add their own reasons."""
         placed = self.board.cells.get(cell)
         if placed is None:
-            return f"no tile lies at {cell[0]}, {cell[1]}"
+            return T("no tile lies at {x}, {y}", x=cell[0], y=cell[1])
         region = placed.tile.regions[region_index]
         if region.terrain not in self.figure_roles:
-            return f"a {self.figure_word} cannot stand on {self.words.region(region, placed.rot)}"
+            return T(self.FIGURE_TEXT["cannot_stand"], region=self.words.region_on(region, placed.rot))
         return None
 
-    def _terrain(self, letter: str) -> str:
-        return self.catalog.terrains.get(letter, letter)
+    def _terrain(self, letter: str) -> Text:
+        return self.words.terrain(letter)
 
     @property
     def words(self) -> TileWords:
         """Table words for this game's tiles, regions and cells (:mod:`.words`)."""
         return TileWords.of(self.catalog)
 
-    def tile_words(self, tile_id: str) -> str:
-        """``"the tile with a bay and a town"``, or the id itself for a tile the set does not have."""
+    def tile_words(self, tile_id: str, capital: bool = False, of: bool = False) -> Text:
+        """``"the tile with a bay and a town"``, or the id itself for a tile the set does not have;
+        ``capital``: to begin a sentence; ``of``: after a preposition (:meth:`TileWords.tile_of`)."""
         try:
-            return self.words.tile(self.catalog.tile(tile_id))
+            tile = self.catalog.tile(tile_id)
         except KeyError:
-            return f"tile {tile_id}"
+            return T("Tile {tile}", tile=tile_id) if capital else T("tile {tile}", tile=tile_id)
+        return self.words.Tile(tile) if capital else self.words.tile_of(tile) if of else self.words.tile(tile)
 
-    def cell_words(self, cell: Cell) -> str:
+    def cell_words(self, cell: Cell) -> Text:
         """Where ``cell`` is on the table: ``"east of the start tile"``; the tile on it (if any) is
         not its own landmark, so the words are the same before and after it is laid."""
         return self.words.place(self.board.cells, cell, exclude=cell)
 
-    def placed_words(self, cell: Cell) -> str:
-        """The tile lying on ``cell`` and where: ``"the tile with a lake (2 east of the start tile)"``."""
+    def placed_words(self, cell: Cell, of: bool = False) -> Text:
+        """The tile lying on ``cell`` and where: ``"the tile with a lake (2 east of the start tile)"``;
+        ``of``: after a preposition ("the explorer on the plain in the north of ...")."""
         placed = self.board.cells.get(cell)
         if placed is None:
-            return f"the empty cell {self.cell_words(cell)}"
+            return T("the empty cell {place}", place=self.cell_words(cell))
+        tile = self.words.tile_of(placed.tile) if of else self.words.tile(placed.tile)
         if placed.tile.start:
-            return self.words.start_words
-        return f"{self.words.tile(placed.tile)} ({self.cell_words(cell)})"
+            return tile
+        return T("{tile} ({place})", tile=tile, place=self.cell_words(cell))
 
-    def figure_words(self, cell: Cell, region_id: str) -> str | None:
+    def role(self, terrain: str) -> Text:
+        """What a figure on ``terrain`` is called (``"explorer"``), a word of the game's context."""
+        return Tc(self.name, self.figure_roles.get(terrain, self.figure_word))
+
+    def figure_words(self, cell: Cell, region_id: str) -> Text | None:
         """``"sailor on the bay in the north"`` for a figure on region ``region_id`` of the tile at ``cell``."""
+        found = self._figure_place(cell, region_id)
+        if found is None:
+            return None
+        role, where = found
+        return T("{role} {region}", role=role, region=where)
+
+    def _figure_place(self, cell: Cell, region_id: str) -> tuple[Text, Text] | None:
+        """The role of a figure on region ``region_id`` of the tile at ``cell`` and "on the ..." where it stands."""
         placed = self.board.cells.get(cell)
         if placed is None:
             return None
@@ -298,8 +329,7 @@ class TileGame(Game):
             region = placed.tile.region(region_id)
         except KeyError:
             return None
-        role = self.figure_roles.get(region.terrain, self.figure_word)
-        return f"{role} on {self.words.region(region, placed.rot)}"
+        return self.role(region.terrain), self.words.region_on(region, placed.rot)
 
     def describe(self, action: Mapping[str, Any]) -> str | None:
         """Tile actions in table words: the tile by what is on it, the cell by what is around it, a
@@ -311,14 +341,16 @@ class TileGame(Game):
             x, y, rot = action.get("x"), action.get("y"), action.get("rotation", 0)
             if not (isinstance(x, int) and isinstance(y, int)):
                 return None
-            words = f"Lay {self.tile_words(action['tile'])} {self.cell_words((x, y))}"
+            tile, place = self.tile_words(action["tile"]), self.cell_words((x, y))
             try:
                 lies = self.words.sides(self.catalog.tile(action["tile"]), rotation_index(rot))
             except (KeyError, ValueError):
                 lies = ""
-            return f"{words} ({lies})" if lies else words
+            if lies:
+                return T("Lay {tile} {place} ({sides})", tile=tile, place=place, sides=lies)
+            return T("Lay {tile} {place}", tile=tile, place=place)
         if kind == "discard_tile" and isinstance(action.get("tile"), str):
-            return f"Discard {self.tile_words(action['tile'])}: it fits nowhere"
+            return T("Discard {tile}: it fits nowhere", tile=self.tile_words(action["tile"]))
         region_id = action.get("region")
         if not isinstance(region_id, str):
             return None
@@ -326,19 +358,25 @@ class TileGame(Game):
         if "x" in action:
             if not (isinstance(x, int) and isinstance(y, int)):
                 return None
-            figure = self.figure_words((x, y), region_id)
-            if figure is None:
+            found = self._figure_place((x, y), region_id)
+            if found is None:
                 return None
-            verb = getattr(self.ACTIONS.get(str(kind)), "verb", None) or str(kind).replace("_", " ").capitalize()
-            return f"{verb} the {figure} of {self.placed_words((x, y))}"
+            role, where = found
+            words = getattr(self.ACTIONS.get(str(kind)), "words", None)
+            tile = self.placed_words((x, y), of=True)
+            if words:
+                return T(words, role=role, region=where, tile=tile)
+            verb = str(kind).replace("_", " ").capitalize()
+            return T("{verb} the {role} {region} of {tile}", verb=verb, role=role, region=where, tile=tile)
         if self.last_cell is None:
             return None
-        figure = self.figure_words(self.last_cell, region_id)
-        if figure is None:
+        found = self._figure_place(self.last_cell, region_id)
+        if found is None:
             return None
-        role, _, where = figure.partition(" on ")
-        article = "an" if role[:1] in "aeiou" else "a"
-        return f"Place {article} {role} on {where}"
+        role, where = found
+        if str(role)[:1] in "aeiou":
+            return T("Place an {role} {region}", role=role, region=where)
+        return T("Place a {role} {region}", role=role, region=where)
 
     # ---- application
 
@@ -377,21 +415,22 @@ class TileGame(Game):
 
     def figure_at(self, cell: Cell, region_id: str, owner: int | None = None) -> Figure:
         if cell not in self.board.cells:
-            raise IllegalAction(f"no tile lies {self.cell_words(cell)} (cell {cell[0]}, {cell[1]})", rule="no_tile")
+            raise IllegalAction(T("no tile lies {place} (cell {x}, {y})", place=self.cell_words(cell), x=cell[0],
+                                  y=cell[1]), rule="no_tile")
         tile = self.board.cells[cell].tile
         try:
             region = tile.region(region_id)
-        except KeyError as exc:
-            raise IllegalAction(f"{self.placed_words(cell)} has no such area ({exc.args[0]})",
-                                rule="unknown_region") from None
+        except KeyError:
+            raise IllegalAction(T("{tile} has no such area ({why})", tile=self.placed_words(cell),
+                                  why=_no_region(tile, region_id)), rule="unknown_region") from None
         for f in self.figures:
             if f.cell == cell and f.region == region.index and (owner is None or f.owner == owner):
                 return f
-        whose = "" if owner is None else f" of {self.players[owner]}"
         rot = self.board.cells[cell].rot
-        raise IllegalAction(f"no {self.figure_word}{whose} on {self.words.region(region, rot)} of "
-                            f"{self.placed_words(cell)} (region {region_id} of {tile.id} at {cell[0]}, {cell[1]})",
-                            rule="no_figure")
+        template = self.FIGURE_TEXT["no_figure" if owner is None else "no_figure_of"]
+        raise IllegalAction(T(template, player=None if owner is None else self.players[owner],
+                              region=self.words.region_on(region, rot), tile=self.placed_words(cell, of=True),
+                              region_id=region_id, tile_id=tile.id, x=cell[0], y=cell[1]), rule="no_figure")
 
     # ---- legal actions
 
@@ -430,7 +469,7 @@ class TileGame(Game):
         same sides as one listed; each goes through :meth:`validate`, and only what it accepts is
         hinted. No tile: no places (the page asks for the drawn tile)."""
         if piece is None:
-            return no_hints("tiles", "choose the drawn tile to see where it can go")
+            return no_hints("tiles", T("choose the drawn tile to see where it can go"))
         tile = self._tile(piece)
         sides: dict[Cell, set[tuple[int, ...]]] = {}
         for p in self.legal_placements(piece):
@@ -451,7 +490,7 @@ class TileGame(Game):
         if not places:
             cell = next(iter(sorted(self.board.open)), None)
             why = self.validate(PlaceTile(piece, cell[0], cell[1], 0)) if cell is not None else None
-            note = why or f"{self.tile_words(piece).capitalize()} fits nowhere: it is discarded"
+            note = why or T("{tile} fits nowhere: it is discarded", tile=self.tile_words(piece, capital=True))
         return {"kind": "tiles", "piece": piece, "name": self.tile_words(piece), "places": places, "note": note,
                 "terrains": dict(self.catalog.terrains)}
 
@@ -491,10 +530,17 @@ class TileGame(Game):
         """Called after a figure is placed."""
 
     def _validate_other(self, action: Action) -> None:
-        raise IllegalAction(f"{action.type} is not handled by {self.name}", rule="unknown_action")
+        raise IllegalAction(T("{action} is not handled by {game}", action=action.type, game=self.name),
+                            rule="unknown_action")
 
     def _apply_other(self, action: Action) -> None:
         raise NotImplementedError(action.type)
+
+
+def _no_region(tile: TileType, region_id: str) -> Text:
+    """``"tile ds017 has no region 'X' (its regions: G:N, S:S)"``: the ids, for whoever corrects a record."""
+    return T("tile {tile} has no region {region} (its regions: {regions})", tile=tile.id, region=repr(region_id),
+             regions=", ".join(r.id for r in tile.regions))
 
 
 _SIDE_WORDS = ("north", "east", "south", "west")

@@ -7,6 +7,13 @@ something visible ("east of the start tile", "south of the tile with a lake"). T
 game-specific words (terrain names, "lake" for a sea inside a tile, "fishing boat", the
 goods' names) come from the catalog's ``terrains`` and ``words`` (docs/catalogs.md).
 
+Every phrase is a :class:`~tablehub.i18n.Text` (its ``str`` is the English): whole templates
+("the tile with {contents}", "north of {tile}"), the catalog's words as catalog entries in the
+game's context (``msgctxt "neuesland"``: "a town" / "{count} towns", "the sea {where}", "on the
+sea {where}"), so French and German translators write each phrase with its gender and case. A
+tile or region has a form for after a preposition (:meth:`TileWords.tile_of`,
+:meth:`TileWords.region_on`: German dative), and a capitalised form to begin a sentence.
+
 >>> from tablehub.games.tiles.game import cached_catalog
 >>> from pathlib import Path
 >>> import tablehub.games.neuesland as nl
@@ -14,24 +21,35 @@ goods' names) come from the catalog's ``terrains`` and ``words`` (docs/catalogs.
 >>> words.tile(words.catalog.tile("ds001"))
 'the start tile'
 >>> words.tile(words.catalog.tile("ds081"))
-'the tile with a lake, a plain and a mountain'
+'the tile with a lake, two plains and two mountains'
 >>> words.region(words.catalog.tile("ds001").region("S:S"), rot=1)
-'the sea in the west'
+'the bay in the west'
 """
 from __future__ import annotations
 
 import math
 from typing import Any, Iterable, Mapping
 
+from ...i18n import N_, T, Tc, Text, join
 from .catalog import Catalog, Region, TileType
 
 Cell = tuple[int, int]
 COMPASS = ("north", "east", "south", "west")
 _NUMBERS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+#: the number words of counted things ("two towns"), marked for the catalogs
+_NUMBER_TEXT = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six"), 7: N_("seven"),
+                8: N_("eight"), 9: N_("nine"), 10: N_("ten"), 11: N_("eleven"), 12: N_("twelve")}
 #: unit-square points of the 12 slots (middle of each third of each side), clockwise from NW
 _SLOT_POINTS = [(1 / 6, 0), (0.5, 0), (5 / 6, 0), (1, 1 / 6), (1, 0.5), (1, 5 / 6),
                 (5 / 6, 1), (0.5, 1), (1 / 6, 1), (0, 5 / 6), (0, 0.5), (0, 1 / 6)]
-_EIGHT = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
+_EIGHT = (N_("in the north"), N_("in the north-east"), N_("in the east"), N_("in the south-east"),
+          N_("in the south"), N_("in the south-west"), N_("in the west"), N_("in the north-west"))
+#: a side's name in a list of sides ("on the north and east sides"), and where a terrain lies ("sea north")
+_SIDE = (N_("north"), N_("east"), N_("south"), N_("west"))
+#: a cell next to a landmark, by direction N, E, S, W
+_NEXT_TO = (N_("north of {tile}"), N_("east of {tile}"), N_("south of {tile}"), N_("west of {tile}"))
+#: the context of a tile's or region's words after a preposition (German: the dative)
+AFTER_PREPOSITION = "after a preposition"
 
 
 def count_words(n: int, one: str, many: str) -> str:
@@ -40,6 +58,21 @@ def count_words(n: int, one: str, many: str) -> str:
         return f"{'an' if one[:1].lower() in 'aeiou' else 'a'} {one}"
     number = _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
     return f"{number} {many}"
+
+
+def counted(context: str, n: int, one: str, many: str) -> Text:
+    """:func:`count_words` as a :class:`Text`: the catalog entries are ``msgid "a town"`` and
+    ``msgid "{count} towns"`` (``{count}``: the number in words, "two" to "twelve"), written for the
+    place they are used (after "with": German dative); ``context`` is kept for the caller's sake (the
+    entries are shared: "a sea" is the same in every tile game).
+
+    >>> counted("neuesland", 2, "town", "towns")
+    'two towns'
+    """
+    if n == 1:
+        return Text(count_words(1, one, many))
+    number: Any = T(_NUMBER_TEXT[n]) if n in _NUMBER_TEXT else str(n)
+    return Text(f"{{count}} {many}", count=number)
 
 
 def join_words(items: list[str]) -> str:
@@ -60,7 +93,7 @@ def turned_slots(slots: Iterable[int], rot: int) -> list[int]:
     return sorted((s + 3 * rot) % 12 for s in slots)
 
 
-def where_on_tile(slots: Iterable[int], rot: int) -> str:
+def where_on_tile(slots: Iterable[int], rot: int) -> Text:
     """Where a region lies on a tile turned ``rot``, as seen on the table: ``"in the north-east"``,
     ``"from north to south"``, ``"all round"``, ``"in the middle"``.
 
@@ -69,27 +102,33 @@ def where_on_tile(slots: Iterable[int], rot: int) -> str:
     """
     turned = turned_slots(slots, rot)
     if not turned:
-        return "in the middle"
+        return T("in the middle")
     sides = sorted({s // 3 for s in turned})
     if len(turned) == 12:
-        return "all round"
+        return T("all round")
     u = sum(_SLOT_POINTS[s][0] for s in turned) / len(turned) - 0.5
     v = sum(_SLOT_POINTS[s][1] for s in turned) / len(turned) - 0.5
     if abs(u) < 0.08 and abs(v) < 0.08:
         if sides == [0, 2]:
-            return "from north to south"
+            return T("from north to south")
         if sides == [1, 3]:
-            return "from east to west"
-        return "on the " + join_words([COMPASS[s] for s in sides]) + " sides"
+            return T("from east to west")
+        return T("on the {sides} sides", sides=join([T(_SIDE[s]) for s in sides]))
     angle = (math.degrees(math.atan2(u, -v)) + 360) % 360  # 0 = north, clockwise
-    return "in the " + _EIGHT[int((angle + 22.5) // 45) % 8]
+    return T(_EIGHT[int((angle + 22.5) // 45) % 8])
+
+
+def side_name(direction: int) -> Text:
+    """``"north"`` .. ``"west"`` (0..3) as a :class:`Text`."""
+    return T(_SIDE[direction])
 
 
 class TileWords:
-    """Table words for one catalog's tiles and regions."""
+    """Table words for one catalog's tiles and regions (every phrase a :class:`Text`)."""
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
+        self.game = catalog.game
         words = catalog.raw.get("words") if isinstance(catalog.raw, dict) else None
         words = words if isinstance(words, dict) else {}
         self.shapes: Mapping[str, Mapping[str, str]] = words.get("shapes") or {}
@@ -97,7 +136,7 @@ class TileWords:
         self.town: list[str] = list(words.get("town") or ["town", "towns"])
         self.boat: list[str] = list(words.get("boat") or ["boat", "boats"])
         self.start_words: str = str(words.get("start") or "the start tile")
-        self._names: dict[str, str] = {}
+        self._names: dict[tuple[str, str], Text] = {}
 
     @classmethod
     def of(cls, catalog: Catalog) -> "TileWords":
@@ -109,47 +148,88 @@ class TileWords:
 
     # ---- regions
 
-    def terrain(self, letter: str) -> str:
-        return str(self.catalog.terrains.get(letter, letter))
+    def terrain(self, letter: str) -> Text:
+        """The terrain's name (``"sea"``), a word of the game's context."""
+        return Tc(self.game, str(self.catalog.terrains.get(letter, letter)))
 
     def region_noun(self, region: Region) -> str:
-        """The region's terrain name, or the catalog's word for its shape ("lake", "bay")."""
+        """The region's terrain name, or the catalog's word for its shape ("lake", "bay"), in English."""
         shapes = self.shapes.get(region.terrain) or {}
         sides = len(region.sides)
         if not region.slots and "inland" in shapes:
             return shapes["inland"]
         if sides == 1 and "one side" in shapes:
             return shapes["one side"]
-        return self.terrain(region.terrain)
+        return str(self.catalog.terrains.get(region.terrain, region.terrain))
 
-    def region(self, region: Region, rot: int) -> str:
+    def region(self, region: Region, rot: int) -> Text:
         """``"the sea in the north-east"`` for ``region`` of a tile turned ``rot`` quarter turns."""
-        return f"the {self.region_noun(region)} {where_on_tile(region.slots, rot)}"
+        return Text(f"the {self.region_noun(region)} {{where}}", context=self.game,
+                    where=where_on_tile(region.slots, rot))
+
+    def region_on(self, region: Region, rot: int) -> Text:
+        """``"on the sea in the north-east"``: the region after "on" (German: auf + dative)."""
+        return Text(f"on the {self.region_noun(region)} {{where}}", context=self.game,
+                    where=where_on_tile(region.slots, rot))
 
     # ---- tiles
 
-    def tile(self, tile: TileType) -> str:
+    def tile(self, tile: TileType) -> Text:
         """``"the tile with a bay, a plain and two towns"``: what is on it, whichever way it lies."""
-        name = self._names.get(tile.id)
+        return self._tile(tile, "")
+
+    def tile_of(self, tile: TileType) -> Text:
+        """:meth:`tile` after a preposition ("east of the tile with a lake"; German: dative)."""
+        return self._tile(tile, AFTER_PREPOSITION)
+
+    def Tile(self, tile: TileType) -> Text:
+        """:meth:`tile` beginning a sentence: ``"The tile with a lake"``."""
+        return self._tile(tile, "capital")
+
+    def _tile(self, tile: TileType, form: str) -> Text:
+        name = self._names.get((tile.id, form))
         if name is None:
-            name = self._names[tile.id] = self.start_words if tile.start else "the tile with " + self.contents(tile)
+            name = self._names[(tile.id, form)] = self._make_name(tile, form)
         return name
 
-    def contents(self, tile: TileType) -> str:
-        """What is on a tile: its regions by shape and terrain, towns, goods and boats."""
+    def _make_name(self, tile: TileType, form: str) -> Text:
+        if tile.start:
+            if self.start_words != "the start tile":  # a catalog's own word (English until a catalog has it)
+                start = self.start_words[:1].upper() + self.start_words[1:] if form == "capital" else self.start_words
+                return Text(start, context=AFTER_PREPOSITION if form == AFTER_PREPOSITION else None)
+            if form == "capital":
+                return T("The start tile")
+            return Tc("after a preposition", "the start tile") if form == AFTER_PREPOSITION else T("the start tile")
         if len(tile.regions) == 1:
-            return f"{self.terrain(tile.regions[0].terrain)} all round"
+            terrain = self.terrain(tile.regions[0].terrain)
+            if form == "capital":
+                return T("The tile with {terrain} all round", terrain=terrain)
+            if form == AFTER_PREPOSITION:
+                return Tc("after a preposition", "the tile with {terrain} all round", terrain=terrain)
+            return T("the tile with {terrain} all round", terrain=terrain)
+        contents = self.contents(tile)
+        if form == "capital":
+            return T("The tile with {contents}", contents=contents)
+        if form == AFTER_PREPOSITION:
+            return Tc("after a preposition", "the tile with {contents}", contents=contents)
+        return T("the tile with {contents}", contents=contents)
+
+    def contents(self, tile: TileType) -> Text:
+        """What is on a tile: its regions by shape and terrain, towns, goods and boats (after "with")."""
+        if len(tile.regions) == 1:
+            return T("{terrain} all round", terrain=self.terrain(tile.regions[0].terrain))
         order = list(self.catalog.terrains)
         counts: dict[str, int] = {}
         special: dict[str, int] = {}
         for r in sorted(tile.regions, key=lambda r: (order.index(r.terrain) if r.terrain in order else 99)):
             noun = self.region_noun(r)
-            target = special if noun != self.terrain(r.terrain) else counts
+            target = special if noun != self.catalog.terrains.get(r.terrain, r.terrain) else counts
             target[noun] = target.get(noun, 0) + 1
-        parts = [count_words(n, noun, _plural(noun)) for noun, n in special.items()]
-        parts += [count_words(n, noun, _plural(noun)) for noun, n in counts.items()]
+        ctx = self.game
+        parts = [counted(ctx, n, noun, _plural(noun)) for noun, n in special.items()]
+        parts += [counted(ctx, n, noun, _plural(noun)) for noun, n in counts.items()]
         if tile.towns:
-            parts.append(count_words(len(tile.towns), *self.town))
+            parts.append(counted(ctx, len(tile.towns), *self.town))
         goods: dict[str, int] = {}
         boats = 0
         for r in tile.regions:
@@ -158,53 +238,69 @@ class TileWords:
             boats += int(r.boat)
         for sym, n in goods.items():
             one, many = (list(self.symbols.get(sym) or []) + [sym, _plural(sym)])[:2]
-            parts.append(count_words(n, one, many))
+            parts.append(counted(ctx, n, one, many))
         if boats:
-            parts.append(count_words(boats, *self.boat))
-        return join_words(parts)
+            parts.append(counted(ctx, boats, *self.boat))
+        return join(parts)
 
-    def sides(self, tile: TileType, rot: int) -> str:
+    def sides(self, tile: TileType, rot: int) -> Text | str:
         """Which way a tile lies: ``"sea north, plain east and west, mountain south"``, or ``""``
         when every way looks the same."""
         if len(tile.distinct_rotations) == 1:
             return ""
-        by_terrain: dict[str, list[str]] = {}
+        by_terrain: dict[str, list[int]] = {}
         slots = tile.slots_rotated(rot)
-        for d, word in enumerate(COMPASS):
-            by_terrain.setdefault(self.terrain(slots[3 * d + 1]), []).append(word)
-        return ", ".join(f"{t} {join_words(ds)}" for t, ds in by_terrain.items())
+        for d in range(4):
+            by_terrain.setdefault(slots[3 * d + 1], []).append(d)
+        parts = [T("{terrain} {directions}", terrain=self.terrain(t), directions=join([side_name(d) for d in ds]))
+                 for t, ds in by_terrain.items()]
+        out: Any = parts[0]
+        for part in parts[1:]:
+            out = T("{first}, {next}", first=out, next=part)
+        return out
 
     # ---- places
 
-    def place(self, cells: Mapping[Cell, Any], cell: Cell, exclude: Cell | None = None) -> str:
+    def place(self, cells: Mapping[Cell, Any], cell: Cell, exclude: Cell | None = None) -> Text:
         """Where ``cell`` is, by what is visible around it. ``cells`` maps a cell to its placed tile
         (``.tile``); ``exclude`` (the cell itself, once its tile is down) is not a landmark."""
         x, y = cell
+        start = self.catalog.start
         if (x, y) == (0, 0):
-            return "on " + self.start_words
+            return T("on {tile}", tile=self.tile_of(start))
         if abs(x) + abs(y) == 1:
-            return f"{self.direction(x, y)} of {self.start_words}"
+            return self.next_to(x, y, self.tile_of(start))
         names: dict[str, int] = {}
         for c, placed in cells.items():
             if c != exclude and c != cell:
-                n = self.tile(placed.tile)
+                n = str(self.tile(placed.tile))
                 names[n] = names.get(n, 0) + 1
         for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):  # the neighbours to the N, E, S and W
             other = cells.get((x + dx, y + dy))
             if other is not None and (x + dx, y + dy) != exclude:
-                name = self.tile(other.tile)
+                name = str(self.tile(other.tile))
                 if names.get(name) == 1 or other.tile.start:
-                    return f"{self.direction(-dx, -dy)} of {name}"
+                    return self.next_to(-dx, -dy, self.tile_of(other.tile))
         return self.offset(x, y)
 
-    def offset(self, x: int, y: int) -> str:
+    def next_to(self, dx: int, dy: int, tile: Any) -> Text:
+        """``"east of the start tile"``: the cell one step (dx, dy) from the landmark ``tile``."""
+        return T(_NEXT_TO[((0, -1), (1, 0), (0, 1), (-1, 0)).index((dx, dy))], tile=tile)
+
+    def offset(self, x: int, y: int) -> Text:
         """``"2 east and 1 south of the start tile"``."""
-        bits = []
-        if x:
-            bits.append(f"{abs(x)} {'east' if x > 0 else 'west'}")
-        if y:
-            bits.append(f"{abs(y)} {'south' if y > 0 else 'north'}")
-        return f"{' and '.join(bits)} of {self.start_words}"
+        start = self.tile_of(self.catalog.start)
+        ex, sy = abs(x), abs(y)
+        if x and y:
+            template = {(True, True): N_("{x} east and {y} south of {tile}"),
+                        (True, False): N_("{x} east and {y} north of {tile}"),
+                        (False, True): N_("{x} west and {y} south of {tile}"),
+                        (False, False): N_("{x} west and {y} north of {tile}")}[(x > 0, y > 0)]
+        elif x:
+            template = N_("{x} east of {tile}") if x > 0 else N_("{x} west of {tile}")
+        else:
+            template = N_("{y} south of {tile}") if y > 0 else N_("{y} north of {tile}")
+        return T(template, x=ex, y=sy, tile=start)
 
     @staticmethod
     def direction(dx: int, dy: int) -> str:
