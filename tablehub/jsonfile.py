@@ -29,6 +29,19 @@ def read_json(path: str | Path, error: type[TablehubError] = TablehubError, what
     return parse_json(text, source, error)
 
 
+def read_folder_meta(folder: str | Path, name: str, fmt: str, error: type[TablehubError], enrol: str) -> dict[str, Any]:
+    """A references folder's description file ``folder/name`` (``boardcam.json``, ``sunda.json``): a JSON
+    object whose ``format`` is ``fmt``. Problems raise ``error`` in one line naming the file; ``enrol`` says
+    how to make the folder when the file is missing (``"run 'tablehub boardcam enrol-board' first"``)."""
+    path = Path(folder) / name
+    if not path.is_file():
+        raise error(f"{Path(folder)}: no {name} ({enrol})")
+    meta, _ = read_json(path, error, "references")
+    if not isinstance(meta, dict) or meta.get("format") != fmt:
+        raise error(f"{path}: 'format' must be {fmt!r}")
+    return meta
+
+
 class LongNumber(float):
     """A JSON number written with more digits than any field takes (more than :data:`MAX_DIGITS`).
 

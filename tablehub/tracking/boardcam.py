@@ -30,6 +30,7 @@ import numpy as np
 
 from ..games import game_class
 from ..games.base import TablehubError
+from ..jsonfile import read_folder_meta
 from ..i18n import T
 from .boardmoves import BoardSeen, Sighting
 from .recognizer import RecognitionUnavailable
@@ -78,15 +79,8 @@ def write_refs(folder: str | Path, board_spec: str, board: Any, reference: Any, 
 
 def read_meta(folder: str | Path) -> dict[str, Any]:
     """``boardcam.json`` of ``folder``, checked (one-line errors naming the file)."""
+    meta = read_folder_meta(folder, META, FORMAT, BoardRefsError, "run 'tablehub boardcam enrol-board' first")
     path = Path(folder) / META
-    if not path.is_file():
-        raise BoardRefsError(f"{Path(folder)}: no {META} (run 'tablehub boardcam enrol-board' first)")
-    try:
-        meta = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise BoardRefsError(f"{path}: not JSON ({e})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise BoardRefsError(f"{path}: 'format' must be {FORMAT!r}")
     for key in ("board", "ppm"):
         if key not in meta:
             raise BoardRefsError(f"{path}: '{key}' is missing (enrol the board again)")

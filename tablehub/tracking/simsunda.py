@@ -197,24 +197,9 @@ class SimSundaTable(ScriptedTable):
 def _angle(position: dict[str, Any], rng: np.random.Generator, tries: int = 80) -> float:
     """An angle between 5 and 55 degrees (module docstring) at which the layout fits the play area best."""
     from vision.mat import Mat
-    from vision.sim.sundatable import _piece_corners, _rot, unit_xy
+    from vision.sim.sundatable import fitting_angle
 
-    corners = list(_piece_corners(position))
-    if not corners:
-        return float(rng.uniform(5, 55))
-    pts = np.array([unit_xy(*c) for c in corners]) * 30.0
-    x, y, w, h = Mat.default().play_rect_mm
-    best, best_over = 30.0, math.inf
-    for _ in range(tries):
-        a = float(rng.uniform(5, 55))
-        p = pts @ _rot(a).T
-        ext = p.max(axis=0) - p.min(axis=0)
-        over = max(ext[0] - (w - 30), ext[1] - (h - 30))
-        if over <= 0:
-            return a
-        if over < best_over:
-            best, best_over = a, over
-    return best
+    return fitting_angle(position, Mat.default(), rng, 30.0, tries, between=(5.0, 55.0))
 
 
 def _with(scene: Any, position: dict[str, Any]) -> Any:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..games.base import TablehubError
+from ..jsonfile import read_folder_meta
 from .recognizer import RecognitionUnavailable
 
 FORMAT = "tablehub-sunda/1"
@@ -94,15 +95,9 @@ def write_refs(folder: str | Path, colours: Any, lens_file: str | Path | None = 
 
 def read_refs(folder: str | Path) -> dict[str, Any]:
     """``sunda.json`` of ``folder``, checked (one-line errors naming the file)."""
+    meta = read_folder_meta(folder, META, FORMAT, SundaRefsError,
+                            f"run 'tablehub sundacam enrol PHOTO --out {folder}' first")
     path = Path(folder) / META
-    if not path.is_file():
-        raise SundaRefsError(f"{Path(folder)}: no {META} (run 'tablehub sundacam enrol PHOTO --out {folder}' first)")
-    try:
-        meta = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise SundaRefsError(f"{path}: not JSON ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise SundaRefsError(f"{path}: 'format' must be {FORMAT!r}")
     c = meta.get("colours")
     ok = isinstance(c, dict) and all(_triple(c.get(k)) for k in ("land", "water", "cloth_bgr")) \
         and isinstance(c.get("pawns"), dict) and c["pawns"] and all(_triple(v) for v in c["pawns"].values())

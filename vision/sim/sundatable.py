@@ -295,7 +295,7 @@ def random_scene(position: Mapping[str, Any], colours: Mapping[str, str], rng: n
     """A table as the world varies it: the lattice at a random angle and place (an angle at which the layout
     fits on the play area, as players keep it on the mat), a random cloth, wood, gap between 0.6 and 1.4 mm."""
     mat = mat or Mat.default()
-    angle = _fitting_angle(position, mat, rng, overrides.get("side_mm", 30.0))
+    angle = fitting_angle(position, mat, rng, overrides.get("side_mm", 30.0))
     scene = SundaScene(position, colours, mat, angle_deg=angle,
                        cloth_bgr=CLOTHS[int(rng.integers(len(CLOTHS)))],
                        table_bgr=tuple(int(v) for v in rng.integers(60, 160, 3)),  # type: ignore[arg-type]
@@ -307,15 +307,18 @@ def random_scene(position: Mapping[str, Any], colours: Mapping[str, str], rng: n
     return scene
 
 
-def _fitting_angle(position: Mapping[str, Any], mat: Mat, rng: np.random.Generator, side_mm: float,
-                   tries: int = 60) -> float:
-    """A random angle at which the layout fits on the play area (players keep it on the mat); of the tries, the
-    tightest when none fits."""
-    pts = np.array([unit_xy(*c) for c in _piece_corners(position)]) * side_mm
+def fitting_angle(position: Mapping[str, Any], mat: Mat, rng: np.random.Generator, side_mm: float,
+                  tries: int = 60, between: tuple[float, float] = (0.0, 360.0)) -> float:
+    """A random angle (degrees, ``between``) at which the layout fits on the play area (players keep it on the
+    mat); of the tries, the tightest when none fits."""
+    corners = list(_piece_corners(position))
+    if not corners:
+        return float(rng.uniform(*between))
+    pts = np.array([unit_xy(*c) for c in corners]) * side_mm
     x, y, w, h = mat.play_rect_mm
-    best, best_over = 0.0, float("inf")
+    best, best_over = between[0], float("inf")
     for _ in range(tries):
-        a = float(rng.uniform(0, 360))
+        a = float(rng.uniform(*between))
         p = pts @ _rot(a).T
         ext = p.max(axis=0) - p.min(axis=0)
         over = max(ext[0] - (w - 30), ext[1] - (h - 30))
