@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Mapping
 from tablehub.access import PinError, PinKeeper
 from tablehub.games import GAMES, game_class, new_game
 from tablehub.games.base import Action, IllegalAction, ScoreEvent, Setup, TablehubError, no_hints
-from tablehub.i18n import T
+from tablehub.i18n import T, Text
 from tablehub.lan import mdns_name
 from tablehub.session import Session, Stale
 from tablehub.store import NotSaved, Store
@@ -51,6 +51,15 @@ COMMIT_COMMAND = "commit"
 
 CameraPreview = Callable[[str], "bytes | None"]
 
+
+
+def _same_text(a: Any, b: Any) -> bool:
+    """The same words in every language: the same English and, for Texts, the same template and parameters."""
+    if str(a) != str(b):
+        return False
+    if isinstance(a, Text) or isinstance(b, Text):
+        return isinstance(a, Text) and isinstance(b, Text) and a.as_data() == b.as_data()
+    return True
 
 class HubError(TablehubError):
     """A request the hub cannot honour now (no game running, stale suggestion...)."""
@@ -672,12 +681,13 @@ class Hub:
         """A status line for the page (``"camera"``, ``"calibration"``, ``"enrolment"``...);
         ``None`` removes it."""
         with self._lock:
-            if self._status.get(topic) == (None if text is None else str(text)):
+            old = self._status.get(topic)
+            if (old is None and text is None) or (old is not None and text is not None and _same_text(old, text)):
                 return  # unchanged: the tracker repeats itself every quiet frame
             if text is None:
                 self._status.pop(topic, None)
             else:
-                self._status[topic] = str(text)
+                self._status[topic] = text  # a Text stays one: each phone reads it in its own language
         self.publish()
 
     def register_command(self, name: str, label: str, run: Callable[[], "str | None"],

@@ -11,7 +11,7 @@ import pytest
 
 from tablehub import i18n
 from tablehub.games.base import Setup
-from tablehub.i18n import T
+from tablehub.i18n import T, translate
 
 from .conftest import COLOURS, PIN, PLAYERS
 
@@ -232,3 +232,19 @@ def test_the_venue_board_reads_each_screens_language():
             assert '"No table has published yet."' in html  # the script's dictionary is embedded
     finally:
         feed.close()
+
+
+def test_the_tracker_status_line_reads_in_each_phones_language(app, game):
+    """The tracker's status line (what NEXT just logged, why the table waits) stays a Text in the hub: a French
+    phone read "Ana: Lay the tile ..." in English while its history was French."""
+    game.set_status("table", T("fix the table first: {reason}", reason=T("the game is over")))
+    fr, de = app.test_client(), app.test_client()
+    fr.get("/language/fr")
+    de.get("/language/de")
+    said = {lang: phone.get("/api/state").get_json()["status"]["table"] for lang, phone in (("fr", fr), ("de", de))}
+    assert said["fr"] == translate(T("fix the table first: {reason}", reason=T("the game is over")), "fr")
+    assert "la partie est terminée" in said["fr"] and "das Spiel ist vorbei" in said["de"], said
+    assert _first_state(fr)["status"]["table"] == said["fr"]
+    version = game.snapshot()["version"]
+    game.set_status("table", T("fix the table first: {reason}", reason=T("the game is over")))
+    assert game.snapshot()["version"] == version, "the same words again publish nothing"
