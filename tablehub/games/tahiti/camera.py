@@ -184,7 +184,9 @@ def _colour(game: Any, player: str) -> str:
 
 def colour_said(c: str) -> Any:
     """A player's colour as said (the tracker's ``colour`` words, shared by every game's camera)."""
-    return Tc("colour", c) if c in COLOURS else c
+    words = {"red": Tc("colour", "red"), "yellow": Tc("colour", "yellow"), "violet": Tc("colour", "violet"),
+             "green": Tc("colour", "green")}
+    return words.get(c, c)
 
 
 def piece_said(name: str) -> Any:
