@@ -99,6 +99,11 @@ def test_tahiti_camera_readings_in_french_and_german(seen):
                  state="illegal")
     r = board_reading(g, tahiti_seen(g, Sighting("green sailboat", TRACK0 + 7)))
     seen.reading(r, "Di's sailboat", state="illegal")
+    r = board_reading(g, tahiti_seen(g, Sighting("disc treasure", ISLAND), Sighting("violet sailboat", TRACK0 + 3),
+                                     drop=("disc",)))
+    seen.reading(r, "the disc turned and a sailboat", state="illegal")
+    assert "disc treasure off the board -> MM" in r.reason
+    r = board_reading(g, tahiti_seen(g, Sighting("green sailboat", TRACK0 + 7)))
     assert str(r.reason) == "the camera saw green sailboat off the board -> space 7 (" + \
         f"{g.board.track[7].letter}, {g.board.track[7].pearl}), but Cy to place their sailboat on a track space"
     g = tahiti_after(START[:6])  # the auction: nobody chooses
@@ -133,6 +138,8 @@ def test_tahiti_camera_readings_in_french_and_german(seen):
     r = board_reading(g, tahiti_seen(g, Sighting("red boat", cell_id("DA")), drop=("red letter boat",)))
     seen.reading(r, "a colour run out", state="unsure")
     for a in ({"type": "place_boat", "cell": "DA", "pearl": "black"}, {"type": "place_boat", "cell": "DA"},
+              {"type": "place_boat", "cell": "DA", "pearl": "pink"},  # a colour the words do not know
+              *({"type": "place_boat", "cell": "DA", "pearl": p} for p in ("green", "white", "blue")),
               {"type": "take_letter"}, {"type": "place_sailboat", "space": 4}):
         label = g.board_moves.explain(g, [a])
         seen.check(label, f"explain {a}")

@@ -194,6 +194,8 @@ def piece_said(name: str) -> Any:
     English is the name itself."""
     if name == "disc":
         return T("disc")
+    if name.startswith("disc "):  # a look the game does not have (the disc seen with its other face up)
+        return T("disc {face}", face=_disc_face(name[5:]))
     colour, _, rest = name.partition(" ")
     c = colour_said(colour)
     if rest == "sailboat":
@@ -348,9 +350,13 @@ class TahitiBoardMoves:
         a = actions[0]
         who = game.players[game.current]
         if a["type"] == "place_boat":
-            if a.get("pearl"):
-                return T("{player} places a boat on {cell} with {pearl}", player=who, cell=a["cell"],
-                         pearl=a_pearl(a["pearl"]))
+            if a.get("pearl"):  # a whole sentence per colour (German: the pearl's case after "with")
+                said = {"green": T("{player} places a boat on {cell} with a green pearl", player=who, cell=a["cell"]),
+                        "white": T("{player} places a boat on {cell} with a white pearl", player=who, cell=a["cell"]),
+                        "black": T("{player} places a boat on {cell} with a black pearl", player=who, cell=a["cell"]),
+                        "blue": T("{player} places a boat on {cell} with a blue pearl", player=who, cell=a["cell"])}
+                return said.get(a["pearl"]) or T("{player} places a boat on {cell} with {pearl}", player=who,
+                                                 cell=a["cell"], pearl=a_pearl(a["pearl"]))
             return T("{player} places a boat on {cell}", player=who, cell=a["cell"])
         if a["type"] == "take_letter":
             return T("{player} takes the letter", player=who)
