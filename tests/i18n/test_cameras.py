@@ -244,6 +244,16 @@ def test_the_sunda_recognizers_notes_in_french_and_german(seen):
         seen.check(n, "the recognizer's note")
 
 
+def test_the_pending_cards_notes_stay_translatable(seen):
+    """The notes of a pending reading go to the page's card as one line that still renders in fr and de."""
+    from tablehub.tracking.live import _notes
+
+    line = _notes([T("the camera is unsure of {what}", what="1,2,0"), T("nothing seen yet")])
+    assert str(line) == "the camera is unsure of 1,2,0; nothing seen yet"
+    seen.check(line, "the pending card's note")
+    assert _notes([]) == ""
+
+
 def test_every_camera_template_was_rendered(seen):
     """Runs last in this module: every template of the adapters was rendered, and nothing fell back to English."""
     want = {u.key for u in source_templates() if u.path in SOURCES}
