@@ -131,8 +131,9 @@ def test_tahiti_camera_readings_in_french_and_german(seen):
     g = holding_a_letter()
     seen.reading(board_reading(g, tahiti_seen(g, drop=("red letter boat",))), "the letter boat gone",
                  state="illegal")
-    seen.reading(board_reading(g, tahiti_seen(g, Sighting("red boat", cell_id("BE")), Sighting("red boat", cell_id("CE")),
-                                              drop=("red letter boat",))), "two boats", state="illegal")
+    two = tahiti_seen(g, Sighting("red boat", cell_id("BE")), Sighting("red boat", cell_id("CE")),
+                      drop=("red letter boat",))
+    seen.reading(board_reading(g, two), "two boats", state="illegal")
     # a colour run out: the phone asks which pearl (each choice labelled by the adapter's explain)
     g.supply[g.board.track[g.state[0].space].pearl] = 0
     r = board_reading(g, tahiti_seen(g, Sighting("red boat", cell_id("DA")), drop=("red letter boat",)))
@@ -163,7 +164,8 @@ def test_sunda_camera_readings_in_french_and_german(seen):
     # two legal readings and no question: the phone asks which
     other = next(pid for pid in game.pool if pid != first["piece"]
                  and game.validate(game.parse_action({**first, "piece": pid})) is None)
-    stub = type("Stub", (), {"change": lambda self, g, o: LayoutChange(candidates=[[first], [{**first, "piece": other}]])})
+    both = [[first], [{**first, "piece": other}]]
+    stub = type("Stub", (), {"change": lambda self, g, o: LayoutChange(candidates=both)})
     game.layout_moves = stub()
     seen.reading(layout_reading(game, LayoutSeen({})), "several readings", state="unsure")
     # the camera not sure and no reading legal: looked at again

@@ -318,7 +318,8 @@ class TahitiBoardMoves:
             return [], T("the camera saw {said}, but {waiting}", said=said, waiting=game.waiting_for())
         if not moves:  # only the disc or a sailboat differs from the game
             if any(n.startswith("disc") for n in moved):
-                return [], T("the disc on Tahiti shows another face: the game has {face} up", face=_disc_face(game.disc))
+                return [], T("the disc on Tahiti shows another face: the game has {face} up",
+                             face=_disc_face(game.disc))
             return [], T("the camera saw {said}: the game has it elsewhere ({waiting})", said=said,
                          waiting=game.waiting_for())
         if game.phase != "choose" or game.winner is None:
@@ -336,8 +337,8 @@ class TahitiBoardMoves:
         if b >= TRACK0 or b == OFF:
             if new is not None and b >= TRACK0:
                 if ps.space is not None and b != TRACK0 + ps.space:
-                    return [], T("{player}'s empty boat stands on {space}: the letter is taken on the sailboat's space, "
-                                 "{sailboat}", player=player, space=where(b), sailboat=where(TRACK0 + ps.space))
+                    return [], T("{player}'s empty boat stands on {space}: the letter is taken on the sailboat's "
+                                 "space, {sailboat}", player=player, space=where(b), sailboat=where(TRACK0 + ps.space))
                 return [[{"type": "take_letter"}]], ""
             return [], T("the camera saw {said}", said=said)
         cell = cell_of(b)
