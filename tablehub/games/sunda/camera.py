@@ -31,6 +31,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from ...i18n import T
+from ...tracking.interpret import _colour as colour_said
 from .lattice import corners, triangles
 
 #: the pawn colours the camera enrols, in player order, when the game's colours are not among them
@@ -210,7 +211,7 @@ class SundaCameraMoves:
             pt = self._point(int(t["q"]), int(t["r"]), k, shift)
             top = t.get("top")
             if top not in colours:
-                notes.append(T("a pawn of an unknown colour ({colour}) at {q},{r}", colour=top, q=pt[0], r=pt[1]))
+                notes.append(T("a pawn of an unknown colour ({colour}) at {q},{r}", colour=colour_said(top), q=pt[0], r=pt[1]))
                 continue
             owner = colours.index(top)
             if pt in game.water:
