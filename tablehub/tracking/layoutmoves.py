@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games.base import Game
+from ..i18n import T
 from .boardmoves import _check
 from .interpret import Choice, Reading
 
@@ -26,7 +27,7 @@ class LayoutSeen:
     """What the camera read in one frame: the reader's ``observation`` (opaque here), ``notes``."""
 
     observation: Any
-    notes: list[str] = field(default_factory=list)
+    notes: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -39,10 +40,10 @@ class LayoutChange:
     ``labels``: a line per candidate for the phone (default: the engine's words)."""
 
     candidates: list[list[dict[str, Any]]] = field(default_factory=list)
-    reason: str = ""
-    waiting: str = ""
-    question: str = ""
-    notes: list[str] = field(default_factory=list)
+    reason: Any = ""  # str or Text (the page and the voice render a Text in the reader's language)
+    waiting: Any = ""
+    question: Any = ""
+    notes: list[Any] = field(default_factory=list)
 
 
 def layout_reading(game: Game, seen: LayoutSeen) -> Reading:
@@ -50,8 +51,8 @@ def layout_reading(game: Game, seen: LayoutSeen) -> Reading:
     notes = list(seen.notes)
     adapter = getattr(game, "layout_moves", None)
     if adapter is None:
-        return Reading("waiting", reason=f"the camera is set up for a laid-out table, but {game.title} is not "
-                                         "read that way: play from the phone", notes=notes)
+        return Reading("waiting", reason=T("the camera is set up for a laid-out table, but {game} is not read "
+                                           "that way: play from the phone", game=game.title), notes=notes)
     change: LayoutChange = adapter.change(game, seen.observation)
     notes += change.notes
     if change.waiting:
@@ -66,7 +67,7 @@ def layout_reading(game: Game, seen: LayoutSeen) -> Reading:
         (refusals.append(refusal) if refusal else legal.append(c))
     if not legal:
         if change.question:  # the camera was not sure of what it saw: no flag (red, beeps) on a guess
-            return Reading("waiting", reason=f"{change.question} (looking again)", notes=notes)
+            return Reading("waiting", reason=T("{question} (looking again)", question=change.question), notes=notes)
         return Reading("illegal", reason=refusals[0], notes=notes)
     if len(legal) == 1 and not change.question:
         return Reading("pending", actions=legal[0], notes=notes)
@@ -76,5 +77,5 @@ def layout_reading(game: Game, seen: LayoutSeen) -> Reading:
         if c[0] not in firsts:
             firsts.append(c[0])
     choices = [Choice((a,), round(1.0 / len(firsts), 3)) for a in firsts]
-    question = change.question or "Several readings fit what the camera saw: which one?"
+    question = change.question or T("Several readings fit what the camera saw: which one?")
     return Reading("unsure", choices=choices, reason=question, notes=notes, question=question)

@@ -37,6 +37,14 @@ from .tracker import Outcome, Tracker
 log = logging.getLogger(__name__)
 
 
+def _notes(notes: list[Any]) -> Any:
+    """A reading's notes as one line (``a; b``), each note kept translatable."""
+    said: Any = notes[0] if notes else ""
+    for note in notes[1:]:
+        said = T("{first}; {next}", first=said, next=note)
+    return said
+
+
 class LiveTable:
     def __init__(self, camera: SupervisedCamera, tracker: Tracker | None, hub: Any, panel: Any = None,
                  notifier: Notifier | None = None, fps: float = 8.0,
@@ -141,7 +149,7 @@ class LiveTable:
         """What NEXT would log (nothing unless the reading is pending), for the page's card and board."""
         try:
             if reading.state == "pending" and getattr(self.hub, "session", None) is not None:
-                self.hub.pending(reading.actions, note="; ".join(reading.notes))
+                self.hub.pending(reading.actions, note=_notes(reading.notes))
             elif hasattr(self.hub, "clear_pending"):
                 self.hub.clear_pending()
         except Exception:

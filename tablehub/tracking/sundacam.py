@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import T
 from .layoutmoves import LayoutSeen
 
 
@@ -43,7 +44,7 @@ class SundaRecognizer:
             "unsure": list(reading.unsure),
             "conflicts": list(reading.conflicts),
         }
-        notes = [f"the camera is unsure of {u}" for u in reading.unsure[:3]]
+        notes: list[Any] = [T("the camera is unsure of {what}", what=u) for u in reading.unsure[:3]]
         return LayoutSeen(observation, notes)
 
     def reset(self) -> None:

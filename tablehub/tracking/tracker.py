@@ -164,14 +164,14 @@ class Tracker:
         session = self._session()
         with self._lock:
             if session is None or self.seen is None:
-                reading = Reading("same", notes=["no game running" if session is None else "nothing seen yet"])
+                reading = Reading("same", notes=[T("no game running") if session is None else T("nothing seen yet")])
             else:
                 with session.lock:
                     game = session.game
                     self._state_key = self._key(session)
                     self._read_revision = session.revision  # NEXT logs this reading only onto this state
                     if game.finished:
-                        reading = Reading("same", notes=["the game is over"])
+                        reading = Reading("same", notes=[T("the game is over")])
                     elif isinstance(self.seen, BoardSeen):
                         reading = board_reading(game, self.seen)
                     elif isinstance(self.seen, LayoutSeen):
@@ -180,7 +180,7 @@ class Tracker:
                         reading = interpret(game, expected_from_view(game.view()), self.seen,
                                             self.confident, self.margin)
             if self._overridden is not None and reading.signature() == self._overridden:
-                reading = Reading("same", notes=["overridden: the table is accepted as it is"])
+                reading = Reading("same", notes=[T("overridden: the table is accepted as it is")])
             self.reading = reading
             changed = reading.signature() != self._announced
             self._announced = reading.signature()

@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
+from ...i18n import T
+from ...tracking.interpret import _colour as colour_said
 from .lattice import corners, triangles
 
 #: the pawn colours the camera enrols, in player order, when the game's colours are not among them
@@ -121,22 +123,22 @@ class SundaCameraMoves:
     def change(self, game: Any, seen: Mapping[str, Any]) -> Any:
         from ...tracking.layoutmoves import LayoutChange
 
-        notes: list[str] = []
+        notes: list[Any] = []
         pieces = list(seen.get("pieces", ()))
         if not game.board.placed:
             if not pieces:
                 return LayoutChange()
             if len(pieces) > 1:
-                return LayoutChange(waiting=f"{len(pieces)} pieces on an empty game's table: lay the first piece "
-                                            "alone (or clear the table)")
+                return LayoutChange(waiting=T("{n} pieces on an empty game's table: lay the first piece alone (or "
+                                              "clear the table)", n=len(pieces)))
             s = pieces[0]  # anchored at the acute corner from which it turns 0-2 (either is the same game, shifted)
             q, r, _, _ = _canonical(s["q"], s["r"], s["turn"], _ring(s["sides"]))
             k, shift = 0, (-q, -r)
         else:
             reg = self.register(game, pieces)
             if reg is None:
-                return LayoutChange(waiting="none of the pieces seen matches the layout logged: is the camera "
-                                            "on this game's table?")
+                return LayoutChange(waiting=T("none of the pieces seen matches the layout logged: is the camera on "
+                                              "this game's table?"))
             k, shift, _ = reg
         logged = game.board.tri
         new: list[tuple[int, int, int, str, str]] = []
@@ -148,7 +150,8 @@ class SundaCameraMoves:
             new.append((q, r, t, ring, str(s.get("join", "water"))))
         if len(new) > 1:
             where = ", ".join(f"{q},{r}" for q, r, *_ in new)
-            return LayoutChange(waiting=f"{len(new)} new pieces seen (at {where}): NEXT after each piece",
+            return LayoutChange(waiting=T("{n} new pieces seen (at {where}): NEXT after each piece", n=len(new),
+                                          where=where),
                                 notes=notes)
         piece_alts: list[list[dict[str, Any]]] = [[]]
         question = ""
@@ -156,7 +159,7 @@ class SundaCameraMoves:
             piece_alts, question = self._piece_actions(game, *new[0])
             if not piece_alts:
                 q, r = new[0][:2]
-                return LayoutChange(reason=f"the piece at {q},{r}: no piece left in the pool", notes=notes)
+                return LayoutChange(reason=T("the piece at {q},{r}: no piece left in the pool", q=q, r=r), notes=notes)
         pawn_alts, ask = self._pawn_actions(game, seen, k, shift, notes, piece_new=bool(new))
         question = question or ask
         candidates = [p + ([w] if w else []) for p in piece_alts for w in (pawn_alts or [None])]
@@ -164,7 +167,7 @@ class SundaCameraMoves:
         return LayoutChange(candidates=candidates, question=question, notes=notes)
 
     def _piece_actions(self, game: Any, q: int, r: int, t: int, ring: str, join: str
-                       ) -> tuple[list[list[dict[str, Any]]], str]:
+                       ) -> tuple[list[list[dict[str, Any]]], Any]:
         """The ``place_piece`` readings of a new piece: pool pieces with the land and water seen (either anchor)."""
         q, r, t, ring = _canonical(q, r, t, ring)
         alt = corners(q, r, t)[2]
@@ -195,20 +198,20 @@ class SundaCameraMoves:
             out.append([action])
         if best < 1:
             return out[:1], ""
-        return out, (f"The camera is not sure of the piece laid at {q},{r}: no piece left matches every slot it "
-                     "read. Which piece is it?")
+        return out, T("The camera is not sure of the piece laid at {q},{r}: no piece left matches every slot it "
+                      "read. Which piece is it?", q=q, r=r)
 
-    def _pawn_actions(self, game: Any, seen: Mapping[str, Any], k: int, shift: tuple[int, int], notes: list[str],
-                      piece_new: bool) -> tuple[list[dict[str, Any]], str]:
+    def _pawn_actions(self, game: Any, seen: Mapping[str, Any], k: int, shift: tuple[int, int], notes: list[Any],
+                      piece_new: bool) -> tuple[list[dict[str, Any]], Any]:
         colours = self.colours(game)
         placer = game.current
         alts: list[dict[str, Any]] = []
-        ask = ""
+        ask: Any = ""
         for t in seen.get("tribes", ()):
             pt = self._point(int(t["q"]), int(t["r"]), k, shift)
             top = t.get("top")
             if top not in colours:
-                notes.append(f"a pawn of an unknown colour ({top}) at {pt[0]},{pt[1]}")
+                notes.append(T("a pawn of an unknown colour ({colour}) at {q},{r}", colour=colour_said(top), q=pt[0], r=pt[1]))
                 continue
             owner = colours.index(top)
             if pt in game.water:
@@ -227,8 +230,8 @@ class SundaCameraMoves:
             elif (height is None and not piece_new and owner == placer and colours[have[-1]] == top
                   and len(have) + 1 in (t.get("candidates") or ()) and self._may_join(game, pt)):
                 alts.append({"type": "place_pawn", "q": pt[0], "r": pt[1]})
-                ask = (f"The camera cannot tell the height of the tribe at {pt[0]},{pt[1]}: did "
-                       f"{game.players[placer]} add a pawn to it? If so, choose it; if not, play on.")
+                ask = T("The camera cannot tell the height of the tribe at {q},{r}: did {player} add a pawn to "
+                        "it? If so, choose it; if not, play on.", q=pt[0], r=pt[1], player=game.players[placer])
         return alts, ask
 
     def _may_join(self, game: Any, pt: tuple[int, int]) -> bool:

@@ -33,8 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from ...i18n import T, Tc, Text
 from ..base import SetupError
 from .board import PEARLS, SIZE, TAHITI, Board, cell_name, load_board, parse_cell
+from .words import a_pearl, colour as pearl_word
 
 GEOMETRY = Path(__file__).with_name("geometry.json")
 #: the players' colours, in seat order (the camera's templates are named by colour)
@@ -106,11 +108,13 @@ class CameraBoard:
     def spaces(self) -> tuple[int, ...]:
         return tuple(self.polygons)
 
-    def space_name(self, space: int) -> str:
+    def space_name(self, space: int) -> Any:
+        """A camera space as said: ``space 3 (B, green)`` (a track space), ``BE`` (a map cell)."""
         if space >= TRACK0:
             s = self.track.track[space - TRACK0]
-            return f"space {space - TRACK0} ({s.letter}, {s.pearl})"
-        return cell_of(space) or f"space {space}"
+            return T("space {space} ({letter}, {colour})", space=space - TRACK0, letter=s.letter,
+                     colour=pearl_word(s.pearl))
+        return cell_of(space) or T("space {space}", space=space)
 
     def space_of(self, text: str) -> int | None:
         """A map cell's name (``BE``) or ``track N`` as the camera's space number (``None`` when it is neither)."""
@@ -176,6 +180,45 @@ def camera_board(track: Board, geometry: str | Path = GEOMETRY) -> CameraBoard:
 
 def _colour(game: Any, player: str) -> str:
     return COLOURS[game.players.index(player) % len(COLOURS)]
+
+
+def colour_said(c: str) -> Any:
+    """A player's colour as said (the tracker's ``colour`` words, shared by every game's camera)."""
+    words = {"red": Tc("colour", "red"), "yellow": Tc("colour", "yellow"), "violet": Tc("colour", "violet"),
+             "green": Tc("colour", "green")}
+    return words.get(c, c)
+
+
+def piece_said(name: str) -> Any:
+    """A camera piece's name (``red sailboat``, ``red letter boat``, ``red boat BE``, ``disc``) as said; the
+    English is the name itself."""
+    if name == "disc":
+        return T("disc")
+    if name.startswith("disc "):  # a look the game does not have (the disc seen with its other face up)
+        return T("disc {face}", face=_disc_face(name[5:]))
+    colour, _, rest = name.partition(" ")
+    c = colour_said(colour)
+    if rest == "sailboat":
+        return T("{colour} sailboat", colour=c)
+    if rest == "letter boat":
+        return T("{colour} letter boat", colour=c)
+    if rest == "boat":
+        return T("{colour} boat", colour=c)
+    if rest.startswith("boat "):
+        return T("{colour} boat {cell}", colour=c, cell=rest[5:])
+    return name
+
+
+def _said(parts: list[Any]) -> Any:
+    """``a; b; c`` (each part a Text)."""
+    out: Any = parts[0] if parts else ""
+    for part in parts[1:]:
+        out = T("{first}; {next}", first=out, next=part)
+    return out
+
+
+def _disc_face(face: str) -> Any:
+    return Tc("tahiti", "treasure") if face == "treasure" else face
 
 
 class TahitiBoardMoves:
@@ -260,8 +303,9 @@ class TahitiBoardMoves:
         if not moved:
             return [], ""
         board = self.board(game)
-        where = lambda s: "off the board" if s == OFF else board.space_name(s)  # noqa: E731
-        said = "; ".join(f"{n} {where(a)} -> {where(b)}" for n, (a, b) in sorted(moved.items()))
+        where = lambda s: T("off the board") if s == OFF else board.space_name(s)  # noqa: E731
+        said = _said([T("{piece} {before} -> {after}", piece=piece_said(n), before=where(a), after=where(b))
+                      for n, (a, b) in sorted(moved.items())])
         moves = {n: ab for n, ab in moved.items() if not n.startswith("disc") and not n.endswith("sailboat")}
         if game.phase == "sailboats":
             c = _colour(game, game.players[game.current])
@@ -269,45 +313,56 @@ class TahitiBoardMoves:
                 to = moved[f"{c} sailboat"][1]
                 if to >= TRACK0:
                     return [[{"type": "place_sailboat", "space": to - TRACK0}]], ""
-                return [], f"the {c} sailboat stands on {where(to)}: a sailboat goes on a track space"
-            return [], f"the camera saw {said}, but {game.waiting_for()}"
+                return [], T("the {colour} sailboat stands on {space}: a sailboat goes on a track space",
+                             colour=colour_said(c), space=where(to))
+            return [], T("the camera saw {said}, but {waiting}", said=said, waiting=game.waiting_for())
         if not moves:  # only the disc or a sailboat differs from the game
             if any(n.startswith("disc") for n in moved):
-                return [], f"the disc on Tahiti shows another face: the game has {game.disc} up"
-            return [], f"the camera saw {said}: the game has it elsewhere ({game.waiting_for()})"
+                return [], T("the disc on Tahiti shows another face: the game has {face} up",
+                             face=_disc_face(game.disc))
+            return [], T("the camera saw {said}: the game has it elsewhere ({waiting})", said=said,
+                         waiting=game.waiting_for())
         if game.phase != "choose" or game.winner is None:
-            return [], f"the camera saw {said}, but {game.waiting_for()}"
+            return [], T("the camera saw {said}, but {waiting}", said=said, waiting=game.waiting_for())
         player = game.players[game.winner]
         c, ps = _colour(game, player), game.state[game.winner]
         letter, new = moves.get(f"{c} letter boat"), moves.get(f"{c} boat")
         others = sorted(set(moves) - {f"{c} letter boat", f"{c} boat"})
         if others:
-            return [], f"the camera saw {said}, but {player} ({c}) is to choose"
+            return [], T("the camera saw {said}, but {player} ({colour}) is to choose", said=said, player=player,
+                         colour=colour_said(c))
         if letter is not None and new is not None:
-            return [], f"the camera saw {said}: one boat at a time"
+            return [], T("the camera saw {said}: one boat at a time", said=said)
         a, b = letter or new  # type: ignore[misc]
         if b >= TRACK0 or b == OFF:
             if new is not None and b >= TRACK0:
                 if ps.space is not None and b != TRACK0 + ps.space:
-                    return [], (f"{player}'s empty boat stands on {where(b)}: the letter is taken on the sailboat's "
-                                f"space, {where(TRACK0 + ps.space)}")
+                    return [], T("{player}'s empty boat stands on {space}: the letter is taken on the sailboat's "
+                                 "space, {sailboat}", player=player, space=where(b), sailboat=where(TRACK0 + ps.space))
                 return [[{"type": "take_letter"}]], ""
-            return [], f"the camera saw {said}"
+            return [], T("the camera saw {said}", said=said)
         cell = cell_of(b)
         pearl = game.board.track[ps.space].pearl if ps.letter_space is not None else None
         if pearl is not None and game.supply.get(pearl, 1) == 0:  # the camera cannot see the pearl: the phone asks
             return [[{"type": "place_boat", "cell": cell, "pearl": p}] for p in PEARLS if game.supply[p] > 0], ""
         return [[{"type": "place_boat", "cell": cell}]], ""
 
-    def explain(self, game: Any, actions: list[dict[str, Any]]) -> str:
+    def explain(self, game: Any, actions: list[dict[str, Any]]) -> Text | str:
         a = actions[0]
         who = game.players[game.current]
         if a["type"] == "place_boat":
-            return f"{who} places a boat on {a['cell']}" + (f" with a {a['pearl']} pearl" if a.get("pearl") else "")
+            if a.get("pearl"):  # a whole sentence per colour (German: the pearl's case after "with")
+                said = {"green": T("{player} places a boat on {cell} with a green pearl", player=who, cell=a["cell"]),
+                        "white": T("{player} places a boat on {cell} with a white pearl", player=who, cell=a["cell"]),
+                        "black": T("{player} places a boat on {cell} with a black pearl", player=who, cell=a["cell"]),
+                        "blue": T("{player} places a boat on {cell} with a blue pearl", player=who, cell=a["cell"])}
+                return said.get(a["pearl"]) or T("{player} places a boat on {cell} with {pearl}", player=who,
+                                                 cell=a["cell"], pearl=a_pearl(a["pearl"]))
+            return T("{player} places a boat on {cell}", player=who, cell=a["cell"])
         if a["type"] == "take_letter":
-            return f"{who} takes the letter"
+            return T("{player} takes the letter", player=who)
         if a["type"] == "place_sailboat":
-            return f"{who} puts the sailboat on space {a['space']}"
+            return T("{player} puts the sailboat on space {space}", player=who, space=a["space"])
         return str(a)
 
 
