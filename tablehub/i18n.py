@@ -47,6 +47,9 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch"}
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
+#: the context of :func:`capital`'s Texts: the inner text, its first letter made a capital in every language
+CAPITAL = "\x00capital"
+
 _missing: set[tuple[str, str | None, str]] = set()
 _lock = threading.Lock()
 
@@ -70,7 +73,10 @@ class Text(str):
         template = msgid if plural is None or n == 1 else plural
         if plural is not None or n is not None:  # T("{n} boats", n=3) is a plain parameter named n
             params.setdefault("n", n)
-        obj = super().__new__(cls, _fill(template, params))
+        english = _fill(template, params)
+        if context == CAPITAL:
+            english = english[:1].upper() + english[1:]
+        obj = super().__new__(cls, english)
         obj.msgid, obj.params, obj.context, obj.plural, obj.n = msgid, params, context, plural, n
         return obj
 
@@ -153,6 +159,19 @@ def comma(items: "list[Any] | tuple[Any, ...]") -> Any:
     return head
 
 
+def capital(text: Any) -> Any:
+    """``text`` with its first letter a capital in the reader's language (a sentence that begins with a
+    reason written to stand inside another sentence).
+
+    >>> capital(T("the game is over")), translate(capital(T("the game is over")), "de"), capital("ok")
+    ('The game is over', 'Das Spiel ist vorbei', 'Ok')
+    """
+    if isinstance(text, Text) or _is_text_data(text):
+        return Text("{text}", context=CAPITAL, text=text)
+    text = str(text)
+    return text[:1].upper() + text[1:]
+
+
 def _fill(template: str, params: Mapping[str, Any]) -> str:
     try:
         return template.format(**{k: str(v) for k, v in params.items()})
@@ -212,6 +231,9 @@ def translate(text: Any, language: str | None) -> str:
     language = language if language in LANGUAGES else DEFAULT_LANGUAGE
     params = {k: (translate(v, language) if isinstance(v, Text) or _is_text_data(v) else v)
               for k, v in text.params.items()}
+    if text.context == CAPITAL:
+        inner = params.get("text", "")
+        return inner[:1].upper() + inner[1:]
     if language == DEFAULT_LANGUAGE:
         template = text.msgid if text.plural is None or text.n == 1 else text.plural
         return _fill(template, params)

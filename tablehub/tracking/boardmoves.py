@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError
-from ..i18n import N_, T, Text
+from ..i18n import T, Text, capital
 from .interpret import Choice, Reading
 
 
@@ -233,19 +233,12 @@ def _read(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str
 
 
 #: reasons that begin a question on the phone, as they read there (capitalised)
-_CAPITAL = {"several ways fit what the camera saw: which one?": N_("Several ways fit what the camera saw: which one?")}
-
-
 def _question(reason: Any, choices: list[Any]) -> Any:
     """The phone's question: the reason, capitalised, then each choice (``"; or "`` between them)."""
     said: Any = choices[0] if choices else ""
     for text in choices[1:]:
         said = T("{first}; or {next}", first=said, next=text)
-    if isinstance(reason, Text) and reason.msgid in _CAPITAL:
-        reason = Text(_CAPITAL[reason.msgid], context=reason.context, **reason.params)
-    elif not (isinstance(reason, Text) and str(reason)[:1] == str(reason)[:1].upper()):
-        return f"{reason[:1].upper()}{reason[1:]} " + "; or ".join(str(text) for text in choices) + "."
-    return T("{reason} {choices}.", reason=reason, choices=said)
+    return T("{reason} {choices}.", reason=capital(reason), choices=said)
 
 
 

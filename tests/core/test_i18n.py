@@ -63,3 +63,12 @@ def test_a_parameter_named_n_fills_its_placeholder_without_a_plural():
     text = T("{n} boats left", n=3)
     assert text == "3 boats left" and translate(text, "fr") == "3 boats left"
     assert Text.from_data(text.as_data()) == text
+
+
+def test_capital_makes_the_first_letter_a_capital_in_every_language():
+    text = i18n.capital(T("{first} and {last}", first=T("the game is over"), last="Ana"))
+    assert text == "The game is over and Ana"
+    assert translate(text, "fr") == "La partie est terminée et Ana"
+    assert translate(Text.from_data(json.loads(json.dumps(text.as_data()))), "de") == "Das Spiel ist vorbei und Ana"
+    assert translate(copy.deepcopy(text), "de") == "Das Spiel ist vorbei und Ana"
+    assert not any(m[2] == "{text}" for m in i18n.missing())
