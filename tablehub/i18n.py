@@ -143,6 +143,18 @@ def join(items: "list[Any] | tuple[Any, ...]") -> Text:
     return T("{first} and {last}", first=head, last=items[-1])
 
 
+def chain(items: "list[Any] | tuple[Any, ...]", template: str) -> Any:
+    """``items`` joined pairwise by ``template`` (``"{first}, {next}"``, ``"{first}; {next}"``), a Text in
+    the reader's language (the items may be Texts); ``""`` for none."""
+    items = list(items)
+    if not items:
+        return ""
+    head: Any = items[0]
+    for item in items[1:]:
+        head = T(template, first=head, next=item)
+    return head
+
+
 def comma(items: "list[Any] | tuple[Any, ...]") -> Any:
     """``"a, b, c"``: a list that stays a list in every language (the items may be Texts); ``""``
     for none.
@@ -150,13 +162,7 @@ def comma(items: "list[Any] | tuple[Any, ...]") -> Any:
     >>> comma(["red", "blue", T("nothing")])
     'red, blue, nothing'
     """
-    items = list(items)
-    if not items:
-        return ""
-    head: Any = items[0]
-    for item in items[1:]:
-        head = T("{first}, {next}", first=head, next=item)
-    return head
+    return chain(items, N_("{first}, {next}"))
 
 
 def capital(text: Any) -> Any:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 from ... import schemas
-from ...i18n import N_, T, Tc, Text, Tn
+from ...i18n import N_, T, Tc, Text, Tn, chain
 from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError, show, verdict,
                     winners_of)
 from ..tiles.board import Cell
@@ -583,7 +583,7 @@ class Suedsee(TileGame):
             self.boats_left -= 1
             said.append(T("a fishing boat token covers the {count}-fish group on {tile} at {x}, {y}", count=size,
                           tile=self.board.cells[c].tile.id, x=c[0], y=c[1]))
-        return _semicolons(said)
+        return chain(said, N_("{first}; {next}"))
 
     def _describe(self, o: Outcome, final: bool = False) -> Text:
         name = self._terrain(o.terrain)
@@ -913,16 +913,6 @@ def _goods_left(goods: Mapping[str, int]) -> Text:
     return Tn("{n} good left ({goods}): 1 point per 3 goods = {points}",
               "{n} goods left ({goods}): 1 point per 3 goods = {points}", total, goods=goods_text(goods),
               points=total // 3)
-
-
-def _semicolons(parts: list[Any]) -> Any:
-    """``[a, b]`` -> ``"a; b"`` (a Text; ``""`` for none)."""
-    if not parts:
-        return ""
-    out: Any = parts[0]
-    for part in parts[1:]:
-        out = T("{first}; {next}", first=out, next=part)
-    return out
 
 
 #: the roles in the plural ("most fishers")
