@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from .games.base import TablehubError
+from .i18n import T
 
 GAMES = ("karibik", "tahiti")
 #: a piece of an uploaded photo (bytes before base64): with base64 it fits the page's 64 KiB request cap
@@ -58,7 +59,8 @@ def _write(path: Path, data: bytes) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise BoardSetupError(f"{path}: could not write ({exc.strerror or exc})") from None
+        raise BoardSetupError(T("{path}: could not write ({why})", path=str(path),
+                                why=exc.strerror or str(exc))) from None
 
 
 def _json(data: Any) -> bytes:
@@ -71,8 +73,8 @@ def parse_size(value: Any, field: str = "size_mm") -> tuple[float, float]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
             or not all(lo <= v <= hi for v in value)):
-        raise BoardSetupError(f"'{field}' must be the board's [width, height] in mm, each {lo:g} to {hi:g}, "
-                              f"got {str(value)[:60]}")
+        raise BoardSetupError(T("'{field}' must be the board's [width, height] in mm, each {lo} to {hi}, got {value}",
+                                field=field, lo=f"{lo:g}", hi=f"{hi:g}", value=str(value)[:60]))
     return float(value[0]), float(value[1])
 
 
@@ -101,7 +103,8 @@ class BoardSetup:
     @staticmethod
     def _game(game: str) -> str:
         if game not in GAMES:
-            raise BoardSetupError(f"boards are set up for {', '.join(GAMES)}, not {str(game)[:30]!r}")
+            raise BoardSetupError(T("boards are set up for {games}, not {game}", games=", ".join(GAMES),
+                                    game=repr(str(game)[:30])))
         return game
 
     def _read(self, path: Path) -> Any:
@@ -110,7 +113,8 @@ class BoardSetup:
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:
-            raise BoardSetupError(f"{path}: unreadable ({exc}); start over on the board screen") from None
+            raise BoardSetupError(T("{path}: unreadable ({why}); start over on the board screen", path=str(path),
+                                    why=str(exc))) from None
 
     def draft(self, game: str) -> dict[str, Any] | None:
         """The draft being corrected (``None`` before a trace, for Karibik; Tahiti starts empty)."""
@@ -164,24 +168,25 @@ class BoardSetup:
         size = parse_size(size_mm)
         frame = self._frame()
         if frame is None:
-            raise BoardSetupError("no camera frame: this hub has no camera or it has not delivered one yet; "
-                                  "upload a photo instead")
+            raise BoardSetupError(T("no camera frame: this hub has no camera or it has not delivered one yet; "
+                                    "upload a photo instead"))
         return self.trace_image(frame, size)
 
     def upload(self, part: Any, parts: Any, data: Any, size_mm: Any = None) -> str:
         """One piece of a photo sent from the phone (``part`` 0 .. ``parts`` - 1, in order, each at
         most :data:`UPLOAD_PART` bytes as base64); the last one traces the photo."""
         if not isinstance(parts, int) or isinstance(parts, bool) or not 1 <= parts <= MAX_PHOTO // UPLOAD_PART:
-            raise BoardSetupError(f"'parts' must be the number of pieces, 1 to {MAX_PHOTO // UPLOAD_PART}, "
-                                  f"got {str(parts)[:30]}")
+            raise BoardSetupError(T("'parts' must be the number of pieces, 1 to {most}, got {value}",
+                                    most=MAX_PHOTO // UPLOAD_PART, value=str(parts)[:30]))
         if not isinstance(part, int) or isinstance(part, bool) or not 0 <= part < parts:
-            raise BoardSetupError(f"'part' must be the piece's number, 0 to {parts - 1}, got {str(part)[:30]}")
+            raise BoardSetupError(T("'part' must be the piece's number, 0 to {most}, got {value}", most=parts - 1,
+                                    value=str(part)[:30]))
         if not isinstance(data, str) or len(data) > 4 * (UPLOAD_PART // 3 + 1):
-            raise BoardSetupError(f"'data' must be the piece as base64 text, at most {UPLOAD_PART} bytes")
+            raise BoardSetupError(T("'data' must be the piece as base64 text, at most {most} bytes", most=UPLOAD_PART))
         try:
             piece = base64.b64decode(data, validate=True)
         except (binascii.Error, ValueError):
-            raise BoardSetupError("'data' is not base64 text") from None
+            raise BoardSetupError(T("'data' is not base64 text")) from None
         size = parse_size(size_mm) if part == parts - 1 else None
         with self._lock:
             if part == 0:
@@ -190,8 +195,8 @@ class BoardSetup:
             if up is None or up["parts"] != parts or up["next"] != part:
                 expected = "0" if up is None else str(up["next"])
                 self._upload = None
-                raise BoardSetupError(f"'part': piece {part} came out of order (expected {expected}); send the photo "
-                                      "again from piece 0")
+                raise BoardSetupError(T("'part': piece {part} came out of order (expected {expected}); send the photo "
+                                        "again from piece 0", part=part, expected=expected))
             up["bytes"] += piece
             up["next"] += 1
             if part < parts - 1:
@@ -204,7 +209,7 @@ class BoardSetup:
 
         image = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR) if raw else None
         if image is None:
-            raise BoardSetupError("the photo is not a JPEG or PNG picture")
+            raise BoardSetupError(T("the photo is not a JPEG or PNG picture"))
         return self.trace_image(image, parse_size(list(size_mm)) if size_mm is not None else DEFAULT_SIZE)
 
     def trace_image(self, image: np.ndarray, size_mm: tuple[float, float]) -> str:
@@ -247,7 +252,7 @@ class BoardSetup:
         with self._lock:
             draft = self.draft(game)
             if draft is None:
-                raise BoardSetupError("no traced board yet: take or upload a photo of the empty board first")
+                raise BoardSetupError(T("no traced board yet: take or upload a photo of the empty board first"))
             new, message = module.apply(draft, request)
             _write(self.draft_path(game), _json(new))
         return message
@@ -257,16 +262,16 @@ class BoardSetup:
         play new games of ``game`` started from the page on it."""
         if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > MAX_BOARD_NAME
                                  or not name.isprintable()):
-            raise BoardSetupError(f"'name' must be the board's name, 1 to {MAX_BOARD_NAME} characters, got "
-                                  f"{str(name)[:30]!r}")
+            raise BoardSetupError(T("'name' must be the board's name, 1 to {most} characters, got {value}",
+                                    most=MAX_BOARD_NAME, value=repr(str(name)[:30])))
         module = self._module(self._game(game))
         with self._lock:
             draft = self.draft(game)
             if draft is None:
-                raise BoardSetupError("no traced board yet: take or upload a photo of the empty board first")
+                raise BoardSetupError(T("no traced board yet: take or upload a photo of the empty board first"))
             problem = module.problem(draft)
             if problem:
-                raise BoardSetupError(f"not saved: {problem}")
+                raise BoardSetupError(T("not saved: {problem}", problem=problem))
             board = module.finished(draft, name.strip() if isinstance(name, str) else None)
             path = self.saved_path(game)
             _write(path, _json(board))
@@ -277,10 +282,10 @@ class BoardSetup:
 
     def use(self, game: str, on: Any) -> str:
         if not isinstance(on, bool):
-            raise BoardSetupError(f"'use' must be true or false, got {str(on)[:30]}")
+            raise BoardSetupError(T("'use' must be true or false, got {value}", value=str(on)[:30]))
         self._game(game)
         if on and not self.saved_path(game).is_file():
-            raise BoardSetupError(f"no saved {game} board yet: save one first")
+            raise BoardSetupError(T("no saved {game} board yet: save one first", game=game))
         with self._lock:
             uses = self._uses()
             uses[game] = on

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 
+from ..i18n import T
 from .base import Game, SetupError, Setup
 
 #: registry name -> "module:Class"
@@ -34,12 +35,14 @@ PLAYOUTS: dict[str, str] = {
 def game_class(name: str) -> type[Game]:
     key = ALIASES.get(str(name).lower(), str(name).lower())
     if key not in GAMES:
-        raise SetupError(f"unknown game {name!r} (expected one of: {', '.join(sorted(GAMES))})")
+        raise SetupError(T("unknown game {name} (expected one of: {known})", name=repr(name),
+                           known=", ".join(sorted(GAMES))))
     module, _, cls = GAMES[key].partition(":")
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as exc:
-        raise SetupError(f"game {key!r} is not available in this build ({exc.name} missing)") from None
+        raise SetupError(T("game {name} is not available in this build ({module} missing)", name=repr(key),
+                           module=exc.name)) from None
     return getattr(mod, cls)
 
 

@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping
 
-from ..i18n import T
+from ..i18n import N_, T
 
 
 class TablehubError(Exception):
@@ -176,45 +176,51 @@ def _coerce(name: str, value: Any, hint: Any, where: str) -> Any:
                 return _coerce(name, value, a, where)
             except ActionFormatError as exc:  # try the next member of the union
                 last = exc
-        raise last or ActionFormatError(f"{where}: field '{name}' has the wrong type")
+        raise last or ActionFormatError(T("{where}: field '{name}' has the wrong type", where=where, name=name))
     if isinstance(value, (list, tuple, Mapping)) and _depth(value) > 8:
-        raise ActionFormatError(f"{where}: field '{name}' is nested too deeply")
+        raise ActionFormatError(T("{where}: field '{name}' is nested too deeply", where=where, name=name))
     if hint is Any:
         return value
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
-            raise ActionFormatError(f"{where}: field '{name}' must be a list, got {show(value)}")
+            raise ActionFormatError(T("{where}: field '{name}' must be a list, got {value}", where=where, name=name,
+                                      value=show(value)))
         if len(value) > TEXT_LIMIT:
-            raise ActionFormatError(f"{where}: field '{name}' must be a list of at most {TEXT_LIMIT} items, "
-                                    f"got {len(value)}")
+            raise ActionFormatError(T("{where}: field '{name}' must be a list of at most {most} items, got {count}",
+                                      where=where, name=name, most=TEXT_LIMIT, count=len(value)))
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_coerce(name, v, args[0], where) for v in value)
         if len(args) != len(value):
-            raise ActionFormatError(f"{where}: field '{name}' must have {len(args)} items, got {show(value)}")
+            raise ActionFormatError(T("{where}: field '{name}' must have {count} items, got {value}", where=where,
+                                      name=name, count=len(args), value=show(value)))
         return tuple(_coerce(name, v, a, where) for v, a in zip(value, args))
     if origin is dict or hint is dict:
         if not isinstance(value, dict):
-            raise ActionFormatError(f"{where}: field '{name}' must be an object, got {show(value)}")
+            raise ActionFormatError(T("{where}: field '{name}' must be an object, got {value}", where=where, name=name,
+                                      value=show(value)))
         if len(value) > TEXT_LIMIT:
-            raise ActionFormatError(f"{where}: field '{name}' has more than {TEXT_LIMIT} entries")
+            raise ActionFormatError(T("{where}: field '{name}' has more than {most} entries", where=where, name=name,
+                                      most=TEXT_LIMIT))
         return dict(value)
     if hint is bool:
         if not isinstance(value, bool):
-            raise ActionFormatError(f"{where}: field '{name}' must be true or false, got {show(value)}")
+            raise ActionFormatError(T("{where}: field '{name}' must be true or false, got {value}", where=where,
+                                      name=name, value=show(value)))
         return value
     if hint is int:
         whole = (not isinstance(value, bool) and isinstance(value, (int, float))
                  and (isinstance(value, int) or (math.isfinite(value) and value.is_integer())))
         if not whole or abs(value) > INT_LIMIT:
-            raise ActionFormatError(f"{where}: field '{name}' must be a whole number from {-INT_LIMIT} to "
-                                    f"{INT_LIMIT}, got {show(value)}")
+            raise ActionFormatError(T("{where}: field '{name}' must be a whole number from {lo} to {hi}, got {value}",
+                                      where=where, name=name, lo=-INT_LIMIT, hi=INT_LIMIT, value=show(value)))
         return int(value)
     if hint is str:
         if not isinstance(value, str):
-            raise ActionFormatError(f"{where}: field '{name}' must be a string, got {show(value)}")
+            raise ActionFormatError(T("{where}: field '{name}' must be a string, got {value}", where=where, name=name,
+                                      value=show(value)))
         if len(value) > TEXT_LIMIT:
-            raise ActionFormatError(f"{where}: field '{name}' must be at most {TEXT_LIMIT} characters, "
-                                    f"got {len(value)}")
+            raise ActionFormatError(T("{where}: field '{name}' must be at most {most} characters, got {count}",
+                                      where=where, name=name, most=TEXT_LIMIT, count=len(value)))
         return value
     return value
 
@@ -226,9 +232,11 @@ ANNOTATIONS: dict[str, Any] = {
     "note": lambda v: isinstance(v, str) and len(v) <= TEXT_LIMIT and text_problem(v) is None,
 }
 ANNOTATION_HELP = {
-    "source": f"must be text of at most {TEXT_LIMIT} characters without control characters",
-    "confidence": "must be a finite number",
-    "note": f"must be text of at most {TEXT_LIMIT} characters without control characters",
+    "source": N_("{where}: field '{name}' must be text of at most {most} characters without control characters, "
+                 "got {value}"),
+    "confidence": N_("{where}: field '{name}' must be a finite number, got {value}"),
+    "note": N_("{where}: field '{name}' must be text of at most {most} characters without control characters, "
+               "got {value}"),
 }
 
 
@@ -240,39 +248,47 @@ def _depth(value: Any, limit: int = 9) -> int:
     return 1 + max((_depth(v, limit - 1) for v in items), default=0)
 
 
-def action_from_dict(data: Mapping[str, Any], registry: Mapping[str, type[Action]], where: str = "action") -> Action:
-    """Build an action from its JSON shape, with one-line errors naming the field."""
+def action_from_dict(data: Mapping[str, Any], registry: Mapping[str, type[Action]], where: Any = None) -> Action:
+    """Build an action from its JSON shape, with one-line errors naming the field (in the reader's
+    language: ``where`` may be a :class:`~tablehub.i18n.Text`; by default "action")."""
+    where = T("action") if where is None else where
     if not isinstance(data, Mapping):
-        raise ActionFormatError(f"{where}: expected an object like {{\"type\": ...}}, got {show(data)}")
+        raise ActionFormatError(T("{where}: expected an object with a field 'type', got {value}", where=where,
+                                  value=show(data)))
     kind = data.get("type")
     known = ", ".join(sorted(registry))
     if "type" not in data:
-        raise ActionFormatError(f"{where}: missing field 'type' (expected one of: {known})")
+        raise ActionFormatError(T("{where}: missing field 'type' (expected one of: {known})", where=where, known=known))
     if not isinstance(kind, str):
-        raise ActionFormatError(f"{where}: field 'type' must be a string naming the action (one of: {known}), "
-                                f"got {show(kind)}")
+        raise ActionFormatError(T("{where}: field 'type' must be a string naming the action (one of: {known}), "
+                                  "got {value}", where=where, known=known, value=show(kind)))
     if kind not in registry:
-        raise ActionFormatError(f"{where}: unknown action type {show(kind)} (expected one of: {known})")
+        raise ActionFormatError(T("{where}: unknown action type {value} (expected one of: {known})", where=where,
+                                  value=show(kind), known=known))
     cls = registry[kind]
     hints = typing.get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}
     extra = set(data) - names - {"type"} - set(ANNOTATIONS)
+    at = T("{where} ({kind})", where=where, kind=kind)
     if extra:  # first: a misspelt field is named as such, not as the missing one it meant
-        raise ActionFormatError(f"{where} ({kind}): unknown field(s) {', '.join(sorted(show(k) for k in extra))}")
+        raise ActionFormatError(T("{where}: unknown field(s) {fields}", where=at,
+                                  fields=", ".join(sorted(show(k) for k in extra))))
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if f.name in data:
-            kwargs[f.name] = _coerce(f.name, data[f.name], hints[f.name], f"{where} ({kind})")
+            kwargs[f.name] = _coerce(f.name, data[f.name], hints[f.name], at)
         elif (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING) or \
                 f.metadata.get("required"):
-            raise ActionFormatError(f"{where} ({kind}): missing field '{f.name}'")
+            raise ActionFormatError(T("{where}: missing field '{name}'", where=at, name=f.name))
     for key, check in ANNOTATIONS.items():
         if key in data and not check(data[key]):
-            raise ActionFormatError(f"{where} ({kind}): field '{key}' {ANNOTATION_HELP[key]}, got {show(data[key])}")
+            raise ActionFormatError(T(ANNOTATION_HELP[key], where=at, name=key, most=TEXT_LIMIT,
+                                      value=show(data[key])))
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
-        raise ActionFormatError(f"{where} ({kind}): {exc}") from None
+        raise ActionFormatError(T("{where}: {problem}", where=at, problem=exc.args[0] if exc.args else str(exc))) \
+            from None
 
 
 _NOT_SAID = ("type", "source", "confidence", "note")
@@ -517,7 +533,7 @@ class Game:
 
     # ---- the public surface -------------------------------------------------
 
-    def parse_action(self, data: Mapping[str, Any], where: str = "action") -> Action:
+    def parse_action(self, data: Mapping[str, Any], where: Any = None) -> Action:
         return action_from_dict(data, self.ACTIONS, where)
 
     def validate(self, action: Action) -> str | None:
