@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from ..games.base import Game, IllegalAction, TablehubError, record_code
-from ..i18n import N_, T, Tc, Text
+from ..i18n import N_, T, Tc, Text, chain
 from .table import Cell, FigureSeen, TableSeen, TileSeen
 
 def _removal(game: Game, f: FigureSeen) -> dict[str, Any] | None:
@@ -107,27 +107,15 @@ class Reading:
             for c in self.choices:
                 confidence = "%.2f" % c.confidence
                 choices.append(T("{action} ({confidence})", action=_labels(game, c.actions)[-1], confidence=confidence))
-            joined = _chain(choices, N_("{first} | {next}"))
+            joined = chain(choices, N_("{first} | {next}"))
             return T("unsure: {choices}", choices=joined)
         if self.state == "waiting":
             return T("waiting: {reason}", reason=self.reason)
         return T("no change")
 
-    def action_words(self, game: Game | None = None) -> Text:
+    def action_words(self, game: Game | None = None) -> Any:
         """The reading's actions in words, ``"; "`` between them (see :meth:`describe`)."""
-        return _chain(_labels(game, self.actions), N_("{first}; {next}"))
-
-
-def _chain(parts: list[Any], template: str) -> Text:
-    """``parts`` joined by ``template`` (``"{first}; {next}"``): a Text in the reader's language."""
-    if not parts:
-        return T("{item}", item="")
-    out: Any = T("{item}", item=parts[0])
-    if isinstance(parts[0], Text):
-        out = parts[0]
-    for part in parts[1:]:
-        out = T(template, first=out, next=part)
-    return out
+        return chain(_labels(game, self.actions), N_("{first}; {next}"))
 
 
 def _labels(game: Game | None, actions: Any) -> list[str]:
@@ -302,7 +290,7 @@ def interpret(game: Game, expected: TableSeen, seen: TableSeen, confident: float
     if unseen:
         notes.append(_out_of_view(unseen))
     if len(new_cells) > 1:
-        where = _chain([f"{c[0]},{c[1]}" for c in new_cells], N_("{first} and {next}"))
+        where = chain([f"{c[0]},{c[1]}" for c in new_cells], N_("{first} and {next}"))
         return Reading("illegal", reason=T("new tiles at {cells}: one tile per turn (press NEXT after each turn)",
                                            cells=where), cell=new_cells[0], notes=notes)
     actions: list[dict[str, Any]] = []
