@@ -14,7 +14,8 @@ import re
 import typing
 from typing import Any, Mapping
 
-from tablehub.games.base import record_code, record_words
+from tablehub.games.base import FIELD_LABELS, record_code, record_words
+from tablehub.i18n import T
 from tablehub.session import Session
 
 #: Player colour names -> CSS colours. Shades from the Okabe-Ito palette where one fits, so that
@@ -69,10 +70,14 @@ def action_forms(game: Any) -> list[dict[str, Any]]:
 
     Field kinds: ``int``, ``str``, ``bool``, ``list`` and ``object`` (entered as JSON),
     with ``optional`` and ``default``; a field named ``player`` lists the players.
+    ``label``, ``help`` and each field's ``label`` are :class:`~tablehub.i18n.Text` where the action
+    class names them (:class:`~tablehub.games.base.Action`'s ``label``, ``help``, ``field_labels``),
+    so the page's JSON renders them in the reader's language; ``name`` stays the field's JSON key.
     """
     forms = []
     for kind, cls in game.ACTIONS.items():
         hints = typing.get_type_hints(cls)
+        names = field_labels(cls)
         fields = []
         for f in dataclasses.fields(cls):
             hint = hints.get(f.name, Any)
@@ -83,14 +88,39 @@ def action_forms(game: Any) -> list[dict[str, Any]]:
             default = f.default if f.default is not dataclasses.MISSING else None
             if isinstance(default, tuple):
                 default = list(default)
-            field = {"name": f.name, "kind": fkind, "optional": optional or has_default, "default": default}
+            label = T(names[f.name]) if f.name in names else f.name.replace("_", " ")
+            field = {"name": f.name, "label": label, "kind": fkind, "optional": optional or has_default,
+                     "default": default}
             if f.name == "player" or f.name.endswith("_player"):
                 field["choices"] = list(game.players)
             fields.append(field)
-        forms.append({"type": kind, "label": kind.replace("_", " ").capitalize(),
-                      "help": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
-                      "fields": fields})
+        forms.append({"type": kind, "label": action_label(cls, kind), "help": action_help(cls), "fields": fields})
     return forms
+
+
+def action_label(cls: type, kind: str) -> str:
+    """What the form calls an action type: its class's ``label`` (a Text), else the tag in words."""
+    label = getattr(cls, "label", None)
+    return T(label) if label else kind.replace("_", " ").capitalize()
+
+
+def action_help(cls: type) -> str:
+    """The form's help line for an action type: its class's ``help`` (a Text), else the first line
+    of its docstring."""
+    help_ = getattr(cls, "help", None)
+    if help_:
+        return T(help_)
+    return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+
+
+def field_labels(cls: type) -> dict[str, str]:
+    """Field name -> label template for an action class: the core's shared names
+    (:data:`tablehub.games.base.FIELD_LABELS`), then each base class's ``field_labels``, the
+    class's own last."""
+    out = dict(FIELD_LABELS)
+    for klass in reversed(cls.__mro__):
+        out.update(vars(klass).get("field_labels") or {})
+    return out
 
 
 def _field_kind(hint: Any) -> str:

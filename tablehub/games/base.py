@@ -144,11 +144,24 @@ def check_players(players: Any, where: str = "") -> tuple[str, ...]:
 # --------------------------------------------------------------------------- actions
 
 
+#: what the hand-entry form calls a field that actions of several games share (core.po)
+FIELD_LABELS: Mapping[str, str] = {"player": N_("player")}
+
+
 @dataclass(frozen=True)
 class Action:
-    """Base of all actions. Subclasses set ``type`` (the JSON tag) as a ClassVar."""
+    """Base of all actions. Subclasses set ``type`` (the JSON tag) as a ClassVar.
+
+    The hand-entry form (web/present.py ``action_forms``) names an action by ``label`` and says
+    what it does with ``help``, both English templates marked ``N_`` and rendered in the reader's
+    language; ``field_labels`` names its fields (field name -> ``N_`` template; the base classes'
+    and :data:`FIELD_LABELS` apply too). Unset, the form shows the type tag in words, the first
+    line of the class docstring and the field names, in English."""
 
     type: ClassVar[str] = ""
+    label: ClassVar[str | None] = None
+    help: ClassVar[str | None] = None
+    field_labels: ClassVar[Mapping[str, str]] = {}
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}

@@ -786,7 +786,8 @@ function buildFields() {
     }
     input.dataset.kind = field.kind;
     input.dataset.optional = field.optional ? "1" : "0";
-    box.append(el("label", { class: "field" }, el("span", { text: field.name.replace(/_/g, " ") }), input));
+    // the label in the reader's language (/api/forms renders it); the input keeps the JSON key as its name
+    box.append(el("label", { class: "field" }, el("span", { text: field.label || field.name.replace(/_/g, " ") }), input));
   }
 }
 

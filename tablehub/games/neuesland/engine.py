@@ -25,6 +25,7 @@ from ..base import Action, IllegalAction, OptionSpec, ScoreEvent, Setup
 from ..tiles.board import Cell
 from ..tiles.catalog import TileType
 from ..tiles.game import DiscardTile, Figure, FigureOnBoard, PlaceFigure, PlaceTile, TileGame
+from ..tiles.game import TILE_FIELDS
 
 PLAIN, MOUNTAIN, SEA = "G", "M", "S"
 #: the table words tiles.json and the roles give (tablehub/games/tiles/words.py builds them from the
@@ -59,6 +60,8 @@ class ScoreFigure(FigureOnBoard):
     """Take your figure back from region ``region`` of the tile at (x, y) and score its area now."""
 
     type: ClassVar[str] = "score_figure"
+    label: ClassVar[str] = N_("Score figure")
+    help: ClassVar[str] = N_("Take your figure back from a region of the tile at (x, y) and score its area now.")
     verb: ClassVar[str] = "Take back and score"
     words: ClassVar[str] = N_("Take back and score the {role} {region} of {tile}")
 
@@ -68,6 +71,9 @@ class SetAside(Action):
     """Expert variant: a tile drawn at random and set aside, face down, before play."""
 
     type: ClassVar[str] = "set_aside"
+    label: ClassVar[str] = N_("Set aside")
+    help: ClassVar[str] = N_("Expert variant: a tile drawn at random and set aside, face down, before play.")
+    field_labels: ClassVar[dict[str, str]] = TILE_FIELDS
     tile: str
 
 
@@ -77,6 +83,10 @@ class Draw(Action):
     player in turn order, that holds fewer than 2 tiles)."""
 
     type: ClassVar[str] = "draw"
+    label: ClassVar[str] = N_("Draw")
+    help: ClassVar[str] = N_("Expert variant: a tile drawn face up into a hand (the first hand, in turn order from "
+                             "the current player, that holds fewer than 2 tiles).")
+    field_labels: ClassVar[dict[str, str]] = TILE_FIELDS
     tile: str
 
 

@@ -69,11 +69,21 @@ PROVISIONAL = ("the Südsee tile list (tiles.json) and the 24 ships (ships.json)
 # --------------------------------------------------------------------------- actions
 
 
+#: what the hand-entry form calls these actions' fields (web/present.py action_forms; suedsee.po)
+SHIP_FIELDS: dict[str, str] = {
+    "ship": N_("ship"),
+    "goods": N_("goods"),
+}
+
+
 @dataclass(frozen=True)
 class TakeBack(FigureOnBoard):
     """Islander step 2b: take your islander on ``region`` of the tile at (x, y) back into your supply (no goods)."""
 
     type: ClassVar[str] = "take_back"
+    label: ClassVar[str] = N_("Take back")
+    help: ClassVar[str] = N_("Islander step: take your islander on a region of the tile at (x, y) back into your "
+                             "supply (no goods).")
     words: ClassVar[str] = N_("Take back the {role} {region} of {tile}")
 
 
@@ -82,6 +92,9 @@ class SkipIslander(Action):
     """End the islander step without placing or taking back an islander (optional: any later action ends it too)."""
 
     type: ClassVar[str] = "skip_islander"
+    label: ClassVar[str] = N_("Skip islander")
+    help: ClassVar[str] = N_("End the islander step without placing or taking back an islander (optional: any later "
+                             "action ends it too).")
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,10 @@ class RevealShip(Action):
     """The ship token turned face up from the pile (4 at the start; one after each award or delivery)."""
 
     type: ClassVar[str] = "reveal_ship"
+    label: ClassVar[str] = N_("Reveal ship")
+    help: ClassVar[str] = N_("The ship token turned face up from the pile (4 at the start; one after each award or "
+                             "delivery).")
+    field_labels: ClassVar[dict[str, str]] = SHIP_FIELDS
     ship: str
 
 
@@ -97,6 +114,10 @@ class ChooseShip(Action):
     """A completed market's award when several face-up ships share the highest value: which one is taken."""
 
     type: ClassVar[str] = "choose_ship"
+    label: ClassVar[str] = N_("Choose ship")
+    help: ClassVar[str] = N_("A completed market's award when several face-up ships share the highest value: which "
+                             "one is taken.")
+    field_labels: ClassVar[dict[str, str]] = SHIP_FIELDS
     ship: str
 
 
@@ -106,6 +127,10 @@ class Deliver(Action):
     "banana": 3}``) names what is paid; it may be left out when only one payment is possible."""
 
     type: ClassVar[str] = "deliver"
+    label: ClassVar[str] = N_("Deliver")
+    help: ClassVar[str] = N_("Deliver goods to a face-up ship at the end of your turn; the goods paid may be left out "
+                             "when only one payment is possible.")
+    field_labels: ClassVar[dict[str, str]] = SHIP_FIELDS
     ship: str
     goods: dict | None = None
 

@@ -9,7 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ...i18n import N_
 from ..base import Action
+
+
+#: what the hand-entry form calls these actions' fields (web/present.py action_forms; tahiti.po)
+FIELDS: dict[str, str] = {
+    "space": N_("space"),
+    "pearl": N_("pearl"),
+    "face": N_("face"),
+    "amount": N_("amount"),
+    "cell": N_("cell"),
+}
 
 
 @dataclass(frozen=True)
@@ -17,6 +28,9 @@ class PlaceSailboat(Action):
     """Setup: put your sailboat on track space ``space`` (0-11, clockwise)."""
 
     type: ClassVar[str] = "place_sailboat"
+    label: ClassVar[str] = N_("Place sailboat")
+    help: ClassVar[str] = N_("Setup: put your sailboat on a track space (0-11, clockwise).")
+    field_labels: ClassVar[dict[str, str]] = FIELDS
     space: int
     player: str | None = None
 
@@ -26,6 +40,10 @@ class StartPearl(Action):
     """Setup: take a starting pearl (a colour no other player took) onto a boat in front of you."""
 
     type: ClassVar[str] = "start_pearl"
+    label: ClassVar[str] = N_("Start pearl")
+    help: ClassVar[str] = N_("Setup: take a starting pearl (a colour no other player took) onto a boat in front of "
+                             "you.")
+    field_labels: ClassVar[dict[str, str]] = FIELDS
     pearl: str
     player: str | None = None
 
@@ -35,6 +53,9 @@ class Roll(Action):
     """The roller's die shows ``face``: 1, 2, 3, 4 or "blank"."""
 
     type: ClassVar[str] = "roll"
+    label: ClassVar[str] = N_("Roll")
+    help: ClassVar[str] = N_("The roller's die shows 1, 2, 3, 4 or \"blank\".")
+    field_labels: ClassVar[dict[str, str]] = FIELDS
     face: int | str
     player: str | None = None
 
@@ -44,6 +65,9 @@ class Save(Action):
     """Treasure event: put the announced ``amount`` (0-10 $) into your vault."""
 
     type: ClassVar[str] = "save"
+    label: ClassVar[str] = N_("Save into the vault")
+    help: ClassVar[str] = N_("Treasure event: put the announced amount (0-10 $) into your vault.")
+    field_labels: ClassVar[dict[str, str]] = FIELDS
     amount: int
     player: str | None = None
 
@@ -53,6 +77,9 @@ class Bid(Action):
     """Auction: bid ``amount`` $ (more than the current bid, at most your cash)."""
 
     type: ClassVar[str] = "bid"
+    label: ClassVar[str] = N_("Bid")
+    help: ClassVar[str] = N_("Auction: bid an amount in $ (more than the current bid, at most your cash).")
+    field_labels: ClassVar[dict[str, str]] = FIELDS
     amount: int
     player: str | None = None
 
@@ -62,6 +89,8 @@ class Pass(Action):
     """Auction: pass for good."""
 
     type: ClassVar[str] = "pass"
+    label: ClassVar[str] = N_("Pass")
+    help: ClassVar[str] = N_("Auction: pass for good.")
     player: str | None = None
 
 
@@ -70,6 +99,9 @@ class TakeLetter(Action):
     """Holding neither pearl nor letter: put an empty boat on your sailboat's space (take its letter)."""
 
     type: ClassVar[str] = "take_letter"
+    label: ClassVar[str] = N_("Take letter")
+    help: ClassVar[str] = N_("Holding neither pearl nor letter: put an empty boat on your sailboat's space (take its "
+                             "letter).")
     player: str | None = None
 
 
@@ -81,6 +113,10 @@ class TakePearl(Action):
     space's colour has run out."""
 
     type: ClassVar[str] = "take_pearl"
+    label: ClassVar[str] = N_("Take pearl")
+    help: ClassVar[str] = N_("Holding neither pearl nor letter: take a pearl of the space's colour onto a boat in "
+                             "front of you (name the pearl only when that colour has run out).")
+    field_labels: ClassVar[dict[str, str]] = FIELDS
     pearl: str | None = None
     player: str | None = None
 
@@ -95,6 +131,10 @@ class PlaceBoat(Action):
     left out or must be that pearl."""
 
     type: ClassVar[str] = "place_boat"
+    label: ClassVar[str] = N_("Place boat")
+    help: ClassVar[str] = N_("Holding a letter or a pearl: put the boat with its pearl on an empty cell of the "
+                             "letter's sector.")
+    field_labels: ClassVar[dict[str, str]] = FIELDS
     cell: str
     pearl: str | None = None
     player: str | None = None

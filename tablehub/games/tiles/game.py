@@ -36,11 +36,22 @@ def cached_catalog(path: str | Path, game: str) -> Catalog:
     return cat
 
 
+#: what the hand-entry form calls these actions' fields (web/present.py action_forms; tiles.po)
+TILE_FIELDS: dict[str, str] = {
+    "tile": N_("tile"),
+    "rotation": N_("rotation"),
+    "region": N_("region"),
+}
+
+
 @dataclass(frozen=True)
 class PlaceTile(Action):
     """Lay ``tile`` at cell (x, y) turned ``rotation`` degrees clockwise."""
 
     type: ClassVar[str] = "place_tile"
+    label: ClassVar[str] = N_("Place tile")
+    help: ClassVar[str] = N_("Lay the tile at cell (x, y), turned clockwise by the rotation in degrees.")
+    field_labels: ClassVar[dict[str, str]] = TILE_FIELDS
     tile: str
     x: int
     y: int
@@ -52,6 +63,9 @@ class DiscardTile(Action):
     """Remove a drawn tile that fits nowhere from the game; the player draws again."""
 
     type: ClassVar[str] = "discard_tile"
+    label: ClassVar[str] = N_("Discard tile")
+    help: ClassVar[str] = N_("Remove a drawn tile that fits nowhere from the game; the player draws again.")
+    field_labels: ClassVar[dict[str, str]] = TILE_FIELDS
     tile: str
 
 
@@ -60,6 +74,10 @@ class PlaceFigure(Action):
     """Put a figure from the supply on ``region`` (id in the tile's own frame) of the tile just placed."""
 
     type: ClassVar[str] = "place_figure"
+    label: ClassVar[str] = N_("Place figure")
+    help: ClassVar[str] = N_("Put a figure from the supply on a region (its id in the tile's own frame) of the tile "
+                             "just laid.")
+    field_labels: ClassVar[dict[str, str]] = TILE_FIELDS
     region: str
 
 
@@ -72,6 +90,7 @@ class FigureOnBoard(Action):
 
     verb: ClassVar[str | None] = None
     words: ClassVar[str | None] = None
+    field_labels: ClassVar[dict[str, str]] = TILE_FIELDS
 
     x: int
     y: int
