@@ -98,8 +98,8 @@ def _chest(x: float, y: float, value: int | None, face_up: bool, label: str) -> 
 def _town(t: Mapping[str, Any], lang: str | None = None) -> str:
     x, y = (float(v) for v in t["at"])
     name = str(t["name"])
-    out = [f'<g class="town"><title>{say(T("{town}: chest {value}", town=name, value=money(int(t["value"]))), lang)}'
-           f'</title>'
+    title = say(T("{town}: chest {value}", town=name, value=money(int(t["value"]))), lang)
+    out = [f'<g class="town"><title>{title}</title>'
            f'<text x="{x:.1f}" y="{y + 12:.1f}" text-anchor="middle" font-size="6" font-weight="700" '
            f'fill="#3b2a10" font-family="sans-serif" paint-order="stroke" stroke="{LAND}" stroke-width="1.6">'
            f'{escape(name)}</text>']
@@ -142,8 +142,9 @@ def karibik_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]
     w, h = (float(v) for v in (view.get("size") or [600, 420]))
     pad = 8
     box = f"{-pad} {-pad} {w + 2 * pad:.0f} {h + 2 * pad:.0f}"
+    label = say(T("Karibik board"), lang)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board board-karibik" viewBox="{box}" data-view="{box}" '
-           f'role="img" aria-label="{say(T("Karibik board"), lang)}">',
+           f'role="img" aria-label="{label}">',
            f'<rect x="{-pad}" y="{-pad}" width="{w + 2 * pad:.0f}" height="{h + 2 * pad:.0f}" rx="6" fill="#174a6e"/>',
            f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="{SEA}"/>']
     for poly in view.get("land") or []:
@@ -156,27 +157,31 @@ def karibik_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]
     path = view.get("path")
     if path and len(path.get("spaces") or []) > 1:
         pts = [centres[int(p)] for p in path["spaces"] if int(p) in centres]
+        sailed = say(Tn("{ship} sailed {n} space", "{ship} sailed {n} spaces", len(pts) - 1,
+                        ship=str(path.get("ship"))), lang)
         out.append(f'<polyline class="path" points="{_points(pts)}" fill="none" stroke="#ffd400" stroke-width="2.2" '
                    f'stroke-dasharray="4 3" stroke-linecap="round" stroke-linejoin="round">'
-                   f'<title>{say(Tn("{ship} sailed {n} space", "{ship} sailed {n} spaces", len(pts) - 1, ship=str(path.get("ship"))), lang)}'
-                   f'</title></polyline>')
+                   f'<title>{sailed}</title></polyline>')
     for t in view.get("towns") or []:
         out.append(_town(t, lang))
     for k, pile in enumerate(view.get("piles") or []):
         x, y = (float(v) for v in pile["at"])
         if pile.get("full"):
-            out.append(f'<g class="pile"><title>{say(T("pile {n}: 2 chests face down", n=k + 1), lang)}</title>'
+            title = say(T("pile {n}: 2 chests face down", n=k + 1), lang)
+            out.append(f'<g class="pile"><title>{title}</title>'
                        f'<rect x="{x - 6:.1f}" y="{y - 7:.1f}" width="12" height="9" rx="1.5" fill="{FACE_DOWN}"/>'
                        f'<rect x="{x - 5:.1f}" y="{y - 3:.1f}" width="12" height="9" rx="1.5" fill="{FACE_DOWN}" '
                        f'stroke="#f6f1e3" stroke-width="0.5"/></g>')
         else:
+            title = say(T("pile {n}: turned up", n=k + 1), lang)
             out.append(f'<rect class="pile-empty" x="{x - 6:.1f}" y="{y - 5:.1f}" width="12" height="10" rx="1.5" '
                        f'fill="none" stroke="#3b2a10" stroke-dasharray="2 2">'
-                       f'<title>{say(T("pile {n}: turned up", n=k + 1), lang)}</title></rect>')
+                       f'<title>{title}</title></rect>')
     for s in view.get("ships") or []:
         out.append(_ship(s, centres, lang))
     if view.get("provisional"):
+        words = say(T("PROVISIONAL BOARD (invented map, real counts)"), lang)
         out.append(f'<text x="{w / 2:.1f}" y="{-1.5:.1f}" text-anchor="middle" font-size="6" fill="#ffd400" '
-                   f'font-family="sans-serif">{say(T("PROVISIONAL BOARD (invented map, real counts)"), lang)}</text>')
+                   f'font-family="sans-serif">{words}</text>')
     out.append("</svg>")
     return "".join(out)

@@ -73,6 +73,10 @@ def _dice(n: int) -> Any:
     return Tn("{n} die", "{n} dice", n)
 
 
+def _at(q: Any, r: Any) -> str:
+    return f"{q},{r}"
+
+
 def _node_kind(kind: Any) -> Any:
     return {"land": Tc("sunda", "land"), "water": Tc("sunda", "water"), "fresh": T("fresh water")}.get(kind, kind)
 
@@ -127,8 +131,9 @@ def render(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]], la
     x0, y0 = (min(xs) - pad) * U, (min(ys) - pad - top) * U
     w, h = (max(xs) - min(xs) + 2 * pad) * U, (max(ys) - min(ys) + 2 * pad + top) * U
     box = f"{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}"
+    label = say(T("Sunda to Sahul layout"), lang)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board board-sunda" viewBox="{box}" data-view="{box}" '
-           f'role="img" aria-label="{say(T("Sunda to Sahul layout"), lang)}">',
+           f'role="img" aria-label="{label}">',
            f'<rect x="{x0:.0f}" y="{y0:.0f}" width="{w:.0f}" height="{h:.0f}" fill="{TABLE}"/>']
     for p in pieces:
         title = T("{piece} at {q},{r} turn {turn}", piece=str(p["id"]), q=p["q"], r=p["r"], turn=p["turn"])
@@ -162,7 +167,7 @@ def render(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]], la
                    f'<circle cx="{dx:.1f}" cy="{dy:.1f}" r="22" fill="none" stroke="#ff3b30" stroke-width="4"/></g>')
         size = max(14.0, w / 26)
         lines = (T("Challenge: {challenger} {attacker} v {defender} {defended}", challenger=ch["challenger"],
-                   attacker=f"{aq},{ar}", defender=ch["defender_chief"], defended=f"{dq},{dr}"),
+                   attacker=_at(aq, ar), defender=ch["defender_chief"], defended=_at(dq, dr)),
                  T("{odds} ({challenger_dice} v {defender_dice})", odds=ch["odds_text"],
                    challenger_dice=_dice(ch["challenger_dice"]), defender_dice=_dice(ch["defender_dice"])))
         for i, text in enumerate(lines):
@@ -170,11 +175,13 @@ def render(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]], la
                        f'font-size="{size:.0f}" font-weight="800" fill="#ffd400" '
                        f'font-family="sans-serif">{say(text, lang)}</text>')
     if view.get("provisional"):
+        words = say(T("provisional pieces"), lang)
         out.append(f'<text x="{x0 + w - 10:.0f}" y="{y0 + h - 10:.0f}" text-anchor="end" font-size="13" '
-                   f'fill="#ffffffaa" font-family="sans-serif">{say(T("provisional pieces"), lang)}</text>')
+                   f'fill="#ffffffaa" font-family="sans-serif">{words}</text>')
     if not pieces:
+        words = say(T("No piece laid yet: the first goes with c0 at 0,0"), lang)
         out.append(f'<text x="{x0 + w / 2:.0f}" y="{y0 + h / 2:.0f}" text-anchor="middle" font-size="16" '
                    f'fill="#fff" font-family="sans-serif">'
-                   f'{say(T("No piece laid yet: the first goes with c0 at 0,0"), lang)}</text>')
+                   f'{words}</text>')
     out.append("</svg>")
     return "".join(out)

@@ -15,7 +15,7 @@ and can be tapped to fill in x and y. Other views get a clean fallback picture.
 >>> svg = render_board({"kind": "tiles", "terrains": {"G": "plain"}, "tiles": [
 ...     {"x": 0, "y": 0, "tile": "t1", "rotation": 0, "slots": "GGGGGGGGGGGG", "interior": []}],
 ...     "figures": [], "last": None, "flag": None}, {}, lang="fr", game="neuesland")
->>> svg.startswith("<svg") and 'data-x="0"' in svg, "nord plaine" in svg
+>>> svg.startswith("<svg") and 'data-x="0"' in svg, "nord : plaine" in svg
 (True, True)
 """
 from __future__ import annotations
@@ -162,12 +162,14 @@ def _mark_svg(m: Mapping[str, Any], x0: float, y0: float, lang: str | None = Non
     cx, cy = x0 + float(u) * CELL, y0 + float(v) * CELL
     kind = m.get("kind")
     if kind == "town":
-        return (f'<g class="mark town"><title>{say(T("town"), lang)}</title>'
+        title = say(T("town"), lang)
+        return (f'<g class="mark town"><title>{title}</title>'
                 f'<path d="M{cx - 9:.1f} {cy + 7:.1f} v-8 l9 -8 l9 8 v8 z" fill="{mark_hex("town")}" '
                 f'stroke="{mark_hex("roof")}" stroke-width="2" stroke-linejoin="round"/>'
                 f'<rect x="{cx - 2.5:.1f}" y="{cy + 1:.1f}" width="5" height="6" fill="{mark_hex("roof")}"/></g>')
     if kind == "boat":
-        return (f'<g class="mark boat"><title>{say(T("fishing boat"), lang)}</title>'
+        title = say(T("fishing boat"), lang)
+        return (f'<g class="mark boat"><title>{title}</title>'
                 f'<path d="M{cx - 12:.1f} {cy + 8:.1f} h24 l-5 6 h-14 z" fill="{mark_hex("boat")}" stroke="#222" '
                 f'stroke-width="1.2"/><path d="M{cx:.1f} {cy + 7:.1f} v-16 l9 13 z" fill="{mark_hex("sail")}" '
                 f'stroke="#222" stroke-width="1"/></g>')
@@ -308,18 +310,21 @@ def render_board(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str
     pad = 10
     vx, vy = min(xs) * CELL - pad, min(ys) * CELL - pad
     vw, vh = (max(xs) - min(xs) + 1) * CELL + 2 * pad, (max(ys) - min(ys) + 1) * CELL + 2 * pad
+    label = say(Tn("Board with {n} tile", "Board with {n} tiles", len(tiles)), lang)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="{vx} {vy} {vw} {vh}" '
-           f'data-view="{vx} {vy} {vw} {vh}" role="img" aria-label="{say(Tn("Board with {n} tile", "Board with {n} tiles", len(tiles)), lang)}">', _DEFS]
+           f'data-view="{vx} {vy} {vw} {vh}" role="img" aria-label="{label}">', _DEFS]
     for x, y in free:
+        title = say(T("free cell ({x}, {y})", x=x, y=y), lang)
         out.append(f'<rect class="free" data-x="{x}" data-y="{y}" x="{x * CELL + 4}" y="{y * CELL + 4}" '
                    f'width="{CELL - 8}" height="{CELL - 8}" rx="8" fill="#ffffff06" stroke="#ffffff38" '
-                   f'stroke-dasharray="6 6"><title>{say(T("free cell ({x}, {y})", x=x, y=y), lang)}</title></rect>')
+                   f'stroke-dasharray="6 6"><title>{title}</title></rect>')
     out.extend(_tile_svg(t, terrains, lang, game) for t in tiles)
     last = view.get("last")
     if last:
         lx, ly = int(last["x"]) * CELL, int(last["y"]) * CELL
+        title = say(T("last tile laid"), lang)
         out.append(f'<rect class="last" x="{lx + 3}" y="{ly + 3}" width="{CELL - 6}" height="{CELL - 6}" '
-                   f'fill="none" stroke="#ffd400" stroke-width="6" rx="4"><title>{say(T("last tile laid"), lang)}</title></rect>')
+                   f'fill="none" stroke="#ffd400" stroke-width="6" rx="4"><title>{title}</title></rect>')
     out.extend(_figure_svg(f, players, lang, terrains, game) for f in view.get("figures") or [])
     out.extend(_ghost_tile_svg(t, terrains, lang, game) for t in ghost_tiles)
     out.extend(_ghost_figure_svg(f, players, lang, terrains, game) for f in ghost_figures)

@@ -58,10 +58,11 @@ def tahiti_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]
     grid = size * _TCELL
     margin = 110
     lo, hi = -margin + 40, grid + margin - 40
+    label, island = say(T("Tahiti map and track"), lang), say(T("Tahiti"), lang)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board board-tahiti" '
            f'viewBox="{-margin} {-margin} {grid + 2 * margin} {grid + 2 * margin}" '
            f'data-view="{-margin} {-margin} {grid + 2 * margin} {grid + 2 * margin}" role="img" '
-           f'aria-label="{say(T("Tahiti map and track"), lang)}">',
+           f'aria-label="{label}">',
            _DEFS,
            f'<rect x="{-margin + 6}" y="{-margin + 6}" width="{grid + 2 * margin - 12}" '
            f'height="{grid + 2 * margin - 12}" rx="28" fill="#174a6e"/>',
@@ -81,7 +82,7 @@ def tahiti_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]
         x, y = int(cell["col"]) * _TCELL, int(cell["row"]) * _TCELL
         name = escape(str(cell.get("cell", "")))
         if cell.get("tahiti"):
-            out.append(f'<g class="tahiti-island"><title>{say(T("Tahiti"), lang)}</title><rect x="{x + 3}" y="{y + 3}" '
+            out.append(f'<g class="tahiti-island"><title>{island}</title><rect x="{x + 3}" y="{y + 3}" '
                        f'width="{_TCELL - 6}" height="{_TCELL - 6}" rx="22" fill="#6cbf5a" stroke="#e8cf8e" '
                        f'stroke-width="5"/><text x="{x + _TCELL / 2}" y="{y + _TCELL / 2 + 4}" '
                        f'text-anchor="middle" font-size="10" font-weight="800" fill="#10310a" '
@@ -111,8 +112,8 @@ def tahiti_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]
         idx = int(space.get("space", 0))
         what = T("the {letter} space with {pearl}", letter=space.get("letter", ""), pearl=the_pearl(pearl)) \
             if pearl in PEARL_FILLS else T("the {letter} space, its pearl not recorded yet", letter=space.get("letter", ""))
-        out.append(f'<g class="space" data-space="{idx}"><title>{say(T("{space} [space {n}]", space=what, n=idx), lang)}'
-                   f'</title>'
+        title = say(T("{space} [space {n}]", space=what, n=idx), lang)
+        out.append(f'<g class="space" data-space="{idx}"><title>{title}</title>'
                    f'<rect x="{cx - 27:.1f}" y="{cy - 27:.1f}" width="54" height="54" rx="12" fill="#f3e6c4" '
                    f'stroke="#8b6a3a" stroke-width="2"/>'
                    f'<text x="{cx - 8:.1f}" y="{cy + 2:.1f}" text-anchor="middle" font-size="22" font-weight="900" '

@@ -82,7 +82,8 @@ def karibik_trace_svg(board: Mapping[str, Any], photo_url: str | None, saved: bo
                        f'font-family="sans-serif">\u2620</text>')
         out.append("</g>")
     for i, (x, y) in enumerate(board.get("piles") or []):
-        out.append(f'<g class="pile" data-pile="{i}"><title>{say(T("chest pile {n}", n=i + 1), lang)}</title><rect x="{x - 5:.1f}" '
+        title = say(T("chest pile {n}", n=i + 1), lang)
+        out.append(f'<g class="pile" data-pile="{i}"><title>{title}</title><rect x="{x - 5:.1f}" '
                    f'y="{y - 5:.1f}" width="10" height="10" rx="2" fill="#b8860b" stroke="#000"/>'
                    f'<text x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle" font-size="8" fill="#000" '
                    f'font-family="sans-serif">{i + 1}</text></g>')
