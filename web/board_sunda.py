@@ -107,7 +107,7 @@ def _node(n: Mapping[str, Any], players: Mapping[str, Mapping[str, str]], lang: 
             title = T("{node}: water right of {player}", node=title, player=owner)
         else:
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="#bfe6ff" stroke="#fff"/>')
-            title = T("{node}: {what}", node=title, what=T("fresh water"))
+            # (the node's kind already says fresh water: nobody holds its right yet)
     elif n.get("kind") == "land":
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#5b4a1f"/>')
     for i, m in enumerate(n.get("markers") or []):
