@@ -97,7 +97,8 @@ def tahiti_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]
             title = T("{cell}, in the sector of {sectors} [{id}]", cell=words, sectors=join(sectors),
                       id=cell.get("cell", ""))
         out.append(f'<rect class="cell" data-cell="{name}" x="{x + 1}" y="{y + 1}" width="{_TCELL - 2}" '
-                   f'height="{_TCELL - 2}" fill="#ffffff08" stroke="#ffffff40"><title>{say(title, lang)}</title></rect>')
+                   f'height="{_TCELL - 2}" fill="#ffffff08" stroke="#ffffff40">'
+                   f'<title>{say(title, lang)}</title></rect>')
         boat = cell.get("boat")
         if boat:
             owner = str(boat.get("owner"))
@@ -110,8 +111,9 @@ def tahiti_svg(view: Mapping[str, Any], players: Mapping[str, Mapping[str, str]]
         pearl = str(space.get("pearl"))
         letter = escape(str(space.get("letter", "")))
         idx = int(space.get("space", 0))
-        what = T("the {letter} space with {pearl}", letter=space.get("letter", ""), pearl=the_pearl(pearl)) \
-            if pearl in PEARL_FILLS else T("the {letter} space, its pearl not recorded yet", letter=space.get("letter", ""))
+        letter_ = space.get("letter", "")
+        what = T("the {letter} space with {pearl}", letter=letter_, pearl=the_pearl(pearl)) if pearl in PEARL_FILLS \
+            else T("the {letter} space, its pearl not recorded yet", letter=letter_)
         title = say(T("{space} [space {n}]", space=what, n=idx), lang)
         out.append(f'<g class="space" data-space="{idx}"><title>{title}</title>'
                    f'<rect x="{cx - 27:.1f}" y="{cy - 27:.1f}" width="54" height="54" rx="12" fill="#f3e6c4" '

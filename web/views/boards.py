@@ -105,7 +105,8 @@ def board_svg(game: str) -> Response:
         photo = s.photo_path(game)
         url = url_for("boards.photo", game=game, v=int(photo.stat().st_mtime)) if photo else None
         svg = karibik_trace_svg(data, url, saved=which == "saved", lang=language.current())
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store", "Vary": "Cookie, Accept-Language"})
+    return Response(svg, mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store", "Vary": "Cookie, Accept-Language"})
 
 
 @bp.get("/api/trace/<game>/photo.jpg")
