@@ -12,6 +12,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping
 
+from tablehub.games.karibik.engine import money
 from tablehub.i18n import T, Tc
 
 from .board_karibik import hideout_words
@@ -57,7 +58,7 @@ def karibik_trace_svg(board: Mapping[str, Any], photo_url: str | None, saved: bo
         what: Any
         if sid in ports:
             mark, fill = "port", "#ffd40066"
-            what = T("port of {town} (chest {value})", town=ports[sid]["name"], value=ports[sid]["chest"])
+            what = T("port of {town} (chest {value})", town=ports[sid]["name"], value=money(int(ports[sid]["chest"])))
         elif sid in hideouts:
             colour = hideouts[sid]
             mark, fill, what = "hideout", HIDEOUT_FILLS.get(colour, "#999") + "88", hideout_words(colour)
