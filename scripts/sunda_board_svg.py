@@ -37,10 +37,8 @@ JOIN = {(2, 1): (1, 1), (4, 1): (3, 1), (5, 6): (3, 1)}
 PLAYERS = {"Ana": {"css": "#e63946"}, "Ben": {"css": "#f1c40f"}}
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(ROOT / "docs" / "sunda-board.svg"))
-    args = ap.parse_args(argv)
+def build() -> Sunda:
+    """The docs' layout: an island complete, one open, a lake's islet, tribes, a water right, a marker."""
     opts = {"pieces": pieces(ROWS), "tribes": True, "water_rights": True, "resources": True}
     g = Sunda(Setup("sunda", tuple(PLAYERS), options=opts))
     for q, r in cells(ROWS):
@@ -58,6 +56,14 @@ def main(argv=None) -> int:
         for pt in g.formed_fresh:
             if CLAIMS.get(pt) == "water" and g.claim is None:
                 g.apply(g.parse_action({"type": "water_right", "q": pt[0], "r": pt[1]}))
+    return g
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "docs" / "sunda-board.svg"))
+    args = ap.parse_args(argv)
+    g = build()
     Path(args.out).write_text(render(g.view(), PLAYERS) + "\n", encoding="utf-8")
     print(f"wrote {args.out}: {len(g.board.placed)} pieces, tribes {g.tribes}, water rights {g.water}")
     return 0

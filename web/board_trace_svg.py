@@ -5,13 +5,18 @@ format) drawn over the straightened photo in board millimetres: each space an ou
 taps (``data-space``), ports with their town and chest, hideouts in their colour, skull start
 spaces, the adjacent pairs as thin lines, the chest piles (``data-pile``).
 :func:`tahiti_track_svg`: the page's Tahiti map with the 12 track spaces as recorded so far
-(an unrecorded space shows ``?``).
+(an unrecorded space shows ``?``). Both take ``lang``, the reader's language of their words.
 """
 from __future__ import annotations
 
 from html import escape
 from typing import Any, Mapping
 
+from tablehub.games.karibik.engine import money
+from tablehub.i18n import T, Tc
+
+from .board_karibik import hideout_words
+from .board_svg import say
 from .board_tahiti import tahiti_svg
 
 HIDEOUT_FILLS = {"red": "#e0443e", "blue": "#2f6fe0", "green": "#2ea44f", "yellow": "#f2c230",
@@ -22,7 +27,8 @@ def _pts(poly: Any) -> str:
     return " ".join(f"{float(x):.1f},{float(y):.1f}" for x, y in poly)
 
 
-def karibik_trace_svg(board: Mapping[str, Any], photo_url: str | None, saved: bool = False) -> str:
+def karibik_trace_svg(board: Mapping[str, Any], photo_url: str | None, saved: bool = False,
+                      lang: str | None = None) -> str:
     """``board``: a draft or board dict (docs/karibik.md format); ``photo_url``: the straightened
     photo to draw under it (``None``: plain sea)."""
     w, h = (float(v) for v in board["size_mm"])
@@ -31,8 +37,9 @@ def karibik_trace_svg(board: Mapping[str, Any], photo_url: str | None, saved: bo
     hideouts = {x["space"]: x["colour"] for x in board.get("hideouts") or []}
     skulls = set(board.get("skulls") or [])
     kind = "saved" if saved else "draft"
+    label = T("the saved board over the photo") if saved else T("the draft board over the photo")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="trace-board trace-{kind}" viewBox="0 0 {w:g} {h:g}" '
-           f'data-size="{w:g} {h:g}" role="img" aria-label="the {kind} board over the photo">']
+           f'data-size="{w:g} {h:g}" role="img" aria-label="{say(label, lang)}">']
     if photo_url:
         out.append(f'<image href="{escape(photo_url)}" x="0" y="0" width="{w:g}" height="{h:g}" '
                    f'preserveAspectRatio="none"/>')
@@ -48,17 +55,20 @@ def karibik_trace_svg(board: Mapping[str, Any], photo_url: str | None, saved: bo
         sid = sp["id"]
         poly = sp.get("polygon")
         cx, cy = sp["center"]
+        what: Any
         if sid in ports:
-            mark, fill, what = "port", "#ffd40066", f"port of {ports[sid]['name']} (chest {ports[sid]['chest']})"
+            mark, fill = "port", "#ffd40066"
+            what = T("port of {town} (chest {value})", town=ports[sid]["name"], value=money(int(ports[sid]["chest"])))
         elif sid in hideouts:
             colour = hideouts[sid]
-            mark, fill, what = "hideout", HIDEOUT_FILLS.get(colour, "#999") + "88", f"{colour} hideout"
+            mark, fill, what = "hideout", HIDEOUT_FILLS.get(colour, "#999") + "88", hideout_words(colour)
         elif sid in skulls:
-            mark, fill, what = "skull", "#ffffff55", "skull start space"
+            mark, fill, what = "skull", "#ffffff55", T("skull start space")
         else:
-            mark, fill, what = "sea", "#00000001", "open sea"
+            mark, fill, what = "sea", "#00000001", T("open sea")
+        title = T("{space}: {what}", space=Tc("karibik", "space {space}", space=sid), what=what)
         shape = (f'<polygon points="{_pts(poly)}"' if poly else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="10"')
-        out.append(f'<g class="sp {mark}" data-space="{sid}"><title>space {sid}: {escape(what)}</title>'
+        out.append(f'<g class="sp {mark}" data-space="{sid}"><title>{say(title, lang)}</title>'
                    f'{shape} fill="{fill}" stroke="#39ff6a" stroke-width="1.2"/>'
                    f'<text x="{cx:.1f}" y="{cy + 3:.1f}" text-anchor="middle" font-size="9" font-weight="800" '
                    f'fill="#fff" stroke="#000" stroke-width="2" paint-order="stroke" '
@@ -73,7 +83,8 @@ def karibik_trace_svg(board: Mapping[str, Any], photo_url: str | None, saved: bo
                        f'font-family="sans-serif">\u2620</text>')
         out.append("</g>")
     for i, (x, y) in enumerate(board.get("piles") or []):
-        out.append(f'<g class="pile" data-pile="{i}"><title>chest pile {i + 1}</title><rect x="{x - 5:.1f}" '
+        title = say(T("chest pile {n}", n=i + 1), lang)
+        out.append(f'<g class="pile" data-pile="{i}"><title>{title}</title><rect x="{x - 5:.1f}" '
                    f'y="{y - 5:.1f}" width="10" height="10" rx="2" fill="#b8860b" stroke="#000"/>'
                    f'<text x="{x:.1f}" y="{y + 3:.1f}" text-anchor="middle" font-size="8" fill="#000" '
                    f'font-family="sans-serif">{i + 1}</text></g>')
@@ -81,7 +92,7 @@ def karibik_trace_svg(board: Mapping[str, Any], photo_url: str | None, saved: bo
     return "".join(out)
 
 
-def tahiti_track_svg(track: list[Any]) -> str:
+def tahiti_track_svg(track: list[Any], lang: str | None = None) -> str:
     """The map (no boats) with the track as recorded: space ``i`` is ``data-space="i"``."""
     from tablehub.games.tahiti.board import LINES, MIDDLE, SIZE, sectors_of
 
@@ -90,4 +101,4 @@ def tahiti_track_svg(track: list[Any]) -> str:
     view = {"size": SIZE, "rows": list(LINES), "columns": list(LINES), "cells": cells,
             "track": [{"space": i, "letter": (s or {}).get("letter", "?"), "pearl": (s or {}).get("pearl", "unset")}
                       for i, s in enumerate(track)]}
-    return tahiti_svg(view, {})
+    return tahiti_svg(view, {}, lang=lang)

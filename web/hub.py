@@ -454,34 +454,39 @@ class Hub:
 
     # ------------------------------------------------------------------ where can it go?
 
-    def hints(self, piece: str | None = None) -> dict[str, Any]:
+    def hints(self, piece: str | None = None, lang: str | None = None) -> dict[str, Any]:
         """Where the piece being placed may go now (``game.hints``), with its picture for the board
-        (``svg``: a layer drawn over ``/api/board.svg``). ``piece``: the tile or piece asked about;
-        ``None``: the one the camera read (the pending ``place_tile``/``place_piece``), if any.
-        Computed once per game version and piece (``cached`` says whether this answer was), with
-        the time it took (``ms``). An unknown piece raises :class:`UnknownPiece`; :class:`HubError` when
-        no game is running."""
+        (``svg``: a layer drawn over ``/api/board.svg``, its words in ``lang``, the reader's language).
+        ``piece``: the tile or piece asked about; ``None``: the one the camera read (the pending
+        ``place_tile``/``place_piece``), if any. Computed once per game version, piece and language
+        (``cached`` says whether this answer was), with the time it took (``ms``). An unknown piece
+        raises :class:`UnknownPiece`; :class:`HubError` when no game is running."""
         session = self._require()
         source = "asked" if piece is not None else None
         if piece is None:
             piece = _pending_piece(self.pending_actions())
             source = "pending" if piece is not None else None
         with session.lock:
-            key = (session.game_id, session.revision, session.game.finished, piece)
+            key = (session.game_id, session.revision, session.game.finished, piece, lang or "en")
             with self._hints_lock:
                 cached = self._hints.get(key)
+                # the same places read in another language: only the picture's words are drawn again
+                other = next((v for k, v in self._hints.items() if k[:4] == key[:4]), None)
             if cached is not None:
                 return {**cached, "source": source, "cached": True}
             started = time.perf_counter()
             game = session.game
-            try:
-                hints = no_hints(game.view().get("kind", "none"), "the game is over", piece) if game.finished \
-                    else game.hints(piece)
-            except IllegalAction as exc:
-                if source != "pending":
-                    raise UnknownPiece(f"piece: {exc}") from None
-                hints = no_hints(game.view().get("kind", "none"), f"the camera's read: {exc}", piece)
-            svg = render_hints(hints)
+            if other is not None:
+                hints = {k: v for k, v in other.items() if k not in ("game_version", "count", "svg", "ms")}
+            else:
+                try:
+                    hints = no_hints(game.view().get("kind", "none"), "the game is over", piece) if game.finished \
+                        else game.hints(piece)
+                except IllegalAction as exc:
+                    if source != "pending":
+                        raise UnknownPiece(f"piece: {exc}") from None
+                    hints = no_hints(game.view().get("kind", "none"), f"the camera's read: {exc}", piece)
+            svg = render_hints(hints, lang=lang, game=game.name)
             ms = round((time.perf_counter() - started) * 1000, 2)
             version = f"{session.game_id}.{session.revision}"
         out = {**hints, "game_version": version, "count": len(hints["places"]), "svg": svg, "ms": ms}

@@ -52,7 +52,7 @@ def test_figures_carry_their_owner_colour_and_initial():
     g = root.find(f".//{SVG}g[@class='figure']")
     assert g.find(f"{SVG}circle").get("fill") == "#d55e00"
     assert g.find(f"{SVG}text").text == "A"
-    assert g.find(f"{SVG}title").text == "Ana (red) on M"
+    assert g.find(f"{SVG}title").text == "Ana (red) on mountain", "the terrain by its name, not its letter"
     assert float(g.find(f"{SVG}circle").get("cx")) == 80.0
 
 

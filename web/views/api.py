@@ -22,7 +22,7 @@ from tablehub.i18n import T
 from tablehub.session import Paused, Stale
 from tablehub.store import NotSaved
 
-from .. import security
+from .. import language, security
 from ..board_svg import render_board, terrain_legend
 from ..present import action_forms
 from ..hub import UnknownPiece
@@ -114,22 +114,27 @@ def state() -> Response:
 
 @bp.get("/board.svg")
 def board_svg() -> Response:
+    """The board picture in the reader's language: its ETag names the board's version and the
+    language, and it varies with the ``lang`` cookie and Accept-Language (each phone its own)."""
     h = hub()
-    etag = f'"board-{h.version}"'
+    lang = language.current()
+    etag = f'"board-{h.version}-{lang}"'
+    headers = {"ETag": etag, "Vary": "Cookie, Accept-Language"}
     if request.headers.get("If-None-Match") == etag:
-        return Response(status=304, headers={"ETag": etag})
-    svg = _board_text()
-    return Response(svg, mimetype="image/svg+xml", headers={"ETag": etag, "Cache-Control": "no-cache"})
+        return Response(status=304, headers=headers)
+    svg = _board_text(lang)
+    return Response(svg, mimetype="image/svg+xml", headers={**headers, "Cache-Control": "no-cache"})
 
 
-def _board_text() -> str:
+def _board_text(lang: str) -> str:
     h = hub()
     session = h.session
     snap = h.snapshot()
     if session is None:
-        return render_board({"kind": "none"}, {})
+        return render_board({"kind": "none"}, {}, lang=lang)
     with session.lock:
         view = session.game.view()
+        game = session.game.name
     players = {p["name"]: {"css": p["css"], "colour": p["colour"]} for p in snap["game"]["players"]}
     # tile views name a figure's owner by index or by name: accept both
     for i, p in enumerate(snap["game"]["players"]):
@@ -137,7 +142,7 @@ def _board_text() -> str:
     _name_figures(view, snap["game"]["players"])
     ghost = h.pending_ghost()
     _name_figures(ghost, snap["game"]["players"])
-    return render_board(view, players, snap["flag"], ghost)
+    return render_board(view, players, snap["flag"], ghost, lang=lang, game=game)
 
 
 def _name_figures(view: dict[str, Any], players: list[dict[str, Any]]) -> None:
@@ -155,7 +160,8 @@ def board_json() -> Response:
         return jsonify(view={"kind": "none"}, legend=[])
     with session.lock:
         view = session.game.view()
-    return jsonify(view=view, legend=terrain_legend(view))
+        game = session.game.name
+    return jsonify(view=view, legend=terrain_legend(view, game=game))
 
 
 @bp.get("/forms")
@@ -214,7 +220,7 @@ def hints() -> Response:
         raise ApiError(400, f"piece must be a tile or piece id of 1 to 40 printable ASCII characters, "
                             f"got {piece[:40]!r}")
     try:
-        out = hub().hints(piece)
+        out = hub().hints(piece, lang=language.current())
     except UnknownPiece as exc:
         raise ApiError(400, exc.text) from None
     resp = jsonify(ok=True, **out)

@@ -21,7 +21,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from tablehub.board_setup import GAMES, UPLOAD_PART, BoardSetup
 from tablehub.i18n import T
 
-from .. import security
+from .. import language, security
 from ..board_trace_svg import karibik_trace_svg, tahiti_track_svg
 from ..security import ApiError, change, hub
 
@@ -100,12 +100,13 @@ def board_svg(game: str) -> Response:
         if data is None:
             raise ApiError(404, T("no traced board yet: take or upload a photo of the empty board first"))
     if game == "tahiti":
-        svg = tahiti_track_svg(data["track"])
+        svg = tahiti_track_svg(data["track"], lang=language.current())
     else:
         photo = s.photo_path(game)
         url = url_for("boards.photo", game=game, v=int(photo.stat().st_mtime)) if photo else None
-        svg = karibik_trace_svg(data, url, saved=which == "saved")
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+        svg = karibik_trace_svg(data, url, saved=which == "saved", lang=language.current())
+    return Response(svg, mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store", "Vary": "Cookie, Accept-Language"})
 
 
 @bp.get("/api/trace/<game>/photo.jpg")
