@@ -740,7 +740,7 @@ class Recognizer:
                 res[max(ly - r, 0):ly + r + 1, max(lx - r, 0):lx + r + 1] = -2
         peaks.sort(key=lambda p: -p[0])
         lattice: tuple[float, Grid | None] = (-2.0, None)
-        clear: list[tuple[float, Grid]] = []
+        places: list[tuple[float, Grid]] = []
         for s, k, lx, ly in peaks[:self.start_peaks]:
             # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
             cu = (lx + coarse_px / 2) * f - MARGIN_PX
@@ -750,11 +750,21 @@ class Recognizer:
                                                              self.pitch))
             if found[0] > lattice[0]:
                 lattice = found
-            # the place must show the start tile clearly better than any other tile type
-            if found[0] >= self.thresholds.start_min_score and self._is_start(frame, to_frame, found[1]):
-                clear.append(found)
+            places.append(found)
+        # the place must show the start tile clearly better than any other tile type (a classification of its
+        # cell, the costly part): best places first, and none scoring below the best clear one by more than
+        # _nearest_centre's tie, which could not be chosen anyway
+        clear_at: list[int] = []
+        for i in sorted(range(len(places)), key=lambda i: -places[i][0]):
+            if places[i][0] < self.thresholds.start_min_score:
+                break
+            if clear_at and places[i][0] < places[clear_at[0]][0] - self.start_tie:
+                break
+            if self._is_start(frame, to_frame, places[i][1]):
+                clear_at.append(i)
+        clear = [places[i] for i in sorted(clear_at)]
         if clear:
-            return self._nearest_centre(clear)
+            return self._nearest_centre(clear, self.start_tie)
         if lattice[1] is None or lattice[0] < 0.3:
             raise NoStartTile(f"start tile: {self.catalog.start} not found on the play area; lay it on the mat, "
                               "in view, before the first turn")
@@ -901,6 +911,8 @@ class Recognizer:
 
     start_peaks = 10
     """How many places that look most like the start tile are examined closely."""
+    start_tie = 0.03
+    """Places of the start tile scoring within this of the best are twins: the one nearest the middle is taken."""
 
     def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> bool:
         gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
