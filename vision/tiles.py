@@ -782,12 +782,16 @@ class TileClassifier:
         tl, tl2, tcm, tc2 = hit if js is None else (t[..., js] for t in hit)
         mo = (vis * oL).sum(axis=2) / sw                                         # (P2, B)
         oLc = (oL - mo[..., None]) * vis                                         # weighted, centred
-        var_o = (oLc * (oL - mo[..., None])).sum(axis=2) + (vis[..., None] * oC * oC).sum(axis=(2, 3))
+        # the weighted chroma once, both channels side by side in contiguous memory (numpy is slow on a
+        # two-wide last axis broadcast against the weights: this was half of the function's time)
+        oC = np.ascontiguousarray(oC)
+        voc = np.repeat(vis[..., None], 2, axis=3) * oC                          # (P2, B, N, 2)
+        var_o = (oLc * (oL - mo[..., None])).sum(axis=2) + (voc * oC).sum(axis=(2, 3))
         # per block, matrix products over the block's pixels: (B, P2, N) @ (B, N, K) -> (B, P2, K)
         vb = vis.transpose(1, 0, 2)
         swt = vb @ tl
         num_L = oLc.transpose(1, 0, 2) @ tl
-        num_C = (vis[..., None] * oC).transpose(1, 0, 2, 3).reshape(nb_, -1, n_ * 2) @ tcm
+        num_C = voc.transpose(1, 0, 2, 3).reshape(nb_, -1, n_ * 2) @ tcm
         var_tL = vb @ tl2
         var_tC = vb @ tc2
         sw_b = sw.T[:, :, None]                                                  # (B, P2, 1)
