@@ -632,15 +632,19 @@ class TileClassifier:
         y3 = t3 + b3 // p3
         x3 = l3 + b3 % p3
         out = {}
+        askew = []
         for c, n in enumerate(cells):
             scored = sorted(((float(s3[c * f + i]), int(js[c * f + i]), int(y3[c * f + i]), int(x3[c * f + i]), 0.0)
                              for i in range(f)), key=lambda t: -t[0])
             if scored[0][0] < self.angle_below:
-                scored = self._try_angles(canvas, scored)
+                askew.append(n)
             chosen = {t[1] for t in scored}
             others = [(float(s2[c, i]), int(picks[c, i]), 0, 0, 0.0) for i in np.argsort(-s2[c])
                       if int(picks[c, i]) not in chosen][:3]
             out[n] = (scored, others)
+        # small turns for every cell that needs them at once (one correlation call, not one per cell)
+        for n, scored in zip(askew, self._try_angles_many(canvas, [out[n][0] for n in askew])):
+            out[n] = (scored, out[n][1])
         return out
 
     def _hard_candidates(self, canvas: "FeatureCanvas", n: int, top: int, left: int, s1: np.ndarray,
@@ -834,7 +838,14 @@ class TileClassifier:
 
     def _try_angles(self, canvas: "FeatureCanvas", scored: list) -> list:
         """Try the best two candidates turned by :attr:`angles` (hand-placed tiles)."""
-        cands = [(c, a) for c in scored[:2] for a in self.angles]
+        return self._try_angles_many(canvas, [scored])[0]
+
+    def _try_angles_many(self, canvas: "FeatureCanvas", scoreds: list[list]) -> list[list]:
+        """:meth:`_try_angles` for several cells' candidate lists, in one correlation call."""
+        if not scoreds:
+            return []
+        groups = [[(c, a) for c in scored[:2] for a in self.angles] for scored in scoreds]
+        cands = [ca for g in groups for ca in g]
         temps = [self._turned_template(c[1], a) for c, a in cands]
         sc, tt, ll = canvas.scores(0, np.stack([t for t, _ in temps]), np.array([nm for _, nm in temps]),
                                    np.array([c[2] + INSET for c, _ in cands]),
@@ -842,12 +853,17 @@ class TileClassifier:
         flat = sc.reshape(len(cands), -1)
         b = flat.argmax(axis=1)
         p = sc.shape[1]
-        best = {t[1]: t for t in scored}
-        for i, (c, a) in enumerate(cands):
-            s = float(flat[i, b[i]])
-            if s > best[c[1]][0]:
-                best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
-        return sorted(best.values(), key=lambda t: -t[0])
+        out = []
+        i = 0
+        for scored, group in zip(scoreds, groups):
+            best = {t[1]: t for t in scored}
+            for c, a in group:
+                s = float(flat[i, b[i]])
+                if s > best[c[1]][0]:
+                    best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
+                i += 1
+            out.append(sorted(best.values(), key=lambda t: -t[0]))
+        return out
 
     def _blurred(self, j: int, angle: float = 0.0) -> np.ndarray:
         """Template j smoothed (:attr:`verify_sigma`): its shapes and colours without the fine texture; turned
