@@ -52,6 +52,7 @@ from vision.regionmap import RegionMaps  # noqa: E402
 from vision.sim import (FIELD, MAGENTA, NUISANCE, OLIVE_CLOTH, CameraModel, DrawnArt, ScanArt, Scene,  # noqa: E402
                         SceneFigure, SceneTile, place_camera, render)
 from vision.tiles import CatalogInfo  # noqa: E402
+from vision.cputime import StageClock  # noqa: E402
 from tablehub.tracking.simtable import scans_folder  # noqa: E402
 
 LEVELS = ("clean", "default", "hard")
@@ -437,15 +438,20 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, fam
     times_cold, times_known, times_locate = [], [], []
     obs = None
     rec.observe(frame, grid=grid0)  # warm-up: lazily built templates, remap tables
+    # CPU per stage of the timed readings (vision.cputime): where the time goes
+    clocks = {"cold": StageClock(), "known": StageClock(), "inc": StageClock()}
     for _ in range(args.repeats):
         rec.rectifier.reset()
+        rec.clock = clocks["cold"]
         with Timer(times_cold):
             try:
                 rec.observe(frame)
             except Exception as exc:
                 tally.errors.append(f"{level} full board from scratch: {type(exc).__name__}: {exc}")
+        rec.clock = clocks["known"]
         with Timer(times_known):
             obs = rec.observe(frame, grid=grid0, relocate=False)
+        rec.clock = StageClock()
         with Timer(times_locate):
             rec.rectifier.locate(frame)
     full_tally = Tally()
@@ -472,12 +478,14 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, fam
             inc_tally.errors.append(f"{level} incremental {k}: {type(exc).__name__}: {exc}")
             continue
         for _ in range(args.repeats):
+            rec.clock = clocks["inc"]
             with Timer(times_inc):
                 after = rec.observe(f1, previous=before, relocate=False)
+            rec.clock = StageClock()
         score_board(rec, after, truth1, inc_tally, f"{level} incremental {k}")
     return {"tally": tally, "full_tally": full_tally, "inc_tally": inc_tally, "enrol_s": enrol_s, "start_ok": start_ok,
             "cold": _ms(times_cold), "known": _ms(times_known), "locate": _ms(times_locate), "inc": _ms(times_inc),
-            "inc_p90": _ms(times_inc, 90), "full_tiles": len(truth.tiles)}
+            "inc_p90": _ms(times_inc, 90), "full_tiles": len(truth.tiles), "clocks": clocks}
 
 
 def _same_grid(a: Any, b: Any) -> bool:
@@ -613,6 +621,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"warning: {t.tiles_silently_empty}")
             print(f"           counted: {t.tiles} tiles, {t.figures} figures; full board ({r['full_tiles']} tiles): "
                   f"{full_errors} errors; incremental updates: {inc_errors} errors; enrolment {r['enrol_s']:.1f} s")
+            print("           CPU ms per stage (mean per reading, this thread): from scratch: "
+                  f"{r['clocks']['cold'].summary()}")
+            print(f"             with the game's grid: {r['clocks']['known'].summary()}")
+            print(f"             incremental: {r['clocks']['inc'].summary()}")
             if args.from_scratch:
                 print(f"           start tile found afresh on a full board: {r['start_ok']}/{t.boards}")
             errors = t.errors + r["full_tally"].errors + r["inc_tally"].errors

@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from . import VisionError
+from .cputime import StageClock
 from .geometry import TileGeometry
 from .mat import Mat
 from .pieces import FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, shading
@@ -240,6 +241,8 @@ class Recognizer:
         self._regions: RegionMaps | None = None
         self._white_bgr: np.ndarray | None = None
         self._ref_colours: dict[tuple[str, int], np.ndarray] = {}
+        self.clock = StageClock()
+        """CPU per stage of the readings (:mod:`vision.cputime`); ``tablehub bench vision`` prints it."""
 
     @classmethod
     def for_game(cls, catalog_path: str | Path, refs: ReferenceSet, mat: Mat, **kw: Any) -> "Recognizer":
@@ -261,10 +264,12 @@ class Recognizer:
         read as another tile that the known one matches about as well is read as the known one (a
         figure on the detail that tells look-alikes apart, or a misread the phone corrected).
         """
+        self.clock.start()
         if relocate or self.rectifier.last is None:
             location = self.rectifier.locate(frame)
         else:
             location = self.rectifier.last
+        self.clock.lap("markers")
         size = (frame.shape[1], frame.shape[0])
         key = (location.homography.tobytes(), size)
         rect = self.rectifier
@@ -285,6 +290,7 @@ class Recognizer:
     def observe_canvas(self, canvas: np.ndarray, px_per_mm: float, previous: Observation | None = None,
                        constraints: Constraints | None = None, grid: Grid | None = None) -> Observation:
         """Recognise a top-down canvas (pixel = mat mm * ``px_per_mm``), e.g. from ``Rectifier.warp``."""
+        self.clock.start()
         return self.observe_mapped(canvas, canvas_mapping(px_per_mm), ("canvas", px_per_mm, canvas.shape),
                                    previous, constraints, grid, from_frame=canvas_mapping(1.0 / px_per_mm))
 
@@ -302,6 +308,7 @@ class Recognizer:
         _check_image(frame)
         if grid is None:
             grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
+        self.clock.lap("start")
         obs = self._read(frame, to_frame, key, grid, previous, constraints, figures, from_frame, known, nadir_mm)
         if previous is None and self.fit_grid:
             # tiles are laid against their neighbours, not against the start tile's few degrees: fit the
@@ -366,12 +373,15 @@ class Recognizer:
         fresh = [c for c in todo if occupied[c] is True or c in maybe or c in unsure]
         looked: list[tuple[FeatureCanvas, list[Cell], np.ndarray | None]] = []
         pending: list[tuple[TileGuess, list[bool]]] = []
+        self.clock.lap("cells")
         for gc, group in self._canvases(frame, to_frame, key, grid, fresh, previous is not None):
             fc = FeatureCanvas(self._balance(gc, mat_bgr))
+            self.clock.lap("sample")
             spots = None
             if self.colours is not None:
                 covered, spots = self._covered(fc.bgr, mat_bgr * self._gains(mat_bgr))
                 fc.set_occlusion(covered)
+            self.clock.lap("occlusion")
             looked.append((fc, group, spots))
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
@@ -401,6 +411,7 @@ class Recognizer:
                 if logged is not None and (guess.tile, guess.rotation) != tuple(logged):
                     guess = self._prefer(fc, guess, logged, self.thresholds.known_margin)
                 tiles[(guess.x, guess.y)] = guess
+            self.clock.lap("tiles")
         tiles.update(self._outlined_by_neighbours(pending, tiles))
         # twins whose telling detail a figure hides: the game's log (or the start) says which one lies in its
         # cells, kept readings included; elsewhere the likelier one by what is left in the box
@@ -412,6 +423,7 @@ class Recognizer:
                 pick = name if name in t.hidden_twins else (t.tile, t.rotation)
                 tiles[c] = replace(t, tile=pick[0], rotation=int(pick[1]), hidden_twins=())
         tiles = settle_hidden(tiles, self.catalog.counts)
+        self.clock.lap("tiles")
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         for fc, group, spots in looked:
             if figures and self.figures is not None:
@@ -431,6 +443,7 @@ class Recognizer:
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
             seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
+        self.clock.lap("figures")
         if (0, 0) not in tiles:
             warnings.append(f"the start tile {self.catalog.start} is not seen at (0, 0) any more")
         for t in tiles.values():
@@ -444,6 +457,7 @@ class Recognizer:
         # an empty cell's look now; a tile's cell keeps the look it had when it was last empty
         looks = {c: bare[c] for c in tiles if c in bare}
         looks.update((c, sigs[c]) for c in cells if c not in tiles)
+        self.clock.lap("other")
         return Observation(grid, tiles, seen, sigs, list(todo), warnings, in_view, looks)
 
     def _canvases(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, cells: Sequence[Cell],
@@ -726,7 +740,7 @@ class Recognizer:
                 res[max(ly - r, 0):ly + r + 1, max(lx - r, 0):lx + r + 1] = -2
         peaks.sort(key=lambda p: -p[0])
         lattice: tuple[float, Grid | None] = (-2.0, None)
-        clear: list[tuple[float, Grid]] = []
+        places: list[tuple[float, Grid]] = []
         for s, k, lx, ly in peaks[:self.start_peaks]:
             # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
             cu = (lx + coarse_px / 2) * f - MARGIN_PX
@@ -736,11 +750,21 @@ class Recognizer:
                                                              self.pitch))
             if found[0] > lattice[0]:
                 lattice = found
-            # the place must show the start tile clearly better than any other tile type
-            if found[0] >= self.thresholds.start_min_score and self._is_start(frame, to_frame, found[1]):
-                clear.append(found)
+            places.append(found)
+        # the place must show the start tile clearly better than any other tile type (a classification of its
+        # cell, the costly part): best places first, and none scoring below the best clear one by more than
+        # _nearest_centre's tie, which could not be chosen anyway
+        clear_at: list[int] = []
+        for i in sorted(range(len(places)), key=lambda i: -places[i][0]):
+            if places[i][0] < self.thresholds.start_min_score:
+                break
+            if clear_at and places[i][0] < places[clear_at[0]][0] - self.start_tie:
+                break
+            if self._is_start(frame, to_frame, places[i][1]):
+                clear_at.append(i)
+        clear = [places[i] for i in sorted(clear_at)]
         if clear:
-            return self._nearest_centre(clear)
+            return self._nearest_centre(clear, self.start_tie)
         if lattice[1] is None or lattice[0] < 0.3:
             raise NoStartTile(f"start tile: {self.catalog.start} not found on the play area; lay it on the mat, "
                               "in view, before the first turn")
@@ -887,6 +911,8 @@ class Recognizer:
 
     start_peaks = 10
     """How many places that look most like the start tile are examined closely."""
+    start_tie = 0.03
+    """Places of the start tile scoring within this of the best are twins: the one nearest the middle is taken."""
 
     def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> bool:
         gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)

@@ -51,15 +51,34 @@ def grid_maps(to_frame: MapFn, grid: Grid, x0: int, y0: int, nx: int, ny: int, p
     m = grid.mat_from_grid()
     mm = np.stack([m[0, 0] * gx + m[0, 1] * gy + m[0, 2], m[1, 0] * gx + m[1, 1] * gy + m[1, 2]], axis=-1)
     fr = to_frame(mm.reshape(-1, 2)).reshape(len(rows), len(cols), 2).astype(np.float32)
-    # interpolate the coarse lattice to every pixel (the lattice ends exactly on the last pixel)
-    out = []
-    for c in range(2):
-        coarse = fr[..., c]
+    # interpolate the coarse lattice to every pixel (the lattice ends exactly on the last pixel), through a
+    # table that depends only on the canvas size (kept). One channel at a time: OpenCV 5 interpolates a
+    # two-channel float image differently (by up to 0.1 px here)
+    fine = _fine_lattice(w, h, step)
+    out = [cv2.remap(np.ascontiguousarray(fr[..., c]), fine[0], fine[1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE) for c in range(2)]
+    return out[0], out[1]
+
+
+_FINE: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _fine_lattice(w: int, h: int, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per canvas pixel, where it lies on the lattice of points :func:`grid_maps` evaluates every ``step``
+    pixels (fractional lattice column, row): the same for every canvas of this size, so kept."""
+    key = (w, h, step)
+    hit = _FINE.get(key)
+    if hit is None:
+        cols = np.append(np.arange(0, w, step), w - 1).astype(np.float64)
+        rows = np.append(np.arange(0, h, step), h - 1).astype(np.float64)
         fine_x = np.interp(np.arange(w), cols, np.arange(len(cols)))
         fine_y = np.interp(np.arange(h), rows, np.arange(len(rows)))
-        out.append(cv2.remap(coarse, *np.meshgrid(fine_x.astype(np.float32), fine_y.astype(np.float32)),
-                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
-    return out[0], out[1]
+        mx, my = np.meshgrid(fine_x.astype(np.float32), fine_y.astype(np.float32))
+        hit = (mx, my)
+        if len(_FINE) > 64:
+            _FINE.clear()
+        _FINE[key] = hit
+    return hit
 
 
 def cells_in_view(grid: Grid, to_frame: MapFn, size: tuple[int, int], region_mm: tuple[float, float, float, float],

@@ -632,15 +632,19 @@ class TileClassifier:
         y3 = t3 + b3 // p3
         x3 = l3 + b3 % p3
         out = {}
+        askew = []
         for c, n in enumerate(cells):
             scored = sorted(((float(s3[c * f + i]), int(js[c * f + i]), int(y3[c * f + i]), int(x3[c * f + i]), 0.0)
                              for i in range(f)), key=lambda t: -t[0])
             if scored[0][0] < self.angle_below:
-                scored = self._try_angles(canvas, scored)
+                askew.append(n)
             chosen = {t[1] for t in scored}
             others = [(float(s2[c, i]), int(picks[c, i]), 0, 0, 0.0) for i in np.argsort(-s2[c])
                       if int(picks[c, i]) not in chosen][:3]
             out[n] = (scored, others)
+        # small turns for every cell that needs them at once (one correlation call, not one per cell)
+        for n, scored in zip(askew, self._try_angles_many(canvas, [out[n][0] for n in askew])):
+            out[n] = (scored, out[n][1])
         return out
 
     def _hard_candidates(self, canvas: "FeatureCanvas", n: int, top: int, left: int, s1: np.ndarray,
@@ -711,14 +715,8 @@ class TileClassifier:
         # windows as blocks: (P, P, nb, nb, b, b, 3)
         win = as_strided(region, (p, p, nb, nb, b, b, 3),
                          (st[0], st[1], st[0] * b, st[1] * b, st[0], st[1], st[2]), writeable=False)
-        wb = win.reshape(p * p, nb * nb, b * b, 3).copy()
-        wb[..., 0] -= wb[..., 0].mean(axis=2, keepdims=True)
-        tb = all_blocks if k == len(all_blocks) and np.array_equal(js, np.arange(k)) else all_blocks[js]
-        mats = all_mats if tb is all_blocks else all_mats[:, :, js]
-        wn = np.sqrt((wb * wb).sum(axis=(2, 3))) + 1e-3                      # (P2, B)
-        tn = np.sqrt((tb * tb).sum(axis=(2, 3))) + 1e-3                      # (K, B)
-        num = (wb.reshape(p * p, nb * nb, -1).transpose(1, 0, 2) @ mats).transpose(1, 2, 0)   # (P2, K, B)
-        ncc = num / (wn[:, None, :] * tn[None, :, :])
+        whole = k == len(all_blocks) and np.array_equal(js, np.arange(k))
+        tb = all_blocks if whole else all_blocks[js]
         occ = canvas.occlusion(level)
         if occ is not None:
             # leave out the pixels the photo shows covered (a figure, its shadow), the same for every
@@ -729,8 +727,17 @@ class TileClassifier:
                             writeable=False)
             vis = 1.0 - ow.reshape(p * p, nb * nb, b * b)                         # (P2, B, N) visible weight
             if vis.min() < 1.0:
+                # (checked first: the plain block correlations below are not needed then)
                 return self._visible_scores(win.reshape(p * p, nb * nb, b * b, 3), vis, tb, p, t0, l0, top, left,
-                                            reach, k, level if tb is all_blocks else None)
+                                            reach, k, level, None if whole else js)
+        wb = win.reshape(p * p, nb * nb, b * b, 3).copy()
+        wb[..., 0] -= wb[..., 0].mean(axis=2, keepdims=True)
+        mats = all_mats if whole else all_mats[:, :, js]
+        wn = np.sqrt((wb * wb).sum(axis=(2, 3))) + 1e-3                      # (P2, B)
+        tn = self._block_norms(level) if whole else np.sqrt((tb * tb).sum(axis=(2, 3))) + 1e-3   # (K, B)
+        num = (wb.reshape(p * p, nb * nb, -1).transpose(1, 0, 2) @ mats).transpose(1, 2, 0)   # (P2, K, B)
+        ncc = num / (wn[:, None, :] * tn[None, :, :])
+        if occ is not None:
             score = ncc.mean(axis=2)
         else:
             # each candidate's worst blocks left out
@@ -741,18 +748,33 @@ class TileClassifier:
         dx = best % p + l0 - (left - reach) - reach
         return score[best, np.arange(k)], dy, dx
 
+    def _block_norms(self, level: int) -> np.ndarray:
+        """Per template of ``level`` and block, the norm of its (lightness-centred) block plus 1e-3: (J, B), kept."""
+        key = ("norms", level)
+        hit = self._visible_terms.get(key)
+        if hit is None:
+            tb = self._level_blocks(level)[0]
+            hit = np.sqrt((tb * tb).sum(axis=(2, 3))) + 1e-3
+            self._visible_terms[key] = hit
+        return hit
+
     def _visible_scores(self, wb: np.ndarray, vis: np.ndarray, tb: np.ndarray, p: int, t0: int, l0: int,
-                        top: int, left: int, reach: int, k: int, level: int | None = None
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                        top: int, left: int, reach: int, k: int, level: int | None = None,
+                        js: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Block correlations on visible pixels only (weights ``vis``), lightness centred per block.
 
         wb: (P2, B, N, 3) window blocks (raw features), vis: (P2, B, N), tb: (K, B, N, 3) template blocks
         (lightness already centred over the whole block; it is centred again over the visible part).
-        ``level``: set when ``tb`` is every template of that level, whose rearranged copies are then kept.
+        ``level``: the level of the templates ``tb`` (every one of them, or those of indices ``js``): their
+        rearranged copies are made once for all of the level's templates and kept.
         """
         sw = vis.sum(axis=2) + 1e-6                                              # (P2, B)
         oL, oC = wb[..., 0], wb[..., 1:]
-        tL, tC = tb[..., 0], tb[..., 1:]
+        if level is None:
+            level_tb, js = tb, None
+        else:
+            level_tb = self._level_blocks(level)[0]
+        tL, tC = level_tb[..., 0], level_tb[..., 1:]
         nb_, n_ = tC.shape[1], tC.shape[2]
         hit = self._visible_terms.get(level) if level is not None else None
         if hit is None:
@@ -761,15 +783,19 @@ class TileClassifier:
                    np.ascontiguousarray((tC * tC).sum(axis=3).transpose(1, 2, 0)))
             if level is not None:
                 self._visible_terms[level] = hit
-        tl, tl2, tcm, tc2 = hit
+        tl, tl2, tcm, tc2 = hit if js is None else (t[..., js] for t in hit)
         mo = (vis * oL).sum(axis=2) / sw                                         # (P2, B)
         oLc = (oL - mo[..., None]) * vis                                         # weighted, centred
-        var_o = (oLc * (oL - mo[..., None])).sum(axis=2) + (vis[..., None] * oC * oC).sum(axis=(2, 3))
+        # the weighted chroma once, both channels side by side in contiguous memory (numpy is slow on a
+        # two-wide last axis broadcast against the weights: this was half of the function's time)
+        oC = np.ascontiguousarray(oC)
+        voc = np.repeat(vis[..., None], 2, axis=3) * oC                          # (P2, B, N, 2)
+        var_o = (oLc * (oL - mo[..., None])).sum(axis=2) + (voc * oC).sum(axis=(2, 3))
         # per block, matrix products over the block's pixels: (B, P2, N) @ (B, N, K) -> (B, P2, K)
         vb = vis.transpose(1, 0, 2)
         swt = vb @ tl
         num_L = oLc.transpose(1, 0, 2) @ tl
-        num_C = (vis[..., None] * oC).transpose(1, 0, 2, 3).reshape(nb_, -1, n_ * 2) @ tcm
+        num_C = voc.transpose(1, 0, 2, 3).reshape(nb_, -1, n_ * 2) @ tcm
         var_tL = vb @ tl2
         var_tC = vb @ tc2
         sw_b = sw.T[:, :, None]                                                  # (B, P2, 1)
@@ -812,7 +838,14 @@ class TileClassifier:
 
     def _try_angles(self, canvas: "FeatureCanvas", scored: list) -> list:
         """Try the best two candidates turned by :attr:`angles` (hand-placed tiles)."""
-        cands = [(c, a) for c in scored[:2] for a in self.angles]
+        return self._try_angles_many(canvas, [scored])[0]
+
+    def _try_angles_many(self, canvas: "FeatureCanvas", scoreds: list[list]) -> list[list]:
+        """:meth:`_try_angles` for several cells' candidate lists, in one correlation call."""
+        if not scoreds:
+            return []
+        groups = [[(c, a) for c in scored[:2] for a in self.angles] for scored in scoreds]
+        cands = [ca for g in groups for ca in g]
         temps = [self._turned_template(c[1], a) for c, a in cands]
         sc, tt, ll = canvas.scores(0, np.stack([t for t, _ in temps]), np.array([nm for _, nm in temps]),
                                    np.array([c[2] + INSET for c, _ in cands]),
@@ -820,12 +853,17 @@ class TileClassifier:
         flat = sc.reshape(len(cands), -1)
         b = flat.argmax(axis=1)
         p = sc.shape[1]
-        best = {t[1]: t for t in scored}
-        for i, (c, a) in enumerate(cands):
-            s = float(flat[i, b[i]])
-            if s > best[c[1]][0]:
-                best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
-        return sorted(best.values(), key=lambda t: -t[0])
+        out = []
+        i = 0
+        for scored, group in zip(scoreds, groups):
+            best = {t[1]: t for t in scored}
+            for c, a in group:
+                s = float(flat[i, b[i]])
+                if s > best[c[1]][0]:
+                    best[c[1]] = (s, c[1], int(tt[i] + b[i] // p) - INSET, int(ll[i] + b[i] % p) - INSET, a)
+                i += 1
+            out.append(sorted(best.values(), key=lambda t: -t[0]))
+        return out
 
     def _blurred(self, j: int, angle: float = 0.0) -> np.ndarray:
         """Template j smoothed (:attr:`verify_sigma`): its shapes and colours without the fine texture; turned

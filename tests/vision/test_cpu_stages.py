@@ -1,0 +1,125 @@
+"""Where a reading's CPU goes (vision.cputime) and the speed-ups that must not change a reading (issue 14's CPU
+targets): the sampler's kept lattice table, the tile classifier's kept per-level terms."""
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cputime import STAGES, StageClock
+from vision.sampling import GridSampler, grid_maps
+from vision.tiles import Grid
+
+
+def test_the_stage_clock_puts_the_time_since_the_last_mark_on_each_stage():
+    clock = StageClock()
+    clock.lap("markers")                       # no reading opened: only sets the mark
+    assert clock.totals == {}
+    clock.start()
+    t = time.thread_time()
+    while time.thread_time() - t < 0.02:      # 20 ms of this thread's CPU
+        pass
+    clock.lap("tiles")
+    clock.lap("figures")
+    assert clock.readings == 1
+    assert clock.totals["tiles"] >= 0.02
+    assert clock.totals["figures"] < 0.01
+    ms = clock.per_reading_ms()
+    assert list(ms) == ["tiles", "figures"], "stages listed in reading order"
+    assert "tiles 2" in clock.summary()
+    clock.reset()
+    assert clock.totals == {} and clock.readings == 0
+
+
+def _curved(pts: np.ndarray) -> np.ndarray:
+    """A homography and a little barrel: mat mm -> frame px."""
+    h = np.array([[1.3, 0.05, 100.0], [0.02, 1.25, 50.0], [1e-5, 2e-5, 1.0]])
+    q = np.c_[pts, np.ones(len(pts))] @ h.T
+    r = q[:, :2] / q[:, 2:]
+    return r + 1e-5 * (r - 900.0) ** 2
+
+
+@pytest.mark.parametrize("nx, ny, px, margin", [(1, 1, 48, 12), (11, 9, 48, 12), (3, 3, 96, 24)])
+def test_grid_maps_interpolate_the_mapping_to_every_pixel(nx, ny, px, margin):
+    """The kept per-size lattice table gives the mapping exactly on the lattice points and close between them,
+    the same on the second call as on the first."""
+    grid = Grid((500.0, 400.0), 3.0, 45.0)
+    mx, my = grid_maps(_curved, grid, -1, 0, nx, ny, px, margin)
+    w, h = nx * px + 2 * margin, ny * px + 2 * margin
+    assert mx.shape == my.shape == (h, w)
+    rows, cols = np.meshgrid(np.arange(h), np.arange(w), indexing="ij")
+    gx = -1 - 0.5 + (cols - margin + 0.5) / px
+    gy = 0 - 0.5 + (rows - margin + 0.5) / px
+    m = grid.mat_from_grid()
+    mm = np.stack([m[0, 0] * gx + m[0, 1] * gy + m[0, 2], m[1, 0] * gx + m[1, 1] * gy + m[1, 2]], axis=-1)
+    want = _curved(mm.reshape(-1, 2)).reshape(h, w, 2)
+    assert np.abs(mx - want[..., 0]).max() < 0.15 and np.abs(my - want[..., 1]).max() < 0.15
+    on = (slice(0, h, 8), slice(0, w, 8))
+    assert np.abs(mx[on] - want[on][..., 0]).max() < 0.05, "exact (to float32 and remap's 1/32 px) on the lattice"
+    again = grid_maps(_curved, grid, -1, 0, nx, ny, px, margin)
+    assert np.array_equal(again[0], mx) and np.array_equal(again[1], my)
+
+
+def test_a_sampled_canvas_shows_the_frame_through_the_mapping():
+    frame = np.zeros((600, 900, 3), np.uint8)
+    frame[:, ::2] = 255                                   # columns: black and white stripes
+    grid = Grid((200.0, 150.0), 0.0, 45.0)
+    gc = GridSampler().sample(frame, lambda p: np.asarray(p, float) * 2.0, None, grid, 0, 0, 2, 1, 48, 12)
+    assert gc.image.shape == (72, 120, 3)
+    # 2 px per mm, 45 mm per 48 px: not the identity, so the stripes are resampled but present
+    assert gc.image.std() > 40
+
+
+@pytest.mark.shared
+def test_a_full_reading_records_its_cpu_per_stage(neuesland):
+    cv2.setNumThreads(1)
+    rec = neuesland.recognizer()
+    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
+    rec.clock = StageClock()
+    obs = rec.observe(frame)
+    assert obs.tiles
+    ms = rec.clock.per_reading_ms()
+    assert rec.clock.readings == 1
+    for stage in ("markers", "start", "cells", "sample", "tiles", "figures"):
+        assert stage in ms, f"{stage} is timed: {ms}"
+    assert set(ms) <= set(STAGES)
+    assert ms["tiles"] > 0 and ms["start"] > 0, ms
+    # an update with the grid kept and nothing moved: no marker search, no start search, nothing classified
+    rec.clock = StageClock()
+    again = rec.observe(frame, previous=obs, relocate=False)
+    assert again.changed == [] and again.tiles.keys() == obs.tiles.keys()
+    assert rec.clock.per_reading_ms()["start"] < ms["start"] / 5
+
+
+@pytest.mark.shared
+def test_block_scores_of_a_few_templates_equal_those_of_all(neuesland):
+    """Block scores of a covered cell for a few templates (taken from the per-level terms kept on the classifier)
+    are those the same templates get among all of them, at the same offsets; and the same on a second call."""
+    from vision.tiles import FeatureCanvas
+
+    rec = neuesland.recognizer()
+    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
+    obs = rec.observe(frame)
+    clf = rec.classifier
+    size = (frame.shape[1], frame.shape[0])
+    gc = GridSampler().sample(frame, lambda p: rec.rectifier.mat_to_image(p, rec.rectifier.last, size),
+                              None, obs.grid, -1, -1, 3, 3)
+    for covered in (True, False):
+        fc = FeatureCanvas(gc)
+        top, left = fc.top_left(0, 0)
+        if covered:
+            cover = np.zeros(fc.bgr.shape[:2], np.float32)
+            cover[top + 10:top + 22, left + 14:left + 26] = 1.0     # a figure-sized covered spot
+            fc.set_occlusion(cover)
+        for level in (1, 0):
+            t0, l0 = (top // 2, left // 2) if level else (top, left)
+            every = np.arange(len(clf.half))
+            s_all, dy_all, dx_all = clf._block_grid(fc, level, every, t0, l0, 1)
+            js = np.array([3, 17, 40, 200])
+            s, dy, dx = clf._block_grid(fc, level, js, t0, l0, 1)
+            assert np.allclose(s, s_all[js], atol=1e-5), (covered, level, s, s_all[js])
+            assert np.array_equal(dy, dy_all[js]) and np.array_equal(dx, dx_all[js])
+            again = clf._block_grid(fc, level, js, t0, l0, 1)
+            assert np.array_equal(again[0], s)
