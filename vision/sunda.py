@@ -531,7 +531,9 @@ class SundaReader:
         j = int(np.argmax(score))
         angle = float(fine[j]) % 60.0
         p0, p1 = float(phases[j, 0]), float(phases[j, 1])
-        a0, a1 = math.radians(angle), math.radians(angle + 60)
+        # the phases are of the angle searched (it may lie just below 0 or above 60): the lines' normals turn
+        # with it; the lattice is the same turned by 60 degrees about a point, so the pose takes it mod 60
+        a0, a1 = math.radians(float(fine[j])), math.radians(float(fine[j]) + 60)
         N = np.array([[-math.sin(a0), math.cos(a0)], [-math.sin(a1), math.cos(a1)]])
         origin = np.linalg.solve(N, np.array([p0, p1]))
         lat = LatticePose((float(origin[0]), float(origin[1])), angle, self.side_mm)
