@@ -48,6 +48,7 @@ from . import VisionError
 from .calibrate import LensCalibration
 from .mat import Mat
 from .rectify import Rectifier
+from .sundaset import fit_to_set, prints_array
 
 SQ3 = math.sqrt(3.0)
 DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
@@ -312,6 +313,14 @@ class SundaReader:
         self._play = (int(x * self.s), int(y * self.s), int((x + w) * self.s), int((y + h) * self.s))
         self._win = self._play   # the canvas window being read (canvas px)
         self.pawn_names = list(colours.pawns)
+        self.prints: np.ndarray | None = None   # the owner's set (use_set): a constraint on the rings read
+        self._set_notes: list[str] = []
+
+    def use_set(self, rings: Sequence[str]) -> None:
+        """Read every piece as one of these prints (the owner's recorded set; ``vision.sundaset``): a ring none
+        of them is gets its least sure slots corrected, or a note in ``unsure``. Raises ``ValueError`` on a
+        ring that is not 12 slots of L and W."""
+        self.prints = prints_array(rings)
 
     # ---------------------------------------------------------------- camera
     def _camera(self, frame_size: tuple[int, int], homography: np.ndarray) -> tuple[np.ndarray, float]:
@@ -637,8 +646,10 @@ class SundaReader:
                 return (wx0 / self.s + inner <= mm[0] < wx1 / self.s - inner
                         and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
             tribes = [t for t in previous.tribes if not within(t.mat_mm)] + [t for t in tribes if within(t.mat_mm)]
-            unsure = [u for u in previous.unsure if not u.startswith("triangle")] + unsure
+            unsure = [u for u in previous.unsure if not u.startswith(("triangle", "piece at"))] + unsure
+        self._set_notes = []
         self._fill_hidden(pieces, covered, lat, tribes)
+        unsure = unsure + self._set_notes
         conflicts = _conflicts(pieces, covered)
         t5 = time.perf_counter()
         ms["pawns"] = (t5 - t4) * 1000
@@ -870,6 +881,15 @@ class SundaReader:
                     else:
                         v = p["votes"][k]
                     ring[k] = "L" if v.sum() == 0 or v[0] >= LAND_SHARE * v.sum() else "W"
+        if self.prints is not None:  # the owner's set: a ring none of its prints is holds a misread slot
+            across = {}
+            for i, p in enumerate(pieces):
+                cs = corners_of(p["q"], p["r"], p["turn"])
+                for s in range(4):
+                    other = sides_at.get((cs[(s + 1) % 4], cs[s]))
+                    if other is not None:
+                        across.update({(i, 3 * s + j): (other[0], 3 * other[1] + 2 - j) for j in range(3)})
+            self._set_notes = fit_to_set(pieces, self.prints, across)
         for p in pieces:
             ring = "".join(p["ring"])
             p["sides"] = " ".join(ring[3 * k:3 * k + 3] for k in range(4))

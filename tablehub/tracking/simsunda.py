@@ -18,7 +18,8 @@ entered from the record, would not follow).
 :meth:`SimSundaTable.recognizer` enrols the colours as the owner would, on "another evening"
 (:func:`vision.sunda.enrol` on a photo of :func:`vision.sunda.enrolment_layout`, as ``tablehub sundacam enrol``
 does), writes them to the references folder and returns the live recognizer loaded from it as the hub loads it
-(:class:`~tablehub.tracking.sundacam.SundaRecognizer`).
+(:class:`~tablehub.tracking.sundacam.SundaRecognizer`), reading with the record's set of prints as a constraint
+(``SundaReader.use_set``; the hub's references do not record the set yet).
 
 Resource markers are not drawn (the phone enters ``place_marker``).
 """
@@ -203,9 +204,13 @@ class SimSundaTable(ScriptedTable):
         photo, truth = self.enrolment_photo()
         colours = enrol_photo(photo, PAWN_COLOURS, lens=truth.lens(), source="the enrolment photo")
         if folder is None:
-            return SundaRecognizer(SundaReader(Mat.default(), colours, lens=truth.lens()))
-        write_refs(folder, colours, lens=truth.lens())
-        return load_recognizer(folder)
+            recognizer = SundaRecognizer(SundaReader(Mat.default(), colours, lens=truth.lens()))
+        else:
+            write_refs(folder, colours, lens=truth.lens())
+            recognizer = load_recognizer(folder)
+        # the owner's recorded set: the prints the reader may see (vision.sundaset)
+        recognizer.reader.use_set([p.ring for p in new_game(self.record.setup).set.pieces])
+        return recognizer
 
 
 def _angle(position: dict[str, Any], rng: np.random.Generator, tries: int = 80) -> float:
