@@ -67,8 +67,18 @@ def fit_to_set(pieces: list[dict[str, Any]], prints: np.ndarray,
     weights = 1 << np.arange(12)
     known = np.unique(prints @ weights)
     in_set = np.isin(ring @ weights, known)
-    clash = has & (ring != ring[np.maximum(nbp, 0), nbk])
-    need = np.nonzero(~in_set | clash.any(1))[0]
+    notes: list[str] = []
+    # twice: a ring corrected to the truth may now meet a misread ring of the set across a side; that one's
+    # turn comes in the second pass (what it costs to keep: the side it no longer continues)
+    for _ in range(2):
+        clash = has & (ring != ring[np.maximum(nbp, 0), nbk])
+        need = np.nonzero(~in_set | clash.any(1))[0]
+        notes += _fit(pieces, need, ring, both, has, nbp, nbk, prints, known, weights)
+        in_set = np.isin(ring @ weights, known)
+    return list(dict.fromkeys(notes))
+
+
+def _fit(pieces, need, ring, both, has, nbp, nbk, prints, known, weights) -> list[str]:
     notes: list[str] = []
     for i in need[np.argsort(-_support(both[need], ring[need]).min(axis=1))]:  # the surest first: their sides hold
         nb_land = ring[np.maximum(nbp[i], 0), nbk[i]]
