@@ -57,6 +57,7 @@ PAWN_HEIGHT_MM = 7.0
 MAX_TRIBE = 5
 LAND_SHARE = 0.5          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
+DEEP_SPIT = 0.12          # ... or its share deeper in, towards the middle, when its neighbours show none there
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
 PAWN_SIDE = 0.72         # a pawn's side against its top
 #: a height is taken as seen only where one pawn moves a stack's top this far (mm) from the nadir's line, and
@@ -822,12 +823,34 @@ class SundaReader:
         near, deep = votes
         vv = np.where((near.sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 2)
         lv, wv = vv[..., 0], vv[..., 1]
+        # deeper in, from each slot's point towards the piece's middle (a spit's or notch's body: at the side
+        # the camera's blur and the JPEG's chroma may have thinned it away; only for the lone-slot test)
+        spot = a[:, :, None, :] + ((np.arange(3) + 0.5) / 3)[None, None, :, None] * d[:, :, None, :]   # (n, 4, 3, 2)
+        toward = mid[:, None, None, :] - spot
+        side = np.stack([-toward[..., 1], toward[..., 0]], -1) / np.maximum(
+            np.linalg.norm(toward, axis=-1, keepdims=True), 1e-6)
+        f = np.array([0.12, 0.18, 0.24, 0.30, 0.36])
+        lat_mm = np.array([-1.0, 0.0, 1.0])
+        dp = (spot[..., None, None, :] + f[None, None, None, :, None, None] * toward[..., None, None, :]
+              + lat_mm[None, None, None, None, :, None] * side[..., None, None, :])              # (n, 4, 3, 5, 3, 2)
+        dl = self._at(label, dp).reshape(len(pieces), 12, -1)
+        deep_votes = np.stack([(dl == 1).sum(-1), (dl == 2).sum(-1)], -1)                      # (n, 12, 2)
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
         for i, p in enumerate(pieces):
             p["votes"] = np.stack([lv[i].ravel(), wv[i].ravel()], 1)    # (12, 2)
+            p["deep"] = deep_votes[i]
             p["mid"] = "?" if ((ml[i] == 1) | (ml[i] == 2)).sum() < 2 else (
                 "L" if (ml[i] == 1).sum() >= (ml[i] == 2).sum() else "W")
+
+    @staticmethod
+    def _deep_spit(deep: np.ndarray, k: int, around: str) -> bool:
+        """A lone slot whose other terrain shows only deeper in, towards the middle (its body), clearly and
+        there alone: at least DEEP_SPIT of its deep samples, and under a third of that at both neighbours."""
+        j = 0 if around == "W" else 1                     # the other terrain's column: land in water, or water
+        share = deep[:, j] / np.maximum(deep.sum(1), 1)
+        return bool(deep[k].sum() >= 8 and share[k] >= DEEP_SPIT
+                    and max(share[k - 1], share[(k + 1) % 12]) < DEEP_SPIT / 3)
 
     def _fill_hidden(self, pieces, covered, lat: LatticePose, tribes: list[TribeReading]) -> None:
         """Slots hidden (a pawn over them): the neighbour's slot across the side, else land (pawns stand on
@@ -850,6 +873,8 @@ class SundaReader:
                     if other(k) >= SPIT_SHARE and other(k) > other(k - 1) and other(k) > other(k + 1):
                         ring[k] = "L" if a == "W" else "W"
                         clear[k] = True
+                    elif self._deep_spit(p["deep"], k, a):
+                        ring[k] = "L" if a == "W" else "W"
             p["ring"] = ring
             p["strong"] = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
             p["clear"] = clear
