@@ -834,23 +834,26 @@ class SundaReader:
         dp = (spot[..., None, None, :] + f[None, None, None, :, None, None] * toward[..., None, None, :]
               + lat_mm[None, None, None, None, :, None] * side[..., None, None, :])              # (n, 4, 3, 5, 3, 2)
         dl = self._at(label, dp).reshape(len(pieces), 12, -1)
-        deep_votes = np.stack([(dl == 1).sum(-1), (dl == 2).sum(-1)], -1)                      # (n, 12, 2)
+        deep_n = ((dl == 1) | (dl == 2)).sum(-1)
+        deep_land = ((dl == 1).sum(-1) / np.maximum(deep_n, 1)).tolist()
+        deep_water = ((dl == 2).sum(-1) / np.maximum(deep_n, 1)).tolist()
+        deep_n = deep_n.tolist()
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
         for i, p in enumerate(pieces):
             p["votes"] = np.stack([lv[i].ravel(), wv[i].ravel()], 1)    # (12, 2)
-            p["deep"] = deep_votes[i]
+            p["deep"] = list(zip(deep_land[i], deep_water[i], deep_n[i]))  # each slot's land, water share, samples
             p["mid"] = "?" if ((ml[i] == 1) | (ml[i] == 2)).sum() < 2 else (
                 "L" if (ml[i] == 1).sum() >= (ml[i] == 2).sum() else "W")
 
     @staticmethod
-    def _deep_spit(deep: np.ndarray, k: int, around: str) -> bool:
+    def _deep_spit(deep: list[tuple[float, float, int]], k: int, around: str) -> bool:
         """A lone slot whose other terrain shows only deeper in, towards the middle (its body), clearly and
-        there alone: at least DEEP_SPIT of its deep samples, and under a third of that at both neighbours."""
-        j = 0 if around == "W" else 1                     # the other terrain's column: land in water, or water
-        share = deep[:, j] / np.maximum(deep.sum(1), 1)
-        return bool(deep[k].sum() >= 8 and share[k] >= DEEP_SPIT
-                    and max(share[k - 1], share[(k + 1) % 12]) < DEEP_SPIT / 3)
+        there alone: at least DEEP_SPIT of its deep samples, and under a third of that at both neighbours.
+        ``deep``: each slot's (land share, water share, samples) there."""
+        j = 0 if around == "W" else 1                     # the other terrain: land in water, or water in land
+        return (deep[k][2] >= 8 and deep[k][j] >= DEEP_SPIT
+                and max(deep[k - 1][j], deep[(k + 1) % 12][j]) < DEEP_SPIT / 3)
 
     def _fill_hidden(self, pieces, covered, lat: LatticePose, tribes: list[TribeReading]) -> None:
         """Slots hidden (a pawn over them): the neighbour's slot across the side, else land (pawns stand on
@@ -865,6 +868,7 @@ class SundaReader:
             # a lone slot of the other terrain between two is a thin spit (or notch) that the camera's blur and
             # chroma subsampling thin further: a clear trace of it is enough
             base = list(ring)
+            deep = p["deep"]
             for k in range(12):
                 a, b = base[k - 1], base[(k + 1) % 12]
                 if a == b and a == base[k] and tot[k] >= 8:
@@ -873,7 +877,7 @@ class SundaReader:
                     if other(k) >= SPIT_SHARE and other(k) > other(k - 1) and other(k) > other(k + 1):
                         ring[k] = "L" if a == "W" else "W"
                         clear[k] = True
-                    elif self._deep_spit(p["deep"], k, a):
+                    elif self._deep_spit(deep, k, a):
                         ring[k] = "L" if a == "W" else "W"
             p["ring"] = ring
             p["strong"] = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
