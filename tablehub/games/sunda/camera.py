@@ -122,17 +122,12 @@ class SundaCameraMoves:
         # rare prints vote alone when there are enough of them (common ones would cast thousands of votes)
         rare = {key for key, n in counts.items() if n <= 3}
         use = rare if sum(counts[key] for key in rare) >= 3 else set(counts)
-        votes: Counter = Counter()
-        for s in pieces:
-            ring = _ring(s["sides"])
-            if min(ring, _half(ring)) not in use:
-                continue
-            c2 = corners(s["q"], s["r"], s["turn"])[2]
-            for q, r, t, sring in ((s["q"], s["r"], s["turn"], ring), (c2[0], c2[1], s["turn"] + 3, _half(ring))):
-                for eq, er, et in by_ring.get(sring, ()):
-                    k = (et - t) % 6
-                    a = _rot((q, r), k)
-                    votes[(k, (eq - a[0], er - a[1]))] += 1
+        votes = self._votes(pieces, lambda ring: by_ring.get(ring, ()), use)
+        if not votes:  # a slot of a logged piece misread in this frame: prints one slot off vote
+            def near(ring: str) -> list[tuple[int, int, int]]:
+                return [spot for logged, spots in by_ring.items()
+                        if sum(a != b for a, b in zip(logged, ring)) <= 1 for spot in spots]
+            votes = self._votes(pieces, near, None)
         if not votes:
             return None
         (k, shift), n = max(votes.items(), key=lambda kv: (kv[1], -kv[0][0], kv[0][1]))
@@ -146,6 +141,23 @@ class SundaCameraMoves:
         no piece left in the pool matches every slot (the phone is asked)."""
         alts, question = self._piece_actions(game, 0, 0, turn, ring, join)
         return dict(alts[0][0]) if alts and not question else None
+
+    @staticmethod
+    def _votes(pieces: list[Mapping[str, Any]], spots_of: Any, use: set[str] | None) -> Counter:
+        """Votes for ``(k, shift)``: each seen piece (from either acute corner) against the logged placements
+        ``spots_of(ring)`` gives for its print; only prints in ``use`` (every print when ``None``)."""
+        votes: Counter = Counter()
+        for s in pieces:
+            ring = _ring(s["sides"])
+            if use is not None and min(ring, _half(ring)) not in use:
+                continue
+            c2 = corners(s["q"], s["r"], s["turn"])[2]
+            for q, r, t, sring in ((s["q"], s["r"], s["turn"], ring), (c2[0], c2[1], s["turn"] + 3, _half(ring))):
+                for eq, er, et in spots_of(sring):
+                    k = (et - t) % 6
+                    a = _rot((q, r), k)
+                    votes[(k, (eq - a[0], er - a[1]))] += 1
+        return votes
 
     def _to_engine(self, s: Mapping[str, Any], k: int, shift: tuple[int, int]) -> tuple[int, int, int, str]:
         a = _rot((s["q"], s["r"]), k)
