@@ -9,7 +9,9 @@ every piece off its place by its own small offset and turn, gaps of 0.6-1.4 mm, 
 (grey felt, dark green felt, beige linen, brown), pawns off their nodes. Enrolment per table, on
 "another evening" (vision.sim.camera.CameraModel.other_session: other light side, colour balance,
 exposure, arm tilt): one photo of an all-land piece, an all-water piece and a pawn of each colour.
-The lens calibration is the rendered camera's (exact).
+The lens calibration is the rendered camera's (exact). The reader knows the owner's set of prints (the
+136 pieces' land and water, not where any lies: vision.sundaset), as the hub's reader does once the set
+is recorded.
 
 Each table is photographed twice: without its last piece, then with it (the camera held still,
 another frame's noise and white balance). The full table is read from scratch, and again
@@ -98,6 +100,7 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
         frame0, _ = render_sunda(before, cam, rng)
         frame1, truth = render_sunda(scene, cam, rng)
         reader = SundaReader(mat, learnt, lens=truth.lens())
+        reader.use_set([p.ring for p in game.set.pieces])  # the owner's recorded set (vision.sundaset)
         r0 = reader.read(frame0)                       # also builds the camera's remap tables (once a camera)
         c = time.process_time()
         r1 = reader.read(frame1)

@@ -48,6 +48,7 @@ from . import VisionError
 from .calibrate import LensCalibration
 from .mat import Mat
 from .rectify import Rectifier
+from .sundaset import fit_to_set, prints_array
 
 SQ3 = math.sqrt(3.0)
 DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
@@ -56,6 +57,7 @@ PAWN_HEIGHT_MM = 7.0
 MAX_TRIBE = 5
 LAND_SHARE = 0.5          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
+DEEP_SPIT = 0.12          # ... or its share deeper in, towards the middle, when its neighbours show none there
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
 PAWN_SIDE = 0.72         # a pawn's side against its top
 #: a height is taken as seen only where one pawn moves a stack's top this far (mm) from the nadir's line, and
@@ -312,6 +314,14 @@ class SundaReader:
         self._play = (int(x * self.s), int(y * self.s), int((x + w) * self.s), int((y + h) * self.s))
         self._win = self._play   # the canvas window being read (canvas px)
         self.pawn_names = list(colours.pawns)
+        self.prints: np.ndarray | None = None   # the owner's set (use_set): a constraint on the rings read
+        self._set_notes: list[str] = []
+
+    def use_set(self, rings: Sequence[str]) -> None:
+        """Read every piece as one of these prints (the owner's recorded set; ``vision.sundaset``): a ring none
+        of them is gets its least sure slots corrected, or a note in ``unsure``. Raises ``ValueError`` on a
+        ring that is not 12 slots of L and W."""
+        self.prints = prints_array(rings)
 
     # ---------------------------------------------------------------- camera
     def _camera(self, frame_size: tuple[int, int], homography: np.ndarray) -> tuple[np.ndarray, float]:
@@ -531,7 +541,9 @@ class SundaReader:
         j = int(np.argmax(score))
         angle = float(fine[j]) % 60.0
         p0, p1 = float(phases[j, 0]), float(phases[j, 1])
-        a0, a1 = math.radians(angle), math.radians(angle + 60)
+        # the phases are of the angle searched (it may lie just below 0 or above 60): the lines' normals turn
+        # with it; the lattice is the same turned by 60 degrees about a point, so the pose takes it mod 60
+        a0, a1 = math.radians(float(fine[j])), math.radians(float(fine[j]) + 60)
         N = np.array([[-math.sin(a0), math.cos(a0)], [-math.sin(a1), math.cos(a1)]])
         origin = np.linalg.solve(N, np.array([p0, p1]))
         lat = LatticePose((float(origin[0]), float(origin[1])), angle, self.side_mm)
@@ -635,8 +647,10 @@ class SundaReader:
                 return (wx0 / self.s + inner <= mm[0] < wx1 / self.s - inner
                         and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
             tribes = [t for t in previous.tribes if not within(t.mat_mm)] + [t for t in tribes if within(t.mat_mm)]
-            unsure = [u for u in previous.unsure if not u.startswith("triangle")] + unsure
+            unsure = [u for u in previous.unsure if not u.startswith(("triangle", "piece at"))] + unsure
+        self._set_notes = []
         self._fill_hidden(pieces, covered, lat, tribes)
+        unsure = unsure + self._set_notes
         conflicts = _conflicts(pieces, covered)
         t5 = time.perf_counter()
         ms["pawns"] = (t5 - t4) * 1000
@@ -809,12 +823,37 @@ class SundaReader:
         near, deep = votes
         vv = np.where((near.sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 2)
         lv, wv = vv[..., 0], vv[..., 1]
+        # deeper in, from each slot's point towards the piece's middle (a spit's or notch's body: at the side
+        # the camera's blur and the JPEG's chroma may have thinned it away; only for the lone-slot test)
+        spot = a[:, :, None, :] + ((np.arange(3) + 0.5) / 3)[None, None, :, None] * d[:, :, None, :]   # (n, 4, 3, 2)
+        toward = mid[:, None, None, :] - spot
+        side = np.stack([-toward[..., 1], toward[..., 0]], -1) / np.maximum(
+            np.linalg.norm(toward, axis=-1, keepdims=True), 1e-6)
+        f = np.array([0.12, 0.18, 0.24, 0.30, 0.36])
+        lat_mm = np.array([-1.0, 0.0, 1.0])
+        dp = (spot[..., None, None, :] + f[None, None, None, :, None, None] * toward[..., None, None, :]
+              + lat_mm[None, None, None, None, :, None] * side[..., None, None, :])              # (n, 4, 3, 5, 3, 2)
+        dl = self._at(label, dp).reshape(len(pieces), 12, -1)
+        deep_n = ((dl == 1) | (dl == 2)).sum(-1)
+        deep_land = ((dl == 1).sum(-1) / np.maximum(deep_n, 1)).tolist()
+        deep_water = ((dl == 2).sum(-1) / np.maximum(deep_n, 1)).tolist()
+        deep_n = deep_n.tolist()
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
         for i, p in enumerate(pieces):
             p["votes"] = np.stack([lv[i].ravel(), wv[i].ravel()], 1)    # (12, 2)
+            p["deep"] = list(zip(deep_land[i], deep_water[i], deep_n[i]))  # each slot's land, water share, samples
             p["mid"] = "?" if ((ml[i] == 1) | (ml[i] == 2)).sum() < 2 else (
                 "L" if (ml[i] == 1).sum() >= (ml[i] == 2).sum() else "W")
+
+    @staticmethod
+    def _deep_spit(deep: list[tuple[float, float, int]], k: int, around: str) -> bool:
+        """A lone slot whose other terrain shows only deeper in, towards the middle (its body), clearly and
+        there alone: at least DEEP_SPIT of its deep samples, and under a third of that at both neighbours.
+        ``deep``: each slot's (land share, water share, samples) there."""
+        j = 0 if around == "W" else 1                     # the other terrain: land in water, or water in land
+        return (deep[k][2] >= 8 and deep[k][j] >= DEEP_SPIT
+                and max(deep[k - 1][j], deep[(k + 1) % 12][j]) < DEEP_SPIT / 3)
 
     def _fill_hidden(self, pieces, covered, lat: LatticePose, tribes: list[TribeReading]) -> None:
         """Slots hidden (a pawn over them): the neighbour's slot across the side, else land (pawns stand on
@@ -829,6 +868,7 @@ class SundaReader:
             # a lone slot of the other terrain between two is a thin spit (or notch) that the camera's blur and
             # chroma subsampling thin further: a clear trace of it is enough
             base = list(ring)
+            deep = p["deep"]
             for k in range(12):
                 a, b = base[k - 1], base[(k + 1) % 12]
                 if a == b and a == base[k] and tot[k] >= 8:
@@ -837,6 +877,8 @@ class SundaReader:
                     if other(k) >= SPIT_SHARE and other(k) > other(k - 1) and other(k) > other(k + 1):
                         ring[k] = "L" if a == "W" else "W"
                         clear[k] = True
+                    elif self._deep_spit(deep, k, a):
+                        ring[k] = "L" if a == "W" else "W"
             p["ring"] = ring
             p["strong"] = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
             p["clear"] = clear
@@ -868,6 +910,15 @@ class SundaReader:
                     else:
                         v = p["votes"][k]
                     ring[k] = "L" if v.sum() == 0 or v[0] >= LAND_SHARE * v.sum() else "W"
+        if self.prints is not None:  # the owner's set: a ring none of its prints is holds a misread slot
+            across = {}
+            for i, p in enumerate(pieces):
+                cs = corners_of(p["q"], p["r"], p["turn"])
+                for s in range(4):
+                    other = sides_at.get((cs[(s + 1) % 4], cs[s]))
+                    if other is not None:
+                        across.update({(i, 3 * s + j): (other[0], 3 * other[1] + 2 - j) for j in range(3)})
+            self._set_notes = fit_to_set(pieces, self.prints, across)
         for p in pieces:
             ring = "".join(p["ring"])
             p["sides"] = " ".join(ring[3 * k:3 * k + 3] for k in range(4))

@@ -7,8 +7,9 @@ pawn put on a node or on a tribe, a water right), with the table once it is done
 
 :class:`SimSundaTable` draws each step as a few frames with a hand over the table and then the still
 table (the simulated camera's lens, tilt, light, noise and JPEG; every piece off its place by its own hand
-error, the same from step to step). A record whose first piece turns 3-5 from 0,0 is shifted by a side (the camera anchors
-the first piece at the acute corner from which it turns 0-2: the same game). The lattice lies on the mat at a random angle and place that keeps the
+error, the same from step to step). The record is put in the camera's lattice (:func:`_anchored`: the camera logs the
+first piece from the acute corner its adapter chooses, ``first_piece``; the same game, shifted by a side when
+that is the corner the record did not anchor it at). The lattice lies on the mat at a random angle and place that keeps the
 whole game's layout on the play area, with the engine's direction D0 between 5 and 55 degrees of the
 mat's x axis: the reader takes as its D0 the lattice direction between 0 and 60 degrees, so the camera's
 game has the record's own coordinates (any other angle is the same game turned, which the phone's actions,
@@ -17,7 +18,8 @@ entered from the record, would not follow).
 :meth:`SimSundaTable.recognizer` enrols the colours as the owner would, on "another evening"
 (:func:`vision.sunda.enrol` on a photo of :func:`vision.sunda.enrolment_layout`, as ``tablehub sundacam enrol``
 does), writes them to the references folder and returns the live recognizer loaded from it as the hub loads it
-(:class:`~tablehub.tracking.sundacam.SundaRecognizer`).
+(:class:`~tablehub.tracking.sundacam.SundaRecognizer`), reading with the record's set of prints as a constraint
+(``SundaReader.use_set``; the hub's references do not record the set yet).
 
 Resource markers are not drawn (the phone enters ``place_marker``).
 """
@@ -52,7 +54,7 @@ def sunda_steps(record: Record) -> list[TurnScript]:
         raise RecordError(f"{record.source}: {record.setup.game} is not a laid-out table the camera reads")
     steps: list[TurnScript] = []
     phone: list[dict[str, Any]] = []
-    actions = _anchored(record.actions)
+    actions = _anchored(record.actions, new_game(record.setup))
     for i, a in enumerate(actions):
         try:
             game.apply(game.parse_action(a))
@@ -71,25 +73,38 @@ def sunda_steps(record: Record) -> list[TurnScript]:
     return steps
 
 
-def _anchored(actions: Any) -> list[dict[str, Any]]:
-    """The record's actions, shifted (every point by one vector) so that its first piece turns 0-2 from 0,0, as
-    the camera logs it (the other acute corner at 0,0 is the same game shifted by a side)."""
+def _anchored(actions: Any, game: Any) -> list[dict[str, Any]]:
+    """The record's actions in the camera's lattice: the first piece as the camera logs it
+    (``game.layout_moves.first_piece`` on the print seen from the corner turning 0-2: that corner at 0,0 when
+    a pool piece reads so from it, else the other acute corner), and every point shifted by the vector that
+    carries the record's 0,0 there. The same game: the first piece's print lies where it lay. When the camera
+    logs a look-alike of the first piece, that look-alike's own later placements are logged as the record's
+    piece (the same print on the same rhombus). ``game`` is the record's game before its first action."""
+    from ..games.sunda.camera import _canonical, readdress
     from ..games.sunda.lattice import corners
 
     out = [dict(a) for a in actions]
     first = next((a for a in out if a.get("type") == "place_piece"), None)
-    if first is None or int(first.get("turn", 0)) % 6 < 3:
-        return out
-    c2 = corners(int(first["q"]), int(first["r"]), int(first["turn"]))[2]
-    dq, dr = int(first["q"]) - c2[0], int(first["r"]) - c2[1]
+    if first is None or first.get("piece") not in game.set.by_id:
+        return out  # the replay names what is wrong
+    have = game.set.by_id[first["piece"]]
+    q0, r0, t0 = int(first["q"]), int(first["r"]), int(first.get("turn", 0)) % 6
+    _, _, t, ring = _canonical(q0, r0, t0, have.ring)
+    logged = game.layout_moves.first_piece(game, t, ring, have.join)
+    if logged is None:  # cannot be: the record's own piece is in the pool
+        raise RecordError(f"the first piece {have.id}: the camera would log no piece for it")
+    want = game.set.by_id[logged["piece"]]
+    # the record's point that the camera puts at 0,0: the first piece's c0 (same turn) or its other acute corner
+    dq, dr = (-q0, -r0) if int(logged["turn"]) == t0 else tuple(-x for x in corners(q0, r0, t0)[2])
     for a in out:
-        if a is first:  # anchored at its other acute corner, which the shift brings to 0,0
-            a["turn"], a["q"], a["r"] = (int(a["turn"]) + 3) % 6, c2[0], c2[1]
+        if a is not first and a.get("type") == "place_piece" and a.get("piece") == want.id != have.id:
+            a.update(readdress(a, want, have))
         if "q" in a and "r" in a:
             a["q"], a["r"] = int(a["q"]) + dq, int(a["r"]) + dr
         if a.get("type") == "challenge":  # a roll's "defender" holds dice, not a point
             for key in ("attacker", "defender"):
                 a[key] = [int(a[key][0]) + dq, int(a[key][1]) + dr]
+    first.update(piece=want.id, q=0, r=0, turn=int(logged["turn"]))
     return out
 
 
@@ -189,9 +204,13 @@ class SimSundaTable(ScriptedTable):
         photo, truth = self.enrolment_photo()
         colours = enrol_photo(photo, PAWN_COLOURS, lens=truth.lens(), source="the enrolment photo")
         if folder is None:
-            return SundaRecognizer(SundaReader(Mat.default(), colours, lens=truth.lens()))
-        write_refs(folder, colours, lens=truth.lens())
-        return load_recognizer(folder)
+            recognizer = SundaRecognizer(SundaReader(Mat.default(), colours, lens=truth.lens()))
+        else:
+            write_refs(folder, colours, lens=truth.lens())
+            recognizer = load_recognizer(folder)
+        # the owner's recorded set: the prints the reader may see (vision.sundaset)
+        recognizer.reader.use_set([p.ring for p in new_game(self.record.setup).set.pieces])
+        return recognizer
 
 
 def _angle(position: dict[str, Any], rng: np.random.Generator, tries: int = 80) -> float:

@@ -191,3 +191,19 @@ def test_a_moved_camera_is_located_again(table):
     assert not reader._markers_still(moved, reading)
     res = compare_reading(reader.read(moved, previous=reading), truth)
     assert res["lattice_misfit"] < 0.2 and res["pieces_found"] >= 130
+
+
+@pytest.mark.parametrize("angle", [59.85, 0.2])
+def test_a_lattice_at_the_turn_of_60_degrees_is_fitted(angle):
+    """Its lines' angle searched just below 0 (or above 60) degrees: the phases are of that angle, the pose
+    takes it mod 60 (a lattice 0.4 of a side off before)."""
+    def first_pieces(position):
+        position["pieces"] = position["pieces"][:30]
+        keep = {c for p in position["pieces"] for c in piece_corners(p["q"], p["r"], p["turn"])}
+        position["tribes"] = [t for t in position.get("tribes", []) if (t["q"], t["r"]) in keep]
+
+    game, scene, cam, rng, reader, frame, truth = _setup(7, edit=first_pieces, angle_deg=angle)
+    reading = reader.read(frame)
+    res = compare_reading(reading, truth)
+    assert res["lattice_misfit"] < 0.1 and res["pieces_found"] == 30, res["wrong"][:3]
+    assert res["sides"] == 4 * 30, res["wrong"][:3]

@@ -64,6 +64,33 @@ def _ring(sides: str) -> str:
     return str(sides).replace(" ", "")
 
 
+def first_spots(turn: int, ring: str) -> tuple[tuple[int, int, int, str], tuple[int, int, int, str]]:
+    """Where the engine may log the first piece, seen with ``ring`` from the acute corner from which it turns
+    ``turn`` (0-2): ``(q, r, turn, ring)`` with that corner at 0,0 (tried first), or with the other acute corner
+    at 0,0 (turning 3-5, its print read from there). Which one is logged is the pool piece that matches best
+    (:meth:`SundaCameraMoves.first_piece`); the engine's lattice is then the reader's shifted so that the
+    chosen corner lies at 0,0."""
+    t, ring = turn % 6, _ring(ring)
+    if t >= 3:
+        raise ValueError(f"first_spots: turn {turn} is not 0-2 (the canonical anchor)")
+    return (0, 0, t, ring), (0, 0, t + 3, _half(ring))
+
+
+def readdress(action: Mapping[str, Any], have: Any, want: Any) -> dict[str, Any]:
+    """``action`` (a ``place_piece`` of piece ``have``) as a ``place_piece`` of the look-alike ``want``
+    laid with the same print on the same rhombus: at the same anchor when their rings are equal, at the other
+    acute corner when ``want``'s ring is ``have``'s turned half round. Raises ``ValueError`` when neither."""
+    q, r, t = int(action["q"]), int(action["r"]), int(action.get("turn", 0))
+    if want.join != have.join:
+        raise ValueError(f"readdress: {want.id} and {have.id} differ in join")
+    if want.ring == have.ring:
+        return {**action, "piece": want.id}
+    if want.ring == _half(have.ring):
+        c2 = corners(q, r, t)[2]
+        return {**action, "piece": want.id, "q": c2[0], "r": c2[1], "turn": (t + 3) % 6}
+    raise ValueError(f"readdress: {want.id} is not a look-alike of {have.id}")
+
+
 class SundaCameraMoves:
     """The engine's adapter for the live tracker (module docstring): ``change(game, seen)``."""
 
@@ -95,21 +122,42 @@ class SundaCameraMoves:
         # rare prints vote alone when there are enough of them (common ones would cast thousands of votes)
         rare = {key for key, n in counts.items() if n <= 3}
         use = rare if sum(counts[key] for key in rare) >= 3 else set(counts)
-        votes: Counter = Counter()
-        for s in pieces:
-            ring = _ring(s["sides"])
-            if min(ring, _half(ring)) not in use:
-                continue
-            c2 = corners(s["q"], s["r"], s["turn"])[2]
-            for q, r, t, sring in ((s["q"], s["r"], s["turn"], ring), (c2[0], c2[1], s["turn"] + 3, _half(ring))):
-                for eq, er, et in by_ring.get(sring, ()):
-                    k = (et - t) % 6
-                    a = _rot((q, r), k)
-                    votes[(k, (eq - a[0], er - a[1]))] += 1
+        votes = self._votes(pieces, lambda ring: by_ring.get(ring, ()), use)
+        if not votes:  # a slot of a logged piece misread in this frame: prints one slot off vote
+            def near(ring: str) -> list[tuple[int, int, int]]:
+                return [spot for logged, spots in by_ring.items()
+                        if sum(a != b for a, b in zip(logged, ring)) <= 1 for spot in spots]
+            votes = self._votes(pieces, near, None)
         if not votes:
             return None
         (k, shift), n = max(votes.items(), key=lambda kv: (kv[1], -kv[0][0], kv[0][1]))
         return k, shift, n
+
+    def first_piece(self, game: Any, turn: int, ring: str, join: str) -> dict[str, Any] | None:
+        """The ``place_piece`` the camera logs for a first piece seen with ``ring`` from its acute corner turning
+        ``turn`` (0-2) and ``join``, on a game with no piece laid: the best match in the pool, from
+        :func:`first_spots` (the corner turning 0-2 when a pool piece reads so from it, else the other).
+        The simulated table anchors its records by the same rule (``tracking.simsunda``). ``None`` when
+        no piece left in the pool matches every slot (the phone is asked)."""
+        alts, question = self._piece_actions(game, 0, 0, turn, ring, join)
+        return dict(alts[0][0]) if alts and not question else None
+
+    @staticmethod
+    def _votes(pieces: list[Mapping[str, Any]], spots_of: Any, use: set[str] | None) -> Counter:
+        """Votes for ``(k, shift)``: each seen piece (from either acute corner) against the logged placements
+        ``spots_of(ring)`` gives for its print; only prints in ``use`` (every print when ``None``)."""
+        votes: Counter = Counter()
+        for s in pieces:
+            ring = _ring(s["sides"])
+            if use is not None and min(ring, _half(ring)) not in use:
+                continue
+            c2 = corners(s["q"], s["r"], s["turn"])[2]
+            for q, r, t, sring in ((s["q"], s["r"], s["turn"], ring), (c2[0], c2[1], s["turn"] + 3, _half(ring))):
+                for eq, er, et in spots_of(sring):
+                    k = (et - t) % 6
+                    a = _rot((q, r), k)
+                    votes[(k, (eq - a[0], er - a[1]))] += 1
+        return votes
 
     def _to_engine(self, s: Mapping[str, Any], k: int, shift: tuple[int, int]) -> tuple[int, int, int, str]:
         a = _rot((s["q"], s["r"]), k)
@@ -160,6 +208,12 @@ class SundaCameraMoves:
             if not piece_alts:
                 q, r = new[0][:2]
                 return LayoutChange(reason=T("the piece at {q},{r}: no piece left in the pool", q=q, r=r), notes=notes)
+            if not game.board.placed:  # the corner the first piece is logged from lies at 0,0: pawns follow it
+                s = pieces[0]
+                q, r, t, _ = _canonical(s["q"], s["r"], s["turn"], _ring(s["sides"]))
+                if int(piece_alts[0][0]["turn"]) != t:
+                    c2 = corners(q, r, t)[2]
+                    shift = (-c2[0], -c2[1])
         pawn_alts, ask = self._pawn_actions(game, seen, k, shift, notes, piece_new=bool(new))
         question = question or ask
         candidates = [p + ([w] if w else []) for p in piece_alts for w in (pawn_alts or [None])]
@@ -174,7 +228,7 @@ class SundaCameraMoves:
         if game.board.placed:
             spots = ((q, r, t, ring), (alt[0], alt[1], (t + 3) % 6, _half(ring)))
         else:  # the first piece: c0 at 0,0, from whichever acute corner its print matches (turning 0-2 first)
-            spots = ((0, 0, t, ring), (0, 0, (t + 3) % 6, _half(ring)))
+            spots = first_spots(t, ring)
         scored: list[tuple[float, int, str, dict[str, Any]]] = []
         seen_looks: set[tuple[str, str]] = set()
         for pid in game.pool:

@@ -1,0 +1,111 @@
+"""The owner's recorded set of Sunda to Sahul pieces as a constraint on what the camera reads (issue 18).
+
+Every piece on the table is one of the set's prints, seen from either acute corner (the reader anchors a piece at
+whichever acute corner it found first, so a print and the print turned half round are the same piece). A ring of
+12 land/water slots read from the pixels that is none of them holds a misread slot: thin spits and the run ends
+at an acute corner are the slots the lens blur and the JPEG's chroma thin most. :func:`fit_to_set` replaces such a
+ring by the set's print that costs least to believe, where undoing a slot costs how clearly its pixels said it
+(both pieces' samples where a piece lies across the side: land and water continue across it), and disagreeing
+with the piece across a side costs a whole slot. A ring that no print near it explains, or that two prints
+explain about equally, is kept or chosen with a note in the reading's ``unsure`` list: the camera says it is
+unsure rather than guessing in silence.
+
+Which piece is which is never needed (look-alikes are one print); the constraint is the set of prints, not the
+pool: the reader does not know what the game has used.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+#: the farthest a read ring is corrected to a print of the set (slots changed)
+MAX_SLOTS = 2
+#: a print is chosen alone when the next print (another ring) costs this much more
+MARGIN = 0.35
+#: the cost of disagreeing with the ring the piece across a side was read with, per slot
+ACROSS = 1.0
+
+
+def prints_array(rings: Iterable[str]) -> np.ndarray:
+    """(M, 12) bool, True for land: every distinct print of ``rings`` and each turned half round.
+    Raises ``ValueError`` naming a ring that is not 12 slots of L and W."""
+    out = set()
+    for ring in rings:
+        ring = str(ring).replace(" ", "")
+        if len(ring) != 12 or set(ring) - {"L", "W"}:
+            raise ValueError(f"the set's print {ring!r}: expected 12 slots of L and W")
+        out.add(ring)
+        out.add(ring[6:] + ring[:6])
+    return np.array([[c == "L" for c in ring] for ring in sorted(out)], bool).reshape(-1, 12)
+
+
+def _support(votes: np.ndarray, land: np.ndarray) -> np.ndarray:
+    """How clearly each slot's samples said what was read: 0 (a coin toss or nothing seen) to 1."""
+    tot = votes.sum(-1)
+    said = np.where(land, votes[..., 0], votes[..., 1])
+    share = said / np.maximum(tot, 1e-6)
+    return np.clip(2 * share - 1, 0, 1) * np.minimum(tot, 16) / 16
+
+
+def fit_to_set(pieces: list[dict[str, Any]], prints: np.ndarray,
+               across: Mapping[tuple[int, int], tuple[int, int]]) -> list[str]:
+    """Correct the rings of ``pieces`` (dicts with ``ring`` (12 letters), ``votes`` (12, 2) land/water sample
+    weights, ``q, r, turn``) that are none of ``prints`` (:func:`prints_array`) in place; ``across`` maps
+    (piece, slot) to (piece, slot) across a shared side. Returns notes of the pieces left unsure."""
+    if not pieces or prints.size == 0:
+        return []
+    n = len(pieces)
+    ring = np.array([[c == "L" for c in p["ring"]] for p in pieces], bool)          # (n, 12)
+    votes = np.stack([np.asarray(p["votes"], np.float32) for p in pieces])         # (n, 12, 2)
+    nbp = np.full((n, 12), -1, np.int64)                                           # the piece across each slot
+    nbk = np.zeros((n, 12), np.int64)                                              # ... and its slot
+    for (i, k), (o, ko) in across.items():
+        nbp[i, k], nbk[i, k] = o, ko
+    has = nbp >= 0
+    both = votes + np.where(has[..., None], votes[np.maximum(nbp, 0), nbk], 0)     # land continues across a side
+    weights = 1 << np.arange(12)
+    known = np.unique(prints @ weights)
+    in_set = np.isin(ring @ weights, known)
+    notes: list[str] = []
+    # twice: a ring corrected to the truth may now meet a misread ring of the set across a side; that one's
+    # turn comes in the second pass (what it costs to keep: the side it no longer continues)
+    for _ in range(2):
+        clash = has & (ring != ring[np.maximum(nbp, 0), nbk])
+        need = np.nonzero(~in_set | clash.any(1))[0]
+        notes += _fit(pieces, need, ring, both, has, nbp, nbk, prints, known, weights)
+        in_set = np.isin(ring @ weights, known)
+    return list(dict.fromkeys(notes))
+
+
+def _fit(pieces, need, ring, both, has, nbp, nbk, prints, known, weights) -> list[str]:
+    notes: list[str] = []
+    for i in need[np.argsort(-_support(both[need], ring[need]).min(axis=1))]:  # the surest first: their sides hold
+        nb_land = ring[np.maximum(nbp[i], 0), nbk[i]]
+        mine = (ring[i] @ weights) in known
+        if mine and not np.any(has[i] & (nb_land != ring[i])):
+            continue  # a piece across was corrected since
+        diff = prints != ring[i]                                                    # (M, 12)
+        near = diff.sum(1) <= MAX_SLOTS
+        if not near.any():
+            notes.append(f"piece at {pieces[i]['q']},{pieces[i]['r']}: its print {_text(ring[i])} is none of the "
+                         f"set's")
+            continue
+        cand = prints[near]
+        cost = (diff[near] * _support(both[i], ring[i])).sum(1) + (has[i] & (cand != nb_land)).sum(1) * ACROSS
+        own = (has[i] & (ring[i] != nb_land)).sum() * ACROSS if mine else np.inf
+        best = int(np.argmin(cost))
+        if own <= cost[best]:
+            continue
+        rest = np.delete(cost, best)
+        if rest.size and rest.min() < cost[best] + MARGIN:
+            alt = cand[np.delete(np.arange(len(cand)), best)[int(np.argmin(rest))]]
+            notes.append(f"piece at {pieces[i]['q']},{pieces[i]['r']}: read {_text(ring[i])}, the set has "
+                         f"{_text(cand[best])} or {_text(alt)}")
+        ring[i] = cand[best]
+        pieces[i]["ring"] = ["L" if x else "W" for x in ring[i]]
+    return notes
+
+
+def _text(ring: Sequence[bool]) -> str:
+    return "".join("L" if x else "W" for x in ring)
