@@ -121,6 +121,16 @@ class GameRecognizers:
         if follow is not None:
             follow(known)
 
+    def use_game(self, game: Any) -> None:
+        """The running game, before a read (a recognizer that reads with the game's own pieces: Sunda's set)."""
+        try:
+            rec = self.current()
+        except RecognitionUnavailable:
+            return
+        use_game = getattr(rec, "use_game", None)
+        if use_game is not None:
+            use_game(game)
+
     def available(self, game: str) -> str | None:
         """``None`` when ``game``'s table can be read, else why not (for the page); what it loads is kept."""
         with self._lock:

@@ -19,7 +19,7 @@ entered from the record, would not follow).
 (:func:`vision.sunda.enrol` on a photo of :func:`vision.sunda.enrolment_layout`, as ``tablehub sundacam enrol``
 does), writes them to the references folder and returns the live recognizer loaded from it as the hub loads it
 (:class:`~tablehub.tracking.sundacam.SundaRecognizer`), reading with the record's set of prints as a constraint
-(``SundaReader.use_set``; the hub's references do not record the set yet).
+(``SundaReader.use_set``; in the hub the tracker gives the running game's set, ``SundaRecognizer.use_game``).
 
 Resource markers are not drawn (the phone enters ``place_marker``).
 """

@@ -27,6 +27,7 @@ class SundaRecognizer:
         self.reader = reader
         self.previous: Any = None
         self.last_ms: dict[str, float] = {}
+        self._set_of: Any = None  # the set of pieces the reader was last given (use_game)
 
     def __call__(self, frame: np.ndarray) -> LayoutSeen:
         try:
@@ -46,6 +47,16 @@ class SundaRecognizer:
         }
         notes: list[Any] = [T("the camera is unsure of {what}", what=u) for u in reading.unsure[:3]]
         return LayoutSeen(observation, notes)
+
+    def use_game(self, game: Any) -> None:
+        """Read with ``game``'s set of prints as a constraint (``SundaReader.use_set``, vision/sundaset.py): the
+        owner's recorded set, or the packaged provisional one. Told by the tracker before each read; the set is
+        taken again only when it is another set."""
+        pieces = getattr(getattr(game, "set", None), "pieces", None)
+        if pieces is None or pieces is self._set_of:
+            return
+        self.reader.use_set([p.ring for p in pieces])
+        self._set_of = pieces
 
     def reset(self) -> None:
         """Another game: read the table afresh."""

@@ -141,9 +141,14 @@ class Tracker:
         return reading
 
     def _tell_logged_tiles(self) -> None:
-        """Tell a recognizer that can use it (``follow``) which tile the log holds in each cell."""
-        follow = getattr(self._recognize, "follow", None)
+        """Tell a recognizer that can use it (``follow``) which tile the log holds in each cell, and one that
+        reads with the game's own pieces (``use_game``: Sunda to Sahul's set of prints) which game it reads."""
         session = self._session()
+        use_game = getattr(self._recognize, "use_game", None)
+        if use_game is not None and session is not None:
+            with session.lock:
+                use_game(session.game)
+        follow = getattr(self._recognize, "follow", None)
         if follow is None or session is None:
             return
         with session.lock:

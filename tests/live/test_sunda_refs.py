@@ -100,6 +100,11 @@ def test_run_reads_a_laid_piece_from_the_enrolled_folder_into_a_pending_placemen
     got = pending.actions[0]
     assert got["type"] == "place_piece" and {k: got[k] for k in ("q", "r", "turn")} == \
         {k: want[k] for k in ("q", "r", "turn")}, (got, want)
+    # the tracker gave the reader the running game's set of prints (vision/sundaset.py's constraint)
+    reader = recognizers.current().reader
+    from vision.sundaset import prints_array
+    want_prints = prints_array([p.ring for p in hub.session.game.set.pieces])
+    assert reader.prints is not None and np.array_equal(reader.prints, want_prints)
     store.close()
 
 
