@@ -36,15 +36,46 @@ BOOK_FORMAT = "tablehub-board-pieces/1"
 _BINS = (6, 8, 8)
 
 
-def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16) -> np.ndarray:
-    """``canvas`` brought to ``empty``'s light and colour balance (float32 BGR)."""
+def _light_terms(xs: np.ndarray, ys: np.ndarray, degree: int) -> np.ndarray:
+    """The monomials x^i y^j (i + j <= degree) of points scaled to -1..1: the smooth light model."""
+    return np.stack([xs ** i * ys ** j for i in range(degree + 1) for j in range(degree + 1 - i)], axis=-1)
+
+
+def light_gain(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 8, degree: int = 3,
+               rounds: int = 4) -> np.ndarray:
+    """The per-channel gain (small grid, float32, ``cell_px`` canvas px a cell) that brings ``canvas`` to
+    ``empty``'s light: a smooth field (a polynomial of ``degree`` in board position, per channel, in log
+    gain) fitted to the cells' log ratios, each round dropping the cells it does not explain (pieces,
+    whose colours are not the board's). Light on a flat board (colour balance, exposure, a gradient
+    across the table, the lens's vignette) is smooth; a piece is not, so crowded pieces do not pull the
+    board's light towards their own colours as a local median would."""
     h, w = empty.shape[:2]
     small = (max(2, w // cell_px), max(2, h // cell_px))
-    a = cv2.resize(canvas, small, interpolation=cv2.INTER_AREA).astype(np.float32) + 1
-    b = cv2.resize(empty, small, interpolation=cv2.INTER_AREA).astype(np.float32) + 1
-    gain = cv2.medianBlur(np.clip(b / a * 64, 0, 255).astype(np.uint8), 5).astype(np.float32) / 64
-    gain = cv2.GaussianBlur(gain, (0, 0), 1.5)
-    gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+    a = cv2.resize(canvas, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    b = cv2.resize(empty, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    ys, xs = np.mgrid[0:small[1], 0:small[0]].astype(np.float32)
+    terms = _light_terms(xs / max(1, small[0] - 1) * 2 - 1, ys / max(1, small[1] - 1) * 2 - 1, degree)
+    ratio = np.log(b + 1) - np.log(a + 1)
+    keep = (a.min(axis=2) > 8) & (b.min(axis=2) > 8) & (a.max(axis=2) < 250)  # seen, not black, not clipped
+    if keep.sum() < 4 * terms.shape[-1]:
+        return np.ones((small[1], small[0], 3), np.float32) * np.float32(np.median(np.exp(ratio), axis=(0, 1)))
+    fit = np.zeros(ratio.shape, np.float32)
+    for _ in range(rounds):
+        coef, *_ = np.linalg.lstsq(terms[keep], ratio[keep], rcond=None)
+        fit = (terms.reshape(-1, terms.shape[-1]) @ coef).reshape(ratio.shape).astype(np.float32)
+        resid = np.abs(ratio - fit).max(axis=2)
+        cut = max(0.04, 2.5 * float(np.median(resid[keep])))
+        new = keep & (resid < cut)
+        if new.sum() < 4 * terms.shape[-1] or (new == keep).all():
+            break
+        keep = new
+    return np.exp(fit).astype(np.float32)
+
+
+def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 8) -> np.ndarray:
+    """``canvas`` brought to ``empty``'s light and colour balance (float32 BGR): :func:`light_gain`."""
+    h, w = empty.shape[:2]
+    gain = cv2.resize(light_gain(canvas, empty, cell_px), (w, h), interpolation=cv2.INTER_LINEAR)
     return np.clip(canvas.astype(np.float32) * gain, 0, 255)
 
 
@@ -203,8 +234,10 @@ class Blob:
 
 
 def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float = 40.0,
-          max_single_mm2: float | None = None, min_half_width_mm: float = 3.0) -> list[Blob]:
-    """One blob per piece-sized patch of difference (touching pieces split)."""
+          max_single_mm2: float | None = None, min_half_width_mm: float = 3.0,
+          lab: np.ndarray | None = None, colours: np.ndarray | None = None) -> list[Blob]:
+    """One blob per piece-sized patch of difference (touching pieces split: by the pieces' own
+    colours when ``lab`` and the enrolled ``colours`` are given, else by shape)."""
     mask = (diff > threshold).astype(np.uint8)
     k = max(3, int(round(2.5 * ppm)) | 1)  # wider than a printed line under a little registration error
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -222,7 +255,13 @@ def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float 
             continue
         parts = [sub]
         if max_single_mm2 is not None and area > max_single_mm2:
-            parts = _split(sub, ppm, min_mm2)
+            parts = None
+            if lab is not None and colours is not None:
+                parts = split_by_colour(sub, lab[y:y + h, x:x + w], ppm, min_mm2, colours)
+            if parts:  # a part of one colour still too large: pieces of one colour touching
+                parts = [q for p in parts for q in (_split(p, ppm, min_mm2) if p.sum() / (ppm * ppm) > max_single_mm2
+                                                    else [p])]
+            parts = parts or _split(sub, ppm, min_mm2)
         out.extend(Blob(int(x), int(y), part, len(parts) > 1) for part in parts)
     return out
 
@@ -251,6 +290,48 @@ def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
         if part.sum() / (ppm * ppm) >= min_mm2:
             parts.append(part)
     return parts if len(parts) > 1 else [sub]
+
+
+def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float, colours: np.ndarray,
+                    near: float = 18.0, inset_mm: float = 2.5, gap_mm: float = 12.0) -> list[np.ndarray] | None:
+    """Touching pieces of different colours (two players' boats side by side): each blob pixel
+    labelled with the enrolled pieces' body colour (``colours``, Lab) it lies within ``near`` of;
+    each label's cores (``inset_mm`` in from its edges: no rims, shadows or small marks such as a
+    pearl), those of one colour less than ``gap_mm`` apart (a sail across a hull) as one, of at least
+    half a piece (``min_mm2``) seed a watershed over the blob. Pieces of one colour touching stay one
+    part (the caller splits it by shape). ``None`` when fewer
+    than two such cores are found (one colour: left to the shape)."""
+    m = sub.astype(np.uint8)
+    d = np.linalg.norm(lab[:, :, None, :] - colours[None, None, :, :], axis=3)
+    label = np.argmin(d, axis=2)
+    ok = (d.min(axis=2) < near) & sub
+    k = max(3, int(round(2 * inset_mm * ppm)) | 1)
+    ell = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    markers = np.zeros(sub.shape, np.int32)
+    n = 0
+    gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(round(gap_mm * ppm)) | 1,) * 2)
+    for c in np.unique(label[ok]):
+        mine = ((label == c) & ok).astype(np.uint8)
+        core = cv2.erode(mine, ell)
+        # one piece's body colour shows in patches parted by its marks (a sail, a pearl): bridged
+        whole = cv2.morphologyEx(mine, cv2.MORPH_CLOSE, gap) & m
+        cn, cl, stats, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
+        for i in range(1, cn):
+            seed = (cl == i) & (core > 0)
+            # a core is the piece less its inset all round: compare with half a piece's core
+            if seed.sum() / (ppm * ppm) >= 0.25 * min_mm2:
+                n += 1
+                markers[seed] = n + 1
+    if n < 2:
+        return None
+    # every other pixel of the blob (rims, sails, shadows) to the nearest seed
+    _, near_px = cv2.distanceTransformWithLabels((markers == 0).astype(np.uint8), cv2.DIST_L2, 5,
+                                                 labelType=cv2.DIST_LABEL_PIXEL)
+    ids = np.concatenate([[0], markers[markers > 0]]).astype(np.int32)
+    owner = ids[near_px]
+    parts = [p for p in ((owner == lab_id) & sub for lab_id in range(2, n + 2))
+             if p.sum() / (ppm * ppm) >= min_mm2]
+    return parts if len(parts) > 1 else None
 
 
 def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
@@ -318,6 +399,16 @@ class SpaceMap:
         return out
 
 
+def body_colours(book: PieceBook, apart: float = 10.0) -> np.ndarray:
+    """The enrolled pieces' body colours (their cores' median Lab), those closer than ``apart`` as one."""
+    out: list[np.ndarray] = []
+    for t in book.templates:
+        c = np.float32(t.hist[_NH:_NH + 3])
+        if all(np.linalg.norm(c - o) >= apart for o in out):
+            out.append(c)
+    return np.float32(out)
+
+
 def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
                 threshold: float = 14.0, min_margin: float = 0.08, max_score: float = 0.8,
                 line_mm: float = 2.0) -> list[PieceSeen]:
@@ -339,13 +430,16 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
                       for i, t in enumerate(book.templates))
 
     found = []
-    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest):
+    colours = body_colours(book)
+    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest, lab=lab,
+                   colours=colours):
         scores = scored(b)
         if not b.split and b.area_mm2(ppm) > 1.6 * smallest and (
                 scores[0][0] > 0.5 * max_score or len(scores) > 1 and scores[1][0] - scores[0][0] < min_margin):
             # no clear match, and room for two small pieces (small boats touching while a large piece is
             # enrolled too): the parts, when the blob splits
-            parts = _split(b.mask, ppm, 0.4 * smallest)
+            parts = split_by_colour(b.mask, b.crop(lab), ppm, 0.4 * smallest, colours) or \
+                _split(b.mask, ppm, 0.4 * smallest)
             if len(parts) > 1:
                 found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
                 continue
