@@ -235,7 +235,7 @@ class Blob:
 
 def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float = 40.0,
           max_single_mm2: float | None = None, min_half_width_mm: float = 3.0,
-          lab: np.ndarray | None = None, colours: np.ndarray | None = None) -> list[Blob]:
+          lab: np.ndarray | None = None, colours: "BodyColours | None" = None) -> list[Blob]:
     """One blob per piece-sized patch of difference (touching pieces split: by the pieces' own
     colours when ``lab`` and the enrolled ``colours`` are given, else by shape)."""
     mask = (diff > threshold).astype(np.uint8)
@@ -292,18 +292,18 @@ def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
     return parts if len(parts) > 1 else [sub]
 
 
-def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float, colours: np.ndarray,
+def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float, colours: "BodyColours",
                     near: float = 18.0, inset_mm: float = 2.5, gap_mm: float = 12.0) -> list[np.ndarray] | None:
     """Touching pieces of different colours (two players' boats side by side): each blob pixel
-    labelled with the enrolled pieces' body colour (``colours``, Lab) it lies within ``near`` of;
+    labelled with the enrolled pieces' body colour (:func:`body_colours`) it lies within ``near`` of;
     each label's cores (``inset_mm`` in from its edges: no rims, shadows or small marks such as a
     pearl), those of one colour less than ``gap_mm`` apart (a sail across a hull) as one, of at least
     half a piece (``min_mm2``) seed a watershed over the blob. Pieces of one colour touching stay one
     part (the caller splits it by shape). ``None`` when fewer
     than two such cores are found (one colour: left to the shape)."""
     m = sub.astype(np.uint8)
-    d = np.linalg.norm(lab[:, :, None, :] - colours[None, None, :, :], axis=3)
-    label = np.argmin(d, axis=2)
+    d = np.linalg.norm(lab[:, :, None, :] - colours.lab[None, None, :, :], axis=3)
+    label = colours.group[np.argmin(d, axis=2)]
     ok = (d.min(axis=2) < near) & sub
     k = max(3, int(round(2 * inset_mm * ppm)) | 1)
     ell = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -399,14 +399,26 @@ class SpaceMap:
         return out
 
 
-def body_colours(book: PieceBook, apart: float = 10.0) -> np.ndarray:
-    """The enrolled pieces' body colours (their cores' median Lab), those closer than ``apart`` as one."""
-    out: list[np.ndarray] = []
-    for t in book.templates:
-        c = np.float32(t.hist[_NH:_NH + 3])
-        if all(np.linalg.norm(c - o) >= apart for o in out):
-            out.append(c)
-    return np.float32(out)
+@dataclass
+class BodyColours:
+    """The enrolled pieces' body colours (their cores' median Lab, ``lab``) and which are one colour
+    (``group``: a player's boat and sailboat, one piece enrolled under two lights)."""
+
+    lab: np.ndarray
+    group: np.ndarray
+
+
+def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
+    """The enrolled pieces' body colours, those closer than ``same`` (Lab) in one group, chained."""
+    lab = np.float32([t.hist[_NH:_NH + 3] for t in book.templates])
+    group = np.arange(len(lab))
+    close = np.linalg.norm(lab[:, None] - lab[None], axis=2) < same
+    for _ in range(len(lab)):  # chained: the smallest index of every colour reachable
+        new = np.array([group[close[i]].min() for i in range(len(lab))])
+        if (new == group).all():
+            break
+        group = new
+    return BodyColours(lab, group)
 
 
 def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
