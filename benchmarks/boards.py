@@ -50,7 +50,7 @@ from vision.boardreg import BoardReference, BoardRegistrar, BoardTracker
 from vision.boardwatch import BoardWatch
 from vision.boards import render_board
 from vision.calibrate import LensCalibration
-from vision.sim.boardtable import BoardPiece, BoardScene, piece_for_look, place_piece, render_board_scene
+from vision.sim.boardtable import BoardPiece, BoardScene, footprint, piece_for_look, place_piece, render_board_scene
 from vision.sim.camera import NUISANCE
 
 SHIPS = ["Arriba", "Bravo", "Caribic", "Diabolo", "Evita", "Fuego"]
@@ -249,7 +249,8 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
             else:
                 s_new = int(rng.choice(same_kind))
                 p0 = pieces[k]
-                x, y, yaw, _ = place_piece(polys[s_new], p0.kind, rng, [])
+                others = [footprint(q.kind, q.x_mm, q.y_mm, q.yaw_deg) for j, q in enumerate(pieces) if j != k]
+                x, y, yaw, _ = place_piece(polys[s_new], p0.kind, rng, others)  # touching others, not inside them
                 moved = BoardPiece(p0.kind, p0.look, x, y, yaw, p0.mark)
             pieces2 = pieces[:k] + [moved] + pieces[k + 1:]
             truth2 = truth_set[:k] + [(name, s_new)] + truth_set[k + 1:]
