@@ -294,15 +294,22 @@ def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float 
             continue
         parts = [sub]
         if max_single_mm2 is not None and area > max_single_mm2:
-            parts = None
-            if lab is not None and colours is not None:
-                parts = split_by_colour(sub, lab[y:y + h, x:x + w], ppm, min_mm2, colours)
-            if parts:  # a part of one colour still too large: pieces of one colour touching
-                parts = [q for p in parts for q in (_split(p, ppm, min_mm2) if p.sum() / (ppm * ppm) > max_single_mm2
-                                                    else [p])]
-            parts = parts or _split(sub, ppm, min_mm2)
+            parts = split_touching(sub, None if lab is None else lab[y:y + h, x:x + w], ppm, min_mm2, max_single_mm2,
+                                   colours)
         out.extend(Blob(int(x), int(y), part, len(parts) > 1) for part in parts)
     return out
+
+
+def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float, max_single_mm2: float,
+                   colours: "BodyColours | None") -> list[np.ndarray]:
+    """Touching pieces: by their colours (:func:`split_by_colour`) when ``lab`` and ``colours`` are given,
+    a part of one colour still larger than ``max_single_mm2`` and a blob of one colour by shape."""
+    parts = None
+    if lab is not None and colours is not None:
+        parts = split_by_colour(sub, lab, ppm, min_mm2, colours)
+    if parts:  # a part of one colour still too large: pieces of one colour touching
+        return [q for p in parts for q in (_split(p, ppm, min_mm2) if p.sum() / (ppm * ppm) > max_single_mm2 else [p])]
+    return _split(sub, ppm, min_mm2)
 
 
 def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
@@ -487,19 +494,26 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
 
     found = []
     colours = body_colours(book)
-    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest, lab=lab,
-                   colours=colours):
+    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest):
         scores = scored(b)
-        if not b.split and b.area_mm2(ppm) > 1.6 * smallest and (
+        area = b.area_mm2(ppm)
+        t0 = book.templates[scores[0][1]]
+        other = [sc[0] for sc in scores[1:] if book.templates[sc[1]].name != t0.name]
+        clear = scores[0][0] <= 0.5 * max_score and (not other or other[0] - scores[0][0] >= 2 * min_margin)
+        if area > 1.3 * largest and not (clear and area <= 1.6 * t0.area_mm2):
+            # larger than any piece, and not clearly one piece a little enlarged (its shadow, blur): touching pieces
+            parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
+        elif area > 1.6 * smallest and not clear and (
                 scores[0][0] > 0.5 * max_score or len(scores) > 1 and scores[1][0] - scores[0][0] < min_margin):
             # no clear match, and room for two small pieces (small boats touching while a large piece is
             # enrolled too): the parts, when the blob splits
-            parts = split_by_colour(b.mask, b.crop(lab), ppm, 0.4 * smallest, colours) or \
-                _split(b.mask, ppm, 0.4 * smallest)
-            if len(parts) > 1:
-                found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
-                continue
-        found.append((b, scores))
+            parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
+        else:
+            parts = [b.mask]
+        if len(parts) > 1:
+            found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
+        else:
+            found.append((b, scores))
     for b, scores in found:
         x, y = b.centre_mm(ppm)
         x, y = x + ox, y + oy
