@@ -1,12 +1,13 @@
 """Pieces on a printed board's spaces, seen against the empty board.
 
 Both pictures are straight canvases in board millimetres (``vision.boardreg``): the frame's
-canvas is first brought to the empty board's light (a smooth per-channel gain, estimated on a
-coarse median that pieces do not move), then every pixel's colour difference from the empty
+canvas is first brought to the empty board's light (:func:`light_gain`: a smooth per-channel gain
+fitted robustly, the pieces left out, however crowded), then every pixel's colour difference from the empty
 board (CIE Lab distance) marks what stands on the board. Thin differences along printed lines
 (a fraction of a millimetre of registration error) are opened away; what is left falls into
 blobs, one per piece, and blobs larger than any enrolled piece (pieces touching) are split
-by a watershed from the peaks of their distance transform; a part of such a split is named only
+by the pieces' body colours (:func:`split_by_colour`), one colour's pieces by a watershed from the
+peaks of their distance transform; a part of such a split is named only
 with a clearly better match than a lone piece needs.
 
 Each blob is told apart by its colours and size against the enrolled pieces (:class:`PieceBook`:
