@@ -301,6 +301,16 @@ def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float 
     return out
 
 
+def solidity(mask: np.ndarray) -> float:
+    """The blob's area over its convex hull's: about 1 for one piece (every piece is convex seen from
+    above), less for pieces touching (the waist between them)."""
+    pts = cv2.findNonZero(mask.astype(np.uint8))
+    if pts is None or len(pts) < 3:
+        return 1.0
+    hull = cv2.contourArea(cv2.convexHull(pts))
+    return float(len(pts) / max(1.0, hull + 0.5 * cv2.arcLength(cv2.convexHull(pts), True)))
+
+
 def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float, max_single_mm2: float,
                    colours: "BodyColours | None") -> list[np.ndarray]:
     """Touching pieces: by their colours (:func:`split_by_colour`) when ``lab`` and ``colours`` are given,
@@ -504,10 +514,11 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         if area > 1.3 * largest and not (clear and area <= 1.6 * t0.area_mm2):
             # larger than any piece, and not clearly one piece a little enlarged (its shadow, blur): touching pieces
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
-        elif area > 1.6 * smallest and not clear and (
+        elif area > 1.6 * smallest and not clear and solidity(b.mask) < 0.92 and (
                 scores[0][0] > 0.5 * max_score or len(scores) > 1 and scores[1][0] - scores[0][0] < min_margin):
-            # no clear match, and room for two small pieces (small boats touching while a large piece is
-            # enrolled too): the parts, when the blob splits
+            # no clear match, room for two small pieces (small boats touching while a large piece is enrolled
+            # too), and a waist where they touch (a piece is convex: a sailboat seen poorly is not two boats):
+            # the parts, when the blob splits
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
         else:
             parts = [b.mask]
