@@ -350,7 +350,7 @@ def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
 
 
 def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float, colours: "BodyColours",
-                    near: float = 18.0, inset_mm: float = 2.5, gap_mm: float = 12.0) -> list[np.ndarray] | None:
+                    near: float = 18.0, inset_mm: float = 1.5, gap_mm: float = 12.0) -> list[np.ndarray] | None:
     """Touching pieces of different colours (two players' boats side by side): each blob pixel
     labelled with the enrolled pieces' body colour (:func:`body_colours`) it lies within ``near`` of;
     each label's cores (``inset_mm`` in from its edges: no rims, shadows or small marks such as a
