@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.boardpieces import BodyColours, _lab, light_gain, split_by_colour
+from vision.boardpieces import BodyColours, _lab, light_gain, solidity, split_by_colour
 from vision.boardreg import BoardReference, BoardRegistrar, BoardTracker
 from vision.boardwatch import BoardWatch
 from vision.sim.boardtable import BoardPiece
@@ -76,6 +76,38 @@ def test_touching_boats_of_two_colours_are_split_by_colour_each_whole_with_its_s
 def test_touching_boats_of_one_colour_are_left_to_the_shape_split():
     img, blob, _ = _two_boats((40, 40, 205), (40, 40, 205))
     assert split_by_colour(blob, _lab(img), 2.0, 0.4 * 225, COLOURS) is None
+
+
+def test_a_small_boat_with_its_pearl_touching_the_disc_is_split_from_it():
+    img = np.zeros((80, 120, 3), np.uint8)
+    img[:] = (170, 120, 50)
+    cv2.circle(img, (40, 40), 26, (50, 110, 35), -1)  # the disc ($ face: dark green), 26 mm
+    cv2.ellipse(img, (92, 40), (26, 11), 90, 0, 360, (40, 40, 205), -1)  # a red boat touching it
+    cv2.circle(img, (92, 40), 5, (20, 20, 20), -1)  # its black pearl in the middle
+    boat = np.zeros(img.shape[:2], np.uint8)
+    cv2.ellipse(boat, (92, 40), (26, 11), 90, 0, 360, 1, -1)
+    blob = np.any(img != (170, 120, 50), axis=2)
+    colours = BodyColours(np.vstack([COLOURS.lab, _lab(np.uint8([[(50, 110, 35)]]))[0]]), np.arange(5))
+    parts = split_by_colour(blob, _lab(img), 2.0, 0.4 * 225, colours)
+    assert parts is not None and len(parts) == 2
+    red = max(parts, key=lambda p: (p & boat.astype(bool)).sum())
+    assert (red & boat.astype(bool)).sum() / boat.sum() > 0.95
+
+
+def test_one_piece_is_convex_two_touching_have_a_waist():
+    rng = np.random.default_rng(2)
+    one = np.zeros((100, 120), np.uint8)
+    cv2.ellipse(one, (60, 50), (40, 16), 30, 0, 360, 1, -1)
+    ragged = one.copy()  # a noisy outline: pixels off and on along the edge
+    edge = cv2.morphologyEx(one, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)).astype(bool)
+    ragged[edge & (rng.uniform(size=one.shape) < 0.3)] ^= 1
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # as blobs() cleans a mask (2.5 mm at 2 px/mm)
+    ragged = cv2.morphologyEx(cv2.morphologyEx(ragged, cv2.MORPH_OPEN, k), cv2.MORPH_CLOSE, k)
+    assert solidity(one) > 0.94 and solidity(ragged) > 0.92
+    two = np.zeros((100, 120), np.uint8)
+    cv2.ellipse(two, (40, 30), (26, 11), 0, 0, 360, 1, -1)
+    cv2.ellipse(two, (40, 52), (26, 11), 0, 0, 360, 1, -1)  # side by side, touching
+    assert solidity(two) < 0.92
 
 
 @pytest.fixture(scope="module")
