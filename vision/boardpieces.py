@@ -511,8 +511,9 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         t0 = book.templates[scores[0][1]]
         other = [sc[0] for sc in scores[1:] if book.templates[sc[1]].name != t0.name]
         clear = scores[0][0] <= 0.5 * max_score and (not other or other[0] - scores[0][0] >= 2 * min_margin)
-        if area > 1.3 * largest and not (clear and area <= 1.6 * t0.area_mm2):
-            # larger than any piece, and not clearly one piece a little enlarged (its shadow, blur): touching pieces
+        if area > 1.3 * largest:
+            # larger than any piece: touching pieces (one that looks clearly like a piece, enlarged, is most often
+            # a sailboat or the disc with a small boat against it: kept whole, such a boat was lost)
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
         elif area > 1.6 * smallest and not clear and solidity(b.mask) < 0.92 and (
                 scores[0][0] > 0.5 * max_score or len(scores) > 1 and scores[1][0] - scores[0][0] < min_margin):
