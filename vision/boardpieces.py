@@ -1,12 +1,13 @@
 """Pieces on a printed board's spaces, seen against the empty board.
 
 Both pictures are straight canvases in board millimetres (``vision.boardreg``): the frame's
-canvas is first brought to the empty board's light (a smooth per-channel gain, estimated on a
-coarse median that pieces do not move), then every pixel's colour difference from the empty
+canvas is first brought to the empty board's light (:func:`light_gain`: a smooth per-channel gain
+fitted robustly, the pieces left out, however crowded), then every pixel's colour difference from the empty
 board (CIE Lab distance) marks what stands on the board. Thin differences along printed lines
 (a fraction of a millimetre of registration error) are opened away; what is left falls into
 blobs, one per piece, and blobs larger than any enrolled piece (pieces touching) are split
-by a watershed from the peaks of their distance transform; a part of such a split is named only
+by the pieces' body colours (:func:`split_by_colour`), one colour's pieces by a watershed from the
+peaks of their distance transform; a part of such a split is named only
 with a clearly better match than a lone piece needs.
 
 Each blob is told apart by its colours and size against the enrolled pieces (:class:`PieceBook`:
@@ -36,21 +37,84 @@ BOOK_FORMAT = "tablehub-board-pieces/1"
 _BINS = (6, 8, 8)
 
 
-def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16) -> np.ndarray:
-    """``canvas`` brought to ``empty``'s light and colour balance (float32 BGR)."""
+def _light_terms(xs: np.ndarray, ys: np.ndarray, degree: int) -> np.ndarray:
+    """The monomials x^i y^j (i + j <= degree) of points scaled to -1..1: the smooth light model."""
+    return np.stack([xs ** i * ys ** j for i in range(degree + 1) for j in range(degree + 1 - i)], axis=-1)
+
+
+_TERMS: dict = {}
+
+
+def _grid_terms(small: tuple[int, int], degree: int) -> np.ndarray:
+    key = (small, degree)
+    if key not in _TERMS:
+        ys, xs = np.mgrid[0:small[1], 0:small[0]].astype(np.float32)
+        _TERMS[key] = _light_terms(xs / max(1, small[0] - 1) * 2 - 1, ys / max(1, small[1] - 1) * 2 - 1, degree)
+    return _TERMS[key]
+
+
+def light_gain(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, degree: int = 3,
+               rounds: int = 4) -> np.ndarray:
+    """The per-channel gain (small grid, float32, ``cell_px`` canvas px a cell) that brings ``canvas`` to
+    ``empty``'s light: a smooth field (a polynomial of ``degree`` in board position, per channel, in log
+    gain) fitted to the cells' log ratios, each round dropping the cells it does not explain (pieces,
+    whose colours are not the board's). Light on a flat board (colour balance, exposure, a gradient
+    across the table, the lens's vignette) is smooth; a piece is not, so crowded pieces do not pull the
+    board's light towards their own colours as a local median would."""
     h, w = empty.shape[:2]
     small = (max(2, w // cell_px), max(2, h // cell_px))
-    a = cv2.resize(canvas, small, interpolation=cv2.INTER_AREA).astype(np.float32) + 1
-    b = cv2.resize(empty, small, interpolation=cv2.INTER_AREA).astype(np.float32) + 1
-    gain = cv2.medianBlur(np.clip(b / a * 64, 0, 255).astype(np.uint8), 5).astype(np.float32) / 64
-    gain = cv2.GaussianBlur(gain, (0, 0), 1.5)
-    gain = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(canvas.astype(np.float32) * gain, 0, 255)
+    a = cv2.resize(canvas, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    b = cv2.resize(empty, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    terms = _grid_terms(small, degree)
+    ratio = np.log(b + 1) - np.log(a + 1)
+    keep = (a.min(axis=2) > 8) & (b.min(axis=2) > 8) & (a.max(axis=2) < 250)  # seen, not black, not clipped
+    if keep.sum() < 4 * terms.shape[-1]:
+        return np.ones((small[1], small[0], 3), np.float32) * np.float32(np.median(np.exp(ratio), axis=(0, 1)))
+    fit = np.zeros(ratio.shape, np.float32)
+    for _ in range(rounds):
+        A = terms[keep].astype(np.float64)
+        coef = np.linalg.solve(A.T @ A + 1e-6 * np.eye(A.shape[1]), A.T @ ratio[keep].astype(np.float64))
+        fit = (terms.reshape(-1, terms.shape[-1]) @ coef).reshape(ratio.shape).astype(np.float32)
+        resid = np.abs(ratio - fit).max(axis=2)
+        cut = max(0.04, 2.5 * float(np.median(resid[keep])))
+        new = keep & (resid < cut)
+        if new.sum() < 4 * terms.shape[-1] or (new == keep).all():
+            break
+        keep = new
+    return np.exp(fit).astype(np.float32)
+
+
+def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, gain: np.ndarray | None = None,
+                region: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """``canvas`` brought to ``empty``'s light and colour balance (uint8 BGR): :func:`light_gain` (or the
+    ``gain`` grid given, from an earlier frame under the same light). With ``region`` (x0, y0, x1, y1 px)
+    ``canvas`` is that part of the board only, and ``gain`` must be given."""
+    h, w = empty.shape[:2]
+    if gain is None:
+        gain = light_gain(canvas, empty, cell_px)
+    if region is None:
+        full = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+        return cv2.convertScaleAbs(cv2.multiply(canvas, full, dtype=cv2.CV_32F))
+    x0, y0, x1, y1 = region
+    # the grid's cells are centred at (i + 0.5) * w / gw: one affine map to the region's pixels
+    gh, gw = gain.shape[:2]
+    sx, sy = gw / w, gh / h
+    M = np.float32([[sx, 0, sx * (x0 + 0.5) - 0.5], [0, sy, sy * (y0 + 0.5) - 0.5]])
+    full = cv2.warpAffine(gain, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.convertScaleAbs(cv2.multiply(canvas, full, dtype=cv2.CV_32F))
 
 
 def _lab(img: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor((np.clip(img, 0, 255) / 255).astype(np.float32), cv2.COLOR_BGR2Lab)
+    """CIE Lab (float32, L 0-100) of a BGR picture, through OpenCV's 8-bit conversion (four times
+    faster than the float one; a quarter of a unit coarser)."""
+    lab8 = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8) if img.dtype != np.uint8 else img,
+                        cv2.COLOR_BGR2Lab)
+    return cv2.add(cv2.multiply(lab8, _LAB8_SCALE, dtype=cv2.CV_32F), _LAB8_SHIFT, dtype=cv2.CV_32F)
 
+
+_LAB8_SCALE = (100.0 / 255.0, 1.0, 1.0, 0.0)
+_LAB8_SHIFT = (0.0, -128.0, -128.0, 0.0)
 
 _EMPTY: dict = {}
 
@@ -62,21 +126,28 @@ def _empty_cached(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if hit is None:
         if len(_EMPTY) > 4:
             _EMPTY.clear()
-        hit = _EMPTY[key] = (cv2.GaussianBlur(_lab(empty.astype(np.float32)), (0, 0), 1.0), seen_mask(empty))
+        hit = _EMPTY[key] = (cv2.GaussianBlur(_lab(empty), (0, 0), 1.0), seen_mask(empty))
     return hit
 
 
-def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = 6) -> tuple[np.ndarray, np.ndarray]:
+def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = 6, gain: np.ndarray | None = None,
+               region: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel Lab distance of the light-matched canvas from the empty board, and the matched
-    canvas in Lab."""
-    lab = _lab(match_light(canvas, empty))
+    canvas in Lab. With ``region`` (x0, y0, x1, y1 px of the board) ``canvas`` is that part only, lit
+    by ``gain`` (:func:`light_gain` of a whole canvas): the incremental read of the changed spaces."""
+    h, w = empty.shape[:2]
+    x0, y0, x1, y1 = region or (0, 0, w, h)
+    if region is not None and gain is None:
+        raise VisionError("pieces: a region of the board is read under a known light (gain) only")
+    lab = _lab(match_light(canvas, empty, gain=gain, region=region))
     ref_blur, ref_seen = _empty_cached(empty)
-    diff = cv2.GaussianBlur(lab, (0, 0), 1.0) - ref_blur
-    d = cv2.sqrt(cv2.transform(diff * diff, np.ones((1, 3), np.float32)))
-    d[~(seen_mask(canvas) & ref_seen)] = 0  # parts of the board outside one of the frames
+    diff = cv2.subtract(cv2.GaussianBlur(lab, (0, 0), 1.0), ref_blur[y0:y1, x0:x1])
+    d = cv2.sqrt(cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32)))
+    d[~(seen_mask(canvas) & ref_seen[y0:y1, x0:x1])] = 0  # parts of the board outside one of the frames
     b = border_px
     if b:  # the board's own edge: a sliver of table under a fraction of a millimetre of error
-        d[:b], d[-b:], d[:, :b], d[:, -b:] = 0, 0, 0, 0
+        d[:max(0, b - y0)], d[d.shape[0] - max(0, b - (h - y1)):] = 0, 0
+        d[:, :max(0, b - x0)], d[:, d.shape[1] - max(0, b - (w - x1)):] = 0, 0
     return d, lab
 
 
@@ -203,8 +274,10 @@ class Blob:
 
 
 def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float = 40.0,
-          max_single_mm2: float | None = None, min_half_width_mm: float = 3.0) -> list[Blob]:
-    """One blob per piece-sized patch of difference (touching pieces split)."""
+          max_single_mm2: float | None = None, min_half_width_mm: float = 3.0,
+          lab: np.ndarray | None = None, colours: "BodyColours | None" = None) -> list[Blob]:
+    """One blob per piece-sized patch of difference (touching pieces split: by the pieces' own
+    colours when ``lab`` and the enrolled ``colours`` are given, else by shape)."""
     mask = (diff > threshold).astype(np.uint8)
     k = max(3, int(round(2.5 * ppm)) | 1)  # wider than a printed line under a little registration error
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -222,9 +295,32 @@ def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float 
             continue
         parts = [sub]
         if max_single_mm2 is not None and area > max_single_mm2:
-            parts = _split(sub, ppm, min_mm2)
+            parts = split_touching(sub, None if lab is None else lab[y:y + h, x:x + w], ppm, min_mm2, max_single_mm2,
+                                   colours)
         out.extend(Blob(int(x), int(y), part, len(parts) > 1) for part in parts)
     return out
+
+
+def solidity(mask: np.ndarray) -> float:
+    """The blob's area over its convex hull's: about 1 for one piece (every piece is convex seen from
+    above), less for pieces touching (the waist between them)."""
+    pts = cv2.findNonZero(mask.astype(np.uint8))
+    if pts is None or len(pts) < 3:
+        return 1.0
+    hull = cv2.contourArea(cv2.convexHull(pts))
+    return float(len(pts) / max(1.0, hull + 0.5 * cv2.arcLength(cv2.convexHull(pts), True)))
+
+
+def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float, max_single_mm2: float,
+                   colours: "BodyColours | None") -> list[np.ndarray]:
+    """Touching pieces: by their colours (:func:`split_by_colour`) when ``lab`` and ``colours`` are given,
+    a part of one colour still larger than ``max_single_mm2`` and a blob of one colour by shape."""
+    parts = None
+    if lab is not None and colours is not None:
+        parts = split_by_colour(sub, lab, ppm, min_mm2, colours)
+    if parts:  # a part of one colour still too large: pieces of one colour touching
+        return [q for p in parts for q in (_split(p, ppm, min_mm2) if p.sum() / (ppm * ppm) > max_single_mm2 else [p])]
+    return _split(sub, ppm, min_mm2)
 
 
 def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
@@ -251,6 +347,48 @@ def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
         if part.sum() / (ppm * ppm) >= min_mm2:
             parts.append(part)
     return parts if len(parts) > 1 else [sub]
+
+
+def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float, colours: "BodyColours",
+                    near: float = 18.0, inset_mm: float = 1.5, gap_mm: float = 12.0) -> list[np.ndarray] | None:
+    """Touching pieces of different colours (two players' boats side by side): each blob pixel
+    labelled with the enrolled pieces' body colour (:func:`body_colours`) it lies within ``near`` of;
+    each label's cores (``inset_mm`` in from its edges: no rims, shadows or small marks such as a
+    pearl), those of one colour less than ``gap_mm`` apart (a sail across a hull) as one, of at least
+    half a piece (``min_mm2``) seed a watershed over the blob. Pieces of one colour touching stay one
+    part (the caller splits it by shape). ``None`` when fewer
+    than two such cores are found (one colour: left to the shape)."""
+    m = sub.astype(np.uint8)
+    d = np.linalg.norm(lab[:, :, None, :] - colours.lab[None, None, :, :], axis=3)
+    label = colours.group[np.argmin(d, axis=2)]
+    ok = (d.min(axis=2) < near) & sub
+    k = max(3, int(round(2 * inset_mm * ppm)) | 1)
+    ell = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    markers = np.zeros(sub.shape, np.int32)
+    n = 0
+    gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(round(gap_mm * ppm)) | 1,) * 2)
+    for c in np.unique(label[ok]):
+        mine = ((label == c) & ok).astype(np.uint8)
+        core = cv2.erode(mine, ell)
+        # one piece's body colour shows in patches parted by its marks (a sail, a pearl): bridged
+        whole = cv2.morphologyEx(mine, cv2.MORPH_CLOSE, gap) & m
+        cn, cl, stats, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
+        for i in range(1, cn):
+            seed = (cl == i) & (core > 0)
+            # a core is the piece less its inset all round: compare with half a piece's core
+            if seed.sum() / (ppm * ppm) >= 0.25 * min_mm2:
+                n += 1
+                markers[seed] = n + 1
+    if n < 2:
+        return None
+    # every other pixel of the blob (rims, sails, shadows) to the nearest seed
+    _, near_px = cv2.distanceTransformWithLabels((markers == 0).astype(np.uint8), cv2.DIST_L2, 5,
+                                                 labelType=cv2.DIST_LABEL_PIXEL)
+    ids = np.concatenate([[0], markers[markers > 0]]).astype(np.int32)
+    owner = ids[near_px]
+    parts = [p for p in ((owner == lab_id) & sub for lab_id in range(2, n + 2))
+             if p.sum() / (ppm * ppm) >= min_mm2]
+    return parts if len(parts) > 1 else None
 
 
 def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
@@ -318,14 +456,41 @@ class SpaceMap:
         return out
 
 
+@dataclass
+class BodyColours:
+    """The enrolled pieces' body colours (their cores' median Lab, ``lab``) and which are one colour
+    (``group``: a player's boat and sailboat, one piece enrolled under two lights)."""
+
+    lab: np.ndarray
+    group: np.ndarray
+
+
+def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
+    """The enrolled pieces' body colours, those closer than ``same`` (Lab) in one group, chained."""
+    lab = np.float32([t.hist[_NH:_NH + 3] for t in book.templates])
+    group = np.arange(len(lab))
+    close = np.linalg.norm(lab[:, None] - lab[None], axis=2) < same
+    for _ in range(len(lab)):  # chained: the smallest index of every colour reachable
+        new = np.array([group[close[i]].min() for i in range(len(lab))])
+        if (new == group).all():
+            break
+        group = new
+    return BodyColours(lab, group)
+
+
 def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
                 threshold: float = 14.0, min_margin: float = 0.08, max_score: float = 0.8,
-                line_mm: float = 2.0) -> list[PieceSeen]:
-    """Every piece standing on the board (module docstring)."""
-    if canvas.shape != empty.shape:
+                line_mm: float = 2.0, gain: np.ndarray | None = None,
+                region: tuple[int, int, int, int] | None = None) -> list[PieceSeen]:
+    """Every piece standing on the board (module docstring); with ``region`` (x0, y0, x1, y1 px) and
+    ``gain`` (:func:`light_gain` of an earlier whole canvas), every piece in that part of the board
+    (``canvas`` is that part only)."""
+    want = empty.shape if region is None else (region[3] - region[1], region[2] - region[0], *empty.shape[2:])
+    if canvas.shape != want:
         raise VisionError(f"pieces: canvas {canvas.shape[1]}x{canvas.shape[0]} does not match the empty board "
-                          f"{empty.shape[1]}x{empty.shape[0]}")
-    diff, lab = difference(canvas, empty)
+                          f"{want[1]}x{want[0]}")
+    diff, lab = difference(canvas, empty, gain=gain, region=region)
+    ox, oy = (region[0] / ppm, region[1] / ppm) if region is not None else (0.0, 0.0)
     largest = max(t.area_mm2 for t in book.templates)
     smallest = min(t.area_mm2 for t in book.templates)
     out = []
@@ -339,19 +504,32 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
                       for i, t in enumerate(book.templates))
 
     found = []
-    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest, max_single_mm2=1.3 * largest):
+    colours = body_colours(book)
+    for b in blobs(diff, ppm, threshold, min_mm2=0.4 * smallest):
         scores = scored(b)
-        if not b.split and b.area_mm2(ppm) > 1.6 * smallest and (
+        area = b.area_mm2(ppm)
+        t0 = book.templates[scores[0][1]]
+        other = [sc[0] for sc in scores[1:] if book.templates[sc[1]].name != t0.name]
+        clear = scores[0][0] <= 0.5 * max_score and (not other or other[0] - scores[0][0] >= 2 * min_margin)
+        if area > 1.3 * largest:
+            # larger than any piece: touching pieces (one that looks clearly like a piece, enlarged, is most often
+            # a sailboat or the disc with a small boat against it: kept whole, such a boat was lost)
+            parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
+        elif area > 1.6 * smallest and not clear and solidity(b.mask) < 0.92 and (
                 scores[0][0] > 0.5 * max_score or len(scores) > 1 and scores[1][0] - scores[0][0] < min_margin):
-            # no clear match, and room for two small pieces (small boats touching while a large piece is
-            # enrolled too): the parts, when the blob splits
-            parts = _split(b.mask, ppm, 0.4 * smallest)
-            if len(parts) > 1:
-                found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
-                continue
-        found.append((b, scores))
+            # no clear match, room for two small pieces (small boats touching while a large piece is enrolled
+            # too), and a waist where they touch (a piece is convex: a sailboat seen poorly is not two boats):
+            # the parts, when the blob splits
+            parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
+        else:
+            parts = [b.mask]
+        if len(parts) > 1:
+            found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
+        else:
+            found.append((b, scores))
     for b, scores in found:
         x, y = b.centre_mm(ppm)
+        x, y = x + ox, y + oy
         best, idx = scores[0]
         t = book.templates[idx]
         # the runner-up is the best template of another piece (a piece may have several: a boat empty or laden)

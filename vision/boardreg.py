@@ -156,8 +156,9 @@ class Registration:
         und = p[:, :2] / p[:, 2:3]
         return self.lens.for_size(self.frame_size).distort_points(und) if self.lens is not None else und
 
-    def canvas(self, frame: np.ndarray, ppm: float, size_mm: tuple[float, float]) -> np.ndarray:
-        """The board straight at ``ppm`` px/mm, cut from the frame."""
+    def canvas(self, frame: np.ndarray, ppm: float, size_mm: tuple[float, float],
+               region: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """The board straight at ``ppm`` px/mm, cut from the frame (``region``: only canvas pixels x0, y0, x1, y1)."""
         w, h = int(round(size_mm[0] * ppm)), int(round(size_mm[1] * ppm))
         key = (ppm, w, h, frame.shape[1], frame.shape[0])
         maps = self._maps.get(key)
@@ -165,6 +166,9 @@ class Registration:
             img_from_canvas = np.linalg.inv(self.board_from_image) @ np.diag([1 / ppm, 1 / ppm, 1.0])
             mx, my = warp_maps(img_from_canvas, (w, h), (frame.shape[1], frame.shape[0]), self.lens)
             maps = self._maps[key] = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        if region is not None:
+            x0, y0, x1, y1 = region
+            maps = (maps[0][y0:y1, x0:x1], maps[1][y0:y1, x0:x1])
         return cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
     def shift_mm(self, other: "Registration", size_mm: tuple[float, float]) -> float:

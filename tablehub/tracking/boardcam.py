@@ -92,20 +92,20 @@ class BoardRecognizer:
 
     def __init__(self, reference: Any, book: Any, spaces: Any, board_name: str | None = None, lens: Any = None):
         from vision.boardreg import BoardRegistrar, BoardTracker
+        from vision.boardwatch import BoardWatch
 
         self.reference, self.book, self.spaces, self.board_name = reference, book, spaces, board_name
         self.tracker = BoardTracker(BoardRegistrar(reference, lens))
+        # a full read when the board moved or the light changed, else only the spaces whose pixels changed
+        self.watch = BoardWatch(self.tracker, book, spaces)
 
     def __call__(self, frame: np.ndarray) -> BoardSeen:
         from vision import VisionError
-        from vision.boardpieces import find_pieces
 
-        state = self.tracker.update(frame)
-        if state.registration is None:
-            raise VisionError(state.note or "the board is not found")
-        ref = self.reference
-        canvas = state.registration.canvas(frame, ref.ppm, ref.size_mm)
-        seen = find_pieces(canvas, ref.canvas, ref.ppm, self.book, self.spaces)
+        reading = self.watch.read(frame)
+        if self.watch.last is None:
+            raise VisionError(reading.note or "the board is not found")
+        seen = reading.pieces
         pieces: dict[str, int | None] = {}
         guesses: dict[str, tuple[int, ...]] = {}
         for name in self.book.names():
@@ -123,12 +123,13 @@ class BoardRecognizer:
         found = [Sighting(p.name, p.space, (p.space,) if p.space is not None else
                           tuple(c for c in p.candidates if isinstance(c, int)),
                           tuple(c for c in p.candidates if isinstance(c, str))) for p in seen]
-        return BoardSeen(pieces, [state.note] if state.note else [], self.board_name, guesses, found)
+        return BoardSeen(pieces, [reading.note] if reading.note else [], self.board_name, guesses, found)
 
     def reset(self) -> None:
         """Another game: register the board afresh."""
         self.tracker.current = None
         self.tracker.board_from_mat = None
+        self.watch.reset()
 
 
 def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRecognizer:
