@@ -15,6 +15,9 @@ its top is seen a little displaced in a tilted view, which this model leaves out
   (provisional art);
 - ``chest_up``: a gold chest (12 x 9 mm) with its value in thousands printed on the lid;
 - ``chest_down``: the same chest face down (dark wood, no value);
+- a ship carrying a chest (``carries``: its value in doubloons): the chest face up on the stern deck,
+  lengthwise, its centre 9 mm behind the ship's middle, the sail covering its front third (the value stays
+  in view: the rules put a carried chest aboard, one per ship);
 - ``sheet``: a plain light square (``look`` mm a side) lying over the board: a sheet or a hand
   hiding the art.
 
@@ -64,6 +67,8 @@ PEARL_BGR: dict[str, tuple[int, int, int]] = {"green": (90, 200, 70), "white": (
 BOAT_MM = (26.0, 11.0)
 SAILBOAT_MM = (40.0, 16.0)
 DISC_MM = 26.0
+#: where a carried chest stands on its ship: its centre this far behind the ship's middle (mm, along the hull)
+CHEST_ABOARD_MM = 9.0
 #: how far inside its space's outline a hand puts each kind's centre (mm): a small boat sits in its cell
 INSET_MM = {"boat": 14.0, "sailboat": 21.0, "disc": 13.0}
 
@@ -79,6 +84,7 @@ class BoardPiece:
     y_mm: float
     yaw_deg: float = 0.0
     mark: tuple[int, int, int] | None = None  # what a boat carries (a pearl's colour)
+    carries: int = 0  # a ship's chest aboard: its value in doubloons (0: the hold is empty)
 
 
 def piece_for_look(look: str, pearl: str | None = None) -> tuple[str, int, tuple[int, int, int] | None]:
@@ -179,11 +185,27 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
         cv2.ellipse(plane, (int(c[0]), int(c[1])), (int(w / 2 * ppm * 16), int(h / 2 * ppm * 16)), yaw, 0, 360,
                     colour, -1, cv2.LINE_AA, shift=4)
 
+    def chest(up: bool, value: int, at: np.ndarray, box) -> None:
+        """A chest, face up with its value in thousands printed on the lid, or face down (dark wood)."""
+        body = (40, 175, 225) if up else (30, 45, 75)
+        cv2.fillConvexPoly(plane, box(*CHEST_MM), body, cv2.LINE_AA, shift=4)
+        cv2.polylines(plane, [box(*CHEST_MM)], True, (20, 40, 60), max(1, int(ppm * 0.6)), cv2.LINE_AA, shift=4)
+        if up:
+            text = str(value // 1000)
+            scale = 0.22 * ppm
+            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+            org = (int(at[0] * ppm - tw / 2), int(at[1] * ppm + th / 2))
+            cv2.putText(plane, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 30, 60), 2, cv2.LINE_AA)
+
     if piece.kind == "ship":
         sail, pattern = SHIP_LOOKS[piece.look % len(SHIP_LOOKS)]
         ellipse(SHIP_MM[0], SHIP_MM[1], (20, 30, 45), off=tuple(shadow_dir * 2.5))  # shadow
         ellipse(SHIP_MM[0], SHIP_MM[1], (35, 60, 95))
         ellipse(SHIP_MM[0] - 5, SHIP_MM[1] - 4, (55, 90, 135))
+        if piece.carries:  # on the stern deck, under the sail's edge
+            a = math.radians(yaw)
+            at = centre + CHEST_ABOARD_MM * np.array([math.cos(a), math.sin(a)])
+            chest(True, piece.carries, at, lambda w, h, dx=0.0, dy=0.0: rect(w, h, dx + CHEST_ABOARD_MM, dy))
         cv2.fillConvexPoly(plane, rect(15, 10), sail, cv2.LINE_AA, shift=4)
         mark = (30, 30, 30) if sum(sail) > 300 else (235, 235, 235)
         if pattern == "stripe":
@@ -224,15 +246,7 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
     elif piece.kind in ("chest_up", "chest_down"):
         sh = rect(CHEST_MM[0], CHEST_MM[1], *(shadow_dir * 1.5))
         cv2.fillConvexPoly(plane, sh, (20, 30, 45), cv2.LINE_AA, shift=4)
-        body = (40, 175, 225) if piece.kind == "chest_up" else (30, 45, 75)
-        cv2.fillConvexPoly(plane, rect(*CHEST_MM), body, cv2.LINE_AA, shift=4)
-        cv2.polylines(plane, [rect(*CHEST_MM)], True, (20, 40, 60), max(1, int(ppm * 0.6)), cv2.LINE_AA, shift=4)
-        if piece.kind == "chest_up":
-            text = str(piece.look // 1000)
-            scale = 0.22 * ppm
-            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
-            org = (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2))
-            cv2.putText(plane, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 30, 60), 2, cv2.LINE_AA)
+        chest(piece.kind == "chest_up", piece.look, centre, rect)
     else:
         raise VisionError(f"board scene: unknown piece kind {piece.kind!r} (expected ship, chest_up, chest_down, boat, "
                           "sailboat, disc, sheet)")
