@@ -13,10 +13,11 @@ its top is seen a little displaced in a tilted view, which this model leaves out
 - ``ship``: a brown hull (28 x 12 mm) with a sail in the ship's own colour and a flag pattern
   (stripe, cross, dot) so the six ships differ as the real ones do by name and flag
   (provisional art);
-- ``chest_up``: a gold chest (12 x 9 mm) with its value in thousands printed on the lid;
+- ``chest_up``: a gold chest (12 x 9 mm) with its value in thousands printed on the lid (6 mm tall,
+  strokes under 1 mm, turned with the chest);
 - ``chest_down``: the same chest face down (dark wood, no value);
 - a ship carrying a chest (``carries``: its value in doubloons): the chest face up on the stern deck,
-  lengthwise, its centre 9 mm behind the ship's middle, the sail covering its front third (the value stays
+  lengthwise, its centre 11 mm behind the ship's middle, the sail covering its front third (the value stays
   in view: the rules put a carried chest aboard, one per ship);
 - ``sheet``: a plain light square (``look`` mm a side) lying over the board: a sheet or a hand
   hiding the art.
@@ -68,7 +69,7 @@ BOAT_MM = (26.0, 11.0)
 SAILBOAT_MM = (40.0, 16.0)
 DISC_MM = 26.0
 #: where a carried chest stands on its ship: its centre this far behind the ship's middle (mm, along the hull)
-CHEST_ABOARD_MM = 9.0
+CHEST_ABOARD_MM = 11.0
 #: how far inside its space's outline a hand puts each kind's centre (mm): a small boat sits in its cell
 INSET_MM = {"boat": 14.0, "sailboat": 21.0, "disc": 13.0}
 
@@ -171,6 +172,28 @@ class BoardTruth:
         return self.pose.project(t[:, :2])
 
 
+def _print_turned(plane: np.ndarray, text: str, centre_px: np.ndarray, yaw: float, scale: float,
+                  colour: tuple[int, int, int], stroke: int = 2) -> None:
+    """``text`` printed centred on ``centre_px``, turned by ``yaw`` degrees as the piece it is printed on."""
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, stroke)
+    n = int(2 * max(tw, th + base)) + 4
+    ink = np.zeros((n, n), np.uint8)
+    cv2.putText(ink, text, (int(n / 2 - tw / 2), int(n / 2 + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, stroke,
+                cv2.LINE_AA)
+    x0, y0 = int(round(centre_px[0] - n / 2)), int(round(centre_px[1] - n / 2))
+    # turned about the patch's centre, placed so that centre lands on centre_px (sub-pixel)
+    M = cv2.getRotationMatrix2D((n / 2, n / 2), -yaw, 1.0)
+    M[:, 2] += (centre_px[0] - x0 - n / 2, centre_px[1] - y0 - n / 2)
+    ink = cv2.warpAffine(ink, M, (n, n), flags=cv2.INTER_LINEAR)
+    h, w = plane.shape[:2]
+    xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + n), min(h, y0 + n)
+    if xa >= xb or ya >= yb:
+        return
+    a = ink[ya - y0:yb - y0, xa - x0:xb - x0, None].astype(np.float32) / 255
+    region = plane[ya:yb, xa:xb].astype(np.float32)
+    plane[ya:yb, xa:xb] = (region * (1 - a) + np.float32(colour) * a).astype(plane.dtype)
+
+
 def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.ndarray, yaw: float,
                 shadow_dir: np.ndarray) -> None:
     def rect(w: float, h: float, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
@@ -190,12 +213,8 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
         body = (40, 175, 225) if up else (30, 45, 75)
         cv2.fillConvexPoly(plane, box(*CHEST_MM), body, cv2.LINE_AA, shift=4)
         cv2.polylines(plane, [box(*CHEST_MM)], True, (20, 40, 60), max(1, int(ppm * 0.6)), cv2.LINE_AA, shift=4)
-        if up:
-            text = str(value // 1000)
-            scale = 0.22 * ppm
-            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
-            org = (int(at[0] * ppm - tw / 2), int(at[1] * ppm + th / 2))
-            cv2.putText(plane, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 30, 60), 2, cv2.LINE_AA)
+        if up:  # printed on the lid: it turns with the chest
+            _print_turned(plane, str(value // 1000), at * ppm, yaw, 0.28 * ppm, (20, 30, 60), max(2, round(0.9 * ppm)))
 
     if piece.kind == "ship":
         sail, pattern = SHIP_LOOKS[piece.look % len(SHIP_LOOKS)]
