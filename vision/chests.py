@@ -372,3 +372,45 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     d, bx, by, patch = min(mine, key=lambda m: m[0])
     value, s, m, why, cands = _score(patch, book, min_margin, min_score)
     return ChestRead(value, round(s, 3), round(m, 3), why, cands, round(bx, 1), round(by, 1))
+
+
+@dataclass
+class ChestsSeen:
+    """The chests a frame shows: ``spaces`` (space -> the chests lying there: ``("up", value)``, value
+    ``None`` when its print is not read sure, or ``("down", None)``), ``aboard`` (ship -> its chest's
+    value, ``0`` for an empty hold, ``None`` when a chest is aboard but its value not read sure) and
+    ``unsure`` (a line for each chest not read sure). A chest not on any space, or where spaces meet, is
+    in ``unsure`` and on no space."""
+
+    spaces: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
+    aboard: dict[str, int | None] = field(default_factory=dict)
+    unsure: list[str] = field(default_factory=list)
+
+
+def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
+                pieces: Sequence, ships: Iterable[str]) -> ChestsSeen:
+    """The chests among ``pieces`` (``vision.boardpieces.PieceSeen``: templates of kind ``chest``, face down
+    when the name says ``down``) and aboard the pieces named in ``ships``."""
+    out = ChestsSeen()
+    ships = set(ships)
+    lone = [p for p in pieces if p.kind == "chest"]
+    for p in lone:
+        if p.space is None:
+            out.unsure.append(f"a chest at ({p.x_mm:.0f}, {p.y_mm:.0f}) mm: {p.unsure or 'on no space'}")
+            continue
+        if "down" in (p.name or ""):
+            out.spaces.setdefault(p.space, []).append(("down", None))
+            continue
+        r = read_value(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm))
+        if r.unsure:
+            out.unsure.append(f"the chest on space {p.space}: {r.unsure}")
+        out.spaces.setdefault(p.space, []).append(("up", r.value))
+    for p in pieces:
+        if p.name not in ships:
+            continue
+        r = read_aboard(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm),
+                        others_mm=[(q.x_mm, q.y_mm) for q in lone])
+        out.aboard[p.name] = 0 if r is None else r.value
+        if r is not None and r.unsure:
+            out.unsure.append(f"the chest aboard {p.name}: {r.unsure}")
+    return out
