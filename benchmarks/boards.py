@@ -198,7 +198,7 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
         if game == "karibik":  # a second photo: each ship carrying a chest, a face-up chest of each value
             values, laden = _enrol_chests(board, reg, ref, scene, enrol_cam, rng, args.size, size)
             if laden is None:
-                print(f"{level:<8} chests: {values}: no chest figures")
+                print(f"{'':<8} chests not enrolled ({level}): {values}: no chest figures")
                 values = None
             else:
                 book.templates.extend(laden.templates)

@@ -79,7 +79,9 @@ class KaribikBoardMoves:
     types NEXT logs; ``board(game)`` / ``load(spec)`` the printed board (size, space polygons)."""
 
     #: the action types the camera's readings log (with NEXT or a phone choice); the rest is the phone's
-    table_actions = frozenset({"sail", "end_move", *CHEST_ACTIONS})
+    #: (chest actions the camera reads are logged from its reading all the same, pending or a phone choice; they
+    #: stay the phone's here while the simulated table and the recorded-game scripts do not draw chests)
+    table_actions = frozenset({"sail", "end_move"})
     #: the actions that move pieces (the camera sees where they end up, not the way)
     moves = frozenset({"sail"})
     #: a space holds one ship at most: two seen on one space means one of them is misread
