@@ -8,15 +8,19 @@ for each of them, what the piece itself does not tell:
   window of the frame is cut straight at :data:`READ_PPM` px/mm (through the registration, so
   it is sharper than the 2 px/mm canvas), brought to the empty board's light (a gain per
   channel from the window's median against the empty board's), and the *lid* is every pixel
-  near the enrolled lid colour (Lab, a* and b* weighted) that differs from the empty board.
-  The print is the dark part enclosed by the lid (holes of the lid's mask: a dark flag stripe
-  on a sail next to it is not enclosed). A patch centred on the print is compared (normalised
-  correlation) with each enrolled value's patch turned every :data:`STEP_DEG` degrees (a chest
-  lies turned any way); the best value must beat the best *other* value by ``min_margin``, and
-  score at least ``min_score``, else the chest is ``unsure`` with both values.
-- **a chest aboard a ship.** A ship carries its chest on its deck, partly covered: a lid with a
-  print inside the ship's window (within ``aboard_mm`` of its centre) is the ship's chest, read
-  as above; none is an empty hold. A lid found there but no readable print is ``unsure``.
+  near the enrolled lid colour (Lab, L weighted a half) that differs from the empty board. The
+  print is the dark marks inside the lid's outline (its convex hull), each no longer than a
+  print (a flag's stripe across a sail is longer), grown into the dark marks touching them just
+  outside the outline. Its ink (how much darker than the lid) is cut as a patch turned along the
+  lid's long axis and compared (normalised correlation, searched :data:`SHIFT_MM` round) with
+  each enrolled value's patch either way round and turned by :data:`JITTER_DEG`; the best value
+  must score ``min_score`` and beat the best *other* value by ``min_margin``, else the chest is
+  ``unsure`` with both values.
+- **a chest aboard a ship.** A ship carries its chest on its deck, partly covered: a print inside
+  the ship's window (within ``aboard_mm`` of its centre, nearer it than any chest lying on its
+  own) is the ship's chest, its patch turned along the ship's hull; none is an empty hold.
+
+:func:`chests_seen` gathers a frame's chests (:class:`ChestsSeen`) for the tracker.
 
 Enrolment (:func:`enrol_values`): one photo with a face-up chest of each value on a known spot
 (as the pieces are enrolled): the lid colour (the median of the chest's light part) and each
