@@ -132,7 +132,7 @@ class BoardRecognizer:
         if self.values is not None:  # the chests (vision.chests): on the spaces and aboard the ships
             from vision.chests import chests_seen
 
-            ships = {t.name for t in self.book.templates if t.kind == "ship"}
+            ships = {t.name for t in self.book.templates if t.kind.startswith("ship")}
             extras["chests"] = chests_seen(frame, state.registration.to_image, ref.canvas, ref.ppm, self.values, seen,
                                            ships)
         return BoardSeen(pieces, [state.note] if state.note else [], self.board_name, guesses, found, extras)
