@@ -278,7 +278,7 @@ def _enrol_chests(board, reg, ref, scene, cam, rng, frame_size, size):
         return "the enrolment photo was not registered", None
     try:
         laden = enrol_pieces(r.canvas(photo, PPM, size), ref.canvas, PPM,
-                             [(n, "ship", *board.centres[s]) for n, s in zip(SHIPS, spots)])
+                             [(n, "ship laden", *board.centres[s]) for n, s in zip(SHIPS, spots)])
         values = enrol_values(photo, r.to_image, ref.canvas, PPM,
                               [(v, *board.centres[s]) for v, s in zip(VALUES, spots[len(SHIPS):])])
     except VisionError as e:
@@ -294,12 +294,12 @@ def _score_chests(truth, got, counts, show) -> None:
         if item[0] == "ship":
             _, name, value = item
             counts["aboard_n"] += 1
-            seen = got.aboard.get(name, "missed")
+            seen = got.aboard.get(name, "ship unsure")
             if seen == value:
                 counts["right"] += 1
                 counts["aboard_right"] += 1
                 continue
-            bucket = "unsure" if seen is None else "wrong"
+            bucket = "unsure" if seen in (None, "ship unsure") else "wrong"  # a ship not named: its hold unread
         else:
             _, space, face, value = item
             counts["space_n"] += 1

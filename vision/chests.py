@@ -406,7 +406,8 @@ class ChestsSeen:
 def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
                 pieces: Sequence, ships: Iterable[str]) -> ChestsSeen:
     """The chests among ``pieces`` (``vision.boardpieces.PieceSeen``: templates of kind ``chest``, face down
-    when the name says ``down``) and aboard the pieces named in ``ships``."""
+    when the name says ``down``) and aboard the pieces named in ``ships``: a ship whose best template is
+    one enrolled carrying a chest (kind ``ship laden``) with no print seen on its deck is unsure, not empty."""
     out = ChestsSeen()
     ships = set(ships)
     lone = [p for p in pieces if p.kind == "chest"]
@@ -426,6 +427,11 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
             continue
         r = read_aboard(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm),
                         others_mm=[(q.x_mm, q.y_mm) for q in lone])
+        laden = (p.kind or "").endswith("laden")  # the ship's best template is the one enrolled carrying a chest
+        if r is None and laden:  # no print seen on the deck, but it looks laden: not sure
+            out.aboard[p.name] = None
+            out.unsure.append(f"the chest aboard {p.name}: the ship looks laden but no printed value is seen")
+            continue
         out.aboard[p.name] = 0 if r is None else r.value
         if r is not None and r.unsure:
             out.unsure.append(f"the chest aboard {p.name}: {r.unsure}")

@@ -43,7 +43,7 @@ def add_arguments(p) -> None:
     q.add_argument("--at", required=True,
                    help="NAME=SPACE pairs, comma-separated: 'Arriba=12,Bravo=13,...,chest up=20,chest down=21'")
     q.add_argument("--add", action="store_true",
-                   help="add these templates to the enrolled ones (e.g. each ship carrying a chest)")
+                   help="add these templates to the enrolled ones: each ship carrying a chest (kind 'ship laden')")
     c = sub.add_parser("enrol-chests", help="enrol the chests' printed values: one face-up chest of each value")
     c.add_argument("photo")
     c.add_argument("--refs", required=True, help="the folder written by enrol-board")
@@ -154,7 +154,10 @@ def run(args) -> int:
             if sid is None:
                 raise SetupError(f"--at: {item.strip()!r} must be NAME=SPACE with a space of the board {meta['board']} "
                                  "(its number, or a Tahiti map cell such as BE)")
-            spots.append((name, _kind(name), *board.centres[sid]))
+            kind = _kind(name)
+            if args.add and kind == "ship":  # more templates of a ship: carrying a chest (Karibik)
+                kind = "ship laden"
+            spots.append((name, kind, *board.centres[sid]))
         book = enrol_pieces(canvas, ref.canvas, ref.ppm, spots)
         if args.add:
             if not (Path(args.refs) / PIECES).is_file():
@@ -196,7 +199,7 @@ def run(args) -> int:
     if (Path(args.refs) / CHESTS).is_file():
         from vision.chests import ValueBook, chests_seen
 
-        ships = {t.name for t in book.templates if t.kind == "ship"}
+        ships = {t.name for t in book.templates if t.kind.startswith("ship")}
         got = chests_seen(frame, reg.to_image, ref.canvas, ref.ppm, ValueBook.load(Path(args.refs) / CHESTS), seen,
                           ships)
         for space, lying in sorted(got.spaces.items()):
