@@ -173,18 +173,22 @@ class BoardTruth:
 
 
 def _print_turned(plane: np.ndarray, text: str, centre_px: np.ndarray, yaw: float, scale: float,
-                  colour: tuple[int, int, int], stroke: int = 2) -> None:
-    """``text`` printed centred on ``centre_px``, turned by ``yaw`` degrees as the piece it is printed on."""
-    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, stroke)
-    n = int(2 * max(tw, th + base)) + 4
-    ink = np.zeros((n, n), np.uint8)
-    cv2.putText(ink, text, (int(n / 2 - tw / 2), int(n / 2 + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, stroke,
-                cv2.LINE_AA)
+                  colour: tuple[int, int, int], stroke: float = 2.0) -> None:
+    """``text`` printed centred on ``centre_px``, turned by ``yaw`` degrees as the piece it is printed on; drawn
+    4 times larger and shrunk (OpenCV versions draw a stroke's width a pixel apart: the print looks alike)."""
+    k = 4
+    thick = max(1, int(round(stroke * k)))
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale * k, thick)
+    n = (int(2 * max(tw, th + base) / k) + 4)
+    big = np.zeros((n * k, n * k), np.uint8)
+    cv2.putText(big, text, (int(n * k / 2 - tw / 2), int(n * k / 2 + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale * k,
+                255, thick, cv2.LINE_AA)
+    M = cv2.getRotationMatrix2D((n * k / 2, n * k / 2), -yaw, 1.0)
+    big = cv2.warpAffine(big, M, (n * k, n * k), flags=cv2.INTER_LINEAR)
     x0, y0 = int(round(centre_px[0] - n / 2)), int(round(centre_px[1] - n / 2))
-    # turned about the patch's centre, placed so that centre lands on centre_px (sub-pixel)
-    M = cv2.getRotationMatrix2D((n / 2, n / 2), -yaw, 1.0)
-    M[:, 2] += (centre_px[0] - x0 - n / 2, centre_px[1] - y0 - n / 2)
-    ink = cv2.warpAffine(ink, M, (n, n), flags=cv2.INTER_LINEAR)
+    # shrunk so that the patch's centre lands on centre_px (sub-pixel)
+    A = np.float32([[1 / k, 0, centre_px[0] - x0 - n / 2], [0, 1 / k, centre_px[1] - y0 - n / 2]])
+    ink = cv2.warpAffine(cv2.GaussianBlur(big, (0, 0), k / 2.5), A, (n, n), flags=cv2.INTER_LINEAR)
     h, w = plane.shape[:2]
     xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + n), min(h, y0 + n)
     if xa >= xb or ya >= yb:
@@ -214,7 +218,7 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
         cv2.fillConvexPoly(plane, box(*CHEST_MM), body, cv2.LINE_AA, shift=4)
         cv2.polylines(plane, [box(*CHEST_MM)], True, (20, 40, 60), max(1, int(ppm * 0.6)), cv2.LINE_AA, shift=4)
         if up:  # printed on the lid: it turns with the chest
-            _print_turned(plane, str(value // 1000), at * ppm, yaw, 0.28 * ppm, (20, 30, 60), max(2, round(0.9 * ppm)))
+            _print_turned(plane, str(value // 1000), at * ppm, yaw, 0.28 * ppm, (20, 30, 60), 0.8 * ppm)
 
     if piece.kind == "ship":
         sail, pattern = SHIP_LOOKS[piece.look % len(SHIP_LOOKS)]
