@@ -9,8 +9,12 @@ camera on "another evening" (other light side, colour balance, exposure and arm 
 photo of the empty board (its corners given, as the owner marks them once) and one photo with
 each piece once on a known space. The lens calibration is the rendered camera's (exact).
 
+Karibik adds a second enrolment photo: each ship carrying a chest (a second template per ship, kind
+``ship laden``) and a face-up chest of each value 4,000-8,000 (vision.chests: the values' book).
+
 Then N frames: the board moved on the table (up to 10 mm, 3 degrees: a bumped board), the six
-ships and 0-4 chests (face up or down) on random spaces, each at a random point of its space
+ships (each carrying a chest of a random value two times in five) and 0-4 chests (face up with a
+random value, or down) on random spaces, each at a random point of its space
 at least 4 mm inside the outline (a 28 mm ship then stands across printed lines) and turned at
 random; in half the frames two ships stand on neighbouring spaces as close as that allows
 (pieces may touch, their footprints do not overlap by more than 1 mm2: solid pieces).
@@ -30,7 +34,9 @@ unsure and wrong answers, pieces missed and extra, boards fully right (every pie
 nothing extra), registration error in mm over a 13 x 9 grid across the board (mean, worst),
 CPU ms per frame on one core (full read: register + straighten + pieces; incremental: the same
 registration, straighten + pieces). Targets (issue 17): pieces >= 99.5 %, boards >= 97 %,
-registration <= 2 mm, full read <= 150 ms, incremental <= 30 ms. See docs/benchmarks.md.
+registration <= 2 mm, full read <= 150 ms, incremental <= 30 ms. Karibik: a second line per level,
+the chests right (on its space with its face and value, or in its ship's hold: the value or empty),
+on spaces and in holds, unsure and wrong, and the chests' CPU ms per frame. See docs/benchmarks.md.
 """
 from __future__ import annotations
 
