@@ -150,6 +150,13 @@ def test_cli_enrols_the_values_and_reads_the_chests(table, tmp_path, capsys):
     assert "chests on space 60: 6000 face up" in out, out
     assert "Bravo carries nothing" in out, out
     assert re.search(r"Arriba carries (8000|a chest \(value \?\))\n", out), out  # read, or unsure: never another
+    # the live tracker's recognizer loads chests.json with the references and reads the chests too
+    from tablehub.tracking.boardcam import load_recognizer
+
+    seen = load_recognizer("karibik", refs)(frame)
+    chests = seen.extras["chests"]
+    assert chests.spaces == {60: [("up", 6000)]} and chests.aboard["Bravo"] == 0
+    assert chests.aboard["Arriba"] in (8000, None)
     assert main(["boardcam", "enrol-chests", str(tmp_path / "values.png"), "--refs", str(refs),
                  "--at", "four=20"]) != 0
     err = capsys.readouterr().err
