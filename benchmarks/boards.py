@@ -9,8 +9,12 @@ camera on "another evening" (other light side, colour balance, exposure and arm 
 photo of the empty board (its corners given, as the owner marks them once) and one photo with
 each piece once on a known space. The lens calibration is the rendered camera's (exact).
 
+Karibik adds a second enrolment photo: each ship carrying a chest (a second template per ship, kind
+``ship laden``) and a face-up chest of each value 4,000-8,000 (vision.chests: the values' book).
+
 Then N frames: the board moved on the table (up to 10 mm, 3 degrees: a bumped board), the six
-ships and 0-4 chests (face up or down) on random spaces, each at a random point of its space
+ships (each carrying a chest of a random value two times in five) and 0-4 chests (face up with a
+random value, or down) on random spaces, each at a random point of its space
 at least 4 mm inside the outline (a 28 mm ship then stands across printed lines) and turned at
 random; in half the frames two ships stand on neighbouring spaces as close as that allows
 (pieces may touch, their footprints do not overlap by more than 1 mm2: solid pieces).
@@ -35,8 +39,10 @@ Prints, per level: pieces right (kind/ship and space exactly; an "unsure" answer
 unsure and wrong answers, pieces missed and extra, boards fully right (every piece right and
 nothing extra), registration error in mm over a 13 x 9 grid across the board (mean, worst),
 CPU ms per frame on one core (full read; incremental read of the second frame), and how many
-incremental readings were fully right (and how many the watch read in full instead). Targets (issue 17): pieces >= 99.5 %, boards >= 97 %,
-registration <= 2 mm, full read <= 150 ms, incremental <= 30 ms. See docs/benchmarks.md.
+incremental readings were fully right (and how many the watch read in full instead). Targets (issue 17): pieces >= 99.5 %,
+boards >= 97 %, registration <= 2 mm, full read <= 150 ms, incremental <= 30 ms. Karibik: a second line per level,
+the chests right (on its space with its face and value, or in its ship's hold: the value or empty),
+on spaces and in holds, unsure and wrong, and the chests' CPU ms per frame. See docs/benchmarks.md.
 """
 from __future__ import annotations
 
@@ -51,11 +57,13 @@ from tablehub.games.karibik.board import load_board
 from tablehub.games.tahiti.board import PEARLS
 from tablehub.games.tahiti.board import load_board as load_tahiti_track
 from tablehub.games.tahiti.camera import COLOURS, ISLAND, TRACK0, TahitiBoardMoves, camera_board
+from vision import VisionError
 from vision.boardpieces import SpaceMap, enrol_pieces, find_pieces
 from vision.boardreg import BoardReference, BoardRegistrar, BoardTracker
 from vision.boardwatch import BoardWatch
 from vision.boards import render_board
 from vision.calibrate import LensCalibration
+from vision.chests import chests_seen, enrol_values
 from vision.sim.boardtable import BoardPiece, BoardScene, footprint, piece_for_look, place_piece, render_board_scene
 from vision.sim.camera import NUISANCE
 
@@ -64,8 +72,14 @@ PPM = 2.0
 GAMES = ("karibik", "tahiti")
 
 
+#: the chests' printed values (Karibik: 4,000 to 8,000 doubloons)
+VALUES = (4000, 5000, 6000, 7000, 8000)
+
+
 def _karibik_frame(board, polys, rng, f):
-    """The six ships and 0-4 chests on random spaces (module docstring): pieces drawn and (name, space) truth."""
+    """The six ships (each carrying a chest of a random value two times in five) and 0-4 chests (face up
+    with a random value, or down) on random spaces (module docstring): pieces drawn, (name, space) truth and
+    the chests' truth: ("space", space, face, value) and ("ship", name, value or 0)."""
     n_chests = int(rng.integers(0, 5))
     chosen = [int(s) for s in rng.choice(list(board.spaces), 6 + n_chests, replace=False)]
     if f % 2 == 1:  # two ships on neighbouring spaces
@@ -73,18 +87,23 @@ def _karibik_frame(board, polys, rng, f):
         nb = [s for s in board.neighbours[a] if s not in chosen]
         if nb:
             chosen[1] = int(nb[0])
-    pieces, truth_set, footprints = [], [], []
+    pieces, truth_set, footprints, chests = [], [], [], []
     for i, s in enumerate(chosen):
+        carries = 0
         if i < 6:
             kind, look, name = "ship", i, SHIPS[i]
+            carries = int(rng.choice(VALUES)) if rng.uniform() < 0.4 else 0
+            chests.append(("ship", name, carries))
         else:
             up = bool(rng.uniform() < 0.5)
-            kind, look, name = ("chest_up", 6000, "chest up") if up else ("chest_down", 0, "chest down")
+            value = int(rng.choice(VALUES))
+            kind, look, name = ("chest_up", value, "chest up") if up else ("chest_down", 0, "chest down")
+            chests.append(("space", s, "up" if up else "down", value if up else None))
         x, y, yaw, fp = place_piece(polys[s], kind, rng, footprints)  # may touch, not stand inside each other
         footprints.append(fp)
-        pieces.append(BoardPiece(kind, look, x, y, yaw))
+        pieces.append(BoardPiece(kind, look, x, y, yaw, carries=carries))
         truth_set.append((name, s))
-    return pieces, truth_set
+    return pieces, truth_set, chests
 
 
 def _tahiti_frame(board, polys, rng, f):
@@ -106,7 +125,7 @@ def _tahiti_frame(board, polys, rng, f):
         footprints.append(fp)
         pieces.append(BoardPiece(kind, look, x, y, yaw, mark))
         truth_set.append((name, s))
-    return pieces, truth_set
+    return pieces, truth_set, None
 
 
 def _game(game: str):
@@ -189,6 +208,17 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
             continue
         book = enrol_pieces(r0.canvas(photo, PPM, size), ref.canvas, PPM,
                             [(n, k, *board.centres[s]) for (_, _, _, n, k), s in zip(kinds, where)])
+        values = None
+        if game == "karibik":  # a second photo: each ship carrying a chest, a face-up chest of each value
+            values, laden = _enrol_chests(board, reg, ref, scene, enrol_cam, rng, args.size, size)
+            if laden is None:
+                print(f"{'':<8} chests not enrolled ({level}): {values}: no chest figures")
+                values = None
+            else:
+                book.templates.extend(laden.templates)
+        chest_counts = {"right": 0, "unsure": 0, "wrong": 0, "n": 0, "aboard_right": 0, "aboard_n": 0,
+                        "space_right": 0, "space_n": 0}
+        chest_ms = []
         n_true = right = unsure = wrong = missed = extra = boards_right = 0
         errs, full_ms, incr_ms, failed = [], [], [], 0
         incr_right = incr_n = incr_full = 0
@@ -215,7 +245,7 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
             return r, u, wr, ok and not left
 
         for f in range(args.frames):
-            pieces, truth_set = make_frame(board, polys, rng, f)
+            pieces, truth_set, chest_truth = make_frame(board, polys, rng, f)
             origin = (40 + float(rng.uniform(-10, 10)), 40 + float(rng.uniform(-10, 10)))
             angle = float(rng.uniform(-3, 3))
             same_pose = copy.deepcopy(rng)  # the next frame: the same camera pose and light, one piece moved
@@ -233,6 +263,11 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
                 continue
             seen = reading.pieces
             errs.append(np.linalg.norm(r.to_board(truth.board_to_image(grid)) - grid, axis=1))
+            if values is not None and chest_truth is not None:
+                c2 = time.process_time()
+                got = chests_seen(frame, r.to_image, ref.canvas, PPM, values, seen, SHIPS)
+                chest_ms.append(1000 * (time.process_time() - c2))
+                _score_chests(chest_truth, got, chest_counts, args.show and f"  {level} frame {f}")
             ri, ui, wi, ok = score(seen, truth_set, f)
             right, unsure, wrong = right + ri, unsure + ui, wrong + wi
             n_true += len(truth_set)
@@ -276,6 +311,67 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
               f"{np.median(full_ms):>8.0f} {np.median(incr_ms) if incr_ms else float('nan'):>8.0f}"
               + f"  incremental: {incr_right}/{incr_n} boards right, {incr_full} read in full"
               + (f"  ({failed} frames not registered)" if failed else ""))
+        if values is not None and chest_counts["n"]:
+            c = chest_counts
+            print(f"{'':<8} chests right (place/ship, face, value) {100 * c['right'] / c['n']:.2f}% of {c['n']}: "
+                  f"on spaces {100 * c['space_right'] / max(1, c['space_n']):.2f}% of {c['space_n']}, "
+                  f"holds {100 * c['aboard_right'] / max(1, c['aboard_n']):.2f}% of {c['aboard_n']}; "
+                  f"unsure {c['unsure']}, wrong {c['wrong']}; {np.median(chest_ms):.0f} ms CPU per frame")
+
+
+def _enrol_chests(board, reg, ref, scene, cam, rng, frame_size, size):
+    """The laden ships' templates and the chest values' book, from one photo: each ship carrying a chest,
+    a face-up chest of each value, on random spaces apart. ``(reason, None)`` when it fails."""
+    spots = [int(s) for s in rng.choice(list(board.spaces), len(SHIPS) + len(VALUES), replace=False)]
+    pieces = [BoardPiece("ship", i, *board.centres[s], carries=VALUES[i % len(VALUES)])
+              for i, s in enumerate(spots[:len(SHIPS)])]
+    pieces += [BoardPiece("chest_up", v, *board.centres[s], float(rng.uniform(0, 180)))
+               for v, s in zip(VALUES, spots[len(SHIPS):])]
+    photo, _ = render_board_scene(scene(pieces), cam, rng, size=frame_size)
+    r = reg.register(photo)
+    if r is None:
+        return "the enrolment photo was not registered", None
+    try:
+        laden = enrol_pieces(r.canvas(photo, PPM, size), ref.canvas, PPM,
+                             [(n, "ship laden", *board.centres[s]) for n, s in zip(SHIPS, spots)])
+        values = enrol_values(photo, r.to_image, ref.canvas, PPM,
+                              [(v, *board.centres[s]) for v, s in zip(VALUES, spots[len(SHIPS):])])
+    except VisionError as e:
+        return str(e), None
+    return values, laden
+
+
+def _score_chests(truth, got, counts, show) -> None:
+    """Each true chest against what was read: on its space with its face and value, or in its ship's hold."""
+    left = {s: list(v) for s, v in got.spaces.items()}
+    for item in truth:
+        counts["n"] += 1
+        if item[0] == "ship":
+            _, name, value = item
+            counts["aboard_n"] += 1
+            seen = got.aboard.get(name, "ship unsure")
+            if seen == value:
+                counts["right"] += 1
+                counts["aboard_right"] += 1
+                continue
+            bucket = "unsure" if seen in (None, "ship unsure") else "wrong"  # a ship not named: its hold unread
+        else:
+            _, space, face, value = item
+            counts["space_n"] += 1
+            here = left.get(space, [])
+            if (face, value) in here:
+                here.remove((face, value))
+                counts["right"] += 1
+                counts["space_right"] += 1
+                continue
+            bucket = "wrong"
+            if face == "up" and ("up", None) in here:  # on its space, face up, its value not read sure
+                here.remove(("up", None))
+                bucket = "unsure"
+            seen = here
+        counts[bucket] += 1
+        if show:
+            print(f"{show}: chest {item} read {seen!r} [{bucket}]")
 
 
 if __name__ == "__main__":

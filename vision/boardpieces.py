@@ -17,8 +17,8 @@ both names. Its space is the space under the blob's centre (spaces given as poly
 mm: data, no rules); a centre within ``line_mm`` of another space is reported ``unsure`` with
 the candidate spaces rather than guessed.
 
-Not built yet: chests carried by ships, and telling face-up chests apart by their printed
-values (docs/vision.md).
+Chests carried by ships and the values printed on face-up chests are read by
+:mod:`vision.chests` from the pieces found here (docs/boardcam.md, "Chests").
 """
 from __future__ import annotations
 

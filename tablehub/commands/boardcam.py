@@ -4,18 +4,21 @@ pieces, then read a frame (docs/vision.md, "Printed boards").
     tablehub boardcam enrol-board PHOTO --out DIR [--game karibik|tahiti] [--board grid|FILE] [--corners X,Y,...] [--lens lens.json]
     tablehub boardcam enrol-pieces PHOTO --refs DIR --at "Arriba=12,Bravo=13,chest up=14"
     tablehub boardcam enrol-pieces PHOTO --refs DIR --at "red boat=BB,red sailboat=BE,disc $=DD"   (Tahiti: cells by name)
+    tablehub boardcam enrol-pieces PHOTO --refs DIR --add --at "Arriba=12,Bravo=13,..."   (more templates: ships laden)
+    tablehub boardcam enrol-chests PHOTO --refs DIR --at "4000=12,5000=13,6000=14,7000=15,8000=16"   (Karibik)
     tablehub boardcam read FRAME --refs DIR
 
 The enrolled folder holds ``boardcam.json`` (the board, its size, the canvas scale, the lens),
 ``empty.png`` (the empty board straightened to board millimetres) and, after enrol-pieces,
-``pieces.json`` (one colour template per piece).
+``pieces.json`` (one colour template per piece) and, after enrol-chests, ``chests.json`` (the chests'
+printed values: the lid's colour and each value's print; ``vision.chests``).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..games.base import SetupError, TablehubError
-from ..tracking.boardcam import EMPTY, LENS, PIECES, PPM, read_meta, write_refs
+from ..tracking.boardcam import CHESTS, EMPTY, LENS, PIECES, PPM, read_meta, write_refs
 
 NAME = "boardcam"
 HELP = "the camera on a printed board (Karibik, Tahiti): enrol the empty board and the pieces, read a frame"
@@ -23,7 +26,8 @@ DESCRIPTION = HELP + ". See docs/boardcam.md."
 
 
 def add_arguments(p) -> None:
-    sub = p.add_subparsers(dest="boardcam_command", metavar="enrol-board|enrol-pieces|read", required=True)
+    sub = p.add_subparsers(dest="boardcam_command", metavar="enrol-board|enrol-pieces|enrol-chests|read",
+                           required=True)
     e = sub.add_parser("enrol-board", help="enrol the empty board from one photo taken by the table's camera")
     e.add_argument("photo", help="photo of the whole empty board (JPEG or PNG)")
     e.add_argument("--out", required=True, help="folder to write the enrolment to")
@@ -38,6 +42,12 @@ def add_arguments(p) -> None:
     q.add_argument("--refs", required=True, help="the folder written by enrol-board")
     q.add_argument("--at", required=True,
                    help="NAME=SPACE pairs, comma-separated: 'Arriba=12,Bravo=13,...,chest up=20,chest down=21'")
+    q.add_argument("--add", action="store_true",
+                   help="add these templates to the enrolled ones: each ship carrying a chest (kind 'ship laden')")
+    c = sub.add_parser("enrol-chests", help="enrol the chests' printed values: one face-up chest of each value")
+    c.add_argument("photo")
+    c.add_argument("--refs", required=True, help="the folder written by enrol-board")
+    c.add_argument("--at", required=True, help="VALUE=SPACE pairs, comma-separated: '4000=12,5000=13,...'")
     r = sub.add_parser("read", help="read one frame: every piece and its space")
     r.add_argument("frame")
     r.add_argument("--refs", required=True, help="the folder written by enrol-board and enrol-pieces")
@@ -130,7 +140,7 @@ def run(args) -> int:
         return 0
 
     meta, board, ref, lens = _setup(args.refs)
-    frame = _read_image(args.photo if args.boardcam_command == "enrol-pieces" else args.frame)
+    frame = _read_image(args.photo if args.boardcam_command in ("enrol-pieces", "enrol-chests") else args.frame)
     reg = BoardRegistrar(ref, lens).register(frame)
     if reg is None:
         raise TablehubError("the board is not found in the picture (covered, out of view, or another board?)")
@@ -144,10 +154,37 @@ def run(args) -> int:
             if sid is None:
                 raise SetupError(f"--at: {item.strip()!r} must be NAME=SPACE with a space of the board {meta['board']} "
                                  "(its number, or a Tahiti map cell such as BE)")
-            spots.append((name, _kind(name), *board.centres[sid]))
+            kind = _kind(name)
+            if args.add and kind == "ship":  # more templates of a ship: carrying a chest (Karibik)
+                kind = "ship laden"
+            spots.append((name, kind, *board.centres[sid]))
         book = enrol_pieces(canvas, ref.canvas, ref.ppm, spots)
+        if args.add:
+            if not (Path(args.refs) / PIECES).is_file():
+                raise SetupError(f"--add: no pieces enrolled yet in {args.refs} (run enrol-pieces without --add first)")
+            book = PieceBook(PieceBook.load(Path(args.refs) / PIECES).templates + book.templates)
         path = book.save(Path(args.refs) / PIECES)
         print(f"{len(book.templates)} pieces enrolled: {', '.join(book.names())}; written to {path}")
+        return 0
+    if args.boardcam_command == "enrol-chests":
+        from vision.chests import enrol_values
+
+        spots = []
+        for item in args.at.split(","):
+            value, _, space = item.partition("=")
+            sid = _space(board, space)
+            try:
+                v = int(value.strip())
+            except ValueError:
+                v = None
+            if sid is None or v is None or v <= 0:
+                raise SetupError(f"--at: {item.strip()!r} must be VALUE=SPACE: the value printed on a chest (e.g. "
+                                 f"4000) and a space of the board {meta['board']}")
+            spots.append((v, *board.centres[sid]))
+        values = enrol_values(frame, reg.to_image, ref.canvas, ref.ppm, spots)
+        path = values.save(Path(args.refs) / CHESTS)
+        print(f"{len(values.patches)} chest values enrolled: {', '.join(str(v) for v in sorted(values.patches))}; "
+              f"written to {path}")
         return 0
     book = PieceBook.load(Path(args.refs) / PIECES)
     spaces = SpaceMap({s: board.polygons[s] for s in board.spaces if s in board.polygons}, board.size, ref.ppm)
@@ -159,4 +196,18 @@ def run(args) -> int:
             where = board.space_name(p.space).split(" (")[0]
         print(f"  {p.name or '?':<12} {where:<10} at ({p.x_mm:.0f}, {p.y_mm:.0f}) mm"
               + (f"  unsure: {p.unsure}" if p.unsure else ""))
+    if (Path(args.refs) / CHESTS).is_file():
+        from vision.chests import ValueBook, chests_seen
+
+        ships = {t.name for t in book.templates if t.kind.startswith("ship")}
+        got = chests_seen(frame, reg.to_image, ref.canvas, ref.ppm, ValueBook.load(Path(args.refs) / CHESTS), seen,
+                          ships)
+        for space, lying in sorted(got.spaces.items()):
+            said = ", ".join(("face down" if face == "down" else f"{value if value else '?'} face up")
+                             for face, value in lying)
+            print(f"  chests on space {space}: {said}")
+        for ship, value in sorted(got.aboard.items()):
+            print(f"  {ship} carries " + ("nothing" if value == 0 else f"{value}" if value else "a chest (value ?)"))
+        for line in got.unsure:
+            print(f"  unsure: {line}")
     return 0

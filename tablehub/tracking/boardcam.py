@@ -9,7 +9,9 @@ tile games' references are kept (``[vision] refs``, default ``<data>/refs/<game>
   lens file is kept;
 - ``empty.png``: the empty board, straight, at ``ppm`` px/mm;
 - ``pieces.json``: one colour template per piece (``vision.boardpieces.PieceBook``);
-- ``lens.json`` (optional): the camera's lens calibration.
+- ``lens.json`` (optional): the camera's lens calibration;
+- ``chests.json`` (optional, Karibik): the chests' printed values (``vision.chests.ValueBook``); with it
+  the recognizer also reads the chests (``BoardSeen.extras["chests"]``).
 
 :class:`BoardRecognizer` keeps the board registered from frame to frame (``vision.boardreg.BoardTracker``:
 a bumped board is registered again and said so), finds the pieces on the spaces
@@ -38,8 +40,9 @@ from .recognizer import RecognitionUnavailable
 FORMAT = "tablehub-boardcam/1"
 PPM = 2.0
 META, EMPTY, PIECES, LENS = "boardcam.json", "empty.png", "pieces.json", "lens.json"
+CHESTS = "chests.json"
 #: the files of a board's references (a change to any of them means: load them again)
-FILES = (META, EMPTY, PIECES, LENS)
+FILES = (META, EMPTY, PIECES, LENS, CHESTS)
 
 
 class BoardRefsError(TablehubError):
@@ -90,11 +93,13 @@ def read_meta(folder: str | Path) -> dict[str, Any]:
 class BoardRecognizer:
     """``frame -> BoardSeen`` against one enrolled board (module docstring)."""
 
-    def __init__(self, reference: Any, book: Any, spaces: Any, board_name: str | None = None, lens: Any = None):
+    def __init__(self, reference: Any, book: Any, spaces: Any, board_name: str | None = None, lens: Any = None,
+                 values: Any = None):
         from vision.boardreg import BoardRegistrar, BoardTracker
         from vision.boardwatch import BoardWatch
 
         self.reference, self.book, self.spaces, self.board_name = reference, book, spaces, board_name
+        self.values = values  # the chests' printed values (vision.chests.ValueBook), when enrolled
         self.tracker = BoardTracker(BoardRegistrar(reference, lens))
         # a full read when the board moved or the light changed, else only the spaces whose pixels changed
         self.watch = BoardWatch(self.tracker, book, spaces)
@@ -123,7 +128,15 @@ class BoardRecognizer:
         found = [Sighting(p.name, p.space, (p.space,) if p.space is not None else
                           tuple(c for c in p.candidates if isinstance(c, int)),
                           tuple(c for c in p.candidates if isinstance(c, str))) for p in seen]
-        return BoardSeen(pieces, [reading.note] if reading.note else [], self.board_name, guesses, found)
+        extras: dict[str, Any] = {}
+        if self.values is not None:  # the chests (vision.chests): on the spaces and aboard the ships
+            from vision.chests import chests_seen
+
+            ref = self.reference
+            ships = {t.name for t in self.book.templates if t.kind.startswith("ship")}
+            extras["chests"] = chests_seen(frame, self.watch.last.registration.to_image, ref.canvas, ref.ppm,
+                                           self.values, seen, ships)
+        return BoardSeen(pieces, [reading.note] if reading.note else [], self.board_name, guesses, found, extras)
 
     def reset(self) -> None:
         """Another game: register the board afresh."""
@@ -172,7 +185,12 @@ def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRec
         book = PieceBook.load(folder / PIECES)
         spaces = SpaceMap({s: board.polygons[s] for s in board.spaces if s in board.polygons}, board.size,
                           reference.ppm)
+        values = None
+        if (folder / CHESTS).is_file():
+            from vision.chests import ValueBook
+
+            values = ValueBook.load(folder / CHESTS)
     except (TablehubError, VisionError) as exc:
         raise RecognitionUnavailable(T("table recognition is off: {why}",
                                        why=exc.text if isinstance(exc, TablehubError) else str(exc))) from None
-    return BoardRecognizer(reference, book, spaces, board.name, lens)
+    return BoardRecognizer(reference, book, spaces, board.name, lens, values)

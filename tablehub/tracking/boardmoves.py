@@ -120,7 +120,8 @@ def _check(game: Game, actions: list[dict[str, Any]]) -> str | None:
 
 
 def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | None],
-               guesses: Mapping[str, tuple[int, ...]] | None = None) -> BoardReading:
+               guesses: Mapping[str, tuple[int, ...]] | None = None, extras: Mapping[str, Any] | None = None
+               ) -> BoardReading:
     """What the change from ``before`` to ``seen`` means in ``game`` (module docstring).
 
     A piece the camera is not sure of (``None`` in ``seen``) that the rules let nobody move now (the
@@ -130,7 +131,8 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
     stands between spaces, each space is a choice); else the reading waits (look again). In a
     game with one piece per space (the adapter's ``one_per_space``) a piece seen moved onto a space
     where another stands is misread: taken as where it stood, or (one that may move) looked at again,
-    never flagged."""
+    never flagged. ``extras``: what else the camera read that the adapter's ``extra_candidates`` reads
+    (Karibik's chests)."""
     adapter = getattr(game, "board_moves", None)
     if adapter is None:
         raise TablehubError(f"{game.name}: the camera does not read this game's board (no board_moves adapter)")
@@ -169,7 +171,7 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
         p, spaces = between
         choices = []
         for space in spaces:
-            r = _read(game, adapter, before, {**seen, p: space})
+            r = _read(game, adapter, before, {**seen, p: space}, extras)
             if r.status == "pending":
                 choices.append((adapter.explain(game, r.actions), r.actions))
             elif r.status == "unsure":
@@ -182,7 +184,7 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
             where = T("{first} and {last}", first=where, last=str(space))
         reason = T("{piece} stands where spaces {spaces} meet: which move?", piece=p, spaces=where)
         return BoardReading("unsure", choices=choices, reason=reason, notes=notes, doubt=[p])
-    r = _read(game, adapter, before, seen)
+    r = _read(game, adapter, before, seen, extras)
     r.notes, r.doubt, r.guesses = notes + r.notes, doubt, dict(guesses or {})
     if doubt and r.status == "illegal":  # no flag (red, beeps) on a guess
         return BoardReading("waiting", reason=T("not sure where {pieces} stand(s): looking again",
@@ -209,15 +211,21 @@ def _crowded(before: Mapping[str, int], seen: Mapping[str, int | None]) -> dict[
     return {p: space for space, ps in on.items() if len(ps) > 1 for p in ps if before[p] != space}
 
 
-def _read(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str, int | None]) -> BoardReading:
+def _read(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str, int | None],
+          extras: Mapping[str, Any] | None = None) -> BoardReading:
     moved = {p: (before[p], seen[p]) for p in before if seen[p] != before[p]}
-    if not moved:
+    more = getattr(adapter, "extra_candidates", None)
+    got = more(game, moved, extras) if extras and more is not None else None
+    if got is not None:  # the adapter read the extras too (Karibik's chests moved)
+        candidates, why = got
+    elif not moved:
         rest = getattr(adapter, "at_rest", None)
         actions = rest(game) if rest is not None else []
         if actions and _check(game, actions) is None:
             return BoardReading("pending", actions=actions)
         return BoardReading("same")
-    candidates, why = adapter.candidates(game, moved)
+    else:
+        candidates, why = adapter.candidates(game, moved)
     if not candidates:
         return BoardReading("illegal", reason=why)
     legal, refusals = [], []
@@ -253,6 +261,7 @@ class BoardSeen:
     board: str | None = None
     guesses: dict[str, tuple[int, ...]] = field(default_factory=dict)  # where a piece it is not sure of may stand
     found: list[Sighting] = field(default_factory=list)  # every piece found, by look (pieces that look alike)
+    extras: dict[str, Any] = field(default_factory=dict)  # what else it read, for the adapter (Karibik's chests)
 
 
 def read_seen(game: Game, seen: BoardSeen) -> BoardReading:
@@ -261,7 +270,7 @@ def read_seen(game: Game, seen: BoardSeen) -> BoardReading:
     adapter = game.board_moves  # type: ignore[attr-defined]
     looks = getattr(adapter, "looks", None)
     if looks is None:
-        return read_board(game, adapter.pieces(game), seen.pieces, seen.guesses)
+        return read_board(game, adapter.pieces(game), seen.pieces, seen.guesses, seen.extras)
     before, named, guesses = name_sightings(adapter.pieces(game), looks(game), seen.found)
     return read_board(game, before, named, guesses)
 

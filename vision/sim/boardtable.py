@@ -13,8 +13,12 @@ its top is seen a little displaced in a tilted view, which this model leaves out
 - ``ship``: a brown hull (28 x 12 mm) with a sail in the ship's own colour and a flag pattern
   (stripe, cross, dot) so the six ships differ as the real ones do by name and flag
   (provisional art);
-- ``chest_up``: a gold chest (12 x 9 mm) with its value in thousands printed on the lid;
+- ``chest_up``: a gold chest (12 x 9 mm) with its value in thousands printed on the lid (6 mm tall,
+  strokes under 1 mm, turned with the chest);
 - ``chest_down``: the same chest face down (dark wood, no value);
+- a ship carrying a chest (``carries``: its value in doubloons): the chest face up on the stern deck,
+  lengthwise, its centre 11 mm behind the ship's middle, the sail covering its front third (the value stays
+  in view: the rules put a carried chest aboard, one per ship);
 - ``sheet``: a plain light square (``look`` mm a side) lying over the board: a sheet or a hand
   hiding the art.
 
@@ -64,6 +68,8 @@ PEARL_BGR: dict[str, tuple[int, int, int]] = {"green": (90, 200, 70), "white": (
 BOAT_MM = (26.0, 11.0)
 SAILBOAT_MM = (40.0, 16.0)
 DISC_MM = 26.0
+#: where a carried chest stands on its ship: its centre this far behind the ship's middle (mm, along the hull)
+CHEST_ABOARD_MM = 11.0
 #: how far inside its space's outline a hand puts each kind's centre (mm): a small boat sits in its cell
 INSET_MM = {"boat": 14.0, "sailboat": 21.0, "disc": 13.0}
 
@@ -79,6 +85,7 @@ class BoardPiece:
     y_mm: float
     yaw_deg: float = 0.0
     mark: tuple[int, int, int] | None = None  # what a boat carries (a pearl's colour)
+    carries: int = 0  # a ship's chest aboard: its value in doubloons (0: the hold is empty)
 
 
 def piece_for_look(look: str, pearl: str | None = None) -> tuple[str, int, tuple[int, int, int] | None]:
@@ -165,6 +172,32 @@ class BoardTruth:
         return self.pose.project(t[:, :2])
 
 
+def _print_turned(plane: np.ndarray, text: str, centre_px: np.ndarray, yaw: float, scale: float,
+                  colour: tuple[int, int, int], stroke: float = 2.0) -> None:
+    """``text`` printed centred on ``centre_px``, turned by ``yaw`` degrees as the piece it is printed on; drawn
+    4 times larger and shrunk (OpenCV versions draw a stroke's width a pixel apart: the print looks alike)."""
+    k = 4
+    thick = max(1, int(round(stroke * k)))
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale * k, thick)
+    n = (int(2 * max(tw, th + base) / k) + 4)
+    big = np.zeros((n * k, n * k), np.uint8)
+    cv2.putText(big, text, (int(n * k / 2 - tw / 2), int(n * k / 2 + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale * k,
+                255, thick, cv2.LINE_AA)
+    M = cv2.getRotationMatrix2D((n * k / 2, n * k / 2), -yaw, 1.0)
+    big = cv2.warpAffine(big, M, (n * k, n * k), flags=cv2.INTER_LINEAR)
+    x0, y0 = int(round(centre_px[0] - n / 2)), int(round(centre_px[1] - n / 2))
+    # shrunk so that the patch's centre lands on centre_px (sub-pixel)
+    A = np.float32([[1 / k, 0, centre_px[0] - x0 - n / 2], [0, 1 / k, centre_px[1] - y0 - n / 2]])
+    ink = cv2.warpAffine(cv2.GaussianBlur(big, (0, 0), k / 2.5), A, (n, n), flags=cv2.INTER_LINEAR)
+    h, w = plane.shape[:2]
+    xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + n), min(h, y0 + n)
+    if xa >= xb or ya >= yb:
+        return
+    a = ink[ya - y0:yb - y0, xa - x0:xb - x0, None].astype(np.float32) / 255
+    region = plane[ya:yb, xa:xb].astype(np.float32)
+    plane[ya:yb, xa:xb] = (region * (1 - a) + np.float32(colour) * a).astype(plane.dtype)
+
+
 def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.ndarray, yaw: float,
                 shadow_dir: np.ndarray) -> None:
     def rect(w: float, h: float, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
@@ -179,11 +212,23 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
         cv2.ellipse(plane, (int(c[0]), int(c[1])), (int(w / 2 * ppm * 16), int(h / 2 * ppm * 16)), yaw, 0, 360,
                     colour, -1, cv2.LINE_AA, shift=4)
 
+    def chest(up: bool, value: int, at: np.ndarray, box) -> None:
+        """A chest, face up with its value in thousands printed on the lid, or face down (dark wood)."""
+        body = (40, 175, 225) if up else (30, 45, 75)
+        cv2.fillConvexPoly(plane, box(*CHEST_MM), body, cv2.LINE_AA, shift=4)
+        cv2.polylines(plane, [box(*CHEST_MM)], True, (20, 40, 60), max(1, int(ppm * 0.6)), cv2.LINE_AA, shift=4)
+        if up:  # printed on the lid: it turns with the chest
+            _print_turned(plane, str(value // 1000), at * ppm, yaw, 0.28 * ppm, (20, 30, 60), 0.8 * ppm)
+
     if piece.kind == "ship":
         sail, pattern = SHIP_LOOKS[piece.look % len(SHIP_LOOKS)]
         ellipse(SHIP_MM[0], SHIP_MM[1], (20, 30, 45), off=tuple(shadow_dir * 2.5))  # shadow
         ellipse(SHIP_MM[0], SHIP_MM[1], (35, 60, 95))
         ellipse(SHIP_MM[0] - 5, SHIP_MM[1] - 4, (55, 90, 135))
+        if piece.carries:  # on the stern deck, under the sail's edge
+            a = math.radians(yaw)
+            at = centre + CHEST_ABOARD_MM * np.array([math.cos(a), math.sin(a)])
+            chest(True, piece.carries, at, lambda w, h, dx=0.0, dy=0.0: rect(w, h, dx + CHEST_ABOARD_MM, dy))
         cv2.fillConvexPoly(plane, rect(15, 10), sail, cv2.LINE_AA, shift=4)
         mark = (30, 30, 30) if sum(sail) > 300 else (235, 235, 235)
         if pattern == "stripe":
@@ -224,15 +269,7 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
     elif piece.kind in ("chest_up", "chest_down"):
         sh = rect(CHEST_MM[0], CHEST_MM[1], *(shadow_dir * 1.5))
         cv2.fillConvexPoly(plane, sh, (20, 30, 45), cv2.LINE_AA, shift=4)
-        body = (40, 175, 225) if piece.kind == "chest_up" else (30, 45, 75)
-        cv2.fillConvexPoly(plane, rect(*CHEST_MM), body, cv2.LINE_AA, shift=4)
-        cv2.polylines(plane, [rect(*CHEST_MM)], True, (20, 40, 60), max(1, int(ppm * 0.6)), cv2.LINE_AA, shift=4)
-        if piece.kind == "chest_up":
-            text = str(piece.look // 1000)
-            scale = 0.22 * ppm
-            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
-            org = (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2))
-            cv2.putText(plane, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (20, 30, 60), 2, cv2.LINE_AA)
+        chest(piece.kind == "chest_up", piece.look, centre, rect)
     else:
         raise VisionError(f"board scene: unknown piece kind {piece.kind!r} (expected ship, chest_up, chest_down, boat, "
                           "sailboat, disc, sheet)")

@@ -8,6 +8,19 @@ When several shortest ways exist and they pass different ports or hideouts (wher
 may act on the way), each is offered as a choice so the phone can ask; ways that differ only
 on open sea are the same move for the rules, and the first is taken.
 
+**Chests** (:meth:`KaribikBoardMoves.extra_candidates`, with a chest reader enrolled: ``vision.chests``).
+The camera sees the chests lying on each space (face up with their printed value, or face down) and
+the chest aboard each ship (its value, or an empty hold); the game says where each should be
+(:func:`chest_view`). When they differ, the moving ship's chest actions at the space where it ends
+up (``attack``, ``steal``, ``swap``, ``transfer``, ``safeguard``: one or two of them, after its sail
+if it moved) are played on copies of the game *without the rules' checks*, and every sequence
+whose table matches what the camera sees is a reading; the tracker then checks each with the rules,
+so a chest moved against them (a second chest taken aboard, a chest stolen from a ship too far
+away) is flagged with the rules' own reason. Several sequences that fit (the order of a ship's
+chest actions, two chests of one value) are the phone's choices, each explained by the engine's own
+note of it ("Arriba raided Tortuga"). A chest whose value or place the camera is not sure of
+matches any value there; a reading that rests on nothing sure waits.
+
 What NEXT logs (the live tracker, docs/boardcam.md): a sail after which the ship can do nothing
 more where it stands (no chest to raid, steal, swap, hand over or safeguard) ends the move with
 it (``end_move``): a further sail is the same as one longer sail. Where a chest action is
@@ -24,6 +37,9 @@ from .board import Board
 
 #: the most shortest ways offered as choices
 MAX_CHOICES = 6
+#: the most chest actions read from one change (the ship's actions at the space where it ends up)
+MAX_CHEST_ACTIONS = 2
+CHEST_ACTIONS = ("attack", "steal", "swap", "transfer", "safeguard")
 
 
 def shortest_ways(board: Board, start: int, goal: int, blocked: set[int], limit: int = 50) -> list[list[int]]:
@@ -63,6 +79,8 @@ class KaribikBoardMoves:
     types NEXT logs; ``board(game)`` / ``load(spec)`` the printed board (size, space polygons)."""
 
     #: the action types the camera's readings log (with NEXT or a phone choice); the rest is the phone's
+    #: (chest actions the camera reads are logged from its reading all the same, pending or a phone choice; they
+    #: stay the phone's here while the simulated table and the recorded-game scripts do not draw chests)
     table_actions = frozenset({"sail", "end_move"})
     #: the actions that move pieces (the camera sees where they end up, not the way)
     moves = frozenset({"sail"})
@@ -120,10 +138,25 @@ class KaribikBoardMoves:
 
     def explain(self, game: Any, actions: list[dict[str, Any]]) -> Text:
         board: Board = game.board
-        if actions[0].get("type") != "sail":  # no move seen: it stays
+        if not actions or actions[0].get("type") not in ("sail", *CHEST_ACTIONS):  # no move seen: it stays
             return T("{ship} stays on {space}: the move ends", ship=game.ship,
                      space=board.space_name(game.ship_at[game.ship]))
-        path = actions[0]["path"]
+        said: Any = None
+        trial = game.copy()
+        for a in actions:
+            if a.get("type") == "sail":
+                one: Any = self._explain_sail(game, a["path"])
+            elif a.get("type") == "end_move":
+                continue
+            else:  # the engine's own words for the chest action
+                one = _note_of(trial, a)
+            if a.get("type") == "sail":
+                _apply_unchecked(trial, a)
+            said = one if said is None else T("{first}, {next}", first=said, next=one)
+        return said
+
+    def _explain_sail(self, game: Any, path: list[int]) -> Text:
+        board: Board = game.board
         via = [board.space_name(s) for s in path[:-1] if board.port_town(s) is not None or s in board.hideouts]
         goal = board.space_name(path[-1])
         if not via:
@@ -132,6 +165,174 @@ class KaribikBoardMoves:
         for more in via[1:]:
             stops = T("{first}, {next}", first=stops, next=more)
         return T("{ship} sails to {space} via {stops}", ship=game.ship, space=goal, stops=stops)
+
+    # ------------------------------------------------------------------ chests
+
+    def extra_candidates(self, game: Any, moved: Mapping[str, tuple[int, int]], extras: Mapping[str, Any]
+                         ) -> tuple[list[list[dict[str, Any]]], Text | str] | None:
+        """The readings of what the camera saw of the chests (``extras["chests"]``: a
+        ``vision.chests.ChestsSeen``) with the ships' move (``moved``), or ``None`` when the chests are as the
+        game has them after the ships' move alone (the ships' reading then stands)."""
+        seen = extras.get("chests")
+        if seen is None:
+            return None
+        if moved:
+            sails, why = self.candidates(game, moved)
+            if not sails:
+                return [], why
+            bases = [[a for a in c if a.get("type") != "end_move"] for c in sails]
+        else:
+            bases = [[]]
+        after = [_played(game, b) for b in bases]
+        if all(t is not None and chests_fit(chest_view(t), seen) for t in after):
+            return None  # the chests are where the game has them
+        if getattr(game, "phase", None) != "move":
+            return [], T("the chests moved, but no ship is being moved now ({waiting})", waiting=game.waiting_for())
+        out: list[list[dict[str, Any]]] = []
+        for base, trial in zip(bases, after):
+            if trial is None:
+                continue
+            for seq in _chest_sequences(trial):
+                t2 = _played(trial, seq)
+                if t2 is not None and chests_fit(chest_view(t2), seen):
+                    out.append(base + seq)
+            if out:  # the fewest chest actions that explain it
+                break
+        if not out:
+            return [], T("the camera saw the chests change ({what}), but no chest action of {ship} explains it",
+                         what=_differences(game, after[0] or game, seen), ship=game.ship)
+        shortest = min(len(c) for c in out)
+        return [c for c in out if len(c) == shortest][:MAX_CHOICES], ""
+
+
+def chest_view(game: Any) -> dict[str, Any]:
+    """Where the game has the chests, as the camera sees them: ``spaces`` (space -> sorted face-up values and
+    the face-down count) and ``aboard`` (ship -> value, 0 for an empty hold)."""
+    board: Board = game.board
+    spaces: dict[int, tuple[list[int], int]] = {}
+    for town in board.towns:
+        up = sorted(game.chest_value(c) for c in game.face_up.get(town.name, []))
+        down = sum(1 for c in game.secured if c == town.name)
+        if up or down:
+            spaces[town.port] = (up, down)
+    aboard = {ship: (0 if chest is None else game.chest_value(chest)) for ship, chest in game.hold.items()}
+    return {"spaces": spaces, "aboard": aboard}
+
+
+def chests_fit(view: Mapping[str, Any], seen: Any) -> bool:
+    """Does the camera's ``seen`` (``ChestsSeen``) show the chests of ``view``? A value it is not sure of fits
+    any value; a ship it did not find says nothing."""
+    for ship, value in seen.aboard.items():
+        if ship in view["aboard"] and value is not None and value != view["aboard"][ship]:
+            return False
+    if any(value is None for ship, value in seen.aboard.items()):
+        if any(view["aboard"].get(ship) == 0 for ship, value in seen.aboard.items() if value is None):
+            return False  # a chest is seen aboard (value unsure) where the game has an empty hold
+    for space in set(view["spaces"]) | set(seen.spaces):
+        up, down = view["spaces"].get(space, ([], 0))
+        lying = seen.spaces.get(space, [])
+        if sum(1 for face, _ in lying if face == "down") != down:
+            return False
+        faces_up = [v for face, v in lying if face == "up"]
+        if len(faces_up) != len(up):
+            return False
+        left = list(up)
+        for v in sorted(faces_up, key=lambda v: v is None):
+            if v is None:
+                continue
+            if v not in left:
+                return False
+            left.remove(v)
+    return True
+
+
+def _apply_unchecked(game: Any, action: dict[str, Any]) -> bool:
+    """``action`` played on ``game`` as the table shows it, the rules not asked (``False``: it cannot be)."""
+    try:
+        game._apply(game.parse_action(action))
+    except Exception:  # noqa: BLE001 - a chest action the table cannot show (no chest to take)
+        return False
+    return True
+
+
+def _played(game: Any, actions: list[dict[str, Any]]) -> Any:
+    trial = game.copy()
+    for a in actions:
+        if not _apply_unchecked(trial, a):
+            return None
+    return trial
+
+
+def _note_of(game: Any, action: dict[str, Any]) -> Any:
+    """The engine's own words for ``action`` played on ``game``: its note, or the reason of the score it gave."""
+    before = len(game.score_log)
+    if _apply_unchecked(game, action):
+        if game.note:
+            return game.note
+        if len(game.score_log) > before:
+            return game.score_log[-1].reason
+    return action.get("type", "?")
+
+
+def _chest_sequences(game: Any) -> list[list[dict[str, Any]]]:
+    """Every sequence of one to MAX_CHEST_ACTIONS chest actions of the moving ship where it stands."""
+    def singles(g: Any) -> list[dict[str, Any]]:
+        ship = g.ship
+        here = g.ship_at[ship]
+        board: Board = g.board
+        out: list[dict[str, Any]] = []
+        town = board.port_town(here)
+        lying = list(g.face_up.get(town.name, [])) if town is not None else []
+        for chest in ([None] if len(lying) == 1 else lying):
+            out.append({"type": "attack", **({"chest": chest} if chest else {})})
+            out.append({"type": "swap", **({"chest": chest} if chest else {})})
+        others = [s for s in g.ship_at if s != ship and g.ship_at[s] in board.neighbours[here]]
+        for o in others:
+            out.append({"type": "steal", "ship": o})
+            out.append({"type": "swap", "ship": o})
+            out.append({"type": "transfer", "ship": o, **({"safeguard": True} if g.ship_at[o] in board.hideouts
+                                                          else {})})
+        if here in board.hideouts:
+            out.append({"type": "safeguard"})
+        return out
+
+    seqs: list[list[dict[str, Any]]] = []
+    frontier: list[tuple[list[dict[str, Any]], Any]] = [([], game)]
+    for _ in range(MAX_CHEST_ACTIONS):
+        nxt = []
+        for seq, g in frontier:
+            for a in singles(g):
+                t = _played(g, [a])
+                if t is not None:
+                    nxt.append((seq + [a], t))
+                    seqs.append(seq + [a])
+        frontier = nxt
+    return seqs
+
+
+def _differences(game: Any, trial: Any, seen: Any) -> Text | str:
+    """What the camera sees of the chests that the game does not have (a short list)."""
+    from .engine import money  # the engine imports this module
+
+    view = chest_view(trial)
+    said: Any = None
+
+    def add(one: Any) -> None:
+        nonlocal said
+        said = one if said is None else T("{first}, {next}", first=said, next=one)
+
+    for ship, value in sorted(seen.aboard.items()):
+        if value is not None and view["aboard"].get(ship, value) != value:
+            add(T("{ship} carries {value}", ship=ship, value=money(value)) if value else
+                T("{ship} carries nothing", ship=ship))
+    for space in sorted(set(view["spaces"]) | set(seen.spaces)):
+        up, down = view["spaces"].get(space, ([], 0))
+        lying = seen.spaces.get(space, [])
+        got_up = sorted(v or 0 for f, v in lying if f == "up")
+        got_down = sum(1 for f, _ in lying if f == "down")
+        if got_down != down or len(got_up) != len(up) or any(v and v not in up for v in got_up):
+            add(T("{count} chest(s) on {space}", count=len(lying), space=game.board.space_name(space)))
+    return said if said is not None else ""
 
 
 def _nothing_left_to_do(game: Any, sail: dict[str, Any]) -> bool:
