@@ -1220,8 +1220,6 @@ class Recognizer:
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
-            X, Y = self._back_over_seam(X - x0, Y - y0, nadir_px, s, placed)
-            X, Y = X + x0, Y + y0
             best, best_out = None, float("inf")
             for t, py, px in placed:
                 u, v = (X - x0 - px) / TILE_PX, (Y - y0 - py) / TILE_PX
@@ -1339,45 +1337,6 @@ class Recognizer:
                 tiles[c] = new
                 changed.append(c)
         return changed
-
-    seam_slack_mm = 2.0
-    """A base found this near past a seam, on the side its picture leans to, is taken back over it (see
-    :meth:`_back_over_seam`)."""
-
-    def _back_over_seam(self, X: float, Y: float, nadir_px: tuple[float, float] | None, s: int,
-                        placed: Sequence[tuple[TileGuess, int, int]]) -> tuple[float, float]:
-        """Where a figure whose base was found at window pixel ``(X, Y)`` stands: a base found less than
-        :attr:`seam_slack_mm` past a seam, on the far side from the camera's nadir (``nadir_px``, at the figures'
-        scale ``s``), stands on the tile before the seam, at that distance back towards the nadir. The base is
-        found from the picture's end nearest the nadir, and that end errs outwards, along the lean (the figure's
-        foot is shaded and blends with the tile under it; 1-3 mm on the bench), so a figure standing a few
-        millimetres inside its tile's edge was put over the seam on the next tile; a figure put on the next tile
-        stands with its middle at least a few millimetres inside it (a player sets it on its tile), beyond the
-        slack."""
-        if nadir_px is None or self.seam_slack_mm <= 0:
-            return X, Y
-        nx, ny = (nadir_px[0] + 0.5) * s, (nadir_px[1] + 0.5) * s
-        d = np.array([X - nx, Y - ny])
-        norm = float(np.linalg.norm(d))
-        if norm < 1e-6:
-            return X, Y
-
-        def holder(x: float, y: float) -> TileGuess | None:
-            """The tile nearest to the point (the one holding it; in a gap between two tiles, the nearer)."""
-            best, best_out = None, float("inf")
-            for t, py, px in placed:
-                u, v = (x - px) / TILE_PX, (y - py) / TILE_PX
-                outside = max(-u, u - 1.0, -v, v - 1.0, 0.0)
-                if outside < best_out:
-                    best, best_out = t, outside
-            return best
-
-        back = self.seam_slack_mm / self.classifier.mm_per_px
-        bx, by = X - d[0] / norm * back, Y - d[1] / norm * back
-        here, before = holder(X, Y), holder(bx, by)
-        if before is not None and here is not None and before is not here:
-            return bx, by
-        return X, Y
 
     figure_off_tile_mm = 3.0
     """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
