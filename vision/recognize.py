@@ -1308,15 +1308,20 @@ class Recognizer:
                 row = (gy - fc.y0 * small_tile) * s + fc.margin
                 if 0 <= row < h and 0 <= col < w:
                     pictures[row:row + s, col:col + s] = True
-        occ = fc.occlusion(0)
-        covered = pictures | (occ >= 0.5 if occ is not None else False)
         mm = self.classifier.mm_per_px
-        hidden = undercover.visible_mask((h, w), occ, [pictures], int(round(1.5 / mm)))
+        # what to leave out: the figures' pictures, grown by their rim, and the covered mask (shadows) near them
+        # only: a patch of the tile's own art in a player's colour that no figure was found in stays in (it is what
+        # tells ds044's plain wedge from all sea)
+        occ = fc.occlusion(0)
+        reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(6 / mm) + 1,) * 2)
+        near = cv2.dilate(pictures.astype(np.uint8), reach).astype(bool)
+        hidden = undercover.visible_mask((h, w), None if occ is None else np.where(near, occ, 0.0), [pictures],
+                                         int(round(1.5 / mm)))
         changed = []
         for c in doubtful:
             top, left = fc.top_left(*c)
-            if not covered[top:top + TILE_PX, left:left + TILE_PX].any():
-                continue
+            if not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
+                continue        # no figure's picture on it
             sure = []
             for dx in (-2, -1, 0, 1, 2):
                 for dy in (-2, -1, 0, 1, 2):
