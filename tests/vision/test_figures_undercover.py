@@ -68,8 +68,11 @@ def _wrong(rec, frame, truth, cells) -> list:
             continue
         t = obs.tiles.get(cell)
         w = want[cell]
+        # the same tile for the game: one that looks the same, or the same tile turned where that plays the same
+        # (ds083, all sea, in any turn)
         same = t is not None and (clf.look[clf.ids.index(w[0]) + w[1] // 90]
-                                  == clf.look[clf.ids.index(t.tile) + t.rotation // 90])
+                                  == clf.look[clf.ids.index(t.tile) + t.rotation // 90]
+                                  or (t.tile == w[0] and rec.catalog.same_for_the_game(w[0], w[1], t.rotation)))
         if not same or (f["x"], f["y"], f["color"], f["region"]) not in got:
             out.append((cell, w, None if t is None else (t.tile, t.rotation), f["color"], f["region"]))
     return out
@@ -77,8 +80,8 @@ def _wrong(rec, frame, truth, cells) -> list:
 
 @pytest.mark.shared
 def test_flat_tiles_under_figures_are_read_by_their_colours(field_hard):
-    """Three boards of five flat tiles, each with a figure hiding most of its texture, on the field camera at
-    ``hard``: at most one figure of 15 named wrong (its tile or its region); with the re-reading off (the cause),
+    """Five boards of five flat tiles, each with a figure hiding most of its texture, on the field camera at
+    ``hard``: at most two figures of 25 named wrong (their tile or region); with the re-reading off (the cause),
     more."""
     from vision.mat import Mat
     from vision.recognize import Recognizer
@@ -90,15 +93,15 @@ def test_flat_tiles_under_figures_are_read_by_their_colours(field_hard):
                      rectifier=Rectifier(mat, lens=lens))
     names = [c.name for c in colours.colours]
     now, cause = [], []
-    for seed in (11, 12, 13):
+    for seed in (11, 12, 13, 14, 15):
         frame, truth, cells = _flat_board(setup, seed, names)
         assert len(cells) == len(FLAT)
         rec.reread_covered = True
         now += _wrong(rec, frame, truth, cells)
         rec.reread_covered = False
         cause += _wrong(rec, frame, truth, cells)
-    print(f"figures on flat tiles named wrong: {len(now)} of 15; with the re-reading off: {len(cause)}")
-    assert len(now) <= 1, f"figures on flat tiles named wrong: {now}"
+    print(f"figures on flat tiles named wrong: {len(now)} of 25; with the re-reading off: {len(cause)}")
+    assert len(now) <= 2, f"figures on flat tiles named wrong: {now}"
     assert len(cause) > len(now), f"the boards do not exercise the cause: with it {cause}, without {now}"
 
 
