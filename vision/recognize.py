@@ -1290,8 +1290,9 @@ class Recognizer:
     def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
         """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`, no
-        hidden twin) where a figure's picture or the covered mask lies: read again by colour with those pixels
-        left out (:func:`vision.undercover.reread`); ``tiles`` updated. Returns the cells changed."""
+        hidden twin) where a figure's picture (one of ``found``) lies: read again by colour with the pictures and
+        the covered mask near them left out (:func:`vision.undercover.reread`); ``tiles`` updated. Returns the
+        cells changed."""
         if not self.reread_covered:
             return []
         doubtful = [c for c in group if c in tiles and tiles[c].confidence < undercover.MAX_CONFIDENCE

@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import cv2
 import numpy as np
