@@ -6,7 +6,7 @@ texture: its correlation with every reference is near noise, and a tile with som
 by 0.05-0.15, a *marked guess* (confidence 0.2 or less). The figure is then named on a region of the wrong tile.
 
 What such a tile still shows is its *colour*: all sea is blue where a plain-and-mountain tile is green and brown.
-So the visible pixels (the cell less the figure's picture, grown by its rim, and less the covered mask: figures and
+So the visible pixels (the cell less the figures' pictures, grown by their rim, and less the covered mask near them:
 their shadows) are compared with every reference, every rotation and a few millimetres of shift, by colour in the
 light of the tiles around it: one per-channel gain and offset fitted on the neighbouring tiles read for sure (their
 pixels against their own references), so the reference's absolute colours count, not only its texture. The best
