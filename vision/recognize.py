@@ -35,6 +35,7 @@ from .mat import Mat
 from .pieces import FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, shading
 from .refs import ReferenceSet
 from .regionmap import RegionMaps
+from . import undercover
 from .standing import FOOT_MM, camera_nadir, standing_point
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
                     TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, to_features)
@@ -425,21 +426,17 @@ class Recognizer:
         tiles = settle_hidden(tiles, self.catalog.counts)
         self.clock.lap("tiles")
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
-        for fc, group, spots in looked:
-            if figures and self.figures is not None:
-                nadir = None if nadir_mm is None else grid.grid_from_mat(*nadir_mm)
-                fitted: dict[Any, Any] = {}
-                for c in group:
-                    if c not in tiles:
-                        continue
-                    # look closely only where something of a player's colour stands out and the tile
-                    # does not explain all of the cell
-                    top, left = fc.top_left(*c)
-                    m = fc.margin // 2
-                    spotted = spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
-                    if ((spotted and self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint)
-                            or self._unlike_its_tile(fc, tiles[c], fitted)):
-                        found.extend(self._figures_near(fc, tiles, c, nadir, fitted))
+        if figures and self.figures is not None:
+            nadir = None if nadir_mm is None else grid.grid_from_mat(*nadir_mm)
+            for fc, group, spots in looked:
+                here = self._figure_pass(fc, group, spots, tiles, nadir)
+                # a marked guess under a figure: read again by its colours with the figure left out, and the
+                # figures around it looked for again on what it now holds
+                changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
+                if changed:
+                    again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
+                    here.update(self._figure_pass(fc, again, spots, tiles, nadir))
+                found.extend(f for fs in here.values() for f in fs)
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
             seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
@@ -1291,6 +1288,87 @@ class Recognizer:
             out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy),
                         pixels))
         return out
+
+    def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
+                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None
+                     ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
+        """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
+        whose window they were seen in."""
+        fitted: dict[Any, Any] = {}
+        out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
+        for c in group:
+            out[c] = []
+            if c not in tiles:
+                continue
+            # look closely only where something of a player's colour stands out and the tile
+            # does not explain all of the cell
+            top, left = fc.top_left(*c)
+            m = fc.margin // 2
+            spotted = spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
+            if ((spotted and self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint)
+                    or self._unlike_its_tile(fc, tiles[c], fitted)):
+                out[c] = self._figures_near(fc, tiles, c, nadir, fitted)
+        return out
+
+    reread_covered = True
+    """Read a marked guess under a figure again by its colours, the figure left out (:mod:`vision.undercover`)."""
+
+    def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
+                        found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
+        """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`, no
+        hidden twin) where a figure's picture (one of ``found``) lies: read again by colour with the pictures and
+        the covered mask near them left out (:func:`vision.undercover.reread`); ``tiles`` updated. Returns the
+        cells changed."""
+        if not self.reread_covered:
+            return []
+        doubtful = [c for c in group if c in tiles and tiles[c].confidence < undercover.MAX_CONFIDENCE
+                    and not tiles[c].hidden_twins]
+        if not doubtful:
+            return []
+        s = self.figure_scale
+        small_tile = TILE_PX // s
+        h, w = fc.bgr.shape[:2]
+        pictures = np.zeros((h, w), bool)
+        for _, _, _, pixels in found:
+            for gx, gy in pixels:
+                col = (gx - fc.x0 * small_tile) * s + fc.margin
+                row = (gy - fc.y0 * small_tile) * s + fc.margin
+                if 0 <= row < h and 0 <= col < w:
+                    pictures[row:row + s, col:col + s] = True
+        mm = self.classifier.mm_per_px
+        # what to leave out: the figures' pictures, grown by their rim, and the covered mask (shadows) near them
+        # only: a patch of the tile's own art in a player's colour that no figure was found in stays in (it is what
+        # tells ds044's plain wedge from all sea)
+        occ = fc.occlusion(0)
+        reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(6 / mm) + 1,) * 2)
+        near = cv2.dilate(pictures.astype(np.uint8), reach).astype(bool)
+        hidden = undercover.visible_mask((h, w), None if occ is None else np.where(near, occ, 0.0), [pictures],
+                                         int(round(1.5 / mm)))
+        changed = []
+        for c in doubtful:
+            top, left = fc.top_left(*c)
+            if not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
+                continue        # no figure's picture on it
+            sure = []
+            for dx in (-2, -1, 0, 1, 2):
+                for dy in (-2, -1, 0, 1, 2):
+                    t = tiles.get((c[0] + dx, c[1] + dy))
+                    if t is None or (dx, dy) == (0, 0) or t.confidence < 0.5 or t.hidden_twins:
+                        continue
+                    tt, tl = fc.top_left(t.x, t.y)
+                    im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+                    sure.append((im, tt + int(round(t.offset_mm[1] / mm)), tl + int(round(t.offset_mm[0] / mm))))
+            light = undercover.light_from(fc.bgr, sure, ~hidden)
+            if light is None:
+                continue
+            new = undercover.reread(fc.bgr, self._ref_bgr, self.refs.tile_ids, tiles[c], top, left, mm, hidden,
+                                    light)
+            if (new.tile, new.rotation) != (tiles[c].tile, tiles[c].rotation):
+                log.debug("cell %s: %s r%d read again by colour under a figure: %s r%d", c, tiles[c].tile,
+                          tiles[c].rotation, new.tile, new.rotation)
+                tiles[c] = new
+                changed.append(c)
+        return changed
 
     figure_off_tile_mm = 3.0
     """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is

@@ -1,0 +1,212 @@
+"""A tile partly covered by a figure, read again by its colours with the figure left out.
+
+The tile pass correlates each cell with the references (normalised, block by block, what a figure covers left
+out). On a flat tile (all sea, a plain with one small mountain) the part a figure leaves visible has almost no
+texture: its correlation with every reference is near noise, and a tile with some land in the visible part wins
+by 0.05-0.15, a *marked guess* (confidence 0.2 or less). The figure is then named on a region of the wrong tile.
+
+What such a tile still shows is its *colour*: all sea is blue where a plain-and-mountain tile is green and brown.
+So the visible pixels (the cell less the figures' pictures, grown by their rim, and less the covered mask near them:
+their shadows) are compared with every reference, every rotation and a few millimetres of shift, by colour in the
+light of the tiles around it: one per-channel gain and offset fitted on the neighbouring tiles read for sure (their
+pixels against their own references), so the reference's absolute colours count, not only its texture. The best
+candidate replaces the guess only when it explains the visible pixels clearly better (:data:`SWITCH_RATIO`) and the
+guess was marked (:data:`MAX_CONFIDENCE`).
+
+>>> import numpy as np
+>>> sea = np.zeros((8, 8, 3), np.float32); sea[:] = (200, 120, 40)
+>>> land = sea.copy(); land[:, :4] = (60, 160, 80)
+>>> observed = sea.copy(); visible = np.ones((8, 8), bool); visible[:, :5] = False   # the land half hidden
+>>> round(colour_misfit(observed, land, visible), 1), round(colour_misfit(observed, sea, visible), 1)
+(0.0, 0.0)
+>>> visible[:, 2:4] = True                                                            # a little land shows
+>>> colour_misfit(observed, land, visible) > colour_misfit(observed, sea, visible)
+True
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+MAX_CONFIDENCE = 0.3
+"""Only tiles read with less confidence than this (a marked guess, see the tile pass) are read again."""
+SWITCH_RATIO = 0.7
+"""A candidate replaces the guess when its colour misfit is below this share of the guess's."""
+MIN_VISIBLE = 0.25
+"""... and this share of the cell at least is visible (else the colours tell too little)."""
+SHIFT_MM = 4.0
+"""How far off its cell a tile laid by hand is looked for (the sloppiest hand, 2.4 mm, and the seam)."""
+KEEP_COARSE = 24
+KEEP_FINE = 5
+"""How many candidates each coarser stage passes on (see :func:`reread`)."""
+TRUNCATE = 90.0
+"""A pixel's misfit (B+G+R) counts at most this much: an edge a pixel off, a speck, a figure's rim."""
+
+
+def colour_misfit(observed: np.ndarray, expected: np.ndarray, visible: np.ndarray) -> float:
+    """Mean truncated B+G+R difference between ``observed`` and ``expected`` (float images of one size) over the
+    ``visible`` pixels (``inf`` where none is)."""
+    if not visible.any():
+        return float("inf")
+    err = np.abs(observed[visible] - expected[visible]).sum(axis=1)
+    return float(np.minimum(err, TRUNCATE).mean())
+
+
+_STACKS: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _stack(refs_bgr: np.ndarray, step: int) -> np.ndarray:
+    """Every reference in every rotation, downsampled by ``step``: ``(n_refs * 4, side, side, 3)`` float32, order
+    reference-major (rotation 0, 90, 180, 270 clockwise); kept for the reference set (the recogniser's stays)."""
+    key = (id(refs_bgr), refs_bgr.shape[0], step)
+    out = _STACKS.get(key)
+    if out is None:
+        ims = []
+        for im in refs_bgr:
+            for k in range(4):
+                r = np.ascontiguousarray(np.rot90(im, -k)).astype(np.float32)
+                if step > 1:
+                    r = cv2.resize(r, (r.shape[1] // step, r.shape[0] // step), interpolation=cv2.INTER_AREA)
+                ims.append(r)
+        out = _STACKS[key] = np.stack(ims)
+        if len(_STACKS) > 8:
+            _STACKS.pop(next(iter(_STACKS)))
+    return out
+
+
+def _candidates(refs_bgr: np.ndarray, gain: np.ndarray, offset: np.ndarray, step: int,
+                which: Sequence[int] | None = None) -> np.ndarray:
+    """The candidates of :func:`_stack` (``which``: their indices, default all) in the light of the frame."""
+    stack = _stack(refs_bgr, step)
+    if which is not None:
+        stack = stack[list(which)]
+    return np.clip(stack * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
+
+
+def best_by_colour(window: np.ndarray, visible: np.ndarray, cands: np.ndarray, pad: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate's least misfit over the shifts ``-pad..pad`` (pixels) and the shift ``(dy, dx)`` that gave it.
+    ``window``: the cell with ``pad`` pixels around it (float BGR); ``visible`` over ``window``; ``cands``:
+    ``(n, side, side, 3)`` with ``side + 2 * pad`` the window's side."""
+    n, side = cands.shape[0], cands.shape[1]
+    flat = cands.reshape(n, -1, 3)
+    best = np.full(n, np.inf, np.float32)
+    where = np.zeros((n, 2), np.int32)
+    for dy in range(-pad, pad + 1):
+        for dx in range(-pad, pad + 1):
+            obs = window[pad + dy:pad + dy + side, pad + dx:pad + dx + side]
+            vis = visible[pad + dy:pad + dy + side, pad + dx:pad + dx + side].ravel()
+            if vis.sum() < MIN_VISIBLE * side * side:
+                continue
+            o = obs.reshape(-1, 3)[vis]
+            err = np.minimum(np.abs(flat[:, vis] - o[None]).sum(axis=2), TRUNCATE).mean(axis=1)
+            better = err < best
+            best[better] = err[better]
+            where[better] = (dy, dx)
+    return best, where
+
+
+def light_from(bgr: np.ndarray, placed: Sequence[tuple[np.ndarray, int, int]], usable: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per-channel ``(gain, offset)`` taking the references into the light of ``bgr``, fitted on tiles read for
+    sure: ``placed`` = (reference as it lies, top, left) each; ``usable`` the canvas pixels not covered. None when
+    they show too few pixels."""
+    from .pieces import _gain_of
+
+    obs, ref = [], []
+    h, w = bgr.shape[:2]
+    for im, top, left in placed:
+        side = im.shape[0]
+        a, b, c, d = max(top, 0), min(top + side, h), max(left, 0), min(left + side, w)
+        if b - a < side // 2 or d - c < side // 2:
+            continue
+        # the tile's inner part (a hand-laid tile's edge is a pixel or two off its place)
+        a2, b2, c2, d2 = a + 3, b - 3, c + 3, d - 3
+        keep = usable[a2:b2:2, c2:d2:2]
+        obs.append(bgr[a2:b2:2, c2:d2:2][keep])
+        ref.append(im[a2 - top:b2 - top:2, c2 - left:d2 - left:2][keep])
+    if not obs or sum(len(o) for o in obs) < 200:
+        return None
+    o = np.concatenate(obs).astype(np.float32)
+    r = np.concatenate(ref).astype(np.float32)
+    return _gain_of(o[:, None, :], r[:, None, :])
+
+
+def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top: int, left: int, mm_per_px: float,
+           hidden: np.ndarray, light: tuple[np.ndarray, np.ndarray]):
+    """The tile at canvas ``(top, left)`` (its cell's corner; ``guess`` the tile pass's reading, a
+    :class:`vision.tiles.TileGuess`) read again by colour with the ``hidden`` pixels of the canvas left out.
+    Returns the new guess, or ``guess`` when no candidate explains the visible pixels clearly better."""
+    side = refs_bgr.shape[1]
+    pad = int(round(SHIFT_MM / mm_per_px))
+    h, w = bgr.shape[:2]
+    if top - pad < 0 or left - pad < 0 or top + side + pad > h or left + side + pad > w:
+        return guess
+    window = bgr[top - pad:top + side + pad, left - pad:left + side + pad].astype(np.float32)
+    visible = ~hidden[top - pad:top + side + pad, left - pad:left + side + pad]
+    gain, offset = light
+    j_guess = ids.index(guess.tile) * 4 + (guess.rotation // 90) % 4
+    # every candidate at a quarter of the resolution (about 4 mm a pixel, a shift a pixel), the best
+    # :data:`KEEP_COARSE` again at half (a shift every 2 mm), the best :data:`KEEP_FINE` and the guess itself at full
+    # resolution, every shift
+    order = list(range(len(ids) * 4))
+    centre = np.zeros((len(order), 2), np.int32)
+    for step, keep in ((4, KEEP_COARSE), (2, KEEP_FINE)):
+        small, small_vis = _down(window, visible, step)
+        misfit, where = best_by_colour(small, small_vis, _candidates(refs_bgr, gain, offset, step, order),
+                                       max(pad // step, 1))
+        if not np.isfinite(misfit).any():
+            return guess
+        best = np.argsort(misfit)[:keep]
+        order, centre = [order[int(i)] for i in best], where[best] * step
+    if j_guess not in order:
+        order.append(j_guess)
+        centre = np.vstack([centre, [(0, 0)]])
+    fine = np.full(len(order), np.inf, np.float32)
+    shift = np.zeros((len(order), 2), np.int32)
+    cands = _candidates(refs_bgr, gain, offset, 1, order)
+    for i in range(len(order)):
+        # around the shift the half resolution found (a pixel or so either way)
+        cy, cx = (int(np.clip(v, -pad + 2, pad - 2)) for v in centre[i])
+        sub = window[pad + cy - 2:pad + cy + side + 2, pad + cx - 2:pad + cx + side + 2]
+        sub_vis = visible[pad + cy - 2:pad + cy + side + 2, pad + cx - 2:pad + cx + side + 2]
+        m, w = best_by_colour(sub, sub_vis, cands[i:i + 1], 2)
+        fine[i], shift[i] = m[0], w[0] + (cy, cx)
+    mine = float(fine[order.index(j_guess)])
+    k = int(np.argmin(fine))
+    j = order[k]
+    if j == j_guess or not np.isfinite(mine) or fine[k] >= SWITCH_RATIO * mine:
+        return guess
+    tile, rotation = ids[j // 4], 90 * (j % 4)
+    dy, dx = (int(v) for v in shift[k])
+    # the offset of the tile's centre from its cell's centre, grid-aligned mm
+    offset_mm = (dx * mm_per_px, dy * mm_per_px)
+    return replace(guess, tile=tile, rotation=rotation, offset_mm=offset_mm, angle_deg=0.0, hidden_twins=(),
+                   confidence=float(min(guess.confidence, 0.49)), constrained=False)
+
+
+def _down(window: np.ndarray, visible: np.ndarray, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """``window`` and its ``visible`` mask at 1/``step`` of the size (a pixel visible where all of it was)."""
+    size = (window.shape[1] // step, window.shape[0] // step)
+    small = cv2.resize(window, size, interpolation=cv2.INTER_AREA)
+    return small, cv2.resize(visible.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0.99
+
+
+def visible_mask(shape: tuple[int, int], occlusion: np.ndarray | None, pictures: Sequence[np.ndarray],
+                 grow_px: int) -> np.ndarray:
+    """What to leave out of a canvas of ``shape``: the covered mask (``occlusion``, >= 0.5) and the figures'
+    ``pictures`` (boolean canvas masks), grown by ``grow_px`` (a figure's rim blends with the tile)."""
+    hidden = np.zeros(shape, bool) if occlusion is None else occlusion >= 0.5
+    for p in pictures:
+        hidden |= p
+    if grow_px > 0:
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow_px + 1, 2 * grow_px + 1))
+        hidden = cv2.dilate(hidden.astype(np.uint8), k).astype(bool)
+    return hidden
+
+
+__all__ = ["MAX_CONFIDENCE", "SWITCH_RATIO", "best_by_colour", "colour_misfit", "light_from", "reread",
+           "visible_mask"]
