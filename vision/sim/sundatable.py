@@ -13,7 +13,8 @@ assumes:
 - provisional art: water blue, land green, each piece's print a little lighter or darker, a fine
   paper texture;
 - pawns are wooden cylinders (``PAWN_MM`` across, ``PAWN_HEIGHT_MM`` high) put near the node
-  (``pawn_jitter_mm``); a tribe is a stack, drawn as the camera sees it: every slice at height z
+  (``pawn_jitter_mm``), each pawn of a stack a little off the one below (``lean_mm``, sigma, per pawn;
+  :func:`random_scene` draws 0.1-0.6 mm per table); a tribe is a stack, drawn as the camera sees it: every slice at height z
   moves away from the camera's nadir by z / (H - z) and grows by H / (H - z), so a stack's top is
   nearer the lens, bigger and displaced, and the sides of its pawns show on the side facing the
   nadir;
@@ -80,6 +81,7 @@ class SundaScene:
     offset_sigma_mm: float = 0.5
     turn_sigma_deg: float = 0.5
     pawn_jitter_mm: float = 1.2
+    lean_mm: float = 0.35   # each pawn of a stack sits this far (sigma, mm) off the one below: stacked by hand
     hand_errors: bool = True
     hand_seed: int = 0     # the hands' errors (piece offsets and turns, pawns off their nodes), drawn per piece in
     #                        order, so that the same table with one more piece is the same table
@@ -223,17 +225,21 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
         s = base + shadow_dir * height * 0.3
         cv2.ellipse(shadow, (int((s[0] - x0) * ppm * 16), int((s[1] - y0) * ppm * 16)),
                     (int((PAWN_MM / 2 + 1.0 + height * 0.15) * ppm * 16),) * 2, 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
-        jobs.append((base, bgr, float(hand.uniform(0.6, 0.85))))   # how dark its sides are (wood, light)
+        side = float(hand.uniform(0.6, 0.85))    # how dark its sides are (wood, light)
+        # a stack leans: each pawn a little off the one below (drawn after the rest: the same table otherwise)
+        lean = np.cumsum(np.vstack([np.zeros((1, 2)), hand.normal(0.0, scene.lean_mm, (max(len(pawns) - 1, 0), 2))]),
+                         axis=0)
+        jobs.append((base, bgr, side, lean))
         truth.append({"q": td["q"], "r": td["r"], "pawns": pawns, "colours": cols, "base_mm": base.tolist()})
     if jobs:
         shadow = cv2.GaussianBlur(shadow, (0, 0), 1.5 * ppm)
         plane *= (1.0 - 0.45 * shadow)[..., None]
-    for base, bgr, side in jobs:
+    for base, bgr, side, lean in jobs:
         n = len(bgr)
         step = 0.5
         for z in np.arange(0.0, n * PAWN_HEIGHT_MM, step):
             k = min(int(z // PAWN_HEIGHT_MM), n - 1)
-            at = base + (base - nadir) * z / (cam_h - z)
+            at = base + lean[k] + (base + lean[k] - nadir) * z / (cam_h - z)
             rad = PAWN_MM / 2 * cam_h / (cam_h - z)
             # the sides: shaded, a thin darker seam where two pawns meet
             seam = 0.8 if (z % PAWN_HEIGHT_MM) < 0.6 and z > 0 else 1.0
@@ -241,7 +247,7 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
             cv2.circle(plane, (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16)), int(rad * ppm * 16),
                        col, -1, cv2.LINE_AA, 4)
         z = n * PAWN_HEIGHT_MM
-        at = base + (base - nadir) * z / (cam_h - z)
+        at = base + lean[-1] + (base + lean[-1] - nadir) * z / (cam_h - z)
         rad = PAWN_MM / 2 * cam_h / (cam_h - z)
         top = tuple(float(v) for v in np.clip(bgr[-1] * 1.0 + 8, 0, 255))
         cv2.circle(plane, (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16)), int(rad * ppm * 16), top,
@@ -300,6 +306,8 @@ def random_scene(position: Mapping[str, Any], colours: Mapping[str, str], rng: n
                        cloth_bgr=CLOTHS[int(rng.integers(len(CLOTHS)))],
                        table_bgr=tuple(int(v) for v in rng.integers(60, 160, 3)),  # type: ignore[arg-type]
                        gap_mm=float(rng.uniform(0.6, 1.4)), hand_seed=int(rng.integers(1 << 30)))
+    # how far each pawn of a stack sits off the one below (players stack more or less carefully; its own stream)
+    scene.lean_mm = float(np.random.default_rng([scene.hand_seed, 2]).uniform(0.1, 0.6))
     for k, v in overrides.items():
         setattr(scene, k, v)
     cx, cy = scene.centred_origin()
