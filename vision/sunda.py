@@ -48,6 +48,7 @@ from . import VisionError
 from .calibrate import LensCalibration
 from .mat import Mat
 from .rectify import Rectifier
+from . import sundastacks as stacks
 
 SQ3 = math.sqrt(3.0)
 DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
@@ -604,6 +605,7 @@ class SundaReader:
         t1 = time.perf_counter()
         ms["mat"] = (t1 - t0) * 1000
         label, L, centres = self._classify(img, gain, cloth_now)
+        self._for_stacks = (img, gain, centres)       # a stack's height is measured on the colours (vision.sundastacks)
         names = list(centres)
         piece = (label == 1) | (label == 2)
         t2 = time.perf_counter()
@@ -904,43 +906,28 @@ class SundaReader:
             if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
                 continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
-            disp = max(length - width, 0.0)
-            z = disp * cam_h / (dist + disp) if dist + disp > 0 else 0.0
-            est = z / PAWN_HEIGHT_MM
-            per_pawn = dist * PAWN_HEIGHT_MM / cam_h          # how far one pawn moves the top, mm
-            # the stack's near end is its base's near edge
-            base = c + u * (lo - c @ u + PAWN_MM / 2)
-            q, r = np.round(lat.to_lattice(base)[0]).astype(int)
-            n_est = int(np.clip(round(est), 1, MAX_TRIBE))
-            sure = per_pawn >= SURE_PARALLAX_MM and abs(est - round(est)) <= 0.2 and 1 <= round(est) <= MAX_TRIBE
             labels_here = label[by:by + bh, bx:bx + bw][sub]
             top = labels_here[(along >= hi - 0.8 * PAWN_MM) & (labels_here >= 3)]   # the top face, farthest out
             if len(top) < 5:
                 top = labels_here[labels_here >= 3]
-            top_votes = np.bincount(top - 3, minlength=len(names) - 3)
-            top_name = names[3 + int(np.argmax(top_votes))]
-            colours: list[str | None] = []
-            top_zone_lo = hi - (PAWN_MM * cam_h / (cam_h - n_est * PAWN_HEIGHT_MM))
-            if n_est == 1:
-                colours = [top_name]
+            top_k = 3 + int(np.argmax(np.bincount(top - 3, minlength=len(names) - 3)))
+            img, gain, centres = self._for_stacks
+            m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
+            if m is None:   # no outline to measure: the node from the blob, the phone asks
+                base = c + u * (lo - c @ u + PAWN_MM / 2)
+                n_est, cands, colours = None, list(range(1, MAX_TRIBE + 1)), [names[top_k]]
             else:
-                step = (top_zone_lo - lo) / n_est
-                for k in range(n_est):
-                    s0, s1 = lo + k * step, lo + (k + 1) * step
-                    band = (along >= s0 + 0.2 * step) & (along < s1 - 0.2 * step) & (np.abs(across - c @ v) < width / 4)
-                    lbl = labels_here[band]
-                    lbl = lbl[lbl >= 3]
-                    if step < 1.5 or len(lbl) < 2:
-                        colours.append(None)
-                    else:
-                        colours.append(names[3 + int(np.bincount(lbl - 3).argmax())])
-                if colours and colours[-1] is None:
-                    colours[-1] = top_name
-            if any(cc is None for cc in colours):
-                sure = False
-            cands = sorted(range(1, MAX_TRIBE + 1), key=lambda h: abs(h - est))   # the phone offers the likeliest first
-            out.append(TribeReading(int(q), int(r), top_name, colours, n_est if sure else None, not sure,
-                                    cands if not sure else [n_est], (float(base[0]), float(base[1])), per_pawn))
+                base = np.asarray(m.base_mm)
+                n_est, cands = m.height, m.candidates
+                ks = stacks.side_colours(label, (x0, y0), self.s, m, n_est or 1, nadir, u, v, top_k)
+                colours = [names[k] if k is not None else None for k in ks]
+                if any(k is None for k in ks):
+                    n_est = None
+            q, r = np.round(lat.to_lattice(base)[0]).astype(int)
+            sure = n_est is not None
+            out.append(TribeReading(int(q), int(r), names[top_k], colours, n_est, not sure,
+                                    [n_est] if sure else cands, (float(base[0]), float(base[1])),
+                                    dist * PAWN_HEIGHT_MM / cam_h))
         return out
 
 
