@@ -38,12 +38,15 @@ from tablehub.games.sunda.playout import random_game
 from tablehub.games.sunda.position import PositionError, position_of, score_position
 from vision.mat import Mat
 from vision.sim.camera import NUISANCE
-from vision.sim.sundatable import (PAWN_COLOURS, compare_reading, enrolment_scene, lattice_map, random_scene,
-                                   render_sunda)
+from vision.sim.sundatable import (PAWN_COLOURS, compare_reading, enrolment_scene, lattice_map,
+                                   marker_enrolment_scene, random_scene, render_sunda)
 from vision.sunda import SundaReader, enrol
+from vision.sundamarkers import MarkerFinder, enrol_markers
 
 TARGETS = {"sides": 99.9, "corners": 99.9, "pieces": 99.8, "pawns": 99.5, "heights": 98.0,
-           "scratch_ms": 400.0, "incremental_ms": 40.0, "scores": 100.0}
+           "scratch_ms": 400.0, "incremental_ms": 40.0, "scores": 100.0, "markers": 99.5}
+#: the games' levels: tribes and resources (the markers)
+OPTIONS = {"tribes": True, "resources": True}
 
 
 def without_last_piece(position: dict) -> dict:
@@ -66,12 +69,39 @@ def score_of_reading(reading, truth, game, colours: dict[str, str]) -> tuple[dic
     # the phone's answers: the truth where a stack stands there, else the top pawn alone
     answers = {(t.q, t.r): true_at.get((t.q, t.r), [players.get(t.top, game.players[0])])
                for t in reading.tribes if t.ask}
-    data = reading.position(players, {"tribes": True}, answers)
+    data = reading.position(players, OPTIONS, answers)
     data["players"] = list(game.players)
     try:
         return score_position(data, "reading").scores, ""
     except PositionError as exc:
         return None, str(exc)
+
+
+def compare_markers(reading, truth, game) -> dict:
+    """Markers right: the colour read on the island of the tribe it followed (its node, or another node of that
+    island); extra: read where none lies (or a second time)."""
+    to_reader, _ = lattice_map(reading, truth)
+    res = {"markers": len(truth.markers), "markers_right": 0, "markers_extra": 0, "wrong": []}
+    if to_reader is None:
+        return res
+    back = {to_reader(n): n for n in game.board.nodes}
+    read = {}
+    for m in reading.markers:
+        if m.marker in read:
+            res["markers_extra"] += 1
+        read[m.marker] = m
+    for tm in truth.markers:
+        m = read.pop(tm["marker"], None)
+        node = back.get((m.q, m.r)) if m is not None else None
+        if node is not None and (node == (tm["q"], tm["r"]) or (
+                game.board.nodes[node].kind == "land" and game.island_at(node) == game.island_at((tm["q"], tm["r"])))):
+            res["markers_right"] += 1
+        else:
+            res["wrong"].append(f"{tm['marker']} marker at {tm['q']},{tm['r']}: "
+                                f"{'not found' if m is None else f'read at {node} (reader {m.q},{m.r})'}")
+    res["markers_extra"] += len(read)
+    res["wrong"] += [f"{m.marker} marker read at reader {m.q},{m.r} where none lies" for m in read.values()]
+    return res
 
 
 def run_level(level: str, tables: int, seed: int, players: int) -> dict:
@@ -80,14 +110,14 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
     colours = {p: PAWN_COLOURS[i] for i, p in enumerate(names)}
     tot = {k: 0 for k in ("pieces", "sides", "corners", "pieces_found", "extra_pieces", "stacks", "pawns_right",
                           "heights_right", "heights_asked", "heights_wrong", "false_flags", "inc_sides",
-                          "scores_equal", "extra_pawns")}
+                          "scores_equal", "extra_pawns", "markers", "markers_right", "markers_extra")}
     scratch_ms, inc_ms, misfit, notes = [], [], [], []
     for i in range(tables):
         rng = np.random.default_rng([seed, i, list(NUISANCE).index(level)])
         base = NUISANCE[level]
         cam = base.with_(tilt_azimuth_deg=float(rng.uniform(0, 360)), light_angle_deg=float(rng.uniform(0, 360)),
                          pose_jitter_deg=0.0)
-        game = random_game(players, seed * 1000 + i, options={"tribes": True})
+        game = random_game(players, seed * 1000 + i, options=OPTIONS)
         pos = position_of(game, outlines=True)
         scene = random_scene(pos["position"], colours, rng)
         enrol_frame, enrol_truth = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
@@ -98,6 +128,9 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
         frame0, _ = render_sunda(before, cam, rng)
         frame1, truth = render_sunda(scene, cam, rng)
         reader = SundaReader(mat, learnt, lens=truth.lens())
+        mframe, mtruth = render_sunda(marker_enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
+                                      cam.other_session(), rng)
+        reader.markers = MarkerFinder(learnt, enrol_markers(mframe, mat, learnt.cloth_bgr, lens=mtruth.lens()))
         r0 = reader.read(frame0)                       # also builds the camera's remap tables (once a camera)
         c = time.process_time()
         r1 = reader.read(frame1)
@@ -111,6 +144,10 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
             if k in res:
                 tot[k] += res[k]
         tot["inc_sides"] += inc["sides"]
+        mk = compare_markers(r1, truth, game)
+        for k in ("markers", "markers_right", "markers_extra"):
+            tot[k] += mk[k]
+        notes += [f"table {i}: {w}" for w in mk["wrong"]][:4]
         tot["false_flags"] += len(r1.conflicts)
         misfit.append(res["lattice_misfit"])
         got, why = score_of_reading(r1, truth, game, colours)
@@ -155,13 +192,15 @@ def main(argv: list[str] | None = None) -> int:
                 "pieces": _pct(t["pieces_found"], t["pieces"]), "pawns": _pct(t["pawns_right"], t["stacks"]),
                 "heights": _pct(t["heights_right"], t["stacks"]),
                 "scratch_ms": float(np.median(out["scratch_ms"])), "incremental_ms": float(np.median(out["inc_ms"])),
-                "scores": _pct(t["scores_equal"], t["tables"])}
+                "scores": _pct(t["scores_equal"], t["tables"]), "markers": _pct(t["markers_right"], t["markers"])}
 
         def mark(k: str) -> str:
             nonlocal missed
             ok = figs[k] <= TARGETS[k] if k.endswith("_ms") else figs[k] >= TARGETS[k]
             if k == "heights":
                 ok = ok and t["heights_wrong"] == 0
+            if k == "markers":
+                ok = ok and t["markers_extra"] == 0
             missed |= not ok
             return "" if ok else "  MISSED"
 
@@ -177,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  tribe heights           right {t['heights_right']}, asked {t['heights_asked']}, wrong "
               f"{t['heights_wrong']} of {t['stacks']} ({figs['heights']:.1f} % right; target >= 98, none wrong)"
               f"{mark('heights')}")
+        print(f"  resource markers        {figs['markers']:7.2f} %  ({t['markers_right']} of {t['markers']} right, colour "
+              f"on its island; {t['markers_extra']} read where none lies; target >= 99.5, none extra){mark('markers')}")
         print(f"  lattice misfit          worst {max(out['misfit']):.3f} of a side")
         print(f"  CPU ms from scratch     median {figs['scratch_ms']:.0f}, worst {max(out['scratch_ms']):.0f} "
               f"(target <= 400){mark('scratch_ms')}")
