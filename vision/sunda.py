@@ -32,7 +32,7 @@ No printed grid: the pieces are laid freely, corner to corner, on a lattice the 
    nadir) or the height falls between two counts, the tribe is marked ``ask`` with the candidates: the
    phone asks, the reading is never silently sure.
 
-Resource markers are not read yet.
+Resource markers are read by ``vision.sundamarkers`` (when the reader's ``markers`` is set).
 """
 from __future__ import annotations
 
@@ -260,6 +260,7 @@ class SundaReading:
     conflicts: list[str] = field(default_factory=list)
     ms: dict[str, float] = field(default_factory=dict)
     covered: dict[tuple[int, int, int], int] = field(default_factory=dict)   # triangle -> piece index
+    markers: list[Any] = field(default_factory=list)     # vision.sundamarkers.MarkerReading (when the reader has them)
     _canvas_small: np.ndarray | None = None
     _gain: np.ndarray | None = None
     _cloth: np.ndarray | None = None
@@ -287,8 +288,9 @@ class SundaReading:
             else:
                 owners = [players.get(c or t.top, names[0]) for c in t.colours]
             tribes.append({"q": t.q, "r": t.r, "pawns": owners})
+        extra = {"markers": [m.to_dict() for m in self.markers]} if (options or {}).get("resources") else {}
         return {"game": "sunda", "players": names, "options": dict(options or {}),
-                "position": {"pieces": pieces, "tribes": tribes}}
+                "position": {"pieces": pieces, "tribes": tribes, **extra}}
 
 
 class SundaReader:
@@ -313,6 +315,7 @@ class SundaReader:
         self._play = (int(x * self.s), int(y * self.s), int((x + w) * self.s), int((y + h) * self.s))
         self._win = self._play   # the canvas window being read (canvas px)
         self.pawn_names = list(colours.pawns)
+        self.markers: Any = None    # a vision.sundamarkers.MarkerFinder: the resource markers are read when set
 
     # ---------------------------------------------------------------- camera
     def _camera(self, frame_size: tuple[int, int], homography: np.ndarray) -> tuple[np.ndarray, float]:
@@ -581,6 +584,7 @@ class SundaReader:
                                    previous.conflicts, covered=previous.covered)
                 out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
                 out._loc, out._marker_patches = loc, previous._marker_patches
+                out.markers = previous.markers
                 out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
             ys, xs = np.nonzero(changed)
@@ -638,13 +642,16 @@ class SundaReader:
                         and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
             tribes = [t for t in previous.tribes if not within(t.mat_mm)] + [t for t in tribes if within(t.mat_mm)]
             unsure = [u for u in previous.unsure if not u.startswith("triangle")] + unsure
+        markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
+        if incremental:
+            markers = [m for m in previous.markers if not within(m.mat_mm)] + [m for m in markers if within(m.mat_mm)]
         self._fill_hidden(pieces, covered, lat, tribes)
         conflicts = _conflicts(pieces, covered)
         t5 = time.perf_counter()
         ms["pawns"] = (t5 - t4) * 1000
         ms["total"] = (t5 - t0) * 1000
         self._win = self._play
-        out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered)
+        out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered, markers)
         out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
         out._loc, out._marker_patches = loc, self._marker_patches(frame, loc)
         return out
@@ -903,7 +910,7 @@ class SundaReader:
             alo, ahi = np.percentile(across, [0.5, 99.5])
             width = ahi - alo + 1 / self.s
             length = hi - lo + 1 / self.s
-            if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
+            if not (0.8 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
                 continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
             labels_here = label[by:by + bh, bx:bx + bw][sub]
