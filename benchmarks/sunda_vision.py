@@ -3,13 +3,15 @@
     tablehub bench sunda-vision [--tables N] [--levels clean,default,hard] [--seed S] [--players 2]
 
 For each nuisance level (vision.sim.camera.NUISANCE: lens, tilt, light gradient, vignette, colour
-cast, noise, blur, JPEG) N tables: a seeded random game with tribes (tablehub.games.sunda.playout,
-136 provisional pieces) laid on the mat by vision.sim.sundatable: the lattice anywhere at any angle,
-every piece off its place by its own small offset and turn, gaps of 0.6-1.4 mm, one of four cloths
-(grey felt, dark green felt, beige linen, brown), pawns off their nodes. Enrolment per table, on
-"another evening" (vision.sim.camera.CameraModel.other_session: other light side, colour balance,
-exposure, arm tilt): one photo of an all-land piece, an all-water piece and a pawn of each colour.
-The lens calibration is the rendered camera's (exact).
+cast, noise, blur, JPEG) N tables: a seeded random game with tribes and resources
+(tablehub.games.sunda.playout, 136 provisional pieces, markers' numbers provisional) laid on the mat
+by vision.sim.sundatable: the lattice anywhere at any angle, every piece off its place by its own
+small offset and turn, gaps of 0.6-1.4 mm, one of four cloths (grey felt, dark green felt, beige
+linen, brown), pawns off their nodes, stacks leaning (0.1-0.6 mm a pawn), resource markers laid by
+hand on land near their tribe. Enrolment per table, on "another evening"
+(vision.sim.camera.CameraModel.other_session: other light side, colour balance, exposure, arm tilt):
+one photo of an all-land piece, an all-water piece and a pawn of each colour, one of the six
+markers. The lens calibration is the rendered camera's (exact).
 
 Each table is photographed twice: without its last piece, then with it (the camera held still,
 another frame's noise and white balance). The full table is read from scratch, and again
@@ -18,12 +20,14 @@ incrementally from the reading without the last piece.
 Prints, per level: land/water per side and per corner right (of every piece on the tables; a piece
 not found counts all its sides and corners wrong), pieces found, pieces read where none lies, false
 "land against water" flags, pawns right (a stack on its node with its top colour), tribe heights
-right / asked / wrong (sure but wrong), the lattice's misfit, CPU ms from scratch and incremental
+right / asked / wrong (sure but wrong), resource markers right (colour, on the island of the tribe
+it followed) and read where none lies, the lattice's misfit, CPU ms from scratch and incremental
 (one core: OpenCV held to one thread; time.process_time, median and worst), the incremental reading's sides equal to the
 truth, and the share of tables whose score from the reading (tablehub score's position, the heights
 the camera asked answered as the phone would) equals the game's score. Targets (issue 18): sides
 and corners >= 99.9 %, pieces >= 99.8 %, pawns >= 99.5 %, heights right >= 98 % (the rest asked,
-none wrong), scratch <= 400 ms, incremental <= 40 ms, scores 100 %. A missed target prints MISSED
+none wrong), scratch <= 400 ms, incremental <= 40 ms, scores 100 %; markers >= 99.5 % with none
+read where none lies (not the issue's: this slice's). A missed target prints MISSED
 and the run exits 1. See docs/sunda.md, "The camera".
 """
 from __future__ import annotations
