@@ -9,10 +9,12 @@ set's). What is read:
 2. **Per frame** every pixel of the read window takes the nearest class of ground (land, water, cloth, each also
    in shadow), pawn colours (top and darker sides) and marker colours (the marker's paint and its darker edge).
    A marker colour that is also a pawn's paint (red, yellow, purple) takes that pawn's pixels too: they are told
-   apart by **shape and size**: a marker is a small round blob (9-60 mm2 where one is 28, no axis over 4.6 mm
-   from its middle, round within 0.55), a pawn or a stack is a disc 10 mm across or longer; a blob touching a
-   pawn's or another marker's colour is part of a pawn (its darker side, a shadow's edge), not a marker: a marker
-   laid against a stack is not seen (the phone enters it), never taken for another.
+   apart by **shape and size**: a marker is a small round-ish blob (9-60 mm2 where one is 28, no axis over 6 mm
+   from its middle, the short one at least 0.45 of the long: blur and JPEG draw it out), a pawn or a stack is a
+   disc 10 mm across or longer; it lies on land (at least 35 % of a ring 2-4 mm round it), its median colour
+   nearer the marker's than 0.7 of its distance to any ground class; a blob touching a pawn's or another
+   marker's colour (5 mm thick or more) or more of its own is part of a pawn (its side), not a marker: a
+   marker laid against a stack is not seen (the phone enters it).
 3. **Where**: the marker's node is that of the nearest tribe within 0.8 of a side (a marker follows a pawn or a
    water right onto its island), else the nearest lattice node: the adapter (``tablehub.games.sunda.camera``)
    finds its island through the engine.
@@ -109,11 +111,11 @@ class MarkerFinder:
             return self._tables[key]
         ground = [_lab((cloth_now * gain)[None])[0], self.colours.land, self.colours.water]
         centres, cls = [], []
-        for g in ground:
+        names = list(self.markers)
+        for g, code in zip(ground, (0, len(names) + 2, 0)):     # land has its own class: markers lie on islands
             for f in (1.0, 0.8, 0.6):    # in a stack's shadow, a shade at each step of its soft edge
                 centres.append(_shade(g, f))
-                cls.append(0)
-        names = list(self.markers)
+                cls.append(code)
         pawn_cls = len(names) + 1
         for pn, pl in self.colours.pawns.items():
             same = [i for i, m in enumerate(names) if np.linalg.norm((self.markers[m] - pl) * [L_WEIGHT, 1, 1])
@@ -132,23 +134,26 @@ class MarkerFinder:
         d = np.stack([(((lab - c) * w) ** 2).sum(axis=1) for c in centres], 1)
         if len(self._tables) > 4:
             self._tables.clear()
-        self._tables[key] = (np.asarray(cls, np.uint8)[np.argmin(d, axis=1)], names)
+        self._tables[key] = (np.asarray(cls, np.uint8)[np.argmin(d, axis=1)], names,
+                             np.stack([c for c, k in zip(centres, cls) if k in (0, len(names) + 2)]))
         return self._tables[key]
 
     def find(self, img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray, origin_px: tuple[int, int],
              px_per_mm: float, lattice: Any, tribes: Sequence[Any]) -> list[MarkerReading]:
-        lut, names = self._table(gain, cloth_now)
+        lut, names, ground = self._table(gain, cloth_now)
+        land = len(names) + 2
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
         # at half the reader's scale (1 px/mm: a marker is some 28 px; four times less work)
         s = float(px_per_mm) / 2
         crop = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
         q = (crop >> 3).astype(np.int32)
         label = lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
-        pawnish = (label == len(names) + 1).astype(np.uint8)
         ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+        solid = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         out: list[MarkerReading] = []
         expect = math.pi * (MARKER_MM / 2) ** 2
         # one pass over every marker colour (markers lie apart): each blob then takes its own colour
-        cls = label * ((label >= 1) & (label <= len(names)))
+        cls = label * ((label >= 1) & (label <= len(names))).astype(label.dtype)
         mask = cv2.morphologyEx((cls > 0).astype(np.uint8), cv2.MORPH_OPEN, ker)
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for j in range(1, n):
@@ -163,17 +168,27 @@ class MarkerFinder:
             ys, xs = np.nonzero(sub)
             cov = np.cov(np.stack([xs, ys]).astype(np.float64)) if len(xs) > 3 else np.eye(2)
             ev = np.sqrt(np.maximum(np.linalg.eigvalsh(cov), 0)) * 2 / s   # a disc of radius r: 2 sqrt(var) = r
-            if ev[1] > MARKER_MM / 2 * 1.55 or ev[0] < 0.55 * ev[1]:
+            if ev[1] > MARKER_MM / 2 * 2.0 or ev[0] < 0.45 * ev[1]:
                 continue
-            # touching a pawn's colour (another class) or more of its own colour right round it: a pawn's side
-            # or part of a pawn, not a marker
-            x0, y0 = max(bx - 1, 0), max(by - 1, 0)
-            x1, y1 = min(bx + bw + 1, label.shape[1]), min(by + bh + 1, label.shape[0])
+            # touching a pawn's colour (another class, 5 mm thick or more: not this marker's own darker edge) or more
+            # of its own colour right round it: a pawn's side or part of a pawn, not a marker
+            x0, y0 = max(bx - 6, 0), max(by - 6, 0)
+            x1, y1 = min(bx + bw + 6, label.shape[1]), min(by + bh + 6, label.shape[0])
             blob = (lab_img[y0:y1, x0:x1] == j).astype(np.uint8)
             ring = (cv2.dilate(blob, np.ones((3, 3), np.uint8)) > 0) & (blob == 0)
-            ring_lbl = label[y0:y1, x0:x1][ring]
-            if (pawnish[y0:y1, x0:x1][ring].sum() > 0.15 * len(xs) or (ring_lbl == i + 1).sum() > 0.25 * ring.sum()
-                    or ((ring_lbl >= 1) & (ring_lbl != i + 1)).sum() > 0.15 * ring.sum()):
+            here = label[y0:y1, x0:x1]
+            outer = (cv2.dilate(blob, np.ones((9, 9), np.uint8)) > 0) & ~(cv2.dilate(blob, np.ones((5, 5), np.uint8)) > 0)
+            if (here[outer] == land).sum() < 0.35 * outer.sum():
+                continue  # not on an island (a marker lies on land): water, cloth, a pawn round it
+            other = cv2.morphologyEx(((here >= 1) & (here != i + 1) & (here != land)).astype(np.uint8),
+                                     cv2.MORPH_OPEN, solid)
+            if other[ring].sum() > 0.15 * ring.sum() or (here[ring] == i + 1).sum() > 0.25 * ring.sum():
+                continue
+            # its colour clearly the marker's, not a shade of the ground the light pushed over the line
+            mean = _lab(np.median(crop[by:by + bh, bx:bx + bw][sub].astype(np.float32), axis=0) * gain)
+            d_m = float(np.linalg.norm((mean - self.markers[name]) * w))
+            d_g = float(np.min(np.linalg.norm((ground - mean) * w, axis=1)))
+            if d_m > 0.7 * d_g:
                 continue
             c_px = np.array([xs.mean() + bx, ys.mean() + by]) + 0.5
             mm = c_px / s + np.asarray(origin_px) / (2 * s)
