@@ -892,7 +892,7 @@ class SundaReader:
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8)
         x0, y0 = self._win[:2]
         out: list[TribeReading] = []
-        min_area = 0.5 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+        min_area = 0.7 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2   # a resource marker (6 mm, blurred) is smaller
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] < min_area:
                 continue

@@ -83,19 +83,32 @@ def _shades(lab: np.ndarray, factors: Sequence[float]) -> list[np.ndarray]:
     return [_lab(bgr * f) for f in factors]
 
 
+_TABLE: dict[bytes, np.ndarray] = {}
+
+
 def membership(img_bgr: np.ndarray, gain: np.ndarray, pawn_labs: Sequence[np.ndarray],
                ground_labs: Sequence[np.ndarray]) -> np.ndarray:
-    """Soft pawn membership (0..1, one half on the outline) of every pixel of a small BGR crop."""
-    lab = _lab(img_bgr.astype(np.float32) * gain.astype(np.float32))
-    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+    """Soft pawn membership (0..1, one half on the outline) of every pixel of a small BGR crop: from one table of
+    32 x 32 x 32 colours while the light holds (the edges are then placed on the colours themselves)."""
+    key = b"".join(np.asarray(a, np.float32).tobytes() for a in (gain, *pawn_labs, *ground_labs))
+    table = _TABLE.get(key)
+    if table is None:
+        lv = np.arange(32, dtype=np.float32) * 8 + 4
+        bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
+        lab = _lab(bgr)
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
 
-    def nearest(centres: Sequence[np.ndarray]) -> np.ndarray:
-        d = [np.sqrt((((lab - c) * w) ** 2).sum(-1)) for c in centres]
-        return np.min(d, axis=0)
+        def nearest(centres: Sequence[np.ndarray]) -> np.ndarray:
+            return np.sqrt(np.min([(((lab - c) * w) ** 2).sum(-1) for c in centres], axis=0))
 
-    p = nearest([s for c in pawn_labs for s in _shades(c, SIDE_SHADES)])
-    g = nearest([s for c in ground_labs for s in _shades(c, GROUND_SHADES)])
-    return g / np.maximum(p + g, 1e-3)
+        p = nearest([s for c in pawn_labs for s in _shades(c, SIDE_SHADES)])
+        g = nearest([s for c in ground_labs for s in _shades(c, GROUND_SHADES)])
+        table = (g / np.maximum(p + g, 1e-3)).astype(np.float32)
+        if len(_TABLE) > 8:
+            _TABLE.clear()
+        _TABLE[key] = table
+    q = (img_bgr >> 3).astype(np.int32)
+    return table[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
 
 
 def _crossing(profile: np.ndarray, from_start: bool) -> float | None:
