@@ -16,8 +16,8 @@ set's). What is read:
    marker's colour (5 mm thick or more) or more of its own is part of a pawn (its side), not a marker: a
    marker laid against a stack is not seen (the phone enters it).
 3. **Where**: the marker's node is that of the nearest tribe within 0.8 of a side (a marker follows a pawn or a
-   water right onto its island), else the nearest lattice node: the adapter (``tablehub.games.sunda.camera``)
-   finds its island through the engine.
+   water right onto its island; a position holds markers only by a tribe or water right): a blob by no tribe is
+   not taken. The adapter (``tablehub.games.sunda.camera``) finds its island through the engine.
 """
 from __future__ import annotations
 
@@ -192,7 +192,9 @@ class MarkerFinder:
                 continue
             c_px = np.array([xs.mean() + bx, ys.mean() + by]) + 0.5
             mm = c_px / s + np.asarray(origin_px) / (2 * s)
-            out.append(self._place(name, mm, lattice, tribes))
+            m = self._place(name, mm, lattice, tribes)
+            if m.by_tribe:       # a marker follows a pawn or water right: one by no tribe is not taken (a position
+                out.append(m)    # holds markers only by a tribe) - a shade of the print the light pushed over
         return out
 
     @staticmethod
