@@ -910,7 +910,7 @@ class SundaReader:
             alo, ahi = np.percentile(across, [0.5, 99.5])
             width = ahi - alo + 1 / self.s
             length = hi - lo + 1 / self.s
-            if not (0.8 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
+            if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
                 continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
             labels_here = label[by:by + bh, bx:bx + bw][sub]
