@@ -32,7 +32,7 @@ No printed grid: the pieces are laid freely, corner to corner, on a lattice the 
    nadir) or the height falls between two counts, the tribe is marked ``ask`` with the candidates: the
    phone asks, the reading is never silently sure.
 
-Resource markers are not read yet.
+Resource markers are read by ``vision.sundamarkers`` (when the reader's ``markers`` is set).
 """
 from __future__ import annotations
 
@@ -48,6 +48,7 @@ from . import VisionError
 from .calibrate import LensCalibration
 from .mat import Mat
 from .rectify import Rectifier
+from . import sundastacks as stacks
 from .sundaset import fit_to_set, prints_array
 
 SQ3 = math.sqrt(3.0)
@@ -261,6 +262,7 @@ class SundaReading:
     conflicts: list[str] = field(default_factory=list)
     ms: dict[str, float] = field(default_factory=dict)
     covered: dict[tuple[int, int, int], int] = field(default_factory=dict)   # triangle -> piece index
+    markers: list[Any] = field(default_factory=list)     # vision.sundamarkers.MarkerReading (when the reader has them)
     _canvas_small: np.ndarray | None = None
     _gain: np.ndarray | None = None
     _cloth: np.ndarray | None = None
@@ -288,8 +290,9 @@ class SundaReading:
             else:
                 owners = [players.get(c or t.top, names[0]) for c in t.colours]
             tribes.append({"q": t.q, "r": t.r, "pawns": owners})
+        extra = {"markers": [m.to_dict() for m in self.markers]} if (options or {}).get("resources") else {}
         return {"game": "sunda", "players": names, "options": dict(options or {}),
-                "position": {"pieces": pieces, "tribes": tribes}}
+                "position": {"pieces": pieces, "tribes": tribes, **extra}}
 
 
 class SundaReader:
@@ -316,6 +319,7 @@ class SundaReader:
         self.pawn_names = list(colours.pawns)
         self.prints: np.ndarray | None = None   # the owner's set (use_set): a constraint on the rings read
         self._set_notes: list[str] = []
+        self.markers: Any = None    # a vision.sundamarkers.MarkerFinder: the resource markers are read when set
 
     def use_set(self, rings: Sequence[str]) -> None:
         """Read every piece as one of these prints (the owner's recorded set; ``vision.sundaset``): a ring none
@@ -592,6 +596,7 @@ class SundaReader:
                                    previous.conflicts, covered=previous.covered)
                 out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
                 out._loc, out._marker_patches = loc, previous._marker_patches
+                out.markers = previous.markers
                 out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
             ys, xs = np.nonzero(changed)
@@ -616,6 +621,7 @@ class SundaReader:
         t1 = time.perf_counter()
         ms["mat"] = (t1 - t0) * 1000
         label, L, centres = self._classify(img, gain, cloth_now)
+        self._for_stacks = (img, gain, centres)       # a stack's height is measured on the colours (vision.sundastacks)
         names = list(centres)
         piece = (label == 1) | (label == 2)
         t2 = time.perf_counter()
@@ -649,6 +655,9 @@ class SundaReader:
             tribes = [t for t in previous.tribes if not within(t.mat_mm)] + [t for t in tribes if within(t.mat_mm)]
             unsure = [u for u in previous.unsure if not u.startswith(("triangle", "piece at"))] + unsure
         self._set_notes = []
+        markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
+        if incremental:
+            markers = [m for m in previous.markers if not within(m.mat_mm)] + [m for m in markers if within(m.mat_mm)]
         self._fill_hidden(pieces, covered, lat, tribes)
         unsure = unsure + self._set_notes
         conflicts = _conflicts(pieces, covered)
@@ -656,7 +665,7 @@ class SundaReader:
         ms["pawns"] = (t5 - t4) * 1000
         ms["total"] = (t5 - t0) * 1000
         self._win = self._play
-        out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered)
+        out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered, markers)
         out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
         out._loc, out._marker_patches = loc, self._marker_patches(frame, loc)
         return out
@@ -934,7 +943,7 @@ class SundaReader:
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8)
         x0, y0 = self._win[:2]
         out: list[TribeReading] = []
-        min_area = 0.5 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+        min_area = 0.7 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2   # a resource marker (6 mm, blurred) is smaller
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] < min_area:
                 continue
@@ -955,43 +964,28 @@ class SundaReader:
             if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
                 continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
-            disp = max(length - width, 0.0)
-            z = disp * cam_h / (dist + disp) if dist + disp > 0 else 0.0
-            est = z / PAWN_HEIGHT_MM
-            per_pawn = dist * PAWN_HEIGHT_MM / cam_h          # how far one pawn moves the top, mm
-            # the stack's near end is its base's near edge
-            base = c + u * (lo - c @ u + PAWN_MM / 2)
-            q, r = np.round(lat.to_lattice(base)[0]).astype(int)
-            n_est = int(np.clip(round(est), 1, MAX_TRIBE))
-            sure = per_pawn >= SURE_PARALLAX_MM and abs(est - round(est)) <= 0.2 and 1 <= round(est) <= MAX_TRIBE
             labels_here = label[by:by + bh, bx:bx + bw][sub]
             top = labels_here[(along >= hi - 0.8 * PAWN_MM) & (labels_here >= 3)]   # the top face, farthest out
             if len(top) < 5:
                 top = labels_here[labels_here >= 3]
-            top_votes = np.bincount(top - 3, minlength=len(names) - 3)
-            top_name = names[3 + int(np.argmax(top_votes))]
-            colours: list[str | None] = []
-            top_zone_lo = hi - (PAWN_MM * cam_h / (cam_h - n_est * PAWN_HEIGHT_MM))
-            if n_est == 1:
-                colours = [top_name]
+            top_k = 3 + int(np.argmax(np.bincount(top - 3, minlength=len(names) - 3)))
+            img, gain, centres = self._for_stacks
+            m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
+            if m is None:   # no outline to measure: the node from the blob, the phone asks
+                base = c + u * (lo - c @ u + PAWN_MM / 2)
+                n_est, cands, colours = None, list(range(1, MAX_TRIBE + 1)), [names[top_k]]
             else:
-                step = (top_zone_lo - lo) / n_est
-                for k in range(n_est):
-                    s0, s1 = lo + k * step, lo + (k + 1) * step
-                    band = (along >= s0 + 0.2 * step) & (along < s1 - 0.2 * step) & (np.abs(across - c @ v) < width / 4)
-                    lbl = labels_here[band]
-                    lbl = lbl[lbl >= 3]
-                    if step < 1.5 or len(lbl) < 2:
-                        colours.append(None)
-                    else:
-                        colours.append(names[3 + int(np.bincount(lbl - 3).argmax())])
-                if colours and colours[-1] is None:
-                    colours[-1] = top_name
-            if any(cc is None for cc in colours):
-                sure = False
-            cands = sorted(range(1, MAX_TRIBE + 1), key=lambda h: abs(h - est))   # the phone offers the likeliest first
-            out.append(TribeReading(int(q), int(r), top_name, colours, n_est if sure else None, not sure,
-                                    cands if not sure else [n_est], (float(base[0]), float(base[1])), per_pawn))
+                base = np.asarray(m.base_mm)
+                n_est, cands = m.height, m.candidates
+                ks = stacks.side_colours(label, (x0, y0), self.s, m, n_est or 1, nadir, u, v, top_k)
+                colours = [names[k] if k is not None else None for k in ks]
+                if any(k is None for k in ks):
+                    n_est = None
+            q, r = np.round(lat.to_lattice(base)[0]).astype(int)
+            sure = n_est is not None
+            out.append(TribeReading(int(q), int(r), names[top_k], colours, n_est, not sure,
+                                    [n_est] if sure else cands, (float(base[0]), float(base[1])),
+                                    dist * PAWN_HEIGHT_MM / cam_h))
         return out
 
 

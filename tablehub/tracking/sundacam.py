@@ -42,6 +42,7 @@ class SundaRecognizer:
             "pieces": [{"q": int(p["q"]), "r": int(p["r"]), "turn": int(p["turn"]), "sides": p["sides"],
                         "join": p.get("join", "water")} for p in reading.pieces],
             "tribes": [t.to_dict() for t in reading.tribes],
+            "markers": [m.to_dict() for m in getattr(reading, "markers", ())],
             "unsure": list(reading.unsure),
             "conflicts": list(reading.conflicts),
         }

@@ -231,6 +231,27 @@ def test_sunda_camera_readings_in_french_and_german(seen):
             break
     assert asked, "no tribe joined by its top's owner in 40 games"
 
+    # resource markers (as in tests/live/test_sunda_markers.py): one of an unknown colour (a note), one on another
+    # island than the pawn it follows (flagged)
+    from ..live.test_sunda_markers import _games, _seen, _upto
+    odd_marker = False
+    for s in range(4, 30):
+        whole, i = _games(s)
+        game = _upto(whole, i)
+        home = game.island_at(game.claim_at)
+        other = next((pt for pt in game.tribes if game.board.nodes[pt].kind == "land" and game.island_at(pt) != home),
+                     None)
+        if other is None:
+            continue
+        marker = whole.history[i].to_dict()["marker"]
+        seen.reading(layout_reading(game, _seen(game, list(game.markers.items()) + [(marker, other)])),
+                     "a marker on another island", state="illegal")
+        seen.reading(layout_reading(game, _seen(game, list(game.markers.items()) + [("teal", game.claim_at)])),
+                     "a marker of an unknown colour", state="same")
+        odd_marker = True
+        break
+    assert odd_marker, "no game with tribes on two islands"
+
     # a game the layout camera does not read
     tahiti = new_game(Setup("tahiti", ("Ana", "Ben")))
     seen.reading(layout_reading(tahiti, LayoutSeen({})), "not a laid-out game", state="waiting")

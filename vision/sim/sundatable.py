@@ -13,7 +13,8 @@ assumes:
 - provisional art: water blue, land green, each piece's print a little lighter or darker, a fine
   paper texture;
 - pawns are wooden cylinders (``PAWN_MM`` across, ``PAWN_HEIGHT_MM`` high) put near the node
-  (``pawn_jitter_mm``); a tribe is a stack, drawn as the camera sees it: every slice at height z
+  (``pawn_jitter_mm``), each pawn of a stack a little off the one below (``lean_mm``, sigma, per pawn;
+  :func:`random_scene` draws 0.1-0.6 mm per table); a tribe is a stack, drawn as the camera sees it: every slice at height z
   moves away from the camera's nadir by z / (H - z) and grows by H / (H - z), so a stack's top is
   nearer the lens, bigger and displaced, and the sides of its pawns show on the side facing the
   nadir;
@@ -21,7 +22,10 @@ assumes:
   model as the tile games (``vision.sim.camera``: lens, tilt, light gradient, vignette, colour
   cast, noise, blur, JPEG).
 
-Resource markers are not drawn yet.
+- resource markers (``position["markers"]``: the marker's colour and the node of the tribe it followed) are
+  flat tokens, provisional look: a disc ``MARKER_MM`` across in its colour (:data:`MARKER_COLOURS`, the paints
+  of the pawns where the names are the same), a darker edge; laid by hand on the island 11-17 mm from the node
+  in any direction, on land, clear of the stacks and of each other (a marker never stands under a stack).
 """
 from __future__ import annotations
 
@@ -49,6 +53,10 @@ WATER_BGR = (178, 138, 62)
 CLOTHS: tuple[tuple[int, int, int], ...] = ((72, 74, 78), (62, 84, 58), (150, 170, 186), (52, 70, 96))
 #: the pawns' four colours (names of :data:`vision.sim.art.PLAYER_COLOURS`), provisional
 PAWN_COLOURS = ("red", "yellow", "black", "purple")
+#: resource markers: flat tokens, provisional look (the real set's are not public), one per colour of the engine's
+#: ``marker_word``; their numbers 1-6 are the provisional set's (tablehub/games/sunda/pieces.json)
+MARKER_MM = 6.0
+MARKER_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 #: the piece's corners in its own frame (c0 at the origin, c1 at 1,0), as the pieces file has them
 FRAME = np.array([[0.0, 0.0], [1.0, 0.0], [1.5, SQ3 / 2], [0.5, SQ3 / 2]])
 
@@ -80,7 +88,9 @@ class SundaScene:
     offset_sigma_mm: float = 0.5
     turn_sigma_deg: float = 0.5
     pawn_jitter_mm: float = 1.2
+    lean_mm: float = 0.35   # each pawn of a stack sits this far (sigma, mm) off the one below: stacked by hand
     hand_errors: bool = True
+    loose_markers: Sequence[tuple[str, tuple[float, float]]] = ()   # markers lying at mat points (the enrolment photo)
     hand_seed: int = 0     # the hands' errors (piece offsets and turns, pawns off their nodes), drawn per piece in
     #                        order, so that the same table with one more piece is the same table
 
@@ -122,6 +132,7 @@ class SundaTruth:
     angle_deg: float
     pieces: list[dict[str, Any]]      # q, r, turn, sides, join, corners_mm (as laid)
     stacks: list[dict[str, Any]]      # q, r, pawns (owners bottom to top), colours, base_mm
+    markers: list[dict[str, Any]] = field(default_factory=list)   # marker (its colour), q, r (its node), centre_mm
 
     def lens(self):
         from ..calibrate import LensCalibration
@@ -223,17 +234,21 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
         s = base + shadow_dir * height * 0.3
         cv2.ellipse(shadow, (int((s[0] - x0) * ppm * 16), int((s[1] - y0) * ppm * 16)),
                     (int((PAWN_MM / 2 + 1.0 + height * 0.15) * ppm * 16),) * 2, 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
-        jobs.append((base, bgr, float(hand.uniform(0.6, 0.85))))   # how dark its sides are (wood, light)
+        side = float(hand.uniform(0.6, 0.85))    # how dark its sides are (wood, light)
+        # a stack leans: each pawn a little off the one below (drawn after the rest: the same table otherwise)
+        lean = np.cumsum(np.vstack([np.zeros((1, 2)), hand.normal(0.0, scene.lean_mm, (max(len(pawns) - 1, 0), 2))]),
+                         axis=0)
+        jobs.append((base, bgr, side, lean))
         truth.append({"q": td["q"], "r": td["r"], "pawns": pawns, "colours": cols, "base_mm": base.tolist()})
     if jobs:
         shadow = cv2.GaussianBlur(shadow, (0, 0), 1.5 * ppm)
         plane *= (1.0 - 0.45 * shadow)[..., None]
-    for base, bgr, side in jobs:
+    for base, bgr, side, lean in jobs:
         n = len(bgr)
         step = 0.5
         for z in np.arange(0.0, n * PAWN_HEIGHT_MM, step):
             k = min(int(z // PAWN_HEIGHT_MM), n - 1)
-            at = base + (base - nadir) * z / (cam_h - z)
+            at = base + lean[k] + (base + lean[k] - nadir) * z / (cam_h - z)
             rad = PAWN_MM / 2 * cam_h / (cam_h - z)
             # the sides: shaded, a thin darker seam where two pawns meet
             seam = 0.8 if (z % PAWN_HEIGHT_MM) < 0.6 and z > 0 else 1.0
@@ -241,12 +256,85 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
             cv2.circle(plane, (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16)), int(rad * ppm * 16),
                        col, -1, cv2.LINE_AA, 4)
         z = n * PAWN_HEIGHT_MM
-        at = base + (base - nadir) * z / (cam_h - z)
+        at = base + lean[-1] + (base + lean[-1] - nadir) * z / (cam_h - z)
         rad = PAWN_MM / 2 * cam_h / (cam_h - z)
         top = tuple(float(v) for v in np.clip(bgr[-1] * 1.0 + 8, 0, 255))
         cv2.circle(plane, (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16)), int(rad * ppm * 16), top,
                    -1, cv2.LINE_AA, 4)
     return truth
+
+
+def _draw_markers(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: float, y0: float, ppm: float,
+                  pose: CameraPose, stacks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The resource markers, each laid by hand near its node on land (the plane's colour there nearer the land's
+    than the water's or the cloth's), clear of the stacks (their bases and tops as the camera sees them) and of the
+    markers laid before."""
+    nadir = pose.centre_mm[:2]
+    cam_h = float(-pose.centre_mm[2])
+    M = _rot(scene.angle_deg).T * scene.side_mm
+    land, water = np.asarray(LAND_BGR, np.float32), np.asarray(WATER_BGR, np.float32)
+    cloth = np.asarray(scene.cloth_bgr, np.float32)
+    keep_off = []            # (point, radius) a marker's middle must keep clear of
+    for st in stacks:
+        b = np.asarray(st["base_mm"])
+        z = PAWN_HEIGHT_MM * len(st["pawns"])
+        top = b + (b - nadir) * z / (cam_h - z)
+        for k in np.linspace(0, 1, 5):
+            keep_off.append((b + k * (top - b), PAWN_MM / 2 * cam_h / (cam_h - z) + MARKER_MM / 2 + 2.0))
+    out = []
+    ring = np.array([[math.cos(a), math.sin(a)] for a in np.linspace(0, 2 * math.pi, 9)[:-1]])
+
+    def on_land(p: np.ndarray) -> bool:
+        for q in np.vstack([p[None], p + ring * (MARKER_MM / 2 + 1.0)]):
+            px, py = int(round((q[0] - x0) * ppm)), int(round((q[1] - y0) * ppm))
+            if not (0 <= py < plane.shape[0] and 0 <= px < plane.shape[1]):
+                return False
+            c = plane[py, px]
+            dl, dw, dc = (float(np.linalg.norm(c - v)) for v in (land, water, cloth))
+            if not dl < min(dw, dc):
+                return False
+        return True
+
+    def draw(name: str, at: np.ndarray) -> None:
+        bgr = np.asarray(PLAYER_COLOURS[name], np.float64)
+        centre = (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16))
+        cv2.circle(plane, centre, int(MARKER_MM / 2 * ppm * 16), tuple(float(v) for v in bgr * 0.7), -1, cv2.LINE_AA, 4)
+        cv2.circle(plane, centre, int((MARKER_MM / 2 - 0.4) * ppm * 16), tuple(float(v) for v in bgr), -1,
+                   cv2.LINE_AA, 4)
+
+    for name, at in scene.loose_markers:
+        draw(name, np.asarray(at, np.float64))
+    for md in scene.position.get("markers", []):
+        name = str(md["marker"])
+        if name not in PLAYER_COLOURS:
+            raise VisionError(f"sunda scene: markers: no colour for marker {name!r} (expected one of "
+                              f"{', '.join(MARKER_COLOURS)})")
+        hand = np.random.default_rng([scene.hand_seed, 3, md["q"] + 1000, md["r"] + 1000])
+        node = unit_xy(md["q"], md["r"]) @ M + origin
+        at = None
+        for _ in range(200):
+            p = node + float(hand.uniform(11.0, 17.0)) * np.array([math.cos(a := float(hand.uniform(0, 2 * math.pi))),
+                                                                     math.sin(a)])
+            if on_land(p) and all(np.linalg.norm(p - c) >= rad for c, rad in keep_off):
+                at = p
+                break
+        if at is None:
+            raise VisionError(f"sunda scene: markers: no room on land near {md['q']},{md['r']} for the {name} marker")
+        keep_off.append((at, MARKER_MM + 2.0))
+        draw(name, at)
+        out.append({"marker": name, "q": md["q"], "r": md["r"], "centre_mm": at.tolist()})
+    return out
+
+
+def marker_enrolment_scene(mat: Mat | None = None, **kw: Any) -> SundaScene:
+    """The markers' enrolment photo (``vision.sundamarkers.enrolment_points``): each marker flat on the cloth at
+    its place, nothing else."""
+    from ..sundamarkers import enrolment_points
+
+    mat = mat or Mat.default()
+    pts = enrolment_points(mat)
+    return SundaScene({"pieces": [], "tribes": []}, {}, mat, origin_mm=mat.play_centre_mm,
+                      loose_markers=tuple(pts.items()), **kw)
 
 
 def render_sunda(scene: SundaScene, camera: CameraModel | str = "default", rng: np.random.Generator | None = None,
@@ -273,6 +361,7 @@ def render_sunda(scene: SundaScene, camera: CameraModel | str = "default", rng: 
     pieces = _draw_pieces(plane, scene, origin, x0, y0, plane_ppm, np.random.default_rng([scene.hand_seed, 0]))
     stacks = _draw_stacks(plane, scene, origin, x0, y0, plane_ppm, pose, np.random.default_rng([scene.hand_seed, 1]),
                           shadow_dir)
+    markers = _draw_markers(plane, scene, origin, x0, y0, plane_ppm, pose, stacks)
     image_ppm = pose.K[0, 0] / float(-pose.centre_mm[2])
     ratio = plane_ppm / image_ppm
     if ratio > 1.5:
@@ -287,7 +376,8 @@ def render_sunda(scene: SundaScene, camera: CameraModel | str = "default", rng: 
     else:
         img = cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     out = _camera_effects(img.astype(np.float32), camera, rng, light)
-    return out, SundaTruth(pose, scene.side_mm, (float(origin[0]), float(origin[1])), scene.angle_deg, pieces, stacks)
+    return out, SundaTruth(pose, scene.side_mm, (float(origin[0]), float(origin[1])), scene.angle_deg, pieces, stacks,
+                                markers)
 
 
 def random_scene(position: Mapping[str, Any], colours: Mapping[str, str], rng: np.random.Generator,
@@ -300,6 +390,8 @@ def random_scene(position: Mapping[str, Any], colours: Mapping[str, str], rng: n
                        cloth_bgr=CLOTHS[int(rng.integers(len(CLOTHS)))],
                        table_bgr=tuple(int(v) for v in rng.integers(60, 160, 3)),  # type: ignore[arg-type]
                        gap_mm=float(rng.uniform(0.6, 1.4)), hand_seed=int(rng.integers(1 << 30)))
+    # how far each pawn of a stack sits off the one below (players stack more or less carefully; its own stream)
+    scene.lean_mm = float(np.random.default_rng([scene.hand_seed, 2]).uniform(0.1, 0.6))
     for k, v in overrides.items():
         setattr(scene, k, v)
     cx, cy = scene.centred_origin()

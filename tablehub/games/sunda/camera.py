@@ -19,8 +19,12 @@ D0 are where it found them), never which of the 136 pieces is which. This adapte
 3. **A pawn on a new node** becomes ``place_pawn`` (a land node) or ``water_right`` (a water node); a
    tribe whose top changed to the placer's colour, ``place_pawn`` on it. A tribe whose height the camera
    cannot tell (``ask``) with the placer's colour still on top, while the placer may join it, is asked on
-   the phone ("did you add a pawn?"). A challenge (``challenge`` and the dice as ``roll``), consent and
-   markers are entered on the phone.
+   the phone ("did you add a pawn?"). A challenge (``challenge`` and the dice as ``roll``) and consent are
+   entered on the phone.
+4. **A resource marker** the log does not hold (``vision.sundamarkers``: its colour and the node it lies by)
+   becomes ``place_marker`` after the pawn or water right of the same reading (or of the phase): the engine
+   checks it (no pawn added, one marker a pawn, the island's total) and the tracker flags a refusal with the
+   engine's reason; a marker seen on another island than that pawn's is flagged too.
 
 Pieces already in the log are the truth: a piece the camera reads otherwise, or does not see, is left as
 logged (with a note).
@@ -95,7 +99,7 @@ class SundaCameraMoves:
     """The engine's adapter for the live tracker (module docstring): ``change(game, seen)``."""
 
     #: the action types the camera's readings log (with NEXT or a phone choice); the rest is the phone's
-    table_actions = frozenset({"place_piece", "place_pawn", "water_right"})
+    table_actions = frozenset({"place_piece", "place_pawn", "water_right", "place_marker"})
 
     # ---------------------------------------------------------------- colours
     def colours(self, game: Any) -> list[str]:
@@ -218,7 +222,60 @@ class SundaCameraMoves:
         question = question or ask
         candidates = [p + ([w] if w else []) for p in piece_alts for w in (pawn_alts or [None])]
         candidates = [c for c in candidates if c]
+        markers = self._marker_actions(game, seen, k, shift, notes)
+        if markers:
+            candidates, why = self._with_markers(game, candidates or [[]], markers)
+            if not candidates:
+                return LayoutChange(reason=why, notes=notes)
         return LayoutChange(candidates=candidates, question=question, notes=notes)
+
+    def _marker_actions(self, game: Any, seen: Mapping[str, Any], k: int, shift: tuple[int, int], notes: list[Any]
+                        ) -> list[tuple[str, tuple[int, int]]]:
+        """The resource markers seen that the log does not hold: (marker, the engine's node it lies by)."""
+        out = []
+        for m in seen.get("markers", ()):
+            mid = m.get("marker")
+            pt = self._point(int(m["q"]), int(m["r"]), k, shift)
+            if mid in game.markers:
+                continue  # logged (the log is the truth for it)
+            if mid not in game.set.marker_by_id:
+                notes.append(T("a resource marker of an unknown colour ({colour}) at {q},{r}", colour=colour_said(mid),
+                               q=pt[0], r=pt[1]))
+                continue
+            out.append((str(mid), pt))
+        return out
+
+    def _with_markers(self, game: Any, candidates: list[list[dict[str, Any]]],
+                      markers: list[tuple[str, tuple[int, int]]]) -> tuple[list[list[dict[str, Any]]], Any]:
+        """Each reading followed by the new markers' ``place_marker`` (the engine checks them), kept where every
+        marker lies on the island of the pawn or water right it follows; else why not."""
+        from .engine import marker_word   # (the engine imports this module)
+
+        out, why = [], ""
+        for c in candidates:
+            trial = game.copy()
+            try:
+                for a in c:
+                    trial.apply(trial.parse_action(a))
+            except Exception:  # the engine refuses the reading itself: the tracker flags it with the reason
+                out.append(c + [{"type": "place_marker", "marker": m} for m, _ in markers])
+                continue
+            claim = trial.claim_at
+            ok = True
+            for m, pt in markers:
+                if claim is None or trial.claim not in ("pawn", "water right"):
+                    break  # the engine's own refusal (no pawn added this phase) says it
+                try:
+                    same = trial.island_at(pt) == trial.island_at(claim)
+                except KeyError:
+                    same = False
+                if not same:
+                    ok = False
+                    why = T("the {marker} marker lies by {q},{r}, not on the island of the pawn it follows ({cq},{cr})",
+                            marker=marker_word(m), q=pt[0], r=pt[1], cq=claim[0], cr=claim[1])
+            if ok:
+                out.append(c + [{"type": "place_marker", "marker": m} for m, _ in markers])
+        return out, why
 
     def _piece_actions(self, game: Any, q: int, r: int, t: int, ring: str, join: str
                        ) -> tuple[list[list[dict[str, Any]]], Any]:

@@ -1,0 +1,72 @@
+"""Resource markers on a rendered Sunda table (vision.sundamarkers): enrolled from one photo, found on the islands
+by colour, told from pawns of the same paint by size and shape, placed at the tribe they follow."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tablehub.games.sunda.playout import random_game
+from tablehub.games.sunda.position import position_of, score_position
+from vision import VisionError
+from vision.mat import Mat
+from vision.sim.camera import NUISANCE
+from vision.sim.sundatable import (PAWN_COLOURS, enrolment_scene, lattice_map, marker_enrolment_scene, random_scene,
+                                   render_sunda)
+from vision.sunda import SundaReader, enrol
+from vision.sundamarkers import MarkerFinder, enrol_markers
+
+COLOURS = {"P1": "red", "P2": "yellow"}
+OPTIONS = {"tribes": True, "resources": True}
+
+
+@pytest.fixture(scope="module")
+def table():
+    rng = np.random.default_rng(5)
+    cam = NUISANCE["default"].with_(tilt_azimuth_deg=40.0, light_angle_deg=300.0, pose_jitter_deg=0.0)
+    game = next(g for g in (random_game(2, s, options=OPTIONS) for s in range(5, 40)) if len(g.markers) >= 3)
+    pos = position_of(game, outlines=True)
+    scene = random_scene(pos["position"], COLOURS, rng)
+    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(), rng)
+    learnt = enrol(ef, Mat.default(), PAWN_COLOURS, lens=et.lens())
+    mf, mt = render_sunda(marker_enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
+                          cam.other_session(), rng)
+    frame, truth = render_sunda(scene, cam, rng)
+    reader = SundaReader(Mat.default(), learnt, lens=truth.lens())
+    reader.markers = MarkerFinder(learnt, enrol_markers(mf, Mat.default(), learnt.cloth_bgr, lens=mt.lens()))
+    return game, truth, reader.read(frame)
+
+
+def test_every_marker_is_read_with_its_colour_at_its_tribe(table):
+    game, truth, reading = table
+    assert len(truth.markers) == len(game.markers) >= 3
+    to_reader, _ = lattice_map(reading, truth)
+    want = sorted((m["marker"], to_reader((m["q"], m["r"]))) for m in truth.markers)
+    got = sorted((m.marker, (m.q, m.r)) for m in reading.markers)
+    assert got == want
+
+
+def test_the_reading_scores_with_its_markers_as_the_game(table):
+    game, truth, reading = table
+    to_reader, _ = lattice_map(reading, truth)
+    true_at = {to_reader((s["q"], s["r"])): s["pawns"] for s in truth.stacks}
+    players = {c: p for p, c in COLOURS.items()}
+    data = reading.position(players, OPTIONS, {(t.q, t.r): true_at[(t.q, t.r)] for t in reading.tribes if t.ask})
+    assert data["position"]["markers"]
+    data["players"] = list(game.players)
+    assert score_position(data, "reading").scores == game.scores()
+
+
+def test_a_marker_missing_from_its_enrolment_photo_is_named():
+    rng = np.random.default_rng(1)
+    scene = marker_enrolment_scene()
+    scene.loose_markers = tuple(m for m in scene.loose_markers if m[0] != "blue")
+    frame, truth = render_sunda(scene, NUISANCE["clean"], rng)
+    with pytest.raises(VisionError, match="no blue marker seen at its place"):
+        enrol_markers(frame, Mat.default(), np.asarray(scene.cloth_bgr, np.float32), lens=truth.lens())
+
+
+def test_a_marker_of_no_known_colour_is_refused_by_the_renderer():
+    scene = marker_enrolment_scene()
+    scene.position = {"pieces": [], "tribes": [], "markers": [{"marker": "teal", "q": 0, "r": 0}]}
+    with pytest.raises(VisionError, match="no colour for marker 'teal'"):
+        render_sunda(scene, NUISANCE["clean"], np.random.default_rng(0))

@@ -1,0 +1,210 @@
+"""Resource markers on a Sunda to Sahul table: flat tokens of six colours, found on the islands.
+
+The look is provisional (the real set's markers are not public; ``vision.sim.sundatable`` draws discs
+``MARKER_MM`` across in the colours of the engine's ``marker_word``, their numbers 1-6 are the provisional
+set's). What is read:
+
+1. **Colours** are learnt from one photo of the six markers at :func:`enrolment_points` (:func:`enrol_markers`),
+   corrected by the cloth as the reader's other colours are (that photo's cloth against the main enrolment's).
+2. **Per frame** every pixel of the read window takes the nearest class of ground (land, water, cloth, each also
+   in shadow), pawn colours (top and darker sides) and marker colours (the marker's paint and its darker edge).
+   A marker colour that is also a pawn's paint (red, yellow, purple) takes that pawn's pixels too: they are told
+   apart by **shape and size**: a marker is a small round-ish blob (9-60 mm2 where one is 28, no axis over 6 mm
+   from its middle, the short one at least 0.45 of the long: blur and JPEG draw it out), a pawn or a stack is a
+   disc 10 mm across or longer; it lies on land (at least 35 % of a ring 2-4 mm round it), its median colour
+   nearer the marker's than 0.7 of its distance to any ground class; a blob touching a pawn's or another
+   marker's colour (5 mm thick or more) or more of its own is part of a pawn (its side), not a marker: a
+   marker laid against a stack is not seen (the phone enters it).
+3. **Where**: the marker's node is that of the nearest tribe within 0.8 of a side (a marker follows a pawn or a
+   water right onto its island; a position holds markers only by a tribe or water right): a blob by no tribe is
+   not taken. The adapter (``tablehub.games.sunda.camera``) finds its island through the engine.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from . import VisionError
+from .calibrate import LensCalibration
+from .mat import Mat
+from .rectify import Rectifier
+
+MARKER_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
+MARKER_MM = 6.0
+SAME_PAINT = 14.0        # Lab distance under which a marker's colour is a pawn's paint (one class)
+L_WEIGHT = 0.35
+
+
+@dataclass
+class MarkerReading:
+    marker: str
+    q: int
+    r: int
+    mat_mm: tuple[float, float]
+    by_tribe: bool           # its node is a tribe's (else the nearest lattice node)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"marker": self.marker, "q": self.q, "r": self.r}
+
+
+def enrolment_points(mat: Mat) -> dict[str, tuple[float, float]]:
+    """Where the markers lie in their enrolment photo: a row 60 mm above the play area's middle, 30 mm apart."""
+    cx, cy = mat.play_centre_mm
+    return {n: (cx - 75.0 + 30.0 * k, cy - 60.0) for k, n in enumerate(MARKER_NAMES)}
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    arr = np.asarray(bgr, np.float32)
+    flat = np.ascontiguousarray(np.clip(arr.reshape(-1, 1, 3) / 255.0, 0, 1))
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(arr.shape)
+
+
+def _shade(lab: np.ndarray, f: float) -> np.ndarray:
+    bgr = cv2.cvtColor(np.asarray(lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3) * 255.0
+    return _lab(bgr * f)
+
+
+def enrol_markers(frame: np.ndarray, mat: Mat, cloth_bgr: np.ndarray, lens: LensCalibration | None = None,
+                  names: Sequence[str] = MARKER_NAMES) -> dict[str, np.ndarray]:
+    """The markers' colours (Lab) from a photo of them at :func:`enrolment_points`, under the light of the main
+    enrolment (``cloth_bgr``: its cloth; this photo's cloth is measured on the mat's margin and the difference
+    taken out)."""
+    from .sunda import _mat_margin_mask
+
+    rect = Rectifier(mat, px_per_mm=2.0, lens=lens)
+    canvas = rect.warp(frame).astype(np.float32)
+    s = rect.px_per_mm
+    cloth_here = np.median(canvas[_mat_margin_mask(rect)], axis=0)
+    gain = np.asarray(cloth_bgr, np.float32) / np.maximum(cloth_here, 1.0)
+    lab = _lab(canvas * gain)
+    cloth_lab = _lab((cloth_here * gain)[None])[0]
+    yy, xx = np.mgrid[0:canvas.shape[0], 0:canvas.shape[1]]
+    out = {}
+    pts = enrolment_points(mat)
+    for name in names:
+        p = np.asarray(pts[name]) * s
+        inner = (xx - p[0]) ** 2 + (yy - p[1]) ** 2 < (MARKER_MM / 2 * 0.6 * s) ** 2
+        c = np.median(lab[inner], axis=0)
+        if np.linalg.norm((c - cloth_lab) * [L_WEIGHT, 1, 1]) < 8.0:
+            raise VisionError(f"marker enrolment: no {name} marker seen at its place ({pts[name][0]:.0f}, "
+                              f"{pts[name][1]:.0f} mm on the mat)")
+        out[name] = c.astype(np.float32)
+    return out
+
+
+class MarkerFinder:
+    """Finds markers on the reader's canvas window (one colour table while the light holds)."""
+
+    def __init__(self, colours: Any, markers: Mapping[str, np.ndarray]):
+        self.colours = colours                   # vision.sunda.SundaColours
+        self.markers = {k: np.asarray(v, np.float32) for k, v in markers.items()}
+        self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
+        #                                                                  incremental reads keep an earlier light)
+
+    def _table(self, gain: np.ndarray, cloth_now: np.ndarray) -> tuple[np.ndarray, list[str]]:
+        key = gain.tobytes() + cloth_now.tobytes()
+        if key in self._tables:
+            return self._tables[key]
+        ground = [_lab((cloth_now * gain)[None])[0], self.colours.land, self.colours.water]
+        centres, cls = [], []
+        names = list(self.markers)
+        for g, code in zip(ground, (0, len(names) + 2, 0)):     # land has its own class: markers lie on islands
+            for f in (1.0, 0.8, 0.6):    # in a stack's shadow, a shade at each step of its soft edge
+                centres.append(_shade(g, f))
+                cls.append(code)
+        pawn_cls = len(names) + 1
+        for pn, pl in self.colours.pawns.items():
+            same = [i for i, m in enumerate(names) if np.linalg.norm((self.markers[m] - pl) * [L_WEIGHT, 1, 1])
+                    < SAME_PAINT]
+            for f in (1.0, 0.72):
+                centres.append(_shade(pl, f))
+                cls.append(same[0] + 1 if same else pawn_cls)
+        for i, m in enumerate(names):
+            for f in (1.0, 0.7):
+                centres.append(_shade(self.markers[m], f))
+                cls.append(i + 1)
+        lv = np.arange(32, dtype=np.float32) * 8 + 4
+        bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
+        lab = _lab(bgr)
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+        d = np.stack([(((lab - c) * w) ** 2).sum(axis=1) for c in centres], 1)
+        if len(self._tables) > 4:
+            self._tables.clear()
+        self._tables[key] = (np.asarray(cls, np.uint8)[np.argmin(d, axis=1)], names,
+                             np.stack([c for c, k in zip(centres, cls) if k in (0, len(names) + 2)]))
+        return self._tables[key]
+
+    def find(self, img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray, origin_px: tuple[int, int],
+             px_per_mm: float, lattice: Any, tribes: Sequence[Any]) -> list[MarkerReading]:
+        lut, names, ground = self._table(gain, cloth_now)
+        land = len(names) + 2
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+        # at half the reader's scale (1 px/mm: a marker is some 28 px; four times less work)
+        s = float(px_per_mm) / 2
+        crop = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        q = (crop >> 3).astype(np.int32)
+        label = lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+        ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+        solid = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        out: list[MarkerReading] = []
+        expect = math.pi * (MARKER_MM / 2) ** 2
+        # one pass over every marker colour (markers lie apart): each blob then takes its own colour
+        cls = label * ((label >= 1) & (label <= len(names))).astype(label.dtype)
+        mask = cv2.morphologyEx((cls > 0).astype(np.uint8), cv2.MORPH_OPEN, ker)
+        n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for j in range(1, n):
+            area = stats[j, cv2.CC_STAT_AREA] / s ** 2
+            if not 0.3 * expect <= area <= 2.1 * expect:
+                continue
+            bx, by, bw, bh = stats[j, :4]
+            sub = lab_img[by:by + bh, bx:bx + bw] == j
+            votes = np.bincount(cls[by:by + bh, bx:bx + bw][sub], minlength=len(names) + 1)[1:]
+            i = int(votes.argmax())
+            name = names[i]
+            ys, xs = np.nonzero(sub)
+            cov = np.cov(np.stack([xs, ys]).astype(np.float64)) if len(xs) > 3 else np.eye(2)
+            ev = np.sqrt(np.maximum(np.linalg.eigvalsh(cov), 0)) * 2 / s   # a disc of radius r: 2 sqrt(var) = r
+            if ev[1] > MARKER_MM / 2 * 2.0 or ev[0] < 0.45 * ev[1]:
+                continue
+            # touching a pawn's colour (another class, 5 mm thick or more: not this marker's own darker edge) or more
+            # of its own colour right round it: a pawn's side or part of a pawn, not a marker
+            x0, y0 = max(bx - 6, 0), max(by - 6, 0)
+            x1, y1 = min(bx + bw + 6, label.shape[1]), min(by + bh + 6, label.shape[0])
+            blob = (lab_img[y0:y1, x0:x1] == j).astype(np.uint8)
+            ring = (cv2.dilate(blob, np.ones((3, 3), np.uint8)) > 0) & (blob == 0)
+            here = label[y0:y1, x0:x1]
+            outer = (cv2.dilate(blob, np.ones((9, 9), np.uint8)) > 0) & ~(cv2.dilate(blob, np.ones((5, 5), np.uint8)) > 0)
+            if (here[outer] == land).sum() < 0.35 * outer.sum():
+                continue  # not on an island (a marker lies on land): water, cloth, a pawn round it
+            other = cv2.morphologyEx(((here >= 1) & (here != i + 1) & (here != land)).astype(np.uint8),
+                                     cv2.MORPH_OPEN, solid)
+            if other[ring].sum() > 0.15 * ring.sum() or (here[ring] == i + 1).sum() > 0.25 * ring.sum():
+                continue
+            # its colour clearly the marker's, not a shade of the ground the light pushed over the line
+            mean = _lab(np.median(crop[by:by + bh, bx:bx + bw][sub].astype(np.float32), axis=0) * gain)
+            d_m = float(np.linalg.norm((mean - self.markers[name]) * w))
+            d_g = float(np.min(np.linalg.norm((ground - mean) * w, axis=1)))
+            if d_m > 0.7 * d_g:
+                continue
+            c_px = np.array([xs.mean() + bx, ys.mean() + by]) + 0.5
+            mm = c_px / s + np.asarray(origin_px) / (2 * s)
+            m = self._place(name, mm, lattice, tribes)
+            if m.by_tribe:       # a marker follows a pawn or water right: one by no tribe is not taken (a position
+                out.append(m)    # holds markers only by a tribe) - a shade of the print the light pushed over
+        return out
+
+    @staticmethod
+    def _place(name: str, mm: np.ndarray, lattice: Any, tribes: Sequence[Any]) -> MarkerReading:
+        best = None
+        for t in tribes:
+            d = float(np.linalg.norm(np.asarray(t.mat_mm) - mm))
+            if d <= 0.8 * lattice.side_mm and (best is None or d < best[0]):
+                best = (d, t)
+        if best is not None:
+            return MarkerReading(name, best[1].q, best[1].r, (float(mm[0]), float(mm[1])), True)
+        q, r = np.round(lattice.to_lattice(mm)[0]).astype(int)
+        return MarkerReading(name, int(q), int(r), (float(mm[0]), float(mm[1])), False)

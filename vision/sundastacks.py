@@ -1,0 +1,294 @@
+"""A tribe's height from above: two cues measured on the stack's outline, decided with a margin.
+
+A stack of ``n`` pawns (radius ``R``, each ``h`` high) seen by a camera ``H`` above the mat, whose nadir is ``N``:
+every slice at height ``z`` projects onto the mat (the canvas the reader works on) as a disc of radius
+``R H / (H - z)`` centred ``d H / (H - z)`` from the nadir (``d``: the base's distance from it). So, measured along
+the line from the nadir (``u``) and across it:
+
+- the outline's **near end** is the base's near edge, ``d - R`` from the nadir (for ``d > R``), whatever the height;
+- its **far end** is the top's far edge, ``(d + R) H / (H - z)``;
+- its **width** at the top is the top's apparent diameter ``W = 2 R H / (H - z)`` (cue 1: apparent size);
+- length less width, ``D = (d - R) z / (H - z)``, is the top's **parallax** against the base (cue 2). Where the
+  base stands on the node does not enter: the near end is measured, not assumed at the node.
+
+Both ends and both sides are found to a fraction of a pixel where a soft pawn membership (Lab distance to the
+pawn colours, top and darker sides, against land, water and cloth, each also in shadow) crosses one half, on
+profiles averaged over a strip; blur moves both edges of a length alike, so ``D`` does not depend on the
+threshold. For each candidate height 1..5 the expected ``D`` and ``W`` are compared with the measures, each with its
+uncertainty: the measurement's (:data:`MEASURE_MM`), and a stack's lean (pawns stacked by hand sit up to a
+millimetre off the one below: :data:`LEAN_MM` a pawn, growing with the height). The apparent size changes by about
+0.07 mm a pawn at a metre: it rules out nothing on its own but vetoes a parallax it contradicts. The height is taken
+only when the best candidate fits (within :data:`FIT_SIGMA`) and the next best is at least :data:`MARGIN_SIGMA`
+further off; otherwise the phone asks, offering the candidates nearest first.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+PAWN_MM = 10.0
+PAWN_HEIGHT_MM = 7.0
+MAX_TRIBE = 5
+#: one length or width measured on the outline: its uncertainty (mm, 1 sigma), at the reader's 2 px/mm
+MEASURE_MM = 0.3
+#: ... at least this share of the edges' width (a quarter to three quarters of the way): blurred edges are placed worse
+SPREAD_SIGMA = 0.5
+#: a stack's lean: each pawn's offset from the one below (mm, 1 sigma, along the line from the nadir)
+LEAN_MM = 0.45
+#: the apparent size's uncertainty (mm, 1 sigma): blur and the threshold move a width, not a length less a width
+SIZE_MM = 0.6
+FIT_SIGMA = 2.5           # the best candidate must fit within this many sigmas
+MARGIN_SIGMA = 3.0        # ... and the next best be at least this many sigmas further off
+STEP_MM = 0.1             # the profiles' sampling step
+#: how much lighter than its sides a pawn's top may be, and the shades its sides and a shadow take
+SIDE_SHADES = (1.0, 0.85, 0.72, 0.6)
+GROUND_SHADES = (1.0, 0.75, 0.55)
+L_WEIGHT = 0.35
+
+
+@dataclass
+class StackMeasure:
+    """What was measured on one stack's outline (mat mm) and the height decided from it."""
+
+    near_mm: float           # the outline's near end, from the nadir along u
+    far_mm: float
+    width_mm: float
+    parallax_mm: float       # D = length - width
+    base_mm: tuple[float, float]
+    est: float               # the height (pawns, fractional) the parallax gives
+    size_est: float          # ... and the apparent size
+    height: int | None       # decided (None: ask)
+    candidates: list[int]    # likeliest first
+    why: str                 # what decided it ("" when sure)
+    spread_mm: float = 0.0   # how wide the outline's edges are (a quarter to three quarters): the blur
+    cam_h: float = 1000.0
+
+    def cam_scale(self, z: float) -> float:
+        """How much a slice at height ``z`` is magnified on the mat (and pushed from the nadir)."""
+        return self.cam_h / (self.cam_h - z)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    arr = np.asarray(bgr, np.float32)
+    flat = np.ascontiguousarray(np.clip(arr.reshape(-1, 1, 3) / 255.0, 0, 1))
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(arr.shape)
+
+
+def _shades(lab: np.ndarray, factors: Sequence[float]) -> list[np.ndarray]:
+    bgr = cv2.cvtColor(np.asarray(lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3) * 255.0
+    return [_lab(bgr * f) for f in factors]
+
+
+_TABLE: dict[bytes, np.ndarray] = {}
+
+
+def membership(img_bgr: np.ndarray, gain: np.ndarray, pawn_labs: Sequence[np.ndarray],
+               ground_labs: Sequence[np.ndarray]) -> np.ndarray:
+    """Soft pawn membership (0..1, one half on the outline) of every pixel of a small BGR crop: from one table of
+    32 x 32 x 32 colours while the light holds (the edges are then placed on the colours themselves)."""
+    key = b"".join(np.asarray(a, np.float32).tobytes() for a in (gain, *pawn_labs, *ground_labs))
+    table = _TABLE.get(key)
+    if table is None:
+        lv = np.arange(32, dtype=np.float32) * 8 + 4
+        bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
+        lab = _lab(bgr)
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+
+        def nearest(centres: Sequence[np.ndarray]) -> np.ndarray:
+            return np.sqrt(np.min([(((lab - c) * w) ** 2).sum(-1) for c in centres], axis=0))
+
+        p = nearest([s for c in pawn_labs for s in _shades(c, SIDE_SHADES)])
+        g = nearest([s for c in ground_labs for s in _shades(c, GROUND_SHADES)])
+        table = (g / np.maximum(p + g, 1e-3)).astype(np.float32)
+        if len(_TABLE) > 8:
+            _TABLE.clear()
+        _TABLE[key] = table
+    q = (img_bgr >> 3).astype(np.int32)
+    return table[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+
+
+def _crossing(profile: np.ndarray, from_start: bool) -> float | None:
+    """Fractional index where ``profile`` first rises through 0.5 (from the start, or from the end)."""
+    prof = profile if from_start else profile[::-1]
+    above = np.nonzero(prof >= 0.5)[0]
+    if len(above) == 0 or above[0] == 0:
+        return None
+    i = int(above[0])
+    a, b = float(prof[i - 1]), float(prof[i])
+    x = i - 1 + (0.5 - a) / max(b - a, 1e-6)
+    return x if from_start else len(profile) - 1 - x
+
+
+def expected(d_base: float, n: int, cam_h: float) -> tuple[float, float]:
+    """The parallax ``D`` (the top's middle from the base's) and apparent top width ``W`` (mm) of ``n`` pawns whose
+    base is ``d_base`` from the nadir."""
+    z = n * PAWN_HEIGHT_MM
+    return d_base * z / (cam_h - z), PAWN_MM * cam_h / (cam_h - z)
+
+
+def _refine(col: np.ndarray, pos: np.ndarray, edge: float, inward: int) -> tuple[float, float]:
+    """An edge found on the membership, placed again where the colour profile ``col`` (BGR along ``pos``, mm) is
+    halfway from the ground's (1.5-3 mm outside) to the pawn's just inside (1-2 mm); and how wide the edge is (mm from
+    a quarter to three quarters of the way: blur, focus, JPEG), ``nan`` where it could not be placed better."""
+    def mean_at(a: float, b: float) -> np.ndarray | None:
+        sel = (pos >= min(a, b)) & (pos <= max(a, b))
+        return col[sel].mean(axis=0) if sel.any() else None
+    out = mean_at(edge - inward * 1.5, edge - inward * 3.0)
+    inn = mean_at(edge + inward * 1.0, edge + inward * 2.0)
+    if out is None or inn is None:
+        return edge, math.nan
+    dv = inn - out
+    if float(dv @ dv) < 400.0:       # too little contrast to place it better
+        return edge, math.nan
+    alpha = (col - out) @ dv / float(dv @ dv)
+    sel = np.nonzero((pos >= edge - 2.0) & (pos <= edge + 2.0))[0]
+    a = alpha[sel] if inward > 0 else alpha[sel][::-1]
+    p = pos[sel] if inward > 0 else pos[sel][::-1]
+
+    def cross(level: float) -> float | None:
+        above = np.nonzero(a >= level)[0]
+        if len(above) == 0 or above[0] == 0:
+            return None
+        i = int(above[0])
+        f = (level - a[i - 1]) / max(a[i] - a[i - 1], 1e-6)
+        return float(p[i - 1] + f * (p[i] - p[i - 1]))
+    half, q1, q3 = cross(0.5), cross(0.25), cross(0.75)
+    if half is None:
+        return edge, math.nan
+    return half, (abs(q3 - q1) if q1 is not None and q3 is not None else math.nan)
+
+
+def sigma_mm(spread: float, n: int) -> float:
+    """The parallax's uncertainty (mm, 1 sigma) for ``n`` pawns, from how wide the outline's edges are: the
+    measurement's (it grows with the blur) and the stack's lean."""
+    meas = max(MEASURE_MM, SPREAD_SIGMA * spread)
+    return math.sqrt(meas ** 2 + (n - 1) * LEAN_MM ** 2)
+
+
+def decide(parallax: float, width: float, d_base: float, cam_h: float, spread: float
+           ) -> tuple[int | None, list[int], str, float, float]:
+    """The height from the two cues, or ``None`` (ask); the candidates (nearest first), why it asks, the parallax's
+    and the size's fractional estimates."""
+    z = cam_h * parallax / max(d_base + parallax, 1e-6)
+    est = z / PAWN_HEIGHT_MM
+    zs = cam_h * (1 - PAWN_MM / max(width, 1e-6))
+    size_est = zs / PAWN_HEIGHT_MM
+    errs = []
+    for n in range(1, MAX_TRIBE + 1):
+        dn, wn = expected(d_base, n, cam_h)
+        errs.append((abs(parallax - dn) / sigma_mm(spread, n), abs(width - wn) / SIZE_MM, n))
+    order = sorted(errs)
+    cands = [n for _, _, n in order]
+    (e1, _, n1), (e2, _, _) = order[0], order[1]
+    if d_base < 2.5 * PAWN_MM:
+        return None, cands, "the stack stands by the nadir: its top does not move", est, size_est
+    if e1 > FIT_SIGMA:
+        return None, cands, f"no height fits the parallax ({e1:.1f} sigma off)", est, size_est
+    if e2 - e1 < MARGIN_SIGMA:
+        return None, cands, f"heights {n1} and {cands[1]} are {e2 - e1:.1f} sigma apart", est, size_est
+    return n1, cands, "", est, size_est
+
+
+def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain: np.ndarray,
+            centres: Mapping[str, np.ndarray], pawn_names: Sequence[str], blob_mm: np.ndarray,
+            nadir: np.ndarray, cam_h: float) -> StackMeasure | None:
+    """Measure the stack whose pawn pixels (mat mm) are ``blob_mm`` on the reader's canvas window ``img`` (BGR,
+    ``px_per_mm``, its pixel 0,0 at canvas pixel ``origin_px``). ``centres``: the reader's colour classes (Lab)."""
+    s = float(px_per_mm)
+    c = blob_mm.mean(axis=0)
+    u = c - nadir
+    dist = float(np.linalg.norm(u))
+    u = u / dist if dist > 1e-6 else np.array([1.0, 0.0])
+    v = np.array([-u[1], u[0]])
+    along, across = blob_mm @ u, blob_mm @ v
+    a0, a1 = float(along.min()) - 4.0, float(along.max()) + 4.0
+    vc = float(np.median(across))
+    # the crop round the blob (canvas px of the window)
+    lo = np.floor(blob_mm.min(axis=0) * s - origin_px - 6 * s).astype(int)
+    hi = np.ceil(blob_mm.max(axis=0) * s - origin_px + 6 * s).astype(int)
+    lo = np.maximum(lo, 0)
+    hi = np.minimum(hi, [img.shape[1], img.shape[0]])
+    if np.any(hi - lo < 8):
+        return None
+    crop = img[lo[1]:hi[1], lo[0]:hi[0]]
+    pawn_labs = [centres[n] for n in pawn_names]
+    ground = [centres[k] for k in ("land", "water", "cloth") if k in centres]
+    mem = cv2.GaussianBlur(membership(crop, gain, pawn_labs, ground).astype(np.float32), (0, 0), 0.5)
+    # profiles on a grid along u and across it (mm), sampled bilinearly
+    ua = np.arange(a0, a1, STEP_MM)
+    va = np.arange(vc - PAWN_MM, vc + PAWN_MM, STEP_MM)
+    U, V = np.meshgrid(ua, va)
+    pts = U[..., None] * u + V[..., None] * v
+    mx = (pts[..., 0] * s - origin_px[0] - lo[0]).astype(np.float32)
+    my = (pts[..., 1] * s - origin_px[1] - lo[1]).astype(np.float32)
+    grid = cv2.remap(mem, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+    strip = np.abs(va - vc) <= PAWN_MM * 0.2
+    prof_u = grid[strip].mean(axis=0)
+    near_i, far_i = _crossing(prof_u, True), _crossing(prof_u, False)
+    if near_i is None or far_i is None:
+        return None
+    near, far = a0 + near_i * STEP_MM, a0 + far_i * STEP_MM
+    top_u = far - PAWN_MM / 2
+    band = np.abs(ua - top_u) <= 1.0
+    prof_v = grid[:, band].mean(axis=1)
+    left, right = _crossing(prof_v, True), _crossing(prof_v, False)
+    if left is None or right is None:
+        return None
+    # each end and side again, where the colour is halfway between the ground's just outside and the pawn's just
+    # inside (blur mixes colours linearly; the membership's own half is biased by which colours meet there)
+    bgr = cv2.remap(crop.astype(np.float32), mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    col_u = bgr[strip].mean(axis=0)                                 # (len(ua), 3)
+    near, w1 = _refine(col_u, ua, near, +1)
+    far, w2 = _refine(col_u, ua, far, -1)
+    col_v = bgr[:, band].mean(axis=1)
+    left, w3 = _refine(col_v, va, va[0] + left * STEP_MM, +1)
+    right, w4 = _refine(col_v, va, va[0] + right * STEP_MM, -1)
+    width = right - left
+    spreads = [w for w in (w1, w2, w3, w4) if not math.isnan(w)]
+    spread = float(np.median(spreads)) if spreads else 3.0
+    n0 = float(nadir @ u)
+    d_base = near - n0 + PAWN_MM / 2
+    # the top's middle: its far edge less half its width (the same colours meet at both: the bias cancels)
+    parallax = (far - width / 2) - (near + PAWN_MM / 2)
+    height, cands, why, est, size_est = decide(parallax, width, d_base, cam_h, spread)
+    base = nadir + u * d_base + v * (vc - float(nadir @ v))
+    return StackMeasure(near - n0, far - n0, width, parallax, (float(base[0]), float(base[1])), est, size_est,
+                        height, cands, why, spread, cam_h)
+
+
+def side_colours(label: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, m: StackMeasure, n: int,
+                 nadir: np.ndarray, u: np.ndarray, v: np.ndarray, top: int, min_band_mm: float = 1.0
+                 ) -> list[int | None]:
+    """The pawn class (label, 3+) of each pawn bottom to top, read on the stack's near side where each pawn's side
+    shows: pawn ``k``'s side between the near ends of slices ``k h`` and ``(k + 1) h``; ``None`` where that band is
+    under ``min_band_mm`` or shows no clear majority. The top pawn is the top face's class."""
+    if n == 1:
+        return [top]
+    s = float(px_per_mm)
+    out: list[int | None] = []
+    d_near = m.near_mm
+    base_v = float((np.asarray(m.base_mm) - nadir) @ v)
+    for k in range(n - 1):
+        z0, z1 = k * PAWN_HEIGHT_MM, (k + 1) * PAWN_HEIGHT_MM
+        s0, s1 = d_near * m.cam_scale(z0), d_near * m.cam_scale(z1)
+        if s1 - s0 < min_band_mm:
+            out.append(None)
+            continue
+        ts = np.linspace(s0 + 0.25 * (s1 - s0), s1 - 0.25 * (s1 - s0), 4)
+        cs = np.linspace(-0.25 * PAWN_MM, 0.25 * PAWN_MM, 5)
+        pts = nadir + ts[:, None, None] * u + (base_v + cs[None, :, None]) * v
+        px = np.round(pts.reshape(-1, 2) * s - origin_px).astype(int)
+        ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < label.shape[1]) & (px[:, 1] < label.shape[0])
+        lbl = label[px[ok, 1], px[ok, 0]]
+        lbl = lbl[lbl >= 3]
+        if len(lbl) < 6:
+            out.append(None)
+            continue
+        counts = np.bincount(lbl)
+        best = int(counts.argmax())
+        out.append(best if counts[best] >= 0.75 * len(lbl) else None)
+    return out + [top]
