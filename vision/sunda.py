@@ -951,11 +951,7 @@ class SundaReader:
             sub = lab_img[by:by + bh, bx:bx + bw] == i
             ys, xs = np.nonzero(sub)
             mm = np.column_stack([(xs + bx + x0) / self.s, (ys + by + y0) / self.s])
-            c = mm.mean(axis=0)
-            u = c - nadir
-            dist = float(np.linalg.norm(u))
-            u = u / dist if dist > 1e-6 else np.array([1.0, 0.0])
-            v = np.array([-u[1], u[0]])
+            c, u, v, dist = stacks.nadir_axes(mm, nadir)
             along, across = mm @ u, mm @ v
             lo, hi = np.percentile(along, [0.5, 99.5])
             alo, ahi = np.percentile(across, [0.5, 99.5])

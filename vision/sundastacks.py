@@ -193,17 +193,23 @@ def decide(parallax: float, width: float, d_base: float, cam_h: float, spread: f
     return n1, cands, "", est, size_est
 
 
+def nadir_axes(points_mm: np.ndarray, nadir: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """A blob's frame along the line from the camera's nadir (where a stack's top is displaced): its centre,
+    the unit vector away from the nadir, the one across it, and the centre's distance from the nadir (mm)."""
+    c = points_mm.mean(axis=0)
+    u = c - nadir
+    dist = float(np.linalg.norm(u))
+    u = u / dist if dist > 1e-6 else np.array([1.0, 0.0])
+    return c, u, np.array([-u[1], u[0]]), dist
+
+
 def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain: np.ndarray,
             centres: Mapping[str, np.ndarray], pawn_names: Sequence[str], blob_mm: np.ndarray,
             nadir: np.ndarray, cam_h: float) -> StackMeasure | None:
     """Measure the stack whose pawn pixels (mat mm) are ``blob_mm`` on the reader's canvas window ``img`` (BGR,
     ``px_per_mm``, its pixel 0,0 at canvas pixel ``origin_px``). ``centres``: the reader's colour classes (Lab)."""
     s = float(px_per_mm)
-    c = blob_mm.mean(axis=0)
-    u = c - nadir
-    dist = float(np.linalg.norm(u))
-    u = u / dist if dist > 1e-6 else np.array([1.0, 0.0])
-    v = np.array([-u[1], u[0]])
+    _, u, v, dist = nadir_axes(blob_mm, nadir)
     along, across = blob_mm @ u, blob_mm @ v
     a0, a1 = float(along.min()) - 4.0, float(along.max()) + 4.0
     vc = float(np.median(across))
