@@ -242,11 +242,17 @@ class Speaker:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not self._queue and not self._closing:
+                if not self._queue and not self._closing:
                     self._cond.wait(0.5)
-                    self._follow()
+            # outside the queue's lock: following asks the hub for its session (the hub's lock), and a thread
+            # holding the hub's lock announces into the queue (a move logged): both locks in one thread each
+            # way was a deadlock that froze the hub and the page
+            self._follow()
+            with self._cond:
                 if self._closing:
                     return
+                if not self._queue:
+                    continue
                 item = self._queue.popleft()
                 engine = self.engine
                 self._busy = True

@@ -117,3 +117,29 @@ def test_the_run_wiring_speaks_an_illegal_placement_the_tracker_flags(tmp_path, 
         panel.close()
         hub.shutdown()
         store.close()
+
+
+def test_announcing_while_the_voice_follows_the_hub_does_not_deadlock(recorder):
+    """The voice's thread asks the hub for its session (the hub's lock) every half second; a thread that
+    holds the hub's lock (a move being logged) announces into the voice's queue. The voice must not hold its
+    queue's lock while it waits for the hub's (it did: `tablehub demo --voice` froze in CI)."""
+    import threading
+
+    hub_lock = threading.RLock()
+
+    def session():  # as web.hub.Hub.session: under the hub's lock
+        with hub_lock:
+            return None
+
+    speaker = Speaker(load_config(None, environ={}).voice).start().follow(session)
+    assert speaker.available
+    try:
+        with hub_lock:                  # the hub logs a move...
+            time.sleep(0.8)             # ...long enough for the voice's thread to wake and ask for the session
+            announcer = threading.Thread(target=speaker.say, args=("Blue to play.", "turn"), daemon=True)
+            announcer.start()           # ...and announces it, from a thread other than the voice's
+            announcer.join(2.0)
+            assert not announcer.is_alive(), "announce blocked: the voice holds its queue while it waits for the hub"
+        assert wait_for_lines(recorder, 1) == ["Blue to play."]
+    finally:
+        speaker.close()
