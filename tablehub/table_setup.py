@@ -113,23 +113,21 @@ class GameRecognizers:
 
     def follow(self, known: dict) -> None:
         """The tiles the log holds, before a read (a recognizer that cannot read yet has no use for them)."""
-        try:
-            rec = self.current()
-        except RecognitionUnavailable:
-            return
-        follow = getattr(rec, "follow", None)
-        if follow is not None:
-            follow(known)
+        self._pass_on("follow", known)
 
     def use_game(self, game: Any) -> None:
         """The running game, before a read (a recognizer that reads with the game's own pieces: Sunda's set)."""
+        self._pass_on("use_game", game)
+
+    def _pass_on(self, hook: str, *args: Any) -> None:
+        """Call the current recognizer's ``hook`` if it has one (and there is a recognizer)."""
         try:
             rec = self.current()
         except RecognitionUnavailable:
             return
-        use_game = getattr(rec, "use_game", None)
-        if use_game is not None:
-            use_game(game)
+        fn = getattr(rec, hook, None)
+        if fn is not None:
+            fn(*args)
 
     def available(self, game: str) -> str | None:
         """``None`` when ``game``'s table can be read, else why not (for the page); what it loads is kept."""
