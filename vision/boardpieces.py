@@ -209,6 +209,20 @@ class PieceTemplate:
     hist: np.ndarray = field(repr=False)
 
 
+
+def read_book(path: Path, what: str, fmt: str, key: str, want: object) -> dict:
+    """An enrolled book's JSON (pieces, chest values): one line naming the file when it is unreadable, of another
+    format, or made with another ``key`` than ``want`` (by another version: enrol again)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise VisionError(f"{path}: not a readable {what} ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise VisionError(f"{path}: 'format' must be {fmt!r}")
+    if data.get(key) != want:
+        raise VisionError(f"{path}: '{key}' must be {want} (enrolled by another version: enrol again)")
+    return data
+
 @dataclass
 class PieceBook:
     """The enrolled pieces: one template each."""
@@ -230,14 +244,7 @@ class PieceBook:
     @classmethod
     def load(cls, path: str | Path) -> "PieceBook":
         path = Path(path)
-        try:
-            data = json.loads(path.read_text())
-        except (OSError, ValueError) as e:
-            raise VisionError(f"{path}: not a readable piece book ({e})") from None
-        if not isinstance(data, dict) or data.get("format") != BOOK_FORMAT:
-            raise VisionError(f"{path}: 'format' must be {BOOK_FORMAT!r}")
-        if data.get("bins") != list(_BINS):
-            raise VisionError(f"{path}: 'bins' must be {list(_BINS)} (enrolled by another version: enrol again)")
+        data = read_book(path, "piece book", BOOK_FORMAT, "bins", list(_BINS))
         out = []
         for i, p in enumerate(data.get("pieces") or []):
             try:

@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 
 from . import VisionError
+from .boardpieces import read_book
 
 VALUES_FORMAT = "tablehub-chest-values/1"
 #: px/mm of the windows the prints are read in
@@ -217,14 +218,7 @@ class ValueBook:
     @classmethod
     def load(cls, path: str | Path) -> "ValueBook":
         path = Path(path)
-        try:
-            data = json.loads(path.read_text())
-        except (OSError, ValueError) as e:
-            raise VisionError(f"{path}: not a readable chest value book ({e})") from None
-        if not isinstance(data, dict) or data.get("format") != VALUES_FORMAT:
-            raise VisionError(f"{path}: 'format' must be {VALUES_FORMAT!r}")
-        if data.get("read_ppm") != READ_PPM:
-            raise VisionError(f"{path}: 'read_ppm' must be {READ_PPM} (enrolled by another version: enrol again)")
+        data = read_book(path, "chest value book", VALUES_FORMAT, "read_ppm", READ_PPM)
         try:
             lid = np.float32(data["lid_lab"])
             if lid.shape != (3,):
