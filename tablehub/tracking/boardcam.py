@@ -100,6 +100,7 @@ class BoardRecognizer:
 
         self.reference, self.book, self.spaces, self.board_name = reference, book, spaces, board_name
         self.values = values  # the chests' printed values (vision.chests.ValueBook), when enrolled
+        self._chests: Any = None  # the chests last read (read again only when the watch re-read the board)
         self.tracker = BoardTracker(BoardRegistrar(reference, lens))
         # a full read when the board moved or the light changed, else only the spaces whose pixels changed
         self.watch = BoardWatch(self.tracker, book, spaces)
@@ -134,8 +135,10 @@ class BoardRecognizer:
 
             ref = self.reference
             ships = {t.name for t in self.book.templates if t.kind.startswith("ship")}
-            extras["chests"] = chests_seen(frame, self.watch.last.registration.to_image, ref.canvas, ref.ppm,
+            if reading.full or reading.reread_mm2 > 0 or self._chests is None:  # else nothing on the board changed
+                self._chests = chests_seen(frame, self.watch.last.registration.to_image, ref.canvas, ref.ppm,
                                            self.values, seen, ships)
+            extras["chests"] = self._chests
         return BoardSeen(pieces, [reading.note] if reading.note else [], self.board_name, guesses, found, extras)
 
     def reset(self) -> None:
