@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,30 @@ def hub(request, tmp_path):
     yield h
     h.shutdown()
     s.close()
+
+
+def _shell_script(path: Path, body: str) -> str:
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return str(path)
+
+
+@pytest.fixture()
+def shell_script():
+    """``shell_script(path, body)``: write an executable /bin/sh script (a real stand-in command); its path."""
+    return _shell_script
+
+
+@pytest.fixture()
+def recorder(tmp_path, monkeypatch):
+    """An ``espeak-ng`` first on PATH that appends each sentence (its last argument) to a file: what was said."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    said = tmp_path / "said.txt"
+    _shell_script(bin_dir / "espeak-ng", f'for last; do :; done\nprintf "%s\\n" "$last" >> "{said}"\n')
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ.get('PATH', '')}")
+
+    def lines() -> list[str]:
+        return said.read_text().splitlines() if said.exists() else []
+
+    return lines

@@ -1,9 +1,8 @@
-"""Fixtures for the voice tests: the real espeak-ng (skip without it) and real stand-in commands."""
+"""Fixtures for the voice tests: the real espeak-ng (skip without it). The stand-in espeak-ng that records what
+was said (``recorder``) and ``shell_script`` are in tests/conftest.py: the reliability tests use them too."""
 from __future__ import annotations
 
 import shutil
-import stat
-from pathlib import Path
 
 import pytest
 
@@ -14,27 +13,6 @@ def espeak_ng() -> str:
     if path is None:
         pytest.skip("espeak-ng is not installed (scripts/test installs it as root with apt-get)")
     return path
-
-
-def script(path: Path, body: str) -> str:
-    path.write_text("#!/bin/sh\n" + body)
-    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return str(path)
-
-
-@pytest.fixture()
-def recorder(tmp_path, monkeypatch):
-    """An ``espeak-ng`` first on PATH that appends each sentence (its last argument) to a file: what was said."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    said = tmp_path / "said.txt"
-    script(bin_dir / "espeak-ng", f'for last; do :; done\nprintf "%s\\n" "$last" >> "{said}"\n')
-    monkeypatch.setenv("PATH", f"{bin_dir}:{shutil.os.environ.get('PATH', '')}")
-
-    def lines() -> list[str]:
-        return said.read_text().splitlines() if said.exists() else []
-
-    return lines
 
 
 @pytest.fixture()

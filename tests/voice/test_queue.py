@@ -8,7 +8,6 @@ import time
 from tablehub.config import VoiceConfig
 from tablehub.voice import Announcement, Speaker
 
-from .conftest import script
 
 
 def wait_until(condition, timeout: float = 10.0) -> bool:
@@ -20,15 +19,15 @@ def wait_until(condition, timeout: float = 10.0) -> bool:
     return False
 
 
-def slow_speaker(tmp_path, seconds: float, **settings) -> Speaker:
+def slow_speaker(shell_script, tmp_path, seconds: float, **settings) -> Speaker:
     """A speaker whose espeak-ng is a real command that takes ``seconds`` per sentence."""
-    binary = script(tmp_path / "slow-espeak", f"echo $$ >> {tmp_path}/pids\nexec sleep {seconds}\n")
+    binary = shell_script(tmp_path / "slow-espeak", f"echo $$ >> {tmp_path}/pids\nexec sleep {seconds}\n")
     cfg = VoiceConfig(events=("score", "final", "turn", "illegal", "refused", "undo"), **settings)
     return Speaker(cfg, binary=binary)
 
 
-def test_the_listener_returns_at_once_while_espeak_ng_is_busy(tmp_path):
-    speaker = slow_speaker(tmp_path, 3).start()
+def test_the_listener_returns_at_once_while_espeak_ng_is_busy(shell_script, tmp_path):
+    speaker = slow_speaker(shell_script, tmp_path, 3).start()
     try:
         payload = {"events": [{"player": "Ana", "points": 4, "reason": "finished road", "kind": "score"}]}
         speaker.on_session("action", payload)
@@ -43,8 +42,8 @@ def test_the_listener_returns_at_once_while_espeak_ng_is_busy(tmp_path):
         speaker.close()
 
 
-def test_a_flood_keeps_the_queue_bounded_and_drops_the_least_important_first(tmp_path):
-    speaker = slow_speaker(tmp_path, 30, queue=4)   # not started: nothing leaves the queue
+def test_a_flood_keeps_the_queue_bounded_and_drops_the_least_important_first(shell_script, tmp_path):
+    speaker = slow_speaker(shell_script, tmp_path, 30, queue=4)   # not started: nothing leaves the queue
     speaker.announce(Announcement("illegal", "Illegal: the sea meets a mountain."))
     for i in range(500):
         speaker.announce(Announcement("score", f"Ana scores {i}."))
@@ -57,8 +56,8 @@ def test_a_flood_keeps_the_queue_bounded_and_drops_the_least_important_first(tmp
     assert speaker.stats.dropped > 400 and speaker.stats.superseded > 0
 
 
-def test_a_stuck_espeak_ng_is_killed_after_the_timeout_and_the_next_sentence_is_said(tmp_path):
-    speaker = slow_speaker(tmp_path, 60, timeout_s=1.0).start()
+def test_a_stuck_espeak_ng_is_killed_after_the_timeout_and_the_next_sentence_is_said(shell_script, tmp_path):
+    speaker = slow_speaker(shell_script, tmp_path, 60, timeout_s=1.0).start()
     try:
         speaker.announce(Announcement("score", "first"))
         assert wait_until(lambda: speaker.stats.failed == 1, 8.0), "the stuck call was stopped"
@@ -82,9 +81,9 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_quiet_hours_and_unchosen_events_are_not_said(tmp_path):
+def test_quiet_hours_and_unchosen_events_are_not_said(shell_script, tmp_path):
     now = [datetime.time(23, 30)]
-    binary = script(tmp_path / "espeak", "exit 0\n")
+    binary = shell_script(tmp_path / "espeak", "exit 0\n")
     speaker = Speaker(VoiceConfig(quiet="22:00-08:00", events=("score", "illegal")), binary=binary,
                       clock=lambda: now[0])
     assert not speaker.announce(Announcement("illegal", "Illegal: no."))
