@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 from ...i18n import T, Tc, Text
 from ..base import IllegalAction
+from ..unionfind import root as uf_root
 from .lattice import Point, Triangle, corners, placements_covering, side_neighbours, \
     triangle_of, triangle_points, triangles, triangles_at
 from .pieces import Piece, PieceSet
@@ -132,13 +133,7 @@ class Board:
     # ---- union-find over regions
 
     def find(self, n: int) -> int:
-        parent = self.parent
-        root = n
-        while parent[root] != root:
-            root = parent[root]
-        while parent[n] != root:
-            parent[n], n = root, parent[n]
-        return root
+        return uf_root(self.parent, n)
 
     def _union(self, a: int, b: int) -> None:
         ra, rb = self.find(a), self.find(b)
@@ -469,16 +464,8 @@ def _analyse(board: Board) -> Analysis:
             parent.append(i)
         return i
 
-    def f(n: int) -> int:
-        root = n
-        while parent[root] != root:
-            root = parent[root]
-        while parent[n] != root:
-            parent[n], n = root, parent[n]
-        return root
-
     def u(a: int, b: int) -> None:
-        ra, rb = f(a), f(b)
+        ra, rb = uf_root(parent, a), uf_root(parent, b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
 
@@ -538,10 +525,10 @@ def _analyse(board: Board) -> Analysis:
     water_of: dict[int, set[int]] = {}
     isl_of: dict[int, set[int]] = {}
     for land, w in land_touch:
-        c = f(w)
+        c = uf_root(parent, w)
         water_of.setdefault(land, set()).add(c)
         isl_of.setdefault(c, set()).add(land)
-    out = f(OUT)
+    out = uf_root(parent, OUT)
     depth_w = {out: 0}
     frontier = [out]
     lake_island: dict[int, int] = {}
@@ -577,7 +564,7 @@ def _analyse(board: Board) -> Analysis:
     enclosed = set()
     for i in range(R):
         if board.terrain[i] == "W" and find(i) == i:
-            c = f(i)
+            c = uf_root(parent, i)
             water_comp[i] = c
             if c != out:
                 enclosed.add(c)

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from ...i18n import N_, T, Text
 from ..base import IllegalAction
+from ..unionfind import root as uf_root
 from .catalog import Catalog, TileType
 from .words import TileWords
 
@@ -89,13 +90,7 @@ class TileBoard:
     # ---- union-find
 
     def find(self, n: int) -> int:
-        parent = self.parent
-        root = n
-        while parent[root] != root:
-            root = parent[root]
-        while parent[n] != root:
-            parent[n], n = root, parent[n]
-        return root
+        return uf_root(self.parent, n)
 
     def _union(self, a: int, b: int) -> int:
         ra, rb = self.find(a), self.find(b)
