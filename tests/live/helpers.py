@@ -43,3 +43,22 @@ class ScriptedTable:
 def start_tile(game) -> TileSeen:
     t = game.view()["tiles"][0]
     return TileSeen(0, 0, t["tile"], t["rotation"])
+
+
+class Buttons:
+    """The panel's buttons pressed by hand on gpiozero's MockFactory, on the test's own clock (``t``)."""
+
+    def __init__(self, factory: Any, panel: Any, t: float = 0.0):
+        self.factory, self.panel, self.t = factory, panel, t
+
+    def press(self, pin: int, seconds: float = 0.1) -> None:
+        """Hold ``pin`` down ``seconds`` (0.1: a click; past the panel's hold time: a hold), then let go."""
+        self.factory.pin(pin).drive_low()
+        self._poll(0.001, seconds)
+        self.factory.pin(pin).drive_high()
+        self._poll(0.001, 0.05)
+
+    def _poll(self, *steps: float) -> None:
+        for dt in steps:
+            self.t += dt
+            self.panel.poll(self.t)

@@ -17,7 +17,7 @@ from tablehub.tracking.boardmoves import BoardSeen
 from tablehub.tracking.live import LiveTable
 from tablehub.tracking.tracker import Tracker
 
-from .helpers import ScriptedTable
+from .helpers import Buttons, ScriptedTable
 from .test_tracker import FramesCamera
 
 web_hub = pytest.importorskip("web.hub")
@@ -40,8 +40,9 @@ def rig(tmp_path):
     tracker = Tracker(lambda: hub.session, table, quiet_frames=3)
     live = LiveTable(SupervisedCamera(lambda: FramesCamera([]), retry_s=0.0), tracker, hub, panel)
 
+    buttons = Buttons(factory, panel)
+
     class Rig:
-        t = 0.0
 
         def show(self, **moved):
             """The board with the ships of ``moved`` elsewhere (None: not sure where), after hands over it."""
@@ -53,16 +54,7 @@ def rig(tmp_path):
                 tracker.feed(table.frame(state))
 
         def press(self, pin=NEXT, seconds=0.1):
-            factory.pin(pin).drive_low()
-            self.t += 0.001
-            panel.poll(self.t)
-            self.t += seconds
-            panel.poll(self.t)
-            factory.pin(pin).drive_high()
-            self.t += 0.001
-            panel.poll(self.t)
-            self.t += 0.05
-            panel.poll(self.t)
+            buttons.press(pin, seconds)
 
         def bid(self, *cards):
             for player, card in zip(("Red", "Blue", "Green"), cards):

@@ -25,7 +25,7 @@ from tablehub.tracking.simtable import demo_record
 from tablehub.tracking.table import FigureSeen, TableSeen, TileSeen, expected_from_view
 from tablehub.tracking.tracker import Tracker
 
-from .helpers import ScriptedTable
+from .helpers import Buttons, ScriptedTable
 
 SETUP = Setup("suedsee", ("Ana", "Ben"), ("red", "blue"))
 SKIP = {"type": "skip_islander"}
@@ -118,15 +118,7 @@ def test_next_on_the_mock_pin_logs_the_tile_and_the_skip_and_the_islander_step_i
         for _ in range(4):
             tracker.feed(table.frame(state))
         assert tracker.reading.state == "pending", tracker.reading.describe()
-        t = 0.0
-        factory.pin(17).drive_low()
-        for dt in (0.001, 0.1):
-            t += dt
-            panel.poll(t)
-        factory.pin(17).drive_high()
-        for dt in (0.001, 0.05):
-            t += dt
-            panel.poll(t)
+        Buttons(factory, panel).press(17)
         assert session.actions[-2:] == [{"type": "place_tile", "tile": "A2", "x": tile.x, "y": tile.y,
                                          "rotation": tile.rotation}, SKIP]
         assert session.game.waiting_for() is None and not session.game.step_open

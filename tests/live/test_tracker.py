@@ -16,7 +16,7 @@ from tablehub.tracking.motion import MotionGate, Stillness, small_grey
 from tablehub.tracking.table import FigureSeen, TileSeen
 from tablehub.tracking.tracker import Tracker
 
-from .helpers import ScriptedTable, start_tile
+from .helpers import Buttons, ScriptedTable, start_tile
 
 web_hub = pytest.importorskip("web.hub")
 
@@ -60,7 +60,7 @@ def rig(tmp_path):
 
     r = Rig()
     r.__dict__.update(store=store, hub=hub, session=session, table=table, factory=factory, panel=panel,
-                      tracker=tracker, live=live, start=start_tile(session.game), t=0.0)
+                      tracker=tracker, live=live, start=start_tile(session.game))
 
     def show(state, hands=4, quiet=4):
         for i in range(hands):
@@ -68,19 +68,7 @@ def rig(tmp_path):
         for _ in range(quiet):
             tracker.feed(table.frame(state))
 
-    def press(pin, seconds):
-        factory.pin(pin).drive_low()
-        r.t += 0.001
-        panel.poll(r.t)
-        r.t += seconds
-        panel.poll(r.t)
-        factory.pin(pin).drive_high()
-        r.t += 0.001
-        panel.poll(r.t)
-        r.t += 0.05
-        panel.poll(r.t)
-
-    r.show, r.press = show, press
+    r.show, r.press = show, Buttons(factory, panel).press
     yield r
     panel.close()
     factory.reset()
