@@ -711,6 +711,8 @@ class Hub:
         if command is None:
             raise HubError(f"no command {name!r} (known: {', '.join(sorted(self._commands)) or 'none'})")
         result = command.run()
+        if isinstance(result, str) and result:
+            return result  # a Text stays one: each phone reads it in its own language
         return str(result) if result else f"{command.label}: done"
 
     def preview(self, overlay: str = "live") -> bytes | None:

@@ -133,7 +133,7 @@ def register_photo(refs: str | Path, frame: Any, lens: Any = None) -> tuple[dict
     ``lens``: the camera's lens (default the one kept with the references). One line when it is not found."""
     from vision.boardreg import BoardRegistrar
 
-    meta, board, ref, kept = _setup(str(refs))
+    meta, board, ref, kept = open_refs(str(refs))
     reg = BoardRegistrar(ref, lens if lens is not None else kept).register(frame)
     if reg is None:
         raise TablehubError("the board is not found in the picture (covered, out of view, or another board?)")
@@ -213,7 +213,8 @@ def _spots(board: Any, meta: dict, at: str, what: str) -> list[tuple[str, int]]:
     return out
 
 
-def _setup(refs: str) -> tuple[dict, object, object, object]:
+def open_refs(refs: str) -> tuple[dict, Any, Any, Any]:
+    """The references in ``refs``: (meta, board, :class:`vision.boardreg.BoardReference`, the lens kept or ``None``)."""
     import cv2
 
     from vision.boardreg import BoardReference
