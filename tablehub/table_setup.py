@@ -163,28 +163,35 @@ class SetupScreens:
     # ---- wiring
 
     def register(self) -> "SetupScreens":
+        from .games import GAMES
+        from .tracking.boardcam import board_adapter
+
         add = self.hub.register_command
+        boards = tuple(g for g in GAMES if board_adapter(g) is not None)  # printed boards: their own steps
+        tiles = tuple(g for g in GAMES if g not in boards)
         add("check_markers", T("Check the markers"), self.check_markers, screen="calibration",
             help=T("find the four mat markers in the camera's view and say how well they fit"))
         add("calibrate_colours", T("Calibrate colours"), self.calibrate_colours, screen="calibration",
             help=T("one figure per player colour in a row across the middle of the bare mat, in the order of "
                    "the players; the preview shows the spots"))
         add("enrol_capture", T("Capture this batch"), self.capture, screen="enrolment",
-            help=T("tiles: lay the tiles the preview shows, north up, in their boxes; then capture"))
+            help=T("tiles: lay the tiles the preview shows, north up, in their boxes; then capture"), games=tiles)
         add("enrol_build", T("Build the references"), self.build, screen="enrolment",
-            help=T("tiles: learn every tile's look from the captured batches; recognition turns on"))
+            help=T("tiles: learn every tile's look from the captured batches; recognition turns on"), games=tiles)
         add("enrol_reset", T("Start over"), self.reset, screen="enrolment",
-            help=T("tiles: forget the captured batches"))
+            help=T("tiles: forget the captured batches"), games=tiles)
         b = self.boards  # a printed board (Karibik, Tahiti): docs/boardcam.md "From the phone"
         add("board_enrol_board", T("Enrol the empty board"), b.enrol_board, screen="enrolment",
             help=T("printed board, step 1: the whole empty board in view; its corners tapped on the preview when "
-                   "its edge is not found"))
+                   "its edge is not found"), games=boards)
         add("board_forget_corners", T("Forget the corners"), b.forget_corners, screen="enrolment",
-            help=T("printed board: forget the corners tapped on the preview"))
+            help=T("printed board: forget the corners tapped on the preview"), games=boards)
         add("board_enrol_pieces", T("Enrol the pieces"), b.enrol_pieces, screen="enrolment",
-            help=T("printed board, step 2: each piece on the space the preview and the line show; then press"))
+            help=T("printed board, step 2: each piece on the space the preview and the line show; then press"),
+            games=boards)
         add("board_enrol_chests", T("Enrol the chest values"), b.enrol_chests, screen="enrolment",
-            help=T("Karibik, step 3: one chest face up of each value on the spaces shown; then press"))
+            help=T("Karibik, step 3: one chest face up of each value on the spaces shown; then press"),
+            games=tuple(g for g in boards if getattr(board_adapter(g), "chest_values", None)))
         self.hub.board_enrolment = b  # the preview's corner taps (web/views/boardenrol.py)
         self._say_next_batch()
         return self
