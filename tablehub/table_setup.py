@@ -384,14 +384,14 @@ class SetupScreens:
 
     def preview(self, overlay: str) -> np.ndarray | None:
         """The newest frame with what the screen needs drawn on it (``live``: as it is)."""
+        if overlay == "enrolment":
+            self._say_next_batch()  # the game on the table may have changed since the last line
         frame = self._frame()
         if frame is None or overlay == "live" or self.hub.session is None:
             return frame
         import cv2
 
         game = self.hub.session.setup.game
-        if overlay == "enrolment":
-            self._say_next_batch()  # the game on the table may have changed since the last line
         if overlay == "enrolment" and self.boards.game() is not None:  # a printed board: the board's steps
             return self.boards.preview(frame)
         out = frame.copy()
