@@ -230,6 +230,8 @@ class BoardEnrolment:
             if 0 < len(taps) < 4:
                 return T("step 1, the empty board: {n} of 4 corners tapped; tap the {corner} corner next",
                          n=len(taps), corner=CORNER_WORDS[len(taps)])
+            if len(taps) == 4:
+                return T("step 1, the empty board: four corners tapped; press Enrol the empty board")
             return T("step 1: lay the whole empty board in view and press Enrol the empty board (if its edge is not "
                      "found, first tap its four corners on the preview: top-left, top-right, bottom-right, "
                      "bottom-left as the board reads)")
@@ -427,14 +429,21 @@ class BoardEnrolment:
         step, photo = self.progress(game, adapter)
         spots = (piece_rounds(adapter, board)[photo] if step == "pieces"
                  else chest_spots(adapter, board) if step == "chests" else [])
-        for i, s in enumerate(spots):
-            if s.space in board.polygons:
-                _poly(out, seen, board.polygons[s.space], (255, 255, 255), 2)
-            cx, cy = seen.to_image(np.float64([board.centres[s.space]]))[0]
-            label = f"{i + 1} {s.name}" + (f" +{s.carries}" if isinstance(s.carries, str) and s.kind == "boat" else "")
-            cv2.putText(out, label, (int(cx) - 20, int(cy) + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3,
-                        cv2.LINE_AA)
-            cv2.putText(out, label, (int(cx) - 20, int(cy) + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1,
+        big = max(0.6, w / 1280.0)  # a phone shows the frame a quarter of its size: numbers it can read
+        for i, s in enumerate(spots):  # the space outlined, its number and piece above it (the piece stays in view)
+            poly = board.polygons.get(s.space)
+            if poly is not None:
+                _poly(out, seen, poly, (255, 255, 255), 2)
+            cx = int(seen.to_image(np.float64([board.centres[s.space]]))[0][0])
+            top = int(seen.to_image(np.float64(poly if poly is not None else [board.centres[s.space]]))[:, 1].min())
+            number = str(i + 1)
+            name = s.name + (f" +{s.carries}" if isinstance(s.carries, str) and s.kind == "boat" else "")
+            (tw, th), _ = cv2.getTextSize(number, cv2.FONT_HERSHEY_SIMPLEX, big, 2)
+            (nw, _), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * big, 1)
+            x0, y0 = cx - (tw + 6 + nw) // 2, max(th + 4, top - 6)
+            cv2.rectangle(out, (x0 - 4, y0 - th - 4), (x0 + tw + 6 + nw + 4, y0 + 5), (20, 20, 20), -1)
+            cv2.putText(out, number, (x0, y0), cv2.FONT_HERSHEY_SIMPLEX, big, (0, 215, 255), 2, cv2.LINE_AA)
+            cv2.putText(out, name, (x0 + tw + 6, y0), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * big, (255, 255, 255), 1,
                         cv2.LINE_AA)
         return out
 

@@ -1033,7 +1033,7 @@ function initCamera() {
     if ($("#camera-board-help")) {
       $("#camera-board-help").hidden = !boardSteps;
       $("#camera-tiles-help").hidden = boardSteps;
-      $("#camera-guides").hidden = boardSteps;  // the tile square means nothing on a board
+      $("#camera-guides").style.display = boardSteps ? "none" : "";  // the tile square means nothing on a board (an SVG has no .hidden)
     }
     $("#camera-status").replaceChildren(...Object.entries(s.status).map(([k, v]) => el("li", {}, el("b", { text: k }), v)));
     $("#camera-commands").replaceChildren(...shown.map((c) => el("button", {
