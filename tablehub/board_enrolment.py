@@ -429,7 +429,7 @@ class BoardEnrolment:
         step, photo = self.progress(game, adapter)
         spots = (piece_rounds(adapter, board)[photo] if step == "pieces"
                  else chest_spots(adapter, board) if step == "chests" else [])
-        big = max(0.6, w / 1280.0)  # a phone shows the frame a quarter of its size: numbers it can read
+        big = max(0.8, 1.4 * w / 1280.0)  # a phone shows the frame a quarter of its size: numbers it can read
         for i, s in enumerate(spots):  # the space outlined, its number and piece above it (the piece stays in view)
             poly = board.polygons.get(s.space)
             if poly is not None:

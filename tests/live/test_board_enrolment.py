@@ -253,3 +253,46 @@ def test_tahiti_s_pieces_are_laid_once_each_the_disc_s_second_face_in_a_second_p
     assert rounds[1][0].name == "disc treasure" and rounds[1][0].space == \
         next(s.space for s in rounds[0] if s.name == "disc $"), "the disc turned over where it lay"
     assert str(rounds[0][1].said) == "red boat with a green pearl"
+
+
+def test_tahiti_s_board_and_pieces_enrolled_from_the_screen_then_the_hub_reads_boats(tmp_path):
+    """All 26 templates from two photos on the page (25 pieces, then the disc turned over), and a frame read."""
+    from vision.sim.boardtable import BoardPiece, piece_for_look
+
+    from tablehub.board_enrolment import piece_rounds
+
+    t = Table(tmp_path, "tahiti")
+    try:
+        board = t.sim.board
+        truth = t.show()
+        w, h = board.size
+        for x, y in truth.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)):
+            t.screens.boards.tap(x / SIZE[0], y / SIZE[1])
+        assert t.press("board_enrol_board").startswith("empty board enrolled from the corners tapped")
+        rounds = piece_rounds(t.sim.adapter, board)
+
+        def drawn(spots):
+            out = []
+            for i, s in enumerate(spots):
+                kind, look, mark = piece_for_look(s.name, s.carries)
+                out.append(BoardPiece(kind, look, *board.centres[s.space], 30.0 * i, mark))
+            return out
+
+        assert t.status().startswith("step 2, the pieces, photo 1 of 2: put 1: red boat on"), t.status()
+        t.show(drawn(rounds[0]))
+        assert t.press("board_enrol_pieces").startswith("photo 1 of the pieces enrolled: 25 templates")
+        t.show(drawn(rounds[1]))
+        assert t.press("board_enrol_pieces").startswith("photo 2 of the pieces enrolled: 26 templates")
+        assert t.status().startswith("tahiti's board and pieces are enrolled"), "Tahiti has no chest values"
+
+        c = board.centres
+        cells = {"red boat": board.space_of("BE"), "yellow sailboat": board.space_of("track 3")}
+        pieces = [BoardPiece(*piece_for_look("red boat", "white")[:2], *c[cells["red boat"]], 20.0,
+                             piece_for_look("red boat", "white")[2]),
+                  BoardPiece(*piece_for_look("yellow sailboat")[:2], *c[cells["yellow sailboat"]], 0.0)]
+        t.show(pieces, pose=PLAY_POSE, camera=t.sim._camera_model)
+        seen = t.recognizers(t.frames[0])
+        found = sorted((s.look, s.space) for s in seen.found)
+        assert found == sorted(cells.items()), (found, seen.notes)
+    finally:
+        t.close()
