@@ -65,15 +65,18 @@ def board_adapter(game: str) -> Any:
 def spread(board: Any, candidates: list[int], n: int) -> list[int]:
     """``n`` spaces of ``candidates`` far apart: the one nearest the board's top-left corner, then each next
     the farthest from those already chosen (the pieces of an enrolment photo must not touch)."""
-    pts = {s: np.asarray(board.centres[s], np.float64) for s in candidates if s in board.centres}
-    if len(pts) < n:
-        raise BoardEnrolError(T("the board has {have} spaces for the {n} pieces of this photo", have=len(pts), n=n))
-    order = sorted(pts)
-    chosen = [min(order, key=lambda s: float(pts[s].sum()))]
+    order = sorted(s for s in set(candidates) if s in board.centres)
+    if len(order) < n:
+        raise BoardEnrolError(T("the board has {have} spaces for the {n} pieces of this photo", have=len(order), n=n))
+    xy = np.array([board.centres[s] for s in order], np.float64)
+    first = int(np.argmin(xy.sum(axis=1)))
+    chosen = [first]
+    gap = np.linalg.norm(xy - xy[first], axis=1)  # each space's distance to the nearest chosen one
     while len(chosen) < n:
-        chosen.append(max((s for s in order if s not in chosen),
-                          key=lambda s: min(float(np.linalg.norm(pts[s] - pts[c])) for c in chosen)))
-    return chosen
+        nxt = int(np.argmax(gap))
+        chosen.append(nxt)
+        gap = np.minimum(gap, np.linalg.norm(xy - xy[nxt], axis=1))
+    return [order[i] for i in chosen]
 
 
 def piece_rounds(adapter: Any, board: Any) -> list[list[Spot]]:
@@ -112,6 +115,7 @@ class BoardEnrolment:
         self.hub, self.cfg = hub, cfg
         self._frame, self._lens = frame, lens
         self._lock = threading.RLock()
+        self._registering = threading.Lock()
         self._taps: dict[str, list[tuple[float, float]]] = {}  # game -> corners tapped (fractions of the frame)
         self._registrar: tuple[tuple, Any] | None = None  # (refs stamp, (board, reference, registrar))
         self._seen: tuple[float, Any] = (0.0, None)  # (when, registration or the reason it failed) for the preview
@@ -376,16 +380,17 @@ class BoardEnrolment:
         enrolled = self._enrolled(game)
         if enrolled is None:
             return None
-        now = time.monotonic()
-        with self._lock:
-            when, seen = self._seen
-            if seen is not None and now - when < PREVIEW_EVERY_S:
-                return seen
-        reg = enrolled[2].register(frame)
-        seen = reg if reg is not None else "board not found (covered, out of view, or too few matches)"
-        with self._lock:
-            self._seen = (now, seen)
-        return seen
+        with self._registering:  # one registration at a time (phones refresh together; the matcher is shared)
+            now = time.monotonic()
+            with self._lock:
+                when, seen = self._seen
+                if seen is not None and now - when < PREVIEW_EVERY_S:
+                    return seen
+            reg = enrolled[2].register(frame)
+            seen = reg if reg is not None else "board not found (covered, out of view, or too few matches)"
+            with self._lock:
+                self._seen = (time.monotonic(), seen)
+            return seen
 
     def preview(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` with the board step drawn: the board found (or why not), the corners tapped, and the
