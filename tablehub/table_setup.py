@@ -13,7 +13,10 @@ On a Pi the service holds the camera, so a person sets the table up from the pho
   calibrate the player colours from figures laid in a row) and enrolment screen (capture
   each batch of tiles laid out as :class:`vision.enroll.EnrolLayout` says, build the
   references, start over), and draws the camera preview with what goes where: the play
-  area and the colour spots, or the next batch's tile ids in their boxes.
+  area and the colour spots, or the next batch's tile ids in their boxes. For a game on a
+  printed board (Karibik, Tahiti) the enrolment screen's steps are the board's
+  (:class:`tablehub.board_enrolment.BoardEnrolment`: the empty board, the pieces, the chests'
+  values), on the same screen with their own buttons.
 
 Captured enrolment photos are kept in ``<data>/enrolment/<game>/`` (they survive a
 restart); references go to ``[vision] refs`` (default ``<data>/refs/<game>``).
@@ -30,6 +33,7 @@ import numpy as np
 
 from .config import Config
 from .games.base import TablehubError
+from .i18n import T, comma
 from .tracking.recognizer import RecognitionUnavailable
 
 log = logging.getLogger(__name__)
@@ -152,21 +156,43 @@ class SetupScreens:
         # while the mat and lens stay the same, so it searches for the markers where they were last seen
         self._kept: tuple[tuple, Any] | None = None
         self._locating = threading.Lock()
+        from .board_enrolment import BoardEnrolment
+
+        self.boards = BoardEnrolment(hub, cfg, frame, lens)  # a printed board's steps (Karibik, Tahiti)
 
     # ---- wiring
 
     def register(self) -> "SetupScreens":
+        from .games import GAMES
+        from .tracking.boardcam import board_adapter
+
         add = self.hub.register_command
-        add("check_markers", "Check the markers", self.check_markers, screen="calibration",
-            help="find the four mat markers in the camera's view and say how well they fit")
-        add("calibrate_colours", "Calibrate colours", self.calibrate_colours, screen="calibration",
-            help="one figure per player colour in a row across the middle of the bare mat, in the order of "
-                 "the players; the preview shows the spots")
-        add("enrol_capture", "Capture this batch", self.capture, screen="enrolment",
-            help="lay the tiles the preview shows, north up, in their boxes; then capture")
-        add("enrol_build", "Build the references", self.build, screen="enrolment",
-            help="learn every tile's look from the captured batches; recognition turns on")
-        add("enrol_reset", "Start over", self.reset, screen="enrolment", help="forget the captured batches")
+        boards = tuple(g for g in GAMES if board_adapter(g) is not None)  # printed boards: their own steps
+        tiles = tuple(g for g in GAMES if g not in boards)
+        add("check_markers", T("Check the markers"), self.check_markers, screen="calibration",
+            help=T("find the four mat markers in the camera's view and say how well they fit"))
+        add("calibrate_colours", T("Calibrate colours"), self.calibrate_colours, screen="calibration",
+            help=T("one figure per player colour in a row across the middle of the bare mat, in the order of "
+                   "the players; the preview shows the spots"))
+        add("enrol_capture", T("Capture this batch"), self.capture, screen="enrolment",
+            help=T("tiles: lay the tiles the preview shows, north up, in their boxes; then capture"), games=tiles)
+        add("enrol_build", T("Build the references"), self.build, screen="enrolment",
+            help=T("tiles: learn every tile's look from the captured batches; recognition turns on"), games=tiles)
+        add("enrol_reset", T("Start over"), self.reset, screen="enrolment",
+            help=T("tiles: forget the captured batches"), games=tiles)
+        b = self.boards  # a printed board (Karibik, Tahiti): docs/boardcam.md "From the phone"
+        add("board_enrol_board", T("Enrol the empty board"), b.enrol_board, screen="enrolment",
+            help=T("printed board, step 1: the whole empty board in view; its corners tapped on the preview when "
+                   "its edge is not found"), games=boards)
+        add("board_forget_corners", T("Forget the corners"), b.forget_corners, screen="enrolment",
+            help=T("printed board: forget the corners tapped on the preview"), games=boards)
+        add("board_enrol_pieces", T("Enrol the pieces"), b.enrol_pieces, screen="enrolment",
+            help=T("printed board, step 2: each piece on the space the preview and the line show; then press"),
+            games=boards)
+        add("board_enrol_chests", T("Enrol the chest values"), b.enrol_chests, screen="enrolment",
+            help=T("Karibik, step 3: one chest face up of each value on the spaces shown; then press"),
+            games=tuple(g for g in boards if getattr(board_adapter(g), "chest_values", None)))
+        self.hub.board_enrolment = b  # the preview's corner taps (web/views/boardenrol.py)
         self._say_next_batch()
         return self
 
@@ -175,7 +201,7 @@ class SetupScreens:
     def _game(self) -> str:
         session = self.hub.session
         if session is None:
-            raise SetupError("start or resume a game first: the set-up is per game")
+            raise SetupError(T("start or resume a game first: the set-up is per game"))
         return session.setup.game
 
     def _names(self) -> list[str]:
@@ -188,7 +214,7 @@ class SetupScreens:
     def _still(self) -> np.ndarray:
         frame = self._frame()
         if frame is None:
-            raise SetupError("no camera frame yet: check the camera line on this screen")
+            raise SetupError(T("no camera frame yet: check the camera line on this screen"))
         return frame
 
     def _rectifier(self, game: str, **kw: Any) -> Any:
@@ -243,8 +269,12 @@ class SetupScreens:
         game = self._game()
         _, loc = self._locate(self._still(), game)
         seen = ", ".join(str(m) for m in loc.seen)
-        line = f"markers {seen} seen" + (f", {', '.join(str(m) for m in loc.missing)} hidden" if loc.missing else "")
-        line += f"; fit within {loc.residual_mm:.1f} mm"
+        fit = f"{loc.residual_mm:.1f}"
+        if loc.missing:
+            line = T("markers {seen} seen, {hidden} hidden; fit within {mm} mm", seen=seen,
+                     hidden=", ".join(str(m) for m in loc.missing), mm=fit)
+        else:
+            line = T("markers {seen} seen; fit within {mm} mm", seen=seen, mm=fit)
         self.hub.set_status("calibration", line)
         return line
 
@@ -258,11 +288,11 @@ class SetupScreens:
         try:
             colours = calibrate_from_frame(frame, self._rectifier(game, px_per_mm=2.0), names)
         except VisionError as exc:
-            raise SetupError(f"colour calibration: {exc}") from None
+            raise SetupError(T("colour calibration: {why}", why=str(exc))) from None
         out = self.cfg.refs_path(game)
         out.mkdir(parents=True, exist_ok=True)
         colours.save(out / "colours.json")
-        line = f"calibrated {', '.join(names)} into {out / 'colours.json'}"
+        line = T("calibrated {colours} into {file}", colours=comma(names), file=str(out / "colours.json"))
         self.hub.set_status("calibration", line)
         return line
 
@@ -273,19 +303,23 @@ class SetupScreens:
         if session is None:
             return
         game = session.setup.game
+        if self.boards.game() is not None:  # a printed board: its own steps
+            self.boards.say()
+            return
         try:
             need, have = self.batches_needed(game), len(self.captured(game))
-        except TablehubError as exc:  # no catalog for this game (Tahiti has no tiles): nothing to enrol
-            self.hub.set_status("enrolment", f"nothing to enrol: {exc}")
+        except TablehubError as exc:  # no catalog for this game: nothing to enrol
+            self.hub.set_status("enrolment", T("nothing to enrol: {why}", why=exc.text))
             return
         if have >= need:
-            self.hub.set_status("enrolment", f"all {need} batch(es) captured: press Build the references")
+            self.hub.set_status("enrolment", T("all {n} batch(es) captured: press Build the references", n=need))
         else:
             layout = self._layout(game)
             ids = self._catalog(game).tile_ids[have * layout.capacity:(have + 1) * layout.capacity]
-            self.hub.set_status("enrolment", f"batch {have + 1} of {need}: lay {ids[0]} .. {ids[-1]} "
-                                             f"({len(ids)} tiles, {layout.columns} per row, north up) in the "
-                                             "boxes the preview shows, then Capture this batch")
+            self.hub.set_status("enrolment", T("batch {i} of {n}: lay {first} .. {last} ({count} tiles, {columns} per "
+                                               "row, north up) in the boxes the preview shows, then Capture this "
+                                               "batch", i=have + 1, n=need, first=ids[0], last=ids[-1], count=len(ids),
+                                               columns=layout.columns))
 
     def capture(self) -> str:
         import cv2
@@ -293,16 +327,16 @@ class SetupScreens:
         game = self._game()
         need, have = self.batches_needed(game), len(self.captured(game))
         if have >= need:
-            raise SetupError(f"all {need} batch(es) are captured: Build the references, or Start over")
+            raise SetupError(T("all {n} batch(es) are captured: Build the references, or Start over", n=need))
         frame = self._still()
         self._locate(frame, game)  # refuse a photo without the mat
         folder = self.photo_dir(game)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"batch-{have:02d}.png"
         if not cv2.imwrite(str(path), frame):
-            raise SetupError(f"{path}: could not write the photo (disk full or read-only?)")
+            raise SetupError(T("{path}: could not write the photo (disk full or read-only?)", path=str(path)))
         self._say_next_batch()
-        return f"captured batch {have + 1} of {need} ({path})"
+        return T("captured batch {i} of {n} ({path})", i=have + 1, n=need, path=str(path))
 
     def build(self) -> str:
         from vision import VisionError
@@ -314,7 +348,7 @@ class SetupScreens:
         photos = self.captured(game)
         need = self.batches_needed(game)
         if len(photos) < need:
-            raise SetupError(f"{len(photos)} of {need} batch(es) captured: capture the rest first")
+            raise SetupError(T("{have} of {n} batch(es) captured: capture the rest first", have=len(photos), n=need))
         mat = self._mat(game)
         frames, mappings = [], []
         for photo in photos:
@@ -327,13 +361,14 @@ class SetupScreens:
             refs = refs_from_frames(frames, mappings, self._catalog(game), mat, list(range(len(photos))),
                                     self.GAP_MM, camera=self.cfg.camera.source)
         except VisionError as exc:
-            raise SetupError(f"enrolment: {exc}") from None
+            raise SetupError(T("enrolment: {why}", why=str(exc))) from None
         out = self.cfg.refs_path(game)
         out.mkdir(parents=True, exist_ok=True)
         mat.save(out / "mat.json")
         keep_lens(out, self._lens())
         refs.save(out)  # index.json last: the recognizer reloads when it changes
-        line = f"enrolled {len(refs.tile_ids)} tile types of {game} into {out}: the table is read from now on"
+        line = T("enrolled {n} tile types of {game} into {folder}: the table is read from now on",
+                 n=len(refs.tile_ids), game=game, folder=str(out))
         self.hub.set_status("enrolment", line)
         return line
 
@@ -343,18 +378,22 @@ class SetupScreens:
         for p in photos:
             p.unlink()
         self._say_next_batch()
-        return f"forgot {len(photos)} captured batch(es)"
+        return T("forgot {n} captured batch(es)", n=len(photos))
 
     # ---- preview
 
     def preview(self, overlay: str) -> np.ndarray | None:
         """The newest frame with what the screen needs drawn on it (``live``: as it is)."""
+        if overlay == "enrolment":
+            self._say_next_batch()  # the game on the table may have changed since the last line
         frame = self._frame()
         if frame is None or overlay == "live" or self.hub.session is None:
             return frame
         import cv2
 
         game = self.hub.session.setup.game
+        if overlay == "enrolment" and self.boards.game() is not None:  # a printed board: the board's steps
+            return self.boards.preview(frame)
         out = frame.copy()
         try:
             rect, loc = self._locate(frame, game)

@@ -85,6 +85,9 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
     from .views import photoscore  # a finished table scored from a photo (docs/web.md)
 
     app.register_blueprint(photoscore.bp)
+    from .views import boardenrol  # a printed board's corners tapped on the enrolment preview (docs/boardcam.md)
+
+    app.register_blueprint(boardenrol.bp)
 
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError) -> Any:

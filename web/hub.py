@@ -99,6 +99,7 @@ class Command:
     screen: str
     run: Callable[[], "str | None"]
     help: str = ""
+    games: "tuple[str, ...] | None" = None  # the games it is shown for (None: every game)
 
 
 @dataclass
@@ -696,13 +697,14 @@ class Hub:
         self.publish()
 
     def register_command(self, name: str, label: str, run: Callable[[], "str | None"],
-                         screen: str = "calibration", help: str = "") -> None:
+                         screen: str = "calibration", help: str = "", games: "tuple[str, ...] | None" = None) -> None:
         """Add a button to a screen (``"scoreboard"``, ``"calibration"`` or ``"enrolment"``); PIN needed
-        to press it. The :data:`COMMIT_COMMAND` is the pending card's "Commit now" button."""
+        to press it. The :data:`COMMIT_COMMAND` is the pending card's "Commit now" button. ``games``: the
+        games on the table it is shown for (the page hides it for others; ``None``: every game)."""
         if screen not in COMMAND_SCREENS:
             raise HubError(f"command screen must be one of {', '.join(COMMAND_SCREENS)}, got {screen!r}")
         with self._lock:
-            self._commands[name] = Command(name, label, screen, run, help)
+            self._commands[name] = Command(name, label, screen, run, help, None if games is None else tuple(games))
         self.publish()
 
     def run_command(self, name: str) -> str:
@@ -711,6 +713,8 @@ class Hub:
         if command is None:
             raise HubError(f"no command {name!r} (known: {', '.join(sorted(self._commands)) or 'none'})")
         result = command.run()
+        if isinstance(result, str) and result:
+            return result  # a Text stays one: each phone reads it in its own language
         return str(result) if result else f"{command.label}: done"
 
     def preview(self, overlay: str = "live") -> bytes | None:
@@ -804,7 +808,8 @@ class Hub:
             "flag": self._flag,
             "pending": self._pending,
             "status": dict(self._status),
-            "commands": [{"name": c.name, "label": c.label, "screen": c.screen, "help": c.help}
+            "commands": [{"name": c.name, "label": c.label, "screen": c.screen, "help": c.help,
+                          **({} if c.games is None else {"games": list(c.games)})}
                          for c in self._commands.values()],
             "camera": self.camera_preview is not None,
         }

@@ -12,10 +12,14 @@ The enrolled folder holds ``boardcam.json`` (the board, its size, the canvas sca
 ``empty.png`` (the empty board straightened to board millimetres) and, after enrol-pieces,
 ``pieces.json`` (one colour template per piece) and, after enrol-chests, ``chests.json`` (the chests'
 printed values: the lid's colour and each value's print; ``vision.chests``).
+
+The enrolment steps are functions (:func:`enrol_board`, :func:`enrol_pieces_at`, :func:`enrol_chests_at`) the
+phone's set-up screen calls too (``tablehub.board_enrolment``).
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..games.base import SetupError, TablehubError
 from ..tracking.boardcam import CHESTS, EMPTY, LENS, PIECES, PPM, read_meta, write_refs
@@ -97,7 +101,120 @@ def _lens(path: str | None):
     return LensCalibration.load(path)
 
 
-def _setup(refs: str) -> tuple[dict, object, object, object]:
+def parse_corners(text: str) -> Any:
+    """``--corners``: 8 numbers ``x,y,x,y,x,y,x,y`` (TL TR BR BL) -> a 4x2 array; one line when not that."""
+    import numpy as np
+
+    try:
+        vals = [float(v) for v in text.split(",")]
+    except ValueError:
+        vals = []
+    if len(vals) != 8:
+        raise SetupError(f"--corners: expected 8 numbers 'x,y,x,y,x,y,x,y' (TL TR BR BL), got {text!r}")
+    return np.float64(vals).reshape(4, 2)
+
+
+def enrol_board(photo: Any, out: str | Path, game: str = "karibik", board_spec: str = "provisional",
+                corners: Any = None, lens: Any = None, lens_file: str | None = None) -> tuple[Path, Any]:
+    """Enrol the empty board from ``photo`` into ``out`` (``boardcam.json``, ``empty.png``, the lens): ``corners``
+    (TL TR BR BL, pixels as seen) map it to board mm, else the board's edge is looked for. Returns the folder and
+    the :class:`vision.boardreg.BoardReference`. Nothing is written when it fails (one-line errors)."""
+    from vision.boardreg import BoardReference
+
+    board = _board(board_spec, game)
+    ref = BoardReference.from_photo(photo, board.size, PPM, corners_px=corners, lens=lens)
+    spec = board_spec if board_spec in ("provisional", "grid") else str(Path(board_spec).resolve())
+    folder = write_refs(out, spec, board, ref, lens_file=lens_file, lens=None if lens_file else lens, game=game)
+    return folder, ref
+
+
+def register_photo(refs: str | Path, frame: Any, lens: Any = None) -> tuple[dict, Any, Any, Any]:
+    """The board of the references in ``refs`` found in ``frame``: (meta, board, reference, registration);
+    ``lens``: the camera's lens (default the one kept with the references). One line when it is not found."""
+    from vision.boardreg import BoardRegistrar
+
+    meta, board, ref, kept = open_refs(str(refs))
+    reg = BoardRegistrar(ref, lens if lens is not None else kept).register(frame)
+    if reg is None:
+        raise TablehubError("the board is not found in the picture (covered, out of view, or another board?)")
+    return meta, board, ref, reg
+
+
+class PiecesNotFound(TablehubError):
+    """Pieces not found where the enrolment says they stand (``missing``: (name, space) each)."""
+
+    def __init__(self, missing: list[tuple[str, int]], board: Any):
+        self.missing = missing
+        said = ", ".join(f"{name} ({_space_said(board, space)})" for name, space in missing)
+        super().__init__(f"{len(missing)} piece(s) not found where expected: {said}; put each on its space and "
+                         "take the photo again (nothing was enrolled)")
+
+
+def _space_said(board: Any, space: int) -> str:
+    if hasattr(board, "space_of"):  # Tahiti: the cell's or track space's name
+        return str(board.space_name(space)).split(" (")[0]
+    return f"space {space}"
+
+
+def enrol_pieces_at(frame: Any, refs: str | Path, spots: list[tuple[str, str, int]], add: bool = False,
+                    lens: Any = None) -> Any:
+    """Enrol the pieces of ``spots`` ((template name, kind, space) each) from ``frame`` into ``refs``'s
+    ``pieces.json`` (``add``: added to the enrolled templates). Every piece not found near its space is named
+    (:class:`PiecesNotFound`) and nothing is written. Returns the book saved."""
+    from vision import VisionError
+    from vision.boardpieces import PieceBook, enrol_pieces
+
+    folder = Path(refs)
+    if add and not (folder / PIECES).is_file():
+        raise SetupError(f"--add: no pieces enrolled yet in {folder} (run enrol-pieces without --add first)")
+    _, board, ref, reg = register_photo(folder, frame, lens)
+    canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
+    where = [(name, kind, *board.centres[space]) for name, kind, space in spots]
+    try:
+        book = enrol_pieces(canvas, ref.canvas, ref.ppm, where)
+    except VisionError:
+        missing = []
+        for (name, kind, space), spot in zip(spots, where):  # which ones: each looked for on its own
+            try:
+                enrol_pieces(canvas, ref.canvas, ref.ppm, [spot])
+            except VisionError:
+                missing.append((name, space))
+        if not missing:
+            raise
+        raise PiecesNotFound(missing, board) from None
+    if add:
+        book = PieceBook(PieceBook.load(folder / PIECES).templates + book.templates)
+    book.save(folder / PIECES)
+    return book
+
+
+def enrol_chests_at(frame: Any, refs: str | Path, spots: list[tuple[int, int]], lens: Any = None) -> Any:
+    """Enrol the chests' printed values from ``frame``: ``spots`` (value, space) each, one face-up chest of each
+    value; written to ``refs``'s ``chests.json``. Returns the :class:`vision.chests.ValueBook` saved."""
+    from vision.chests import enrol_values
+
+    folder = Path(refs)
+    _, board, ref, reg = register_photo(folder, frame, lens)
+    values = enrol_values(frame, reg.to_image, ref.canvas, ref.ppm, [(v, *board.centres[s]) for v, s in spots])
+    values.save(folder / CHESTS)
+    return values
+
+
+def _spots(board: Any, meta: dict, at: str, what: str) -> list[tuple[str, int]]:
+    """``--at`` as (NAME or VALUE, space) pairs; one line naming the pair that is not one."""
+    out = []
+    for item in at.split(","):
+        name, _, space = item.partition("=")
+        sid = _space(board, space)
+        if sid is None or not name.strip():
+            raise SetupError(f"--at: {item.strip()!r} must be {what}=SPACE with a space of the board {meta['board']} "
+                             "(its number, or a Tahiti map cell such as BE)")
+        out.append((name.strip(), sid))
+    return out
+
+
+def open_refs(refs: str) -> tuple[dict, Any, Any, Any]:
+    """The references in ``refs``: (meta, board, :class:`vision.boardreg.BoardReference`, the lens kept or ``None``)."""
     import cv2
 
     from vision.boardreg import BoardReference
@@ -113,79 +230,47 @@ def _setup(refs: str) -> tuple[dict, object, object, object]:
 
 
 def run(args) -> int:
-    import numpy as np
-
-    from vision.boardpieces import PieceBook, SpaceMap, enrol_pieces, find_pieces
-    from vision.boardreg import BoardReference, BoardRegistrar
+    from vision.boardpieces import PieceBook, SpaceMap, find_pieces
 
     if args.boardcam_command == "enrol-board":
         photo = _read_image(args.photo)
-        board = _board(args.board, args.game)
-        corners = None
-        if args.corners:
-            try:
-                vals = [float(v) for v in args.corners.split(",")]
-            except ValueError:
-                vals = []
-            if len(vals) != 8:
-                raise SetupError(f"--corners: expected 8 numbers 'x,y,x,y,x,y,x,y' (TL TR BR BL), got {args.corners!r}")
-            corners = np.float64(vals).reshape(4, 2)
-        lens = _lens(args.lens)
-        ref = BoardReference.from_photo(photo, board.size, PPM, corners_px=corners, lens=lens)
-        spec = args.board if args.board in ("provisional", "grid") else str(Path(args.board).resolve())
-        out = write_refs(args.out, spec, board, ref, lens_file=args.lens, game=args.game)
+        corners = parse_corners(args.corners) if args.corners else None
+        out, ref = enrol_board(photo, args.out, args.game, args.board, corners, _lens(args.lens), args.lens)
         print(f"empty board enrolled: {len(ref.points_mm)} features; written to {out}/")
         print(f"next: put each piece on a space, photograph it, and run: tablehub boardcam enrol-pieces PHOTO "
               f"--refs {out} --at '{'Arriba=12' if args.game == 'karibik' else 'red boat=BB'},...'")
         return 0
 
-    meta, board, ref, lens = _setup(args.refs)
+    meta = read_meta(args.refs)
+    board = _board(meta["board"], meta.get("game", "karibik"))
     frame = _read_image(args.photo if args.boardcam_command in ("enrol-pieces", "enrol-chests") else args.frame)
-    reg = BoardRegistrar(ref, lens).register(frame)
-    if reg is None:
-        raise TablehubError("the board is not found in the picture (covered, out of view, or another board?)")
-    canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
     if args.boardcam_command == "enrol-pieces":
         spots = []
-        for item in args.at.split(","):
-            name, _, space = item.partition("=")
-            name = name.strip()
-            sid = _space(board, space)
-            if sid is None:
-                raise SetupError(f"--at: {item.strip()!r} must be NAME=SPACE with a space of the board {meta['board']} "
-                                 "(its number, or a Tahiti map cell such as BE)")
+        for name, sid in _spots(board, meta, args.at, "NAME"):
             kind = _kind(name)
             if args.add and kind == "ship":  # more templates of a ship: carrying a chest (Karibik)
                 kind = "ship laden"
-            spots.append((name, kind, *board.centres[sid]))
-        book = enrol_pieces(canvas, ref.canvas, ref.ppm, spots)
-        if args.add:
-            if not (Path(args.refs) / PIECES).is_file():
-                raise SetupError(f"--add: no pieces enrolled yet in {args.refs} (run enrol-pieces without --add first)")
-            book = PieceBook(PieceBook.load(Path(args.refs) / PIECES).templates + book.templates)
-        path = book.save(Path(args.refs) / PIECES)
-        print(f"{len(book.templates)} pieces enrolled: {', '.join(book.names())}; written to {path}")
+            spots.append((name, kind, sid))
+        book = enrol_pieces_at(frame, args.refs, spots, add=args.add)
+        print(f"{len(book.templates)} pieces enrolled: {', '.join(book.names())}; written to {Path(args.refs) / PIECES}")
         return 0
     if args.boardcam_command == "enrol-chests":
-        from vision.chests import enrol_values
-
         spots = []
-        for item in args.at.split(","):
-            value, _, space = item.partition("=")
-            sid = _space(board, space)
+        for value, sid in _spots(board, meta, args.at, "VALUE"):
             try:
-                v = int(value.strip())
+                v = int(value)
             except ValueError:
-                v = None
-            if sid is None or v is None or v <= 0:
-                raise SetupError(f"--at: {item.strip()!r} must be VALUE=SPACE: the value printed on a chest (e.g. "
-                                 f"4000) and a space of the board {meta['board']}")
-            spots.append((v, *board.centres[sid]))
-        values = enrol_values(frame, reg.to_image, ref.canvas, ref.ppm, spots)
-        path = values.save(Path(args.refs) / CHESTS)
+                v = 0
+            if v <= 0:
+                raise SetupError(f"--at: {value!r} must be VALUE=SPACE: the value printed on a chest (e.g. 4000) "
+                                 f"and a space of the board {meta['board']}")
+            spots.append((v, sid))
+        values = enrol_chests_at(frame, args.refs, spots)
         print(f"{len(values.patches)} chest values enrolled: {', '.join(str(v) for v in sorted(values.patches))}; "
-              f"written to {path}")
+              f"written to {Path(args.refs) / CHESTS}")
         return 0
+    _, board, ref, reg = register_photo(args.refs, frame)
+    canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
     book = PieceBook.load(Path(args.refs) / PIECES)
     spaces = SpaceMap({s: board.polygons[s] for s in board.spaces if s in board.polygons}, board.size, ref.ppm)
     seen = find_pieces(canvas, ref.canvas, ref.ppm, book, spaces)

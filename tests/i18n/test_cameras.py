@@ -277,6 +277,15 @@ def test_the_pending_cards_notes_stay_translatable(seen):
     assert _notes([]) == ""
 
 
+def test_the_enrolment_screens_pieces_in_french_and_german(seen):
+    """The pieces the phone's enrolment screen asks for (tablehub/board_enrolment.py), in every language."""
+    from tablehub.games.tahiti.camera import TahitiBoardMoves
+
+    for photo in TahitiBoardMoves.enrol_rounds():
+        for _, _, _, said in photo:
+            seen.check(said, "the enrolment screen's piece")
+
+
 def test_every_camera_template_was_rendered(seen):
     """Runs last in this module: every template of the adapters was rendered, and nothing fell back to English."""
     want = {u.key for u in source_templates() if u.path in SOURCES}

@@ -225,14 +225,19 @@ def test_start_over_forgets_the_captured_batches(table):
 
 
 def test_a_game_without_tiles_has_nothing_to_enrol(tmp_path):
+    """Sunda has no tiles and no printed board: nothing to enrol; a printed board (Tahiti) has its own steps
+    (tests/live/test_board_enrolment.py), and the tile buttons refuse it in one line."""
     from vision.mat import Mat
 
     store = Store(tmp_path / "games.sqlite")
     hub = web_hub.Hub(store, pin="1234")
     try:
-        hub.start(Setup("tahiti", ("Ana", "Ben")))
+        hub.start(Setup("sunda", ("Ana", "Ben")))
         screens = SetupScreens(hub, Config(data_dir=str(tmp_path)), lambda: None, lambda g: Mat.default()).register()
-        assert hub.snapshot()["status"]["enrolment"].startswith("nothing to enrol: --game tahiti: no tile catalog")
+        assert hub.snapshot()["status"]["enrolment"].startswith("nothing to enrol: --game sunda: no tile catalog")
+        hub.start(Setup("tahiti", ("Ana", "Ben")))
+        screens.preview("enrolment")  # the line follows the game on the table
+        assert hub.snapshot()["status"]["enrolment"].startswith("step 1: lay the whole empty board in view")
         with pytest.raises(Exception) as err:
             screens.capture()
         assert "tahiti" in str(err.value) and "\n" not in str(err.value)

@@ -121,7 +121,9 @@ POSTS = ["/api/unlock", "/api/lock", "/api/submit", "/api/check", "/api/undo", "
          "/api/trace/karibik/capture", "/api/trace/karibik/save", "/api/trace/tahiti/save",
          "/api/trace/karibik/use", "/api/trace/karibik/reset", "/api/trace/x/y",
          # a finished table scored from a photo (web/views/photoscore.py)
-         "/api/photoscore", "/api/photoscore/part"]
+         "/api/photoscore", "/api/photoscore/part",
+         # a printed board's corner tapped on the enrolment preview (web/views/boardenrol.py)
+         "/api/enrolment/corner"]
 GETS = ["/", "/setup", "/join", "/unlock", "/camera/calibration", "/api/state", "/api/board.svg",
         "/api/board.json", "/api/forms", "/api/legal", "/api/hints", "/api/games", "/api/me", "/qr/join.svg",
         "/qr/pin.svg", "/camera.jpg", "/camera.mjpg", "/events", "/voice", "/api/voice",

@@ -1013,9 +1013,30 @@ function initCamera() {
   }
   document.addEventListener("visibilitychange", () => { clearTimeout(timer); if (!document.hidden) refresh(); });
   refresh();
+  // a printed board (Karibik, Tahiti): its corners tapped on the picture, as fractions of the frame
+  let boardSteps = false;
+  img.addEventListener("click", async (e) => {
+    if (!boardSteps || !img.naturalWidth) return;
+    const box = img.getBoundingClientRect();  // object-fit: contain: the frame is letterboxed in the box
+    const scale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight);
+    const w = img.naturalWidth * scale, h = img.naturalHeight * scale;
+    const x = (e.clientX - box.left - (box.width - w) / 2) / w, y = (e.clientY - box.top - (box.height - h) / 2) / h;
+    if (x < 0 || x > 1 || y < 0 || y > 1) return;
+    const d = await act("/api/enrolment/corner", { x, y });
+    if (d) $("#camera-msg").textContent = d.message;
+  });
   onState((s) => {
+    const game = s.game && s.game.name;
+    const shown = s.commands.filter((c) => c.screen === screen && (!c.games || c.games.includes(game)));
+    boardSteps = shown.some((c) => c.name === "board_enrol_board");
+    img.classList.toggle("tappable", boardSteps);
+    if ($("#camera-board-help")) {
+      $("#camera-board-help").hidden = !boardSteps;
+      $("#camera-tiles-help").hidden = boardSteps;
+      $("#camera-guides").style.display = boardSteps ? "none" : "";  // the tile square means nothing on a board (an SVG has no .hidden)
+    }
     $("#camera-status").replaceChildren(...Object.entries(s.status).map(([k, v]) => el("li", {}, el("b", { text: k }), v)));
-    $("#camera-commands").replaceChildren(...s.commands.filter((c) => c.screen === screen).map((c) => el("button", {
+    $("#camera-commands").replaceChildren(...shown.map((c) => el("button", {
       class: "btn primary", type: "button", title: c.help, text: c.label,
       onclick: async () => { const d = await act(`/api/command/${encodeURIComponent(c.name)}`, {}); if (d) $("#camera-msg").textContent = d.message; },
     })));

@@ -33,7 +33,7 @@ from collections import deque
 from typing import Any, Mapping
 
 from ...i18n import T, Text
-from .board import Board
+from .board import CHEST_MAX, CHEST_MIN, Board
 
 #: the most shortest ways offered as choices
 MAX_CHOICES = 6
@@ -98,6 +98,23 @@ class KaribikBoardMoves:
     def at_rest(self, game: Any) -> list[dict[str, Any]]:
         """What NEXT logs when the table shows no move: the end of the move, in a move."""
         return [{"type": "end_move"}] if getattr(game, "phase", None) == "move" else []
+
+    # ---- enrolment from the phone (tablehub/board_enrolment.py)
+
+    #: the chests' printed values, one face-up chest of each enrolled (``enrol-chests``)
+    chest_values = tuple(range(CHEST_MIN, CHEST_MAX + 1, 1000))
+
+    @staticmethod
+    def enrol_rounds() -> list[list[tuple[str, str, Any, Any]]]:
+        """The pieces laid for the camera's enrolment, photo by photo: (template name, kind, what it carries,
+        the words for the page). First each ship, a chest face up and one face down; then each ship carrying
+        a chest (a chest on the deck must not spoil the ship's match: a second template per ship)."""
+        from .engine import SHIPS
+
+        return [[(s, "ship", None, s) for s in SHIPS]
+                + [("chest up", "chest", "up", T("a chest face up")), ("chest down", "chest", "down",
+                                                                         T("a chest face down"))],
+                [(s, "ship laden", "chest", T("{ship} carrying a chest", ship=s)) for s in SHIPS]]
 
     def board(self, game: Any) -> Board:
         return game.board

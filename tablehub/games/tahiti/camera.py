@@ -274,6 +274,19 @@ class TahitiBoardMoves:
             out += [(f"{c} boat", None)] + [(f"{c} boat", p) for p in PEARLS] + [(f"{c} sailboat", None)]
         return out + [("disc $", None), ("disc treasure", None)]
 
+    @classmethod
+    def enrol_rounds(cls) -> list[list[tuple[str, str, Any, Any]]]:
+        """The pieces laid for the camera's enrolment from the phone, photo by photo: (template name, kind,
+        the pearl it carries, the words for the page): every look of :meth:`camera_looks`, the disc's
+        second face in a second photo (there is one disc)."""
+        rounds: list[list[tuple[str, str, Any, Any]]] = [[], []]
+        for name, pearl in cls.camera_looks():
+            kind = "disc" if name.startswith("disc") else name.split(" ")[-1]
+            said = piece_said(name) if pearl is None else T("{piece} with {pearl}", piece=piece_said(name),
+                                                                pearl=a_pearl(pearl))
+            rounds[1 if name == "disc treasure" else 0].append((name, kind, pearl, said))
+        return rounds
+
     @staticmethod
     def enrol_spaces(board: CameraBoard) -> list[int]:
         """Where the owner lays the pieces for enrolment: the map's sea cells (the island is sand)."""
