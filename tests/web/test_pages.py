@@ -15,7 +15,7 @@ LAN = {"REMOTE_ADDR": "192.168.1.50"}
 
 @pytest.mark.parametrize("path, words", [
     ("/", "Enter a move"), ("/setup", "New game"), ("/join", "Join the table"),
-    ("/camera/calibration", "Calibration"), ("/camera/enrolment", "Tile enrolment"),
+    ("/camera/calibration", "Calibration"), ("/camera/enrolment", "Enrolment: tiles, boards, pieces"),
 ])
 def test_every_page_renders_with_its_own_assets_only(client, path, words):
     resp = client.get(path)

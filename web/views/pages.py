@@ -12,7 +12,7 @@ from .media import join_urls
 
 bp = Blueprint("pages", __name__)
 
-SCREENS = {"calibration": N_("Calibration"), "enrolment": N_("Tile enrolment")}
+SCREENS = {"calibration": N_("Calibration"), "enrolment": N_("Enrolment: tiles, boards, pieces")}
 
 
 def _page(template: str, **context: object) -> str:
