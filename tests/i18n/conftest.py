@@ -28,7 +28,7 @@ JINJA_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((
 JS_KEYWORDS = {"t": None, "tn": (1, 2)}
 #: where each kind of file is looked for, and how it is read
 SOURCES = (
-    ("python", ("tablehub", "web"), "*.py", PY_KEYWORDS),
+    ("python", ("tablehub", "web", "vision"), "*.py", PY_KEYWORDS),
     ("jinja2.ext:babel_extract", ("web/templates",), "*.html", JINJA_KEYWORDS),
     ("javascript", ("web/static",), "*.js", JS_KEYWORDS),
 )

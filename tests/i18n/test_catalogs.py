@@ -182,7 +182,7 @@ def keyword_calls_bookworms_babel_misreads(root: Path = ROOT) -> list[str]:
     import ast
 
     problems = []
-    for folder in ("tablehub", "web"):
+    for folder in ("tablehub", "web", "vision"):
         for path in sorted((root / folder).rglob("*.py")):
             if "__pycache__" in path.parts:
                 continue
