@@ -185,3 +185,147 @@ def test_no_thrown_error_or_toast_in_the_scripts_is_plain_english():
     found = [f"{p.relative_to(ROOT)}:{i}" for p in sorted((ROOT / "web" / "static").glob("*.js"))
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if bad.search(line)]
     assert not found, found
+
+
+# ------------------------------------------------------------------------------------ the settings and the CLI
+
+def test_the_environment_names_the_owners_language():
+    from tablehub.i18n import environment_language
+
+    assert environment_language({"LANG": "fr_CH.UTF-8"}) == "fr"
+    assert environment_language({"LC_ALL": "de_DE@euro", "LANG": "fr_FR.UTF-8"}) == "de"
+    assert environment_language({"LC_ALL": "C.UTF-8", "LANG": "fr_FR.UTF-8"}) is None  # the first set decides
+    assert environment_language({"LANGUAGE": "es:de", "LANG": "en_GB.UTF-8"}) == "de"
+    assert environment_language({"LANG": "es_ES.UTF-8"}) is None
+    assert environment_language({}) is None
+
+
+#: settings files, each wrong in one way, with a piece of its English error
+BAD_SETTINGS = [
+    ('[voice]\nquiet = "22:00-22:00"\n', "starts and ends at the same time"),
+    ('[voice]\nquiet = "25:00-08:00"\n', "is not a time of day range"),
+    ('[voice]\nquiet = "late"\n', "expected quiet hours like"),
+    ('[voice]\nvolume = 999\n', "expected 0 to 200 (100 is normal), got 999"),
+    ('[voice]\nevents = ["score", "bells"]\n', "expected one of 'score', 'final'"),
+    ('[voice]\nlanguage = "es"\n', "expected one of en, fr, de, got 'es'"),
+    ('[web]\nhost = "999.1.1.1"\n', "is not an IP address (each of the four numbers is 0 to 255)"),
+    ('[web]\nhost = "a b"\n', "is not an IP address or host name"),
+    ('[web]\nport = "x"\n', "expected a TCP port from 1 to 65535 (0: any free port), got 'x'"),
+    ('[web]\nhosts = ["a", 2]\n', "expected"),
+    ('[venue]\nbroker = "b.lan"\nvenue = "a b"\n', "must be 1 to 64 letters"),
+    ('[venue]\nbroker = "b.lan"\nvenue = "v"\nusername = ""\npassword = "x"\n', "password is set but username is empty"),
+    ('[venue]\nbroker = "b.lan"\nvenue = "v"\nca_file = "/x"\n', "ca_file is set but tls is false"),
+    ('[venue]\nbroker = "b.lan"\nvenue = "v"\ntls = true\nca_file = "/no/such/file"\n', "no such file"),
+    ('[venue]\nbogus = 1\n', "unknown key 'bogus'"),
+    ('[sound]\nx = 1\n', "unknown section 'sound'"),
+    ('data_dir = 3\n', "expected"),
+    ('[camera]\nsource = "webcam"\n', "expected one of 'auto'"),
+    ('[camera\n', "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("content, english", BAD_SETTINGS, ids=[b[1][:30] for b in BAD_SETTINGS])
+def test_a_bad_settings_file_is_named_in_the_tables_language(tmp_path, no_new_missing, content, english):
+    from tablehub.config import ConfigError, load_config
+
+    path = tmp_path / "tablehub.toml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError) as exc:
+        load_config(path, environ={})
+    text = exc.value.text
+    assert isinstance(text, Text), f"a plain English error: {text!r}"
+    assert english in str(text) and str(path) in str(text), str(text)
+    for lang in ("fr", "de"):
+        said = translate(text, lang)
+        assert str(path) in said and english not in said, f"{lang}: {said!r}"
+        assert not re.search(r"\b(expected|got|must|unknown|known|is not)\b", said), f"{lang}: {said!r}"
+
+
+def test_a_settings_file_that_cannot_be_read_is_named_in_the_tables_language(tmp_path, no_new_missing):
+    from tablehub.config import ConfigError, load_config
+
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes(b'[game]\nplayers = ["Jos\xe9"]\n')
+    for path, english in ((bad, "line 2: the settings must be UTF-8 text (byte 0xe9 is not)"),
+                          (tmp_path / "none.toml", "cannot read the settings")):
+        with pytest.raises(ConfigError) as exc:
+            load_config(path, environ={})
+        assert english in str(exc.value)
+        said = {lang: translate(exc.value.text, lang) for lang in ("fr", "de")}
+        assert "réglages" in said["fr"] and "Einstellungen" in said["de"], said
+
+
+def _cli(tmp_path, capsys, monkeypatch, toml: str | None, env: dict[str, str]) -> str:
+    from tablehub.cli import main
+
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "TABLEHUB_CONFIG"):
+        monkeypatch.delenv(var, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    path = tmp_path / ("tablehub.toml" if toml is not None else "none.toml")
+    if toml is not None:
+        path.write_text(toml, encoding="utf-8")
+    assert main(["run", "--config", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Traceback" not in err, err
+    return err
+
+
+def test_the_command_line_writes_its_error_in_the_tables_language(tmp_path, capsys, monkeypatch, no_new_missing):
+    """The settings' [voice] language first (even when the file is what is wrong), else the shell's LANG, else
+    English as before."""
+    english = _cli(tmp_path, capsys, monkeypatch, '[voice]\nvolume = 999\n', {})
+    assert english == f"tablehub run: {tmp_path / 'tablehub.toml'}: [voice] volume: expected 0 to 200 (100 is " \
+                      "normal), got 999"
+    assert _cli(tmp_path, capsys, monkeypatch, '[voice]\nvolume = 999\n', {"LANG": "C.UTF-8"}) == english
+    french = _cli(tmp_path, capsys, monkeypatch, '[voice]\nlanguage = "fr"\nvolume = 999\n', {"LANG": "de_DE.UTF-8"})
+    assert "attendu : 0 à 200 (100 est normal), reçu 999" in french, french
+    german = _cli(tmp_path, capsys, monkeypatch, '[voice]\nvolume = 999\n', {"LANG": "de_DE.UTF-8"})
+    assert "erwartet: 0 bis 200 (100 ist normal), erhalten: 999" in german, german
+    missing = _cli(tmp_path, capsys, monkeypatch, None, {"LANG": "fr_FR.UTF-8"})
+    assert "impossible de lire le fichier de réglages" in missing, missing
+
+
+# ------------------------------------------------------------------------------------ the files' schemas
+
+SCHEMA_ERRORS = [
+    ({"game": "tahiti", "players": ["Ana"], "actions": []}, None),
+    ({"players": ["Ana", "Ben"], "actions": []}, "missing field 'game'"),
+    ({"game": "tahiti", "players": ["Ana", "Ben"], "actions": [], "x": 1, "y": 2}, "unknown fields 'x', 'y'"),
+    ({"game": "tahiti", "players": ["Ana", "Ben"], "actions": [], "x": 1}, "unknown field 'x'"),
+    ({"game": "", "players": ["Ana", "Ben"], "actions": []}, 'expected a game name such as "neuesland"'),
+    ({"game": "tahiti", "players": "Ana", "actions": []}, "expected"),
+    ({"game": "tahiti", "players": ["Ana", "Ben"], "actions": 3}, "expected a list"),
+    ({"game": "tahiti", "players": ["Ana", "Ben"], "actions": [{"type": 1}]}, "the action's type as text"),
+]
+
+
+@pytest.mark.parametrize("data, english", SCHEMA_ERRORS)
+def test_a_files_schema_error_reads_in_the_tables_language(no_new_missing, data, english):
+    from tablehub.games.base import TablehubError
+    from tablehub.schemas import check
+
+    if english is None:
+        return
+    with pytest.raises(TablehubError) as exc:
+        check(data, "record", "game.json")
+    assert english in str(exc.value), str(exc.value)
+    for lang in ("fr", "de"):
+        said = translate(exc.value.text, lang)
+        assert said.startswith("game.json") and english not in said, f"{lang}: {said!r}"
+        assert not re.search(r"\b(expected|got|unknown|missing)\b", said), f"{lang}: {said!r}"
+
+
+def test_every_schema_word_is_translated():
+    """Each "x-expected" of tablehub/schemas/*.schema.json renders in fr and de with words of its own."""
+    from .conftest import schema_templates
+
+    found = schema_templates()
+    assert len(found) > 30
+    for use in found:
+        text = Text(use.msgid, context="schema")
+        for lang in ("fr", "de"):
+            before = i18n.missing()
+            said = translate(text, lang)
+            assert i18n.missing() == before, (lang, use.msgid)
+            assert said != use.msgid or not has_words(use.msgid), (lang, use.msgid)
