@@ -67,6 +67,22 @@ BAD_REQUESTS = [
     ("not UTF-8", "post", "/api/submit", b"\xff\xfe", "UTF-8 JSON text"),
     ("not an object", "post", "/api/submit", b"[1]", "must be a JSON object"),
     ("too deep", "post", "/api/submit", b"[" * 40 + b"]" * 40, "nests deeper than"),
+    ("photo part", "post", "/api/photoscore/part", {"index": -1, "data": "x"}, "expected a part number"),
+    ("photo type", "post", "/api/photoscore", {"photo": 3}, "expected the picture as a base64 string"),
+    ("photo base64", "post", "/api/photoscore", {"photo": "!!"}, "not base64"),
+    ("photo game", "post", "/api/photoscore", {"photo": "aGk=", "game": "tahiti"}, "expected neuesland or suedsee"),
+    ("photo players", "post", "/api/photoscore", {"photo": "aGk=", "game": "suedsee", "players": []},
+     "at most 5 colours and names"),
+    ("photo before", "post", "/api/photoscore", {"photo": "aGk=", "game": "neuesland", "before": 3},
+     "expected text like red=34"),
+    ("photo ships", "post", "/api/photoscore", {"photo": "aGk=", "game": "suedsee", "holdings": {"ships": 3}},
+     "expected an object mapping each player to a list of ship ids"),
+    ("photo goods", "post", "/api/photoscore", {"photo": "aGk=", "game": "suedsee", "holdings": {"goods": []}},
+     "expected an object mapping each player to their goods"),
+    ("photo covered", "post", "/api/photoscore", {"photo": "aGk=", "game": "suedsee", "holdings": {"covered": 1}},
+     "of fish under a boat token"),
+    ("photo holdings", "post", "/api/photoscore", {"photo": "aGk=", "game": "suedsee", "holdings": {"boats": 1}},
+     "expected an object with ships, goods and covered"),
 ]
 
 
