@@ -60,6 +60,7 @@ BAD_REQUESTS = [
     ("file option", "post", "/api/game/start", {"game": "tahiti", "players": ["Ana", "Ben"],
                                                 "options": {"catalog": "/etc/passwd"}}, "names a file on the hub"),
     ("resume id", "post", "/api/game/resume", {"id": "latest"}, "saved game's number"),
+    ("no such game", "post", "/api/game/resume", {"id": 42}, "no game with id 42"),
     ("notice", "post", "/api/notice", {"id": 3}, "<notice id>"),
     ("offer", "post", "/api/offer/accept", {"offer": "x"}, "<offer id>"),
     ("version", "post", "/api/submit", {"action": {"type": "pass"}, "version": 3}, "game_version string"),
