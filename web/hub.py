@@ -129,7 +129,7 @@ class Hub:
             if access is not None and pin is not None:
                 access.set_pin(pin)
         except PinError as exc:
-            raise HubError(str(exc)) from None
+            raise HubError(exc.text) from None
         self.access.on_change = self._pin_entry_changed
         self.store = store
         self.camera_preview = camera_preview
@@ -170,7 +170,7 @@ class Hub:
         try:
             self.access.set_pin(value)
         except PinError as exc:
-            raise HubError(str(exc)) from None
+            raise HubError(exc.text) from None
 
     def check_pin(self, pin: Any) -> bool:
         """Whether ``pin`` is the table PIN (no brake: phones go through :meth:`PinKeeper.guess`)."""

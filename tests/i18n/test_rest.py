@@ -346,3 +346,19 @@ def test_every_schema_word_is_translated():
             said = translate(text, lang)
             assert i18n.missing() == before, (lang, use.msgid)
             assert said != use.msgid or not has_words(use.msgid), (lang, use.msgid)
+
+
+def test_a_bad_table_pin_is_refused_in_the_owners_language(tmp_path, capsys, monkeypatch, no_new_missing):
+    from tablehub.cli import main
+
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "TABLEHUB_CONFIG"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("TABLEHUB_DATA", str(tmp_path / "data"))
+    said = {}
+    for lang, env in (("en", "C.UTF-8"), ("fr", "fr_FR.UTF-8"), ("de", "de_CH.UTF-8")):
+        monkeypatch.setenv("LANG", env)
+        assert main(["pin", "--set", "12"]) == 2
+        said[lang] = capsys.readouterr().err.strip()
+    assert said["en"] == "tablehub pin: the table PIN must be 4 to 12 digits, got '12'"
+    assert said["fr"] == "tablehub pin: le code PIN de la table doit compter 4 à 12 chiffres, reçu '12'"
+    assert said["de"] == "tablehub pin: die PIN des Tisches muss 4 bis 12 Ziffern haben, erhalten: '12'"
