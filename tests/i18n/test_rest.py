@@ -362,3 +362,26 @@ def test_a_bad_table_pin_is_refused_in_the_owners_language(tmp_path, capsys, mon
     assert said["en"] == "tablehub pin: the table PIN must be 4 to 12 digits, got '12'"
     assert said["fr"] == "tablehub pin: le code PIN de la table doit compter 4 à 12 chiffres, reçu '12'"
     assert said["de"] == "tablehub pin: die PIN des Tisches muss 4 bis 12 Ziffern haben, erhalten: '12'"
+
+
+def test_a_json_file_that_cannot_be_read_is_named_in_the_tables_language(tmp_path, no_new_missing):
+    from tablehub.games.base import TablehubError
+    from tablehub.jsonfile import read_json
+
+    bad = tmp_path / "cat.json"
+    cases = [(b'{"a": }', "catalog", "not valid JSON (line 1, column 7"),
+             (b'"\xe9"', "ships file", "the ships file is not UTF-8 text"),
+             (b"[" * 100_000, "file", "nested too deeply"),
+             (None, "holdings file", "cannot read the holdings file")]
+    for content, what, english in cases:
+        if content is None:
+            bad.unlink()
+        else:
+            bad.write_bytes(content)
+        with pytest.raises(TablehubError) as exc:
+            read_json(bad, TablehubError, what)
+        assert english in str(exc.value), str(exc.value)
+        for lang in ("fr", "de"):
+            said = translate(exc.value.text, lang)
+            own = said.replace(str(bad), "").replace("No such file or directory", "")  # the system's own words stay
+            assert said.startswith(str(bad)) and english not in said and "file" not in own, said
