@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .games.base import TablehubError
+from .i18n import T
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,8 @@ def check_pin_format(pin: str) -> str:
     """``pin`` without spaces and dashes, if it is 4 to 12 digits (else :class:`PinError`)."""
     clean = PinKeeper.normalize(pin)
     if not (clean.isascii() and clean.isdigit() and MIN_DIGITS <= len(clean) <= MAX_DIGITS):
-        raise PinError(f"the table PIN must be {MIN_DIGITS} to {MAX_DIGITS} digits, got {pin!r}")
+        raise PinError(T("the table PIN must be {least} to {most} digits, got {value}", least=MIN_DIGITS, most=MAX_DIGITS,
+                             value=repr(pin)))
     return clean
 
 
@@ -139,7 +141,8 @@ class PinKeeper:
             try:
                 self.folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise PinError(f"cannot create the data folder {self.folder} for the PIN ({exc.strerror})") from None
+                raise PinError(T("cannot create the data folder {folder} for the PIN ({why})", folder=str(self.folder),
+                                   why=exc.strerror)) from None
         chosen = check_pin_format(pin) if pin is not None else None
         self._pin = chosen or ""
         self._load(chosen)
@@ -182,7 +185,7 @@ class PinKeeper:
         try:
             _write_private(path, text)
         except OSError as exc:
-            raise PinError(f"cannot write {path} ({exc.strerror})") from None
+            raise PinError(T("cannot write {path} ({why})", path=str(path), why=exc.strerror)) from None
         self._stamps[name] = self._stamp(path)
 
     def _reload_pin(self, create: bool = False) -> None:
@@ -200,8 +203,8 @@ class PinKeeper:
                 log.warning("the PIN file %s is unreadable (permission denied); keeping the PIN in use", path)
                 self._stamps[PIN_FILE] = stamp
                 return
-            raise PinError(f"cannot read the PIN file {path} (permission denied): run this as the service's "
-                           "user, e.g. `sudo -u tablehub tablehub pin`") from None
+            raise PinError(T("cannot read the PIN file {path} (permission denied): run this as the service's user, e.g. "
+                             "`sudo -u tablehub tablehub pin`", path=str(path))) from None
         except (OSError, UnicodeDecodeError, PinError) as exc:
             if not create and self._pin:
                 log.warning("the PIN file %s is unreadable (%s); keeping PIN in use", path, exc)

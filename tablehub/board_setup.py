@@ -74,7 +74,7 @@ def parse_size(value: Any, field: str = "size_mm") -> tuple[float, float]:
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
             or not all(lo <= v <= hi for v in value)):
         raise BoardSetupError(T("'{field}' must be the board's [width, height] in mm, each {lo} to {hi}, got {value}",
-                                field=field, lo=f"{lo:g}", hi=f"{hi:g}", value=str(value)[:60]))
+                                field=field, lo=format(lo, "g"), hi=format(hi, "g"), value=str(value)[:60]))
     return float(value[0]), float(value[1])
 
 

@@ -4,7 +4,8 @@ Each subcommand lives in its own module under ``tablehub/commands/`` and
 exposes ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
 Modules are found automatically, so a new command is one new file.
 A :class:`~tablehub.games.base.TablehubError` (a user's mistake) ends the
-command with one line on stderr and exit status 2, never a traceback.
+command with one line on stderr and exit status 2, never a traceback, in the table's language
+(:func:`error_language`: the settings' ``[voice] language``, else the shell's ``LANG``, else English).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import logging
 import os
 import pkgutil
 import sys
-from typing import Sequence
+from typing import Mapping, Sequence
 
 # One BLAS thread: the recogniser makes many small matrix products, and a multi-threaded
 # OpenBLAS busy-waits between them (an incremental read went from 15 to ~40 ms of CPU).
@@ -24,6 +25,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 
 from . import __version__, commands
 from .games.base import TablehubError
+from .i18n import DEFAULT_LANGUAGE, environment_language, translate
 
 
 def _command_modules():
@@ -58,6 +60,17 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+def error_language(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> str:
+    """The language a command's one-line error is written in: the table's (the settings file's ``[voice]
+    language``, ``--config`` or the usual places), else the owner's shell's (``LANG``...), else English."""
+    from .config import table_language
+
+    env = os.environ if environ is None else environ
+    config = getattr(args, "config", "")
+    table = table_language(config if isinstance(config, (str, os.PathLike)) else "", env)
+    return table or environment_language(env) or DEFAULT_LANGUAGE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -69,7 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args._run(args) or 0)
     except _user_errors() as exc:
-        print(f"tablehub {args.command}: {exc}", file=sys.stderr)
+        text = exc.text if isinstance(exc, TablehubError) else (exc.args[0] if exc.args else str(exc))
+        print(f"tablehub {args.command}: {translate(text, error_language(args))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from . import schemas
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, T
 from .games.base import TablehubError, check_players, show
 
 CAMERA_SOURCES = ("picamera2", "opencv", "replay", "sim")
@@ -41,6 +41,10 @@ SECTIONS = ("camera", "pins", "tracking", "web", "game", "vision", "venue", "voi
 
 class ConfigError(TablehubError):
     pass
+
+
+#: the files :func:`read_toml` names in its errors, each a word to translate
+_WHAT = {"settings": T("settings"), "pin map": T("pin map")}
 
 
 @dataclass
@@ -128,39 +132,45 @@ def parse_quiet(text: str, where: str = "[voice] quiet") -> tuple[int, int] | No
     if not (text or "").strip():
         return None
     if m is None:
-        raise ConfigError(f"{where}: expected quiet hours like \"22:00-08:00\", got {text!r}")
+        raise ConfigError(T("{where}: expected quiet hours like \"22:00-08:00\", got {value}", where=where, value=repr(text)))
     h1, m1, h2, m2 = (int(g) for g in m.groups())
     if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59:
-        raise ConfigError(f"{where}: {text!r} is not a time of day range (hours 0-23, minutes 0-59)")
+        raise ConfigError(T("{where}: {value} is not a time of day range (hours 0-23, minutes 0-59)", where=where,
+                            value=repr(text)))
     start, end = h1 * 60 + m1, h2 * 60 + m2
     if start == end:
-        raise ConfigError(f"{where}: {text!r} starts and ends at the same time; leave it empty for no quiet hours")
+        raise ConfigError(T("{where}: {value} starts and ends at the same time; leave it empty for no quiet hours",
+                            where=where, value=repr(text)))
     return start, end
 
 
 def check_voice(voice: VoiceConfig, where: str = "[voice]") -> None:
     """Raise a one-line :class:`ConfigError` naming the first bad ``[voice]`` key."""
     if voice.language not in VOICE_LANGUAGES:
-        raise ConfigError(f"{where} language: expected one of {', '.join(VOICE_LANGUAGES)}, got {voice.language!r}")
+        raise ConfigError(T("{where} language: expected one of {known}, got {value}", where=where,
+                            known=", ".join(VOICE_LANGUAGES), value=repr(voice.language)))
     if voice.voice and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_+\-/]{0,40}", voice.voice):
-        raise ConfigError(f"{where} voice: expected an espeak-ng voice name such as \"en-gb\" or \"de\", "
-                          f"got {voice.voice!r}")
+        raise ConfigError(T("{where} voice: expected an espeak-ng voice name such as \"en-gb\" or \"de\", got {value}",
+                            where=where, value=repr(voice.voice)))
     if not 0 <= voice.volume <= 200:
-        raise ConfigError(f"{where} volume: expected 0 to 200 (100 is normal), got {voice.volume}")
+        raise ConfigError(T("{where} volume: expected 0 to 200 (100 is normal), got {value}", where=where,
+                            value=voice.volume))
     if not 80 <= voice.speed <= 450:
-        raise ConfigError(f"{where} speed: expected 80 to 450 words per minute, got {voice.speed}")
+        raise ConfigError(T("{where} speed: expected 80 to 450 words per minute, got {value}", where=where,
+                            value=voice.speed))
     unknown = [e for e in voice.events if e not in VOICE_EVENTS]
     if unknown:
-        raise ConfigError(f"{where} events: unknown {', '.join(map(repr, unknown))} "
-                          f"(known: {', '.join(VOICE_EVENTS)})")
+        raise ConfigError(T("{where} events: unknown {unknown} (known: {known})", where=where,
+                            unknown=", ".join(map(repr, unknown)), known=", ".join(VOICE_EVENTS)))
     parse_quiet(voice.quiet, f"{where} quiet")
     if voice.device and not re.fullmatch(r"[A-Za-z0-9_:=,.\-]{1,80}", voice.device):
-        raise ConfigError(f"{where} device: expected an ALSA device name such as \"plughw:CARD=Headphones\" "
-                          f"(see aplay -L), got {voice.device!r}")
+        raise ConfigError(T("{where} device: expected an ALSA device name such as \"plughw:CARD=Headphones\" (see "
+                            "aplay -L), got {value}", where=where, value=repr(voice.device)))
     if not 1 <= voice.queue <= 100:
-        raise ConfigError(f"{where} queue: expected 1 to 100 announcements, got {voice.queue}")
+        raise ConfigError(T("{where} queue: expected 1 to 100 announcements, got {value}", where=where, value=voice.queue))
     if not 1 <= voice.timeout_s <= 300:
-        raise ConfigError(f"{where} timeout_s: expected 1 to 300 seconds, got {voice.timeout_s}")
+        raise ConfigError(T("{where} timeout_s: expected 1 to 300 seconds, got {value}", where=where,
+                            value=voice.timeout_s))
 
 
 @dataclass
@@ -230,7 +240,8 @@ def _merge(section: Any, values: Mapping[str, Any], where: str) -> None:
     fields = {f.name: f for f in dataclasses.fields(section)}
     for key, value in values.items():
         if key not in fields:  # the schema knows the same keys; this guards a schema out of step
-            raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(fields))})")
+            raise ConfigError(T("{where}: unknown key {key} (known: {known})", where=where, key=repr(key),
+                                known=", ".join(sorted(fields))))
         current = getattr(section, key)
         if isinstance(current, bool):
             ok = isinstance(value, bool)
@@ -243,7 +254,8 @@ def _merge(section: Any, values: Mapping[str, Any], where: str) -> None:
         else:
             ok = isinstance(value, str)
         if not ok:
-            raise ConfigError(f"{where}: key {key!r} must be like {current!r}, got {value!r}")
+            raise ConfigError(T("{where}: key {key} must be like {example}, got {value}", where=where, key=repr(key),
+                                example=repr(current), value=repr(value)))
         setattr(section, key, value)
 
 
@@ -253,19 +265,20 @@ def read_toml(path: str | Path, what: str) -> dict[str, Any]:
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"{p}: cannot read the {what} ({exc.strerror})") from None
+        raise ConfigError(T("{path}: cannot read the {what} ({why})", path=str(p), what=_WHAT.get(what, what),
+                                why=exc.strerror)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"{p}: line {line}: the {what} must be UTF-8 text (byte 0x{raw[exc.start]:02x} is not); "
-                          f"save it as UTF-8") from None
+        raise ConfigError(T("{path}: line {line}: the {what} must be UTF-8 text (byte 0x{byte} is not); save it as UTF-8",
+                            path=str(p), line=line, what=_WHAT.get(what, what), byte=format(raw[exc.start], "02x"))) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+        raise ConfigError(T("{path}: not valid TOML ({why})", path=str(p), why=str(exc))) from None
     except RecursionError:
-        raise ConfigError(f"{p}: not valid TOML (nested too deeply)") from None
+        raise ConfigError(T("{path}: not valid TOML (nested too deeply)", path=str(p))) from None
 
 
 def read_pin_map(path: str | Path) -> dict[str, int]:
@@ -274,8 +287,26 @@ def read_pin_map(path: str | Path) -> dict[str, int]:
     data = read_toml(p, "pin map")
     pins = data.get("pins")
     if not isinstance(pins, dict) or not all(isinstance(v, int) for v in pins.values()):
-        raise ConfigError(f"{p}: expected a [pins] table of BCM numbers such as next = 17")
+        raise ConfigError(T("{path}: expected a [pins] table of BCM numbers such as next = 17", path=str(p)))
     return dict(pins)
+
+
+def table_language(path: str | Path | None = "", environ: Mapping[str, str] | None = None) -> str | None:
+    """The table's language (``[voice] language``) the settings file names, read leniently, as the command line's
+    errors need it even when the file is what is wrong; ``None`` without a file, an unreadable one, or one that
+    names no language the hub speaks. ``path`` as :func:`load_config`'s."""
+    env = os.environ if environ is None else environ
+    if path == "":
+        path = env.get("TABLEHUB_CONFIG") or (SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None)
+    if not path:
+        return None
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    voice = data.get("voice")
+    language = voice.get("language") if isinstance(voice, dict) else None
+    return language if language in LANGUAGES else None
 
 
 def load_config(path: str | Path | None = "", environ: Mapping[str, str] | None = None,
@@ -300,10 +331,11 @@ def load_config(path: str | Path | None = "", environ: Mapping[str, str] | None 
     if not cfg.data_dir:
         cfg.data_dir = str(default_data_dir(env))
     if cfg.camera.source not in CAMERA_SOURCES + ("auto",):
-        raise ConfigError(f"camera source {cfg.camera.source!r} is unknown "
-                          f"(expected one of: {', '.join(CAMERA_SOURCES)}, or auto)")
+        raise ConfigError(T("camera source {value} is unknown (expected one of: {known}, or auto)",
+                            value=repr(cfg.camera.source), known=", ".join(CAMERA_SOURCES)))
     if cfg.pins.backend not in PIN_BACKENDS:
-        raise ConfigError(f"pin backend {cfg.pins.backend!r} is unknown (expected one of: {', '.join(PIN_BACKENDS)})")
+        raise ConfigError(T("pin backend {value} is unknown (expected one of: {known})", value=repr(cfg.pins.backend),
+                            known=", ".join(PIN_BACKENDS)))
     check_venue(cfg.venue, cfg.source)
     check_voice(cfg.voice, f"{cfg.source} [voice]")
     return cfg
@@ -312,9 +344,9 @@ def load_config(path: str | Path | None = "", environ: Mapping[str, str] | None 
 def topic_name_error(name: str) -> str | None:
     """Why ``name`` cannot be one level of an MQTT topic (venue, table), or ``None``."""
     if not name:
-        return "must not be empty"
+        return T("must not be empty")
     if len(name) > 64 or not all(c.isalnum() or c in "-_." for c in name):
-        return "must be 1 to 64 letters, digits, '-', '_' or '.' (no spaces, '/', '+' or '#')"
+        return T("must be 1 to 64 letters, digits, '-', '_' or '.' (no spaces, '/', '+' or '#')")
     return None
 
 
@@ -329,19 +361,23 @@ def check_venue(venue: VenueConfig, where: str = "settings") -> None:
     for key in ("venue", "table"):
         problem = topic_name_error(getattr(venue, key))
         if problem:
-            raise ConfigError(f"{where} [venue] {key} = {getattr(venue, key)!r}: {problem}")
+            raise ConfigError(T("{where} [venue] {key} = {value}: {problem}", where=where, key=key,
+                                value=repr(getattr(venue, key)), problem=problem))
     if any(c.isspace() or c in "/#+" for c in venue.broker):
-        raise ConfigError(f"{where} [venue] broker = {venue.broker!r}: expected a host name or address")
+        raise ConfigError(T("{where} [venue] broker = {value}: expected a host name or address", where=where,
+                            value=repr(venue.broker)))
     if not 0 <= venue.port <= 65535:
-        raise ConfigError(f"{where} [venue] port = {venue.port}: expected 1 to 65535 (0: 1883, or 8883 with tls)")
+        raise ConfigError(T("{where} [venue] port = {value}: expected 1 to 65535 (0: 1883, or 8883 with tls)", where=where,
+                            value=venue.port))
     if venue.password and not venue.username:
-        raise ConfigError(f"{where} [venue] password is set but username is empty")
+        raise ConfigError(T("{where} [venue] password is set but username is empty", where=where))
     if venue.ca_file and not venue.tls:
-        raise ConfigError(f"{where} [venue] ca_file is set but tls is false (set tls = true)")
+        raise ConfigError(T("{where} [venue] ca_file is set but tls is false (set tls = true)", where=where))
     if venue.ca_file and not Path(venue.ca_file).is_file():
-        raise ConfigError(f"{where} [venue] ca_file = {venue.ca_file!r}: no such file")
+        raise ConfigError(T("{where} [venue] ca_file = {value}: no such file", where=where, value=repr(venue.ca_file)))
     if not 5 <= venue.keepalive <= 600:
-        raise ConfigError(f"{where} [venue] keepalive = {venue.keepalive}: expected 5 to 600 seconds")
+        raise ConfigError(T("{where} [venue] keepalive = {value}: expected 5 to 600 seconds", where=where,
+                            value=venue.keepalive))
 
 
 def host_problem(host: str) -> str | None:
@@ -356,9 +392,9 @@ def host_problem(host: str) -> str | None:
         pass
     labels = host.rstrip(".").split(".")
     if all(label.isdigit() for label in labels):
-        return "not an IP address (each of the four numbers is 0 to 255)"
+        return T("not an IP address (each of the four numbers is 0 to 255)")
     if len(host) > 253 or not all(_LABEL.match(label) for label in labels):
-        return "not an IP address or host name"
+        return T("not an IP address or host name")
     return None
 
 
@@ -371,9 +407,10 @@ def ensure_data_dir(cfg: Config, option: str = "data_dir") -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ConfigError(f"{option} {path}: cannot create the data folder ({exc.strerror or exc})") from None
+        raise ConfigError(T("{option} {path}: cannot create the data folder ({why})", option=option, path=str(path),
+                                why=exc.strerror or str(exc))) from None
     if not path.is_dir():
-        raise ConfigError(f"{option} {path}: not a folder")
+        raise ConfigError(T("{option} {path}: not a folder", option=option, path=str(path)))
     return path
 
 
@@ -383,21 +420,23 @@ def _apply(cfg: Config, data: Mapping[str, Any], where: str) -> None:
     schemas.check(data, "settings", where, ConfigError, toml=True)
     web = data.get("web", {})
     if "host" in web and host_problem(web["host"]):
-        raise ConfigError(f"{where}: [web] host: {show(web['host'])} is {host_problem(web['host'])}")
+        raise ConfigError(T("{where}: [web] host: {host} is {problem}", where=where, host=show(web["host"]),
+                                problem=host_problem(web["host"])))
     game = data.get("game", {})
     if "players" in game:
         check_players(game["players"], f"{where}: [game]")
     for key, value in data.items():
         if key == "data_dir":
             if not isinstance(value, str):
-                raise ConfigError(f"{where}: data_dir must be a path string")
+                raise ConfigError(T("{where}: data_dir must be a path string", where=where))
             cfg.data_dir = value
             continue
         section = getattr(cfg, key, None) if key in SECTIONS else None
         if section is None:
-            raise ConfigError(f"{where}: unknown section [{key}] (known: {', '.join(SECTIONS)}, data_dir)")
+            raise ConfigError(T("{where}: unknown section [{key}] (known: {known}, data_dir)", where=where, key=key,
+                                known=", ".join(SECTIONS)))
         if not isinstance(value, Mapping):
-            raise ConfigError(f"{where}: [{key}] must be a table")
+            raise ConfigError(T("{where}: [{key}] must be a table", where=where, key=key))
         values = dict(value)
         if key == "pins" and "map" in values:  # a pin map file: firmware_config/pins.toml
             values = {**read_pin_map(values.pop("map")), **values}

@@ -22,7 +22,7 @@ def explain(game: Game, language: str = "en") -> str:
         if heading != phase:
             lines.append(say(heading))
             phase = heading
-        turn = say(T("turn {turn}", turn=f"{ev.turn:>3}")) + "  " if ev.kind != "final" else ""
+        turn = say(T("turn {turn}", turn=format(ev.turn, ">3"))) + "  " if ev.kind != "final" else ""
         sign = "+" if ev.points >= 0 else ""
         lines.append(f"  {turn}{ev.player} {sign}{ev.points}: {say(ev.reason)}")
     lines.append(say(T("Totals:")))

@@ -258,6 +258,27 @@ def missing() -> set[tuple[str, str | None, str]]:
         return set(_missing)
 
 
+def environment_language(environ: Mapping[str, str]) -> str | None:
+    """The first of :data:`LANGUAGES` the environment's locale names (gettext's order: ``LANGUAGE``, a
+    colon-separated list, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else ``None`` (``C``, ``POSIX``, unset,
+    or a language the hub does not speak).
+
+    >>> environment_language({"LANG": "de_DE.UTF-8"}), environment_language({"LANG": "C.UTF-8"})
+    ('de', None)
+    >>> environment_language({"LANGUAGE": "es:fr", "LANG": "de_AT.UTF-8"})
+    'fr'
+    """
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var) or ""
+        for part in value.split(":") if var == "LANGUAGE" else [value]:
+            lang = part.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            if lang in LANGUAGES:
+                return lang
+        if value and var != "LANGUAGE":
+            return None  # the first locale variable set decides (LANGUAGE only adds a preference list)
+    return None
+
+
 def best_language(accept_language: str | None, default: str = DEFAULT_LANGUAGE) -> str:
     """The first of :data:`LANGUAGES` an ``Accept-Language`` header asks for (``"de-CH,de;q=0.9"``
     -> ``"de"``), else ``default``.

@@ -7,6 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from .games.base import TablehubError
+from .i18n import T, Tc
+
+#: the files read, each a word to translate (inside "cannot read the {what}": fr "le fichier de {what}")
+_WHAT = {"file": Tc("file", "file"), "references": Tc("file", "references"),
+         "holdings file": Tc("file", "holdings file"), "Sunda pieces file": Tc("file", "Sunda pieces file"),
+         "catalog": Tc("file", "catalog"), "ships file": Tc("file", "ships file"),
+         "Tahiti board file": Tc("file", "Tahiti board file"), "Karibik board file": Tc("file", "Karibik board file")}
 
 
 def read_json(path: str | Path, error: type[TablehubError] = TablehubError, what: str = "file") -> tuple[Any, str]:
@@ -23,9 +30,10 @@ def read_json(path: str | Path, error: type[TablehubError] = TablehubError, what
         try:
             text = p.read_text(encoding="utf-8")
         except OSError as exc:
-            raise error(f"{p}: cannot read the {what} ({exc.strerror})") from None
+            raise error(T("{path}: cannot read the {what} ({why})", path=str(p), what=_WHAT.get(what, what),
+                            why=exc.strerror)) from None
         except UnicodeDecodeError:
-            raise error(f"{p}: the {what} is not UTF-8 text") from None
+            raise error(T("{path}: the {what} is not UTF-8 text", path=str(p), what=_WHAT.get(what, what))) from None
     return parse_json(text, source, error)
 
 
@@ -74,8 +82,9 @@ def parse_json(text: str, source: str, error: type[TablehubError] = TablehubErro
     try:
         return json.loads(text, parse_int=_int), source
     except json.JSONDecodeError as exc:
-        raise error(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        raise error(T("{source}: not valid JSON (line {line}, column {column}: {why})", source=source,
+                        line=exc.lineno, column=exc.colno, why=exc.msg)) from None
     except RecursionError:
-        raise error(f"{source}: not valid JSON (lists or objects nested too deeply)") from None
+        raise error(T("{source}: not valid JSON (lists or objects nested too deeply)", source=source)) from None
     except ValueError as exc:  # a float literal Python cannot read
-        raise error(f"{source}: not valid JSON ({str(exc).splitlines()[0][:120]})") from None
+        raise error(T("{source}: not valid JSON ({why})", source=source, why=str(exc).splitlines()[0][:120])) from None

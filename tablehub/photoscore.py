@@ -31,6 +31,7 @@ from .games.base import Setup, TablehubError, check_name, show
 from .games.tiles.board import STEP, Cell
 from .games.tiles.catalog import Catalog, rotation_index
 from .games.tiles.game import Figure, TileGame
+from .i18n import T
 
 UNSURE_CONFIDENCE = 0.5
 """A cell read with less confidence than this is unsure (the recogniser's own line: the tracker asks the
@@ -481,8 +482,8 @@ def players_for(figures: Iterable[FigureReading], names: Mapping[str, str] | Non
             break
         out.setdefault(colour, colour.capitalize())
     if len(out) > cls.max_players:
-        raise PhotoScoreError(f"players: {cls.title} takes at most {cls.max_players} players; the table shows "
-                              f"the colours {', '.join(out)}")
+        raise PhotoScoreError(T("players: {game} takes at most {most} players; the table shows the colours {colours}",
+                                game=cls.title, most=cls.max_players, colours=", ".join(out)))
     for colour, name in out.items():
         check_name(name, f"players: {colour}")
     return out
@@ -496,7 +497,7 @@ def build_position(game: str, tiles: Assignment, figures: Sequence[FigureReading
     outwards) and the figures that may stand where they were seen; returns it and every figure's fate."""
     g = new_game(Setup(game, tuple(players.values()), tuple(players), dict(options or {})))
     if not isinstance(g, TileGame):
-        raise PhotoScoreError(f"game: {game} is not a tile game (the photo reads Neues Land and Südsee)")
+        raise PhotoScoreError(T("game: {game} is not a tile game (the photo reads Neues Land and Südsee)", game=game))
     catalog = g.catalog
     order = _from_start(tiles)
     for cell in order:
@@ -620,16 +621,17 @@ def _hold(g: TileGame, h: Holdings) -> list[str]:
     hold = getattr(g, "hold", None)
     if h.before:
         if not getattr(g, "score_track", True):
-            raise PhotoScoreError(f"before: {g.title} scores nothing during play (its points come at the end: "
-                                  f"give ships and goods instead)")
+            raise PhotoScoreError(T("before: {game} scores nothing during play (its points come at the end: give ships "
+                                    "and goods instead)", game=g.title))
         for name, points in h.before.items():
             if name not in g.players:
-                raise PhotoScoreError(f"before: {show(name)} is not a player (players: {', '.join(g.players)})")
-            g.award(name, int(points), "points on the score track before the final evaluation (given, not read "
-                                       "from the photo)")
+                raise PhotoScoreError(T("before: {name} is not a player (players: {players})", name=show(name),
+                                    players=", ".join(g.players)))
+            g.award(name, int(points), T("points on the score track before the final evaluation (given, not read "
+                                         "from the photo)"))
     if h.ships or h.goods or h.covered:
         if hold is None:
-            raise PhotoScoreError(f"holdings: {g.title} has no ships, goods or fishing boats")
+            raise PhotoScoreError(T("holdings: {game} has no ships, goods or fishing boats", game=g.title))
         return list(hold(h.ships, h.goods, h.covered) or [])
     return []
 
@@ -757,7 +759,7 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
 
     cls = game_class(game)
     if not issubclass(cls, TileGame):
-        raise PhotoScoreError(f"game: {cls.title} is not a tile game (the photo reads Neues Land and Südsee)")
+        raise PhotoScoreError(T("game: {game} is not a tile game (the photo reads Neues Land and Südsee)", game=cls.title))
     players = players_for(reading.figures, names, cls, colours)
     probe = new_game(Setup(cls.name, tuple(players.values()), tuple(players), dict(options or {})))
     assert isinstance(probe, TileGame)
@@ -892,16 +894,18 @@ def holdings_from(data: Any, source: str, names: Mapping[str, str] | None = None
     if not isinstance(data, Mapping) or set(data) - {"ships", "goods", "covered", "about"}:
         extra = ", ".join(sorted(set(data) - {"ships", "goods", "covered", "about"})) if isinstance(data, Mapping) \
             else show(data)
-        raise PhotoScoreError(f"{source}: expected an object with ships, goods and covered, got {extra}")
+        raise PhotoScoreError(T("{source}: expected an object with ships, goods and covered, got {extra}", source=source,
+                                extra=extra))
     ships, goods, covered = data.get("ships", {}), data.get("goods", {}), data.get("covered", [])
     if not isinstance(ships, Mapping) or not all(isinstance(v, list) for v in ships.values()):
-        raise PhotoScoreError(f"{source}: ships: expected an object mapping each player to a list of ship ids, "
-                              f"e.g. {{\"Ana\": [\"s01\"]}}")
+        raise PhotoScoreError(T("{source}: ships: expected an object mapping each player to a list of ship ids, e.g. "
+                                "{example}", source=source, example='{"Ana": ["s01"]}'))
     if not isinstance(goods, Mapping) or not all(isinstance(v, Mapping) for v in goods.values()):
-        raise PhotoScoreError(f"{source}: goods: expected an object mapping each player to their goods, "
-                              f"e.g. {{\"Ana\": {{\"shell\": 2}}}}")
+        raise PhotoScoreError(T("{source}: goods: expected an object mapping each player to their goods, e.g. {example}",
+                                source=source, example='{"Ana": {"shell": 2}}'))
     if not isinstance(covered, list):
-        raise PhotoScoreError(f"{source}: covered: expected a list of [x, y, region] of fish under a boat token")
+        raise PhotoScoreError(T("{source}: covered: expected a list of [x, y, region] of fish under a boat token",
+                                source=source))
     h.ships = {_name(k, names): list(v) for k, v in ships.items()}
     h.goods = {_name(k, names): dict(v) for k, v in goods.items()}
     h.covered = list(covered)

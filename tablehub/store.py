@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .games.base import Setup, TablehubError
+from .i18n import T
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -276,7 +277,7 @@ class Store:
             row = self._db.execute(
                 "SELECT id, game, setup, created, ended, revision FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"{self.path}: no game with id {game_id}")
+            raise StoreError(T("{path}: no game with id {id}", path=str(self.path), id=game_id))
         return GameRow(row[0], row[1], setup_from_json(row[2]), row[3], row[4], row[5])
 
     def games(self) -> list[GameRow]:

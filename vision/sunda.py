@@ -44,6 +44,8 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # the notes a phone reads (tablehub/locale/*/vision.po)
+
 from . import VisionError
 from .calibrate import LensCalibration
 from .mat import Mat
@@ -780,7 +782,8 @@ class SundaReader:
         for t in tris:
             if t in mate or t in covered:
                 continue
-            unsure.append(f"triangle {t[0]},{t[1]},{t[2]} is covered but no second half of its piece was found")
+            unsure.append(T("triangle {q},{r},{corner} is covered but no second half of its piece was found",
+                            q=t[0], r=t[1], corner=t[2]))
         done = set()
         for t in tris:
             o = mate.get(t)

@@ -19,6 +19,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from tablehub.i18n import T  # the notes a phone reads (tablehub/locale/*/vision.po)
+
 #: the farthest a read ring is corrected to a print of the set (slots changed)
 MAX_SLOTS = 2
 #: a print is chosen alone when the next print (another ring) costs this much more
@@ -88,8 +90,8 @@ def _fit(pieces, need, ring, both, has, nbp, nbk, prints, known, weights) -> lis
         diff = prints != ring[i]                                                    # (M, 12)
         near = diff.sum(1) <= MAX_SLOTS
         if not near.any():
-            notes.append(f"piece at {pieces[i]['q']},{pieces[i]['r']}: its print {_text(ring[i])} is none of the "
-                         f"set's")
+            notes.append(T("piece at {q},{r}: its print {ring} is none of the set's", q=pieces[i]["q"],
+                           r=pieces[i]["r"], ring=_text(ring[i])))
             continue
         cand = prints[near]
         cost = (diff[near] * _support(both[i], ring[i])).sum(1) + (has[i] & (cand != nb_land)).sum(1) * ACROSS
@@ -100,8 +102,8 @@ def _fit(pieces, need, ring, both, has, nbp, nbk, prints, known, weights) -> lis
         rest = np.delete(cost, best)
         if rest.size and rest.min() < cost[best] + MARGIN:
             alt = cand[np.delete(np.arange(len(cand)), best)[int(np.argmin(rest))]]
-            notes.append(f"piece at {pieces[i]['q']},{pieces[i]['r']}: read {_text(ring[i])}, the set has "
-                         f"{_text(cand[best])} or {_text(alt)}")
+            notes.append(T("piece at {q},{r}: read {ring}, the set has {first} or {second}", q=pieces[i]["q"],
+                           r=pieces[i]["r"], ring=_text(ring[i]), first=_text(cand[best]), second=_text(alt)))
         ring[i] = cand[best]
         pieces[i]["ring"] = ["L" if x else "W" for x in ring[i]]
     return notes

@@ -57,8 +57,8 @@ def create_app(hub: Hub, *, heartbeat: float = 15.0, stream_lifetime: float = 60
     install_language(app)
     hosts = HostCheck(tuple(hub.hostnames))
     app.extensions["tablehub.hosts"] = hosts
-    app.extensions["tablehub.camera_slots"] = Slots("camera streams", CAMERA_STREAMS, CAMERA_STREAMS_PER_CLIENT)
-    app.extensions["tablehub.event_slots"] = Slots("event streams", None, EVENT_STREAMS_PER_CLIENT)
+    app.extensions["tablehub.camera_slots"] = Slots(T("camera streams"), CAMERA_STREAMS, CAMERA_STREAMS_PER_CLIENT)
+    app.extensions["tablehub.event_slots"] = Slots(T("event streams"), None, EVENT_STREAMS_PER_CLIENT)
 
     @app.before_request
     def _own_host() -> Any:

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Mapping
 from tablehub.access import PinError, PinKeeper
 from tablehub.games import GAMES, game_class, new_game
 from tablehub.games.base import Action, IllegalAction, ScoreEvent, Setup, TablehubError, no_hints
-from tablehub.i18n import T, Text
+from tablehub.i18n import N_, T, Text, chain
 from tablehub.lan import mdns_name
 from tablehub.session import Session, Stale
 from tablehub.store import NotSaved, Store
@@ -130,7 +130,7 @@ class Hub:
             if access is not None and pin is not None:
                 access.set_pin(pin)
         except PinError as exc:
-            raise HubError(str(exc)) from None
+            raise HubError(exc.text) from None
         self.access.on_change = self._pin_entry_changed
         self.store = store
         self.camera_preview = camera_preview
@@ -171,7 +171,7 @@ class Hub:
         try:
             self.access.set_pin(value)
         except PinError as exc:
-            raise HubError(str(exc)) from None
+            raise HubError(exc.text) from None
 
     def check_pin(self, pin: Any) -> bool:
         """Whether ``pin`` is the table PIN (no brake: phones go through :meth:`PinKeeper.guess`)."""
@@ -274,7 +274,7 @@ class Hub:
             return None
         session = self.session
         if not isinstance(version, str):
-            raise HubError("version must be the game_version string of the page's state")
+            raise HubError(T("version must be the game_version string of the page's state"))
         game_id, _, revision = version.partition(".")
         now = NO_GAME if session is None else str(session.game_id)
         if game_id != now or (session is not None and not revision.isdigit()):
@@ -321,7 +321,8 @@ class Hub:
         if item is None:
             raise HubError(T("no notice {key} (it was answered already)", key=repr(key)))
         if choice not in item["choices"]:
-            raise HubError(f"notice {key!r} takes {' or '.join(item['choices'])}, not {choice!r}")
+            raise HubError(T("notice {key} takes {choices}, not {choice}", key=repr(key),
+                                    choices=chain(item["choices"], N_("{first} or {next}")), choice=repr(choice)))
         message: str = T("dismissed")
         if choice == "continue":
             session, _ = self._require_version(version)
@@ -421,7 +422,7 @@ class Hub:
     def undo(self, scope: str = "turn", version: str | None = None) -> list[dict[str, Any]]:
         """Undo the last ``"turn"`` (every action of it) or the last ``"action"``."""
         if scope not in ("turn", "action"):
-            raise HubError(f"undo scope must be 'turn' or 'action', got {scope!r}")
+            raise HubError(T("undo scope must be 'turn' or 'action', got {scope}", scope=repr(scope)))
         session, expect = self._require_version(version)
         if scope == "turn":
             return self._saving(lambda: session.undo_turn(expect=expect))
@@ -702,7 +703,8 @@ class Hub:
         to press it. The :data:`COMMIT_COMMAND` is the pending card's "Commit now" button. ``games``: the
         games on the table it is shown for (the page hides it for others; ``None``: every game)."""
         if screen not in COMMAND_SCREENS:
-            raise HubError(f"command screen must be one of {', '.join(COMMAND_SCREENS)}, got {screen!r}")
+            raise HubError(T("command screen must be one of {screens}, got {screen}", screens=", ".join(COMMAND_SCREENS),
+                                    screen=repr(screen)))
         with self._lock:
             self._commands[name] = Command(name, label, screen, run, help, None if games is None else tuple(games))
         self.publish()
@@ -711,7 +713,8 @@ class Hub:
         with self._lock:
             command = self._commands.get(name)
         if command is None:
-            raise HubError(f"no command {name!r} (known: {', '.join(sorted(self._commands)) or 'none'})")
+            raise HubError(T("no command {name} (known: {known})", name=repr(name),
+                                    known=", ".join(sorted(self._commands)) or T("none")))
         result = command.run()
         if isinstance(result, str) and result:
             return result  # a Text stays one: each phone reads it in its own language
@@ -720,7 +723,8 @@ class Hub:
     def preview(self, overlay: str = "live") -> bytes | None:
         """A JPEG from the camera preview, or ``None`` (no camera, or no frame yet)."""
         if overlay not in PREVIEW_OVERLAYS:
-            raise HubError(f"overlay must be one of {', '.join(PREVIEW_OVERLAYS)}, got {overlay!r}")
+            raise HubError(T("overlay must be one of {overlays}, got {overlay}", overlays=", ".join(PREVIEW_OVERLAYS),
+                                    overlay=repr(overlay)))
         if self.camera_preview is None:
             return None
         return self.camera_preview(overlay)

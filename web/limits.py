@@ -19,6 +19,8 @@ import threading
 from collections import Counter
 from typing import Any, Callable, Iterable, Iterator
 
+from tablehub.i18n import T
+
 from .security import ApiError
 
 
@@ -44,12 +46,12 @@ class Slots:
         """A slot for ``client``: returns the function that gives it back (once), or raises a 503 ApiError."""
         with self._lock:
             if self.total is not None and sum(self._by_client.values()) >= self.total:
-                raise ApiError(503, f"the hub is busy: {self.total} {self.what} are open (the most it serves); "
-                                    "try again later")
+                raise ApiError(503, T("the hub is busy: {n} {what} are open (the most it serves); try again later",
+                                    n=self.total, what=self.what))
             if (self.per_client is not None and client not in self.exempt
                     and self._by_client[client] >= self.per_client):
-                raise ApiError(503, f"the hub is busy: {self._by_client[client]} {self.what} are open from this "
-                                    f"address (at most {self.per_client}); try again later")
+                raise ApiError(503, T("the hub is busy: {n} {what} are open from this address (at most {most}); try again "
+                                    "later", n=self._by_client[client], what=self.what, most=self.per_client))
             self._by_client[client] += 1
         done = threading.Event()
 

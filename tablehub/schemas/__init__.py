@@ -26,10 +26,13 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..games.base import TablehubError, show
+from ..i18n import N_, T, Text, Tn, chain
 
 HERE = Path(__file__).resolve().parent
-_TYPES = {"string": "a string", "integer": "a whole number", "number": "a number", "object": "an object",
-          "array": "a list", "boolean": "true or false", "null": "null"}
+_TYPES = {"string": N_("a string"), "integer": N_("a whole number"), "number": N_("a number"),
+          "object": N_("an object"), "array": N_("a list"), "boolean": N_("true or false"), "null": "null"}
+#: the context of a schema's own "x-expected" words in the catalogs (tests/i18n extracts them from the .json)
+EXPECTED = "schema"
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 
@@ -112,19 +115,22 @@ def check(data: Any, name: str, source: str, error: type[TablehubError] = Tableh
         if odd is not None:
             where, value = odd
             path = render([*at, *where])
-            what = (f"expected a number of ordinary size, got {show(value)}" if type(value) is not float else
-                    f"expected a finite number, got {show(value)}")
-            raise error(f"{source}: {path}: {what}" if path else f"{source}: {what}")
+            what = (T("expected a number of ordinary size, got {value}", value=show(value))
+                    if type(value) is not float else T("expected a finite number, got {value}", value=show(value)))
+            raise error(_where(source, path, what))
         err = min(_validator(name).iter_errors(data), key=_rank, default=None)
     except RecursionError:
-        raise error(f"{source}: nested too deeply") from None
+        raise error(T("{source}: nested too deeply", source=source)) from None
     if err is None:
         return data
     path = render([*at, *err.absolute_path])
-    what = describe(err)
-    if toml:
-        what = what.replace("unknown field", "unknown key" if path else "unknown section")
-    raise error(f"{source}: {path}: {what}" if path else f"{source}: {what}")
+    what = describe(err, ("key" if path else "section") if toml else "field")
+    raise error(_where(source, path, what))
+
+
+def _where(source: str, path: str, what: Any) -> Text:
+    return T("{source}: {path}: {what}", source=source, path=path, what=what) if path else \
+        T("{source}: {what}", source=source, what=what)
 
 
 def _non_finite(data: Any, path: tuple[Any, ...] = ()) -> tuple[tuple[Any, ...], float] | None:
@@ -154,65 +160,88 @@ def _rank(err: Any) -> tuple[int, int, str]:
     return len(err.absolute_path), _ORDER.get(err.validator, 3), str(list(err.absolute_path))
 
 
-def _range(s: dict[str, Any], word: str) -> str:
+def _range(s: dict[str, Any], integer: bool) -> Text:
+    """A number's bounds as a noun phrase: "a whole number from 0 to 20", "a number >= 1"."""
     lo, hi = s.get("minimum"), s.get("maximum")
     if lo is not None and hi is not None:
-        return f"{word} from {lo} to {hi}"
+        return T("a whole number from {lo} to {hi}", lo=lo, hi=hi) if integer else \
+            T("a number from {lo} to {hi}", lo=lo, hi=hi)
     if lo is not None:
-        return f"{word} >= {lo}"
+        return T("a whole number >= {lo}", lo=lo) if integer else T("a number >= {lo}", lo=lo)
     if hi is not None:
-        return f"{word} <= {hi}"
-    return word
+        return T("a whole number <= {hi}", hi=hi) if integer else T("a number <= {hi}", hi=hi)
+    return T("a whole number") if integer else T("a number")
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _items(n: int) -> Text:
+    return Tn("{n} item", "{n} items", n)
 
 
-def describe(err: Any) -> str:
-    """What was expected and what came, in words, for one jsonschema error."""
+def _unknown(noun: str, names: str, known: Any, n: int) -> Text:
+    """A stray field (a key, a section in a settings file) with what is known there."""
+    if noun == "key":
+        return Tn("unknown key {names} (expected: {known})", "unknown keys {names} (expected: {known})", n,
+                  names=names, known=known)
+    if noun == "section":
+        return Tn("unknown section {names} (expected: {known})", "unknown sections {names} (expected: {known})", n,
+                  names=names, known=known)
+    return Tn("unknown field {names} (expected: {known})", "unknown fields {names} (expected: {known})", n,
+              names=names, known=known)
+
+
+def describe(err: Any, noun: str = "field") -> Text:
+    """What was expected and what came, in words, for one jsonschema error (a :class:`~tablehub.i18n.Text`: the
+    settings' and files' errors read in the table's language). ``noun``: what a stray name is, ``field``, or a
+    settings file's ``key`` or ``section``."""
     s, v, inst = err.schema if isinstance(err.schema, dict) else {}, err.validator, err.instance
     if v == "required":
         missing = [k for k in err.validator_value if isinstance(inst, dict) and k not in inst]
-        return f"missing field {show(missing[0] if missing else err.validator_value[0])}"
+        return T("missing field {name}", name=show(missing[0] if missing else err.validator_value[0]))
     if v == "additionalProperties" and isinstance(inst, dict):
         known = set(s.get("properties", {}))
         extra = sorted(k for k in inst if k not in known)
         listed = ", ".join(show(k) for k in extra[:5]) + (", ..." if len(extra) > 5 else "")
-        word = "field" if len(extra) == 1 else "fields"
-        return f"unknown {word} {listed} (expected: {', '.join(sorted(known)) or 'none'})"
+        return _unknown(noun, listed, ", ".join(sorted(known)) or T("none"), len(extra))
     if v in ("minProperties", "maxProperties") and "x-expected" not in s:
-        return f"expected {'at least' if v == 'minProperties' else 'at most'} {_count(err.validator_value, 'field')}"
-    got = f", got {show(inst)}"
-    if "x-expected" in s:
-        return f"expected {s['x-expected']}{got}"
+        if v == "minProperties":
+            return Tn("expected at least {n} field", "expected at least {n} fields", err.validator_value)
+        return Tn("expected at most {n} field", "expected at most {n} fields", err.validator_value)
+    got = show(inst)
+    expected = s.get("x-expected")
+    if isinstance(expected, str):
+        return T("expected {what}, got {value}", what=Text(expected, context=EXPECTED), value=got)
     if v == "type":
         types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        return f"expected {' or '.join(_TYPES.get(t, t) for t in types)}{got}"
+        words = [T(_TYPES[t]) if t in _TYPES and t != "null" else t for t in types]
+        return T("expected {what}, got {value}", what=chain(words, N_("{first} or {next}")), value=got)
     if v == "enum":
-        return f"expected one of {', '.join(show(x) for x in err.validator_value)}{got}"
+        return T("expected one of {values}, got {value}", values=", ".join(show(x) for x in err.validator_value),
+                 value=got)
     if v == "const":
-        return f"expected {show(err.validator_value)}{got}"
+        return T("expected {what}, got {value}", what=show(err.validator_value), value=got)
     if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        return f"expected {_range(s, 'a whole number' if s.get('type') == 'integer' else 'a number')}{got}"
+        return T("expected {what}, got {value}", what=_range(s, s.get("type") == "integer"), value=got)
     if v in ("minItems", "maxItems"):
         lo, hi = s.get("minItems"), s.get("maxItems")
         if lo is not None and lo == hi:
-            want = f"exactly {_count(lo, 'item')}"
+            want = Tn("exactly {n} item", "exactly {n} items", lo)
         elif lo is not None and hi is not None:
-            want = f"{lo} to {hi} items"
+            want = T("{lo} to {hi} items", lo=lo, hi=hi)
+        elif lo is not None:
+            want = Tn("at least {n} item", "at least {n} items", lo)
         else:
-            want = f"at least {_count(lo, 'item')}" if lo is not None else f"at most {_count(hi, 'item')}"
-        return f"expected a list of {want}, got {_count(len(inst), 'item')}"
+            want = Tn("at most {n} item", "at most {n} items", hi)
+        return T("expected a list of {want}, got {count}", want=want, count=_items(len(inst)))
     if v in ("minLength", "maxLength"):
         lo, hi = s.get("minLength", 0), s.get("maxLength")
-        want = f"{lo} to {hi} characters" if hi is not None else f"at least {_count(lo, 'character')}"
-        return f"expected a string of {want}{got}"
+        want = T("{lo} to {hi} characters", lo=lo, hi=hi) if hi is not None else \
+            Tn("at least {n} character", "at least {n} characters", lo)
+        return T("expected a string of {want}, got {value}", want=want, value=got)
     if v == "uniqueItems":
-        return "expected distinct items"
+        return T("expected distinct items")
     if v == "pattern":
-        return f"expected text matching {err.validator_value}{got}"
-    return f"not allowed here ({v}){got}"
+        return T("expected text matching {pattern}, got {value}", pattern=err.validator_value, value=got)
+    return T("not allowed here ({rule}), got {value}", rule=v, value=got)
 
 
 def finite_int(value: Any) -> bool:

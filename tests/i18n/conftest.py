@@ -28,7 +28,7 @@ JINJA_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((
 JS_KEYWORDS = {"t": None, "tn": (1, 2)}
 #: where each kind of file is looked for, and how it is read
 SOURCES = (
-    ("python", ("tablehub", "web"), "*.py", PY_KEYWORDS),
+    ("python", ("tablehub", "web", "vision"), "*.py", PY_KEYWORDS),
     ("jinja2.ext:babel_extract", ("web/templates",), "*.html", JINJA_KEYWORDS),
     ("javascript", ("web/static",), "*.js", JS_KEYWORDS),
 )
@@ -69,6 +69,28 @@ def source_templates(root: Path = ROOT) -> list[Use]:
                         singular, plural = (message[0], message[1]) if isinstance(message, tuple) else (message, None)
                         if singular:
                             out.append(Use(singular, plural, context, str(path.relative_to(root)), line))
+    return out + schema_templates(root)
+
+
+def schema_templates(root: Path = ROOT) -> list[Use]:
+    """The files' schemas' own words (``"x-expected"`` in tablehub/schemas/*.schema.json): each is a template
+    in the ``schema`` context, rendered inside "expected {what}, got {value}" (tablehub/schemas/__init__.py)."""
+    import json
+
+    out: list[Use] = []
+    for path in sorted((root / "tablehub" / "schemas").glob("*.schema.json")):
+        text = path.read_text(encoding="utf-8")
+        stack = [json.loads(text)]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                if isinstance(node.get("x-expected"), str):
+                    quoted = json.dumps(node["x-expected"], ensure_ascii=False)
+                    line = text[: max(text.find(quoted), 0)].count("\n") + 1
+                    out.append(Use(node["x-expected"], None, "schema", str(path.relative_to(root)), line))
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
     return out
 
 

@@ -152,3 +152,68 @@ def test_the_scripts_call_t_outside_template_literals():
     found = [f"{path.relative_to(ROOT)}:{i}" for path in sorted((ROOT / "web" / "static").glob("*.js"))
              for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if inside.search(line)]
     assert not found, f"t() inside a template literal: {found}"
+
+
+#: the template arguments of each keyword (T("template", ...), Tn(singular, plural, n), Tc(context, template))
+_TEMPLATE_ARGS = {"T": 1, "N_": 1, "Tn": 2, "Tc": 2}
+
+
+def _strings_outside_calls(node) -> list:
+    """The string literals and f-strings of ``node`` not inside a nested call's parentheses: what babel 2.10's
+    Python extractor reads as the keyword's own arguments."""
+    import ast
+
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Call, ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.DictComp, ast.SetComp)):
+            continue
+        if isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str)):
+            out.append(n)
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def keyword_calls_bookworms_babel_misreads(root: Path = ROOT) -> list[str]:
+    """T()/Tn()/Tc()/N_() calls that babel 2.10 (Debian bookworm's, the Pi's) reads wrong: it evaluates every
+    string token among a keyword's direct arguments (an f-string there raises NameError and stops the whole
+    extraction) and takes a string written inside a non-literal template (``T(TEXTS["key"])``) for a template."""
+    import ast
+
+    problems = []
+    for folder in ("tablehub", "web", "vision"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for call in ast.walk(tree):
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                        and call.func.id in _TEMPLATE_ARGS):
+                    continue
+                where = f"{path.relative_to(root)}:{call.lineno}"
+                for i, arg in enumerate(list(call.args) + [k.value for k in call.keywords]):
+                    found = _strings_outside_calls(arg)
+                    if any(isinstance(s, ast.JoinedStr) for s in found):
+                        problems.append(f"{where}: an f-string among {call.func.id}()'s arguments "
+                                        f"(write format(value, spec) or compute it before the call)")
+                    elif i < min(len(call.args), _TEMPLATE_ARGS[call.func.id]) \
+                            and not isinstance(arg, ast.Constant) and found:
+                        problems.append(f"{where}: a string inside {call.func.id}()'s non-literal template "
+                                        f"argument (look the template up outside the call)")
+    return problems
+
+
+def test_no_keyword_call_that_bookworms_babel_misreads():
+    """The catalog tests run on the Pi's stack too (babel 2.10): every call extracts the same there."""
+    found = keyword_calls_bookworms_babel_misreads()
+    assert not found, "\n".join(found)
+
+
+def test_the_bookworm_check_catches_an_f_string_and_a_looked_up_template(tmp_path):
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "x.py").write_text(
+        'from tablehub.i18n import T\nTEXTS = {"k": "hello"}\nT("{a} ok", a=format(1.5, "g"))\n'
+        'T("{a} mm", a=f"{1.5:g}")\nT(TEXTS["k"])\nT(TEXTS.get("k"))\n')
+    found = keyword_calls_bookworms_babel_misreads(tmp_path)
+    assert [f.split(":")[1] for f in found] == ["4", "5"], found

@@ -594,7 +594,9 @@ function tapBoard(ev) {
       return;
     }
     const input = $(`#move-fields [name="${field}"]`);
-    if (input) { input.value = value; toast(t("{field} {value} filled in the move form", { field, value })); } else toast(`${field} ${value}`);
+    // the field named by its label in the reader's language
+    if (input) { input.value = value; toast(t("{field} {value} filled in the move form", { field: input.dataset.label || field, value })); }
+    else toast(field === "cell" ? t("cell {cell} tapped", { cell: value }) : t("space {space} tapped", { space: value }));
     return;
   }
   const cell = target && target.closest("[data-x]");
@@ -787,7 +789,8 @@ function buildFields() {
     input.dataset.kind = field.kind;
     input.dataset.optional = field.optional ? "1" : "0";
     // the label in the reader's language (/api/forms renders it); the input keeps the JSON key as its name
-    box.append(el("label", { class: "field" }, el("span", { text: field.label || field.name.replace(/_/g, " ") }), input));
+    input.dataset.label = field.label || field.name.replace(/_/g, " ");
+    box.append(el("label", { class: "field" }, el("span", { text: input.dataset.label }), input));
   }
 }
 
@@ -796,20 +799,21 @@ function readAction(partial = false) {
   for (const input of $$("#move-fields [name]")) {
     const kind = input.dataset.kind;
     const name = input.name;
+    const label = input.dataset.label || name;  // what the reader reads next to the input, in their language
     if (input.type === "checkbox") { action[name] = input.checked; continue; }
     const raw = input.value.trim();
     if (raw === "") {
       if (input.dataset.optional === "1" || partial) continue;
-      throw new Error(t("fill in {field}", { field: name.replace(/_/g, " ") }));
+      throw new Error(t("fill in {field}", { field: label }));
     }
     if (kind === "int" || kind === "float" || name === "rotation") {
       const n = Number(raw);
-      if (!Number.isFinite(n)) throw new Error(t("{field} must be a number", { field: name }));
+      if (!Number.isFinite(n)) throw new Error(t("{field} must be a number", { field: label }));
       action[name] = n;
     } else if (kind === "str") {
       action[name] = raw;
     } else {
-      try { action[name] = JSON.parse(raw); } catch (e) { throw new Error(t("{field} must be JSON, e.g. [1, 2] or {example}", { field: name, example: '{"fish": 1}' })); }
+      try { action[name] = JSON.parse(raw); } catch (e) { throw new Error(t("{field} must be JSON, e.g. [1, 2] or {example}", { field: label, example: '{"fish": 1}' })); }
     }
   }
   return action;
@@ -847,9 +851,11 @@ function initMoveForm() {
     const data = await resp.json();
     if (!resp.ok) { $("#move-error").textContent = data.error; return; }
     const list = $("#move-legal-list");
+    // each filled-in field named by its label in the reader's language (the value is the game's own data)
+    const labels = Object.fromEntries([...$$("#move-fields [name]")].map((i) => [i.name, i.dataset.label || i.name]));
     if (!data.actions.length) { list.replaceChildren(el("li", { class: "muted", text: t("No legal move matches what is filled in.") })); return; }
     list.replaceChildren(...data.actions.map((a) => el("li", {}, el("button", {
-      class: "btn small", type: "button", text: Object.entries(a).filter(([k]) => k !== "type" && !(k in partial)).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ") || a.type,
+      class: "btn small", type: "button", text: Object.entries(a).filter(([k]) => k !== "type" && !(k in partial)).map(([k, v]) => `${labels[k] || k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ") || a.type,
       onclick: () => { fillForm(a); toast(t("Filled in: check it and press Play it")); },
     }))));
   });

@@ -57,15 +57,15 @@ def _depth(raw: bytes) -> int:
 def _body() -> dict[str, Any]:
     raw = request.get_data(cache=True)
     if _depth(raw) > MAX_DEPTH:
-        raise ApiError(400, f"the request body nests deeper than {MAX_DEPTH} levels")
+        raise ApiError(400, T("the request body nests deeper than {depth} levels", depth=MAX_DEPTH))
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
-        raise ApiError(400, "the request body must be UTF-8 JSON text") from None
+        raise ApiError(400, T("the request body must be UTF-8 JSON text")) from None
     except ValueError as exc:
-        raise ApiError(400, f"the request body is not JSON ({exc})") from None
+        raise ApiError(400, T("the request body is not JSON ({why})", why=str(exc))) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "the request body must be a JSON object")
+        raise ApiError(400, T("the request body must be a JSON object"))
     return data
 
 
@@ -82,7 +82,7 @@ def _seen(body: Mapping[str, Any]) -> str | None:
     """The game_version the page saw (``None``: the caller did not say, no check)."""
     version = body.get("version")
     if version is not None and not isinstance(version, str):
-        raise ApiError(400, "version must be the game_version string from /api/state")
+        raise ApiError(400, T("version must be the game_version string from /api/state"))
     return version
 
 
@@ -198,11 +198,11 @@ def legal() -> Response:
         if key == "limit":
             continue
         if not (key.isascii() and key.isidentifier() and len(key) <= 40):
-            raise ApiError(400, f"query field {key[:40]!r} is not an action field name")
+            raise ApiError(400, T("query field {key} is not an action field name", key=repr(key[:40])))
         prefix[key] = _query_value(value)
     raw = request.args.get("limit", "60")
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
-        raise ApiError(400, f"limit must be a whole number from 1 to 200, got {raw[:20]!r}")
+        raise ApiError(400, T("limit must be a whole number from 1 to 200, got {value}", value=repr(raw[:20])))
     limit = max(1, min(200, int(raw)))
     return jsonify(actions=hub().legal_actions(prefix, limit=limit))
 
@@ -213,12 +213,12 @@ def hints() -> Response:
     camera's pending tile or piece): the places, their moves and the board layer (``svg``)."""
     for key in request.args:
         if key != "piece":
-            raise ApiError(400, f"query field {key[:40]!r} is not known here (only 'piece': the tile or piece "
-                                f"to place)")
+            raise ApiError(400, T("query field {key} is not known here (only 'piece': the tile or piece to place)",
+                                key=repr(key[:40])))
     piece = request.args.get("piece")
     if piece is not None and not (0 < len(piece) <= 40 and piece.isascii() and piece.isprintable()):
-        raise ApiError(400, f"piece must be a tile or piece id of 1 to 40 printable ASCII characters, "
-                            f"got {piece[:40]!r}")
+        raise ApiError(400, T("piece must be a tile or piece id of 1 to 40 printable ASCII characters, got {value}",
+                            value=repr(piece[:40])))
     try:
         out = hub().hints(piece, lang=language.current())
     except UnknownPiece as exc:
@@ -303,7 +303,7 @@ def accept() -> Response:
     body = _body()
     offer, index = body.get("offer"), body.get("index")
     if not _is_int(offer) or not _is_int(index):
-        raise ApiError(400, 'send {"offer": <offer id>, "index": <0-based choice>} as whole numbers')
+        raise ApiError(400, T('send {{"offer": <offer id>, "index": <0-based choice>}} as whole numbers'))
     events = hub().accept(offer, index, source="phone", version=_seen(body))
     return _ok(events=[e.to_dict() for e in events])
 
@@ -331,10 +331,11 @@ def clear_flag() -> Response:
 def _action(action: Any) -> dict[str, Any]:
     """The action object of a request, its ``type`` a name (the game checks the other fields)."""
     if not isinstance(action, dict):
-        raise ApiError(400, 'send {"action": {"type": ..., ...}}')
+        raise ApiError(400, T("send {example}", example='{"action": {"type": ..., ...}}'))
     kind = action.get("type")
     if not (isinstance(kind, str) and 0 < len(kind) <= 40 and kind.isascii() and kind.isidentifier()):
-        raise ApiError(400, f"action field 'type' must be an action name such as \"place_tile\", got {kind!r:.60}")
+        raise ApiError(400, T("action field 'type' must be an action name such as \"place_tile\", got {value}",
+                                value=format(repr(kind), ".60")))
     return action
 
 
@@ -361,7 +362,7 @@ def parse_setup(body: Mapping[str, Any]) -> Setup:
         raise ApiError(400, T("choose a game"))
     players = body.get("players")
     if not isinstance(players, list) or not players:
-        raise ApiError(400, "players must be a list of names")
+        raise ApiError(400, T("players must be a list of names"))
     names = []
     for i, p in enumerate(players, 1):
         if not isinstance(p, str) or not p.strip():
@@ -371,15 +372,15 @@ def parse_setup(body: Mapping[str, Any]) -> Setup:
         names.append(" ".join(p.split()))
     colours = body.get("colors", body.get("colours", []))
     if not isinstance(colours, list) or not all(isinstance(c, str) and 0 < len(c) <= 20 for c in colours):
-        raise ApiError(400, "colours must be a list of colour names")
+        raise ApiError(400, T("colours must be a list of colour names"))
     if colours and len(colours) != len(names):
         raise ApiError(400, T("choose one colour per player ({players}), got {colours}", players=len(names), colours=len(colours)))
     options = body.get("options", {})
     if not isinstance(options, dict):
-        raise ApiError(400, "options must be an object")
+        raise ApiError(400, T("options must be an object"))
     for key in options:
         if key in FILE_OPTIONS:
-            raise ApiError(400, f"option '{key}' names a file on the hub: set it on the hub's command line")
+            raise ApiError(400, T("option '{key}' names a file on the hub: set it on the hub's command line", key=key))
     if "board" not in options:  # the owner's board saved on the board screen, when they chose to play on it
         from .boards import board_option
 
@@ -409,7 +410,7 @@ def resume() -> Response:
     body = _body()
     game_id = body.get("id")
     if game_id is not None and not (_is_int(game_id) and 1 <= game_id <= MAX_ID):
-        raise ApiError(400, "id must be a saved game's number (or null for the latest unfinished one)")
+        raise ApiError(400, T("id must be a saved game's number (or null for the latest unfinished one)"))
     session = hub().resume(game_id, version=_seen(body))
     return _ok(id=session.game_id)
 
@@ -434,5 +435,5 @@ def notice() -> Response:
     body = _body()
     key, choice = body.get("id"), body.get("choice")
     if not isinstance(key, str) or not isinstance(choice, str):
-        raise ApiError(400, 'send {"id": <notice id>, "choice": "continue", "new" or "dismiss"}')
+        raise ApiError(400, T('send {{"id": <notice id>, "choice": "continue", "new" or "dismiss"}}'))
     return _ok(message=hub().answer(key, choice, version=_seen(body)))

@@ -22,6 +22,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from tablehub.games.base import TablehubError
+from tablehub.i18n import T
 
 from .. import security
 from ..limits import Slots
@@ -93,9 +94,9 @@ def _json_body() -> dict[str, Any]:
     try:
         body = json.loads(request.get_data(cache=False).decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ApiError(400, "send a JSON object (see docs/web.md: POST /api/photoscore)") from None
+        raise ApiError(400, T("send a JSON object (see docs/web.md: POST /api/photoscore)")) from None
     if not isinstance(body, dict):
-        raise ApiError(400, "send a JSON object (see docs/web.md: POST /api/photoscore)")
+        raise ApiError(400, T("send a JSON object (see docs/web.md: POST /api/photoscore)"))
     return body
 
 
@@ -106,9 +107,9 @@ def photo_part() -> Response:
     body = _json_body()
     index, data = body.get("index"), body.get("data")
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_PARTS:
-        raise ApiError(400, f"index: expected a part number from 0 to {MAX_PARTS - 1}")
+        raise ApiError(400, T("index: expected a part number from 0 to {last}", last=MAX_PARTS - 1))
     if not isinstance(data, str) or not data or len(data) > PART_CHARS:
-        raise ApiError(400, f"data: expected a base64 string of 1 to {PART_CHARS} characters")
+        raise ApiError(400, T("data: expected a base64 string of 1 to {most} characters", most=PART_CHARS))
     return jsonify(ok=True, parts=_uploads().add(security.client_id(), index, data))
 
 
@@ -121,26 +122,26 @@ def photoscore() -> Response:
     if text is None:
         text = _uploads().take(security.client_id())
         if text is None:
-            raise ApiError(400, "photo: send it as \"photo\" or in parts to /api/photoscore/part first")
+            raise ApiError(400, T("photo: send it as \"photo\" or in parts to /api/photoscore/part first"))
     if not isinstance(text, str):
-        raise ApiError(400, "photo: expected the picture as a base64 string")
+        raise ApiError(400, T("photo: expected the picture as a base64 string"))
     if text.startswith("data:") and "," in text:  # a data URL, as the browser's FileReader gives it
         text = text.split(",", 1)[1]
     try:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
-        raise ApiError(400, "photo: not base64") from None
+        raise ApiError(400, T("photo: not base64")) from None
     game, names = _game_and_names(body)
     held = _holdings(body, names)
     scorer = getattr(hub(), "photo_scorer", None)
     if scorer is None:
-        raise ApiError(409, "scoring from a photo is not set up on this hub (it runs without the camera's "
-                            "references: 'tablehub enroll')")
+        raise ApiError(409, T("scoring from a photo is not set up on this hub (it runs without the camera's "
+                              "references: 'tablehub enroll')"))
     release = _slots().take(security.client_id())
     try:
         result = scorer(data, game, names, held)
     except TablehubError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, exc.text) from None  # a Text reads in the phone's language
     finally:
         release()
     return jsonify(ok=True, lines=result.lines(), **result.to_dict())
@@ -153,14 +154,15 @@ def _game_and_names(body: dict[str, Any]) -> tuple[str, dict[str, str] | None]:
     if game is None and session is not None:
         game = session.setup.game
     if game not in ("neuesland", "suedsee"):
-        raise ApiError(400, f"game: expected neuesland or suedsee (the tile games the camera reads), got "
-                            f"{str(game)[:40]!r}")
+        raise ApiError(400, T("game: expected neuesland or suedsee (the tile games the camera reads), got {value}",
+                              value=repr(str(game)[:40])))
     names = body.get("players")
     if names is None and session is not None and session.setup.game == game and session.setup.colors:
         names = dict(zip(session.setup.colors, session.setup.players))
     if names is not None and (not isinstance(names, dict) or len(names) > 5 or not all(
             isinstance(k, str) and isinstance(v, str) and len(k) <= 24 and len(v) <= 24 for k, v in names.items())):
-        raise ApiError(400, "players: expected an object of at most 5 colours and names, e.g. {\"red\": \"Ana\"}")
+        raise ApiError(400, T("players: expected an object of at most 5 colours and names, e.g. {example}",
+                              example='{"red": "Ana"}'))
     return game, names
 
 
@@ -171,10 +173,10 @@ def _holdings(body: dict[str, Any], names: dict[str, str] | None) -> Any:
 
     before, held = body.get("before"), body.get("holdings")
     if before is not None and not (isinstance(before, str) and len(before) <= 200):
-        raise ApiError(400, "before: expected text like red=34,blue=20")
+        raise ApiError(400, T("before: expected text like red=34,blue=20"))
     try:
         out = holdings_from(held, "holdings", names) if held is not None else Holdings()
         out.before = parse_before(before, names)
     except PhotoScoreError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, exc.text) from None
     return out

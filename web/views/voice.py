@@ -74,10 +74,10 @@ def update() -> Response:
         raise ApiError(409, T("the voice is not running on this hub"))
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise ApiError(400, "the request body must be a JSON object of voice settings")
+        raise ApiError(400, T("the request body must be a JSON object of voice settings"))
     events = data.get("events")
     if isinstance(events, list) and any(e not in VOICE_EVENTS for e in events):
-        raise ApiError(400, f"voice settings: events must be some of {', '.join(VOICE_EVENTS)}")
+        raise ApiError(400, T("voice settings: events must be some of {events}", events=", ".join(VOICE_EVENTS)))
     s.update(data)  # a ConfigError becomes {"ok": false, "error": ...} (400) in create_app
     return jsonify(ok=True, voice=_state())
 

@@ -316,7 +316,7 @@ def board_from_dict(data: Any, source: Any) -> Board:
         where = _at(source, f"hideouts[{i}]")
         if not isinstance(h, Mapping):
             raise BoardError(T("{where} must be an object like {example}", where=where,
-                               example=f'{{"space": 5, "colour": "{colours[0]}"}}'))
+                               example='{"space": 5, "colour": "%s"}' % colours[0]))
         space = _space(h.get("space"), centres, _at(where, ".space"))
         if space in hideouts:
             raise BoardError(T("{where}.space: space {space} is already a hideout", where=where, space=space))

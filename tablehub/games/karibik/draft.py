@@ -71,7 +71,7 @@ def _point(draft: Mapping[str, Any], value: Any, field: str) -> tuple[float, flo
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
             or not (0 <= value[0] <= w and 0 <= value[1] <= h)):
         raise DraftError(T("'{field}' must be a point [x, y] on the board (0-{width} x 0-{height} mm), got {value}",
-                           field=field, width=f"{w:g}", height=f"{h:g}", value=_short(value)))
+                           field=field, width=format(w, "g"), height=format(h, "g"), value=_short(value)))
     return round(float(value[0]), 1), round(float(value[1]), 1)
 
 
@@ -262,8 +262,8 @@ def _pile(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     if len(d["piles"]) >= PILES:
         raise DraftError(T("'at': the board has {piles} piles and all are placed: remove one first", piles=PILES))
     d["piles"].append(list(at))
-    return T("pile {pile} of {piles} at ({x}, {y}) mm", pile=len(d["piles"]), piles=PILES, x=f"{at[0]:g}",
-             y=f"{at[1]:g}")
+    return T("pile {pile} of {piles} at ({x}, {y}) mm", pile=len(d["piles"]), piles=PILES, x=format(at[0], "g"),
+             y=format(at[1], "g"))
 
 
 def _unpile(d: dict[str, Any], r: Mapping[str, Any]) -> str:

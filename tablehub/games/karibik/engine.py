@@ -52,7 +52,7 @@ def money(n: int) -> Text:
     """``7000`` -> ``"7,000"``, grouped as the reader's language writes it (``7 000``, ``7.000``)."""
     if abs(n) < 1000:
         return T("{units}", units=str(n))
-    return T("{thousands},{units}", thousands=money(int(n / 1000)), units=f"{abs(n) % 1000:03d}")
+    return T("{thousands},{units}", thousands=money(int(n / 1000)), units=format(abs(n) % 1000, "03d"))
 
 
 class Karibik(Game):

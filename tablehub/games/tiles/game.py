@@ -123,6 +123,11 @@ class TileGame(Game):
         "no_figure": N_("no figure {region} of {tile} (region {region_id} of {tile_id} at {x}, {y})"),
         "no_figure_of": N_("no figure of {player} {region} of {tile} (region {region_id} of {tile_id} at {x}, {y})"),
     }
+
+    def _figure_text(self, key: str, **params: Any) -> Text:
+        """One of :attr:`FIGURE_TEXT`'s sentences (looked up here: a key written inside ``T(...)`` would be
+        taken for a template by bookworm's babel 2.10 extractor)."""
+        return T(self.FIGURE_TEXT[key], **params)
     #: the action by which a figure leaves the board during play (seen by the camera as a figure gone)
     figure_removal: ClassVar[type[FigureOnBoard] | None] = None
     #: the action that ends the figure step with no figure, when the game has one (NEXT logs it after such a turn)
@@ -255,9 +260,9 @@ class TileGame(Game):
                                 rule="one_figure_action")
 
     def _check_figure(self, a: PlaceFigure) -> None:
-        self._check_figure_step(T(self.FIGURE_TEXT["placing"]))
+        self._check_figure_step(self._figure_text("placing"))
         if self.supply[self.current] <= 0:
-            raise IllegalAction(T(self.FIGURE_TEXT["no_supply"], player=self.current_player), rule="no_supply")
+            raise IllegalAction(self._figure_text("no_supply", player=self.current_player), rule="no_supply")
         cell = self.last_cell
         assert cell is not None
         tile = self.board.cells[cell].tile
@@ -268,7 +273,7 @@ class TileGame(Game):
                                 rule="unknown_region") from None
         rot = self.board.cells[cell].rot
         if region.terrain not in self.figure_roles:
-            raise IllegalAction(T(self.FIGURE_TEXT["bad_region"], region=self.words.region_on(region, rot),
+            raise IllegalAction(self._figure_text("bad_region", region=self.words.region_on(region, rot),
                                   region_id=a.region, tile=tile.id), rule="bad_region")
         root = self.board.feature(cell, region.index)
         occ = self.board.occupants_of(root)
@@ -291,7 +296,7 @@ class TileGame(Game):
             return T("no tile lies at {x}, {y}", x=cell[0], y=cell[1])
         region = placed.tile.regions[region_index]
         if region.terrain not in self.figure_roles:
-            return T(self.FIGURE_TEXT["cannot_stand"], region=self.words.region_on(region, placed.rot))
+            return self._figure_text("cannot_stand", region=self.words.region_on(region, placed.rot))
         return None
 
     def _terrain(self, letter: str) -> Text:
