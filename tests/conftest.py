@@ -10,6 +10,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TABLEHUB_SHARED", ROOT.parent / "shared"))
 
+# The command line speaks the shell's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG: tablehub.i18n.environment_language).
+# The tests read its English whatever the machine running them is set to; a test of another language sets its own.
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+
 
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
