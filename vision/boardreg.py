@@ -207,6 +207,28 @@ class Registration:
         return float(np.linalg.norm(other.to_board(seen) - corners, axis=1).max())
 
 
+FEATURES_PPM = 1.0
+"""The scale (px/mm) of the empty board's features the frames are matched against: about the board's scale in a
+1080p frame over a games table shrunk to half (0.8-1 px/mm), so the two ORB pyramids overlap from their first
+levels (the enrolled 2 px/mm canvas's finest levels match nothing in a half-size frame: on the bench's `hard`
+Tahiti frames the fewest agreeing matches went from 43 to 76)."""
+
+
+def _features_at(reference: BoardReference, ppm: float, features: int = 3000) -> tuple[np.ndarray, np.ndarray]:
+    """ORB features of the empty board shrunk to ``ppm`` px/mm (board mm, descriptors); the reference's own
+    when it is that coarse already, or when the shrunk board shows too few."""
+    if reference.ppm <= ppm * 1.2:
+        return reference.points_mm, reference.descriptors
+    grey = cv2.resize(_grey(reference.canvas), None, fx=ppm / reference.ppm, fy=ppm / reference.ppm,
+                      interpolation=cv2.INTER_AREA)
+    kps, desc = _orb(features).detectAndCompute(grey, None)
+    if desc is None or len(kps) < 200:
+        return reference.points_mm, reference.descriptors
+    f = reference.ppm / ppm  # shrunk px -> canvas px, pixel centres kept
+    pts = ((np.float32([k.pt for k in kps]) + 0.5) * f - 0.5) / reference.ppm
+    return pts, desc
+
+
 class BoardRegistrar:
     """Registers frames against one :class:`BoardReference`."""
 
@@ -227,7 +249,8 @@ class BoardRegistrar:
         # frames; the refinement, not the features, gives the accuracy)
         self.matcher = cv2.FlannBasedMatcher(dict(algorithm=6, table_number=8, key_size=12, multi_probe_level=0),
                                              dict(checks=50))
-        self.matcher.add([reference.descriptors])
+        self.points_mm, desc = _features_at(reference, FEATURES_PPM)
+        self.matcher.add([desc])
         self.matcher.train()
 
     def register(self, frame: np.ndarray) -> Registration | None:
@@ -249,7 +272,7 @@ class BoardRegistrar:
         size = (frame.shape[1], frame.shape[0])
         if self.lens is not None:
             img = self.lens.for_size(size).undistort_points(img)
-        brd = np.float64([self.ref.points_mm[m.trainIdx] for m in good])
+        brd = np.float64([self.points_mm[m.trainIdx] for m in good])
         # RANSAC in reference pixels (its threshold is a pixel distance), then a refit on the inliers
         H, mask = cv2.findHomography(img, brd * self.ref.ppm, cv2.USAC_MAGSAC, self.ransac_px, maxIters=4000,
                                      confidence=0.999)
