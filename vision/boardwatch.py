@@ -29,6 +29,7 @@ import numpy as np
 
 from .boardpieces import PieceBook, PieceSeen, SpaceMap, find_pieces, light_gain
 from .boardreg import BoardTracker, Registration
+from .cputime import StageClock
 
 SHRINK = 4  # the frame difference's scale (1920 px -> 480)
 
@@ -66,6 +67,8 @@ class BoardWatch:
         self.change, self.moved_px, self.patch_px, self.search_px = change, moved_px, patch_px, search_px
         self.n_patches, self.most = n_patches, most
         self.last: _Last | None = None
+        # CPU per stage (vision.cputime): of the full reads, and of the incremental ones (``tablehub bench boards``)
+        self.clocks = {"full": StageClock(), "incremental": StageClock()}
         # how far a piece reaches from its centre: half the largest enrolled piece's length, generously
         self.reach_mm = 0.9 * float(np.sqrt(max(t.area_mm2 for t in book.templates)))
         self._art_points = self._texture_points()
@@ -78,7 +81,10 @@ class BoardWatch:
     def read(self, frame: np.ndarray) -> WatchReading:
         if self.last is None:
             return self._full(frame, "first frame")
+        clock = self.clocks["incremental"]
+        clock.start()
         why = self._moved(frame)
+        clock.lap("art patches")
         if why:
             return self._full(frame, why)
         small = _shrink(frame, self.last.box)
@@ -90,22 +96,32 @@ class BoardWatch:
         zone = self._board_zone(changed)
         if zone is None:
             return WatchReading(list(self.last.pieces), False, 0.0)
+        clock.lap("changes")
         if zone.mean() > self.most:
             return self._full(frame, "most of the board changed (the light?)")
-        return self._partial(frame, small, zone)
+        out = self._partial(frame, small, zone)
+        clock.lap("re-read")
+        return out
 
     def _full(self, frame: np.ndarray, why: str) -> WatchReading:
+        clock = self.clocks["full"]
+        clock.start()
         state = self.tracker.update(frame)
+        clock.lap("register")
         reg = state.registration
         if reg is None:
             self.last = None
             return WatchReading([], True, 0.0, state.note or "the board is not found", why)
         ref = self.ref
         canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
+        clock.lap("straighten")
         gain = light_gain(canvas, ref.canvas)
+        clock.lap("light")
         pieces = find_pieces(canvas, ref.canvas, ref.ppm, self.book, self.spaces, gain=gain)
+        clock.lap("pieces")
         box = self._box(frame, reg)
         self.last = _Last(reg, gain, _shrink(frame, box), self._patches(frame, reg), pieces, box)
+        clock.lap("watch")  # what the next incremental read compares with
         h, w = ref.canvas.shape[:2]
         return WatchReading(pieces, True, w * h / ref.ppm ** 2, state.note, why)
 
