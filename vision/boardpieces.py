@@ -114,7 +114,8 @@ def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, gain: 
         gain = light_gain(canvas, empty, cell_px)
     if region is None:
         full = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
-        return cv2.convertScaleAbs(cv2.multiply(canvas, full, dtype=cv2.CV_32F))
+        # straight to 8 bits (rounded and saturated as convertScaleAbs did, without the float picture between)
+        return cv2.multiply(canvas, full, dtype=cv2.CV_8U)
     x0, y0, x1, y1 = region
     # the grid's cells are centred at (i + 0.5) * w / gw: one affine map to the region's pixels
     gh, gw = gain.shape[:2]
@@ -122,7 +123,7 @@ def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, gain: 
     M = np.float32([[sx, 0, sx * (x0 + 0.5) - 0.5], [0, sy, sy * (y0 + 0.5) - 0.5]])
     full = cv2.warpAffine(gain, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
-    return cv2.convertScaleAbs(cv2.multiply(canvas, full, dtype=cv2.CV_32F))
+    return cv2.multiply(canvas, full, dtype=cv2.CV_8U)
 
 
 def _lab(img: np.ndarray) -> np.ndarray:
