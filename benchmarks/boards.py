@@ -39,7 +39,9 @@ Prints, per level: pieces right (kind/ship and space exactly; an "unsure" answer
 unsure and wrong answers, pieces missed and extra, boards fully right (every piece right and
 nothing extra), registration error in mm over a 13 x 9 grid across the board (mean, worst),
 CPU ms per frame on one core (full read; incremental read of the second frame), and how many
-incremental readings were fully right (and how many the watch read in full instead). Targets (issue 17): pieces >= 99.5 %,
+incremental readings were fully right (and how many the watch read in full instead); a second line per level:
+CPU ms per reading by stage (vision.cputime; full: register, straighten, light, pieces, watch; incremental: art
+patches, changes, re-read) and in how many frames the art patches refined the registration. Targets (issue 17): pieces >= 99.5 %,
 boards >= 97 %, registration <= 2 mm, full read <= 150 ms, incremental <= 30 ms. Karibik: a second line per level,
 the chests right (on its space with its face and value, or in its ship's hold: the value or empty),
 on spaces and in holds, unsure and wrong, and the chests' CPU ms per frame. See docs/benchmarks.md.
@@ -223,6 +225,7 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
         errs, full_ms, incr_ms, failed = [], [], [], 0
         incr_right = incr_n = incr_full = 0
         watch = BoardWatch(BoardTracker(reg), book, spaces)
+        refined = []  # art patches that refined each frame's registration (vision.boardrefine)
 
         def score(seen, truth_set, f, tag=""):
             left, ok = list(truth_set), True
@@ -262,6 +265,7 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
                 missed += len(truth_set)
                 continue
             seen = reading.pieces
+            refined.append(r.refined)
             errs.append(np.linalg.norm(r.to_board(truth.board_to_image(grid)) - grid, axis=1))
             if values is not None and chest_truth is not None:
                 c2 = time.process_time()
@@ -311,6 +315,9 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
               f"{np.median(full_ms):>8.0f} {np.median(incr_ms) if incr_ms else float('nan'):>8.0f}"
               + f"  incremental: {incr_right}/{incr_n} boards right, {incr_full} read in full"
               + (f"  ({failed} frames not registered)" if failed else ""))
+        print(f"{'':<8} CPU by stage, full: {watch.clocks['full'].summary()}; incremental: "
+              f"{watch.clocks['incremental'].summary()}; registration refined by art patches in "
+              f"{sum(1 for n in refined if n)}/{len(refined)} frames (median {np.median(refined or [0]):.0f} patches)")
         if values is not None and chest_counts["n"]:
             c = chest_counts
             print(f"{'':<8} chests right (place/ship, face, value) {100 * c['right'] / c['n']:.2f}% of {c['n']}: "

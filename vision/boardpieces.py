@@ -53,6 +53,21 @@ def _grid_terms(small: tuple[int, int], degree: int) -> np.ndarray:
     return _TERMS[key]
 
 
+_CELLS: dict = {}
+
+
+def _cells(img: np.ndarray, small: tuple[int, int]) -> np.ndarray:
+    """``img``'s mean colour per cell of a ``small`` grid (float32): first shrunk by a whole factor (OpenCV's
+    fast path: a 1000 px canvas by 8 costs a tenth of shrinking it by 16.13 at once), then to the grid."""
+    h, w = img.shape[:2]
+    f = max(1, min(w // small[0], h // small[1]) // 2)
+    while f > 1 and (w % f or h % f):
+        f -= 1
+    if f > 1:
+        img = cv2.resize(img, (w // f, h // f), interpolation=cv2.INTER_AREA)
+    return cv2.resize(img, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
 def light_gain(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, degree: int = 3,
                rounds: int = 4) -> np.ndarray:
     """The per-channel gain (small grid, float32, ``cell_px`` canvas px a cell) that brings ``canvas`` to
@@ -63,8 +78,13 @@ def light_gain(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, degree:
     board's light towards their own colours as a local median would."""
     h, w = empty.shape[:2]
     small = (max(2, w // cell_px), max(2, h // cell_px))
-    a = cv2.resize(canvas, small, interpolation=cv2.INTER_AREA).astype(np.float32)
-    b = cv2.resize(empty, small, interpolation=cv2.INTER_AREA).astype(np.float32)
+    a = _cells(canvas, small)
+    key = (id(empty), empty.shape, small, int(empty[::97, ::89].sum()))
+    b = _CELLS.get(key)
+    if b is None:  # the empty board's cells: once per picture
+        if len(_CELLS) > 4:
+            _CELLS.clear()
+        b = _CELLS[key] = _cells(empty, small)
     terms = _grid_terms(small, degree)
     ratio = np.log(b + 1) - np.log(a + 1)
     keep = (a.min(axis=2) > 8) & (b.min(axis=2) > 8) & (a.max(axis=2) < 250)  # seen, not black, not clipped
@@ -94,7 +114,8 @@ def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, gain: 
         gain = light_gain(canvas, empty, cell_px)
     if region is None:
         full = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
-        return cv2.convertScaleAbs(cv2.multiply(canvas, full, dtype=cv2.CV_32F))
+        # straight to 8 bits (rounded and saturated as convertScaleAbs did, without the float picture between)
+        return cv2.multiply(canvas, full, dtype=cv2.CV_8U)
     x0, y0, x1, y1 = region
     # the grid's cells are centred at (i + 0.5) * w / gw: one affine map to the region's pixels
     gh, gw = gain.shape[:2]
@@ -102,7 +123,7 @@ def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, gain: 
     M = np.float32([[sx, 0, sx * (x0 + 0.5) - 0.5], [0, sy, sy * (y0 + 0.5) - 0.5]])
     full = cv2.warpAffine(gain, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
-    return cv2.convertScaleAbs(cv2.multiply(canvas, full, dtype=cv2.CV_32F))
+    return cv2.multiply(canvas, full, dtype=cv2.CV_8U)
 
 
 def _lab(img: np.ndarray) -> np.ndarray:
@@ -116,39 +137,73 @@ def _lab(img: np.ndarray) -> np.ndarray:
 _LAB8_SCALE = (100.0 / 255.0, 1.0, 1.0, 0.0)
 _LAB8_SHIFT = (0.0, -128.0, -128.0, 0.0)
 
+class LabCanvas:
+    """A canvas's CIE Lab as :func:`_lab` gives it (float32, L 0-100), kept as OpenCV's 8-bit Lab and converted
+    where it is read: the pieces' histograms read a few blobs' crops (``lab[y0:y1, x0:x1]``), not the whole
+    board. Any other use (``np.asarray``, other indexing) converts the whole canvas once."""
+
+    def __init__(self, lab8: np.ndarray):
+        self.lab8 = lab8
+        self.shape = lab8.shape
+        self.dtype = np.dtype(np.float32)
+        self._full: np.ndarray | None = None
+
+    def full(self) -> np.ndarray:
+        if self._full is None:
+            self._full = _lab8_float(self.lab8)
+        return self._full
+
+    def __getitem__(self, idx):
+        if self._full is None and isinstance(idx, tuple) and len(idx) <= 2 and all(isinstance(i, slice) for i in idx):
+            return _lab8_float(self.lab8[idx])  # a crop: its pixels only
+        return self.full()[idx]
+
+    def __array__(self, dtype=None, copy=None):
+        return self.full() if dtype is None else self.full().astype(dtype)
+
+
+def _lab8_float(lab8: np.ndarray) -> np.ndarray:
+    return cv2.add(cv2.multiply(lab8, _LAB8_SCALE, dtype=cv2.CV_32F), _LAB8_SHIFT, dtype=cv2.CV_32F)
+
+
+#: squared Lab8 differences -> squared CIE Lab distance (L is stored as L * 255 / 100)
+_LAB8_WEIGHTS = np.float32([[(100.0 / 255.0) ** 2, 1.0, 1.0]])
+
 _EMPTY: dict = {}
 
 
 def _empty_cached(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The empty board's blurred Lab and seen mask, computed once per picture."""
+    """The empty board's blurred 8-bit Lab and seen mask, computed once per picture."""
     key = (id(empty), empty.shape, int(empty[::97, ::89].sum()))
     hit = _EMPTY.get(key)
     if hit is None:
         if len(_EMPTY) > 4:
             _EMPTY.clear()
-        hit = _EMPTY[key] = (cv2.GaussianBlur(_lab(empty), (0, 0), 1.0), seen_mask(empty))
+        hit = _EMPTY[key] = (cv2.GaussianBlur(cv2.cvtColor(empty, cv2.COLOR_BGR2Lab), (0, 0), 1.0), seen_mask(empty))
     return hit
 
 
 def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = 6, gain: np.ndarray | None = None,
-               region: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+               region: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, "LabCanvas"]:
     """Per-pixel Lab distance of the light-matched canvas from the empty board, and the matched
-    canvas in Lab. With ``region`` (x0, y0, x1, y1 px of the board) ``canvas`` is that part only, lit
-    by ``gain`` (:func:`light_gain` of a whole canvas): the incremental read of the changed spaces."""
+    canvas in Lab (:class:`LabCanvas`). With ``region`` (x0, y0, x1, y1 px of the board) ``canvas`` is that part
+    only, lit by ``gain`` (:func:`light_gain` of a whole canvas): the incremental read of the changed spaces.
+    Both pictures are blurred (sigma 1 px) and compared in OpenCV's 8-bit Lab, in integers until the squares
+    (half the CPU of doing it all in float; the blur's rounding is under half a Lab unit)."""
     h, w = empty.shape[:2]
     x0, y0, x1, y1 = region or (0, 0, w, h)
     if region is not None and gain is None:
         raise VisionError("pieces: a region of the board is read under a known light (gain) only")
-    lab = _lab(match_light(canvas, empty, gain=gain, region=region))
+    lab8 = cv2.cvtColor(match_light(canvas, empty, gain=gain, region=region), cv2.COLOR_BGR2Lab)
     ref_blur, ref_seen = _empty_cached(empty)
-    diff = cv2.subtract(cv2.GaussianBlur(lab, (0, 0), 1.0), ref_blur[y0:y1, x0:x1])
-    d = cv2.sqrt(cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32)))
+    diff = cv2.absdiff(cv2.GaussianBlur(lab8, (0, 0), 1.0), ref_blur[y0:y1, x0:x1])
+    d = cv2.sqrt(cv2.transform(cv2.multiply(diff, diff, dtype=cv2.CV_32F), _LAB8_WEIGHTS))
     d[~(seen_mask(canvas) & ref_seen[y0:y1, x0:x1])] = 0  # parts of the board outside one of the frames
     b = border_px
     if b:  # the board's own edge: a sliver of table under a fraction of a millimetre of error
         d[:max(0, b - y0)], d[d.shape[0] - max(0, b - (h - y1)):] = 0, 0
         d[:, :max(0, b - x0)], d[:, d.shape[1] - max(0, b - (w - x1)):] = 0, 0
-    return d, lab
+    return d, LabCanvas(lab8)
 
 
 def _histogram(lab: np.ndarray, mask: np.ndarray, ppm: float = 2.0) -> np.ndarray:
@@ -164,7 +219,7 @@ def _histogram(lab: np.ndarray, mask: np.ndarray, ppm: float = 2.0) -> np.ndarra
         h = cv2.calcHist([lab], [0, 1, 2], part, list(_BINS), [0, 100, -80, 80, -80, 80]).ravel().astype(np.float32)
         out.append(h / max(1e-6, float(h.sum())) / 2)
     # the core's median colour (bins split a colour that sits on their boundary; this does not)
-    out.append(np.float32([np.median(lab[..., c][core > 0]) for c in range(3)]))
+    out.append(np.float32(np.median(lab[core > 0], axis=0)))
     return np.concatenate(out)
 
 
@@ -177,6 +232,38 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
     """Bhattacharyya distance of the histograms plus the core colours' Lab distance / 100."""
     bh = cv2.compareHist(a[:_NH], b[:_NH], cv2.HISTCMP_BHATTACHARYYA)
     return float(bh + np.linalg.norm(a[_NH:] - b[_NH:]) / 100.0)
+
+
+_BOOKS: dict = {}
+
+
+def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The book's templates softened, as matrices (built once per book and kept while its templates stay the
+    same): square roots of the histograms, their sums, the core colours, the footprints' areas."""
+    key = id(book)
+    ids = tuple(id(t.hist) for t in book.templates)
+    hit = _BOOKS.get(key)
+    if hit is None or hit[0] != ids:
+        if len(_BOOKS) > 8:
+            _BOOKS.clear()
+        soft = np.float64([soften(t.hist) for t in book.templates])
+        hit = _BOOKS[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH:],
+                             np.float64([max(1.0, t.area_mm2) for t in book.templates]))
+    return hit[1:]
+
+
+def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook") -> list[tuple[float, int]]:
+    """:func:`_distance` of a softened blob histogram to every template of ``book`` plus the footprint's size
+    term, best first: ``(score, template index)``. One matrix product for all templates (OpenCV's
+    Bhattacharyya distance, written out), not a comparison per template."""
+    roots, sums, cores, areas = _book_matrix(book)
+    h = np.float64(hist)
+    s1 = sums * float(h[:_NH].sum())
+    norm = np.where(np.abs(s1) > np.finfo(np.float32).eps, 1.0 / np.sqrt(np.abs(s1)), 1.0)
+    bh = np.sqrt(np.maximum(1.0 - (roots @ np.sqrt(np.maximum(h[:_NH], 0))) * norm, 0.0))
+    total = bh + np.linalg.norm(h[_NH:] - cores, axis=1) / 100.0 + AREA_WEIGHT * np.abs(np.log(area_mm2 / areas))
+    order = np.argsort(total, kind="stable")
+    return [(float(total[i]), int(i)) for i in order]
 
 
 def soften(h: np.ndarray) -> np.ndarray:
@@ -457,10 +544,22 @@ class SpaceMap:
         return None if v < 0 else v
 
     def around(self, x_mm: float, y_mm: float, r_mm: float) -> set[int | None]:
-        out = {self.at(x_mm, y_mm)}
-        for a in np.linspace(0, 2 * np.pi, 12, endpoint=False):
-            out.add(self.at(x_mm + r_mm * np.cos(a), y_mm + r_mm * np.sin(a)))
+        """The spaces (``None``: off every space) under the point and 12 points round it ``r_mm`` away, sampled at
+        once."""
+        x = np.round((x_mm + r_mm * _RING[:, 0]) * self.ppm).astype(np.int64)
+        y = np.round((y_mm + r_mm * _RING[:, 1]) * self.ppm).astype(np.int64)
+        h, w = self.labels.shape
+        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+        v = self.labels[y[inside], x[inside]]
+        out: set[int | None] = {int(s) for s in np.unique(v[v >= 0])}
+        if not inside.all() or (v < 0).any():
+            out.add(None)
         return out
+
+
+_A = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+#: the point itself and 12 round it on the unit circle (SpaceMap.around)
+_RING = np.vstack([[0.0, 0.0], np.column_stack([np.cos(_A), np.sin(_A)])])
 
 
 @dataclass
@@ -502,13 +601,8 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     smallest = min(t.area_mm2 for t in book.templates)
     out = []
 
-    soft = [soften(t.hist) for t in book.templates]
-
     def scored(b: Blob) -> list[tuple[float, int]]:
-        hist = soften(_histogram(b.crop(lab), b.mask, ppm))
-        area = b.area_mm2(ppm)
-        return sorted((_distance(hist, soft[i]) + AREA_WEIGHT * abs(np.log(area / max(1.0, t.area_mm2))), i)
-                      for i, t in enumerate(book.templates))
+        return _scores(soften(_histogram(b.crop(lab), b.mask, ppm)), b.area_mm2(ppm), book)
 
     found = []
     colours = body_colours(book)

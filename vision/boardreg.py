@@ -31,7 +31,12 @@ import numpy as np
 
 from . import VisionError
 from .boards import find_board
+from .boardrefine import PatchRefiner
 from .calibrate import LensCalibration
+
+
+MAP_STEP = 8
+"""Canvas pixels between the exactly computed points of the resampling maps (:func:`warp_maps`)."""
 
 
 def _orb(n: int) -> "cv2.ORB":
@@ -90,10 +95,31 @@ class BoardReference:
 
 
 def warp_maps(img_from_canvas: np.ndarray, size: tuple[int, int], frame_size: tuple[int, int],
-              lens: LensCalibration | None) -> tuple[np.ndarray, np.ndarray]:
-    """cv2.remap maps: for each canvas pixel, where it lies in the frame (as seen)."""
+              lens: LensCalibration | None, step: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """cv2.remap maps: for each canvas pixel, where it lies in the frame (as seen). With ``step`` > 1 the
+    mapping (a homography and the lens's smooth distortion) is computed exactly every ``step`` pixels only
+    and interpolated bilinearly in between (off by far less than the 1/32 px remap resolves; a 1000 x 1000
+    canvas costs a sixtieth of the exact maps)."""
     w, h = size
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    if step <= 1:
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        return _map_points(img_from_canvas, xs, ys, frame_size, lens)
+    # nodes at canvas (j + 0.5) * step - 0.5 for j = -1 .. n: cv2.resize by ``step`` puts them there exactly,
+    # and the extra node each side keeps the border pixels interpolated, not clamped
+    nx, ny = -(-w // step) + 2, -(-h // step) + 2
+    gx = (np.arange(nx, dtype=np.float32) - 0.5) * step - 0.5
+    gy = (np.arange(ny, dtype=np.float32) - 0.5) * step - 0.5
+    xs, ys = np.meshgrid(gx, gy)
+    mx, my = _map_points(img_from_canvas, xs, ys, frame_size, lens)
+    big = (nx * step, ny * step)
+    mx = cv2.resize(mx, big, interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
+    my = cv2.resize(my, big, interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
+    return np.ascontiguousarray(mx), np.ascontiguousarray(my)
+
+
+def _map_points(img_from_canvas: np.ndarray, xs: np.ndarray, ys: np.ndarray, frame_size: tuple[int, int],
+                lens: LensCalibration | None) -> tuple[np.ndarray, np.ndarray]:
+    """Frame pixels (as seen, float32) of canvas pixels ``xs, ys``."""
     H = img_from_canvas.astype(np.float32)
     den = H[2, 0] * xs + H[2, 1] * ys + H[2, 2]
     mx = (H[0, 0] * xs + H[0, 1] * ys + H[0, 2]) / den
@@ -139,6 +165,7 @@ class Registration:
     matches: int
     lens: LensCalibration | None = None
     frame_size: tuple[int, int] = (0, 0)
+    refined: int = 0  # art patches that refined it (vision.boardrefine; 0: the features' homography as it is)
     _maps: dict = field(default_factory=dict, repr=False, compare=False)
 
     def to_board(self, pts_px: np.ndarray) -> np.ndarray:
@@ -164,7 +191,7 @@ class Registration:
         maps = self._maps.get(key)
         if maps is None:  # kept: later frames under the same registration only resample
             img_from_canvas = np.linalg.inv(self.board_from_image) @ np.diag([1 / ppm, 1 / ppm, 1.0])
-            mx, my = warp_maps(img_from_canvas, (w, h), (frame.shape[1], frame.shape[0]), self.lens)
+            mx, my = warp_maps(img_from_canvas, (w, h), (frame.shape[1], frame.shape[0]), self.lens, step=MAP_STEP)
             maps = self._maps[key] = cv2.convertMaps(mx, my, cv2.CV_16SC2)
         if region is not None:
             x0, y0, x1, y1 = region
@@ -180,11 +207,34 @@ class Registration:
         return float(np.linalg.norm(other.to_board(seen) - corners, axis=1).max())
 
 
+FEATURES_PPM = 1.0
+"""The scale (px/mm) of the empty board's features the frames are matched against: about the board's scale in a
+1080p frame over a games table shrunk to half (0.8-1 px/mm), so the two ORB pyramids overlap from their first
+levels (the enrolled 2 px/mm canvas's finest levels match nothing in a half-size frame: on the bench's `hard`
+Tahiti frames the fewest agreeing matches went from 43 to 76)."""
+
+
+def _features_at(reference: BoardReference, ppm: float, features: int = 3000) -> tuple[np.ndarray, np.ndarray]:
+    """ORB features of the empty board shrunk to ``ppm`` px/mm (board mm, descriptors); the reference's own
+    when it is that coarse already, or when the shrunk board shows too few."""
+    if reference.ppm <= ppm * 1.2:
+        return reference.points_mm, reference.descriptors
+    grey = cv2.resize(_grey(reference.canvas), None, fx=ppm / reference.ppm, fy=ppm / reference.ppm,
+                      interpolation=cv2.INTER_AREA)
+    kps, desc = _orb(features).detectAndCompute(grey, None)
+    if desc is None or len(kps) < 200:
+        return reference.points_mm, reference.descriptors
+    f = reference.ppm / ppm  # shrunk px -> canvas px, pixel centres kept
+    pts = ((np.float32([k.pt for k in kps]) + 0.5) * f - 0.5) / reference.ppm
+    return pts, desc
+
+
 class BoardRegistrar:
     """Registers frames against one :class:`BoardReference`."""
 
     def __init__(self, reference: BoardReference, lens: LensCalibration | None = None, features: int = 2000,
-                 ratio: float = 0.8, ransac_px: float = 3.0, min_inliers: int = 40, work_width: int = 1280):
+                 ratio: float = 0.8, ransac_px: float = 3.0, min_inliers: int = 40, work_width: int = 960,
+                 refine: bool = True):
         self.ref = reference
         self.lens = lens
         self.orb = _orb(features)
@@ -192,10 +242,15 @@ class BoardRegistrar:
         self.ransac_px = ransac_px
         self.min_inliers = min_inliers
         self.work_width = work_width
+        # the coarse homography from the features refined by patches spread over the board (vision.boardrefine)
+        self.refiner = PatchRefiner(reference.canvas, reference.ppm) if refine else None
         # LSH index over the reference's binary descriptors (built once; brute force is several times slower)
-        self.matcher = cv2.FlannBasedMatcher(dict(algorithm=6, table_number=6, key_size=12, multi_probe_level=1),
+        # (8 tables, no multi-probing: a fifth of the time of one probe level, as many inliers on the bench's
+        # frames; the refinement, not the features, gives the accuracy)
+        self.matcher = cv2.FlannBasedMatcher(dict(algorithm=6, table_number=8, key_size=12, multi_probe_level=0),
                                              dict(checks=50))
-        self.matcher.add([reference.descriptors])
+        self.points_mm, desc = _features_at(reference, FEATURES_PPM)
+        self.matcher.add([desc])
         self.matcher.train()
 
     def register(self, frame: np.ndarray) -> Registration | None:
@@ -213,11 +268,11 @@ class BoardRegistrar:
         good = [m[0] for m in knn if len(m) == 2 and m[0].distance < self.ratio * m[1].distance]
         if len(good) < self.min_inliers:
             return None
-        img = np.float64([kps[m.queryIdx].pt for m in good]) / scale
+        img = (np.float64([kps[m.queryIdx].pt for m in good]) + 0.5) / scale - 0.5  # pixel centres of the shrunk frame
         size = (frame.shape[1], frame.shape[0])
         if self.lens is not None:
             img = self.lens.for_size(size).undistort_points(img)
-        brd = np.float64([self.ref.points_mm[m.trainIdx] for m in good])
+        brd = np.float64([self.points_mm[m.trainIdx] for m in good])
         # RANSAC in reference pixels (its threshold is a pixel distance), then a refit on the inliers
         H, mask = cv2.findHomography(img, brd * self.ref.ppm, cv2.USAC_MAGSAC, self.ransac_px, maxIters=4000,
                                      confidence=0.999)
@@ -227,7 +282,11 @@ class BoardRegistrar:
         H2, _ = cv2.findHomography(img[inl], brd[inl] * self.ref.ppm, 0)
         H = H2 if H2 is not None else H
         H = np.diag([1 / self.ref.ppm, 1 / self.ref.ppm, 1.0]) @ H
-        reg = Registration(H / H[2, 2], int(inl.sum()), len(good), self.lens, size)
+        H = H / H[2, 2]
+        refined = 0
+        if self.refiner is not None:
+            H, refined = self.refiner.refine(H, grey, self.lens, size)
+        reg = Registration(H, int(inl.sum()), len(good), self.lens, size, refined=refined)
         return reg if self._plausible(reg) else None
 
     def _plausible(self, reg: Registration) -> bool:
