@@ -402,6 +402,18 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
 LADEN = " laden"
 
 
+def _own_colour(mask: np.ndarray, lab: np.ndarray, book: "PieceBook", name: str, ppm: float, near: float = 18.0,
+                share: float = 0.2) -> bool:
+    """Whether the piece ``name``'s own body colour (its bare template's core colour: a ship's sail, which lies over
+    whatever it carries) covers at least ``share`` of its bare footprint within ``mask``: a black-sailed ship with a
+    chest aboard that happens to match the white-sailed one's laden look shows almost no white."""
+    bare = [t for t in book.templates if t.name == name and not t.kind.endswith(LADEN)]
+    if not bare:
+        return True
+    own = (np.linalg.norm(lab - bare[0].hist[_NH:_NH + 3], axis=2) < near) & mask
+    return float(own.sum()) / (ppm * ppm) >= share * bare[0].area_mm2
+
+
 def _body_centre(b: Blob, lab: np.ndarray, book: "PieceBook", name: str, ppm: float, near: float = 18.0
                  ) -> tuple[float, float]:
     """Where a piece carrying something stands: the centre of its own body colour (the core colour of its
@@ -421,15 +433,18 @@ def _body_centre(b: Blob, lab: np.ndarray, book: "PieceBook", name: str, ppm: fl
 
 
 def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, max_score: float,
-                  min_margin: float, size_slack: float = 1.15) -> list[np.ndarray]:
+                  min_margin: float, lab: np.ndarray | None = None, size_slack: float = 1.15) -> list[np.ndarray]:
     """Parts of a split blob that are one piece with what it carries (a ship with a chest on its deck: the lid's
     colour parts it from the hull, and the lid may overhang the hull's side or end), put back together. Two
     touching parts are one piece when their union is that piece by its size (no larger than ``size_slack``
     times the largest template of its name, a piece enrolled carrying something included: a chest lying
-    *beside* a ship adds a whole chest, about 40 % of a ship) and clearly by its look (the union's best
-    template under ``max_score`` / 2, beating every other piece by twice ``min_margin``: the stricter bar of a
-    part of touching pieces), and the smaller part's centre lies over the larger's footprint (:func:`_inside`):
-    what lies on a piece is inside its footprint, what stands beside it is not. ``score`` gives a mask's
+    *beside* a ship adds a whole chest, about 40 % of a ship) and by its look (the union's best template under
+    ``max_score``, beating every other piece by ``min_margin``: the bar of a lone piece), the smaller part's
+    centre lies over the larger's footprint (:func:`_inside`: what lies on a piece is inside its footprint, what
+    stands beside it is not) and borders it along at least :data:`MIN_CONTACT` of its outline (a chest on a deck
+    is hull on two or three sides; one touching a ship's side or end touches it along a short stretch), and the
+    larger part alone looks most like the same piece (what lies on a ship does not make it another ship), its
+    own body colour showing (:func:`_own_colour`). ``score`` gives a mask's
     sorted (distance, template index) list. The best such pair is merged first, again until none is left."""
     parts = list(parts)
     largest: dict[str, float] = {}
@@ -448,12 +463,17 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
                 d, k = sc[0]
                 name = book.templates[k].name
                 other = [v for v, q in sc[1:] if book.templates[q].name != name]
-                if d > 0.5 * max_score or (other and other[0] - d < 2 * min_margin):
+                if d > max_score or (other and other[0] - d < min_margin):
+                    continue
+                small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
+                large = parts[j] if small is parts[i] else parts[i]
+                if book.templates[score(large)[0][1]].name != name:  # what lies on a piece does not change it
+                    continue
+                if not _inside(small, union) or _contact(small, union & ~small) < MIN_CONTACT:
                     continue
                 if union.sum() / (ppm * ppm) > size_slack * largest[name]:
                     continue
-                small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
-                if not _inside(small, union):
+                if lab is not None and not _own_colour(union, lab, book, name, ppm):
                     continue
                 if best is None or d < best[0]:
                     best = (d, i, j, union)
@@ -462,6 +482,22 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
         _, i, j, union = best
         parts = [p for k, p in enumerate(parts) if k not in (i, j)] + [union]
     return parts
+
+
+#: the share of a carried part's outline that borders the piece carrying it: a chest on a deck is hull on two or
+#: three sides (it may overhang the others); a chest standing beside a ship touches it along a short stretch
+MIN_CONTACT = 0.18
+
+
+def _contact(part: np.ndarray, other: np.ndarray) -> float:
+    """The share of ``part``'s outline (its pixels with a pixel outside it among their 8 neighbours) that touches
+    ``other``."""
+    p = part.astype(np.uint8)
+    edge = (p > 0) & (cv2.erode(p, np.ones((3, 3), np.uint8)) == 0)
+    if not edge.any():
+        return 0.0
+    touch = edge & (cv2.dilate(other.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    return float(touch.sum()) / float(edge.sum())
 
 
 def _inside(part: np.ndarray, whole: np.ndarray) -> bool:
@@ -615,7 +651,8 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         else:
             parts = [b.mask]
         if len(parts) > 1:
-            parts = merge_carried(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, ppm, max_score, min_margin)
+            parts = merge_carried(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, ppm, max_score, min_margin,
+                                  b.crop(lab))
         if len(parts) > 1:
             found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
         else:  # one piece (the parts, if any, were one piece with what it carries): the whole blob

@@ -52,6 +52,10 @@ SHIFT_MM = 1.0
 TOLERANCE = 22.0
 MIN_MARGIN = 0.06
 MIN_SCORE = 0.65
+#: how much darker than the lid (grey levels, 0-255) a print's strokes must be at their darkest to be read: a
+#: stroke 0.8 mm wide keeps erf(w / (2 sqrt(2) sigma)) of its ink under a blur of sigma mm; below this the
+#: print's marks come apart into fragments (the `hard` camera: 45-72, against 107-120 at `clean` and `default`)
+MIN_INK = 80.0
 #: the half-side (mm) of the window cut round a chest on its own, and round a ship
 CHEST_WINDOW_MM = 11.0
 SHIP_WINDOW_MM = 20.0
@@ -319,6 +323,11 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
                               f"(is the {value} chest face up there?)")
         c = CHEST_WINDOW_MM * READ_PPM
         pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
+        if pr.ink.max() < MIN_INK:
+            raise VisionError(f"enrol chest values: the print of the {value} chest at ({x:.0f}, {y:.0f}) mm is too "
+                              f"blurred to read (its strokes only {pr.ink.max():.0f} grey levels darker than the "
+                              f"lid, under the {MIN_INK:.0f} needed): focus the camera or light the table better, "
+                              "and enrol again; until then the phone enters the chests' values")
         areas.append(pr.lid_mm2)
         k = int(round(SHIFT_MM * READ_PPM))
         patches[value] = patch[k:-k, k:-k].astype(np.float32)
@@ -406,6 +415,11 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
     return value, b, b - r, "", ()
 
 
+def _faint(pr: "_Print") -> str:
+    return (f"the print is too blurred to read (strokes {pr.ink.max():.0f} grey levels darker than the lid, under "
+            f"{MIN_INK:.0f})")
+
+
 def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
                centre_mm: tuple[float, float], min_margin: float = MIN_MARGIN, min_score: float = MIN_SCORE,
                tol: float = TOLERANCE) -> ChestRead:
@@ -418,6 +432,8 @@ def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float,
         return ChestRead(None, 0.0, 0.0, "no printed value seen on the lid", (), *centre_mm)
     c = CHEST_WINDOW_MM * READ_PPM
     pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
+    if pr.ink.max() < MIN_INK:
+        return ChestRead(None, 0.0, 0.0, _faint(pr), (), round(x0 + pr.x / READ_PPM, 1), round(y0 + pr.y / READ_PPM, 1))
     value, s, m, why, cands = _score(patch, book, min_margin, min_score)
     return ChestRead(value, round(s, 3), round(m, 3), why, cands, round(x0 + pr.x / READ_PPM, 1),
                      round(y0 + pr.y / READ_PPM, 1))
@@ -470,6 +486,8 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     seen = cv2.morphologyEx(((lid > 0) | (pr.ink > 0)).astype(np.uint8), cv2.MORPH_CLOSE,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     hidden = seen == 0
+    if pr.ink.max() < MIN_INK:
+        return ChestRead(None, 0.0, 0.0, _faint(pr), (), round(px, 1), round(py, 1))
     value, s_, m, why, cands = _score_any_turn(pr, book, min_margin, min_score, hidden)
     return ChestRead(value, round(s_, 3), round(m, 3), why, cands, round(px, 1), round(py, 1))
 
