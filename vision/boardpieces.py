@@ -419,14 +419,21 @@ def _body_centre(b: Blob, lab: np.ndarray, book: "PieceBook", name: str, ppm: fl
     """Where a piece carrying something stands: the centre of its own body colour (the core colour of its
     template enrolled bare: a ship's sail on its mast), not of the blob, which what it carries pulls aside (a
     chest on the stern, overhanging it, moves a ship's blob 2 mm or more: across a line). The blob's centre
-    when that colour is not seen over at least a fifth of the bare piece's core, or no bare template exists."""
+    when that colour covers less than 7 % or more than half of the bare piece's footprint (a sail is about 40 %:
+    more means what it carries shares its colour), when another piece's body colour lies within 1.5 ``near`` of
+    it (not its own alone), or no bare template exists."""
     bare = [t for t in book.templates if t.name == name and not t.kind.endswith(LADEN)]
     if not bare:
         return b.centre_mm(ppm)
     colour = bare[0].hist[_NH:_NH + 3]
+    if any(np.linalg.norm(colour - t.hist[_NH:_NH + 3]) < 1.5 * near for t in book.templates if t.name != name):
+        return b.centre_mm(ppm)  # its colour is not its own alone (a yellow sail near a chest's gold lid)
     sub = b.crop(lab)
     own = (np.linalg.norm(sub - colour, axis=2) < near) & b.mask
-    if own.sum() < 0.2 * 0.35 * bare[0].area_mm2 * ppm * ppm:  # a core is about a third of the footprint
+    area = own.sum() / (ppm * ppm)
+    # too little of it seen, or more than a sail's worth: what it carries has its colour (a yellow sail and a
+    # chest's gold lid): the blob's centre
+    if not 0.07 * bare[0].area_mm2 <= area <= 0.5 * bare[0].area_mm2:
         return b.centre_mm(ppm)
     ys, xs = np.nonzero(own)
     return (float(xs.mean()) + b.x0) / ppm, (float(ys.mean()) + b.y0) / ppm

@@ -375,7 +375,8 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
     is cut turned so that the print's ink axis lies where that value's does, and compared with it either way
     round and a few degrees either side. The best value's print, laid where it matched, must lie on the lid in
     full: ``hidden`` (the window's pixels that are neither lid nor the print's marks: a sail, the deck, the
-    board) may cover at most ``max_hidden`` of it (grown by 0.6 mm), else part of the print is out of
+    board) may cover at most ``max_hidden`` of its strokes grown by 0.6 mm (a print within half a millimetre
+    of the sail's edge is not taken as whole: measured, reads of prints 7-12 % hidden so were wrong), else part of the print is out of
     view and the read is unsure, never a guess from what is left (a 4 half under the sail reads as a 7)."""
     vals, turned = book.turned()
     shapes = book.shapes()
@@ -449,8 +450,8 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
                 min_score: float = MIN_SCORE, tol: float = TOLERANCE) -> ChestRead | None:
     """The chest aboard the ship standing at ``ship_mm``: ``None`` for an empty hold (no lid on the deck). The
     chest lies anywhere on the deck, turned any way, partly under the sail: its print is read turned by its own
-    ink (:func:`_score_any_turn`); a lid seen on the deck with no print read whole is a chest whose value is
-    not seen (``value`` ``None``, ``unsure`` says why), never an empty hold. A lid or print nearer one of
+    ink (:func:`_score_any_turn`); a lid seen on the deck (lid-coloured patches no larger than a lid, at least
+    :data:`MIN_LID_ABOARD_MM2`) with no print read whole is a chest whose value is not seen (``value`` ``None``, ``unsure`` says why), never an empty hold. A lid or print nearer one of
     ``others_mm`` (chests on their own and other ships beside this one) than this ship's centre is theirs."""
     win = window(frame, to_image, ship_mm, SHIP_WINDOW_MM)
     ewin = _empty_window(empty, empty_ppm, ship_mm, SHIP_WINDOW_MM)
@@ -466,7 +467,14 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     for ox, oy in others:
         mine &= d_ship <= np.hypot(bx - ox, by - oy)
     lid = _lid_mask(w.lab, w.changed, book.lid_lab, tol) & mine.astype(np.uint8)
-    lid_mm2 = float(lid.sum()) / (READ_PPM * READ_PPM)
+    # a lid's visible part: the lid-coloured patches no larger than a lid (a yellow sail is lid-coloured and
+    # larger: not a chest)
+    # larger: not a chest), the parts a closing 3 mm wide joins taken as one (a sail's flag stripe cuts it in two)
+    joined = cv2.morphologyEx(lid, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(3 * READ_PPM) | 1,) * 2))
+    k, lab_, _, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    sizes = np.bincount(lab_[lid > 0].ravel(), minlength=k)
+    small = [j for j in range(1, k) if sizes[j] <= 1.15 * book.lid_mm2 * READ_PPM * READ_PPM]
+    lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
     reads = []
     for pr in _prints(lid, w.grey, w.changed, READ_PPM, 0.1 * book.lid_mm2):
         px, py = int(min(n - 1, max(0, round(pr.y)))), int(min(n - 1, max(0, round(pr.x))))
@@ -475,8 +483,11 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         reads.append((float(d_ship[px, py]), x0 + pr.x / READ_PPM, y0 + pr.y / READ_PPM, pr))
     if not reads:
         if lid_mm2 < MIN_LID_ABOARD_MM2:
+            if len(small) < k - 1:  # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it
+                return ChestRead(None, 0.0, 0.0, "the ship's sail has the lids' colour: a chest on its deck is not "
+                                 "told from the sail", (), *ship_mm)
             return None
-        ys, xs = np.nonzero(lid)
+        ys, xs = np.nonzero(np.isin(lab_, small) & (lid > 0))
         return ChestRead(None, 0.0, 0.0, f"a chest's lid is seen on the deck ({lid_mm2:.0f} mm2) but no printed "
                          "value (under the sail?)", (), round(x0 + float(xs.mean()) / READ_PPM, 1),
                          round(y0 + float(ys.mean()) / READ_PPM, 1))
