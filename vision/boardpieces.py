@@ -485,6 +485,133 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
     return parts if len(parts) > 1 else None
 
 
+#: the kind's ending of a template enrolled carrying something (a ship with a chest on its deck: ``ship laden``)
+LADEN = " laden"
+
+
+def _own_colour(mask: np.ndarray, lab: np.ndarray, book: "PieceBook", name: str, ppm: float, near: float = 18.0,
+                share: float = 0.2) -> bool:
+    """Whether the piece ``name``'s own body colour (its bare template's core colour: a ship's sail, which lies over
+    whatever it carries) covers at least ``share`` of its bare footprint within ``mask``: a black-sailed ship with a
+    chest aboard that happens to match the white-sailed one's laden look shows almost no white."""
+    bare = [t for t in book.templates if t.name == name and not t.kind.endswith(LADEN)]
+    if not bare:
+        return True
+    own = (np.linalg.norm(lab - bare[0].hist[_NH:_NH + 3], axis=2) < near) & mask
+    return float(own.sum()) / (ppm * ppm) >= share * bare[0].area_mm2
+
+
+def _body_centre(b: Blob, lab: np.ndarray, book: "PieceBook", name: str, ppm: float, near: float = 18.0
+                 ) -> tuple[float, float]:
+    """Where a piece carrying something stands: the centre of its own body colour (the core colour of its
+    template enrolled bare: a ship's sail on its mast), not of the blob, which what it carries pulls aside (a
+    chest on the stern, overhanging it, moves a ship's blob 2 mm or more: across a line). The blob's centre
+    when that colour covers less than 7 % or more than half of the bare piece's footprint (a sail is about 40 %:
+    more means what it carries shares its colour), when another piece's body colour lies within 1.5 ``near`` of
+    it (not its own alone), or no bare template exists."""
+    bare = [t for t in book.templates if t.name == name and not t.kind.endswith(LADEN)]
+    if not bare:
+        return b.centre_mm(ppm)
+    colour = bare[0].hist[_NH:_NH + 3]
+    if any(np.linalg.norm(colour - t.hist[_NH:_NH + 3]) < 1.5 * near for t in book.templates if t.name != name):
+        return b.centre_mm(ppm)  # its colour is not its own alone (a yellow sail near a chest's gold lid)
+    sub = b.crop(lab)
+    own = (np.linalg.norm(sub - colour, axis=2) < near) & b.mask
+    area = own.sum() / (ppm * ppm)
+    # too little of it seen, or more than a sail's worth: what it carries has its colour (a yellow sail and a
+    # chest's gold lid): the blob's centre
+    if not 0.07 * bare[0].area_mm2 <= area <= 0.5 * bare[0].area_mm2:
+        return b.centre_mm(ppm)
+    ys, xs = np.nonzero(own)
+    return (float(xs.mean()) + b.x0) / ppm, (float(ys.mean()) + b.y0) / ppm
+
+
+def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, max_score: float,
+                  min_margin: float, lab: np.ndarray | None = None, size_slack: float = 1.15) -> list[np.ndarray]:
+    """Parts of a split blob that are one piece with what it carries (a ship with a chest on its deck: the lid's
+    colour parts it from the hull, and the lid may overhang the hull's side or end), put back together. Two
+    touching parts are one piece when their union is that piece by its size (no larger than ``size_slack``
+    times the largest template of its name, a piece enrolled carrying something included: a chest lying
+    *beside* a ship adds a whole chest, about 40 % of a ship) and by its look (the union's best template under
+    ``max_score``, beating every other piece by ``min_margin``: the bar of a lone piece), the smaller part's
+    centre lies over the larger's footprint (:func:`_inside`: what lies on a piece is inside its footprint, what
+    stands beside it is not) and borders it along at least :data:`MIN_CONTACT` of its outline (a chest on a deck
+    is hull on two or three sides; one touching a ship's side or end touches it along a short stretch), and the
+    larger part alone looks most like the same piece (what lies on a ship does not make it another ship), its
+    own body colour showing (:func:`_own_colour`). ``score`` gives a mask's
+    sorted (distance, template index) list. The best such pair is merged first, again until none is left."""
+    parts = list(parts)
+    largest: dict[str, float] = {}
+    for t in book.templates:
+        largest[t.name] = max(largest.get(t.name, 0.0), t.area_mm2)
+    near = np.ones((3, 3), np.uint8)
+    while len(parts) > 1:
+        best = None
+        for i in range(len(parts)):
+            grown = cv2.dilate(parts[i].astype(np.uint8), near).astype(bool)
+            for j in range(i + 1, len(parts)):
+                if not (grown & parts[j]).any():
+                    continue
+                union = parts[i] | parts[j]
+                sc = score(union)
+                d, k = sc[0]
+                name = book.templates[k].name
+                other = [v for v, q in sc[1:] if book.templates[q].name != name]
+                if d > max_score or (other and other[0] - d < min_margin):
+                    continue
+                small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
+                large = parts[j] if small is parts[i] else parts[i]
+                if book.templates[score(large)[0][1]].name != name:  # what lies on a piece does not change it
+                    continue
+                if not _inside(small, union) or _contact(small, union & ~small) < MIN_CONTACT:
+                    continue
+                if union.sum() / (ppm * ppm) > size_slack * largest[name]:
+                    continue
+                if lab is not None and not _own_colour(union, lab, book, name, ppm):
+                    continue
+                if best is None or d < best[0]:
+                    best = (d, i, j, union)
+        if best is None:
+            break
+        _, i, j, union = best
+        parts = [p for k, p in enumerate(parts) if k not in (i, j)] + [union]
+    return parts
+
+
+#: the share of a carried part's outline that borders the piece carrying it: a chest on a deck is hull on two or
+#: three sides (it may overhang the others); a chest standing beside a ship touches it along a short stretch
+MIN_CONTACT = 0.18
+
+
+def _contact(part: np.ndarray, other: np.ndarray) -> float:
+    """The share of ``part``'s outline (its pixels with a pixel outside it among their 8 neighbours) that touches
+    ``other``."""
+    p = part.astype(np.uint8)
+    edge = (p > 0) & (cv2.erode(p, np.ones((3, 3), np.uint8)) == 0)
+    if not edge.any():
+        return 0.0
+    touch = edge & (cv2.dilate(other.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    return float(touch.sum()) / float(edge.sum())
+
+
+def _inside(part: np.ndarray, whole: np.ndarray) -> bool:
+    """Whether ``part`` lies on the piece ``whole`` is rather than beside it: its centre within the half-width of
+    the rest of ``whole`` (the piece's own footprint, as an ellipse of the same second moments) from that
+    footprint's long axis. A chest on a ship's deck lies over the hull (its centre on the deck, the chest may
+    overhang); one beside the ship has its centre at least half a chest outside the hull."""
+    rest = whole & ~part
+    m = cv2.moments(rest.astype(np.uint8), binaryImage=True)
+    if m["m00"] < 3:
+        return False
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
+    vals, vecs = np.linalg.eigh(cov)
+    half_width = 2.0 * float(np.sqrt(max(vals[0], 0.0)))  # an ellipse's semi-axis is twice its deviation
+    ys, xs = np.nonzero(part)
+    off = np.array([xs.mean() - cx, ys.mean() - cy])
+    return abs(float(off @ vecs[:, 0])) <= half_width
+
+
 def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
                  spots: Sequence[tuple[str, str, float, float]], threshold: float = 14.0) -> PieceBook:
     """Templates from one canvas of the board with each piece once: ``spots`` holds
@@ -625,14 +752,17 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         else:
             parts = [b.mask]
         if len(parts) > 1:
+            parts = merge_carried(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, ppm, max_score, min_margin,
+                                  b.crop(lab))
+        if len(parts) > 1:
             found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
-        else:
+        else:  # one piece (the parts, if any, were one piece with what it carries): the whole blob
             found.append((b, scores))
     for b, scores in found:
-        x, y = b.centre_mm(ppm)
-        x, y = x + ox, y + oy
         best, idx = scores[0]
         t = book.templates[idx]
+        x, y = b.centre_mm(ppm) if not t.kind.endswith(LADEN) else _body_centre(b, lab, book, t.name, ppm)
+        x, y = x + ox, y + oy
         # the runner-up is the best template of another piece (a piece may have several: a boat empty or laden)
         scores = [scores[0]] + [sc for sc in scores[1:] if book.templates[sc[1]].name != t.name]
         margin = (scores[1][0] - best) if len(scores) > 1 else 1.0

@@ -52,6 +52,10 @@ SHIFT_MM = 1.0
 TOLERANCE = 22.0
 MIN_MARGIN = 0.06
 MIN_SCORE = 0.65
+#: how much darker than the lid (grey levels, 0-255) a print's strokes must be at their darkest to be read: a
+#: stroke 0.8 mm wide keeps erf(w / (2 sqrt(2) sigma)) of its ink under a blur of sigma mm; below this the
+#: print's marks come apart into fragments (the `hard` camera: 45-72, against 107-120 at `clean` and `default`)
+MIN_INK = 80.0
 #: the half-side (mm) of the window cut round a chest on its own, and round a ship
 CHEST_WINDOW_MM = 11.0
 SHIP_WINDOW_MM = 20.0
@@ -168,6 +172,22 @@ def _prints(lid_mask: np.ndarray, grey: np.ndarray, changed: np.ndarray, ppm: fl
     return out
 
 
+def _ink_axis(ink: np.ndarray) -> float:
+    """The long axis of a print's ink (degrees, as :func:`_axis_deg`): a printed digit is taller than wide, so its
+    ink's second moments turn with it, whichever way the chest lies."""
+    m = cv2.moments(ink.astype(np.float32))
+    return float(np.degrees(0.5 * np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"])))
+
+
+def _extent(patch: np.ndarray, ppm: float = READ_PPM) -> tuple[float, float]:
+    """How far a patch's ink reaches along its x and y (mm): where the ink is over a third of its strongest."""
+    on = patch > 0.35 * float(patch.max()) if patch.max() > 0 else np.zeros(patch.shape, bool)
+    if not on.any():
+        return 0.0, 0.0
+    ys, xs = np.nonzero(on)
+    return (float(np.ptp(xs)) + 1) / ppm, (float(np.ptp(ys)) + 1) / ppm
+
+
 def _canonical(ink: np.ndarray, x: float, y: float, axis_deg: float, ppm: float, pad_mm: float = 0.0
                ) -> np.ndarray:
     """The square patch (PATCH_MM, plus ``pad_mm`` each side) round (x, y), turned so that ``axis_deg`` lies
@@ -199,6 +219,12 @@ class ValueBook:
     patches: dict[int, np.ndarray]
     lid_mm2: float
     _turned: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def shapes(self) -> dict[int, tuple[float, tuple[float, float]]]:
+        """Each enrolled print's ink axis (degrees, in its patch) and its extent (mm along x and y of its patch)."""
+        if "s" not in self._turned:
+            self._turned["s"] = {v: (_ink_axis(p), _extent(p)) for v, p in self.patches.items()}
+        return self._turned["s"]
 
     def turned(self) -> tuple[list[int], np.ndarray]:
         if not self._turned:
@@ -297,6 +323,11 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
                               f"(is the {value} chest face up there?)")
         c = CHEST_WINDOW_MM * READ_PPM
         pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
+        if pr.ink.max() < MIN_INK:
+            raise VisionError(f"enrol chest values: the print of the {value} chest at ({x:.0f}, {y:.0f}) mm is too "
+                              f"blurred to read (its strokes only {pr.ink.max():.0f} grey levels darker than the "
+                              f"lid, under the {MIN_INK:.0f} needed): focus the camera or light the table better, "
+                              "and enrol again; until then the phone enters the chests' values")
         areas.append(pr.lid_mm2)
         k = int(round(SHIFT_MM * READ_PPM))
         patches[value] = patch[k:-k, k:-k].astype(np.float32)
@@ -336,6 +367,60 @@ def _score(patch: np.ndarray, book: ValueBook, min_margin: float, min_score: flo
     return value, b, b - r, "", ()
 
 
+def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score: float,
+                    hidden: np.ndarray | None = None, max_hidden: float = 0.06
+                    ) -> tuple[int | None, float, float, str, tuple[int, ...]]:
+    """A print on a chest lying any way (a chest on a ship's deck, partly under the sail: the lid's visible part
+    does not say how the chest lies). The print's own ink turns with the chest: for each enrolled value the patch
+    is cut turned so that the print's ink axis lies where that value's does, and compared with it either way
+    round and a few degrees either side. The best value's print, laid where it matched, must lie on the lid in
+    full: ``hidden`` (the window's pixels that are neither lid nor the print's marks: a sail, the deck, the
+    board) may cover at most ``max_hidden`` of its strokes grown by 0.6 mm (a print within half a millimetre
+    of the sail's edge is not taken as whole: measured, reads of prints 7-12 % hidden so were wrong), else part of the print is out of
+    view and the read is unsure, never a guess from what is left (a 4 half under the sail reads as a 7)."""
+    vals, turned = book.turned()
+    shapes = book.shapes()
+    alpha = _ink_axis(pr.ink)
+    best_per, where = [], {}
+    for v, turns in zip(vals, turned):
+        ang = alpha - shapes[v][0]
+        q = _canonical(pr.ink, pr.x, pr.y, ang, READ_PPM, SHIFT_MM)
+        if turns[0].shape[0] >= q.shape[0]:
+            raise VisionError("chest values: the value book was enrolled at another patch size: enrol again")
+        top = (-2.0, 0, (0, 0))
+        for k, t in enumerate(turns):
+            _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(q, t, cv2.TM_CCOEFF_NORMED))
+            if mx > top[0]:
+                top = (float(mx), k, loc)
+        best_per.append(top[0])
+        where[v] = (ang, top)
+    best_per = np.float32(best_per)
+    order = np.argsort(-best_per)
+    b, r = float(best_per[order[0]]), float(best_per[order[1]])
+    value, other = vals[order[0]], vals[order[1]]
+    if b < min_score:
+        return None, b, b - r, f"print not read: best {value} ({b:.2f})", (value, other)
+    if b - r < min_margin:
+        return None, b, b - r, f"{value} ({b:.2f}) or {other} ({r:.2f})?", (value, other)
+    if hidden is not None:
+        ang, (_, k, (lx, ly)) = where[value]
+        t = turned[order[0]][k]
+        n = t.shape[0]
+        occ = _canonical(hidden.astype(np.float32), pr.x, pr.y, ang, READ_PPM, SHIFT_MM)[ly:ly + n, lx:lx + n]
+        body = cv2.dilate((t > 0.35 * float(t.max())).astype(np.uint8),
+                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(1.2 * READ_PPM) | 1,) * 2)) > 0
+        share = float((occ[body] > 0.5).mean()) if body.any() else 1.0
+        if share > max_hidden:
+            return None, b, b - r, (f"the print is partly out of view (under the sail?): {value} ({b:.2f}) with "
+                                    f"{100 * share:.0f} % of it hidden"), (value, other)
+    return value, b, b - r, "", ()
+
+
+def _faint(pr: "_Print") -> str:
+    return (f"the print is too blurred to read (strokes {pr.ink.max():.0f} grey levels darker than the lid, under "
+            f"{MIN_INK:.0f})")
+
+
 def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
                centre_mm: tuple[float, float], min_margin: float = MIN_MARGIN, min_score: float = MIN_SCORE,
                tol: float = TOLERANCE) -> ChestRead:
@@ -348,44 +433,74 @@ def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float,
         return ChestRead(None, 0.0, 0.0, "no printed value seen on the lid", (), *centre_mm)
     c = CHEST_WINDOW_MM * READ_PPM
     pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
+    if pr.ink.max() < MIN_INK:
+        return ChestRead(None, 0.0, 0.0, _faint(pr), (), round(x0 + pr.x / READ_PPM, 1), round(y0 + pr.y / READ_PPM, 1))
     value, s, m, why, cands = _score(patch, book, min_margin, min_score)
     return ChestRead(value, round(s, 3), round(m, 3), why, cands, round(x0 + pr.x / READ_PPM, 1),
                      round(y0 + pr.y / READ_PPM, 1))
 
 
-def _ship_axis(w: _Window) -> float | None:
-    """The long axis of the largest thing in the window that differs from the empty board (the ship's hull)."""
-    changed = cv2.morphologyEx(w.changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-    if n < 2:
-        return None
-    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    return _axis_deg(labels == big)
+#: a lid's visible part on a deck under which a chest is taken to be aboard (mm2): an empty deck shows none
+MIN_LID_ABOARD_MM2 = 12.0
 
 
 def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
                 ship_mm: tuple[float, float], aboard_mm: float = 17.0,
                 others_mm: Iterable[tuple[float, float]] = (), min_margin: float = MIN_MARGIN,
                 min_score: float = MIN_SCORE, tol: float = TOLERANCE) -> ChestRead | None:
-    """The chest aboard the ship standing at ``ship_mm``: ``None`` for an empty hold. A print nearer one of
-    ``others_mm`` (chests standing on their own beside the ship) than the ship's centre is theirs."""
+    """The chest aboard the ship standing at ``ship_mm``: ``None`` for an empty hold (no lid on the deck). The
+    chest lies anywhere on the deck, turned any way, partly under the sail: its print is read turned by its own
+    ink (:func:`_score_any_turn`); a lid seen on the deck (lid-coloured patches no larger than a lid, at least
+    :data:`MIN_LID_ABOARD_MM2`) with no print read whole is a chest whose value is not seen (``value`` ``None``, ``unsure`` says why), never an empty hold. A lid or print nearer one of
+    ``others_mm`` (chests on their own and other ships beside this one) than this ship's centre is theirs."""
     win = window(frame, to_image, ship_mm, SHIP_WINDOW_MM)
     ewin = _empty_window(empty, empty_ppm, ship_mm, SHIP_WINDOW_MM)
     x0, y0 = ship_mm[0] - SHIP_WINDOW_MM, ship_mm[1] - SHIP_WINDOW_MM
     others = [tuple(o) for o in others_mm]
-    mine = []
     w = _Window.of(win, ewin)
-    for pr, patch in _read_window(w, book, tol, _ship_axis(w)):
-        bx, by = x0 + pr.x / READ_PPM, y0 + pr.y / READ_PPM
-        d = float(np.hypot(bx - ship_mm[0], by - ship_mm[1]))
-        if d > aboard_mm or any(np.hypot(bx - ox, by - oy) < d for ox, oy in others):
+    # which pixels of the window are this ship's deck: within aboard_mm of its centre, nearer it than the others
+    n = win.shape[0]
+    gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
+    bx, by = x0 + (gx + 0.5) / READ_PPM, y0 + (gy + 0.5) / READ_PPM
+    d_ship = np.hypot(bx - ship_mm[0], by - ship_mm[1])
+    mine = d_ship <= aboard_mm
+    for ox, oy in others:
+        mine &= d_ship <= np.hypot(bx - ox, by - oy)
+    lid = _lid_mask(w.lab, w.changed, book.lid_lab, tol) & mine.astype(np.uint8)
+    # a lid's visible part: the lid-coloured patches no larger than a lid (a yellow sail is lid-coloured and
+    # larger: not a chest)
+    # larger: not a chest), the parts a closing 3 mm wide joins taken as one (a sail's flag stripe cuts it in two)
+    joined = cv2.morphologyEx(lid, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(3 * READ_PPM) | 1,) * 2))
+    k, lab_, _, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    sizes = np.bincount(lab_[lid > 0].ravel(), minlength=k)
+    small = [j for j in range(1, k) if sizes[j] <= 1.15 * book.lid_mm2 * READ_PPM * READ_PPM]
+    lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
+    reads = []
+    for pr in _prints(lid, w.grey, w.changed, READ_PPM, 0.1 * book.lid_mm2):
+        px, py = int(min(n - 1, max(0, round(pr.y)))), int(min(n - 1, max(0, round(pr.x))))
+        if not mine[px, py]:
             continue
-        mine.append((d, bx, by, patch))
-    if not mine:
-        return None
-    d, bx, by, patch = min(mine, key=lambda m: m[0])
-    value, s, m, why, cands = _score(patch, book, min_margin, min_score)
-    return ChestRead(value, round(s, 3), round(m, 3), why, cands, round(bx, 1), round(by, 1))
+        reads.append((float(d_ship[px, py]), x0 + pr.x / READ_PPM, y0 + pr.y / READ_PPM, pr))
+    if not reads:
+        if lid_mm2 < MIN_LID_ABOARD_MM2:
+            if len(small) < k - 1:  # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it
+                return ChestRead(None, 0.0, 0.0, "the ship's sail has the lids' colour: a chest on its deck is not "
+                                 "told from the sail", (), *ship_mm)
+            return None
+        ys, xs = np.nonzero(np.isin(lab_, small) & (lid > 0))
+        return ChestRead(None, 0.0, 0.0, f"a chest's lid is seen on the deck ({lid_mm2:.0f} mm2) but no printed "
+                         "value (under the sail?)", (), round(x0 + float(xs.mean()) / READ_PPM, 1),
+                         round(y0 + float(ys.mean()) / READ_PPM, 1))
+    _, px, py, pr = min(reads, key=lambda m: m[0])
+    # neither the lid nor the print's marks (the gaps a blurred stroke's edge leaves between them closed): a sail,
+    # the deck, the board
+    seen = cv2.morphologyEx(((lid > 0) | (pr.ink > 0)).astype(np.uint8), cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    hidden = seen == 0
+    if pr.ink.max() < MIN_INK:
+        return ChestRead(None, 0.0, 0.0, _faint(pr), (), round(px, 1), round(py, 1))
+    value, s_, m, why, cands = _score_any_turn(pr, book, min_margin, min_score, hidden)
+    return ChestRead(value, round(s_, 3), round(m, 3), why, cands, round(px, 1), round(py, 1))
 
 
 @dataclass
@@ -424,7 +539,8 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         if p.name not in ships:
             continue
         r = read_aboard(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm),
-                        others_mm=[(q.x_mm, q.y_mm) for q in lone])
+                        others_mm=[(q.x_mm, q.y_mm) for q in pieces if q is not p and (q.kind == "chest"
+                                                                                    or q.name in ships)])
         laden = (p.kind or "").endswith("laden")  # the ship's best template is the one enrolled carrying a chest
         if r is None and laden:  # no print seen on the deck, but it looks laden: not sure
             out.aboard[p.name] = None

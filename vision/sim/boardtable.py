@@ -16,9 +16,12 @@ its top is seen a little displaced in a tilted view, which this model leaves out
 - ``chest_up``: a gold chest (12 x 9 mm) with its value in thousands printed on the lid (6 mm tall,
   strokes under 1 mm, turned with the chest);
 - ``chest_down``: the same chest face down (dark wood, no value);
-- a ship carrying a chest (``carries``: its value in doubloons): the chest face up on the stern deck,
-  lengthwise, its centre 11 mm behind the ship's middle, the sail covering its front third (the value stays
-  in view: the rules put a carried chest aboard, one per ship);
+- a ship carrying a chest (``carries``: its value in doubloons): the chest face up on the deck where the
+  player put it (``deck``: its centre along and across the hull and its turn against the hull; by default
+  lengthwise on the stern, 11 mm behind the ship's middle): anywhere on the deck clear of the mast, turned
+  any way, overhanging the hull's side or end as it may (:func:`deck_spot` draws such a place); the sail is
+  drawn over it, so a chest near the mast has part of its lid, and maybe its print, hidden from above (the
+  rules put a carried chest aboard, one per ship);
 - ``sheet``: a plain light square (``look`` mm a side) lying over the board: a sheet or a hand
   hiding the art.
 
@@ -68,8 +71,12 @@ PEARL_BGR: dict[str, tuple[int, int, int]] = {"green": (90, 200, 70), "white": (
 BOAT_MM = (26.0, 11.0)
 SAILBOAT_MM = (40.0, 16.0)
 DISC_MM = 26.0
-#: where a carried chest stands on its ship: its centre this far behind the ship's middle (mm, along the hull)
+#: where a carried chest stands on its ship by default: its centre this far behind the ship's middle (mm, along the hull)
 CHEST_ABOARD_MM = 11.0
+#: the mast's radius (mm) at the ship's middle: a carried chest lies clear of it
+MAST_MM = 1.5
+#: the sail seen from above (mm, along x across the hull), centred on the mast: it hides what lies under it
+SAIL_MM = (15.0, 10.0)
 #: how far inside its space's outline a hand puts each kind's centre (mm): a small boat sits in its cell
 INSET_MM = {"boat": 14.0, "sailboat": 21.0, "disc": 13.0}
 
@@ -86,6 +93,56 @@ class BoardPiece:
     yaw_deg: float = 0.0
     mark: tuple[int, int, int] | None = None  # what a boat carries (a pearl's colour)
     carries: int = 0  # a ship's chest aboard: its value in doubloons (0: the hold is empty)
+    #: where the carried chest lies on the deck: (along, across) mm from the ship's middle in the hull's frame
+    #: (along towards the stern, ``yaw_deg``'s direction) and its turn against the hull (degrees); ``None``: the stern
+    deck: tuple[float, float, float] | None = None
+
+
+def on_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Which points (mm in the hull's frame: x along, y across) lie over the hull (the 28 x 12 mm ellipse)."""
+    return (x / (SHIP_MM[0] / 2)) ** 2 + (y / (SHIP_MM[1] / 2)) ** 2 <= 1.0
+
+
+def _chest_grid(along: float, across: float, turn_deg: float, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """An n x n grid of points over a chest lying at (along, across) turned ``turn_deg`` (hull frame, mm)."""
+    u, v = np.meshgrid(np.linspace(-CHEST_MM[0] / 2, CHEST_MM[0] / 2, n), np.linspace(-CHEST_MM[1] / 2, CHEST_MM[1] / 2, n))
+    a = math.radians(turn_deg)
+    return along + u * math.cos(a) - v * math.sin(a), across + u * math.sin(a) + v * math.cos(a)
+
+
+def deck_fits(along: float, across: float, turn_deg: float, min_on_hull: float = 0.6) -> bool:
+    """Whether a chest can lie there on a ship's deck: its centre over the hull, at least ``min_on_hull`` of it
+    over the hull (it may overhang the side or the end, as a 12 x 9 mm chest on a 12 mm hull does), clear of the
+    mast by :data:`MAST_MM`."""
+    if not on_hull(np.float64(along), np.float64(across)):
+        return False
+    a = math.radians(turn_deg)  # the mast in the chest's own frame
+    u = -along * math.cos(a) - across * math.sin(a)
+    v = along * math.sin(a) - across * math.cos(a)
+    if abs(u) < CHEST_MM[0] / 2 + MAST_MM and abs(v) < CHEST_MM[1] / 2 + MAST_MM:
+        return False
+    return float(on_hull(*_chest_grid(along, across, turn_deg)).mean()) >= min_on_hull
+
+
+def deck_spot(rng: np.random.Generator, tries: int = 500) -> tuple[float, float, float]:
+    """Where a player puts a chest on a ship's deck: any point and turn that fits (:func:`deck_fits`), bow or
+    stern alike: (along, across, turn) for :class:`BoardPiece`'s ``deck``."""
+    for _ in range(tries):
+        along = float(rng.uniform(-SHIP_MM[0] / 2, SHIP_MM[0] / 2))
+        across = float(rng.uniform(-SHIP_MM[1] / 2, SHIP_MM[1] / 2))
+        turn = float(rng.uniform(0, 180))
+        if deck_fits(along, across, turn):
+            return along, across, turn
+    return CHEST_ABOARD_MM, 0.0, 0.0
+
+
+def print_hidden(deck: tuple[float, float, float] | None) -> float:
+    """How much of a carried chest's print (the middle 4 x 6 mm of its lid) the sail hides from above (0-1)."""
+    along, across, turn = deck if deck is not None else (CHEST_ABOARD_MM, 0.0, 0.0)
+    u, v = np.meshgrid(np.linspace(-2.0, 2.0, 9), np.linspace(-3.0, 3.0, 9))
+    a = math.radians(turn)
+    x, y = along + u * math.cos(a) - v * math.sin(a), across + u * math.sin(a) + v * math.cos(a)
+    return float(((np.abs(x) <= SAIL_MM[0] / 2) & (np.abs(y) <= SAIL_MM[1] / 2)).mean())
 
 
 def piece_for_look(look: str, pearl: str | None = None) -> tuple[str, int, tuple[int, int, int] | None]:
@@ -212,24 +269,32 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
         cv2.ellipse(plane, (int(c[0]), int(c[1])), (int(w / 2 * ppm * 16), int(h / 2 * ppm * 16)), yaw, 0, 360,
                     colour, -1, cv2.LINE_AA, shift=4)
 
-    def chest(up: bool, value: int, at: np.ndarray, box) -> None:
+    def chest(up: bool, value: int, at: np.ndarray, box, turned: float = yaw) -> None:
         """A chest, face up with its value in thousands printed on the lid, or face down (dark wood)."""
         body = (40, 175, 225) if up else (30, 45, 75)
         cv2.fillConvexPoly(plane, box(*CHEST_MM), body, cv2.LINE_AA, shift=4)
         cv2.polylines(plane, [box(*CHEST_MM)], True, (20, 40, 60), max(1, int(ppm * 0.6)), cv2.LINE_AA, shift=4)
         if up:  # printed on the lid: it turns with the chest
-            _print_turned(plane, str(value // 1000), at * ppm, yaw, 0.28 * ppm, (20, 30, 60), 0.8 * ppm)
+            _print_turned(plane, str(value // 1000), at * ppm, turned, 0.28 * ppm, (20, 30, 60), 0.8 * ppm)
 
     if piece.kind == "ship":
         sail, pattern = SHIP_LOOKS[piece.look % len(SHIP_LOOKS)]
         ellipse(SHIP_MM[0], SHIP_MM[1], (20, 30, 45), off=tuple(shadow_dir * 2.5))  # shadow
         ellipse(SHIP_MM[0], SHIP_MM[1], (35, 60, 95))
         ellipse(SHIP_MM[0] - 5, SHIP_MM[1] - 4, (55, 90, 135))
-        if piece.carries:  # on the stern deck, under the sail's edge
+        if piece.carries:  # on the deck where the player put it, under the sail where they overlap
+            along, across, turn = piece.deck if piece.deck is not None else (CHEST_ABOARD_MM, 0.0, 0.0)
             a = math.radians(yaw)
-            at = centre + CHEST_ABOARD_MM * np.array([math.cos(a), math.sin(a)])
-            chest(True, piece.carries, at, lambda w, h, dx=0.0, dy=0.0: rect(w, h, dx + CHEST_ABOARD_MM, dy))
-        cv2.fillConvexPoly(plane, rect(15, 10), sail, cv2.LINE_AA, shift=4)
+            at = centre + along * np.array([math.cos(a), math.sin(a)]) + across * np.array([-math.sin(a), math.cos(a)])
+            b = math.radians(yaw + turn)
+            cb, sb = math.cos(b), math.sin(b)
+
+            def lying(w: float, h: float, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
+                pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) + [dx, dy]
+                return np.round((pts @ np.array([[cb, sb], [-sb, cb]]) + at) * ppm * 16).astype(np.int32)
+
+            chest(True, piece.carries, at, lying, yaw + turn)
+        cv2.fillConvexPoly(plane, rect(*SAIL_MM), sail, cv2.LINE_AA, shift=4)
         mark = (30, 30, 30) if sum(sail) > 300 else (235, 235, 235)
         if pattern == "stripe":
             cv2.fillConvexPoly(plane, rect(15, 1.5), mark, cv2.LINE_AA, shift=4)
