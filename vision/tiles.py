@@ -786,7 +786,18 @@ class TileClassifier:
                    np.ascontiguousarray((tC * tC).sum(axis=3).transpose(1, 2, 0)))
             if level is not None:
                 self._visible_terms[level] = hit
-        tl, tl2, tcm, tc2 = hit if js is None else (t[..., js] for t in hit)
+        if js is None:
+            tl, tl2, tcm, tc2 = hit
+        else:
+            # a few templates: taken from copies with the template first (kept), a contiguous slice each, not
+            # gathered from the last axis of every row (which cost as much as the products for one template)
+            key = ("by template", level)
+            first = self._visible_terms.get(key) if level is not None else None
+            if first is None:
+                first = tuple(np.ascontiguousarray(np.moveaxis(t, -1, 0)) for t in hit)
+                if level is not None:
+                    self._visible_terms[key] = first
+            tl, tl2, tcm, tc2 = (np.moveaxis(t[js], 0, -1) for t in first)
         mo = (vis * oL).sum(axis=2) / sw                                         # (P2, B)
         oLc = (oL - mo[..., None]) * vis                                         # weighted, centred
         # the weighted chroma once, both channels side by side in contiguous memory (numpy is slow on a
