@@ -235,7 +235,7 @@ class Recognizer:
         self._mat_bgr: np.ndarray | None = None
         self._mat_key: Any = None
         self._start_template: tuple[np.ndarray, float] | None = None
-        self._start_templates: dict[float, tuple[np.ndarray, float]] = {}
+        self._start_templates: dict[tuple[float, tuple[int, int]], tuple[np.ndarray, float, np.ndarray]] = {}
         self._table_bgr: np.ndarray | None = None
         self._table_key: Any = None
         self._view_key: Any = None
@@ -933,15 +933,18 @@ class Recognizer:
             self._start_template = (t, float(np.linalg.norm(t)))
         return self._start_template
 
-    def _turned_start(self, turn: float) -> tuple[np.ndarray, float]:
+    def _turned_start(self, turn: float, size: tuple[int, int]) -> tuple[np.ndarray, float, np.ndarray]:
         """The start tile's template turned clockwise by ``turn`` degrees about the tile's centre and moved by
         half a pixel right and down (:data:`START_SHIFT_PX`), without its outer ring of START_RING_PX pixels, and
         its norm. The ring: an enrolment crop a pixel off puts tile border or mat in it, which must not steer the
         grid. The half pixel: every turn, none included, is then interpolated alike (each pixel a blend of about
         four), so the turns compare fairly; unshifted, the unturned template alone stays sharp and the smoothed
         turned ones match a camera's soft picture better (the tile came out 1 degree off either way). Kept per
-        turn (a few dozen quarter and half degrees). Up to 6 degrees the inner square stays within the template."""
-        hit = self._start_templates.get(turn)
+        turn (a few dozen quarter and half degrees). Up to 6 degrees the inner square stays within the template.
+        Also the conjugate of its Fourier transform on an image of ``size`` (rows, columns), channels apart: the
+        correlation with an image of that size is the inverse transform of the product (no wrap-around at the
+        places where the template lies wholly inside the image)."""
+        hit = self._start_templates.get((turn, size))
         if hit is None:
             j0 = self.classifier.ids.index(self.catalog.start)
             c = (TILE_PX - 1) / 2.0
@@ -951,7 +954,8 @@ class Recognizer:
                                borderMode=cv2.BORDER_REFLECT)
             r = START_RING_PX
             t = centre_lightness(np.array(t[r:TILE_PX - r, r:TILE_PX - r]))
-            hit = self._start_templates[turn] = (t, float(np.linalg.norm(t)))
+            conj = np.conj(np.fft.rfft2(t, s=size, axes=(0, 1)))
+            hit = self._start_templates[(turn, size)] = (t, float(np.linalg.norm(t)), conj)
         return hit
 
     def _refine_start(self, frame: np.ndarray, to_frame: MapFn, guess: Grid,
@@ -991,7 +995,11 @@ class Recognizer:
         lo = MARGIN_PX + r - reach
         gc = GridSampler().sample(frame, to_frame, None, guess, 0, 0, 1, 1, TILE_PX, MARGIN_PX)
         image = to_features(gc.image)
-        stats = _match_stats(image, TILE_PX - 2 * r)
+        side = TILE_PX - 2 * r
+        _, spread = _match_stats(image, side)
+        # every turn's correlation through one transform of the cell (the turned templates' are kept)
+        spectrum = np.fft.rfft2(image, axes=(0, 1))
+        h, w = image.shape[:2]
         best: tuple[float, float, int, int, np.ndarray | None] = (-2.0, 0.0, 0, 0, None)   # score, turn, place, map
         tried: set[float] = set()
         for _round, (span, step) in enumerate(rounds):
@@ -1001,8 +1009,9 @@ class Recognizer:
                 if turn in tried:
                     continue          # the same turn again (each round's middle): the same score, not better
                 tried.add(turn)
-                t, norm = self._turned_start(turn)
-                res = _match_map(image, t, norm, stats)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
+                t, norm, conj = self._turned_start(turn, (h, w))
+                num = np.fft.irfft2((spectrum * conj).sum(axis=2), s=(h, w))[:h - side + 1, :w - side + 1]
+                res = (num / (spread * norm)).astype(np.float32)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 if s > best[0]:
                     best = (s, turn, lx, ly, res)
@@ -1550,8 +1559,8 @@ def _peak_offset(left: float, mid: float, right: float) -> float:
 
 
 def _match_stats(image: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per position of a ``side`` x ``side`` template on ``image``: the sum of lightness and of squared features
-    under it (what :func:`_match_map` divides by), for several templates of that size on one image."""
+    """Per position of a ``side`` x ``side`` template on ``image``: the sum of lightness under it and the spread of
+    the features there (lightness centred), which :func:`_match_map` divides by; once for several templates."""
     il = cv2.integral(np.ascontiguousarray(image[..., 0]), sdepth=cv2.CV_64F)
     isq = cv2.integral((image * image).sum(axis=2), sdepth=cv2.CV_64F)
     s1 = il[side:, side:] - il[:-side, side:] - il[side:, :-side] + il[:-side, :-side]
@@ -1559,21 +1568,16 @@ def _match_stats(image: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
     return s1, np.sqrt(np.maximum(s2 - s1 * s1 / (side * side), 1e-3))
 
 
-def _match_map(image: np.ndarray, template: np.ndarray, norm: float | None = None,
-               stats: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """Correlation map like :meth:`FeatureCanvas.scores` (lightness centred per position) over a whole image;
-    ``stats``: :func:`_match_stats` of the image for this template size (computed when not given)."""
+def _match_map(image: np.ndarray, template: np.ndarray, norm: float | None = None) -> np.ndarray:
+    """Correlation map like :meth:`FeatureCanvas.scores` (lightness centred per position) over a whole image."""
     th, tw = template.shape[:2]
     num = cv2.matchTemplate(image, template, cv2.TM_CCORR)
-    if stats is None or th != tw:
-        il = cv2.integral(np.ascontiguousarray(image[..., 0]), sdepth=cv2.CV_64F)
-        isq = cv2.integral((image * image).sum(axis=2), sdepth=cv2.CV_64F)
-        s1 = il[th:, tw:] - il[:-th, tw:] - il[th:, :-tw] + il[:-th, :-tw]
-        s2 = isq[th:, tw:] - isq[:-th, tw:] - isq[th:, :-tw] + isq[:-th, :-tw]
-        spread = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-3))
-    else:
-        spread = stats[1]
-    den = spread * (norm if norm is not None else float(np.linalg.norm(template)))
+    il = cv2.integral(np.ascontiguousarray(image[..., 0]), sdepth=cv2.CV_64F)
+    isq = cv2.integral((image * image).sum(axis=2), sdepth=cv2.CV_64F)
+    s1 = il[th:, tw:] - il[:-th, tw:] - il[th:, :-tw] + il[:-th, :-tw]
+    s2 = isq[th:, tw:] - isq[:-th, tw:] - isq[th:, :-tw] + isq[:-th, :-tw]
+    den = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-3)) * (norm if norm is not None else
+                                                                 float(np.linalg.norm(template)))
     return (num / den).astype(np.float32)
 
 
