@@ -337,9 +337,10 @@ def _collect(det: MarkerDetection, corners, ids, rejected, mat: Mat, offset=(0.0
 
 def _search_half(grey: np.ndarray, mat: Mat, smallest: float, largest: float) -> MarkerDetection:
     """The whole frame shrunk to half its size (area average), keeping quads of a plausible marker size there:
-    a quarter of the pixels to threshold and trace. Corners come back in the frame's pixels (the caller
-    refines them on the frame's own edges). Markers under :data:`HALF_MIN_SIDE_PX` at half size are not
-    looked for here (their cells would be under 3 pixels): the full-size search finds them."""
+    a quarter of the pixels to threshold and trace. When every marker of the mat is found so, each is read again
+    at full size in a small window around it (:func:`_search_windows`): the corners are the full-size search's.
+    Markers under :data:`HALF_MIN_SIDE_PX` at half size are not looked for here (their cells would be under 3
+    pixels): the full-size search finds them."""
     h, w = grey.shape[:2]
     small = cv2.resize(grey[:h - h % 2, :w - w % 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     det = MarkerDetection(search="half", searched_px=int(small.size))
@@ -350,7 +351,15 @@ def _search_half(grey: np.ndarray, mat: Mat, smallest: float, largest: float) ->
         return [np.asarray(q, np.float64) * 2.0 + 0.5 for q in quads] if quads is not None else None
 
     _collect(det, up(corners), ids, up(rejected), mat)
-    return det
+    if len(det.corners) < len(mat.marker_ids):
+        return det
+    # found at half size: read again at full size in small windows around them, so that the corners are the
+    # full-size detector's own (the half size's, refined on the same edges, were up to 0.1 px apart, and three
+    # knife-edge cells of the bench's hard boards read differently)
+    full = _search_windows(grey, mat, det.corners)
+    full.search, full.searched_px = "half", full.searched_px + det.searched_px
+    full.rejected = det.rejected + full.rejected
+    return full
 
 
 def _search_frame(grey: np.ndarray, mat: Mat, detector, how: str) -> MarkerDetection:
