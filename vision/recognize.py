@@ -924,8 +924,8 @@ class Recognizer:
         return guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8
 
     def _start_inner(self) -> tuple[np.ndarray, float]:
-        """The start tile's template without its outer ring of START_RING_PX pixels, and its norm: an enrolment
-        crop a pixel off puts tile border or mat in that ring, which must not steer the grid."""
+        """The start tile's template without its outer ring of START_RING_PX pixels, and its norm: an
+        enrolment crop a pixel off puts tile border or mat in that ring, which must not steer the grid."""
         if self._start_template is None:
             j0 = self.classifier.ids.index(self.catalog.start)
             r = START_RING_PX
