@@ -344,7 +344,8 @@ def _search_half(grey: np.ndarray, mat: Mat, smallest: float, largest: float) ->
     h, w = grey.shape[:2]
     small = cv2.resize(grey[:h - h % 2, :w - w % 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     det = MarkerDetection(search="half", searched_px=int(small.size))
-    detector = _sized_for(mat, (w // 2, h // 2), max(smallest / 2, HALF_MIN_SIDE_PX), max(largest / 2, HALF_MIN_SIDE_PX * 2))
+    detector = _sized_for(mat, (w // 2, h // 2), max(smallest / 2, HALF_MIN_SIDE_PX),
+                          max(largest / 2, HALF_MIN_SIDE_PX * 2))
     corners, ids, rejected = detector.detectMarkers(small)
 
     def up(quads):     # half-size pixel (i, j) covers full-size pixels 2i, 2i + 1: its centre is at 2i + 0.5
