@@ -123,3 +123,55 @@ def test_block_scores_of_a_few_templates_equal_those_of_all(neuesland):
             assert np.array_equal(dy, dy_all[js]) and np.array_equal(dx, dx_all[js])
             again = clf._block_grid(fc, level, js, t0, l0, 1)
             assert np.array_equal(again[0], s)
+
+
+def test_canvas_scores_are_the_normalised_correlation_at_every_shift():
+    """FeatureCanvas.scores (each shift correlated in place, issue 14) against the correlation written out: the
+    window's lightness centred, over the norms of window and template."""
+    from vision.tiles import FeatureCanvas, GridCanvas, centre_lightness
+
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (3 * 48 + 24, 3 * 48 + 24, 3), np.uint8)
+    fc = FeatureCanvas(GridCanvas(image, 0, 0, 3, 3, 48, 12))
+    for level, n in ((0, 48), (1, 24)):
+        temps = centre_lightness(rng.normal(size=(4, n, n, 3)).astype(np.float32))
+        norms = np.linalg.norm(temps.reshape(4, -1), axis=1)
+        tops, lefts = np.array([5, 20, 40, 12]) // (level + 1), np.array([30, 7, 18, 44]) // (level + 1)
+        sc, t, left = fc.scores(level, temps, norms, tops, lefts, 2)
+        assert sc.shape == (4, 5, 5)
+        img = fc.levels[level].astype(np.float64)
+        for k in range(4):
+            for dy in range(5):
+                for dx in range(5):
+                    w = img[t[k] + dy:t[k] + dy + n, left[k] + dx:left[k] + dx + n].copy()
+                    w[..., 0] -= w[..., 0].mean()
+                    want = (w * temps[k]).sum() / (np.linalg.norm(w) * norms[k])
+                    assert abs(sc[k, dy, dx] - want) < 1e-4, (level, k, dy, dx, sc[k, dy, dx], want)
+
+
+@pytest.mark.shared
+def test_the_start_search_scores_places_cheaply_near_where_the_full_search_puts_them(neuesland):
+    """The start search scores its places with turned templates on one sample of the cell (issue 14) and runs the
+    full search (the frame sampled at every turn) only where the start tile is seen clearly: both put the start
+    tile within a millimetre and a degree (two of the search's steps) of each other, scoring alike."""
+    cv2.setNumThreads(1)
+    rec = neuesland.recognizer()
+    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
+    loc = rec.rectifier.locate(frame)
+    size = (frame.shape[1], frame.shape[0])
+
+    def to_frame(p):
+        return rec.rectifier.mat_to_image(p, loc, size)
+
+    found = rec.find_start(frame, to_frame)
+    for shift, turn in (((3.0, -2.0), 0.0), ((-4.0, 1.0), 2.0), ((0.0, 5.0), -3.0)):
+        guess = Grid((found.origin_mm[0] + shift[0], found.origin_mm[1] + shift[1]), found.angle_deg + turn, 45.0)
+        cheap, cg = rec._prescore_start(frame, to_frame, guess)
+        full, fg = rec._refine_start(frame, to_frame, guess)
+        assert abs(cheap - full) < 0.03, (cheap, full)
+        assert np.hypot(cg.origin_mm[0] - fg.origin_mm[0], cg.origin_mm[1] - fg.origin_mm[1]) < 1.0, (cg, fg)
+        assert abs(cg.angle_deg - fg.angle_deg) <= 1.0 + 1e-9, (cg, fg)
+    # the grid returned is the full search's from the place found (before the outline squares it up, which the
+    # board's neighbouring tiles prevent here)
+    exact = rec._refine_start(frame, to_frame, Grid(found.origin_mm, round(found.angle_deg / 90) * 90.0, 45.0))[1]
+    assert abs(exact.angle_deg - found.angle_deg) <= 0.5 + 1e-9

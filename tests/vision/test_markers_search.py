@@ -83,9 +83,30 @@ def test_the_first_search_on_a_checked_cloth_decodes_only_marker_sized_quads(bus
     det = detect_markers(frame, MAT)
     assert sorted(det.corners) == list(MAT.marker_ids)
     assert corner_error_px(det, truth) < 0.5
-    assert det.search == "sized", "the sized search found the markers: the any-size search is not needed"
+    assert det.search in ("half", "sized"), "a sized search found the markers: the any-size search is not needed"
     # the any-size search rejects ~2800 checks of this cloth; the sized one none or a handful
     assert len(det.rejected) < 30, f"{len(det.rejected)} quads decoded and rejected"
+
+
+def test_the_half_size_search_finds_the_corners_the_full_size_search_finds(busy, monkeypatch):
+    """The first search runs on the frame shrunk to half (a quarter of the pixels, issue 14), then reads each
+    marker found at full size in a small window: its corners are where the full-size search puts them."""
+    frame, truth = busy
+    half = detect_markers(frame, MAT)
+    assert half.search == "half"
+    monkeypatch.setattr(markers_module, "_search_half", lambda *a: markers_module.MarkerDetection(search="half"))
+    full = detect_markers(frame, MAT)
+    assert full.search == "sized" and sorted(full.corners) == sorted(half.corners) == list(MAT.marker_ids)
+    worst = max(float(np.abs(half.corners[m] - full.corners[m]).max()) for m in MAT.marker_ids)
+    assert worst < 1e-3, f"corners {worst:.4f} px apart: the full-size detector's own corners are kept"
+    assert corner_error_px(half, truth) < 0.5
+
+
+def test_markers_too_small_for_the_half_size_search_are_found_at_full_size():
+    frame, truth = table(None, size=(1024, 576))  # ~0.75 px/mm: markers of ~30 px, 15 at half size
+    det = detect_markers(frame, MAT)
+    assert det.search == "sized" and sorted(det.corners) == list(MAT.marker_ids)
+    assert corner_error_px(det, truth) < 0.5
 
 
 def test_tracking_looks_only_in_small_windows_around_the_markers(busy, searches):
