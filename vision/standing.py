@@ -91,7 +91,17 @@ def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_
     may lie beyond, its base or the part that tells its colour). ``nadir_px``: the camera's nadir in the same
     coordinates (None: unknown, the picture's middle is taken). The base lies ``foot_px`` beyond the picture's
     end nearest the nadir, on the line through the nadir and the picture's middle, across it at the picture's
-    middle."""
+    middle.
+
+    With ``camera_height`` (the camera's height over the table, mm) the base along that line is the mean of that
+    estimate (the foot reaches 4 to 8 mm from the middle as the figure is turned) and one that errs for another
+    reason: the picture's middle taken back by the lean of the figure's middle height (:data:`FIGURE_MIDDLE_MM`; a
+    point at height z lands ``z / (H - z)`` of its distance from the nadir further out, so the base lies at
+    ``(H - z) / H`` of the middle's distance), which does not depend on the turn but on how much of the figure the
+    picture holds. On boards made like the bench's field camera at ``hard`` (other seeds) the base's error along
+    the lean went from a mean of +0.5-0.6 mm and sd 1.5-1.6 mm to -0.3-0.15 and 1.2-1.4; the recogniser passes the
+    height only with ``Recognizer.base_from_middle`` (off: on the benches as many figures near a border went wrong
+    as went right, see docs/vision.md)."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return float("nan"), float("nan"), False
