@@ -250,10 +250,14 @@ class RegionMaps:
         return out
 
     def region_at(self, tile_id: str, rotation: int, u: float, v: float) -> str:
-        """Region id under ``(u, v)`` (tile fractions in the turned tile, clipped to the tile)."""
-        uu, vv = unrotate_uv(float(np.clip(u, 0.0, 1.0 - 1e-9)), float(np.clip(v, 0.0, 1.0 - 1e-9)), rotation)
+        """Region id under ``(u, v)`` (tile fractions in the turned tile, clipped to the tile). Clipped after the
+        turn back: a point on the tile's west edge (u = 0) turned by 90 degrees lies at 1.0 - 0 of the unturned
+        tile, one past its last pixel (before: an IndexError that ended `tablehub score`)."""
+        uu, vv = unrotate_uv(float(u), float(v), rotation)
         lab = self.map(tile_id).labels
-        return self.geometry.regions(tile_id)[int(lab[int(vv * WORK_PX), int(uu * WORK_PX)])][0]
+        col = min(max(int(float(uu) * WORK_PX), 0), WORK_PX - 1)
+        row = min(max(int(float(vv) * WORK_PX), 0), WORK_PX - 1)
+        return self.geometry.regions(tile_id)[int(lab[row, col])][0]
 
     def region_under(self, tile_id: str, rotation: int, footprint: np.ndarray) -> tuple[str, float]:
         """The region a figure's ``footprint`` (a boolean mask over the turned tile, any square size) stands on,

@@ -58,6 +58,56 @@ def test_a_leaning_picture_stands_at_its_end_nearest_the_nadir():
         assert math.hypot(xx[mask].mean() - base[0], yy[mask].mean() - base[1]) > 3
 
 
+MEEPLE = [(0.0, 7.0, 3.8), (3.0, 6.8, 3.6), (6.0, 4.6, 3.4), (9.0, 8.0, 3.2), (11.5, 7.6, 3.0), (13.0, 3.3, 3.0),
+          (15.5, 3.0, 2.8), (17.0, 2.4, 2.3)]
+"""A wooden figure as horizontal slices: height, half width along its body, half depth (mm): legs, hips, arms,
+shoulders, head."""
+
+
+def _turned_figure(yaw: float, dist_mm: float, height_mm: float, d: np.ndarray, mm_px: float = 1.88):
+    """The picture (a mask at the figure finder's scale, about 1.9 mm a pixel) of a figure turned by ``yaw``
+    standing ``dist_mm`` from the nadir of a camera ``height_mm`` up, along ``d``; its base and the nadir in
+    pixels."""
+    import cv2
+
+    size, ss = 60, 8
+    img = np.zeros((size * ss, size * ss), np.uint8)
+    base = np.array([size / 2, size / 2]) * mm_px
+    along = np.array([math.cos(yaw), math.sin(yaw)])
+    for z, hw, hd in MEEPLE:
+        c = base + d * dist_mm * z / (height_mm - z)
+        a, b = (c - (hw - hd) * along) / mm_px * ss, (c + (hw - hd) * along) / mm_px * ss
+        cv2.line(img, tuple(int(v) for v in a), tuple(int(v) for v in b), 255, max(1, int(2 * hd / mm_px * ss)))
+    mask = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA) > 127
+    base_px = base / mm_px - 0.5
+    return mask, base_px, base_px - d * dist_mm / mm_px
+
+
+def test_the_base_along_the_lean_does_not_depend_on_how_the_figure_is_turned():
+    """A figure's foot reaches 4 to 8 mm from its middle towards the nadir as it is turned, so its picture's near
+    end plus a fixed half foot errs by up to 2-3 mm with the turn; with the camera's height the picture's middle
+    taken back by the lean of the figure's middle height is a second estimate that does not depend on the turn.
+    Over 12 turns, 4 directions, 3 distances and 2 camera heights the base's error along the lean spreads less
+    (before: sd 0.93 mm, up to 2.2 mm; mean +0.5 mm)."""
+    from vision.standing import FOOT_MM
+
+    mm_px = 1.88
+    errors = {None: [], "height": []}
+    for cam_h in (600.0, 800.0):
+        for dist in (150.0, 300.0, 450.0):
+            for angle in np.radians([10, 100, 200, 290]):
+                d = np.array([math.cos(angle), math.sin(angle)])
+                for yaw in np.radians(np.arange(0, 180, 15)):
+                    mask, base, nadir = _turned_figure(yaw, dist, cam_h, d, mm_px)
+                    for key, h in ((None, None), ("height", cam_h)):
+                        x, y, _ = standing_point(mask, tuple(nadir), FOOT_MM / mm_px, h)
+                        errors[key].append(((x - base[0]) * d[0] + (y - base[1]) * d[1]) * mm_px)
+    fixed, both = np.array(errors[None]), np.array(errors["height"])
+    assert both.std() < 0.7 * fixed.std(), (both.std(), fixed.std())
+    assert np.abs(both).max() < np.abs(fixed).max(), (np.abs(both).max(), np.abs(fixed).max())
+    assert abs(both.mean()) < 0.5, both.mean()
+
+
 # --------------------------------------------------------------------------- rendered tables
 
 

@@ -76,3 +76,16 @@ def test_a_figure_is_placed_by_its_footprint(neuesland):
     foot = np.zeros((48, 48), bool)
     foot[30:42, 6:18] = True          # the plain's lower left, away from the mountains
     assert rec.region_under("ds007", 0, foot) == names[int(np.bincount(lab[foot]).argmax())] == "G:SW"
+
+
+def test_a_point_on_the_tiles_edge_has_a_region_in_every_rotation(scan_shapes, neuesland):
+    """`tablehub score` asks for the regions near a figure, up to the tile's edge (u or v = 0 or 1): turned back
+    by 90 or 270 degrees a point on the west or north edge lies at 1.0 of the unturned tile, one past its last
+    pixel, and the photo score bench ended there with an IndexError. It is the region just inside the edge."""
+    geometry = neuesland.setup.geometry
+    for tid in geometry.tile_ids[::7]:
+        for rot in (0, 90, 180, 270):
+            for u, v in ((0.0, 0.5), (1.0, 0.5), (0.5, 0.0), (0.5, 1.0), (0.0, 0.0), (1.0, 1.0), (0.0, 1.0)):
+                inside = (min(max(u, 0.002), 0.998), min(max(v, 0.002), 0.998))
+                assert scan_shapes.region_at(tid, rot, u, v) == scan_shapes.region_at(tid, rot, *inside), \
+                    (tid, rot, u, v)
