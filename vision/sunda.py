@@ -68,6 +68,7 @@ SURE_PARALLAX_MM = 3.5
 MARKER_STILL = 6.0        # mean grey difference (0-255) round a marker under which it has not moved
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
+GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -775,7 +776,7 @@ class SundaReader:
                 if best_free(t) == o and best_free(o) == t:
                     mate[t], mate[o] = o, t
                     changed = True
-        _augment(mate, by_tri)
+        _augment(mate, by_tri, _gap_limit(mate, pairs, gap))
         pieces, covered, unsure = [], {}, []
         for t in tris:
             if t in mate or t in covered:
@@ -985,10 +986,27 @@ class SundaReader:
         return out
 
 
-def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]]) -> None:
+def _gap_limit(mate: dict[tuple, tuple], pairs: list[tuple], gap: np.ndarray) -> float:
+    """The strongest line two triangles may show between them and still be one piece: halfway between the lines
+    inside the pieces paired so far (their shared sides: no cut there) and the lines between them (a gap of cloth
+    and two cut edges), on their medians. A piece is its whole outline: two triangles with a gap between them are
+    two pieces, whatever colours they show."""
+    inner = [float(g) for (t, o, _), g in zip(pairs, gap) if mate.get(t) == o]
+    between = [float(g) for (t, o, _), g in zip(pairs, gap) if t in mate and o in mate and mate[t] != o]
+    if not inner or not between:
+        return float("inf")
+    m, n = float(np.median(inner)), float(np.median(between))
+    return m + GAP_LIMIT * (n - m) if n > m else float("inf")
+
+
+def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]],
+             limit: float = float("inf")) -> None:
     """Pair the triangles left alone where the layout allows: the shortest alternating path from one to another
     (covered neighbours, each step across a gap the weakest line first) swaps the pairs along it. A single wrong
-    early pair otherwise leaves two triangles alone and two pieces lost."""
+    early pair otherwise leaves two triangles alone and two pieces lost. Every pair the path makes must show no
+    more line between its triangles than ``limit`` (``_gap_limit``): a triangle whose other half is hidden or
+    lies beyond the play area stays alone (reported unsure) rather than re-pairing a chain of pieces across their
+    gaps."""
     for t in [t for t in by_tri if t not in mate]:
         if t in mate:
             continue
@@ -998,7 +1016,9 @@ def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tup
         while frontier and found is None:
             nxt = []
             for a in frontier:
-                for _, b in sorted(by_tri[a]):
+                for g, b in sorted(by_tri[a]):
+                    if g > limit:
+                        break
                     if b in prev or b == t:
                         continue
                     if b not in mate:
