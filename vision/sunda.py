@@ -721,7 +721,11 @@ class SundaReader:
         examined = {(int(q), int(r), int(u)) for q, r, u in zip(Q[inside], R[inside], U[inside])}
         kept = [dict(p) for p in keep if not (p["tris"][0] in examined and p["tris"][1] in examined)]
         held = {t for p in kept for t in p["tris"]}
-        cov = inside & (piece_votes >= 4)
+        # a pawn hides the piece under it (a tall stack's top, seen off its node, a marker, a stack's shadow): its
+        # samples count as covered when the samples seen are the piece's (pawns stand on nodes, round which every
+        # triangle is covered) - a triangle by two stacks was read uncovered and its piece lost
+        hidden = (lab >= 3).sum(axis=1)
+        cov = inside & ((piece_votes >= 4) | ((piece_votes >= 2) & (piece_votes + hidden >= 5)))
         tris = [(int(q), int(r), int(u)) for q, r, u in zip(Q[cov], R[cov], U[cov])
                 if (int(q), int(r), int(u)) not in held]
         index = {t: i for i, t in enumerate(tris)}
