@@ -37,6 +37,9 @@ MARKER_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 MARKER_MM = 6.0
 SAME_PAINT = 14.0        # Lab distance under which a marker's colour is a pawn's paint (one class)
 L_WEIGHT = 0.35
+#: a blob whose colour lies this near (Lab, lightness weighted) a ground class is a shade of the print, not a marker:
+#: at `hard` a green marker on green land is not told from the print's shades (left to the phone, never guessed)
+GROUND_CONTRAST = 18.0
 
 
 @dataclass
@@ -152,8 +155,24 @@ class MarkerFinder:
         # at half the reader's scale (1 px/mm: a marker is some 28 px; four times less work)
         s = float(px_per_mm) / 2
         crop = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        q = (crop >> 3).astype(np.int32)
-        label = lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+        # only round the tribes: a marker follows a pawn or a water right and lies within 0.8 of a side of its node
+        # (a blob by no tribe is not taken, so the rest of the table need not be classified: a third of the read)
+        label = np.zeros(crop.shape[:2], np.uint8)
+        looked = np.zeros(crop.shape[:2], bool)
+        reach = 0.8 * lattice.side_mm + MARKER_MM + 2.0
+        for t in tribes:
+            cx, cy = (np.asarray(t.mat_mm) - np.asarray(origin_px) / (2 * s)) * s
+            x0, y0 = max(int(cx - reach * s), 0), max(int(cy - reach * s), 0)
+            x1, y1 = min(int(cx + reach * s) + 1, crop.shape[1]), min(int(cy + reach * s) + 1, crop.shape[0])
+            if x1 > x0 and y1 > y0:
+                looked[y0:y1, x0:x1] = True
+            if x1 > x0 and y1 > y0 and not label[y0:y1, x0:x1].any():
+                q = (crop[y0:y1, x0:x1] >> 3).astype(np.int32)
+                label[y0:y1, x0:x1] = lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+            elif x1 > x0 and y1 > y0:     # overlapping an earlier box: classify only what is not yet
+                q = (crop[y0:y1, x0:x1] >> 3).astype(np.int32)
+                sub_l = label[y0:y1, x0:x1]
+                np.copyto(sub_l, lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]], where=sub_l == 0)
         ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         solid = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         out: list[MarkerReading] = []
@@ -178,6 +197,8 @@ class MarkerFinder:
                     reject(j, f"area {area:.0f} mm2")
                 continue
             bx, by, bw, bh = stats[j, :4]
+            if not looked[max(by - 1, 0):by + bh + 1, max(bx - 1, 0):bx + bw + 1].all():
+                continue          # cut by the edge of what was classified: part of something larger
             sub = lab_img[by:by + bh, bx:bx + bw] == j
             votes = np.bincount(cls[by:by + bh, bx:bx + bw][sub], minlength=len(names) + 1)[1:]
             i = int(votes.argmax())
@@ -230,7 +251,7 @@ class MarkerFinder:
         pairs = sorted((float(d), b, k) for b, (d_all, _, _) in enumerate(found) for k, d in enumerate(d_all))
         used_b, used_k = set(), set()
         for d, b, k in pairs:
-            if b in used_b or k in used_k or d > 0.7 * found[b][1]:
+            if b in used_b or k in used_k or d > 0.7 * found[b][1] or found[b][1] < GROUND_CONTRAST:
                 if b not in used_b and k == int(np.argmin(found[b][0])):
                     self.rejected.append(((float(found[b][2][0]), float(found[b][2][1])),
                                           f"{names[k]} at {d:.1f}, the ground at {found[b][1]:.1f}"))
