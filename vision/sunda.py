@@ -877,7 +877,18 @@ class SundaReader:
         """Slots hidden (a pawn over them): the neighbour's slot across the side, else land (pawns stand on
         land); then the sides and join as the position format writes them."""
         sides_at = _directed_sides(pieces)
-        for p in pieces:
+        # an incremental read: the pieces kept from the earlier reading (they have their sides) stay as read,
+        # but for those across a side from a piece read now (a slot hidden or weak takes the new neighbour's)
+        fresh = [i for i, p in enumerate(pieces) if "sides" not in p]
+        if len(fresh) < len(pieces):
+            work = set(fresh)
+            for i in fresh:
+                cs = corners_of(pieces[i]["q"], pieces[i]["r"], pieces[i]["turn"])
+                work.update(o[0] for s in range(4) if (o := sides_at.get((cs[(s + 1) % 4], cs[s]))) is not None)
+            todo = [pieces[i] for i in sorted(work)]
+        else:
+            todo = pieces
+        for p in todo:
             v = p["votes"]
             tot = v.sum(1)
             share = v[:, 0] / np.maximum(tot, 1)
@@ -900,7 +911,7 @@ class SundaReader:
             p["ring"] = ring
             p["strong"] = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
             p["clear"] = clear
-        for p in pieces:
+        for p in todo:
             ring = p["ring"]
             cs = corners_of(p["q"], p["r"], p["turn"])
             for s in range(4):
