@@ -741,20 +741,8 @@ class SundaReader:
                 if o in index:
                     pairs.append((t, o, tuple(sorted(shared))))
         if pairs:
-            a = lat.to_mm(np.array([p[2][0] for p in pairs]))
-            b = lat.to_mm(np.array([p[2][1] for p in pairs]))
-            along = np.linspace(0.15, 0.85, 13)
-            d = b - a
-            n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
-            offs = np.arange(-1.5, 1.51, 0.5)
-            pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
-                   + offs[None, None, :, None] * n[:, None, None, :])
-            vals = self._at(lines, pts)
-            # a gap is a straight line along the whole side (a piece is off its place by a hand's error, so the
-            # line may run up to 1.5 mm off the lattice's): averaged along the side first, at each offset, then the
-            # strongest offset (the max per sample first picked the noise's peaks: at `hard` a gap under the blur
-            # showed hardly more than a piece's own middle)
-            gap = vals.mean(axis=1).max(axis=1)
+            gap = self._line_along(lines, lat.to_mm(np.array([p[2][0] for p in pairs])),
+                                   lat.to_mm(np.array([p[2][1] for p in pairs])))
         else:
             gap = np.zeros(0)
         # mutual weakest line first, then the rest by strength
@@ -804,6 +792,20 @@ class SundaReader:
             covered[p["tris"][0]] = covered[p["tris"][1]] = len(pieces)
             pieces.append(p)
         return pieces, covered, unsure
+
+    def _line_along(self, lines: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """How strong a line runs along each side from ``a`` to ``b`` (mat mm, (n, 2)): a gap is a straight line
+        along the whole side (a piece is off its place by a hand's error, so it may run up to 1.5 mm off the
+        lattice's): the line image averaged along the side (13 samples) at each offset, then the strongest offset.
+        The median along the side of each sample's strongest offset picked the noise's peaks: at `hard` a gap under
+        the blur showed hardly more than a piece's own middle."""
+        along = np.linspace(0.15, 0.85, 13)
+        d = b - a
+        n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
+        offs = np.arange(-1.5, 1.51, 0.5)
+        pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
+               + offs[None, None, :, None] * n[:, None, None, :])
+        return self._at(lines, pts).mean(axis=1).max(axis=1)
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
         """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the
