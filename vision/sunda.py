@@ -68,6 +68,7 @@ SURE_PARALLAX_MM = 3.5
 MARKER_STILL = 6.0        # mean grey difference (0-255) round a marker under which it has not moved
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
+FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
 GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
@@ -166,6 +167,16 @@ def enrolment_layout(mat: Mat, colours: Sequence[str]) -> tuple[dict[str, Any], 
                       {"q": 1, "r": 0, "turn": 0, "sides": "WWW WWW WWW WWW", "outline": []}],
            "tribes": [{"q": -4 + 2 * k, "r": 3, "pawns": [c]} for k, c in enumerate(colours)]}
     return pos, list(colours), mat.play_centre_mm, 0.0
+
+
+def nearest(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Index of the nearest of ``centres`` (K, 3) for each colour of ``lab`` (N, 3), lightness weighted
+    (``L_WEIGHT``): one product of matrices (|a - c|^2 = |a|^2 - 2 a.c + |c|^2, |a|^2 the same for every c) where
+    a loop over the classes took 60-90 ms for a colour table of 32^3 colours, each time the light changed."""
+    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+    a = np.asarray(lab, np.float32).reshape(-1, 3) * w
+    c = np.asarray(centres, np.float32).reshape(-1, 3) * w
+    return np.argmin((c * c).sum(axis=1)[None, :] - 2.0 * (a @ c.T), axis=1)
 
 
 def _shade(lab: np.ndarray, factor: float) -> np.ndarray:
@@ -401,9 +412,7 @@ class SundaReader:
             lv = np.arange(32, dtype=np.float32) * 8 + 4
             bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
             lab = _lab(bgr)
-            w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-            d = np.stack([(((lab - c.astype(np.float32)) * w) ** 2).sum(axis=1) for c in centres.values()], 1)
-            self._lut = remap[np.argmin(d, axis=1)]
+            self._lut = remap[nearest(lab, np.stack(list(centres.values())))]
             self._lut_key = key
         crop = cv2.GaussianBlur(win_img, (0, 0), 0.5 * self.s)
         q = (crop >> 3).astype(np.int32)
@@ -517,8 +526,8 @@ class SundaReader:
         ys, xs = np.nonzero(lines > thr)
         if len(xs) < 50:
             raise EmptyTable("sunda: no pieces to fit the lattice to")
-        if len(xs) > 30000:  # a random sample, in random order (the coarse searches use its first part)
-            order = np.random.default_rng(0).integers(0, len(xs), 30000)
+        if len(xs) > FIT_POINTS:  # a random sample, in random order (the coarse searches use its first part)
+            order = np.random.default_rng(0).integers(0, len(xs), FIT_POINTS)
         else:
             order = np.random.default_rng(0).permutation(len(xs))
         ys, xs = ys[order], xs[order]

@@ -139,11 +139,11 @@ class MarkerFinder:
         lv = np.arange(32, dtype=np.float32) * 8 + 4
         bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
         lab = _lab(bgr)
-        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-        d = np.stack([(((lab - c) * w) ** 2).sum(axis=1) for c in centres], 1)
+        from .sunda import nearest
+
         if len(self._tables) > 4:
             self._tables.clear()
-        self._tables[key] = (np.asarray(cls, np.uint8)[np.argmin(d, axis=1)], names,
+        self._tables[key] = (np.asarray(cls, np.uint8)[nearest(lab, np.stack(centres))], names,
                              np.stack([c for c, k in zip(centres, cls) if k in (0, len(names) + 2)]))
         return self._tables[key]
 
