@@ -70,6 +70,8 @@ SURE_PARALLAX_MM = 3.5
 MARKER_STILL = 6.0        # mean grey difference (0-255) round a marker under which it has not moved
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
+FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
+GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -167,6 +169,16 @@ def enrolment_layout(mat: Mat, colours: Sequence[str]) -> tuple[dict[str, Any], 
                       {"q": 1, "r": 0, "turn": 0, "sides": "WWW WWW WWW WWW", "outline": []}],
            "tribes": [{"q": -4 + 2 * k, "r": 3, "pawns": [c]} for k, c in enumerate(colours)]}
     return pos, list(colours), mat.play_centre_mm, 0.0
+
+
+def nearest(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Index of the nearest of ``centres`` (K, 3) for each colour of ``lab`` (N, 3), lightness weighted
+    (``L_WEIGHT``): one product of matrices (|a - c|^2 = |a|^2 - 2 a.c + |c|^2, |a|^2 the same for every c) where
+    a loop over the classes took 60-90 ms for a colour table of 32^3 colours, each time the light changed."""
+    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+    a = np.asarray(lab, np.float32).reshape(-1, 3) * w
+    c = np.asarray(centres, np.float32).reshape(-1, 3) * w
+    return np.argmin((c * c).sum(axis=1)[None, :] - 2.0 * (a @ c.T), axis=1)
 
 
 def _shade(lab: np.ndarray, factor: float) -> np.ndarray:
@@ -402,9 +414,7 @@ class SundaReader:
             lv = np.arange(32, dtype=np.float32) * 8 + 4
             bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
             lab = _lab(bgr)
-            w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-            d = np.stack([(((lab - c.astype(np.float32)) * w) ** 2).sum(axis=1) for c in centres.values()], 1)
-            self._lut = remap[np.argmin(d, axis=1)]
+            self._lut = remap[nearest(lab, np.stack(list(centres.values())))]
             self._lut_key = key
         crop = cv2.GaussianBlur(win_img, (0, 0), 0.5 * self.s)
         q = (crop >> 3).astype(np.int32)
@@ -518,8 +528,8 @@ class SundaReader:
         ys, xs = np.nonzero(lines > thr)
         if len(xs) < 50:
             raise EmptyTable("sunda: no pieces to fit the lattice to")
-        if len(xs) > 30000:  # a random sample, in random order (the coarse searches use its first part)
-            order = np.random.default_rng(0).integers(0, len(xs), 30000)
+        if len(xs) > FIT_POINTS:  # a random sample, in random order (the coarse searches use its first part)
+            order = np.random.default_rng(0).integers(0, len(xs), FIT_POINTS)
         else:
             order = np.random.default_rng(0).permutation(len(xs))
         ys, xs = ys[order], xs[order]
@@ -722,7 +732,11 @@ class SundaReader:
         examined = {(int(q), int(r), int(u)) for q, r, u in zip(Q[inside], R[inside], U[inside])}
         kept = [dict(p) for p in keep if not (p["tris"][0] in examined and p["tris"][1] in examined)]
         held = {t for p in kept for t in p["tris"]}
-        cov = inside & (piece_votes >= 4)
+        # a pawn hides the piece under it (a tall stack's top, seen off its node, a marker, a stack's shadow): its
+        # samples count as covered when the samples seen are the piece's (pawns stand on nodes, round which every
+        # triangle is covered) - a triangle by two stacks was read uncovered and its piece lost
+        hidden = (lab >= 3).sum(axis=1)
+        cov = inside & ((piece_votes >= 4) | ((piece_votes >= 2) & (piece_votes + hidden >= 5)))
         tris = [(int(q), int(r), int(u)) for q, r, u in zip(Q[cov], R[cov], U[cov])
                 if (int(q), int(r), int(u)) not in held]
         index = {t: i for i, t in enumerate(tris)}
@@ -738,16 +752,8 @@ class SundaReader:
                 if o in index:
                     pairs.append((t, o, tuple(sorted(shared))))
         if pairs:
-            a = lat.to_mm(np.array([p[2][0] for p in pairs]))
-            b = lat.to_mm(np.array([p[2][1] for p in pairs]))
-            along = np.linspace(0.2, 0.8, 7)
-            d = b - a
-            n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
-            offs = np.arange(-1.5, 1.51, 0.5)
-            pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
-                   + offs[None, None, :, None] * n[:, None, None, :])
-            vals = self._at(lines, pts)
-            gap = np.median(vals.max(axis=2), axis=1)
+            gap = self._line_along(lines, lat.to_mm(np.array([p[2][0] for p in pairs])),
+                                   lat.to_mm(np.array([p[2][1] for p in pairs])))
         else:
             gap = np.zeros(0)
         # mutual weakest line first, then the rest by strength
@@ -777,7 +783,7 @@ class SundaReader:
                 if best_free(t) == o and best_free(o) == t:
                     mate[t], mate[o] = o, t
                     changed = True
-        _augment(mate, by_tri)
+        _augment(mate, by_tri, _gap_limit(mate, pairs, gap))
         pieces, covered, unsure = [], {}, []
         for t in tris:
             if t in mate or t in covered:
@@ -798,6 +804,20 @@ class SundaReader:
             covered[p["tris"][0]] = covered[p["tris"][1]] = len(pieces)
             pieces.append(p)
         return pieces, covered, unsure
+
+    def _line_along(self, lines: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """How strong a line runs along each side from ``a`` to ``b`` (mat mm, (n, 2)): a gap is a straight line
+        along the whole side (a piece is off its place by a hand's error, so it may run up to 1.5 mm off the
+        lattice's): the line image averaged along the side (13 samples) at each offset, then the strongest offset.
+        The median along the side of each sample's strongest offset picked the noise's peaks: at `hard` a gap under
+        the blur showed hardly more than a piece's own middle."""
+        along = np.linspace(0.15, 0.85, 13)
+        d = b - a
+        n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
+        offs = np.arange(-1.5, 1.51, 0.5)
+        pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
+               + offs[None, None, :, None] * n[:, None, None, :])
+        return self._at(lines, pts).mean(axis=1).max(axis=1)
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
         """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the
@@ -871,7 +891,18 @@ class SundaReader:
         """Slots hidden (a pawn over them): the neighbour's slot across the side, else land (pawns stand on
         land); then the sides and join as the position format writes them."""
         sides_at = _directed_sides(pieces)
-        for p in pieces:
+        # an incremental read: the pieces kept from the earlier reading (they have their sides) stay as read,
+        # but for those across a side from a piece read now (a slot hidden or weak takes the new neighbour's)
+        fresh = [i for i, p in enumerate(pieces) if "sides" not in p]
+        if len(fresh) < len(pieces):
+            work = set(fresh)
+            for i in fresh:
+                cs = corners_of(pieces[i]["q"], pieces[i]["r"], pieces[i]["turn"])
+                work.update(o[0] for s in range(4) if (o := sides_at.get((cs[(s + 1) % 4], cs[s]))) is not None)
+            todo = [pieces[i] for i in sorted(work)]
+        else:
+            todo = pieces
+        for p in todo:
             v = p["votes"]
             tot = v.sum(1)
             share = v[:, 0] / np.maximum(tot, 1)
@@ -894,7 +925,7 @@ class SundaReader:
             p["ring"] = ring
             p["strong"] = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
             p["clear"] = clear
-        for p in pieces:
+        for p in todo:
             ring = p["ring"]
             cs = corners_of(p["q"], p["r"], p["turn"])
             for s in range(4):
@@ -988,10 +1019,27 @@ class SundaReader:
         return out
 
 
-def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]]) -> None:
+def _gap_limit(mate: dict[tuple, tuple], pairs: list[tuple], gap: np.ndarray) -> float:
+    """The strongest line two triangles may show between them and still be one piece: halfway between the lines
+    inside the pieces paired so far (their shared sides: no cut there) and the lines between them (a gap of cloth
+    and two cut edges), on their medians. A piece is its whole outline: two triangles with a gap between them are
+    two pieces, whatever colours they show."""
+    inner = [float(g) for (t, o, _), g in zip(pairs, gap) if mate.get(t) == o]
+    between = [float(g) for (t, o, _), g in zip(pairs, gap) if t in mate and o in mate and mate[t] != o]
+    if not inner or not between:
+        return float("inf")
+    m, n = float(np.median(inner)), float(np.median(between))
+    return m + GAP_LIMIT * (n - m) if n > m else float("inf")
+
+
+def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]],
+             limit: float = float("inf")) -> None:
     """Pair the triangles left alone where the layout allows: the shortest alternating path from one to another
     (covered neighbours, each step across a gap the weakest line first) swaps the pairs along it. A single wrong
-    early pair otherwise leaves two triangles alone and two pieces lost."""
+    early pair otherwise leaves two triangles alone and two pieces lost. Every pair the path makes must show no
+    more line between its triangles than ``limit`` (``_gap_limit``): a triangle whose other half is hidden or
+    lies beyond the play area stays alone (reported unsure) rather than re-pairing a chain of pieces across their
+    gaps."""
     for t in [t for t in by_tri if t not in mate]:
         if t in mate:
             continue
@@ -1001,7 +1049,9 @@ def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tup
         while frontier and found is None:
             nxt = []
             for a in frontier:
-                for _, b in sorted(by_tri[a]):
+                for g, b in sorted(by_tri[a]):
+                    if g > limit:
+                        break
                     if b in prev or b == t:
                         continue
                     if b not in mate:

@@ -37,6 +37,9 @@ MARKER_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 MARKER_MM = 6.0
 SAME_PAINT = 14.0        # Lab distance under which a marker's colour is a pawn's paint (one class)
 L_WEIGHT = 0.35
+#: a blob whose colour lies this near (Lab, lightness weighted) a ground class is a shade of the print, not a marker:
+#: at `hard` a green marker on green land is not told from the print's shades (left to the phone, never guessed)
+GROUND_CONTRAST = 18.0
 
 
 @dataclass
@@ -61,6 +64,11 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     arr = np.asarray(bgr, np.float32)
     flat = np.ascontiguousarray(np.clip(arr.reshape(-1, 1, 3) / 255.0, 0, 1))
     return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(arr.shape)
+
+
+def _bgr(lab: np.ndarray) -> np.ndarray:
+    """BGR (0-255) of a Lab colour."""
+    return cv2.cvtColor(np.asarray(lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3) * 255.0
 
 
 def _shade(lab: np.ndarray, f: float) -> np.ndarray:
@@ -102,6 +110,7 @@ class MarkerFinder:
     def __init__(self, colours: Any, markers: Mapping[str, np.ndarray]):
         self.colours = colours                   # vision.sunda.SundaColours
         self.markers = {k: np.asarray(v, np.float32) for k, v in markers.items()}
+        self.rejected: list[tuple[tuple[float, float], str]] = []   # the last find's blobs not taken: (mm, why)
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
@@ -130,11 +139,11 @@ class MarkerFinder:
         lv = np.arange(32, dtype=np.float32) * 8 + 4
         bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
         lab = _lab(bgr)
-        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-        d = np.stack([(((lab - c) * w) ** 2).sum(axis=1) for c in centres], 1)
+        from .sunda import nearest
+
         if len(self._tables) > 4:
             self._tables.clear()
-        self._tables[key] = (np.asarray(cls, np.uint8)[np.argmin(d, axis=1)], names,
+        self._tables[key] = (np.asarray(cls, np.uint8)[nearest(lab, np.stack(centres))], names,
                              np.stack([c for c, k in zip(centres, cls) if k in (0, len(names) + 2)]))
         return self._tables[key]
 
@@ -146,12 +155,37 @@ class MarkerFinder:
         # at half the reader's scale (1 px/mm: a marker is some 28 px; four times less work)
         s = float(px_per_mm) / 2
         crop = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        q = (crop >> 3).astype(np.int32)
-        label = lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+        # only round the tribes: a marker follows a pawn or a water right and lies within 0.8 of a side of its node
+        # (a blob by no tribe is not taken, so the rest of the table need not be classified: a third of the read)
+        label = np.zeros(crop.shape[:2], np.uint8)
+        looked = np.zeros(crop.shape[:2], bool)
+        reach = 0.8 * lattice.side_mm + MARKER_MM + 2.0
+        for t in tribes:
+            cx, cy = (np.asarray(t.mat_mm) - np.asarray(origin_px) / (2 * s)) * s
+            x0, y0 = max(int(cx - reach * s), 0), max(int(cy - reach * s), 0)
+            x1, y1 = min(int(cx + reach * s) + 1, crop.shape[1]), min(int(cy + reach * s) + 1, crop.shape[0])
+            if x1 > x0 and y1 > y0:
+                looked[y0:y1, x0:x1] = True
+            if x1 > x0 and y1 > y0 and not label[y0:y1, x0:x1].any():
+                q = (crop[y0:y1, x0:x1] >> 3).astype(np.int32)
+                label[y0:y1, x0:x1] = lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+            elif x1 > x0 and y1 > y0:     # overlapping an earlier box: classify only what is not yet
+                q = (crop[y0:y1, x0:x1] >> 3).astype(np.int32)
+                sub_l = label[y0:y1, x0:x1]
+                np.copyto(sub_l, lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]], where=sub_l == 0)
         ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         solid = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         out: list[MarkerReading] = []
         expect = math.pi * (MARKER_MM / 2) ** 2
+        mark_lab = np.stack([self.markers[m] for m in names])
+        land_bgr = _bgr(self.colours.land)
+        found: list[tuple[np.ndarray, float, np.ndarray]] = []     # per candidate blob: colour distances, ground's, mm
+        self.rejected = []
+
+        def reject(j: int, why: str) -> None:
+            bx, by, bw, bh = stats[j, :4]
+            self.rejected.append((((bx + bw / 2) / s + origin_px[0] / (2 * s), (by + bh / 2) / s + origin_px[1] / (2 * s)),
+                                  why))
         # one pass over every marker colour (markers lie apart): each blob then takes its own colour
         cls = label * ((label >= 1) & (label <= len(names))).astype(label.dtype)
         mask = cv2.morphologyEx((cls > 0).astype(np.uint8), cv2.MORPH_OPEN, ker)
@@ -159,16 +193,20 @@ class MarkerFinder:
         for j in range(1, n):
             area = stats[j, cv2.CC_STAT_AREA] / s ** 2
             if not 0.3 * expect <= area <= 2.1 * expect:
+                if area >= 0.15 * expect:
+                    reject(j, f"area {area:.0f} mm2")
                 continue
             bx, by, bw, bh = stats[j, :4]
+            if not looked[max(by - 1, 0):by + bh + 1, max(bx - 1, 0):bx + bw + 1].all():
+                continue          # cut by the edge of what was classified: part of something larger
             sub = lab_img[by:by + bh, bx:bx + bw] == j
             votes = np.bincount(cls[by:by + bh, bx:bx + bw][sub], minlength=len(names) + 1)[1:]
             i = int(votes.argmax())
-            name = names[i]
             ys, xs = np.nonzero(sub)
             cov = np.cov(np.stack([xs, ys]).astype(np.float64)) if len(xs) > 3 else np.eye(2)
             ev = np.sqrt(np.maximum(np.linalg.eigvalsh(cov), 0)) * 2 / s   # a disc of radius r: 2 sqrt(var) = r
             if ev[1] > MARKER_MM / 2 * 2.0 or ev[0] < 0.45 * ev[1]:
+                reject(j, f"shape {ev[0]:.1f} x {ev[1]:.1f} mm")
                 continue
             # touching a pawn's colour (another class, 5 mm thick or more: not this marker's own darker edge) or more
             # of its own colour right round it: a pawn's side or part of a pawn, not a marker
@@ -179,20 +217,48 @@ class MarkerFinder:
             here = label[y0:y1, x0:x1]
             outer = (cv2.dilate(blob, np.ones((9, 9), np.uint8)) > 0) & ~(cv2.dilate(blob, np.ones((5, 5), np.uint8)) > 0)
             if (here[outer] == land).sum() < 0.35 * outer.sum():
+                reject(j, "not on land")
                 continue  # not on an island (a marker lies on land): water, cloth, a pawn round it
             other = cv2.morphologyEx(((here >= 1) & (here != i + 1) & (here != land)).astype(np.uint8),
                                      cv2.MORPH_OPEN, solid)
             if other[ring].sum() > 0.15 * ring.sum() or (here[ring] == i + 1).sum() > 0.25 * ring.sum():
+                reject(j, "touches a pawn's colour")
                 continue
-            # its colour clearly the marker's, not a shade of the ground the light pushed over the line
-            mean = _lab(np.median(crop[by:by + bh, bx:bx + bw][sub].astype(np.float32), axis=0) * gain)
-            d_m = float(np.linalg.norm((mean - self.markers[name]) * w))
+            # its colour in the light where it lies: the land round it against the enrolled land (a light gradient,
+            # the vignette and a cast move orange towards yellow or red at the edge of the table; the global
+            # correction by the cloth only takes out the frame's mean light)
+            local = gain
+            land_round = crop[y0:y1, x0:x1][outer & (here == land)]
+            if len(land_round) >= 12:
+                local = land_bgr / np.maximum(np.median(land_round.astype(np.float32), axis=0), 1.0)
+            # the marker's core, at the reader's full scale: the blur mixes its rim with the land round it (red
+            # with green reads orange, orange reads yellow at `hard`), so only pixels 1.6 mm or less from its middle
+            cx, cy = (xs.mean() + bx + 0.5) * 2.0, (ys.mean() + by + 0.5) * 2.0     # full-scale px
+            rc = 1.6 * px_per_mm
+            fx0, fy0 = max(int(cx - rc), 0), max(int(cy - rc), 0)
+            fx1, fy1 = min(int(cx + rc) + 1, img.shape[1]), min(int(cy + rc) + 1, img.shape[0])
+            gy, gx = np.mgrid[fy0:fy1, fx0:fx1]
+            near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rc ** 2
+            pix = img[fy0:fy1, fx0:fx1][near] if near.sum() >= 5 else crop[by:by + bh, bx:bx + bw][sub]
+            mean = _lab(np.median(pix.astype(np.float32), axis=0) * local)
+            d_all = np.linalg.norm((mark_lab - mean) * w, axis=1)
             d_g = float(np.min(np.linalg.norm((ground - mean) * w, axis=1)))
-            if d_m > 0.7 * d_g:
-                continue
             c_px = np.array([xs.mean() + bx, ys.mean() + by]) + 0.5
             mm = c_px / s + np.asarray(origin_px) / (2 * s)
-            m = self._place(name, mm, lattice, tribes)
+            found.append((d_all, d_g, mm))
+        # each colour is one marker: blobs take colours nearest first (a blob whose nearest colour another blob has
+        # taken more surely takes its next, if that one is still clearly its colour, not a shade of the ground)
+        pairs = sorted((float(d), b, k) for b, (d_all, _, _) in enumerate(found) for k, d in enumerate(d_all))
+        used_b, used_k = set(), set()
+        for d, b, k in pairs:
+            if b in used_b or k in used_k or d > 0.7 * found[b][1] or found[b][1] < GROUND_CONTRAST:
+                if b not in used_b and k == int(np.argmin(found[b][0])):
+                    self.rejected.append(((float(found[b][2][0]), float(found[b][2][1])),
+                                          f"{names[k]} at {d:.1f}, the ground at {found[b][1]:.1f}"))
+                continue     # its colour clearly the marker's, not a shade of the ground the light pushed over
+            used_b.add(b)
+            used_k.add(k)
+            m = self._place(names[k], found[b][2], lattice, tribes)
             if m.by_tribe:       # a marker follows a pawn or water right: one by no tribe is not taken (a position
                 out.append(m)    # holds markers only by a tribe) - a shade of the print the light pushed over
         return out

@@ -1,13 +1,16 @@
 """``tablehub sundacam``: the camera on Sunda to Sahul's freely laid pieces: enrol the colours from one photo,
 then read a frame (docs/sunda.md, "Enrolling the colours").
 
-    tablehub sundacam enrol PHOTO --out DIR [--colours red,yellow,black,purple] [--lens lens.json] [--mat mat.json]
+    tablehub sundacam enrol PHOTO --out DIR [--markers MARKERS_PHOTO] [--colours red,yellow,black,purple]
+                                            [--lens lens.json] [--mat mat.json]
     tablehub sundacam read FRAME --refs DIR
 
 The photo, taken by the table's camera on its arm, shows the mat with the enrolment layout
 (:func:`vision.sunda.enrolment_layout`): an all-land piece just left of the play area's middle, an all-water
 piece just right of it, unturned, and one pawn of each colour in a row below them, in the order of
-``--colours``. The folder written (``sunda.json``, and ``lens.json`` / ``mat.json`` when given) is what
+``--colours``. ``--markers``: a second photo, of the six resource markers alone in a row 60 mm above the play
+area's middle, 30 mm apart (red, orange, yellow, green, blue, purple from the left): their colours are enrolled
+and the hub reads the markers (without it the phone enters them). The folder written (``sunda.json``, and ``lens.json`` / ``mat.json`` when given) is what
 ``tablehub run`` loads for a Sunda game from ``<data>/refs/sunda`` (``[vision] refs``).
 """
 from __future__ import annotations
@@ -31,6 +34,9 @@ def add_arguments(p) -> None:
     e.add_argument("--out", required=True, help="folder to write the references to (the hub reads <data>/refs/sunda)")
     e.add_argument("--colours", default=",".join(COLOURS),
                    help="the pawn colours in the photo, left to right (default red,yellow,black,purple)")
+    e.add_argument("--markers", help="photo of the six resource markers in a row 60 mm above the play area's "
+                                     "middle, 30 mm apart, red, orange, yellow, green, blue, purple from the left: "
+                                     "their colours are enrolled (docs/sunda.md)")
     e.add_argument("--lens", help="the camera's lens calibration (tablehub lens), copied into the folder")
     e.add_argument("--mat", help="the mat file (tablehub markers) when not the default mat, copied into the folder")
     r = sub.add_parser("read", help="read one frame: the pieces, their land and water, and the tribes")
@@ -62,7 +68,7 @@ def run(args) -> int:
     from vision.calibrate import LensCalibration
     from vision.mat import Mat
 
-    from ..tracking.sundarefs import enrol_photo, load_reader, write_refs
+    from ..tracking.sundarefs import enrol_markers_photo, enrol_photo, load_reader, write_refs
 
     if args.sundacam_command == "enrol":
         names = _colours(args.colours)
@@ -70,12 +76,19 @@ def run(args) -> int:
         mat = Mat.load(args.mat) if args.mat else None
         photo = _read_image(args.photo)
         learnt = enrol_photo(photo, names, mat=mat, lens=lens, source=args.photo)
-        out = write_refs(args.out, learnt, lens_file=args.lens, mat_file=args.mat)
+        markers = None
+        if args.markers:
+            markers = enrol_markers_photo(_read_image(args.markers), learnt, mat=mat, lens=lens, source=args.markers)
+        out = write_refs(args.out, learnt, lens_file=args.lens, mat_file=args.mat, markers=markers)
         fmt = lambda v: "L %.0f a %.0f b %.0f" % tuple(float(x) for x in v)  # noqa: E731
         print(f"Sunda colours enrolled from {args.photo}: land {fmt(learnt.land)}, water {fmt(learnt.water)}, "
               f"cloth BGR {', '.join(f'{float(x):.0f}' for x in learnt.cloth_bgr)}")
         for name, value in learnt.pawns.items():
             print(f"  {name} pawn: {fmt(value)}")
+        for name, value in (markers or {}).items():
+            print(f"  {name} marker: {fmt(value)}")
+        if not markers:
+            print("  resource markers: not enrolled (give --markers PHOTO to have them read; the phone enters them)")
         print(f"written to {out}/")
         print(f"next: check with 'tablehub sundacam read FRAME --refs {out}' on a photo of laid pieces; "
               f"'tablehub run' reads them from <data>/refs/sunda (copy the folder there, or set [vision] refs)")
@@ -92,6 +105,8 @@ def run(args) -> int:
     for t in reading.tribes:
         height = "height ?" if t.height is None else f"height {t.height}"
         print(f"  tribe at {t.q},{t.r}: top {t.top}, {height}" + (f" (the phone asks: {t.candidates})" if t.ask else ""))
+    for m in reading.markers:
+        print(f"  {m.marker} marker by {m.q},{m.r}")
     for line in list(reading.unsure) + list(reading.conflicts):
         print(f"  unsure: {line}")
     return 0

@@ -184,6 +184,19 @@ class SimSundaTable(ScriptedTable):
                                             table_bgr=self._scene.table_bgr),
                             self._camera_model.other_session(), rng, size=self.size)
 
+    def markers_photo(self, leave_out: tuple[str, ...] = ()) -> tuple[np.ndarray, Any]:
+        """The photo the owner takes to enrol the resource markers' colours (``tablehub sundacam enrol --markers``):
+        the six markers alone at :func:`vision.sundamarkers.enrolment_points`, on the same "other evening" as
+        :meth:`enrolment_photo` (``leave_out``: markers not laid, to check the refusal). Returns (photo, truth)."""
+        from vision.sim.sundatable import marker_enrolment_scene, render_sunda
+
+        if self._scene is None:
+            self._setup_render()
+        scene = marker_enrolment_scene(cloth_bgr=self._scene.cloth_bgr, table_bgr=self._scene.table_bgr)
+        scene.loose_markers = tuple((n, at) for n, at in scene.loose_markers if n not in leave_out)
+        return render_sunda(scene, self._camera_model.other_session(), np.random.default_rng(self.seed + 78),
+                            size=self.size)
+
     def recognizer(self, folder: str | Path | None = None) -> Any:
         """The tracker's recognizer, its colours enrolled on "another evening" from :meth:`enrolment_photo`: into
         ``folder`` (``sunda.json`` and ``lens.json``) and loaded from there as the hub loads them

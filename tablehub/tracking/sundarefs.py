@@ -3,7 +3,8 @@ one photo of the enrolment layout (``tablehub sundacam enrol``, docs/sunda.md "E
 folder where the hub finds them (``[vision] refs``, default ``<data>/refs/sunda``), as the other games' are:
 
 - ``sunda.json``: the format, the colours (land and water in Lab, the cloth in BGR, each pawn colour in Lab, in
-  the order the enrolment photo lays them), the piece side, whether a lens and a mat file are kept;
+  the order the enrolment photo lays them; the resource markers' colours in Lab when their photo was given:
+  ``markers``), the piece side, whether a lens and a mat file are kept;
 - ``lens.json`` (optional): the camera's lens calibration;
 - ``mat.json`` (optional): the mat the photo was taken on (else the default mat).
 
@@ -68,10 +69,31 @@ def enrol_photo(photo: Any, colours: Sequence[str], mat: Any = None, lens: Any =
     return learnt
 
 
+def enrol_markers_photo(photo: Any, colours: Any, mat: Any = None, lens: Any = None,
+                        source: str = "the markers' photo") -> dict[str, Any]:
+    """The resource markers' colours (Lab, by the engine's marker ids) learnt from ``photo`` of the six markers
+    alone at :func:`vision.sundamarkers.enrolment_points` (a row 60 mm above the play area's middle, 30 mm apart,
+    red, orange, yellow, green, blue, purple from the left), under the light of the main enrolment (``colours``:
+    its :class:`vision.sunda.SundaColours`; this photo's cloth against that one's takes out a change of light).
+    A marker not seen at its place is one line naming the photo and the marker."""
+    from vision import VisionError
+    from vision.mat import Mat
+    from vision.sundamarkers import MARKER_NAMES, enrol_markers
+
+    mat = mat or Mat.default()
+    try:
+        return enrol_markers(photo, mat, colours.cloth_bgr, lens=lens)
+    except VisionError as exc:
+        text = str(exc).replace("marker enrolment: ", "")
+        raise SundaRefsError(f"{source}: {text} (expected the six resource markers in a row 60 mm above the play "
+                             f"area's middle, 30 mm apart, {', '.join(MARKER_NAMES)} from the left)") from None
+
+
 def write_refs(folder: str | Path, colours: Any, lens_file: str | Path | None = None, lens: Any = None,
-               mat_file: str | Path | None = None, side_mm: float = 30.0) -> Path:
+               mat_file: str | Path | None = None, side_mm: float = 30.0, markers: dict[str, Any] | None = None) -> Path:
     """Write ``sunda.json`` (and ``lens.json``, ``mat.json``: copied from the files, or the lens saved from
-    ``lens``) into ``folder``; returns the folder."""
+    ``lens``) into ``folder``; ``markers``: the resource markers' colours (:func:`enrol_markers_photo`), kept when
+    given. Returns the folder."""
     out = Path(folder)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -85,7 +107,10 @@ def write_refs(folder: str | Path, colours: Any, lens_file: str | Path | None = 
             shutil.copyfile(mat_file, out / MAT)
         else:
             (out / MAT).unlink(missing_ok=True)
-        meta = {"format": FORMAT, "game": "sunda", "side_mm": float(side_mm), "colours": colours.to_dict(),
+        cdict = colours.to_dict()
+        if markers:
+            cdict["markers"] = {k: [float(x) for x in v] for k, v in markers.items()}
+        meta = {"format": FORMAT, "game": "sunda", "side_mm": float(side_mm), "colours": cdict,
                 "lens": bool(lens_file or lens is not None), "mat": bool(mat_file)}
         (out / META).write_text(json.dumps(meta, indent=1) + "\n")
     except OSError as exc:
@@ -104,6 +129,10 @@ def read_refs(folder: str | Path) -> dict[str, Any]:
     if not ok:
         raise SundaRefsError(f"{path}: 'colours' must hold land, water, cloth_bgr and pawns, each three numbers "
                              "(enrol again)")
+    m = c.get("markers")
+    if m is not None and not (isinstance(m, dict) and m and all(_triple(v) for v in m.values())):
+        raise SundaRefsError(f"{path}: 'colours.markers' must map each resource marker to three numbers (Lab) "
+                             "(enrol again with the markers' photo, or leave it out)")
     return meta
 
 
@@ -134,7 +163,20 @@ def load_reader(folder: str | Path, lens: Any = None, mat: Any = None) -> Any:
         lens = LensCalibration.load(folder / LENS)
     if mat is None:
         mat = Mat.load(folder / MAT) if meta.get("mat") else Mat.default()
-    return SundaReader(mat, colours_of(meta), side_mm=float(meta.get("side_mm", 30.0)), lens=lens)
+    reader = SundaReader(mat, colours_of(meta), side_mm=float(meta.get("side_mm", 30.0)), lens=lens)
+    markers = markers_of(meta)
+    if markers:   # the resource markers' colours were enrolled: they are read (vision.sundamarkers)
+        from vision.sundamarkers import MarkerFinder
+
+        reader.markers = MarkerFinder(reader.colours, markers)
+    return reader
+
+
+def markers_of(meta: dict[str, Any]) -> dict[str, Any]:
+    """The enrolled resource markers' colours (Lab), ``{}`` when their photo was not given."""
+    import numpy as np
+
+    return {k: np.array(v, np.float32) for k, v in (meta["colours"].get("markers") or {}).items()}
 
 
 def load_recognizer(folder: str | Path, lens: Any = None, mat: Any = None) -> Any:

@@ -42,6 +42,15 @@ def photo(sim, tmp_path_factory):
     return folder / "enrol.png", folder / "lens.json"
 
 
+@pytest.fixture(scope="module")
+def markers_photo(sim, tmp_path_factory):
+    """The resource markers' enrolment photo, as a file."""
+    folder = tmp_path_factory.mktemp("markers")
+    image, _ = sim.markers_photo()
+    cv2.imwrite(str(folder / "markers.png"), image)
+    return folder / "markers.png"
+
+
 def _lines(capsys) -> tuple[list[str], list[str]]:
     out = capsys.readouterr()
     return out.out.strip().splitlines(), out.err.strip().splitlines()
@@ -179,3 +188,60 @@ def test_read_prints_the_piece_laid_with_its_land_and_water(photo, sim, tmp_path
     laid = shot.view["position"]["pieces"][0]["sides"]
     assert lines[0] == "1 piece, 0 tribes" and not err, lines
     assert lines[1].endswith(f": {laid}"), (lines, laid)
+
+
+def test_enrol_with_the_markers_photo_learns_each_marker_colour_and_the_hub_reads_markers(photo, markers_photo,
+                                                                                          tmp_path, capsys):
+    """``--markers``: the six resource markers' colours are enrolled like the rest, written to sunda.json and given
+    to the hub's reader (a MarkerFinder); without it the reader reads no marker and the enrolment says so."""
+    from tablehub.tracking.sundarefs import load_reader
+    from vision.sundamarkers import MARKER_NAMES, MarkerFinder
+
+    image, lens = photo
+    out = tmp_path / "refs"
+    assert main(["sundacam", "enrol", str(image), "--markers", str(markers_photo), "--out", str(out),
+                 "--lens", str(lens)]) == 0
+    lines, err = _lines(capsys)
+    assert not err and [ln.split()[0] for ln in lines if " marker: L " in ln] == list(MARKER_NAMES), lines
+    m = {k: np.array(v) for k, v in json.loads((out / "sunda.json").read_text())["colours"]["markers"].items()}
+    assert list(m) == list(MARKER_NAMES)
+    assert m["red"][1] > 30 and m["orange"][1] > 15 and m["orange"][2] > 40 and m["yellow"][2] > 50, m
+    assert m["blue"][2] < -15 and m["green"][1] < -15 and m["purple"][1] > 15 > m["purple"][2], m
+    assert m["orange"][1] < m["red"][1] and m["yellow"][1] < m["orange"][1], m   # red, orange, yellow in order
+    reader = load_reader(out)
+    assert isinstance(reader.markers, MarkerFinder) and set(reader.markers.markers) == set(MARKER_NAMES)
+
+    plain = tmp_path / "plain"
+    assert main(["sundacam", "enrol", str(image), "--out", str(plain), "--lens", str(lens)]) == 0
+    lines, _ = _lines(capsys)
+    assert "  resource markers: not enrolled (give --markers PHOTO to have them read; the phone enters them)" in lines
+    assert load_reader(plain).markers is None
+
+
+def test_a_marker_missing_from_the_markers_photo_is_one_line_naming_the_photo(photo, sim, tmp_path, capsys):
+    image, lens = photo
+    shot, _ = sim.markers_photo(leave_out=("orange",))
+    path = tmp_path / "markers.png"
+    cv2.imwrite(str(path), shot)
+    out = tmp_path / "refs"
+    assert main(["sundacam", "enrol", str(image), "--markers", str(path), "--out", str(out), "--lens", str(lens)]) == 2
+    lines, err = _lines(capsys)
+    assert err == [f"tablehub sundacam: {path}: no orange marker seen at its place (305, 290 mm on the mat) (expected "
+                   "the six resource markers in a row 60 mm above the play area's middle, 30 mm apart, red, orange, "
+                   "yellow, green, blue, purple from the left)"] and not lines, err
+    assert not (out / "sunda.json").exists()
+
+
+def test_damaged_marker_colours_turn_recognition_off_in_one_line(tmp_path, photo, markers_photo, capsys):
+    image, lens = photo
+    cfg = Config(data_dir=str(tmp_path))
+    refs = cfg.refs_path("sunda")
+    assert main(["sundacam", "enrol", str(image), "--markers", str(markers_photo), "--out", str(refs)]) == 0
+    capsys.readouterr()
+    meta = json.loads((refs / "sunda.json").read_text())
+    meta["colours"]["markers"]["red"] = [1, 2]
+    (refs / "sunda.json").write_text(json.dumps(meta))
+    with pytest.raises(RecognitionUnavailable, match=rf"^table recognition is off: {refs / 'sunda.json'}: "
+                                                     r"'colours.markers' must map each resource marker to three "
+                                                     r"numbers \(Lab\)"):
+        table_recognizer(cfg, "sunda")

@@ -70,3 +70,45 @@ def test_a_marker_of_no_known_colour_is_refused_by_the_renderer():
     scene.position = {"pieces": [], "tribes": [], "markers": [{"marker": "teal", "q": 0, "r": 0}]}
     with pytest.raises(VisionError, match="no colour for marker 'teal'"):
         render_sunda(scene, NUISANCE["clean"], np.random.default_rng(0))
+
+
+def _land_canvas(colours, markers, blur_px):
+    """A canvas window of plain land (the enrolled land's colour) at 2 px/mm with markers drawn on it (their
+    enrolled colours, a darker rim) and blurred as a camera does; returns the image."""
+    import cv2
+
+    from vision.sundamarkers import _bgr
+
+    img = np.zeros((200, 200, 3), np.float32) + _bgr(colours.land)
+    for colour, (x, y) in markers:
+        c = _bgr(colours_markers()[colour])
+        cv2.circle(img, (int(x * 2), int(y * 2)), 6, tuple(float(v) for v in c * 0.7), -1, cv2.LINE_AA)
+        cv2.circle(img, (int(x * 2), int(y * 2)), 5, tuple(float(v) for v in c), -1, cv2.LINE_AA)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), blur_px), 0, 255).astype(np.uint8)
+
+
+def colours_markers():
+    """Marker colours (Lab) as enrolled from the simulated markers (vision.sim.art's paints)."""
+    from vision.sim.art import PLAYER_COLOURS
+    from vision.sundamarkers import MARKER_NAMES, _lab
+
+    return {n: _lab(np.array([PLAYER_COLOURS[n]], np.float32))[0] for n in MARKER_NAMES}
+
+
+def test_a_blurred_marker_is_named_by_its_core_and_each_colour_once():
+    """Blur mixes a marker's rim with the green land round it: red reads orange and orange reads yellow when the
+    whole blob's colour is taken. The marker's core names it, and each colour is one marker (the red and the
+    orange side by side are not both orange)."""
+    from types import SimpleNamespace
+
+    from vision.sunda import SundaColours, _lab
+
+    land = _lab(np.array([[78, 158, 118]], np.float32))[0]
+    colours = SundaColours(land, _lab(np.array([[178, 138, 62]], np.float32))[0], np.array([72, 74, 78], np.float32),
+                           {"red": colours_markers()["red"], "yellow": colours_markers()["yellow"]})
+    finder = MarkerFinder(colours, colours_markers())
+    img = _land_canvas(colours, [("red", (40.0, 50.0)), ("orange", (60.0, 50.0))], 2.6)
+    lattice = SimpleNamespace(side_mm=30.0, to_lattice=lambda mm: np.array([[0.0, 0.0]]))
+    tribe = SimpleNamespace(q=0, r=0, mat_mm=(50.0, 62.0))
+    got = finder.find(img, np.ones(3, np.float32), np.array([72, 74, 78], np.float32), (0, 0), 2.0, lattice, [tribe])
+    assert sorted(m.marker for m in got) == ["orange", "red"], (got, finder.rejected)

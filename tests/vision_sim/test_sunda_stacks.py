@@ -55,6 +55,15 @@ def far_stacks():
     scene = random_scene(pos["position"], COLOURS, rng)
     cam = NUISANCE["clean"].with_(tilt_deg=20.0, tilt_azimuth_deg=30.0, light_angle_deg=100.0)
     mid = place_camera(cam, (Mat.default().width_mm, Mat.default().height_mm), (1920, 1080)).centre_mm[:2]
+    # the layout laid off the middle, away from the nadir, as far as the play area allows (players lay it anywhere
+    # on the mat; the simulated table centres it): the farthest nodes then lie farthest from the nadir
+    from vision.sim.sundatable import _piece_corners, unit_xy
+    pts = scene.lattice_to_mat(np.array([unit_xy(*c) for c in _piece_corners(scene.position)]))
+    x, y, w, h = Mat.default().play_rect_mm
+    away = (pts.mean(axis=0) - mid) / np.linalg.norm(pts.mean(axis=0) - mid)
+    room = [((x + w - 5 - pts[:, i].max()) if away[i] > 0 else (pts[:, i].min() - x - 5)) / max(abs(away[i]), 1e-6)
+            for i in range(2)]
+    scene.origin_mm = tuple(np.asarray(scene.origin_mm) + away * max(0.0, min(room)))
     taken = {(t["q"], t["r"]) for t in scene.position["tribes"]}
     cand = {(q, r) for p in scene.position["pieces"] for q, r in piece_corners(p["q"], p["r"], p["turn"])
             if game.board.nodes.get((q, r)) is not None and game.board.nodes[(q, r)].kind == "land"}

@@ -104,8 +104,10 @@ class SundaScene:
         pts = [unit_xy(*c) for c in _piece_corners(self.position)]
         if not pts:
             return self.mat.play_centre_mm
-        arr = np.array(pts)
-        mid = (arr.min(axis=0) + arr.max(axis=0)) / 2 @ (_rot(self.angle_deg).T * self.side_mm)
+        # the middle of the extent as laid (turned): the middle of the unturned extent, turned, is not it (a long
+        # layout turned 40 degrees then ran 30-60 mm over the play area's edge, where the reader does not look)
+        arr = np.array(pts) @ (_rot(self.angle_deg).T * self.side_mm)
+        mid = (arr.min(axis=0) + arr.max(axis=0)) / 2
         cx, cy = self.mat.play_centre_mm
         return (cx - float(mid[0]), cy - float(mid[1]))
 

@@ -99,9 +99,9 @@ class SundaCameraMoves:
     """The engine's adapter for the live tracker (module docstring): ``change(game, seen)``."""
 
     #: the action types the camera's readings log (with NEXT or a phone choice); the rest is the phone's
-    #: (``place_marker`` is not one yet: the hub's set-up screen and ``tablehub sundacam enrol`` do not enrol
-    #: the markers' colours, so a live table reads no marker and the phone enters them; a reader given a
-    #: ``vision.sundamarkers.MarkerFinder``, as the bench's, has them read and proposed with the pawn they follow)
+    #: (``place_marker`` is not one: a reader given a ``vision.sundamarkers.MarkerFinder`` - the bench's, or the
+    #: hub's once ``tablehub sundacam enrol --markers`` enrolled their colours - has them read and proposed with
+    #: the pawn they follow; without them, and in the demo, the phone enters them)
     table_actions = frozenset({"place_piece", "place_pawn", "water_right"})
 
     # ---------------------------------------------------------------- colours
