@@ -123,7 +123,7 @@ def replay(record: Record, finish: bool = True) -> Game:
         raise RecordError(T("{source}: {why}", source=record.source, why=exc.text)) from None
     for i, data in enumerate(record.actions):
         try:
-            action: Action = game.parse_action(data, where=f"action {i}")
+            action: Action = game.parse_action(data, where=T("action {i}", i=i))
             game.apply(action)
         except TablehubError as exc:
             msg = exc.text
