@@ -298,7 +298,7 @@ class Rectifier:
         h, w = shape[:2]
         for mid in det.missing:
             place = self.mat.marker_label(mid)
-            label: Any = T("{marker} ({place})", marker=mid, place=PLACES.get(place, place))
+            label: Any = T("{where} ({kind})", where=mid, kind=PLACES.get(place, place))  # the core's "x (y)"
             if self.last is not None:
                 quad = self.mat_to_image(np.array(self.mat.marker_corners_mm(mid)), self.last, (w, h))
                 centre = quad.mean(axis=0)
