@@ -364,3 +364,31 @@ def test_the_scoreboard_check_catches_an_unlabelled_key(tmp_path):
     js = (ROOT / "web" / "static" / "app.js").read_text(encoding="utf-8")
     assert "auction: [" in js
     assert "auction" not in set(re.findall(r"(\w+):\s*\[", js.replace("auction: [", "")))
+
+
+# ---- 5. the owner's console: a command's option errors in the table's language
+
+CLI = [  # (argv, a piece of the English)
+    (["pin", "--digits", "2"], "a PIN has"),
+    (["venue", "--broker", "localhost", "--listen", "nowhere"], "expected ADDRESS:PORT"),
+    (["games", "list", "--db", "{tmp}/none.db"], "no game database here"),
+]
+
+
+@pytest.mark.parametrize("argv, english", CLI, ids=[c[1] for c in CLI])
+def test_a_commands_option_error_in_the_owners_language(argv, english, tmp_path, capsys, monkeypatch,
+                                                         no_new_missing):
+    from tablehub.cli import main
+
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "TABLEHUB_CONFIG"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("TABLEHUB_DATA", str(tmp_path / "data"))
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    said = {}
+    for lang, env in (("en", "C.UTF-8"), ("fr", "fr_FR.UTF-8"), ("de", "de_DE.UTF-8")):
+        monkeypatch.setenv("LANG", env)
+        assert main(argv) == 2
+        said[lang] = capsys.readouterr().err.strip()
+    assert english in said["en"], said["en"]
+    for lang in LANGS:
+        assert said[lang] != said["en"] and english not in said[lang], f"{lang}: {said[lang]!r}"
