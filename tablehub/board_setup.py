@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from .games.base import TablehubError
-from .i18n import T
+from .i18n import T, reason
 
 GAMES = ("karibik", "tahiti")
 #: a piece of an uploaded photo (bytes before base64): with base64 it fits the page's 64 KiB request cap
@@ -228,14 +228,17 @@ class BoardSetup:
         try:
             traced = trace_board(image, size_mm)
         except VisionError as exc:
-            raise BoardSetupError(str(exc)) from None
+            raise BoardSetupError(reason(exc)) from None
         draft = draft_board(size_mm, traced.polygons, traced.centres, traced.adjacency)
         ok, jpeg = cv2.imencode(".jpg", traced.canvas, [cv2.IMWRITE_JPEG_QUALITY, 85])
         with self._lock:
             _write(self.folder / "karibik-photo.jpg", jpeg.tobytes())
             _write(self.draft_path("karibik"), _json(draft))
-        edge = "" if traced.found_edge else " (board edge NOT found: the whole photo was taken as the board)"
-        return f"{len(draft['spaces'])} spaces and {len(draft['adjacency'])} adjacent pairs proposed{edge}"
+        if traced.found_edge:
+            return T("{spaces} spaces and {pairs} adjacent pairs proposed", spaces=len(draft["spaces"]),
+                     pairs=len(draft["adjacency"]))
+        return T("{spaces} spaces and {pairs} adjacent pairs proposed (board edge NOT found: the whole photo was "
+                 "taken as the board)", spaces=len(draft["spaces"]), pairs=len(draft["adjacency"]))
 
     def start_draft(self, game: str, draft: Mapping[str, Any], photo: bytes | None = None) -> None:
         """Begin correcting ``draft`` (a traced draft made elsewhere, e.g. by ``tablehub board trace``)."""

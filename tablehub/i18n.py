@@ -252,6 +252,21 @@ def translate(text: Any, language: str | None) -> str:
     return _fill(template, params)
 
 
+def reason(exc: BaseException) -> Any:
+    """What ``exc`` says, as the :class:`Text` it was raised with where it was (``raise VisionError(T(...))``), so
+    it renders in the reader's language inside another sentence; else its English ``str``.
+
+    >>> translate(reason(ValueError(T("the game is over"))), "de"), reason(ValueError("plain"))
+    ('Das Spiel ist vorbei', 'plain')
+    """
+    text = getattr(exc, "text", None)
+    if isinstance(text, Text):
+        return text
+    if exc.args and isinstance(exc.args[0], Text):
+        return exc.args[0]
+    return str(exc)
+
+
 def missing() -> set[tuple[str, str | None, str]]:
     """Every (language, context, template) rendered in English for want of a translation so far."""
     with _lock:

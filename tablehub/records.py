@@ -7,6 +7,7 @@ from typing import Any
 
 from . import schemas
 from .games import game_class, new_game
+from .i18n import T
 from .jsonfile import read_json
 from .games.base import Action, Game, PositionResult, Setup, TablehubError, check_players, show
 
@@ -51,7 +52,8 @@ def parse_position(data: Any, source: str = "<position>") -> tuple[type[Game], d
     schemas.check(data, "position", source, RecordError)
     cls = _game(data, source)
     if getattr(cls, "score_position", None) is None:
-        raise RecordError(f"{source}: game: {cls.name} is scored from records (actions), not positions")
+        raise RecordError(T("{source}: game: {game} is scored from records (actions), not positions", source=source,
+                            game=cls.name))
     if "players" in data:
         _players(data, cls, source)
     return cls, data
@@ -63,43 +65,44 @@ def score_position(data: Any, source: str = "<position>") -> PositionResult:
     try:
         result = cls.score_position(data, source)  # type: ignore[attr-defined]
     except TablehubError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.text) from None
     if "players" not in data:  # read off the position (Tahiti: the boats' owners): names checked as given ones
         try:
             check_players(list(result.scores), f"{source}: position")
         except TablehubError as exc:
-            raise RecordError(str(exc)) from None
+            raise RecordError(exc.text) from None
     n = len(result.scores)
     if not cls.min_players <= n <= cls.max_players:
-        raise RecordError(f"{source}: players: {cls.title} needs {cls.min_players} to {cls.max_players} "
-                          f"players, got {n}")
+        raise RecordError(T("{source}: players: {game} needs {least} to {most} players, got {n}", source=source,
+                            game=cls.title, least=cls.min_players, most=cls.max_players, n=n))
     return result
 
 
 def _not_both(data: Any, source: str) -> None:
     if isinstance(data, dict) and "position" in data and "actions" in data:
-        raise RecordError(f"{source}: has both 'actions' (a record) and 'position' (a table to score); "
-                          f"a file is one or the other")
+        raise RecordError(T("{source}: has both 'actions' (a record) and 'position' (a table to score); a file is one "
+                            "or the other", source=source))
 
 
 def _game(data: dict[str, Any], source: str) -> type[Game]:
     try:
         return game_class(data["game"])
     except TablehubError as exc:
-        raise RecordError(f"{source}: game: {exc}") from None
+        raise RecordError(T("{source}: game: {why}", source=source, why=exc.text)) from None
 
 
 def _players(data: dict[str, Any], cls: type[Game], source: str) -> None:
     try:
         players = check_players(data["players"], source)
     except TablehubError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.text) from None
     if not cls.min_players <= len(players) <= cls.max_players:
-        raise RecordError(f"{source}: players: {cls.title} needs {cls.min_players} to {cls.max_players} players, "
-                          f"got {len(players)}")
+        raise RecordError(T("{source}: players: {game} needs {least} to {most} players, got {n}", source=source,
+                            game=cls.title, least=cls.min_players, most=cls.max_players, n=len(players)))
     colors = data.get("colors") or []
     if colors and len(colors) != len(players):
-        raise RecordError(f"{source}: colors: give one colour per player ({len(players)}), got {len(colors)}")
+        raise RecordError(T("{source}: colors: give one colour per player ({players}), got {colours}", source=source,
+                            players=len(players), colours=len(colors)))
 
 
 def load_json(path: str | Path) -> tuple[Any, str]:
@@ -117,17 +120,17 @@ def replay(record: Record, finish: bool = True) -> Game:
     try:
         game = new_game(record.setup)
     except TablehubError as exc:
-        raise RecordError(f"{record.source}: {exc}") from None
+        raise RecordError(T("{source}: {why}", source=record.source, why=exc.text)) from None
     for i, data in enumerate(record.actions):
         try:
-            action: Action = game.parse_action(data, where=f"action {i}")
+            action: Action = game.parse_action(data, where=T("action {i}", i=i))
             game.apply(action)
         except TablehubError as exc:
-            msg = str(exc)
-            if not msg.startswith(f"action {i}"):
+            msg = exc.text
+            if not str(msg).startswith(f"action {i}"):
                 kind = data.get('type') if isinstance(data, dict) else None
-                msg = f"action {i} ({kind if isinstance(kind, str) else show(kind)}): {msg}"
-            raise RecordError(f"{record.source}: {msg}") from None
+                msg = T("action {i} ({kind}): {why}", i=i, kind=kind if isinstance(kind, str) else show(kind), why=msg)
+            raise RecordError(T("{source}: {why}", source=record.source, why=msg)) from None
     if finish and not game.finished:
         game.finish()
     return game

@@ -14,6 +14,7 @@ import numpy as np
 
 from .config import Config
 from .games.base import TablehubError
+from .i18n import T, reason
 
 if TYPE_CHECKING:  # vision is imported when a lens is used: the core runs without OpenCV
     from vision.calibrate import LensCalibration
@@ -53,8 +54,8 @@ def configured_lens(cfg: Config, frame_size: tuple[int, int] | None = None) -> "
     path = lens_path(cfg)
     if not path.exists():
         if cfg.camera.lens:
-            raise LensError(f"{path}: no lens file there ([camera] lens in {cfg.source}); run 'tablehub lens "
-                            "calibrate' or remove the setting")
+            raise LensError(T("{path}: no lens file there ([camera] lens in {config}); run 'tablehub lens calibrate' or "
+                              "remove the setting", path=str(path), config=str(cfg.source)))
         return None
     lens = LensCalibration.load(path)
     if frame_size is None:
@@ -62,7 +63,7 @@ def configured_lens(cfg: Config, frame_size: tuple[int, int] | None = None) -> "
     try:
         return lens.for_size(frame_size)
     except CalibrationError as exc:
-        raise CalibrationError(f"{path}: {exc}") from None
+        raise CalibrationError(T("{path}: {why}", path=str(path), why=reason(exc))) from None
 
 
 def lens_for(cfg: Config, given: str | None) -> "LensCalibration | None":
@@ -112,7 +113,8 @@ def catalog_file(game: str) -> Path:
     path = GAMES_DIR / game / "tiles.json"
     if not path.is_file():
         known = sorted(p.parent.name for p in GAMES_DIR.glob("*/tiles.json"))
-        raise SetupFileError(f"--game {game}: no tile catalog {path} (tile games: {', '.join(known)})")
+        raise SetupFileError(T("--game {game}: no tile catalog {path} (tile games: {known})", game=game, path=str(path),
+                                known=", ".join(known)))
     return path
 
 

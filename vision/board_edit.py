@@ -15,6 +15,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+
 from . import VisionError
 
 Point = tuple[float, float]
@@ -40,7 +42,7 @@ def _fill(mask: np.ndarray, origin: tuple[float, float], poly: Sequence[Sequence
 def _outline(mask: np.ndarray, origin: tuple[float, float]) -> list[Point]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
-        raise VisionError("the outline vanished (spaces too small to edit)")
+        raise VisionError(T("the outline vanished (spaces too small to edit)"))
     c = max(contours, key=cv2.contourArea)
     poly = cv2.approxPolyDP(c, 0.5 * PX_PER_MM, True).reshape(-1, 2) / PX_PER_MM + np.asarray(origin)
     return [(round(float(x), 1), round(float(y), 1)) for x, y in poly]
@@ -64,7 +66,7 @@ def longer_axis_cut(poly: Sequence[Sequence[float]]) -> tuple[Point, Point]:
     pts = np.asarray(poly, np.float32).reshape(-1, 2)
     m = cv2.moments(pts)
     if abs(m["m00"]) < 1e-6:
-        raise VisionError("the space has no area")
+        raise VisionError(T("the space has no area"))
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
     angle = 0.5 * np.arctan2(2 * mu11, mu20 - mu02)  # the longer axis's direction
@@ -96,14 +98,14 @@ def split_outline(poly: Sequence[Sequence[float]], p: Sequence[float], q: Sequen
     pts = np.asarray(poly, np.float64).reshape(-1, 2)
     p_, q_ = np.asarray(p, np.float64), np.asarray(q, np.float64)
     if float(np.hypot(*(q_ - p_))) < 1e-6:
-        raise VisionError("the cut needs two different points")
+        raise VisionError(T("the cut needs two different points"))
     halves = []
     for a, b in ((p_, q_), (q_, p_)):
         part = _clip(pts, a, b)
         area = abs(cv2.contourArea(part.astype(np.float32))) if len(part) >= 3 else 0.0
         if area < min_mm2:
-            raise VisionError("the line does not cut the space in two (tap two points on either side of it, "
-                              "across the space)")
+            raise VisionError(T("the line does not cut the space in two (tap two points on either side of it, "
+                                "across the space)"))
         halves.append([(round(float(x), 1), round(float(y), 1)) for x, y in part])
     return halves[0], halves[1]
 

@@ -30,6 +30,8 @@ from typing import Mapping, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+
 from . import VisionError
 from .boardreg import seen_mask
 
@@ -193,7 +195,7 @@ def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = 6, gain: 
     h, w = empty.shape[:2]
     x0, y0, x1, y1 = region or (0, 0, w, h)
     if region is not None and gain is None:
-        raise VisionError("pieces: a region of the board is read under a known light (gain) only")
+        raise VisionError(T("pieces: a region of the board is read under a known light (gain) only"))
     lab8 = cv2.cvtColor(match_light(canvas, empty, gain=gain, region=region), cv2.COLOR_BGR2Lab)
     ref_blur, ref_seen = _empty_cached(empty)
     diff = cv2.absdiff(cv2.GaussianBlur(lab8, (0, 0), 1.0), ref_blur[y0:y1, x0:x1])
@@ -720,8 +722,8 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     (``canvas`` is that part only)."""
     want = empty.shape if region is None else (region[3] - region[1], region[2] - region[0], *empty.shape[2:])
     if canvas.shape != want:
-        raise VisionError(f"pieces: canvas {canvas.shape[1]}x{canvas.shape[0]} does not match the empty board "
-                          f"{want[1]}x{want[0]}")
+        raise VisionError(T("pieces: canvas {w}x{h} does not match the empty board {want_w}x{want_h}",
+                            w=canvas.shape[1], h=canvas.shape[0], want_w=want[1], want_h=want[0]))
     diff, lab = difference(canvas, empty, gain=gain, region=region)
     ox, oy = (region[0] / ppm, region[1] / ppm) if region is not None else (0.0, 0.0)
     largest = max(t.area_mm2 for t in book.templates)

@@ -20,6 +20,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+
 from . import VisionError
 
 Polygon = Sequence[Sequence[float]]
@@ -169,7 +171,7 @@ def trace_board(photo: np.ndarray, size_mm: tuple[float, float], px_per_mm: floa
     ``sea_hue``: the OpenCV hue range (0-180) of the printed sea; regions of another colour
     (land, the frame) are not spaces. Raises :class:`VisionError` when no space is found."""
     if photo is None or photo.ndim != 3 or photo.shape[0] < 50 or photo.shape[1] < 50:
-        raise VisionError("trace: the photo is empty or not a colour picture")
+        raise VisionError(T("trace: the photo is empty or not a colour picture"))
     canvas, found = straighten(photo, size_mm, px_per_mm)
     grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
     # outlines: dark against their neighbourhood
@@ -190,7 +192,7 @@ def trace_board(photo: np.ndarray, size_mm: tuple[float, float], px_per_mm: floa
         keep[i] = sea_hue[0] <= hue <= sea_hue[1] and sat > 40
     ids = np.flatnonzero(keep)
     if not len(ids):
-        raise VisionError("trace: no space found on the board (is it the empty board, well lit, filling the photo?)")
+        raise VisionError(T("trace: no space found on the board (is it the empty board, well lit, filling the photo?)"))
     index = {int(lab): k for k, lab in enumerate(ids)}
     lut = np.full(n, -1, np.int32)
     lut[ids] = np.arange(len(ids))

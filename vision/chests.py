@@ -37,6 +37,8 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+
 from . import VisionError
 from .boardpieces import read_book
 
@@ -352,7 +354,7 @@ def _score(patch: np.ndarray, book: ValueBook, min_margin: float, min_score: flo
            ) -> tuple[int | None, float, float, str, tuple[int, ...]]:
     vals, turned = book.turned()
     if turned[0][0].shape[0] >= patch.shape[0]:
-        raise VisionError("chest values: the value book was enrolled at another patch size: enrol again")
+        raise VisionError(T("chest values: the value book was enrolled at another patch size: enrol again"))
     q = patch.astype(np.float32)
     # the best turn and shift of each value (normalised correlation)
     best_per = np.float32([max(float(cv2.matchTemplate(q, t, cv2.TM_CCOEFF_NORMED).max()) for t in turns)

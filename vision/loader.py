@@ -12,6 +12,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+
 from . import VisionError
 from .enroll import enrol_simulated
 from .geometry import TileGeometry
@@ -42,10 +44,11 @@ def load_recognizer(game: str, refs_dir: str | Path, mat: Mat | str | Path | Non
     root = Path(refs_dir)
     refs = ReferenceSet.load(root)
     if refs.game and refs.game != game:
-        raise VisionError(f"{root}: these references are for {refs.game!r}, not {game!r}")
+        raise VisionError(T("{root}: these references are for {theirs}, not {game}", root=str(root), theirs=repr(refs.game),
+                              game=repr(game)))
     cat_path = Path(catalog) if catalog is not None else default_catalog_path(game)
     if not cat_path.is_file():
-        raise VisionError(f"{cat_path}: no tile catalog for game {game!r}")
+        raise VisionError(T("{path}: no tile catalog for game {game}", path=str(cat_path), game=repr(game)))
     if mat is None:
         if (root / "mat.json").is_file():
             log.warning("mat: none given; using %s, the mat the references were photographed on", root / "mat.json")
@@ -144,7 +147,7 @@ def for_tracker(game: str, catalog: str | None = None, references: str | None = 
     if sim is not None:
 
         return TrackerRecognizer(enrol_from_sim(game, sim, catalog))
-    raise VisionError(f"no references for {game}: enrol the tiles first ('tablehub enroll --game {game} ...')")
+    raise VisionError(T("no references for {game}: enrol the tiles first ('tablehub enroll --game {game} ...')", game=game))
 
 
 def enrol_from_sim(game: str, sim: Any, catalog: str | Path | None = None) -> Any:

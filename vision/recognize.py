@@ -28,6 +28,8 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+
 from . import VisionError
 from .cputime import StageClock
 from .geometry import TileGeometry
@@ -210,7 +212,7 @@ class Recognizer:
                  thresholds: Thresholds | None = None):
         missing = [t for t in catalog.tile_ids if t not in refs.tile_ids]
         if catalog.start not in refs.tile_ids:
-            raise VisionError(f"references: no reference for the start tile {catalog.start}; enrol the set again")
+            raise VisionError(T("references: no reference for the start tile {tile}; enrol the set again", tile=catalog.start))
         if missing:
             log.warning("references lack %d catalog tiles (%s...): they cannot be recognised",
                         len(missing), ", ".join(missing[:5]))
@@ -354,7 +356,7 @@ class Recognizer:
         size = (frame.shape[1], frame.shape[0])
         cells, side_px = self.view(grid, to_frame, size, key, from_frame)
         if not cells:
-            raise VisionError("view: no cell of the table lies whole in the frame; aim the camera at the mat")
+            raise VisionError(T("view: no cell of the table lies whole in the frame; aim the camera at the mat"))
         in_view = frozenset(cells)
         mat_bgr = self.mat_colour(frame, to_frame, key)
         thumbs, sigs = self._signatures(frame, to_frame, key, grid, cells, side_px)
@@ -770,15 +772,15 @@ class Recognizer:
         if clear:
             return self._nearest_centre(clear, self.start_tie)
         if lattice[1] is None or lattice[0] < 0.3:
-            raise NoStartTile(f"start tile: {self.catalog.start} not found on the play area; lay it on the mat, "
-                              "in view, before the first turn")
+            raise NoStartTile(T("start tile: {tile} not found on the play area; lay it on the mat, "
+                                "in view, before the first turn", tile=self.catalog.start))
         # no clear start tile at the likely places (a figure or a hand on it): every tile lies on one
         # lattice, so read every cell of the lattice found and take the cell that looks most like the
         # start tile compared with what it looks like otherwise
         lat = self._lattice(frame, to_frame)
         obs = self.observe_mapped(frame, to_frame, key, grid=lat, figures=False)
         if not obs.tiles:
-            raise NoStartTile(f"start tile: {self.catalog.start} not found: no tiles on the play area")
+            raise NoStartTile(T("start tile: {tile} not found: no tiles on the play area", tile=self.catalog.start))
         starts = [t for t in obs.tiles.values() if t.tile == self.catalog.start]
         if starts:
             t = max(starts, key=lambda g: g.score)
@@ -802,8 +804,8 @@ class Recognizer:
                                 Grid((float(centre[0]), float(centre[1])), lat.angle_deg + 90.0 * k, self.pitch)))
             log.debug("start options: %s", sorted((round(o[0], 3), o[1].origin_mm) for o in options)[-4:])
             if max(o[0] for o in options) < -0.05:
-                raise NoStartTile(f"start tile: {self.catalog.start} not seen among the {len(obs.tiles)} tiles on "
-                                  "the play area; lay it on the mat, in view, before the first turn")
+                raise NoStartTile(T("start tile: {tile} not seen among the {n} tiles on the play area; lay it on "
+                                    "the mat, in view, before the first turn", tile=self.catalog.start, n=len(obs.tiles)))
             return self._refine_start(frame, to_frame, self._nearest_centre(options), *self.on_lattice)[1]
         cell, k = (t.x, t.y), t.rotation // 90
         centre = lat.mat_from_grid() @ np.array([cell[0], cell[1], 1.0])
@@ -1591,7 +1593,7 @@ def _match_map(image: np.ndarray, template: np.ndarray, norm: float | None = Non
 
 def _check_image(frame: np.ndarray) -> None:
     if frame is None or not hasattr(frame, "shape") or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
-        raise VisionError("frame: expected a colour (BGR) image")
+        raise VisionError(T("frame: expected a colour (BGR) image"))
 
 
 # --------------------------------------------------------------------------- set-up helpers

@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
+
+from tablehub.i18n import N_, T, chain, comma  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
 from .calibrate import LensCalibration
@@ -34,6 +37,12 @@ from .markers import MarkerDetection, detect_markers, to_grey, verify_marker
 from .mat import Mat
 
 log = logging.getLogger(__name__)
+
+
+#: where a marker lies (:meth:`vision.mat.Mat.marker_label`), in the reader's language
+PLACES = {"top-left": T("top-left"), "top-centre": T("top-centre"), "top-right": T("top-right"),
+          "middle-left": T("middle-left"), "middle-centre": T("middle-centre"), "middle-right": T("middle-right"),
+          "bottom-left": T("bottom-left"), "bottom-centre": T("bottom-centre"), "bottom-right": T("bottom-right")}
 
 
 class BadFrame(VisionError):
@@ -76,20 +85,20 @@ class Location:
 def check_frame(frame: np.ndarray) -> None:
     """Raise :class:`BadFrame` for frames that cannot show the mat (blank, dark, overexposed)."""
     if frame is None or not hasattr(frame, "shape") or frame.size == 0:
-        raise BadFrame("frame: empty image (is the camera connected?)")
+        raise BadFrame(T("frame: empty image (is the camera connected?)"))
     grey = to_grey(frame)
     small = cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA) if grey.shape[1] > 320 else grey
     mean, std = float(small.mean()), float(small.std())
     saturated = float((small >= 250).mean())
     if mean < 25:
-        raise BadFrame(f"frame: too dark (mean brightness {mean:.0f}/255): lens cap on? turn on the light or "
-                       "raise the camera exposure")
+        raise BadFrame(T("frame: too dark (mean brightness {mean}/255): lens cap on? turn on the light or "
+                         "raise the camera exposure", mean=format(mean, ".0f")))
     if std < 3.0:
-        raise BadFrame(f"frame: blank image (uniform brightness {mean:.0f}/255): camera covered or not "
-                       "delivering pictures?")
+        raise BadFrame(T("frame: blank image (uniform brightness {mean}/255): camera covered or not "
+                         "delivering pictures?", mean=format(mean, ".0f")))
     if saturated > 0.4:
-        raise BadFrame(f"frame: overexposed ({saturated:.0%} of the image is white): lower the camera "
-                       "exposure or dim the light on the table")
+        raise BadFrame(T("frame: overexposed ({share} of the image is white): lower the camera "
+                         "exposure or dim the light on the table", share=format(saturated, ".0%")))
 
 
 def _fit(img_pts: np.ndarray, mat_pts: np.ndarray) -> np.ndarray:
@@ -279,45 +288,49 @@ class Rectifier:
             residual = self._residual(last.homography, corners)
             if residual <= self.moved_mm:
                 return Location(last.homography, seen, missing, "kept", False, residual, residual, warnings)
-            raise MarkersNotFound(f"markers: only {_ids(seen)} visible and they moved by {residual:.1f} mm: "
-                                  f"the camera or mat was bumped; uncover markers {_ids(missing)} to re-locate",
-                                  missing, seen)
+            raise MarkersNotFound(T("markers: only {seen} visible and they moved by {mm} mm: the camera or mat was "
+                                    "bumped; uncover markers {missing} to re-locate", seen=_ids(seen),
+                                    mm=format(residual, ".1f"), missing=_ids(missing)), missing, seen)
         raise MarkersNotFound(self._missing_message(det, shape, False), missing, seen)
 
-    def _missing_message(self, det: MarkerDetection, shape: tuple[int, ...], coping: bool) -> str:
+    def _missing_message(self, det: MarkerDetection, shape: tuple[int, ...], coping: bool) -> Any:
         why = []
         h, w = shape[:2]
         for mid in det.missing:
-            label = f"{mid} ({self.mat.marker_label(mid)})"
+            place = self.mat.marker_label(mid)
+            label: Any = T("{where} ({kind})", where=mid, kind=PLACES.get(place, place))  # the core's "x (y)"
             if self.last is not None:
                 quad = self.mat_to_image(np.array(self.mat.marker_corners_mm(mid)), self.last, (w, h))
                 centre = quad.mean(axis=0)
-                label += f", expected at ({centre[0]:.0f}, {centre[1]:.0f}) px"
+                label = T("{marker}, expected at ({x}, {y}) px", marker=label, x=format(centre[0], ".0f"),
+                          y=format(centre[1], ".0f"))
                 if (quad[:, 0] < 0).any() or (quad[:, 1] < 0).any() or (quad[:, 0] >= w).any() or \
                         (quad[:, 1] >= h).any():
-                    why.append(f"{label}, out of the camera's view")
+                    why.append(T("{marker}, out of the camera's view", marker=label))
                     continue
                 side = float(np.linalg.norm(quad[0] - quad[1]))
                 if min(quad[:, 0].min(), quad[:, 1].min(), w - 1 - quad[:, 0].max(), h - 1 - quad[:, 1].max()) \
                         < side / 6:
-                    why.append(f"{label}, its white border cut by the frame's edge")
+                    why.append(T("{marker}, its white border cut by the frame's edge", marker=label))
                     continue
                 size = float(np.linalg.norm(quad[0] - quad[2]))
                 if any(np.linalg.norm(r.mean(axis=0) - centre) < size for r in det.rejected):
-                    why.append(f"{label} partly hidden or blurred")
+                    why.append(T("{marker} partly hidden or blurred", marker=label))
                     continue
-                why.append(f"{label} hidden")
+                why.append(T("{marker} hidden", marker=label))
             else:
                 why.append(label)
         need = len(self.mat.marker_ids) - 1
-        found = ", ".join(f"{m} at ({c.mean(axis=0)[0]:.0f}, {c.mean(axis=0)[1]:.0f}) px"
-                          for m, c in sorted(det.corners.items()))
+        found = comma([T("{marker} at ({x}, {y}) px", marker=m, x=format(c.mean(axis=0)[0], ".0f"),
+                         y=format(c.mean(axis=0)[1], ".0f")) for m, c in sorted(det.corners.items())])
+        missing = chain(why, N_("{first}; {next}"))
         if coping:
-            return f"markers: {'; '.join(why)}; using the {len(det.corners)} markers seen ({found})"
-        seen = f"only {found} seen" if det.corners else "none seen"
-        return (f"markers: cannot place the frame on the mat, missing markers {'; '.join(why)} ({seen}; need "
-                f"{need} of {_ids(self.mat.marker_ids)}): uncover them, check the light, or that the camera sees "
-                f"the whole mat")
+            return T("markers: {missing}; using the {n} markers seen ({found})", missing=missing,
+                     n=len(det.corners), found=found)
+        seen = T("only {found} seen", found=found) if det.corners else T("none seen")
+        return T("markers: cannot place the frame on the mat, missing markers {missing} ({seen}; need {need} of "
+                 "{ids}): uncover them, check the light, or that the camera sees the whole mat", missing=missing,
+                 seen=seen, need=need, ids=_ids(self.mat.marker_ids))
 
     # ------------------------------------------------------------------ warping
     def canvas_homography(self, location: Location) -> np.ndarray:

@@ -298,8 +298,8 @@ class SundaReading:
         for t in self.tribes:
             if t.ask:
                 if (t.q, t.r) not in answers:
-                    raise VisionError(f"sunda reading: the tribe at {t.q},{t.r} (top {t.top}) needs its height from "
-                                      f"the phone (candidates {t.candidates})")
+                    raise VisionError(T("sunda reading: the tribe at {q},{r} (top {top}) needs its height from the phone "
+                                        "(candidates {candidates})", q=t.q, r=t.r, top=t.top, candidates=t.candidates))
                 owners = list(answers[(t.q, t.r)])
             else:
                 owners = [players.get(c or t.top, names[0]) for c in t.colours]
@@ -527,7 +527,7 @@ class SundaReader:
         thr = np.percentile(some, 80) if some.size else 0
         ys, xs = np.nonzero(lines > thr)
         if len(xs) < 50:
-            raise EmptyTable("sunda: no pieces to fit the lattice to")
+            raise EmptyTable(T("sunda: no pieces to fit the lattice to"))
         if len(xs) > FIT_POINTS:  # a random sample, in random order (the coarse searches use its first part)
             order = np.random.default_rng(0).integers(0, len(xs), FIT_POINTS)
         else:

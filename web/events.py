@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from tablehub.i18n import DEFAULT_LANGUAGE
+from tablehub.i18n import DEFAULT_LANGUAGE, T
 
 from .language import has_text, localize
 
@@ -159,7 +159,8 @@ class EventBus:
         """
         with self._cond:
             if self._streams >= self.max_streams:
-                raise StreamLimit(f"{self._streams} event streams are open (the limit is {self.max_streams})")
+                raise StreamLimit(T("{open} event streams are open (the limit is {most})", open=self._streams,
+                                   most=self.max_streams))
             self._streams += 1
         return _Stream(self, self._stream(last_id, heartbeat, lifetime, retry_ms, gone, lang))
 

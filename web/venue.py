@@ -21,6 +21,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 
+from tablehub.i18n import T, reason
 from tablehub.venue.board import RULES, VenueBoard
 
 from .events import EventBus, StreamLimit
@@ -38,7 +39,8 @@ class BoardFeed:
     def __init__(self, board: VenueBoard, rule: str = "wins", max_streams: int = 64,
                  min_interval_s: float = MIN_INTERVAL_S):
         if rule not in RULES:
-            raise ValueError(f"ranking rule {rule!r} is unknown (expected one of: {', '.join(RULES)})")
+            raise ValueError(T("ranking rule {rule} is unknown (expected one of: {known})", rule=repr(rule),
+                                 known=", ".join(RULES)))
         self.board = board
         self.rule = rule
         self.bus = EventBus(keep=20, max_streams=max_streams)
@@ -81,12 +83,12 @@ def create_venue_app(board: VenueBoard, rule: str = "wins", *, title: str = "", 
     def chosen_rule() -> str:
         value = request.args.get("rule", feed.rule)
         if value not in RULES:
-            raise _BadRequest(f"rule must be one of: {', '.join(RULES)} (got {value!r})")
+            raise _BadRequest(T("rule must be one of: {known} (got {value})", known=", ".join(RULES), value=repr(value)))
         return value
 
     @app.errorhandler(ValueError)
     def _bad(exc: ValueError) -> Any:
-        return jsonify(ok=False, error=str(exc)), 400
+        return jsonify(ok=False, error=reason(exc)), 400  # a Text renders in the screen's language
 
     @app.get("/")
     def page() -> str:
@@ -113,7 +115,7 @@ def create_venue_app(board: VenueBoard, rule: str = "wins", *, title: str = "", 
                                      gone=request.environ.get("waitress.client_disconnected"),
                                      lang=current_language())
         except StreamLimit as exc:
-            resp = jsonify(ok=False, error=f"the board is busy: {exc}")
+            resp = jsonify(ok=False, error=T("the board is busy: {why}", why=reason(exc)))
             resp.status_code, resp.headers["Retry-After"] = 503, "5"
             return resp
         resp = Response(chunks, mimetype="text/event-stream")

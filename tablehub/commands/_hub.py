@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from ..config import Config
 from ..games.base import Setup, TablehubError
+from ..i18n import T
 from ..hardware.cameras import Camera, SupervisedCamera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
@@ -140,8 +141,9 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
     if layout_adapter(game) is not None:
         return _layout_recognizer(cfg, game, refs)
     if not (refs / "index.json").is_file():
-        raise RecognitionUnavailable(f"table recognition is off: no references in {refs}; enrol the set "
-                                     f"('tablehub enroll --game {game} --out {refs} ...') or set [vision] refs")
+        raise RecognitionUnavailable(T("table recognition is off: no references in {refs}; enrol the set "
+                                       "('tablehub enroll --game {game} --out {refs} ...') or set [vision] refs",
+                                       refs=str(refs), game=game))
     from vision import VisionError
 
     try:

@@ -8,6 +8,7 @@ import argparse
 from typing import Any
 
 from ..config import CameraConfig, Config, ConfigError, host_problem, load_config
+from ..i18n import T
 from ..games.base import show
 
 
@@ -38,7 +39,7 @@ def check_options(args: argparse.Namespace) -> None:
     served on 34463 by the socket layer, ``--host 256.1.1.1`` failed deep in the server)."""
     port = getattr(args, "port", None)
     if port is not None and not 0 <= port <= 65535:
-        raise ConfigError(f"--port {port}: expected a TCP port from 1 to 65535 (0: any free port)")
+        raise ConfigError(T("--port {port}: expected a TCP port from 1 to 65535 (0: any free port)", port=port))
     host = getattr(args, "host", None)
     if host is not None and host_problem(host):
         raise ConfigError(f"--host {show(host)}: {host_problem(host)}")

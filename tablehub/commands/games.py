@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..recovery import fix_command, game_status
+from ..i18n import T
 from ..session import Broken
 from ..store import Store, StoreError
 
@@ -58,7 +59,7 @@ def database(args: argparse.Namespace) -> Path:
 
 def _open_read(db: Path) -> Store:
     if not db.is_file():
-        raise StoreError(f"{db}: no game database here (give --data or --db)")
+        raise StoreError(T("{path}: no game database here (give --data or --db)", path=str(db)))
     try:
         store = Store.copy_in_memory(db)
         store.path = str(db)  # read from a copy: the file is not touched while the hub may be running
@@ -123,7 +124,7 @@ def repair_game(db: Path, game_id: int, args: argparse.Namespace) -> int:
     from ..session import Session, SessionError
 
     if not db.is_file():
-        raise StoreError(f"{db}: no game database here (give --data or --db)")
+        raise StoreError(T("{path}: no game database here (give --data or --db)", path=str(db)))
     try:
         store = Store(db)
     except StoreError as exc:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from ..access import DEFAULT_DIGITS, MAX_DIGITS, MIN_DIGITS, PinKeeper, grouped
+from ..i18n import T
 from ..games.base import TablehubError
 from ._options import add_settings, settings
 
@@ -34,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not MIN_DIGITS <= args.digits <= MAX_DIGITS:
-        raise TablehubError(f"--digits: a PIN has {MIN_DIGITS} to {MAX_DIGITS} digits, got {args.digits}")
+        raise TablehubError(T("--digits: a PIN has {least} to {most} digits, got {value}", least=MIN_DIGITS,
+                              most=MAX_DIGITS, value=args.digits))
     cfg = settings(args)
     keeper = PinKeeper(cfg.data_dir)
     if args.set is not None:

@@ -6,6 +6,7 @@ import json
 import sys
 
 from ..games import GAMES, PLAYOUTS, game_class
+from ..i18n import T
 from ..games.tiles.game import TileGame
 from ..games.tiles.playout import random_game
 from ..records import load_record, record_of, replay
@@ -32,7 +33,7 @@ def _options(pairs: list[str]) -> dict:
         key, sep, value = pair.partition("=")
         if not sep:
             from ..games.base import SetupError
-            raise SetupError(f"--option {pair!r}: expected KEY=VALUE")
+            raise SetupError(T("--option {value}: expected KEY=VALUE", value=repr(pair)))
         try:
             out[key] = json.loads(value)
         except json.JSONDecodeError:

@@ -12,6 +12,7 @@ import os
 import threading
 
 from ..config import ConfigError, VenueConfig, topic_name_error
+from ..i18n import T
 from ..games.base import TablehubError
 from ..venue.board import RULES, BoardListener, VenueBoard
 
@@ -41,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def parse_listen(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ConfigError(f"--listen {text!r}: expected ADDRESS:PORT such as 0.0.0.0:8090")
+        raise ConfigError(T("--listen {value}: expected ADDRESS:PORT such as 0.0.0.0:8090", value=repr(text)))
     return host or "0.0.0.0", int(port)
 
 
@@ -55,7 +56,7 @@ def parse_since(text: str, now: datetime.datetime | None = None) -> float | None
     try:
         return datetime.datetime.fromisoformat(text).timestamp()
     except ValueError:
-        raise ConfigError(f"--since {text!r}: expected today, all, or YYYY-MM-DD[THH:MM]") from None
+        raise ConfigError(T("--since {value}: expected today, all, or YYYY-MM-DD[THH:MM]", value=repr(text))) from None
 
 
 def settings_of(args: argparse.Namespace) -> VenueConfig:
@@ -64,13 +65,14 @@ def settings_of(args: argparse.Namespace) -> VenueConfig:
         try:
             password = open(args.password_file, encoding="utf-8").read().strip()
         except OSError as exc:
-            raise ConfigError(f"--password-file {args.password_file}: cannot read it ({exc.strerror})") from None
+            raise ConfigError(T("--password-file {path}: cannot read it ({why})", path=args.password_file,
+                                why=exc.strerror)) from None
     if args.venue is not None and topic_name_error(args.venue):
         raise ConfigError(f"--venue {args.venue!r}: {topic_name_error(args.venue)}")
     if not 0 <= args.port <= 65535:
-        raise ConfigError(f"--port {args.port}: expected 1 to 65535")
+        raise ConfigError(T("--port {port}: expected 1 to 65535", port=args.port))
     if args.ca_file and not os.path.isfile(args.ca_file):
-        raise ConfigError(f"--ca-file {args.ca_file}: no such file")
+        raise ConfigError(T("--ca-file {path}: no such file", path=args.ca_file))
     if password and not args.username:
         raise ConfigError("a broker password is given but no --username")
     return VenueConfig(broker=args.broker, port=args.port, venue=args.venue or "board", table="board",

@@ -33,7 +33,7 @@ import numpy as np
 from ..games import game_class
 from ..games.base import TablehubError
 from ..jsonfile import read_folder_meta
-from ..i18n import T
+from ..i18n import T, reason
 from .boardmoves import BoardSeen, Sighting
 from .recognizer import RecognitionUnavailable
 
@@ -195,5 +195,5 @@ def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRec
             values = ValueBook.load(folder / CHESTS)
     except (TablehubError, VisionError) as exc:
         raise RecognitionUnavailable(T("table recognition is off: {why}",
-                                       why=exc.text if isinstance(exc, TablehubError) else str(exc))) from None
+                                       why=exc.text if isinstance(exc, TablehubError) else reason(exc))) from None
     return BoardRecognizer(reference, book, spaces, board.name, lens, values)

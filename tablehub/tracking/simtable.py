@@ -27,6 +27,7 @@ import numpy as np
 
 from ..games import game_class, new_game
 from ..games.base import Setup, TablehubError
+from ..i18n import T, reason
 from ..games.tiles.catalog import load_catalog
 from ..records import Record
 from ..hardware.cameras.sim import Shot, shots_for_turns
@@ -204,7 +205,8 @@ class SimTable(ScriptedTable):
             return TrackerRecognizer(Recognizer.for_game(self.catalog, refs, Mat.default(), colours=colours,
                                                          lens=lens, geometry=geometry))
         except VisionError as exc:  # vision's own one-line errors (an enrolment photo it cannot read)
-            raise RecognitionUnavailable(f"table recognition is off: enrolling {self.art_name}: {exc}") from None
+            raise RecognitionUnavailable(T("table recognition is off: enrolling {art}: {why}", art=self.art_name,
+                                           why=reason(exc))) from None
 
     def _setup_render(self) -> None:
         from vision.sim import NUISANCE, scene_from_view

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..games.base import TablehubError
+from ..i18n import T, reason
 from ..jsonfile import read_folder_meta
 from .recognizer import RecognitionUnavailable
 
@@ -187,13 +188,15 @@ def load_recognizer(folder: str | Path, lens: Any = None, mat: Any = None) -> An
         from vision import VisionError
         from vision.sunda import SundaReader  # noqa: F401
     except ImportError as exc:
-        raise RecognitionUnavailable(f"table recognition is not in this build ({exc}); play from the phone") from None
+        raise RecognitionUnavailable(T("table recognition is not in this build ({why}); play from the phone",
+                                       why=str(exc))) from None
     from .sundacam import SundaRecognizer
 
     if not (folder / META).is_file():
-        raise RecognitionUnavailable(f"table recognition is off: no Sunda references in {folder}; enrol the colours "
-                                     f"('tablehub sundacam enrol PHOTO --out {folder}')")
+        raise RecognitionUnavailable(T("table recognition is off: no Sunda references in {folder}; enrol the colours "
+                                       "('tablehub sundacam enrol PHOTO --out {folder}')", folder=str(folder)))
     try:
         return SundaRecognizer(load_reader(folder, lens=lens, mat=mat))
     except (TablehubError, VisionError) as exc:
-        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+        raise RecognitionUnavailable(T("table recognition is off: {why}",
+                                       why=exc.text if isinstance(exc, TablehubError) else reason(exc))) from None

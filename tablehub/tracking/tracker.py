@@ -30,7 +30,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from ..games.base import TablehubError
-from ..i18n import T
+from ..i18n import T, reason
 from ..session import Session
 from .boardmoves import BoardSeen, board_reading
 from .layoutmoves import LayoutSeen, layout_reading
@@ -124,7 +124,7 @@ class Tracker:
             self.stillness.quiet = 0  # try again after another quiet spell
             self.failures += 1
             reading = Reading("waiting", reason=T("cannot read the table: {why}",
-                                                  why=exc.text if isinstance(exc, TablehubError) else str(exc)))
+                                                  why=exc.text if isinstance(exc, TablehubError) else reason(exc)))
             with self._lock:
                 changed = reading.signature() != self._announced
                 self._announced = reading.signature()

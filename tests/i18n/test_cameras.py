@@ -7,6 +7,8 @@ tablehub/tracking/layoutmoves.py) must have been rendered, top level or inside a
 """
 from __future__ import annotations
 
+import json
+
 import random
 from typing import Any
 
@@ -284,6 +286,23 @@ def test_the_enrolment_screens_pieces_in_french_and_german(seen):
     for photo in TahitiBoardMoves.enrol_rounds():
         for _, _, _, said in photo:
             seen.check(said, "the enrolment screen's piece")
+
+
+def test_a_bad_tahiti_geometry_file_in_french_and_german(seen, tmp_path):
+    """The board geometry loader's one-line errors (a file the owner edits) are Texts in every language."""
+    from tablehub.games.base import SetupError
+    from tablehub.games.tahiti.camera import load_geometry
+
+    cells = {f"{r}{c}": [[0, 0], [1, 0], [1, 1]] for r in "ABCDEFM" for c in "ABCDEFM"}
+    bad = tmp_path / "geometry.json"
+    for content in ("{nope", "[]", '{"size_mm": 3}', '{"size_mm": [600, 600], "cells": {}}',
+                    json.dumps({"size_mm": [600, 600], "cells": {**cells, "AA": [[0, 0]]}, "track": [[]] * 12}),
+                    json.dumps({"size_mm": [600, 600], "cells": cells, "track": []})):
+        bad.write_text(content)
+        try:
+            load_geometry(bad)
+        except SetupError as exc:
+            seen.check(exc.text, f"geometry {content[:30]}")
 
 
 def test_every_camera_template_was_rendered(seen):

@@ -178,6 +178,10 @@ const KEY_INFO = {
   water_rights: ["≈", t("water rights")], tribes_led: ["♟", t("tribes led")], levels: ["▤", t("levels")],
   land_nodes: ["●", t("land nodes")], challenge: ["!", t("challenge")], last_challenge: ["!", t("last challenge")],
   figures_on_board: ["♟", t("figures on the board")], islanders_on_board: ["♟", t("islanders on the board")],
+  auction: ["⚖", t("auction")], die: ["⚄", t("die")], disc: ["●", t("disc")], exhausted: ["●", t("pearls run out")],
+  because: ["⚓", t("why this allowance")], colour: ["●", t("colour")], mover: ["⚓", t("moving the ship")],
+  secured: ["▣", t("chests secured")], seventh: ["▭", t("seventh card")], ship: ["⚓", t("ship")],
+  threshold: ["$", t("doubloons to win")],
 };
 const HIDE_KEYS = new Set(["letter_space", "note", "board", "waiting_for"]);
 

@@ -45,13 +45,13 @@ def setup_of(the_hub: Any) -> BoardSetup | None:
 def _setup() -> BoardSetup:
     s = setup_of(hub())
     if s is None:
-        raise ApiError(409, "board set-up is not running on this hub (tablehub run and tablehub demo start it)")
+        raise ApiError(409, T("board set-up is not running on this hub (tablehub run and tablehub demo start it)"))
     return s
 
 
 def _game(game: str) -> str:
     if game not in GAMES:
-        raise ApiError(404, f"no board screen for {game[:30]!r} (try {', '.join(GAMES)})")
+        raise ApiError(404, T("no board screen for {game} (try {known})", game=repr(game[:30]), known=", ".join(GAMES)))
     return game
 
 
@@ -89,11 +89,11 @@ def board_svg(game: str) -> Response:
     s, game = _setup(), _game(game)
     which = request.args.get("which", "draft")
     if which not in ("draft", "saved"):
-        raise ApiError(400, f"which must be draft or saved, got {which[:20]!r}")
+        raise ApiError(400, T("which must be draft or saved, got {which}", which=repr(which[:20])))
     if which == "saved":
         board = s.saved_board(game)  # loaded by the engine's own loader: what a game will play on
         if board is None:
-            raise ApiError(404, f"no saved {game} board yet")
+            raise ApiError(404, T("no saved {game} board yet", game=game))
         data = board.to_dict()
     else:
         data = s.draft(game)
@@ -125,23 +125,23 @@ def act(game: str, action: str) -> Response:
 
     game = _game(game)
     if action not in ACTIONS:
-        raise ApiError(404, f"no board action {action[:20]!r} (known: {', '.join(ACTIONS)})")
+        raise ApiError(404, T("no board action {action} (known: {known})", action=repr(action[:20]), known=", ".join(ACTIONS)))
     body = _body()
     s = _setup()
     if action == "capture":
         if game != "karibik":
-            raise ApiError(400, "only the Karibik board is traced from a photo")
+            raise ApiError(400, T("only the Karibik board is traced from a photo"))
         message = s.trace_frame(body.get("size_mm", [600, 420]))
     elif action == "upload":
         if game != "karibik":
-            raise ApiError(400, "only the Karibik board is traced from a photo")
+            raise ApiError(400, T("only the Karibik board is traced from a photo"))
         message = s.upload(body.get("part"), body.get("parts"), body.get("data"), body.get("size_mm"))
     elif action == "edit":
         message = s.edit(game, body)  # {"op": ..., its fields}; other keys (the page's "version") are ignored
     elif action == "save":
         use = body.get("use", True)
         if not isinstance(use, bool):
-            raise ApiError(400, f"'use' must be true or false, got {str(use)[:30]}")
+            raise ApiError(400, T("'use' must be true or false, got {value}", value=str(use)[:30]))
         message = s.save(game, body.get("name"), use=use)
     elif action == "use":
         message = s.use(game, body.get("use"))

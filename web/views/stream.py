@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from .. import language
 from ..events import StreamLimit
-from tablehub.i18n import T
+from tablehub.i18n import T, reason
 
 from ..limits import Held, Slots
 from ..security import ApiError, client_id, hub
@@ -50,7 +50,7 @@ def events() -> Response:
                               lang=language.current())
     except StreamLimit as exc:
         release()
-        return _busy(T("the hub is busy: {why}; retrying shortly", why=str(exc)))
+        return _busy(T("the hub is busy: {why}; retrying shortly", why=reason(exc)))
     resp = Response(Held(chunks, release), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"

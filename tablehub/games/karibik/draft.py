@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
-from ...i18n import T, Tc, Text, join
+from ...i18n import T, Tc, Text, join, reason
 from ..base import SetupError
 from .board import CHEST_MAX, CHEST_MIN, PILES, BoardError, board_from_dict, colour_word
 
@@ -165,7 +165,7 @@ def _split(d: dict[str, Any], r: Mapping[str, Any]) -> str:
     try:
         one, two = split_outline(poly, p, q)
     except VisionError as exc:
-        raise DraftError(T("'line': {why}", why=getattr(exc, "text", str(exc)))) from None
+        raise DraftError(T("'line': {why}", why=reason(exc))) from None
     if not inside(one, spaces[s]["center"]) and inside(two, spaces[s]["center"]):
         one, two = two, one  # the part holding the old centre keeps the number
     new = max(spaces) + 1

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 from ... import schemas
-from ...i18n import N_, T, Tc, Text, Tn, chain
+from ...i18n import N_, T, Tc, Text, Tn, chain, reason
 from ..base import (Action, IllegalAction, OptionSpec, PositionResult, ScoreEvent, Setup, SetupError, show, verdict,
                     winners_of)
 from ..tiles.board import Cell
@@ -835,18 +835,18 @@ class Suedsee(TileGame):
         for key, value in (("ships", ships), ("goods", goods)):
             for name in value:
                 if name not in self.players:
-                    raise SetupError(f"holdings.{key}: {show(name)} is not a player (players: "
-                                     f"{', '.join(self.players)})")
+                    raise SetupError(T("holdings.{key}: {name} is not a player (players: {players})", key=key,
+                                       name=show(name), players=", ".join(self.players)))
         owner: dict[str, str] = {}
         for name, ids in ships.items():
             i = self.players.index(name)
             for k, ship_id in enumerate(ids):
                 if not isinstance(ship_id, str) or ship_id not in self.shipset.ships:
-                    raise SetupError(f"holdings.ships.{name}[{k}]: {show(ship_id)} is not a ship of "
-                                     f"{Path(self.shipset.path).name}")
+                    raise SetupError(T("holdings.ships.{name}[{k}]: {ship} is not a ship of {file}", name=name, k=k,
+                                       ship=show(ship_id), file=Path(self.shipset.path).name))
                 if ship_id in owner:
-                    raise SetupError(f"holdings.ships.{name}[{k}]: ship {ship_id} is counted twice (also "
-                                     f"{owner[ship_id]}'s); there is one of each ship")
+                    raise SetupError(T("holdings.ships.{name}[{k}]: ship {ship} is counted twice (also {owner}'s); there "
+                                       "is one of each ship", name=name, k=k, ship=ship_id, owner=owner[ship_id]))
                 owner[ship_id] = name
                 self.pile.discard(ship_id)
                 self.taken[i].append(ship_id)
@@ -854,8 +854,8 @@ class Suedsee(TileGame):
             i = self.players.index(name)
             for kind, n in held.items():
                 if kind not in KINDS or isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                    raise SetupError(f"holdings.goods.{name}.{kind}: expected a good ({', '.join(KINDS)}) and a "
-                                     f"whole number >= 0, got {show(n)}")
+                    raise SetupError(T("holdings.goods.{name}.{kind}: expected a good ({kinds}) and a whole number >= 0, "
+                                       "got {value}", name=name, kind=kind, kinds=", ".join(KINDS), value=show(n)))
                 self.goods[i][kind] += n
         ignored = []
         for k, item in enumerate(covered):
@@ -864,12 +864,15 @@ class Suedsee(TileGame):
                 x, y, region_id = item
                 x, y, region_id = int(x), int(y), str(region_id)
             except (TypeError, ValueError):
-                raise SetupError(f"{where}: expected [x, y, region] of a sea with fish, got {show(item)}") from None
+                raise SetupError(T("{where}: expected [x, y, region] of a sea with fish, got {value}", where=where,
+                                   value=show(item))) from None
             placed = self.board.cells.get((x, y))
             region = placed.tile.region_by_id.get(region_id) if placed is not None else None
             if region is None or region.terrain != SEA or not region.symbols.get("fish"):
-                what = "no tile" if placed is None else f"{placed.tile.id}, with no fish on {region_id}"
-                ignored.append(f"{where}: the table holds {what} at {x}, {y}: not counted as covered")
+                what = T("no tile") if placed is None else T("{tile}, with no fish on {region}", tile=placed.tile.id,
+                                                                region=region_id)
+                ignored.append(T("{where}: the table holds {what} at {x}, {y}: not counted as covered", where=where,
+                                 what=what, x=x, y=y))
                 continue
             self.covered.add(((x, y), region.index))
             self.boats_left -= 1
@@ -883,43 +886,47 @@ class Suedsee(TileGame):
         "goods": {player: {"shell": n, ...}}}`` (after the final evaluation)."""
         players = data.get("players")
         if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
-            raise SetupError(f"{source}: players: expected a list of names (Südsee positions name their players)")
+            raise SetupError(T("{source}: players: expected a list of names (Südsee positions name their players)",
+                                 source=source))
         pos = data.get("position")
         schemas.check(pos, "suedsee-position", source, SetupError, at=("position",))
         options = data.get("options", {}) or {}
         ships_file = options.get("ships") or SHIPS_FILE
         if not isinstance(ships_file, (str, Path)):
-            raise SetupError(f"{source}: options.ships: expected a path to a ships file, got {show(ships_file)}")
+            raise SetupError(T("{source}: options.ships: expected a path to a ships file, got {value}", source=source,
+                                 value=show(ships_file)))
         try:
             shipset = load_ships(ships_file)
         except ShipsError as exc:
-            raise SetupError(str(exc)) from None
+            raise SetupError(reason(exc)) from None
         ships, goods = pos["ships"], pos["goods"]
         for key, value in (("ships", ships), ("goods", goods)):
             for name in value:
                 if name not in players:
-                    raise SetupError(f"{source}: position.{key}: {show(name)} is not a player "
-                                     f"(players: {', '.join(players)})")
+                    raise SetupError(T("{source}: position.{key}: {name} is not a player (players: {players})",
+                                       source=source, key=key, name=show(name), players=", ".join(players)))
         values = sorted({s.value for s in shipset.ships.values()})
         owner: dict[str, str] = {}
         events: list[ScoreEvent] = []
         for p in players:
             for i, item in enumerate(ships.get(p, [])):
-                where = f"{source}: position.ships.{p}[{i}]"
+                where = T("{source}: position.ships.{player}[{i}]", source=source, player=p, i=i)
                 if isinstance(item, str):
                     if item not in shipset.ships:
-                        raise SetupError(f"{where}: ship {show(item)} is not in {shipset.path}")
+                        raise SetupError(T("{where}: ship {ship} is not in {file}", where=where, ship=show(item),
+                                           file=str(shipset.path)))
                     if item in owner:
-                        raise SetupError(f"{where}: ship {item} is counted twice (also {owner[item]}'s); "
-                                         f"there is one of each ship")
+                        raise SetupError(T("{where}: ship {ship} is counted twice (also {owner}'s); there is one of each ship",
+                                           where=where, ship=item, owner=owner[item]))
                     owner[item] = p
                     s = shipset.ships[item]
                     events.append(ScoreEvent(p, s.value, s.describe(), "final"))
                 else:
                     item = int(item)  # the schema took 3.0 as a whole number
                     if item not in values:
-                        raise SetupError(f"{where}: no ship is worth {item} points in {Path(shipset.path).name} "
-                                         f"(values: {', '.join(map(str, values))})")
+                        raise SetupError(T("{where}: no ship is worth {points} points in {file} (values: {values})", where=where,
+                                           points=item, file=Path(shipset.path).name,
+                                           values=", ".join(map(str, values))))
                     events.append(ScoreEvent(p, item, T("a ship worth {points}", points=item), "final"))
             held = {k: int(n) for k, n in goods.get(p, {}).items()}
             total = sum(held.values())
@@ -962,20 +969,22 @@ def _check_catalog(catalog: Catalog) -> None:
         return
     where = catalog.path
     if set(catalog.terrains) != {BRIDGE, ISLAND, SEA, MARKET}:
-        raise SetupError(f"{where}: a Südsee catalog has the terrains B (bridge), I (island), S (sea) and K (market), "
-                         f"got {', '.join(sorted(catalog.terrains))}")
+        raise SetupError(T("{where}: a Südsee catalog has the terrains B (bridge), I (island), S (sea) and K (market), "
+                           "got {terrains}", where=str(where), terrains=", ".join(sorted(catalog.terrains))))
     for tile in catalog.tiles:
         for r in tile.regions:
             if r.terrain == MARKET and r.slots:
-                raise SetupError(f"{where}: tile {tile.id}: region {r.id}: a market lies inside its tile "
-                                 f"(\"slots\": \"\")")
+                raise SetupError(T("{where}: tile {tile}: region {region}: a market lies inside its tile ({field})",
+                                   where=str(where), tile=tile.id, region=r.id, field='"slots": ""'))
             fish = r.symbols.get("fish")
             if fish is not None and (r.terrain != SEA or fish not in (1, 2)):
-                raise SetupError(f"{where}: tile {tile.id}: region {r.id}: fish come as one group of 1 or 2 fish "
-                                 f"on a sea region ({{\"fish\": 1}} or {{\"fish\": 2}}), got {fish!r} on "
-                                 f"{catalog.terrains.get(r.terrain, r.terrain)}")
+                raise SetupError(T("{where}: tile {tile}: region {region}: fish come as one group of 1 or 2 fish on a "
+                                   "sea region ({one} or {two}), got {fish} on {terrain}", where=str(where),
+                                   tile=tile.id, region=r.id, one='{"fish": 1}', two='{"fish": 2}', fish=repr(fish),
+                                   terrain=catalog.terrains.get(r.terrain, r.terrain)))
             if r.boat and r.terrain != SEA:
-                raise SetupError(f"{where}: tile {tile.id}: region {r.id}: a fishing boat lies on a sea region")
+                raise SetupError(T("{where}: tile {tile}: region {region}: a fishing boat lies on a sea region",
+                                   where=str(where), tile=tile.id, region=r.id))
     _CHECKED.add(id(catalog))
 
 

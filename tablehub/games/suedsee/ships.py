@@ -78,25 +78,28 @@ class Requirement:
     @classmethod
     def from_json(cls, data: Any, where: str) -> "Requirement":
         if not isinstance(data, dict) or len(data) != 1:
-            raise ShipsError(f"{where}: 'requirement' is one of {{\"exact\": {{...}}}}, {{\"any\": N}}, "
-                             f"{{\"same\": N}}, {{\"kinds\": [N, M]}}; got {data!r}")
+            raise ShipsError(T("{where}: 'requirement' is one of {forms}; got {value}", where=where,
+                               forms='{"exact": {...}}, {"any": N}, {"same": N}, {"kinds": [N, M]}', value=repr(data)))
         (kind, value), = data.items()
         if kind == "exact":
             if not isinstance(value, dict) or not value or not all(
                     k in KINDS and _positive(n) for k, n in value.items()):
-                raise ShipsError(f"{where}: 'exact' maps goods ({', '.join(KINDS)}) to counts >= 1, got {value!r}")
+                raise ShipsError(T("{where}: 'exact' maps goods ({kinds}) to counts >= 1, got {value}", where=where,
+                                   kinds=", ".join(KINDS), value=repr(value)))
             return cls("exact", exact=tuple((k, int(value[k])) for k in KINDS if k in value))
         if kind in ("any", "same"):
             if not _positive(value):
-                raise ShipsError(f"{where}: {kind!r} takes a whole number >= 1, got {value!r}")
+                raise ShipsError(T("{where}: {kind} takes a whole number >= 1, got {value}", where=where, kind=repr(kind),
+                                   value=repr(value)))
             return cls(kind, count=int(value)) if kind == "any" else cls("kinds", groups=(int(value),))
         if kind == "kinds":
             if (not isinstance(value, list) or not 1 <= len(value) <= len(KINDS)
                     or not all(_positive(n) for n in value)):
-                raise ShipsError(f"{where}: 'kinds' is a list of 1 to {len(KINDS)} counts >= 1 (each a different "
-                                 f"kind), got {value!r}")
+                raise ShipsError(T("{where}: 'kinds' is a list of 1 to {most} counts >= 1 (each a different kind), got "
+                                   "{value}", where=where, most=len(KINDS), value=repr(value)))
             return cls("kinds", groups=tuple(sorted((int(n) for n in value), reverse=True)))
-        raise ShipsError(f"{where}: unknown requirement {kind!r} (expected exact, any, same or kinds)")
+        raise ShipsError(T("{where}: unknown requirement {kind} (expected exact, any, same or kinds)", where=where,
+                           kind=repr(kind)))
 
     @property
     def total(self) -> int:
@@ -208,7 +211,7 @@ def build_ships(data: Any, path: str = "<ships>") -> ShipSet:
     for i, row in enumerate(data["ships"]):
         where = f"{path}: ships[{i}] ({row['id']})"
         if row["id"] in ships:
-            raise ShipsError(f"{where}: duplicate ship id {row['id']!r}")
+            raise ShipsError(T("{where}: duplicate ship id {ship}", where=where, ship=repr(row["id"])))
         req = Requirement.from_json(row["requirement"], where)
         ships[row["id"]] = Ship(row["id"], int(row["value"]), req, str(row.get("note", "")))
     return ShipSet(path, str(data.get("set", "")), bool(data.get("provisional", False)), ships)

@@ -22,6 +22,7 @@ from typing import Any, Iterator, Mapping
 
 from ... import schemas
 from ...jsonfile import read_json
+from ...i18n import T
 from ..base import SetupError
 
 SIZE = 7
@@ -129,6 +130,7 @@ def load_board(option: Any = None) -> Board:
     if isinstance(option, Mapping):
         return board_from_dict(option, "option 'board'")
     if not isinstance(option, (str, Path)):
-        raise SetupError(f"tahiti: option 'board' must be a path to a board JSON file or a board object, got {option!r}")
+        raise SetupError(T("tahiti: option 'board' must be a path to a board JSON file or a board object, got {value}",
+                           value=repr(option)))
     data, source = read_json(option, SetupError, "Tahiti board file")
     return board_from_dict(data, source)

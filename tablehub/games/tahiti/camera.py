@@ -65,27 +65,29 @@ def load_geometry(path: str | Path = GEOMETRY) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as e:
-        raise SetupError(f"{path}: not a readable Tahiti board geometry ({e})") from None
+        raise SetupError(T("{path}: not a readable Tahiti board geometry ({why})", path=str(path), why=str(e))) from None
 
     def poly(value: Any, where: str) -> list[tuple[float, float]]:
         if not (isinstance(value, list) and len(value) >= 3 and all(
                 isinstance(p, list) and len(p) == 2 and all(isinstance(v, (int, float)) for v in p) for p in value)):
-            raise SetupError(f"{path}: {where} must be a polygon: a list of at least 3 [x, y] points in mm")
+            raise SetupError(T("{path}: {where} must be a polygon: a list of at least 3 [x, y] points in mm", path=str(path),
+                                 where=where))
         return [(float(x), float(y)) for x, y in value]
 
     if not isinstance(data, dict):
-        raise SetupError(f"{path}: expected a JSON object with 'size_mm', 'cells' and 'track'")
+        raise SetupError(T("{path}: expected a JSON object with 'size_mm', 'cells' and 'track'", path=str(path)))
     size = data.get("size_mm")
     if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, (int, float)) and v > 0 for v in size)):
-        raise SetupError(f"{path}: size_mm must be [width, height] in mm")
+        raise SetupError(T("{path}: size_mm must be [width, height] in mm", path=str(path)))
     cells = data.get("cells")
     names = {cell_name((r, c)) for r in range(SIZE) for c in range(SIZE)}
     if not isinstance(cells, dict) or set(cells) != names:
         missing = sorted(names - set(cells or {})) if isinstance(cells, dict) else ["all"]
-        raise SetupError(f"{path}: cells must name the 49 map cells (AA ... FF, MM for Tahiti); missing {missing[:5]}")
+        raise SetupError(T("{path}: cells must name the 49 map cells (AA ... FF, MM for Tahiti); missing {missing}",
+                           path=str(path), missing=missing[:5]))
     track = data.get("track")
     if not isinstance(track, list) or len(track) != 12:
-        raise SetupError(f"{path}: track must list the 12 track spaces' polygons, clockwise from space 0")
+        raise SetupError(T("{path}: track must list the 12 track spaces' polygons, clockwise from space 0", path=str(path)))
     return {"name": str(data.get("name", path)), "provisional": bool(data.get("provisional", False)),
             "size": (float(size[0]), float(size[1])),
             "cells": {n: poly(cells[n], f"cells.{n}") for n in sorted(names)},
