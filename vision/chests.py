@@ -359,14 +359,21 @@ def _score(patch: np.ndarray, book: ValueBook, min_margin: float, min_score: flo
     # the best turn and shift of each value (normalised correlation)
     best_per = np.float32([max(float(cv2.matchTemplate(q, t, cv2.TM_CCOEFF_NORMED).max()) for t in turns)
                            for turns in turned])
+    return _verdict(vals, best_per, min_score, min_margin)[:5]
+
+
+def _verdict(vals: list[int], best_per: np.ndarray, min_score: float, min_margin: float
+             ) -> tuple[int | None, float, float, str, tuple[int, ...], np.ndarray]:
+    """The value whose print matched best, if it matched well enough and clearly better than the next; else
+    ``None`` with why and between which values. Also the values' order, best first."""
     order = np.argsort(-best_per)
     b, r = float(best_per[order[0]]), float(best_per[order[1]])
     value, other = vals[order[0]], vals[order[1]]
     if b < min_score:
-        return None, b, b - r, f"print not read: best {value} ({b:.2f})", (value, other)
+        return None, b, b - r, f"print not read: best {value} ({b:.2f})", (value, other), order
     if b - r < min_margin:
-        return None, b, b - r, f"{value} ({b:.2f}) or {other} ({r:.2f})?", (value, other)
-    return value, b, b - r, "", ()
+        return None, b, b - r, f"{value} ({b:.2f}) or {other} ({r:.2f})?", (value, other), order
+    return value, b, b - r, "", (), order
 
 
 def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score: float,
@@ -388,7 +395,7 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
         ang = alpha - shapes[v][0]
         q = _canonical(pr.ink, pr.x, pr.y, ang, READ_PPM, SHIFT_MM)
         if turns[0].shape[0] >= q.shape[0]:
-            raise VisionError("chest values: the value book was enrolled at another patch size: enrol again")
+            raise VisionError(T("chest values: the value book was enrolled at another patch size: enrol again"))
         top = (-2.0, 0, (0, 0))
         for k, t in enumerate(turns):
             _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(q, t, cv2.TM_CCOEFF_NORMED))
@@ -396,14 +403,9 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
                 top = (float(mx), k, loc)
         best_per.append(top[0])
         where[v] = (ang, top)
-    best_per = np.float32(best_per)
-    order = np.argsort(-best_per)
-    b, r = float(best_per[order[0]]), float(best_per[order[1]])
-    value, other = vals[order[0]], vals[order[1]]
-    if b < min_score:
-        return None, b, b - r, f"print not read: best {value} ({b:.2f})", (value, other)
-    if b - r < min_margin:
-        return None, b, b - r, f"{value} ({b:.2f}) or {other} ({r:.2f})?", (value, other)
+    value, b, margin, unsure, between, order = _verdict(vals, np.float32(best_per), min_score, min_margin)
+    if value is None:
+        return value, b, margin, unsure, between
     if hidden is not None:
         ang, (_, k, (lx, ly)) = where[value]
         t = turned[order[0]][k]
@@ -413,9 +415,10 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(1.2 * READ_PPM) | 1,) * 2)) > 0
         share = float((occ[body] > 0.5).mean()) if body.any() else 1.0
         if share > max_hidden:
-            return None, b, b - r, (f"the print is partly out of view (under the sail?): {value} ({b:.2f}) with "
-                                    f"{100 * share:.0f} % of it hidden"), (value, other)
-    return value, b, b - r, "", ()
+            other = vals[order[1]]
+            return None, b, margin, (f"the print is partly out of view (under the sail?): {value} ({b:.2f}) with "
+                                     f"{100 * share:.0f} % of it hidden"), (value, other)
+    return value, b, margin, "", ()
 
 
 def _faint(pr: "_Print") -> str:

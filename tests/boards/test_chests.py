@@ -25,12 +25,12 @@ def shoot(table, pieces, camera, seed, origin=(40.0, 40.0), angle=0.0):
                               size=SIZE)
 
 
-@pytest.fixture(scope="module")
-def enrolled(table):
-    """The board and the five values enrolled on another evening (1080p, as the table's camera)."""
+def values_photo(table, level: str):
+    """The empty board and a photo of the five values (one chest each) on another evening, at ``level``'s camera:
+    (the photo, its registration, the board's reference, the registrar, where each value lies in board mm)."""
     from vision.calibrate import LensCalibration
 
-    cam = NUISANCE["default"].other_session()
+    cam = NUISANCE[level].other_session()
     photo, truth = shoot(table, [], cam, 5)
     lens = LensCalibration(truth.pose.K, truth.pose.dist, SIZE)
     w, h = table.size
@@ -41,9 +41,14 @@ def enrolled(table):
     spots = list(table.board.spaces)[10:15]
     photo, _ = shoot(table, [BoardPiece("chest_up", v, *c[s], 35.0 * k) for k, (v, s) in enumerate(zip(VALUES, spots))],
                      cam, 6)
-    r = reg.register(photo)
-    book = enrol_values(photo, r.to_image, ref.canvas, 2.0, [(v, *c[s]) for v, s in zip(VALUES, spots)])
-    return ref, reg, book
+    return photo, reg.register(photo), ref, reg, [(v, *c[s]) for v, s in zip(VALUES, spots)]
+
+
+@pytest.fixture(scope="module")
+def enrolled(table):
+    """The board and the five values enrolled on another evening (1080p, as the table's camera)."""
+    photo, r, ref, reg, at = values_photo(table, "default")
+    return ref, reg, enrol_values(photo, r.to_image, ref.canvas, 2.0, at)
 
 
 def test_face_up_chests_are_read_by_their_printed_value_turned_any_way(table, enrolled):
@@ -202,20 +207,7 @@ def test_values_too_blurred_to_read_are_refused_at_enrolment_in_one_line(table):
     """At the `hard` camera the prints' strokes come out only 45-72 grey levels darker than the lid (under the
     80 a print needs to hold together): the values' enrolment says so instead of enrolling fragments that later
     read as the wrong value."""
-    from vision.calibrate import LensCalibration
-
-    cam = NUISANCE["hard"].other_session()
-    photo, truth = shoot(table, [], cam, 5)
-    lens = LensCalibration(truth.pose.K, truth.pose.dist, SIZE)
-    w, h = table.size
-    corners = truth.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-    ref = BoardReference.from_photo(photo, table.size, 2.0, corners_px=corners, lens=lens)
-    reg = BoardRegistrar(ref, lens)
-    c = table.board.centres
-    spots = list(table.board.spaces)[10:15]
-    photo, _ = shoot(table, [BoardPiece("chest_up", v, *c[s], 35.0 * k) for k, (v, s) in enumerate(zip(VALUES, spots))],
-                     cam, 6)
-    r = reg.register(photo)
+    photo, r, ref, _, at = values_photo(table, "hard")
     with pytest.raises(VisionError, match=r"too blurred to read .*grey levels darker than the lid") as e:
-        enrol_values(photo, r.to_image, ref.canvas, 2.0, [(v, *c[s]) for v, s in zip(VALUES, spots)])
+        enrol_values(photo, r.to_image, ref.canvas, 2.0, at)
     assert "\n" not in str(e.value)
