@@ -32,7 +32,7 @@ import numpy as np
 
 from .config import Config
 from .games.base import TablehubError
-from .i18n import T, Text, comma
+from .i18n import T, Text, comma, reason
 
 #: the preview registers the board at most this often (seconds); between, it draws the last registration
 PREVIEW_EVERY_S = 1.0
@@ -280,6 +280,7 @@ class BoardEnrolment:
 
     def enrol_board(self) -> Text:
         from vision import VisionError
+        from vision.boardreg import BoardEdgeNotFound
 
         from .commands.boardcam import enrol_board, register_photo
 
@@ -305,14 +306,12 @@ class BoardEnrolment:
                 corners = None
         try:
             out, ref = enrol_board(frame, folder, game, self._board_spec(), corners, lens)
-        except VisionError as exc:
-            if corners is None and "edge was not found" in str(exc):
-                raise BoardEnrolError(T("the board's edge was not found: tap its four corners on the preview "
-                                        "(top-left, top-right, bottom-right, bottom-left as the board reads), then "
-                                        "Enrol the empty board")) from None
-            raise BoardEnrolError(T("the empty board: {why}", why=str(exc))) from None
-        except TablehubError as exc:
-            raise BoardEnrolError(T("the empty board: {why}", why=exc.text)) from None
+        except BoardEdgeNotFound:
+            raise BoardEnrolError(T("the board's edge was not found: tap its four corners on the preview "
+                                    "(top-left, top-right, bottom-right, bottom-left as the board reads), then "
+                                    "Enrol the empty board")) from None
+        except (VisionError, TablehubError) as exc:
+            raise BoardEnrolError(T("the empty board: {why}", why=reason(exc))) from None
         with self._lock:
             self._taps.pop(game, None)
             self._seen = (0.0, None)
@@ -341,10 +340,8 @@ class BoardEnrolment:
             said = {(s.name, s.space): s.said for s in spots}
             raise BoardEnrolError(_not_found([T("{piece} on {space}", piece=said.get(m, m[0]),
                                                 space=space_said(board, m[1])) for m in exc.missing])) from None
-        except VisionError as exc:
-            raise BoardEnrolError(T("the pieces: {why}", why=str(exc))) from None
-        except TablehubError as exc:
-            raise BoardEnrolError(T("the pieces: {why}", why=exc.text)) from None
+        except (VisionError, TablehubError) as exc:
+            raise BoardEnrolError(T("the pieces: {why}", why=reason(exc))) from None
         self.say()
         return T("photo {i} of the pieces enrolled: {n} templates in {file}", i=photo + 1, n=len(book.templates),
                  file=str(self.refs(game) / "pieces.json"))
@@ -365,10 +362,8 @@ class BoardEnrolment:
         try:
             values = enrol_chests_at(frame, self.refs(game), [(s.carries, s.space) for s in spots],
                                      lens=self._kept_lens(game))
-        except VisionError as exc:
-            raise BoardEnrolError(T("the chest values: {why}", why=str(exc))) from None
-        except TablehubError as exc:
-            raise BoardEnrolError(T("the chest values: {why}", why=exc.text)) from None
+        except (VisionError, TablehubError) as exc:
+            raise BoardEnrolError(T("the chest values: {why}", why=reason(exc))) from None
         self.say()
         return T("{n} chest values enrolled: {values}", n=len(values.patches),
                  values=", ".join(str(v) for v in sorted(values.patches)))

@@ -47,6 +47,10 @@ def _grey(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
 
 
+class BoardEdgeNotFound(VisionError):
+    """No corners were given and the board's edge was not found in the photo (the phone then asks for taps)."""
+
+
 @dataclass
 class BoardReference:
     """The empty board, straight, at ``ppm`` px/mm (``canvas``), with its ORB features in board mm."""
@@ -82,8 +86,8 @@ class BoardReference:
         if corners_px is None:
             corners_px = find_board(photo)
             if corners_px is None:
-                raise VisionError("board reference: the board's edge was not found in the photo (photograph the "
-                                  "whole empty board on a darker table, or give its corners)")
+                raise BoardEdgeNotFound("board reference: the board's edge was not found in the photo (photograph "
+                                        "the whole empty board on a darker table, or give its corners)")
         corners_px = np.float64(corners_px).reshape(4, 2)
         if lens is not None:
             corners_px = lens.for_size((photo.shape[1], photo.shape[0])).undistort_points(corners_px)
