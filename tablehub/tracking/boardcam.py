@@ -195,5 +195,5 @@ def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRec
             values = ValueBook.load(folder / CHESTS)
     except (TablehubError, VisionError) as exc:
         raise RecognitionUnavailable(T("table recognition is off: {why}",
-                                       why=exc.text if isinstance(exc, TablehubError) else reason(exc))) from None
+                                       why=reason(exc))) from None
     return BoardRecognizer(reference, book, spaces, board.name, lens, values)

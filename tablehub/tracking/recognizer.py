@@ -35,4 +35,4 @@ def make_recognizer(game: str, catalog: str | None = None, references: str | Non
         return for_tracker(game=game, catalog=catalog, references=references, sim=sim, **kw)
     except Exception as exc:  # vision's own one-line errors (no references, no markers in the enrolment)
         raise RecognitionUnavailable(T("table recognition is off: {why}",
-                                       why=exc.text if isinstance(exc, TablehubError) else reason(exc))) from None
+                                       why=reason(exc))) from None

@@ -199,4 +199,4 @@ def load_recognizer(folder: str | Path, lens: Any = None, mat: Any = None) -> An
         return SundaRecognizer(load_reader(folder, lens=lens, mat=mat))
     except (TablehubError, VisionError) as exc:
         raise RecognitionUnavailable(T("table recognition is off: {why}",
-                                       why=exc.text if isinstance(exc, TablehubError) else reason(exc))) from None
+                                       why=reason(exc))) from None

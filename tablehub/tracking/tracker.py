@@ -124,7 +124,7 @@ class Tracker:
             self.stillness.quiet = 0  # try again after another quiet spell
             self.failures += 1
             reading = Reading("waiting", reason=T("cannot read the table: {why}",
-                                                  why=exc.text if isinstance(exc, TablehubError) else reason(exc)))
+                                                  why=reason(exc)))
             with self._lock:
                 changed = reading.signature() != self._announced
                 self._announced = reading.signature()
