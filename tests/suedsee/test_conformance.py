@@ -10,12 +10,9 @@ from tablehub.games.suedsee.engine import BOAT_TOKENS, ISLANDERS, Deliver
 from tablehub.games.tiles.playout import PlayoutStats, random_game
 from tablehub.records import Record, parse_record, record_of, replay
 from tablehub.session import Session
+from tests.conformance import fingerprint
 
 CASES = [(2 + seed % 4, seed, {"takeback": "any"} if seed % 2 else {}) for seed in range(100, 108)]
-
-
-def fingerprint(g):
-    return (g.scores(), [str(e) for e in g.score_log], g.resources(), g.view(), g.turn, g.current, g.finished)
 
 
 @pytest.mark.parametrize("players,seed,opts", CASES)

@@ -3,31 +3,16 @@ undo round-trips through a Session on SQLite, records round-trip through JSON, a
 engine lists validates."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
-from tablehub.games.base import Setup
 from tablehub.games.sunda.engine import LEVELS, Sunda
 from tablehub.games.sunda.playout import all_levels, random_game
-from tablehub.records import parse_record, record_of, replay
-from tablehub.session import Session
+from tests.conformance import assert_record_round_trips, assert_undo_round_trips, fingerprint, replayed
 
 LEVEL_OPTIONS = [("base", {})] + [(lvl, {lvl: True}) for lvl in LEVELS] + [("all", all_levels())]
 GAMES = [(name, opts, players, seed) for name, opts in LEVEL_OPTIONS for players, seed in ((1, 1), (2, 2), (4, 3))]
-
-
-def state(game: Sunda) -> str:
-    return json.dumps([game.resources(), game.view(), game.scores(), [e.to_dict() for e in game.score_log],
-                       game.turn, game.finished], sort_keys=True)
-
-
-def replayed(setup: Setup, actions: list[dict]) -> Sunda:
-    game = Sunda(setup)
-    for a in actions:
-        game.apply(game.parse_action(a))
-    return game
 
 
 @pytest.mark.parametrize("level, options, players, seed", GAMES, ids=[f"{g[0]}-{g[2]}p-{g[3]}" for g in GAMES])
@@ -35,9 +20,7 @@ def test_a_random_game_replays_equal_from_its_action_log(level, options, players
     game = random_game(players, seed, options)
     assert game.finished
     assert len(game.board.placed) > 100, "random games lay most of the pool"
-    again = replayed(game.setup, [a.to_dict() for a in game.history])
-    again.finish()
-    assert state(again) == state(game)
+    assert fingerprint(replayed(game, [a.to_dict() for a in game.history], finish=True)) == fingerprint(game)
     assert sum(e.points for e in game.score_log) == sum(game.scores().values())
     assert all(e.kind == "final" for e in game.score_log)
     assert random_game(players, seed, options).history == game.history, "the same seed plays the same game"
@@ -53,37 +36,13 @@ def test_every_level_is_exercised_by_the_random_games():
 
 @pytest.mark.parametrize("level, options", LEVEL_OPTIONS[::2], ids=[x[0] for x in LEVEL_OPTIONS[::2]])
 def test_a_record_round_trips_through_json(level, options):
-    game = random_game(3, 5, options)
-    text = json.dumps(record_of(game).to_dict())
-    again = replay(parse_record(json.loads(text), "round trip"))
-    assert state(again) == state(game)
-    assert again.winners() == game.winners()
+    assert_record_round_trips(random_game(3, 5, options))
 
 
 @pytest.mark.parametrize("players, seed", [(2, 7), (3, 8)])
 def test_undo_round_trips_through_a_session(store, players, seed):
-    game = random_game(players, seed, all_levels(), finish=False)
-    actions = [a.to_dict() for a in game.history]
-    rng = random.Random(seed)
-    session = Session.create(store, game.setup)
-    for i, action in enumerate(actions):
-        session.submit(action)
-        if rng.random() < 0.08:
-            before = state(session.game)
-            assert session.undo_action() == action
-            assert state(session.game) == state(replayed(game.setup, actions[:i]))
-            session.submit(action)
-            assert state(session.game) == before
-        elif rng.random() < 0.04:
-            before = state(session.game)
-            dropped = session.undo_turn()
-            assert dropped == actions[i + 1 - len(dropped):i + 1], "undo-turn drops the turn's trailing actions"
-            for a in dropped:
-                session.submit(a)
-            assert state(session.game) == before
-    assert state(session.game) == state(game)
-    reopened = Session(store, session.game_id)
-    assert state(reopened.game) == state(game)
+    assert_undo_round_trips(store, random_game(players, seed, all_levels(), finish=False), seed,
+                            undo_action=0.08, undo_turn=0.04)
 
 
 def test_every_listed_claim_validates_and_every_played_claim_was_listed():
@@ -103,10 +62,10 @@ def test_every_listed_claim_validates_and_every_played_claim_was_listed():
 
 def test_a_refused_action_changes_nothing():
     game = random_game(2, 9, all_levels(), finish=False)
-    before = state(game)
+    before = fingerprint(game)
     for bad in ({"type": "place_piece", "piece": "s001", "q": 0, "r": 0, "turn": 0},
                 {"type": "place_pawn", "q": 99, "r": 99}, {"type": "roll", "challenger": [1], "defender": [1]},
                 {"type": "place_marker", "marker": "red"}, {"type": "consent", "q": 0, "r": 0}):
         why = game.validate(game.parse_action(bad))
         assert why and "\n" not in why
-    assert state(game) == before
+    assert fingerprint(game) == before

@@ -9,6 +9,7 @@ from tablehub.games.base import Setup
 from tablehub.games.tiles.playout import PlayoutStats, random_game
 from tablehub.records import Record, parse_record, record_of, replay
 from tablehub.session import Session
+from tests.conformance import fingerprint
 
 def _installed(game: str) -> bool:
     try:
@@ -20,10 +21,6 @@ def _installed(game: str) -> bool:
 GAMES = [g for g in ("neuesland", "suedsee") if _installed(g)]
 CASES = [(g, players, seed, opts) for g in GAMES for seed in range(12)
          for players, opts in [(2 + seed % 4, {}), (2 + (seed + 1) % 4, {"expert": True} if g == "neuesland" else {})]]
-
-
-def fingerprint(g):
-    return (g.scores(), [str(e) for e in g.score_log], g.resources(), g.view(), g.turn, g.current, g.finished)
 
 
 @pytest.mark.parametrize("game,players,seed,opts", CASES)
