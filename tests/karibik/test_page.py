@@ -2,18 +2,16 @@
 a move entered from the phone alone by tapping the path on the board."""
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from tablehub.games.base import Setup
+from tests.browser import PHONE, chromium
 
 PIN = "4821"
 PLAYERS = ("Ana", "Ben", "Chloé")
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
-PHONE = (412, 915)
 
 
 def started(hub) -> dict:
@@ -49,19 +47,13 @@ def test_the_board_picture_shows_spaces_ships_reach_and_the_provisional_label(hu
     assert data["hints"]["ship"][0] == "Arriba" and len(data["hints"]["ship"]) == 6
 
 
-def _chromium():
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if not browser or not driver:
-        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/test installs them)")
-    return browser, driver
-
-
 @pytest.mark.browser
 def test_a_path_tapped_on_the_board_sails_the_ship(hub):
-    browser, driver_path = _chromium()
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
+    with chromium(PHONE) as d:
+        _sail_by_taps(hub, d)
+
+
+def _sail_by_taps(hub, d) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -73,14 +65,6 @@ def test_a_path_tapped_on_the_board_sails_the_ship(hub):
     blocked = set(game.occupant) - {start}
     first = next(n for n in game.board.neighbours[start] if n not in blocked)
     second = next(n for n in game.board.neighbours[first] if n not in blocked and n != start)
-    profile = tempfile.mkdtemp(prefix="tablehub-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = browser
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--force-device-scale-factor=1", f"--user-data-dir={profile}",
-                 f"--window-size={PHONE[0]},{PHONE[1]}"):
-        opts.add_argument(flag)
-    d = webdriver.Chrome(options=opts, service=Service(driver_path))
     srv = BackgroundServer(hub, threads=8)
     SHOTS.mkdir(parents=True, exist_ok=True)
 
@@ -129,9 +113,7 @@ def test_a_path_tapped_on_the_board_sails_the_ship(hub):
         wait(lambda: d.find_elements(By.CSS_SELECTOR, "#board-wrap polyline.path"), "the path just sailed")
         d.save_screenshot(str(SHOTS / "karibik-04-sailed.png"))
     finally:
-        d.quit()
         srv.stop()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def test_the_board_module_docstring_example_runs():

@@ -3,14 +3,14 @@ good action with the two choices; "Continue" (after the PIN) sets the bad tail a
 goes from every phone. Needs Debian's chromium and chromium-driver; skips cleanly without them."""
 from __future__ import annotations
 
-import shutil
 import sqlite3
-import tempfile
 
 import pytest
 
 from tablehub.session import Session
 from tablehub.store import Store
+
+from tests.browser import PHONE, chromium, css, wait_for
 
 from .conftest import ACTIONS, SETUP, log_of
 
@@ -20,36 +20,8 @@ PIN = "4821"
 
 @pytest.fixture()
 def driver():
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not browser or not driver_path:
-        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/test installs them)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="tablehub-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = browser
-    for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 f"--user-data-dir={profile}", "--window-size=412,915"]:
-        opts.add_argument(flag)
-    d = webdriver.Chrome(options=opts, service=Service(driver_path))
-    d.set_page_load_timeout(20)
-    yield d
-    d.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-def wait_for(d, condition, what: str, timeout: float = 8.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda _: condition(), message=what)
-
-
-def css(d, selector):
-    from selenium.webdriver.common.by import By
-
-    return d.find_elements(By.CSS_SELECTOR, selector)
+    with chromium(PHONE) as d:
+        yield d
 
 
 def tap(d, selector: str) -> None:
@@ -79,18 +51,18 @@ def test_the_owner_continues_a_broken_game_from_the_banner(driver, tmp_path):
     server = BackgroundServer(hub, threads=8)
     try:
         driver.get(server.url + "/")
-        wait_for(driver, lambda: css(driver, "#notices [data-notice]"), "the banner")
+        wait_for(driver, lambda: css(driver, "#notices [data-notice]"), timeout=8, what="the banner")
         assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"], "no script error"
         driver.save_screenshot(str(tmp_path / "banner.png"))
         banner = css(driver, "#notices [data-notice]")[0]
         assert "stops replaying at action 3" in banner.text and "ds999" in banner.text
         assert [b.get_attribute("data-choice") for b in css(driver, "#notices button")] == ["continue", "new"]
         tap(driver, '#notices button[data-choice="continue"]')
-        wait_for(driver, lambda: css(driver, "#pin-dialog")[0].get_attribute("open") is not None, "the PIN dialog")
+        wait_for(driver, lambda: css(driver, "#pin-dialog")[0].get_attribute("open") is not None, timeout=8, what="the PIN dialog")
         assert [u for *_, u in log_of(db)] == [0] * 5, "nothing changes before the PIN"
         css(driver, "#pin-input")[0].send_keys(PIN)
         tap(driver, "#pin-ok")
-        wait_for(driver, lambda: not css(driver, "#notices [data-notice]"), "the banner going away")
+        wait_for(driver, lambda: not css(driver, "#notices [data-notice]"), timeout=8, what="the banner going away")
         assert [u for *_, u in log_of(db)] == [0, 0, 1, 1, 1]
         assert "continues from action 2" in css(driver, "#toast")[0].text
     finally:

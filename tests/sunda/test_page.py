@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import doctest
 import json
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from tablehub.games.base import Setup
+from tests.browser import PHONE, chromium
 
 from tablehub.games.sunda.drawing import expand
 
@@ -97,28 +96,16 @@ def test_the_phone_can_list_and_play_the_moves(hub):
 @pytest.fixture()
 def phone(hub):
     """Debian's headless Chromium at phone size on a real waitress server for ``hub``."""
-    browser, driver_path = shutil.which("chromium") or shutil.which("chromium-browser"), shutil.which("chromedriver")
-    if not browser or not driver_path:
-        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/test installs them)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
     from web.server import BackgroundServer
 
     srv = BackgroundServer(hub, threads=8)
-    profile = tempfile.mkdtemp(prefix="tablehub-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = browser
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--force-device-scale-factor=1", f"--user-data-dir={profile}", "--window-size=412,915"):
-        opts.add_argument(flag)
-    d = webdriver.Chrome(options=opts, service=Service(driver_path))
-    d.url = srv.url
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    yield d
-    d.quit()
-    srv.stop()
-    shutil.rmtree(profile, ignore_errors=True)
+    try:
+        with chromium(PHONE) as d:
+            d.url = srv.url
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            yield d
+    finally:
+        srv.stop()
 
 
 @pytest.mark.browser

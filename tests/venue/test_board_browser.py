@@ -5,13 +5,12 @@ Screenshots go to tests/artifacts/screenshots/ (git-ignored).
 """
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from tablehub.venue.board import VenueBoard
+from tests.browser import chromium, wait_for
 from web.venue import BoardFeed, VenueServer, create_venue_app
 
 from .test_board import finished, msg, playing
@@ -22,31 +21,9 @@ SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 
 @pytest.fixture(scope="module")
 def driver():
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not browser or not driver_path:
-        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/test installs them)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="tablehub-venue-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = browser
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--force-device-scale-factor=1", f"--user-data-dir={profile}"):
-        opts.add_argument(flag)
-    d = webdriver.Chrome(options=opts, service=Service(driver_path))
-    d.set_page_load_timeout(20)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    yield d
-    d.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-def until(d, condition, what: str, timeout: float = 5.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda _: condition(), message=what)
+    with chromium(None) as d:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        yield d
 
 
 def texts(d, selector: str) -> list[str]:
@@ -65,17 +42,17 @@ def test_the_board_updates_live_on_a_tv_and_on_a_phone(driver):
     try:
         driver.set_window_size(1920, 1080)
         driver.get(f"http://127.0.0.1:{server.port}/")
-        until(driver, lambda: len(texts(driver, ".vb-table")) == 2, "two table cards")
-        until(driver, lambda: texts(driver, "#vb-live") == ["live"], "the live mark")
+        wait_for(driver, lambda: len(texts(driver, ".vb-table")) == 2, what="two table cards")
+        wait_for(driver, lambda: texts(driver, "#vb-live") == ["live"], what="the live mark")
         assert texts(driver, '.vb-table[data-table="t1"] .vb-current') == ["Ben to play"]
         assert texts(driver, "#vb-standings tr td:nth-child(2)")[:1] == ["Dee"]
         driver.save_screenshot(str(SHOTS / "venue-board-tv.png"))
         # a move at table 1, then its hub vanishes: both reach the page without a reload
         board.handle(*playing("t1", 3, {"Ana": 9, "Ben": 1}, "Ana", turn=4))
-        until(driver, lambda: "9" in " ".join(texts(driver, '.vb-table[data-table="t1"] .vb-score')), "Ana's 9 points")
+        wait_for(driver, lambda: "9" in " ".join(texts(driver, '.vb-table[data-table="t1"] .vb-score')), what="Ana's 9 points")
         board.handle("tablehub/cafe/t1/status", b'{"v":1,"type":"status","venue":"cafe","table":"t1","at":1,'
                                                 b'"status":"offline"}')
-        until(driver, lambda: texts(driver, '.vb-table[data-table="t1"] .vb-status') == ["offline"], "t1 offline")
+        wait_for(driver, lambda: texts(driver, '.vb-table[data-table="t1"] .vb-status') == ["offline"], what="t1 offline")
         # the organiser's other rule, on a phone
         driver.set_window_size(412, 915)
         from selenium.webdriver.support.ui import Select

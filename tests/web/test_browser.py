@@ -7,51 +7,26 @@ cleanly without them. Screenshots for review are saved under tests/artifacts/scr
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from tablehub.games.base import Setup
+from tests.browser import PHONE, chromium, css, wait_for  # noqa: F401 (css, wait_for: other modules import them from here)
 
 from .conftest import COLOURS, PIN, PLAYERS, first_scoring_index
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
-PHONE = (412, 915)
-CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--force-device-scale-factor=1"]
-
-
-def _chromium() -> tuple[str, str]:
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if not browser or not driver:
-        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/test installs them)")
-    return browser, driver
 
 
 @pytest.fixture(scope="module")
 def driver():
-    browser, driver_path = _chromium()
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="tablehub-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = browser
-    for flag in CHROME_FLAGS + [f"--user-data-dir={profile}", f"--window-size={PHONE[0]},{PHONE[1]}"]:
-        opts.add_argument(flag)
-    d = webdriver.Chrome(options=opts, service=Service(driver_path))
-    d.set_page_load_timeout(20)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    yield d
-    d.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    with chromium(PHONE) as d:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        yield d
 
 
 @pytest.fixture()
@@ -61,18 +36,6 @@ def server(hub):
     srv = BackgroundServer(hub, threads=20)
     yield srv
     srv.stop()
-
-
-def wait_for(d, condition, timeout: float = 5.0, what: str = "the page"):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(d, timeout, poll_frequency=0.05).until(lambda _: condition(), message=f"{what} within {timeout} s")
-
-
-def css(d, selector):
-    from selenium.webdriver.common.by import By
-
-    return d.find_elements(By.CSS_SELECTOR, selector)
 
 
 def click(d, selector: str) -> None:
