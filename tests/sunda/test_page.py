@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from tablehub.games.base import Setup
-from tests.browser import PHONE, chromium
-
 from tablehub.games.sunda.drawing import expand
+from tests.browser import PHONE, chromium
 
 PIN = "2468"
 SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
