@@ -49,7 +49,7 @@ import numpy as np
 from .. import VisionError
 from ..markers import paint_marker
 from ..mat import Mat
-from .camera import NUISANCE, CameraModel, CameraPose, place_camera, plane_maps
+from .camera import NUISANCE, CameraModel, CameraPose, photograph, place_camera
 from .renderer import _camera_effects, _wood
 
 #: the six ships' provisional looks: sail colour (BGR) and flag pattern
@@ -366,19 +366,8 @@ def render_board_scene(scene: BoardScene, camera: CameraModel | str = "default",
     for piece in scene.pieces:
         c = tfb @ np.array([piece.x_mm, piece.y_mm, 1.0])
         _draw_piece(plane, plane_ppm, piece, c[:2], piece.yaw_deg + scene.angle_deg, shadow_dir)
-    image_ppm = pose.K[0, 0] / float(-pose.centre_mm[2])
-    ratio = plane_ppm / image_ppm
-    if ratio > 1.5:
-        plane = cv2.GaussianBlur(plane, (0, 0), 0.45 * ratio)
-    from_table = np.diag([plane_ppm, plane_ppm, 1.0])
-    maps = plane_maps(pose, from_table)
-    if maps is None:
-        M = from_table @ np.linalg.inv(pose.mat_to_undistorted())
-        img = cv2.warpPerspective(plane, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_REPLICATE)
-    else:
-        img = cv2.remap(plane, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    out = _camera_effects(img.astype(np.float32), camera, rng, light)
+    img = photograph(plane, np.diag([plane_ppm, plane_ppm, 1.0]), pose, eight_bit=False)
+    out = _camera_effects(img, camera, rng, light)
     return out, BoardTruth(pose, tfb, list(scene.pieces))
 
 

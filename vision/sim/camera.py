@@ -198,6 +198,29 @@ def plane_maps(pose: CameraPose, plane_from_mat: np.ndarray) -> tuple[np.ndarray
     return mx, my
 
 
+
+def photograph(plane: np.ndarray, plane_from_mat: np.ndarray, pose: CameraPose, *, prefilter: bool = True,
+               eight_bit: bool = True, border: int = cv2.BORDER_REPLICATE, border_value: float | tuple = 0.0
+               ) -> np.ndarray:
+    """What the lens makes of a flat picture of the table (``plane_from_mat``: mat mm to the picture's pixels,
+    a scale and a shift), as float32 pixels of ``pose.size`` before the camera's light and noise. Where the
+    picture is finer than the camera's pixels it is blurred first (``prefilter``) so that the downsampling warp
+    does not alias; ``eight_bit`` warps it as 8-bit pixels, several times faster (values must be 0-255)."""
+    if prefilter:
+        ratio = float(plane_from_mat[0, 0]) / (pose.K[0, 0] / float(-pose.centre_mm[2]))
+        if ratio > 1.5:
+            plane = cv2.GaussianBlur(plane, (0, 0), 0.45 * ratio)
+    if eight_bit:
+        plane = cv2.convertScaleAbs(plane)
+    maps = plane_maps(pose, plane_from_mat)
+    if maps is None:
+        M = plane_from_mat @ np.linalg.inv(pose.mat_to_undistorted())
+        img = cv2.warpPerspective(plane, M, pose.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=border, borderValue=border_value)
+    else:
+        img = cv2.remap(plane, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=border, borderValue=border_value)
+    return img.astype(np.float32)
+
 #: a second camera and light, far from :data:`NUISANCE` (``tablehub bench vision --camera field``): a wider lens
 #: with stronger distortion (calibrated, as the docs advise for wide lenses), warm light, a dim corner (strong
 #: gradient and vignette), heavier JPEG; the bench also lays an olive cloth as the mat, turns the cast magenta on

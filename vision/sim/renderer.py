@@ -25,7 +25,7 @@ from ..geometry import TileGeometry
 from ..markers import draw_mat
 from ..mat import Mat
 from .art import PLAYER_COLOURS, TileArt
-from .camera import NUISANCE, CameraModel, CameraPose, place_camera, plane_maps
+from .camera import NUISANCE, CameraModel, CameraPose, photograph, place_camera
 from .scene import Scene, SceneFigure, SceneHand, SceneTile
 
 FIGURE_HEIGHT_MM = 17.0
@@ -576,20 +576,7 @@ def render(scene: Scene, art: TileArt | None = None, camera: CameraModel | str =
     plane = _build_plane(scene, pose)
     tiles = _draw_tiles(scene, plane, art, shadow_dir, geometry)
     figures = _draw_figures(scene, plane, pose, geometry, rng, shadow_dir, figure_jitter_mm, shapes)
-    image_ppm = pose.K[0, 0] / float(-pose.centre_mm[2])
-    ratio = plane.ppm / image_ppm
-    src = plane.img
-    if ratio > 1.5:  # pre-filter so the downsampling warp does not alias
-        src = cv2.GaussianBlur(src, (0, 0), 0.45 * ratio)
-    src = cv2.convertScaleAbs(src)  # (values are >= 0) warping 8-bit pixels is several times faster
-    maps = plane_maps(pose, plane.from_mat)
-    if maps is None:
-        M = plane.from_mat @ np.linalg.inv(pose.mat_to_undistorted())
-        img = cv2.warpPerspective(src, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_REPLICATE)
-    else:
-        img = cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    img = img.astype(np.float32)
+    img = photograph(plane.img, plane.from_mat, pose)
     hands = _hands(scene, rng)
     cover, hand_info = _draw_hands(img, scene, pose, hands, rng, shadow_dir)
     hidden = []
@@ -627,15 +614,8 @@ def render_sheet(sheet: np.ndarray, ppm: float, camera: CameraModel | str = "cle
     h, w = sheet.shape[:2]
     pose = place_camera(camera, (w / ppm, h / ppm), size, rng)
     sheet_from_mat = np.array([[ppm, 0, 0], [0, ppm, 0], [0, 0, 1]], np.float64)
-    src = sheet.astype(np.float32)
-    maps = plane_maps(pose, sheet_from_mat)
-    if maps is None:
-        M = sheet_from_mat @ np.linalg.inv(pose.mat_to_undistorted())
-        img = cv2.warpPerspective(src, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_CONSTANT, borderValue=background)
-    else:
-        img = cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                        borderValue=background)
+    img = photograph(sheet.astype(np.float32), sheet_from_mat, pose, prefilter=False, eight_bit=False,
+                     border=cv2.BORDER_CONSTANT, border_value=background)
     light = camera.light_angle_deg if camera.light_angle_deg is not None else float(rng.uniform(0, 360))
     return _camera_effects(img, camera, rng, light), pose
 

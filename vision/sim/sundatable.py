@@ -40,7 +40,7 @@ import numpy as np
 from .. import VisionError
 from ..mat import Mat
 from .art import PLAYER_COLOURS
-from .camera import NUISANCE, CameraModel, CameraPose, place_camera, plane_maps
+from .camera import NUISANCE, CameraModel, CameraPose, photograph, place_camera
 from .renderer import _camera_effects, _mat_image, _paste, _wood
 
 SQ3 = math.sqrt(3.0)
@@ -364,20 +364,9 @@ def render_sunda(scene: SundaScene, camera: CameraModel | str = "default", rng: 
     stacks = _draw_stacks(plane, scene, origin, x0, y0, plane_ppm, pose, np.random.default_rng([scene.hand_seed, 1]),
                           shadow_dir)
     markers = _draw_markers(plane, scene, origin, x0, y0, plane_ppm, pose, stacks)
-    image_ppm = pose.K[0, 0] / float(-pose.centre_mm[2])
-    ratio = plane_ppm / image_ppm
-    if ratio > 1.5:
-        plane = cv2.GaussianBlur(plane, (0, 0), 0.45 * ratio)
-    src = cv2.convertScaleAbs(plane)
     from_mat = np.array([[plane_ppm, 0, -x0 * plane_ppm], [0, plane_ppm, -y0 * plane_ppm], [0, 0, 1]])
-    maps = plane_maps(pose, from_mat)
-    if maps is None:
-        Mw = from_mat @ np.linalg.inv(pose.mat_to_undistorted())
-        img = cv2.warpPerspective(src, Mw, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_REPLICATE)
-    else:
-        img = cv2.remap(src, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    out = _camera_effects(img.astype(np.float32), camera, rng, light)
+    img = photograph(plane, from_mat, pose)
+    out = _camera_effects(img, camera, rng, light)
     return out, SundaTruth(pose, scene.side_mm, (float(origin[0]), float(origin[1])), scene.angle_deg, pieces, stacks,
                                 markers)
 
