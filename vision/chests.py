@@ -259,9 +259,9 @@ class ValueBook:
                 patches[int(k)] = arr
             area = float(data["lid_mm2"])
         except (KeyError, TypeError, ValueError) as e:
-            raise VisionError(f"{path}: not a chest value book ({e})") from None
+            raise VisionError(T("{path}: not a chest value book ({why})", path=str(path), why=str(e))) from None
         if len(patches) < 2:
-            raise VisionError(f"{path}: 'values' must hold at least 2 enrolled values")
+            raise VisionError(T("{path}: 'values' must hold at least 2 enrolled values", path=str(path)))
         return cls(lid, patches, area)
 
 
@@ -297,9 +297,9 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
     """A value book from one photo with a face-up chest of each value on a known spot: ``spots`` holds
     ``(value, x_mm, y_mm)``; ``to_image`` maps board mm to the photo's pixels."""
     if len(spots) < 2:
-        raise VisionError("enrol chest values: give at least 2 face-up chests of different values")
+        raise VisionError(T("enrol chest values: give at least 2 face-up chests of different values"))
     if len({v for v, _, _ in spots}) != len(spots):
-        raise VisionError("enrol chest values: a value is given twice")
+        raise VisionError(T("enrol chest values: a value is given twice"))
     lids, areas, patches = [], [], {}
     for value, x, y in spots:  # the lid colour: the light part of what differs from the empty board
         win = window(frame, to_image, (x, y), CHEST_WINDOW_MM)
@@ -309,8 +309,8 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
         changed = np.linalg.norm(lab - elab, axis=2) > 12
         changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
         if changed.sum() < 20 * READ_PPM * READ_PPM:
-            raise VisionError(f"enrol chest values: no chest found at ({x:.0f}, {y:.0f}) mm for the value {value} "
-                              "(is it there, face up, and was the empty board enrolled under this camera?)")
+            raise VisionError(T("enrol chest values: no chest found at ({x}, {y}) mm for the value {value} (is it there, face "
+                                "up, and was the empty board enrolled under this camera?)", x=format(x, ".0f"), y=format(y, ".0f"), value=value))
         L = lab[..., 0][changed]
         light = changed & (lab[..., 0] >= np.percentile(L, 60))
         lids.append(np.median(lab[light], axis=0))
@@ -321,15 +321,15 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
         ewin = _empty_window(empty, empty_ppm, (x, y), CHEST_WINDOW_MM)
         found = _read_window(_Window.of(win, ewin), book, tol)
         if not found:
-            raise VisionError(f"enrol chest values: the chest at ({x:.0f}, {y:.0f}) mm shows no printed value "
-                              f"(is the {value} chest face up there?)")
+            raise VisionError(T("enrol chest values: the chest at ({x}, {y}) mm shows no printed value (is the {value} chest "
+                                "face up there?)", x=format(x, ".0f"), y=format(y, ".0f"), value=value))
         c = CHEST_WINDOW_MM * READ_PPM
         pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
         if pr.ink.max() < MIN_INK:
-            raise VisionError(f"enrol chest values: the print of the {value} chest at ({x:.0f}, {y:.0f}) mm is too "
-                              f"blurred to read (its strokes only {pr.ink.max():.0f} grey levels darker than the "
-                              f"lid, under the {MIN_INK:.0f} needed): focus the camera or light the table better, "
-                              "and enrol again; until then the phone enters the chests' values")
+            raise VisionError(T("enrol chest values: the print of the {value} chest at ({x}, {y}) mm is too blurred to read "
+                                "(its strokes only {ink} grey levels darker than the lid, under the {needed} needed): focus "
+                                "the camera or light the table better, and enrol again; until then the phone enters the "
+                                "chests' values", value=value, x=format(x, ".0f"), y=format(y, ".0f"), ink=format(pr.ink.max(), ".0f"), needed=format(MIN_INK, ".0f")))
         areas.append(pr.lid_mm2)
         k = int(round(SHIFT_MM * READ_PPM))
         patches[value] = patch[k:-k, k:-k].astype(np.float32)

@@ -82,7 +82,7 @@ def write_refs(folder: str | Path, board_spec: str, board: Any, reference: Any, 
 
 def read_meta(folder: str | Path) -> dict[str, Any]:
     """``boardcam.json`` of ``folder``, checked (one-line errors naming the file)."""
-    meta = read_folder_meta(folder, META, FORMAT, BoardRefsError, "run 'tablehub boardcam enrol-board' first")
+    meta = read_folder_meta(folder, META, FORMAT, BoardRefsError, T("run 'tablehub boardcam enrol-board' first"))
     path = Path(folder) / META
     for key in ("board", "ppm"):
         if key not in meta:

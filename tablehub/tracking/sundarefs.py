@@ -122,7 +122,7 @@ def write_refs(folder: str | Path, colours: Any, lens_file: str | Path | None = 
 def read_refs(folder: str | Path) -> dict[str, Any]:
     """``sunda.json`` of ``folder``, checked (one-line errors naming the file)."""
     meta = read_folder_meta(folder, META, FORMAT, SundaRefsError,
-                            f"run 'tablehub sundacam enrol PHOTO --out {folder}' first")
+                            T("run 'tablehub sundacam enrol PHOTO --out {folder}' first", folder=str(folder)))
     path = Path(folder) / META
     c = meta.get("colours")
     ok = isinstance(c, dict) and all(_triple(c.get(k)) for k in ("land", "water", "cloth_bgr")) \
