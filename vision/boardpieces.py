@@ -30,7 +30,7 @@ from typing import Mapping, Sequence
 import cv2
 import numpy as np
 
-from tablehub.i18n import T, Tc  # what a phone reads (tablehub/locale/*/vision.po)
+from tablehub.i18n import N_, T, Tc, chain  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
 from .boardreg import seen_mask
@@ -774,22 +774,22 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         name, kind, why, cands = t.name, t.kind, [], ()
         if best > max_score:
             name, kind = None, None
-            why.append(f"looks like no enrolled piece (best {t.name}, {best:.2f})")
+            why.append(T("looks like no enrolled piece (best {piece}, {score})", piece=t.name, score=format(best, ".2f")))
         elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin):  # a part of touching pieces
             name, kind = None, None
             cands = (t.name, book.templates[scores[1][1]].name)
-            why.append(f"touching another piece: {t.name} ({best:.2f})?")
+            why.append(T("touching another piece: {piece} ({score})?", piece=t.name, score=format(best, ".2f")))
         elif margin < min_margin:
             other = book.templates[scores[1][1]]
             name, kind = None, None
             cands = (t.name, other.name)
-            why.append(f"{t.name} ({best:.2f}) or {other.name} ({scores[1][0]:.2f})?")
+            why.append(T("{piece} ({score}) or {other} ({other_score})?", piece=t.name, score=format(best, ".2f"), other=other.name, other_score=format(scores[1][0], ".2f")))
         near = spaces.around(x, y, line_mm)
         space = spaces.at(x, y)
         if len(near) > 1:
-            why.append("on a line between spaces " + ", ".join(str(s) for s in sorted(s for s in near if s is not None)))
+            why.append(T("on a line between spaces {spaces}", spaces=", ".join(str(s) for s in sorted(s for s in near if s is not None))))
             cands = cands + tuple(sorted(s for s in near if s is not None))
             space = None
         out.append(PieceSeen(name, kind, space, round(x, 1), round(y, 1), round(float(best), 3),
-                             round(float(margin), 3), "; ".join(why), cands))
+                             round(float(margin), 3), chain(why, N_("{first}; {next}")), cands))
     return out

@@ -370,9 +370,9 @@ def _verdict(vals: list[int], best_per: np.ndarray, min_score: float, min_margin
     b, r = float(best_per[order[0]]), float(best_per[order[1]])
     value, other = vals[order[0]], vals[order[1]]
     if b < min_score:
-        return None, b, b - r, f"print not read: best {value} ({b:.2f})", (value, other), order
+        return None, b, b - r, T("print not read: best {value} ({score})", value=value, score=format(b, ".2f")), (value, other), order
     if b - r < min_margin:
-        return None, b, b - r, f"{value} ({b:.2f}) or {other} ({r:.2f})?", (value, other), order
+        return None, b, b - r, T("{value} ({score}) or {other} ({other_score})?", value=value, score=format(b, ".2f"), other=other, other_score=format(r, ".2f")), (value, other), order
     return value, b, b - r, "", (), order
 
 
@@ -416,14 +416,14 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
         share = float((occ[body] > 0.5).mean()) if body.any() else 1.0
         if share > max_hidden:
             other = vals[order[1]]
-            return None, b, margin, (f"the print is partly out of view (under the sail?): {value} ({b:.2f}) with "
-                                     f"{100 * share:.0f} % of it hidden"), (value, other)
+            return None, b, margin, T("the print is partly out of view (under the sail?): {value} ({score}) with "
+                                     "{share} % of it hidden", value=value, score=format(b, ".2f"), share=format(100 * share, ".0f")), (value, other)
     return value, b, margin, "", ()
 
 
 def _faint(pr: "_Print") -> str:
-    return (f"the print is too blurred to read (strokes {pr.ink.max():.0f} grey levels darker than the lid, under "
-            f"{MIN_INK:.0f})")
+    return T("the print is too blurred to read (strokes {ink} grey levels darker than the lid, under "
+             "{needed})", ink=format(pr.ink.max(), ".0f"), needed=format(MIN_INK, ".0f"))
 
 
 def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
@@ -435,7 +435,7 @@ def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float,
     found = _read_window(_Window.of(win, ewin), book, tol)
     x0, y0 = centre_mm[0] - CHEST_WINDOW_MM, centre_mm[1] - CHEST_WINDOW_MM
     if not found:
-        return ChestRead(None, 0.0, 0.0, "no printed value seen on the lid", (), *centre_mm)
+        return ChestRead(None, 0.0, 0.0, T("no printed value seen on the lid"), (), *centre_mm)
     c = CHEST_WINDOW_MM * READ_PPM
     pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
     if pr.ink.max() < MIN_INK:
@@ -489,12 +489,12 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     if not reads:
         if lid_mm2 < MIN_LID_ABOARD_MM2:
             if len(small) < k - 1:  # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it
-                return ChestRead(None, 0.0, 0.0, "the ship's sail has the lids' colour: a chest on its deck is not "
-                                 "told from the sail", (), *ship_mm)
+                return ChestRead(None, 0.0, 0.0, T("the ship's sail has the lids' colour: a chest on its deck is not "
+                                 "told from the sail"), (), *ship_mm)
             return None
         ys, xs = np.nonzero(np.isin(lab_, small) & (lid > 0))
-        return ChestRead(None, 0.0, 0.0, f"a chest's lid is seen on the deck ({lid_mm2:.0f} mm2) but no printed "
-                         "value (under the sail?)", (), round(x0 + float(xs.mean()) / READ_PPM, 1),
+        return ChestRead(None, 0.0, 0.0, T("a chest's lid is seen on the deck ({area} mm2) but no printed "
+                         "value (under the sail?)", area=format(lid_mm2, ".0f")), (), round(x0 + float(xs.mean()) / READ_PPM, 1),
                          round(y0 + float(ys.mean()) / READ_PPM, 1))
     _, px, py, pr = min(reads, key=lambda m: m[0])
     # neither the lid nor the print's marks (the gaps a blurred stroke's edge leaves between them closed): a sail,
@@ -531,14 +531,14 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     lone = [p for p in pieces if p.kind == "chest"]
     for p in lone:
         if p.space is None:
-            out.unsure.append(f"a chest at ({p.x_mm:.0f}, {p.y_mm:.0f}) mm: {p.unsure or 'on no space'}")
+            out.unsure.append(T("a chest at ({x}, {y}) mm: {why}", x=format(p.x_mm, ".0f"), y=format(p.y_mm, ".0f"), why=p.unsure or T("on no space")))
             continue
         if "down" in (p.name or ""):
             out.spaces.setdefault(p.space, []).append(("down", None))
             continue
         r = read_value(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm))
         if r.unsure:
-            out.unsure.append(f"the chest on space {p.space}: {r.unsure}")
+            out.unsure.append(T("the chest on space {space}: {why}", space=p.space, why=r.unsure))
         out.spaces.setdefault(p.space, []).append(("up", r.value))
     for p in pieces:
         if p.name not in ships:
@@ -549,9 +549,9 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         laden = (p.kind or "").endswith("laden")  # the ship's best template is the one enrolled carrying a chest
         if r is None and laden:  # no print seen on the deck, but it looks laden: not sure
             out.aboard[p.name] = None
-            out.unsure.append(f"the chest aboard {p.name}: the ship looks laden but no printed value is seen")
+            out.unsure.append(T("the chest aboard {ship}: the ship looks laden but no printed value is seen", ship=p.name))
             continue
         out.aboard[p.name] = 0 if r is None else r.value
         if r is not None and r.unsure:
-            out.unsure.append(f"the chest aboard {p.name}: {r.unsure}")
+            out.unsure.append(T("the chest aboard {ship}: {why}", ship=p.name, why=r.unsure))
     return out
