@@ -91,7 +91,7 @@ class GameRecognizers:
         """The recognizer for the game on the table; raises :class:`RecognitionUnavailable`."""
         now = self._game()
         if now is None:
-            raise RecognitionUnavailable("no game is running")
+            raise RecognitionUnavailable(T("no game is running"))
         game_id, game = now
         with self._lock:
             rec = self._cached(game)

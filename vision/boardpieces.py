@@ -30,7 +30,7 @@ from typing import Mapping, Sequence
 import cv2
 import numpy as np
 
-from tablehub.i18n import N_, T, Tc, chain  # what a phone reads (tablehub/locale/*/vision.po)
+from tablehub.i18n import N_, T, Tc, chain, reason  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
 from .boardreg import seen_mask
@@ -342,10 +342,10 @@ class PieceBook:
             try:
                 hist = np.float32(p["hist"])
                 if hist.size != _NH + 3:
-                    raise ValueError("wrong length")
+                    raise ValueError(T("wrong length"))
                 out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist))
             except (KeyError, TypeError, ValueError) as e:
-                raise VisionError(T("{path}: pieces[{i}] is not a piece template ({why})", path=str(path), i=i, why=str(e))) from None
+                raise VisionError(T("{path}: pieces[{i}] is not a piece template ({why})", path=str(path), i=i, why=reason(e))) from None
         if not out:
             raise VisionError(T("{path}: 'pieces' is empty", path=str(path)))
         return cls(out)

@@ -37,7 +37,7 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
-from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+from tablehub.i18n import T, reason  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
 from .boardpieces import read_book
@@ -250,16 +250,16 @@ class ValueBook:
         try:
             lid = np.float32(data["lid_lab"])
             if lid.shape != (3,):
-                raise ValueError("lid_lab must be 3 numbers")
+                raise ValueError(T("lid_lab must be 3 numbers"))
             patches = {}
             for k, p in (data.get("values") or {}).items():
                 arr = np.float32(p)
                 if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-                    raise ValueError(f"values[{k}] must be a square patch")
+                    raise ValueError(T("values[{key}] must be a square patch", key=k))
                 patches[int(k)] = arr
             area = float(data["lid_mm2"])
         except (KeyError, TypeError, ValueError) as e:
-            raise VisionError(T("{path}: not a chest value book ({why})", path=str(path), why=str(e))) from None
+            raise VisionError(T("{path}: not a chest value book ({why})", path=str(path), why=reason(e))) from None
         if len(patches) < 2:
             raise VisionError(T("{path}: 'values' must hold at least 2 enrolled values", path=str(path)))
         return cls(lid, patches, area)

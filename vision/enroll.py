@@ -174,7 +174,7 @@ def refs_from_frames(frames: Sequence[np.ndarray], mappings: Sequence[MapFn], ca
     layout = EnrolLayout(mat, gap_mm)
     batches = list(batches) if batches is not None else list(range(len(frames)))
     if len(batches) != len(frames) or len(mappings) != len(frames):
-        raise EnrolError("enrolment: one batch number and one mat mapping per photo")
+        raise EnrolError(T("enrolment: one batch number and one mat mapping per photo"))
     n = len(catalog.tile_ids)
     need = math.ceil(n / layout.capacity)
     have = sorted(set(batches))

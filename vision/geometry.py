@@ -32,7 +32,7 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
-from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+from tablehub.i18n import T, Tc, reason  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
 
 from . import VisionError
 
@@ -67,7 +67,7 @@ def parse_slots(text: str) -> list[int]:
         elif token in SLOTS:
             out.append(SLOTS.index(token))
         else:
-            raise ValueError(f"unknown slot {token!r} (expected N, E, S, W or one of {' '.join(SLOTS)})")
+            raise ValueError(T("unknown slot {token} (expected N, E, S, W or one of {slots})", token=repr(token), slots=" ".join(SLOTS)))
     return out
 
 
@@ -142,7 +142,7 @@ def _build_shape(tile: Mapping[str, Any], where: str) -> _Shape:
         try:
             slots = parse_slots(str(region.get("slots", "")))
         except ValueError as exc:
-            raise VisionError(T("{where}: region {region}: slots: {why}", where=where, region=rid, why=str(exc))) from None
+            raise VisionError(T("{where}: region {region}: slots: {why}", where=where, region=rid, why=reason(exc))) from None
         for k in slots:
             if k in seen_slots:
                 raise VisionError(T("{where}: region {region}: slot {slot} already belongs to {other}", where=where, region=rid,
@@ -294,7 +294,7 @@ class TileGeometry:
         rotation = _check_rotation(rotation)
         size_px = int(size_px)
         if size_px < 1:
-            raise VisionError(f"size_px: expected a positive size, got {size_px}")
+            raise VisionError(T("size_px: expected a positive size, got {value}", value=size_px))
         key = (tile_id, size_px, rotation)
         out = self._labels.get(key)
         if out is None:

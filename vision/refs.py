@@ -52,11 +52,11 @@ class ReferenceSet:
     def __post_init__(self) -> None:
         imgs = np.asarray(self.images)
         if imgs.ndim != 4 or imgs.shape[3] != 3 or imgs.shape[1] != imgs.shape[2]:
-            raise RefsError(f"reference images must be (tiles, px, px, 3), got {imgs.shape}")
+            raise RefsError(T("reference images must be (tiles, px, px, 3), got {shape}", shape=str(imgs.shape)))
         if len(self.tile_ids) != imgs.shape[0]:
-            raise RefsError(f"{len(self.tile_ids)} tile ids for {imgs.shape[0]} reference images")
+            raise RefsError(T("{ids} tile ids for {images} reference images", ids=len(self.tile_ids), images=imgs.shape[0]))
         if len(set(self.tile_ids)) != len(self.tile_ids):
-            raise RefsError("reference tile ids must be unique")
+            raise RefsError(T("reference tile ids must be unique"))
         self.images = imgs.astype(np.uint8, copy=False)
         if not self.counts:
             self.counts = [1] * len(self.tile_ids)
