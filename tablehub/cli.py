@@ -90,8 +90,8 @@ def usage_language(argv: Sequence[str], environ: Mapping[str, str] | None = None
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    with argparse_language(usage_language(argv)):
+    with argparse_language(usage_language(argv)):  # argparse words its headings when the parser is built
+        parser = build_parser()
         args = parser.parse_args(argv)
     logging.basicConfig(level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
