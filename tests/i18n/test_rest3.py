@@ -57,6 +57,9 @@ COMMANDS = [
     (["score", "{tmp}/record.json", "--photo", "{tmp}/photo.jpg"], "not both"),
     (["score", "--photo", "{tmp}/photo.jpg"], "name the game with --game"),
     (["score", "{tmp}/record.json", "--players", "a,b"], "only with --photo"),
+    (["score", "--photo", "{tmp}/photo.jpg", "--game", "neuesland", "--players", "red"], "expected COLOUR=NAME pairs"),
+    (["score", "--photo", "{tmp}/photo.jpg", "--game", "neuesland", "--before", "red=x"],
+     "expected PLAYER=POINTS pairs"),
     (["play", "--game", "neuesland", "--option", "x"], "expected KEY=VALUE"),
     (["board", "trace", "--game", "tahiti", "{tmp}/photo.jpg"], "boards are traced"),
     (["board", "trace", "--game", "karibik", "{tmp}/none.jpg"], "cannot read the photo"),
@@ -172,7 +175,7 @@ def test_no_command_or_vision_error_is_written_as_plain_english():
     found = []
     paths = sorted((ROOT / "tablehub" / "commands").glob("*.py")) + sorted((ROOT / "vision").glob("*.py")) + \
         [ROOT / "tablehub" / name for name in ("cli.py", "jsonfile.py", "board_enrolment.py", "table_setup.py", "photo.py",
-                                               "imagefile.py", "access.py", "session.py", "store.py",
+                                               "imagefile.py", "access.py", "session.py", "store.py", "photoscore.py",
                                                "tracking/boardcam.py", "tracking/sundarefs.py")]
     for path in paths:
         rel = str(path.relative_to(ROOT))
