@@ -260,7 +260,7 @@ def reason(exc: BaseException) -> Any:
     it renders in the reader's language inside another sentence; else its English ``str``.
 
     >>> translate(reason(ValueError(T("the game is over"))), "de"), reason(ValueError("plain"))
-    ('Das Spiel ist vorbei', 'plain')
+    ('das Spiel ist vorbei', 'plain')
     """
     text = getattr(exc, "text", None)
     if isinstance(text, Text):

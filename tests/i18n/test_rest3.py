@@ -458,7 +458,7 @@ def test_every_visionfiles_and_cli_entry_says_something_else_than_english():
 
     same = {("fr", "photos"), ("fr", "options"), ("fr", "[vision] mat: {why}"), ("de", "[vision] mat: {why}"),
             ("de", "--host {host}: {why}"), ("de", "--venue {value}: {why}"),
-            ("de", "{piece} ({score}) or {other} ({other_score})?")}
+            ("de", "{piece} ({score}) or {other} ({other_score})?"), ("de", "{where}.rotation: {why}")}
     lazy = [f"{e.language} {e.area}.po:{e.line}: {e.msgid!r}" for lang in LANGS for e in catalog_entries(lang)
             if e.area in ("cli", "visionfiles") and has_words(re.sub(r"%\(\w+\)\w", "", e.msgid))
             and (lang, e.msgid) not in same and any(s == e.msgid for s in e.strings)]
@@ -467,3 +467,12 @@ def test_every_visionfiles_and_cli_entry_says_something_else_than_english():
         for e in catalog_entries(lang):
             if e.area in ("cli", "visionfiles") and e.plural is None:
                 assert placeholders(e.strings[0]) == placeholders(e.msgid), (lang, e.msgid)
+
+
+@pytest.mark.parametrize("module", ["tablehub.usage_i18n", "tablehub.i18n", "tablehub.cli"])
+def test_the_modules_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
