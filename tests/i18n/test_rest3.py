@@ -360,11 +360,11 @@ def test_a_grouped_value_reads_in_the_phones_language():
     end = js.index("/* Keys shown together as one chip")
     values = [{"move": 3, "bid": 2, "bidder": "Ana", "passed": ["Ben"]},
               {"68": {"colour": "red", "owner": "Ana"}},
-              {"Arriba": {"space": 12, "chest": "up", "value": 4000}}]
+              {"Arriba": {"space": 12, "chest": "Tortuga", "value": 4000}}]
     for lang, expect in (("fr", ["déplacement 3 · enchère 2 · enchérisseur Ana · ont passé Ben",
-                                 "68 couleur rouge · propriétaire Ana", "Arriba sur la case 12 · coffre up · valeur 4000"]),
+                                 "68 couleur rouge · propriétaire Ana", "Arriba sur la case 12 · coffre Tortuga · valeur 4000"]),
                          ("de", ["Bewegung 3 · Gebot 2 · Bieter Ana · gepasst Ben",
-                                 "68 Farbe rot · Besitzer Ana", "Arriba auf Feld 12 · Schatzkiste up · Wert 4000"])):
+                                 "68 Farbe rot · Besitzer Ana", "Arriba auf Feld 12 · Schatzkiste Tortuga · Wert 4000"])):
         words = script_dictionary(lang)
         script = (f"const WORDS = {json.dumps(words)};\n"
                   "function t(s, p) { let o = WORDS[s] || s; for (const k in (p || {})) o = o.split('{' + k + '}')"
