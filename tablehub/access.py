@@ -321,12 +321,12 @@ class PinKeeper:
             self._reload_brake()
             b = self._brake
             if b.locked:
-                raise PinRefused(f"PIN entry is locked after {b.failures} wrong PINs; the owner lifts it by holding "
-                                 "NEXT and CHECK together on the table, or with `tablehub pin --lift` on the hub",
+                raise PinRefused(T("PIN entry is locked after {n} wrong PINs; the owner lifts it by holding NEXT and "
+                                   "CHECK together on the table, or with `tablehub pin --lift` on the hub", n=b.failures),
                                  None)
             wait = b.last_failure + self.delay_after(b.failures) - self.clock() if b.failures else 0.0
             if wait > 0:
-                raise PinRefused(f"too many wrong PINs on this table; try again in {int(wait) + 1} s", wait)
+                raise PinRefused(T("too many wrong PINs on this table; try again in {s} s", s=int(wait) + 1), wait)
             if self.matches(pin):
                 if b.failures:
                     log.info("right PIN from %s after %d wrong ones", who, b.failures)

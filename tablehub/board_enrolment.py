@@ -32,7 +32,7 @@ import numpy as np
 
 from .config import Config
 from .games.base import TablehubError
-from .i18n import T, Text, comma, reason
+from .i18n import T, Text, comma, drawable, reason
 
 #: the preview registers the board at most this often (seconds); between, it draws the last registration
 PREVIEW_EVERY_S = 1.0
@@ -371,7 +371,7 @@ class BoardEnrolment:
     # ---- the preview
 
     def _registration(self, frame: np.ndarray, game: str) -> Any:
-        """The board found in ``frame`` (at most every :data:`PREVIEW_EVERY_S`), or the reason it was not (str)."""
+        """The board found in ``frame`` (at most every :data:`PREVIEW_EVERY_S`), or the reason it was not (a Text)."""
         enrolled = self._enrolled(game)
         if enrolled is None:
             return None
@@ -382,7 +382,7 @@ class BoardEnrolment:
                 if seen is not None and now - when < PREVIEW_EVERY_S:
                     return seen
             reg = enrolled[2].register(frame)
-            seen = reg if reg is not None else "board not found (covered, out of view, or too few matches)"
+            seen = reg if reg is not None else T("board not found (covered, out of view, or too few matches)")
             with self._lock:
                 self._seen = (time.monotonic(), seen)
             return seen
@@ -396,7 +396,7 @@ class BoardEnrolment:
         try:
             game, adapter = self._game()
         except BoardEnrolError as exc:
-            _line(out, str(exc), (0, 0, 255))
+            _line(out, reason(exc), (0, 0, 255))
             return out
         h, w = frame.shape[:2]
         taps = self._taps.get(game, [])
@@ -417,15 +417,16 @@ class BoardEnrolment:
 
                 quad = find_board(frame)
                 if quad is None:
-                    _line(out, "board edge not found: tap its four corners (TL, TR, BR, BL)", (0, 0, 255))
+                    _line(out, T("board edge not found: tap its four corners (TL, TR, BR, BL)"), (0, 0, 255))
                 else:
                     cv2.polylines(out, [np.int32(quad.round())], True, (0, 200, 0), 2, cv2.LINE_AA)
-                    _line(out, "board edge found: Enrol the empty board", (0, 200, 0))
+                    _line(out, T("board edge found: Enrol the empty board"), (0, 200, 0))
             return out
         board = self._board(game, adapter)
         bw, bh = board.size
         _poly(out, seen, [(0, 0), (bw, 0), (bw, bh), (0, bh)], (0, 200, 0), 3)
-        _line(out, f"board found ({seen.inliers} of {seen.matches} matches agree)", (0, 200, 0))
+        _line(out, T("board found ({inliers} of {matches} matches agree)", inliers=seen.inliers, matches=seen.matches),
+              (0, 200, 0))
         step, photo = self.progress(game, adapter)
         spots = (piece_rounds(adapter, board)[photo] if step == "pieces"
                  else chest_spots(adapter, board) if step == "chests" else [])
@@ -437,7 +438,7 @@ class BoardEnrolment:
             cx = int(seen.to_image(np.float64([board.centres[s.space]]))[0][0])
             top = int(seen.to_image(np.float64(poly if poly is not None else [board.centres[s.space]]))[:, 1].min())
             number = str(i + 1)
-            name = s.name + (f" +{s.carries}" if isinstance(s.carries, str) and s.kind == "boat" else "")
+            name = drawable(s.said)  # the piece as the page names it ("red boat with a green pearl"), in the reader's language
             (tw, th), _ = cv2.getTextSize(number, cv2.FONT_HERSHEY_SIMPLEX, big, 2)
             (nw, _), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * big, 1)
             x0, y0 = cx - (tw + 6 + nw) // 2, max(th + 4, top - 6)
@@ -459,9 +460,11 @@ def space_said(board: Any, space: int) -> Any:
     return board.space_name(space)
 
 
-def _line(img: np.ndarray, text: str, colour: tuple[int, int, int]) -> None:
+def _line(img: np.ndarray, text: Any, colour: tuple[int, int, int]) -> None:
+    """One line on top of the preview, in the language it is drawn in (:func:`tablehub.i18n.drawn_in`)."""
     import cv2
 
+    text = drawable(text)
     cv2.putText(img, text[:90], (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 5, cv2.LINE_AA)
     cv2.putText(img, text[:90], (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2, cv2.LINE_AA)
 

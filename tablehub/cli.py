@@ -26,6 +26,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 from . import __version__, commands
 from .games.base import TablehubError
 from .i18n import DEFAULT_LANGUAGE, environment_language, translate
+from .usage_i18n import argparse_language
 
 
 def _command_modules():
@@ -71,13 +72,32 @@ def error_language(args: argparse.Namespace, environ: Mapping[str, str] | None =
     return table or environment_language(env) or DEFAULT_LANGUAGE
 
 
+def usage_language(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language argparse's own errors and help are written in, before the arguments are parsed: as
+    :func:`error_language`, with the ``--config`` the command line names, if any.
+
+    >>> usage_language(["run", "--config", "/no/such.toml"], {"LANG": "fr_FR.UTF-8"})
+    'fr'
+    """
+    config: str = ""
+    for i, arg in enumerate(argv):
+        if arg == "--config" and i + 1 < len(argv):
+            config = argv[i + 1]
+        elif arg.startswith("--config="):
+            config = arg.partition("=")[2]
+    return error_language(argparse.Namespace(config=config), environ)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    with argparse_language(usage_language(argv)):  # argparse words its headings when the parser is built
+        parser = build_parser()
+        args = parser.parse_args(argv)
     logging.basicConfig(level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if not getattr(args, "_run", None):
-        parser.print_help()
+        with argparse_language(usage_language(argv)):
+            parser.print_help()
         return 1
     try:
         return int(args._run(args) or 0)

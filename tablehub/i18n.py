@@ -33,9 +33,12 @@ any).
 """
 from __future__ import annotations
 
+import contextlib
 import gettext
 import string
 import threading
+import unicodedata
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
@@ -257,7 +260,7 @@ def reason(exc: BaseException) -> Any:
     it renders in the reader's language inside another sentence; else its English ``str``.
 
     >>> translate(reason(ValueError(T("the game is over"))), "de"), reason(ValueError("plain"))
-    ('Das Spiel ist vorbei', 'plain')
+    ('das Spiel ist vorbei', 'plain')
     """
     text = getattr(exc, "text", None)
     if isinstance(text, Text):
@@ -265,6 +268,53 @@ def reason(exc: BaseException) -> Any:
     if exc.args and isinstance(exc.args[0], Text):
         return exc.args[0]
     return str(exc)
+
+
+_drawing: ContextVar[str] = ContextVar("tablehub_drawing_language", default=DEFAULT_LANGUAGE)
+
+
+@contextlib.contextmanager
+def drawn_in(language: str):
+    """Lines drawn onto a picture inside the block (the camera preview's) are in ``language``: the page's
+    camera views set it from the request, as the preview is drawn deep below them (:func:`drawable`)."""
+    token = _drawing.set(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+    try:
+        yield
+    finally:
+        _drawing.reset(token)
+
+
+def drawing_language() -> str:
+    """The language set by the innermost :func:`drawn_in`, else English."""
+    return _drawing.get()
+
+
+#: letters OpenCV's Hershey fonts cannot draw, as a reader of the language writes them without the accent
+_FOLD = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "œ": "oe", "Œ": "OE", "æ": "ae",
+         "«": '"', "»": '"', "„": '"', "“": '"', "”": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "…": "...",
+         "\u00a0": " ", "\u202f": " ", "×": "x", "·": "-"}
+
+
+def drawable(text: Any, language: str | None = None) -> str:
+    """``text`` in ``language`` (default :func:`drawing_language`) written with the letters ``cv2.putText`` draws
+    (ASCII: its fonts have no accents; German umlauts as ae/oe/ue, French accents dropped), for a line drawn onto
+    a camera picture.
+
+    >>> drawable(T("board not found (covered, out of view, or too few matches)"), "de")[:30]
+    'Brett nicht gefunden (verdeckt'
+    >>> drawable("Größe « été »")
+    'Groesse " ete "'
+    """
+    said = translate(text, language or drawing_language())
+    out = []
+    for ch in said:
+        if ch in _FOLD:
+            out.append(_FOLD[ch])
+        elif ord(ch) < 128:
+            out.append(ch)
+        else:
+            out.append("".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 128) or "?")
+    return "".join(out)
 
 
 def missing() -> set[tuple[str, str | None, str]]:

@@ -13,6 +13,7 @@ import struct
 from pathlib import Path
 
 from .games.base import TablehubError
+from .i18n import T
 
 #: the largest photo read: 50 megapixels (the Pi's cameras give 12; decoded, 50 MP is 150 MB of BGR)
 MAX_PIXELS = 50_000_000
@@ -55,7 +56,7 @@ def check_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[int, in
         with p.open("rb") as f:
             head = f.read(_HEAD)
     except OSError as exc:
-        raise ImageFileError(f"{p}: cannot read the image ({exc.strerror})") from None
+        raise ImageFileError(T("{path}: cannot read the image ({why})", path=str(p), why=exc.strerror)) from None
     return check_head(head, str(p), max_pixels)
 
 
@@ -63,11 +64,13 @@ def check_head(head: bytes, name: str, max_pixels: int = MAX_PIXELS) -> tuple[in
     """:func:`check_image` on the first bytes of a photo (a file, or an upload named ``name``)."""
     size = image_size(head[:_HEAD])
     if size is None:
-        raise ImageFileError(f"{name}: not a readable image (not a PNG, JPEG or BMP file, or its header is damaged)")
+        raise ImageFileError(T("{name}: not a readable image (not a PNG, JPEG or BMP file, or its header is damaged)",
+                               name=name))
     w, h = size
     if w == 0 or h == 0:
-        raise ImageFileError(f"{name}: the image header says {w} x {h} pixels")
+        raise ImageFileError(T("{name}: the image header says {width} x {height} pixels", name=name, width=w, height=h))
     if w * h > max_pixels:
-        raise ImageFileError(f"{name}: the image header says {w:,} x {h:,} pixels; the largest photo read is "
-                             f"{max_pixels / 1e6:g} megapixels (the Pi's cameras give 12)")
+        raise ImageFileError(T("{name}: the image header says {width} x {height} pixels; the largest photo read is "
+                               "{most} megapixels (the Pi's cameras give 12)", name=name, width=format(w, ","),
+                               height=format(h, ","), most=format(max_pixels / 1e6, "g")))
     return w, h

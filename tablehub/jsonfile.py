@@ -43,10 +43,10 @@ def read_folder_meta(folder: str | Path, name: str, fmt: str, error: type[Tableh
     how to make the folder when the file is missing (``"run 'tablehub boardcam enrol-board' first"``)."""
     path = Path(folder) / name
     if not path.is_file():
-        raise error(f"{Path(folder)}: no {name} ({enrol})")
+        raise error(T("{folder}: no {name} ({enrol})", folder=str(Path(folder)), name=name, enrol=enrol))
     meta, _ = read_json(path, error, "references")
     if not isinstance(meta, dict) or meta.get("format") != fmt:
-        raise error(f"{path}: 'format' must be {fmt!r}")
+        raise error(T("{path}: 'format' must be {format}", path=str(path), format=repr(fmt)))
     return meta
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .games.base import TablehubError
+from .i18n import T, reason
 from .imagefile import check_image
 from .setup_files import catalog_file
 
@@ -23,8 +24,8 @@ def refs_folder(game: str, refs: str | Path | None) -> Path:
     catalog_file(game)  # an unknown game first: "--game X: no tile catalog ..."
     root = Path(refs) if refs else Path("refs") / game
     if not (root / "index.json").is_file():
-        raise RecognizeError(f"--refs {root}: no references there; enrol the set first "
-                             f"('tablehub enroll --game {game} --out {root} ...')")
+        raise RecognizeError(T("--refs {root}: no references there; enrol the set first ('tablehub enroll --game {game} "
+                               "--out {root} ...')", root=str(root), game=game))
     return root
 
 
@@ -35,7 +36,7 @@ def load_frame(path: str | Path) -> Any:
     check_image(path)  # size from the header, before anything decodes it
     frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
     if frame is None:
-        raise RecognizeError(f"{path}: not a readable image file")
+        raise RecognizeError(T("{path}: not a readable image file", path=str(path)))
     return frame
 
 
@@ -49,7 +50,7 @@ def decode_frame(data: bytes, name: str = "photo") -> Any:
     check_head(data, name)
     frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if frame is None:
-        raise RecognizeError(f"{name}: not a readable image")
+        raise RecognizeError(T("{name}: not a readable image", name=name))
     return frame
 
 
@@ -63,7 +64,7 @@ def load_recognizer(game: str, refs: Path, mat: str | None = None, colours: str 
     try:
         return load(game, refs, mat=mat, catalog=catalog_file(game), colours=colours, lens=lens)
     except VisionError as exc:
-        raise RecognizeError(str(exc)) from None
+        raise RecognizeError(reason(exc)) from None
 
 
 def observe(recognizer: Any, frame: Any, source: str, grid: Any = None) -> Any:
@@ -74,7 +75,7 @@ def observe(recognizer: Any, frame: Any, source: str, grid: Any = None) -> Any:
     try:
         return recognizer.observe(frame) if grid is None else recognizer.observe(frame, grid=grid)
     except VisionError as exc:
-        raise RecognizeError(f"{source}: {exc}") from None
+        raise RecognizeError(T("{source}: {why}", source=source, why=reason(exc))) from None
 
 
 def region_finder(recognizer: Any):
@@ -90,7 +91,7 @@ def _cv2() -> Any:
 
         import vision  # noqa: F401
     except ImportError as exc:  # pragma: no cover - a broken install
-        raise RecognizeError(f"vision is not installed ({exc})") from None
+        raise RecognizeError(T("vision is not installed ({why})", why=str(exc))) from None
     return cv2
 
 

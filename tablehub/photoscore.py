@@ -31,7 +31,7 @@ from .games.base import Setup, TablehubError, check_name, show
 from .games.tiles.board import STEP, Cell
 from .games.tiles.catalog import Catalog, rotation_index
 from .games.tiles.game import Figure, TileGame
-from .i18n import T
+from .i18n import T, reason
 
 UNSURE_CONFIDENCE = 0.5
 """A cell read with less confidence than this is unsure (the recogniser's own line: the tracker asks the
@@ -119,7 +119,8 @@ class Reading:
         """From the JSON ``tablehub recognize`` prints (``Observation.to_dict()``); one-line errors naming the
         field."""
         if not isinstance(data, Mapping):
-            raise PhotoScoreError(f"{source}: expected an object with 'tiles' and 'figures', got {show(data)}")
+            raise PhotoScoreError(T("{source}: expected an object with 'tiles' and 'figures', got {value}", source=source,
+                                    value=show(data)))
         cells: dict[Cell, CellReading] = {}
         for i, t in enumerate(_list(data, "tiles", source)):
             where = f"{source}: tiles[{i}]"
@@ -137,14 +138,15 @@ class Reading:
                     seen.add((c.tile, c.rotation))
                     choices.append(c)
             if (x, y) in cells:
-                raise PhotoScoreError(f"{where}: cell {x}, {y} is read twice")
+                raise PhotoScoreError(T("{where}: cell {x}, {y} is read twice", where=where, x=x, y=y))
             cells[(x, y)] = CellReading(x, y, tuple(choices), _num(t, "confidence", where, 1.0), twins)
         figures = []
         for i, f in enumerate(_list(data, "figures", source)):
             where = f"{source}: figures[{i}]"
             region = f.get("region")
             if region is not None and not isinstance(region, str):
-                raise PhotoScoreError(f"{where}.region: expected a region id or null, got {show(region)}")
+                raise PhotoScoreError(T("{where}.region: expected a region id or null, got {value}", where=where,
+                                        value=show(region)))
             figures.append(FigureReading(_int(f, "x", where), _int(f, "y", where),
                                          _str(f, "colour", where) if "colour" in f else _str(f, "color", where),
                                          region, _num(f, "u", where, 0.5), _num(f, "v", where, 0.5),
@@ -156,28 +158,28 @@ class Reading:
 def _list(d: Mapping, key: str, where: str) -> list:
     v = d.get(key, [])
     if not isinstance(v, list) or not all(isinstance(x, Mapping) for x in v):
-        raise PhotoScoreError(f"{where}: {key}: expected a list of objects, got {show(v)}")
+        raise PhotoScoreError(T("{where}: {key}: expected a list of objects, got {value}", where=where, key=key, value=show(v)))
     return v
 
 
 def _int(d: Mapping, key: str, where: str) -> int:
     v = d.get(key)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise PhotoScoreError(f"{where}.{key}: expected a whole number, got {show(v)}")
+        raise PhotoScoreError(T("{where}.{key}: expected a whole number, got {value}", where=where, key=key, value=show(v)))
     return v
 
 
 def _str(d: Mapping, key: str, where: str) -> str:
     v = d.get(key)
     if not isinstance(v, str) or not v:
-        raise PhotoScoreError(f"{where}.{key}: expected a name, got {show(v)}")
+        raise PhotoScoreError(T("{where}.{key}: expected a name, got {value}", where=where, key=key, value=show(v)))
     return v
 
 
 def _num(d: Mapping, key: str, where: str, default: float) -> float:
     v = d.get(key, default)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise PhotoScoreError(f"{where}.{key}: expected a number, got {show(v)}")
+        raise PhotoScoreError(T("{where}.{key}: expected a number, got {value}", where=where, key=key, value=show(v)))
     return float(v)
 
 
@@ -186,7 +188,7 @@ def _rot(d: Mapping, where: str) -> int:
     try:
         rotation_index(v)
     except ValueError as exc:
-        raise PhotoScoreError(f"{where}.rotation: {exc}") from None
+        raise PhotoScoreError(T("{where}.rotation: {why}", where=where, why=reason(exc))) from None
     return int(v)
 
 
@@ -319,13 +321,13 @@ def choose_tiles(reading: Reading, catalog: Catalog) -> TileChoice:
         elif known:
             known = [c for c in known if c.tile != start.id or start.count > 1]
         if not known:
-            out.dropped[cell] = ("the start tile must lie here" if cell == (0, 0) else
-                                 f"{r.best.tile} is not a tile of the set")
+            out.dropped[cell] = (T("the start tile must lie here") if cell == (0, 0) else
+                                 T("{tile} is not a tile of the set", tile=r.best.tile))
             continue
         options[cell] = known
     if (0, 0) not in options:
-        raise PhotoScoreError("no start tile at cell 0, 0: the photo's grid is fixed by it (is it on the mat and "
-                              "in view?)")
+        raise PhotoScoreError(T("no start tile at cell 0, 0: the photo's grid is fixed by it (is it on the mat and "
+                                "in view?)"))
     tiles = {cell: opts[0] for cell, opts in options.items()}
     first_misfits = _misfit_cells(catalog, tiles)
     for comp in _components(catalog, tiles, _conflicts(catalog, tiles)):
@@ -342,13 +344,13 @@ def choose_tiles(reading: Reading, catalog: Catalog) -> TileChoice:
     bad = _misfit_cells(catalog, tiles)
     while bad:  # nothing resolves it: leave out the least confident cell in conflict
         worst = min(bad - {(0, 0)} or bad, key=lambda c: (reading.cells[c].confidence, c))
-        out.dropped[worst] = (f"{tiles[worst].tile} r{tiles[worst].rotation} fits none of its neighbours' "
-                              f"readings, nor does any of its alternatives")
+        out.dropped[worst] = T("{tile} r{rotation} fits none of its neighbours' readings, nor does any of its "
+                               "alternatives", tile=tiles[worst].tile, rotation=tiles[worst].rotation)
         del tiles[worst]
         bad = _misfit_cells(catalog, tiles)
     joined = _joined(tiles)
     for cell in sorted(set(tiles) - joined):
-        out.dropped[cell] = "it touches no chain of tiles from the start tile"
+        out.dropped[cell] = T("it touches no chain of tiles from the start tile")
         del tiles[cell]
     out.tiles = tiles
     out.repaired = {c: options[c][0] for c, ch in tiles.items() if ch != options[c][0]}
@@ -924,7 +926,8 @@ def parse_names(text: str | None) -> dict[str, str]:
     for part in [p.strip() for p in (text or "").split(",") if p.strip()]:
         colour, eq, name = part.partition("=")
         if not eq or not colour.strip() or not name.strip():
-            raise PhotoScoreError(f"--players: expected COLOUR=NAME pairs, e.g. red=Ana,blue=Ben; got {part!r}")
+            raise PhotoScoreError(T("--players: expected COLOUR=NAME pairs, e.g. red=Ana,blue=Ben; got {value}",
+                                    value=repr(part)))
         out[colour.strip().lower()] = name.strip()
     return out
 
@@ -939,7 +942,7 @@ def parse_before(text: str | None, players: Mapping[str, str] | None = None) -> 
         except ValueError:
             value = -1
         if not eq or value < 0:
-            raise PhotoScoreError(f"--before: expected PLAYER=POINTS pairs (a colour or a name, points a whole "
-                                  f"number >= 0), e.g. red=34,blue=20; got {part!r}")
+            raise PhotoScoreError(T("--before: expected PLAYER=POINTS pairs (a colour or a name, points a whole "
+                                    "number >= 0), e.g. red=34,blue=20; got {value}", value=repr(part)))
         out[_name(who, players)] = value
     return out

@@ -35,6 +35,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .games import new_game
 from .games.base import Action, Game, ScoreEvent, Setup, TablehubError
+from .i18n import T, reason
 from .store import ActionRow, NotSaved, Store
 
 __all__ = ["Broken", "NotSaved", "Paused", "Session", "SessionError", "Stale", "replay_rows"]
@@ -108,7 +109,8 @@ class Session:
         try:
             game, good, broken = replay_rows(self.setup, rows, game_id)
         except TablehubError as exc:
-            raise SessionError(f"game {game_id} ({self.setup.game}) cannot be set up any more: {exc}") from None
+            raise SessionError(T("game {id} ({game}) cannot be set up any more: {why}", id=game_id, game=self.setup.game,
+                                   why=reason(exc))) from None
         if broken is not None and not tolerant:
             raise SessionError(broken.describe())
         if self.ended and broken is None and not game.finished:
@@ -176,12 +178,11 @@ class Session:
     def _writable(self, expect: int | None) -> None:
         """Refuse a change to a game whose log stops replaying, or one made on an older state."""
         if self.broken is not None:
-            raise Paused(f"{self.broken.describe()}; nothing changed: choose on the page (continue from "
-                               f"the last good action, or start a new game) or run "
-                               f"'tablehub games repair {self.game_id}'")
+            raise Paused(T("{why}; nothing changed: choose on the page (continue from the last good action, or start "
+                           "a new game) or run 'tablehub games repair {id}'", why=self.broken.describe(), id=self.game_id))
         if expect is not None and expect != self.revision:
-            raise Stale(f"the game moved on (this page saw change {expect}, the game is at change "
-                        f"{self.revision}): look again; nothing changed")
+            raise Stale(T("the game moved on (this page saw change {seen}, the game is at change {now}): look again; "
+                          "nothing changed", seen=expect, now=self.revision))
 
     def submit(self, action: Action | Mapping[str, Any], source: str = "manual",
                expect: int | None = None) -> list[ScoreEvent]:
@@ -253,9 +254,9 @@ class Session:
     def _check_undo(self, expect: int | None) -> None:
         self._writable(expect)
         if not self.rows:
-            raise SessionError("nothing to undo: no action has been played")
+            raise SessionError(T("nothing to undo: no action has been played"))
         if self.game.finished:
-            raise SessionError("the game has ended; reopen it before undoing")
+            raise SessionError(T("the game has ended; reopen it before undoing"))
 
     def _drop(self, keep: int) -> None:
         """Mark every live action after the first ``keep`` undone; the game follows once it is saved."""

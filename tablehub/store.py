@@ -157,14 +157,15 @@ class Store:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=timeout)
         except (sqlite3.Error, OSError) as exc:
             self._forget(created)
-            raise StoreError(f"{self.path}: cannot open the game database ({exc})") from None
+            raise StoreError(T("{path}: cannot open the game database ({why})", path=str(self.path), why=str(exc))) from None
         self._lock = threading.RLock()
         try:
             self._prepare()
         except sqlite3.Error as exc:
             self._db.close()
             self._forget(created)
-            raise StoreError(f"{self.path}: cannot open the game database ({write_failure(exc, self.path)})") from None
+            raise StoreError(T("{path}: cannot open the game database ({why})", path=str(self.path),
+                                 why=write_failure(exc, self.path))) from None
 
     def _prepare(self, wal: bool = True) -> None:
         with self._lock:
@@ -210,7 +211,7 @@ class Store:
             store._prepare(wal=False)
         except (sqlite3.Error, OSError) as exc:
             store.close()
-            raise StoreError(f"{path}: cannot read the game database ({exc})") from None
+            raise StoreError(T("{path}: cannot read the game database ({why})", path=str(path), why=str(exc))) from None
         return store
 
     def import_game(self, row: "GameRow", actions: Iterable[tuple[int, dict[str, Any], str, int, float, float | None,

@@ -33,7 +33,7 @@ import numpy as np
 
 from .config import Config
 from .games.base import TablehubError
-from .i18n import T, comma
+from .i18n import T, comma, drawable, reason
 from .tracking.recognizer import RecognitionUnavailable
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ class GameRecognizers:
         """The recognizer for the game on the table; raises :class:`RecognitionUnavailable`."""
         now = self._game()
         if now is None:
-            raise RecognitionUnavailable("no game is running")
+            raise RecognitionUnavailable(T("no game is running"))
         game_id, game = now
         with self._lock:
             rec = self._cached(game)
@@ -398,7 +398,8 @@ class SetupScreens:
         try:
             rect, loc = self._locate(frame, game)
         except SetupError as exc:
-            cv2.putText(out, str(exc)[:90], (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 255), 2, cv2.LINE_AA)
+            cv2.putText(out, drawable(reason(exc))[:90], (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 255), 2,
+                        cv2.LINE_AA)  # in the reader's language (tablehub.i18n.drawn_in)
             return out
         size = (frame.shape[1], frame.shape[0])
 

@@ -30,7 +30,7 @@ from typing import Mapping, Sequence
 import cv2
 import numpy as np
 
-from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+from tablehub.i18n import N_, T, Tc, chain, reason  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
 from .boardreg import seen_mask
@@ -299,17 +299,20 @@ class PieceTemplate:
 
 
 
+_BOOKS = {"piece book": Tc("file", "piece book"), "chest value book": Tc("file", "chest value book")}  # what read_book reads
+
+
 def read_book(path: Path, what: str, fmt: str, key: str, want: object) -> dict:
     """An enrolled book's JSON (pieces, chest values): one line naming the file when it is unreadable, of another
     format, or made with another ``key`` than ``want`` (by another version: enrol again)."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as e:
-        raise VisionError(f"{path}: not a readable {what} ({e})") from None
+        raise VisionError(T("{path}: not a readable {what} ({why})", path=str(path), what=_BOOKS.get(what, what), why=str(e))) from None
     if not isinstance(data, dict) or data.get("format") != fmt:
-        raise VisionError(f"{path}: 'format' must be {fmt!r}")
+        raise VisionError(T("{path}: 'format' must be {format}", path=str(path), format=repr(fmt)))
     if data.get(key) != want:
-        raise VisionError(f"{path}: '{key}' must be {want} (enrolled by another version: enrol again)")
+        raise VisionError(T("{path}: '{key}' must be {value} (enrolled by another version: enrol again)", path=str(path), key=key, value=str(want)))
     return data
 
 @dataclass
@@ -339,12 +342,12 @@ class PieceBook:
             try:
                 hist = np.float32(p["hist"])
                 if hist.size != _NH + 3:
-                    raise ValueError("wrong length")
+                    raise ValueError(T("wrong length"))
                 out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist))
             except (KeyError, TypeError, ValueError) as e:
-                raise VisionError(f"{path}: pieces[{i}] is not a piece template ({e})") from None
+                raise VisionError(T("{path}: pieces[{i}] is not a piece template ({why})", path=str(path), i=i, why=reason(e))) from None
         if not out:
-            raise VisionError(f"{path}: 'pieces' is empty")
+            raise VisionError(T("{path}: 'pieces' is empty", path=str(path)))
         return cls(out)
 
 
@@ -629,8 +632,8 @@ def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
             if d < best_d:
                 best, best_d = b, d
         if best is None:
-            raise VisionError(f"enrol pieces: no piece found within 15 mm of ({x:.0f}, {y:.0f}) mm for {name!r} "
-                              "(is it there, and was the empty board enrolled under this camera?)")
+            raise VisionError(T("enrol pieces: no piece found within 15 mm of ({x}, {y}) mm for {name} (is it there, and was the "
+                                "empty board enrolled under this camera?)", x=format(x, ".0f"), y=format(y, ".0f"), name=repr(name)))
         templates.append(PieceTemplate(name, kind, best.area_mm2(ppm), _histogram(best.crop(lab), best.mask, ppm)))
     return PieceBook(templates)
 
@@ -771,22 +774,22 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         name, kind, why, cands = t.name, t.kind, [], ()
         if best > max_score:
             name, kind = None, None
-            why.append(f"looks like no enrolled piece (best {t.name}, {best:.2f})")
+            why.append(T("looks like no enrolled piece (best {piece}, {score})", piece=t.name, score=format(best, ".2f")))
         elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin):  # a part of touching pieces
             name, kind = None, None
             cands = (t.name, book.templates[scores[1][1]].name)
-            why.append(f"touching another piece: {t.name} ({best:.2f})?")
+            why.append(T("touching another piece: {piece} ({score})?", piece=t.name, score=format(best, ".2f")))
         elif margin < min_margin:
             other = book.templates[scores[1][1]]
             name, kind = None, None
             cands = (t.name, other.name)
-            why.append(f"{t.name} ({best:.2f}) or {other.name} ({scores[1][0]:.2f})?")
+            why.append(T("{piece} ({score}) or {other} ({other_score})?", piece=t.name, score=format(best, ".2f"), other=other.name, other_score=format(scores[1][0], ".2f")))
         near = spaces.around(x, y, line_mm)
         space = spaces.at(x, y)
         if len(near) > 1:
-            why.append("on a line between spaces " + ", ".join(str(s) for s in sorted(s for s in near if s is not None)))
+            why.append(T("on a line between spaces {spaces}", spaces=", ".join(str(s) for s in sorted(s for s in near if s is not None))))
             cands = cands + tuple(sorted(s for s in near if s is not None))
             space = None
         out.append(PieceSeen(name, kind, space, round(x, 1), round(y, 1), round(float(best), 3),
-                             round(float(margin), 3), "; ".join(why), cands))
+                             round(float(margin), 3), chain(why, N_("{first}; {next}")), cands))
     return out

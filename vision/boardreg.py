@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 from .boards import find_board
 from .boardrefine import PatchRefiner
@@ -68,11 +70,11 @@ class BoardReference:
     @classmethod
     def from_canvas(cls, canvas: np.ndarray, ppm: float, features: int = 3000) -> "BoardReference":
         if canvas is None or canvas.ndim != 3 or min(canvas.shape[:2]) < 50:
-            raise VisionError("board reference: the picture is empty or not a colour picture")
+            raise VisionError(T("board reference: the picture is empty or not a colour picture"))
         kps, desc = _orb(features).detectAndCompute(_grey(canvas), None)
         if desc is None or len(kps) < 50:
-            raise VisionError(f"board reference: only {0 if desc is None else len(kps)} features on the empty board "
-                              "(too dark, blurred, or plain?); enrol a sharper photo")
+            raise VisionError(T("board reference: only {n} features on the empty board (too dark, blurred, or plain?); enrol a "
+                                "sharper photo", n=0 if desc is None else len(kps)))
         pts = np.float32([k.pt for k in kps]) / ppm
         return cls(canvas, ppm, pts, desc)
 
@@ -82,12 +84,12 @@ class BoardReference:
         """Enrol from a photo of the empty board: its four corners (TL, TR, BR, BL; found from the
         board's edge when not given; pixels as seen) map it to board mm."""
         if photo is None or photo.ndim != 3:
-            raise VisionError("board reference: the photo is empty or not a colour picture")
+            raise VisionError(T("board reference: the photo is empty or not a colour picture"))
         if corners_px is None:
             corners_px = find_board(photo)
             if corners_px is None:
-                raise BoardEdgeNotFound("board reference: the board's edge was not found in the photo (photograph "
-                                        "the whole empty board on a darker table, or give its corners)")
+                raise BoardEdgeNotFound(T("board reference: the board's edge was not found in the photo (photograph "
+                                          "the whole empty board on a darker table, or give its corners)"))
         corners_px = np.float64(corners_px).reshape(4, 2)
         if lens is not None:
             corners_px = lens.for_size((photo.shape[1], photo.shape[0])).undistort_points(corners_px)
@@ -260,7 +262,7 @@ class BoardRegistrar:
     def register(self, frame: np.ndarray) -> Registration | None:
         """The frame's registration, or ``None`` when the board is not found with confidence."""
         if frame is None or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 50:
-            raise VisionError("register: the frame is empty")
+            raise VisionError(T("register: the frame is empty"))
         cv2.setRNGSeed(12345)  # LSH probing and MAGSAC sampling draw from OpenCV's RNG: same frame, same answer
         grey = _grey(frame)
         scale = min(1.0, self.work_width / grey.shape[1])

@@ -22,6 +22,8 @@ from typing import Any, Iterable, Mapping, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T, Tc, reason  # what the console reads (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 from .markers import get_dictionary, to_grey
 
@@ -67,15 +69,17 @@ class CharucoSpec:
 
     def __post_init__(self) -> None:
         if self.squares_x < 3 or self.squares_y < 3:
-            raise CalibrationError(f"board: expected at least 3 x 3 squares, got {self.squares_x} x {self.squares_y}")
+            raise CalibrationError(T("board: expected at least 3 x 3 squares, got {columns} x {rows}", columns=self.squares_x,
+                                     rows=self.squares_y))
         if not 0 < self.marker_mm < self.square_mm:
-            raise CalibrationError(f"board: marker_mm ({self.marker_mm:g}) must be positive and smaller than "
-                                   f"square_mm ({self.square_mm:g})")
+            raise CalibrationError(T("board: marker_mm ({marker}) must be positive and smaller than square_mm ({square})",
+                                     marker=format(self.marker_mm, "g"), square=format(self.square_mm, "g")))
         markers = self.squares_x * self.squares_y // 2
         available = get_dictionary(self.dictionary).bytesList.shape[0]
         if markers > available:
-            raise CalibrationError(f"board: {self.squares_x} x {self.squares_y} squares need {markers} markers, "
-                                   f"{self.dictionary} has {available}")
+            raise CalibrationError(T("board: {columns} x {rows} squares need {markers} markers, {dictionary} has {available}",
+                                     columns=self.squares_x, rows=self.squares_y, markers=markers,
+                                     dictionary=self.dictionary, available=available))
 
     def board(self) -> "cv2.aruco.CharucoBoard":
         return cv2.aruco.CharucoBoard((self.squares_x, self.squares_y), self.square_mm, self.marker_mm,
@@ -108,8 +112,10 @@ class CharucoSpec:
                 x0 = (page.shape[1] - board.shape[1]) // 2
                 page[y0:y0 + board.shape[0], x0:x0 + board.shape[1]] = board
                 return page
-        raise CalibrationError(f"board: {bw:g} x {bh:g} mm (with its margin) does not fit on "
-                               f"{paper_mm[0]:g} x {paper_mm[1]:g} mm paper; take larger paper or smaller squares")
+        raise CalibrationError(T("board: {width} x {height} mm (with its margin) does not fit on {paper_width} x "
+                                 "{paper_height} mm paper; take larger paper or smaller squares", width=format(bw, "g"),
+                                 height=format(bh, "g"), paper_width=format(paper_mm[0], "g"),
+                                 paper_height=format(paper_mm[1], "g")))
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
@@ -120,23 +126,24 @@ class CharucoSpec:
     def from_dict(cls, data: Mapping[str, Any], source: str = "board") -> "CharucoSpec":
         if not isinstance(data, Mapping) or data.get("format") != SPEC_FORMAT:
             got = data.get("format") if isinstance(data, Mapping) else type(data).__name__
-            raise CalibrationError(f"{source}: format: expected {SPEC_FORMAT!r}, got {got!r}")
+            raise CalibrationError(T("{source}: format: expected {expected}, got {value}", source=str(source),
+                                     expected=repr(SPEC_FORMAT), value=repr(got)))
         try:
             return cls(int(data["squares_x"]), int(data["squares_y"]), float(data["square_mm"]),
                        float(data["marker_mm"]), str(data.get("dictionary", cls.dictionary)))
         except KeyError as exc:
-            raise CalibrationError(f"{source}: {exc.args[0]}: missing") from None
+            raise CalibrationError(T("{source}: {field}: missing", source=str(source), field=exc.args[0])) from None
         except (TypeError, ValueError) as exc:
-            raise CalibrationError(f"{source}: not a board description ({exc})") from None
+            raise CalibrationError(T("{source}: not a board description ({why})", source=str(source), why=str(exc))) from None
         except CalibrationError as exc:
-            raise CalibrationError(f"{source}: {exc}") from None
+            raise CalibrationError(T("{source}: {why}", source=str(source), why=reason(exc))) from None
 
     def save(self, path: str | Path) -> Path:
         return _write_json(path, self.to_dict())
 
     @classmethod
     def load(cls, path: str | Path) -> "CharucoSpec":
-        return cls.from_dict(_read_json(path, "board file"), str(path))
+        return cls.from_dict(_read_json(path, Tc("file", "board file")), str(path))
 
 
 @dataclass(frozen=True)
@@ -155,8 +162,9 @@ class LensCalibration:
             return self
         sx, sy = size[0] / self.image_size[0], size[1] / self.image_size[1]
         if abs(sx - sy) > 0.01:
-            raise CalibrationError(f"lens calibrated for {self.image_size[0]}x{self.image_size[1]} "
-                                   f"does not fit {size[0]}x{size[1]} frames (other aspect ratio); recalibrate")
+            raise CalibrationError(T("lens calibrated for {width}x{height} does not fit {frame_width}x{frame_height} frames "
+                                     "(other aspect ratio); recalibrate", width=self.image_size[0],
+                                     height=self.image_size[1], frame_width=size[0], frame_height=size[1]))
         K = self.camera_matrix.copy()
         K[0] *= sx
         K[1] *= sy
@@ -189,19 +197,21 @@ class LensCalibration:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], source: str = "lens") -> "LensCalibration":
         if not isinstance(data, Mapping):
-            raise CalibrationError(f"{source}: not a lens calibration (a JSON object is expected)")
+            raise CalibrationError(T("{source}: not a lens calibration (a JSON object is expected)", source=str(source)))
         try:
             if data.get("format", FORMAT) != FORMAT:
-                raise CalibrationError(f"{source}: format: expected {FORMAT!r}, got {data.get('format')!r}")
+                raise CalibrationError(T("{source}: format: expected {expected}, got {value}", source=str(source),
+                                         expected=repr(FORMAT), value=repr(data.get("format"))))
             K = np.asarray(data["camera_matrix"], np.float64)
             dist = np.asarray(data["dist_coeffs"], np.float64).ravel()
             size = tuple(int(v) for v in data["image_size"])
         except KeyError as exc:
-            raise CalibrationError(f"{source}: {exc.args[0]}: missing") from None
+            raise CalibrationError(T("{source}: {field}: missing", source=str(source), field=exc.args[0])) from None
         except (TypeError, ValueError) as exc:
-            raise CalibrationError(f"{source}: not a lens calibration ({exc})") from None
+            raise CalibrationError(T("{source}: not a lens calibration ({why})", source=str(source), why=str(exc))) from None
         if K.shape != (3, 3) or dist.size not in (4, 5, 8, 12, 14) or len(size) != 2:
-            raise CalibrationError(f"{source}: camera_matrix must be 3x3 and dist_coeffs 4, 5, 8, 12 or 14 numbers")
+            raise CalibrationError(T("{source}: camera_matrix must be 3x3 and dist_coeffs 4, 5, 8, 12 or 14 numbers",
+                                     source=str(source)))
         return cls(K, dist, (size[0], size[1]), float(data.get("rms_px", 0.0)), int(data.get("views", 0)))
 
     def save(self, path: str | Path) -> Path:
@@ -209,7 +219,7 @@ class LensCalibration:
 
     @classmethod
     def load(cls, path: str | Path) -> "LensCalibration":
-        return cls.from_dict(_read_json(path, "lens file"), str(path))
+        return cls.from_dict(_read_json(path, Tc("file", "lens file")), str(path))
 
 
 def _write_json(path: str | Path, data: Any) -> Path:
@@ -223,10 +233,13 @@ def _read_json(path: str | Path, what: str) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise CalibrationError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+        raise CalibrationError(T("{path}: cannot read the {what} ({why})", path=str(path), what=what,
+                                 why=exc.strerror or str(exc))) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f"line {exc.lineno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else "not text"
-        raise CalibrationError(f"{path}: the {what} is not valid JSON ({where})") from None
+        if isinstance(exc, json.JSONDecodeError):
+            raise CalibrationError(T("{source}: not valid JSON (line {line}, column {column}: {why})", source=str(path),
+                                     line=exc.lineno, column=exc.colno, why=exc.msg)) from None
+        raise CalibrationError(T("{path}: the {what} is not UTF-8 text", path=str(path), what=what)) from None
 
 
 @lru_cache(maxsize=4)
@@ -276,8 +289,9 @@ def solve_charuco(views: Sequence[BoardView], size: tuple[int, int], min_views: 
     k3 would extrapolate wildly; Pi camera lenses do not need it.
     """
     if len(views) < min_views:
-        raise CalibrationError(f"calibration: the board was found in {len(views)} frame(s), need at least "
-                               f"{min_views}; show the whole board, tilted, in different parts of the image")
+        raise CalibrationError(T("calibration: the board was found in {found} frame(s), need at least {least}; show the "
+                                 "whole board, tilted, in different parts of the image", found=len(views),
+                                 least=min_views))
     flags = cv2.CALIB_FIX_K3 if fix_k3 else 0
     obj = [v.object_points for v in views]
     img = [v.image_points for v in views]
@@ -287,8 +301,9 @@ def solve_charuco(views: Sequence[BoardView], size: tuple[int, int], min_views: 
     if not np.isfinite(rms) or rms > max_rms:
         order = np.argsort(-per_view.ravel())[:3]
         worst = ", ".join(f"{views[i].name} {float(per_view.ravel()[i]):.2f} px" for i in order)
-        raise CalibrationError(f"calibration: reprojection error {rms:.2f} px is too high (worst views: {worst}): "
-                               "drop blurred or glare-struck photos and check the board is flat, then run again")
+        raise CalibrationError(T("calibration: reprojection error {rms} px is too high (worst views: {worst}): drop "
+                                 "blurred or glare-struck photos and check the board is flat, then run again",
+                                 rms=format(rms, ".2f"), worst=worst))
     lens = LensCalibration(K, dist.ravel()[:5] if dist.size >= 5 else dist.ravel(), (int(size[0]), int(size[1])),
                            float(rms), len(views))
     check_plausible(lens)
@@ -306,20 +321,22 @@ def check_plausible(lens: LensCalibration) -> None:
     """
     w, h = lens.image_size
     K = lens.camera_matrix
-    advice = "tilt the board 10-30 degrees in different directions and show it in every part of the image"
+    advice = T("tilt the board 10-30 degrees in different directions and show it in every part of the image")
     fx, fy, cx, cy = K[0, 0], K[1, 1], K[0, 2], K[1, 2]
     if not (0.2 * w < fx < 20 * w and 0.2 * w < fy < 20 * w and 0.8 < fx / fy < 1.25):
-        raise CalibrationError(f"calibration: focal length {fx:.0f} x {fy:.0f} px is implausible for {w}x{h} "
-                               f"frames; {advice}")
+        raise CalibrationError(T("calibration: focal length {fx} x {fy} px is implausible for {width}x{height} frames; "
+                                 "{advice}", fx=format(fx, ".0f"), fy=format(fy, ".0f"), width=w, height=h,
+                                 advice=advice))
     if abs(cx - w / 2) > 0.25 * w or abs(cy - h / 2) > 0.25 * h:
-        raise CalibrationError(f"calibration: image centre found at ({cx:.0f}, {cy:.0f}), far from the middle of "
-                               f"{w}x{h} frames; {advice}")
+        raise CalibrationError(T("calibration: image centre found at ({x}, {y}), far from the middle of {width}x{height} "
+                                 "frames; {advice}", x=format(cx, ".0f"), y=format(cy, ".0f"), width=w, height=h,
+                                 advice=advice))
     border = np.array([[0, 0], [w / 2, 0], [w - 1, 0], [w - 1, h / 2], [w - 1, h - 1], [w / 2, h - 1],
                        [0, h - 1], [0, h / 2]], np.float64)
     back = lens.distort_points(lens.undistort_points(border))
     if not np.all(np.isfinite(back)) or float(np.abs(back - border).max()) > 0.5:
-        raise CalibrationError("calibration: the fitted distortion folds over near the image edges (the board "
-                               "never reached them); take more shots with the board near each corner")
+        raise CalibrationError(T("calibration: the fitted distortion folds over near the image edges (the board "
+                                 "never reached them); take more shots with the board near each corner"))
 
 
 def calibrate_charuco(frames: Iterable[np.ndarray], spec: CharucoSpec = CharucoSpec(),
@@ -333,7 +350,8 @@ def calibrate_charuco(frames: Iterable[np.ndarray], spec: CharucoSpec = CharucoS
         if size is None:
             size = (w, h)
         elif size != (w, h):
-            raise CalibrationError(f"frame {i}: {w}x{h} differs from the first frame's {size[0]}x{size[1]}")
+            raise CalibrationError(T("frame {i}: {width}x{height} differs from the first frame's {first_width}x{first_height}",
+                                     i=i, width=w, height=h, first_width=size[0], first_height=size[1]))
         found = detect_charuco(frame, spec)
         if found is None:
             log.info("frame %d: board not found", i)

@@ -37,7 +37,7 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
-from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
+from tablehub.i18n import T, reason  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
 from .boardpieces import read_book
@@ -250,18 +250,18 @@ class ValueBook:
         try:
             lid = np.float32(data["lid_lab"])
             if lid.shape != (3,):
-                raise ValueError("lid_lab must be 3 numbers")
+                raise ValueError(T("lid_lab must be 3 numbers"))
             patches = {}
             for k, p in (data.get("values") or {}).items():
                 arr = np.float32(p)
                 if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-                    raise ValueError(f"values[{k}] must be a square patch")
+                    raise ValueError(T("values[{key}] must be a square patch", key=k))
                 patches[int(k)] = arr
             area = float(data["lid_mm2"])
         except (KeyError, TypeError, ValueError) as e:
-            raise VisionError(f"{path}: not a chest value book ({e})") from None
+            raise VisionError(T("{path}: not a chest value book ({why})", path=str(path), why=reason(e))) from None
         if len(patches) < 2:
-            raise VisionError(f"{path}: 'values' must hold at least 2 enrolled values")
+            raise VisionError(T("{path}: 'values' must hold at least 2 enrolled values", path=str(path)))
         return cls(lid, patches, area)
 
 
@@ -297,9 +297,9 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
     """A value book from one photo with a face-up chest of each value on a known spot: ``spots`` holds
     ``(value, x_mm, y_mm)``; ``to_image`` maps board mm to the photo's pixels."""
     if len(spots) < 2:
-        raise VisionError("enrol chest values: give at least 2 face-up chests of different values")
+        raise VisionError(T("enrol chest values: give at least 2 face-up chests of different values"))
     if len({v for v, _, _ in spots}) != len(spots):
-        raise VisionError("enrol chest values: a value is given twice")
+        raise VisionError(T("enrol chest values: a value is given twice"))
     lids, areas, patches = [], [], {}
     for value, x, y in spots:  # the lid colour: the light part of what differs from the empty board
         win = window(frame, to_image, (x, y), CHEST_WINDOW_MM)
@@ -309,8 +309,8 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
         changed = np.linalg.norm(lab - elab, axis=2) > 12
         changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
         if changed.sum() < 20 * READ_PPM * READ_PPM:
-            raise VisionError(f"enrol chest values: no chest found at ({x:.0f}, {y:.0f}) mm for the value {value} "
-                              "(is it there, face up, and was the empty board enrolled under this camera?)")
+            raise VisionError(T("enrol chest values: no chest found at ({x}, {y}) mm for the value {value} (is it there, face "
+                                "up, and was the empty board enrolled under this camera?)", x=format(x, ".0f"), y=format(y, ".0f"), value=value))
         L = lab[..., 0][changed]
         light = changed & (lab[..., 0] >= np.percentile(L, 60))
         lids.append(np.median(lab[light], axis=0))
@@ -321,15 +321,15 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
         ewin = _empty_window(empty, empty_ppm, (x, y), CHEST_WINDOW_MM)
         found = _read_window(_Window.of(win, ewin), book, tol)
         if not found:
-            raise VisionError(f"enrol chest values: the chest at ({x:.0f}, {y:.0f}) mm shows no printed value "
-                              f"(is the {value} chest face up there?)")
+            raise VisionError(T("enrol chest values: the chest at ({x}, {y}) mm shows no printed value (is the {value} chest "
+                                "face up there?)", x=format(x, ".0f"), y=format(y, ".0f"), value=value))
         c = CHEST_WINDOW_MM * READ_PPM
         pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
         if pr.ink.max() < MIN_INK:
-            raise VisionError(f"enrol chest values: the print of the {value} chest at ({x:.0f}, {y:.0f}) mm is too "
-                              f"blurred to read (its strokes only {pr.ink.max():.0f} grey levels darker than the "
-                              f"lid, under the {MIN_INK:.0f} needed): focus the camera or light the table better, "
-                              "and enrol again; until then the phone enters the chests' values")
+            raise VisionError(T("enrol chest values: the print of the {value} chest at ({x}, {y}) mm is too blurred to read "
+                                "(its strokes only {ink} grey levels darker than the lid, under the {needed} needed): focus "
+                                "the camera or light the table better, and enrol again; until then the phone enters the "
+                                "chests' values", value=value, x=format(x, ".0f"), y=format(y, ".0f"), ink=format(pr.ink.max(), ".0f"), needed=format(MIN_INK, ".0f")))
         areas.append(pr.lid_mm2)
         k = int(round(SHIFT_MM * READ_PPM))
         patches[value] = patch[k:-k, k:-k].astype(np.float32)
@@ -370,9 +370,9 @@ def _verdict(vals: list[int], best_per: np.ndarray, min_score: float, min_margin
     b, r = float(best_per[order[0]]), float(best_per[order[1]])
     value, other = vals[order[0]], vals[order[1]]
     if b < min_score:
-        return None, b, b - r, f"print not read: best {value} ({b:.2f})", (value, other), order
+        return None, b, b - r, T("print not read: best {value} ({score})", value=value, score=format(b, ".2f")), (value, other), order
     if b - r < min_margin:
-        return None, b, b - r, f"{value} ({b:.2f}) or {other} ({r:.2f})?", (value, other), order
+        return None, b, b - r, T("{value} ({score}) or {other} ({other_score})?", value=value, score=format(b, ".2f"), other=other, other_score=format(r, ".2f")), (value, other), order
     return value, b, b - r, "", (), order
 
 
@@ -416,14 +416,14 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
         share = float((occ[body] > 0.5).mean()) if body.any() else 1.0
         if share > max_hidden:
             other = vals[order[1]]
-            return None, b, margin, (f"the print is partly out of view (under the sail?): {value} ({b:.2f}) with "
-                                     f"{100 * share:.0f} % of it hidden"), (value, other)
+            return None, b, margin, T("the print is partly out of view (under the sail?): {value} ({score}) with "
+                                     "{share} % of it hidden", value=value, score=format(b, ".2f"), share=format(100 * share, ".0f")), (value, other)
     return value, b, margin, "", ()
 
 
 def _faint(pr: "_Print") -> str:
-    return (f"the print is too blurred to read (strokes {pr.ink.max():.0f} grey levels darker than the lid, under "
-            f"{MIN_INK:.0f})")
+    return T("the print is too blurred to read (strokes {ink} grey levels darker than the lid, under "
+             "{needed})", ink=format(pr.ink.max(), ".0f"), needed=format(MIN_INK, ".0f"))
 
 
 def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
@@ -435,7 +435,7 @@ def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float,
     found = _read_window(_Window.of(win, ewin), book, tol)
     x0, y0 = centre_mm[0] - CHEST_WINDOW_MM, centre_mm[1] - CHEST_WINDOW_MM
     if not found:
-        return ChestRead(None, 0.0, 0.0, "no printed value seen on the lid", (), *centre_mm)
+        return ChestRead(None, 0.0, 0.0, T("no printed value seen on the lid"), (), *centre_mm)
     c = CHEST_WINDOW_MM * READ_PPM
     pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
     if pr.ink.max() < MIN_INK:
@@ -489,12 +489,12 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     if not reads:
         if lid_mm2 < MIN_LID_ABOARD_MM2:
             if len(small) < k - 1:  # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it
-                return ChestRead(None, 0.0, 0.0, "the ship's sail has the lids' colour: a chest on its deck is not "
-                                 "told from the sail", (), *ship_mm)
+                return ChestRead(None, 0.0, 0.0, T("the ship's sail has the lids' colour: a chest on its deck is not "
+                                 "told from the sail"), (), *ship_mm)
             return None
         ys, xs = np.nonzero(np.isin(lab_, small) & (lid > 0))
-        return ChestRead(None, 0.0, 0.0, f"a chest's lid is seen on the deck ({lid_mm2:.0f} mm2) but no printed "
-                         "value (under the sail?)", (), round(x0 + float(xs.mean()) / READ_PPM, 1),
+        return ChestRead(None, 0.0, 0.0, T("a chest's lid is seen on the deck ({area} mm2) but no printed "
+                         "value (under the sail?)", area=format(lid_mm2, ".0f")), (), round(x0 + float(xs.mean()) / READ_PPM, 1),
                          round(y0 + float(ys.mean()) / READ_PPM, 1))
     _, px, py, pr = min(reads, key=lambda m: m[0])
     # neither the lid nor the print's marks (the gaps a blurred stroke's edge leaves between them closed): a sail,
@@ -531,14 +531,14 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     lone = [p for p in pieces if p.kind == "chest"]
     for p in lone:
         if p.space is None:
-            out.unsure.append(f"a chest at ({p.x_mm:.0f}, {p.y_mm:.0f}) mm: {p.unsure or 'on no space'}")
+            out.unsure.append(T("a chest at ({x}, {y}) mm: {why}", x=format(p.x_mm, ".0f"), y=format(p.y_mm, ".0f"), why=p.unsure or T("on no space")))
             continue
         if "down" in (p.name or ""):
             out.spaces.setdefault(p.space, []).append(("down", None))
             continue
         r = read_value(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm))
         if r.unsure:
-            out.unsure.append(f"the chest on space {p.space}: {r.unsure}")
+            out.unsure.append(T("the chest on space {space}: {why}", space=p.space, why=r.unsure))
         out.spaces.setdefault(p.space, []).append(("up", r.value))
     for p in pieces:
         if p.name not in ships:
@@ -549,9 +549,9 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         laden = (p.kind or "").endswith("laden")  # the ship's best template is the one enrolled carrying a chest
         if r is None and laden:  # no print seen on the deck, but it looks laden: not sure
             out.aboard[p.name] = None
-            out.unsure.append(f"the chest aboard {p.name}: the ship looks laden but no printed value is seen")
+            out.unsure.append(T("the chest aboard {ship}: the ship looks laden but no printed value is seen", ship=p.name))
             continue
         out.aboard[p.name] = 0 if r is None else r.value
         if r is not None and r.unsure:
-            out.unsure.append(f"the chest aboard {p.name}: {r.unsure}")
+            out.unsure.append(T("the chest aboard {ship}: {why}", ship=p.name, why=r.unsure))
     return out

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 from .mat import Mat
 from .refs import TILE_PX, ReferenceSet
@@ -48,7 +50,7 @@ def read_image(path: str | Path) -> np.ndarray:
     p = Path(path)
     img = cv2.imread(str(p), cv2.IMREAD_UNCHANGED) if p.is_file() else None
     if img is None:
-        raise EnrolError(f"{p}: not a readable image file")
+        raise EnrolError(T("{path}: not a readable image file", path=str(p)))
     if img.ndim == 2:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     elif img.shape[2] == 4:
@@ -62,7 +64,7 @@ def refs_from_scans(folder: str | Path, catalog: CatalogInfo, camera: str = "sca
     """References from a folder of tile scans named ``<tile id>.png`` (every catalog tile needed)."""
     root = Path(folder)
     if not root.is_dir():
-        raise EnrolError(f"{root}: no such folder of tile scans")
+        raise EnrolError(T("{path}: no such folder of tile scans", path=str(root)))
     images = []
     missing = []
     for tid in catalog.tile_ids:
@@ -76,8 +78,8 @@ def refs_from_scans(folder: str | Path, catalog: CatalogInfo, camera: str = "sca
             img = cv2.GaussianBlur(img, (0, 0), blur_sigma)
         images.append(cv2.resize(img, (px, px), interpolation=cv2.INTER_AREA))
     if missing:
-        raise EnrolError(f"{root}: no scan for {len(missing)} tiles ({', '.join(missing[:6])}"
-                         f"{'...' if len(missing) > 6 else ''}); expected files named <tile id>.png")
+        raise EnrolError(T("{path}: no scan for {n} tiles ({tiles}); expected files named <tile id>.png", path=str(root),
+                           n=len(missing), tiles=", ".join(missing[:6]) + ("..." if len(missing) > 6 else "")))
     return ReferenceSet(game=catalog.game, tile_ids=list(catalog.tile_ids), images=np.stack(images), camera=camera,
                         source=f"scans:{root}", counts=[catalog.counts.get(t, 1) for t in catalog.tile_ids])
 
@@ -134,8 +136,8 @@ def locate_tile(frame: np.ndarray, to_frame: MapFn, centre_mm: tuple[float, floa
     mask = (np.linalg.norm(d, axis=2) > 24).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if mask.sum() < 0.3 * TILE_PX * TILE_PX:
-        raise EnrolError(f"enrolment: no tile found near ({centre_mm[0]:.0f}, {centre_mm[1]:.0f}) mm; "
-                         "lay the tiles in the documented order, one per enrolment cell")
+        raise EnrolError(T("enrolment: no tile found near ({x}, {y}) mm; lay the tiles in the documented order, one per "
+                           "enrolment cell", x=format(centre_mm[0], ".0f"), y=format(centre_mm[1], ".0f")))
     # position: where a tile-sized square covers most of the mask (thin lines on the mat hardly count)
     cover = cv2.blur(mask.astype(np.float32), (TILE_PX, TILE_PX), anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
     valid = cover[:mask.shape[0] - TILE_PX + 1, :mask.shape[1] - TILE_PX + 1]
@@ -172,13 +174,13 @@ def refs_from_frames(frames: Sequence[np.ndarray], mappings: Sequence[MapFn], ca
     layout = EnrolLayout(mat, gap_mm)
     batches = list(batches) if batches is not None else list(range(len(frames)))
     if len(batches) != len(frames) or len(mappings) != len(frames):
-        raise EnrolError("enrolment: one batch number and one mat mapping per photo")
+        raise EnrolError(T("enrolment: one batch number and one mat mapping per photo"))
     n = len(catalog.tile_ids)
     need = math.ceil(n / layout.capacity)
     have = sorted(set(batches))
     if have != list(range(need)):
-        raise EnrolError(f"enrolment: {n} tiles need {need} batches of {layout.capacity} on this mat, "
-                         f"got photos of batches {have}")
+        raise EnrolError(T("enrolment: {n} tiles need {need} batches of {capacity} on this mat, got photos of batches "
+                           "{have}", n=n, need=need, capacity=layout.capacity, have=str(have)))
     sums = np.zeros((n, TILE_PX, TILE_PX, 3), np.float64)
     counts = np.zeros(n)
     mat_bgr = []

@@ -32,6 +32,8 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T, Tc, reason  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 
 SLOTS = ("Nl", "Nc", "Nr", "El", "Ec", "Er", "Sl", "Sc", "Sr", "Wl", "Wc", "Wr")
@@ -65,7 +67,7 @@ def parse_slots(text: str) -> list[int]:
         elif token in SLOTS:
             out.append(SLOTS.index(token))
         else:
-            raise ValueError(f"unknown slot {token!r} (expected N, E, S, W or one of {' '.join(SLOTS)})")
+            raise ValueError(T("unknown slot {token} (expected N, E, S, W or one of {slots})", token=repr(token), slots=" ".join(SLOTS)))
     return out
 
 
@@ -85,7 +87,7 @@ def unrotate_uv(u: float | np.ndarray, v: float | np.ndarray, rotation: int) -> 
 
 def _check_rotation(rotation: int) -> int:
     if rotation not in ROTATIONS:
-        raise VisionError(f"rotation: expected 0, 90, 180 or 270 (clockwise degrees), got {rotation!r}")
+        raise VisionError(T("rotation: expected 0, 90, 180 or 270 (clockwise degrees), got {value}", value=repr(rotation)))
     return int(rotation)
 
 
@@ -125,7 +127,7 @@ def _runs(slots: Sequence[int]) -> list[list[int]]:
 def _build_shape(tile: Mapping[str, Any], where: str) -> _Shape:
     regions = tile.get("regions")
     if not isinstance(regions, list) or not regions:
-        raise VisionError(f"{where}: regions: missing or empty")
+        raise VisionError(T("{where}: regions: missing or empty", where=where))
     ids: list[str] = []
     terrains: list[str] = []
     segs: list[tuple[float, float, float, float]] = []
@@ -140,10 +142,11 @@ def _build_shape(tile: Mapping[str, Any], where: str) -> _Shape:
         try:
             slots = parse_slots(str(region.get("slots", "")))
         except ValueError as exc:
-            raise VisionError(f"{where}: region {rid}: slots: {exc}") from None
+            raise VisionError(T("{where}: region {region}: slots: {why}", where=where, region=rid, why=reason(exc))) from None
         for k in slots:
             if k in seen_slots:
-                raise VisionError(f"{where}: region {rid}: slot {SLOTS[k]} already belongs to {seen_slots[k]}")
+                raise VisionError(T("{where}: region {region}: slot {slot} already belongs to {other}", where=where, region=rid,
+                                    slot=SLOTS[k], other=seen_slots[k]))
             seen_slots[k] = rid
         if not slots:
             inner.append(r)
@@ -165,7 +168,7 @@ def _build_shape(tile: Mapping[str, Any], where: str) -> _Shape:
                 weight.append(HUB_WEIGHT)
     missing = [SLOTS[k] for k in range(12) if k not in seen_slots]
     if missing:
-        raise VisionError(f"{where}: slots {' '.join(missing)} belong to no region")
+        raise VisionError(T("{where}: slots {slots} belong to no region", where=where, slots=" ".join(missing)))
     discs: list[tuple[int, float, float, float]] = []
     if len(inner) == 1:
         discs.append((inner[0], 0.5, 0.5, DISC_RADIUS))
@@ -210,23 +213,25 @@ class TileGeometry:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
             except OSError as exc:
-                raise VisionError(f"{path}: cannot read the tile catalog ({exc.strerror or exc})") from None
+                raise VisionError(T("{path}: cannot read the {what} ({why})", path=str(path), what=Tc("file", "catalog"),
+                                    why=exc.strerror or str(exc))) from None
             except json.JSONDecodeError as exc:
-                raise VisionError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+                raise VisionError(T("{source}: not valid JSON (line {line}, column {column}: {why})", source=str(path),
+                                    line=exc.lineno, column=exc.colno, why=exc.msg)) from None
             self.source = str(path)
         else:
             data = catalog
             self.source = str(catalog.get("game", "catalog"))
         tiles = data.get("tiles") if isinstance(data, Mapping) else None
         if not isinstance(tiles, list) or not tiles:
-            raise VisionError(f"{self.source}: tiles: missing or empty")
+            raise VisionError(T("{where}: tiles: missing or empty", where=self.source))
         self.catalog: Mapping[str, Any] = data
         self.terrains: dict[str, str] = dict(data.get("terrains", {}))
         self._tiles: dict[str, Mapping[str, Any]] = {}
         for i, t in enumerate(tiles):
             tid = t.get("id") if isinstance(t, Mapping) else None
             if not isinstance(tid, str):
-                raise VisionError(f"{self.source}: tiles[{i}].id: missing")
+                raise VisionError(T("{where}: tiles[{i}].id: missing", where=self.source, i=i))
             self._tiles[tid] = t
         self._shapes: dict[str, _Shape] = {}
         self._labels: dict[tuple[str, int, int], np.ndarray] = {}
@@ -242,7 +247,7 @@ class TileGeometry:
         try:
             return self._tiles[tile_id]
         except KeyError:
-            raise VisionError(f"{self.source}: no tile {tile_id!r} in the catalog") from None
+            raise VisionError(T("{where}: no tile {tile} in the catalog", where=self.source, tile=repr(tile_id))) from None
 
     def _shape(self, tile_id: str) -> _Shape:
         shape = self._shapes.get(tile_id)
@@ -260,12 +265,13 @@ class TileGeometry:
         shape = self._shape(tile_id)
         if isinstance(region, (int, np.integer)) and not isinstance(region, bool):
             if not 0 <= region < len(shape.region_ids):
-                raise VisionError(f"tile {tile_id}: no region number {region}")
+                raise VisionError(T("tile {tile}: no region number {region}", tile=tile_id, region=region))
             return int(region)
         try:
             return shape.region_ids.index(region)
         except ValueError:
-            raise VisionError(f"tile {tile_id}: no region {region!r} (has {', '.join(shape.region_ids)})") from None
+            raise VisionError(T("tile {tile}: no region {region} (has {regions})", tile=tile_id, region=repr(region),
+                                regions=", ".join(shape.region_ids))) from None
 
     def region_info(self, tile_id: str, region: str | int) -> Mapping[str, Any]:
         """The catalog entry of one region (``terrain``, ``slots``, ``symbols``, ``boat``...)."""
@@ -288,7 +294,7 @@ class TileGeometry:
         rotation = _check_rotation(rotation)
         size_px = int(size_px)
         if size_px < 1:
-            raise VisionError(f"size_px: expected a positive size, got {size_px}")
+            raise VisionError(T("size_px: expected a positive size, got {value}", value=size_px))
         key = (tile_id, size_px, rotation)
         out = self._labels.get(key)
         if out is None:
@@ -331,7 +337,8 @@ class TileGeometry:
                 mask = np.pad((labels == r).astype(np.uint8), 1)
                 dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)[1:-1, 1:-1]
                 if dist.max() <= 0:
-                    raise VisionError(f"tile {tile_id}: region {self._shape(tile_id).region_ids[r]} has no area")
+                    raise VisionError(T("tile {tile}: region {region} has no area", tile=tile_id,
+                                            region=self._shape(tile_id).region_ids[r]))
                 # among the deepest points (within 10 %), take the one nearest the region's centroid
                 ys, xs = np.nonzero(dist >= dist.max() * 0.9)
                 rows, cols = np.nonzero(labels == r)

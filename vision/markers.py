@@ -18,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 from .mat import Mat
 
@@ -30,7 +32,7 @@ PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0), "letter": (215.9, 279.4)
 @lru_cache(maxsize=8)
 def get_dictionary(name: str):
     if not hasattr(cv2.aruco, name):
-        raise VisionError(f"unknown ArUco dictionary {name!r} (e.g. 'DICT_4X4_50')")
+        raise VisionError(T("unknown ArUco dictionary {name} (e.g. 'DICT_4X4_50')", name=repr(name)))
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
 
 
@@ -519,13 +521,13 @@ def sheet_pages(mat: Mat, paper: str = "A4", dpi: float = 300.0, margin_mm: floa
     distances printed on the cards (measure with a ruler; equal diagonals = square).
     """
     if paper not in PAPER_MM:
-        raise VisionError(f"paper: expected one of {', '.join(PAPER_MM)}, got {paper!r}")
+        raise VisionError(T("paper: expected one of {choices}, got {value}", choices=", ".join(PAPER_MM), value=repr(paper)))
     pw_mm, ph_mm = PAPER_MM[paper]
     ppm = dpi / 25.4
     if layout == "corners":
         return _corner_pages(mat, pw_mm, ph_mm, ppm, dpi, margin_mm)
     if layout != "full":
-        raise VisionError(f"layout: expected 'full' or 'corners', got {layout!r}")
+        raise VisionError(T("layout: expected 'full' or 'corners', got {value}", value=repr(layout)))
     full = to_grey(draw_mat(mat, ppm, grid=True))
     # orientation that needs the fewest pages
     best = None
@@ -618,7 +620,7 @@ def write_png_with_dpi(path: str | Path, image: np.ndarray, dpi: float) -> Path:
     path = Path(path)
     ok, buf = cv2.imencode(".png", image)
     if not ok:  # pragma: no cover - OpenCV always encodes uint8 images
-        raise VisionError(f"{path}: could not encode the PNG")
+        raise VisionError(T("{path}: could not encode the PNG", path=str(path)))
     data = buf.tobytes()
     ppmetre = int(round(dpi / 0.0254))
     body = b"pHYs" + struct.pack(">IIB", ppmetre, ppmetre, 1)

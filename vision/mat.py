@@ -23,6 +23,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from tablehub.i18n import T, Tc  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 
 FORMAT = "tablehub-mat/1"
@@ -123,50 +125,52 @@ class Mat:
         for name in ("width_mm", "height_mm", "play_width_mm", "play_height_mm", "marker_mm", "tile_mm"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-                out.append(f"{name}: expected a positive number of millimetres, got {value!r}")
+                out.append(T("{field}: expected a positive number of millimetres, got {value}", field=name, value=repr(value)))
         if out:
             return out
         size = aruco_dictionary_size(self.dictionary)
         if size is None:
-            out.append(f"dictionary: {self.dictionary!r} is not a cv2.aruco dictionary (e.g. 'DICT_4X4_50')")
+            out.append(T("dictionary: {name} is not a cv2.aruco dictionary (e.g. 'DICT_4X4_50')", name=repr(self.dictionary)))
         if len(self.marker_ids) < 3:
-            out.append(f"markers: expected at least 3 markers (4 recommended), got {len(self.marker_ids)}")
+            out.append(T("markers: expected at least 3 markers (4 recommended), got {n}", n=len(self.marker_ids)))
         if len(set(self.marker_ids)) != len(self.marker_ids):
-            out.append(f"markers: marker ids must be distinct, got {list(self.marker_ids)}")
+            out.append(T("markers: marker ids must be distinct, got {ids}", ids=str(list(self.marker_ids))))
         if len(self.marker_centres_mm) != len(self.marker_ids):
-            out.append(f"markers: {len(self.marker_ids)} ids but {len(self.marker_centres_mm)} centres")
+            out.append(T("markers: {ids} ids but {centres} centres", ids=len(self.marker_ids), centres=len(self.marker_centres_mm)))
             return out
         px, py, pw, ph = self.play_rect_mm
         if px < 0 or py < 0 or px + pw > self.width_mm + 1e-6 or py + ph > self.height_mm + 1e-6:
-            out.append(f"play_area: {pw:g} x {ph:g} mm at ({px:g}, {py:g}) does not fit in the "
-                       f"{self.width_mm:g} x {self.height_mm:g} mm mat")
+            out.append(T("play_area: {width} x {height} mm at ({x}, {y}) does not fit in the {mat_width} x {mat_height} mm "
+                         "mat", width=format(pw, "g"), height=format(ph, "g"), x=format(px, "g"), y=format(py, "g"),
+                         mat_width=format(self.width_mm, "g"), mat_height=format(self.height_mm, "g")))
         if self.tile_mm > min(pw, ph):
-            out.append(f"tile_mm: a {self.tile_mm:g} mm tile does not fit in the play area")
+            out.append(T("tile_mm: a {mm} mm tile does not fit in the play area", mm=format(self.tile_mm, "g")))
         half = self.marker_mm / 2
         for i, (mid, (cx, cy)) in enumerate(zip(self.marker_ids, self.marker_centres_mm)):
-            where = f"markers[{i}] (id {mid})"
+            where = T("markers[{i}] (id {id})", i=i, id=mid)
             if size is not None and not 0 <= mid < size:
-                out.append(f"{where}: id must be in 0..{size - 1} for {self.dictionary}")
+                out.append(T("{where}: id must be in 0..{last} for {dictionary}", where=where, last=size - 1, dictionary=self.dictionary))
             if cx - half < 0 or cy - half < 0 or cx + half > self.width_mm or cy + half > self.height_mm:
-                out.append(f"{where}: a {self.marker_mm:g} mm marker centred at ({cx:g}, {cy:g}) "
-                           f"does not fit on the mat")
+                out.append(T("{where}: a {mm} mm marker centred at ({x}, {y}) does not fit on the mat", where=where,
+                             mm=format(self.marker_mm, "g"), x=format(cx, "g"), y=format(cy, "g")))
             if cx + half > px and cx - half < px + pw and cy + half > py and cy - half < py + ph:
-                out.append(f"{where}: marker at ({cx:g}, {cy:g}) overlaps the play area; put it in the margin")
+                out.append(T("{where}: marker at ({x}, {y}) overlaps the play area; put it in the margin", where=where,
+                             x=format(cx, "g"), y=format(cy, "g")))
             for mid2, (cx2, cy2) in list(zip(self.marker_ids, self.marker_centres_mm))[i + 1:]:
                 if abs(cx - cx2) < self.marker_mm * 1.25 and abs(cy - cy2) < self.marker_mm * 1.25:
-                    out.append(f"{where}: too close to marker {mid2}; markers need a quiet white border")
+                    out.append(T("{where}: too close to marker {other}; markers need a quiet white border", where=where, other=mid2))
         if not out and len(self.marker_ids) >= 3:
             xs = [c[0] for c in self.marker_centres_mm]
             ys = [c[1] for c in self.marker_centres_mm]
             if max(xs) - min(xs) < pw / 2 or max(ys) - min(ys) < ph / 2:
-                out.append("markers: spread the markers around the play area (they are too close together "
-                           "to measure it accurately)")
+                out.append(T("markers: spread the markers around the play area (they are too close together "
+                             "to measure it accurately)"))
         return out
 
     def validate(self, source: str = "mat") -> "Mat":
         problems = self.problems()
         if problems:
-            raise MatError(f"{source}: {problems[0]}")
+            raise MatError(T("{source}: {why}", source=str(source), why=problems[0]))
         return self
 
     # ------------------------------------------------------------------ JSON
@@ -190,43 +194,43 @@ class Mat:
     def from_dict(cls, data: Mapping[str, Any], source: str = "mat") -> "Mat":
         """Read and validate a mat description; errors are one line naming ``source`` and the field."""
         def fail(msg: str) -> MatError:
-            return MatError(f"{source}: {msg}")
+            return MatError(T("{source}: {why}", source=str(source), why=msg))
 
         if not isinstance(data, Mapping):
-            raise fail(f"expected a JSON object, got {type(data).__name__}")
+            raise fail(T("expected a JSON object, got {kind}", kind=type(data).__name__))
         fmt = data.get("format", FORMAT)
         if fmt != FORMAT:
-            raise fail(f"format: expected {FORMAT!r}, got {fmt!r}")
+            raise fail(T("format: expected {expected}, got {value}", expected=repr(FORMAT), value=repr(fmt)))
 
         def number(obj: Mapping[str, Any], key: str, where: str, default: float | None = None) -> float:
             if key not in obj:
                 if default is not None:
                     return default
-                raise fail(f"{where}{key}: missing (a number of millimetres)")
+                raise fail(T("{field}: missing (a number of millimetres)", field=where + key))
             value = obj[key]
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise fail(f"{where}{key}: expected a number of millimetres, got {value!r}")
+                raise fail(T("{field}: expected a number of millimetres, got {value}", field=where + key, value=repr(value)))
             return float(value)
 
         play = data.get("play_area")
         if not isinstance(play, Mapping):
-            raise fail("play_area: missing or not an object {x_mm, y_mm, width_mm, height_mm}")
+            raise fail(T("play_area: missing or not an object {fields}", fields="{x_mm, y_mm, width_mm, height_mm}"))
         markers = data.get("markers")
         if not isinstance(markers, list) or not markers:
-            raise fail("markers: missing or empty (a list of {id, x_mm, y_mm})")
+            raise fail(T("markers: missing or empty (a list of {fields})", fields="{id, x_mm, y_mm}"))
         ids: list[int] = []
         centres: list[tuple[float, float]] = []
         for i, m in enumerate(markers):
             if not isinstance(m, Mapping):
-                raise fail(f"markers[{i}]: expected an object {{id, x_mm, y_mm}}")
+                raise fail(T("markers[{i}]: expected an object {fields}", i=i, fields="{id, x_mm, y_mm}"))
             mid = m.get("id")
             if isinstance(mid, bool) or not isinstance(mid, int):
-                raise fail(f"markers[{i}].id: expected an integer marker id, got {mid!r}")
+                raise fail(T("markers[{i}].id: expected an integer marker id, got {value}", i=i, value=repr(mid)))
             ids.append(mid)
             centres.append((number(m, "x_mm", f"markers[{i}]."), number(m, "y_mm", f"markers[{i}].")))
         dictionary = data.get("dictionary", "DICT_4X4_50")
         if not isinstance(dictionary, str):
-            raise fail(f"dictionary: expected a name like 'DICT_4X4_50', got {dictionary!r}")
+            raise fail(T("dictionary: expected a name like 'DICT_4X4_50', got {value}", value=repr(dictionary)))
         name = data.get("name", "custom")
         notes = data.get("notes", [])
         mat = cls(
@@ -251,11 +255,13 @@ class Mat:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise MatError(f"{path}: cannot read the mat file ({exc.strerror or exc})") from None
+            raise MatError(T("{path}: cannot read the {what} ({why})", path=str(path), what=Tc("file", "mat file"),
+                              why=exc.strerror or str(exc))) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise MatError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+            raise MatError(T("{source}: not valid JSON (line {line}, column {column}: {why})", source=str(path), line=exc.lineno,
+                              column=exc.colno, why=exc.msg)) from None
         return cls.from_dict(data, source=str(path))
 
     def save(self, path: str | Path) -> Path:

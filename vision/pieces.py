@@ -28,6 +28,8 @@ from typing import Any, Iterable, Mapping, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T, Tc  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 
 log = logging.getLogger(__name__)
@@ -83,10 +85,10 @@ class PlayerColours:
 
     def __post_init__(self) -> None:
         if not self.colours:
-            raise ColourError("colours: no player colours given")
+            raise ColourError(T("colours: no player colours given"))
         names = [c.name for c in self.colours]
         if len(set(names)) != len(names):
-            raise ColourError(f"colours: names must be distinct, got {names}")
+            raise ColourError(T("colours: names must be distinct, got {names}", names=str(names)))
         self._centres = _weighted(np.array([c.lab for c in self.colours], np.float32))
 
     @property
@@ -99,8 +101,8 @@ class PlayerColours:
         chosen = list(names) if names is not None else ["red", "blue", "green", "yellow", "black"]
         unknown = [n for n in chosen if n not in DEFAULT_COLOURS_BGR]
         if unknown:
-            raise ColourError(f"colours: no default for {', '.join(unknown)} "
-                              f"(known: {', '.join(DEFAULT_COLOURS_BGR)}); calibrate them from figures")
+            raise ColourError(T("colours: no default for {names} (known: {known}); calibrate them from figures",
+                                names=", ".join(unknown), known=", ".join(DEFAULT_COLOURS_BGR)))
         return cls([PlayerColour(n, tuple(float(v) for v in bgr_to_lab(np.array(DEFAULT_COLOURS_BGR[n]))))
                     for n in chosen])
 
@@ -123,10 +125,10 @@ class PlayerColours:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], source: str = "colours") -> "PlayerColours":
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-            raise ColourError(f"{source}: expected a {FORMAT!r} colour file (made by 'tablehub enroll --colours')")
+            raise ColourError(T("{where}: expected a {format} colour file (made by 'tablehub enroll --colours')", where=str(source), format=repr(FORMAT)))
         items = data.get("colours")
         if not isinstance(items, list) or not items:
-            raise ColourError(f"{source}: colours: missing or empty")
+            raise ColourError(T("{where}: colours: missing or empty", where=str(source)))
         out = []
         for i, item in enumerate(items):
             try:
@@ -135,7 +137,7 @@ class PlayerColours:
                     raise ValueError
                 out.append(PlayerColour(str(item["name"]), lab, float(item.get("spread", 8.0))))  # type: ignore
             except (KeyError, TypeError, ValueError):
-                raise ColourError(f"{source}: colours[{i}]: expected {{name, lab: [L, a, b], spread}}") from None
+                raise ColourError(T("{where}: colours[{i}]: expected {fields}", where=str(source), i=i, fields="{name, lab: [L, a, b], spread}")) from None
         return cls(out, float(data.get("max_distance", 38.0)))
 
     def save(self, path: str | Path) -> Path:
@@ -150,9 +152,9 @@ class PlayerColours:
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
         except OSError as exc:
-            raise ColourError(f"{p}: cannot read the colour file ({exc.strerror or exc})") from None
+            raise ColourError(T("{path}: cannot read the {what} ({why})", path=str(p), what=Tc("file", "colour file"), why=exc.strerror or str(exc))) from None
         except json.JSONDecodeError as exc:
-            raise ColourError(f"{p}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+            raise ColourError(T("{source}: not valid JSON (line {line}, column {column}: {why})", source=str(p), line=exc.lineno, column=exc.colno, why=exc.msg)) from None
         return cls.from_dict(data, str(p))
 
 
@@ -242,8 +244,8 @@ def calibrate_colours(canvas_bgr: np.ndarray, names: Sequence[str], px_per_mm: f
         if len(blobs) >= len(names):
             break
     if len(blobs) != len(names):
-        raise ColourError(f"colour calibration: found {len(blobs)} figures on the mat, expected {len(names)} "
-                          f"({', '.join(names)}); lay one figure of each colour in a row, apart, on the bare mat")
+        raise ColourError(T("colour calibration: found {found} figures on the mat, expected {n} ({names}); lay one figure "
+                            "of each colour in a row, apart, on the bare mat", found=len(blobs), n=len(names), names=", ".join(names)))
     lab = bgr_to_lab(img)
     colours = []
     for name, (_, _, mask) in zip(names, blobs):

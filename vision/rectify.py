@@ -104,7 +104,7 @@ def check_frame(frame: np.ndarray) -> None:
 def _fit(img_pts: np.ndarray, mat_pts: np.ndarray) -> np.ndarray:
     H, _ = cv2.findHomography(img_pts.astype(np.float64), mat_pts.astype(np.float64), 0)
     if H is None:
-        raise VisionError("markers: could not fit a homography (markers degenerate)")
+        raise VisionError(T("markers: could not fit a homography (markers degenerate)"))
     return H / H[2, 2]
 
 
@@ -120,7 +120,7 @@ class Rectifier:
     def __init__(self, mat: Mat, px_per_mm: float = 2.0, lens: LensCalibration | None = None,
                  moved_mm: float = 2.0, stable_mm: float = 0.5):
         if px_per_mm <= 0:
-            raise VisionError(f"px_per_mm: expected a positive scale, got {px_per_mm}")
+            raise VisionError(T("px_per_mm: expected a positive scale, got {value}", value=px_per_mm))
         self.mat = mat
         self.px_per_mm = float(px_per_mm)
         self.lens = lens
@@ -158,7 +158,7 @@ class Rectifier:
         """Mat mm of image pixels (raw frame pixels; the lens is undone first when there is one)."""
         loc = location or self.last
         if loc is None:
-            raise VisionError("rectifier: the mat has not been located yet")
+            raise VisionError(T("rectifier: the mat has not been located yet"))
         pts = np.asarray(pts_px, np.float64).reshape(-1, 2)
         if self.lens is not None:
             lens = self.lens if frame_size is None else self.lens.for_size(frame_size)
@@ -170,7 +170,7 @@ class Rectifier:
         """Raw frame pixels of mat points."""
         loc = location or self.last
         if loc is None:
-            raise VisionError("rectifier: the mat has not been located yet")
+            raise VisionError(T("rectifier: the mat has not been located yet"))
         pts = _apply(np.linalg.inv(loc.homography), pts_mm)
         if self.lens is not None:
             lens = self.lens if frame_size is None else self.lens.for_size(frame_size)

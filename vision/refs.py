@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 
 log = logging.getLogger(__name__)
@@ -50,11 +52,11 @@ class ReferenceSet:
     def __post_init__(self) -> None:
         imgs = np.asarray(self.images)
         if imgs.ndim != 4 or imgs.shape[3] != 3 or imgs.shape[1] != imgs.shape[2]:
-            raise RefsError(f"reference images must be (tiles, px, px, 3), got {imgs.shape}")
+            raise RefsError(T("reference images must be (tiles, px, px, 3), got {shape}", shape=str(imgs.shape)))
         if len(self.tile_ids) != imgs.shape[0]:
-            raise RefsError(f"{len(self.tile_ids)} tile ids for {imgs.shape[0]} reference images")
+            raise RefsError(T("{ids} tile ids for {images} reference images", ids=len(self.tile_ids), images=imgs.shape[0]))
         if len(set(self.tile_ids)) != len(self.tile_ids):
-            raise RefsError("reference tile ids must be unique")
+            raise RefsError(T("reference tile ids must be unique"))
         self.images = imgs.astype(np.uint8, copy=False)
         if not self.counts:
             self.counts = [1] * len(self.tile_ids)
@@ -67,7 +69,7 @@ class ReferenceSet:
         try:
             return self.tile_ids.index(tile_id)
         except ValueError:
-            raise RefsError(f"tile {tile_id!r} has no reference image") from None
+            raise RefsError(T("tile {tile} has no reference image", tile=repr(tile_id))) from None
 
     def image(self, tile_id: str, rotation: int = 0) -> np.ndarray:
         """The reference of ``tile_id`` turned clockwise by ``rotation`` degrees (a multiple of 90)."""
@@ -98,21 +100,22 @@ class ReferenceSet:
         root = Path(folder)
         index_path = root / "index.json"
         if not index_path.is_file():
-            raise RefsError(f"{root}: no index.json (is this a reference folder made by 'tablehub enroll'?)")
+            raise RefsError(T("{root}: no index.json (is this a reference folder made by 'tablehub enroll'?)", root=str(root)))
         try:
             index = json.loads(index_path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
-            raise RefsError(f"{index_path}: not readable JSON ({exc})") from None
+            raise RefsError(T("{path}: not readable JSON ({why})", path=str(index_path), why=str(exc))) from None
         if index.get("format") != FORMAT:
-            raise RefsError(f"{index_path}: format is {index.get('format')!r}, expected {FORMAT!r}")
+            raise RefsError(T("{path}: format is {value}, expected {expected}", path=str(index_path), value=repr(index.get("format")),
+                               expected=repr(FORMAT)))
         try:
             with np.load(root / "refs.npz") as data:
                 images = data["images"]
         except (OSError, KeyError, ValueError) as exc:
-            raise RefsError(f"{root / 'refs.npz'}: cannot read the reference images ({exc})") from None
+            raise RefsError(T("{path}: cannot read the reference images ({why})", path=str(root / "refs.npz"), why=str(exc))) from None
         try:
             return cls(game=str(index.get("game", "")), tile_ids=list(index["tiles"]), images=images,
                        camera=str(index.get("camera", "")), source=str(index.get("source", "")),
                        counts=list(index.get("counts") or []), meta=dict(index.get("meta") or {}))
         except KeyError as exc:
-            raise RefsError(f"{index_path}: missing field {exc}") from None
+            raise RefsError(T("{path}: missing field {field}", path=str(index_path), field=str(exc))) from None

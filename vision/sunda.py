@@ -233,7 +233,7 @@ def enrol(frame: np.ndarray, mat: Mat, colours: Sequence[str], side_mm: float = 
         d = np.linalg.norm(lab[near] - _lab(cloth[None])[0], axis=1)
         far = lab[near][d > np.percentile(d, 75)]
         if len(far) < 10:
-            raise VisionError(f"enrolment: no {name} pawn seen at its place ({td['q']},{td['r']})")
+            raise VisionError(T("enrolment: no {colour} pawn seen at its place ({q},{r})", colour=name, q=td["q"], r=td["r"]))
         top = far[far[:, 0] >= np.median(far[:, 0])]
         pawns[name] = np.median(top, axis=0)
     return SundaColours(land.astype(np.float32), water.astype(np.float32), cloth.astype(np.float32), pawns)

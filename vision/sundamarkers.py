@@ -28,6 +28,8 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 from .calibrate import LensCalibration
 from .mat import Mat
@@ -98,8 +100,8 @@ def enrol_markers(frame: np.ndarray, mat: Mat, cloth_bgr: np.ndarray, lens: Lens
         inner = (xx - p[0]) ** 2 + (yy - p[1]) ** 2 < (MARKER_MM / 2 * 0.6 * s) ** 2
         c = np.median(lab[inner], axis=0)
         if np.linalg.norm((c - cloth_lab) * [L_WEIGHT, 1, 1]) < 8.0:
-            raise VisionError(f"marker enrolment: no {name} marker seen at its place ({pts[name][0]:.0f}, "
-                              f"{pts[name][1]:.0f} mm on the mat)")
+            raise VisionError(T("marker enrolment: {why}", why=T("no {colour} marker seen at its place ({x}, {y} mm on the mat)",
+                                colour=name, x=format(pts[name][0], ".0f"), y=format(pts[name][1], ".0f"))))
         out[name] = c.astype(np.float32)
     return out
 

@@ -44,6 +44,8 @@ import cv2
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from tablehub.i18n import T, Tc  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 from .refs import ReferenceSet
 
@@ -83,7 +85,7 @@ class CatalogInfo:
     def from_dict(cls, data: Mapping[str, Any], source: str = "catalog") -> "CatalogInfo":
         tiles = data.get("tiles") if isinstance(data, Mapping) else None
         if not isinstance(tiles, list) or not tiles:
-            raise TileError(f"{source}: no 'tiles' list (expected a tablehub-tiles/1 catalog)")
+            raise TileError(T("{where}: no 'tiles' list (expected a tablehub-tiles/1 catalog)", where=str(source)))
         ids: list[str] = []
         counts: dict[str, int] = {}
         edges: dict[str, tuple[str, str, str, str]] = {}
@@ -91,7 +93,7 @@ class CatalogInfo:
         for i, tile in enumerate(tiles):
             tid = tile.get("id") if isinstance(tile, Mapping) else None
             if not isinstance(tid, str):
-                raise TileError(f"{source}: tiles[{i}] has no string 'id'")
+                raise TileError(T("{where}: tiles[{i}] has no string 'id'", where=str(source), i=i))
             ids.append(tid)
             counts[tid] = int(tile.get("count", 1))
             if tile.get("start") and not start:
@@ -113,9 +115,9 @@ class CatalogInfo:
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
         except OSError as exc:
-            raise TileError(f"{p}: cannot read the tile catalog ({exc.strerror or exc})") from None
+            raise TileError(T("{path}: cannot read the {what} ({why})", path=str(p), what=Tc("file", "catalog"), why=exc.strerror or str(exc))) from None
         except json.JSONDecodeError as exc:
-            raise TileError(f"{p}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+            raise TileError(T("{source}: not valid JSON (line {line}, column {column}: {why})", source=str(p), line=exc.lineno, column=exc.colno, why=exc.msg)) from None
         return cls.from_dict(data, str(p))
 
     def same_for_the_game(self, tile_id: str, a: int, b: int) -> bool:
@@ -326,7 +328,7 @@ def mat_margin_pixels(frame: np.ndarray, to_frame: Any, play_rect_mm: tuple[floa
     h, w = frame.shape[:2]
     ok = (fr[:, 0] >= 0) & (fr[:, 0] < w) & (fr[:, 1] >= 0) & (fr[:, 1] < h)
     if ok.sum() < 10:
-        raise VisionError("mat: the margin around the play area is out of view; aim the camera at the whole mat")
+        raise VisionError(T("mat: the margin around the play area is out of view; aim the camera at the whole mat"))
     return frame[fr[ok, 1], fr[ok, 0]]
 
 

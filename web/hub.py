@@ -718,7 +718,7 @@ class Hub:
         result = command.run()
         if isinstance(result, str) and result:
             return result  # a Text stays one: each phone reads it in its own language
-        return str(result) if result else f"{command.label}: done"
+        return str(result) if result else T("{command}: done", command=command.label)
 
     def preview(self, overlay: str = "live") -> bytes | None:
         """A JPEG from the camera preview, or ``None`` (no camera, or no frame yet)."""

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ..config import Config
 from ..games.base import Setup, TablehubError
-from ..i18n import T
+from ..i18n import T, reason
 from ..hardware.cameras import Camera, SupervisedCamera
 from ..hardware.panel import Panel, PanelError
 from ..hardware.sdnotify import Notifier
@@ -149,7 +149,7 @@ def table_recognizer(cfg: Config, game: str) -> Callable:
     try:
         lens = configured_lens(cfg, camera_size(cfg))  # None: the lens.json enrolled with the references, if any
     except (TablehubError, VisionError) as exc:  # missing where named, unreadable, made for other frames
-        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+        raise RecognitionUnavailable(T("table recognition is off: {why}", why=reason(exc))) from None
     return make_recognizer(game, references=str(refs), lens=lens)
 
 
@@ -159,7 +159,7 @@ def _board_recognizer(cfg: Config, game: str, refs: Path) -> Callable:
     try:
         lens = configured_lens(cfg, camera_size(cfg))  # None: the lens.json kept with the references, if any
     except (TablehubError, VisionError) as exc:
-        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+        raise RecognitionUnavailable(T("table recognition is off: {why}", why=reason(exc))) from None
     return load_board_recognizer(game, refs, lens=lens)
 
 
@@ -170,7 +170,7 @@ def _layout_recognizer(cfg: Config, game: str, refs: Path) -> Callable:
         lens = configured_lens(cfg, camera_size(cfg))  # None: the lens.json kept with the references, if any
         mat = table_mat(cfg, game) if cfg.vision.mat else None  # None: the mat.json kept with them, else the default
     except (TablehubError, VisionError) as exc:
-        raise RecognitionUnavailable(f"table recognition is off: {exc}") from None
+        raise RecognitionUnavailable(T("table recognition is off: {why}", why=reason(exc))) from None
     return load_sunda_recognizer(refs, lens=lens, mat=mat)
 
 
@@ -222,7 +222,7 @@ def table_mat(cfg: Config, game: str) -> Any:
     try:
         return Mat.load(path) if path is not None else Mat.default()
     except TablehubError as exc:
-        raise TablehubError(f"[vision] mat: {exc}") from None
+        raise TablehubError(T("[vision] mat: {why}", why=reason(exc))) from None
 
 
 def build_table(cfg: Config, hub: Any, camera_factory: Callable[[], Camera], panel: Panel | None,

@@ -42,7 +42,7 @@ def check_options(args: argparse.Namespace) -> None:
         raise ConfigError(T("--port {port}: expected a TCP port from 1 to 65535 (0: any free port)", port=port))
     host = getattr(args, "host", None)
     if host is not None and host_problem(host):
-        raise ConfigError(f"--host {show(host)}: {host_problem(host)}")
+        raise ConfigError(T("--host {host}: {why}", host=show(host), why=host_problem(host)))
 
 
 def settings(args: argparse.Namespace) -> Config:

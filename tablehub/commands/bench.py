@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ..games.base import TablehubError
+from ..i18n import T
 
 NAME = "bench"
 HELP = ("run a benchmark that prints figures: engine, hints, vision, sunda-vision, photoscore, loop, trace, boards, "
@@ -22,7 +23,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     path = BENCHMARKS / f"{args.what.replace('-', '_')}.py"
     if not path.is_file():
-        raise TablehubError(f"benchmark {args.what!r} is not in this checkout ({path} missing)")
+        raise TablehubError(T("benchmark {what} is not in this checkout ({path} missing)", what=repr(args.what), path=str(path)))
     spec = importlib.util.spec_from_file_location(f"tablehub_bench_{args.what.replace('-', '_')}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from ..games import game_class
 from ..games.base import SetupError, TablehubError
+from ..i18n import T, join
+from ..usage_i18n import bad_value
 
 NAME = "board"
 HELP = "trace a fixed board (Karibik) from a photo of the empty board into a draft board file"
@@ -29,7 +31,7 @@ TRACEABLE = ("karibik",)
 def _size(text: str) -> tuple[float, float]:
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*", text)
     if not m:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in mm, e.g. 600x420, got {text!r}")
+        raise bad_value(T("expected WIDTHxHEIGHT in mm, e.g. {example}, got {value}", example="600x420", value=repr(text)))
     return float(m.group(1)), float(m.group(2))
 
 
@@ -49,7 +51,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     cls = game_class(args.game)
     if cls.name not in TRACEABLE:
-        raise SetupError(f"board trace: only {', '.join(TRACEABLE)} boards are traced, not {cls.name}")
+        raise SetupError(T("board trace: only {games} boards are traced, not {game}", games=join(list(TRACEABLE)), game=cls.name))
     import cv2
 
     from vision.boards import draw_trace, trace_board
@@ -58,7 +60,7 @@ def run(args) -> int:
 
     photo = cv2.imread(str(args.photo), cv2.IMREAD_COLOR)
     if photo is None:
-        raise TablehubError(f"{args.photo}: cannot read the photo (a JPEG or PNG file)")
+        raise TablehubError(T("{path}: cannot read the photo (a JPEG or PNG file)", path=str(args.photo)))
     traced = trace_board(photo, args.size, sea_hue=tuple(args.sea_hue))
     draft = draft_board(args.size, traced.polygons, traced.centres, traced.adjacency)
     Path(args.out).write_text(json.dumps(draft, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

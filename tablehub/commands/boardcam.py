@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..games.base import SetupError, TablehubError
+from ..i18n import T
 from ..tracking.boardcam import CHESTS, EMPTY, LENS, PIECES, PPM, read_meta, write_refs
 
 NAME = "boardcam"
@@ -62,7 +63,7 @@ def _read_image(path: str):
 
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img is None:
-        raise TablehubError(f"{path}: cannot read the picture (a JPEG or PNG file)")
+        raise TablehubError(T("{path}: cannot read the picture (a JPEG or PNG file)", path=str(path)))
     return img
 
 
@@ -110,7 +111,7 @@ def parse_corners(text: str) -> Any:
     except ValueError:
         vals = []
     if len(vals) != 8:
-        raise SetupError(f"--corners: expected 8 numbers 'x,y,x,y,x,y,x,y' (TL TR BR BL), got {text!r}")
+        raise SetupError(T("--corners: expected 8 numbers 'x,y,x,y,x,y,x,y' (TL TR BR BL), got {value}", value=repr(text)))
     return np.float64(vals).reshape(4, 2)
 
 
@@ -136,7 +137,7 @@ def register_photo(refs: str | Path, frame: Any, lens: Any = None) -> tuple[dict
     meta, board, ref, kept = open_refs(str(refs))
     reg = BoardRegistrar(ref, lens if lens is not None else kept).register(frame)
     if reg is None:
-        raise TablehubError("the board is not found in the picture (covered, out of view, or another board?)")
+        raise TablehubError(T("the board is not found in the picture (covered, out of view, or another board?)"))
     return meta, board, ref, reg
 
 
@@ -166,7 +167,7 @@ def enrol_pieces_at(frame: Any, refs: str | Path, spots: list[tuple[str, str, in
 
     folder = Path(refs)
     if add and not (folder / PIECES).is_file():
-        raise SetupError(f"--add: no pieces enrolled yet in {folder} (run enrol-pieces without --add first)")
+        raise SetupError(T("--add: no pieces enrolled yet in {folder} (run enrol-pieces without --add first)", folder=str(folder)))
     _, board, ref, reg = register_photo(folder, frame, lens)
     canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
     where = [(name, kind, *board.centres[space]) for name, kind, space in spots]
@@ -207,8 +208,8 @@ def _spots(board: Any, meta: dict, at: str, what: str) -> list[tuple[str, int]]:
         name, _, space = item.partition("=")
         sid = _space(board, space)
         if sid is None or not name.strip():
-            raise SetupError(f"--at: {item.strip()!r} must be {what}=SPACE with a space of the board {meta['board']} "
-                             "(its number, or a Tahiti map cell such as BE)")
+            raise SetupError(T("--at: {item} must be {what}=SPACE with a space of the board {board} (its number, or a "
+                               "Tahiti map cell such as BE)", item=repr(item.strip()), what=what, board=meta["board"]))
         out.append((name.strip(), sid))
     return out
 
@@ -223,7 +224,7 @@ def open_refs(refs: str) -> tuple[dict, Any, Any, Any]:
     meta = read_meta(folder)
     empty = cv2.imread(str(folder / EMPTY), cv2.IMREAD_COLOR)
     if empty is None:
-        raise TablehubError(f"{folder / EMPTY}: missing or unreadable (enrol the board again)")
+        raise TablehubError(T("{path}: missing or unreadable (enrol the board again)", path=str(folder / EMPTY)))
     board = _board(meta["board"], meta.get("game", "karibik"))
     lens = _lens(str(folder / LENS)) if meta.get("lens") else None
     return meta, board, BoardReference.from_canvas(empty, float(meta["ppm"])), lens
@@ -262,8 +263,8 @@ def run(args) -> int:
             except ValueError:
                 v = 0
             if v <= 0:
-                raise SetupError(f"--at: {value!r} must be VALUE=SPACE: the value printed on a chest (e.g. 4000) "
-                                 f"and a space of the board {meta['board']}")
+                raise SetupError(T("--at: {value} must be VALUE=SPACE: the value printed on a chest (e.g. 4000) and a "
+                                   "space of the board {board}", value=repr(value), board=meta["board"]))
             spots.append((v, sid))
         values = enrol_chests_at(frame, args.refs, spots)
         print(f"{len(values.patches)} chest values enrolled: {', '.join(str(v) for v in sorted(values.patches))}; "

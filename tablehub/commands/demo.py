@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from ..games.base import TablehubError
+from ..i18n import T
 from ..hardware.panel import Panel
 from ..hardware.sdnotify import Notifier
 from ..records import Record, load_record, replay
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
-        raise TablehubError(f"--size: expected WIDTHxHEIGHT such as 1280x720, got {args.size!r}") from None
+        raise TablehubError(T("--size: expected WIDTHxHEIGHT such as 1280x720, got {value}", value=repr(args.size))) from None
     record = load_record(args.record) if args.record else demo_record(args.game, args.player_count, args.seed)
     sim = table_for(record, size=(width, height)).limit(args.turns)
     # a printed board (or a laid-out table: Sunda): the script's turns are NEXT steps, its recognizer its own

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from ..config import Config, load_config
 from ..games.base import TablehubError
+from ..i18n import T
 from ..hardware.checks import Check, run_checks
 
 NAME = "doctor"
@@ -65,7 +66,7 @@ def sim_frame(cfg: Config) -> Callable[[], Any] | None:
             with sim.camera() as camera:
                 return camera.read()
         except ImportError as exc:
-            raise CameraError(f"the sim camera cannot render: {exc}") from None
+            raise CameraError(T("the sim camera cannot render: {why}", why=str(exc))) from None
     return read
 
 

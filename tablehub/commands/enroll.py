@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from ..games.base import TablehubError
+from ..i18n import T, reason
 from ..setup_files import catalog_file, keep_lens
 
 NAME = "enroll"
@@ -68,8 +69,8 @@ def run(args) -> int:
             _print_layout(catalog, layout)
             return 0
         if not args.scans and not args.photos and not args.colours:
-            raise EnrollError("give photos of the laid-out tiles, --scans DIR, or --colours PHOTO "
-                              "(see 'tablehub enroll --layout' for where the tiles go)")
+            raise EnrollError(T("give photos of the laid-out tiles, --scans DIR, or --colours PHOTO "
+                                "(see 'tablehub enroll --layout' for where the tiles go)"))
         refs = None
         if args.scans:
             refs = refs_from_scans(args.scans, catalog, camera=args.camera)
@@ -82,7 +83,7 @@ def run(args) -> int:
                 try:
                     loc = rect.locate(frame)
                 except VisionError as exc:
-                    raise EnrollError(f"{photo}: {exc}") from None
+                    raise EnrollError(T("{path}: {why}", path=str(photo), why=reason(exc))) from None
                 size = (frame.shape[1], frame.shape[0])
                 frames.append(frame)
                 mappings.append(lambda pts, rect=rect, loc=loc, size=size: rect.mat_to_image(pts, loc, size))
@@ -103,7 +104,7 @@ def run(args) -> int:
             colours.save(out / "colours.json")
             print(f"calibrated {len(names)} player colours into {out / 'colours.json'}: {', '.join(names)}")
     except VisionError as exc:
-        raise EnrollError(str(exc)) from None
+        raise EnrollError(reason(exc)) from None
     return 0
 
 

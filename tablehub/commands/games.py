@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..recovery import fix_command, game_status
-from ..i18n import T
+from ..i18n import T, reason
 from ..session import Broken
 from ..store import Store, StoreError
 
@@ -65,7 +65,7 @@ def _open_read(db: Path) -> Store:
         store.path = str(db)  # read from a copy: the file is not touched while the hub may be running
         return store
     except StoreError as exc:
-        raise StoreError(f"{exc}; a damaged file is set aside and salvaged by the hub at its next start") from None
+        raise StoreError(T("{why}; a damaged file is set aside and salvaged by the hub at its next start", why=reason(exc))) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,12 +128,13 @@ def repair_game(db: Path, game_id: int, args: argparse.Namespace) -> int:
     try:
         store = Store(db)
     except StoreError as exc:
-        raise StoreError(f"{exc}; a damaged file is set aside and salvaged by the hub at its next start") from None
+        raise StoreError(T("{why}; a damaged file is set aside and salvaged by the hub at its next start", why=reason(exc))) from None
     try:
         try:
             session = Session(store, game_id, tolerant=True)
         except SessionError as exc:
-            raise SessionError(f"{exc}; export it with 'tablehub games export {game_id} --db {db}'") from None
+            raise SessionError(T("{why}; export it with 'tablehub games export {game} --db {db}'", why=reason(exc), game=game_id,
+                                   db=str(db))) from None
         broken = session.broken
         if broken is None:
             print(f"game {game_id} replays ({len(session.rows)} action(s)): nothing to repair")
@@ -146,6 +147,6 @@ def repair_game(db: Path, game_id: int, args: argparse.Namespace) -> int:
               f"('sudo systemctl restart tablehub') so that it loads the repaired log")
         return 0
     except sqlite3.Error as exc:  # pragma: no cover - the store turns these into NotSaved
-        raise StoreError(f"{db}: {exc}") from None
+        raise StoreError(T("{path}: {why}", path=str(db), why=str(exc))) from None
     finally:
         store.close()

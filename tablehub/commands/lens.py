@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..config import CAMERA_SOURCES, Config
+from ..i18n import T
+from ..usage_i18n import bad_value
 from ..setup_files import LensError, edge_shift_px, lens_path
 
 if TYPE_CHECKING:  # vision is imported when a lens is used: the core runs without OpenCV
@@ -38,13 +40,13 @@ CAMERA_CHOICES = tuple(s for s in CAMERA_SOURCES if s != "sim") + ("auto",)
 def _squares(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not m:
-        raise argparse.ArgumentTypeError(f"expected COLUMNSxROWS of squares, e.g. 9x6, got {text!r}")
+        raise bad_value(T("expected COLUMNSxROWS of squares, e.g. 9x6, got {value}", value=repr(text)))
     return int(m.group(1)), int(m.group(2))
 
 
 def _camera_source(text: str) -> str:
     if text and text not in CAMERA_CHOICES:  # "": --camera alone, the configured camera
-        raise argparse.ArgumentTypeError(f"expected one of {', '.join(CAMERA_CHOICES)}, got {text!r}")
+        raise bad_value(T("expected one of {choices}, got {value}", choices=", ".join(CAMERA_CHOICES), value=repr(text)))
     return text
 
 
@@ -104,7 +106,7 @@ def write_board(args: argparse.Namespace) -> int:
     page = spec.page(PAPER_MM[args.paper], args.dpi)
     out = Path(args.out)
     if out.suffix.lower() != ".png":
-        raise LensError(f"--out {out}: the board is written as a PNG; give a name ending in .png")
+        raise LensError(T("--out {path}: the board is written as a PNG; give a name ending in .png", path=str(out)))
     out.parent.mkdir(parents=True, exist_ok=True)
     png = write_png_with_dpi(out, page, args.dpi)
     described = spec.save(out.with_suffix(".json"))
@@ -129,23 +131,23 @@ def calibrate(args: argparse.Namespace) -> int:
 
     cfg = settings(args)
     if resolve_source(cfg.camera) == "sim" and not (args.out or cfg.camera.lens or args.camera is not None):
-        raise LensError("this machine has no camera (auto found no Pi camera) for the lens to go with: say which "
-                        "camera took the photos (TABLEHUB_CAMERA=picamera2) or give --out FILE")
+        raise LensError(T("this machine has no camera (auto found no Pi camera) for the lens to go with: say which "
+                          "camera took the photos (TABLEHUB_CAMERA=picamera2) or give --out FILE"))
     out = Path(args.out) if args.out else lens_path(cfg)
     spec = CharucoSpec.load(args.board) if args.board else CharucoSpec()
     min_corners = max(6, args.min_corners or spec.corners // 3)  # fewer add nothing to the solution
     min_views = args.min_views or MIN_VIEWS
     if args.photos:
         views, size, looked = views_from_photos(Path(args.photos), spec, min_corners)
-        what = "photos"
+        what = T("photos")
     else:
         views, size, looked = views_from_camera(cfg, spec, min_corners, args.shots, args.pause,
                                                 Path(args.save) if args.save else None)
-        what = "frames"
+        what = T("frames")
     if len(views) < min_views:
-        raise LensError(f"the board was found in {len(views)} of {looked} {what} (with {min_corners}+ corners), "
-                        f"need at least {min_views}: show the whole board, tilted 10-30 degrees, in different "
-                        "parts of the image")
+        raise LensError(T("the board was found in {found} of {looked} {what} (with {corners}+ corners), need at least "
+                          "{least}: show the whole board, tilted 10-30 degrees, in different parts of the image",
+                          found=len(views), looked=looked, what=what, corners=min_corners, least=min_views))
     assert size is not None
     lens = solve_charuco(views, size, min_views=min_views, max_rms=args.max_rms or MAX_RMS_PX)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -173,11 +175,11 @@ def views_from_photos(folder: Path, spec: "CharucoSpec",
     from ..hardware.cameras.replay import IMAGE_SUFFIXES
 
     if not folder.is_dir():
-        raise LensError(f"--photos {folder}: not a folder")
+        raise LensError(T("--photos {folder}: not a folder", folder=str(folder)))
     photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not photos:
-        raise LensError(f"--photos {folder}: no photos there ({', '.join(IMAGE_SUFFIXES)}); take 10-20 of the "
-                        "board with the hub's camera")
+        raise LensError(T("--photos {folder}: no photos there ({kinds}); take 10-20 of the board with the hub's camera",
+                          folder=str(folder), kinds=", ".join(IMAGE_SUFFIXES)))
     views: list[BoardView] = []
     size: tuple[int, int] | None = None
     for photo in photos:
@@ -189,8 +191,9 @@ def views_from_photos(folder: Path, spec: "CharucoSpec",
         if size is None:
             size = (w, h)
         elif size != (w, h):
-            raise LensError(f"{photo}: {w}x{h} differs from the other photos' {size[0]}x{size[1]}: calibrate "
-                            "photos of one camera at one resolution")
+            raise LensError(T("{path}: {width}x{height} differs from the other photos' {first_width}x{first_height}: "
+                              "calibrate photos of one camera at one resolution", path=str(photo), width=w, height=h,
+                              first_width=size[0], first_height=size[1]))
         view = _view(frame, spec, photo.name)
         corners = view.corners if view is not None else 0
         print(_progress(photo.name, corners, min_corners, spec), flush=True)
@@ -218,8 +221,8 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
 
     source = resolve_source(cfg.camera)
     if source == "sim":
-        raise LensError("--camera: no camera here (auto found no Pi camera); name one (--camera "
-                        f"{'|'.join(CAMERA_CHOICES[:-1])}) or give --photos DIR")
+        raise LensError(T("--camera: no camera here (auto found no Pi camera); name one (--camera {choices}) or give "
+                          "--photos DIR", choices="|".join(CAMERA_CHOICES[:-1])))
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
     camera = make_camera(cfg.camera)

@@ -10,6 +10,9 @@ import argparse
 import re
 from pathlib import Path
 
+from ..i18n import T
+from ..usage_i18n import bad_value
+
 NAME = "markers"
 HELP = "write the printable play mat (ArUco markers) and its mat.json"
 DESCRIPTION = (HELP + ". Pages are PNGs at true size (DPI in the file): print at 100 % scale. "
@@ -21,7 +24,7 @@ DESCRIPTION = (HELP + ". Pages are PNGs at true size (DPI in the file): print at
 def _size(text: str) -> tuple[float, float]:
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*", text)
     if not m:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in mm, e.g. 600x600, got {text!r}")
+        raise bad_value(T("expected WIDTHxHEIGHT in mm, e.g. {example}, got {value}", example="600x600", value=repr(text)))
     return float(m.group(1)), float(m.group(2))
 
 

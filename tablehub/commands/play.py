@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..games import GAMES, PLAYOUTS, game_class
-from ..i18n import T
+from ..i18n import T, join
 from ..games.tiles.game import TileGame
 from ..games.tiles.playout import random_game
 from ..records import load_record, record_of, replay
@@ -52,8 +52,8 @@ def run(args) -> int:
         elif not issubclass(cls, TileGame):
             from ..games.base import SetupError
             tile_games = [g for g in GAMES if issubclass(game_class(g), TileGame)] + sorted(PLAYOUTS)
-            raise SetupError(f"random play covers {', '.join(tile_games)}; "
-                             f"for {cls.name} use a record")
+            raise SetupError(T("random play covers {games}; for {game} use a record", games=join(list(tile_games)),
+                               game=cls.name))
         else:
             game = random_game(cls.name, args.players, args.seed, _options(args.option))
     if args.board and isinstance(game, TileGame):

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..games.base import Game, PositionResult, TablehubError
+from ..i18n import T
 from ..explain import explain
 from ..records import is_position, load_json, parse_record, replay, score_position
 
@@ -49,15 +50,15 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     if args.photo and args.record:
-        raise ScoreError("give a record (or position) file or --photo IMG, not both")
+        raise ScoreError(T("give a record (or position) file or --photo IMG, not both"))
     if args.photo:
         return _score_photo(args)
     if not args.record:
-        raise ScoreError("give a record or position file (docs/records.md), or --photo IMG --game G")
+        raise ScoreError(T("give a record or position file (docs/records.md), or --photo IMG --game G"))
     photo_only = [f"--{k}" for k in ("game", "mat", "refs", "colours", "lens", "players", "before", "holdings")
                   if getattr(args, k)]
     if photo_only:
-        raise ScoreError(f"{', '.join(photo_only)}: only with --photo (a record or position names its own game)")
+        raise ScoreError(T("{options}: only with --photo (a record or position names its own game)", options=", ".join(photo_only)))
     data, source = load_json(args.record)
     if is_position(data):
         result = score_position(data, source)
@@ -102,9 +103,9 @@ def _score_photo(args) -> int:
     from ..setup_files import reading_lens
 
     if not args.game:
-        raise ScoreError("--photo: name the game with --game neuesland or --game suedsee")
+        raise ScoreError(T("--photo: name the game with --game neuesland or --game suedsee"))
     if args.no_final:
-        raise ScoreError("--no-final: a photo is scored by the final evaluation only")
+        raise ScoreError(T("--no-final: a photo is scored by the final evaluation only"))
     names = parse_names(args.players)
     holdings = load_holdings(args.holdings, args.before, names)
     lens = reading_lens(load_config(args.config), args.lens)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..games.base import SetupError, TablehubError
+from ..i18n import T
 
 NAME = "sundacam"
 HELP = "the camera on Sunda to Sahul's laid pieces: enrol the colours from one photo, read a frame"
@@ -48,10 +49,10 @@ def _read_image(path: str):
     import cv2
 
     if not Path(path).is_file():
-        raise TablehubError(f"{path}: no such file (expected a photo, JPEG or PNG)")
+        raise TablehubError(T("{path}: no such file (expected a photo, JPEG or PNG)", path=str(path)))
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img is None:
-        raise TablehubError(f"{path}: cannot read the picture (expected a JPEG or PNG file)")
+        raise TablehubError(T("{path}: cannot read the picture (expected a JPEG or PNG file)", path=str(path)))
     return img
 
 
@@ -59,8 +60,8 @@ def _colours(text: str) -> list[str]:
     names = [c.strip().lower() for c in text.split(",") if c.strip()]
     bad = [c for c in names if c not in COLOURS]
     if not names or bad or len(set(names)) != len(names):
-        raise SetupError(f"--colours: expected distinct pawn colours among {', '.join(COLOURS)} separated by "
-                         f"commas, got {text!r}")
+        raise SetupError(T("--colours: expected distinct pawn colours among {colours} separated by commas, got {value}",
+                           colours=", ".join(COLOURS), value=repr(text)))
     return names
 
 

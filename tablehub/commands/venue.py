@@ -68,13 +68,13 @@ def settings_of(args: argparse.Namespace) -> VenueConfig:
             raise ConfigError(T("--password-file {path}: cannot read it ({why})", path=args.password_file,
                                 why=exc.strerror)) from None
     if args.venue is not None and topic_name_error(args.venue):
-        raise ConfigError(f"--venue {args.venue!r}: {topic_name_error(args.venue)}")
+        raise ConfigError(T("--venue {value}: {why}", value=repr(args.venue), why=topic_name_error(args.venue)))
     if not 0 <= args.port <= 65535:
         raise ConfigError(T("--port {port}: expected 1 to 65535", port=args.port))
     if args.ca_file and not os.path.isfile(args.ca_file):
         raise ConfigError(T("--ca-file {path}: no such file", path=args.ca_file))
     if password and not args.username:
-        raise ConfigError("a broker password is given but no --username")
+        raise ConfigError(T("a broker password is given but no --username"))
     return VenueConfig(broker=args.broker, port=args.port, venue=args.venue or "board", table="board",
                        username=args.username, password=password, tls=args.tls or bool(args.ca_file),
                        ca_file=args.ca_file)
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         server = VenueServer(create_venue_app(board, args.rule, title=args.title), host, port)
     except OSError as exc:
         listener.close()
-        raise TablehubError(f"--listen {args.listen}: cannot serve there ({exc.strerror})") from None
+        raise TablehubError(T("--listen {value}: cannot serve there ({why})", value=args.listen, why=exc.strerror)) from None
     print(f"venue board: http://{host}:{server.port}/ (broker {settings.broker}:{settings.broker_port}, "
           f"{'venue ' + args.venue if args.venue else 'every venue'})", flush=True)
     if not listener.connected.wait(5.0):

@@ -69,7 +69,7 @@ def write_refs(folder: str | Path, board_spec: str, board: Any, reference: Any, 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(out / EMPTY), reference.canvas):
-        raise BoardRefsError(f"{out / EMPTY}: could not write the picture (disk full or read-only?)")
+        raise BoardRefsError(T("{path}: could not write the picture (disk full or read-only?)", path=str(out / EMPTY)))
     if lens_file:
         shutil.copyfile(lens_file, out / LENS)
     elif lens is not None:
@@ -82,11 +82,11 @@ def write_refs(folder: str | Path, board_spec: str, board: Any, reference: Any, 
 
 def read_meta(folder: str | Path) -> dict[str, Any]:
     """``boardcam.json`` of ``folder``, checked (one-line errors naming the file)."""
-    meta = read_folder_meta(folder, META, FORMAT, BoardRefsError, "run 'tablehub boardcam enrol-board' first")
+    meta = read_folder_meta(folder, META, FORMAT, BoardRefsError, T("run 'tablehub boardcam enrol-board' first"))
     path = Path(folder) / META
     for key in ("board", "ppm"):
         if key not in meta:
-            raise BoardRefsError(f"{path}: '{key}' is missing (enrol the board again)")
+            raise BoardRefsError(T("{path}: '{key}' is missing (enrol the board again)", path=str(path), key=key))
     return meta
 
 
@@ -176,12 +176,12 @@ def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRec
     try:
         meta = read_meta(folder)
         if meta.get("game", "karibik") != game:
-            raise BoardRefsError(f"{folder / META}: these references are of a {meta.get('game')} board, not {game}'s "
-                                 "(enrol this game's board)")
+            raise BoardRefsError(T("{path}: these references are of a {theirs} board, not {game}'s (enrol this game's "
+                                   "board)", path=str(folder / META), theirs=meta.get("game"), game=game))
         board = adapter.load(meta["board"])
         empty = cv2.imread(str(folder / EMPTY), cv2.IMREAD_COLOR)
         if empty is None:
-            raise BoardRefsError(f"{folder / EMPTY}: missing or unreadable (enrol the board again)")
+            raise BoardRefsError(T("{path}: missing or unreadable (enrol the board again)", path=str(folder / EMPTY)))
         reference = BoardReference.from_canvas(empty, float(meta["ppm"]))
         if lens is None and meta.get("lens"):
             lens = LensCalibration.load(folder / LENS)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..games.base import TablehubError
-from ..i18n import T, reason
+from ..i18n import T, Text, reason
 from ..jsonfile import read_folder_meta
 from .recognizer import RecognitionUnavailable
 
@@ -53,20 +53,22 @@ def enrol_photo(photo: Any, colours: Sequence[str], mat: Any = None, lens: Any =
     try:
         learnt = enrol(photo, mat, list(colours), lens=lens)
     except VisionError as exc:
-        raise SundaRefsError(f"{source}: {exc}") from None
+        raise SundaRefsError(T("{source}: {why}", source=source, why=reason(exc))) from None
     cloth = _lab(learnt.cloth_bgr[None])[0]
     for name, value in (("land", learnt.land), ("water", learnt.water)):
         if float(np.linalg.norm(value - cloth)) < MIN_CONTRAST:
-            raise SundaRefsError(f"{source}: no {name} piece seen at its place (expected the all-land piece left of "
-                                 "the play area's middle and the all-water piece right of it, see docs/sunda.md)")
+            raise SundaRefsError(T("{source}: no {name} piece seen at its place (expected the all-land piece left of "
+                                   "the play area's middle and the all-water piece right of it, see docs/sunda.md)",
+                                   source=source, name=T("land") if name == "land" else T("water")))
     if float(np.linalg.norm(learnt.land - learnt.water)) < MIN_CONTRAST:
-        raise SundaRefsError(f"{source}: the land and water pieces look alike (expected the all-land piece left of "
-                             "the middle and the all-water piece right of it, see docs/sunda.md)")
+        raise SundaRefsError(T("{source}: the land and water pieces look alike (expected the all-land piece left of "
+                               "the middle and the all-water piece right of it, see docs/sunda.md)", source=source))
     for name, value in learnt.pawns.items():
         if float(np.linalg.norm(value - cloth)) < PAWN_CONTRAST:
             k = list(learnt.pawns).index(name)
-            raise SundaRefsError(f"{source}: no {name} pawn seen at its place (expected the pawns in a row below the "
-                                 f"pieces, {', '.join(learnt.pawns)} from the left; the {name} one is number {k + 1})")
+            raise SundaRefsError(T("{source}: no {name} pawn seen at its place (expected the pawns in a row below the "
+                                   "pieces, {names} from the left; the {name} one is number {k})", source=source,
+                                   name=name, names=", ".join(learnt.pawns), k=k + 1))
     return learnt
 
 
@@ -85,9 +87,11 @@ def enrol_markers_photo(photo: Any, colours: Any, mat: Any = None, lens: Any = N
     try:
         return enrol_markers(photo, mat, colours.cloth_bgr, lens=lens)
     except VisionError as exc:
-        text = str(exc).replace("marker enrolment: ", "")
-        raise SundaRefsError(f"{source}: {text} (expected the six resource markers in a row 60 mm above the play "
-                             f"area's middle, 30 mm apart, {', '.join(MARKER_NAMES)} from the left)") from None
+        why = reason(exc)  # vision's "marker enrolment: {why}": the why alone here
+        why = why.params["why"] if isinstance(why, Text) and why.msgid == "marker enrolment: {why}" else why
+        raise SundaRefsError(T("{source}: {why} (expected the six resource markers in a row 60 mm above the play "
+                               "area's middle, 30 mm apart, {names} from the left)", source=source, why=why,
+                               names=", ".join(MARKER_NAMES))) from None
 
 
 def write_refs(folder: str | Path, colours: Any, lens_file: str | Path | None = None, lens: Any = None,
@@ -115,25 +119,25 @@ def write_refs(folder: str | Path, colours: Any, lens_file: str | Path | None = 
                 "lens": bool(lens_file or lens is not None), "mat": bool(mat_file)}
         (out / META).write_text(json.dumps(meta, indent=1) + "\n")
     except OSError as exc:
-        raise SundaRefsError(f"{out}: cannot write the references ({exc.strerror or exc})") from None
+        raise SundaRefsError(T("{path}: cannot write the references ({why})", path=str(out), why=exc.strerror or str(exc))) from None
     return out
 
 
 def read_refs(folder: str | Path) -> dict[str, Any]:
     """``sunda.json`` of ``folder``, checked (one-line errors naming the file)."""
     meta = read_folder_meta(folder, META, FORMAT, SundaRefsError,
-                            f"run 'tablehub sundacam enrol PHOTO --out {folder}' first")
+                            T("run 'tablehub sundacam enrol PHOTO --out {folder}' first", folder=str(folder)))
     path = Path(folder) / META
     c = meta.get("colours")
     ok = isinstance(c, dict) and all(_triple(c.get(k)) for k in ("land", "water", "cloth_bgr")) \
         and isinstance(c.get("pawns"), dict) and c["pawns"] and all(_triple(v) for v in c["pawns"].values())
     if not ok:
-        raise SundaRefsError(f"{path}: 'colours' must hold land, water, cloth_bgr and pawns, each three numbers "
-                             "(enrol again)")
+        raise SundaRefsError(T("{path}: 'colours' must hold land, water, cloth_bgr and pawns, each three numbers "
+                               "(enrol again)", path=str(path)))
     m = c.get("markers")
     if m is not None and not (isinstance(m, dict) and m and all(_triple(v) for v in m.values())):
-        raise SundaRefsError(f"{path}: 'colours.markers' must map each resource marker to three numbers (Lab) "
-                             "(enrol again with the markers' photo, or leave it out)")
+        raise SundaRefsError(T("{path}: 'colours.markers' must map each resource marker to three numbers (Lab) "
+                               "(enrol again with the markers' photo, or leave it out)", path=str(path)))
     return meta
 
 

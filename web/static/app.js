@@ -184,9 +184,22 @@ const KEY_INFO = {
   threshold: ["$", t("doubloons to win")],
 };
 const HIDE_KEYS = new Set(["letter_space", "note", "board", "waiting_for"]);
+/* The keys inside a grouped value (Karibik's ships and hideouts, Tahiti's auction and pearls, Südsee's face-up
+   ships), and the colour words among its values. Names (ships, towns, players, space numbers) stay as written. */
+const SUB_KEYS = {
+  space: t("on space"), chest: t("chest"), value: t("value"), colour: t("colour"), owner: t("owner"),
+  move: t("move"), bid: t("bid"), bidder: t("bidder"), passed: t("passed"), requirement: t("requirement"),
+  green: t("green"), white: t("white"), black: t("black"), blue: t("blue"), red: t("red"), yellow: t("yellow"),
+};
+const SUB_WORDS = {
+  red: t("red"), blue: t("blue"), green: t("green"), yellow: t("yellow"), white: t("white"), black: t("black"),
+};
 
 function label(key) {
   return (KEY_INFO[key] ? KEY_INFO[key][1] : String(key).replace(/_/g, " "));
+}
+function subLabel(key) {
+  return Object.prototype.hasOwnProperty.call(SUB_KEYS, key) ? SUB_KEYS[key] : String(key).replace(/_/g, " ");
 }
 function scalar(v) {
   if (v === null || v === undefined) return "—";
@@ -197,7 +210,11 @@ function scalar(v) {
 function compact(v) {
   if (v === null || v === undefined || typeof v !== "object") return scalar(v);
   if (Array.isArray(v)) return v.length ? v.map(compact).join(", ") : t("none");
-  return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${compact(x)}`).join(" · ");
+  return Object.entries(v).map(([k, x]) => `${subLabel(k)} ${inner(x)}`).join(" · ");
+}
+/* A value inside a grouped value: a colour word in the reader's language, else as compact() shows it. */
+function inner(v) {
+  return typeof v === "string" && Object.prototype.hasOwnProperty.call(SUB_WORDS, v) ? SUB_WORDS[v] : compact(v);
 }
 
 /* Keys shown together as one chip when all are present (per-game touches, matched by key). */
@@ -242,7 +259,7 @@ function resourceChips(res) {
         el("ul", {}, value.map((item) => {
           const { id, ...rest } = item;
           return el("li", {}, id !== undefined ? el("b", { text: `${id} ` }) : null,
-            Object.entries(rest).map(([k, v]) => `${k.replace(/_/g, " ")} ${compact(v)}`).join(" · "));
+            Object.entries(rest).map(([k, v]) => `${subLabel(k)} ${inner(v)}`).join(" · "));
         }))));
     } else if (typeof value === "object") {
       if (Array.isArray(value) && value.length === 0) continue;

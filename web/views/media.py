@@ -8,10 +8,10 @@ from typing import Iterator
 import segno
 from flask import Blueprint, Response, current_app, request
 
-from tablehub.i18n import T
+from tablehub.i18n import T, drawn_in
 from tablehub.lan import lan_ip
 
-from .. import security
+from .. import language, security
 from ..hub import PREVIEW_OVERLAYS
 from ..limits import Held, Slots
 from ..security import ApiError, hub
@@ -57,7 +57,7 @@ def qr_join() -> Response:
     for u in join_urls():
         if u["via"] == via:
             return _qr_svg(u["url"])
-    raise ApiError(404, f"no join address called {via!r}")
+    raise ApiError(404, T("no join address called {via}", via=repr(via)))
 
 
 def unlock_url() -> str:
@@ -75,7 +75,8 @@ def qr_pin() -> Response:
 def _overlay() -> str:
     overlay = request.args.get("overlay", "live")
     if overlay not in PREVIEW_OVERLAYS:
-        raise ApiError(400, f"overlay must be one of {', '.join(PREVIEW_OVERLAYS)}, got {overlay!r}")
+        raise ApiError(400, T("overlay must be one of {overlays}, got {overlay}", overlays=", ".join(PREVIEW_OVERLAYS),
+                              overlay=repr(overlay)))
     return overlay
 
 
@@ -85,10 +86,11 @@ def camera_jpg() -> Response:
     security.may_see_camera()
     overlay = _overlay()
     if h.camera_preview is None:
-        raise ApiError(404, "this hub has no camera")
-    frame = h.preview(overlay)
+        raise ApiError(404, T("this hub has no camera"))
+    with drawn_in(language.current()):  # the preview's drawn lines in the phone's language
+        frame = h.preview(overlay)
     if not frame:
-        raise ApiError(503, "no camera frame yet")
+        raise ApiError(503, T("no camera frame yet"))
     return Response(frame, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -99,18 +101,21 @@ def camera_mjpg() -> Response:
     security.may_see_camera()
     overlay = _overlay()
     if h.camera_preview is None:
-        raise ApiError(404, "this hub has no camera")
+        raise ApiError(404, T("this hub has no camera"))
     raw = request.args.get("seconds", str(MJPEG_SECONDS))
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 6):
-        raise ApiError(400, f"seconds must be a whole number of seconds (1 to {MJPEG_SECONDS})")
+        raise ApiError(400, T("seconds must be a whole number of seconds (1 to {most})", most=MJPEG_SECONDS))
     seconds = max(1, min(MJPEG_SECONDS, int(raw)))
     slots: Slots = current_app.extensions["tablehub.camera_slots"]
     release = slots.take(security.client_id())
 
+    lang = language.current()
+
     def frames() -> Iterator[bytes]:
         end = time.monotonic() + seconds
         while time.monotonic() < end and not h.bus.closed:
-            frame = h.preview(overlay)
+            with drawn_in(lang):
+                frame = h.preview(overlay)
             if frame:
                 yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(frame)).encode()
                        + b"\r\n\r\n" + frame + b"\r\n")
