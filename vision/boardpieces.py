@@ -445,25 +445,6 @@ def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
     return parts if len(parts) > 1 else [sub]
 
 
-def grow_seeds(markers: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Every pixel of ``mask`` given the label (``markers`` > 0) of the seed nearest to it *through the mask*
-    (grown a pixel at a time inside it, 8-connected): a touching piece's rim reaches its own seed directly, the
-    other piece's only through the neck where the two touch. The nearest seed in a straight line gave a ship's
-    hull end, beside the other ship's sail across the neck, to the other ship (issue 17: Caribic touching Fuego
-    lost its rim to Fuego and was read unsure)."""
-    lab = np.where(mask, markers, 0).astype(np.uint16)
-    free = mask & (lab == 0)
-    k = np.ones((3, 3), np.uint8)
-    while free.any():
-        grown = cv2.dilate(lab, k)
-        new = free & (grown > 0)
-        if not new.any():
-            break  # parts of the mask no seed reaches
-        lab[new] = grown[new]
-        free &= ~new
-    return lab.astype(np.int32)
-
-
 def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float, colours: "BodyColours",
                     near: float = 18.0, inset_mm: float = 1.5, gap_mm: float = 12.0,
                     hole_mm: float = 3.0) -> list[np.ndarray] | None:
@@ -500,7 +481,11 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
                 markers[seed] = n + 1
     if n < 2:
         return None
-    owner = grow_seeds(markers, sub)
+    # every other pixel of the blob (rims, sails, shadows) to the nearest seed
+    _, near_px = cv2.distanceTransformWithLabels((markers == 0).astype(np.uint8), cv2.DIST_L2, 5,
+                                                 labelType=cv2.DIST_LABEL_PIXEL)
+    ids = np.concatenate([[0], markers[markers > 0]]).astype(np.int32)
+    owner = ids[near_px]
     parts = [p for p in ((owner == lab_id) & sub for lab_id in range(2, n + 2))
              if p.sum() / (ppm * ppm) >= min_mm2]
     return parts if len(parts) > 1 else None
