@@ -35,7 +35,8 @@ from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
 from . import VisionError
 from .boardreg import seen_mask
 
-BOOK_FORMAT = "tablehub-board-pieces/1"
+#: /2: the core colour is the colour most of the core has (:func:`dominant_colour`), no longer its median
+BOOK_FORMAT = "tablehub-board-pieces/2"
 _BINS = (6, 8, 8)
 
 
@@ -220,9 +221,26 @@ def _histogram(lab: np.ndarray, mask: np.ndarray, ppm: float = 2.0) -> np.ndarra
     for part in (m, core):
         h = cv2.calcHist([lab], [0, 1, 2], part, list(_BINS), [0, 100, -80, 80, -80, 80]).ravel().astype(np.float32)
         out.append(h / max(1e-6, float(h.sum())) / 2)
-    # the core's median colour (bins split a colour that sits on their boundary; this does not)
-    out.append(np.float32(np.median(lab[core > 0], axis=0)))
+    # the core's own colour (bins split a colour that sits on their boundary; this does not)
+    out.append(dominant_colour(lab[core > 0]))
     return np.concatenate(out)
+
+
+def dominant_colour(px: np.ndarray, cell: float = 10.0, near: float = 15.0) -> np.ndarray:
+    """The colour most of ``px`` (N x 3 Lab) have: the median of the pixels within ``near`` of the fullest
+    ``cell``-sized Lab cell's mean. A two-tone sail's median is a colour no pixel has (Arriba's white sail with
+    black stripes: a grey; Evita's green with a white cross: a pale green), and a piece's own colour looked for
+    near it (the colour split's seeds, a laden ship's own colour) was found on a few pixels only (issue 17:
+    14-29 mm2 of a 340 mm2 ship); one colour is its own median."""
+    px = np.asarray(px, np.float32).reshape(-1, 3)
+    if len(px) == 0:
+        return np.zeros(3, np.float32)
+    q = np.floor((px + np.float32([0.0, 128.0, 128.0])) / cell).astype(np.int64)
+    code = (q[:, 0] * 64 + q[:, 1]) * 64 + q[:, 2]
+    uniq, inv, counts = np.unique(code, return_inverse=True, return_counts=True)
+    centre = px[inv.ravel() == int(np.argmax(counts))].mean(axis=0)
+    sel = px[np.linalg.norm(px - centre, axis=1) < near]
+    return np.float32(np.median(sel if len(sel) else px, axis=0))
 
 
 _NH = 2 * int(np.prod(_BINS))
