@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.boardpieces import BodyColours, _lab, split_by_colour
 
@@ -68,3 +69,23 @@ def test_a_sail_pitted_by_noise_and_its_mast_still_seeds_its_ship():
     shape split, which gave one ship the other's whole rim (issue 17, the Karibik e2e's step 6)."""
     img, blob, red, magenta = _pair(pits=0.25, seed=3)
     _each_whole(split_by_colour(blob, _lab(img), 2.0, 0.4 * 310, COLOURS), red, magenta)
+
+
+@pytest.mark.parametrize("look", [1, 4])  # Bravo: black sail, white cross; Evita: green sail, white cross
+def test_a_two_tone_sails_core_colour_is_its_main_colour_not_a_median_no_pixel_has(look):
+    """A ship as the simulated table draws it (hull, deck, sail with its flag): the core's median was a colour
+    between the sail, its cross and the deck (Evita: a pale green 30 Lab units from its sail), so the ship's own
+    colour looked for near it covered 4-17 % of the ship: the colour split had no seed for it and a laden ship's
+    parts were not put back together (issue 17: touching laden ships read unsure)."""
+    from vision.boardpieces import _NH, _histogram
+    from vision.sim.boardtable import BoardPiece, _draw_piece
+
+    img = np.zeros((80, 120, 3), np.uint8)
+    img[:] = SEA
+    _draw_piece(img, 2.0, BoardPiece("ship", look, 30, 20, 10.0), np.array([30.0, 20.0]), 10.0, np.array([0.7, 0.7]))
+    blob = np.any(np.abs(img.astype(int) - SEA) > 10, axis=2)
+    lab = _lab(img)
+    core = _histogram(lab, blob)[_NH:]
+    sail = lab[34, 65]  # on the sail, off its cross
+    assert np.linalg.norm(core - sail) < 6, f"core colour {core} is not the sail's {sail}"
+    assert ((np.linalg.norm(lab - core, axis=2) < 18) & blob).sum() > 0.25 * blob.sum()
