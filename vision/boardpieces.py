@@ -35,7 +35,7 @@ from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
 from . import VisionError
 from .boardreg import seen_mask
 
-#: /2: the core colour is the colour most of the core has (:func:`dominant_colour`), no longer its median
+#: /2: the core's dominant colour (:func:`dominant_colour`) before its median colour
 BOOK_FORMAT = "tablehub-board-pieces/2"
 _BINS = (6, 8, 8)
 
@@ -221,8 +221,12 @@ def _histogram(lab: np.ndarray, mask: np.ndarray, ppm: float = 2.0) -> np.ndarra
     for part in (m, core):
         h = cv2.calcHist([lab], [0, 1, 2], part, list(_BINS), [0, 100, -80, 80, -80, 80]).ravel().astype(np.float32)
         out.append(h / max(1e-6, float(h.sum())) / 2)
-    # the core's own colour (bins split a colour that sits on their boundary; this does not)
-    out.append(dominant_colour(lab[core > 0]))
+    # the core's own colour (the colour split's seeds, a laden piece's own colour), then its median colour (the
+    # match: bins split a colour that sits on their boundary, this does not; on a blurred two-tone sail the
+    # dominant colour may flip between its two colours from frame to frame, the median does not)
+    px = lab[core > 0]
+    out.append(dominant_colour(px))
+    out.append(np.float32(np.median(px, axis=0)))
     return np.concatenate(out)
 
 
@@ -251,7 +255,7 @@ AREA_WEIGHT = 0.3
 def _distance(a: np.ndarray, b: np.ndarray) -> float:
     """Bhattacharyya distance of the histograms plus the core colours' Lab distance / 100."""
     bh = cv2.compareHist(a[:_NH], b[:_NH], cv2.HISTCMP_BHATTACHARYYA)
-    return float(bh + np.linalg.norm(a[_NH:] - b[_NH:]) / 100.0)
+    return float(bh + np.linalg.norm(a[_NH + 3:] - b[_NH + 3:]) / 100.0)
 
 
 _BOOKS: dict = {}
@@ -267,7 +271,7 @@ def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray,
         if len(_BOOKS) > 8:
             _BOOKS.clear()
         soft = np.float64([soften(t.hist) for t in book.templates])
-        hit = _BOOKS[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH:],
+        hit = _BOOKS[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH + 3:],
                              np.float64([max(1.0, t.area_mm2) for t in book.templates]))
     return hit[1:]
 
@@ -281,7 +285,7 @@ def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook") -> list[tuple[
     s1 = sums * float(h[:_NH].sum())
     norm = np.where(np.abs(s1) > np.finfo(np.float32).eps, 1.0 / np.sqrt(np.abs(s1)), 1.0)
     bh = np.sqrt(np.maximum(1.0 - (roots @ np.sqrt(np.maximum(h[:_NH], 0))) * norm, 0.0))
-    total = bh + np.linalg.norm(h[_NH:] - cores, axis=1) / 100.0 + AREA_WEIGHT * np.abs(np.log(area_mm2 / areas))
+    total = bh + np.linalg.norm(h[_NH + 3:] - cores, axis=1) / 100.0 + AREA_WEIGHT * np.abs(np.log(area_mm2 / areas))
     order = np.argsort(total, kind="stable")
     return [(float(total[i]), int(i)) for i in order]
 
@@ -356,7 +360,7 @@ class PieceBook:
         for i, p in enumerate(data.get("pieces") or []):
             try:
                 hist = np.float32(p["hist"])
-                if hist.size != _NH + 3:
+                if hist.size != _NH + 6:
                     raise ValueError("wrong length")
                 out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist))
             except (KeyError, TypeError, ValueError) as e:
