@@ -35,7 +35,8 @@ from tablehub.i18n import N_, T, Tc, chain, reason  # what a phone reads (tableh
 from . import VisionError
 from .boardreg import seen_mask
 
-BOOK_FORMAT = "tablehub-board-pieces/1"
+#: /2: the core's dominant colour (:func:`dominant_colour`) before its median colour
+BOOK_FORMAT = "tablehub-board-pieces/2"
 _BINS = (6, 8, 8)
 
 
@@ -220,9 +221,30 @@ def _histogram(lab: np.ndarray, mask: np.ndarray, ppm: float = 2.0) -> np.ndarra
     for part in (m, core):
         h = cv2.calcHist([lab], [0, 1, 2], part, list(_BINS), [0, 100, -80, 80, -80, 80]).ravel().astype(np.float32)
         out.append(h / max(1e-6, float(h.sum())) / 2)
-    # the core's median colour (bins split a colour that sits on their boundary; this does not)
-    out.append(np.float32(np.median(lab[core > 0], axis=0)))
+    # the core's own colour (the colour split's seeds, a laden piece's own colour), then its median colour (the
+    # match: bins split a colour that sits on their boundary, this does not; on a blurred two-tone sail the
+    # dominant colour may flip between its two colours from frame to frame, the median does not)
+    px = lab[core > 0]
+    out.append(dominant_colour(px))
+    out.append(np.float32(np.median(px, axis=0)))
     return np.concatenate(out)
+
+
+def dominant_colour(px: np.ndarray, cell: float = 10.0, near: float = 15.0) -> np.ndarray:
+    """The colour most of ``px`` (N x 3 Lab) have: the median of the pixels within ``near`` of the fullest
+    ``cell``-sized Lab cell's mean. A two-tone sail's median is a colour no pixel has (Arriba's white sail with
+    black stripes: a grey; Evita's green with a white cross: a pale green), and a piece's own colour looked for
+    near it (the colour split's seeds, a laden ship's own colour) was found on a few pixels only (issue 17:
+    14-29 mm2 of a 340 mm2 ship); one colour is its own median."""
+    px = np.asarray(px, np.float32).reshape(-1, 3)
+    if len(px) == 0:
+        return np.zeros(3, np.float32)
+    q = np.floor((px + np.float32([0.0, 128.0, 128.0])) / cell).astype(np.int64)
+    code = (q[:, 0] * 64 + q[:, 1]) * 64 + q[:, 2]
+    uniq, inv, counts = np.unique(code, return_inverse=True, return_counts=True)
+    centre = px[inv.ravel() == int(np.argmax(counts))].mean(axis=0)
+    sel = px[np.linalg.norm(px - centre, axis=1) < near]
+    return np.float32(np.median(sel if len(sel) else px, axis=0))
 
 
 _NH = 2 * int(np.prod(_BINS))
@@ -233,7 +255,7 @@ AREA_WEIGHT = 0.3
 def _distance(a: np.ndarray, b: np.ndarray) -> float:
     """Bhattacharyya distance of the histograms plus the core colours' Lab distance / 100."""
     bh = cv2.compareHist(a[:_NH], b[:_NH], cv2.HISTCMP_BHATTACHARYYA)
-    return float(bh + np.linalg.norm(a[_NH:] - b[_NH:]) / 100.0)
+    return float(bh + np.linalg.norm(a[_NH + 3:] - b[_NH + 3:]) / 100.0)
 
 
 _BOOKS: dict = {}
@@ -249,7 +271,7 @@ def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray,
         if len(_BOOKS) > 8:
             _BOOKS.clear()
         soft = np.float64([soften(t.hist) for t in book.templates])
-        hit = _BOOKS[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH:],
+        hit = _BOOKS[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH + 3:],
                              np.float64([max(1.0, t.area_mm2) for t in book.templates]))
     return hit[1:]
 
@@ -263,7 +285,7 @@ def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook") -> list[tuple[
     s1 = sums * float(h[:_NH].sum())
     norm = np.where(np.abs(s1) > np.finfo(np.float32).eps, 1.0 / np.sqrt(np.abs(s1)), 1.0)
     bh = np.sqrt(np.maximum(1.0 - (roots @ np.sqrt(np.maximum(h[:_NH], 0))) * norm, 0.0))
-    total = bh + np.linalg.norm(h[_NH:] - cores, axis=1) / 100.0 + AREA_WEIGHT * np.abs(np.log(area_mm2 / areas))
+    total = bh + np.linalg.norm(h[_NH + 3:] - cores, axis=1) / 100.0 + AREA_WEIGHT * np.abs(np.log(area_mm2 / areas))
     order = np.argsort(total, kind="stable")
     return [(float(total[i]), int(i)) for i in order]
 
@@ -341,7 +363,7 @@ class PieceBook:
         for i, p in enumerate(data.get("pieces") or []):
             try:
                 hist = np.float32(p["hist"])
-                if hist.size != _NH + 3:
+                if hist.size != _NH + 6:
                     raise ValueError(T("wrong length"))
                 out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist))
             except (KeyError, TypeError, ValueError) as e:
@@ -449,7 +471,8 @@ def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
 
 
 def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float, colours: "BodyColours",
-                    near: float = 18.0, inset_mm: float = 1.5, gap_mm: float = 12.0) -> list[np.ndarray] | None:
+                    near: float = 18.0, inset_mm: float = 1.5, gap_mm: float = 12.0,
+                    hole_mm: float = 3.0) -> list[np.ndarray] | None:
     """Touching pieces of different colours (two players' boats side by side): each blob pixel
     labelled with the enrolled pieces' body colour (:func:`body_colours`) it lies within ``near`` of;
     each label's cores (``inset_mm`` in from its edges: no rims, shadows or small marks such as a
@@ -466,9 +489,12 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
     markers = np.zeros(sub.shape, np.int32)
     n = 0
     gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(round(gap_mm * ppm)) | 1,) * 2)
+    fill = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(round(hole_mm * ppm)) | 1),) * 2)
     for c in np.unique(label[ok]):
         mine = ((label == c) & ok).astype(np.uint8)
-        core = cv2.erode(mine, ell)
+        # a colour's pixels are pitted by sensor noise and small marks (a mast, a pearl): filled before the core is
+        # taken, else the inset leaves a sail with a dot in it no core and its piece no seed
+        core = cv2.erode(cv2.morphologyEx(mine, cv2.MORPH_CLOSE, fill) & m, ell)
         # one piece's body colour shows in patches parted by its marks (a sail, a pearl): bridged
         whole = cv2.morphologyEx(mine, cv2.MORPH_CLOSE, gap) & m
         cn, cl, stats, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)

@@ -10,7 +10,8 @@ moved piece stands anywhere in its space at least 4 mm inside the outline, turne
 
 :meth:`SimBoardTable.recognizer` enrols the board as its owner would, on "another evening" (other
 light, colour balance, exposure and arm tilt; the board laid a little elsewhere): a photo of the
-empty board (its corners given) and one with each piece once on a known space, written as a
+empty board (its corners given) and a photo per round of the game adapter's ``enrol_rounds()``
+with each piece on the space the phone's set-up screen names (the owner's way, one way only), written as a
 references folder in the format ``tablehub boardcam`` writes, and loaded as the hub loads a game's
 board references (:func:`~.boardcam.load_recognizer`).
 
@@ -23,7 +24,7 @@ import math
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -149,11 +150,17 @@ class SimBoardTable(ScriptedTable):
     # ---- enrolment
 
     def enrol(self, folder: str | Path) -> Path:
-        """Enrol the board and its pieces into ``folder`` (module docstring); returns the folder."""
-        from vision.boardpieces import enrol_pieces
+        """Enrol the board and its pieces into ``folder`` as the owner does from the phone's set-up screen
+        (docs/boardcam.md, "Enrolment from the phone"): the empty board (its corners given), then one photo per
+        round of the adapter's ``enrol_rounds()`` with each piece on the space the screen names
+        (:func:`tablehub.board_enrolment.piece_rounds`; Karibik: the ships and chests, then each ship carrying a
+        chest), the templates of every photo together. Returns the folder."""
+        from vision.boardpieces import PieceBook, enrol_pieces
         from vision.boardreg import BoardReference, BoardRegistrar
         from vision.calibrate import LensCalibration
-        from vision.sim.boardtable import BoardPiece, render_board_scene
+        from vision.sim.boardtable import render_board_scene
+
+        from ..board_enrolment import piece_rounds
 
         if self._camera_model is None:
             self._setup_render()
@@ -164,36 +171,22 @@ class SimBoardTable(ScriptedTable):
         lens = LensCalibration(truth.pose.K, truth.pose.dist, self.size)
         corners = truth.board_to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
         ref = BoardReference.from_photo(photo, (w, h), PPM, corners_px=corners, lens=lens)
-        where = getattr(self.adapter, "enrol_spaces", None)
-        spaces = list(where(self.board) if where is not None else self.board.spaces)
-        kinds = self.enrolled_pieces()
-        spots = [spaces[((k * len(spaces)) // len(kinds) + 3) % len(spaces)] for k in range(len(kinds))]
+        registrar = BoardRegistrar(ref, lens)
         c = self.board.centres
-        photo, _ = render_board_scene(self.scene([BoardPiece(k, v, *c[s], mark=m) for (k, v, m, _, _), s
-                                                  in zip(kinds, spots)], ENROL_POSE), cam, rng, size=self.size)
-        reg = BoardRegistrar(ref, lens).register(photo)
-        if reg is None:
-            raise RuntimeError("the simulated enrolment photo was not registered")
-        book = enrol_pieces(reg.canvas(photo, PPM, (w, h)), ref.canvas, PPM,
-                            [(n, kind, *c[s]) for (_, _, _, n, kind), s in zip(kinds, spots)])
+        templates, ships = [], self.piece_names()
+        for spots in piece_rounds(self.adapter, self.board):
+            pieces = [spot_piece(spot, c[spot.space], i, ships) for i, spot in enumerate(spots)]
+            photo, _ = render_board_scene(self.scene(pieces, ENROL_POSE), cam, rng, size=self.size)
+            reg = registrar.register(photo)
+            if reg is None:
+                raise RuntimeError("the simulated enrolment photo was not registered")
+            templates += enrol_pieces(reg.canvas(photo, PPM, (w, h)), ref.canvas, PPM,
+                                      [(s.name, s.kind, *c[s.space]) for s in spots]).templates
         spec = self.record.setup.options.get("board") or "provisional"
         out = write_refs(folder, spec if isinstance(spec, str) else "provisional", self.board, ref, lens=lens,
                          game=self.record.setup.game)
-        book.save(out / "pieces.json")
+        PieceBook(templates).save(out / "pieces.json")
         return out
-
-    def enrolled_pieces(self) -> list[tuple[str, int, Any, str, str]]:
-        """Each kind of piece once, as the owner lays them for enrolment: (drawn kind, look, mark, template name,
-        template kind). Karibik: the six ships, a chest face up and one face down; a game whose adapter lists its
-        ``camera_looks`` (Tahiti: each colour's boat empty and with each pearl, its sailboat, the disc's two faces):
-        those (a piece may have several templates)."""
-        from vision.sim.boardtable import piece_for_look
-
-        looks = getattr(self.adapter, "camera_looks", None)
-        if looks is not None:
-            return [(*piece_for_look(name, carries), name, piece_for_look(name)[0]) for name, carries in looks()]
-        return [("ship", i, None, n, "ship") for i, n in enumerate(self.piece_names())] + \
-            [("chest_up", 6000, None, "chest up", "chest"), ("chest_down", 0, None, "chest down", "chest")]
 
     def recognizer(self, folder: str | Path | None = None) -> Any:
         """The tracker's recognizer: the board enrolled into ``folder`` (a temporary one by default) and loaded
@@ -207,6 +200,30 @@ class SimBoardTable(ScriptedTable):
                 from None
         folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="tablehub-boardrefs-"))
         return load_recognizer(self.record.setup.game, self.enrol(folder))
+
+
+#: the value of the chest a ship carries in its enrolment photo (any value: the print is not what a ship's template
+#: learns)
+LADEN_VALUE = 5000
+
+
+def spot_piece(spot: Any, centre: tuple[float, float], i: int = 0, ships: Sequence[str] = ()) -> Any:
+    """How the simulated table draws one piece of an enrolment photo (a :class:`tablehub.board_enrolment.Spot`)
+    on its space's ``centre``, turned a little (the ``i``-th piece of the photo): a Karibik ship, drawn with the look
+    of its place in ``ships`` as in play (carrying a chest when its kind is ``ship laden``), a chest face up or down or a chest of a value (step 3), or a piece that
+    ``vision.sim.boardtable.piece_for_look`` draws (Tahiti's boats with their pearls, sailboats, the disc)."""
+    from vision.sim.boardtable import BoardPiece, piece_for_look
+
+    x, y = centre
+    if spot.kind.startswith("ship"):
+        return BoardPiece("ship", list(ships).index(spot.name), x, y, 15.0 * i,
+                          carries=LADEN_VALUE if spot.kind.endswith("laden") else 0)
+    if spot.kind == "chest":
+        if spot.carries == "down":
+            return BoardPiece("chest_down", 0, x, y, 10.0)
+        return BoardPiece("chest_up", 6000 if spot.carries == "up" else int(spot.carries), x, y, 10.0 + 5.0 * i)
+    kind, look, mark = piece_for_look(spot.name, spot.carries)
+    return BoardPiece(kind, look, x, y, 30.0 * i, mark)
 
 
 def _hand(base: np.ndarray, truth: Any, reach_mm: tuple[float, float], n: int) -> np.ndarray:

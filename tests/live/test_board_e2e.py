@@ -29,6 +29,9 @@ def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp
     assert p.diverged is None, p.diverged
     assert p.scores == p.expected, report(p)
     assert p.presses + p.choices >= 10 and p.corrections <= 1, f"the camera read the moves: {report(p)}"
+    # one choice is the rules' (two shortest ways past different hideouts, step 10); the two more asked before
+    # were Caribic touching Fuego read unsure (a pitted sail without a seed: docs/boardcam.md)
+    assert p.choices <= 2, f"the phone was asked where the camera should have known: {report(p)}"
     sources = {r.source for r in p.session.rows if r.action["type"] in ("sail", "end_move")}
     assert "camera" in sources
 
@@ -37,13 +40,15 @@ def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp
 @pytest.mark.slow
 def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
     """Seed 5, 2 players: 369 actions, 120 NEXT steps (bids and chest actions on the phone). Measured
-    (docs/boardcam.md): NEXT 105, phone choices 14, corrections 1 (4 before the one-ship-per-space check,
-    2 before the choices between spaces); the bound leaves room for a miss."""
+    (docs/boardcam.md): NEXT 108-109, phone choices 13, corrections 0 (session 8; before it NEXT 103, choices 16,
+    corrections 1). Every choice left is two or more shortest ways through different ports or hideouts (the
+    rules' question); the bounds leave room for one miss."""
     record = demo_record("karibik", 2, 5)
     p = play(record, tmp_path / "games.sqlite")
     print(report(p))  # its "turns" are NEXT steps
     print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
     assert p.diverged is None, p.diverged
     assert p.scores == replay(record).scores() == p.expected, report(p)
-    assert p.corrections <= 3, f"moves the phone had to correct: {report(p)}"
+    assert p.corrections <= 1, f"moves the phone had to correct: {report(p)}"
+    assert p.choices <= 14, f"the phone was asked where the camera should have known: {report(p)}"
     assert p.presses + p.choices >= 100, report(p)
