@@ -716,8 +716,8 @@ class SundaReader:
     def _pieces(self, lat: LatticePose, label: np.ndarray, L: np.ndarray, keep: list[dict[str, Any]],
                 lines: np.ndarray | None = None):
         """The pieces in the window (``L``: its lightness, and ``lines``, its line image: where the gaps between
-        pieces are measured, :meth:`_line_along`); with ``keep`` (an earlier reading's pieces) those not wholly inside the window are
-        kept as they were, and their triangles are not read again."""
+        pieces are measured, :meth:`_line_along`); with ``keep`` (an earlier reading's pieces) those not wholly
+        inside the window are kept as they were, and their triangles are not read again."""
         x0, y0, x1, y1 = self._win
         corners_mm = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) / self.s
         fr = lat.to_lattice(corners_mm)
