@@ -72,6 +72,8 @@ FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are f
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
 GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
+GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
+LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -654,7 +656,7 @@ class SundaReader:
         t3 = time.perf_counter()
         ms["lattice"] = (t3 - t2) * 1000
         keep = previous.pieces if previous is not None else []
-        pieces, covered, unsure = self._pieces(lat, label, lines, keep)
+        pieces, covered, unsure = self._pieces(lat, label, L, keep, lines)
         t4 = time.perf_counter()
         ms["pieces"] = (t4 - t3) * 1000
         tribes = self._tribes(lat, label, names, nadir, cam_h)
@@ -711,9 +713,11 @@ class SundaReader:
         return True
 
     # ---------------------------------------------------------------- pieces
-    def _pieces(self, lat: LatticePose, label: np.ndarray, lines: np.ndarray, keep: list[dict[str, Any]]):
-        """The pieces in the window; with ``keep`` (an earlier reading's pieces) those not wholly inside the
-        window are kept as they were, and their triangles are not read again."""
+    def _pieces(self, lat: LatticePose, label: np.ndarray, L: np.ndarray, keep: list[dict[str, Any]],
+                lines: np.ndarray | None = None):
+        """The pieces in the window (``L``: its lightness, and ``lines``, its line image: where the gaps between
+        pieces are measured, :meth:`_line_along`); with ``keep`` (an earlier reading's pieces) those not wholly
+        inside the window are kept as they were, and their triangles are not read again."""
         x0, y0, x1, y1 = self._win
         corners_mm = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) / self.s
         fr = lat.to_lattice(corners_mm)
@@ -752,8 +756,8 @@ class SundaReader:
                 if o in index:
                     pairs.append((t, o, tuple(sorted(shared))))
         if pairs:
-            gap = self._line_along(lines, lat.to_mm(np.array([p[2][0] for p in pairs])),
-                                   lat.to_mm(np.array([p[2][1] for p in pairs])))
+            gap = self._line_along(L, lat.to_mm(np.array([p[2][0] for p in pairs])),
+                                   lat.to_mm(np.array([p[2][1] for p in pairs])), lines)
         else:
             gap = np.zeros(0)
         # mutual weakest line first, then the rest by strength
@@ -805,19 +809,39 @@ class SundaReader:
             pieces.append(p)
         return pieces, covered, unsure
 
-    def _line_along(self, lines: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """How strong a line runs along each side from ``a`` to ``b`` (mat mm, (n, 2)): a gap is a straight line
-        along the whole side (a piece is off its place by a hand's error, so it may run up to 1.5 mm off the
-        lattice's): the line image averaged along the side (13 samples) at each offset, then the strongest offset.
-        The median along the side of each sample's strongest offset picked the noise's peaks: at `hard` a gap under
-        the blur showed hardly more than a piece's own middle."""
+    def _line_along(self, L: np.ndarray, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None) -> np.ndarray:
+        """How clearly a gap runs along each side from ``a`` to ``b`` (mat mm, (n, 2)), on the lightness ``L``.
+
+        A gap is a straight line along the whole side (cloth between two cut edges; a piece is off its place by a
+        hand's error, so it may run up to 1.5 mm off the lattice's). The lightness is averaged along the side first
+        (13 samples at each offset across it, -3 to 3 mm): the profile across the side, its noise down by the
+        square root of 13. The gap is how far the profile dips within 1.5 mm of the side below the darker of its
+        two ends (a dark gap, or a light cloth between dark cut edges that the blur averages to about the print),
+        or rises above the lighter (a light gap): a step between two prints of other tones is neither.
+        Measured on a line image (black-hat and top-hat: each pixel's contrast taken before the averaging), the
+        noise was rectified and kept its mean: under a beige cloth at `hard` a gap (a dip of 3-4 in lightness)
+        showed no more than a piece's own middle, and 38 pieces were paired across their gaps.
+
+        With ``lines`` (that line image) its mean along the side at the strongest offset within 1.5 mm is added,
+        weighted ``LINE_WEIGHT``: a thin light gap between two dark cut edges is a ripple whose mean the blur
+        nearly cancels (a dip measured against its sides under a step of the light, seed 1 table 2 at `default`:
+        3 pieces lost), while each pixel's black-hat and top-hat still see it."""
         along = np.linspace(0.15, 0.85, 13)
         d = b - a
         n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
-        offs = np.arange(-1.5, 1.51, 0.5)
         pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
-               + offs[None, None, :, None] * n[:, None, None, :])
-        return self._at(lines, pts).mean(axis=1).max(axis=1)
+               + GAP_OFFSETS[None, None, :, None] * n[:, None, None, :])
+        prof = self._at(L, pts).astype(np.float32).mean(axis=1)                  # (n, offsets)
+        ends = 2                                                                 # 2.5 to 3 mm out, each side
+        left, right = prof[:, :ends].mean(axis=1), prof[:, -ends:].mean(axis=1)
+        centre = prof[:, 3:-3]                                                   # within 1.5 mm of the side
+        dip = np.minimum(left, right) - centre.min(axis=1)
+        rise = centre.max(axis=1) - np.maximum(left, right)
+        gap = np.maximum(np.maximum(dip, rise), 0.0)
+        if lines is not None:
+            near = pts[:, :, 3:-3]                                               # within 1.5 mm of the side
+            gap = gap + LINE_WEIGHT * self._at(lines, near).mean(axis=1).max(axis=1)
+        return gap
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
         """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the

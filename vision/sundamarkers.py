@@ -39,9 +39,15 @@ MARKER_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 MARKER_MM = 6.0
 SAME_PAINT = 14.0        # Lab distance under which a marker's colour is a pawn's paint (one class)
 L_WEIGHT = 0.35
-#: a blob whose colour lies this near (Lab, lightness weighted) a ground class is a shade of the print, not a marker:
-#: at `hard` a green marker on green land is not told from the print's shades (left to the phone, never guessed)
+#: a blob whose colour lies this near (Lab, lightness weighted) a ground class may be a shade of the print (at `hard`
+#: green patches of the land's print came 13-17 from the land and were read as the green marker where none lies) ...
 GROUND_CONTRAST = 18.0
+#: ... unless it shows a token's whole disc: this share of a disc WHOLE_DISC_MM across round its middle is the blob,
+#: and its axes (2 sqrt(variance): a disc's radius, 3 mm, blurred) lie within DISC_SHORT_MM and DISC_LONG_MM
+WHOLE_DISC_MM = 5.0
+DISC_FILL = 0.85
+DISC_SHORT_MM = 2.1
+DISC_LONG_MM = 3.8
 
 
 @dataclass
@@ -247,16 +253,25 @@ class MarkerFinder:
             d_g = float(np.min(np.linalg.norm((ground - mean) * w, axis=1)))
             c_px = np.array([xs.mean() + bx, ys.mean() + by]) + 0.5
             mm = c_px / s + np.asarray(origin_px) / (2 * s)
-            found.append((d_all, d_g, mm))
+            # a token's whole disc: the blob fills a disc 5 mm across round its middle, and its short axis is a
+            # disc's (a shade of the print near a marker's colour is a patch: at `hard` 0.46-0.76 filled, its
+            # short axis 1.3-1.8 mm; the green markers there 0.92-1.02 filled, their axes 2.2-3.4 mm)
+            yy, xx = np.mgrid[0:bh, 0:bw]
+            disc = (xx - xs.mean()) ** 2 + (yy - ys.mean()) ** 2 <= (WHOLE_DISC_MM / 2 * s) ** 2
+            fill = float(sub[disc].sum()) / max(float(disc.sum()), 1.0)
+            whole = fill >= DISC_FILL and DISC_SHORT_MM <= float(ev[0]) and float(ev[1]) <= DISC_LONG_MM
+            found.append((d_all, d_g, mm, whole))
         # each colour is one marker: blobs take colours nearest first (a blob whose nearest colour another blob has
         # taken more surely takes its next, if that one is still clearly its colour, not a shade of the ground)
-        pairs = sorted((float(d), b, k) for b, (d_all, _, _) in enumerate(found) for k, d in enumerate(d_all))
+        pairs = sorted((float(d), b, k) for b, (d_all, *_) in enumerate(found) for k, d in enumerate(d_all))
         used_b, used_k = set(), set()
         for d, b, k in pairs:
-            if b in used_b or k in used_k or d > 0.7 * found[b][1] or found[b][1] < GROUND_CONTRAST:
+            if b in used_b or k in used_k or d > 0.7 * found[b][1] or (found[b][1] < GROUND_CONTRAST
+                                                                          and not found[b][3]):
                 if b not in used_b and k == int(np.argmin(found[b][0])):
                     self.rejected.append(((float(found[b][2][0]), float(found[b][2][1])),
-                                          f"{names[k]} at {d:.1f}, the ground at {found[b][1]:.1f}"))
+                                          f"{names[k]} at {d:.1f}, the ground at {found[b][1]:.1f}"
+                                          + ("" if found[b][3] else ", not a token's whole disc")))
                 continue     # its colour clearly the marker's, not a shade of the ground the light pushed over
             used_b.add(b)
             used_k.add(k)

@@ -112,3 +112,47 @@ def test_a_blurred_marker_is_named_by_its_core_and_each_colour_once():
     tribe = SimpleNamespace(q=0, r=0, mat_mm=(50.0, 62.0))
     got = finder.find(img, np.ones(3, np.float32), np.array([72, 74, 78], np.float32), (0, 0), 2.0, lattice, [tribe])
     assert sorted(m.marker for m in got) == ["orange", "red"], (got, finder.rejected)
+
+
+def _green_on_land(shape):
+    """A green marker's paint on green land (within GROUND_CONTRAST of it under the simulated paints: the shades of
+    the print come that near too), drawn as ``shape`` ("disc": a token 6 mm across with its darker rim; "patch": a
+    streak 2.4 x 7 mm of the same colour, as a shade of the print is) near a tribe; returns what the finder took."""
+    import cv2
+    from types import SimpleNamespace
+
+    from vision.sunda import SundaColours, _lab
+    from vision.sundamarkers import GROUND_CONTRAST, L_WEIGHT, _bgr
+
+    land = _lab(np.array([[78, 158, 118]], np.float32))[0]
+    paints = colours_markers()
+    assert np.linalg.norm((paints["green"] - land) * [L_WEIGHT, 1, 1]) < GROUND_CONTRAST + 2
+    colours = SundaColours(land, _lab(np.array([[178, 138, 62]], np.float32))[0], np.array([72, 74, 78], np.float32),
+                           {"red": paints["red"], "yellow": paints["yellow"]})
+    finder = MarkerFinder(colours, paints)
+    img = np.zeros((200, 200, 3), np.float32) + _bgr(land)
+    c = _bgr(paints["green"])
+    if shape == "disc":
+        cv2.circle(img, (80, 100), 6, tuple(float(v) for v in c * 0.7), -1, cv2.LINE_AA)
+        cv2.circle(img, (80, 100), 5, tuple(float(v) for v in c), -1, cv2.LINE_AA)
+    else:
+        cv2.ellipse(img, (80, 100), (5, 3), 30, 0, 360, tuple(float(v) for v in c), -1, cv2.LINE_AA)
+    img = np.clip(cv2.GaussianBlur(img, (0, 0), 1.3), 0, 255).astype(np.uint8)
+    lattice = SimpleNamespace(side_mm=30.0, to_lattice=lambda mm: np.array([[0.0, 0.0]]))
+    tribe = SimpleNamespace(q=0, r=0, mat_mm=(50.0, 62.0))
+    return finder.find(img, np.ones(3, np.float32), np.array([72, 74, 78], np.float32), (0, 0), 2.0, lattice,
+                       [tribe]), finder.rejected
+
+
+def test_a_green_marker_on_green_land_is_read_by_its_whole_disc():
+    """Its colour is within GROUND_CONTRAST of the land (a shade of the print could be), but it shows a token's
+    whole disc: it is read (it was left to the phone, on seed 2 even at `clean`)."""
+    got, rejected = _green_on_land("disc")
+    assert [m.marker for m in got] == ["green"], rejected
+
+
+def test_a_patch_of_a_markers_colour_near_the_ground_is_no_marker():
+    """The same colour as a streak (a shade of the print the light pushed towards green): no whole disc, not taken."""
+    got, rejected = _green_on_land("patch")
+    assert got == [], got
+    assert [why for _, why in rejected] and all("whole disc" in why for _, why in rejected), rejected
