@@ -707,10 +707,8 @@ class SundaReader:
         if previous._loc is None or not previous._marker_patches:
             return False
         now = self._marker_patches(frame, previous._loc)
-        for a, b in zip(now, previous._marker_patches):
-            if a.size == 0 or a.shape != b.shape or float(np.mean(np.abs(a - b))) > MARKER_STILL:
-                return False
-        return True
+        return all(a.size and a.shape == b.shape and _patch_change(b, a) <= MARKER_STILL
+                   for a, b in zip(now, previous._marker_patches))
 
     # ---------------------------------------------------------------- pieces
     def _pieces(self, lat: LatticePose, label: np.ndarray, L: np.ndarray, keep: list[dict[str, Any]],
@@ -1126,3 +1124,16 @@ def _conflicts(pieces: list[dict[str, Any]], covered) -> list[str]:
                        f"{pj['q']},{pj['r']} turn {pj['turn']}, side {t} ({theirs}) at {a[0]},{a[1]}-{b[0]},{b[1]}: "
                        f"land against water")
     return out
+
+
+def _patch_change(before: np.ndarray, now: np.ndarray) -> float:
+    """How much a grey patch changed, light aside: the mean absolute difference (grey levels of ``before``'s
+    contrast) after ``now`` is brought to ``before``'s mean and spread. The camera's exposure and white balance
+    step between frames (a gain and an offset over a marker's few square millimetres); a marker that moved, or a
+    hand over it, changes the pattern itself."""
+    b = before - float(before.mean())
+    n = now - float(now.mean())
+    spread = float(n.std())
+    if spread > 1e-3:
+        n *= float(b.std()) / spread
+    return float(np.mean(np.abs(n - b)))

@@ -182,11 +182,13 @@ def test_the_position_of_a_game_scores_as_the_game(seed):
 
 
 def test_a_moved_camera_is_located_again(table):
-    """Incremental reads skip the marker search while the markers look as before; a camera moved by two pixels
-    does not look as before."""
+    """Incremental reads skip the marker search while the markers look as before, in another exposure too; a camera
+    moved by two pixels does not look as before."""
     game, scene, cam, rng, reader, frame, truth, reading = table
     again, _ = render_sunda(scene, cam, np.random.default_rng(5))     # another frame: other noise, same pose
     assert reader._markers_still(again, reading)
+    brighter = np.clip(again.astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)   # the exposure stepped
+    assert reader._markers_still(brighter, reading)
     moved = np.roll(frame, 2, axis=1)
     assert not reader._markers_still(moved, reading)
     res = compare_reading(reader.read(moved, previous=reading), truth)
