@@ -64,7 +64,9 @@ SHIP_WINDOW_MM = 20.0
 
 
 def _lab(img: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor((np.clip(img, 0, 255) / 255).astype(np.float32), cv2.COLOR_BGR2Lab)
+    """Lab (L 0-100) of a BGR picture (8-bit, or float 0-255). OpenCV's float conversion: faster than its 8-bit one."""
+    f = img.astype(np.float32) if img.dtype == np.uint8 else np.clip(img, 0, 255).astype(np.float32)
+    return cv2.cvtColor(f * np.float32(1 / 255), cv2.COLOR_BGR2Lab)
 
 
 def window(frame: np.ndarray, to_image, centre_mm: tuple[float, float], half_mm: float,
@@ -91,10 +93,11 @@ def _empty_window(empty: np.ndarray, empty_ppm: float, centre_mm: tuple[float, f
 
 
 def _matched(win: np.ndarray, empty_win: np.ndarray) -> np.ndarray:
-    """``win`` brought to the empty board's light: one gain per channel (the window is mostly board)."""
+    """``win`` brought to the empty board's light: one gain per channel (the window is mostly board), 8-bit."""
     a = np.median(win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1  # every third pixel: enough
     b = np.median(empty_win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1
-    return np.clip(win.astype(np.float32) * (b / a), 0, 255)
+    g = b / a
+    return cv2.multiply(win, (float(g[0]), float(g[1]), float(g[2]), 0.0))  # saturated at 255
 
 
 def _lid_mask(lab: np.ndarray, changed: np.ndarray, lid: np.ndarray, tol: float) -> np.ndarray:
@@ -277,10 +280,10 @@ class _Window:
     @classmethod
     def of(cls, win: np.ndarray, empty_win: np.ndarray) -> "_Window":
         m = _matched(win, empty_win)
-        lab, elab = _lab(m), _lab(empty_win.astype(np.float32))
+        lab, elab = _lab(m), _lab(empty_win)
         d = lab - elab
         changed = (d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) > 144  # Lab distance over 12
-        return cls(lab, elab, cv2.cvtColor(m.astype(np.uint8), cv2.COLOR_BGR2GRAY), changed)
+        return cls(lab, elab, cv2.cvtColor(m, cv2.COLOR_BGR2GRAY), changed)
 
 
 def _read_window(w: _Window, book: ValueBook, tol: float, axis_deg: float | None = None
@@ -305,7 +308,7 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
         win = window(frame, to_image, (x, y), CHEST_WINDOW_MM)
         ewin = _empty_window(empty, empty_ppm, (x, y), CHEST_WINDOW_MM)
         m = _matched(win, ewin)
-        lab, elab = _lab(m), _lab(ewin.astype(np.float32))
+        lab, elab = _lab(m), _lab(ewin)
         changed = np.linalg.norm(lab - elab, axis=2) > 12
         changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
         if changed.sum() < 20 * READ_PPM * READ_PPM:
@@ -445,6 +448,17 @@ def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float,
                      round(y0 + pr.y / READ_PPM, 1))
 
 
+_GRIDS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """x and y (mm) of an n x n window's pixel centres from the window's centre, at READ_PPM."""
+    if n not in _GRIDS:
+        gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
+        _GRIDS[n] = ((gx + 0.5) / READ_PPM - n / (2 * READ_PPM), (gy + 0.5) / READ_PPM - n / (2 * READ_PPM))
+    return _GRIDS[n]
+
+
 #: a lid's visible part on a deck under which a chest is taken to be aboard (mm2): an empty deck shows none
 MIN_LID_ABOARD_MM2 = 12.0
 
@@ -465,12 +479,13 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     w = _Window.of(win, ewin)
     # which pixels of the window are this ship's deck: within aboard_mm of its centre, nearer it than the others
     n = win.shape[0]
-    gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
-    bx, by = x0 + (gx + 0.5) / READ_PPM, y0 + (gy + 0.5) / READ_PPM
-    d_ship = np.hypot(bx - ship_mm[0], by - ship_mm[1])
+    gx, gy = _grid(n)  # mm from the ship's centre (the window is centred on it)
+    d_ship = np.hypot(gx, gy)
     mine = d_ship <= aboard_mm
-    for ox, oy in others:
-        mine &= d_ship <= np.hypot(bx - ox, by - oy)
+    for ox, oy in others:  # nearer the ship than the other: a half-plane, 2 p.(o - s) <= |o - s|^2
+        dx, dy = ox - ship_mm[0], oy - ship_mm[1]
+        if np.hypot(dx, dy) < 2 * (aboard_mm + 1):
+            mine &= 2 * (gx * dx + gy * dy) <= dx * dx + dy * dy
     lid = _lid_mask(w.lab, w.changed, book.lid_lab, tol) & mine.astype(np.uint8)
     # a lid's visible part: the lid-coloured patches no larger than a lid (a yellow sail is lid-coloured and
     # larger: not a chest)
@@ -522,13 +537,20 @@ class ChestsSeen:
 
 
 def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
-                pieces: Sequence, ships: Iterable[str]) -> ChestsSeen:
+                pieces: Sequence, ships: Iterable[str], watch: "ChestWatch | None" = None) -> ChestsSeen:
     """The chests among ``pieces`` (``vision.boardpieces.PieceSeen``: templates of kind ``chest``, face down
     when the name says ``down``) and aboard the pieces named in ``ships``: a ship whose best template is
-    one enrolled carrying a chest (kind ``ship laden``) with no print seen on its deck is unsure, not empty."""
+    one enrolled carrying a chest (kind ``ship laden``) with no print seen on its deck is unsure, not empty.
+    With ``watch`` (a :class:`ChestWatch` of this board), a chest or ship that stands where it stood when last
+    read, its window's pixels unchanged, keeps that reading (an incremental update reads only what changed)."""
     out = ChestsSeen()
     ships = set(ships)
     lone = [p for p in pieces if p.kind == "chest"]
+    up = [p for p in lone if p.space is not None and "down" not in (p.name or "")]
+    upk = {id(p): k for k, p in enumerate(up)}
+    aboard = [p for p in pieces if p.name in ships]
+    if watch is not None:
+        watch.begin(frame, to_image, [(p.x_mm, p.y_mm) for p in up], [(p.x_mm, p.y_mm) for p in aboard])
     for p in lone:
         if p.space is None:
             out.unsure.append(f"a chest at ({p.x_mm:.0f}, {p.y_mm:.0f}) mm: {p.unsure or 'on no space'}")
@@ -536,16 +558,22 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         if "down" in (p.name or ""):
             out.spaces.setdefault(p.space, []).append(("down", None))
             continue
-        r = read_value(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm))
+        k = upk[id(p)]
+        r = watch.kept("up", k) if watch is not None else _MISS
+        if r is _MISS:
+            r = read_value(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm))
+            if watch is not None:
+                watch.keep("up", k, r)
         if r.unsure:
             out.unsure.append(f"the chest on space {p.space}: {r.unsure}")
         out.spaces.setdefault(p.space, []).append(("up", r.value))
-    for p in pieces:
-        if p.name not in ships:
-            continue
-        r = read_aboard(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm),
-                        others_mm=[(q.x_mm, q.y_mm) for q in pieces if q is not p and (q.kind == "chest"
-                                                                                    or q.name in ships)])
+    for k, p in enumerate(aboard):
+        others = [(q.x_mm, q.y_mm) for q in pieces if q is not p and (q.kind == "chest" or q.name in ships)]
+        r = watch.kept("ship", k, _near((p.x_mm, p.y_mm), others)) if watch is not None else _MISS
+        if r is _MISS:
+            r = read_aboard(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm), others_mm=others)
+            if watch is not None:
+                watch.keep("ship", k, r)
         laden = (p.kind or "").endswith("laden")  # the ship's best template is the one enrolled carrying a chest
         if r is None and laden:  # no print seen on the deck, but it looks laden: not sure
             out.aboard[p.name] = None
@@ -554,4 +582,100 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         out.aboard[p.name] = 0 if r is None else r.value
         if r is not None and r.unsure:
             out.unsure.append(f"the chest aboard {p.name}: {r.unsure}")
+    if watch is not None:
+        watch.end()
     return out
+
+
+_MISS = object()  # no kept reading
+
+
+def _near(c: tuple[float, float], others: Sequence[tuple[float, float]], aboard_mm: float = 17.0
+          ) -> tuple[tuple[float, float], ...]:
+    """The pieces near enough a ship to share its deck's window (:func:`read_aboard`: a lid nearer them is
+    theirs), sorted: part of what a ship's kept reading depends on."""
+    return tuple(sorted((float(x), float(y)) for x, y in others
+                        if np.hypot(x - c[0], y - c[1]) < 2 * (aboard_mm + 1)))
+
+
+class ChestWatch:
+    """The chests of one board read frame after frame (pass it to :func:`chests_seen`): a chest's reading (a
+    face-up chest's value, a ship's hold) is kept while its piece stands where it stood (within ``moved_mm``)
+    and its window's pixels in the frame did not change: the window's part of the frame, shrunk
+    :data:`SHRINK` times (the sensor's noise averaged out), differs from the last read's by at most ``change``
+    levels in every channel (a hand, a chest put down or taken, a ship beside it moving all change it). So an
+    incremental update reads only the chests the move touched; a bumped board moves every window in the frame
+    and reads them all. No rules, no board: only pixels and board mm. ``read`` and ``kept`` count the
+    readings made and kept (``tablehub bench boards``)."""
+
+    SHRINK = 4
+
+    def __init__(self, change: float = 10.0, moved_mm: float = 1.0):
+        self.change, self.moved_mm = change, moved_mm
+        # per kind (``up``, ``ship``): (centre mm, window's box in the frame, its pixels shrunk, the reading,
+        # the pieces near it)
+        self._last: dict[str, list[tuple]] = {"up": [], "ship": []}
+        self._now: dict[str, list] = {"up": [], "ship": []}
+        self.read = self.kept_n = 0
+
+    def reset(self) -> None:
+        self._last = {"up": [], "ship": []}
+
+    def begin(self, frame: np.ndarray, to_image, up_mm: Sequence[tuple[float, float]],
+              ships_mm: Sequence[tuple[float, float]]) -> None:
+        """This frame's windows: where each face-up chest's and each ship's window lies in the frame (one
+        mapping for them all), and its pixels shrunk."""
+        self._frame = frame
+        self._now = {"up": [], "ship": []}
+        todo = [("up", c, CHEST_WINDOW_MM) for c in up_mm] + [("ship", c, SHIP_WINDOW_MM) for c in ships_mm]
+        if not todo:
+            return
+        corners = np.float64([[x + sx * h, y + sy * h] for _, (x, y), h in todo
+                              for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        px = np.asarray(to_image(corners), np.float64).reshape(-1, 4, 2)
+        fh, fw = frame.shape[:2]
+        for (what, c, _), q in zip(todo, px):
+            if not np.all(np.isfinite(q)):
+                box = (0, 0, 0, 0)
+            else:
+                s = self.SHRINK
+                x0, y0 = max(0, int(q[:, 0].min()) // s * s), max(0, int(q[:, 1].min()) // s * s)
+                x1, y1 = min(fw, int(np.ceil(q[:, 0].max()))), min(fh, int(np.ceil(q[:, 1].max())))
+                box = (x0, y0, x0 + max(0, x1 - x0) // s * s, y0 + max(0, y1 - y0) // s * s)
+            self._now[what].append((tuple(c), box, None, _MISS, ()))
+
+    def _small(self, box: tuple[int, int, int, int]) -> np.ndarray | None:
+        x0, y0, x1, y1 = box
+        if x1 <= x0 or y1 <= y0:
+            return None
+        part = self._frame[y0:y1, x0:x1]
+        return cv2.resize(part, ((x1 - x0) // self.SHRINK, (y1 - y0) // self.SHRINK), interpolation=cv2.INTER_AREA)
+
+    def _same(self, a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
+        return len(a) == len(b) and all(np.hypot(p[0] - q[0], p[1] - q[1]) <= self.moved_mm for p, q in zip(a, b))
+
+    def kept(self, what: str, k: int, near: tuple = ()):
+        """The reading kept for this frame's ``k``-th piece of ``what`` (``up``: a face-up chest, ``ship``: with
+        the pieces ``near`` it), or :data:`_MISS` (it must be read)."""
+        c, box, _, _, _ = self._now[what][k]
+        small = self._small(box)
+        self._now[what][k] = (c, box, small, _MISS, near)
+        if small is None:
+            return _MISS
+        for lc, lbox, lsmall, lread, lnear in self._last[what]:
+            if lbox != box or lsmall is None or not self._same([lc], [c]) or not self._same(lnear, near):
+                continue
+            if float(cv2.absdiff(small, lsmall).max()) <= self.change:
+                self._now[what][k] = (c, box, small, lread, near)
+                self.kept_n += 1
+                return lread
+        return _MISS
+
+    def keep(self, what: str, k: int, reading) -> None:
+        c, box, small, _, near = self._now[what][k]
+        self._now[what][k] = (c, box, small, reading, near)
+        self.read += 1
+
+    def end(self) -> None:
+        self._last = {w: [e for e in v if e[3] is not _MISS] for w, v in self._now.items()}
+        self._frame = None
