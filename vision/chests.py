@@ -58,9 +58,9 @@ MIN_SCORE = 0.65
 #: stroke 0.8 mm wide keeps erf(w / (2 sqrt(2) sigma)) of its ink under a blur of sigma mm; below this the
 #: print's marks come apart into fragments (the `hard` camera: 45-72, against 107-120 at `clean` and `default`)
 MIN_INK = 80.0
-#: the half-side (mm) of the window cut round a chest on its own, and round a ship
+#: the half-side (mm) of the window cut round a chest on its own, and round a ship (its deck: within 17 mm of its centre)
 CHEST_WINDOW_MM = 11.0
-SHIP_WINDOW_MM = 20.0
+SHIP_WINDOW_MM = 18.0
 
 
 def _lab(img: np.ndarray) -> np.ndarray:
@@ -487,8 +487,9 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         if np.hypot(dx, dy) < 2 * (aboard_mm + 1):
             mine &= 2 * (gx * dx + gy * dy) <= dx * dx + dy * dy
     lid = _lid_mask(w.lab, w.changed, book.lid_lab, tol) & mine.astype(np.uint8)
+    if cv2.countNonZero(lid) < min(MIN_LID_ABOARD_MM2, 0.1 * book.lid_mm2) * READ_PPM * READ_PPM:
+        return None  # too little lid colour on the deck for a lid or a print (what follows would say so too)
     # a lid's visible part: the lid-coloured patches no larger than a lid (a yellow sail is lid-coloured and
-    # larger: not a chest)
     # larger: not a chest), the parts a closing 3 mm wide joins taken as one (a sail's flag stripe cuts it in two)
     joined = cv2.morphologyEx(lid, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(3 * READ_PPM) | 1,) * 2))
     k, lab_, _, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
