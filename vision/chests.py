@@ -379,6 +379,10 @@ def _verdict(vals: list[int], best_per: np.ndarray, min_score: float, min_margin
     return value, b, b - r, "", (), order
 
 
+#: the most of every value's strokes (laid where the best value matched, not grown) that may be out of view
+MAX_HIDDEN_ANY = 0.05
+
+
 def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score: float,
                     hidden: np.ndarray | None = None, max_hidden: float = 0.06
                     ) -> tuple[int | None, float, float, str, tuple[int, ...]]:
@@ -417,10 +421,18 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
         body = cv2.dilate((t > 0.35 * float(t.max())).astype(np.uint8),
                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(1.2 * READ_PPM) | 1,) * 2)) > 0
         share = float((occ[body] > 0.5).mean()) if body.any() else 1.0
-        if share > max_hidden:
+        # every value's strokes laid there (the same turn, not grown): where another value's strokes are out of
+        # view, what is in view cannot rule that value out (a 7 matched on what shows of an 8 whose loop is under
+        # Diabolo's sail, 6 % of the 7's strokes hidden, 6.5 % of all values')
+        union = np.zeros(t.shape, bool)
+        for turns_v in turned:
+            union |= turns_v[k] > 0.35 * float(turns_v[k].max())
+        share_any = float((occ[union] > 0.5).mean())
+        if share > max_hidden or share_any > MAX_HIDDEN_ANY:
             other = vals[order[1]]
             return None, b, margin, (f"the print is partly out of view (under the sail?): {value} ({b:.2f}) with "
-                                     f"{100 * share:.0f} % of it hidden"), (value, other)
+                                     f"{100 * share:.0f} % of it hidden ({100 * share_any:.0f} % of any value's "
+                                     "strokes)"), (value, other)
     return value, b, margin, "", ()
 
 
@@ -459,8 +471,50 @@ def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
     return _GRIDS[n]
 
 
+def _lid_parts(lid: np.ndarray, book: ValueBook) -> tuple[int, np.ndarray, np.ndarray, list[int]]:
+    """The lid mask's parts (those a closing 3 mm wide joins are one: a sail's flag stripe cuts a lid in two): their
+    count (with the background), labels, sizes (px) and those no larger than a lid."""
+    joined = cv2.morphologyEx(lid, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(3 * READ_PPM) | 1,) * 2))
+    k, labels, _, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    sizes = np.bincount(labels[lid > 0].ravel(), minlength=k)
+    small = [j for j in range(1, k) if sizes[j] <= 1.15 * book.lid_mm2 * READ_PPM * READ_PPM]
+    return k, labels, sizes, small
+
+
+#: how far apart (Lab, L weighted a half) a sail's own colour must be from the lids' for the two to be told apart
+#: pixel by pixel (Diabolo's yellow sail: about 18)
+MIN_SAIL_APART = 10.0
+#: a lid pixel beside such a sail: nearer the lid's colour than the sail's by this much, and this far (mm) from the
+#: sail's own pixels
+SAIL_MARGIN = 4.0
+SAIL_EDGE_MM = 0.6
+
+
+def _sail_apart(lid: np.ndarray, lab: np.ndarray, labels: np.ndarray, big: list[int], book: ValueBook
+                ) -> np.ndarray | None:
+    """The lid mask without a lid-coloured sail: the large parts' own colour (their median: the sail, a whole
+    15 x 10 mm, outweighs any lid beside it) against the enrolled lid colour, each pixel kept when nearer the lid's
+    (Lab, L weighted a half). ``None`` when the two colours lie too close to be told apart (:data:`MIN_SAIL_APART`)."""
+    w = np.float32([0.5, 1.0, 1.0])
+    sail = np.median(lab[np.isin(labels, big) & (lid > 0)], axis=0)
+    if float(np.linalg.norm((sail - book.lid_lab) * w)) < MIN_SAIL_APART:
+        return None
+    d_lid = np.linalg.norm((lab - book.lid_lab) * w, axis=2)
+    d_sail = np.linalg.norm((lab - sail) * w, axis=2)
+    # the sail's own pixels, grown by SAIL_EDGE_MM (its edge blurred into the hull is darker: nearer the lid's colour)
+    k = int(2 * SAIL_EDGE_MM * READ_PPM) | 1
+    near_sail = cv2.dilate(((lid > 0) & (d_sail <= d_lid)).astype(np.uint8),
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    out = (lid > 0) & (d_lid + SAIL_MARGIN < d_sail) & (near_sail == 0)
+    return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
 #: a lid's visible part on a deck under which a chest is taken to be aboard (mm2): an empty deck shows none
 MIN_LID_ABOARD_MM2 = 12.0
+#: the same beside a sail of nearly the lids' colour told apart (:func:`_sail_apart`): its edge stripped, what is
+#: left of a lid is smaller (measured: empty decks of the yellow-sailed Diabolo left 0-1.4 mm2, laden ones 3.4-51)
+MIN_LID_BESIDE_SAIL_MM2 = 3.0
 
 
 def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
@@ -491,10 +545,14 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         return None  # too little lid colour on the deck for a lid or a print (what follows would say so too)
     # a lid's visible part: the lid-coloured patches no larger than a lid (a yellow sail is lid-coloured and
     # larger: not a chest), the parts a closing 3 mm wide joins taken as one (a sail's flag stripe cuts it in two)
-    joined = cv2.morphologyEx(lid, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(3 * READ_PPM) | 1,) * 2))
-    k, lab_, _, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    sizes = np.bincount(lab_[lid > 0].ravel(), minlength=k)
-    small = [j for j in range(1, k) if sizes[j] <= 1.15 * book.lid_mm2 * READ_PPM * READ_PPM]
+    k, lab_, sizes, small = _lid_parts(lid, book)
+    min_lid = MIN_LID_ABOARD_MM2
+    if len(small) < k - 1:  # a lid-coloured patch larger than a lid: a sail of nearly the lids' colour (Diabolo's)
+        apart = _sail_apart(lid, w.lab, lab_, [j for j in range(1, k) if j not in small], book)
+        if apart is not None:  # told apart by its own colour: the lid is what lies nearer the lids' colour
+            lid = apart
+            k, lab_, sizes, small = _lid_parts(lid, book)
+            min_lid = MIN_LID_BESIDE_SAIL_MM2
     lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
     reads = []
     for pr in _prints(lid, w.grey, w.changed, READ_PPM, 0.1 * book.lid_mm2):
@@ -503,7 +561,7 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
             continue
         reads.append((float(d_ship[px, py]), x0 + pr.x / READ_PPM, y0 + pr.y / READ_PPM, pr))
     if not reads:
-        if lid_mm2 < MIN_LID_ABOARD_MM2:
+        if lid_mm2 < min_lid:
             if len(small) < k - 1:  # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it
                 return ChestRead(None, 0.0, 0.0, "the ship's sail has the lids' colour: a chest on its deck is not "
                                  "told from the sail", (), *ship_mm)
