@@ -20,7 +20,10 @@ for each of them, what the piece itself does not tell:
   the ship's window (within ``aboard_mm`` of its centre, nearer it than any chest lying on its
   own) is the ship's chest, its patch turned along the ship's hull; none is an empty hold.
 
-:func:`chests_seen` gathers a frame's chests (:class:`ChestsSeen`) for the tracker.
+  A sail of nearly the lids' colour (Diabolo's yellow) is told apart by its own colour (:func:`_sail_apart`).
+
+:func:`chests_seen` gathers a frame's chests (:class:`ChestsSeen`) for the tracker; with a :class:`ChestWatch`
+only the chests and holds whose windows changed since the last frame are read again (an incremental update).
 
 Enrolment (:func:`enrol_values`): one photo with a face-up chest of each value on a known spot
 (as the pieces are enrolled): the lid colour (the median of the chest's light part) and each
