@@ -485,9 +485,14 @@ def _lid_parts(lid: np.ndarray, book: ValueBook) -> tuple[int, np.ndarray, np.nd
     return k, labels, sizes, small
 
 
+#: the mast's radius (mm) at the ship's centre: no chest lies there, a sail does
+MAST_MM = 1.5
 #: how far apart (Lab, L weighted a half) a sail's own colour must be from the lids' for the two to be told apart
 #: pixel by pixel (Diabolo's yellow sail: about 18)
 MIN_SAIL_APART = 10.0
+#: ... and how far apart for a deck with no lid left beside it to be an empty hold (measured: Diabolo's sail 16-21
+#: apart on the OpenCV 5 stack, 10-11 on the Pi's 4.11, where a laden deck told apart at 10 kept 0.6 mm2 of its lid)
+MIN_SAIL_EMPTY = 15.0
 #: a lid pixel beside such a sail: nearer the lid's colour than the sail's by this much, and this far (mm) from the
 #: sail's own pixels
 SAIL_MARGIN = 4.0
@@ -495,13 +500,15 @@ SAIL_EDGE_MM = 0.6
 
 
 def _sail_apart(lid: np.ndarray, lab: np.ndarray, labels: np.ndarray, big: list[int], book: ValueBook
-                ) -> np.ndarray | None:
-    """The lid mask without a lid-coloured sail: the large parts' own colour (their median: the sail, a whole
-    15 x 10 mm, outweighs any lid beside it) against the enrolled lid colour, each pixel kept when nearer the lid's
-    (Lab, L weighted a half). ``None`` when the two colours lie too close to be told apart (:data:`MIN_SAIL_APART`)."""
+                ) -> tuple[np.ndarray, float] | None:
+    """The lid mask without a lid-coloured sail, and how far apart the two colours lie: the sail's parts' own colour
+    (their median: the sail, a whole 15 x 10 mm, outweighs any lid beside it) against the enrolled lid colour, each
+    pixel kept when nearer the lid's (Lab, L weighted a half). ``None`` when the two colours lie too close to be
+    told apart (:data:`MIN_SAIL_APART`)."""
     w = np.float32([0.5, 1.0, 1.0])
     sail = np.median(lab[np.isin(labels, big) & (lid > 0)], axis=0)
-    if float(np.linalg.norm((sail - book.lid_lab) * w)) < MIN_SAIL_APART:
+    apart = float(np.linalg.norm((sail - book.lid_lab) * w))
+    if apart < MIN_SAIL_APART:
         return None
     d_lid = np.linalg.norm((lab - book.lid_lab) * w, axis=2)
     d_sail = np.linalg.norm((lab - sail) * w, axis=2)
@@ -510,7 +517,7 @@ def _sail_apart(lid: np.ndarray, lab: np.ndarray, labels: np.ndarray, big: list[
     near_sail = cv2.dilate(((lid > 0) & (d_sail <= d_lid)).astype(np.uint8),
                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     out = (lid > 0) & (d_lid + SAIL_MARGIN < d_sail) & (near_sail == 0)
-    return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), apart
 
 
 #: a lid's visible part on a deck under which a chest is taken to be aboard (mm2): an empty deck shows none
@@ -550,10 +557,15 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     # larger: not a chest), the parts a closing 3 mm wide joins taken as one (a sail's flag stripe cuts it in two)
     k, lab_, sizes, small = _lid_parts(lid, book)
     min_lid = MIN_LID_ABOARD_MM2
-    if len(small) < k - 1:  # a lid-coloured patch larger than a lid: a sail of nearly the lids' colour (Diabolo's)
-        apart = _sail_apart(lid, w.lab, lab_, [j for j in range(1, k) if j not in small], book)
+    sail_apart = None  # how far a sail of nearly the lids' colour lies from it, when told apart
+    # a lid-coloured part larger than a lid, or one over the mast (a chest lies clear of it): a sail of nearly the
+    # lids' colour (Diabolo's)
+    sails = {j for j in range(1, k) if j not in small} | set(np.unique(lab_[(d_ship <= MAST_MM) & (lid > 0)]).tolist())
+    sails.discard(0)
+    if sails:
+        apart = _sail_apart(lid, w.lab, lab_, sorted(sails), book)
         if apart is not None:  # told apart by its own colour: the lid is what lies nearer the lids' colour
-            lid = apart
+            lid, sail_apart = apart
             k, lab_, sizes, small = _lid_parts(lid, book)
             min_lid = MIN_LID_BESIDE_SAIL_MM2
     lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
@@ -565,7 +577,9 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         reads.append((float(d_ship[px, py]), x0 + pr.x / READ_PPM, y0 + pr.y / READ_PPM, pr))
     if not reads:
         if lid_mm2 < min_lid:
-            if len(small) < k - 1:  # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it
+            # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it; told apart, the deck
+            # is empty only when the sail's colour lies far from the lids' (nearer, a lid's pixels go with the sail)
+            if len(small) < k - 1 or (sail_apart is not None and sail_apart < MIN_SAIL_EMPTY):
                 return ChestRead(None, 0.0, 0.0, "the ship's sail has the lids' colour: a chest on its deck is not "
                                  "told from the sail", (), *ship_mm)
             return None
