@@ -20,7 +20,10 @@ for each of them, what the piece itself does not tell:
   the ship's window (within ``aboard_mm`` of its centre, nearer it than any chest lying on its
   own) is the ship's chest, its patch turned along the ship's hull; none is an empty hold.
 
-:func:`chests_seen` gathers a frame's chests (:class:`ChestsSeen`) for the tracker.
+  A sail of nearly the lids' colour (Diabolo's yellow) is told apart by its own colour (:func:`_sail_apart`).
+
+:func:`chests_seen` gathers a frame's chests (:class:`ChestsSeen`) for the tracker; with a :class:`ChestWatch`
+only the chests and holds whose windows changed since the last frame are read again (an incremental update).
 
 Enrolment (:func:`enrol_values`): one photo with a face-up chest of each value on a known spot
 (as the pieces are enrolled): the lid colour (the median of the chest's light part) and each
@@ -58,13 +61,15 @@ MIN_SCORE = 0.65
 #: stroke 0.8 mm wide keeps erf(w / (2 sqrt(2) sigma)) of its ink under a blur of sigma mm; below this the
 #: print's marks come apart into fragments (the `hard` camera: 45-72, against 107-120 at `clean` and `default`)
 MIN_INK = 80.0
-#: the half-side (mm) of the window cut round a chest on its own, and round a ship
+#: the half-side (mm) of the window cut round a chest on its own, and round a ship (its deck: within 17 mm of its centre)
 CHEST_WINDOW_MM = 11.0
-SHIP_WINDOW_MM = 20.0
+SHIP_WINDOW_MM = 18.0
 
 
 def _lab(img: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor((np.clip(img, 0, 255) / 255).astype(np.float32), cv2.COLOR_BGR2Lab)
+    """Lab (L 0-100) of a BGR picture (8-bit, or float 0-255). OpenCV's float conversion: faster than its 8-bit one."""
+    f = img.astype(np.float32) if img.dtype == np.uint8 else np.clip(img, 0, 255).astype(np.float32)
+    return cv2.cvtColor(f * np.float32(1 / 255), cv2.COLOR_BGR2Lab)
 
 
 def window(frame: np.ndarray, to_image, centre_mm: tuple[float, float], half_mm: float,
@@ -91,10 +96,11 @@ def _empty_window(empty: np.ndarray, empty_ppm: float, centre_mm: tuple[float, f
 
 
 def _matched(win: np.ndarray, empty_win: np.ndarray) -> np.ndarray:
-    """``win`` brought to the empty board's light: one gain per channel (the window is mostly board)."""
+    """``win`` brought to the empty board's light: one gain per channel (the window is mostly board), 8-bit."""
     a = np.median(win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1  # every third pixel: enough
     b = np.median(empty_win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1
-    return np.clip(win.astype(np.float32) * (b / a), 0, 255)
+    g = b / a
+    return cv2.multiply(win, (float(g[0]), float(g[1]), float(g[2]), 0.0))  # saturated at 255
 
 
 def _lid_mask(lab: np.ndarray, changed: np.ndarray, lid: np.ndarray, tol: float) -> np.ndarray:
@@ -277,10 +283,10 @@ class _Window:
     @classmethod
     def of(cls, win: np.ndarray, empty_win: np.ndarray) -> "_Window":
         m = _matched(win, empty_win)
-        lab, elab = _lab(m), _lab(empty_win.astype(np.float32))
+        lab, elab = _lab(m), _lab(empty_win)
         d = lab - elab
         changed = (d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) > 144  # Lab distance over 12
-        return cls(lab, elab, cv2.cvtColor(m.astype(np.uint8), cv2.COLOR_BGR2GRAY), changed)
+        return cls(lab, elab, cv2.cvtColor(m, cv2.COLOR_BGR2GRAY), changed)
 
 
 def _read_window(w: _Window, book: ValueBook, tol: float, axis_deg: float | None = None
@@ -305,7 +311,7 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
         win = window(frame, to_image, (x, y), CHEST_WINDOW_MM)
         ewin = _empty_window(empty, empty_ppm, (x, y), CHEST_WINDOW_MM)
         m = _matched(win, ewin)
-        lab, elab = _lab(m), _lab(ewin.astype(np.float32))
+        lab, elab = _lab(m), _lab(ewin)
         changed = np.linalg.norm(lab - elab, axis=2) > 12
         changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
         if changed.sum() < 20 * READ_PPM * READ_PPM:
@@ -376,6 +382,10 @@ def _verdict(vals: list[int], best_per: np.ndarray, min_score: float, min_margin
     return value, b, b - r, "", (), order
 
 
+#: the most of every value's strokes (laid where the best value matched, not grown) that may be out of view
+MAX_HIDDEN_ANY = 0.05
+
+
 def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score: float,
                     hidden: np.ndarray | None = None, max_hidden: float = 0.06
                     ) -> tuple[int | None, float, float, str, tuple[int, ...]]:
@@ -414,10 +424,19 @@ def _score_any_turn(pr: "_Print", book: ValueBook, min_margin: float, min_score:
         body = cv2.dilate((t > 0.35 * float(t.max())).astype(np.uint8),
                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(1.2 * READ_PPM) | 1,) * 2)) > 0
         share = float((occ[body] > 0.5).mean()) if body.any() else 1.0
-        if share > max_hidden:
+        # every value's strokes laid there (the same turn, not grown): where another value's strokes are out of
+        # view, what is in view cannot rule that value out (a 7 matched on what shows of an 8 whose loop is under
+        # Diabolo's sail, 6 % of the 7's strokes hidden, 6.5 % of all values')
+        union = np.zeros(t.shape, bool)
+        for turns_v in turned:
+            union |= turns_v[k] > 0.35 * float(turns_v[k].max())
+        share_any = float((occ[union] > 0.5).mean())
+        if share > max_hidden or share_any > MAX_HIDDEN_ANY:
             other = vals[order[1]]
             return None, b, margin, T("the print is partly out of view (under the sail?): {value} ({score}) with "
-                                     "{share} % of it hidden", value=value, score=format(b, ".2f"), share=format(100 * share, ".0f")), (value, other)
+                                     "{share} % of it hidden ({any} % of any value's strokes)", value=value,
+                                     score=format(b, ".2f"), share=format(100 * share, ".0f"),
+                                     any=format(100 * share_any, ".0f")), (value, other)
     return value, b, margin, "", ()
 
 
@@ -445,8 +464,68 @@ def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float,
                      round(y0 + pr.y / READ_PPM, 1))
 
 
+_GRIDS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """x and y (mm) of an n x n window's pixel centres from the window's centre, at READ_PPM."""
+    if n not in _GRIDS:
+        gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
+        _GRIDS[n] = ((gx + 0.5) / READ_PPM - n / (2 * READ_PPM), (gy + 0.5) / READ_PPM - n / (2 * READ_PPM))
+    return _GRIDS[n]
+
+
+def _lid_parts(lid: np.ndarray, book: ValueBook) -> tuple[int, np.ndarray, np.ndarray, list[int]]:
+    """The lid mask's parts (those a closing 3 mm wide joins are one: a sail's flag stripe cuts a lid in two): their
+    count (with the background), labels, sizes (px) and those no larger than a lid."""
+    joined = cv2.morphologyEx(lid, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(3 * READ_PPM) | 1,) * 2))
+    k, labels, _, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    sizes = np.bincount(labels[lid > 0].ravel(), minlength=k)
+    small = [j for j in range(1, k) if sizes[j] <= 1.15 * book.lid_mm2 * READ_PPM * READ_PPM]
+    return k, labels, sizes, small
+
+
+#: the mast's radius (mm) at the ship's centre: no chest lies there, a sail does
+MAST_MM = 1.5
+#: how far apart (Lab, L weighted a half) a sail's own colour must be from the lids' for the two to be told apart
+#: pixel by pixel (Diabolo's yellow sail: about 18)
+MIN_SAIL_APART = 10.0
+#: ... and how far apart for a deck with no lid left beside it to be an empty hold (measured: Diabolo's sail 16-21
+#: apart on the OpenCV 5 stack, 10-11 on the Pi's 4.11, where a laden deck told apart at 10 kept 0.6 mm2 of its lid)
+MIN_SAIL_EMPTY = 15.0
+#: a lid pixel beside such a sail: nearer the lid's colour than the sail's by this much, and this far (mm) from the
+#: sail's own pixels
+SAIL_MARGIN = 4.0
+SAIL_EDGE_MM = 0.6
+
+
+def _sail_apart(lid: np.ndarray, lab: np.ndarray, labels: np.ndarray, big: list[int], book: ValueBook
+                ) -> tuple[np.ndarray, float] | None:
+    """The lid mask without a lid-coloured sail, and how far apart the two colours lie: the sail's parts' own colour
+    (their median: the sail, a whole 15 x 10 mm, outweighs any lid beside it) against the enrolled lid colour, each
+    pixel kept when nearer the lid's (Lab, L weighted a half). ``None`` when the two colours lie too close to be
+    told apart (:data:`MIN_SAIL_APART`)."""
+    w = np.float32([0.5, 1.0, 1.0])
+    sail = np.median(lab[np.isin(labels, big) & (lid > 0)], axis=0)
+    apart = float(np.linalg.norm((sail - book.lid_lab) * w))
+    if apart < MIN_SAIL_APART:
+        return None
+    d_lid = np.linalg.norm((lab - book.lid_lab) * w, axis=2)
+    d_sail = np.linalg.norm((lab - sail) * w, axis=2)
+    # the sail's own pixels, grown by SAIL_EDGE_MM (its edge blurred into the hull is darker: nearer the lid's colour)
+    k = int(2 * SAIL_EDGE_MM * READ_PPM) | 1
+    near_sail = cv2.dilate(((lid > 0) & (d_sail <= d_lid)).astype(np.uint8),
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    out = (lid > 0) & (d_lid + SAIL_MARGIN < d_sail) & (near_sail == 0)
+    return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), apart
+
+
 #: a lid's visible part on a deck under which a chest is taken to be aboard (mm2): an empty deck shows none
 MIN_LID_ABOARD_MM2 = 12.0
+#: the same beside a sail of nearly the lids' colour told apart (:func:`_sail_apart`): its edge stripped, what is
+#: left of a lid is smaller (measured: empty decks of the yellow-sailed Diabolo left 0-1.4 mm2, laden ones 3.4-51)
+MIN_LID_BESIDE_SAIL_MM2 = 3.0
 
 
 def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
@@ -465,20 +544,31 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     w = _Window.of(win, ewin)
     # which pixels of the window are this ship's deck: within aboard_mm of its centre, nearer it than the others
     n = win.shape[0]
-    gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
-    bx, by = x0 + (gx + 0.5) / READ_PPM, y0 + (gy + 0.5) / READ_PPM
-    d_ship = np.hypot(bx - ship_mm[0], by - ship_mm[1])
+    gx, gy = _grid(n)  # mm from the ship's centre (the window is centred on it)
+    d_ship = np.hypot(gx, gy)
     mine = d_ship <= aboard_mm
-    for ox, oy in others:
-        mine &= d_ship <= np.hypot(bx - ox, by - oy)
+    for ox, oy in others:  # nearer the ship than the other: a half-plane, 2 p.(o - s) <= |o - s|^2
+        dx, dy = ox - ship_mm[0], oy - ship_mm[1]
+        if np.hypot(dx, dy) < 2 * (aboard_mm + 1):
+            mine &= 2 * (gx * dx + gy * dy) <= dx * dx + dy * dy
     lid = _lid_mask(w.lab, w.changed, book.lid_lab, tol) & mine.astype(np.uint8)
+    if cv2.countNonZero(lid) < min(MIN_LID_ABOARD_MM2, 0.1 * book.lid_mm2) * READ_PPM * READ_PPM:
+        return None  # too little lid colour on the deck for a lid or a print (what follows would say so too)
     # a lid's visible part: the lid-coloured patches no larger than a lid (a yellow sail is lid-coloured and
-    # larger: not a chest)
     # larger: not a chest), the parts a closing 3 mm wide joins taken as one (a sail's flag stripe cuts it in two)
-    joined = cv2.morphologyEx(lid, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(3 * READ_PPM) | 1,) * 2))
-    k, lab_, _, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    sizes = np.bincount(lab_[lid > 0].ravel(), minlength=k)
-    small = [j for j in range(1, k) if sizes[j] <= 1.15 * book.lid_mm2 * READ_PPM * READ_PPM]
+    k, lab_, sizes, small = _lid_parts(lid, book)
+    min_lid = MIN_LID_ABOARD_MM2
+    sail_apart = None  # how far a sail of nearly the lids' colour lies from it, when told apart
+    # a lid-coloured part larger than a lid, or one over the mast (a chest lies clear of it): a sail of nearly the
+    # lids' colour (Diabolo's)
+    sails = {j for j in range(1, k) if j not in small} | set(np.unique(lab_[(d_ship <= MAST_MM) & (lid > 0)]).tolist())
+    sails.discard(0)
+    if sails:
+        apart = _sail_apart(lid, w.lab, lab_, sorted(sails), book)
+        if apart is not None:  # told apart by its own colour: the lid is what lies nearer the lids' colour
+            lid, sail_apart = apart
+            k, lab_, sizes, small = _lid_parts(lid, book)
+            min_lid = MIN_LID_BESIDE_SAIL_MM2
     lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
     reads = []
     for pr in _prints(lid, w.grey, w.changed, READ_PPM, 0.1 * book.lid_mm2):
@@ -487,8 +577,10 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
             continue
         reads.append((float(d_ship[px, py]), x0 + pr.x / READ_PPM, y0 + pr.y / READ_PPM, pr))
     if not reads:
-        if lid_mm2 < MIN_LID_ABOARD_MM2:
-            if len(small) < k - 1:  # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it
+        if lid_mm2 < min_lid:
+            # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it; told apart, the deck
+            # is empty only when the sail's colour lies far from the lids' (nearer, a lid's pixels go with the sail)
+            if len(small) < k - 1 or (sail_apart is not None and sail_apart < MIN_SAIL_EMPTY):
                 return ChestRead(None, 0.0, 0.0, T("the ship's sail has the lids' colour: a chest on its deck is not "
                                  "told from the sail"), (), *ship_mm)
             return None
@@ -522,13 +614,20 @@ class ChestsSeen:
 
 
 def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
-                pieces: Sequence, ships: Iterable[str]) -> ChestsSeen:
+                pieces: Sequence, ships: Iterable[str], watch: "ChestWatch | None" = None) -> ChestsSeen:
     """The chests among ``pieces`` (``vision.boardpieces.PieceSeen``: templates of kind ``chest``, face down
     when the name says ``down``) and aboard the pieces named in ``ships``: a ship whose best template is
-    one enrolled carrying a chest (kind ``ship laden``) with no print seen on its deck is unsure, not empty."""
+    one enrolled carrying a chest (kind ``ship laden``) with no print seen on its deck is unsure, not empty.
+    With ``watch`` (a :class:`ChestWatch` of this board), a chest or ship that stands where it stood when last
+    read, its window's pixels unchanged, keeps that reading (an incremental update reads only what changed)."""
     out = ChestsSeen()
     ships = set(ships)
     lone = [p for p in pieces if p.kind == "chest"]
+    up = [p for p in lone if p.space is not None and "down" not in (p.name or "")]
+    upk = {id(p): k for k, p in enumerate(up)}
+    aboard = [p for p in pieces if p.name in ships]
+    if watch is not None:
+        watch.begin(frame, to_image, [(p.x_mm, p.y_mm) for p in up], [(p.x_mm, p.y_mm) for p in aboard])
     for p in lone:
         if p.space is None:
             out.unsure.append(T("a chest at ({x}, {y}) mm: {why}", x=format(p.x_mm, ".0f"), y=format(p.y_mm, ".0f"), why=p.unsure or T("on no space")))
@@ -536,16 +635,22 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         if "down" in (p.name or ""):
             out.spaces.setdefault(p.space, []).append(("down", None))
             continue
-        r = read_value(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm))
+        k = upk[id(p)]
+        r = watch.kept("up", k) if watch is not None else _MISS
+        if r is _MISS:
+            r = read_value(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm))
+            if watch is not None:
+                watch.keep("up", k, r)
         if r.unsure:
             out.unsure.append(T("the chest on space {space}: {why}", space=p.space, why=r.unsure))
         out.spaces.setdefault(p.space, []).append(("up", r.value))
-    for p in pieces:
-        if p.name not in ships:
-            continue
-        r = read_aboard(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm),
-                        others_mm=[(q.x_mm, q.y_mm) for q in pieces if q is not p and (q.kind == "chest"
-                                                                                    or q.name in ships)])
+    for k, p in enumerate(aboard):
+        others = [(q.x_mm, q.y_mm) for q in pieces if q is not p and (q.kind == "chest" or q.name in ships)]
+        r = watch.kept("ship", k, _near((p.x_mm, p.y_mm), others)) if watch is not None else _MISS
+        if r is _MISS:
+            r = read_aboard(frame, to_image, empty, empty_ppm, book, (p.x_mm, p.y_mm), others_mm=others)
+            if watch is not None:
+                watch.keep("ship", k, r)
         laden = (p.kind or "").endswith("laden")  # the ship's best template is the one enrolled carrying a chest
         if r is None and laden:  # no print seen on the deck, but it looks laden: not sure
             out.aboard[p.name] = None
@@ -554,4 +659,100 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         out.aboard[p.name] = 0 if r is None else r.value
         if r is not None and r.unsure:
             out.unsure.append(T("the chest aboard {ship}: {why}", ship=p.name, why=r.unsure))
+    if watch is not None:
+        watch.end()
     return out
+
+
+_MISS = object()  # no kept reading
+
+
+def _near(c: tuple[float, float], others: Sequence[tuple[float, float]], aboard_mm: float = 17.0
+          ) -> tuple[tuple[float, float], ...]:
+    """The pieces near enough a ship to share its deck's window (:func:`read_aboard`: a lid nearer them is
+    theirs), sorted: part of what a ship's kept reading depends on."""
+    return tuple(sorted((float(x), float(y)) for x, y in others
+                        if np.hypot(x - c[0], y - c[1]) < 2 * (aboard_mm + 1)))
+
+
+class ChestWatch:
+    """The chests of one board read frame after frame (pass it to :func:`chests_seen`): a chest's reading (a
+    face-up chest's value, a ship's hold) is kept while its piece stands where it stood (within ``moved_mm``)
+    and its window's pixels in the frame did not change: the window's part of the frame, shrunk
+    :data:`SHRINK` times (the sensor's noise averaged out), differs from the last read's by at most ``change``
+    levels in every channel (a hand, a chest put down or taken, a ship beside it moving all change it). So an
+    incremental update reads only the chests the move touched; a bumped board moves every window in the frame
+    and reads them all. No rules, no board: only pixels and board mm. ``read`` and ``kept`` count the
+    readings made and kept (``tablehub bench boards``)."""
+
+    SHRINK = 4
+
+    def __init__(self, change: float = 10.0, moved_mm: float = 1.0):
+        self.change, self.moved_mm = change, moved_mm
+        # per kind (``up``, ``ship``): (centre mm, window's box in the frame, its pixels shrunk, the reading,
+        # the pieces near it)
+        self._last: dict[str, list[tuple]] = {"up": [], "ship": []}
+        self._now: dict[str, list] = {"up": [], "ship": []}
+        self.read = self.kept_n = 0
+
+    def reset(self) -> None:
+        self._last = {"up": [], "ship": []}
+
+    def begin(self, frame: np.ndarray, to_image, up_mm: Sequence[tuple[float, float]],
+              ships_mm: Sequence[tuple[float, float]]) -> None:
+        """This frame's windows: where each face-up chest's and each ship's window lies in the frame (one
+        mapping for them all), and its pixels shrunk."""
+        self._frame = frame
+        self._now = {"up": [], "ship": []}
+        todo = [("up", c, CHEST_WINDOW_MM) for c in up_mm] + [("ship", c, SHIP_WINDOW_MM) for c in ships_mm]
+        if not todo:
+            return
+        corners = np.float64([[x + sx * h, y + sy * h] for _, (x, y), h in todo
+                              for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        px = np.asarray(to_image(corners), np.float64).reshape(-1, 4, 2)
+        fh, fw = frame.shape[:2]
+        for (what, c, _), q in zip(todo, px):
+            if not np.all(np.isfinite(q)):
+                box = (0, 0, 0, 0)
+            else:
+                s = self.SHRINK
+                x0, y0 = max(0, int(q[:, 0].min()) // s * s), max(0, int(q[:, 1].min()) // s * s)
+                x1, y1 = min(fw, int(np.ceil(q[:, 0].max()))), min(fh, int(np.ceil(q[:, 1].max())))
+                box = (x0, y0, x0 + max(0, x1 - x0) // s * s, y0 + max(0, y1 - y0) // s * s)
+            self._now[what].append((tuple(c), box, None, _MISS, ()))
+
+    def _small(self, box: tuple[int, int, int, int]) -> np.ndarray | None:
+        x0, y0, x1, y1 = box
+        if x1 <= x0 or y1 <= y0:
+            return None
+        part = self._frame[y0:y1, x0:x1]
+        return cv2.resize(part, ((x1 - x0) // self.SHRINK, (y1 - y0) // self.SHRINK), interpolation=cv2.INTER_AREA)
+
+    def _same(self, a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
+        return len(a) == len(b) and all(np.hypot(p[0] - q[0], p[1] - q[1]) <= self.moved_mm for p, q in zip(a, b))
+
+    def kept(self, what: str, k: int, near: tuple = ()):
+        """The reading kept for this frame's ``k``-th piece of ``what`` (``up``: a face-up chest, ``ship``: with
+        the pieces ``near`` it), or :data:`_MISS` (it must be read)."""
+        c, box, _, _, _ = self._now[what][k]
+        small = self._small(box)
+        self._now[what][k] = (c, box, small, _MISS, near)
+        if small is None:
+            return _MISS
+        for lc, lbox, lsmall, lread, lnear in self._last[what]:
+            if lbox != box or lsmall is None or not self._same([lc], [c]) or not self._same(lnear, near):
+                continue
+            if float(cv2.absdiff(small, lsmall).max()) <= self.change:
+                self._now[what][k] = (c, box, small, lread, near)
+                self.kept_n += 1
+                return lread
+        return _MISS
+
+    def keep(self, what: str, k: int, reading) -> None:
+        c, box, small, _, near = self._now[what][k]
+        self._now[what][k] = (c, box, small, reading, near)
+        self.read += 1
+
+    def end(self) -> None:
+        self._last = {w: [e for e in v if e[3] is not _MISS] for w, v in self._now.items()}
+        self._frame = None

@@ -101,6 +101,7 @@ class BoardRecognizer:
         self.reference, self.book, self.spaces, self.board_name = reference, book, spaces, board_name
         self.values = values  # the chests' printed values (vision.chests.ValueBook), when enrolled
         self._chests: Any = None  # the chests last read (read again only when the watch re-read the board)
+        self._chest_watch: Any = None  # vision.chests.ChestWatch: only the chests whose windows changed are read
         self.tracker = BoardTracker(BoardRegistrar(reference, lens))
         # a full read when the board moved or the light changed, else only the spaces whose pixels changed
         self.watch = BoardWatch(self.tracker, book, spaces)
@@ -136,8 +137,12 @@ class BoardRecognizer:
             ref = self.reference
             ships = {t.name for t in self.book.templates if t.kind.startswith("ship")}
             if reading.full or reading.reread_mm2 > 0 or self._chests is None:  # else nothing on the board changed
+                if self._chest_watch is None:
+                    from vision.chests import ChestWatch
+
+                    self._chest_watch = ChestWatch()
                 self._chests = chests_seen(frame, self.watch.last.registration.to_image, ref.canvas, ref.ppm,
-                                           self.values, seen, ships)
+                                           self.values, seen, ships, self._chest_watch)
             extras["chests"] = self._chests
         return BoardSeen(pieces, [reading.note] if reading.note else [], self.board_name, guesses, found, extras)
 
@@ -146,6 +151,9 @@ class BoardRecognizer:
         self.tracker.current = None
         self.tracker.board_from_mat = None
         self.watch.reset()
+        self._chests = None
+        if self._chest_watch is not None:
+            self._chest_watch.reset()
 
 
 def load_recognizer(game: str, folder: str | Path, lens: Any = None) -> BoardRecognizer:

@@ -78,10 +78,12 @@ def test_a_chest_aboard_a_ship_is_that_ships_and_an_empty_hold_is_told(table, en
     r = reg.register(frame)
     got = [read_aboard(frame, r.to_image, ref.canvas, 2.0, book, (p.x_mm, p.y_mm)) for p in pieces]
     for i, (v, x) in enumerate(zip(carried, got)):
-        if v == 0 and i == 3:  # Diabolo's yellow sail has the lids' colour: its hold is not told empty, nor laden
-            assert x is not None and x.value is None and "sail" in x.unsure, x
+        if v == 0 and i == 3:  # Diabolo's yellow sail, nearly the lids' colour: told apart, an empty hold; where
+            # the sail is drawn too near the lids' colour to say so (the Pi's OpenCV), unsure, never a value
+            assert x is None or (x.value is None and "lids' colour" in x.unsure), x
+            assert x is None or int(cv2.__version__.split(".")[0]) < 5, x
         elif v == 0:
-            assert x is None  # an empty hold
+            assert x is None, (i, x)  # an empty hold
         else:
             assert x is not None and x.value in (v, None)  # read right, or unsure: never another value
     # most prints in view are read (how many: the boards bench); one near the sail's edge may be unsure
@@ -211,3 +213,31 @@ def test_values_too_blurred_to_read_are_refused_at_enrolment_in_one_line(table):
     with pytest.raises(VisionError, match=r"too blurred to read .*grey levels darker than the lid") as e:
         enrol_values(photo, r.to_image, ref.canvas, 2.0, at)
     assert "\n" not in str(e.value)
+
+
+def test_diabolos_yellow_sail_is_told_from_a_lid_empty_hold_told_laden_never_empty(table, enrolled):
+    """Diabolo's yellow sail lies 18 apart from the lids' colour (Lab, L weighted a half), inside the lid's
+    tolerance: the sail's own colour (the large lid-coloured part's median) is told apart pixel by pixel, so an
+    empty hold is told empty; a chest on its deck anywhere, partly under the sail, is never an empty hold nor
+    another value."""
+    from vision.sim.boardtable import deck_spot
+
+    ref, reg, book = enrolled
+    rng = np.random.default_rng(23)
+    c = table.board.centres
+    spaces = list(table.board.spaces)[70:82]
+    carried = [0, 0, 0, 0, 0, 0, 4000, 5000, 6000, 7000, 8000, 6000]
+    pieces = [BoardPiece("ship", 3, *c[s], float(rng.uniform(0, 360)), carries=v, deck=deck_spot(rng) if v else None)
+              for v, s in zip(carried, spaces)]
+    got = []
+    for k in range(0, 12, 6):
+        frame, _ = shoot(table, pieces[k:k + 6], "clean", 40 + k, origin=(41.0, 39.0), angle=0.5)
+        r = reg.register(frame)
+        got += [read_aboard(frame, r.to_image, ref.canvas, 2.0, book, (p.x_mm, p.y_mm)) for p in pieces[k:k + 6]]
+    empty = [x for v, x in zip(carried, got) if v == 0]
+    assert all(x is None or (x.value is None and x.unsure) for x in empty), empty  # never a value on an empty deck
+    if int(cv2.__version__.split(".")[0]) >= 5:  # the sail drawn 16-21 apart from the lids' colour: told empty
+        assert sum(x is None for x in empty) >= 5, empty  # (before: every one "the sail has the lids' colour")
+    # (the Pi's OpenCV 4.11 draws it 10-11 apart: too near to call a deck empty, unsure, MIN_SAIL_EMPTY)
+    for v, x in zip(carried[6:], got[6:]):
+        assert x is not None and x.value in (v, None), (v, x)  # laden: never empty, never another value
