@@ -884,9 +884,18 @@ class Recognizer:
         scores = np.array([self._outline_score(frame, to_frame, Grid(grid.origin_mm, grid.angle_deg + float(da),
                                                                      grid.pitch_mm)) for da in turns])
         i = int(np.argmax(scores))
-        log.debug("squaring: best %s at %s", scores[i], turns[i])
         if i in (0, len(turns) - 1):
-            return grid  # at the end of the range: not a clear outline
+            # sharpest at the end of the range: the outline may lie further on that side (a start tile taken from
+            # the lattice of its own edges was 3.15 degrees off); look on up to twice as far, and take it only
+            # where it peaks there
+            side = 1.0 if i else -1.0
+            turns = side * np.arange(self.squaring_span, 2 * self.squaring_span + 1e-6, self.squaring_step)
+            scores = np.array([self._outline_score(frame, to_frame, Grid(grid.origin_mm, grid.angle_deg + float(da),
+                                                                         grid.pitch_mm)) for da in turns])
+            i = int(np.argmax(scores))
+            if i in (0, len(turns) - 1):
+                return grid  # no peak there either: not a clear outline
+        log.debug("squaring: best %s at %s", scores[i], turns[i])
         best = Grid(grid.origin_mm, grid.angle_deg + float(turns[i]), grid.pitch_mm)
         # between the steps: the outline's sharpness is flat there (a quarter degree smears an edge by a
         # fifth of a pixel), its sides' slopes are not
@@ -923,7 +932,31 @@ class Recognizer:
     def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> bool:
         gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
         guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
-        return guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8
+        if guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8:
+            return True
+        # the start tile's twins unturned (its picture but for a detail: Südsee's D1 and D2, a glyph apart) lie at
+        # the same place and turn, and a blurred frame cannot tell them apart: the place is clear when the best
+        # *other* picture is far behind (else the start tile was taken from the lattice of one tile's edges,
+        # 3 degrees off on the field camera at hard, and every cell six out was misread)
+        from .tiles import _confidence
+        same = self._start_and_twins()
+        if (guess.tile, guess.rotation) not in same:
+            return False
+        others = [c.score for c in guess.runners_up if (c.tile, c.rotation) not in same]
+        return bool(others) and _confidence(guess.score, max(others)) >= 0.8
+
+    start_twin_share = 0.1
+    """Unturned tiles whose picture differs clearly from the start tile's on less than this share of the pixels
+    (Südsee's D1 and D2: 3-4 %, the next tile 28 %) stand at the start tile's place and turn."""
+
+    def _start_and_twins(self) -> frozenset[tuple[str, int]]:
+        """The start tile unturned and the tiles whose pictures differ from it only in a small detail, unturned,
+        as (tile, rotation)."""
+        clf = self.classifier
+        j0 = clf.ids.index(self.catalog.start)
+        share = clf.differing_share(j0)
+        return frozenset((clf.ids[k], clf.rots[k]) for k in range(len(clf.ids))
+                         if clf.rots[k] == 0 and (share[k] < self.start_twin_share or clf.look[k] == clf.look[j0]))
 
     def _start_inner(self) -> tuple[np.ndarray, float]:
         """The start tile's template without its outer ring of START_RING_PX pixels, and its norm: an
