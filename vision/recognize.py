@@ -761,14 +761,18 @@ class Recognizer:
         # cell, the costly part): best places first, and none scoring below the best clear one by more than
         # _nearest_centre's tie, which could not be chosen anyway
         clear_at: list[int] = []
+        twin_at: list[int] = []     # clear but for the start tile's twins: taken when no place is clear
         for i in sorted(range(len(places)), key=lambda i: -places[i][0]):
             if places[i][0] < self.thresholds.start_min_score:
                 break
             if clear_at and places[i][0] < places[clear_at[0]][0] - self.start_tie:
                 break
-            if self._is_start(frame, to_frame, places[i][1]):
+            seen = self._is_start(frame, to_frame, places[i][1])
+            if seen == 2:
                 clear_at.append(i)
-        clear = [self._refine_start(frame, to_frame, guesses[i]) for i in sorted(clear_at)]
+            elif seen == 1:
+                twin_at.append(i)
+        clear = [self._refine_start(frame, to_frame, guesses[i]) for i in sorted(clear_at or twin_at)]
         if clear:
             return self._nearest_centre(clear, self.start_tie)
         if lattice[1] is None or lattice[0] < 0.3:
@@ -929,21 +933,23 @@ class Recognizer:
     start_tie = 0.03
     """Places of the start tile scoring within this of the best are twins: the one nearest the middle is taken."""
 
-    def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> bool:
+    def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> int:
+        """2: cell (0, 0) of ``grid`` shows the start tile unturned, clearly; 1: the start tile or one of its
+        twins (:meth:`_start_and_twins`), clearly, but not which; 0: neither."""
         gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
         guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
         if guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8:
-            return True
+            return 2
         # the start tile's twins unturned (its picture but for a detail: Südsee's D1 and D2, a glyph apart) lie at
         # the same place and turn, and a blurred frame cannot tell them apart: the place is clear when the best
-        # *other* picture is far behind (else the start tile was taken from the lattice of one tile's edges,
-        # 3 degrees off on the field camera at hard, and every cell six out was misread)
+        # *other* picture is far behind (else the lone start tile of a first frame was taken from the lattice of
+        # its own edges, 3 degrees off on the field camera at hard, and every cell six out was misread)
         from .tiles import _confidence
         same = self._start_and_twins()
         if (guess.tile, guess.rotation) not in same:
-            return False
+            return 0
         others = [c.score for c in guess.runners_up if (c.tile, c.rotation) not in same]
-        return bool(others) and _confidence(guess.score, max(others)) >= 0.8
+        return int(bool(others) and _confidence(guess.score, max(others)) >= 0.8)
 
     start_twin_share = 0.1
     """Unturned tiles whose picture differs clearly from the start tile's on less than this share of the pixels
