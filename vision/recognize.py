@@ -31,6 +31,7 @@ import numpy as np
 from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
+from .colourcast import apply_gains, lab_under_gains, neutral_gains, paper_white
 from .cputime import StageClock
 from .geometry import TileGeometry
 from .mat import Mat
@@ -217,6 +218,15 @@ class Recognizer:
             log.warning("references lack %d catalog tiles (%s...): they cannot be recognised",
                         len(missing), ", ".join(missing[:5]))
         self.catalog = catalog
+        # references and player colours in neutral light, when the enrolment measured its light (vision.colourcast)
+        self._neutral = (neutral_gains((refs.meta or {}).get("white_bgr")) if self.white_balance and self.neutral_light
+                         else np.ones(3, np.float32))
+        if not np.all(np.abs(self._neutral - 1.0) < 0.01):
+            refs = replace(refs, images=apply_gains(refs.images, self._neutral))
+            if colours is not None:
+                labs = lab_under_gains([c.lab for c in colours.colours], self._neutral)
+                colours = replace(colours, colours=[replace(c, lab=tuple(float(v) for v in lab))
+                                                    for c, lab in zip(colours.colours, labs)])
         self.refs = refs
         self.mat = mat
         self.geometry = geometry
@@ -599,7 +609,9 @@ class Recognizer:
         if not self.white_balance:
             return np.ones(3, np.float32)
         if ref:
-            return np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0).astype(np.float32)
+            # to the enrolment's look by the mat, then into neutral light by the enrolment's paper white
+            return (np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0)
+                    * self._neutral).astype(np.float32)
         if self._white_bgr is not None:
             white = np.maximum(self._white_bgr, 1.0)
             return np.clip(float(white.mean()) / white, 0.6, 1.6).astype(np.float32)
@@ -936,7 +948,7 @@ class Recognizer:
     def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> int:
         """2: cell (0, 0) of ``grid`` shows the start tile unturned, clearly; 1: the start tile or one of its
         twins (:meth:`_start_and_twins`), clearly, but not which; 0: neither."""
-        gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
+        gc = self._in_light(GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX))
         guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
         if guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8:
             return 2
@@ -1012,7 +1024,7 @@ class Recognizer:
             base = best[1] if _round else guess
             for da in np.arange(-span, span + 1e-6, step):
                 g = Grid(base.origin_mm, base.angle_deg + float(da), self.pitch)
-                gc = GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, MARGIN_PX)
+                gc = self._in_light(GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, MARGIN_PX))
                 feat = to_features(gc.image)
                 res = _match_map(feat, t, norm)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
@@ -1034,7 +1046,7 @@ class Recognizer:
         places come out within about 0.02, a millimetre and a degree (two turns) of the full search's."""
         r = START_RING_PX
         lo = MARGIN_PX + r - reach
-        gc = GridSampler().sample(frame, to_frame, None, guess, 0, 0, 1, 1, TILE_PX, MARGIN_PX)
+        gc = self._in_light(GridSampler().sample(frame, to_frame, None, guess, 0, 0, 1, 1, TILE_PX, MARGIN_PX))
         image = to_features(gc.image)
         side = TILE_PX - 2 * r
         _, spread = _match_stats(image, side)
@@ -1122,28 +1134,9 @@ class Recognizer:
         return self._mat_bgr
 
     def _paper_white(self, frame: np.ndarray, to_frame: MapFn) -> np.ndarray | None:
-        """BGR of the markers' white quiet zone (a ring one marker cell wide around each marker, the part in
-        view), or None when too little of it is in view. Paper is white under any light: its colour in the
-        frame is the light's cast."""
-        pts = []
-        t = np.linspace(-1.0, 1.0, 17)
-        for mid in self.mat.marker_ids:
-            cx, cy = self.mat.marker_centre(mid)
-            half = self.mat.marker_mm / 2 * (1 + 0.6 / 3)     # the middle of the quiet zone (1/6 marker wide)
-            ring = np.concatenate([np.column_stack([cx + half * t, np.full_like(t, cy - half)]),
-                                   np.column_stack([cx + half * t, np.full_like(t, cy + half)]),
-                                   np.column_stack([np.full_like(t, cx - half), cy + half * t]),
-                                   np.column_stack([np.full_like(t, cx + half), cy + half * t])])
-            pts.append(ring)
-        fr = np.round(to_frame(np.concatenate(pts))).astype(int)
-        h, w = frame.shape[:2]
-        ok = (fr[:, 0] >= 0) & (fr[:, 0] < w) & (fr[:, 1] >= 0) & (fr[:, 1] < h)
-        if ok.sum() < 24:
-            return None
-        px = frame[fr[ok, 1], fr[ok, 0]].astype(np.float32)
-        bright = px.sum(axis=1)
-        px = px[bright >= np.percentile(bright, 40)]        # a finger or a shadow on a marker's edge: the rest
-        return np.median(px, axis=0)
+        """BGR of the markers' white quiet zone, or None when too little of it is in view
+        (:func:`vision.colourcast.paper_white`)."""
+        return paper_white(frame, to_frame, self.mat)
 
     def _balance(self, gc: GridCanvas, mat_bgr: np.ndarray) -> GridCanvas:
         """Scale the canvas's colour channels so the mat looks as it did at enrolment (white balance, exposure)."""
@@ -1156,6 +1149,16 @@ class Recognizer:
 
     white_balance = True
     """Correct each frame's colour balance against the mat colour seen at enrolment."""
+
+    neutral_light = True
+    """... and read in neutral light: references, player colours and frames turned by the gains that make the
+    enrolment's paper white grey (when the enrolment measured it, ``refs.meta["white_bgr"]``)."""
+
+    def _in_light(self, gc: GridCanvas) -> GridCanvas:
+        """``gc`` balanced as :meth:`_balance` does, by the mat colour last measured (the start search samples
+        the frame cell by cell; it compared them with the references unbalanced, right only while the frame's
+        light was the enrolment's: a magenta cast, or references in neutral light, lost the start tile)."""
+        return gc if self._mat_bgr is None else self._balance(gc, self._mat_bgr)
 
     def _occupied(self, gc: GridCanvas, cells: Sequence[Cell], mat_bgr: np.ndarray, table_bgr: np.ndarray | None,
                   play: frozenset[Cell], sigs: Mapping[Cell, np.ndarray], bare: Mapping[Cell, np.ndarray]
