@@ -746,7 +746,7 @@ class Recognizer:
             t = self.classifier.templates[j0 + k]
             tc = centre_lightness(cv2.resize(t, (coarse_px, coarse_px), interpolation=cv2.INTER_AREA))
             res = _match_map(small, tc)
-            res[cover[:res.shape[0], :res.shape[1]] < 0.7] = -1.0
+            res[cover[:res.shape[0], :res.shape[1]] < self.start_cover] = -1.0
             for _ in range(self.start_peaks):
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 peaks.append((s, k, lx, ly))
@@ -939,6 +939,11 @@ class Recognizer:
         cx, cy = self.mat.play_centre_mm
         near = [o for o in options if o[0] >= best - tie]
         return min(near, key=lambda o: (o[1].origin_mm[0] - cx) ** 2 + (o[1].origin_mm[1] - cy) ** 2)[1]
+
+    start_cover = 0.5
+    """The start tile is looked for where at least this share of a cell is unlike the bare mat. It was 0.7: Südsee's
+    start tile on the field camera's olive cloth, its red band within the mat distance of the cloth in that light,
+    showed 0.60 in a first frame at ``hard`` and was not looked at (no start tile found); bare mat shows 0-0.05."""
 
     start_peaks = 10
     """How many places that look most like the start tile are examined closely."""
