@@ -2,17 +2,18 @@
 
 Paper is white under any light, so the colour of the markers' quiet zone in a frame is the light's
 cast (and the camera's white balance). Per-channel gains that make it grey put a picture in neutral
-light, where the colours a set is drawn in are farthest apart.
+light, as a scanner sees a tile.
 
-Why it matters (issue 14, the field camera): the references and the player colours were learnt
-under the enrolment session's warm light and read in the same warm light. Under a warm cast the
-blue channel carries little and colours crowd together: 2.3 % of Südsee's drawn art (its red reef
-against the red figure, its sand against the yellow one) lay within the covered test's 20 Lab
-units of a player colour on the field camera at ``hard`` against 0.01 % on the renderer's own
-camera, and the classifier left those parts of bare tiles out as "under a figure" and read glyph
-twins instead. In neutral light the share fell to 0.4 % (sand: 17.6 % to 2.3 %).
+Why it was built (issue 14, the field camera): the references and the player colours are learnt under the
+enrolment session's light and read by balancing each frame to it (the mat's colour). Under the field camera's
+warm light Südsee's red reef and sand lie near the red and yellow player colours, and bare tiles were read as
+partly covered there (their glyph twins guessed). Turned into neutral light by the enrolment's paper white, the
+share of the drawn art within 20 Lab units of the yellow figure fell from 0.2 % to 0 and of the red from 14 %
+to 10 %, but of the blue rose from 1.7 % to 3.5 % (one enrolment at ``hard``); on the bench it helped one seed
+and cost another (docs/vision.md, "Südsee on the field camera"), so the recogniser reads in neutral light only
+when asked (``Recognizer.neutral_light``).
 
-The enrolment stores its paper white (``ReferenceSet.meta["white_bgr"]``); the recogniser turns
+The enrolment stores its paper white (``ReferenceSet.meta["white_bgr"]``); asked to, the recogniser turns
 its references and player colours into neutral light once (:func:`neutral_gains`) and every frame
 likewise (its mat's colour against the enrolment's, then the enrolment's neutral gains).
 """

@@ -1155,9 +1155,11 @@ class Recognizer:
     white_balance = True
     """Correct each frame's colour balance against the mat colour seen at enrolment."""
 
-    neutral_light = True
+    neutral_light = False
     """... and read in neutral light: references, player colours and frames turned by the gains that make the
-    enrolment's paper white grey (when the enrolment measured it, ``refs.meta["white_bgr"]``)."""
+    enrolment's paper white grey (when the enrolment measured it, ``refs.meta["white_bgr"]``). Off: on Südsee's
+    field camera at ``hard`` it moved tiles right from 95.7 to 98.4 % at seed 1 and from 97.8 to 96.9 % at seed 2
+    (docs/vision.md, "Südsee on the field camera"); not measured on Neues Land."""
 
     def _in_light(self, gc: GridCanvas) -> GridCanvas:
         """``gc`` balanced as :meth:`_balance` does, by the mat colour last measured (the start search samples

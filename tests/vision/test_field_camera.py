@@ -7,9 +7,9 @@ was read as itself and as its twins D1 and D2 (the same drawn picture but for a 
 equal scores, so its place never counted as clear: the grid was taken from the lattice of the lone tile's own
 edges, up to 3 degrees off, which puts a cell six out 14 mm away (61 % of tiles right on the bench's seed 2).
 
-The colours: under the enrolment session's warm light Südsee's red reef and sand lay within the covered test's
-reach of the red and yellow player colours, so bare tiles were read as partly covered and their glyph twins
-guessed (``vision.colourcast``).
+The colours: the start search compared the cells it sampled with the references unbalanced (right only while a
+frame's light is the enrolment's), and the enrolment now records its light for reading in neutral light
+(``vision.colourcast``, off by default: ``Recognizer.neutral_light``).
 """
 from __future__ import annotations
 
@@ -98,10 +98,12 @@ def test_squaring_the_lone_start_tile_reaches_past_three_degrees(field_suedsee, 
     assert _angle_error(squared, lattice) <= 0.5, f"squared to {squared.angle_deg:.2f}, laid at {lattice[1]:.2f}"
 
 
-def test_the_enrolment_records_its_light_and_the_recogniser_reads_in_neutral_light(field_suedsee):
+def test_the_enrolment_records_its_light_and_the_recogniser_reads_in_neutral_light(field_suedsee, monkeypatch):
     from vision.colourcast import neutral_gains
 
-    _, rec, refs, _ = field_suedsee
+    setup, _, refs, colours = field_suedsee
+    monkeypatch.setattr(Recognizer, "neutral_light", True)
+    rec = Recognizer(setup.catalog, refs, Mat.default(), geometry=setup.geometry, colours=colours)
     white = np.asarray(refs.meta["white_bgr"], np.float32)
     # the field camera's warm light (B 0.74, G 0.95, R 1.3 and a little more red at enrolment): blue the weakest
     assert white[0] < white[1] < white[2], f"the markers' paper under warm light: {white}"
@@ -137,11 +139,12 @@ def test_under_a_magenta_cast_the_start_search_reads_the_cells_in_balanced_light
     assert _angle_error(grid, lattice) <= 0.5, f"grid {grid} against the tile laid at {lattice}"
 
 
-def test_refs_without_a_recorded_light_are_read_as_before(field_suedsee):
+def test_refs_without_a_recorded_light_are_read_as_before(field_suedsee, monkeypatch):
     """Scans and references enrolled before the light was recorded: no neutral gains, the mat balance alone."""
     import dataclasses
 
     setup, _, refs, colours = field_suedsee
+    monkeypatch.setattr(Recognizer, "neutral_light", True)
     meta = {k: v for k, v in refs.meta.items() if k != "white_bgr"}
     rec = Recognizer(setup.catalog, dataclasses.replace(refs, meta=meta), Mat.default(), geometry=setup.geometry,
                      colours=colours)
