@@ -888,13 +888,7 @@ class Recognizer:
         its picture does (flat drawn art is unsure by a degree or two, which puts cells far from the start
         tile millimetres off). Unchanged when a neighbouring cell is not bare mat."""
         gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
-        d = bgr_to_lab(gc.image) - bgr_to_lab(mat_bgr)
-        d[..., 0] *= 0.5
-        not_mat = np.linalg.norm(d, axis=2) > self.thresholds.mat_distance
-        ring = not_mat.copy()
-        a, b = MARGIN_PX + TILE_PX - 4, MARGIN_PX + 2 * TILE_PX + 4
-        ring[a:b, a:b] = False
-        if ring.mean() > 0.01:
+        if not self._alone(gc, mat_bgr):
             return grid  # other tiles (or hands) around it: their edges would be mistaken for its own
         turns = np.arange(-self.squaring_span, self.squaring_span + 1e-6, self.squaring_step)
         scores = np.array([self._outline_score(frame, to_frame, Grid(grid.origin_mm, grid.angle_deg + float(da),
@@ -919,6 +913,15 @@ class Recognizer:
         if turn is None or abs(turn) > self.squaring_step:
             return best  # no clear sides, or they disagree with their sharpness by more than a step
         return Grid(grid.origin_mm, best.angle_deg + turn, grid.pitch_mm)
+
+    def _alone(self, gc: GridCanvas, mat_bgr: np.ndarray) -> bool:
+        """Whether the cells around the middle one of a 3 x 3 canvas (unbalanced) are bare mat: a tile alone."""
+        d = bgr_to_lab(gc.image) - bgr_to_lab(mat_bgr)
+        d[..., 0] *= 0.5
+        ring = np.linalg.norm(d, axis=2) > self.thresholds.mat_distance
+        a, b = MARGIN_PX + TILE_PX - 4, MARGIN_PX + 2 * TILE_PX + 4
+        ring[a:b, a:b] = False
+        return bool(ring.mean() <= 0.01)
 
     @staticmethod
     def _outline_score(frame: np.ndarray, to_frame: MapFn, g: Grid) -> float:
@@ -952,11 +955,14 @@ class Recognizer:
 
     def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> int:
         """2: cell (0, 0) of ``grid`` shows the start tile unturned, clearly; 1: the start tile or one of its
-        twins (:meth:`_start_and_twins`), clearly, but not which; 0: neither."""
-        gc = self._in_light(GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX))
+        twins (:meth:`_start_and_twins`), clearly, but not which, lying alone (the game's first frame); 0: neither."""
+        raw = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
+        gc = self._in_light(raw)
         guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
         if guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8:
             return 2
+        if self._mat_bgr is None or not self._alone(raw, self._mat_bgr):
+            return 0    # among other tiles the lattice of all their edges gives the grid better than one picture
         # the start tile's twins unturned (its picture but for a detail: Südsee's D1 and D2, a glyph apart) lie at
         # the same place and turn, and a blurred frame cannot tell them apart: the place is clear when the best
         # *other* picture is far behind (else the lone start tile of a first frame was taken from the lattice of
