@@ -29,6 +29,7 @@ import numpy as np
 from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
 
 from . import VisionError
+from .colourcast import paper_white
 from .mat import Mat
 from .refs import TILE_PX, ReferenceSet
 from .tiles import CatalogInfo, Grid, mat_margin_pixels
@@ -184,9 +185,13 @@ def refs_from_frames(frames: Sequence[np.ndarray], mappings: Sequence[MapFn], ca
     sums = np.zeros((n, TILE_PX, TILE_PX, 3), np.float64)
     counts = np.zeros(n)
     mat_bgr = []
+    whites = []
     for frame, to_frame, b in zip(frames, mappings, batches):
         margin = mat_margin_pixels(frame, to_frame, mat.play_rect_mm, min(12.0, mat.play_origin_mm[1] / 2))
         mat_bgr.append(np.median(margin.astype(np.float64), axis=0))
+        white = paper_white(frame, to_frame, mat)   # the light's colour in this session (vision.colourcast)
+        if white is not None:
+            whites.append(white)
         bg = background if background is not None else background_lab(margin.reshape(-1, 1, 3))
         for i in range(layout.capacity):
             k = b * layout.capacity + i
@@ -199,7 +204,9 @@ def refs_from_frames(frames: Sequence[np.ndarray], mappings: Sequence[MapFn], ca
     return ReferenceSet(game=catalog.game, tile_ids=list(catalog.tile_ids), images=images, camera=camera,
                         source=f"camera:{len(frames)} photos", counts=[catalog.counts.get(t, 1) for t in catalog.tile_ids],
                         meta={"gap_mm": gap_mm, "tile_mm": mat.tile_mm,
-                              "mat_bgr": [round(float(v), 2) for v in np.mean(mat_bgr, axis=0)]})
+                              "mat_bgr": [round(float(v), 2) for v in np.mean(mat_bgr, axis=0)],
+                              **({"white_bgr": [round(float(v), 2) for v in np.mean(whites, axis=0)]}
+                                 if whites else {})})
 
 
 # --------------------------------------------------------------------------- simulated enrolment

@@ -31,6 +31,7 @@ import numpy as np
 from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
+from .colourcast import apply_gains, lab_under_gains, neutral_gains, paper_white
 from .cputime import StageClock
 from .geometry import TileGeometry
 from .mat import Mat
@@ -217,6 +218,15 @@ class Recognizer:
             log.warning("references lack %d catalog tiles (%s...): they cannot be recognised",
                         len(missing), ", ".join(missing[:5]))
         self.catalog = catalog
+        # references and player colours in neutral light, when the enrolment measured its light (vision.colourcast)
+        self._neutral = (neutral_gains((refs.meta or {}).get("white_bgr")) if self.white_balance and self.neutral_light
+                         else np.ones(3, np.float32))
+        if not np.all(np.abs(self._neutral - 1.0) < 0.01):
+            refs = replace(refs, images=apply_gains(refs.images, self._neutral))
+            if colours is not None:
+                labs = lab_under_gains([c.lab for c in colours.colours], self._neutral)
+                colours = replace(colours, colours=[replace(c, lab=tuple(float(v) for v in lab))
+                                                    for c, lab in zip(colours.colours, labs)])
         self.refs = refs
         self.mat = mat
         self.geometry = geometry
@@ -599,7 +609,9 @@ class Recognizer:
         if not self.white_balance:
             return np.ones(3, np.float32)
         if ref:
-            return np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0).astype(np.float32)
+            # to the enrolment's look by the mat, then into neutral light by the enrolment's paper white
+            return (np.clip(np.asarray(ref, np.float32) / np.maximum(mat_bgr, 1.0), 0.5, 2.0)
+                    * self._neutral).astype(np.float32)
         if self._white_bgr is not None:
             white = np.maximum(self._white_bgr, 1.0)
             return np.clip(float(white.mean()) / white, 0.6, 1.6).astype(np.float32)
@@ -734,7 +746,7 @@ class Recognizer:
             t = self.classifier.templates[j0 + k]
             tc = centre_lightness(cv2.resize(t, (coarse_px, coarse_px), interpolation=cv2.INTER_AREA))
             res = _match_map(small, tc)
-            res[cover[:res.shape[0], :res.shape[1]] < 0.7] = -1.0
+            res[cover[:res.shape[0], :res.shape[1]] < self.start_cover] = -1.0
             for _ in range(self.start_peaks):
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 peaks.append((s, k, lx, ly))
@@ -761,14 +773,18 @@ class Recognizer:
         # cell, the costly part): best places first, and none scoring below the best clear one by more than
         # _nearest_centre's tie, which could not be chosen anyway
         clear_at: list[int] = []
+        twin_at: list[int] = []     # clear but for the start tile's twins: taken when no place is clear
         for i in sorted(range(len(places)), key=lambda i: -places[i][0]):
             if places[i][0] < self.thresholds.start_min_score:
                 break
             if clear_at and places[i][0] < places[clear_at[0]][0] - self.start_tie:
                 break
-            if self._is_start(frame, to_frame, places[i][1]):
+            seen = self._is_start(frame, to_frame, places[i][1])
+            if seen == 2:
                 clear_at.append(i)
-        clear = [self._refine_start(frame, to_frame, guesses[i]) for i in sorted(clear_at)]
+            elif seen == 1:
+                twin_at.append(i)
+        clear = [self._refine_start(frame, to_frame, guesses[i]) for i in sorted(clear_at or twin_at)]
         if clear:
             return self._nearest_centre(clear, self.start_tie)
         if lattice[1] is None or lattice[0] < 0.3:
@@ -872,21 +888,24 @@ class Recognizer:
         its picture does (flat drawn art is unsure by a degree or two, which puts cells far from the start
         tile millimetres off). Unchanged when a neighbouring cell is not bare mat."""
         gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
-        d = bgr_to_lab(gc.image) - bgr_to_lab(mat_bgr)
-        d[..., 0] *= 0.5
-        not_mat = np.linalg.norm(d, axis=2) > self.thresholds.mat_distance
-        ring = not_mat.copy()
-        a, b = MARGIN_PX + TILE_PX - 4, MARGIN_PX + 2 * TILE_PX + 4
-        ring[a:b, a:b] = False
-        if ring.mean() > 0.01:
+        if not self._alone(gc, mat_bgr):
             return grid  # other tiles (or hands) around it: their edges would be mistaken for its own
         turns = np.arange(-self.squaring_span, self.squaring_span + 1e-6, self.squaring_step)
         scores = np.array([self._outline_score(frame, to_frame, Grid(grid.origin_mm, grid.angle_deg + float(da),
                                                                      grid.pitch_mm)) for da in turns])
         i = int(np.argmax(scores))
-        log.debug("squaring: best %s at %s", scores[i], turns[i])
         if i in (0, len(turns) - 1):
-            return grid  # at the end of the range: not a clear outline
+            # sharpest at the end of the range: the outline may lie further on that side (a start tile taken from
+            # the lattice of its own edges was 3.15 degrees off); look on up to twice as far, and take it only
+            # where it peaks there
+            side = 1.0 if i else -1.0
+            turns = side * np.arange(self.squaring_span, 2 * self.squaring_span + 1e-6, self.squaring_step)
+            scores = np.array([self._outline_score(frame, to_frame, Grid(grid.origin_mm, grid.angle_deg + float(da),
+                                                                         grid.pitch_mm)) for da in turns])
+            i = int(np.argmax(scores))
+            if i in (0, len(turns) - 1):
+                return grid  # no peak there either: not a clear outline
+        log.debug("squaring: best %s at %s", scores[i], turns[i])
         best = Grid(grid.origin_mm, grid.angle_deg + float(turns[i]), grid.pitch_mm)
         # between the steps: the outline's sharpness is flat there (a quarter degree smears an edge by a
         # fifth of a pixel), its sides' slopes are not
@@ -894,6 +913,15 @@ class Recognizer:
         if turn is None or abs(turn) > self.squaring_step:
             return best  # no clear sides, or they disagree with their sharpness by more than a step
         return Grid(grid.origin_mm, best.angle_deg + turn, grid.pitch_mm)
+
+    def _alone(self, gc: GridCanvas, mat_bgr: np.ndarray) -> bool:
+        """Whether the cells around the middle one of a 3 x 3 canvas (unbalanced) are bare mat: a tile alone."""
+        d = bgr_to_lab(gc.image) - bgr_to_lab(mat_bgr)
+        d[..., 0] *= 0.5
+        ring = np.linalg.norm(d, axis=2) > self.thresholds.mat_distance
+        a, b = MARGIN_PX + TILE_PX - 4, MARGIN_PX + 2 * TILE_PX + 4
+        ring[a:b, a:b] = False
+        return bool(ring.mean() <= 0.01)
 
     @staticmethod
     def _outline_score(frame: np.ndarray, to_frame: MapFn, g: Grid) -> float:
@@ -915,15 +943,49 @@ class Recognizer:
         near = [o for o in options if o[0] >= best - tie]
         return min(near, key=lambda o: (o[1].origin_mm[0] - cx) ** 2 + (o[1].origin_mm[1] - cy) ** 2)[1]
 
+    start_cover = 0.5
+    """The start tile is looked for where at least this share of a cell is unlike the bare mat. It was 0.7: Südsee's
+    start tile on the field camera's olive cloth, its red band within the mat distance of the cloth in that light,
+    showed 0.60 in a first frame at ``hard`` and was not looked at (no start tile found); bare mat shows 0-0.05."""
+
     start_peaks = 10
     """How many places that look most like the start tile are examined closely."""
     start_tie = 0.03
     """Places of the start tile scoring within this of the best are twins: the one nearest the middle is taken."""
 
-    def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> bool:
-        gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
+    def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> int:
+        """2: cell (0, 0) of ``grid`` shows the start tile unturned, clearly; 1: the start tile or one of its
+        twins (:meth:`_start_and_twins`), clearly, but not which, lying alone (the game's first frame); 0: neither."""
+        raw = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
+        gc = self._in_light(raw)
         guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
-        return guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8
+        if guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8:
+            return 2
+        if self._mat_bgr is None or not self._alone(raw, self._mat_bgr):
+            return 0    # among other tiles the lattice of all their edges gives the grid better than one picture
+        # the start tile's twins unturned (its picture but for a detail: Südsee's D1 and D2, a glyph apart) lie at
+        # the same place and turn, and a blurred frame cannot tell them apart: the place is clear when the best
+        # *other* picture is far behind (else the lone start tile of a first frame was taken from the lattice of
+        # its own edges, 3 degrees off on the field camera at hard, and every cell six out was misread)
+        from .tiles import _confidence
+        same = self._start_and_twins()
+        if (guess.tile, guess.rotation) not in same:
+            return 0
+        others = [c.score for c in guess.runners_up if (c.tile, c.rotation) not in same]
+        return int(bool(others) and _confidence(guess.score, max(others)) >= 0.8)
+
+    start_twin_share = 0.1
+    """Unturned tiles whose picture differs clearly from the start tile's on less than this share of the pixels
+    (Südsee's D1 and D2: 3-4 %, the next tile 28 %) stand at the start tile's place and turn."""
+
+    def _start_and_twins(self) -> frozenset[tuple[str, int]]:
+        """The start tile unturned and the tiles whose pictures differ from it only in a small detail, unturned,
+        as (tile, rotation)."""
+        clf = self.classifier
+        j0 = clf.ids.index(self.catalog.start)
+        share = clf.differing_share(j0)
+        return frozenset((clf.ids[k], clf.rots[k]) for k in range(len(clf.ids))
+                         if clf.rots[k] == 0 and (share[k] < self.start_twin_share or clf.look[k] == clf.look[j0]))
 
     def _start_inner(self) -> tuple[np.ndarray, float]:
         """The start tile's template without its outer ring of START_RING_PX pixels, and its norm: an
@@ -973,7 +1035,7 @@ class Recognizer:
             base = best[1] if _round else guess
             for da in np.arange(-span, span + 1e-6, step):
                 g = Grid(base.origin_mm, base.angle_deg + float(da), self.pitch)
-                gc = GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, MARGIN_PX)
+                gc = self._in_light(GridSampler().sample(frame, to_frame, None, g, 0, 0, 1, 1, TILE_PX, MARGIN_PX))
                 feat = to_features(gc.image)
                 res = _match_map(feat, t, norm)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
@@ -995,7 +1057,7 @@ class Recognizer:
         places come out within about 0.02, a millimetre and a degree (two turns) of the full search's."""
         r = START_RING_PX
         lo = MARGIN_PX + r - reach
-        gc = GridSampler().sample(frame, to_frame, None, guess, 0, 0, 1, 1, TILE_PX, MARGIN_PX)
+        gc = self._in_light(GridSampler().sample(frame, to_frame, None, guess, 0, 0, 1, 1, TILE_PX, MARGIN_PX))
         image = to_features(gc.image)
         side = TILE_PX - 2 * r
         _, spread = _match_stats(image, side)
@@ -1083,28 +1145,9 @@ class Recognizer:
         return self._mat_bgr
 
     def _paper_white(self, frame: np.ndarray, to_frame: MapFn) -> np.ndarray | None:
-        """BGR of the markers' white quiet zone (a ring one marker cell wide around each marker, the part in
-        view), or None when too little of it is in view. Paper is white under any light: its colour in the
-        frame is the light's cast."""
-        pts = []
-        t = np.linspace(-1.0, 1.0, 17)
-        for mid in self.mat.marker_ids:
-            cx, cy = self.mat.marker_centre(mid)
-            half = self.mat.marker_mm / 2 * (1 + 0.6 / 3)     # the middle of the quiet zone (1/6 marker wide)
-            ring = np.concatenate([np.column_stack([cx + half * t, np.full_like(t, cy - half)]),
-                                   np.column_stack([cx + half * t, np.full_like(t, cy + half)]),
-                                   np.column_stack([np.full_like(t, cx - half), cy + half * t]),
-                                   np.column_stack([np.full_like(t, cx + half), cy + half * t])])
-            pts.append(ring)
-        fr = np.round(to_frame(np.concatenate(pts))).astype(int)
-        h, w = frame.shape[:2]
-        ok = (fr[:, 0] >= 0) & (fr[:, 0] < w) & (fr[:, 1] >= 0) & (fr[:, 1] < h)
-        if ok.sum() < 24:
-            return None
-        px = frame[fr[ok, 1], fr[ok, 0]].astype(np.float32)
-        bright = px.sum(axis=1)
-        px = px[bright >= np.percentile(bright, 40)]        # a finger or a shadow on a marker's edge: the rest
-        return np.median(px, axis=0)
+        """BGR of the markers' white quiet zone, or None when too little of it is in view
+        (:func:`vision.colourcast.paper_white`)."""
+        return paper_white(frame, to_frame, self.mat)
 
     def _balance(self, gc: GridCanvas, mat_bgr: np.ndarray) -> GridCanvas:
         """Scale the canvas's colour channels so the mat looks as it did at enrolment (white balance, exposure)."""
@@ -1117,6 +1160,18 @@ class Recognizer:
 
     white_balance = True
     """Correct each frame's colour balance against the mat colour seen at enrolment."""
+
+    neutral_light = False
+    """... and read in neutral light: references, player colours and frames turned by the gains that make the
+    enrolment's paper white grey (when the enrolment measured it, ``refs.meta["white_bgr"]``). Off: on Südsee's
+    field camera at ``hard`` it moved tiles right from 95.7 to 98.4 % at seed 1 and from 97.8 to 96.9 % at seed 2
+    (docs/vision.md, "Südsee on the field camera"); not measured on Neues Land."""
+
+    def _in_light(self, gc: GridCanvas) -> GridCanvas:
+        """``gc`` balanced as :meth:`_balance` does, by the mat colour last measured (the start search samples
+        the frame cell by cell; it compared them with the references unbalanced, right only while the frame's
+        light was the enrolment's: a magenta cast, or references in neutral light, lost the start tile)."""
+        return gc if self._mat_bgr is None else self._balance(gc, self._mat_bgr)
 
     def _occupied(self, gc: GridCanvas, cells: Sequence[Cell], mat_bgr: np.ndarray, table_bgr: np.ndarray | None,
                   play: frozenset[Cell], sigs: Mapping[Cell, np.ndarray], bare: Mapping[Cell, np.ndarray]

@@ -959,21 +959,25 @@ class TileClassifier:
         unturned template and turned along (template index = 4 x tile + quarter turns)."""
         hit = self._twins.get(j)
         if hit is None:
-            if not self._all_blurred:
-                # smoothed (sigma 2 px at full size) and compared at half size: cheap, same pairs
-                h = self.px // 2
-                self._all_blurred.append(np.stack([cv2.resize(cv2.GaussianBlur(t, (0, 0), 2.0), (h, h),
-                                                              interpolation=cv2.INTER_AREA) for t in self.templates]))
-            allb = self._all_blurred[0]
             base = j - j % 4
-            d = ((allb - allb[base][None]) ** 2).sum(axis=3)
-            share = (d > self.twin_detail ** 2).mean(axis=(1, 2))
+            share = self.differing_share(base)
             found = [int(t) for t in np.nonzero(share < self.twin_share)[0]]
             for q in range(4):
                 self._twins[base + q] = [t - t % 4 + (t % 4 + q) % 4 for t in found
                                          if self.look[t - t % 4 + (t % 4 + q) % 4] != self.look[base + q]]
             hit = self._twins[j]
         return hit
+
+    def differing_share(self, j: int) -> np.ndarray:
+        """Per template, the share of the pixels where it differs clearly from template j (by more than
+        :attr:`twin_detail`, both smoothed: sigma 2 px at full size, compared at half size)."""
+        if not self._all_blurred:
+            h = self.px // 2
+            self._all_blurred.append(np.stack([cv2.resize(cv2.GaussianBlur(t, (0, 0), 2.0), (h, h),
+                                                          interpolation=cv2.INTER_AREA) for t in self.templates]))
+        allb = self._all_blurred[0]
+        d = ((allb - allb[j][None]) ** 2).sum(axis=3)
+        return (d > self.twin_detail ** 2).mean(axis=(1, 2))
 
     def _clear(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
         """Where the photo is clear of figures in the square at canvas (top, left): not covered, and at least
