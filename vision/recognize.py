@@ -1279,7 +1279,9 @@ class Recognizer:
         own = light_of(*placed[0])
         seams = np.zeros(ref.shape[:2], bool)
         known = np.zeros(ref.shape[:2], bool)
-        ring = 3
+        # the tile's outer pixels (3 of them): where a tile laid by hand meets the next one, or its reference's crop
+        # took in a pixel of border, the picture is a little off its reference
+        ring = _SEAM_RING
         # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel); a neighbour
         # the canvas shows too little of (a canvas of one changed cell) in the tile's own light
         for t, py, px in placed[1:] + placed[:1]:
@@ -1287,30 +1289,26 @@ class Recognizer:
             c, d = max(px, 0), min(px + TILE_PX, x1 - x0)
             if a >= b or c >= d:
                 continue
-            light = light_of(t, py, px) or own
-            im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))[a - py:b - py, c - px:d - px]
-            if light is not None:
-                im = np.clip(im.astype(np.float32) * light[0] + light[1], 0, 255)
-            ref[a:b, c:d] = im
+            light = light_of(t, py, px)
+            # the reference in its light, as the window holds it (uint8), made once per tile and canvas
+            lit_key = ("lit", t.x, t.y) if light is not None else ("lit", t.x, t.y, "in the light of", cell)
+            lit = fitted.get(lit_key)
+            if lit is None:
+                light = light or own
+                lit = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+                if light is not None:
+                    lit = np.clip(lit.astype(np.float32) * light[0] + light[1], 0, 255).astype(np.uint8)
+                fitted[lit_key] = lit
+            ref[a:b, c:d] = lit[a - py:b - py, c - px:d - px]
             known[a:b, c:d] = True
-            # the tile's outer pixels: where a tile laid by hand meets the next one, or its reference's crop took
-            # in a pixel of border, the picture is a little off its reference
-            for lo, hi, axis in ((py, py + TILE_PX, 0), (px, px + TILE_PX, 1)):
-                for e0, e1 in ((lo, lo + ring), (hi - ring, hi)):
-                    e0, e1 = max(e0, 0), min(e1, seams.shape[axis])
-                    if e0 < e1:
-                        if axis == 0:
-                            seams[e0:e1, c:d] = True
-                        else:
-                            seams[a:b, e0:e1] = True
+            seams[a:b, c:d] |= ring[a - py:b - py, c - px:d - px]
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
         win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
         obs = small[0][win]
         nearest = (small[1][0][win], small[1][1][win])
         if s > 1:
             ref = cv2.resize(ref, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
-            seams = seams.reshape(seams.shape[0] // s, s, seams.shape[1] // s, s).any(axis=(1, 3))
-            known = known.reshape(known.shape[0] // s, s, known.shape[1] // s, s).all(axis=(1, 3))
+            seams, known = _any_of_blocks(seams, s), ~_any_of_blocks(~known, s)
         # the nadir in the small window's pixel coordinates (pixel centres at integers)
         nadir_px = None
         if nadir is not None:
@@ -1480,6 +1478,22 @@ class Recognizer:
         beside a bay one point of it can fall on the next region."""
         assert self.regions is not None
         return self.regions.region_under(tile, rotation, footprint)[0]
+
+
+_SEAM_RING = np.ones((TILE_PX, TILE_PX), bool)
+_SEAM_RING[3:TILE_PX - 3, 3:TILE_PX - 3] = False
+"""A tile's outer 3 pixels (where the figure finder's weak pixels are not taken, see ``Recognizer._figures_near``)."""
+
+
+def _any_of_blocks(mask: np.ndarray, s: int) -> np.ndarray:
+    """Whether any pixel of each ``s`` x ``s`` block of ``mask`` (a boolean image, sides multiples of ``s``) is set:
+    the s * s pixel lattices or-ed together (a reshape and ``any`` over two axes cost more on windows this small)."""
+    out = mask[0::s, 0::s].copy()
+    for i in range(s):
+        for j in range(s):
+            if i or j:
+                out |= mask[i::s, j::s]
+    return out
 
 
 def fit_grid(grid: Grid, tiles: Any, min_tiles: int = 6, min_confidence: float = 0.8) -> Grid | None:
