@@ -466,21 +466,31 @@ def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
 def _gain_of(obs: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-channel ``(gain, offset)`` with ``gain * ref + offset`` fitted to ``obs`` robustly (two passes, the
     worst fifth and outliers dropped: a figure on the tile does not count)."""
-    o = obs.reshape(-1, 3).astype(np.float32)
-    r = ref.reshape(-1, 3).astype(np.float32)
-    w = np.ones((len(o), 1), np.float32)
-    gain, offset = np.ones(3, np.float32), np.zeros(3, np.float32)
+    gain, offset = gains_of_many(np.asarray(obs)[None], np.asarray(ref)[None])
+    return gain[0], offset[0]
+
+
+def gains_of_many(obs: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_gain_of` of many pairs at once: ``obs`` and ``ref`` (T, ..., 3) of one shape, T fits of the same
+    size; returns gains and offsets (T, 3), each the same to the bit as one fit alone (every sum runs over the
+    pixels in the same order)."""
+    t = obs.shape[0]
+    o = obs.reshape(t, -1, 3).astype(np.float32)
+    r = ref.reshape(t, -1, 3).astype(np.float32)
+    w = np.ones((t, o.shape[1], 1), np.float32)
+    gain, offset = np.ones((t, 3), np.float32), np.zeros((t, 3), np.float32)
     for _ in range(2):
-        n = float(w.sum())
-        mr = (r * w).sum(axis=0) / n
-        mo = (o * w).sum(axis=0) / n
-        rc = r - mr
-        var = (rc * rc * w).sum(axis=0) / n
-        cov = (rc * (o - mo) * w).sum(axis=0) / n
-        gain = np.clip(np.where(var > 1.0, cov / np.maximum(var, 1.0), 1.0), 0.3, 3.0)
+        n = w.sum(axis=1)                                                    # (T, 1), whole numbers
+        mr = (r * w).sum(axis=1) / n
+        mo = (o * w).sum(axis=1) / n
+        rc = r - mr[:, None]
+        var = (rc * rc * w).sum(axis=1) / n
+        cov = (rc * (o - mo[:, None]) * w).sum(axis=1) / n
+        gain = np.clip(np.where(var > 1.0, cov / np.maximum(var, 1.0), np.float32(1.0)), 0.3, 3.0).astype(np.float32)
         offset = mo - gain * mr
-        err = np.abs(o - (gain * r + offset)).sum(axis=1)
-        k = int(len(err) * 0.8)
-        cut = max(float(np.partition(err, k)[k]) * 1.5, 6.0)
-        w = (err < cut).astype(np.float32)[:, None]
+        err = np.abs(o - (gain[:, None] * r + offset[:, None])).sum(axis=2)   # (T, N)
+        k = int(err.shape[1] * 0.8)
+        # the bar in single precision, as a Python float compared with a float32 array is
+        cut = np.maximum(np.partition(err, k, axis=1)[:, k].astype(np.float64) * 1.5, 6.0).astype(np.float32)
+        w = (err < cut[:, None]).astype(np.float32)[..., None]
     return gain, offset

@@ -34,7 +34,8 @@ from . import VisionError
 from .cputime import StageClock
 from .geometry import TileGeometry
 from .mat import Mat
-from .pieces import FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, shading
+from .pieces import (FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, gains_of_many,
+                     shading)
 from .refs import ReferenceSet
 from .regionmap import RegionMaps
 from . import undercover
@@ -1377,6 +1378,7 @@ class Recognizer:
         whose window they were seen in."""
         fitted: dict[Any, Any] = {}
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
+        looked: list[Cell] = []
         for c in group:
             out[c] = []
             if c not in tiles:
@@ -1388,8 +1390,39 @@ class Recognizer:
             spotted = spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
             if ((spotted and self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint)
                     or self._unlike_its_tile(fc, tiles[c], fitted)):
-                out[c] = self._figures_near(fc, tiles, c, nadir, fitted)
+                looked.append(c)
+        self._fit_lights(fc, tiles, looked, fitted)
+        for c in looked:
+            out[c] = self._figures_near(fc, tiles, c, nadir, fitted)
         return out
+
+    def _fit_lights(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
+                    fitted: dict[Any, Any]) -> None:
+        """The light of every tile that the windows around ``cells`` hold, each wholly on the canvas, fitted at once
+        (:func:`vision.pieces.gains_of_many`, the same to the bit as :meth:`_figures_near`'s one at a time, which
+        fits the others): kept in ``fitted`` under the key :meth:`_figures_near` looks for."""
+        if len(cells) < 2:
+            return
+        mm = self.classifier.mm_per_px
+        h, w = fc.bgr.shape[:2]
+        obs, refs, keys = [], [], []
+        for c in {(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}:
+            t = tiles.get(c)
+            if t is None or ("light", t.x, t.y) in fitted:
+                continue
+            top, left = fc.top_left(t.x, t.y)
+            ta, tc = top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+            if ta < 0 or tc < 0 or ta + TILE_PX > h or tc + TILE_PX > w:
+                continue
+            im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+            obs.append(fc.bgr[ta:ta + TILE_PX:3, tc:tc + TILE_PX:3])
+            refs.append(im[::3, ::3])
+            keys.append(("light", t.x, t.y))
+        if not keys:
+            return
+        gains, offsets = gains_of_many(np.stack(obs), np.stack(refs))
+        for key, g, o in zip(keys, gains, offsets):
+            fitted[key] = (g, o)
 
     base_from_middle = False
     """Place a figure's base along the lean by the mean of its picture's near end plus half a foot and its picture's

@@ -718,6 +718,19 @@ class TileClassifier:
         # windows as blocks: (P, P, nb, nb, b, b, 3)
         win = as_strided(region, (p, p, nb, nb, b, b, 3),
                          (st[0], st[1], st[0] * b, st[1] * b, st[0], st[1], st[2]), writeable=False)
+
+        def planes() -> tuple[np.ndarray, np.ndarray]:
+            """The windows' lightness (P2, B, N) and chroma (P2, B, N, 2), each gathered once into contiguous
+            memory (not all three channels, then the chroma copied again)."""
+            lum = np.ascontiguousarray(region[..., 0])
+            chroma = np.ascontiguousarray(region[..., 1:])
+            sl, sc = lum.strides, chroma.strides
+            wl = as_strided(lum, (p, p, nb, nb, b, b), (sl[0], sl[1], sl[0] * b, sl[1] * b, sl[0], sl[1]),
+                            writeable=False).reshape(p * p, nb * nb, b * b)
+            wc = as_strided(chroma, (p, p, nb, nb, b, b, 2),
+                            (sc[0], sc[1], sc[0] * b, sc[1] * b, sc[0], sc[1], sc[2]),
+                            writeable=False).reshape(p * p, nb * nb, b * b, 2)
+            return wl, wc
         whole = k == len(all_blocks) and np.array_equal(js, np.arange(k))
         tb = all_blocks if whole else all_blocks[js]
         occ = canvas.occlusion(level)
@@ -731,7 +744,7 @@ class TileClassifier:
             vis = 1.0 - ow.reshape(p * p, nb * nb, b * b)                         # (P2, B, N) visible weight
             if vis.min() < 1.0:
                 # (checked first: the plain block correlations below are not needed then)
-                return self._visible_scores(win.reshape(p * p, nb * nb, b * b, 3), vis, tb, p, t0, l0, top, left,
+                return self._visible_scores(planes(), vis, tb, p, t0, l0, top, left,
                                             reach, k, level, None if whole else js)
         wb = win.reshape(p * p, nb * nb, b * b, 3).copy()
         wb[..., 0] -= wb[..., 0].mean(axis=2, keepdims=True)
@@ -761,18 +774,19 @@ class TileClassifier:
             self._visible_terms[key] = hit
         return hit
 
-    def _visible_scores(self, wb: np.ndarray, vis: np.ndarray, tb: np.ndarray, p: int, t0: int, l0: int,
+    def _visible_scores(self, wb: np.ndarray | tuple[np.ndarray, np.ndarray], vis: np.ndarray, tb: np.ndarray, p: int, t0: int, l0: int,
                         top: int, left: int, reach: int, k: int, level: int | None = None,
                         js: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Block correlations on visible pixels only (weights ``vis``), lightness centred per block.
 
-        wb: (P2, B, N, 3) window blocks (raw features), vis: (P2, B, N), tb: (K, B, N, 3) template blocks
+        wb: (P2, B, N, 3) window blocks (raw features), or their lightness (P2, B, N) and chroma (P2, B, N, 2) apart,
+        each contiguous; vis: (P2, B, N), tb: (K, B, N, 3) template blocks
         (lightness already centred over the whole block; it is centred again over the visible part).
         ``level``: the level of the templates ``tb`` (every one of them, or those of indices ``js``): their
         rearranged copies are made once for all of the level's templates and kept.
         """
         sw = vis.sum(axis=2) + 1e-6                                              # (P2, B)
-        oL, oC = wb[..., 0], wb[..., 1:]
+        oL, oC = wb if isinstance(wb, tuple) else (wb[..., 0], wb[..., 1:])
         if level is None:
             level_tb, js = tb, None
         else:
