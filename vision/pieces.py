@@ -345,6 +345,8 @@ class FigureFinder:
         resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
         median = float(np.median(resid if known is None or not known.any() else resid[known]))
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
+        if np.count_nonzero(cand) < self.min_strong_px:
+            return []           # no blob can hold min_strong_px strong pixels (they are among these): none found
         mean_ratio, grey = shading(obs, fitted)
         shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
         idx, dist = nearest if nearest is not None else self.colours.nearest(bgr_to_lab(observed))
@@ -354,7 +356,10 @@ class FigureFinder:
         weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
         if seams is not None:
             weak &= ~seams
-        m = _blobs(cand & (~shadow | coloured), weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
+        strong = cand & (~shadow | coloured)
+        if np.count_nonzero(strong) < self.min_strong_px:
+            return []
+        m = _blobs(strong, weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
                    self.grow_share)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
