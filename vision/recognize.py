@@ -378,18 +378,21 @@ class Recognizer:
         maybe = {c for c in todo if occupied[c] is None
                  and (c in held or self._tile_like(frame, to_frame, grid, c, mat_bgr))}
         fresh = [c for c in todo if occupied[c] is True or c in maybe or c in unsure]
-        looked: list[tuple[FeatureCanvas, list[Cell], np.ndarray | None]] = []
+        looked: list[tuple[FeatureCanvas, list[Cell], np.ndarray | None, Any]] = []
         pending: list[tuple[TileGuess, list[bool]]] = []
         self.clock.lap("cells")
         for gc, group in self._canvases(frame, to_frame, key, grid, fresh, previous is not None):
             fc = FeatureCanvas(self._balance(gc, mat_bgr))
             self.clock.lap("sample")
-            spots = None
+            spots = halved = None
             if self.colours is not None:
-                covered, spots = self._covered(fc.bgr, mat_bgr * self._gains(mat_bgr))
+                # the canvas at half size and its player colours: what the covered mask and the figure pass both
+                # start from (made once)
+                halved = self._halved(fc.bgr)
+                covered, spots = self._covered(fc.bgr, mat_bgr * self._gains(mat_bgr), halved)
                 fc.set_occlusion(covered)
             self.clock.lap("occlusion")
-            looked.append((fc, group, spots))
+            looked.append((fc, group, spots, halved))
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
             for guess in self.classifier.classify(fc, to_classify, constraints):
@@ -434,14 +437,14 @@ class Recognizer:
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         if figures and self.figures is not None:
             nadir = None if nadir_mm is None else (*grid.grid_from_mat(*nadir_mm[:2]), *nadir_mm[2:3])
-            for fc, group, spots in looked:
-                here = self._figure_pass(fc, group, spots, tiles, nadir)
+            for fc, group, spots, halved in looked:
+                here = self._figure_pass(fc, group, spots, tiles, nadir, halved)
                 # a marked guess under a figure: read again by its colours with the figure left out, and the
                 # figures around it looked for again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
-                    here.update(self._figure_pass(fc, again, spots, tiles, nadir))
+                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved))
                 found.extend(f for fs in here.values() for f in fs)
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
@@ -606,7 +609,16 @@ class Recognizer:
             return np.clip(float(white.mean()) / white, 0.6, 1.6).astype(np.float32)
         return np.ones(3, np.float32)
 
-    def _covered(self, bgr: np.ndarray, mat_bgr: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def _halved(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """``bgr`` shrunk to half (area average), its Lab and its nearest player colour and distance per pixel."""
+        assert self.colours is not None
+        half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        lab = bgr_to_lab(half)
+        return half, lab, self.colours.nearest(lab)
+
+    def _covered(self, bgr: np.ndarray, mat_bgr: np.ndarray | None = None,
+                 halved: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
         """Where figures may stand, at the canvas's size: ``(covered, spots)``. ``mat_bgr``: the bare mat's colour
         in the canvas; the spots are also looked for without the pixels nearer to it than to every player colour
         (a black figure at a tile's edge against a dark green mat joins the mat into one blob far larger than a
@@ -621,9 +633,7 @@ class Recognizer:
         :attr:`Thresholds.figure_shadow_light` of the light around), left out when tiles are classified. ``spots``: looser blobs of a player colour, where the figure finder looks.
         """
         assert self.colours is not None
-        half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        lab = bgr_to_lab(half)
-        idx, dist = self.colours.nearest(lab)
+        half, lab, (idx, dist) = halved if halved is not None else self._halved(bgr)
         not_mat = None
         if mat_bgr is not None:
             mat_w = _weighted(bgr_to_lab(np.asarray(mat_bgr, np.float32).reshape(1, 1, 3))).reshape(1, 1, 3)
@@ -1372,11 +1382,14 @@ class Recognizer:
         return out
 
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
-                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None
+                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None
                      ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
         """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
-        whose window they were seen in."""
+        whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
+        mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make."""
         fitted: dict[Any, Any] = {}
+        if halved is not None and self.figure_scale == 2:
+            fitted["small"] = (halved[0], halved[2])
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
         looked: list[Cell] = []
         for c in group:
