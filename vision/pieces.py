@@ -55,7 +55,10 @@ class ColourError(VisionError):
 def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
     """Lab (float32, OpenCV 8-bit scaling) of an (..., 3) uint8 or float BGR array."""
     arr = np.asarray(bgr)
-    flat = np.clip(arr.reshape(-1, 1, 3), 0, 255).astype(np.uint8)
+    if arr.dtype == np.uint8:
+        flat = np.ascontiguousarray(arr).reshape(-1, 1, 3)     # already in range: no clip, no copy
+    else:
+        flat = np.clip(arr.reshape(-1, 1, 3), 0, 255).astype(np.uint8)
     return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).astype(np.float32).reshape(arr.shape)
 
 

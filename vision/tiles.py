@@ -344,10 +344,23 @@ def to_features(image: np.ndarray) -> np.ndarray:
     that the correlation ignores brightness but keeps the absolute colour (a plain of
     uniform sea still looks like sea).
     """
-    lab = cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_BGR2Lab)
+    if lab.dtype == np.uint8:
+        # 8-bit Lab: every value's feature from a table (the same arithmetic, made once per value, not per pixel;
+        # a quarter of the time on a grid canvas)
+        return cv2.LUT(lab, _FEATURE_LUT)
+    return _lab_features(lab.astype(np.float32))
+
+
+def _lab_features(lab: np.ndarray) -> np.ndarray:
+    """OpenCV's 8-bit-scaled Lab (float32, changed in place) -> features: a, b centred on grey and weighted."""
     lab[..., 1:] -= 128.0
     lab[..., 1:] *= CHROMA_WEIGHT
     return lab
+
+
+_FEATURE_LUT = _lab_features(np.repeat(np.arange(256, dtype=np.float32)[:, None], 3, axis=1).reshape(1, 256, 3))
+""":func:`to_features` of each 8-bit Lab value, per channel (a look-up table for ``cv2.LUT``)."""
 
 
 def centre_lightness(windows: np.ndarray) -> np.ndarray:
