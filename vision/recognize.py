@@ -658,7 +658,8 @@ class Recognizer:
                 longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
                 ok = (area >= lo) & (area <= hi) & (longest <= longest_mm)
                 ok[0] = False
-                out |= ok[labels].astype(np.uint8)
+                if ok.any():
+                    out |= ok[labels].astype(np.uint8)
             return out
 
         spots = blobs_of(dist < self._colour_distance(), 20.0, 900.0, 45.0)
