@@ -436,8 +436,23 @@ def shading(observed: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.
     per-channel ratios, and where it is the same in every channel (``grey``), as under a shadow, which dims
     all colours alike; a painted figure or a drawn boat changes them unlike."""
     ratio = (observed + 4.0) / (expected + 4.0)
-    mean = ratio.mean(axis=2)
-    return mean, ratio.std(axis=2) < 0.06 + 0.1 * (1 - mean)
+    if ratio.ndim != 3 or ratio.shape[2] != 3:
+        mean = ratio.mean(axis=2)
+        return mean, ratio.std(axis=2) < 0.06 + 0.1 * (1 - mean)
+    # numpy's mean and std over the three channels, written out per channel (the same sums in the same order, the
+    # same bits on numpy 1.24 and 2; reducing a three-wide last axis is several times slower)
+    c0, c1, c2 = ratio[..., 0], ratio[..., 1], ratio[..., 2]
+    three = ratio.dtype.type(3)
+    mean = (c0 + c1 + c2) / three
+    d0, d1, d2 = c0 - mean, c1 - mean, c2 - mean
+    std = np.sqrt((d0 * d0 + d1 * d1 + d2 * d2) / three)
+    return mean, std < 0.06 + 0.1 * (1 - mean)
+
+
+def norm3(x: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(x, axis=-1)`` of an (..., 3) float array, to the bit (the squares summed in numpy's order),
+    without reducing a three-wide axis."""
+    return np.sqrt(x[..., 0] * x[..., 0] + x[..., 1] * x[..., 1] + x[..., 2] * x[..., 2])
 
 
 def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.ndarray, n_colours: int,

@@ -35,7 +35,7 @@ from .cputime import StageClock
 from .geometry import TileGeometry
 from .mat import Mat
 from .pieces import (FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, gains_of_many,
-                     shading)
+                     norm3, shading)
 from .refs import ReferenceSet
 from .regionmap import RegionMaps
 from . import undercover
@@ -637,7 +637,7 @@ class Recognizer:
         not_mat = None
         if mat_bgr is not None:
             mat_w = _weighted(bgr_to_lab(np.asarray(mat_bgr, np.float32).reshape(1, 1, 3))).reshape(1, 1, 3)
-            not_mat = np.linalg.norm(_weighted(lab) - mat_w, axis=2) >= dist
+            not_mat = norm3(_weighted(lab) - mat_w) >= dist
         mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
         size = (bgr.shape[1], bgr.shape[0])
 
@@ -735,7 +735,7 @@ class Recognizer:
                                interpolation=cv2.INTER_AREA)
         d = bgr_to_lab(bgr_small) - bgr_to_lab(mat_bgr)
         d[..., 0] *= 0.5
-        not_mat = (np.linalg.norm(d, axis=2) > self.thresholds.mat_distance).astype(np.float32)
+        not_mat = (norm3(d) > self.thresholds.mat_distance).astype(np.float32)
         cover = cv2.blur(not_mat, (coarse_px, coarse_px), anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
         canvas = self._balance(canvas, mat_bgr)
         feat = to_features(canvas.image)
@@ -886,7 +886,7 @@ class Recognizer:
         gc = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
         d = bgr_to_lab(gc.image) - bgr_to_lab(mat_bgr)
         d[..., 0] *= 0.5
-        not_mat = np.linalg.norm(d, axis=2) > self.thresholds.mat_distance
+        not_mat = norm3(d) > self.thresholds.mat_distance
         ring = not_mat.copy()
         a, b = MARGIN_PX + TILE_PX - 4, MARGIN_PX + 2 * TILE_PX + 4
         ring[a:b, a:b] = False
@@ -1183,7 +1183,7 @@ class Recognizer:
         """Pixels (Lab) unlike the colour ``bgr`` (lightness weighs half: shading on cloth or wood)."""
         d = lab - bgr_to_lab(np.asarray(bgr, np.float32))
         d[..., 0] *= 0.5
-        return np.linalg.norm(d, axis=-1) > self.thresholds.mat_distance
+        return norm3(d) > self.thresholds.mat_distance
 
     def _same_look(self, sig: np.ndarray, ref: np.ndarray) -> bool:
         """Two signatures of a cell that show the same thing (sensor noise and a little light apart)."""
