@@ -947,7 +947,7 @@ class Recognizer:
             self._start_template = (t, float(np.linalg.norm(t)))
         return self._start_template
 
-    def _turned_start(self, turn: float, size: tuple[int, int]) -> tuple[np.ndarray, float, np.ndarray]:
+    def _turned_start(self, turn: float, size: tuple[int, int]) -> tuple[np.ndarray, float, tuple[np.ndarray, ...]]:
         """The start tile's template turned clockwise by ``turn`` degrees about the tile's centre and moved by
         half a pixel right and down (:data:`START_SHIFT_PX`), without its outer ring of START_RING_PX pixels, and
         its norm. The ring: an enrolment crop a pixel off puts tile border or mat in it, which must not steer the
@@ -969,7 +969,10 @@ class Recognizer:
             r = START_RING_PX
             t = centre_lightness(np.array(t[r:TILE_PX - r, r:TILE_PX - r]))
             conj = np.conj(np.fft.rfft2(t, s=size, axes=(0, 1)))
-            hit = self._start_templates[(turn, size)] = (t, float(np.linalg.norm(t)), conj)
+            # each channel's plane in contiguous memory: the products summed channel by channel (numpy's order)
+            # instead of reduced over a three-wide last axis, ten times slower
+            planes = tuple(np.ascontiguousarray(conj[..., c]) for c in range(conj.shape[2]))
+            hit = self._start_templates[(turn, size)] = (t, float(np.linalg.norm(t)), planes)
         return hit
 
     def _refine_start(self, frame: np.ndarray, to_frame: MapFn, guess: Grid,
@@ -1013,6 +1016,7 @@ class Recognizer:
         _, spread = _match_stats(image, side)
         # every turn's correlation through one transform of the cell (the turned templates' are kept)
         spectrum = np.fft.rfft2(image, axes=(0, 1))
+        spectra = [np.ascontiguousarray(spectrum[..., c]) for c in range(spectrum.shape[2])]
         h, w = image.shape[:2]
         best: tuple[float, float, int, int, np.ndarray | None] = (-2.0, 0.0, 0, 0, None)   # score, turn, place, map
         tried: set[float] = set()
@@ -1024,7 +1028,10 @@ class Recognizer:
                     continue          # the same turn again (each round's middle): the same score, not better
                 tried.add(turn)
                 t, norm, conj = self._turned_start(turn, (h, w))
-                num = np.fft.irfft2((spectrum * conj).sum(axis=2), s=(h, w))[:h - side + 1, :w - side + 1]
+                product = spectra[0] * conj[0]
+                for sc, cc in zip(spectra[1:], conj[1:]):
+                    product += sc * cc                 # (the channels' products summed in order, as .sum(axis=2))
+                num = np.fft.irfft2(product, s=(h, w))[:h - side + 1, :w - side + 1]
                 res = (num / (spread * norm)).astype(np.float32)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 if s > best[0]:
