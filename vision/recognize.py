@@ -41,7 +41,8 @@ from .regionmap import RegionMaps
 from . import undercover
 from .standing import FOOT_MM, camera_nadir, standing_point
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
-                    TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, to_features)
+                    TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, sum_of_squares,
+                    to_features)
 
 from .sampling import (Cell, GridSampler, MapFn, cell_bounds, canvas_mapping, cell_side_px, cells_in_view,
                        outline_strength)
@@ -1640,7 +1641,7 @@ def _match_stats(image: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
     """Per position of a ``side`` x ``side`` template on ``image``: the sum of lightness under it and the spread of
     the features there (lightness centred), which :func:`_match_map` divides by; once for several templates."""
     il = cv2.integral(np.ascontiguousarray(image[..., 0]), sdepth=cv2.CV_64F)
-    isq = cv2.integral((image * image).sum(axis=2), sdepth=cv2.CV_64F)
+    isq = cv2.integral(sum_of_squares(image), sdepth=cv2.CV_64F)
     s1 = il[side:, side:] - il[:-side, side:] - il[side:, :-side] + il[:-side, :-side]
     s2 = isq[side:, side:] - isq[:-side, side:] - isq[side:, :-side] + isq[:-side, :-side]
     return s1, np.sqrt(np.maximum(s2 - s1 * s1 / (side * side), 1e-3))
@@ -1651,7 +1652,7 @@ def _match_map(image: np.ndarray, template: np.ndarray, norm: float | None = Non
     th, tw = template.shape[:2]
     num = cv2.matchTemplate(image, template, cv2.TM_CCORR)
     il = cv2.integral(np.ascontiguousarray(image[..., 0]), sdepth=cv2.CV_64F)
-    isq = cv2.integral((image * image).sum(axis=2), sdepth=cv2.CV_64F)
+    isq = cv2.integral(sum_of_squares(image), sdepth=cv2.CV_64F)
     s1 = il[th:, tw:] - il[:-th, tw:] - il[th:, :-tw] + il[:-th, :-tw]
     s2 = isq[th:, tw:] - isq[:-th, tw:] - isq[th:, :-tw] + isq[:-th, :-tw]
     den = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-3)) * (norm if norm is not None else
