@@ -35,13 +35,15 @@ from .colourcast import apply_gains, lab_under_gains, neutral_gains, paper_white
 from .cputime import StageClock
 from .geometry import TileGeometry
 from .mat import Mat
-from .pieces import FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, shading
+from .pieces import (FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, gains_of_many,
+                     norm3, shading)
 from .refs import ReferenceSet
 from .regionmap import RegionMaps
 from . import undercover
 from .standing import FOOT_MM, camera_nadir, standing_point
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
-                    TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, to_features)
+                    TileClassifier, TileGuess, centre_lightness, mat_margin_pixels, settle_hidden, sum_of_squares,
+                    to_features)
 
 from .sampling import (Cell, GridSampler, MapFn, cell_bounds, canvas_mapping, cell_side_px, cells_in_view,
                        outline_strength)
@@ -387,18 +389,21 @@ class Recognizer:
         maybe = {c for c in todo if occupied[c] is None
                  and (c in held or self._tile_like(frame, to_frame, grid, c, mat_bgr))}
         fresh = [c for c in todo if occupied[c] is True or c in maybe or c in unsure]
-        looked: list[tuple[FeatureCanvas, list[Cell], np.ndarray | None]] = []
+        looked: list[tuple[FeatureCanvas, list[Cell], np.ndarray | None, Any]] = []
         pending: list[tuple[TileGuess, list[bool]]] = []
         self.clock.lap("cells")
         for gc, group in self._canvases(frame, to_frame, key, grid, fresh, previous is not None):
             fc = FeatureCanvas(self._balance(gc, mat_bgr))
             self.clock.lap("sample")
-            spots = None
+            spots = halved = None
             if self.colours is not None:
-                covered, spots = self._covered(fc.bgr, mat_bgr * self._gains(mat_bgr))
+                # the canvas at half size and its player colours: what the covered mask and the figure pass both
+                # start from (made once)
+                halved = self._halved(fc.bgr)
+                covered, spots = self._covered(fc.bgr, mat_bgr * self._gains(mat_bgr), halved)
                 fc.set_occlusion(covered)
             self.clock.lap("occlusion")
-            looked.append((fc, group, spots))
+            looked.append((fc, group, spots, halved))
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
             for guess in self.classifier.classify(fc, to_classify, constraints):
@@ -443,14 +448,14 @@ class Recognizer:
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         if figures and self.figures is not None:
             nadir = None if nadir_mm is None else (*grid.grid_from_mat(*nadir_mm[:2]), *nadir_mm[2:3])
-            for fc, group, spots in looked:
-                here = self._figure_pass(fc, group, spots, tiles, nadir)
+            for fc, group, spots, halved in looked:
+                here = self._figure_pass(fc, group, spots, tiles, nadir, halved)
                 # a marked guess under a figure: read again by its colours with the figure left out, and the
                 # figures around it looked for again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
-                    here.update(self._figure_pass(fc, again, spots, tiles, nadir))
+                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved))
                 found.extend(f for fs in here.values() for f in fs)
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
@@ -617,7 +622,16 @@ class Recognizer:
             return np.clip(float(white.mean()) / white, 0.6, 1.6).astype(np.float32)
         return np.ones(3, np.float32)
 
-    def _covered(self, bgr: np.ndarray, mat_bgr: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def _halved(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """``bgr`` shrunk to half (area average), its Lab and its nearest player colour and distance per pixel."""
+        assert self.colours is not None
+        half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        lab = bgr_to_lab(half)
+        return half, lab, self.colours.nearest(lab)
+
+    def _covered(self, bgr: np.ndarray, mat_bgr: np.ndarray | None = None,
+                 halved: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
         """Where figures may stand, at the canvas's size: ``(covered, spots)``. ``mat_bgr``: the bare mat's colour
         in the canvas; the spots are also looked for without the pixels nearer to it than to every player colour
         (a black figure at a tile's edge against a dark green mat joins the mat into one blob far larger than a
@@ -632,13 +646,11 @@ class Recognizer:
         :attr:`Thresholds.figure_shadow_light` of the light around), left out when tiles are classified. ``spots``: looser blobs of a player colour, where the figure finder looks.
         """
         assert self.colours is not None
-        half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        lab = bgr_to_lab(half)
-        idx, dist = self.colours.nearest(lab)
+        half, lab, (idx, dist) = halved if halved is not None else self._halved(bgr)
         not_mat = None
         if mat_bgr is not None:
             mat_w = _weighted(bgr_to_lab(np.asarray(mat_bgr, np.float32).reshape(1, 1, 3))).reshape(1, 1, 3)
-            not_mat = np.linalg.norm(_weighted(lab) - mat_w, axis=2) >= dist
+            not_mat = norm3(_weighted(lab) - mat_w) >= dist
         mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
         size = (bgr.shape[1], bgr.shape[0])
 
@@ -659,7 +671,8 @@ class Recognizer:
                 longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
                 ok = (area >= lo) & (area <= hi) & (longest <= longest_mm)
                 ok[0] = False
-                out |= ok[labels].astype(np.uint8)
+                if ok.any():
+                    out |= ok[labels].astype(np.uint8)
             return out
 
         spots = blobs_of(dist < self._colour_distance(), 20.0, 900.0, 45.0)
@@ -735,7 +748,7 @@ class Recognizer:
                                interpolation=cv2.INTER_AREA)
         d = bgr_to_lab(bgr_small) - bgr_to_lab(mat_bgr)
         d[..., 0] *= 0.5
-        not_mat = (np.linalg.norm(d, axis=2) > self.thresholds.mat_distance).astype(np.float32)
+        not_mat = (norm3(d) > self.thresholds.mat_distance).astype(np.float32)
         cover = cv2.blur(not_mat, (coarse_px, coarse_px), anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
         canvas = self._balance(canvas, mat_bgr)
         feat = to_features(canvas.image)
@@ -918,7 +931,7 @@ class Recognizer:
         """Whether the cells around the middle one of a 3 x 3 canvas (unbalanced) are bare mat: a tile alone."""
         d = bgr_to_lab(gc.image) - bgr_to_lab(mat_bgr)
         d[..., 0] *= 0.5
-        ring = np.linalg.norm(d, axis=2) > self.thresholds.mat_distance
+        ring = norm3(d) > self.thresholds.mat_distance
         a, b = MARGIN_PX + TILE_PX - 4, MARGIN_PX + 2 * TILE_PX + 4
         ring[a:b, a:b] = False
         return bool(ring.mean() <= 0.01)
@@ -997,7 +1010,7 @@ class Recognizer:
             self._start_template = (t, float(np.linalg.norm(t)))
         return self._start_template
 
-    def _turned_start(self, turn: float, size: tuple[int, int]) -> tuple[np.ndarray, float, np.ndarray]:
+    def _turned_start(self, turn: float, size: tuple[int, int]) -> tuple[np.ndarray, float, tuple[np.ndarray, ...]]:
         """The start tile's template turned clockwise by ``turn`` degrees about the tile's centre and moved by
         half a pixel right and down (:data:`START_SHIFT_PX`), without its outer ring of START_RING_PX pixels, and
         its norm. The ring: an enrolment crop a pixel off puts tile border or mat in it, which must not steer the
@@ -1019,7 +1032,10 @@ class Recognizer:
             r = START_RING_PX
             t = centre_lightness(np.array(t[r:TILE_PX - r, r:TILE_PX - r]))
             conj = np.conj(np.fft.rfft2(t, s=size, axes=(0, 1)))
-            hit = self._start_templates[(turn, size)] = (t, float(np.linalg.norm(t)), conj)
+            # each channel's plane in contiguous memory: the products summed channel by channel (numpy's order)
+            # instead of reduced over a three-wide last axis, ten times slower
+            planes = tuple(np.ascontiguousarray(conj[..., c]) for c in range(conj.shape[2]))
+            hit = self._start_templates[(turn, size)] = (t, float(np.linalg.norm(t)), planes)
         return hit
 
     def _refine_start(self, frame: np.ndarray, to_frame: MapFn, guess: Grid,
@@ -1063,6 +1079,7 @@ class Recognizer:
         _, spread = _match_stats(image, side)
         # every turn's correlation through one transform of the cell (the turned templates' are kept)
         spectrum = np.fft.rfft2(image, axes=(0, 1))
+        spectra = [np.ascontiguousarray(spectrum[..., c]) for c in range(spectrum.shape[2])]
         h, w = image.shape[:2]
         best: tuple[float, float, int, int, np.ndarray | None] = (-2.0, 0.0, 0, 0, None)   # score, turn, place, map
         tried: set[float] = set()
@@ -1074,7 +1091,10 @@ class Recognizer:
                     continue          # the same turn again (each round's middle): the same score, not better
                 tried.add(turn)
                 t, norm, conj = self._turned_start(turn, (h, w))
-                num = np.fft.irfft2((spectrum * conj).sum(axis=2), s=(h, w))[:h - side + 1, :w - side + 1]
+                product = spectra[0] * conj[0]
+                for sc, cc in zip(spectra[1:], conj[1:]):
+                    product += sc * cc                 # (the channels' products summed in order, as .sum(axis=2))
+                num = np.fft.irfft2(product, s=(h, w))[:h - side + 1, :w - side + 1]
                 res = (num / (spread * norm)).astype(np.float32)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 if s > best[0]:
@@ -1226,7 +1246,7 @@ class Recognizer:
         """Pixels (Lab) unlike the colour ``bgr`` (lightness weighs half: shading on cloth or wood)."""
         d = lab - bgr_to_lab(np.asarray(bgr, np.float32))
         d[..., 0] *= 0.5
-        return np.linalg.norm(d, axis=-1) > self.thresholds.mat_distance
+        return norm3(d) > self.thresholds.mat_distance
 
     def _same_look(self, sig: np.ndarray, ref: np.ndarray) -> bool:
         """Two signatures of a cell that show the same thing (sensor noise and a little light apart)."""
@@ -1334,7 +1354,9 @@ class Recognizer:
         own = light_of(*placed[0])
         seams = np.zeros(ref.shape[:2], bool)
         known = np.zeros(ref.shape[:2], bool)
-        ring = 3
+        # the tile's outer pixels (3 of them): where a tile laid by hand meets the next one, or its reference's crop
+        # took in a pixel of border, the picture is a little off its reference
+        ring = _SEAM_RING
         # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel); a neighbour
         # the canvas shows too little of (a canvas of one changed cell) in the tile's own light
         for t, py, px in placed[1:] + placed[:1]:
@@ -1342,30 +1364,26 @@ class Recognizer:
             c, d = max(px, 0), min(px + TILE_PX, x1 - x0)
             if a >= b or c >= d:
                 continue
-            light = light_of(t, py, px) or own
-            im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))[a - py:b - py, c - px:d - px]
-            if light is not None:
-                im = np.clip(im.astype(np.float32) * light[0] + light[1], 0, 255)
-            ref[a:b, c:d] = im
+            light = light_of(t, py, px)
+            # the reference in its light, as the window holds it (uint8), made once per tile and canvas
+            lit_key = ("lit", t.x, t.y) if light is not None else ("lit", t.x, t.y, "in the light of", cell)
+            lit = fitted.get(lit_key)
+            if lit is None:
+                light = light or own
+                lit = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+                if light is not None:
+                    lit = np.clip(lit.astype(np.float32) * light[0] + light[1], 0, 255).astype(np.uint8)
+                fitted[lit_key] = lit
+            ref[a:b, c:d] = lit[a - py:b - py, c - px:d - px]
             known[a:b, c:d] = True
-            # the tile's outer pixels: where a tile laid by hand meets the next one, or its reference's crop took
-            # in a pixel of border, the picture is a little off its reference
-            for lo, hi, axis in ((py, py + TILE_PX, 0), (px, px + TILE_PX, 1)):
-                for e0, e1 in ((lo, lo + ring), (hi - ring, hi)):
-                    e0, e1 = max(e0, 0), min(e1, seams.shape[axis])
-                    if e0 < e1:
-                        if axis == 0:
-                            seams[e0:e1, c:d] = True
-                        else:
-                            seams[a:b, e0:e1] = True
+            seams[a:b, c:d] |= ring[a - py:b - py, c - px:d - px]
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
         win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
         obs = small[0][win]
         nearest = (small[1][0][win], small[1][1][win])
         if s > 1:
             ref = cv2.resize(ref, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
-            seams = seams.reshape(seams.shape[0] // s, s, seams.shape[1] // s, s).any(axis=(1, 3))
-            known = known.reshape(known.shape[0] // s, s, known.shape[1] // s, s).all(axis=(1, 3))
+            seams, known = _any_of_blocks(seams, s), ~_any_of_blocks(~known, s)
         # the nadir in the small window's pixel coordinates (pixel centres at integers)
         nadir_px = None
         if nadir is not None:
@@ -1428,12 +1446,16 @@ class Recognizer:
         return out
 
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
-                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None
+                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None
                      ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
         """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
-        whose window they were seen in."""
+        whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
+        mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make."""
         fitted: dict[Any, Any] = {}
+        if halved is not None and self.figure_scale == 2:
+            fitted["small"] = (halved[0], halved[2])
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
+        looked: list[Cell] = []
         for c in group:
             out[c] = []
             if c not in tiles:
@@ -1445,8 +1467,39 @@ class Recognizer:
             spotted = spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
             if ((spotted and self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint)
                     or self._unlike_its_tile(fc, tiles[c], fitted)):
-                out[c] = self._figures_near(fc, tiles, c, nadir, fitted)
+                looked.append(c)
+        self._fit_lights(fc, tiles, looked, fitted)
+        for c in looked:
+            out[c] = self._figures_near(fc, tiles, c, nadir, fitted)
         return out
+
+    def _fit_lights(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
+                    fitted: dict[Any, Any]) -> None:
+        """The light of every tile that the windows around ``cells`` hold, each wholly on the canvas, fitted at once
+        (:func:`vision.pieces.gains_of_many`, the same to the bit as :meth:`_figures_near`'s one at a time, which
+        fits the others): kept in ``fitted`` under the key :meth:`_figures_near` looks for."""
+        if len(cells) < 2:
+            return
+        mm = self.classifier.mm_per_px
+        h, w = fc.bgr.shape[:2]
+        obs, refs, keys = [], [], []
+        for c in {(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}:
+            t = tiles.get(c)
+            if t is None or ("light", t.x, t.y) in fitted:
+                continue
+            top, left = fc.top_left(t.x, t.y)
+            ta, tc = top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+            if ta < 0 or tc < 0 or ta + TILE_PX > h or tc + TILE_PX > w:
+                continue
+            im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+            obs.append(fc.bgr[ta:ta + TILE_PX:3, tc:tc + TILE_PX:3])
+            refs.append(im[::3, ::3])
+            keys.append(("light", t.x, t.y))
+        if not keys:
+            return
+        gains, offsets = gains_of_many(np.stack(obs), np.stack(refs))
+        for key, g, o in zip(keys, gains, offsets):
+            fitted[key] = (g, o)
 
     base_from_middle = False
     """Place a figure's base along the lean by the mean of its picture's near end plus half a foot and its picture's
@@ -1535,6 +1588,22 @@ class Recognizer:
         beside a bay one point of it can fall on the next region."""
         assert self.regions is not None
         return self.regions.region_under(tile, rotation, footprint)[0]
+
+
+_SEAM_RING = np.ones((TILE_PX, TILE_PX), bool)
+_SEAM_RING[3:TILE_PX - 3, 3:TILE_PX - 3] = False
+"""A tile's outer 3 pixels (where the figure finder's weak pixels are not taken, see ``Recognizer._figures_near``)."""
+
+
+def _any_of_blocks(mask: np.ndarray, s: int) -> np.ndarray:
+    """Whether any pixel of each ``s`` x ``s`` block of ``mask`` (a boolean image, sides multiples of ``s``) is set:
+    the s * s pixel lattices or-ed together (a reshape and ``any`` over two axes cost more on windows this small)."""
+    out = mask[0::s, 0::s].copy()
+    for i in range(s):
+        for j in range(s):
+            if i or j:
+                out |= mask[i::s, j::s]
+    return out
 
 
 def fit_grid(grid: Grid, tiles: Any, min_tiles: int = 6, min_confidence: float = 0.8) -> Grid | None:
@@ -1627,7 +1696,7 @@ def _match_stats(image: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
     """Per position of a ``side`` x ``side`` template on ``image``: the sum of lightness under it and the spread of
     the features there (lightness centred), which :func:`_match_map` divides by; once for several templates."""
     il = cv2.integral(np.ascontiguousarray(image[..., 0]), sdepth=cv2.CV_64F)
-    isq = cv2.integral((image * image).sum(axis=2), sdepth=cv2.CV_64F)
+    isq = cv2.integral(sum_of_squares(image), sdepth=cv2.CV_64F)
     s1 = il[side:, side:] - il[:-side, side:] - il[side:, :-side] + il[:-side, :-side]
     s2 = isq[side:, side:] - isq[:-side, side:] - isq[side:, :-side] + isq[:-side, :-side]
     return s1, np.sqrt(np.maximum(s2 - s1 * s1 / (side * side), 1e-3))
@@ -1638,7 +1707,7 @@ def _match_map(image: np.ndarray, template: np.ndarray, norm: float | None = Non
     th, tw = template.shape[:2]
     num = cv2.matchTemplate(image, template, cv2.TM_CCORR)
     il = cv2.integral(np.ascontiguousarray(image[..., 0]), sdepth=cv2.CV_64F)
-    isq = cv2.integral((image * image).sum(axis=2), sdepth=cv2.CV_64F)
+    isq = cv2.integral(sum_of_squares(image), sdepth=cv2.CV_64F)
     s1 = il[th:, tw:] - il[:-th, tw:] - il[th:, :-tw] + il[:-th, :-tw]
     s2 = isq[th:, tw:] - isq[:-th, tw:] - isq[th:, :-tw] + isq[:-th, :-tw]
     den = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-3)) * (norm if norm is not None else

@@ -175,3 +175,93 @@ def test_the_start_search_scores_places_cheaply_near_where_the_full_search_puts_
     # board's neighbouring tiles prevent here)
     exact = rec._refine_start(frame, to_frame, Grid(found.origin_mm, round(found.angle_deg / 90) * 90.0, 45.0))[1]
     assert abs(exact.angle_deg - found.angle_deg) <= 0.5 + 1e-9
+
+
+# ------------------------------------------------------------------ third round (issue 14): the same numbers, faster
+
+def _gain_one_at_a_time(obs: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The robust per-channel gain fit as it was written for one pair (before the batched version)."""
+    o = obs.reshape(-1, 3).astype(np.float32)
+    r = ref.reshape(-1, 3).astype(np.float32)
+    w = np.ones((len(o), 1), np.float32)
+    gain, offset = np.ones(3, np.float32), np.zeros(3, np.float32)
+    for _ in range(2):
+        n = float(w.sum())
+        mr = (r * w).sum(axis=0) / n
+        mo = (o * w).sum(axis=0) / n
+        rc = r - mr
+        var = (rc * rc * w).sum(axis=0) / n
+        cov = (rc * (o - mo) * w).sum(axis=0) / n
+        gain = np.clip(np.where(var > 1.0, cov / np.maximum(var, 1.0), 1.0), 0.3, 3.0)
+        offset = mo - gain * mr
+        err = np.abs(o - (gain * r + offset)).sum(axis=1)
+        k = int(len(err) * 0.8)
+        cut = max(float(np.partition(err, k)[k]) * 1.5, 6.0)
+        w = (err < cut).astype(np.float32)[:, None]
+    return gain, offset
+
+
+@pytest.mark.parametrize("shape", [(16, 16, 3), (8, 16, 3), (11, 13, 3)])
+def test_gains_fitted_in_a_batch_are_those_fitted_one_at_a_time(shape):
+    """The figure pass fits the light of every tile around the cells it looks at in one batch: each gain and offset
+    is the one fit alone gives, to the bit (a figure on some of the tiles, other casts on each)."""
+    from vision.pieces import _gain_of, gains_of_many
+
+    rng = np.random.default_rng(5)
+    ref = rng.integers(0, 256, (9,) + shape).astype(np.float32)
+    obs = ref * rng.uniform(0.5, 1.5, (9, 1, 1, 3)) + rng.normal(0, 8, (9,) + shape) + rng.uniform(-30, 30, (9, 1, 1, 1))
+    obs[::2, 2:6, 3:8] = rng.integers(0, 256, 3)                       # a figure on every other tile
+    obs = np.clip(obs, 0, 255).astype(np.float32)
+    gains, offsets = gains_of_many(obs, ref)
+    assert gains.shape == offsets.shape == (9, 3)
+    for i in range(9):
+        g, o = _gain_one_at_a_time(obs[i], ref[i])
+        assert np.array_equal(gains[i], g) and np.array_equal(offsets[i], o), (i, gains[i], g, offsets[i], o)
+        g1, o1 = _gain_of(obs[i], ref[i])
+        assert np.array_equal(g1, g) and np.array_equal(o1, o)
+    assert not np.allclose(gains[0], gains[1]), "each pair gets its own fit"
+
+
+def test_shading_and_colour_distances_written_per_channel_equal_numpys():
+    """shading() and norm3() write numpy's mean, std and norm over three channels out per channel: the same bits."""
+    from vision.pieces import norm3, shading
+
+    rng = np.random.default_rng(6)
+    for shape in ((41, 41, 3), (120, 170, 3)):
+        obs = rng.uniform(0, 255, shape).astype(np.float32)
+        exp = np.clip(obs * rng.uniform(0.3, 1.2, shape) + rng.normal(0, 5, shape), 0, 255).astype(np.float32)
+        ratio = (obs + 4.0) / (exp + 4.0)
+        mean, grey = shading(obs, exp)
+        assert np.array_equal(mean, ratio.mean(axis=2))
+        assert np.array_equal(grey, ratio.std(axis=2) < 0.06 + 0.1 * (1 - ratio.mean(axis=2)))
+        assert grey.any() and not grey.all()
+        x = rng.normal(0, 40, shape).astype(np.float32)
+        assert np.array_equal(norm3(x), np.linalg.norm(x, axis=2))
+
+
+def test_features_from_the_look_up_table_equal_the_arithmetic():
+    """to_features() takes each 8-bit Lab value's feature from a table: every value of every channel as computed."""
+    from vision.tiles import CHROMA_WEIGHT, to_features
+
+    rng = np.random.default_rng(7)
+    image = rng.integers(0, 256, (96, 150, 3)).astype(np.uint8)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab[..., 1:] -= 128.0
+    lab[..., 1:] *= CHROMA_WEIGHT
+    got = to_features(image)
+    assert got.dtype == np.float32 and np.array_equal(got, lab)
+    assert np.array_equal(to_features(image[::2, 1::3]), lab[::2, 1::3]), "a view that is not contiguous"
+    assert to_features(image.astype(np.float32) / 255.0).dtype == np.float32   # float input: no table
+
+
+def test_a_window_at_the_figures_scale_any_and_all_by_blocks():
+    """The figure window's seams (any pixel of a block) and known pixels (all of a block), from strided slices."""
+    from vision.recognize import _any_of_blocks
+
+    rng = np.random.default_rng(8)
+    for s in (2, 3):
+        mask = rng.random((6 * s, 4 * s)) < 0.15
+        want = mask.reshape(6, s, 4, s).any(axis=(1, 3))
+        assert np.array_equal(_any_of_blocks(mask, s), want)
+        assert np.array_equal(~_any_of_blocks(~mask, s), mask.reshape(6, s, 4, s).all(axis=(1, 3)))
+        assert want.any() and not want.all()
