@@ -80,9 +80,10 @@ def _wrong(rec, frame, truth, cells) -> list:
 
 @pytest.mark.shared
 def test_flat_tiles_under_figures_are_read_by_their_colours(field_hard):
-    """Five boards of five flat tiles, each with a figure hiding most of its texture, on the field camera at
-    ``hard``: at most two figures of 25 named wrong (their tile or region); with the re-reading off (the cause),
-    more."""
+    """Ten boards of five flat tiles, each with a figure hiding most of its texture, on the field camera at
+    ``hard``: at most four figures of 50 named wrong (their tile or region); with the re-reading off (the cause),
+    more. (Five boards were enough until the start search read the grid in the frame's light: since then fewer of
+    these tiles are misread in the first place, and seeds 11-15 no longer show the cause.)"""
     from vision.mat import Mat
     from vision.recognize import Recognizer
     from vision.rectify import Rectifier
@@ -93,15 +94,15 @@ def test_flat_tiles_under_figures_are_read_by_their_colours(field_hard):
                      rectifier=Rectifier(mat, lens=lens))
     names = [c.name for c in colours.colours]
     now, cause = [], []
-    for seed in (11, 12, 13, 14, 15):
+    for seed in range(11, 21):
         frame, truth, cells = _flat_board(setup, seed, names)
         assert len(cells) == len(FLAT)
         rec.reread_covered = True
         now += _wrong(rec, frame, truth, cells)
         rec.reread_covered = False
         cause += _wrong(rec, frame, truth, cells)
-    print(f"figures on flat tiles named wrong: {len(now)} of 25; with the re-reading off: {len(cause)}")
-    assert len(now) <= 2, f"figures on flat tiles named wrong: {now}"
+    print(f"figures on flat tiles named wrong: {len(now)} of 50; with the re-reading off: {len(cause)}")
+    assert len(now) <= 4, f"figures on flat tiles named wrong: {now}"
     assert len(cause) > len(now), f"the boards do not exercise the cause: with it {cause}, without {now}"
 
 
