@@ -433,14 +433,15 @@ class Recognizer:
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         if figures and self.figures is not None:
             nadir = None if nadir_mm is None else (*grid.grid_from_mat(*nadir_mm[:2]), *nadir_mm[2:3])
+            mat_canvas = mat_bgr * self._gains(mat_bgr)
             for fc, group, spots in looked:
-                here = self._figure_pass(fc, group, spots, tiles, nadir)
+                here = self._figure_pass(fc, group, spots, tiles, nadir, mat_canvas)
                 # a marked guess under a figure: read again by its colours with the figure left out, and the
                 # figures around it looked for again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
-                    here.update(self._figure_pass(fc, again, spots, tiles, nadir))
+                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, mat_canvas))
                 found.extend(f for fs in here.values() for f in fs)
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
@@ -1303,6 +1304,14 @@ class Recognizer:
                             seams[e0:e1, c:d] = True
                         else:
                             seams[a:b, e0:e1] = True
+        # where no tile lies, the bare mat: its colour there, not the picture itself. A figure standing at a tile's
+        # edge beside the bare mat leans over it, away from the nadir; compared with itself that part of its picture
+        # was not seen, and the rest put its base on the tile's inner region (Neues Land field/hard photoscore
+        # table 8: a blue figure on M:E named on G:NSW) or was too small to be a figure (a green one on a Suedsee
+        # sea, never seen)
+        mat = fitted.get("mat")
+        if mat is not None and not known.all():
+            ref[~known] = self._mat_here(fc.bgr[y0:y1, x0:x1], ~known, mat)
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
         win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
         obs = small[0][win]
@@ -1372,12 +1381,26 @@ class Recognizer:
                         pixels))
         return out
 
+    def _mat_here(self, window: np.ndarray, bare: np.ndarray, mat_bgr: np.ndarray) -> np.ndarray:
+        """The bare mat's colour (BGR) in ``window`` where no tile lies (``bare``): the median of those of its pixels
+        that look like the mat (within :attr:`Thresholds.mat_distance` of ``mat_bgr``, the frame's mat colour in the
+        canvas: a dim corner or a lamp's gradient makes the mat differ across the table), else ``mat_bgr``."""
+        px = window[bare].astype(np.float32)
+        mat = np.asarray(mat_bgr, np.float32).reshape(3)
+        if len(px) >= 20:
+            d = np.linalg.norm(_weighted(bgr_to_lab(px)) - _weighted(bgr_to_lab(mat)), axis=-1)
+            near = px[d < self.thresholds.mat_distance]
+            if len(near) >= 20:
+                return np.median(near, axis=0)
+        return mat
+
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
-                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None
+                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None,
+                     mat_bgr: np.ndarray | None = None
                      ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
         """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
-        whose window they were seen in."""
-        fitted: dict[Any, Any] = {}
+        whose window they were seen in. ``mat_bgr``: the bare mat's colour in the canvas (None: unknown)."""
+        fitted: dict[Any, Any] = {"mat": mat_bgr}
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
         for c in group:
             out[c] = []
