@@ -1247,7 +1247,8 @@ class Recognizer:
 
         def place(t: TileGuess) -> tuple[int, int]:
             top, left = fc.top_left(t.x, t.y)
-            return top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+            ox, oy = self._seat(fc, tiles, t, fitted)
+            return top + int(round(oy / mm)), left + int(round(ox / mm))
 
         ty, tx = place(tiles[cell])
         y0, x0 = max(ty - reach, 0) // s * s, max(tx - reach, 0) // s * s
@@ -1380,6 +1381,60 @@ class Recognizer:
             out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy),
                         pixels))
         return out
+
+    seat_mm = 4.0
+    """A tile whose offset from its cell, as read, differs from its sure neighbours' median offset by more than this
+    (mm, either axis) is placed for the figure search where its reference fits the picture best, as read or at the
+    neighbours' offset on that axis (a pixel either way). Tiles laid by hand lie up to 2.4 mm off the lattice (``hard``) and the lattice the grid was
+    fitted to bends smoothly, so neighbours agree to a few millimetres; a figure over a tile's edge pulled the reading
+    6-9 mm off (Neues Land field/default photoscore table 8, Suedsee sim/hard table 6): its reference then lay beside the
+    picture, the whole tile misfit and the figure was under the bar, or was placed on the next tile."""
+
+    def _seat(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], t: TileGuess, fitted: dict[Any, Any]
+              ) -> tuple[float, float]:
+        """The offset (mm, x and y) of tile ``t`` from its cell for the figure search (see :attr:`seat_mm`); kept
+        in ``fitted``."""
+        key = ("seat", t.x, t.y)
+        if key in fitted:
+            return fitted[key]
+        fitted[key] = own = (float(t.offset_mm[0]), float(t.offset_mm[1]))
+        near = [n.offset_mm for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)
+                for n in [tiles.get((t.x + dx, t.y + dy))] if n is not None and n.confidence >= 0.5]
+        if len(near) < 2:
+            return own
+        median = np.median(np.asarray(near, np.float64), axis=0)
+        if np.abs(np.asarray(own) - median).max() <= self.seat_mm:
+            return own
+        mm = self.classifier.mm_per_px
+        im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)).astype(np.float32)
+        top, left = fc.top_left(t.x, t.y)
+        h, w = fc.bgr.shape[:2]
+
+        def misfit(off: tuple[float, float]) -> float:
+            y, x = top + int(round(off[1] / mm)), left + int(round(off[0] / mm))
+            a, b, c, d = max(y, 0), min(y + TILE_PX, h), max(x, 0), min(x + TILE_PX, w)
+            if b - a < TILE_PX // 2 or d - c < TILE_PX // 2:
+                return float("inf")
+            obs = fc.bgr[a:b:2, c:d:2].astype(np.float32)
+            ref = im[a - y:b - y:2, c - x:d - x:2]
+            gain, offset = _gain_of(obs, ref)
+            err = np.sort(np.abs(obs - (ref * gain + offset)).sum(axis=2), axis=None)
+            return float(err[:int(0.85 * len(err))].mean())   # the worst 15 %: a figure on it, not the tile's fit
+
+        # the neighbours' offset on the axis that disagrees (the other one as read: a tile's art can pin it to a
+        # millimetre), and a pixel either way on both axes around that
+        base = [m if abs(o - m) > self.seat_mm else o for o, m in zip(own, median)]
+        best, best_misfit = own, misfit(own)
+        for dx in (-mm, 0.0, mm):
+            for dy in (-mm, 0.0, mm):
+                trial = (float(base[0] + dx), float(base[1] + dy))
+                e = misfit(trial)
+                if e < best_misfit:
+                    best, best_misfit = trial, e
+        if best != own:
+            fitted[key] = best
+            log.debug("cell (%d, %d): placed at %s for the figure search, read at %s", t.x, t.y, best, own)
+        return fitted[key]
 
     def _mat_here(self, window: np.ndarray, bare: np.ndarray, mat_bgr: np.ndarray) -> np.ndarray:
         """The bare mat's colour (BGR) in ``window`` where no tile lies (``bare``): the median of those of its pixels
