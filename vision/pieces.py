@@ -292,6 +292,14 @@ class FigureFinder:
     under a figure is much of the figure's colour (a yellow figure over orange roofs, after the gain fit)
     the figure's residual stays below the strict bound in places, and what was left of it was in pieces or
     a stub too small to count."""
+    chroma_threshold: float = 15.0
+    """Pixels whose colour (the a and b of Lab, lightness left out) differs from the (colour-corrected) reference's by
+    more than this ..."""
+    chroma_factor: float = 4.0
+    """... and by more than this many times the tile's median colour misfit are as strong as those over the strict
+    bound: a painted figure differs from the art under it in colour more than in brightness, while noise, blur and
+    JPEG at ``hard`` change brightness most (a yellow figure on a Suedsee sand island: 23-36 units of colour against a
+    median of 5, but a B+G+R misfit of 70-99 against a bound of 80, and never seen)."""
     min_strong_px: int = 9
     """A blob needs this many pixels over the strict bound (:attr:`residual_factor`, and not shadow unless
     of a player colour): a patch of a tile merely near a player colour is no figure."""
@@ -345,6 +353,7 @@ class FigureFinder:
         resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
         median = float(np.median(resid if known is None or not known.any() else resid[known]))
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
+        cand |= self._colour_change(obs, fitted, known)
         mean_ratio, grey = shading(obs, fitted)
         shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
         idx, dist = nearest if nearest is not None else self.colours.nearest(bgr_to_lab(observed))
@@ -421,6 +430,15 @@ class FigureFinder:
             if self.min_area_mm2 <= stats[i, cv2.CC_STAT_AREA] * px_area <= self.max_area_mm2:
                 judge(labels == i, True)
         return out
+
+
+    def _colour_change(self, obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> np.ndarray:
+        """Where ``obs`` differs from ``fitted`` (float BGR, one size) in colour (Lab a and b) by more than
+        :attr:`chroma_threshold` and :attr:`chroma_factor` times the median difference (over ``known``)."""
+        diff = bgr_to_lab(obs)[..., 1:] - bgr_to_lab(fitted)[..., 1:]
+        change = cv2.GaussianBlur(np.sqrt((diff * diff).sum(axis=2)), (0, 0), 0.8)
+        median = float(np.median(change if known is None or not known.any() else change[known]))
+        return change > max(self.chroma_threshold, self.chroma_factor * median)
 
 
 def shading(observed: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -655,6 +655,11 @@ class Recognizer:
         if not_mat is not None:
             # and again without the mat's pixels: a figure that joined the mat stands out as a blob of its own
             spots |= blobs_of((dist < self._colour_distance()) & not_mat, 20.0, 900.0, 45.0)
+        # and by the figure's own paint alone (within its colour's calibrated spread): a yellow figure on a
+        # yellow-green plain, the plain 15-25 units from yellow and the figure 3-12, made one blob with the plain far
+        # larger than a figure, and was never looked for (Neues Land field/default photoscore table 6)
+        paint = np.array([max(c.spread, 6.0) for c in self.colours.colours], np.float32)
+        spots |= blobs_of(dist < paint[idx], 20.0, 900.0, 45.0)
         spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
         blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
         if not blobs.any():
