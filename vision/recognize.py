@@ -658,8 +658,9 @@ class Recognizer:
         # and by the figure's own paint alone (within its colour's calibrated spread): a yellow figure on a
         # yellow-green plain, the plain 15-25 units from yellow and the figure 3-12, made one blob with the plain far
         # larger than a figure, and was never looked for (Neues Land field/default photoscore table 6)
-        paint = np.array([max(c.spread, 6.0) for c in self.colours.colours], np.float32)
-        spots |= blobs_of(dist < paint[idx], 20.0, 900.0, 45.0)
+        if self.spots_by_paint:
+            paint = np.array([max(c.spread, 6.0) for c in self.colours.colours], np.float32)
+            spots |= blobs_of(dist < paint[idx], 20.0, 900.0, 45.0)
         spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
         blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
         if not blobs.any():
@@ -698,6 +699,10 @@ class Recognizer:
                          _confidence(float(sc[0]), float(sc[1])),
                          (Candidate(guess.tile, guess.rotation, float(sc[1])),) + guess.runners_up[:2],
                          (2 * float(dx[0]) * clf.mm_per_px, 2 * float(dy[0]) * clf.mm_per_px), 0.0, True)
+
+    spots_by_paint = True
+    """Spots (where figures are looked for) also from the pixels within their nearest colour's calibrated spread
+    (:meth:`_covered`)."""
 
     figure_scale = 2
     """Figures are looked for at TILE_PX / figure_scale pixels per tile (a figure is still ~60 pixels)."""
