@@ -363,7 +363,10 @@ class FigureFinder:
         weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
         if seams is not None:
             weak &= ~seams
-        m = _blobs(cand & (~shadow | coloured), weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
+        # over the bare mat (not ``known``) a shadow is no figure even where it reads as a player's colour: a tile's
+        # or a figure's shadow on a dark cloth reads black, and with the mat as its reference was a phantom there
+        shadow_ok = coloured if known is None or known.all() else coloured & known
+        m = _blobs(cand & (~shadow | shadow_ok), weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
                    self.grow_share)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
