@@ -297,6 +297,14 @@ class FigureFinder:
     under a figure is much of the figure's colour (a yellow figure over orange roofs, after the gain fit)
     the figure's residual stays below the strict bound in places, and what was left of it was in pieces or
     a stub too small to count."""
+    chroma_threshold: float = 15.0
+    """Pixels whose colour (the a and b of Lab, lightness left out) differs from the (colour-corrected) reference's by
+    more than this ..."""
+    chroma_factor: float = 4.0
+    """... and by more than this many times the tile's median colour misfit are as strong as those over the strict
+    bound: a painted figure differs from the art under it in colour more than in brightness, while noise, blur and
+    JPEG at ``hard`` change brightness most (a yellow figure on a Suedsee sand island: 23-36 units of colour against a
+    median of 5, but a B+G+R misfit of 70-99 against a bound of 80, and never seen)."""
     min_strong_px: int = 9
     """A blob needs this many pixels over the strict bound (:attr:`residual_factor`, and not shadow unless
     of a player colour): a patch of a tile merely near a player colour is no figure."""
@@ -350,6 +358,7 @@ class FigureFinder:
         resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
         median = float(np.median(resid if known is None or not known.any() else resid[known]))
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
+        cand |= self._colour_change(obs, fitted, known)
         if np.count_nonzero(cand) < self.min_strong_px:
             return []           # no blob can hold min_strong_px strong pixels (they are among these): none found
         mean_ratio, grey = shading(obs, fitted)
@@ -361,7 +370,10 @@ class FigureFinder:
         weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
         if seams is not None:
             weak &= ~seams
-        strong = cand & (~shadow | coloured)
+        # over the bare mat (not ``known``) a shadow is no figure even where it reads as a player's colour: a tile's
+        # or a figure's shadow on a dark cloth reads black, and with the mat as its reference was a phantom there
+        shadow_ok = coloured if known is None or known.all() else coloured & known
+        strong = cand & (~shadow | shadow_ok)
         if np.count_nonzero(strong) < self.min_strong_px:
             return []
         m = _blobs(strong, weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
@@ -431,6 +443,15 @@ class FigureFinder:
             if self.min_area_mm2 <= stats[i, cv2.CC_STAT_AREA] * px_area <= self.max_area_mm2:
                 judge(labels == i, True)
         return out
+
+
+    def _colour_change(self, obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> np.ndarray:
+        """Where ``obs`` differs from ``fitted`` (float BGR, one size) in colour (Lab a and b) by more than
+        :attr:`chroma_threshold` and :attr:`chroma_factor` times the median difference (over ``known``)."""
+        diff = bgr_to_lab(obs)[..., 1:] - bgr_to_lab(fitted)[..., 1:]
+        change = cv2.GaussianBlur(np.sqrt((diff * diff).sum(axis=2)), (0, 0), 0.8)
+        median = float(np.median(change if known is None or not known.any() else change[known]))
+        return change > max(self.chroma_threshold, self.chroma_factor * median)
 
 
 def shading(observed: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -448,14 +448,15 @@ class Recognizer:
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         if figures and self.figures is not None:
             nadir = None if nadir_mm is None else (*grid.grid_from_mat(*nadir_mm[:2]), *nadir_mm[2:3])
+            mat_canvas = mat_bgr * self._gains(mat_bgr)
             for fc, group, spots, halved in looked:
-                here = self._figure_pass(fc, group, spots, tiles, nadir, halved)
+                here = self._figure_pass(fc, group, spots, tiles, nadir, halved, mat_canvas)
                 # a marked guess under a figure: read again by its colours with the figure left out, and the
                 # figures around it looked for again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
-                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved))
+                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas))
                 found.extend(f for fs in here.values() for f in fs)
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
@@ -679,6 +680,12 @@ class Recognizer:
         if not_mat is not None:
             # and again without the mat's pixels: a figure that joined the mat stands out as a blob of its own
             spots |= blobs_of((dist < self._colour_distance()) & not_mat, 20.0, 900.0, 45.0)
+        # and by the figure's own paint alone (within its colour's calibrated spread): a yellow figure on a
+        # yellow-green plain, the plain 15-25 units from yellow and the figure 3-12, made one blob with the plain far
+        # larger than a figure, and was never looked for (Neues Land field/default photoscore table 6)
+        if self.spots_by_paint:
+            paint = np.array([max(c.spread, 6.0) for c in self.colours.colours], np.float32)
+            spots |= blobs_of(dist < paint[idx], 20.0, 900.0, 45.0)
         spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
         blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
         if not blobs.any():
@@ -717,6 +724,10 @@ class Recognizer:
                          _confidence(float(sc[0]), float(sc[1])),
                          (Candidate(guess.tile, guess.rotation, float(sc[1])),) + guess.runners_up[:2],
                          (2 * float(dx[0]) * clf.mm_per_px, 2 * float(dy[0]) * clf.mm_per_px), 0.0, True)
+
+    spots_by_paint = True
+    """Spots (where figures are looked for) also from the pixels within their nearest colour's calibrated spread
+    (:meth:`_covered`)."""
 
     figure_scale = 2
     """Figures are looked for at TILE_PX / figure_scale pixels per tile (a figure is still ~60 pixels)."""
@@ -1321,7 +1332,8 @@ class Recognizer:
 
         def place(t: TileGuess) -> tuple[int, int]:
             top, left = fc.top_left(t.x, t.y)
-            return top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+            ox, oy = self._seat(fc, tiles, t, fitted)
+            return top + int(round(oy / mm)), left + int(round(ox / mm))
 
         ty, tx = place(tiles[cell])
         y0, x0 = max(ty - reach, 0) // s * s, max(tx - reach, 0) // s * s
@@ -1377,6 +1389,14 @@ class Recognizer:
             ref[a:b, c:d] = lit[a - py:b - py, c - px:d - px]
             known[a:b, c:d] = True
             seams[a:b, c:d] |= ring[a - py:b - py, c - px:d - px]
+        # where no tile lies, the bare mat: its colour there, not the picture itself. A figure standing at a tile's
+        # edge beside the bare mat leans over it, away from the nadir; compared with itself that part of its picture
+        # was not seen, and the rest put its base on the tile's inner region (Neues Land field/hard photoscore
+        # table 8: a blue figure on M:E named on G:NSW) or was too small to be a figure (a green one on a Suedsee
+        # sea, never seen)
+        mat = fitted.get("mat")
+        if mat is not None and not known.all():
+            ref[~known] = self._mat_here(fc.bgr[y0:y1, x0:x1], ~known, mat)
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
         win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
         obs = small[0][win]
@@ -1445,13 +1465,82 @@ class Recognizer:
                         pixels))
         return out
 
+    seat_mm = 4.0
+    """A tile whose offset from its cell, as read, differs from its sure neighbours' median offset by more than this
+    (mm, either axis) is placed for the figure search where its reference fits the picture best, as read or at the
+    neighbours' offset on that axis (a pixel either way). Tiles laid by hand lie up to 2.4 mm off the lattice (``hard``) and the lattice the grid was
+    fitted to bends smoothly, so neighbours agree to a few millimetres; a figure over a tile's edge pulled the reading
+    6-9 mm off (Neues Land field/default photoscore table 8, Suedsee sim/hard table 6): its reference then lay beside the
+    picture, the whole tile misfit and the figure was under the bar, or was placed on the next tile."""
+
+    def _seat(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], t: TileGuess, fitted: dict[Any, Any]
+              ) -> tuple[float, float]:
+        """The offset (mm, x and y) of tile ``t`` from its cell for the figure search (see :attr:`seat_mm`); kept
+        in ``fitted``."""
+        key = ("seat", t.x, t.y)
+        if key in fitted:
+            return fitted[key]
+        fitted[key] = own = (float(t.offset_mm[0]), float(t.offset_mm[1]))
+        near = [n.offset_mm for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)
+                for n in [tiles.get((t.x + dx, t.y + dy))] if n is not None and n.confidence >= 0.5]
+        if len(near) < 2:
+            return own
+        median = np.median(np.asarray(near, np.float64), axis=0)
+        if np.abs(np.asarray(own) - median).max() <= self.seat_mm:
+            return own
+        mm = self.classifier.mm_per_px
+        im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)).astype(np.float32)
+        top, left = fc.top_left(t.x, t.y)
+        h, w = fc.bgr.shape[:2]
+
+        def misfit(off: tuple[float, float]) -> float:
+            y, x = top + int(round(off[1] / mm)), left + int(round(off[0] / mm))
+            a, b, c, d = max(y, 0), min(y + TILE_PX, h), max(x, 0), min(x + TILE_PX, w)
+            if b - a < TILE_PX // 2 or d - c < TILE_PX // 2:
+                return float("inf")
+            obs = fc.bgr[a:b:2, c:d:2].astype(np.float32)
+            ref = im[a - y:b - y:2, c - x:d - x:2]
+            gain, offset = _gain_of(obs, ref)
+            err = np.sort(np.abs(obs - (ref * gain + offset)).sum(axis=2), axis=None)
+            return float(err[:int(0.85 * len(err))].mean())   # the worst 15 %: a figure on it, not the tile's fit
+
+        # the neighbours' offset on the axis that disagrees (the other one as read: a tile's art can pin it to a
+        # millimetre), and a pixel either way on both axes around that
+        base = [m if abs(o - m) > self.seat_mm else o for o, m in zip(own, median)]
+        best, best_misfit = own, misfit(own)
+        for dx in (-mm, 0.0, mm):
+            for dy in (-mm, 0.0, mm):
+                trial = (float(base[0] + dx), float(base[1] + dy))
+                e = misfit(trial)
+                if e < best_misfit:
+                    best, best_misfit = trial, e
+        if best != own:
+            fitted[key] = best
+            log.debug("cell (%d, %d): placed at %s for the figure search, read at %s", t.x, t.y, best, own)
+        return fitted[key]
+
+    def _mat_here(self, window: np.ndarray, bare: np.ndarray, mat_bgr: np.ndarray) -> np.ndarray:
+        """The bare mat's colour (BGR) in ``window`` where no tile lies (``bare``): the median of those of its pixels
+        that look like the mat (within :attr:`Thresholds.mat_distance` of ``mat_bgr``, the frame's mat colour in the
+        canvas: a dim corner or a lamp's gradient makes the mat differ across the table), else ``mat_bgr``."""
+        px = window[bare].astype(np.float32)
+        mat = np.asarray(mat_bgr, np.float32).reshape(3)
+        if len(px) >= 20:
+            d = np.linalg.norm(_weighted(bgr_to_lab(px)) - _weighted(bgr_to_lab(mat)), axis=-1)
+            near = px[d < self.thresholds.mat_distance]
+            if len(near) >= 20:
+                return np.median(near, axis=0)
+        return mat
+
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
-                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None
+                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None,
+                     mat_bgr: np.ndarray | None = None
                      ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
         """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
         whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
-        mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make."""
-        fitted: dict[Any, Any] = {}
+        mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make. ``mat_bgr``: the bare
+        mat's colour in the canvas (None: unknown)."""
+        fitted: dict[Any, Any] = {"mat": mat_bgr}
         if halved is not None and self.figure_scale == 2:
             fitted["small"] = (halved[0], halved[2])
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}

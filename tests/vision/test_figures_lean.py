@@ -125,11 +125,11 @@ def field_hard(neuesland_scans):
     return setup, refs, colours, lens
 
 
-def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8, far_mm: float = 200.0):
+def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8, far_mm: float = 200.0, beyond: str = "tile"):
     """A bench board on the field camera with its tilt turned to ``seed``'s azimuth, and figures standing
     ``edge_mm`` from their tile's edge on the side away from the camera's nadir, on tiles at least ``far_mm`` from
-    the nadir, with a tile beyond that edge (the picture leans over it), each on a region of its tile, anywhere
-    along the edge but its corners."""
+    the nadir, with a tile beyond that edge (the picture leans over it; ``beyond="mat"``: the bare mat), each on a
+    region of its tile, anywhere along the edge but its corners."""
     from tests.vision.conftest import BENCH
     from vision.geometry import rotate_uv
     from vision.mat import Mat
@@ -150,8 +150,8 @@ def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8, far_mm: fl
         if np.linalg.norm(away) < far_mm:        # near the nadir a figure hardly leans
             continue
         side = (int(np.sign(away[0])), 0) if abs(away[0]) > abs(away[1]) else (0, int(np.sign(away[1])))
-        beyond = (t.x + side[0], t.y + side[1])
-        if beyond not in cells or beyond in used or (t.x, t.y) in used:
+        next_cell = (t.x + side[0], t.y + side[1])
+        if (next_cell in cells) != (beyond == "tile") or next_cell in used or (t.x, t.y) in used:
             continue
         regions = [r[0] for r in setup.geometry.regions(t.tile)]
         for region in rng.permutation(regions):
@@ -167,7 +167,7 @@ def leaning_board(setup, seed: int, edge_mm: float, figures: int = 8, far_mm: fl
             au, av = setup.true_regions.anchor(t.tile, str(region), t.rotation)
             colour = COLOURS[len(scene.figures) % len(COLOURS)]
             scene.figures.append(SceneFigure(t.x, t.y, colour, str(region), ((ru[k] - au) * T, (rv[k] - av) * T)))
-            used |= {(t.x, t.y), beyond}
+            used |= {(t.x, t.y), next_cell}
             break
         if len(scene.figures) >= figures:
             break
