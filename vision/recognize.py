@@ -1396,7 +1396,9 @@ class Recognizer:
         # sea, never seen)
         mat = fitted.get("mat")
         if mat is not None and not known.all():
-            ref[~known] = self._mat_here(fc.bgr[y0:y1, x0:x1], ~known, mat)
+            window = fc.bgr[y0:y1, x0:x1]
+            here = self._mat_here(window, ~known, mat)
+            ref[self._bare_mat(window, ~known, here)] = here
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
         win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
         obs = small[0][win]
@@ -1518,6 +1520,23 @@ class Recognizer:
             fitted[key] = best
             log.debug("cell (%d, %d): placed at %s for the figure search, read at %s", t.x, t.y, best, own)
         return fitted[key]
+
+    #: a part of the window where no tile lies, not of the mat's colour and larger than this (mm2, the largest
+    #: spot a figure's picture makes, :meth:`_covered`), is no figure over the mat: the wood beyond the mat's edge
+    bare_other_mm2 = 900.0
+
+    def _bare_mat(self, window: np.ndarray, bare: np.ndarray, mat_bgr: np.ndarray) -> np.ndarray:
+        """Where in ``bare`` (no tile lies) the bare mat is the reference: its own pixels and any part unlike it as
+        small as a figure (a figure leaning over the mat); not a larger part unlike the mat (the table's wood past
+        the mat's edge, where tiles are laid too), which keeps the picture itself, so nothing is found there."""
+        lab = _weighted(bgr_to_lab(window))
+        mat_w = _weighted(bgr_to_lab(np.asarray(mat_bgr, np.float32).reshape(1, 1, 3))).reshape(1, 1, 3)
+        other = (bare & (norm3(lab - mat_w) >= self.thresholds.mat_distance)).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
+        mm = self.classifier.mm_per_px
+        large = stats[:, cv2.CC_STAT_AREA] * mm * mm > self.bare_other_mm2
+        large[0] = False
+        return bare & ~large[labels]
 
     def _mat_here(self, window: np.ndarray, bare: np.ndarray, mat_bgr: np.ndarray) -> np.ndarray:
         """The bare mat's colour (BGR) in ``window`` where no tile lies (``bare``): the median of those of its pixels
