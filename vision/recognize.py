@@ -450,13 +450,14 @@ class Recognizer:
             nadir = None if nadir_mm is None else (*grid.grid_from_mat(*nadir_mm[:2]), *nadir_mm[2:3])
             mat_canvas = mat_bgr * self._gains(mat_bgr)
             for fc, group, spots, halved in looked:
-                here = self._figure_pass(fc, group, spots, tiles, nadir, halved, mat_canvas)
+                on_mat = self._on_mat(fc, grid)
+                here = self._figure_pass(fc, group, spots, tiles, nadir, halved, mat_canvas, on_mat)
                 # a marked guess under a figure: read again by its colours with the figure left out, and the
                 # figures around it looked for again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
-                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas))
+                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas, on_mat))
                 found.extend(f for fs in here.values() for f in fs)
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
@@ -1397,8 +1398,10 @@ class Recognizer:
         mat = fitted.get("mat")
         if mat is not None and not known.all():
             window = fc.bgr[y0:y1, x0:x1]
-            here = self._mat_here(window, ~known, mat)
-            ref[self._bare_mat(window, ~known, here)] = here
+            on_mat = fitted.get("on_mat")
+            bare = ~known if on_mat is None else ~known & on_mat[y0:y1, x0:x1]
+            if bare.any():
+                ref[bare] = self._mat_here(window, bare, mat)
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
         win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
         obs = small[0][win]
@@ -1521,22 +1524,18 @@ class Recognizer:
             log.debug("cell (%d, %d): placed at %s for the figure search, read at %s", t.x, t.y, best, own)
         return fitted[key]
 
-    #: a part of the window where no tile lies, not of the mat's colour and larger than this (mm2, the largest
-    #: spot a figure's picture makes, :meth:`_covered`), is no figure over the mat: the wood beyond the mat's edge
-    bare_other_mm2 = 900.0
-
-    def _bare_mat(self, window: np.ndarray, bare: np.ndarray, mat_bgr: np.ndarray) -> np.ndarray:
-        """Where in ``bare`` (no tile lies) the bare mat is the reference: its own pixels and any part unlike it as
-        small as a figure (a figure leaning over the mat); not a larger part unlike the mat (the table's wood past
-        the mat's edge, where tiles are laid too), which keeps the picture itself, so nothing is found there."""
-        lab = _weighted(bgr_to_lab(window))
-        mat_w = _weighted(bgr_to_lab(np.asarray(mat_bgr, np.float32).reshape(1, 1, 3))).reshape(1, 1, 3)
-        other = (bare & (norm3(lab - mat_w) >= self.thresholds.mat_distance)).astype(np.uint8)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(other, connectivity=8)
-        mm = self.classifier.mm_per_px
-        large = stats[:, cv2.CC_STAT_AREA] * mm * mm > self.bare_other_mm2
-        large[0] = False
-        return bare & ~large[labels]
+    def _on_mat(self, fc: FeatureCanvas, grid: Grid) -> np.ndarray:
+        """Where the canvas shows the mat (each pixel's centre, through the grid, inside the mat's edges): where no
+        tile lies, the bare mat is the figures' reference there, and the picture itself beyond (the table's wood
+        past the mat's edge, where tiles may be laid too: a figure on such a tile was lost against the mat's
+        colour, tests/vision/test_coverage.py)."""
+        h, w = fc.bgr.shape[:2]
+        m = grid.mat_from_grid()
+        gx = fc.x0 + (np.arange(w, dtype=np.float64) + 0.5 - fc.margin) / TILE_PX - 0.5
+        gy = fc.y0 + (np.arange(h, dtype=np.float64) + 0.5 - fc.margin) / TILE_PX - 0.5
+        x = m[0, 0] * gx[None, :] + m[0, 1] * gy[:, None] + m[0, 2]
+        y = m[1, 0] * gx[None, :] + m[1, 1] * gy[:, None] + m[1, 2]
+        return (x >= 0) & (x <= self.mat.width_mm) & (y >= 0) & (y <= self.mat.height_mm)
 
     def _mat_here(self, window: np.ndarray, bare: np.ndarray, mat_bgr: np.ndarray) -> np.ndarray:
         """The bare mat's colour (BGR) in ``window`` where no tile lies (``bare``): the median of those of its pixels
@@ -1553,13 +1552,13 @@ class Recognizer:
 
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
                      tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None,
-                     mat_bgr: np.ndarray | None = None
+                     mat_bgr: np.ndarray | None = None, on_mat: np.ndarray | None = None
                      ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
         """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
         whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
         mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make. ``mat_bgr``: the bare
-        mat's colour in the canvas (None: unknown)."""
-        fitted: dict[Any, Any] = {"mat": mat_bgr}
+        mat's colour in the canvas (None: unknown), ``on_mat`` where the canvas shows the mat (:meth:`_on_mat`)."""
+        fitted: dict[Any, Any] = {"mat": mat_bgr, "on_mat": on_mat}
         if halved is not None and self.figure_scale == 2:
             fitted["small"] = (halved[0], halved[2])
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}

@@ -66,7 +66,7 @@ def test_a_figure_leaning_over_the_bare_mat_is_seen_whole(field_hard, monkeypatc
     wrong = _wrong(rec, boards)
     assert len(wrong) <= 1, f"{len(wrong)} of {total} figures beside the mat wrong: {wrong}"
 
-    monkeypatch.setattr(Recognizer, "_bare_mat", lambda self, window, bare, mat: np.zeros_like(bare))  # no mat reference
+    monkeypatch.setattr(Recognizer, "_on_mat", lambda self, fc, grid: np.zeros(fc.bgr.shape[:2], bool))  # no mat reference
     before = _wrong(rec, boards)
     assert len(before) > len(wrong), f"the boards do not exercise the cause: {before} wrong with it, {wrong} without"
 
