@@ -55,6 +55,18 @@ def _first_frame(setup, seed: int):
     return frame, lattice
 
 
+def _grid_and_fallback(rec, frame):
+    """The grid the first frame gives, and whether it came from the lone tile's own edges (``_lattice``, the
+    fallback when the start tile's place is not clear)."""
+    fallback = []
+    lattice_of = rec._lattice
+    rec._lattice = lambda *a, **k: fallback.append(1) or lattice_of(*a, **k)
+    try:
+        return rec.observe(frame).grid, fallback
+    finally:
+        rec._lattice = lattice_of
+
+
 def _angle_error(grid: Grid, lattice) -> float:
     return abs((grid.angle_deg - lattice[1] + 180.0) % 360.0 - 180.0)
 
@@ -63,13 +75,7 @@ def _angle_error(grid: Grid, lattice) -> float:
 def test_the_lone_start_tile_is_found_clear_of_its_twins_and_fixes_the_grid(field_suedsee, seed):
     setup, rec, *_ = field_suedsee
     frame, lattice = _first_frame(setup, seed)
-    fallback = []
-    lattice_of = rec._lattice
-    rec._lattice = lambda *a, **k: fallback.append(1) or lattice_of(*a, **k)
-    try:
-        grid = rec.observe(frame).grid
-    finally:
-        rec._lattice = lattice_of
+    grid, fallback = _grid_and_fallback(rec, frame)
     assert not fallback, "the start tile's place was clear (its twins D1, D2 stand at the same place and turn)"
     assert _angle_error(grid, lattice) <= 0.5, f"grid {grid} against the tile laid at {lattice}"
     assert np.hypot(grid.origin_mm[0] - lattice[0][0], grid.origin_mm[1] - lattice[0][1]) <= 1.5
@@ -128,13 +134,7 @@ def test_under_a_magenta_cast_the_start_search_reads_the_cells_in_balanced_light
     first.mat_colour = BENCH.mat_colour_of(FAMILY)
     camera = BENCH.camera_of(FAMILY, LEVEL).with_(colour_cast=MAGENTA)
     frame, _ = render(first, setup.art, camera, rng, BENCH.SIZE, geometry=setup.geometry)
-    fallback = []
-    lattice_of = rec._lattice
-    rec._lattice = lambda *a, **k: fallback.append(1) or lattice_of(*a, **k)
-    try:
-        grid = rec.observe(frame).grid
-    finally:
-        rec._lattice = lattice_of
+    grid, fallback = _grid_and_fallback(rec, frame)
     assert not fallback, "the start tile's place was clear"
     assert _angle_error(grid, lattice) <= 0.5, f"grid {grid} against the tile laid at {lattice}"
 
