@@ -332,6 +332,10 @@ def read_book(path: Path, what: str, fmt: str, key: str, want: object) -> dict:
     except (OSError, ValueError) as e:
         raise VisionError(T("{path}: not a readable {what} ({why})", path=str(path), what=_BOOKS.get(what, what), why=str(e))) from None
     if not isinstance(data, dict) or data.get("format") != fmt:
+        found = data.get("format") if isinstance(data, dict) else None
+        if isinstance(found, str) and found.split("/")[0] == fmt.split("/")[0]:  # the same book, another version
+            raise VisionError(T("{path}: 'format' must be {format} (enrolled by another version: enrol again)",
+                                path=str(path), format=repr(fmt)))
         raise VisionError(T("{path}: 'format' must be {format}", path=str(path), format=repr(fmt)))
     if data.get(key) != want:
         raise VisionError(T("{path}: '{key}' must be {value} (enrolled by another version: enrol again)", path=str(path), key=key, value=str(want)))

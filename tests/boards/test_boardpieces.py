@@ -69,5 +69,11 @@ def test_the_piece_book_round_trips_and_refuses_a_bad_file(setup, tmp_path):
     again = PieceBook.load(book.save(tmp_path / "pieces.json"))
     assert again.names() == NAMES and np.allclose(again.templates[3].hist, book.templates[3].hist, atol=1e-5)
     (tmp_path / "bad.json").write_text('{"format": "something else"}')
-    with pytest.raises(VisionError, match="bad.json: 'format'"):
+    with pytest.raises(VisionError, match="bad.json: 'format'") as refused:
         PieceBook.load(tmp_path / "bad.json")
+    assert "enrol again" not in str(refused.value)
+    # a book of an earlier version (its templates measured otherwise): the owner is told to enrol again
+    (tmp_path / "old.json").write_text('{"format": "tablehub-board-pieces/1"}')
+    with pytest.raises(VisionError, match=r"old.json: 'format' must be 'tablehub-board-pieces/2' \(enrolled by "
+                                          r"another version: enrol again\)"):
+        PieceBook.load(tmp_path / "old.json")
