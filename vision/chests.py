@@ -44,6 +44,7 @@ from tablehub.i18n import T, reason  # what a phone reads (tablehub/locale/*/vis
 
 from . import VisionError
 from .boardpieces import read_book
+from .boardwatch import SHRINK, _shrink
 
 VALUES_FORMAT = "tablehub-chest-values/1"
 #: px/mm of the windows the prints are read in
@@ -678,14 +679,12 @@ def _near(c: tuple[float, float], others: Sequence[tuple[float, float]], aboard_
 class ChestWatch:
     """The chests of one board read frame after frame (pass it to :func:`chests_seen`): a chest's reading (a
     face-up chest's value, a ship's hold) is kept while its piece stands where it stood (within ``moved_mm``)
-    and its window's pixels in the frame did not change: the window's part of the frame, shrunk
-    :data:`SHRINK` times (the sensor's noise averaged out), differs from the last read's by at most ``change``
-    levels in every channel (a hand, a chest put down or taken, a ship beside it moving all change it). So an
+    and its window's pixels in the frame did not change: the window's part of the frame, shrunk as the board
+    watch shrinks frames (``vision.boardwatch``: the sensor's noise averaged out), differs from the last read's
+    by at most ``change`` levels in every channel (a hand, a chest put down or taken, a ship beside it moving all change it). So an
     incremental update reads only the chests the move touched; a bumped board moves every window in the frame
     and reads them all. No rules, no board: only pixels and board mm. ``read`` and ``kept`` count the
     readings made and kept (``tablehub bench boards``)."""
-
-    SHRINK = 4
 
     def __init__(self, change: float = 10.0, moved_mm: float = 1.0):
         self.change, self.moved_mm = change, moved_mm
@@ -715,7 +714,7 @@ class ChestWatch:
             if not np.all(np.isfinite(q)):
                 box = (0, 0, 0, 0)
             else:
-                s = self.SHRINK
+                s = SHRINK
                 x0, y0 = max(0, int(q[:, 0].min()) // s * s), max(0, int(q[:, 1].min()) // s * s)
                 x1, y1 = min(fw, int(np.ceil(q[:, 0].max()))), min(fh, int(np.ceil(q[:, 1].max())))
                 box = (x0, y0, x0 + max(0, x1 - x0) // s * s, y0 + max(0, y1 - y0) // s * s)
@@ -723,10 +722,7 @@ class ChestWatch:
 
     def _small(self, box: tuple[int, int, int, int]) -> np.ndarray | None:
         x0, y0, x1, y1 = box
-        if x1 <= x0 or y1 <= y0:
-            return None
-        part = self._frame[y0:y1, x0:x1]
-        return cv2.resize(part, ((x1 - x0) // self.SHRINK, (y1 - y0) // self.SHRINK), interpolation=cv2.INTER_AREA)
+        return None if x1 <= x0 or y1 <= y0 else _shrink(self._frame, box)
 
     def _same(self, a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
         return len(a) == len(b) and all(np.hypot(p[0] - q[0], p[1] - q[1]) <= self.moved_mm for p, q in zip(a, b))
