@@ -450,14 +450,13 @@ class Recognizer:
             nadir = None if nadir_mm is None else (*grid.grid_from_mat(*nadir_mm[:2]), *nadir_mm[2:3])
             mat_canvas = mat_bgr * self._gains(mat_bgr)
             for fc, group, spots, halved in looked:
-                on_mat = self._on_mat(fc, grid)
-                here = self._figure_pass(fc, group, spots, tiles, nadir, halved, mat_canvas, on_mat)
+                here = self._figure_pass(fc, group, spots, tiles, nadir, halved, mat_canvas, grid)
                 # a marked guess under a figure: read again by its colours with the figure left out, and the
                 # figures around it looked for again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
-                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas, on_mat))
+                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas, grid))
                 found.extend(f for fs in here.values() for f in fs)
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
@@ -1398,8 +1397,8 @@ class Recognizer:
         mat = fitted.get("mat")
         if mat is not None and not known.all():
             window = fc.bgr[y0:y1, x0:x1]
-            on_mat = fitted.get("on_mat")
-            bare = ~known if on_mat is None else ~known & on_mat[y0:y1, x0:x1]
+            grid = fitted.get("grid")
+            bare = ~known if grid is None else ~known & self._on_mat(fc, grid, slice(y0, y1), slice(x0, x1))
             if bare.any():
                 ref[bare] = self._mat_here(window, bare, mat)
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
@@ -1524,15 +1523,15 @@ class Recognizer:
             log.debug("cell (%d, %d): placed at %s for the figure search, read at %s", t.x, t.y, best, own)
         return fitted[key]
 
-    def _on_mat(self, fc: FeatureCanvas, grid: Grid) -> np.ndarray:
-        """Where the canvas shows the mat (each pixel's centre, through the grid, inside the mat's edges): where no
+    def _on_mat(self, fc: FeatureCanvas, grid: Grid, rows: slice, cols: slice) -> np.ndarray:
+        """Where the canvas's ``rows`` x ``cols`` show the mat (each pixel's centre, through the grid, inside the
+        mat's edges; a figure's window, made only where some of it is bare): where no
         tile lies, the bare mat is the figures' reference there, and the picture itself beyond (the table's wood
         past the mat's edge, where tiles may be laid too: a figure on such a tile was lost against the mat's
         colour, tests/vision/test_coverage.py)."""
-        h, w = fc.bgr.shape[:2]
         m = grid.mat_from_grid()
-        gx = fc.x0 + (np.arange(w, dtype=np.float64) + 0.5 - fc.margin) / TILE_PX - 0.5
-        gy = fc.y0 + (np.arange(h, dtype=np.float64) + 0.5 - fc.margin) / TILE_PX - 0.5
+        gx = fc.x0 + (np.arange(cols.start, cols.stop, dtype=np.float64) + 0.5 - fc.margin) / TILE_PX - 0.5
+        gy = fc.y0 + (np.arange(rows.start, rows.stop, dtype=np.float64) + 0.5 - fc.margin) / TILE_PX - 0.5
         x = m[0, 0] * gx[None, :] + m[0, 1] * gy[:, None] + m[0, 2]
         y = m[1, 0] * gx[None, :] + m[1, 1] * gy[:, None] + m[1, 2]
         return (x >= 0) & (x <= self.mat.width_mm) & (y >= 0) & (y <= self.mat.height_mm)
@@ -1552,13 +1551,14 @@ class Recognizer:
 
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
                      tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None,
-                     mat_bgr: np.ndarray | None = None, on_mat: np.ndarray | None = None
+                     mat_bgr: np.ndarray | None = None, grid: Grid | None = None
                      ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
         """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
         whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
         mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make. ``mat_bgr``: the bare
-        mat's colour in the canvas (None: unknown), ``on_mat`` where the canvas shows the mat (:meth:`_on_mat`)."""
-        fitted: dict[Any, Any] = {"mat": mat_bgr, "on_mat": on_mat}
+        mat's colour in the canvas (None: unknown), ``grid`` the canvas's grid on the mat (where it shows the mat,
+        :meth:`_on_mat`)."""
+        fitted: dict[Any, Any] = {"mat": mat_bgr, "grid": grid}
         if halved is not None and self.figure_scale == 2:
             fitted["small"] = (halved[0], halved[2])
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}

@@ -66,7 +66,8 @@ def test_a_figure_leaning_over_the_bare_mat_is_seen_whole(field_hard, monkeypatc
     wrong = _wrong(rec, boards)
     assert len(wrong) <= 1, f"{len(wrong)} of {total} figures beside the mat wrong: {wrong}"
 
-    monkeypatch.setattr(Recognizer, "_on_mat", lambda self, fc, grid: np.zeros(fc.bgr.shape[:2], bool))  # no mat reference
+    monkeypatch.setattr(Recognizer, "_on_mat",  # no mat reference
+                        lambda self, fc, grid, rows, cols: np.zeros((rows.stop - rows.start, cols.stop - cols.start), bool))
     before = _wrong(rec, boards)
     assert len(before) > len(wrong), f"the boards do not exercise the cause: {before} wrong with it, {wrong} without"
 
