@@ -72,22 +72,11 @@ def karibik(tmp_path):
 
 
 def _drawn(spots, ships):
-    """The simulated pieces of an enrolment photo (each on its space's centre, turned a little)."""
-    from vision.sim.boardtable import BoardPiece
+    """The simulated pieces of an enrolment photo, drawn as the simulated table draws them (each on its space's
+    centre, turned a little)."""
+    from tablehub.tracking.simboard import spot_piece
 
-    out = []
-    for i, s in enumerate(spots):
-        x, y = s.centre
-        if s.kind.startswith("ship"):
-            out.append(BoardPiece("ship", ships.index(s.name), x, y, 15.0 * i,
-                                  carries=5000 if s.kind == "ship laden" else 0))
-        elif s.name == "chest up":
-            out.append(BoardPiece("chest_up", 6000, x, y, 10.0))
-        elif s.name == "chest down":
-            out.append(BoardPiece("chest_down", 0, x, y, 10.0))
-        else:  # a chest value (step 3)
-            out.append(BoardPiece("chest_up", int(s.carries), x, y, 5.0 * i))
-    return out
+    return [spot_piece(s, s.centre, i, ships) for i, s in enumerate(spots)]
 
 
 class Phone:
