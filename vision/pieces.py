@@ -346,6 +346,14 @@ class FigureFinder:
     """... and the halves' middles lie this far apart: two figures' pictures joined, 16-22 mm (their bodies are 16 mm
     wide at the arms); the halves of one figure's picture (16 mm by 8, leaning up to about 9 mm: 25 mm long at most)
     about 12 mm."""
+    min_thick_mm: float = 4.0
+    """A figure's picture is a body 7-8 mm deep and 16 mm wide: where a blob reaches over the bare mat (no tile read
+    there), its innermost pixel lies at least this far (mm) from the blob's edge (the distance transform's largest value, a pixel past the window's edge counted as edge; figures
+    on the benchmark 4.4-7.2 at the figures' scale of 1.8 mm a pixel). A strip three pixels thick (3.6) is no figure: a
+    tile's edge against the bare dark mat, 8 x 3 pixels, read as a black figure (84 mm^2) on
+    `tests/vision/test_photoscore.py`'s table 47 once the grid was fitted to the tiles (``Recognizer.fit_found_grid``).
+    Over tiles alone it is not checked: there a black figure's picture, much of it taken for shadow, can be as thin
+    (one lost at ``hard``). 0: no such check."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
@@ -393,11 +401,15 @@ class FigureFinder:
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
         out = []
         square = np.ones((3, 3), np.uint8)
+        bare = None if known is None or known.all() else ~known
 
         def judge(blob: np.ndarray, split: bool) -> None:
             area = blob.sum() * px_area
             if not self.min_area_mm2 <= area <= self.max_area_mm2:
                 return
+            if self.min_thick_mm and bare is not None and (blob & bare).any() \
+                    and _thickest_mm(blob, mm_per_px) < self.min_thick_mm:
+                return          # a strip along the bare mat (a tile's edge against the dark mat), not a figure's body
             col = blob & coloured & ~shadow
             if col.sum() * px_area < self.min_coloured_mm2 or col.sum() < self.min_coloured_share * blob.sum():
                 # a black figure on a light tile is darker than the tile by much the same factor in every
@@ -518,6 +530,12 @@ def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.n
     enough[0] = False
     keep = enough[labels] & (firm | (idx == colour[labels]))
     return cv2.morphologyEx(keep.astype(np.uint8), cv2.MORPH_CLOSE, square)
+
+
+def _thickest_mm(blob: np.ndarray, mm_per_px: float) -> float:
+    """How far (mm) the blob's innermost pixel lies from its edge (a pixel beyond it, the window's edge included)."""
+    padded = np.pad(blob.astype(np.uint8), 1)
+    return float(cv2.distanceTransform(padded, cv2.DIST_L2, 3).max()) * mm_per_px
 
 
 def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: float
