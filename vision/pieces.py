@@ -347,13 +347,14 @@ class FigureFinder:
     wide at the arms); the halves of one figure's picture (16 mm by 8, leaning up to about 9 mm: 25 mm long at most)
     about 12 mm."""
     min_thick_mm: float = 4.0
-    """A figure's picture is a body 7-8 mm deep and 16 mm wide: where a blob reaches over the bare mat (no tile read
-    there), its innermost pixel lies at least this far (mm) from the blob's edge (the distance transform's largest value, a pixel past the window's edge counted as edge; figures
-    on the benchmark 4.4-7.2 at the figures' scale of 1.8 mm a pixel). A strip three pixels thick (3.6) is no figure: a
-    tile's edge against the bare dark mat, 8 x 3 pixels, read as a black figure (84 mm^2) on
+    """A blob smaller than one figure's picture (:attr:`one_figure_min_mm2`) that reaches over the bare mat (no tile
+    read there) must be this thick (mm) somewhere: its innermost pixel this far from its edge (the distance transform's
+    largest value, a pixel past the window's edge counted as edge). A tile's edge against the bare dark mat, a strip
+    8 x 3 pixels at the figures' 1.8 mm a pixel (3.6), read as a black figure (84 mm^2) on
     `tests/vision/test_photoscore.py`'s table 47 once the grid was fitted to the tiles (``Recognizer.fit_found_grid``).
-    Over tiles alone it is not checked: there a black figure's picture, much of it taken for shadow, can be as thin
-    (one lost at ``hard``). 0: no such check."""
+    Whole figures are not checked: a black figure 10 x 4 pixels (137 mm^2) also measures 3.6 (the transform cannot tell
+    three pixels' thickness from four), and checking every size lost it (the photo score's Südsee sim/clean table 7)
+    and two black figures of `bench vision`'s Neues Land hard boards. 0: no such check."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
@@ -407,7 +408,7 @@ class FigureFinder:
             area = blob.sum() * px_area
             if not self.min_area_mm2 <= area <= self.max_area_mm2:
                 return
-            if self.min_thick_mm and bare is not None and (blob & bare).any() \
+            if self.min_thick_mm and area < self.one_figure_min_mm2 and bare is not None and (blob & bare).any() \
                     and _thickest_mm(blob, mm_per_px) < self.min_thick_mm:
                 return          # a strip along the bare mat (a tile's edge against the dark mat), not a figure's body
             col = blob & coloured & ~shadow
