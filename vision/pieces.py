@@ -346,15 +346,15 @@ class FigureFinder:
     """... and the halves' middles lie this far apart: two figures' pictures joined, 16-22 mm (their bodies are 16 mm
     wide at the arms); the halves of one figure's picture (16 mm by 8, leaning up to about 9 mm: 25 mm long at most)
     about 12 mm."""
-    min_thick_mm: float = 4.0
-    """A blob smaller than one figure's picture (:attr:`one_figure_min_mm2`) that reaches over the bare mat (no tile
-    read there) must be this thick (mm) somewhere: its innermost pixel this far from its edge (the distance transform's
-    largest value, a pixel past the window's edge counted as edge). A tile's edge against the bare dark mat, a strip
-    8 x 3 pixels at the figures' 1.8 mm a pixel (3.6), read as a black figure (84 mm^2) on
-    `tests/vision/test_photoscore.py`'s table 47 once the grid was fitted to the tiles (``Recognizer.fit_found_grid``).
-    Whole figures are not checked: a black figure 10 x 4 pixels (137 mm^2) also measures 3.6 (the transform cannot tell
-    three pixels' thickness from four), and checking every size lost it (the photo score's Südsee sim/clean table 7)
-    and two black figures of `bench vision`'s Neues Land hard boards. 0: no such check."""
+    hug_mm: float = 4.5
+    """A blob that reaches over the bare mat (no tile read there) and lies wholly within this distance (mm) of the
+    tiles' outline (the border between the tiles read and the bare mat) hugs it: a tile's edge against the dark mat,
+    not a figure. A figure stands on a tile, its foot 8 mm deep: its picture reaches further from the outline, into
+    the tile where it stands or over the mat where it leans. `tests/vision/test_photoscore.py`'s table 47, once the
+    grid was fitted to the tiles (``Recognizer.fit_found_grid``): strips 7-9 x 2-3 pixels at the figures' 1.8 mm a
+    pixel, read as black figures of 74-105 mm^2, lay 2 pixels (3.6 mm) from the outline at most; a black figure at a
+    tile's edge on `bench vision`'s Neues Land hard boards (105 mm^2, 9 x 4 pixels, 10-20 % over the mat) reached 4-5
+    pixels (7.2-9 mm) into its tile. 0: no such check."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
@@ -403,14 +403,17 @@ class FigureFinder:
         out = []
         square = np.ones((3, 3), np.uint8)
         bare = None if known is None or known.all() else ~known
+        outline: list[np.ndarray] = []      # each pixel's distance from the tiles' outline, made when first needed
 
         def judge(blob: np.ndarray, split: bool) -> None:
             area = blob.sum() * px_area
             if not self.min_area_mm2 <= area <= self.max_area_mm2:
                 return
-            if self.min_thick_mm and area < self.one_figure_min_mm2 and bare is not None and (blob & bare).any() \
-                    and _thickest_mm(blob, mm_per_px) < self.min_thick_mm:
-                return          # a strip along the bare mat (a tile's edge against the dark mat), not a figure's body
+            if self.hug_mm and bare is not None and (blob & bare).any():
+                if not outline:
+                    outline.append(_from_outline(known))
+                if float(outline[0][blob].max()) * mm_per_px < self.hug_mm:
+                    return      # it hugs the tiles' outline (a tile's edge against the dark mat): no figure's body
             col = blob & coloured & ~shadow
             if col.sum() * px_area < self.min_coloured_mm2 or col.sum() < self.min_coloured_share * blob.sum():
                 # a black figure on a light tile is darker than the tile by much the same factor in every
@@ -533,10 +536,11 @@ def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.n
     return cv2.morphologyEx(keep.astype(np.uint8), cv2.MORPH_CLOSE, square)
 
 
-def _thickest_mm(blob: np.ndarray, mm_per_px: float) -> float:
-    """How far (mm) the blob's innermost pixel lies from its edge (a pixel beyond it, the window's edge included)."""
-    padded = np.pad(blob.astype(np.uint8), 1)
-    return float(cv2.distanceTransform(padded, cv2.DIST_L2, 3).max()) * mm_per_px
+def _from_outline(known: np.ndarray) -> np.ndarray:
+    """Each pixel's distance (pixels) from the border between ``known`` (tiles read) and the rest (the bare mat): on
+    either side, 1 next to it."""
+    k = known.astype(np.uint8)
+    return np.maximum(cv2.distanceTransform(k, cv2.DIST_L2, 3), cv2.distanceTransform(1 - k, cv2.DIST_L2, 3))
 
 
 def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: float
