@@ -26,36 +26,36 @@ from ..i18n import T
 from ..tracking.boardcam import CHESTS, EMPTY, LENS, PIECES, PPM, read_meta, write_refs
 
 NAME = "boardcam"
-HELP = "the camera on a printed board (Karibik, Tahiti): enrol the empty board and the pieces, read a frame"
-DESCRIPTION = HELP + ". See docs/boardcam.md."
+HELP = T("the camera on a printed board (Karibik, Tahiti): enrol the empty board and the pieces, read a frame")
+DESCRIPTION = T("{help}. See docs/boardcam.md.", help=HELP)
 
 
 def add_arguments(p) -> None:
     sub = p.add_subparsers(dest="boardcam_command", metavar="enrol-board|enrol-pieces|enrol-chests|read",
                            required=True)
-    e = sub.add_parser("enrol-board", help="enrol the empty board from one photo taken by the table's camera")
-    e.add_argument("photo", help="photo of the whole empty board (JPEG or PNG)")
-    e.add_argument("--out", required=True, help="folder to write the enrolment to")
-    e.add_argument("--game", default="karibik", choices=("karibik", "tahiti"), help="the game (default karibik)")
+    e = sub.add_parser("enrol-board", help=T("enrol the empty board from one photo taken by the table's camera"))
+    e.add_argument("photo", help=T("photo of the whole empty board (JPEG or PNG)"))
+    e.add_argument("--out", required=True, help=T("folder to write the enrolment to"))
+    e.add_argument("--game", default="karibik", choices=("karibik", "tahiti"), help=T("the game (default karibik)"))
     e.add_argument("--board", default="provisional",
-                   help="the board: 'provisional', 'grid' (Karibik) or a board JSON file (default provisional)")
-    e.add_argument("--corners", help="the board's corners in the photo, TL TR BR BL: 'x,y,x,y,x,y,x,y' "
-                                     "(default: found from the board's edge)")
-    e.add_argument("--lens", help="the camera's lens calibration (tablehub lens), copied into the folder")
-    q = sub.add_parser("enrol-pieces", help="enrol each piece once from a photo with every piece on a known space")
+                   help=T("the board: 'provisional', 'grid' (Karibik) or a board JSON file (default provisional)"))
+    e.add_argument("--corners", help=T("the board's corners in the photo, TL TR BR BL: 'x,y,x,y,x,y,x,y' "
+                                     "(default: found from the board's edge)"))
+    e.add_argument("--lens", help=T("the camera's lens calibration (tablehub lens), copied into the folder"))
+    q = sub.add_parser("enrol-pieces", help=T("enrol each piece once from a photo with every piece on a known space"))
     q.add_argument("photo")
-    q.add_argument("--refs", required=True, help="the folder written by enrol-board")
+    q.add_argument("--refs", required=True, help=T("the folder written by enrol-board"))
     q.add_argument("--at", required=True,
-                   help="NAME=SPACE pairs, comma-separated: 'Arriba=12,Bravo=13,...,chest up=20,chest down=21'")
+                   help=T("NAME=SPACE pairs, comma-separated: 'Arriba=12,Bravo=13,...,chest up=20,chest down=21'"))
     q.add_argument("--add", action="store_true",
-                   help="add these templates to the enrolled ones: each ship carrying a chest (kind 'ship laden')")
-    c = sub.add_parser("enrol-chests", help="enrol the chests' printed values: one face-up chest of each value")
+                   help=T("add these templates to the enrolled ones: each ship carrying a chest (kind 'ship laden')"))
+    c = sub.add_parser("enrol-chests", help=T("enrol the chests' printed values: one face-up chest of each value"))
     c.add_argument("photo")
-    c.add_argument("--refs", required=True, help="the folder written by enrol-board")
-    c.add_argument("--at", required=True, help="VALUE=SPACE pairs, comma-separated: '4000=12,5000=13,...'")
-    r = sub.add_parser("read", help="read one frame: every piece and its space")
+    c.add_argument("--refs", required=True, help=T("the folder written by enrol-board"))
+    c.add_argument("--at", required=True, help=T("VALUE=SPACE pairs, comma-separated: '4000=12,5000=13,...'"))
+    r = sub.add_parser("read", help=T("read one frame: every piece and its space"))
     r.add_argument("frame")
-    r.add_argument("--refs", required=True, help="the folder written by enrol-board and enrol-pieces")
+    r.add_argument("--refs", required=True, help=T("the folder written by enrol-board and enrol-pieces"))
 
 
 def _read_image(path: str):

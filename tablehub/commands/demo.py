@@ -40,7 +40,7 @@ from ._options import add_common, settings
 from ._hub import build_table, make_hub, open_boards, open_voice, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
-HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "
+HELP = T("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "
         "mock buttons and the page")
 DEMO_DB = "demo.sqlite"  # in the data folder, beside the table's games.sqlite
 INTERRUPTED = 130        # exit status of a demo stopped by Ctrl-C (128 + SIGINT, as the shell does)
@@ -51,20 +51,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
     parser.add_argument("--game", default="neuesland",
                         choices=("neuesland", "suedsee", "karibik", "tahiti", "sunda"),
-                        help="game to play when no --record is given (default neuesland; karibik, tahiti: the "
+                        help=T("game to play when no --record is given (default neuesland; karibik, tahiti: the "
                              "camera on the printed board, docs/boardcam.md; sunda: the camera on freely laid "
-                             "pieces, docs/sunda.md)")
-    parser.add_argument("--record", help="a game record (JSON) to play; default: a seeded random game")
-    parser.add_argument("--seed", type=int, default=7, help="seed of the default game (default 7)")
-    parser.add_argument("--players", type=int, default=2, dest="player_count", help="players in the default game (default 2)")
-    parser.add_argument("--turns", type=int, help="stop after this many turns (on a printed board: NEXT steps)")
-    parser.add_argument("--size", default="1280x720", help="simulated camera resolution (default 1280x720)")
-    parser.add_argument("--no-web", action="store_true", help="do not serve the page")
-    parser.add_argument("--exit", action="store_true", help="exit at the end instead of serving the page on")
+                             "pieces, docs/sunda.md)"))
+    parser.add_argument("--record", help=T("a game record (JSON) to play; default: a seeded random game"))
+    parser.add_argument("--seed", type=int, default=7, help=T("seed of the default game (default 7)"))
+    parser.add_argument("--players", type=int, default=2, dest="player_count", help=T("players in the default game (default 2)"))
+    parser.add_argument("--turns", type=int, help=T("stop after this many turns (on a printed board: NEXT steps)"))
+    parser.add_argument("--size", default="1280x720", help=T("simulated camera resolution (default 1280x720)"))
+    parser.add_argument("--no-web", action="store_true", help=T("do not serve the page"))
+    parser.add_argument("--exit", action="store_true", help=T("exit at the end instead of serving the page on"))
     parser.add_argument("-v", "--verbose", action="store_true", dest="chatter",
-                        help="print every reading, commit and phone entry")
-    parser.add_argument("--voice", action="store_true", help="speak the turns with espeak-ng ([voice] settings; "
-                        "docs/voice.md)")
+                        help=T("print every reading, commit and phone entry"))
+    parser.add_argument("--voice", action="store_true", help=T("speak the turns with espeak-ng ([voice] settings; "
+                        "docs/voice.md)"))
 
 
 def demo_store(data_dir: str | Path) -> Store:

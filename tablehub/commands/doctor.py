@@ -13,17 +13,17 @@ from ..i18n import T
 from ..hardware.checks import Check, run_checks
 
 NAME = "doctor"
-HELP = ("check camera, lens file, markers in view, GPIO, numpy/OpenCV/picamera2 compatibility, disk, "
+HELP = T("check camera, lens file, markers in view, GPIO, numpy/OpenCV/picamera2 compatibility, disk, "
         "that every saved game's log replays, and the service")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", default="", help="settings file (default: $TABLEHUB_CONFIG or "
-                        "/etc/tablehub/tablehub.toml if present)")
-    parser.add_argument("--data", help="the data folder to check (game database, lens file); the service's is "
-                        "/var/lib/tablehub (default: $TABLEHUB_DATA, ./var in a checkout, else $XDG_DATA_HOME/tablehub)")
-    parser.add_argument("--no-camera", action="store_true", help="skip the camera and marker checks")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--config", default="", help=T("settings file (default: $TABLEHUB_CONFIG or "
+                        "/etc/tablehub/tablehub.toml if present)"))
+    parser.add_argument("--data", help=T("the data folder to check (game database, lens file); the service's is "
+                        "/var/lib/tablehub (default: $TABLEHUB_DATA, ./var in a checkout, else $XDG_DATA_HOME/tablehub)"))
+    parser.add_argument("--no-camera", action="store_true", help=T("skip the camera and marker checks"))
+    parser.add_argument("--json", action="store_true", help=T("print the results as JSON"))
 
 
 def check_lens(cfg: Config) -> Check:

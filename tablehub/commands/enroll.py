@@ -20,9 +20,9 @@ from ..i18n import T, reason
 from ..setup_files import catalog_file, keep_lens
 
 NAME = "enroll"
-HELP = "learn the tiles' appearance from photos of the laid-out set or from scans; calibrate player colours"
-DESCRIPTION = (HELP + ". Writes a reference folder (index.json + refs.npz, per set and per camera) used by "
-               "'tablehub recognize' and 'tablehub run'. The tile layout for photos is in docs/vision.md.")
+HELP = T("learn the tiles' appearance from photos of the laid-out set or from scans; calibrate player colours")
+DESCRIPTION = T("{help}. Writes a reference folder (index.json + refs.npz, per set and per camera) used by "
+               "'tablehub recognize' and 'tablehub run'. The tile layout for photos is in docs/vision.md.", help=HELP)
 
 
 class EnrollError(TablehubError):
@@ -30,22 +30,22 @@ class EnrollError(TablehubError):
 
 
 def add_arguments(p) -> None:
-    p.add_argument("photos", nargs="*", help="photos of the laid-out tiles (batch 0, 1, ... in order)")
-    p.add_argument("--game", required=True, help="tile game: neuesland or suedsee")
-    p.add_argument("--out", required=True, help="reference folder to write (e.g. refs/neuesland)")
-    p.add_argument("--mat", help="mat file from 'tablehub markers' (default: the default mat)")
-    p.add_argument("--scans", help="folder of tile scans named <tile id>.png instead of photos")
-    p.add_argument("--batches", help="batch number of each photo, comma-separated (default 0,1,2,...)")
-    p.add_argument("--gap-mm", type=float, default=10.0, help="gap between laid-out tiles (default 10)")
-    p.add_argument("--lens", metavar="FILE", help="lens calibration from 'tablehub lens calibrate' (default: the "
-                   "configured camera's lens file if there is one; 'none': no lens); kept as lens.json in --out")
-    p.add_argument("--config", default="", help="settings file, for the camera's lens file (default: "
-                   "$TABLEHUB_CONFIG or /etc/tablehub/tablehub.toml if present)")
-    p.add_argument("--camera", default="camera", help="name of this camera, stored in the index (default camera)")
-    p.add_argument("--colours", metavar="PHOTO", help="photo of one figure per colour in a row on the bare mat")
+    p.add_argument("photos", nargs="*", help=T("photos of the laid-out tiles (batch 0, 1, ... in order)"))
+    p.add_argument("--game", required=True, help=T("tile game: neuesland or suedsee"))
+    p.add_argument("--out", required=True, help=T("reference folder to write (e.g. refs/neuesland)"))
+    p.add_argument("--mat", help=T("mat file from 'tablehub markers' (default: the default mat)"))
+    p.add_argument("--scans", help=T("folder of tile scans named <tile id>.png instead of photos"))
+    p.add_argument("--batches", help=T("batch number of each photo, comma-separated (default 0,1,2,...)"))
+    p.add_argument("--gap-mm", type=float, default=10.0, help=T("gap between laid-out tiles (default 10)"))
+    p.add_argument("--lens", metavar="FILE", help=T("lens calibration from 'tablehub lens calibrate' (default: the "
+                   "configured camera's lens file if there is one; 'none': no lens); kept as lens.json in --out"))
+    p.add_argument("--config", default="", help=T("settings file, for the camera's lens file (default: "
+                   "$TABLEHUB_CONFIG or /etc/tablehub/tablehub.toml if present)"))
+    p.add_argument("--camera", default="camera", help=T("name of this camera, stored in the index (default camera)"))
+    p.add_argument("--colours", metavar="PHOTO", help=T("photo of one figure per colour in a row on the bare mat"))
     p.add_argument("--names", default="red,blue,green,yellow,black",
-                   help="colours of those figures, left to right (default red,blue,green,yellow,black)")
-    p.add_argument("--layout", action="store_true", help="print where each tile goes (for photos) and stop")
+                   help=T("colours of those figures, left to right (default red,blue,green,yellow,black)"))
+    p.add_argument("--layout", action="store_true", help=T("print where each tile goes (for photos) and stop"))
 
 
 def run(args) -> int:

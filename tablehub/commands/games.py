@@ -26,8 +26,11 @@ from ..session import Broken
 from ..store import Store, StoreError
 
 NAME = "games"
-HELP = "list the saved games, export one as a record, repair one whose log no longer replays"
-DESCRIPTION = __doc__
+HELP = T("list the saved games, export one as a record, repair one whose log no longer replays")
+DESCRIPTION = T("{help}. 'repair' never deletes a row: the actions from the first one that no longer replays on "
+                "are marked undone, each with a note saying why, and the game continues from the last good action. "
+                "Everything set aside is still in the database ('export --all' shows it) and comes back by hand if "
+                "the cause is fixed (e.g. the catalog is put back).", help=HELP)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,17 +39,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     where = argparse.ArgumentParser(add_help=False)
     add_settings(where)
-    where.add_argument("--db", help="the game database file itself (default: games.sqlite in the data folder)")
+    where.add_argument("--db", help=T("the game database file itself (default: games.sqlite in the data folder)"))
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    sub.add_parser("list", parents=[where], help="every saved game: players, actions, whether its log replays")
-    p = sub.add_parser("export", parents=[where], help="write one game as a record (the format 'tablehub score' reads)")
-    p.add_argument("id", type=int, help="the game's number (see 'list')")
-    p.add_argument("--out", help="file to write (default: standard output)")
-    p.add_argument("--all", action="store_true", help="every row ever logged, undone ones too, with their notes "
-                   "(an audit, not a record)")
-    p = sub.add_parser("repair", parents=[where], help="set aside the actions that no longer replay (marked undone with a note, "
-                       "never deleted); the game continues from the last good action")
-    p.add_argument("id", type=int, help="the game's number (see 'list')")
+    sub.add_parser("list", parents=[where], help=T("every saved game: players, actions, whether its log replays"))
+    p = sub.add_parser("export", parents=[where], help=T("write one game as a record (the format 'tablehub score' reads)"))
+    p.add_argument("id", type=int, help=T("the game's number (see 'list')"))
+    p.add_argument("--out", help=T("file to write (default: standard output)"))
+    p.add_argument("--all", action="store_true", help=T("every row ever logged, undone ones too, with their notes "
+                   "(an audit, not a record)"))
+    p = sub.add_parser("repair", parents=[where], help=T("set aside the actions that no longer replay (marked undone with a note, "
+                       "never deleted); the game continues from the last good action"))
+    p.add_argument("id", type=int, help=T("the game's number (see 'list')"))
 
 
 def database(args: argparse.Namespace) -> Path:

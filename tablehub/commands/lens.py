@@ -28,10 +28,10 @@ if TYPE_CHECKING:  # vision is imported when a lens is used: the core runs witho
     from vision.calibrate import BoardView, CharucoSpec
 
 NAME = "lens"
-HELP = "calibrate the camera's lens with a printed ChArUco board (optional; wide lenses)"
-DESCRIPTION = (HELP + ". 'lens board' writes the board to print; 'lens calibrate' solves the lens from photos "
+HELP = T("calibrate the camera's lens with a printed ChArUco board (optional; wide lenses)")
+DESCRIPTION = T("{help}. 'lens board' writes the board to print; 'lens calibrate' solves the lens from photos "
                "(--photos DIR) or from the hub's camera (--camera) and writes the lens file that 'tablehub run', "
-               "'recognize' and 'enroll' read (see docs/vision-setup.md).")
+               "'recognize' and 'enroll' read (see docs/vision-setup.md).", help=HELP)
 
 CAMERA_CHOICES = tuple(s for s in CAMERA_SOURCES if s != "sim") + ("auto",)
 # --------------------------------------------------------------------------- arguments
@@ -54,40 +54,40 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from ._options import add_settings
 
     sub = p.add_subparsers(dest="lens_action", metavar="ACTION", required=True)
-    board = sub.add_parser("board", help="write the ChArUco board to print (PNG at true size) and its description",
-                           description="Write the board as a PNG page at true size (DPI in the file: print at "
-                           "100 %%, no scaling) and, beside it, a JSON description for 'lens calibrate --board'.")
-    board.add_argument("--out", default="charuco.png", help="PNG to write (default charuco.png; the JSON goes "
-                       "beside it with the same name)")
-    board.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help="paper size (default A4)")
-    board.add_argument("--dpi", type=float, default=300.0, help="print resolution (default 300)")
+    board = sub.add_parser("board", help=T("write the ChArUco board to print (PNG at true size) and its description"),
+                           description=T("Write the board as a PNG page at true size (DPI in the file: print at "
+                           "100 %%, no scaling) and, beside it, a JSON description for 'lens calibrate --board'."))
+    board.add_argument("--out", default="charuco.png", help=T("PNG to write (default charuco.png; the JSON goes "
+                       "beside it with the same name)"))
+    board.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help=T("paper size (default A4)"))
+    board.add_argument("--dpi", type=float, default=300.0, help=T("print resolution (default 300)"))
     board.add_argument("--squares", type=_squares, default=(9, 6), metavar="CxR",
-                       help="squares across and down (default 9x6)")
-    board.add_argument("--square-mm", type=float, default=30.0, help="square side in mm (default 30)")
-    board.add_argument("--marker-mm", type=float, default=22.0, help="marker side in mm (default 22)")
+                       help=T("squares across and down (default 9x6)"))
+    board.add_argument("--square-mm", type=float, default=30.0, help=T("square side in mm (default 30)"))
+    board.add_argument("--marker-mm", type=float, default=22.0, help=T("marker side in mm (default 22)"))
     board.set_defaults(_lens=write_board)
 
-    cal = sub.add_parser("calibrate", help="solve the lens from photos or camera frames of the board",
-                         description="Solve the lens from views of the printed board, print the RMS reprojection "
+    cal = sub.add_parser("calibrate", help=T("solve the lens from photos or camera frames of the board"),
+                         description=T("Solve the lens from views of the printed board, print the RMS reprojection "
                          "error and the number of views used, and write the lens file (default: where the hub "
-                         "reads it, see --out).")
+                         "reads it, see --out)."))
     source = cal.add_mutually_exclusive_group(required=True)
-    source.add_argument("--photos", metavar="DIR", help="a folder of photos of the board (PNG/JPEG), all taken "
-                        "with the hub's camera at one resolution")
+    source.add_argument("--photos", metavar="DIR", help=T("a folder of photos of the board (PNG/JPEG), all taken "
+                        "with the hub's camera at one resolution"))
     source.add_argument("--camera", nargs="?", const="", type=_camera_source, metavar="SOURCE",
-                        help="take the shots with the camera (the configured one, or "
-                        f"{'|'.join(CAMERA_CHOICES)})")
+                        help=T("take the shots with the camera (the configured one, or {choices})",
+                               choices="|".join(CAMERA_CHOICES)))
     add_settings(cal)
-    cal.add_argument("--out", help="lens file to write (default: [camera] lens, else <data>/lens-<camera>.json)")
-    cal.add_argument("--board", help="board description from 'tablehub lens board' (default: the default board)")
-    cal.add_argument("--shots", type=int, default=15, help="--camera: views to take (default 15)")
+    cal.add_argument("--out", help=T("lens file to write (default: [camera] lens, else <data>/lens-<camera>.json)"))
+    cal.add_argument("--board", help=T("board description from 'tablehub lens board' (default: the default board)"))
+    cal.add_argument("--shots", type=int, default=15, help=T("--camera: views to take (default 15)"))
     cal.add_argument("--pause", type=float, default=2.0,
-                     help="--camera: seconds between shots to move the board (default 2)")
-    cal.add_argument("--save", metavar="DIR", help="--camera: also save the shots there (for --photos later)")
-    cal.add_argument("--min-corners", type=int, help="a view needs this many board corners (default: a third of "
-                     "the board's)")
-    cal.add_argument("--min-views", type=int, help="refuse to solve from fewer views (default 5)")
-    cal.add_argument("--max-rms", type=float, help="refuse a reprojection error above this, px (default 2)")
+                     help=T("--camera: seconds between shots to move the board (default 2)"))
+    cal.add_argument("--save", metavar="DIR", help=T("--camera: also save the shots there (for --photos later)"))
+    cal.add_argument("--min-corners", type=int, help=T("a view needs this many board corners (default: a third of "
+                     "the board's)"))
+    cal.add_argument("--min-views", type=int, help=T("refuse to solve from fewer views (default 5)"))
+    cal.add_argument("--max-rms", type=float, help=T("refuse a reprojection error above this, px (default 2)"))
     cal.set_defaults(_lens=calibrate)
 
 

@@ -19,18 +19,22 @@ from ..games.base import TablehubError
 from ._options import add_settings, settings
 
 NAME = "pin"
-HELP = "show the table PIN, choose a new one (--new, --set), or lift a PIN lockout (--lift)"
-DESCRIPTION = __doc__.split("\n\n")[0] + " " + __doc__.split("\n\n")[1].replace("\n", " ")
+HELP = T("show the table PIN, choose a new one (--new, --set), or lift a PIN lockout (--lift)")
+DESCRIPTION = T("Show the table PIN, choose a new one, or lift a PIN lockout. The PIN lives in the data folder (file "
+                "'pin', mode 0600), so it survives restarts and phones stay unlocked. Run beside the service (as its "
+                "user) it changes what the running hub accepts at once: a new PIN locks every phone again; --lift "
+                "ends a lockout after too many wrong PINs (holding NEXT and CHECK together for 5 s on the table does "
+                "the same).")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_settings(parser)
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--new", action="store_true", help="make a new random PIN (phones must enter it again)")
-    what.add_argument("--set", metavar="DIGITS", help=f"use this PIN ({MIN_DIGITS} to {MAX_DIGITS} digits)")
+    what.add_argument("--new", action="store_true", help=T("make a new random PIN (phones must enter it again)"))
+    what.add_argument("--set", metavar="DIGITS", help=T("use this PIN ({least} to {most} digits)", least=MIN_DIGITS, most=MAX_DIGITS))
     parser.add_argument("--digits", type=int, default=DEFAULT_DIGITS,
-                        help=f"digits of a new random PIN (default {DEFAULT_DIGITS})")
-    parser.add_argument("--lift", action="store_true", help="lift a lockout after too many wrong PINs")
+                        help=T("digits of a new random PIN (default {digits})", digits=DEFAULT_DIGITS))
+    parser.add_argument("--lift", action="store_true", help=T("lift a lockout after too many wrong PINs"))
 
 
 def run(args: argparse.Namespace) -> int:

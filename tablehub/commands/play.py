@@ -13,18 +13,18 @@ from ..records import load_record, record_of, replay
 from ..explain import explain
 
 NAME = "play"
-HELP = "play a seeded random game (tile games, Karibik, Sunda to Sahul) or replay a record, and print every score, explained"
+HELP = T("play a seeded random game (tile games, Karibik, Sunda to Sahul) or replay a record, and print every score, explained")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--game", default="neuesland", help="neuesland (default), suedsee, karibik or sunda")
-    p.add_argument("--players", type=int, default=3, help="number of players (default 3)")
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--game", default="neuesland", help=T("neuesland (default), suedsee, karibik or sunda"))
+    p.add_argument("--players", type=int, default=3, help=T("number of players (default 3)"))
+    p.add_argument("--seed", type=int, default=1, help=T("random seed (default 1)"))
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="engine option, e.g. expert=true (JSON values)")
-    p.add_argument("--record", help="replay this record instead of a random game")
-    p.add_argument("--save", metavar="FILE", help="write the game played as a record (JSON)")
-    p.add_argument("--board", action="store_true", help="also print the final board as text")
+                   help=T("engine option, e.g. expert=true (JSON values)"))
+    p.add_argument("--record", help=T("replay this record instead of a random game"))
+    p.add_argument("--save", metavar="FILE", help=T("write the game played as a record (JSON)"))
+    p.add_argument("--board", action="store_true", help=T("also print the final board as text"))
 
 
 def _options(pairs: list[str]) -> dict:

@@ -21,28 +21,28 @@ from ..games.base import SetupError, TablehubError
 from ..i18n import T
 
 NAME = "sundacam"
-HELP = "the camera on Sunda to Sahul's laid pieces: enrol the colours from one photo, read a frame"
-DESCRIPTION = HELP + ". See docs/sunda.md."
+HELP = T("the camera on Sunda to Sahul's laid pieces: enrol the colours from one photo, read a frame")
+DESCRIPTION = T("{help}. See docs/sunda.md.", help=HELP)
 #: the pawn colours the camera names (the engine's adapter maps them to players)
 COLOURS = ("red", "yellow", "black", "purple")
 
 
 def add_arguments(p) -> None:
     sub = p.add_subparsers(dest="sundacam_command", metavar="enrol|read", required=True)
-    e = sub.add_parser("enrol", help="learn land, water, the cloth and the pawn colours from one photo of the "
-                                     "enrolment layout (docs/sunda.md)")
-    e.add_argument("photo", help="photo by the table's camera of the mat with the enrolment layout (JPEG or PNG)")
-    e.add_argument("--out", required=True, help="folder to write the references to (the hub reads <data>/refs/sunda)")
+    e = sub.add_parser("enrol", help=T("learn land, water, the cloth and the pawn colours from one photo of the "
+                                     "enrolment layout (docs/sunda.md)"))
+    e.add_argument("photo", help=T("photo by the table's camera of the mat with the enrolment layout (JPEG or PNG)"))
+    e.add_argument("--out", required=True, help=T("folder to write the references to (the hub reads <data>/refs/sunda)"))
     e.add_argument("--colours", default=",".join(COLOURS),
-                   help="the pawn colours in the photo, left to right (default red,yellow,black,purple)")
-    e.add_argument("--markers", help="photo of the six resource markers in a row 60 mm above the play area's "
+                   help=T("the pawn colours in the photo, left to right (default red,yellow,black,purple)"))
+    e.add_argument("--markers", help=T("photo of the six resource markers in a row 60 mm above the play area's "
                                      "middle, 30 mm apart, red, orange, yellow, green, blue, purple from the left: "
-                                     "their colours are enrolled (docs/sunda.md)")
-    e.add_argument("--lens", help="the camera's lens calibration (tablehub lens), copied into the folder")
-    e.add_argument("--mat", help="the mat file (tablehub markers) when not the default mat, copied into the folder")
-    r = sub.add_parser("read", help="read one frame: the pieces, their land and water, and the tribes")
+                                     "their colours are enrolled (docs/sunda.md)"))
+    e.add_argument("--lens", help=T("the camera's lens calibration (tablehub lens), copied into the folder"))
+    e.add_argument("--mat", help=T("the mat file (tablehub markers) when not the default mat, copied into the folder"))
+    r = sub.add_parser("read", help=T("read one frame: the pieces, their land and water, and the tribes"))
     r.add_argument("frame")
-    r.add_argument("--refs", required=True, help="the folder written by enrol")
+    r.add_argument("--refs", required=True, help=T("the folder written by enrol"))
 
 
 def _read_image(path: str):

@@ -17,26 +17,26 @@ from ..games.base import TablehubError
 from ..venue.board import RULES, BoardListener, VenueBoard
 
 NAME = "venue"
-HELP = "serve the venue board: every table of a café or tournament live, standings and CSV (MQTT)"
+HELP = T("serve the venue board: every table of a café or tournament live, standings and CSV (MQTT)")
 log = logging.getLogger(__name__)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--broker", required=True, help="host name or address of the venue's MQTT broker (Mosquitto)")
-    p.add_argument("--port", type=int, default=0, help="broker port (default 1883, or 8883 with --tls)")
-    p.add_argument("--venue", help="only this venue's tables (default: every venue on the broker)")
-    p.add_argument("--listen", default="0.0.0.0:8090", help="address:port of the page (default 0.0.0.0:8090)")
+    p.add_argument("--broker", required=True, help=T("host name or address of the venue's MQTT broker (Mosquitto)"))
+    p.add_argument("--port", type=int, default=0, help=T("broker port (default 1883, or 8883 with --tls)"))
+    p.add_argument("--venue", help=T("only this venue's tables (default: every venue on the broker)"))
+    p.add_argument("--listen", default="0.0.0.0:8090", help=T("address:port of the page (default 0.0.0.0:8090)"))
     p.add_argument("--rule", choices=tuple(RULES), default="wins",
-                   help="ranking rule of the standings: " + "; ".join(f"{k}: {h}" for k, (h, _) in RULES.items()))
+                   help=T("ranking rule of the standings: {rules}", rules="; ".join(f"{k}: {h}" for k, (h, _) in RULES.items())))
     p.add_argument("--since", default="today",
-                   help="games that count in the standings: 'today' (since midnight, default), 'all' "
-                        "(every result the broker keeps), or a local time YYYY-MM-DD[THH:MM]")
-    p.add_argument("--username", default="", help="broker user (see mosquitto_passwd)")
+                   help=T("games that count in the standings: 'today' (since midnight, default), 'all' "
+                        "(every result the broker keeps), or a local time YYYY-MM-DD[THH:MM]"))
+    p.add_argument("--username", default="", help=T("broker user (see mosquitto_passwd)"))
     p.add_argument("--password-file", default="",
-                   help="file holding the broker password (default: $TABLEHUB_VENUE_PASSWORD)")
-    p.add_argument("--tls", action="store_true", help="connect with TLS")
-    p.add_argument("--ca-file", default="", help="with --tls: the CA that signed the broker's certificate")
-    p.add_argument("--title", default="", help="heading of the page (default: '<venue> tables')")
+                   help=T("file holding the broker password (default: $TABLEHUB_VENUE_PASSWORD)"))
+    p.add_argument("--tls", action="store_true", help=T("connect with TLS"))
+    p.add_argument("--ca-file", default="", help=T("with --tls: the CA that signed the broker's certificate"))
+    p.add_argument("--title", default="", help=T("heading of the page (default: '<venue> tables')"))
 
 
 def parse_listen(text: str) -> tuple[str, int]:
