@@ -19,7 +19,7 @@ from pathlib import Path
 from ..games import game_class
 from ..games.base import SetupError, TablehubError
 from ..i18n import T, join
-from ..usage_i18n import bad_value
+from ..usage_i18n import bad_value, say
 
 NAME = "board"
 HELP = T("trace a fixed board (Karibik) from a photo of the empty board into a draft board file")
@@ -64,13 +64,13 @@ def run(args) -> int:
     traced = trace_board(photo, args.size, sea_hue=tuple(args.sea_hue))
     draft = draft_board(args.size, traced.polygons, traced.centres, traced.adjacency)
     Path(args.out).write_text(json.dumps(draft, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    edge = "board edge found" if traced.found_edge else "board edge NOT found: the whole photo was taken as the board"
-    print(f"{len(traced.polygons)} spaces, {len(traced.adjacency)} adjacent pairs ({edge}); "
-          f"draft written to {args.out}")
+    edge = T("board edge found") if traced.found_edge else T("board edge NOT found: the whole photo was taken as the board")
+    say(T("{spaces} spaces, {pairs} adjacent pairs ({edge}); draft written to {path}", spaces=len(traced.polygons),
+          pairs=len(traced.adjacency), edge=edge, path=args.out))
     if args.overlay:
         id_at = {tuple(sp["center"]): sp["id"] for sp in draft["spaces"]}
         names = [str(id_at[tuple(c)]) for c in traced.centres]  # the draft's space ids
         cv2.imwrite(str(args.overlay), draw_trace(traced, names=names))
-        print(f"overlay written to {args.overlay}", file=sys.stderr)
-    print("next: mark the 16 towns, 12 hideouts, 6 skulls and 5 piles in the file (docs/karibik.md)")
+        say(T("overlay written to {path}", path=args.overlay), file=sys.stderr)
+    say(T("next: mark the 16 towns, 12 hideouts, 6 skulls and 5 piles in the file (docs/karibik.md)"))
     return 0

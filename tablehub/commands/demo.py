@@ -22,9 +22,11 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from ..games.base import TablehubError
-from ..i18n import T
+from ..i18n import N_, T, Tn, chain, reason
+from ..usage_i18n import console_language, said
 from ..hardware.panel import Panel
 from ..hardware.sdnotify import Notifier
 from ..records import Record, load_record, replay
@@ -82,16 +84,22 @@ def print_join(port: int, bind: str, pin: str, out=None) -> None:
 
     out = out or sys.stdout
     urls = page_urls(port, bind)
-    print(f"demo: open {'  or  '.join(urls)} on a phone (table PIN {pin})", file=out)
+    print(said(T("demo: open {urls} on a phone (table PIN {pin})", urls=chain(urls, N_("{first}  or  {next}")), pin=pin)), file=out)
     if urls[0].startswith("http://localhost"):
-        print("demo: no network address here: only this machine can open the page", file=out)
+        print(said(T("demo: no network address here: only this machine can open the page")), file=out)
     segno.make(urls[0]).terminal(out=out, compact=True)
     out.flush()
 
 
-def plural(n: int, noun: str) -> str:
-    """``1 turn``, ``2 turns``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def plural(n: int, noun: str) -> Any:
+    """``1 turn``, ``2 turns`` (``noun``: turn, step, time, unsure read), in the console's language."""
+    if noun == "step":
+        return Tn("{n} step", "{n} steps", n)
+    if noun == "time":
+        return Tn("{n} time", "{n} times", n)
+    if noun == "unsure read":
+        return Tn("{n} unsure read", "{n} unsure reads", n)
+    return Tn("{n} turn", "{n} turns", n)
 
 
 def turns_done(turns: list, logged: int) -> int:
@@ -123,8 +131,8 @@ def run(args: argparse.Namespace) -> int:
     played = [a for t in sim.turns for a in t.actions]
     expected = replay(Record(record.setup, played, record.source))
 
-    def say(line: str) -> None:
-        print(line, flush=True)
+    def say(line: Any) -> None:
+        print(said(line), flush=True)
 
     def chatter(line: str) -> None:
         if args.chatter:
@@ -135,15 +143,16 @@ def run(args: argparse.Namespace) -> int:
     hub = make_hub(cfg, store, args.table_pin, holder)  # a fresh demo.sqlite: nothing to recover
     venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     session = hub.start(record.setup)
-    say(f"demo: {record.source}: {plural(len(sim.turns), unit)} of {record.setup.game} for "
-        f"{', '.join(record.setup.players)} (demo database {store.path})")
+    say(T("demo: {source}: {count} of {game} for {players} (demo database {path})", source=record.source,
+          count=plural(len(sim.turns), unit), game=record.setup.game, players=", ".join(record.setup.players),
+          path=str(store.path)))
     try:
         if board:  # enrolled as its owner would, into the data folder, and loaded as the hub loads references
             recognizer = sim.recognizer(Path(cfg.data_dir) / "demo-refs" / record.setup.game)
         else:
             recognizer = make_recognizer(record.setup.game, sim=sim)
     except RecognitionUnavailable as exc:
-        say(f"demo: {exc}; turns will be entered as on the phone")
+        say(T("demo: {why}; turns will be entered as on the phone", why=reason(exc)))
         recognizer = None
     panel = Panel(cfg.pins)
     panel.start()
@@ -160,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         web = start_web(hub, cfg)
         print_join(web.port, cfg.web.host, hub.pin)
     if not args.chatter:
-        say("demo: playing (-v prints every reading)")
+        say(T("demo: playing (-v prints every reading)"))
     player = SimPlayer(hub, table.tracker, camera, sim.turns, panel.factory, cfg.pins.next, chatter)
     stop = threading.Event()
     stop_on_signals(stop)
@@ -175,20 +184,21 @@ def run(args: argparse.Namespace) -> int:
         if not stop.is_set():
             player.finish()
         if stop.is_set():
-            say(f"demo interrupted: {turns_done(sim.turns, len(session.rows))} of {len(sim.turns)} {unit}s played")
+            say(T("demo interrupted: {done} of {count} played", done=turns_done(sim.turns, len(session.rows)),
+                  count=plural(len(sim.turns), unit)))
             return INTERRUPTED
         if not session.game.finished:
             session.finish()
-        say(explain(session.game))
-        say(f"demo: {plural(len(sim.turns), unit)}: NEXT pressed {plural(player.presses, 'time')}, "
-            f"{plural(player.choices, 'unsure read')} answered on the phone, "
-            f"{plural(player.corrections, unit)} corrected on the phone")
+        say(explain(session.game, console_language()))
+        say(T("demo: {count}: NEXT pressed {presses}, {choices} answered on the phone, {corrections} corrected on "
+              "the phone", count=plural(len(sim.turns), unit), presses=plural(player.presses, "time"),
+              choices=plural(player.choices, "unsure read"), corrections=plural(player.corrections, unit)))
         same = session.game.scores() == expected.scores()
-        say("demo: " + ("the final score equals `tablehub score` of the record" if same else
-                        f"MISMATCH: the record scores {expected.scores()}"))
+        say(T("demo: the final score equals `tablehub score` of the record") if same else
+            T("demo: MISMATCH: the record scores {scores}", scores=str(expected.scores())))
         if web is not None and not args.exit and not stop.is_set():
             print_join(web.port, cfg.web.host, hub.pin)
-            say("demo: serving the page on; Ctrl-C to stop")
+            say(T("demo: serving the page on; Ctrl-C to stop"))
             stop.wait()
         return 0 if same else 1
     finally:

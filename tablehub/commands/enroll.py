@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..games.base import TablehubError
 from ..i18n import T, reason
+from ..usage_i18n import say
 from ..setup_files import catalog_file, keep_lens
 
 NAME = "enroll"
@@ -96,13 +97,15 @@ def run(args) -> int:
                 # recognize does not silently take it later (a stale mat.json from photos stays as it was)
                 mat.save(out / "mat.json")
             keep_lens(out, lens)
-            print(f"enrolled {len(refs.tile_ids)} tile types of {args.game} into {out} ({refs.source})")
+            say(T("enrolled {n} tile types of {game} into {folder} ({source})", n=len(refs.tile_ids), game=args.game,
+                  folder=str(out), source=refs.source))
         if args.colours:
             names = [n.strip() for n in args.names.split(",") if n.strip()]
             frame = read_image(args.colours)
             colours = calibrate_from_frame(frame, Rectifier(mat, px_per_mm=2.0, lens=lens), names)
             colours.save(out / "colours.json")
-            print(f"calibrated {len(names)} player colours into {out / 'colours.json'}: {', '.join(names)}")
+            say(T("calibrated {n} player colours into {path}: {colours}", n=len(names), path=str(out / "colours.json"),
+                  colours=", ".join(names)))
     except VisionError as exc:
         raise EnrollError(reason(exc)) from None
     return 0
@@ -111,11 +114,12 @@ def run(args) -> int:
 def _print_layout(catalog, layout) -> None:
     n = len(catalog.tile_ids)
     batches = math.ceil(n / layout.capacity)
-    print(f"{n} tiles in {batches} batch(es) of up to {layout.capacity} ({layout.columns} per row, "
-          f"{layout.gap_mm:g} mm apart), north up, from the play area's top-left corner:")
+    say(T("{n} tiles in {batches} batch(es) of up to {capacity} ({columns} per row, {gap} mm apart), north up, "
+          "from the play area's top-left corner:", n=n, batches=batches, capacity=layout.capacity,
+          columns=layout.columns, gap=format(layout.gap_mm, "g")))
     for b in range(batches):
         ids = catalog.tile_ids[b * layout.capacity:(b + 1) * layout.capacity]
-        print(f"photo {b}:")
+        say(T("photo {b}:", b=b))
         for r in range(0, len(ids), layout.columns):
             print("  " + " ".join(ids[r:r + layout.columns]))
     sys.stdout.flush()

@@ -15,13 +15,13 @@ import argparse
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from ..config import CAMERA_SOURCES, Config
 from ..i18n import T
-from ..usage_i18n import bad_value
+from ..usage_i18n import bad_value, said, say
 from ..setup_files import LensError, edge_shift_px, lens_path
 
 if TYPE_CHECKING:  # vision is imported when a lens is used: the core runs without OpenCV
@@ -111,12 +111,13 @@ def write_board(args: argparse.Namespace) -> int:
     png = write_png_with_dpi(out, page, args.dpi)
     described = spec.save(out.with_suffix(".json"))
     w, h = spec.size_mm
-    print(f"wrote {png}: {args.paper} page at {args.dpi:g} dpi with a board of {spec.squares_x} x {spec.squares_y} "
-          f"squares of {spec.square_mm:g} mm ({w:g} x {h:g} mm)")
-    print("  print at 100 % (no scaling), check a square is "
-          f"{spec.square_mm:g} mm, glue the page flat on card")
-    hint = "" if spec == CharucoSpec() else f"; give it to 'tablehub lens calibrate --board {described}'"
-    print(f"wrote {described}{hint}")
+    say(T("wrote {path}: {paper} page at {dpi} dpi with a board of {cols} x {rows} squares of {square} mm ({width} x "
+          "{height} mm)", path=str(png), paper=args.paper, dpi=format(args.dpi, "g"), cols=spec.squares_x,
+          rows=spec.squares_y, square=format(spec.square_mm, "g"), width=format(w, "g"), height=format(h, "g")))
+    say("  " + said(T("print at 100 % (no scaling), check a square is {square} mm, glue the page flat on card",
+                      square=format(spec.square_mm, "g"))))
+    say(T("wrote {path}", path=str(described)) if spec == CharucoSpec() else
+        T("wrote {path}; give it to 'tablehub lens calibrate --board {path}'", path=str(described)))
     return 0
 
 
@@ -153,9 +154,11 @@ def calibrate(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     lens.save(out)
     k = lens.dist_coeffs
-    print(f"lens from {len(views)} views ({size[0]}x{size[1]}): RMS reprojection error {lens.rms_px:.2f} px; "
-          f"k1 {k[0]:+.4f}, k2 {k[1]:+.4f}; it bends the frame edges by up to {edge_shift_px(lens):.0f} px")
-    print(f"wrote {out}" + ("" if args.out else " (read by 'tablehub run', 'recognize' and 'enroll')"))
+    say(T("lens from {n} views ({width}x{height}): RMS reprojection error {rms} px; k1 {k1}, k2 {k2}; it bends the "
+          "frame edges by up to {shift} px", n=len(views), width=size[0], height=size[1], rms=format(lens.rms_px, ".2f"),
+          k1=format(k[0], "+.4f"), k2=format(k[1], "+.4f"), shift=format(edge_shift_px(lens), ".0f")))
+    say(T("wrote {path}", path=str(out)) if args.out else
+        T("wrote {path} (read by 'tablehub run', 'recognize' and 'enroll')", path=str(out)))
     return 0
 
 
@@ -185,7 +188,7 @@ def views_from_photos(folder: Path, spec: "CharucoSpec",
     for photo in photos:
         frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
         if frame is None:
-            print(f"{photo.name}: not an image OpenCV can read; skipped", flush=True)
+            say(T("{name}: not an image OpenCV can read; skipped", name=photo.name), flush=True)
             continue
         h, w = frame.shape[:2]
         if size is None:
@@ -196,16 +199,17 @@ def views_from_photos(folder: Path, spec: "CharucoSpec",
                               first_width=size[0], first_height=size[1]))
         view = _view(frame, spec, photo.name)
         corners = view.corners if view is not None else 0
-        print(_progress(photo.name, corners, min_corners, spec), flush=True)
+        say(_progress(photo.name, corners, min_corners, spec), flush=True)
         if view is not None and corners >= min_corners:
             views.append(view)
     return views, size, len(photos)
 
 
-def _progress(name: str, corners: int, min_corners: int, spec: "CharucoSpec") -> str:
+def _progress(name: str, corners: int, min_corners: int, spec: "CharucoSpec") -> Any:
     if corners >= min_corners:
-        return f"{name}: {corners} of {spec.corners} corners"
-    return f"{name}: skipped, {corners} of {spec.corners} corners seen (need {min_corners})"
+        return T("{name}: {corners} of {total} corners", name=name, corners=corners, total=spec.corners)
+    return T("{name}: skipped, {corners} of {total} corners seen (need {least})", name=name, corners=corners,
+             total=spec.corners, least=min_corners)
 
 
 def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots: int, pause_s: float,
@@ -226,9 +230,9 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
     camera = make_camera(cfg.camera)
-    print(f"camera {source}: hold the board in view; {shots} shots, {pause_s:g} s apart. Between shots move it "
-          "to another part of the picture (corners too) and tilt it 10-30 degrees another way. Ctrl-C stops early.",
-          flush=True)
+    say(T("camera {source}: hold the board in view; {shots} shots, {pause} s apart. Between shots move it to another "
+          "part of the picture (corners too) and tilt it 10-30 degrees another way. Ctrl-C stops early.",
+          source=source, shots=shots, pause=format(pause_s, "g")), flush=True)
     views: list[BoardView] = []
     size: tuple[int, int] | None = None
     looked = 0
@@ -240,7 +244,7 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
                 try:
                     frame = camera.read()
                 except EndOfFrames:
-                    print("the camera has no more frames", flush=True)
+                    say(T("the camera has no more frames"), flush=True)
                     break
                 if clock() - last_shot < pause_s:
                     continue  # the person is moving the board
@@ -250,14 +254,15 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
                 view = _view(frame, spec, f"shot {len(views) + 1}")
                 corners = view.corners if view is not None else 0
                 if view is None or corners < min_corners:
-                    why = f"{corners} of {spec.corners} corners seen (need {min_corners}): show more of the board"
+                    why: Any = T("{corners} of {total} corners seen (need {least}): show more of the board",
+                                 corners=corners, total=spec.corners, least=min_corners)
                 elif views and not _moved(views[-1], view, 0.03 * w):
-                    why = "the board has not moved since the last shot: move or tilt it"
+                    why = T("the board has not moved since the last shot: move or tilt it")
                 else:
                     why = ""
                 if why:
                     if why != said:  # one line when the reason changes, not one per frame
-                        print(f"frame {looked}: skipped, {why}", flush=True)
+                        say(T("frame {n}: skipped, {why}", n=looked, why=why), flush=True)
                         said = why
                     continue
                 assert view is not None
@@ -267,10 +272,12 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
                     import cv2
 
                     cv2.imwrite(str(save / f"shot-{len(views):02d}.png"), frame)
-                print(f"shot {len(views)}/{shots}: {corners} of {spec.corners} corners"
-                      + ("; now move the board" if len(views) < shots else ""), flush=True)
+                say(T("shot {n}/{shots}: {corners} of {total} corners; now move the board", n=len(views), shots=shots,
+                      corners=corners, total=spec.corners) if len(views) < shots else
+                    T("shot {n}/{shots}: {corners} of {total} corners", n=len(views), shots=shots, corners=corners,
+                      total=spec.corners), flush=True)
     except KeyboardInterrupt:
-        print(f"stopped after {len(views)} shot(s): solving from those", flush=True)
+        say(T("stopped after {n} shot(s): solving from those", n=len(views)), flush=True)
     return views, size, looked
 
 

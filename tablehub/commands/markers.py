@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from ..i18n import T
-from ..usage_i18n import bad_value
+from ..usage_i18n import bad_value, say
 
 NAME = "markers"
 HELP = T("write the printable play mat (ArUco markers) and its mat.json")
@@ -58,10 +58,14 @@ def run(args) -> int:
     for i, page in enumerate(pages, 1):
         written.append(write_png_with_dpi(out / f"page-{i:02d}.png", page.image, page.dpi))
     cols, rows = mat.cells
-    print(f"mat {mat.name}: {mat.width_mm:g} x {mat.height_mm:g} mm, play area {mat.play_width_mm:g} x "
-          f"{mat.play_height_mm:g} mm ({cols} x {rows} cells of {mat.tile_mm:g} mm), markers "
-          f"{', '.join(str(i) for i in mat.marker_ids)} ({mat.dictionary}, {mat.marker_mm:g} mm)")
-    print(f"wrote {mat_file}")
-    print(f"wrote {len(written)} {args.paper} page(s) at {args.dpi:g} dpi: {written[0].name}"
-          + (f" .. {written[-1].name}" if len(written) > 1 else "") + "  (print at 100 %, no scaling)")
+    say(T("mat {name}: {width} x {height} mm, play area {play_width} x {play_height} mm ({cols} x {rows} cells of "
+          "{tile} mm), markers {ids} ({dictionary}, {marker} mm)", name=mat.name, width=format(mat.width_mm, "g"),
+          height=format(mat.height_mm, "g"), play_width=format(mat.play_width_mm, "g"),
+          play_height=format(mat.play_height_mm, "g"), cols=cols, rows=rows, tile=format(mat.tile_mm, "g"),
+          ids=", ".join(str(i) for i in mat.marker_ids), dictionary=mat.dictionary,
+          marker=format(mat.marker_mm, "g")))
+    say(T("wrote {path}", path=str(mat_file)))
+    pages_said = written[0].name + (" .. " + written[-1].name if len(written) > 1 else "")
+    say(T("wrote {n} {paper} page(s) at {dpi} dpi: {pages}  (print at 100 %, no scaling)", n=len(written),
+          paper=args.paper, dpi=format(args.dpi, "g"), pages=pages_said))
     return 0

@@ -15,6 +15,7 @@ import argparse
 
 from ..access import DEFAULT_DIGITS, MAX_DIGITS, MIN_DIGITS, PinKeeper, grouped
 from ..i18n import T
+from ..usage_i18n import say
 from ..games.base import TablehubError
 from ._options import add_settings, settings
 
@@ -50,16 +51,16 @@ def run(args: argparse.Namespace) -> int:
     if args.lift:
         had = keeper.status()["failures"]
         was = keeper.lift("the console (tablehub pin --lift)")
-        print("PIN entry unlocked" if was else
-              f"PIN entry was not locked ({had} wrong PINs forgotten)" if had else "PIN entry was not locked")
+        say(T("PIN entry unlocked") if was else
+            T("PIN entry was not locked ({n} wrong PINs forgotten)", n=had) if had else T("PIN entry was not locked"))
     state = keeper.status()
     # a command-line tool's output, not library logging
-    print(f"table PIN: {grouped(keeper.pin)}" + (" (new: every phone must enter it again)"
-                                                  if args.new or args.set is not None else ""))
+    say(T("table PIN: {pin} (new: every phone must enter it again)", pin=grouped(keeper.pin))
+        if args.new or args.set is not None else T("table PIN: {pin}", pin=grouped(keeper.pin)))
     if state["locked"]:
-        print(f"PIN entry is LOCKED after {state['failures']} wrong PINs: lift it with `tablehub pin --lift` "
-              "or by holding NEXT and CHECK together for 5 s")
+        say(T("PIN entry is LOCKED after {n} wrong PINs: lift it with `tablehub pin --lift` or by holding NEXT and "
+              "CHECK together for 5 s", n=state["failures"]))
     elif state["failures"]:
-        print(f"{state['failures']} wrong PINs since the last right one")
-    print(f"kept in {keeper.folder}")
+        say(T("{n} wrong PINs since the last right one", n=state["failures"]))
+    say(T("kept in {folder}", folder=str(keeper.folder)))
     return 0

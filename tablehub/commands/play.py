@@ -7,6 +7,7 @@ import sys
 
 from ..games import GAMES, PLAYOUTS, game_class
 from ..i18n import T, join
+from ..usage_i18n import console_language, say
 from ..games.tiles.game import TileGame
 from ..games.tiles.playout import random_game
 from ..records import load_record, record_of, replay
@@ -59,9 +60,9 @@ def run(args) -> int:
     if args.board and isinstance(game, TileGame):
         print(game.board.ascii())
         print()
-    print(explain(game))
+    print(explain(game, console_language()))
     if args.save:
         with open(args.save, "w", encoding="utf-8") as fh:
             json.dump(record_of(game).to_dict(), fh, indent=1)
-        print(f"record written to {args.save}", file=sys.stderr)
+        say(T("record written to {path}", path=args.save), file=sys.stderr)
     return 0

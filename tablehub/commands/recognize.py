@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..i18n import T
 from ..photo import RecognizeError, load_frame, load_recognizer, observe, refs_folder
 
 NAME = "recognize"

@@ -12,6 +12,7 @@ import threading
 
 from ..access import grouped
 from ..config import ensure_data_dir
+from ..i18n import T
 from ..hardware.cameras import make_camera
 from ..hardware.sdnotify import Notifier
 from ..setup_files import configured_lens

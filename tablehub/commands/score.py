@@ -10,6 +10,7 @@ from typing import Any
 
 from ..games.base import Game, PositionResult, TablehubError
 from ..i18n import T
+from ..usage_i18n import console_language, say
 from ..explain import explain
 from ..records import is_position, load_json, parse_record, replay, score_position
 
@@ -78,9 +79,9 @@ def _print_position(result: PositionResult, data: dict[str, Any], as_json: bool)
         print()
         return
     if result.provisional:
-        print(f"NOTE: provisional component data: {result.provisional}")
+        say(T("NOTE: provisional component data: {note}", note=result.provisional))
     for line in result.lines:
-        print(line)
+        say(line)
 
 
 def _print_game(game: Game, as_json: bool) -> None:
@@ -93,7 +94,7 @@ def _print_game(game: Game, as_json: bool) -> None:
                   sys.stdout, indent=2, ensure_ascii=False)
         print()
         return
-    print(explain(game))
+    print(explain(game, console_language()))
 
 
 def _score_photo(args) -> int:

@@ -13,6 +13,7 @@ import threading
 
 from ..config import ConfigError, VenueConfig, topic_name_error
 from ..i18n import T
+from ..usage_i18n import say
 from ..games.base import TablehubError
 from ..venue.board import RULES, BoardListener, VenueBoard
 
@@ -92,11 +93,14 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         listener.close()
         raise TablehubError(T("--listen {value}: cannot serve there ({why})", value=args.listen, why=exc.strerror)) from None
-    print(f"venue board: http://{host}:{server.port}/ (broker {settings.broker}:{settings.broker_port}, "
-          f"{'venue ' + args.venue if args.venue else 'every venue'})", flush=True)
+    address = f"http://{host}:{server.port}/"
+    broker = f"{settings.broker}:{settings.broker_port}"
+    say(T("venue board: {address} (broker {broker}, venue {venue})", address=address, broker=broker, venue=args.venue)
+        if args.venue else T("venue board: {address} (broker {broker}, every venue)", address=address, broker=broker),
+        flush=True)
     if not listener.connected.wait(5.0):
-        print(f"venue board: the broker {settings.broker}:{settings.broker_port} does not answer yet; "
-              "retrying in the background", flush=True)
+        say(T("venue board: the broker {broker} does not answer yet; retrying in the background", broker=broker),
+            flush=True)
     stop = threading.Event()
     from ._hub import stop_on_signals
 
