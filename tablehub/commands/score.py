@@ -45,7 +45,7 @@ def add_arguments(p) -> None:
                        "evaluation, e.g. red=34,blue=20 (the photo does not show it; default: 0)"))
     photo.add_argument("--holdings", metavar="FILE", help=T("Südsee: ships, goods and boat tokens in front of the "
                        "players (JSON; docs/vision.md; default: none)"))
-    p.add_argument("--json", action="store_true", help=T("machine-readable output: {\"scores\": {...}, \"events\": [...]}"))
+    p.add_argument("--json", action="store_true", help=T("machine-readable output (JSON: the scores and the events)"))
     p.add_argument("--no-final", action="store_true", help=T("stop after the last action, without the final evaluation"))
 
 

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping
 
 from ... import schemas
 from ...jsonfile import read_json
+from ...i18n import T
 from ..base import TablehubError
 
 SIDES = "NESW"
@@ -277,7 +278,7 @@ def load_catalog(path: str | Path, expect_game: str | None = None) -> Catalog:
 def rotation_index(degrees: Any) -> int:
     """0/90/180/270 degrees clockwise -> 0..3, with a clear error for anything else."""
     if isinstance(degrees, bool) or not isinstance(degrees, int) or degrees not in ROTATIONS:
-        raise ValueError(f"rotation must be 0, 90, 180 or 270 (degrees clockwise), got {degrees!r}")
+        raise ValueError(T("rotation must be 0, 90, 180 or 270 (degrees clockwise), got {rotation}", rotation=repr(degrees)))
     return ROTATIONS.index(degrees)
 
 
