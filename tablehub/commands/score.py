@@ -118,5 +118,5 @@ def _score_photo(args) -> int:
         json.dump({"photo": str(args.photo), **result.to_dict()}, sys.stdout, indent=2, ensure_ascii=False)
         print()
     else:
-        print("\n".join(result.lines()))
+        print("\n".join(result.lines(console_language())))
     return 0
