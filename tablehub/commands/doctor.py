@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from ..config import Config, load_config
 from ..games.base import TablehubError
-from ..i18n import N_, T, chain, reason
+from ..i18n import N_, T, Tc, chain, reason
 from ..usage_i18n import said, say
 from ..hardware.checks import Check, run_checks
 
@@ -105,10 +105,19 @@ def check_logs(cfg: Config) -> Check:
     return Check("game log", "ok", T("all {n} saved game(s) replay", n=count))
 
 
+#: each check's name as said (``--json`` keeps the names)
+CHECK_NAMES = {"numpy ABI": Tc("doctor check", "numpy ABI"), "camera": Tc("doctor check", "camera"),
+               "markers": Tc("doctor check", "markers"), "lens": Tc("doctor check", "lens"),
+               "gpio": Tc("doctor check", "gpio"), "lgpio": Tc("doctor check", "lgpio"),
+               "groups": Tc("doctor check", "groups"), "disk": Tc("doctor check", "disk"),
+               "game log": Tc("doctor check", "game log"), "service": Tc("doctor check", "service"),
+               "boot config": Tc("doctor check", "boot config")}
+
+
 def line(check: Check) -> str:
-    """A check's line (``Check.line``) in the console's language: its finding and its fix where they are Texts (the
-    hardware checks' own findings are English)."""
-    head = f"{check.status.upper():4} {check.name}: {said(check.found)}"
+    """A check's line (``Check.line``) in the console's language: its name, its finding and its fix (the status
+    word stays: OK, WARN, FAIL, SKIP)."""
+    head = f"{check.status.upper():4} {said(CHECK_NAMES.get(check.name, check.name))}: {said(check.found)}"
     if check.fix and check.status in ("warn", "fail"):
         return head + "\n     " + said(T("fix: {fix}", fix=check.fix))
     return head

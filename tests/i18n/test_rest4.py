@@ -182,9 +182,6 @@ def test_a_commands_output_is_in_the_owners_language(argv, english, scratch, mon
         assert c == code, (lang, lines)
         assert not any(english in line for line in lines), (lang, lines)
         for line in lines:
-            if line.startswith(("OK ", "SKIP ", "WARN ", "FAIL ")) and not line.split(": ", 1)[0].endswith(
-                    ("lens", "game log")):
-                continue  # the hardware checks' findings are English (docs/web.md "Still English")
             assert not _english_in(line, str(scratch), *argv), (lang, _english_in(line, str(scratch), *argv), line)
 
 
