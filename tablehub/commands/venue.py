@@ -12,7 +12,7 @@ import os
 import threading
 
 from ..config import ConfigError, VenueConfig, topic_name_error
-from ..i18n import T
+from ..i18n import N_, T, Text, chain
 from ..usage_i18n import say
 from ..games.base import TablehubError
 from ..venue.board import RULES, BoardListener, VenueBoard
@@ -28,7 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--venue", help=T("only this venue's tables (default: every venue on the broker)"))
     p.add_argument("--listen", default="0.0.0.0:8090", help=T("address:port of the page (default 0.0.0.0:8090)"))
     p.add_argument("--rule", choices=tuple(RULES), default="wins",
-                   help=T("ranking rule of the standings: {rules}", rules="; ".join(f"{k}: {h}" for k, (h, _) in RULES.items())))
+                   help=T("ranking rule of the standings: {rules}", rules=chain(
+                       [T("{rule}: {means}", rule=k, means=Text(h)) for k, (h, _) in RULES.items()], N_("{first}; {next}"))))
     p.add_argument("--since", default="today",
                    help=T("games that count in the standings: 'today' (since midnight, default), 'all' "
                         "(every result the broker keeps), or a local time YYYY-MM-DD[THH:MM]"))
