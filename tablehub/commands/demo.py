@@ -84,7 +84,8 @@ def print_join(port: int, bind: str, pin: str, out=None) -> None:
 
     out = out or sys.stdout
     urls = page_urls(port, bind)
-    print(said(T("demo: open {urls} on a phone (table PIN {pin})", urls=chain(urls, N_("{first}  or  {next}")), pin=pin)), file=out)
+    addresses = chain(urls, N_("{first}  or  {next}"))
+    print(said(T("demo: open {urls} on a phone (table PIN {pin})", urls=addresses, pin=pin)), file=out)
     if urls[0].startswith("http://localhost"):
         print(said(T("demo: no network address here: only this machine can open the page")), file=out)
     segno.make(urls[0]).terminal(out=out, compact=True)

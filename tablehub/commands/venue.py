@@ -10,6 +10,7 @@ import datetime
 import logging
 import os
 import threading
+from typing import Any
 
 from ..config import ConfigError, VenueConfig, topic_name_error
 from ..i18n import N_, T, Text, chain
@@ -22,14 +23,19 @@ HELP = T("serve the venue board: every table of a café or tournament live, stan
 log = logging.getLogger(__name__)
 
 
+def ranking_rules() -> Any:
+    """The ranking rules, each with what it ranks by, in the reader's language."""
+    said = [T("{rule}: {means}", rule=key, means=Text(means)) for key, (means, _) in RULES.items()]
+    return chain(said, N_("{first}; {next}"))
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--broker", required=True, help=T("host name or address of the venue's MQTT broker (Mosquitto)"))
     p.add_argument("--port", type=int, default=0, help=T("broker port (default 1883, or 8883 with --tls)"))
     p.add_argument("--venue", help=T("only this venue's tables (default: every venue on the broker)"))
     p.add_argument("--listen", default="0.0.0.0:8090", help=T("address:port of the page (default 0.0.0.0:8090)"))
     p.add_argument("--rule", choices=tuple(RULES), default="wins",
-                   help=T("ranking rule of the standings: {rules}", rules=chain(
-                       [T("{rule}: {means}", rule=k, means=Text(h)) for k, (h, _) in RULES.items()], N_("{first}; {next}"))))
+                   help=T("ranking rule of the standings: {rules}", rules=ranking_rules()))
     p.add_argument("--since", default="today",
                    help=T("games that count in the standings: 'today' (since midnight, default), 'all' "
                         "(every result the broker keeps), or a local time YYYY-MM-DD[THH:MM]"))

@@ -263,3 +263,47 @@ def test_say_prints_in_the_console_language(capsys):
     say(i18n.T("wrote {path}", path="x.png"))
     assert capsys.readouterr().out.splitlines() == ["x.png geschrieben", "wrote x.png"]
     assert Path(__file__).name == "test_rest4.py"
+
+
+@pytest.mark.parametrize("break_it, english", [
+    (lambda d: d["tiles"][0]["regions"].append(dict(d["tiles"][0]["regions"][0])), "duplicate region id"),
+    (lambda d: d["tiles"].append(dict(d["tiles"][0])), "duplicate tile id"),
+    (lambda d: d["tiles"][0]["regions"][0].update(slots="Nq"), "unknown slot"),
+], ids=["region", "tile", "slot"])
+def test_a_broken_tile_catalog_is_named_in_the_readers_language(break_it, english, no_new_missing):
+    import copy
+
+    from tablehub.games.tiles.catalog import CatalogError, build_catalog
+    from tablehub.setup_files import catalog_file
+
+    data = json.loads(Path(catalog_file("neuesland")).read_text(encoding="utf-8"))
+    broken = copy.deepcopy(data)
+    break_it(broken)
+    with pytest.raises(CatalogError) as exc:
+        build_catalog(broken, "cat.json")
+    text = exc.value.text
+    assert isinstance(text, Text) and english in str(text) and str(text).startswith("cat.json: tile ")
+    for lang in LANGS:
+        said = translate(text, lang)
+        assert english not in said and not _english_in(said, "cat.json"), said
+
+
+def test_every_template_written_in_the_source_is_extracted():
+    """Every ``T("...")``/``Tn``/``Tc``/``N_`` with a literal template is found by babel's extractor (what the
+    catalogs are checked against): babel does not see a keyword call nested inside another call within a keyword
+    call's arguments (``T("{a}", a=chain([T("{b}")]))``), and such a template would render in English for want
+    of a catalog entry. Compute the inner Text before the call."""
+    from .conftest import source_templates
+
+    extracted = {u.msgid for u in source_templates()}
+    first = {"T": 0, "Tn": 0, "Tc": 1, "N_": 0}
+    missed = []
+    for folder in ("tablehub", "web", "vision"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for call in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in first \
+                        and len(call.args) > first[call.func.id]:
+                    arg = call.args[first[call.func.id]]
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value not in extracted:
+                        missed.append(f"{path.relative_to(ROOT)}:{call.lineno}: {arg.value!r}")
+    assert not missed, "templates babel does not extract:\n" + "\n".join(missed)
