@@ -9,8 +9,8 @@ import sys
 from typing import Any
 
 from ..games.base import Game, PositionResult, TablehubError
-from ..i18n import T
-from ..usage_i18n import console_language, say
+from ..i18n import T, Text
+from ..usage_i18n import console_language, said, say
 from ..explain import explain
 from ..records import is_position, load_json, parse_record, replay, score_position
 
@@ -80,8 +80,16 @@ def _print_position(result: PositionResult, data: dict[str, Any], as_json: bool)
         return
     if result.provisional:
         say(T("NOTE: provisional component data: {note}", note=result.provisional))
+    events = {str(e): e for e in result.events}  # an engine's line that is an event's English: said again
     for line in result.lines:
-        say(line)
+        event = None if isinstance(line, Text) else events.get(line)
+        say(line if event is None else _event_line(event))
+
+
+def _event_line(event: Any) -> str:
+    """A score event as ``str(event)`` writes it (``Ana +3: reason``), its reason in the console's language."""
+    sign = "+" if event.points >= 0 else ""
+    return f"{event.player} {sign}{event.points}: {said(event.reason)}"
 
 
 def _print_game(game: Game, as_json: bool) -> None:
