@@ -154,6 +154,8 @@ OUTPUTS = [
     (["games", "list", "--db", "{tmp}/games.sqlite"], "no saved games"),
     (["play", "--game", "neuesland", "--players", "2", "--seed", "4", "--save", "{tmp}/rec.json"], "Totals:"),
     (["doctor", "--no-camera", "--data", "{tmp}/data"], "tablehub doctor (settings"),
+    (["score", "{root}/docs/examples/sunda-position.json"], "pawns in the tribe of 3"),
+    (["score", "{root}/docs/examples/neuesland-short.json"], "During play:"),
 ]
 
 
@@ -168,7 +170,7 @@ def scratch(tmp_path):
 
 @pytest.mark.parametrize("argv, english", OUTPUTS, ids=[" ".join(o[0][:2]) for o in OUTPUTS])
 def test_a_commands_output_is_in_the_owners_language(argv, english, scratch, monkeypatch, capsys, no_new_missing):
-    argv = [a.replace("{tmp}", str(scratch)) for a in argv]
+    argv = [a.replace("{tmp}", str(scratch)).replace("{root}", str(ROOT)) for a in argv]
     said = {}
     for lang in ("en", *LANGS):
         try:
