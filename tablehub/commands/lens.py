@@ -56,7 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="lens_action", metavar="ACTION", required=True)
     board = sub.add_parser("board", help=T("write the ChArUco board to print (PNG at true size) and its description"),
                            description=T("Write the board as a PNG page at true size (DPI in the file: print at "
-                           "100 %%, no scaling) and, beside it, a JSON description for 'lens calibrate --board'."))
+                           "100 %, no scaling) and, beside it, a JSON description for 'lens calibrate --board'."))
     board.add_argument("--out", default="charuco.png", help=T("PNG to write (default charuco.png; the JSON goes "
                        "beside it with the same name)"))
     board.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help=T("paper size (default A4)"))
