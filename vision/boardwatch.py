@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/vision.po)
+
 from .boardpieces import PieceBook, PieceSeen, SpaceMap, find_pieces, light_gain
 from .boardreg import BoardTracker, Registration
 from .cputime import StageClock
@@ -111,7 +113,7 @@ class BoardWatch:
         reg = state.registration
         if reg is None:
             self.last = None
-            return WatchReading([], True, 0.0, state.note or "the board is not found", why)
+            return WatchReading([], True, 0.0, state.note or T("the board is not found"), why)
         ref = self.ref
         canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
         clock.lap("straighten")
