@@ -122,3 +122,33 @@ def test_no_tribe_grows_past_five():
     for k, c in enumerate(tops):
         (t,) = _step(h, [_tribe(c)], [_patch(shift_px=0.8 * k, top=cols[c])])
     assert k + 1 > MAX_TRIBE and t["ask"]
+
+
+class _Game:
+    def __init__(self, tribes: dict, last_challenge=None):
+        self.tribes, self.last_challenge = tribes, last_challenge
+
+
+def test_the_recognizer_learns_from_the_game_when_pawns_may_have_left():
+    from tablehub.tracking.sundacam import SundaRecognizer
+
+    rec = SundaRecognizer(reader=None)
+    h = rec.heights
+    _step(h, [], [])
+    _step(h, [_tribe("red")], [_patch()])
+    rec.use_game(_Game({(0, 0): [0]}))
+    rec.use_game(_Game({(0, 0): [0, 1]}))                        # a pawn put on: nothing left the table
+    assert not any(s.suspect for s in h.stacks)
+    rec.use_game(_Game({(0, 0): [1]}, {"tribe": [0, 0], "dice": [3]}))   # a challenge's dice: one pawn lost
+    assert all(s.suspect for s in h.stacks)
+    (t,) = _step(h, [_tribe("yellow")], [_patch(top=(40, 200, 230))])
+    assert t["ask"]
+    # an undo (fewer pawns on the table, no challenge) says the same
+    rec2 = SundaRecognizer(reader=None)
+    _step(rec2.heights, [], [])
+    _step(rec2.heights, [_tribe("red")], [_patch()])
+    rec2.use_game(_Game({(0, 0): [0, 1]}))
+    rec2.use_game(_Game({(0, 0): [0]}))
+    assert all(s.suspect for s in rec2.heights.stacks)
+    rec2.reset()
+    assert rec2.heights.stacks == [] and not rec2.heights.seen_before
