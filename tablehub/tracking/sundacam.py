@@ -9,7 +9,6 @@ adapter (``Sunda.layout_moves``, :mod:`tablehub.games.sunda.camera`) registers i
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -17,10 +16,6 @@ import numpy as np
 from ..i18n import T
 from .layoutmoves import LayoutSeen
 from .sundaheights import StackHistory, stack_patch
-
-
-def _look(frame: np.ndarray, to_image: Any, nadir: Any, per_pawn_mm: float, at_mm: np.ndarray) -> Any:
-    return stack_patch(frame, to_image, at_mm, nadir, per_pawn_mm)
 
 
 #: while the table holds fewer pieces than this, each still frame is read from scratch: the lattice fitted to
@@ -75,8 +70,8 @@ class SundaRecognizer:
 
             def to_image(pts: np.ndarray) -> np.ndarray:
                 return rect.mat_to_image(pts, loc, size)
-            for t in tribes:   # each looked at where the history first saw it (StackHistory.update)
-                patches.append(partial(_look, frame, to_image, nadir, getattr(t, "parallax_per_pawn_mm", 3.0)))
+            for t in tribes:
+                patches.append(stack_patch(frame, to_image, t.mat_mm, nadir, getattr(t, "parallax_per_pawn_mm", 3.0)))
         else:
             patches = [None] * len(tribes)
         return self.heights.update([t.to_dict() for t in tribes], [t.mat_mm for t in tribes], patches)

@@ -133,11 +133,9 @@ class StackHistory:
             s.suspect = True
 
     def update(self, tribes: Sequence[dict[str, Any]], at_mm: Sequence[Sequence[float]],
-               patches: Sequence[Patch | Callable[[np.ndarray], Patch] | None]) -> list[dict[str, Any]]:
+               patches: Sequence[Patch | None]) -> list[dict[str, Any]]:
         """``tribes``: the reading's tribes (``TribeReading.to_dict``), ``at_mm`` their bases on the mat, ``patches``
-        their looks, or for each a function giving its look on a window centred at a mat point: a stack followed
-        is then looked at where it was first seen (its base, measured anew in each frame to a fraction of a
-        millimetre at best, would move the window and make edges differ that did not move). Returns the tribes with ``height``, ``colours``, ``ask``, ``candidates`` from the history where
+        their looks. Returns the tribes with ``height``, ``colours``, ``ask``, ``candidates`` from the history where
         it knows them, and ``height_from``: ``"camera"`` (the frame's own measure), ``"history"``, or ``None``
         (asked)."""
         old = list(self.stacks)
@@ -151,9 +149,6 @@ class StackHistory:
                 d = float(np.linalg.norm(s.at - at))
                 if i not in used and d <= best:
                     best, bi = d, i
-            anchor = old[bi].at if bi >= 0 else at
-            if callable(patch):
-                patch = patch(anchor)
             known, ask_first = self._known(t, old[bi] if bi >= 0 else None, at, patch)
             if bi >= 0:
                 used.add(bi)
@@ -176,7 +171,7 @@ class StackHistory:
             else:
                 res.update(height_from=None, candidates=_order(t.get("candidates") or [], ask_first))
             suspect = bi >= 0 and old[bi].suspect and known is not None
-            new_stacks.append(_Stack(anchor, known, patch, str(t.get("top")), suspect))
+            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect))
             out.append(res)
         self.ghosts += [s.at for i, s in enumerate(old) if i not in used]
         self.stacks = new_stacks

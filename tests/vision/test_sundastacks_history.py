@@ -152,14 +152,3 @@ def test_the_recognizer_learns_from_the_game_when_pawns_may_have_left():
     assert all(s.suspect for s in rec2.heights.stacks)
     rec2.reset()
     assert rec2.heights.stacks == [] and not rec2.heights.seen_before
-
-
-def test_a_followed_stack_is_looked_at_where_it_was_first_seen_not_where_its_base_is_measured_now():
-    h = StackHistory()
-    _step(h, [], [])
-
-    def look(a):   # the frame round mat point a: the stack (fixed at AT) moves in the window as the window moves
-        return _patch(shift_px=(AT[0] - float(a[0])) * 2.0)
-    h.update([_tribe("red")], [AT], [look])
-    (t,) = h.update([_tribe("red")], [(AT[0] + 1.5, AT[1])], [look])   # the base measured 1.5 mm off this time
-    assert (t["height"], t["ask"]) == (1, False)
