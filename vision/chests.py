@@ -355,6 +355,8 @@ class ChestRead:
     candidates: tuple[int, ...] = ()
     x_mm: float = 0.0
     y_mm: float = 0.0
+    #: a hold not even sure to be laden (a sail of the lids' colour may hide a lid, or be taken for one)
+    maybe_empty: bool = False
 
 
 def _score(patch: np.ndarray, book: ValueBook, min_margin: float, min_score: float
@@ -583,7 +585,7 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
             # is empty only when the sail's colour lies far from the lids' (nearer, a lid's pixels go with the sail)
             if len(small) < k - 1 or (sail_apart is not None and sail_apart < MIN_SAIL_EMPTY):
                 return ChestRead(None, 0.0, 0.0, T("the ship's sail has the lids' colour: a chest on its deck is not "
-                                 "told from the sail"), (), *ship_mm)
+                                 "told from the sail"), (), *ship_mm, maybe_empty=True)
             return None
         ys, xs = np.nonzero(np.isin(lab_, small) & (lid > 0))
         return ChestRead(None, 0.0, 0.0, T("a chest's lid is seen on the deck ({area} mm2) but no printed "
@@ -606,12 +608,14 @@ class ChestsSeen:
     """The chests a frame shows: ``spaces`` (space -> the chests lying there: ``("up", value)``, value
     ``None`` when its print is not read sure, or ``("down", None)``), ``aboard`` (ship -> its chest's
     value, ``0`` for an empty hold, ``None`` when a chest is aboard but its value not read sure) and
-    ``unsure`` (a line for each chest not read sure). A chest not on any space, or where spaces meet, is
-    in ``unsure`` and on no space."""
+    ``unsure`` (a line for each chest not read sure) and ``maybe`` (the ships whose hold is not even sure to be
+    laden: ``aboard`` ``None`` for them too). A chest not on any space, or where spaces meet, is in ``unsure`` and
+    on no space."""
 
     spaces: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
     aboard: dict[str, int | None] = field(default_factory=dict)
     unsure: list[str] = field(default_factory=list)
+    maybe: set[str] = field(default_factory=set)
 
 
 def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float, book: ValueBook,
@@ -658,6 +662,8 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
             out.unsure.append(T("the chest aboard {ship}: the ship looks laden but no printed value is seen", ship=p.name))
             continue
         out.aboard[p.name] = 0 if r is None else r.value
+        if r is not None and r.maybe_empty:
+            out.maybe.add(p.name)
         if r is not None and r.unsure:
             out.unsure.append(T("the chest aboard {ship}: {why}", ship=p.name, why=r.unsure))
     if watch is not None:
