@@ -110,3 +110,15 @@ def test_the_tally_counts_holds_known_from_the_camera_and_asked(game):
     rows[-1] = SimpleNamespace(action={"type": "attack"}, source="phone")
     tally = hold_tally(Karibik(setup), rows, lambda x: dict(x.hold))
     assert (tally.known, tally.asked) == (0, 1) and "asked on the phone 1" in tally.line()
+
+
+def test_a_chest_hidden_on_a_crowded_space_is_no_flag_but_one_more_is(game):
+    # Havana's chest not seen (touching Arriba in port), Arriba's hold read empty: nothing happened, the move ends
+    r = read(game, seen(game, drop=[12]))
+    assert r.status == "pending" and r.actions == [{"type": "end_move"}]
+    # a chest seen where the game has none is not hidden: flagged
+    r = read(game, seen(game, spaces={40: [("down", None)]}))
+    assert r.status == "illegal" and "no chest action of Arriba explains it" in str(r.reason)
+    # and the raid is still read when the hold shows the chest taken
+    r = read(game, seen(game, aboard={"Arriba": None}, drop=[12]))
+    assert r.status == "pending" and r.actions == [{"type": "attack"}]

@@ -227,9 +227,12 @@ class KaribikBoardMoves:
         # the history is the answer, a hold's value read on the deck a check (tablehub.tracking.holds): when only
         # holds' values differ from the game's, it takes a chest action whose every changed hold is read agreeing
         history_fits = all(t is not None and chests_fit(chest_view(t), seen, values=False) for t in after)
+        # fewer chests seen on a space than the game has, the holds as it has them: some hidden, the history stands
+        # (a chest action that explains what the camera saw exactly is taken first, below)
+        hidden = all(t is not None and chests_fit(chest_view(t), seen, values=False, hidden_ok=True) for t in after)
         if getattr(game, "phase", None) != "move":
-            if history_fits:
-                return None  # a hold's value misread: the game's stands
+            if history_fits or hidden:
+                return None  # a hold's value misread, or a chest hidden: the game's stand
             return [], T("the chests moved, but no ship is being moved now ({waiting})", waiting=game.waiting_for())
         out: list[list[dict[str, Any]]] = []
         loose: list[list[dict[str, Any]]] = []
@@ -247,8 +250,8 @@ class KaribikBoardMoves:
                     loose.append(base + seq)
             if out or loose:  # the fewest chest actions that explain it
                 break
-        if not out and history_fits:
-            return None  # only holds' values differ, and no chest action shows in them: misread, the game's stand
+        if not out and (history_fits or hidden):
+            return None  # only holds' values differ, or chests are hidden, and no chest action shows: the game's stand
         out = out or loose  # the ports and the holds' chests explain it, the holds' values misread: history answers
         if not out:
             return [], T("the camera saw the chests change ({what}), but no chest action of {ship} explains it",
@@ -289,20 +292,24 @@ def hold_reads(seen: Any) -> dict[str, Any]:
     return {ship: (MAYBE if ship in maybe else value) for ship, value in seen.aboard.items()}
 
 
-def chests_fit(view: Mapping[str, Any], seen: Any, values: bool = True) -> bool:
+def chests_fit(view: Mapping[str, Any], seen: Any, values: bool = True, hidden_ok: bool = False) -> bool:
     """Does the camera's ``seen`` (``ChestsSeen``) show the chests of ``view``? A value it is not sure of fits
     any value; a ship it did not find says nothing; a hold read laden where the game has it empty (or the other
-    way round) does not fit; ``values=False``: the holds' values are not asked (the history answers them)."""
+    way round) does not fit; ``values=False``: the holds' values are not asked (the history answers them);
+    ``hidden_ok``: fewer chests seen on a space than lie there fit (the rest hidden: a chest touching a ship in
+    port, face-down chests heaped on their town), more or other values do not."""
     checks = check_holds(view["aboard"], hold_reads(seen))
     if not presence_fits(checks) or (values and not values_fit(checks)):
         return False
     for space in set(view["spaces"]) | set(seen.spaces):
         up, down = view["spaces"].get(space, ([], 0))
         lying = seen.spaces.get(space, [])
-        if sum(1 for face, _ in lying if face == "down") != down:
-            return False
+        seen_down = sum(1 for face, _ in lying if face == "down")
         faces_up = [v for face, v in lying if face == "up"]
-        if len(faces_up) != len(up):
+        if hidden_ok:  # fewer chests seen than lie there: some hidden (beside a ship, among others)
+            if seen_down > down or len(faces_up) > len(up):
+                return False
+        elif seen_down != down or len(faces_up) != len(up):
             return False
         left = list(up)
         for v in sorted(faces_up, key=lambda v: v is None):
