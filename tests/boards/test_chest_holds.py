@@ -122,3 +122,12 @@ def test_a_chest_hidden_on_a_crowded_space_is_no_flag_but_one_more_is(game):
     # and the raid is still read when the hold shows the chest taken
     r = read(game, seen(game, aboard={"Arriba": None}, drop=[12]))
     assert r.status == "pending" and r.actions == [{"type": "attack"}]
+
+
+def test_a_chest_wholly_under_the_sail_is_no_flag(game):
+    game.apply(game.parse_action({"type": "attack"}))  # Arriba carries Havana's 4,000
+    r = read(game, seen(game, aboard={"Arriba": 0}))  # its deck shows no lid: under the sail
+    assert r.status == "pending" and r.actions == [{"type": "end_move"}]
+    # a lid where the game has an empty hold is said so
+    r = read(game, seen(game, aboard={"Bravo": None}))
+    assert r.status == "illegal" and "Bravo carries a chest (its value not read)" in str(r.reason)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...i18n import T, Text
-from ...tracking.holds import MAYBE, check_holds, presence_fits, values_fit
+from ...tracking.holds import DISAGREES, MAYBE, check_holds, presence_fits, values_fit
 from .board import CHEST_MAX, CHEST_MIN, Board
 
 #: the most shortest ways offered as choices
@@ -297,8 +297,11 @@ def chests_fit(view: Mapping[str, Any], seen: Any, values: bool = True, hidden_o
     any value; a ship it did not find says nothing; a hold read laden where the game has it empty (or the other
     way round) does not fit; ``values=False``: the holds' values are not asked (the history answers them);
     ``hidden_ok``: fewer chests seen on a space than lie there fit (the rest hidden: a chest touching a ship in
-    port, face-down chests heaped on their town), more or other values do not."""
+    port, face-down chests heaped on their town), and so does a hold read empty where the game has a chest (wholly
+    under the sail); more chests, other values, a chest aboard where the game has none do not."""
     checks = check_holds(view["aboard"], hold_reads(seen))
+    if hidden_ok:  # a hold read empty where the game has a chest: the chest may lie wholly under the sail
+        checks = {c: k for c, k in checks.items() if not (k.presence == DISAGREES and k.read == 0)}
     if not presence_fits(checks) or (values and not values_fit(checks)):
         return False
     for space in set(view["spaces"]) | set(seen.spaces):
@@ -408,10 +411,13 @@ def _differences(game: Any, trial: Any, seen: Any) -> Text | str:
         nonlocal said
         said = one if said is None else T("{first}, {next}", first=said, next=one)
 
+    maybe = getattr(seen, "maybe", None) or set()
     for ship, value in sorted(seen.aboard.items()):
         if value is not None and view["aboard"].get(ship, value) != value:
             add(T("{ship} carries {value}", ship=ship, value=money(value)) if value else
                 T("{ship} carries nothing", ship=ship))
+        elif value is None and ship not in maybe and view["aboard"].get(ship) == 0:
+            add(T("{ship} carries a chest (its value not read)", ship=ship))
     for space in sorted(set(view["spaces"]) | set(seen.spaces)):
         up, down = view["spaces"].get(space, ([], 0))
         lying = seen.spaces.get(space, [])
