@@ -645,7 +645,8 @@ class ChestsSeen:
     ``None`` when its print is not read sure, or ``("down", None)``), ``aboard`` (ship -> its chest's
     value, ``0`` for an empty hold, ``None`` when a chest is aboard but its value not read sure) and
     ``unsure`` (a line for each chest not read sure) and ``maybe`` (the ships whose hold is not even sure to be
-    laden: ``aboard`` ``None`` for them too). A chest not on any space, or where spaces meet, is in ``unsure`` and
+    laden: a sail of the lids' colour, a ship that looks laden with no lid seen on its deck; ``aboard`` ``None``
+    for them too). A chest not on any space, or where spaces meet, is in ``unsure`` and
     on no space."""
 
     spaces: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
@@ -694,7 +695,10 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
                 watch.keep("ship", k, r)
         laden = (p.kind or "").endswith("laden")  # the ship's best template is the one enrolled carrying a chest
         if r is None and laden:  # no print seen on the deck, but it looks laden: not sure
+            # nor sure it is laden: the look may be a chest touching the ship in port, taken with it (the pieces'
+            # reader's blob), or a chest wholly under the sail (tablehub.tracking.holds: the history answers)
             out.aboard[p.name] = None
+            out.maybe.add(p.name)
             out.unsure.append(T("the chest aboard {ship}: the ship looks laden but no printed value is seen", ship=p.name))
             continue
         out.aboard[p.name] = 0 if r is None else r.value
