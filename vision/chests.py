@@ -236,7 +236,7 @@ class ValueBook:
         return self._turned["s"]
 
     def turned(self) -> tuple[list[int], np.ndarray]:
-        if not self._turned:
+        if "v" not in self._turned:
             vals = sorted(self.patches)
             self._turned["v"] = (vals, [_turns(self.patches[v]) for v in vals])
         return self._turned["v"]
