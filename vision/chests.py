@@ -357,6 +357,9 @@ class ChestRead:
     y_mm: float = 0.0
     #: a hold not even sure to be laden (a sail of the lids' colour may hide a lid, or be taken for one)
     maybe_empty: bool = False
+    #: lid colour on the deck but no print: weak evidence of a chest aboard (a lid wholly in view shows its print;
+    #: what is left may be the rim of a chest touching the ship in port)
+    lid_only: bool = False
 
 
 def _score(patch: np.ndarray, book: ValueBook, min_margin: float, min_score: float
@@ -626,7 +629,7 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         ys, xs = np.nonzero(np.isin(lab_, small) & (lid > 0))
         return ChestRead(None, 0.0, 0.0, T("a chest's lid is seen on the deck ({area} mm2) but no printed "
                          "value (under the sail?)", area=format(lid_mm2, ".0f")), (), round(x0 + float(xs.mean()) / READ_PPM, 1),
-                         round(y0 + float(ys.mean()) / READ_PPM, 1))
+                         round(y0 + float(ys.mean()) / READ_PPM, 1), lid_only=True)
     _, px, py, pr = min(reads, key=lambda m: m[0])
     # neither the lid nor the print's marks (the gaps a blurred stroke's edge leaves between them closed): a sail,
     # the deck, the board
@@ -645,8 +648,8 @@ class ChestsSeen:
     ``None`` when its print is not read sure, or ``("down", None)``), ``aboard`` (ship -> its chest's
     value, ``0`` for an empty hold, ``None`` when a chest is aboard but its value not read sure) and
     ``unsure`` (a line for each chest not read sure) and ``maybe`` (the ships whose hold is not even sure to be
-    laden: a sail of the lids' colour, a ship that looks laden with no lid seen on its deck; ``aboard`` ``None``
-    for them too). A chest not on any space, or where spaces meet, is in ``unsure`` and
+    laden: a sail of the lids' colour, a ship that looks laden with no lid seen on its deck, lid colour on the deck
+    but no print; ``aboard`` ``None`` for them too: a print seen is a chest aboard, a lid alone is not sure). A chest not on any space, or where spaces meet, is in ``unsure`` and
     on no space."""
 
     spaces: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
@@ -702,7 +705,7 @@ def chests_seen(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
             out.unsure.append(T("the chest aboard {ship}: the ship looks laden but no printed value is seen", ship=p.name))
             continue
         out.aboard[p.name] = 0 if r is None else r.value
-        if r is not None and r.maybe_empty:
+        if r is not None and (r.maybe_empty or r.lid_only):
             out.maybe.add(p.name)
         if r is not None and r.unsure:
             out.unsure.append(T("the chest aboard {ship}: {why}", ship=p.name, why=r.unsure))
