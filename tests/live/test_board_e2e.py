@@ -65,16 +65,22 @@ def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp
 @LONG
 @pytest.mark.slow
 def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
-    """Seed 5, 2 players: 369 actions, 120 NEXT steps (bids and chest actions on the phone). Measured
-    (docs/boardcam.md): NEXT 108-109, phone choices 13, corrections 0 (session 8; before it NEXT 103, choices 16,
-    corrections 1). Every choice left is two or more shortest ways through different ports or hideouts (the
-    rules' question); the bounds leave room for one miss."""
+    """Seed 5, 2 players: 369 actions, 175 NEXT steps with the chests drawn and read (the bids on the phone).
+    Measured (docs/boardcam.md, "A whole game with chests"; h-chests4 efca78a): NEXT 143, phone choices 15,
+    corrections 18, the holds' values known from chest actions the camera read 29, asked 11. The ships alone
+    (120 steps, chest actions on the phone) gave NEXT 108-109, choices 13, corrections 0: the corrections left
+    are the chests' (a chest touching a ship in port taken for its cargo, chests hidden among ships and read as
+    changed); the bounds leave room for two more."""
     record = demo_record("karibik", 2, 5)
     p = play(record, tmp_path / "games.sqlite", size=CHEST_FRAME)
     print(report(p))  # its "turns" are NEXT steps
     print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
     assert p.diverged is None, p.diverged
     assert p.scores == replay(record).scores() == p.expected, report(p)
-    assert p.corrections <= 1, f"moves the phone had to correct: {report(p)}"
-    assert p.choices <= 14, f"the phone was asked where the camera should have known: {report(p)}"
-    assert p.presses + p.choices >= 100, report(p)
+    assert p.corrections <= 20, f"moves the phone had to correct: {report(p)}"
+    assert p.choices <= 17, f"the phone was asked where the camera should have known: {report(p)}"
+    assert p.presses + p.choices >= 150, report(p)
+    # the chests: most holds' values come from chest actions the camera read (the history), the rest the phone's
+    tally, camera, phone = chest_counts(p)
+    print(tally.line(), f"; chest actions read by the camera {camera}, entered on the phone {phone}")
+    assert tally.known >= 26 and tally.asked <= 14 and camera >= 29, tally.line()
