@@ -31,8 +31,8 @@ def game() -> Karibik:
 
 def seen(game, aboard=None, spaces=None, drop=(), maybe=()):
     view = chest_view(game)
-    out = TableChests({s: [("up", v) for v in up] + [("down", None)] * down for s, (up, down) in view["spaces"].items()},
-                      dict(view["aboard"]), maybe=set(maybe))
+    lying = {s: [("up", v) for v in up] + [("down", None)] * down for s, (up, down) in view["spaces"].items()}
+    out = TableChests(lying, dict(view["aboard"]), maybe=set(maybe))
     for s in drop:
         out.spaces.pop(s, None)
     out.aboard.update(aboard or {})
