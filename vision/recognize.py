@@ -661,19 +661,26 @@ class Recognizer:
         no_seams = np.ones((side, side), np.uint8)
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
 
+        of_colour = [idx == colour for colour in range(len(self.colours.colours))]   # made once for every call
+
         def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float) -> np.ndarray:
             out = np.zeros(near.shape, np.uint8)
             for colour in range(len(self.colours.colours)):      # one colour at a time: a red figure on a
-                mask = (near & (idx == colour)).astype(np.uint8)   # green plain stays a blob of its own
+                mask = (near & of_colour[colour]).astype(np.uint8)   # green plain stays a blob of its own
                 if colour == darkest:
                     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, no_seams)
-                n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+                # components are looked for only in the box around the colour's pixels (the same components and
+                # statistics: a player's colour is seldom more than a few spots of the canvas; issue 14, CPU)
+                x, y, w, h = cv2.boundingRect(mask)
+                if w == 0 or h == 0:
+                    continue
+                n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y:y + h, x:x + w], connectivity=8)
                 area = stats[:, cv2.CC_STAT_AREA] * mm * mm
                 longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
                 ok = (area >= lo) & (area <= hi) & (longest <= longest_mm)
                 ok[0] = False
                 if ok.any():
-                    out |= ok[labels].astype(np.uint8)
+                    out[y:y + h, x:x + w] |= ok[labels].astype(np.uint8)
             return out
 
         spots = blobs_of(dist < self._colour_distance(), 20.0, 900.0, 45.0)
