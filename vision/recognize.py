@@ -1101,19 +1101,29 @@ class Recognizer:
         h, w = image.shape[:2]
         best: tuple[float, float, int, int, np.ndarray | None] = (-2.0, 0.0, 0, 0, None)   # score, turn, place, map
         tried: set[float] = set()
+        window = (slice(lo, lo + 2 * reach + 1), slice(lo, lo + 2 * reach + 1))
+        spread_here = spread[window]
         for _round, (span, step) in enumerate(rounds):
             base = best[1] if _round else 0.0
+            turns = []
             for da in np.arange(-span, span + 1e-6, step):
                 turn = round(base + float(da), 6)
                 if turn in tried:
                     continue          # the same turn again (each round's middle): the same score, not better
                 tried.add(turn)
-                t, norm, conj = self._turned_start(turn, (h, w))
-                product = spectra[0] * conj[0]
-                for sc, cc in zip(spectra[1:], conj[1:]):
-                    product += sc * cc                 # (the channels' products summed in order, as .sum(axis=2))
-                num = np.fft.irfft2(product, s=(h, w))[:h - side + 1, :w - side + 1]
-                res = (num / (spread * norm)).astype(np.float32)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
+                turns.append(turn)
+            if not turns:
+                continue
+            # the round's turns through one stacked inverse transform (each turn's the same as alone), only the
+            # searched window divided by the spread
+            kept = [self._turned_start(turn, (h, w)) for turn in turns]
+            product = spectra[0] * np.stack([k[2][0] for k in kept])
+            for c in range(1, len(spectra)):
+                product += spectra[c] * np.stack([k[2][c] for k in kept])   # (the channels' products summed in
+                #                                                            order, as .sum(axis=2))
+            nums = np.fft.irfft2(product, s=(h, w), axes=(1, 2))
+            for turn, (t, norm, _), num in zip(turns, kept, nums):
+                res = (num[:h - side + 1, :w - side + 1][window] / (spread_here * norm)).astype(np.float32)
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 if s > best[0]:
                     best = (s, turn, lx, ly, res)
