@@ -307,3 +307,17 @@ def test_a_window_at_the_figures_scale_any_and_all_by_blocks():
         assert np.array_equal(_any_of_blocks(mask, s), want)
         assert np.array_equal(~_any_of_blocks(~mask, s), mask.reshape(6, s, 4, s).all(axis=(1, 3)))
         assert want.any() and not want.all()
+
+
+def test_the_median_of_8_bit_colours_by_counting_is_numpys():
+    """The bare mat's colour in a figure's window (``_median_u8``, issue 14's CPU) is ``np.median`` of the pixels as
+    float32, value and type, for odd and even counts, spread and crowded levels."""
+    from vision.recognize import _median_u8
+
+    rng = np.random.default_rng(7)
+    for n in (20, 21, 22, 101, 4000, 4001):
+        for lo, hi in ((0, 256), (100, 103), (250, 256)):
+            v = rng.integers(lo, hi, (n, 3)).astype(np.uint8)
+            want = np.median(v.astype(np.float32), axis=0)
+            got = _median_u8(v)
+            assert got.dtype == want.dtype and np.array_equal(got, want), (n, lo, hi, got, want)
