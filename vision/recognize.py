@@ -661,19 +661,26 @@ class Recognizer:
         no_seams = np.ones((side, side), np.uint8)
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
 
+        of_colour = [idx == colour for colour in range(len(self.colours.colours))]   # made once for every call
+
         def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float) -> np.ndarray:
             out = np.zeros(near.shape, np.uint8)
             for colour in range(len(self.colours.colours)):      # one colour at a time: a red figure on a
-                mask = (near & (idx == colour)).astype(np.uint8)   # green plain stays a blob of its own
+                mask = (near & of_colour[colour]).astype(np.uint8)   # green plain stays a blob of its own
                 if colour == darkest:
                     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, no_seams)
-                n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+                # components are looked for only in the box around the colour's pixels (the same components and
+                # statistics: a player's colour is seldom more than a few spots of the canvas; issue 14, CPU)
+                x, y, w, h = cv2.boundingRect(mask)
+                if w == 0 or h == 0:
+                    continue
+                n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y:y + h, x:x + w], connectivity=8)
                 area = stats[:, cv2.CC_STAT_AREA] * mm * mm
                 longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
                 ok = (area >= lo) & (area <= hi) & (longest <= longest_mm)
                 ok[0] = False
                 if ok.any():
-                    out |= ok[labels].astype(np.uint8)
+                    out[y:y + h, x:x + w] |= ok[labels].astype(np.uint8)
             return out
 
         spots = blobs_of(dist < self._colour_distance(), 20.0, 900.0, 45.0)
@@ -1094,19 +1101,29 @@ class Recognizer:
         h, w = image.shape[:2]
         best: tuple[float, float, int, int, np.ndarray | None] = (-2.0, 0.0, 0, 0, None)   # score, turn, place, map
         tried: set[float] = set()
+        window = (slice(lo, lo + 2 * reach + 1), slice(lo, lo + 2 * reach + 1))
+        spread_here = spread[window]
         for _round, (span, step) in enumerate(rounds):
             base = best[1] if _round else 0.0
+            turns = []
             for da in np.arange(-span, span + 1e-6, step):
                 turn = round(base + float(da), 6)
                 if turn in tried:
                     continue          # the same turn again (each round's middle): the same score, not better
                 tried.add(turn)
-                t, norm, conj = self._turned_start(turn, (h, w))
-                product = spectra[0] * conj[0]
-                for sc, cc in zip(spectra[1:], conj[1:]):
-                    product += sc * cc                 # (the channels' products summed in order, as .sum(axis=2))
-                num = np.fft.irfft2(product, s=(h, w))[:h - side + 1, :w - side + 1]
-                res = (num / (spread * norm)).astype(np.float32)[lo:lo + 2 * reach + 1, lo:lo + 2 * reach + 1]
+                turns.append(turn)
+            if not turns:
+                continue
+            # the round's turns through one stacked inverse transform (each turn's the same as alone), only the
+            # searched window divided by the spread
+            kept = [self._turned_start(turn, (h, w)) for turn in turns]
+            product = spectra[0] * np.stack([k[2][0] for k in kept])
+            for c in range(1, len(spectra)):
+                product += spectra[c] * np.stack([k[2][c] for k in kept])   # (the channels' products summed in
+                #                                                            order, as .sum(axis=2))
+            nums = np.fft.irfft2(product, s=(h, w), axes=(1, 2))
+            for turn, (t, norm, _), num in zip(turns, kept, nums):
+                res = (num[:h - side + 1, :w - side + 1][window] / (spread_here * norm)).astype(np.float32)
                 _, s, _, (lx, ly) = cv2.minMaxLoc(res)
                 if s > best[0]:
                     best = (s, turn, lx, ly, res)
@@ -1540,13 +1557,16 @@ class Recognizer:
         """The bare mat's colour (BGR) in ``window`` where no tile lies (``bare``): the median of those of its pixels
         that look like the mat (within :attr:`Thresholds.mat_distance` of ``mat_bgr``, the frame's mat colour in the
         canvas: a dim corner or a lamp's gradient makes the mat differ across the table), else ``mat_bgr``."""
-        px = window[bare].astype(np.float32)
+        raw = window[bare]
+        px = raw.astype(np.float32)
         mat = np.asarray(mat_bgr, np.float32).reshape(3)
         if len(px) >= 20:
             d = np.linalg.norm(_weighted(bgr_to_lab(px)) - _weighted(bgr_to_lab(mat)), axis=-1)
-            near = px[d < self.thresholds.mat_distance]
-            if len(near) >= 20:
-                return np.median(near, axis=0)
+            close = d < self.thresholds.mat_distance
+            if np.count_nonzero(close) >= 20:
+                if raw.dtype == np.uint8:
+                    return _median_u8(raw[close])      # np.median's value, by counting (issue 14, CPU)
+                return np.median(px[close], axis=0)
         return mat
 
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
@@ -1700,6 +1720,20 @@ class Recognizer:
 _SEAM_RING = np.ones((TILE_PX, TILE_PX), bool)
 _SEAM_RING[3:TILE_PX - 3, 3:TILE_PX - 3] = False
 """A tile's outer 3 pixels (where the figure finder's weak pixels are not taken, see ``Recognizer._figures_near``)."""
+
+
+def _median_u8(values: np.ndarray) -> np.ndarray:
+    """``np.median(values.astype(np.float32), axis=0)`` of 8-bit rows (n, channels), the same float32 values, found by
+    counting each channel's 256 levels instead of sorting (a figure's window's bare mat: thousands of pixels, a
+    hundred windows a reading)."""
+    n = len(values)
+    out = np.empty(values.shape[1], np.float32)
+    for c in range(values.shape[1]):
+        cum = np.cumsum(np.bincount(values[:, c], minlength=256))
+        lo = int(np.searchsorted(cum, (n - 1) // 2, side="right"))
+        hi = int(np.searchsorted(cum, n // 2, side="right"))
+        out[c] = np.float32(lo + hi) / np.float32(2.0)
+    return out
 
 
 def _any_of_blocks(mask: np.ndarray, s: int) -> np.ndarray:
