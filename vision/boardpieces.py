@@ -186,7 +186,11 @@ def _empty_cached(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return hit
 
 
-def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = 6, gain: np.ndarray | None = None,
+#: the board's own edge left out of the difference (px): a sliver of table under a fraction of a millimetre of error
+BORDER_PX = 6
+
+
+def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = BORDER_PX, gain: np.ndarray | None = None,
                region: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, "LabCanvas"]:
     """Per-pixel Lab distance of the light-matched canvas from the empty board, and the matched
     canvas in Lab (:class:`LabCanvas`). With ``region`` (x0, y0, x1, y1 px of the board) ``canvas`` is that part
@@ -276,16 +280,21 @@ def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return hit[1:]
 
 
-def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook") -> list[tuple[float, int]]:
+def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook", cut: bool = False) -> list[tuple[float, int]]:
     """:func:`_distance` of a softened blob histogram to every template of ``book`` plus the footprint's size
     term, best first: ``(score, template index)``. One matrix product for all templates (OpenCV's
-    Bhattacharyya distance, written out), not a comparison per template."""
+    Bhattacharyya distance, written out), not a comparison per template. ``cut``: the blob runs off the board's
+    edge (what lies beyond is not seen), so its area is only a lower bound of the piece's: the size term counts
+    only a blob larger than the template (issue 17: Tahiti's yellow sailboat hanging over the board's far corner
+    was named the smaller yellow boat by its area alone)."""
     roots, sums, cores, areas = _book_matrix(book)
     h = np.float64(hist)
     s1 = sums * float(h[:_NH].sum())
     norm = np.where(np.abs(s1) > np.finfo(np.float32).eps, 1.0 / np.sqrt(np.abs(s1)), 1.0)
     bh = np.sqrt(np.maximum(1.0 - (roots @ np.sqrt(np.maximum(h[:_NH], 0))) * norm, 0.0))
-    total = bh + np.linalg.norm(h[_NH + 3:] - cores, axis=1) / 100.0 + AREA_WEIGHT * np.abs(np.log(area_mm2 / areas))
+    size = np.log(area_mm2 / areas)
+    total = bh + np.linalg.norm(h[_NH + 3:] - cores, axis=1) / 100.0 + AREA_WEIGHT * (
+        np.maximum(size, 0.0) if cut else np.abs(size))
     order = np.argsort(total, kind="stable")
     return [(float(total[i]), int(i)) for i in order]
 
@@ -502,22 +511,77 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
         # one piece's body colour shows in patches parted by its marks (a sail, a pearl): bridged
         whole = cv2.morphologyEx(mine, cv2.MORPH_CLOSE, gap) & m
         cn, cl, stats, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
+        # a seed is a piece's body: each patch of it at least BODY_SHARE of the smallest footprint of that colour
+        # (a face-down chest's wood seeds, the few mm2 of a ship's brown hull end within ``near`` of that wood do not)
+        body = BODY_SHARE * float(colours.area[c]) if colours.area is not None else 0.0
         for i in range(1, cn):
             seed = (cl == i) & (core > 0)
+            if body and seed.any():
+                sn, sl, sst, _ = cv2.connectedComponentsWithStats(seed.astype(np.uint8), connectivity=8)
+                seed = np.isin(sl, [q for q in range(1, sn) if sst[q, cv2.CC_STAT_AREA] / (ppm * ppm) >= body])
             # a core is the piece less its inset all round: compare with half a piece's core
             if seed.sum() / (ppm * ppm) >= 0.25 * min_mm2:
                 n += 1
                 markers[seed] = n + 1
     if n < 2:
         return None
-    # every other pixel of the blob (rims, sails, shadows) to the nearest seed
-    _, near_px = cv2.distanceTransformWithLabels((markers == 0).astype(np.uint8), cv2.DIST_L2, 5,
-                                                 labelType=cv2.DIST_LABEL_PIXEL)
-    ids = np.concatenate([[0], markers[markers > 0]]).astype(np.int32)
-    owner = ids[near_px]
-    parts = [p for p in ((owner == lab_id) & sub for lab_id in range(2, n + 2))
-             if p.sum() / (ppm * ppm) >= min_mm2]
+    owner = _flood(sub, markers, ppm)
+    parts = _whole_parts(sub, owner, n, ppm, min_mm2)
     return parts if len(parts) > 1 else None
+
+
+def _flood(sub: np.ndarray, markers: np.ndarray, ppm: float) -> np.ndarray:
+    """Every pixel of the blob given to the seed (``markers``: 2.. the seeds, 0 the rest) nearest to it *inside the
+    blob*: the seeds flooded over a flat picture (a watershed with nothing to climb is a breadth-first growth from
+    every seed at once), so a path from a seed to a pixel never leaves the blob. The nearest seed as the crow flies
+    gave a ship's hull end, next to where another ship touched it, to that ship's sail across the gap (issue 17,
+    Karibik seed 1 ``hard`` frame 7: Arriba's rim went with Bravo, which was then too large a piece and cut in
+    two); a flood up the distance from the blob's outline (tried) let a seed past a wide waist early and round the
+    other ship's rim, whose pixels all lie at the flood's top level. What the flood leaves (its dams) goes to the
+    nearest seed's pixels."""
+    pad = 1
+    m = np.pad(sub.astype(np.uint8), pad)
+    img = np.full((*m.shape, 3), 128, np.uint8)
+    mk = np.pad(markers.astype(np.int32), pad)
+    mk[m == 0] = 1  # outside the blob: its own basin, not flooded through
+    cv2.watershed(img, mk)
+    owner = mk[pad:-pad, pad:-pad]
+    loose = sub & (owner < 2)  # dams between the seeds' floods
+    if loose.any():
+        held = sub & (owner >= 2)
+        _, near_px = cv2.distanceTransformWithLabels((~held).astype(np.uint8), cv2.DIST_L2, 5,
+                                                     labelType=cv2.DIST_LABEL_PIXEL)
+        ids = np.concatenate([[0], owner[held]]).astype(np.int32)
+        owner = np.where(loose, ids[near_px], owner)
+    return np.where(sub, owner, 0)
+
+
+def _whole_parts(sub: np.ndarray, owner: np.ndarray, n: int, ppm: float, min_mm2: float) -> list[np.ndarray]:
+    """The split's parts from the pixels' owners (2 .. n + 1): each owner's connected pieces apart (a piece is one
+    body: one colour's seed found on two ships' hull ends is two parts, issue 17 seed 1 ``default`` frame 25),
+    and a piece of less than ``min_mm2`` (no piece is that small) joined to the part it borders along most of its
+    outline (it was cut from it: a hull end, a rim), never dropped."""
+    comps = []
+    for lab_id in range(2, n + 2):
+        mine = ((owner == lab_id) & sub).astype(np.uint8)
+        if not mine.any():
+            continue
+        cn, cl = cv2.connectedComponents(mine, connectivity=8)
+        comps.extend(cl == i for i in range(1, cn))
+    k = np.ones((3, 3), np.uint8)
+    while len(comps) > 1:
+        sizes = [c.sum() / (ppm * ppm) for c in comps]
+        i = int(np.argmin(sizes))
+        if sizes[i] >= min_mm2:
+            break
+        ring = cv2.dilate(comps[i].astype(np.uint8), k).astype(bool) & ~comps[i]
+        shared = [(ring & c).sum() if j != i else -1 for j, c in enumerate(comps)]
+        j = int(np.argmax(shared))
+        if shared[j] <= 0:  # touches no other part (cannot happen in one blob): left as it is
+            break
+        comps[j] = comps[j] | comps[i]
+        del comps[i]
+    return [c for c in comps if c.sum() / (ppm * ppm) >= min_mm2]
 
 
 #: the kind's ending of a template enrolled carrying something (a ship with a chest on its deck: ``ship laden``)
@@ -731,6 +795,13 @@ class BodyColours:
 
     lab: np.ndarray
     group: np.ndarray
+    area: np.ndarray | None = None  # the smallest footprint (mm2) of each piece's colour group, per piece
+
+
+#: a colour split's seed patch is a piece's body: at least this share of the smallest footprint of its colour (a
+#: 12 x 9 mm face-down chest's core is 30 % of its footprint; the brown end of a ship's hull, within the colour
+#: split's ``near`` of the chest's wood, 3-11 %: issue 17, Karibik seed 1 ``default`` frame 25, seed 2 ``hard`` 8)
+BODY_SHARE = 0.15
 
 
 def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
@@ -743,7 +814,8 @@ def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
         if (new == group).all():
             break
         group = new
-    return BodyColours(lab, group)
+    areas = np.float32([t.area_mm2 for t in book.templates])
+    return BodyColours(lab, group, np.float32([areas[group == group[i]].min() for i in range(len(lab))]))
 
 
 def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
@@ -763,8 +835,16 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     smallest = min(t.area_mm2 for t in book.templates)
     out = []
 
+    H, W = empty.shape[:2]
+    rx, ry = (region[0], region[1]) if region is not None else (0, 0)
+    edge = BORDER_PX + 1
+
     def scored(b: Blob) -> list[tuple[float, int]]:
-        return _scores(soften(_histogram(b.crop(lab), b.mask, ppm)), b.area_mm2(ppm), book)
+        ys, xs = np.nonzero(b.mask)
+        # the part of the board whose difference is not read (its outer BORDER_PX): a blob reaching it runs off the edge
+        cut = bool(len(xs)) and (xs.min() + b.x0 + rx <= edge or ys.min() + b.y0 + ry <= edge
+                                 or xs.max() + b.x0 + rx >= W - 1 - edge or ys.max() + b.y0 + ry >= H - 1 - edge)
+        return _scores(soften(_histogram(b.crop(lab), b.mask, ppm)), b.area_mm2(ppm), book, cut)
 
     found = []
     colours = body_colours(book)
