@@ -489,9 +489,14 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
     """Touching pieces of different colours (two players' boats side by side): each blob pixel
     labelled with the enrolled pieces' body colour (:func:`body_colours`) it lies within ``near`` of;
     each label's cores (``inset_mm`` in from its edges: no rims, shadows or small marks such as a
-    pearl), those of one colour less than ``gap_mm`` apart (a sail across a hull) as one, of at least
-    half a piece (``min_mm2``) seed a watershed over the blob. Pieces of one colour touching stay one
-    part (the caller splits it by shape). ``None`` when fewer
+    pearl) seed the parts. A core of at least :data:`BODY_SHARE` of the smallest footprint of its colour is a piece's
+    body by itself (a face-down chest: no mark parts it) and seeds alone; smaller cores of one colour less than
+    ``gap_mm`` apart (a sail parted by its flag, a hull by a sail) are one seed, of at least a quarter of
+    ``min_mm2``. Before, the cores of a ship's brown hull ends (10-33 mm2 each, within ``near`` of a face-down
+    chest's dark wood) were bridged to the chest they touched and took the ship's end with it (issue 17, Karibik
+    seed 2 ``hard`` frame 8: Diabolo), or to each other across two touching ships (seed 1 ``default`` frame 25).
+    The seeds grow inside the blob (:func:`_flood`) and each part is one body (:func:`_whole_parts`). Pieces of one
+    colour touching stay one part (the caller splits it by shape). ``None`` when fewer
     than two such cores are found (one colour: left to the shape)."""
     m = sub.astype(np.uint8)
     d = np.linalg.norm(lab[:, :, None, :] - colours.lab[None, None, :, :], axis=3)
@@ -508,17 +513,20 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
         # a colour's pixels are pitted by sensor noise and small marks (a mast, a pearl): filled before the core is
         # taken, else the inset leaves a sail with a dot in it no core and its piece no seed
         core = cv2.erode(cv2.morphologyEx(mine, cv2.MORPH_CLOSE, fill) & m, ell)
+        if colours.area is not None:  # a whole body's core seeds alone
+            body = BODY_SHARE * float(colours.area[c]) * ppm * ppm
+            sn, sl, sst, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+            for q in range(1, sn):
+                if sst[q, cv2.CC_STAT_AREA] >= body:
+                    n += 1
+                    markers[sl == q] = n + 1
+                    core[sl == q] = 0
+                    mine[cv2.dilate((sl == q).astype(np.uint8), ell) > 0] = 0  # not bridged through
         # one piece's body colour shows in patches parted by its marks (a sail, a pearl): bridged
         whole = cv2.morphologyEx(mine, cv2.MORPH_CLOSE, gap) & m
         cn, cl, stats, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
-        # a seed is a piece's body: each patch of it at least BODY_SHARE of the smallest footprint of that colour
-        # (a face-down chest's wood seeds, the few mm2 of a ship's brown hull end within ``near`` of that wood do not)
-        body = BODY_SHARE * float(colours.area[c]) if colours.area is not None else 0.0
         for i in range(1, cn):
             seed = (cl == i) & (core > 0)
-            if body and seed.any():
-                sn, sl, sst, _ = cv2.connectedComponentsWithStats(seed.astype(np.uint8), connectivity=8)
-                seed = np.isin(sl, [q for q in range(1, sn) if sst[q, cv2.CC_STAT_AREA] / (ppm * ppm) >= body])
             # a core is the piece less its inset all round: compare with half a piece's core
             if seed.sum() / (ppm * ppm) >= 0.25 * min_mm2:
                 n += 1
@@ -541,7 +549,10 @@ def _flood(sub: np.ndarray, markers: np.ndarray, ppm: float) -> np.ndarray:
     nearest seed's pixels."""
     pad = 1
     m = np.pad(sub.astype(np.uint8), pad)
-    img = np.full((*m.shape, 3), 128, np.uint8)
+    # OpenCV's watershed floods a pixel in the order of its colour step from the pixel that reaches it: flat inside
+    # the blob (every seed grows at once), a full step from the outside (whose basin then takes no blob pixel)
+    img = np.zeros((*m.shape, 3), np.uint8)
+    img[m == 0] = 255
     mk = np.pad(markers.astype(np.int32), pad)
     mk[m == 0] = 1  # outside the blob: its own basin, not flooded through
     cv2.watershed(img, mk)
@@ -658,16 +669,19 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
                 other = [v for v, q in sc[1:] if book.templates[q].name != name]
                 if d > max_score or (other and other[0] - d < min_margin):
                     continue
-                small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
-                large = parts[j] if small is parts[i] else parts[i]
-                if book.templates[score(large)[0][1]].name != name:  # what lies on a piece does not change it
-                    continue
-                if not _inside(small, union) or _contact(small, union & ~small) < MIN_CONTACT:
-                    continue
-                if union.sum() / (ppm * ppm) > size_slack * largest[name]:
-                    continue
-                if lab is not None and not _own_colour(union, lab, book, name, ppm):
-                    continue
+                if _completes(parts[i], parts[j], union, d, other, name, score, book, max_score, min_margin):
+                    pass  # a fragment that is no piece, completing its neighbour (its size is in the union's score)
+                else:
+                    if union.sum() / (ppm * ppm) > size_slack * largest[name]:
+                        continue
+                    small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
+                    large = parts[j] if small is parts[i] else parts[i]
+                    if book.templates[score(large)[0][1]].name != name:  # what lies on a piece does not change it
+                        continue
+                    if not _inside(small, union) or _contact(small, union & ~small) < MIN_CONTACT:
+                        continue
+                    if lab is not None and not _own_colour(union, lab, book, name, ppm):
+                        continue
                 if best is None or d < best[0]:
                     best = (d, i, j, union)
         if best is None:
@@ -675,6 +689,26 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
         _, i, j, union = best
         parts = [p for k, p in enumerate(parts) if k not in (i, j)] + [union]
     return parts
+
+
+def _completes(a: np.ndarray, b: np.ndarray, union: np.ndarray, d: float, other: list, name: str, score,
+               book: "PieceBook", max_score: float, min_margin: float) -> bool:
+    """Whether one of two touching parts is no piece on its own and completes the other: the union is clearly the
+    other's piece (a part's bar: under half ``max_score``, beating every other piece by twice ``min_margin``), the
+    fragment alone is not clearly any piece, and it borders the other along :data:`MIN_CONTACT` of its outline. Every
+    piece is seen whole and pieces never overlap, so a fragment that is no piece is a piece's own rim or end cut
+    away by the colour split: a ship's brown hull end, within the split's reach of a face-down chest's wood, seeded
+    apart from its sail (issue 17, Karibik seed 1 ``hard`` frame 7: Arriba's deck end at the blur of ``hard``; seed 2
+    ``hard`` frame 8: Diabolo's, whose yellow sail at ``hard`` no longer shows as its own colour)."""
+    if d > 0.5 * max_score or (other and other[0] - d < 2 * min_margin):
+        return False
+    for frag, rest in ((a, b), (b, a)):
+        sf, sr = score(frag), score(rest)
+        f_other = [v for v, q in sf[1:] if book.templates[q].name != book.templates[sf[0][1]].name]
+        lone = sf[0][0] <= 0.5 * max_score and (not f_other or f_other[0] - sf[0][0] >= 2 * min_margin)
+        if not lone and book.templates[sr[0][1]].name == name and _contact(frag, rest) >= MIN_CONTACT:
+            return True
+    return False
 
 
 #: the share of a carried part's outline that borders the piece carrying it: a chest on a deck is hull on two or
@@ -798,10 +832,10 @@ class BodyColours:
     area: np.ndarray | None = None  # the smallest footprint (mm2) of each piece's colour group, per piece
 
 
-#: a colour split's seed patch is a piece's body: at least this share of the smallest footprint of its colour (a
-#: 12 x 9 mm face-down chest's core is 30 % of its footprint; the brown end of a ship's hull, within the colour
-#: split's ``near`` of the chest's wood, 3-11 %: issue 17, Karibik seed 1 ``default`` frame 25, seed 2 ``hard`` 8)
-BODY_SHARE = 0.15
+#: a colour split's core of at least this share of the smallest footprint of its colour is a piece's whole body
+#: (a 12 x 9 mm face-down chest's core is 47-104 mm2 of its 160-180 mm2 footprint through the camera); a part of
+#: one (a sail parted by its flag: 10-21 mm2 a half) or a rim (a hull's brown end: 10-33 mm2) is less
+BODY_SHARE = 0.25
 
 
 def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
