@@ -130,3 +130,19 @@ def test_a_blob_cut_by_the_boards_edge_is_not_named_smaller_by_its_area():
     boat(canvas, 300 - 6 - 24, 40)  # 24 px of its 40 px half-length inside the edge's 6 px: 32 mm of its 40 seen
     seen = find_pieces(canvas, empty, 2.0, book, spaces)
     assert len(seen) == 1 and seen[0].name == "sailboat", seen
+
+
+def test_a_piece_kept_and_found_again_across_the_reread_areas_edge_is_one_piece():
+    """The incremental read keeps the pieces away from the change and re-reads those near it; a ship whose centre
+    was read 1.1 mm apart on either side of that edge was both kept and found: read twice (issue 17, Karibik seed 2
+    ``clean``). Pieces never overlap: two centres nearer than half the smallest piece's width are one piece."""
+    from vision.boardpieces import PieceSeen
+    from vision.boardwatch import not_overlapping
+
+    def seen(name, x, y):
+        return PieceSeen(name, "ship", 31, x, y, 0.1, 0.5)
+
+    kept = [seen("Arriba", 469.9, 142.1), seen("Bravo", 430.0, 142.0)]
+    found = [seen("Arriba", 468.8, 142.6), seen("chest down", 458.0, 142.0)]  # a chest touching Arriba's end: 11 mm
+    left = not_overlapping(kept, found, 0.5 * np.sqrt(160.0))
+    assert [p.name for p in left] == ["Bravo"]
