@@ -489,13 +489,11 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
     """Touching pieces of different colours (two players' boats side by side): each blob pixel
     labelled with the enrolled pieces' body colour (:func:`body_colours`) it lies within ``near`` of;
     each label's cores (``inset_mm`` in from its edges: no rims, shadows or small marks such as a
-    pearl) seed the parts. A core of at least :data:`BODY_SHARE` of the smallest footprint of its colour is a piece's
-    body by itself (a face-down chest: no mark parts it) and seeds alone; smaller cores of one colour less than
-    ``gap_mm`` apart (a sail parted by its flag, a hull by a sail) are one seed, of at least a quarter of
-    ``min_mm2``. Before, the cores of a ship's brown hull ends (10-33 mm2 each, within ``near`` of a face-down
-    chest's dark wood) were bridged to the chest they touched and took the ship's end with it (issue 17, Karibik
-    seed 2 ``hard`` frame 8: Diabolo), or to each other across two touching ships (seed 1 ``default`` frame 25).
-    The seeds grow inside the blob (:func:`_flood`) and each part is one body (:func:`_whole_parts`). Pieces of one
+    pearl) seed the parts; cores of one colour less than ``gap_mm`` apart (a sail parted by its flag, a sailboat's
+    hull by its sail) are one seed, of at least a quarter of ``min_mm2``. The seeds grow inside the blob
+    (:func:`_flood`) and each part is one body (:func:`_whole_parts`): the cores of a ship's brown hull ends (within
+    ``near`` of a face-down chest's dark wood) bridged across two touching ships are one seed but two parts (issue
+    17, Karibik seed 1 ``default`` frame 25), each joined back to its ship (:func:`merge_carried`). Pieces of one
     colour touching stay one part (the caller splits it by shape). ``None`` when fewer
     than two such cores are found (one colour: left to the shape)."""
     m = sub.astype(np.uint8)
@@ -513,15 +511,6 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
         # a colour's pixels are pitted by sensor noise and small marks (a mast, a pearl): filled before the core is
         # taken, else the inset leaves a sail with a dot in it no core and its piece no seed
         core = cv2.erode(cv2.morphologyEx(mine, cv2.MORPH_CLOSE, fill) & m, ell)
-        if colours.area is not None:  # a whole body's core seeds alone
-            body = BODY_SHARE * float(colours.area[c]) * ppm * ppm
-            sn, sl, sst, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
-            for q in range(1, sn):
-                if sst[q, cv2.CC_STAT_AREA] >= body:
-                    n += 1
-                    markers[sl == q] = n + 1
-                    core[sl == q] = 0
-                    mine[cv2.dilate((sl == q).astype(np.uint8), ell) > 0] = 0  # not bridged through
         # one piece's body colour shows in patches parted by its marks (a sail, a pearl): bridged
         whole = cv2.morphologyEx(mine, cv2.MORPH_CLOSE, gap) & m
         cn, cl, stats, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
@@ -829,13 +818,6 @@ class BodyColours:
 
     lab: np.ndarray
     group: np.ndarray
-    area: np.ndarray | None = None  # the smallest footprint (mm2) of each piece's colour group, per piece
-
-
-#: a colour split's core of at least this share of the smallest footprint of its colour is a piece's whole body
-#: (a 12 x 9 mm face-down chest's core is 47-104 mm2 of its 160-180 mm2 footprint through the camera); a part of
-#: one (a sail parted by its flag: 10-21 mm2 a half) or a rim (a hull's brown end: 10-33 mm2) is less
-BODY_SHARE = 0.25
 
 
 def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
@@ -848,8 +830,7 @@ def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
         if (new == group).all():
             break
         group = new
-    areas = np.float32([t.area_mm2 for t in book.templates])
-    return BodyColours(lab, group, np.float32([areas[group == group[i]].min() for i in range(len(lab))]))
+    return BodyColours(lab, group)
 
 
 def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
