@@ -687,8 +687,9 @@ def _completes(a: np.ndarray, b: np.ndarray, union: np.ndarray, d: float, other:
     fragment alone is not clearly any piece, and it borders the other along :data:`MIN_CONTACT` of its outline. Every
     piece is seen whole and pieces never overlap, so a fragment that is no piece is a piece's own rim or end cut
     away by the colour split: a ship's brown hull end, within the split's reach of a face-down chest's wood, seeded
-    apart from its sail (issue 17, Karibik seed 1 ``hard`` frame 7: Arriba's deck end at the blur of ``hard``; seed 2
-    ``hard`` frame 8: Diabolo's, whose yellow sail at ``hard`` no longer shows as its own colour)."""
+    apart from its sail (issue 17, Karibik seed 1 ``default`` frame 25; the merge's other rules are for what a ship
+    carries, and ask the larger part to be the piece alone and to show its own colour, which a sail with its hull
+    ends cut away may not)."""
     if d > 0.5 * max_score or (other and other[0] - d < 2 * min_margin):
         return False
     for frag, rest in ((a, b), (b, a)):

@@ -90,8 +90,8 @@ def test_two_ships_touching_end_to_end_are_read_as_two_ships(karibik_book, yaw, 
 
 @pytest.mark.parametrize("yaw", [20.0, 100.0])
 def test_a_face_down_chest_touching_a_ships_end_is_a_chest_and_the_ship_a_ship(karibik_book, yaw):
-    """A ship touching a face-down chest with its end (issue 17, Karibik seed 2 ``hard`` frame 8: Diabolo): the
-    ship's brown end was seeded with the chest's wood, bridged to the chest and taken from the ship."""
+    """A ship touching a face-down chest with its end (as Diabolo in issue 17, Karibik seed 2 ``hard`` frame 8, which
+    is still read ``unsure`` at ``hard``): the chest is its own piece and the ship keeps both its brown ends."""
     empty, book, spaces = karibik_book
     a = BoardPiece("ship", 2, 60.0, 55.0, yaw)
     b = _touching(a, "chest_down", 0, yaw + 50.0, (np.cos(np.radians(yaw)), np.sin(np.radians(yaw))))
