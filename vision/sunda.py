@@ -74,6 +74,10 @@ FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sampl
 GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
+#: the share of a pawn's top (a disc PAWN_MM across, larger the higher it stands) that one colour of a blob must cover
+#: solidly for the blob to be a stack: at `hard` the stacks' tops showed 350-1040 px (at 2 px/mm, where the disc is 314),
+#: resource markers (6 mm) alone or two side by side, with their blurred rims, 160-230
+TOP_FACE = 0.85
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -659,7 +663,10 @@ class SundaReader:
         pieces, covered, unsure = self._pieces(lat, label, L, keep, lines)
         t4 = time.perf_counter()
         ms["pieces"] = (t4 - t3) * 1000
-        tribes = self._tribes(lat, label, names, nadir, cam_h)
+        # a pawn stands on a node of the layout (a tribe or a water right): one on the cloth is not in play, and a dark
+        # patch of a dark cloth is not a black pawn
+        nodes = {c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])}
+        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h) if (t.q, t.r) in nodes]
         if incremental:
             inner = 12.0
 
@@ -1016,11 +1023,18 @@ class SundaReader:
             if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
                 continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
+            # each colour's solid part (a disc 3.5 mm across fits it): a stack's top face is one paint, 10 mm across
+            # or more; a blurred rim is not (red blurred into the green land reads yellow, the yellow pawn's paint),
+            # nor a resource marker of a pawn's paint touching a stack, nor two markers side by side
+            solid = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3, k)
+            if solid.max(initial=0) < TOP_FACE * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2:
+                continue   # no colour covers a pawn's top: markers, rims, not a stack
             labels_here = label[by:by + bh, bx:bx + bw][sub]
             top = labels_here[(along >= hi - 0.8 * PAWN_MM) & (labels_here >= 3)]   # the top face, farthest out
             if len(top) < 5:
                 top = labels_here[labels_here >= 3]
-            top_k = 3 + int(np.argmax(np.bincount(top - 3, minlength=len(names) - 3)))
+            top_votes = np.bincount(top - 3, minlength=len(names) - 3)
+            top_k = 3 + int(np.argmax(np.where(solid > 0, top_votes, -1)))
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
             if m is None:   # no outline to measure: the node from the blob, the phone asks
@@ -1039,6 +1053,20 @@ class SundaReader:
                                     [n_est] if sure else cands, (float(base[0]), float(base[1])),
                                     dist * PAWN_HEIGHT_MM / cam_h))
         return out
+
+
+def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, n: int, k: int) -> np.ndarray:
+    """Pixels of each pawn colour (label 3 + i, i < n) in a blob (``blob``: its mask in the box ``x, y, w, h`` of
+    ``label``) that are solid: left by an opening with a disc ``k`` px across (a thin rim or band is not)."""
+    bx, by, bw, bh = box
+    sub = label[by:by + bh, bx:bx + bw]
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out = np.zeros(n, np.int64)
+    for i in np.unique(sub[blob]):
+        if 3 <= i < 3 + n:
+            m = cv2.morphologyEx(((sub == i) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker)
+            out[i - 3] = int(m.sum())
+    return out
 
 
 def _gap_limit(mate: dict[tuple, tuple], pairs: list[tuple], gap: np.ndarray) -> float:
