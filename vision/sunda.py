@@ -1027,14 +1027,15 @@ class SundaReader:
             # or more; a blurred rim is not (red blurred into the green land reads yellow, the yellow pawn's paint),
             # nor a resource marker of a pawn's paint touching a stack, nor two markers side by side
             solid = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3, k)
-            if solid.max(initial=0) < TOP_FACE * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2:
+            face = solid >= TOP_FACE * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+            if not face.any():
                 continue   # no colour covers a pawn's top: markers, rims, not a stack
             labels_here = label[by:by + bh, bx:bx + bw][sub]
             top = labels_here[(along >= hi - 0.8 * PAWN_MM) & (labels_here >= 3)]   # the top face, farthest out
             if len(top) < 5:
                 top = labels_here[labels_here >= 3]
             top_votes = np.bincount(top - 3, minlength=len(names) - 3)
-            top_k = 3 + int(np.argmax(np.where(solid > 0, top_votes, -1)))
+            top_k = 3 + int(np.argmax(np.where(face, top_votes, -1)))   # a paint that covers a top
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
             if m is None:   # no outline to measure: the node from the blob, the phone asks
