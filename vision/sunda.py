@@ -75,9 +75,9 @@ GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the 
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
 #: the share of a pawn's top (a disc PAWN_MM across, larger the higher it stands) that one colour of a blob must cover
-#: solidly for the blob to be a stack: at `hard` the stacks' tops showed 350-1040 px (at 2 px/mm, where the disc is 314),
-#: resource markers (6 mm) alone or two side by side, with their blurred rims, 160-230
-TOP_FACE = 0.85
+#: solidly for the blob to be a stack: over the bench's `hard` tables (seeds 1-3) the stacks' tops showed 344-1040 px at
+#: 2 px/mm (the disc is 314), resource markers (6 mm) alone or two side by side, with their blurred rims, 160-274
+TOP_FACE = 1.0
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
