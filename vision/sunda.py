@@ -74,6 +74,7 @@ FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sampl
 GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
+SPLIT_MM = 8.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
 #: the share of a pawn's top (a disc PAWN_MM across, larger the higher it stands) that one colour of a blob must cover
 #: solidly for the blob to be a stack: over the bench's `hard` tables (seeds 1-3) the stacks' tops showed 344-1040 px at
 #: 2 px/mm (the disc is 314), resource markers (6 mm) alone or two side by side, with their blurred rims, 160-274
@@ -1007,11 +1008,12 @@ class SundaReader:
         x0, y0 = self._win[:2]
         out: list[TribeReading] = []
         min_area = 0.7 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2   # a resource marker (6 mm, blurred) is smaller
-        for i in range(1, n):
-            if stats[i, cv2.CC_STAT_AREA] < min_area:
-                continue
-            bx, by, bw, bh = stats[i, :4]
-            sub = lab_img[by:by + bh, bx:bx + bw] == i
+        todo = [(tuple(int(v) for v in stats[i, :4]), lab_img[stats[i, 1]:stats[i, 1] + stats[i, 3],
+                                                               stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, True)
+                for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+        split = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_MM / 2 * self.s) + 1),) * 2)
+        while todo:
+            (bx, by, bw, bh), sub, whole = todo.pop(0)
             ys, xs = np.nonzero(sub)
             mm = np.column_stack([(xs + bx + x0) / self.s, (ys + by + y0) / self.s])
             c, u, v, dist = stacks.nadir_axes(mm, nadir)
@@ -1022,6 +1024,14 @@ class SundaReader:
             length = hi - lo + 1 / self.s
             if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
+                if whole and (width > 1.4 * PAWN_MM or length > PAWN_MM * 1.3 + 0.06 * dist):
+                    # a stack and a resource marker of its paint touching it (or two stacks' bases): the parts a
+                    # disc wider than a marker fits in, each looked at again
+                    m, lab_s, st, _ = cv2.connectedComponentsWithStats(
+                        cv2.morphologyEx(sub.astype(np.uint8), cv2.MORPH_OPEN, split), connectivity=8)
+                    todo += [((bx + int(st[j, 0]), by + int(st[j, 1]), int(st[j, 2]), int(st[j, 3])),
+                              lab_s[st[j, 1]:st[j, 1] + st[j, 3], st[j, 0]:st[j, 0] + st[j, 2]] == j, False)
+                             for j in range(1, m) if st[j, cv2.CC_STAT_AREA] >= min_area]
                 continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
             # each colour's solid part (a disc 3.5 mm across fits it): a stack's top face is one paint, 10 mm across
             # or more; a blurred rim is not (red blurred into the green land reads yellow, the yellow pawn's paint),
