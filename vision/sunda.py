@@ -74,7 +74,7 @@ FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sampl
 GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
-SPLIT_MM = 8.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
+SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
 #: the share of a pawn's top (a disc PAWN_MM across, larger the higher it stands) that one colour of a blob must cover
 #: solidly for the blob to be a stack: over the bench's `hard` tables (seeds 1-3) the stacks' tops showed 344-1040 px at
 #: 2 px/mm (the disc is 314), resource markers (6 mm) alone or two side by side, with their blurred rims, 160-274

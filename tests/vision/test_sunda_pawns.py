@@ -76,15 +76,17 @@ def test_a_pawn_off_the_layout_is_not_in_play():
 
 
 def test_a_tall_stack_with_a_marker_of_its_paint_touching_it_is_found():
-    """A five-pawn red stack and a red marker laid against its base, across the line from the nadir: one blob too
-    wide for a stack, split where a disc wider than a marker fits (`hard` seed 3 table 0 lost such a stack)."""
+    """A five-pawn red stack and a red marker laid against its top's far side, off the line from the nadir: one blob
+    too wide for a stack, split where a disc wider than a marker fits (`hard` seed 3 table 0 lost such a stack)."""
     pos = {"pieces": _land_block(), "tribes": [{"q": 0, "r": 0, "pawns": ["P1"] * 5}]}
     scene, truth, _ = _read(pos)
     base = scene.lattice_to_mat(np.array([[0.0, 0.0]]))[0]
     u = base - np.asarray(truth.pose.centre_mm[:2])
-    u /= np.linalg.norm(u)
-    across = np.array([-u[1], u[0]])
-    at = tuple(float(v) for v in base + across * (5.0 + 3.0 + 0.3))
+    d, h, z = float(np.linalg.norm(u)), float(-truth.pose.centre_mm[2]), 35.0
+    u /= d
+    top = base + u * d * z / (h - z)                       # the top's middle as the camera sees it
+    way = (u + np.array([-u[1], u[0]])) / math.sqrt(2)
+    at = tuple(float(v) for v in top + way * (5.0 * h / (h - z) + 3.0 + 0.3))
     _, truth, reading = _read(pos, loose=[("red", at)])
     to_reader, _ = lattice_map(reading, truth)
     assert [(t.q, t.r, t.top) for t in reading.tribes] == [(*to_reader((0, 0)), "red")]
