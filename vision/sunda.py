@@ -75,10 +75,12 @@ GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the 
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
 SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
-#: the share of a pawn's top (a disc PAWN_MM across, larger the higher it stands) that one colour of a blob must cover
-#: solidly for the blob to be a stack: over the bench's `hard` tables (seeds 1-3) the stacks' tops showed 344-1040 px at
-#: 2 px/mm (the disc is 314), resource markers (6 mm) alone or two side by side, with their blurred rims, 160-274
-TOP_FACE = 1.0
+#: the share of a pawn's top (a disc PAWN_MM across) that one paint must cover solidly (what an opening with a 3.5 mm
+#: disc leaves) to be taken as the top's colour: a blurred rim (red into the green land reads yellow) shows none, a
+#: black top split between black, purple and shades 45-357 px at 2 px/mm (the disc is 314); where no paint does, every
+#: paint seen may be. Resource markers (160-274 px) are not told from a top by this: a marker of a pawn's paint, alone
+#: and blurred to 8-9 mm, still passes the blob's shape test (not fixed: a gate on the area lost black tops)
+TOP_PAINT = 0.3
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -1037,9 +1039,9 @@ class SundaReader:
             # or more; a blurred rim is not (red blurred into the green land reads yellow, the yellow pawn's paint),
             # nor a resource marker of a pawn's paint touching a stack, nor two markers side by side
             solid = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3, k)
-            face = solid >= TOP_FACE * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+            face = solid[:-1] >= TOP_PAINT * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
             if not face.any():
-                continue   # no colour covers a pawn's top: markers, rims, not a stack
+                face[:] = True    # a dark top split between classes: every paint seen may be its colour
             labels_here = label[by:by + bh, bx:bx + bw][sub]
             top = labels_here[(along >= hi - 0.8 * PAWN_MM) & (labels_here >= 3)]   # the top face, farthest out
             if len(top) < 5:
@@ -1068,15 +1070,17 @@ class SundaReader:
 
 def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, n: int, k: int) -> np.ndarray:
     """Pixels of each pawn colour (label 3 + i, i < n) in a blob (``blob``: its mask in the box ``x, y, w, h`` of
-    ``label``) that are solid: left by an opening with a disc ``k`` px across (a thin rim or band is not)."""
+    ``label``) that are solid: left by an opening with a disc ``k`` px across (a thin rim or band is not); and, last,
+    those of all the pawn colours together (a dark top splits between black and purple)."""
     bx, by, bw, bh = box
     sub = label[by:by + bh, bx:bx + bw]
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    out = np.zeros(n, np.int64)
+    out = np.zeros(n + 1, np.int64)
     for i in np.unique(sub[blob]):
         if 3 <= i < 3 + n:
             m = cv2.morphologyEx(((sub == i) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker)
             out[i - 3] = int(m.sum())
+    out[n] = int(cv2.morphologyEx(((sub >= 3) & (sub < 3 + n) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker).sum())
     return out
 
 
