@@ -100,3 +100,24 @@ def test_a_tall_stack_with_a_marker_of_its_paint_touching_it_is_found():
     _, truth, reading = _read(pos, loose=[("red", at)])
     to_reader, _ = lattice_map(reading, truth)
     assert [(t.q, t.r, t.top) for t in reading.tribes] == [(*to_reader((0, 0)), "red")]
+
+
+def test_a_blurred_rim_is_no_solid_paint():
+    """The rim round a red top that reads as the yellow pawn's paint (seed 1 table 4 at `hard`: the top's votes took it
+    as yellow) is thin: an opening with a 3.5 mm disc leaves none of it, and all of the top (``_solid_colours``, at
+    2 px/mm: label 3 red, 4 yellow)."""
+    import cv2
+
+    from vision.sunda import _solid_colours
+
+    label = np.ones((60, 60), np.uint8)                       # land
+    cv2.circle(label, (30, 30), 12, 4, -1)                    # the yellow rim, 1 mm wide ...
+    cv2.circle(label, (30, 30), 10, 3, -1)                    # ... round a red top 10 mm across
+    cv2.circle(label, (30, 48), 7, 4, -1)                     # and a yellow blob 7 mm across beside it
+    blob = label >= 3
+    solid = _solid_colours(label, (0, 0, 60, 60), blob, 4, 7)
+    assert solid[0] >= 0.9 * np.pi * 10 ** 2                  # the red top, nearly whole
+    yellow_blob = np.zeros_like(blob)
+    cv2.circle(yellow_blob.view(np.uint8), (30, 48), 7, 1, -1)
+    assert solid[1] <= (yellow_blob & (label == 4)).sum()      # of the yellow, only the blob beside it: no rim
+    assert solid[1] >= 0.5 * (yellow_blob & (label == 4)).sum()
