@@ -109,6 +109,39 @@ def compare_markers(reading, truth, game) -> dict:
     return res
 
 
+def read_table(level: str, seed: int, i: int, names: list[str], colours: dict[str, str], mat: Mat) -> dict:
+    """Table ``i`` of a level: drawn, enrolled, photographed without and with its last piece, read from scratch and
+    incrementally (what ``run_level`` sums; on its own to look at one table's reading)."""
+    rng = np.random.default_rng([seed, i, list(NUISANCE).index(level)])
+    base = NUISANCE[level]
+    cam = base.with_(tilt_azimuth_deg=float(rng.uniform(0, 360)), light_angle_deg=float(rng.uniform(0, 360)),
+                     pose_jitter_deg=0.0)
+    game = random_game(len(names), seed * 1000 + i, options=OPTIONS)
+    pos = position_of(game, outlines=True)
+    scene = random_scene(pos["position"], colours, rng)
+    enrol_frame, enrol_truth = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
+                                            cam.other_session(), rng)
+    learnt = enrol(enrol_frame, mat, PAWN_COLOURS, lens=enrol_truth.lens())
+    before = copy.copy(scene)
+    before.position = without_last_piece(scene.position)
+    frame0, _ = render_sunda(before, cam, rng)
+    frame1, truth = render_sunda(scene, cam, rng)
+    reader = SundaReader(mat, learnt, lens=truth.lens())
+    reader.use_set([p.ring for p in game.set.pieces])  # the owner's recorded set (vision.sundaset)
+    mframe, mtruth = render_sunda(marker_enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
+                                  cam.other_session(), rng)
+    reader.markers = MarkerFinder(learnt, enrol_markers(mframe, mat, learnt.cloth_bgr, lens=mtruth.lens()))
+    r0 = reader.read(frame0)                       # also builds the camera's remap tables (once a camera)
+    c = time.process_time()
+    r1 = reader.read(frame1)
+    scratch = (time.process_time() - c) * 1000
+    c = time.process_time()
+    ri = reader.read(frame1, previous=r0)
+    inc = (time.process_time() - c) * 1000
+    return {"game": game, "scene": scene, "truth": truth, "frame": frame1, "reader": reader, "r0": r0, "r1": r1,
+            "ri": ri, "scratch_ms": scratch, "inc_ms": inc}
+
+
 def run_level(level: str, tables: int, seed: int, players: int) -> dict:
     mat = Mat.default()
     names = [f"P{i + 1}" for i in range(players)]
@@ -118,32 +151,10 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
                           "scores_equal", "extra_pawns", "markers", "markers_right", "markers_extra")}
     scratch_ms, inc_ms, misfit, notes = [], [], [], []
     for i in range(tables):
-        rng = np.random.default_rng([seed, i, list(NUISANCE).index(level)])
-        base = NUISANCE[level]
-        cam = base.with_(tilt_azimuth_deg=float(rng.uniform(0, 360)), light_angle_deg=float(rng.uniform(0, 360)),
-                         pose_jitter_deg=0.0)
-        game = random_game(players, seed * 1000 + i, options=OPTIONS)
-        pos = position_of(game, outlines=True)
-        scene = random_scene(pos["position"], colours, rng)
-        enrol_frame, enrol_truth = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
-                                                cam.other_session(), rng)
-        learnt = enrol(enrol_frame, mat, PAWN_COLOURS, lens=enrol_truth.lens())
-        before = copy.copy(scene)
-        before.position = without_last_piece(scene.position)
-        frame0, _ = render_sunda(before, cam, rng)
-        frame1, truth = render_sunda(scene, cam, rng)
-        reader = SundaReader(mat, learnt, lens=truth.lens())
-        reader.use_set([p.ring for p in game.set.pieces])  # the owner's recorded set (vision.sundaset)
-        mframe, mtruth = render_sunda(marker_enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
-                                      cam.other_session(), rng)
-        reader.markers = MarkerFinder(learnt, enrol_markers(mframe, mat, learnt.cloth_bgr, lens=mtruth.lens()))
-        r0 = reader.read(frame0)                       # also builds the camera's remap tables (once a camera)
-        c = time.process_time()
-        r1 = reader.read(frame1)
-        scratch_ms.append((time.process_time() - c) * 1000)
-        c = time.process_time()
-        ri = reader.read(frame1, previous=r0)
-        inc_ms.append((time.process_time() - c) * 1000)
+        t = read_table(level, seed, i, names, colours, mat)
+        game, truth, r0, r1, ri = t["game"], t["truth"], t["r0"], t["r1"], t["ri"]
+        scratch_ms.append(t["scratch_ms"])
+        inc_ms.append(t["inc_ms"])
         res = compare_reading(r1, truth)
         inc = compare_reading(ri, truth)
         for k in tot:
