@@ -250,6 +250,7 @@ class Recognizer:
         self._mat_key: Any = None
         self._start_template: tuple[np.ndarray, float] | None = None
         self._start_templates: dict[tuple[float, tuple[int, int]], tuple[np.ndarray, float, np.ndarray]] = {}
+        self._start_twins: frozenset[tuple[str, int]] | None = None
         self._table_bgr: np.ndarray | None = None
         self._table_key: Any = None
         self._view_key: Any = None
@@ -1000,16 +1001,36 @@ class Recognizer:
 
     start_twin_share = 0.1
     """Unturned tiles whose picture differs clearly from the start tile's on less than this share of the pixels
-    (Südsee's D1 and D2: 3-4 %, the next tile 28 %) stand at the start tile's place and turn."""
+    (Südsee's D1 and D2: 2-5 %, the next tile 28-30 %) stand at the start tile's place and turn."""
+    start_twin_slop = 1
+    """... their references laid against the start tile's up to this many pixels each way at the comparison's half
+    size (2 px of the references, about 2 mm) first: the enrolment cuts each reference where it finds the tile, to
+    about a pixel, and leaves its small turn in. Compared where they were cut, D2 differed from the start tile on
+    13 % of the pixels in one field-camera enrolment (cut 1.1 mm and 0.9 degrees apart), and the lone start tile of
+    that game's first frame, read as itself and D1 at 0.966 and as D2 at 0.943, was never clear."""
 
     def _start_and_twins(self) -> frozenset[tuple[str, int]]:
         """The start tile unturned and the tiles whose pictures differ from it only in a small detail, unturned,
-        as (tile, rotation)."""
-        clf = self.classifier
-        j0 = clf.ids.index(self.catalog.start)
-        share = clf.differing_share(j0)
-        return frozenset((clf.ids[k], clf.rots[k]) for k in range(len(clf.ids))
-                         if clf.rots[k] == 0 and (share[k] < self.start_twin_share or clf.look[k] == clf.look[j0]))
+        as (tile, rotation): the share of the pixels where they differ clearly is taken where the two references
+        agree best within :attr:`start_twin_slop` (both smoothed and compared at half size, as
+        :meth:`TileClassifier.differing_share`)."""
+        if self._start_twins is None:
+            clf = self.classifier
+            j0 = clf.ids.index(self.catalog.start)
+            unturned = [k for k in range(len(clf.ids)) if clf.rots[k] == 0]
+            h = clf.px // 2
+            small = np.stack([cv2.resize(cv2.GaussianBlur(clf.templates[k], (0, 0), 2.0), (h, h),
+                                         interpolation=cv2.INTER_AREA) for k in unturned])
+            r = self.start_twin_slop
+            start = small[unturned.index(j0), r:h - r, r:h - r]
+            share = np.full(len(unturned), np.inf)
+            for dy in range(-r, r + 1):
+                for dx in range(-r, r + 1):
+                    d = ((small[:, r + dy:h - r + dy, r + dx:h - r + dx] - start[None]) ** 2).sum(axis=3)
+                    share = np.minimum(share, (d > clf.twin_detail ** 2).mean(axis=(1, 2)))
+            self._start_twins = frozenset((clf.ids[k], 0) for k, sh in zip(unturned, share)
+                                          if sh < self.start_twin_share or clf.look[k] == clf.look[j0])
+        return self._start_twins
 
     def _start_inner(self) -> tuple[np.ndarray, float]:
         """The start tile's template without its outer ring of START_RING_PX pixels, and its norm: an
