@@ -407,7 +407,7 @@ class Recognizer:
             looked.append((fc, group, spots, halved))
             kept, to_classify = self._keep_previous(fc, group, previous)
             tiles.update(kept)
-            for guess in self.classifier.classify(fc, to_classify, constraints):
+            for guess in self._art_uncovered(fc, self.classifier.classify(fc, to_classify, constraints), constraints):
                 if (guess.x, guess.y) in unsure:
                     # neither clearly bare mat nor clearly a tile by its colours (a strong cast, a cloth near a
                     # tile's colours): a tile when its picture matches one well, else empty, and said so
@@ -704,6 +704,63 @@ class Recognizer:
         shade = near & grey & (dim < self.thresholds.figure_shadow_light)
         covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | shade
         return (cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5), spots_full
+
+    art_agree = 12.0
+    """A covered piece of a cell is the art of one of the twins its reading is torn between when its colours lie
+    within this (Lab, OpenCV's 8-bit scale, the median over the piece) of that twin's reference there."""
+
+    def _art_uncovered(self, fc: FeatureCanvas, guesses: list[TileGuess], constraints: Constraints | None
+                       ) -> list[TileGuess]:
+        """Guesses torn between glyph twins because the covered test hid where they differ, read again with the
+        pieces that one twin's art explains uncovered (issue 14, cause 4 of session ``sfield``). Under a warm light
+        Südsee's red reef and sand lie near the red and yellow figures' colours: a strip of reef running from a
+        tile's edge to its island (A2) passed the covered test as a figure, the classifier left it out, and A2 was
+        guessed as B1, its twin without the strip (confidence 0.4, a hidden twin), with a phantom red figure on
+        it. A piece whose colours one twin's reference shows there and another's does not is that twin's art or a
+        figure of the art's colour on it; uncovered, the classifier compares it with both twins like any other
+        pixel. The new reading is kept only when it is clear (no hidden twin, confidence 0.5 or more): a figure
+        standing where one twin has art of its colour, on the other twin, leaves that art's rest unlike it."""
+        occ = fc.occlusion(0)
+        if occ is None or not any(g.hidden_twins for g in guesses):
+            return guesses
+        mm = self.classifier.mm_per_px
+        n = TILE_PX
+        out = []
+        for g in guesses:
+            if not g.hidden_twins:
+                out.append(g)
+                continue
+            top, left = fc.top_left(g.x, g.y)
+            here = (slice(top, top + n), slice(left, left + n))
+            pieces, labels = cv2.connectedComponents((occ[here] >= 0.5).astype(np.uint8), connectivity=8)
+            if pieces <= 1:
+                out.append(g)
+                continue
+            seen = bgr_to_lab(fc.bgr[here])
+            oy, ox = int(round(g.offset_mm[1] / mm)), int(round(g.offset_mm[0] / mm))
+            far = []            # per twin: per piece, how far its colours lie from the twin's art there
+            for tile, rot in ((g.tile, g.rotation), *g.hidden_twins):
+                ref = np.ascontiguousarray(np.rot90(self._ref_bgr[self.refs.index_of(tile)], -(rot // 90)))
+                ref = cv2.warpAffine(ref, np.float32([[1, 0, ox], [0, 1, oy]]), (n, n), borderMode=cv2.BORDER_REPLICATE)
+                d = norm3(seen - bgr_to_lab(ref))
+                far.append([float(np.median(d[labels == k])) for k in range(1, pieces)])
+            far_arr = np.array(far)
+            art = [k + 1 for k in range(pieces - 1)
+                   if far_arr[:, k].min() < self.art_agree and far_arr[:, k].max() >= self.art_agree]
+            if not art:
+                out.append(g)
+                continue
+            uncovered = occ >= 0.5
+            uncovered[here][np.isin(labels, art)] = False
+            fc.set_occlusion(uncovered)
+            again = self.classifier.classify(fc, [(g.x, g.y)], constraints)[0]
+            if again.hidden_twins or again.confidence < 0.5:
+                fc.set_occlusion(occ >= 0.5)
+                out.append(g)
+            else:
+                occ = fc.occlusion(0)
+                out.append(again)
+        return out
 
     def _prefer(self, fc: FeatureCanvas, guess: TileGuess, other: tuple[str, int], margin: float) -> TileGuess:
         """``other`` (tile id, rotation) in the cell of ``guess`` unless ``guess`` is clearly better seen there,
