@@ -497,7 +497,13 @@ class Recognizer:
         lower (:attr:`Thresholds.tile_min_coarse_covered`): a scanned tile with a figure matched at 0.44-0.45,
         on the old bar of 0.45, read on OpenCV 5 and lost on 4.11, whose remap samples a hair differently.
         (Letting every cell with a figure-coloured spot through made whole games beyond the mat slow: a
-        Suedsee game's reads took a median 482 ms and the tracker needed the phone in 71 of 72 turns.)"""
+        Suedsee game's reads took a median 482 ms and the tracker needed the phone in 71 of 72 turns.)
+
+        A cell a quarter or more of which is one of the mat's markers is no tile (:meth:`_on_marker`): a marker's
+        black square reads as a black figure, and on the field camera at ``hard`` two corner cells over markers
+        passed the lower bar for covered cells and were read as Südsee's all-sea tile C (confidence 0.34)."""
+        if self._on_marker(grid, cell) >= 0.25:
+            return False
         gc = GridSampler().sample(frame, to_frame, None, grid, cell[0], cell[1], 1, 1)
         fc = FeatureCanvas(self._balance(gc, mat_bgr))
         coarse, _ = self.classifier.coarse_scores(fc, [cell])
@@ -506,6 +512,20 @@ class Recognizer:
             return True
         return (best >= self.thresholds.tile_min_coarse_covered and self.colours is not None
                 and bool(self._covered(fc.bgr)[0].any()))
+
+    def _on_marker(self, grid: Grid, cell: Cell) -> float:
+        """The share of ``cell``'s square that lies on one of the mat's markers (their printed squares, where the
+        mat says they are)."""
+        steps = (np.arange(8) + 0.5) / 8 - 0.5
+        gx, gy = np.meshgrid(cell[0] + steps, cell[1] + steps)
+        m = grid.mat_from_grid()
+        x = m[0, 0] * gx + m[0, 1] * gy + m[0, 2]
+        y = m[1, 0] * gx + m[1, 1] * gy + m[1, 2]
+        on = np.zeros(x.shape, bool)
+        half = self.mat.marker_mm / 2
+        for cx, cy in self.mat.marker_centres_mm:
+            on |= (np.abs(x - cx) <= half) & (np.abs(y - cy) <= half)
+        return float(on.mean())
 
     def _tile_evidence(self, fc: FeatureCanvas, guess: TileGuess) -> list[bool] | None:
         """Whether a cell beyond the play area may hold the tile it was read as: None when the tile does not
