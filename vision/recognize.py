@@ -251,6 +251,7 @@ class Recognizer:
         self._start_template: tuple[np.ndarray, float] | None = None
         self._start_templates: dict[tuple[float, tuple[int, int]], tuple[np.ndarray, float, np.ndarray]] = {}
         self._start_twins: frozenset[tuple[str, int]] | None = None
+        self._markers_seen: tuple[int, ...] = ()    # the markers the frame being read shows (observe)
         self._table_bgr: np.ndarray | None = None
         self._table_key: Any = None
         self._view_key: Any = None
@@ -301,8 +302,12 @@ class Recognizer:
 
         lens = rect.lens.for_size(size) if getattr(rect, "lens", None) is not None else None
         nadir = camera_nadir(location.homography, None if lens is None else lens.camera_matrix, size)
-        obs = self.observe_mapped(frame, to_frame, key, previous, constraints, grid, from_frame=from_frame,
-                                  known=known, nadir_mm=nadir)
+        self._markers_seen = tuple(getattr(location, "seen", ()))
+        try:
+            obs = self.observe_mapped(frame, to_frame, key, previous, constraints, grid, from_frame=from_frame,
+                                      known=known, nadir_mm=nadir)
+        finally:
+            self._markers_seen = ()
         obs.warnings[:0] = list(getattr(location, "warnings", []))
         return obs
 
@@ -499,10 +504,11 @@ class Recognizer:
         (Letting every cell with a figure-coloured spot through made whole games beyond the mat slow: a
         Suedsee game's reads took a median 482 ms and the tracker needed the phone in 71 of 72 turns.)
 
-        A cell a quarter or more of which is one of the mat's markers is no tile (:meth:`_on_marker`): a marker's
+        A cell a quarter or more of which is a marker the frame shows is no tile (:meth:`_on_marker`): a marker's
         black square reads as a black figure, and on the field camera at ``hard`` two corner cells over markers
-        passed the lower bar for covered cells and were read as Südsee's all-sea tile C (confidence 0.34)."""
-        if self._on_marker(grid, cell) >= 0.25:
+        passed the lower bar for covered cells and were read as Südsee's all-sea tile C (confidence 0.34). A tile
+        laid over a marker hides it (three markers are enough to find the mat) and is read."""
+        if self._on_marker(grid, cell, self._markers_seen) >= 0.25:
             return False
         gc = GridSampler().sample(frame, to_frame, None, grid, cell[0], cell[1], 1, 1)
         fc = FeatureCanvas(self._balance(gc, mat_bgr))
@@ -513,9 +519,9 @@ class Recognizer:
         return (best >= self.thresholds.tile_min_coarse_covered and self.colours is not None
                 and bool(self._covered(fc.bgr)[0].any()))
 
-    def _on_marker(self, grid: Grid, cell: Cell) -> float:
-        """The share of ``cell``'s square that lies on one of the mat's markers (their printed squares, where the
-        mat says they are)."""
+    def _on_marker(self, grid: Grid, cell: Cell, markers: Sequence[int]) -> float:
+        """The share of ``cell``'s square that lies on one of ``markers`` (their printed squares, where the mat
+        says they are)."""
         steps = (np.arange(8) + 0.5) / 8 - 0.5
         gx, gy = np.meshgrid(cell[0] + steps, cell[1] + steps)
         m = grid.mat_from_grid()
@@ -523,7 +529,7 @@ class Recognizer:
         y = m[1, 0] * gx + m[1, 1] * gy + m[1, 2]
         on = np.zeros(x.shape, bool)
         half = self.mat.marker_mm / 2
-        for cx, cy in self.mat.marker_centres_mm:
+        for cx, cy in (self.mat.marker_centre(m) for m in markers if m in self.mat.marker_ids):
             on |= (np.abs(x - cx) <= half) & (np.abs(y - cy) <= half)
         return float(on.mean())
 

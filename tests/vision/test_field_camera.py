@@ -251,11 +251,14 @@ def test_a_reef_strip_the_colour_of_a_red_figure_is_read_as_the_art_it_is():
 def test_no_tile_is_read_on_the_mats_markers():
     """On the bench's ``field/hard`` board 2 (seed 1) the two corner cells that lie over the mat's markers (56 % of
     each) were read as the all-sea tile C (confidence 0.34): a marker's black square reads as a black figure, and
-    a covered cell passes a lower bar. A tile cannot lie on a marker the rectifier sees."""
+    a covered cell passes a lower bar. A tile cannot lie on a marker the rectifier sees (one laid over a marker
+    hides it and is read: tests/vision/test_coverage.py)."""
     if not SUEDSEE.is_file():
         pytest.skip(f"{SUEDSEE} is absent")
     rec, grid0, boards = _bench_boards("hard", 1, 3)
     frame, truth = boards[2]
     obs = rec.observe(frame, grid=grid0)
     assert not _wrong_tiles(obs, truth)
-    assert rec._on_marker(grid0, (-7, 7)) > 0.5 and rec._on_marker(grid0, (0, 0)) == 0.0
+    markers = Mat.default().marker_ids
+    assert rec._on_marker(grid0, (-7, 7), markers) > 0.5 and rec._on_marker(grid0, (0, 0), markers) == 0.0
+    assert rec._on_marker(grid0, (-7, 7), ()) == 0.0, "a marker not seen (a tile on it) does not count"
