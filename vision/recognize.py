@@ -733,23 +733,23 @@ class Recognizer:
 
     art_agree = 10.0
     """A covered piece of a cell is the art of one of the twins its reading is torn between when its colours lie
-    within this of that twin's reference there and twice as far from another twin's (the median over the piece of
-    the Lab distance, OpenCV's 8-bit scale, lightness halved, both pictures smoothed by 1.5 px, after the
-    difference the cell's uncovered rest shows were it that twin is taken off: the light on the cell). On the
-    bench's ``field/hard`` cells with the right twin: 2-9 over such pieces, 4-9 over the uncovered rest before the
-    light is taken off 5-6; the wrong twins 24-36."""
+    within this of that twin's reference there: the median over the piece of the Lab distance (OpenCV's 8-bit
+    scale, lightness halved, both pictures smoothed by 1.5 px) after the difference that the cell's uncovered rest
+    shows, were it that twin, is taken off (the light on the cell: a dim corner, a shadow). On the bench's
+    ``field/hard`` boards the right twin's art lies 2-9 from such pieces, the wrong twins' 15-45."""
 
     def _art_uncovered(self, fc: FeatureCanvas, guesses: list[TileGuess], constraints: Constraints | None
                        ) -> list[TileGuess]:
-        """Guesses torn between glyph twins because the covered test hid where they differ, read again with the
-        pieces that one twin's art explains uncovered (issue 14, cause 4 of session ``sfield``). Under a warm light
-        Südsee's red reef and sand lie near the red and yellow figures' colours: a strip of reef running from a
-        tile's edge to its island (A2) passed the covered test as a figure, the classifier left it out, and A2 was
-        guessed as B1, its twin without the strip (confidence 0.4, a hidden twin), with a phantom red figure on
-        it. A piece whose colours one twin's reference shows there and another's does not is that twin's art or a
-        figure of the art's colour on it; uncovered, the classifier compares it with both twins like any other
-        pixel. The new reading is kept only when it is clear (no hidden twin, confidence 0.5 or more): a figure
-        standing where one twin has art of its colour, on the other twin, leaves that art's rest unlike it."""
+        """Guesses torn between twins because the covered test hid where they differ, read again with the covered
+        pieces that a twin's art explains uncovered (issue 14, cause 4 of session ``sfield``). Under the field
+        camera's warm light Südsee's red reef and sand lie near the red and yellow figures' colours, and pieces of
+        them pass the covered test as figures: the classifier leaves them out, the twins that differ there (or
+        under them: a glyph on the reef) look alike, one is guessed (confidence 0.4, a hidden twin), often with a
+        phantom figure on it: A2's reef strip read as B1 (its twin without the strip), X's reef cross in a dim
+        cell as W1, whole reef bands of U2, V2, E2, N1 as their glyph twins. A piece that a twin's art explains is
+        that art or a figure of the art's colour standing on it; uncovered, the classifier compares it with every
+        twin like any other pixel. The new reading is kept only when it is clear (no hidden twin, confidence 0.5
+        or more), else the guess stands."""
         occ = fc.occlusion(0)
         if occ is None or not any(g.hidden_twins for g in guesses):
             return guesses
@@ -788,7 +788,7 @@ class Recognizer:
                 log.debug("covered pieces of %s (pixels %s) from its twins' art: %s", (g.x, g.y),
                           [int((labels == k).sum()) for k in range(1, pieces)], np.round(far_arr, 1).tolist())
             art = [k + 1 for k in range(pieces - 1)
-                   if far_arr[:, k].min() <= self.art_agree and far_arr[:, k].max() >= 2 * self.art_agree]
+                   if far_arr[:, k].min() <= self.art_agree]
             if not art:
                 out.append(g)
                 continue
