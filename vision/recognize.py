@@ -738,6 +738,10 @@ class Recognizer:
     shows, were it that twin, is taken off (the light on the cell: a dim corner, a shadow). On the bench's
     ``field/hard`` boards the right twin's art lies 2-9 from such pieces, the wrong twins' 15-45."""
 
+    figure_least_mm2 = 40.0
+    """A covered piece that no twin's art explains is a figure when it is at least this large (the covered test's
+    smallest figure blob, :meth:`_covered`); smaller ones are specks of texture or the art's edges."""
+
     def _art_uncovered(self, fc: FeatureCanvas, guesses: list[TileGuess], constraints: Constraints | None
                        ) -> list[TileGuess]:
         """Guesses torn between twins because the covered test hid where they differ, read again with the covered
@@ -787,8 +791,16 @@ class Recognizer:
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("covered pieces of %s (pixels %s) from its twins' art: %s", (g.x, g.y),
                           [int((labels == k).sum()) for k in range(1, pieces)], np.round(far_arr, 1).tolist())
-            art = [k + 1 for k in range(pieces - 1)
-                   if far_arr[:, k].min() <= self.art_agree]
+            explained = far_arr.min(axis=0) <= self.art_agree
+            sizes = np.bincount(labels.ravel(), minlength=pieces)[1:] * mm * mm
+            if np.any(~explained & (sizes >= self.figure_least_mm2)):
+                # a figure stands on the cell (a piece no twin's art explains): its shadow and lean reach the pieces
+                # around it, which may look like the art but hide what tells the twins apart; only pieces that tell
+                # them apart by themselves (one twin's art there, another's twice as far) are uncovered
+                telling = far_arr.max(axis=0) >= 2 * self.art_agree
+                art = [k + 1 for k in range(pieces - 1) if explained[k] and telling[k]]
+            else:
+                art = [k + 1 for k in range(pieces - 1) if explained[k]]
             if not art:
                 out.append(g)
                 continue
