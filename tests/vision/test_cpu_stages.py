@@ -93,19 +93,25 @@ def test_a_full_reading_records_its_cpu_per_stage(neuesland):
     assert rec.clock.per_reading_ms()["start"] < ms["start"] / 5
 
 
+def _board_canvas(neuesland):
+    """A rendered 30-tile board read once: the recogniser's classifier and the 3 x 3 cells round the start,
+    sampled as a reading samples them."""
+    rec = neuesland.recognizer()
+    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
+    obs = rec.observe(frame)
+    size = (frame.shape[1], frame.shape[0])
+    gc = GridSampler().sample(frame, lambda p: rec.rectifier.mat_to_image(p, rec.rectifier.last, size),
+                              None, obs.grid, -1, -1, 3, 3)
+    return rec.classifier, gc
+
+
 @pytest.mark.shared
 def test_block_scores_of_a_few_templates_equal_those_of_all(neuesland):
     """Block scores of a covered cell for a few templates (taken from the per-level terms kept on the classifier)
     are those the same templates get among all of them, at the same offsets; and the same on a second call."""
     from vision.tiles import FeatureCanvas
 
-    rec = neuesland.recognizer()
-    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
-    obs = rec.observe(frame)
-    clf = rec.classifier
-    size = (frame.shape[1], frame.shape[0])
-    gc = GridSampler().sample(frame, lambda p: rec.rectifier.mat_to_image(p, rec.rectifier.last, size),
-                              None, obs.grid, -1, -1, 3, 3)
+    clf, gc = _board_canvas(neuesland)
     for covered in (True, False):
         fc = FeatureCanvas(gc)
         top, left = fc.top_left(0, 0)
@@ -132,13 +138,7 @@ def test_block_scores_at_many_places_at_once_are_those_of_one_place_at_a_time(ne
     bit: with one template set for all places and with one per place, where something is covered and where not."""
     from vision.tiles import FeatureCanvas
 
-    rec = neuesland.recognizer()
-    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
-    obs = rec.observe(frame)
-    clf = rec.classifier
-    size = (frame.shape[1], frame.shape[0])
-    gc = GridSampler().sample(frame, lambda p: rec.rectifier.mat_to_image(p, rec.rectifier.last, size),
-                              None, obs.grid, -1, -1, 3, 3)
+    clf, gc = _board_canvas(neuesland)
     fc = FeatureCanvas(gc)
     cover = np.zeros(fc.bgr.shape[:2], np.float32)
     for x, y in ((0, 0), (1, 0), (-1, 1)):
