@@ -200,8 +200,10 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
           f"frames, {args.frames} per level, one core")
     print(f"{'level':<8} {'pieces right':>13} {'unsure':>6} {'wrong':>5} {'missed':>6} {'extra':>5} "
           f"{'boards right':>12} {'reg mm mean/max':>16} {'full ms':>8} {'incr ms':>8}")
-    for li, level in enumerate(levels):
-        rng = np.random.default_rng(args.seed * 100 + li)
+    for level in levels:
+        # the level's own frames whatever --levels lists (seeded by the level, not by its place in the list: before,
+        # `--levels hard` drew the `clean` frames, and its frame 7 was another frame than the full run's)
+        rng = np.random.default_rng(args.seed * 100 + list(NUISANCE).index(level))
         cam = NUISANCE[level]
         enrol_cam = cam.other_session()
         photo, truth = render_board_scene(scene([]), enrol_cam, rng, size=args.size)

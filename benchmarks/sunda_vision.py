@@ -109,6 +109,39 @@ def compare_markers(reading, truth, game) -> dict:
     return res
 
 
+def read_table(level: str, seed: int, i: int, names: list[str], colours: dict[str, str], mat: Mat) -> dict:
+    """Table ``i`` of a level: drawn, enrolled, photographed without and with its last piece, read from scratch and
+    incrementally (what ``run_level`` sums; on its own to look at one table's reading)."""
+    rng = np.random.default_rng([seed, i, list(NUISANCE).index(level)])
+    base = NUISANCE[level]
+    cam = base.with_(tilt_azimuth_deg=float(rng.uniform(0, 360)), light_angle_deg=float(rng.uniform(0, 360)),
+                     pose_jitter_deg=0.0)
+    game = random_game(len(names), seed * 1000 + i, options=OPTIONS)
+    pos = position_of(game, outlines=True)
+    scene = random_scene(pos["position"], colours, rng)
+    enrol_frame, enrol_truth = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
+                                            cam.other_session(), rng)
+    learnt = enrol(enrol_frame, mat, PAWN_COLOURS, lens=enrol_truth.lens())
+    before = copy.copy(scene)
+    before.position = without_last_piece(scene.position)
+    frame0, _ = render_sunda(before, cam, rng)
+    frame1, truth = render_sunda(scene, cam, rng)
+    reader = SundaReader(mat, learnt, lens=truth.lens())
+    reader.use_set([p.ring for p in game.set.pieces])  # the owner's recorded set (vision.sundaset)
+    mframe, mtruth = render_sunda(marker_enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
+                                  cam.other_session(), rng)
+    reader.markers = MarkerFinder(learnt, enrol_markers(mframe, mat, learnt.cloth_bgr, lens=mtruth.lens()))
+    r0 = reader.read(frame0)                       # also builds the camera's remap tables (once a camera)
+    c = time.process_time()
+    r1 = reader.read(frame1)
+    scratch = (time.process_time() - c) * 1000
+    c = time.process_time()
+    ri = reader.read(frame1, previous=r0)
+    inc = (time.process_time() - c) * 1000
+    return {"game": game, "scene": scene, "truth": truth, "frame": frame1, "reader": reader, "r0": r0, "r1": r1,
+            "ri": ri, "scratch_ms": scratch, "inc_ms": inc}
+
+
 def run_level(level: str, tables: int, seed: int, players: int) -> dict:
     mat = Mat.default()
     names = [f"P{i + 1}" for i in range(players)]
@@ -118,32 +151,10 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
                           "scores_equal", "extra_pawns", "markers", "markers_right", "markers_extra")}
     scratch_ms, inc_ms, misfit, notes = [], [], [], []
     for i in range(tables):
-        rng = np.random.default_rng([seed, i, list(NUISANCE).index(level)])
-        base = NUISANCE[level]
-        cam = base.with_(tilt_azimuth_deg=float(rng.uniform(0, 360)), light_angle_deg=float(rng.uniform(0, 360)),
-                         pose_jitter_deg=0.0)
-        game = random_game(players, seed * 1000 + i, options=OPTIONS)
-        pos = position_of(game, outlines=True)
-        scene = random_scene(pos["position"], colours, rng)
-        enrol_frame, enrol_truth = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
-                                                cam.other_session(), rng)
-        learnt = enrol(enrol_frame, mat, PAWN_COLOURS, lens=enrol_truth.lens())
-        before = copy.copy(scene)
-        before.position = without_last_piece(scene.position)
-        frame0, _ = render_sunda(before, cam, rng)
-        frame1, truth = render_sunda(scene, cam, rng)
-        reader = SundaReader(mat, learnt, lens=truth.lens())
-        reader.use_set([p.ring for p in game.set.pieces])  # the owner's recorded set (vision.sundaset)
-        mframe, mtruth = render_sunda(marker_enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
-                                      cam.other_session(), rng)
-        reader.markers = MarkerFinder(learnt, enrol_markers(mframe, mat, learnt.cloth_bgr, lens=mtruth.lens()))
-        r0 = reader.read(frame0)                       # also builds the camera's remap tables (once a camera)
-        c = time.process_time()
-        r1 = reader.read(frame1)
-        scratch_ms.append((time.process_time() - c) * 1000)
-        c = time.process_time()
-        ri = reader.read(frame1, previous=r0)
-        inc_ms.append((time.process_time() - c) * 1000)
+        t = read_table(level, seed, i, names, colours, mat)
+        game, truth, r0, r1, ri = t["game"], t["truth"], t["r0"], t["r1"], t["ri"]
+        scratch_ms.append(t["scratch_ms"])
+        inc_ms.append(t["inc_ms"])
         res = compare_reading(r1, truth)
         inc = compare_reading(ri, truth)
         for k in tot:
@@ -168,6 +179,72 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
     return {"tot": tot, "scratch_ms": scratch_ms, "inc_ms": inc_ms, "misfit": misfit, "notes": notes}
 
 
+def run_tracked(level: str, tables: int, seed: int, players: int) -> dict:
+    """Tribe heights as the live loop knows them (tablehub/tracking/sundaheights.py): each table's pieces laid, then
+    its tribes built one pawn at a time in a random order (every pawn of a stack bottom to top, the stacks taken in
+    turn at random), a still frame after each pawn read by the live recognizer (``SundaRecognizer``: incremental
+    reads and the stacks' history). Counted on the last frame (the whole table, as the single-frame line) and,
+    for ``wrong``, on every frame: a height the recognizer is sure of and is not the stack's."""
+    from tablehub.tracking.sundacam import SundaRecognizer
+
+    mat = Mat.default()
+    names = [f"P{i + 1}" for i in range(players)]
+    colours = {p: PAWN_COLOURS[i] for i, p in enumerate(names)}
+    tot = {"stacks": 0, "right": 0, "asked": 0, "wrong": 0, "history": 0, "camera": 0, "frames": 0, "wrong_any": 0,
+           "missing": 0}
+    notes: list[str] = []
+    for i in range(tables):
+        rng = np.random.default_rng([seed, i, list(NUISANCE).index(level), 7])
+        cam = NUISANCE[level].with_(tilt_azimuth_deg=float(rng.uniform(0, 360)),
+                                    light_angle_deg=float(rng.uniform(0, 360)), pose_jitter_deg=0.0)
+        game = random_game(players, seed * 1000 + i, options={"tribes": True})
+        pos = position_of(game, outlines=True)
+        scene = random_scene(pos["position"], colours, rng)
+        enrol_frame, enrol_truth = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
+                                                cam.other_session(), rng)
+        reader = SundaReader(mat, enrol(enrol_frame, mat, PAWN_COLOURS, lens=enrol_truth.lens()),
+                             lens=enrol_truth.lens())
+        reader.use_set([p.ring for p in game.set.pieces])
+        recognizer = SundaRecognizer(reader)
+        final = [dict(t) for t in scene.position.get("tribes", [])]
+        order = [k for k, t in enumerate(final) for _ in t["pawns"]]
+        rng.shuffle(order)
+        built = [0] * len(final)
+        steps = [list(built)]
+        for k in order:
+            built[k] += 1
+            steps.append(list(built))
+        for j, step in enumerate(steps):
+            now = copy.copy(scene)
+            now.position = dict(scene.position)
+            now.position["tribes"] = [{**t, "pawns": t["pawns"][:n]} for t, n in zip(final, step) if n]
+            frame, truth = render_sunda(now, cam, rng)
+            seen = recognizer(frame).observation["tribes"]
+            tot["frames"] += 1
+            last = j == len(steps) - 1
+            for st in truth.stacks:
+                base = np.asarray(st["base_mm"])
+                t = min(seen, key=lambda t: float(np.linalg.norm(np.asarray(t["at_mm"]) - base)), default=None)
+                if t is None or float(np.linalg.norm(np.asarray(t["at_mm"]) - base)) > 6.0:
+                    tot["missing"] += last
+                    continue
+                ok = t["height"] == len(st["colours"]) and list(t["colours"]) == list(st["colours"])
+                if not t["ask"] and not ok:
+                    tot["wrong_any"] += 1
+                    notes.append(f"table {i} frame {j}: stack at {st['q']},{st['r']} ({'/'.join(st['colours'])}) "
+                                 f"read sure as {t['colours']} ({t.get('height_from')})")
+                if last:
+                    tot["stacks"] += 1
+                    if t["ask"]:
+                        tot["asked"] += 1
+                    elif ok:
+                        tot["right"] += 1
+                        tot[t.get("height_from") or "camera"] += 1
+                    else:
+                        tot["wrong"] += 1
+    return {"tot": tot, "notes": notes}
+
+
 def _pct(a: int, b: int) -> float:
     return 100.0 * a / b if b else 100.0
 
@@ -178,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--levels", default="clean,default,hard", help="nuisance levels (default clean,default,hard)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
+    ap.add_argument("--tracked-tables", type=int, default=2,
+                    help="tables a level whose tribes are built pawn by pawn for the live loop's heights (default 2; "
+                         "0: none)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print what was read wrong")
     args = ap.parse_args(argv)
     levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
@@ -219,9 +299,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  'land against water'    {t['false_flags']} flagged on {t['tables']} truthful table(s)")
         print(f"  pawns right             {figs['pawns']:7.2f} %  ({t['pawns_right']} of {t['stacks']} stacks, node and "
               f"top colour; {t['extra_pawns']} extra; target >= 99.5){mark('pawns')}")
-        print(f"  tribe heights           right {t['heights_right']}, asked {t['heights_asked']}, wrong "
-              f"{t['heights_wrong']} of {t['stacks']} ({figs['heights']:.1f} % right; target >= 98, none wrong)"
-              f"{mark('heights')}")
+        print(f"  tribe heights, 1 frame  right {t['heights_right']}, asked {t['heights_asked']}, wrong "
+              f"{t['heights_wrong']} of {t['stacks']} ({figs['heights']:.1f} % right, the rest asked; none wrong)")
+        if args.tracked_tables > 0:
+            tr = run_tracked(level, args.tracked_tables, args.seed, args.players)
+            tt = tr["tot"]
+            figs["heights"] = _pct(tt["right"], tt["stacks"])
+            t["heights_wrong"] += tt["wrong"] + tt["wrong_any"]
+            print(f"  tribe heights, tracked  right {tt['right']} ({tt['history']} by the history, {tt['camera']} by "
+                  f"the frame), asked {tt['asked']}, wrong {tt['wrong']} of {tt['stacks']} on "
+                  f"{args.tracked_tables} table(s) built pawn by pawn ({figs['heights']:.1f} % right; sure but wrong "
+                  f"in any of {tt['frames']} frames: {tt['wrong_any']}; target >= 98, none wrong){mark('heights')}")
+            if args.verbose:
+                out["notes"] += tr["notes"][:6]
+        else:
+            mark("heights")
         print(f"  resource markers        {figs['markers']:7.2f} %  ({t['markers_right']} of {t['markers']} right, colour "
               f"on its island; {t['markers_extra']} read where none lies; target >= 99.5, none extra){mark('markers')}")
         print(f"  lattice misfit          worst {max(out['misfit']):.3f} of a side")

@@ -25,8 +25,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 
 from . import __version__, commands
 from .games.base import TablehubError
-from .i18n import DEFAULT_LANGUAGE, environment_language, translate
-from .usage_i18n import argparse_language
+from .i18n import DEFAULT_LANGUAGE, T, environment_language, translate
+from .usage_i18n import argparse_language, console_in, localise_help, parse_language
 
 
 def _command_modules():
@@ -39,15 +39,16 @@ def _command_modules():
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tablehub",
-        description="Table hub for island and sea board games: score records, recognise the table, run the hub.")
-    parser.add_argument("--version", action="version", version=f"tablehub {__version__}")
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+        description=T("Table hub for island and sea board games: score records, recognise the table, run the hub."))
+    parser.add_argument("--version", action="version", version=f"tablehub {__version__}",
+                        help=T("show the version and exit"))
+    parser.add_argument("-v", "--verbose", action="count", default=0, help=T("more log output (-vv for debug)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
-    return parser
+    return localise_help(parser, parse_language())  # the help texts in the language argparse speaks
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:
@@ -100,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
         return 1
     try:
-        return int(args._run(args) or 0)
+        with console_in(error_language(args)):  # the command's progress lines and reports (usage_i18n.say)
+            return int(args._run(args) or 0)
     except _user_errors() as exc:
         text = exc.text if isinstance(exc, TablehubError) else (exc.args[0] if exc.args else str(exc))
         print(f"tablehub {args.command}: {translate(text, error_language(args))}", file=sys.stderr)

@@ -181,6 +181,28 @@ def capital(text: Any) -> Any:
     return text[:1].upper() + text[1:]
 
 
+def renamed(text: Any, names: Mapping[str, Any], keys: "tuple[str, ...]" = ("piece", "other", "ship")) -> Any:
+    """``text`` with each parameter among ``keys`` that is a plain name found in ``names`` replaced by its words
+    (a camera reader's line names a piece by its enrolment name, ``"red boat"``: ``names`` says it in every
+    language); inner Texts too. Anything else is returned as it is.
+
+    >>> line = T("touching another piece: {piece} ({score})?", piece="red boat", score="0.31")
+    >>> translate(renamed(line, {"red boat": T("{colour} boat", colour="rouge")}), "en")
+    'touching another piece: rouge boat (0.31)?'
+    """
+    if not isinstance(text, Text):
+        return text
+    params: dict[str, Any] = {}
+    for key, value in text.params.items():
+        if isinstance(value, Text):
+            value = renamed(value, names, keys)
+        elif key in keys and isinstance(value, str) and value in names:
+            value = names[value]
+        params[key] = value
+    n = params.pop("n", None)
+    return Text(text.msgid, context=text.context, plural=text.plural, n=n, **params)
+
+
 def _fill(template: str, params: Mapping[str, Any]) -> str:
     try:
         return template.format(**{k: str(v) for k, v in params.items()})

@@ -31,7 +31,7 @@ from .games.base import Setup, TablehubError, check_name, show
 from .games.tiles.board import STEP, Cell
 from .games.tiles.catalog import Catalog, rotation_index
 from .games.tiles.game import Figure, TileGame
-from .i18n import T, reason
+from .i18n import N_, T, Tc, Tn, chain, reason, translate
 
 UNSURE_CONFIDENCE = 0.5
 """A cell read with less confidence than this is unsure (the recogniser's own line: the tracker asks the
@@ -85,13 +85,13 @@ class CellReading:
     def why_unsure(self) -> str | None:
         """Why this cell's reading is unsure (``None``: it is sure)."""
         if self.hidden_twins:
-            return "a figure hides where its twin differs"
+            return T("a figure hides where its twin differs")
         if self.confidence < UNSURE_CONFIDENCE:
-            return f"confidence {self.confidence:.2f}"
+            return T("confidence {value}", value=format(self.confidence, ".2f"))
         close = [c for c in self.choices[1:] if self.best.score - c.score <= CLOSE_SCORE
                  and c.tile != self.best.tile]
         if close:
-            return f"{close[0].tile} r{close[0].rotation} scores almost as well"
+            return T("{tile} r{rotation} scores almost as well", tile=close[0].tile, rotation=close[0].rotation)
         return None
 
 
@@ -355,8 +355,8 @@ def choose_tiles(reading: Reading, catalog: Catalog) -> TileChoice:
     out.tiles = tiles
     out.repaired = {c: options[c][0] for c, ch in tiles.items() if ch != options[c][0]}
     for c, best in out.repaired.items():
-        out.why[c] = ("does not fit its neighbours" if c in first_misfits else
-                      f"is read on more cells than the set has it ({catalog.tile(best.tile).count})")
+        out.why[c] = (T("does not fit its neighbours") if c in first_misfits else
+                      T("is read on more cells than the set has it ({n})", n=catalog.tile(best.tile).count))
     out.overcount = _overcount(catalog, tiles)
     return out
 
@@ -563,8 +563,9 @@ def one_per_tile(figures: Sequence[FigureReading], tiles: Assignment, region_at:
             out[out.index(f)] = moved
             held[cell] -= 1
             held[n] += 1
-            moves.append(f"{f.colour} figure seen on the tile at {cell[0]},{cell[1]}, which holds another, taken "
-                         f"to stand on {region} of the tile at {n[0]},{n[1]} across the edge")
+            moves.append(T("{colour} figure seen on the tile at {x},{y}, which holds another, taken to stand on {region} "
+                           "of the tile at {to_x},{to_y} across the edge", colour=colour_said(f.colour), x=cell[0],
+                           y=cell[1], region=region, to_x=n[0], to_y=n[1]))
     return out, moves
 
 
@@ -645,14 +646,23 @@ class Alternative:
     """``None``: the alternative is no figure at all (for a figure the camera was unsure of)."""
     change: dict[str, int] | None
     """Score difference per player if the cell held this tile (``None``: it cannot lie there, see ``why``)."""
-    why: str = ""
-    swapped: str = ""
+    why: Any = ""
+    swapped: Any = ""
     """Where the set's only copies of this tile are read elsewhere: ``"and the ds057 at 4,0 were ds058 r180"``."""
 
     @property
-    def label(self) -> str:
-        base = self.tile if self.rotation is None else f"{self.tile} r{self.rotation}"
-        return f"{base} ({self.swapped})" if self.swapped else base
+    def label(self) -> Any:
+        base: Any = self.tile if self.rotation is None else f"{self.tile} r{self.rotation}"
+        if self.tile == "no figure" and self.rotation is None:
+            base = T("no figure")
+        return T("{tile} ({swapped})", tile=base, swapped=self.swapped) if self.swapped else base
+
+
+#: a repaired cell's best reading, when no reason is recorded
+DOES_NOT_FIT = T("does not fit")
+#: how an unsure cell's alternative is said: a tile, or the region a figure would stand on
+IF_IT_WERE = N_("if it were {alternative}: {change}")
+IF_IT_STOOD_ON = N_("if it stood on {alternative}: {change}")
 
 
 @dataclass
@@ -661,19 +671,20 @@ class Unsure:
 
     x: int
     y: int
-    read: str
-    why: str
+    read: Any
+    why: Any
     alternatives: list[Alternative] = field(default_factory=list)
-    verb: str = "if it were"
+    verb: Any = IF_IT_WERE
 
-    def line(self) -> str:
-        def change(a: Alternative) -> str:
+    def line(self) -> Any:
+        def change(a: Alternative) -> Any:
             if a.change is None:
-                return a.why or "does not fit its neighbours"
+                return a.why or T("does not fit its neighbours")
             moved = [f"{p} {d:+d}" for p, d in a.change.items() if d]
-            return ", ".join(moved) if moved else "no score changes"
-        alts = "; ".join(f"{self.verb} {a.label}: {change(a)}" for a in self.alternatives)
-        return f"cell {self.x},{self.y}: {self.read} ({self.why}){'; ' + alts if alts else ''}"
+            return ", ".join(moved) if moved else T("no score changes")
+        alts = [T(self.verb, alternative=a.label, change=change(a)) for a in self.alternatives]
+        line = T("cell {x},{y}: {read} ({why})", x=self.x, y=self.y, read=self.read, why=self.why)
+        return chain([line] + alts, N_("{first}; {next}"))
 
     @property
     def matters(self) -> bool:
@@ -703,35 +714,39 @@ class PhotoScore:
     def scores(self) -> dict[str, int]:
         return self.game.scores()
 
-    def lines(self) -> list[str]:
+    def lines(self, language: str = "en") -> list[str]:
+        """The explained scores and every repair, cell left out and unsure cell, in ``language``."""
         from .explain import explain
 
-        out = explain(self.game).splitlines()
+        out: list[Any] = list(explain(self.game, language).splitlines())
         for cell, best in sorted(self.choice.repaired.items()):
             now = self.choice.tiles[cell]
-            out.append(f"repaired: cell {cell[0]},{cell[1]}: {now.tile} r{now.rotation}, not the best reading "
-                       f"{best.tile} r{best.rotation}, which {self.choice.why.get(cell, 'does not fit')}")
+            out.append(T("repaired: cell {x},{y}: {tile} r{rotation}, not the best reading {best} r{best_rotation}, "
+                         "which {why}", x=cell[0], y=cell[1], tile=now.tile, rotation=now.rotation, best=best.tile,
+                         best_rotation=best.rotation, why=self.choice.why.get(cell, DOES_NOT_FIT)))
         for tile, cells in sorted(self.choice.overcount.items()):
             n = self.game.catalog.tile(tile).count
-            out.append(f"misread: the set has {n} {tile} but cells {' '.join(f'{x},{y}' for x, y in cells)} read it "
-                       f"(no alternative fits): one of them is another tile")
-        out.extend(f"repaired: {m}" for m in self.moved)
+            out.append(T("misread: the set has {n} {tile} but cells {cells} read it (no alternative fits): one of them "
+                         "is another tile", n=n, tile=tile, cells=" ".join(f"{x},{y}" for x, y in cells)))
+        out.extend(T("repaired: {what}", what=m) for m in self.moved)
         for cell, why in sorted(self.choice.dropped.items()):
-            out.append(f"left out: cell {cell[0]},{cell[1]}: {why}")
+            out.append(T("left out: cell {x},{y}: {why}", x=cell[0], y=cell[1], why=why))
         for s in self.figures:
             if s.problem:
                 f = s.reading
-                out.append(f"left out: {f.colour} figure at cell {f.x},{f.y}: {s.problem}")
+                out.append(T("left out: {colour} figure at cell {x},{y}: {why}", colour=colour_said(f.colour), x=f.x,
+                             y=f.y, why=s.problem))
         matter = [u for u in self.unsure if u.matters]
         idle = [u for u in self.unsure if not u.matters]
-        out.append("Unsure:" if self.unsure else "Unsure: nothing (every cell read with confidence)")
-        out.extend(f"  {u.line()}" for u in matter)
+        out.append(T("Unsure:") if self.unsure else T("Unsure: nothing (every cell read with confidence)"))
+        out.extend(T("  {line}", line=u.line()) for u in matter)
         if idle:
-            out.append(f"  {len(idle)} more unsure cell{'s' if len(idle) != 1 else ''}, whose alternatives change no "
-                       f"score: {' '.join(f'{u.x},{u.y}' for u in idle)}")
-        out.extend(f"note: {n}" for n in self.notes)
-        out.extend(f"camera: {w}" for w in self.warnings)
-        return out
+            out.append(Tn("  {n} more unsure cell, whose alternatives change no score: {cells}",
+                          "  {n} more unsure cells, whose alternatives change no score: {cells}", len(idle),
+                          cells=" ".join(f"{u.x},{u.y}" for u in idle)))
+        out.extend(T("note: {note}", note=n) for n in self.notes)
+        out.extend(T("camera: {warning}", warning=w) for w in self.warnings)
+        return [translate(line, language) for line in out]
 
     def to_dict(self) -> dict[str, Any]:
         g = self.game
@@ -780,31 +795,33 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
         r = reading.cells[cell]
         why = r.why_unsure()
         if cell in choice.repaired:
-            why = f"repaired: the best reading {r.best.tile} r{r.best.rotation} {choice.why.get(cell, 'does not fit')}"
+            why = T("repaired: the best reading {tile} r{rotation} {why}", tile=r.best.tile, rotation=r.best.rotation,
+                    why=choice.why.get(cell, DOES_NOT_FIT))
         if why is None or cell not in choice.tiles:
             continue
         now = choice.tiles[cell]
-        u = Unsure(cell[0], cell[1], f"{now.tile} r{now.rotation} read", why)
+        u = Unsure(cell[0], cell[1], T("{tile} r{rotation} read", tile=now.tile, rotation=now.rotation), why)
         for alt in r.choices:
             if (alt.tile, alt.rotation) == (now.tile, now.rotation) or not _known(probe.catalog, alt):
                 continue
             trial = dict(choice.tiles)
             trial[cell] = alt
             if cell == (0, 0) or _misfits(probe.catalog, trial, cell):
-                u.alternatives.append(Alternative(alt.tile, alt.rotation, None, "does not fit its neighbours"))
+                u.alternatives.append(Alternative(alt.tile, alt.rotation, None, T("does not fit its neighbours")))
                 continue
             if sum(c.tile == alt.tile for c in trial.values()) > probe.catalog.tile(alt.tile).count:
                 swap = _swap(probe.catalog, trial, cell, now, reading)
                 if swap is None:
-                    u.alternatives.append(Alternative(alt.tile, alt.rotation, None, f"every {alt.tile} of the set "
-                                                                                   f"lies elsewhere on the table"))
+                    u.alternatives.append(Alternative(alt.tile, alt.rotation, None, T(
+                        "every {tile} of the set lies elsewhere on the table", tile=alt.tile)))
                     continue
                 other, turned = swap
                 trial[other] = turned
                 scores = final(trial)[0].scores()
                 u.alternatives.append(Alternative(
                     alt.tile, alt.rotation, {p: scores[p] - base[p] for p in base},
-                    swapped=f"and the {alt.tile} at {other[0]},{other[1]} were {turned.tile} r{turned.rotation}"))
+                    swapped=T("and the {tile} at {x},{y} were {other} r{rotation}", tile=alt.tile, x=other[0],
+                              y=other[1], other=turned.tile, rotation=turned.rotation)))
                 continue
             scores = final(trial)[0].scores()
             u.alternatives.append(Alternative(alt.tile, alt.rotation, {p: scores[p] - base[p] for p in base}))
@@ -814,7 +831,8 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
         if s.problem is None and f.confidence < UNSURE_CONFIDENCE:
             rest = [g for g in figures if g is not f]
             scores = final_without(cls.name, choice.tiles, rest, players, reading, region_at, holdings, options)
-            unsure.append(Unsure(f.x, f.y, f"{f.colour} figure seen", f"confidence {f.confidence:.2f}",
+            unsure.append(Unsure(f.x, f.y, T("{colour} figure seen", colour=colour_said(f.colour)),
+                                 T("confidence {value}", value=format(f.confidence, ".2f")),
                                  [Alternative("no figure", None, {p: scores[p] - base[p] for p in base})]))
         if s.problem is None and region_at is not None and s.region is not None and (f.x, f.y) not in choice.repaired:
             here = choice.tiles[(f.x, f.y)]
@@ -831,9 +849,10 @@ def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None =
                 scores = g_alt.scores()
                 alts.append(Alternative(region, None, {p: scores[p] - base[p] for p in base}))
             if alts:
-                unsure.append(Unsure(f.x, f.y, f"{f.colour} figure on {s.region} read",
-                                     f"it stands within {FIGURE_NEAR:.2f} tile of another region", alts,
-                                     "if it stood on"))
+                unsure.append(Unsure(f.x, f.y, T("{colour} figure on {region} read", colour=colour_said(f.colour),
+                                                 region=s.region),
+                                     T("it stands within {distance} tile of another region",
+                                       distance=format(FIGURE_NEAR, ".2f")), alts, IF_IT_STOOD_ON))
     notes = _notes(game_now, holdings) + list(getattr(game_now, "ignored_holdings", []))
     return PhotoScore(game_now, choice, fates, unsure, notes, list(reading.warnings), moves)
 
@@ -859,20 +878,27 @@ def final_without(game: str, tiles: Assignment, figures: Sequence[FigureReading]
     return g.scores()
 
 
-def _notes(g: TileGame, h: Holdings | None) -> list[str]:
+def colour_said(colour: str) -> Any:
+    """A figure's colour as the readers say it (``red``: the tracker's colour words); another name stays."""
+    words = {"red": Tc("colour", "red"), "blue": Tc("colour", "blue"), "green": Tc("colour", "green"),
+             "yellow": Tc("colour", "yellow"), "black": Tc("colour", "black")}
+    return words.get(colour, colour)
+
+
+def _notes(g: TileGame, h: Holdings | None) -> list[Any]:
     h = h or Holdings()
     out = []
     if getattr(g, "score_track", True):
         if not h.before:
-            out.append("the points scored during play (the score track) are not in the photo: these are the final "
-                       "evaluation's points only; add the track's with --before COLOUR=POINTS")
+            out.append(T("the points scored during play (the score track) are not in the photo: these are the final "
+                         "evaluation's points only; add the track's with --before COLOUR=POINTS"))
     else:
         if not (h.ships or h.goods):
-            out.append("the ships and goods in front of the players are not in the photo: none counted; give them "
-                       "with --holdings FILE")
+            out.append(T("the ships and goods in front of the players are not in the photo: none counted; give them "
+                         "with --holdings FILE"))
         if not h.covered:
-            out.append("fishing boat tokens are not read: no fish is taken as covered (give them under "
-                       "\"covered\" in --holdings)")
+            out.append(T("fishing boat tokens are not read: no fish is taken as covered (give them under "
+                         "\"covered\" in --holdings)"))
     return out
 
 

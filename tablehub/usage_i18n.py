@@ -1,5 +1,6 @@
-"""argparse's own words (a usage error, "the following arguments are required", the help's headings) in the
-table's language, from the same catalogs as everything else (area ``cli.po``).
+"""The console's words in the table's language, from the same catalogs as everything else (area ``cli.po``):
+argparse's own (a usage error, "the following arguments are required", the help's headings), the commands' help
+texts (:func:`localise_help`) and their normal output (:func:`say`, in the language :func:`console_in` sets).
 
 Python's argparse writes its messages through ``gettext`` (``_("usage: ")``, ``ngettext(...)``, looked up in the
 ``messages`` domain's compiled ``.mo`` files). The hub has no compile step and reads its ``.po`` files itself, so
@@ -19,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import sys
 import threading
-from typing import Any, Iterator
+from contextvars import ContextVar
+from typing import IO, Any, Iterator
 
 from .i18n import DEFAULT_LANGUAGE, N_, Text, Tn, translate
 
@@ -94,3 +97,63 @@ def argparse_language(language: str) -> Iterator[None]:
             del _local.language
         else:
             _local.language = previous
+
+
+def localise_help(parser: argparse.ArgumentParser, language: str) -> argparse.ArgumentParser:
+    """Renders ``parser``'s own words in ``language``, its subcommands' too: the description and epilog, each
+    option's and subcommand's ``help`` and each argument group's title and description, where they are
+    :class:`~tablehub.i18n.Text` (``help=T("paper size (default A4)")``; a plain string, argparse's own, stays).
+    A help's ``%(default)s`` is kept for argparse. English changes nothing."""
+    if language == DEFAULT_LANGUAGE:
+        return parser
+
+    def say(value: Any) -> Any:
+        return translate(value, language) if isinstance(value, Text) else value
+
+    seen: set[int] = set()
+    stack = [parser]
+    while stack:
+        p = stack.pop()
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        p.description, p.epilog = say(p.description), say(p.epilog)
+        for group in p._action_groups + p._mutually_exclusive_groups:
+            group.title = say(getattr(group, "title", None))
+            group.description = say(getattr(group, "description", None))
+        for action in p._actions:
+            action.help = say(action.help)
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    choice.help = say(choice.help)
+                stack.extend(action.choices.values())
+    return parser
+
+
+_console: ContextVar[str] = ContextVar("tablehub_console_language", default=DEFAULT_LANGUAGE)
+
+
+@contextlib.contextmanager
+def console_in(language: str) -> Iterator[None]:
+    """A command's output inside the block (:func:`say`) is in ``language`` (``tablehub.cli.main`` sets the
+    table's, as for its errors)."""
+    token = _console.set(language)
+    try:
+        yield
+    finally:
+        _console.reset(token)
+
+
+def console_language() -> str:
+    """The language :func:`console_in` set, else English."""
+    return _console.get()
+
+
+def said(text: Any) -> str:
+    """``text`` (a Text, or a plain string kept as it is) in the console's language."""
+    return translate(text, console_language())
+
+
+def say(text: Any = "", file: IO[str] | None = None, flush: bool = False) -> None:
+    """Prints ``text`` in the console's language: a command's progress line or report line."""
+    print(said(text), file=sys.stdout if file is None else file, flush=flush)

@@ -186,7 +186,11 @@ def _empty_cached(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return hit
 
 
-def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = 6, gain: np.ndarray | None = None,
+#: the board's own edge left out of the difference (px): a sliver of table under a fraction of a millimetre of error
+BORDER_PX = 6
+
+
+def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = BORDER_PX, gain: np.ndarray | None = None,
                region: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, "LabCanvas"]:
     """Per-pixel Lab distance of the light-matched canvas from the empty board, and the matched
     canvas in Lab (:class:`LabCanvas`). With ``region`` (x0, y0, x1, y1 px of the board) ``canvas`` is that part
@@ -276,16 +280,21 @@ def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return hit[1:]
 
 
-def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook") -> list[tuple[float, int]]:
+def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook", cut: bool = False) -> list[tuple[float, int]]:
     """:func:`_distance` of a softened blob histogram to every template of ``book`` plus the footprint's size
     term, best first: ``(score, template index)``. One matrix product for all templates (OpenCV's
-    Bhattacharyya distance, written out), not a comparison per template."""
+    Bhattacharyya distance, written out), not a comparison per template. ``cut``: the blob runs off the board's
+    edge (what lies beyond is not seen), so its area is only a lower bound of the piece's: the size term counts
+    only a blob larger than the template (issue 17: Tahiti's yellow sailboat hanging over the board's far corner
+    was named the smaller yellow boat by its area alone)."""
     roots, sums, cores, areas = _book_matrix(book)
     h = np.float64(hist)
     s1 = sums * float(h[:_NH].sum())
     norm = np.where(np.abs(s1) > np.finfo(np.float32).eps, 1.0 / np.sqrt(np.abs(s1)), 1.0)
     bh = np.sqrt(np.maximum(1.0 - (roots @ np.sqrt(np.maximum(h[:_NH], 0))) * norm, 0.0))
-    total = bh + np.linalg.norm(h[_NH + 3:] - cores, axis=1) / 100.0 + AREA_WEIGHT * np.abs(np.log(area_mm2 / areas))
+    size = np.log(area_mm2 / areas)
+    total = bh + np.linalg.norm(h[_NH + 3:] - cores, axis=1) / 100.0 + AREA_WEIGHT * (
+        np.maximum(size, 0.0) if cut else np.abs(size))
     order = np.argsort(total, kind="stable")
     return [(float(total[i]), int(i)) for i in order]
 
@@ -480,9 +489,12 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
     """Touching pieces of different colours (two players' boats side by side): each blob pixel
     labelled with the enrolled pieces' body colour (:func:`body_colours`) it lies within ``near`` of;
     each label's cores (``inset_mm`` in from its edges: no rims, shadows or small marks such as a
-    pearl), those of one colour less than ``gap_mm`` apart (a sail across a hull) as one, of at least
-    half a piece (``min_mm2``) seed a watershed over the blob. Pieces of one colour touching stay one
-    part (the caller splits it by shape). ``None`` when fewer
+    pearl) seed the parts; cores of one colour less than ``gap_mm`` apart (a sail parted by its flag, a sailboat's
+    hull by its sail) are one seed, of at least a quarter of ``min_mm2``. The seeds grow inside the blob
+    (:func:`_flood`) and each part is one body (:func:`_whole_parts`): the cores of a ship's brown hull ends (within
+    ``near`` of a face-down chest's dark wood) bridged across two touching ships are one seed but two parts (issue
+    17, Karibik seed 1 ``default`` frame 25), each joined back to its ship (:func:`merge_carried`). Pieces of one
+    colour touching stay one part (the caller splits it by shape). ``None`` when fewer
     than two such cores are found (one colour: left to the shape)."""
     m = sub.astype(np.uint8)
     d = np.linalg.norm(lab[:, :, None, :] - colours.lab[None, None, :, :], axis=3)
@@ -510,14 +522,66 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
                 markers[seed] = n + 1
     if n < 2:
         return None
-    # every other pixel of the blob (rims, sails, shadows) to the nearest seed
-    _, near_px = cv2.distanceTransformWithLabels((markers == 0).astype(np.uint8), cv2.DIST_L2, 5,
-                                                 labelType=cv2.DIST_LABEL_PIXEL)
-    ids = np.concatenate([[0], markers[markers > 0]]).astype(np.int32)
-    owner = ids[near_px]
-    parts = [p for p in ((owner == lab_id) & sub for lab_id in range(2, n + 2))
-             if p.sum() / (ppm * ppm) >= min_mm2]
+    owner = _flood(sub, markers, ppm)
+    parts = _whole_parts(sub, owner, n, ppm, min_mm2)
     return parts if len(parts) > 1 else None
+
+
+def _flood(sub: np.ndarray, markers: np.ndarray, ppm: float) -> np.ndarray:
+    """Every pixel of the blob given to the seed (``markers``: 2.. the seeds, 0 the rest) nearest to it *inside the
+    blob*: the seeds flooded over a flat picture (a watershed with nothing to climb is a breadth-first growth from
+    every seed at once), so a path from a seed to a pixel never leaves the blob. The nearest seed as the crow flies
+    gave a ship's hull end, next to where another ship touched it, to that ship's sail across the gap (issue 17,
+    Karibik seed 1 ``hard`` frame 7: Arriba's rim went with Bravo, which was then too large a piece and cut in
+    two); a flood up the distance from the blob's outline (tried) let a seed past a wide waist early and round the
+    other ship's rim, whose pixels all lie at the flood's top level. What the flood leaves (its dams) goes to the
+    nearest seed's pixels."""
+    pad = 1
+    m = np.pad(sub.astype(np.uint8), pad)
+    # OpenCV's watershed floods a pixel in the order of its colour step from the pixel that reaches it: flat inside
+    # the blob (every seed grows at once), a full step from the outside (whose basin then takes no blob pixel)
+    img = np.zeros((*m.shape, 3), np.uint8)
+    img[m == 0] = 255
+    mk = np.pad(markers.astype(np.int32), pad)
+    mk[m == 0] = 1  # outside the blob: its own basin, not flooded through
+    cv2.watershed(img, mk)
+    owner = mk[pad:-pad, pad:-pad]
+    loose = sub & (owner < 2)  # dams between the seeds' floods
+    if loose.any():
+        held = sub & (owner >= 2)
+        _, near_px = cv2.distanceTransformWithLabels((~held).astype(np.uint8), cv2.DIST_L2, 5,
+                                                     labelType=cv2.DIST_LABEL_PIXEL)
+        ids = np.concatenate([[0], owner[held]]).astype(np.int32)
+        owner = np.where(loose, ids[near_px], owner)
+    return np.where(sub, owner, 0)
+
+
+def _whole_parts(sub: np.ndarray, owner: np.ndarray, n: int, ppm: float, min_mm2: float) -> list[np.ndarray]:
+    """The split's parts from the pixels' owners (2 .. n + 1): each owner's connected pieces apart (a piece is one
+    body: one colour's seed found on two ships' hull ends is two parts, issue 17 seed 1 ``default`` frame 25),
+    and a piece of less than ``min_mm2`` (no piece is that small) joined to the part it borders along most of its
+    outline (it was cut from it: a hull end, a rim), never dropped."""
+    comps = []
+    for lab_id in range(2, n + 2):
+        mine = ((owner == lab_id) & sub).astype(np.uint8)
+        if not mine.any():
+            continue
+        cn, cl = cv2.connectedComponents(mine, connectivity=8)
+        comps.extend(cl == i for i in range(1, cn))
+    k = np.ones((3, 3), np.uint8)
+    while len(comps) > 1:
+        sizes = [c.sum() / (ppm * ppm) for c in comps]
+        i = int(np.argmin(sizes))
+        if sizes[i] >= min_mm2:
+            break
+        ring = cv2.dilate(comps[i].astype(np.uint8), k).astype(bool) & ~comps[i]
+        shared = [(ring & c).sum() if j != i else -1 for j, c in enumerate(comps)]
+        j = int(np.argmax(shared))
+        if shared[j] <= 0:  # touches no other part (cannot happen in one blob): left as it is
+            break
+        comps[j] = comps[j] | comps[i]
+        del comps[i]
+    return [c for c in comps if c.sum() / (ppm * ppm) >= min_mm2]
 
 
 #: the kind's ending of a template enrolled carrying something (a ship with a chest on its deck: ``ship laden``)
@@ -594,16 +658,19 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
                 other = [v for v, q in sc[1:] if book.templates[q].name != name]
                 if d > max_score or (other and other[0] - d < min_margin):
                     continue
-                small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
-                large = parts[j] if small is parts[i] else parts[i]
-                if book.templates[score(large)[0][1]].name != name:  # what lies on a piece does not change it
-                    continue
-                if not _inside(small, union) or _contact(small, union & ~small) < MIN_CONTACT:
-                    continue
-                if union.sum() / (ppm * ppm) > size_slack * largest[name]:
-                    continue
-                if lab is not None and not _own_colour(union, lab, book, name, ppm):
-                    continue
+                if _completes(parts[i], parts[j], union, d, other, name, score, book, max_score, min_margin):
+                    pass  # a fragment that is no piece, completing its neighbour (its size is in the union's score)
+                else:
+                    if union.sum() / (ppm * ppm) > size_slack * largest[name]:
+                        continue
+                    small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
+                    large = parts[j] if small is parts[i] else parts[i]
+                    if book.templates[score(large)[0][1]].name != name:  # what lies on a piece does not change it
+                        continue
+                    if not _inside(small, union) or _contact(small, union & ~small) < MIN_CONTACT:
+                        continue
+                    if lab is not None and not _own_colour(union, lab, book, name, ppm):
+                        continue
                 if best is None or d < best[0]:
                     best = (d, i, j, union)
         if best is None:
@@ -611,6 +678,27 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
         _, i, j, union = best
         parts = [p for k, p in enumerate(parts) if k not in (i, j)] + [union]
     return parts
+
+
+def _completes(a: np.ndarray, b: np.ndarray, union: np.ndarray, d: float, other: list, name: str, score,
+               book: "PieceBook", max_score: float, min_margin: float) -> bool:
+    """Whether one of two touching parts is no piece on its own and completes the other: the union is clearly the
+    other's piece (a part's bar: under half ``max_score``, beating every other piece by twice ``min_margin``), the
+    fragment alone is not clearly any piece, and it borders the other along :data:`MIN_CONTACT` of its outline. Every
+    piece is seen whole and pieces never overlap, so a fragment that is no piece is a piece's own rim or end cut
+    away by the colour split: a ship's brown hull end, within the split's reach of a face-down chest's wood, seeded
+    apart from its sail (issue 17, Karibik seed 1 ``default`` frame 25; the merge's other rules are for what a ship
+    carries, and ask the larger part to be the piece alone and to show its own colour, which a sail with its hull
+    ends cut away may not)."""
+    if d > 0.5 * max_score or (other and other[0] - d < 2 * min_margin):
+        return False
+    for frag, rest in ((a, b), (b, a)):
+        sf, sr = score(frag), score(rest)
+        f_other = [v for v, q in sf[1:] if book.templates[q].name != book.templates[sf[0][1]].name]
+        lone = sf[0][0] <= 0.5 * max_score and (not f_other or f_other[0] - sf[0][0] >= 2 * min_margin)
+        if not lone and book.templates[sr[0][1]].name == name and _contact(frag, rest) >= MIN_CONTACT:
+            return True
+    return False
 
 
 #: the share of a carried part's outline that borders the piece carrying it: a chest on a deck is hull on two or
@@ -763,8 +851,16 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     smallest = min(t.area_mm2 for t in book.templates)
     out = []
 
+    H, W = empty.shape[:2]
+    rx, ry = (region[0], region[1]) if region is not None else (0, 0)
+    edge = BORDER_PX + 1
+
     def scored(b: Blob) -> list[tuple[float, int]]:
-        return _scores(soften(_histogram(b.crop(lab), b.mask, ppm)), b.area_mm2(ppm), book)
+        ys, xs = np.nonzero(b.mask)
+        # the part of the board whose difference is not read (its outer BORDER_PX): a blob reaching it runs off the edge
+        cut = bool(len(xs)) and (xs.min() + b.x0 + rx <= edge or ys.min() + b.y0 + ry <= edge
+                                 or xs.max() + b.x0 + rx >= W - 1 - edge or ys.max() + b.y0 + ry >= H - 1 - edge)
+        return _scores(soften(_histogram(b.crop(lab), b.mask, ppm)), b.area_mm2(ppm), book, cut)
 
     found = []
     colours = body_colours(book)
@@ -801,6 +897,24 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         # the runner-up is the best template of another piece (a piece may have several: a boat empty or laden)
         scores = [scores[0]] + [sc for sc in scores[1:] if book.templates[sc[1]].name != t.name]
         margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
+        if margin < (2 * min_margin if b.split else min_margin) and len(scores) > 1:
+            # a runner-up whose own body colour does not show on the blob is not this piece, however close its
+            # histogram (issue 17, Karibik seed 3 ``hard`` frames 0 and 14: a lone Arriba in the board's dim far
+            # corner, its white sail greyed, 0.05 from Bravo laden, the black-sailed ship with a gold lid aboard,
+            # and no black sail in sight); checked only where the margin is short (a few blobs a frame)
+            crop = b.crop(lab)
+            # its core (3 mm in, as the match's): the sail, not the hull's dark rim and shadow, which at ``hard``
+            # lie within reach of a black sail's colour
+            k = max(3, int(round(6 * ppm)) | 1)
+            core = cv2.erode(b.mask.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+            names = {}
+            for sc in scores[1:]:
+                nm = book.templates[sc[1]].name
+                if nm not in names:
+                    names[nm] = _own_colour(core if core.any() else b.mask, crop, book, nm, ppm)
+            shown = [sc for sc in scores[1:] if names[book.templates[sc[1]].name]]
+            scores = [scores[0]] + shown
+            margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
         name, kind, why, cands = t.name, t.kind, [], ()
         if best > max_score:
             name, kind = None, None

@@ -366,14 +366,14 @@ class BoardTracker:
         reg = self.registrar.register(frame)
         if reg is None:
             if self.current is None:
-                return BoardState(None, False, False, 0.0, "the board is not found (covered, or out of view?)")
-            return BoardState(self.current, False, False, 0.0, "the board is not found in this frame: kept the last "
-                                                               "registration")
+                return BoardState(None, False, False, 0.0, T("the board is not found (covered, or out of view?)"))
+            return BoardState(self.current, False, False, 0.0, T("the board is not found in this frame: kept the last "
+                                                                 "registration"))
         moved = 0.0 if self.current is None else reg.shift_mm(self.current, self.registrar.ref.size_mm)
         bumped = self.current is not None and moved > self.bump_mm
         if self.current is None or bumped:  # else the last one stays (its resampling maps are kept)
             self.current = reg
-        note = f"the board moved {moved:.0f} mm: re-registered" if bumped else ""
+        note = T("the board moved {mm} mm: re-registered", mm=format(moved, ".0f")) if bumped else ""
         return BoardState(self.current, True, bumped, moved, note)
 
     def _update_anchored(self, frame: np.ndarray) -> BoardState:
@@ -385,20 +385,20 @@ class BoardTracker:
                 moved = 0.0 if self.current is None else reg.shift_mm(self.current, size)
                 bumped = self.current is not None and moved > self.bump_mm
                 self.current = reg
-                return BoardState(reg, True, bumped, moved, "the mat's markers are not in view" +
-                                  (f"; the board moved {moved:.0f} mm" if bumped else ""))
+                return BoardState(reg, True, bumped, moved, T("the mat's markers are not in view; the board moved {mm} mm", mm=format(moved, ".0f"))
+                                  if bumped else T("the mat's markers are not in view"))
             on_mat = reg.board_from_image @ np.linalg.inv(mat_h)
             moved = 0.0 if self.board_from_mat is None else _corner_shift(on_mat, self.board_from_mat, size)
             bumped = self.board_from_mat is not None and moved > self.bump_mm
             self.board_from_mat = on_mat / on_mat[2, 2]
             self.current = reg
             return BoardState(reg, True, bumped, moved,
-                              f"the board moved {moved:.0f} mm on the mat: re-registered" if bumped else "")
+                              T("the board moved {mm} mm on the mat: re-registered", mm=format(moved, ".0f")) if bumped else "")
         if mat_h is not None and self.board_from_mat is not None:
             H = self.board_from_mat @ mat_h
             fb = Registration(H / H[2, 2], 0, 0, self.registrar.lens, (frame.shape[1], frame.shape[0]))
             self.current = fb
-            return BoardState(fb, True, False, 0.0, "the board's art is not matched (covered?): placed by the mat's "
-                                                    "markers")
-        return BoardState(self.current, False, False, 0.0, "the board is not found in this frame" +
-                          (": kept the last registration" if self.current is not None else ""))
+            return BoardState(fb, True, False, 0.0, T("the board's art is not matched (covered?): placed by the mat's "
+                                                      "markers"))
+        return BoardState(self.current, False, False, 0.0, T("the board is not found in this frame: kept the last registration")
+                          if self.current is not None else T("the board is not found in this frame"))

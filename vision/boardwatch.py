@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/vision.po)
+
 from .boardpieces import PieceBook, PieceSeen, SpaceMap, find_pieces, light_gain
 from .boardreg import BoardTracker, Registration
 from .cputime import StageClock
@@ -71,6 +73,8 @@ class BoardWatch:
         self.clocks = {"full": StageClock(), "incremental": StageClock()}
         # how far a piece reaches from its centre: half the largest enrolled piece's length, generously
         self.reach_mm = 0.9 * float(np.sqrt(max(t.area_mm2 for t in book.templates)))
+        # the smallest piece's width, about: two pieces' centres lie at least that far apart (they do not overlap)
+        self.min_width_mm = float(np.sqrt(min(t.area_mm2 for t in book.templates)))
         self._art_points = self._texture_points()
 
     def reset(self) -> None:
@@ -111,7 +115,7 @@ class BoardWatch:
         reg = state.registration
         if reg is None:
             self.last = None
-            return WatchReading([], True, 0.0, state.note or "the board is not found", why)
+            return WatchReading([], True, 0.0, state.note or T("the board is not found"), why)
         ref = self.ref
         canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
         clock.lap("straighten")
@@ -231,9 +235,18 @@ class BoardWatch:
             for p in find_pieces(canvas, ref.canvas, ppm, self.book, self.spaces, gain=last.gain, region=region):
                 if _inside(near, p.x_mm, p.y_mm):
                     found.append(p)
-        last.pieces = kept + found
+        # pieces never overlap: a kept piece with a found one nearer than half the smallest piece's width is that
+        # same piece, its centre read a little apart on either side of the re-read area's edge (issue 17, Karibik
+        # seed 2 `clean`: Arriba kept at 1.1 mm from where the re-read found it, read twice)
+        last.pieces = not_overlapping(kept, found, 0.5 * self.min_width_mm) + found
         last.small = small
         return WatchReading(list(last.pieces), False, area)
+
+
+def not_overlapping(kept: list[PieceSeen], found: list[PieceSeen], apart_mm: float) -> list[PieceSeen]:
+    """The ``kept`` pieces less those whose centre lies within ``apart_mm`` of a ``found`` one's: pieces never overlap,
+    so such a pair is one piece read twice (the found reading is the newer)."""
+    return [p for p in kept if all(np.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm) >= apart_mm for q in found)]
 
 
 def _inside(mask: np.ndarray, x_mm: float, y_mm: float) -> bool:

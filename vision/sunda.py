@@ -74,6 +74,13 @@ FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sampl
 GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
+SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
+#: the share of a pawn's top (a disc PAWN_MM across) that one paint must cover solidly (what an opening with a 3.5 mm
+#: disc leaves) to be taken as the top's colour: a blurred rim (red into the green land reads yellow) shows none, a
+#: black top split between black, purple and shades 45-357 px at 2 px/mm (the disc is 314); where no paint does, every
+#: paint seen may be. Resource markers (160-274 px) are not told from a top by this: a marker of a pawn's paint, alone
+#: and blurred to 8-9 mm, still passes the blob's shape test (not fixed: a gate on the area lost black tops)
+TOP_PAINT = 0.3
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -659,7 +666,10 @@ class SundaReader:
         pieces, covered, unsure = self._pieces(lat, label, L, keep, lines)
         t4 = time.perf_counter()
         ms["pieces"] = (t4 - t3) * 1000
-        tribes = self._tribes(lat, label, names, nadir, cam_h)
+        # a pawn stands on a node of the layout (a tribe or a water right): one on the cloth is not in play, and a dark
+        # patch of a dark cloth is not a black pawn
+        nodes = {c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])}
+        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h) if (t.q, t.r) in nodes]
         if incremental:
             inner = 12.0
 
@@ -1000,11 +1010,12 @@ class SundaReader:
         x0, y0 = self._win[:2]
         out: list[TribeReading] = []
         min_area = 0.7 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2   # a resource marker (6 mm, blurred) is smaller
-        for i in range(1, n):
-            if stats[i, cv2.CC_STAT_AREA] < min_area:
-                continue
-            bx, by, bw, bh = stats[i, :4]
-            sub = lab_img[by:by + bh, bx:bx + bw] == i
+        todo = [(tuple(int(v) for v in stats[i, :4]), lab_img[stats[i, 1]:stats[i, 1] + stats[i, 3],
+                                                               stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, True)
+                for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+        split = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_MM / 2 * self.s) + 1),) * 2)
+        while todo:
+            (bx, by, bw, bh), sub, whole = todo.pop(0)
             ys, xs = np.nonzero(sub)
             mm = np.column_stack([(xs + bx + x0) / self.s, (ys + by + y0) / self.s])
             c, u, v, dist = stacks.nadir_axes(mm, nadir)
@@ -1015,12 +1026,28 @@ class SundaReader:
             length = hi - lo + 1 / self.s
             if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
+                if whole and (width > 1.4 * PAWN_MM or length > PAWN_MM * 1.3 + 0.06 * dist):
+                    # a stack and a resource marker of its paint touching it (or two stacks' bases): the parts a
+                    # disc wider than a marker fits in, each looked at again
+                    m, lab_s, st, _ = cv2.connectedComponentsWithStats(
+                        cv2.morphologyEx(sub.astype(np.uint8), cv2.MORPH_OPEN, split), connectivity=8)
+                    todo += [((bx + int(st[j, 0]), by + int(st[j, 1]), int(st[j, 2]), int(st[j, 3])),
+                              lab_s[st[j, 1]:st[j, 1] + st[j, 3], st[j, 0]:st[j, 0] + st[j, 2]] == j, False)
+                             for j in range(1, m) if st[j, cv2.CC_STAT_AREA] >= min_area]
                 continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
+            # each colour's solid part (a disc 3.5 mm across fits it): a stack's top face is one paint, 10 mm across
+            # or more; a blurred rim is not (red blurred into the green land reads yellow, the yellow pawn's paint),
+            # nor a resource marker of a pawn's paint touching a stack, nor two markers side by side
+            solid = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3, k)
+            face = solid[:-1] >= TOP_PAINT * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+            if not face.any():
+                face[:] = True    # a dark top split between classes: every paint seen may be its colour
             labels_here = label[by:by + bh, bx:bx + bw][sub]
             top = labels_here[(along >= hi - 0.8 * PAWN_MM) & (labels_here >= 3)]   # the top face, farthest out
             if len(top) < 5:
                 top = labels_here[labels_here >= 3]
-            top_k = 3 + int(np.argmax(np.bincount(top - 3, minlength=len(names) - 3)))
+            top_votes = np.bincount(top - 3, minlength=len(names) - 3)
+            top_k = 3 + int(np.argmax(np.where(face, top_votes, -1)))   # a paint that covers a top
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
             if m is None:   # no outline to measure: the node from the blob, the phone asks
@@ -1039,6 +1066,22 @@ class SundaReader:
                                     [n_est] if sure else cands, (float(base[0]), float(base[1])),
                                     dist * PAWN_HEIGHT_MM / cam_h))
         return out
+
+
+def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, n: int, k: int) -> np.ndarray:
+    """Pixels of each pawn colour (label 3 + i, i < n) in a blob (``blob``: its mask in the box ``x, y, w, h`` of
+    ``label``) that are solid: left by an opening with a disc ``k`` px across (a thin rim or band is not); and, last,
+    those of all the pawn colours together (a dark top splits between black and purple)."""
+    bx, by, bw, bh = box
+    sub = label[by:by + bh, bx:bx + bw]
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out = np.zeros(n + 1, np.int64)
+    for i in np.unique(sub[blob]):
+        if 3 <= i < 3 + n:
+            m = cv2.morphologyEx(((sub == i) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker)
+            out[i - 3] = int(m.sum())
+    out[n] = int(cv2.morphologyEx(((sub >= 3) & (sub < 3 + n) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker).sum())
+    return out
 
 
 def _gap_limit(mate: dict[tuple, tuple], pairs: list[tuple], gap: np.ndarray) -> float:

@@ -168,6 +168,30 @@ def _refine(col: np.ndarray, pos: np.ndarray, edge: float, inward: int) -> tuple
     return half, (abs(q3 - q1) if q1 is not None and q3 is not None else math.nan)
 
 
+def step_mm(d_base: float, n: int, cam_h: float) -> float:
+    """How far one pawn more (``n`` to ``n + 1``) moves a stack's top (its middle, mat mm) away from the nadir, the
+    base ``d_base`` from it: ``d H / (H - z')  - d H / (H - z)``, about ``d h / H``."""
+    return expected(d_base, n + 1, cam_h)[0] - expected(d_base, n, cam_h)[0]
+
+
+def side_band_mm(d_base: float, k: int, cam_h: float) -> float:
+    """How wide pawn ``k``'s side (0 the lowest) shows on the stack's near side (mat mm): the near edges of slices
+    ``k h`` and ``(k + 1) h``, ``(d - R) H / (H - z)`` apart."""
+    near = max(d_base - PAWN_MM / 2, 0.0)
+    z0, z1 = k * PAWN_HEIGHT_MM, (k + 1) * PAWN_HEIGHT_MM
+    return near * cam_h / (cam_h - z1) - near * cam_h / (cam_h - z0)
+
+
+def measurable_from_mm(n: int, cam_h: float, spread: float = 0.0, lean_mm: float = LEAN_MM) -> float:
+    """The distance from the nadir (mm) from which heights ``n`` and ``n + 1`` are told apart with the margin
+    :func:`decide` asks: the step at least ``MARGIN_SIGMA`` of the larger candidate's sigma (measured at the true
+    height, the other candidate as far off as it can be). Below it, any stack of ``n`` or ``n + 1`` is asked."""
+    sig = sigma_mm(spread, n + 1) if lean_mm == LEAN_MM else math.sqrt(max(MEASURE_MM, SPREAD_SIGMA * spread) ** 2
+                                                                        + n * lean_mm ** 2)
+    per_mm = step_mm(1000.0, n, cam_h) / 1000.0     # the step grows in proportion to d
+    return MARGIN_SIGMA * sig / per_mm
+
+
 def sigma_mm(spread: float, n: int) -> float:
     """The parallax's uncertainty (mm, 1 sigma) for ``n`` pawns, from how wide the outline's edges are: the
     measurement's (it grows with the blur) and the stack's lean."""

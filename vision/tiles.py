@@ -246,6 +246,17 @@ class FeatureCanvas(GridCanvas):
         self.levels = [self.image, cv2.resize(self.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)]
         self._integrals: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._occlusion: list[np.ndarray] | None = None
+        self._planes: dict[int, tuple[np.ndarray, ...]] = {}
+
+    def planes(self, level: int) -> tuple[np.ndarray, ...]:
+        """The level's three feature channels, each a contiguous image (made once): windows are gathered from these
+        several times faster than from the interleaved image."""
+        hit = self._planes.get(level)
+        if hit is None:
+            img = self.levels[level]
+            hit = tuple(np.ascontiguousarray(img[..., c]) for c in range(img.shape[2]))
+            self._planes[level] = hit
+        return hit
 
     def set_occlusion(self, covered: np.ndarray) -> None:
         """Where things may lie on the tiles (figures, shadows): a boolean image the size of the canvas."""
@@ -517,6 +528,10 @@ class TileClassifier:
     """... and, where the photo shows nothing covered, leaves out each candidate's worst this many blocks
     (where it does, each block is correlated on its visible pixels: :meth:`FeatureCanvas.set_occlusion`)."""
 
+    window_chunk = 200000
+    """Covered cells' searches (:meth:`_block_grids`): the windows of about this many pixels are worked on at once
+    (what the cache holds; CPU only, no effect on a reading)."""
+
     def __init__(self, refs: ReferenceSet, catalog: CatalogInfo | None = None, px: int = TILE_PX,
                  pitch_mm: float = 45.0):
         if px % COARSE:
@@ -609,13 +624,14 @@ class TileClassifier:
         results: dict[int, tuple[list, list]] = {}
         if easy:
             results.update(self._easy_candidates(canvas, easy, tops, order, shift_of))
+        # nothing fits as well as a bare tile does: something may lie on it (all such cells searched at once)
+        hard = [n for n in range(len(cells)) if not results.get(n, ([], []))[0]
+                or results[n][0][0][0] < self.hard_final]
+        results.update(self._hard_candidates_many(canvas, hard, tops, s1))
         out = []
         for n, (x, y) in enumerate(cells):
             top, left = int(tops[n, 0]), int(tops[n, 1])
             scored, others = results.get(n, ([], []))
-            if not scored or scored[0][0] < self.hard_final:
-                # nothing fits as well as a bare tile does: something may lie on it
-                scored, others = self._hard_candidates(canvas, n, top, left, s1, shift_of)
             hidden: list[int] = []
             # a tile matching well is not its twin, unless something covers part of it: a figure on the
             # detail leaves a twin's whole-tile score as high (ds083 turned, its boats under a figure, 0.902)
@@ -678,28 +694,127 @@ class TileClassifier:
                          shift_of: np.ndarray) -> tuple[list, list]:
         """Candidates for a partly covered cell, all ranked by block scores (see :meth:`_block_grid`)
         searched over positions near the cell: plain correlation is pulled off by a figure."""
+        return self._hard_candidates_many(canvas, [n], np.array([[top, left]]), s1)[n]
+
+    def _hard_candidates_many(self, canvas: "FeatureCanvas", ns: Sequence[int], tops: np.ndarray, s1: np.ndarray
+                              ) -> dict[int, tuple[list, list]]:
+        """:meth:`_hard_candidates` of the cells ``ns`` (rows of ``tops`` and ``s1``), each search made for all of
+        them at once (:meth:`_block_grids`: the same scores as one cell at a time; issue 14, a covered cell cost ten
+        clear ones in per-call overhead)."""
+        if not len(ns):
+            return {}
+        places = [(int(tops[n, 0]), int(tops[n, 1])) for n in ns]
+        halves = [(top // 2, left // 2) for top, left in places]
         # every tile type by block scores at half resolution near the cell: at a quarter of it a figure hides
         # most of a tile's few blocks, and the right tile could rank far down (144th: ds022 with a figure on
         # the sea beside the strip where its twin ds063 has plain)
-        sh, _, _ = self._block_grid(canvas, 1, np.arange(len(self.half)), top // 2, left // 2, 1)
-        picks = np.argpartition(-sh, self.shortlist_wide - 1)[:self.shortlist_wide]
-        # and the plain coarse correlation's best few: with the covered blocks left out, the right tile can
-        # rank low (its town half hidden by the figure, the rest flat sea)
-        picks = np.union1d(picks, np.argsort(-s1[n])[:self.shortlist])
-        r = self.hard_reach
-        s2, dy, dx = self._block_grid(canvas, 1, picks, top // 2, left // 2, r)
-        keep = np.argsort(-s2)[:self.finalists]
-        scored = []
-        for i in keep:
-            j = int(picks[i])
-            s3, dy3, dx3 = self._block_grid(canvas, 0, [j], top + 2 * int(dy[i]),
-                                            left + 2 * int(dx[i]), 1)
-            scored.append((float(s3[0]), j, top + 2 * int(dy[i]) + int(dy3[0]), left + 2 * int(dx[i]) + int(dx3[0]),
-                           0.0))
-        scored.sort(key=lambda t: -t[0])
-        chosen = {t[1] for t in scored}
-        others = [(float(s2[i]), int(picks[i]), 0, 0, 0.0) for i in np.argsort(-s2) if int(picks[i]) not in chosen][:3]
-        return scored, others
+        wide = self._block_grids(canvas, 1, np.arange(len(self.half)), halves, 1)
+        pickss = []
+        for n, (sh, _, _) in zip(ns, wide):
+            picks = np.argpartition(-sh, self.shortlist_wide - 1)[:self.shortlist_wide]
+            # and the plain coarse correlation's best few: with the covered blocks left out, the right tile can
+            # rank low (its town half hidden by the figure, the rest flat sea)
+            pickss.append(np.union1d(picks, np.argsort(-s1[n])[:self.shortlist]))
+        near = self._block_grids(canvas, 1, pickss, halves, self.hard_reach)
+        finals, at = [], []
+        for (top, left), picks, (s2, dy, dx) in zip(places, pickss, near):
+            for i in np.argsort(-s2)[:self.finalists]:
+                finals.append(np.array([int(picks[i])]))
+                at.append((top + 2 * int(dy[i]), left + 2 * int(dx[i])))
+        full = iter(self._block_grids(canvas, 0, finals, at, 1))
+        out = {}
+        k = 0
+        for n, picks, (s2, dy, dx) in zip(ns, pickss, near):
+            scored = []
+            for _ in np.argsort(-s2)[:self.finalists]:
+                s3, dy3, dx3 = next(full)
+                (ty, tx), j = at[k], int(finals[k][0])
+                k += 1
+                scored.append((float(s3[0]), j, ty + int(dy3[0]), tx + int(dx3[0]), 0.0))
+            scored.sort(key=lambda t: -t[0])
+            chosen = {t[1] for t in scored}
+            others = [(float(s2[i]), int(picks[i]), 0, 0, 0.0) for i in np.argsort(-s2)
+                      if int(picks[i]) not in chosen][:3]
+            out[n] = (scored, others)
+        return out
+
+    def _block_grids(self, canvas: "FeatureCanvas", level: int, jss: np.ndarray | list[np.ndarray],
+                     places: Sequence[tuple[int, int]], reach: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """:meth:`_block_grid` at several places (top, left) of ``level``: the templates ``jss`` (one index array for
+        every place, or a list of one per place). The same results, to the bit, as one call per place; the windows
+        of the places that show something covered are gathered at once and their own terms made together, only
+        the per-block products stay per place (their shapes as in :meth:`_block_grid`). Places with nothing covered
+        near them (or a canvas without an occlusion mask) go through :meth:`_block_grid`."""
+        shared = not isinstance(jss, list)
+        occ = canvas.occlusion(level)
+        out: list[Any] = [None] * len(places)
+        if occ is not None and len(places):
+            image = canvas.levels[level]
+            size = (self.templates, self.half)[level].shape[1]
+            nb = self.blocks
+            n = size - size % nb
+            b = n // nb
+            side = n + 2 * reach
+            p = 2 * reach + 1
+            h, w = image.shape[:2]
+        if occ is not None and len(places) and h >= side and w >= side:
+            tops = np.array([t for t, _ in places])
+            lefts = np.array([lf for _, lf in places])
+            t0 = np.clip(tops - reach, 0, h - side)
+            l0 = np.clip(lefts - reach, 0, w - side)
+
+            def windows(plane: np.ndarray, which: np.ndarray) -> np.ndarray:
+                """The places ``which``'s windows of ``plane`` (2-D, or 3-D with channels) as blocks, copied into one
+                array (Q, P2, B, N[, C]): a strided view of every window of the plane, taken at the places."""
+                st = plane.strides
+                view = as_strided(plane, (h - side + 1, w - side + 1, p, p, nb, nb, b, b) + plane.shape[2:],
+                                  (st[0], st[1], st[0], st[1], st[0] * b, st[1] * b, st[0], st[1]) + st[2:],
+                                  writeable=False)
+                return view[t0[which], l0[which]].reshape((len(which), p * p, nb * nb, b * b) + plane.shape[2:])
+
+            # the windows cover the square of ``side`` at (t0, l0): something covered there or not (as in _block_grid)
+            some = np.array([i for i in range(len(places))
+                             if (1.0 - occ[t0[i]:t0[i] + side, l0[i]:l0[i] + side]).min() < 1.0], int)
+            all_blocks = self._level_blocks(level)[0]
+            if shared:
+                js = np.asarray(jss)
+                whole = len(js) == len(all_blocks) and np.array_equal(js, np.arange(len(js)))
+                common = self._template_terms(all_blocks, level, None if whole else js)
+            # a few places at a time, so that the windows' arrays stay in the cache (a full-resolution place's
+            # windows are 9 x 2304 pixels)
+            per = max(1, self.window_chunk // (p * p * size * size))
+            for c0 in range(0, len(some), per):
+                chunk = some[c0:c0 + per]
+                m = len(chunk) * p * p
+                lum, ca, cb = (windows(plane, chunk).reshape(m, nb * nb, b * b) for plane in canvas.planes(level))
+                terms = self._window_terms(lum, (ca, cb), (1.0 - windows(occ, chunk)).reshape(m, nb * nb, b * b))
+                ks = [len(jss) if shared else len(jss[i]) for i in chunk]
+                if shared or len(set(ks)) == 1:
+                    # one template set (or as many templates at each place): the products of these places in one
+                    # stacked call, each place's slices the same shapes as alone
+                    if shared:
+                        temps = common
+                    else:
+                        each = [self._template_terms(all_blocks, level, np.asarray(jss[i])) for i in chunk]
+                        temps = tuple(np.stack(t) for t in zip(*each))
+                    stacked = tuple(t.reshape((len(chunk), p * p) + t.shape[1:]) for t in terms)
+                    sc, dy, dx = self._visible_finish(stacked, temps, p, t0[chunk, None], l0[chunk, None],
+                                                      tops[chunk, None], lefts[chunk, None], reach, ks[0])
+                    for q, i in enumerate(chunk):
+                        out[i] = (sc[q], dy[q], dx[q])
+                else:
+                    for q, i in enumerate(chunk):
+                        js = np.asarray(jss[i])
+                        k = len(js)
+                        whole = k == len(all_blocks) and np.array_equal(js, np.arange(k))
+                        temps = self._template_terms(all_blocks, level, None if whole else js)
+                        part = tuple(t[q * p * p:(q + 1) * p * p] for t in terms)
+                        out[i] = self._visible_finish(part, temps, p, int(t0[i]), int(l0[i]), places[i][0],
+                                                      places[i][1], reach, k)
+        for i, (top, left) in enumerate(places):
+            if out[i] is None:
+                out[i] = self._block_grid(canvas, level, jss if shared else jss[i], top, left, reach)
+        return out
 
     def _level_blocks(self, level: int) -> tuple[np.ndarray, np.ndarray]:
         """Every template of ``level`` (0 full, 1 half) cut into blocks, lightness centred per
@@ -809,8 +924,37 @@ class TileClassifier:
         ``level``: the level of the templates ``tb`` (every one of them, or those of indices ``js``): their
         rearranged copies are made once for all of the level's templates and kept.
         """
-        sw = vis.sum(axis=2) + 1e-6                                              # (P2, B)
         oL, oC = wb if isinstance(wb, tuple) else (wb[..., 0], wb[..., 1:])
+        terms = self._window_terms(oL, oC, vis)
+        return self._visible_finish(terms, self._template_terms(tb, level, js), p, t0, l0, top, left, reach, k)
+
+    @staticmethod
+    def _window_terms(oL: np.ndarray, oC: np.ndarray | tuple[np.ndarray, np.ndarray], vis: np.ndarray
+                      ) -> tuple[np.ndarray, ...]:
+        """The windows' side of :meth:`_visible_scores` (``oC``: the chroma (M, B, N, 2), or its two planes apart):
+        ``(vis, sw, oLc, voc, var_o, keep)``, each with the windows
+        first (M, ...). Every value is made per window (along its own rows), so windows of several places stacked
+        give each the same bits as alone (:meth:`_block_grids`)."""
+        sw = vis.sum(axis=2) + 1e-6                                              # (M, B)
+        mo = (vis * oL).sum(axis=2) / sw                                         # (M, B)
+        oLc = (oL - mo[..., None]) * vis                                         # weighted, centred
+        # the weighted chroma once, both channels side by side in contiguous memory (numpy is slow on a
+        # two-wide last axis broadcast against the weights: this was half of the function's time)
+        if isinstance(oC, tuple):
+            # the two chroma planes apart (gathered from contiguous planes): weighted one by one, then interleaved
+            voc = np.stack((vis * oC[0], vis * oC[1]), axis=-1)                  # (M, B, N, 2)
+            oC = np.stack(oC, axis=-1)
+        else:
+            oC = np.ascontiguousarray(oC)
+            voc = np.repeat(vis[..., None], 2, axis=3) * oC                      # (M, B, N, 2)
+        var_o = (oLc * (oL - mo[..., None])).sum(axis=2) + (voc * oC).sum(axis=(2, 3))
+        keep = (sw / vis.shape[2]) >= 0.25                                       # (M, B)
+        return vis, sw, oLc, voc, var_o, keep
+
+    def _template_terms(self, tb: np.ndarray, level: int | None, js: np.ndarray | None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The templates' side of :meth:`_visible_scores`: lightness, its square, chroma and its square, arranged
+        for the per-block products ((B, N, K), (B, N, K), (B, N * 2, K), (B, N, K)); kept per level."""
         if level is None:
             level_tb, js = tb, None
         else:
@@ -825,42 +969,49 @@ class TileClassifier:
             if level is not None:
                 self._visible_terms[level] = hit
         if js is None:
-            tl, tl2, tcm, tc2 = hit
-        else:
-            # a few templates: taken from copies with the template first (kept), a contiguous slice each, not
-            # gathered from the last axis of every row (which cost as much as the products for one template)
-            key = ("by template", level)
-            first = self._visible_terms.get(key) if level is not None else None
-            if first is None:
-                first = tuple(np.ascontiguousarray(np.moveaxis(t, -1, 0)) for t in hit)
-                if level is not None:
-                    self._visible_terms[key] = first
-            tl, tl2, tcm, tc2 = (np.moveaxis(t[js], 0, -1) for t in first)
-        mo = (vis * oL).sum(axis=2) / sw                                         # (P2, B)
-        oLc = (oL - mo[..., None]) * vis                                         # weighted, centred
-        # the weighted chroma once, both channels side by side in contiguous memory (numpy is slow on a
-        # two-wide last axis broadcast against the weights: this was half of the function's time)
-        oC = np.ascontiguousarray(oC)
-        voc = np.repeat(vis[..., None], 2, axis=3) * oC                          # (P2, B, N, 2)
-        var_o = (oLc * (oL - mo[..., None])).sum(axis=2) + (voc * oC).sum(axis=(2, 3))
+            return hit
+        # a few templates: taken from copies with the template first (kept), a contiguous slice each, not
+        # gathered from the last axis of every row (which cost as much as the products for one template)
+        key = ("by template", level)
+        first = self._visible_terms.get(key) if level is not None else None
+        if first is None:
+            first = tuple(np.ascontiguousarray(np.moveaxis(t, -1, 0)) for t in hit)
+            if level is not None:
+                self._visible_terms[key] = first
+        return tuple(np.moveaxis(t[js], 0, -1) for t in first)
+
+    @staticmethod
+    def _visible_finish(terms: tuple[np.ndarray, ...], temps: tuple[np.ndarray, ...], p: int, t0: Any, l0: Any,
+                        top: Any, left: Any, reach: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_visible_scores` from its windows' terms (one place's, :meth:`_window_terms`, or several places'
+        stacked on a first axis: (Q, P2, ...)) and templates' terms (:meth:`_template_terms`, for all places or
+        stacked per place): the per-block products, pooled; the best score per template and its offset (per place
+        when stacked: t0, l0, top, left then broadcast against (Q, K))."""
+        vis, sw, oLc, voc, var_o, keep_w = terms
+        tl, tl2, tcm, tc2 = temps
+        lead = vis.ndim - 3                                                      # 1 when places are stacked
+        nb_, n_ = vis.shape[-2], vis.shape[-1]
+        swap = lambda a: np.swapaxes(a, lead, lead + 1)                          # noqa: E731
         # per block, matrix products over the block's pixels: (B, P2, N) @ (B, N, K) -> (B, P2, K)
-        vb = vis.transpose(1, 0, 2)
+        vb = swap(vis)
         swt = vb @ tl
-        num_L = oLc.transpose(1, 0, 2) @ tl
-        num_C = voc.transpose(1, 0, 2, 3).reshape(nb_, -1, n_ * 2) @ tcm
+        num_L = swap(oLc) @ tl
+        num_C = swap(voc).reshape(vis.shape[:lead] + (nb_, -1, n_ * 2)) @ tcm
         var_tL = vb @ tl2
         var_tC = vb @ tc2
-        sw_b = sw.T[:, :, None]                                                  # (B, P2, 1)
+        sw_b = swap(sw)[..., None]                                               # (B, P2, 1)
         var_t = var_tL - swt * swt / sw_b + var_tC
         # pooled over the blocks (a flat block of sea carries little weight), mostly hidden blocks left out
-        keep = ((sw / vis.shape[2]) >= 0.25).T[:, :, None]                      # (B, P2, 1)
-        num = ((num_L + num_C) * keep).sum(axis=0)                               # (P2, K)
-        den = np.sqrt(np.maximum((var_o.T[:, :, None] * keep).sum(axis=0) * (np.maximum(var_t, 0) * keep).sum(axis=0),
-                                 1e-6))
+        keep = swap(keep_w)[..., None]                                           # (B, P2, 1)
+        num = ((num_L + num_C) * keep).sum(axis=lead)                            # (P2, K)
+        den = np.sqrt(np.maximum((swap(var_o)[..., None] * keep).sum(axis=lead)
+                                 * (np.maximum(var_t, 0) * keep).sum(axis=lead), 1e-6))
         score = num / den
-        best = score.argmax(axis=0)
+        best = score.argmax(axis=lead)
         dy = best // p + t0 - (top - reach) - reach
         dx = best % p + l0 - (left - reach) - reach
+        if lead:
+            return np.take_along_axis(score, best[:, None, :], axis=1)[:, 0], dy, dx
         return score[best, np.arange(k)], dy, dx
 
     def score_at(self, canvas: "FeatureCanvas", tile: str, rotation: int, top: int, left: int,

@@ -14,24 +14,24 @@ from ..games.base import show
 
 def add_settings(parser: argparse.ArgumentParser) -> None:
     """The settings file, the camera's device or recording, the data folder (shared with ``tablehub lens``)."""
-    parser.add_argument("--config", default="", help="settings file (default: $TABLEHUB_CONFIG or "
-                        "/etc/tablehub/tablehub.toml if present)")
-    parser.add_argument("--camera-path", help="replay: folder of images or video; opencv: device")
-    parser.add_argument("--data", help="folder of the game database, references and lens file (default: ./var "
-                        "in a checkout, else $XDG_DATA_HOME/tablehub)")
+    parser.add_argument("--config", default="", help=T("settings file (default: $TABLEHUB_CONFIG or "
+                        "/etc/tablehub/tablehub.toml if present)"))
+    parser.add_argument("--camera-path", help=T("replay: folder of images or video; opencv: device"))
+    parser.add_argument("--data", help=T("folder of the game database, references and lens file (default: ./var "
+                        "in a checkout, else $XDG_DATA_HOME/tablehub)"))
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
     add_settings(parser)
     parser.add_argument("--camera", choices=("picamera2", "opencv", "replay", "sim", "auto"),
-                        help="camera source (default: settings, then $TABLEHUB_CAMERA)")
-    parser.add_argument("--pins", choices=("auto", "mock", "lgpio", "rpigpio"), help="GPIO pin factory")
-    parser.add_argument("--host", help="address to serve the page on (default 0.0.0.0)")
-    parser.add_argument("--port", type=int, help="port of the page (default 8080; 80 on the Pi)")
-    parser.add_argument("--table-pin", help="4-12 digit PIN that unlocks changes on the page (default: the one kept "
-                        "in the data folder, else 8 random digits; `tablehub pin` shows it)")
-    parser.add_argument("--fps", type=float, help="frames per second the tracker looks at (default: [camera] fps "
-                        f"in the settings, {CameraConfig.fps:g})")
+                        help=T("camera source (default: settings, then $TABLEHUB_CAMERA)"))
+    parser.add_argument("--pins", choices=("auto", "mock", "lgpio", "rpigpio"), help=T("GPIO pin factory"))
+    parser.add_argument("--host", help=T("address to serve the page on (default 0.0.0.0)"))
+    parser.add_argument("--port", type=int, help=T("port of the page (default 8080; 80 on the Pi)"))
+    parser.add_argument("--table-pin", help=T("4-12 digit PIN that unlocks changes on the page (default: the one kept "
+                        "in the data folder, else 8 random digits; `tablehub pin` shows it)"))
+    parser.add_argument("--fps", type=float, help=T("frames per second the tracker looks at (default: [camera] fps "
+                        "in the settings, {fps})", fps=format(CameraConfig.fps, "g")))
 
 
 def check_options(args: argparse.Namespace) -> None:

@@ -9,15 +9,15 @@ from ..games.base import TablehubError
 from ..i18n import T
 
 NAME = "bench"
-HELP = ("run a benchmark that prints figures: engine, hints, vision, sunda-vision, photoscore, loop, trace, boards, "
+HELP = T("run a benchmark that prints figures: engine, hints, vision, sunda-vision, photoscore, loop, trace, boards, "
         "venue or load (see docs/benchmarks.md)")
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 KINDS = ("engine", "hints", "vision", "sunda-vision", "photoscore", "loop", "trace", "boards", "venue", "load")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("what", choices=KINDS, help="which benchmark")
-    p.add_argument("args", nargs="...", help="options for that benchmark (try: tablehub bench engine --help)")
+    p.add_argument("what", choices=KINDS, help=T("which benchmark"))
+    p.add_argument("args", nargs="...", help=T("options for that benchmark (try: tablehub bench engine --help)"))
 
 
 def run(args) -> int:

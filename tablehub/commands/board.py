@@ -19,12 +19,12 @@ from pathlib import Path
 from ..games import game_class
 from ..games.base import SetupError, TablehubError
 from ..i18n import T, join
-from ..usage_i18n import bad_value
+from ..usage_i18n import bad_value, say
 
 NAME = "board"
-HELP = "trace a fixed board (Karibik) from a photo of the empty board into a draft board file"
-DESCRIPTION = (HELP + ". The photo should show the whole board, flat, on a darker table. The draft lists the "
-               "spaces and their adjacency; fill in towns, hideouts, skulls and piles (docs/karibik.md).")
+HELP = T("trace a fixed board (Karibik) from a photo of the empty board into a draft board file")
+DESCRIPTION = T("{help}. The photo should show the whole board, flat, on a darker table. The draft lists the "
+               "spaces and their adjacency; fill in towns, hideouts, skulls and piles (docs/karibik.md).", help=HELP)
 TRACEABLE = ("karibik",)
 
 
@@ -37,15 +37,15 @@ def _size(text: str) -> tuple[float, float]:
 
 def add_arguments(p) -> None:
     sub = p.add_subparsers(dest="board_command", metavar="trace", required=True)
-    t = sub.add_parser("trace", help="propose the spaces and adjacency of an empty board from one photo")
-    t.add_argument("photo", help="photo of the empty board (JPEG or PNG)")
-    t.add_argument("--game", default="karibik", help="the board's game (karibik)")
+    t = sub.add_parser("trace", help=T("propose the spaces and adjacency of an empty board from one photo"))
+    t.add_argument("photo", help=T("photo of the empty board (JPEG or PNG)"))
+    t.add_argument("--game", default="karibik", help=T("the board's game (karibik)"))
     t.add_argument("--size", type=_size, default=(600.0, 420.0), metavar="WxH",
-                   help="the board's size in mm (default 600x420)")
-    t.add_argument("--out", default="board.json", help="the draft board file to write (default board.json)")
-    t.add_argument("--overlay", help="also write the proposal drawn over the straightened photo (PNG)")
+                   help=T("the board's size in mm (default 600x420)"))
+    t.add_argument("--out", default="board.json", help=T("the draft board file to write (default board.json)"))
+    t.add_argument("--overlay", help=T("also write the proposal drawn over the straightened photo (PNG)"))
     t.add_argument("--sea-hue", type=int, nargs=2, default=(85, 135), metavar=("LOW", "HIGH"),
-                   help="the printed sea's OpenCV hue range, 0-180 (default 85 135: blues)")
+                   help=T("the printed sea's OpenCV hue range, 0-180 (default 85 135: blues)"))
 
 
 def run(args) -> int:
@@ -64,13 +64,13 @@ def run(args) -> int:
     traced = trace_board(photo, args.size, sea_hue=tuple(args.sea_hue))
     draft = draft_board(args.size, traced.polygons, traced.centres, traced.adjacency)
     Path(args.out).write_text(json.dumps(draft, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    edge = "board edge found" if traced.found_edge else "board edge NOT found: the whole photo was taken as the board"
-    print(f"{len(traced.polygons)} spaces, {len(traced.adjacency)} adjacent pairs ({edge}); "
-          f"draft written to {args.out}")
+    edge = T("board edge found") if traced.found_edge else T("board edge NOT found: the whole photo was taken as the board")
+    say(T("{spaces} spaces, {pairs} adjacent pairs ({edge}); draft written to {path}", spaces=len(traced.polygons),
+          pairs=len(traced.adjacency), edge=edge, path=args.out))
     if args.overlay:
         id_at = {tuple(sp["center"]): sp["id"] for sp in draft["spaces"]}
         names = [str(id_at[tuple(c)]) for c in traced.centres]  # the draft's space ids
         cv2.imwrite(str(args.overlay), draw_trace(traced, names=names))
-        print(f"overlay written to {args.overlay}", file=sys.stderr)
-    print("next: mark the 16 towns, 12 hideouts, 6 skulls and 5 piles in the file (docs/karibik.md)")
+        say(T("overlay written to {path}", path=args.overlay), file=sys.stderr)
+    say(T("next: mark the 16 towns, 12 hideouts, 6 skulls and 5 piles in the file (docs/karibik.md)"))
     return 0

@@ -22,40 +22,55 @@ from pathlib import Path
 from typing import Any
 
 from ..games.base import SetupError, TablehubError
-from ..i18n import T
+from ..i18n import T, Tc, comma, renamed
+from ..usage_i18n import said, say
 from ..tracking.boardcam import CHESTS, EMPTY, LENS, PIECES, PPM, read_meta, write_refs
 
 NAME = "boardcam"
-HELP = "the camera on a printed board (Karibik, Tahiti): enrol the empty board and the pieces, read a frame"
-DESCRIPTION = HELP + ". See docs/boardcam.md."
+HELP = T("the camera on a printed board (Karibik, Tahiti): enrol the empty board and the pieces, read a frame")
+DESCRIPTION = T("{help}. See docs/boardcam.md.", help=HELP)
 
 
 def add_arguments(p) -> None:
     sub = p.add_subparsers(dest="boardcam_command", metavar="enrol-board|enrol-pieces|enrol-chests|read",
                            required=True)
-    e = sub.add_parser("enrol-board", help="enrol the empty board from one photo taken by the table's camera")
-    e.add_argument("photo", help="photo of the whole empty board (JPEG or PNG)")
-    e.add_argument("--out", required=True, help="folder to write the enrolment to")
-    e.add_argument("--game", default="karibik", choices=("karibik", "tahiti"), help="the game (default karibik)")
+    e = sub.add_parser("enrol-board", help=T("enrol the empty board from one photo taken by the table's camera"))
+    e.add_argument("photo", help=T("photo of the whole empty board (JPEG or PNG)"))
+    e.add_argument("--out", required=True, help=T("folder to write the enrolment to"))
+    e.add_argument("--game", default="karibik", choices=("karibik", "tahiti"), help=T("the game (default karibik)"))
     e.add_argument("--board", default="provisional",
-                   help="the board: 'provisional', 'grid' (Karibik) or a board JSON file (default provisional)")
-    e.add_argument("--corners", help="the board's corners in the photo, TL TR BR BL: 'x,y,x,y,x,y,x,y' "
-                                     "(default: found from the board's edge)")
-    e.add_argument("--lens", help="the camera's lens calibration (tablehub lens), copied into the folder")
-    q = sub.add_parser("enrol-pieces", help="enrol each piece once from a photo with every piece on a known space")
+                   help=T("the board: 'provisional', 'grid' (Karibik) or a board JSON file (default provisional)"))
+    e.add_argument("--corners", help=T("the board's corners in the photo, TL TR BR BL: 'x,y,x,y,x,y,x,y' "
+                                     "(default: found from the board's edge)"))
+    e.add_argument("--lens", help=T("the camera's lens calibration (tablehub lens), copied into the folder"))
+    q = sub.add_parser("enrol-pieces", help=T("enrol each piece once from a photo with every piece on a known space"))
     q.add_argument("photo")
-    q.add_argument("--refs", required=True, help="the folder written by enrol-board")
+    q.add_argument("--refs", required=True, help=T("the folder written by enrol-board"))
     q.add_argument("--at", required=True,
-                   help="NAME=SPACE pairs, comma-separated: 'Arriba=12,Bravo=13,...,chest up=20,chest down=21'")
+                   help=T("NAME=SPACE pairs, comma-separated: 'Arriba=12,Bravo=13,...,chest up=20,chest down=21'"))
     q.add_argument("--add", action="store_true",
-                   help="add these templates to the enrolled ones: each ship carrying a chest (kind 'ship laden')")
-    c = sub.add_parser("enrol-chests", help="enrol the chests' printed values: one face-up chest of each value")
+                   help=T("add these templates to the enrolled ones: each ship carrying a chest (kind 'ship laden')"))
+    c = sub.add_parser("enrol-chests", help=T("enrol the chests' printed values: one face-up chest of each value"))
     c.add_argument("photo")
-    c.add_argument("--refs", required=True, help="the folder written by enrol-board")
-    c.add_argument("--at", required=True, help="VALUE=SPACE pairs, comma-separated: '4000=12,5000=13,...'")
-    r = sub.add_parser("read", help="read one frame: every piece and its space")
+    c.add_argument("--refs", required=True, help=T("the folder written by enrol-board"))
+    c.add_argument("--at", required=True, help=T("VALUE=SPACE pairs, comma-separated: '4000=12,5000=13,...'"))
+    r = sub.add_parser("read", help=T("read one frame: every piece and its space"))
     r.add_argument("frame")
-    r.add_argument("--refs", required=True, help="the folder written by enrol-board and enrol-pieces")
+    r.add_argument("--refs", required=True, help=T("the folder written by enrol-board and enrol-pieces"))
+
+
+#: Karibik's enrolled chests as said (the ships' names stay)
+KARIBIK_PIECES = {"chest up": Tc("karibik piece", "chest up"), "chest down": Tc("karibik piece", "chest down")}
+
+
+def piece_words(game: str) -> dict[str, Any]:
+    """Each enrolled piece name of ``game``'s camera (``red boat``, ``chest up``) as said in the console's language,
+    the English being the name itself; a name the owner chose is kept as written."""
+    if game == "tahiti":
+        from ..games.tahiti.camera import TahitiBoardMoves, piece_said
+
+        return {name: piece_said(name) for name, _ in TahitiBoardMoves.camera_looks()}
+    return dict(KARIBIK_PIECES)
 
 
 def _read_image(path: str):
@@ -237,9 +252,10 @@ def run(args) -> int:
         photo = _read_image(args.photo)
         corners = parse_corners(args.corners) if args.corners else None
         out, ref = enrol_board(photo, args.out, args.game, args.board, corners, _lens(args.lens), args.lens)
-        print(f"empty board enrolled: {len(ref.points_mm)} features; written to {out}/")
-        print(f"next: put each piece on a space, photograph it, and run: tablehub boardcam enrol-pieces PHOTO "
-              f"--refs {out} --at '{'Arriba=12' if args.game == 'karibik' else 'red boat=BB'},...'")
+        say(T("empty board enrolled: {n} features; written to {folder}/", n=len(ref.points_mm), folder=str(out)))
+        example = "Arriba=12" if args.game == "karibik" else "red boat=BB"
+        say(T("next: put each piece on a space, photograph it, and run: tablehub boardcam enrol-pieces PHOTO --refs "
+              "{folder} --at '{example},...'", folder=str(out), example=example))
         return 0
 
     meta = read_meta(args.refs)
@@ -253,7 +269,8 @@ def run(args) -> int:
                 kind = "ship laden"
             spots.append((name, kind, sid))
         book = enrol_pieces_at(frame, args.refs, spots, add=args.add)
-        print(f"{len(book.templates)} pieces enrolled: {', '.join(book.names())}; written to {Path(args.refs) / PIECES}")
+        say(T("{n} pieces enrolled: {names}; written to {path}", n=len(book.templates), names=", ".join(book.names()),
+              path=str(Path(args.refs) / PIECES)))
         return 0
     if args.boardcam_command == "enrol-chests":
         spots = []
@@ -267,21 +284,25 @@ def run(args) -> int:
                                    "space of the board {board}", value=repr(value), board=meta["board"]))
             spots.append((v, sid))
         values = enrol_chests_at(frame, args.refs, spots)
-        print(f"{len(values.patches)} chest values enrolled: {', '.join(str(v) for v in sorted(values.patches))}; "
-              f"written to {Path(args.refs) / CHESTS}")
+        say(T("{n} chest values enrolled: {values}; written to {path}", n=len(values.patches),
+              values=", ".join(str(v) for v in sorted(values.patches)), path=str(Path(args.refs) / CHESTS)))
         return 0
     _, board, ref, reg = register_photo(args.refs, frame)
     canvas = reg.canvas(frame, ref.ppm, ref.size_mm)
     book = PieceBook.load(Path(args.refs) / PIECES)
     spaces = SpaceMap({s: board.polygons[s] for s in board.spaces if s in board.polygons}, board.size, ref.ppm)
     seen = find_pieces(canvas, ref.canvas, ref.ppm, book, spaces)
-    print(f"board registered ({reg.inliers} of {reg.matches} matches agree); {len(seen)} pieces")
+    names = piece_words(meta.get("game", "karibik"))
+    say(T("board registered ({inliers} of {matches} matches agree); {n} pieces", inliers=reg.inliers,
+          matches=reg.matches, n=len(seen)))
     for p in sorted(seen, key=lambda p: (p.name is None, p.name or "", p.x_mm)):
-        where = f"space {p.space}" if p.space is not None else "space ?"
+        where: Any = T("space {space}", space=p.space) if p.space is not None else T("space ?")
         if p.space is not None and hasattr(board, "space_of"):  # Tahiti: the cell's or track space's name
             where = board.space_name(p.space).split(" (")[0]
-        print(f"  {p.name or '?':<12} {where:<10} at ({p.x_mm:.0f}, {p.y_mm:.0f}) mm"
-              + (f"  unsure: {p.unsure}" if p.unsure else ""))
+        at = said(T("at ({x}, {y}) mm", x=format(p.x_mm, ".0f"), y=format(p.y_mm, ".0f")))
+        name = said(names.get(p.name, p.name or "?"))
+        line = f"  {name:<12} {said(where):<10} {at}"
+        say(line + "  " + said(T("unsure: {what}", what=renamed(p.unsure, names))) if p.unsure else line)
     if (Path(args.refs) / CHESTS).is_file():
         from vision.chests import ValueBook, chests_seen
 
@@ -289,11 +310,12 @@ def run(args) -> int:
         got = chests_seen(frame, reg.to_image, ref.canvas, ref.ppm, ValueBook.load(Path(args.refs) / CHESTS), seen,
                           ships)
         for space, lying in sorted(got.spaces.items()):
-            said = ", ".join(("face down" if face == "down" else f"{value if value else '?'} face up")
-                             for face, value in lying)
-            print(f"  chests on space {space}: {said}")
+            faces = comma([T("face down") if face == "down" else T("{value} face up", value=value if value else "?")
+                           for face, value in lying])
+            say("  " + said(T("chests on space {space}: {chests}", space=space, chests=faces)))
         for ship, value in sorted(got.aboard.items()):
-            print(f"  {ship} carries " + ("nothing" if value == 0 else f"{value}" if value else "a chest (value ?)"))
+            load = T("nothing") if value == 0 else str(value) if value else T("a chest (value ?)")
+            say("  " + said(T("{ship} carries {load}", ship=ship, load=load)))
         for line in got.unsure:
-            print(f"  unsure: {line}")
+            say("  " + said(T("unsure: {what}", what=renamed(line, names))))
     return 0

@@ -22,9 +22,11 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from ..games.base import TablehubError
-from ..i18n import T
+from ..i18n import N_, T, Tn, chain, reason
+from ..usage_i18n import console_language, said
 from ..hardware.panel import Panel
 from ..hardware.sdnotify import Notifier
 from ..records import Record, load_record, replay
@@ -40,7 +42,7 @@ from ._options import add_common, settings
 from ._hub import build_table, make_hub, open_boards, open_voice, start_web, stop_on_signals, table_mat
 
 NAME = "demo"
-HELP = ("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "
+HELP = T("play a game on a simulated table (a seeded random one, or --record): camera, tracker, "
         "mock buttons and the page")
 DEMO_DB = "demo.sqlite"  # in the data folder, beside the table's games.sqlite
 INTERRUPTED = 130        # exit status of a demo stopped by Ctrl-C (128 + SIGINT, as the shell does)
@@ -51,20 +53,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
     parser.add_argument("--game", default="neuesland",
                         choices=("neuesland", "suedsee", "karibik", "tahiti", "sunda"),
-                        help="game to play when no --record is given (default neuesland; karibik, tahiti: the "
+                        help=T("game to play when no --record is given (default neuesland; karibik, tahiti: the "
                              "camera on the printed board, docs/boardcam.md; sunda: the camera on freely laid "
-                             "pieces, docs/sunda.md)")
-    parser.add_argument("--record", help="a game record (JSON) to play; default: a seeded random game")
-    parser.add_argument("--seed", type=int, default=7, help="seed of the default game (default 7)")
-    parser.add_argument("--players", type=int, default=2, dest="player_count", help="players in the default game (default 2)")
-    parser.add_argument("--turns", type=int, help="stop after this many turns (on a printed board: NEXT steps)")
-    parser.add_argument("--size", default="1280x720", help="simulated camera resolution (default 1280x720)")
-    parser.add_argument("--no-web", action="store_true", help="do not serve the page")
-    parser.add_argument("--exit", action="store_true", help="exit at the end instead of serving the page on")
+                             "pieces, docs/sunda.md)"))
+    parser.add_argument("--record", help=T("a game record (JSON) to play; default: a seeded random game"))
+    parser.add_argument("--seed", type=int, default=7, help=T("seed of the default game (default 7)"))
+    parser.add_argument("--players", type=int, default=2, dest="player_count", help=T("players in the default game (default 2)"))
+    parser.add_argument("--turns", type=int, help=T("stop after this many turns (on a printed board: NEXT steps)"))
+    parser.add_argument("--size", default="1280x720", help=T("simulated camera resolution (default 1280x720)"))
+    parser.add_argument("--no-web", action="store_true", help=T("do not serve the page"))
+    parser.add_argument("--exit", action="store_true", help=T("exit at the end instead of serving the page on"))
     parser.add_argument("-v", "--verbose", action="store_true", dest="chatter",
-                        help="print every reading, commit and phone entry")
-    parser.add_argument("--voice", action="store_true", help="speak the turns with espeak-ng ([voice] settings; "
-                        "docs/voice.md)")
+                        help=T("print every reading, commit and phone entry"))
+    parser.add_argument("--voice", action="store_true", help=T("speak the turns with espeak-ng ([voice] settings; "
+                        "docs/voice.md)"))
 
 
 def demo_store(data_dir: str | Path) -> Store:
@@ -82,16 +84,23 @@ def print_join(port: int, bind: str, pin: str, out=None) -> None:
 
     out = out or sys.stdout
     urls = page_urls(port, bind)
-    print(f"demo: open {'  or  '.join(urls)} on a phone (table PIN {pin})", file=out)
+    addresses = chain(urls, N_("{first}  or  {next}"))
+    print(said(T("demo: open {urls} on a phone (table PIN {pin})", urls=addresses, pin=pin)), file=out)
     if urls[0].startswith("http://localhost"):
-        print("demo: no network address here: only this machine can open the page", file=out)
+        print(said(T("demo: no network address here: only this machine can open the page")), file=out)
     segno.make(urls[0]).terminal(out=out, compact=True)
     out.flush()
 
 
-def plural(n: int, noun: str) -> str:
-    """``1 turn``, ``2 turns``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def plural(n: int, noun: str) -> Any:
+    """``1 turn``, ``2 turns`` (``noun``: turn, step, time, unsure read), in the console's language."""
+    if noun == "step":
+        return Tn("{n} step", "{n} steps", n)
+    if noun == "time":
+        return Tn("{n} time", "{n} times", n)
+    if noun == "unsure read":
+        return Tn("{n} unsure read", "{n} unsure reads", n)
+    return Tn("{n} turn", "{n} turns", n)
 
 
 def turns_done(turns: list, logged: int) -> int:
@@ -123,8 +132,8 @@ def run(args: argparse.Namespace) -> int:
     played = [a for t in sim.turns for a in t.actions]
     expected = replay(Record(record.setup, played, record.source))
 
-    def say(line: str) -> None:
-        print(line, flush=True)
+    def say(line: Any) -> None:
+        print(said(line), flush=True)
 
     def chatter(line: str) -> None:
         if args.chatter:
@@ -135,15 +144,16 @@ def run(args: argparse.Namespace) -> int:
     hub = make_hub(cfg, store, args.table_pin, holder)  # a fresh demo.sqlite: nothing to recover
     venue = start_publishing(cfg.venue, hub)  # None unless [venue] names a broker (docs/venue.md)
     session = hub.start(record.setup)
-    say(f"demo: {record.source}: {plural(len(sim.turns), unit)} of {record.setup.game} for "
-        f"{', '.join(record.setup.players)} (demo database {store.path})")
+    say(T("demo: {source}: {count} of {game} for {players} (demo database {path})", source=record.source,
+          count=plural(len(sim.turns), unit), game=record.setup.game, players=", ".join(record.setup.players),
+          path=str(store.path)))
     try:
         if board:  # enrolled as its owner would, into the data folder, and loaded as the hub loads references
             recognizer = sim.recognizer(Path(cfg.data_dir) / "demo-refs" / record.setup.game)
         else:
             recognizer = make_recognizer(record.setup.game, sim=sim)
     except RecognitionUnavailable as exc:
-        say(f"demo: {exc}; turns will be entered as on the phone")
+        say(T("demo: {why}; turns will be entered as on the phone", why=reason(exc)))
         recognizer = None
     panel = Panel(cfg.pins)
     panel.start()
@@ -160,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         web = start_web(hub, cfg)
         print_join(web.port, cfg.web.host, hub.pin)
     if not args.chatter:
-        say("demo: playing (-v prints every reading)")
+        say(T("demo: playing (-v prints every reading)"))
     player = SimPlayer(hub, table.tracker, camera, sim.turns, panel.factory, cfg.pins.next, chatter)
     stop = threading.Event()
     stop_on_signals(stop)
@@ -175,20 +185,21 @@ def run(args: argparse.Namespace) -> int:
         if not stop.is_set():
             player.finish()
         if stop.is_set():
-            say(f"demo interrupted: {turns_done(sim.turns, len(session.rows))} of {len(sim.turns)} {unit}s played")
+            say(T("demo interrupted: {done} of {count} played", done=turns_done(sim.turns, len(session.rows)),
+                  count=plural(len(sim.turns), unit)))
             return INTERRUPTED
         if not session.game.finished:
             session.finish()
-        say(explain(session.game))
-        say(f"demo: {plural(len(sim.turns), unit)}: NEXT pressed {plural(player.presses, 'time')}, "
-            f"{plural(player.choices, 'unsure read')} answered on the phone, "
-            f"{plural(player.corrections, unit)} corrected on the phone")
+        say(explain(session.game, console_language()))
+        say(T("demo: {count}: NEXT pressed {presses}, {choices} answered on the phone, {corrections} corrected on "
+              "the phone", count=plural(len(sim.turns), unit), presses=plural(player.presses, "time"),
+              choices=plural(player.choices, "unsure read"), corrections=plural(player.corrections, unit)))
         same = session.game.scores() == expected.scores()
-        say("demo: " + ("the final score equals `tablehub score` of the record" if same else
-                        f"MISMATCH: the record scores {expected.scores()}"))
+        say(T("demo: the final score equals `tablehub score` of the record") if same else
+            T("demo: MISMATCH: the record scores {scores}", scores=str(expected.scores())))
         if web is not None and not args.exit and not stop.is_set():
             print_join(web.port, cfg.web.host, hub.pin)
-            say("demo: serving the page on; Ctrl-C to stop")
+            say(T("demo: serving the page on; Ctrl-C to stop"))
             stop.wait()
         return 0 if same else 1
     finally:

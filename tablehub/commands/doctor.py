@@ -9,21 +9,22 @@ from typing import Any, Callable
 
 from ..config import Config, load_config
 from ..games.base import TablehubError
-from ..i18n import T
+from ..i18n import N_, T, Tc, chain, reason
+from ..usage_i18n import said, say
 from ..hardware.checks import Check, run_checks
 
 NAME = "doctor"
-HELP = ("check camera, lens file, markers in view, GPIO, numpy/OpenCV/picamera2 compatibility, disk, "
+HELP = T("check camera, lens file, markers in view, GPIO, numpy/OpenCV/picamera2 compatibility, disk, "
         "that every saved game's log replays, and the service")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", default="", help="settings file (default: $TABLEHUB_CONFIG or "
-                        "/etc/tablehub/tablehub.toml if present)")
-    parser.add_argument("--data", help="the data folder to check (game database, lens file); the service's is "
-                        "/var/lib/tablehub (default: $TABLEHUB_DATA, ./var in a checkout, else $XDG_DATA_HOME/tablehub)")
-    parser.add_argument("--no-camera", action="store_true", help="skip the camera and marker checks")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--config", default="", help=T("settings file (default: $TABLEHUB_CONFIG or "
+                        "/etc/tablehub/tablehub.toml if present)"))
+    parser.add_argument("--data", help=T("the data folder to check (game database, lens file); the service's is "
+                        "/var/lib/tablehub (default: $TABLEHUB_DATA, ./var in a checkout, else $XDG_DATA_HOME/tablehub)"))
+    parser.add_argument("--no-camera", action="store_true", help=T("skip the camera and marker checks"))
+    parser.add_argument("--json", action="store_true", help=T("print the results as JSON"))
 
 
 def check_lens(cfg: Config) -> Check:
@@ -33,20 +34,20 @@ def check_lens(cfg: Config) -> Check:
 
         from ..setup_files import configured_lens, describe, lens_path
     except ImportError as exc:
-        return Check("lens", "skip", f"vision is not installed ({exc})")
+        return Check("lens", "skip", T("vision is not installed ({why})", why=str(exc)))
     path = lens_path(cfg)
-    redo = "run 'tablehub lens calibrate' again (docs/vision-setup.md)"
+    redo = T("run 'tablehub lens calibrate' again (docs/vision-setup.md)")
     try:
         lens = configured_lens(cfg)
         if lens is None:
-            return Check("lens", "skip", f"no lens file ({path}): fine for standard lenses; wide ones: "
-                         "'tablehub lens calibrate'")
+            return Check("lens", "skip", T("no lens file ({path}): fine for standard lenses; wide ones: "
+                                           "'tablehub lens calibrate'", path=str(path)))
         configured_lens(cfg, (cfg.camera.width, cfg.camera.height))  # it must fit the camera's frames
     except (VisionError, TablehubError) as exc:
-        return Check("lens", "fail", str(exc), f"{redo}, or remove the file to run without it")
+        return Check("lens", "fail", reason(exc), T("{redo}, or remove the file to run without it", redo=redo))
     if lens.rms_px > 1.0:
         return Check("lens", "warn", f"{path}: {describe(lens)}",
-                     f"sharp photos of a flat board give under 1 px: {redo}")
+                     T("sharp photos of a flat board give under 1 px: {redo}", redo=redo))
     return Check("lens", "ok", f"{path}: {describe(lens)}")
 
 
@@ -79,27 +80,47 @@ def check_logs(cfg: Config) -> Check:
 
     db = cfg.db_path
     if not db.is_file() or db.stat().st_size == 0:
-        return Check("game log", "skip", f"no saved games in {db}")
+        return Check("game log", "skip", T("no saved games in {path}", path=str(db)))
     try:
         store = Store.copy_in_memory(db)
     except TablehubError as exc:
-        return Check("game log", "fail", str(exc), "the hub sets a damaged file aside and salvages what reads at its "
-                     "next start: `sudo systemctl restart tablehub`")
+        return Check("game log", "fail", reason(exc), T("the hub sets a damaged file aside and salvages what reads at "
+                                                        "its next start: `sudo systemctl restart tablehub`"))
     problems, fixes, count = [], [], 0
     for row in store.games():
         count += 1
         _, status = game_status(store, row)
         if isinstance(status, Broken):
-            problems.append(f"game {row.id} no longer replays at action {status.seq}: {status.reason}")
-            fixes.append(f"`{fix_command(row.id, db, cfg.data_dir)}` (export first: "
-                         f"`tablehub games export {row.id} --all --out game{row.id}-log.json --data {cfg.data_dir}`)")
+            problems.append(T("game {id} no longer replays at action {seq}: {why}", id=row.id, seq=status.seq,
+                              why=status.reason))
+            fixes.append(T("`{fix}` (export first: `tablehub games export {id} --all --out game{id}-log.json --data "
+                           "{data}`)", fix=fix_command(row.id, db, cfg.data_dir), id=row.id, data=str(cfg.data_dir)))
         elif isinstance(status, str):
-            problems.append(f"game {row.id} {status}")
-            fixes.append(f"`tablehub games export {row.id} --data {cfg.data_dir}` keeps its actions as a record")
+            problems.append(T("game {id} {why}", id=row.id, why=status))
+            fixes.append(T("`tablehub games export {id} --data {data}` keeps its actions as a record", id=row.id,
+                           data=str(cfg.data_dir)))
     store.close()
     if problems:
-        return Check("game log", "fail", "; ".join(problems), "; ".join(fixes))
-    return Check("game log", "ok", f"all {count} saved game(s) replay")
+        return Check("game log", "fail", chain(problems, N_("{first}; {next}")), chain(fixes, N_("{first}; {next}")))
+    return Check("game log", "ok", T("all {n} saved game(s) replay", n=count))
+
+
+#: each check's name as said (``--json`` keeps the names)
+CHECK_NAMES = {"numpy ABI": Tc("doctor check", "numpy ABI"), "camera": Tc("doctor check", "camera"),
+               "markers": Tc("doctor check", "markers"), "lens": Tc("doctor check", "lens"),
+               "gpio": Tc("doctor check", "gpio"), "lgpio": Tc("doctor check", "lgpio"),
+               "groups": Tc("doctor check", "groups"), "disk": Tc("doctor check", "disk"),
+               "game log": Tc("doctor check", "game log"), "service": Tc("doctor check", "service"),
+               "boot config": Tc("doctor check", "boot config")}
+
+
+def line(check: Check) -> str:
+    """A check's line (``Check.line``) in the console's language: its name, its finding and its fix (the status
+    word stays: OK, WARN, FAIL, SKIP)."""
+    head = f"{check.status.upper():4} {said(CHECK_NAMES.get(check.name, check.name))}: {said(check.found)}"
+    if check.fix and check.status in ("warn", "fail"):
+        return head + "\n     " + said(T("fix: {fix}", fix=check.fix))
+    return head
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,10 +134,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([c.__dict__ for c in checks], indent=1))
     else:
-        print(f"tablehub doctor (settings: {cfg.source}, data: {cfg.data_dir})")
+        say(T("tablehub doctor (settings: {source}, data: {data})", source=said(cfg.source), data=str(cfg.data_dir)))
         for c in checks:
-            print(c.line())
+            say(line(c))
     failed = [c for c in checks if c.status == "fail"]
     if not args.json:
-        print("all good" if not failed else f"{len(failed)} problem(s) to fix")
+        say(T("all good") if not failed else T("{n} problem(s) to fix", n=len(failed)))
     return 1 if failed else 0

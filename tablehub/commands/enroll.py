@@ -17,12 +17,13 @@ from pathlib import Path
 
 from ..games.base import TablehubError
 from ..i18n import T, reason
+from ..usage_i18n import say
 from ..setup_files import catalog_file, keep_lens
 
 NAME = "enroll"
-HELP = "learn the tiles' appearance from photos of the laid-out set or from scans; calibrate player colours"
-DESCRIPTION = (HELP + ". Writes a reference folder (index.json + refs.npz, per set and per camera) used by "
-               "'tablehub recognize' and 'tablehub run'. The tile layout for photos is in docs/vision.md.")
+HELP = T("learn the tiles' appearance from photos of the laid-out set or from scans; calibrate player colours")
+DESCRIPTION = T("{help}. Writes a reference folder (index.json + refs.npz, per set and per camera) used by "
+               "'tablehub recognize' and 'tablehub run'. The tile layout for photos is in docs/vision.md.", help=HELP)
 
 
 class EnrollError(TablehubError):
@@ -30,22 +31,22 @@ class EnrollError(TablehubError):
 
 
 def add_arguments(p) -> None:
-    p.add_argument("photos", nargs="*", help="photos of the laid-out tiles (batch 0, 1, ... in order)")
-    p.add_argument("--game", required=True, help="tile game: neuesland or suedsee")
-    p.add_argument("--out", required=True, help="reference folder to write (e.g. refs/neuesland)")
-    p.add_argument("--mat", help="mat file from 'tablehub markers' (default: the default mat)")
-    p.add_argument("--scans", help="folder of tile scans named <tile id>.png instead of photos")
-    p.add_argument("--batches", help="batch number of each photo, comma-separated (default 0,1,2,...)")
-    p.add_argument("--gap-mm", type=float, default=10.0, help="gap between laid-out tiles (default 10)")
-    p.add_argument("--lens", metavar="FILE", help="lens calibration from 'tablehub lens calibrate' (default: the "
-                   "configured camera's lens file if there is one; 'none': no lens); kept as lens.json in --out")
-    p.add_argument("--config", default="", help="settings file, for the camera's lens file (default: "
-                   "$TABLEHUB_CONFIG or /etc/tablehub/tablehub.toml if present)")
-    p.add_argument("--camera", default="camera", help="name of this camera, stored in the index (default camera)")
-    p.add_argument("--colours", metavar="PHOTO", help="photo of one figure per colour in a row on the bare mat")
+    p.add_argument("photos", nargs="*", help=T("photos of the laid-out tiles (batch 0, 1, ... in order)"))
+    p.add_argument("--game", required=True, help=T("tile game: neuesland or suedsee"))
+    p.add_argument("--out", required=True, help=T("reference folder to write (e.g. refs/neuesland)"))
+    p.add_argument("--mat", help=T("mat file from 'tablehub markers' (default: the default mat)"))
+    p.add_argument("--scans", help=T("folder of tile scans named <tile id>.png instead of photos"))
+    p.add_argument("--batches", help=T("batch number of each photo, comma-separated (default 0,1,2,...)"))
+    p.add_argument("--gap-mm", type=float, default=10.0, help=T("gap between laid-out tiles (default 10)"))
+    p.add_argument("--lens", metavar="FILE", help=T("lens calibration from 'tablehub lens calibrate' (default: the "
+                   "configured camera's lens file if there is one; 'none': no lens); kept as lens.json in --out"))
+    p.add_argument("--config", default="", help=T("settings file, for the camera's lens file (default: "
+                   "$TABLEHUB_CONFIG or /etc/tablehub/tablehub.toml if present)"))
+    p.add_argument("--camera", default="camera", help=T("name of this camera, stored in the index (default camera)"))
+    p.add_argument("--colours", metavar="PHOTO", help=T("photo of one figure per colour in a row on the bare mat"))
     p.add_argument("--names", default="red,blue,green,yellow,black",
-                   help="colours of those figures, left to right (default red,blue,green,yellow,black)")
-    p.add_argument("--layout", action="store_true", help="print where each tile goes (for photos) and stop")
+                   help=T("colours of those figures, left to right (default red,blue,green,yellow,black)"))
+    p.add_argument("--layout", action="store_true", help=T("print where each tile goes (for photos) and stop"))
 
 
 def run(args) -> int:
@@ -96,13 +97,15 @@ def run(args) -> int:
                 # recognize does not silently take it later (a stale mat.json from photos stays as it was)
                 mat.save(out / "mat.json")
             keep_lens(out, lens)
-            print(f"enrolled {len(refs.tile_ids)} tile types of {args.game} into {out} ({refs.source})")
+            say(T("enrolled {n} tile types of {game} into {folder} ({source})", n=len(refs.tile_ids), game=args.game,
+                  folder=str(out), source=refs.source))
         if args.colours:
             names = [n.strip() for n in args.names.split(",") if n.strip()]
             frame = read_image(args.colours)
             colours = calibrate_from_frame(frame, Rectifier(mat, px_per_mm=2.0, lens=lens), names)
             colours.save(out / "colours.json")
-            print(f"calibrated {len(names)} player colours into {out / 'colours.json'}: {', '.join(names)}")
+            say(T("calibrated {n} player colours into {path}: {colours}", n=len(names), path=str(out / "colours.json"),
+                  colours=", ".join(names)))
     except VisionError as exc:
         raise EnrollError(reason(exc)) from None
     return 0
@@ -111,11 +114,12 @@ def run(args) -> int:
 def _print_layout(catalog, layout) -> None:
     n = len(catalog.tile_ids)
     batches = math.ceil(n / layout.capacity)
-    print(f"{n} tiles in {batches} batch(es) of up to {layout.capacity} ({layout.columns} per row, "
-          f"{layout.gap_mm:g} mm apart), north up, from the play area's top-left corner:")
+    say(T("{n} tiles in {batches} batch(es) of up to {capacity} ({columns} per row, {gap} mm apart), north up, "
+          "from the play area's top-left corner:", n=n, batches=batches, capacity=layout.capacity,
+          columns=layout.columns, gap=format(layout.gap_mm, "g")))
     for b in range(batches):
         ids = catalog.tile_ids[b * layout.capacity:(b + 1) * layout.capacity]
-        print(f"photo {b}:")
+        say(T("photo {b}:", b=b))
         for r in range(0, len(ids), layout.columns):
             print("  " + " ".join(ids[r:r + layout.columns]))
     sys.stdout.flush()

@@ -21,13 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from ..recovery import fix_command, game_status
-from ..i18n import T, reason
+from ..i18n import T, capital, reason
+from ..usage_i18n import say
 from ..session import Broken
 from ..store import Store, StoreError
 
 NAME = "games"
-HELP = "list the saved games, export one as a record, repair one whose log no longer replays"
-DESCRIPTION = __doc__
+HELP = T("list the saved games, export one as a record, repair one whose log no longer replays")
+DESCRIPTION = T("{help}. 'repair' never deletes a row: the actions from the first one that no longer replays on "
+                "are marked undone, each with a note saying why, and the game continues from the last good action. "
+                "Everything set aside is still in the database ('export --all' shows it) and comes back by hand if "
+                "the cause is fixed (e.g. the catalog is put back).", help=HELP)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,17 +40,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     where = argparse.ArgumentParser(add_help=False)
     add_settings(where)
-    where.add_argument("--db", help="the game database file itself (default: games.sqlite in the data folder)")
+    where.add_argument("--db", help=T("the game database file itself (default: games.sqlite in the data folder)"))
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    sub.add_parser("list", parents=[where], help="every saved game: players, actions, whether its log replays")
-    p = sub.add_parser("export", parents=[where], help="write one game as a record (the format 'tablehub score' reads)")
-    p.add_argument("id", type=int, help="the game's number (see 'list')")
-    p.add_argument("--out", help="file to write (default: standard output)")
-    p.add_argument("--all", action="store_true", help="every row ever logged, undone ones too, with their notes "
-                   "(an audit, not a record)")
-    p = sub.add_parser("repair", parents=[where], help="set aside the actions that no longer replay (marked undone with a note, "
-                       "never deleted); the game continues from the last good action")
-    p.add_argument("id", type=int, help="the game's number (see 'list')")
+    sub.add_parser("list", parents=[where], help=T("every saved game: players, actions, whether its log replays"))
+    p = sub.add_parser("export", parents=[where], help=T("write one game as a record (the format 'tablehub score' reads)"))
+    p.add_argument("id", type=int, help=T("the game's number (see 'list')"))
+    p.add_argument("--out", help=T("file to write (default: standard output)"))
+    p.add_argument("--all", action="store_true", help=T("every row ever logged, undone ones too, with their notes "
+                   "(an audit, not a record)"))
+    p = sub.add_parser("repair", parents=[where], help=T("set aside the actions that no longer replay (marked undone with a note, "
+                       "never deleted); the game continues from the last good action"))
+    p.add_argument("id", type=int, help=T("the game's number (see 'list')"))
 
 
 def database(args: argparse.Namespace) -> Path:
@@ -81,23 +85,26 @@ def list_games(store: Store, db: Path, args: argparse.Namespace) -> int:
     current = store.current_game()
     games = store.games()
     if not games:
-        print(f"{db}: no saved games")
+        say(T("{path}: no saved games", path=str(db)))
         return 0
     bad = 0
     for row in games:
         n, status = game_status(store, row)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.created))
-        state = "ended" if row.ended else "open"
-        mark = " (on the table)" if row.id == current else ""
-        line = f"game {row.id}{mark}: {row.game}, {', '.join(row.setup.players)}; {when}; {n} action(s); {state}"
+        state = T("ended") if row.ended else T("open")
+        players = ", ".join(row.setup.players)
+        line: Any = (T("game {id} (on the table): {game}, {players}; {when}; {n} action(s); {state}", id=row.id,
+                       game=row.game, players=players, when=when, n=n, state=state) if row.id == current else
+                     T("game {id}: {game}, {players}; {when}; {n} action(s); {state}", id=row.id, game=row.game,
+                       players=players, when=when, n=n, state=state))
         if isinstance(status, Broken):
             bad += 1
-            line += (f"; LOG STOPS REPLAYING at action {status.seq}: {status.reason} -> "
-                     f"{fix_command(row.id, db, getattr(args, 'data', None))}")
+            line = T("{line}; LOG STOPS REPLAYING at action {seq}: {why} -> {fix}", line=line, seq=status.seq,
+                     why=status.reason, fix=fix_command(row.id, db, getattr(args, "data", None)))
         elif isinstance(status, str):
             bad += 1
-            line += f"; {status.upper()[:1]}{status[1:]} -> tablehub games export {row.id}"
-        print(line)
+            line = T("{line}; {why} -> tablehub games export {id}", line=line, why=capital(status), id=row.id)
+        say(line)
     return 1 if bad else 0
 
 
@@ -114,7 +121,7 @@ def export_game(store: Store, game_id: int, out: str | None, everything: bool) -
     if out:
         Path(out).write_text(text, encoding="utf-8")
         count = len(record.get("actions", record.get("log", [])))
-        print(f"game {game_id}: {count} action(s) written to {out}", file=sys.stderr)
+        say(T("game {id}: {n} action(s) written to {path}", id=game_id, n=count, path=out), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
@@ -137,14 +144,14 @@ def repair_game(db: Path, game_id: int, args: argparse.Namespace) -> int:
                                    db=str(db))) from None
         broken = session.broken
         if broken is None:
-            print(f"game {game_id} replays ({len(session.rows)} action(s)): nothing to repair")
+            say(T("game {id} replays ({n} action(s)): nothing to repair", id=game_id, n=len(session.rows)))
             return 0
         n = session.repair()
-        print(f"game {game_id}: {n} action(s) from action {broken.seq} on set aside (marked undone with a note, "
-              f"not deleted): action {broken.seq} no longer replays: {broken.reason}")
-        print(f"game {game_id} continues from action {session.rows[-1].seq if session.rows else 0} "
-              f"({len(session.rows)} action(s)); restart the hub if it is running "
-              f"('sudo systemctl restart tablehub') so that it loads the repaired log")
+        say(T("game {id}: {n} action(s) from action {seq} on set aside (marked undone with a note, not deleted): "
+              "action {seq} no longer replays: {why}", id=game_id, n=n, seq=broken.seq, why=broken.reason))
+        say(T("game {id} continues from action {seq} ({n} action(s)); restart the hub if it is running ('sudo "
+              "systemctl restart tablehub') so that it loads the repaired log", id=game_id,
+              seq=session.rows[-1].seq if session.rows else 0, n=len(session.rows)))
         return 0
     except sqlite3.Error as exc:  # pragma: no cover - the store turns these into NotSaved
         raise StoreError(T("{path}: {why}", path=str(db), why=str(exc))) from None

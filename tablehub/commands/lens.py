@@ -15,23 +15,23 @@ import argparse
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from ..config import CAMERA_SOURCES, Config
 from ..i18n import T
-from ..usage_i18n import bad_value
+from ..usage_i18n import bad_value, said, say
 from ..setup_files import LensError, edge_shift_px, lens_path
 
 if TYPE_CHECKING:  # vision is imported when a lens is used: the core runs without OpenCV
     from vision.calibrate import BoardView, CharucoSpec
 
 NAME = "lens"
-HELP = "calibrate the camera's lens with a printed ChArUco board (optional; wide lenses)"
-DESCRIPTION = (HELP + ". 'lens board' writes the board to print; 'lens calibrate' solves the lens from photos "
+HELP = T("calibrate the camera's lens with a printed ChArUco board (optional; wide lenses)")
+DESCRIPTION = T("{help}. 'lens board' writes the board to print; 'lens calibrate' solves the lens from photos "
                "(--photos DIR) or from the hub's camera (--camera) and writes the lens file that 'tablehub run', "
-               "'recognize' and 'enroll' read (see docs/vision-setup.md).")
+               "'recognize' and 'enroll' read (see docs/vision-setup.md).", help=HELP)
 
 CAMERA_CHOICES = tuple(s for s in CAMERA_SOURCES if s != "sim") + ("auto",)
 # --------------------------------------------------------------------------- arguments
@@ -54,40 +54,40 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from ._options import add_settings
 
     sub = p.add_subparsers(dest="lens_action", metavar="ACTION", required=True)
-    board = sub.add_parser("board", help="write the ChArUco board to print (PNG at true size) and its description",
-                           description="Write the board as a PNG page at true size (DPI in the file: print at "
-                           "100 %%, no scaling) and, beside it, a JSON description for 'lens calibrate --board'.")
-    board.add_argument("--out", default="charuco.png", help="PNG to write (default charuco.png; the JSON goes "
-                       "beside it with the same name)")
-    board.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help="paper size (default A4)")
-    board.add_argument("--dpi", type=float, default=300.0, help="print resolution (default 300)")
+    board = sub.add_parser("board", help=T("write the ChArUco board to print (PNG at true size) and its description"),
+                           description=T("Write the board as a PNG page at true size (DPI in the file: print at "
+                           "100 %, no scaling) and, beside it, a JSON description for 'lens calibrate --board'."))
+    board.add_argument("--out", default="charuco.png", help=T("PNG to write (default charuco.png; the JSON goes "
+                       "beside it with the same name)"))
+    board.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help=T("paper size (default A4)"))
+    board.add_argument("--dpi", type=float, default=300.0, help=T("print resolution (default 300)"))
     board.add_argument("--squares", type=_squares, default=(9, 6), metavar="CxR",
-                       help="squares across and down (default 9x6)")
-    board.add_argument("--square-mm", type=float, default=30.0, help="square side in mm (default 30)")
-    board.add_argument("--marker-mm", type=float, default=22.0, help="marker side in mm (default 22)")
+                       help=T("squares across and down (default 9x6)"))
+    board.add_argument("--square-mm", type=float, default=30.0, help=T("square side in mm (default 30)"))
+    board.add_argument("--marker-mm", type=float, default=22.0, help=T("marker side in mm (default 22)"))
     board.set_defaults(_lens=write_board)
 
-    cal = sub.add_parser("calibrate", help="solve the lens from photos or camera frames of the board",
-                         description="Solve the lens from views of the printed board, print the RMS reprojection "
+    cal = sub.add_parser("calibrate", help=T("solve the lens from photos or camera frames of the board"),
+                         description=T("Solve the lens from views of the printed board, print the RMS reprojection "
                          "error and the number of views used, and write the lens file (default: where the hub "
-                         "reads it, see --out).")
+                         "reads it, see --out)."))
     source = cal.add_mutually_exclusive_group(required=True)
-    source.add_argument("--photos", metavar="DIR", help="a folder of photos of the board (PNG/JPEG), all taken "
-                        "with the hub's camera at one resolution")
+    source.add_argument("--photos", metavar="DIR", help=T("a folder of photos of the board (PNG/JPEG), all taken "
+                        "with the hub's camera at one resolution"))
     source.add_argument("--camera", nargs="?", const="", type=_camera_source, metavar="SOURCE",
-                        help="take the shots with the camera (the configured one, or "
-                        f"{'|'.join(CAMERA_CHOICES)})")
+                        help=T("take the shots with the camera (the configured one, or {choices})",
+                               choices="|".join(CAMERA_CHOICES)))
     add_settings(cal)
-    cal.add_argument("--out", help="lens file to write (default: [camera] lens, else <data>/lens-<camera>.json)")
-    cal.add_argument("--board", help="board description from 'tablehub lens board' (default: the default board)")
-    cal.add_argument("--shots", type=int, default=15, help="--camera: views to take (default 15)")
+    cal.add_argument("--out", help=T("lens file to write (default: [camera] lens, else <data>/lens-<camera>.json)"))
+    cal.add_argument("--board", help=T("board description from 'tablehub lens board' (default: the default board)"))
+    cal.add_argument("--shots", type=int, default=15, help=T("--camera: views to take (default 15)"))
     cal.add_argument("--pause", type=float, default=2.0,
-                     help="--camera: seconds between shots to move the board (default 2)")
-    cal.add_argument("--save", metavar="DIR", help="--camera: also save the shots there (for --photos later)")
-    cal.add_argument("--min-corners", type=int, help="a view needs this many board corners (default: a third of "
-                     "the board's)")
-    cal.add_argument("--min-views", type=int, help="refuse to solve from fewer views (default 5)")
-    cal.add_argument("--max-rms", type=float, help="refuse a reprojection error above this, px (default 2)")
+                     help=T("--camera: seconds between shots to move the board (default 2)"))
+    cal.add_argument("--save", metavar="DIR", help=T("--camera: also save the shots there (for --photos later)"))
+    cal.add_argument("--min-corners", type=int, help=T("a view needs this many board corners (default: a third of "
+                     "the board's)"))
+    cal.add_argument("--min-views", type=int, help=T("refuse to solve from fewer views (default 5)"))
+    cal.add_argument("--max-rms", type=float, help=T("refuse a reprojection error above this, px (default 2)"))
     cal.set_defaults(_lens=calibrate)
 
 
@@ -111,12 +111,13 @@ def write_board(args: argparse.Namespace) -> int:
     png = write_png_with_dpi(out, page, args.dpi)
     described = spec.save(out.with_suffix(".json"))
     w, h = spec.size_mm
-    print(f"wrote {png}: {args.paper} page at {args.dpi:g} dpi with a board of {spec.squares_x} x {spec.squares_y} "
-          f"squares of {spec.square_mm:g} mm ({w:g} x {h:g} mm)")
-    print("  print at 100 % (no scaling), check a square is "
-          f"{spec.square_mm:g} mm, glue the page flat on card")
-    hint = "" if spec == CharucoSpec() else f"; give it to 'tablehub lens calibrate --board {described}'"
-    print(f"wrote {described}{hint}")
+    say(T("wrote {path}: {paper} page at {dpi} dpi with a board of {cols} x {rows} squares of {square} mm ({width} x "
+          "{height} mm)", path=str(png), paper=args.paper, dpi=format(args.dpi, "g"), cols=spec.squares_x,
+          rows=spec.squares_y, square=format(spec.square_mm, "g"), width=format(w, "g"), height=format(h, "g")))
+    say("  " + said(T("print at 100 % (no scaling), check a square is {square} mm, glue the page flat on card",
+                      square=format(spec.square_mm, "g"))))
+    say(T("wrote {path}", path=str(described)) if spec == CharucoSpec() else
+        T("wrote {path}; give it to 'tablehub lens calibrate --board {path}'", path=str(described)))
     return 0
 
 
@@ -153,9 +154,11 @@ def calibrate(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     lens.save(out)
     k = lens.dist_coeffs
-    print(f"lens from {len(views)} views ({size[0]}x{size[1]}): RMS reprojection error {lens.rms_px:.2f} px; "
-          f"k1 {k[0]:+.4f}, k2 {k[1]:+.4f}; it bends the frame edges by up to {edge_shift_px(lens):.0f} px")
-    print(f"wrote {out}" + ("" if args.out else " (read by 'tablehub run', 'recognize' and 'enroll')"))
+    say(T("lens from {n} views ({width}x{height}): RMS reprojection error {rms} px; k1 {k1}, k2 {k2}; it bends the "
+          "frame edges by up to {shift} px", n=len(views), width=size[0], height=size[1], rms=format(lens.rms_px, ".2f"),
+          k1=format(k[0], "+.4f"), k2=format(k[1], "+.4f"), shift=format(edge_shift_px(lens), ".0f")))
+    say(T("wrote {path}", path=str(out)) if args.out else
+        T("wrote {path} (read by 'tablehub run', 'recognize' and 'enroll')", path=str(out)))
     return 0
 
 
@@ -185,7 +188,7 @@ def views_from_photos(folder: Path, spec: "CharucoSpec",
     for photo in photos:
         frame = cv2.imread(str(photo), cv2.IMREAD_COLOR)
         if frame is None:
-            print(f"{photo.name}: not an image OpenCV can read; skipped", flush=True)
+            say(T("{name}: not an image OpenCV can read; skipped", name=photo.name), flush=True)
             continue
         h, w = frame.shape[:2]
         if size is None:
@@ -196,16 +199,17 @@ def views_from_photos(folder: Path, spec: "CharucoSpec",
                               first_width=size[0], first_height=size[1]))
         view = _view(frame, spec, photo.name)
         corners = view.corners if view is not None else 0
-        print(_progress(photo.name, corners, min_corners, spec), flush=True)
+        say(_progress(photo.name, corners, min_corners, spec), flush=True)
         if view is not None and corners >= min_corners:
             views.append(view)
     return views, size, len(photos)
 
 
-def _progress(name: str, corners: int, min_corners: int, spec: "CharucoSpec") -> str:
+def _progress(name: str, corners: int, min_corners: int, spec: "CharucoSpec") -> Any:
     if corners >= min_corners:
-        return f"{name}: {corners} of {spec.corners} corners"
-    return f"{name}: skipped, {corners} of {spec.corners} corners seen (need {min_corners})"
+        return T("{name}: {corners} of {total} corners", name=name, corners=corners, total=spec.corners)
+    return T("{name}: skipped, {corners} of {total} corners seen (need {least})", name=name, corners=corners,
+             total=spec.corners, least=min_corners)
 
 
 def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots: int, pause_s: float,
@@ -226,9 +230,9 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
     camera = make_camera(cfg.camera)
-    print(f"camera {source}: hold the board in view; {shots} shots, {pause_s:g} s apart. Between shots move it "
-          "to another part of the picture (corners too) and tilt it 10-30 degrees another way. Ctrl-C stops early.",
-          flush=True)
+    say(T("camera {source}: hold the board in view; {shots} shots, {pause} s apart. Between shots move it to another "
+          "part of the picture (corners too) and tilt it 10-30 degrees another way. Ctrl-C stops early.",
+          source=source, shots=shots, pause=format(pause_s, "g")), flush=True)
     views: list[BoardView] = []
     size: tuple[int, int] | None = None
     looked = 0
@@ -240,7 +244,7 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
                 try:
                     frame = camera.read()
                 except EndOfFrames:
-                    print("the camera has no more frames", flush=True)
+                    say(T("the camera has no more frames"), flush=True)
                     break
                 if clock() - last_shot < pause_s:
                     continue  # the person is moving the board
@@ -250,14 +254,15 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
                 view = _view(frame, spec, f"shot {len(views) + 1}")
                 corners = view.corners if view is not None else 0
                 if view is None or corners < min_corners:
-                    why = f"{corners} of {spec.corners} corners seen (need {min_corners}): show more of the board"
+                    why: Any = T("{corners} of {total} corners seen (need {least}): show more of the board",
+                                 corners=corners, total=spec.corners, least=min_corners)
                 elif views and not _moved(views[-1], view, 0.03 * w):
-                    why = "the board has not moved since the last shot: move or tilt it"
+                    why = T("the board has not moved since the last shot: move or tilt it")
                 else:
                     why = ""
                 if why:
                     if why != said:  # one line when the reason changes, not one per frame
-                        print(f"frame {looked}: skipped, {why}", flush=True)
+                        say(T("frame {n}: skipped, {why}", n=looked, why=why), flush=True)
                         said = why
                     continue
                 assert view is not None
@@ -267,10 +272,12 @@ def views_from_camera(cfg: Config, spec: "CharucoSpec", min_corners: int, shots:
                     import cv2
 
                     cv2.imwrite(str(save / f"shot-{len(views):02d}.png"), frame)
-                print(f"shot {len(views)}/{shots}: {corners} of {spec.corners} corners"
-                      + ("; now move the board" if len(views) < shots else ""), flush=True)
+                say(T("shot {n}/{shots}: {corners} of {total} corners; now move the board", n=len(views), shots=shots,
+                      corners=corners, total=spec.corners) if len(views) < shots else
+                    T("shot {n}/{shots}: {corners} of {total} corners", n=len(views), shots=shots, corners=corners,
+                      total=spec.corners), flush=True)
     except KeyboardInterrupt:
-        print(f"stopped after {len(views)} shot(s): solving from those", flush=True)
+        say(T("stopped after {n} shot(s): solving from those", n=len(views)), flush=True)
     return views, size, looked
 
 

@@ -11,14 +11,14 @@ import re
 from pathlib import Path
 
 from ..i18n import T
-from ..usage_i18n import bad_value
+from ..usage_i18n import bad_value, say
 
 NAME = "markers"
-HELP = "write the printable play mat (ArUco markers) and its mat.json"
-DESCRIPTION = (HELP + ". Pages are PNGs at true size (DPI in the file): print at 100 % scale. "
+HELP = T("write the printable play mat (ArUco markers) and its mat.json")
+DESCRIPTION = T("{help}. Pages are PNGs at true size (DPI in the file): print at 100 % scale. "
                "--layout full tiles the whole mat (markers, play-area outline, cell ticks) over several "
                "pages to tape together; --layout corners prints only the four marker cards, to stick on a "
-               "table or cloth at the positions written on them. The lens calibration board is 'tablehub lens board'.")
+               "table or cloth at the positions written on them. The lens calibration board is 'tablehub lens board'.", help=HELP)
 
 
 def _size(text: str) -> tuple[float, float]:
@@ -29,16 +29,16 @@ def _size(text: str) -> tuple[float, float]:
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--out", default="mat", help="folder for mat.json and the page PNGs (default: mat)")
-    p.add_argument("--mat", help="an existing mat.json to print again (ignores the size options)")
+    p.add_argument("--out", default="mat", help=T("folder for mat.json and the page PNGs (default: mat)"))
+    p.add_argument("--mat", help=T("an existing mat.json to print again (ignores the size options)"))
     p.add_argument("--play", type=_size, default=(600.0, 600.0), metavar="WxH",
-                   help="play area in mm (default 600x600: 13 x 13 cells of 45 mm)")
-    p.add_argument("--marker-mm", type=float, default=40.0, help="marker side in mm (default 40)")
-    p.add_argument("--tile-mm", type=float, default=45.0, help="tile size (grid pitch) in mm (default 45)")
-    p.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help="paper size (default A4)")
-    p.add_argument("--dpi", type=float, default=300.0, help="print resolution (default 300)")
+                   help=T("play area in mm (default 600x600: 13 x 13 cells of 45 mm)"))
+    p.add_argument("--marker-mm", type=float, default=40.0, help=T("marker side in mm (default 40)"))
+    p.add_argument("--tile-mm", type=float, default=45.0, help=T("tile size (grid pitch) in mm (default 45)"))
+    p.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help=T("paper size (default A4)"))
+    p.add_argument("--dpi", type=float, default=300.0, help=T("print resolution (default 300)"))
     p.add_argument("--layout", default="full", choices=["full", "corners"],
-                   help="full: the whole mat over several pages; corners: only the four marker cards")
+                   help=T("full: the whole mat over several pages; corners: only the four marker cards"))
 
 
 def run(args) -> int:
@@ -58,10 +58,14 @@ def run(args) -> int:
     for i, page in enumerate(pages, 1):
         written.append(write_png_with_dpi(out / f"page-{i:02d}.png", page.image, page.dpi))
     cols, rows = mat.cells
-    print(f"mat {mat.name}: {mat.width_mm:g} x {mat.height_mm:g} mm, play area {mat.play_width_mm:g} x "
-          f"{mat.play_height_mm:g} mm ({cols} x {rows} cells of {mat.tile_mm:g} mm), markers "
-          f"{', '.join(str(i) for i in mat.marker_ids)} ({mat.dictionary}, {mat.marker_mm:g} mm)")
-    print(f"wrote {mat_file}")
-    print(f"wrote {len(written)} {args.paper} page(s) at {args.dpi:g} dpi: {written[0].name}"
-          + (f" .. {written[-1].name}" if len(written) > 1 else "") + "  (print at 100 %, no scaling)")
+    say(T("mat {name}: {width} x {height} mm, play area {play_width} x {play_height} mm ({cols} x {rows} cells of "
+          "{tile} mm), markers {ids} ({dictionary}, {marker} mm)", name=mat.name, width=format(mat.width_mm, "g"),
+          height=format(mat.height_mm, "g"), play_width=format(mat.play_width_mm, "g"),
+          play_height=format(mat.play_height_mm, "g"), cols=cols, rows=rows, tile=format(mat.tile_mm, "g"),
+          ids=", ".join(str(i) for i in mat.marker_ids), dictionary=mat.dictionary,
+          marker=format(mat.marker_mm, "g")))
+    say(T("wrote {path}", path=str(mat_file)))
+    pages_said = written[0].name + (" .. " + written[-1].name if len(written) > 1 else "")
+    say(T("wrote {n} {paper} page(s) at {dpi} dpi: {pages}  (print at 100 %, no scaling)", n=len(written),
+          paper=args.paper, dpi=format(args.dpi, "g"), pages=pages_said))
     return 0

@@ -7,24 +7,25 @@ import sys
 
 from ..games import GAMES, PLAYOUTS, game_class
 from ..i18n import T, join
+from ..usage_i18n import console_language, say
 from ..games.tiles.game import TileGame
 from ..games.tiles.playout import random_game
 from ..records import load_record, record_of, replay
 from ..explain import explain
 
 NAME = "play"
-HELP = "play a seeded random game (tile games, Karibik, Sunda to Sahul) or replay a record, and print every score, explained"
+HELP = T("play a seeded random game (tile games, Karibik, Sunda to Sahul) or replay a record, and print every score, explained")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--game", default="neuesland", help="neuesland (default), suedsee, karibik or sunda")
-    p.add_argument("--players", type=int, default=3, help="number of players (default 3)")
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--game", default="neuesland", help=T("neuesland (default), suedsee, karibik or sunda"))
+    p.add_argument("--players", type=int, default=3, help=T("number of players (default 3)"))
+    p.add_argument("--seed", type=int, default=1, help=T("random seed (default 1)"))
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="engine option, e.g. expert=true (JSON values)")
-    p.add_argument("--record", help="replay this record instead of a random game")
-    p.add_argument("--save", metavar="FILE", help="write the game played as a record (JSON)")
-    p.add_argument("--board", action="store_true", help="also print the final board as text")
+                   help=T("engine option, e.g. expert=true (JSON values)"))
+    p.add_argument("--record", help=T("replay this record instead of a random game"))
+    p.add_argument("--save", metavar="FILE", help=T("write the game played as a record (JSON)"))
+    p.add_argument("--board", action="store_true", help=T("also print the final board as text"))
 
 
 def _options(pairs: list[str]) -> dict:
@@ -59,9 +60,9 @@ def run(args) -> int:
     if args.board and isinstance(game, TileGame):
         print(game.board.ascii())
         print()
-    print(explain(game))
+    print(explain(game, console_language()))
     if args.save:
         with open(args.save, "w", encoding="utf-8") as fh:
             json.dump(record_of(game).to_dict(), fh, indent=1)
-        print(f"record written to {args.save}", file=sys.stderr)
+        say(T("record written to {path}", path=args.save), file=sys.stderr)
     return 0

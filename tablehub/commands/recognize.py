@@ -11,28 +11,29 @@ import json
 import sys
 from pathlib import Path
 
+from ..i18n import T
 from ..photo import RecognizeError, load_frame, load_recognizer, observe, refs_folder
 
 NAME = "recognize"
-HELP = "recognise the tiles and figures in a photo of the table and print them as JSON"
-DESCRIPTION = (HELP + ". Needs the reference folder made by 'tablehub enroll' (--refs) and the mat file made by "
+HELP = T("recognise the tiles and figures in a photo of the table and print them as JSON")
+DESCRIPTION = T("{help}. Needs the reference folder made by 'tablehub enroll' (--refs) and the mat file made by "
                "'tablehub markers' (--mat). A photo without the mat's markers, a blank or overexposed frame, "
-               "ends with one line saying what to fix; tiles not in the set come out with a low confidence.")
+               "ends with one line saying what to fix; tiles not in the set come out with a low confidence.", help=HELP)
 
 __all__ = ["RecognizeError"]
 
 
 def add_arguments(p) -> None:
-    p.add_argument("image", help="photo of the table (PNG or JPEG)")
-    p.add_argument("--game", required=True, help="tile game: neuesland or suedsee")
-    p.add_argument("--mat", help="mat file from 'tablehub markers' (default: mat.json in --refs, else the default mat)")
-    p.add_argument("--refs", default=None, help="reference folder from 'tablehub enroll' (default: refs/GAME)")
-    p.add_argument("--colours", help="player colour file (default: colours.json in --refs)")
-    p.add_argument("--lens", metavar="FILE", help="lens calibration from 'tablehub lens calibrate' (default: the "
-                   "configured camera's lens file if there is one, else lens.json in --refs; 'none': no lens)")
-    p.add_argument("--config", default="", help="settings file, for the camera's lens file (default: "
-                   "$TABLEHUB_CONFIG or /etc/tablehub/tablehub.toml if present)")
-    p.add_argument("--compact", action="store_true", help="one-line JSON")
+    p.add_argument("image", help=T("photo of the table (PNG or JPEG)"))
+    p.add_argument("--game", required=True, help=T("tile game: neuesland or suedsee"))
+    p.add_argument("--mat", help=T("mat file from 'tablehub markers' (default: mat.json in --refs, else the default mat)"))
+    p.add_argument("--refs", default=None, help=T("reference folder from 'tablehub enroll' (default: refs/GAME)"))
+    p.add_argument("--colours", help=T("player colour file (default: colours.json in --refs)"))
+    p.add_argument("--lens", metavar="FILE", help=T("lens calibration from 'tablehub lens calibrate' (default: the "
+                   "configured camera's lens file if there is one, else lens.json in --refs; 'none': no lens)"))
+    p.add_argument("--config", default="", help=T("settings file, for the camera's lens file (default: "
+                   "$TABLEHUB_CONFIG or /etc/tablehub/tablehub.toml if present)"))
+    p.add_argument("--compact", action="store_true", help=T("one-line JSON"))
 
 
 def run(args) -> int:

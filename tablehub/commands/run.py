@@ -12,6 +12,7 @@ import threading
 
 from ..access import grouped
 from ..config import ensure_data_dir
+from ..i18n import T
 from ..hardware.cameras import make_camera
 from ..hardware.sdnotify import Notifier
 from ..setup_files import configured_lens
@@ -22,15 +23,15 @@ from ._hub import (build_table, camera_size, game_recognizers, lift_on_hold, ope
 from ._options import add_common, settings
 
 NAME = "run"
-HELP = "run the table hub: camera, tracker, buttons and the score page (the Pi service)"
+HELP = T("run the table hub: camera, tracker, buttons and the score page (the Pi service)")
 log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--game", help="game to start when none is open (default from the settings)")
-    parser.add_argument("--players", help="comma-separated player names for a new game")
-    parser.add_argument("--colors", help="comma-separated player colours for a new game")
+    parser.add_argument("--game", help=T("game to start when none is open (default from the settings)"))
+    parser.add_argument("--players", help=T("comma-separated player names for a new game"))
+    parser.add_argument("--colors", help=T("comma-separated player colours for a new game"))
 
 
 def run(args: argparse.Namespace) -> int:

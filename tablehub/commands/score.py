@@ -9,16 +9,17 @@ import sys
 from typing import Any
 
 from ..games.base import Game, PositionResult, TablehubError
-from ..i18n import T
+from ..i18n import T, Text
+from ..usage_i18n import console_language, said, say
 from ..explain import explain
 from ..records import is_position, load_json, parse_record, replay, score_position
 
 NAME = "score"
-HELP = "replay a game record (or score a table position) and print the explained final scores"
-DESCRIPTION = (HELP + ". The record format is in docs/records.md. An illegal action ends the command with "
+HELP = T("replay a game record (or score a table position) and print the explained final scores")
+DESCRIPTION = T("{help}. The record format is in docs/records.md. An illegal action ends the command with "
                "exit status 2 and one line naming the action's index and the rule it breaks. With --photo: a "
                "finished Neues Land or Südsee table read from one photo (the enrolled set: --refs), scored by the "
-               "final evaluation, with every cell the camera was unsure of and what it would change.")
+               "final evaluation, with every cell the camera was unsure of and what it would change.", help=HELP)
 
 
 class ScoreError(TablehubError):
@@ -26,26 +27,26 @@ class ScoreError(TablehubError):
 
 
 def add_arguments(p) -> None:
-    p.add_argument("record", nargs="?", help="record JSON file (game, players, options, actions) or a position file; "
-                   "- for stdin")
-    photo = p.add_argument_group("a finished table from a photo (docs/vision.md)")
-    photo.add_argument("--photo", metavar="IMG", help="photo of the finished table (PNG or JPEG), in place of RECORD")
-    photo.add_argument("--game", help="with --photo: the tile game, neuesland or suedsee")
-    photo.add_argument("--mat", help="mat file from 'tablehub markers' (default: mat.json in --refs, else the default "
-                       "mat)")
-    photo.add_argument("--refs", help="reference folder from 'tablehub enroll' (default: refs/GAME)")
-    photo.add_argument("--colours", help="player colour file (default: colours.json in --refs)")
-    photo.add_argument("--lens", metavar="FILE", help="lens file (default: the configured camera's, else lens.json "
-                       "in --refs; 'none': no lens)")
-    photo.add_argument("--config", default="", help="settings file, for the camera's lens file")
-    photo.add_argument("--players", metavar="NAMES", help="player names by figure colour, e.g. red=Ana,blue=Ben "
-                       "(default: the colours, capitalised: Red, Blue)")
-    photo.add_argument("--before", metavar="POINTS", help="Neues Land: the score track before the final "
-                       "evaluation, e.g. red=34,blue=20 (the photo does not show it; default: 0)")
-    photo.add_argument("--holdings", metavar="FILE", help="Südsee: ships, goods and boat tokens in front of the "
-                       "players (JSON; docs/vision.md; default: none)")
-    p.add_argument("--json", action="store_true", help="machine-readable output: {\"scores\": {...}, \"events\": [...]}")
-    p.add_argument("--no-final", action="store_true", help="stop after the last action, without the final evaluation")
+    p.add_argument("record", nargs="?", help=T("record JSON file (game, players, options, actions) or a position file; "
+                   "- for stdin"))
+    photo = p.add_argument_group(T("a finished table from a photo (docs/vision.md)"))
+    photo.add_argument("--photo", metavar="IMG", help=T("photo of the finished table (PNG or JPEG), in place of RECORD"))
+    photo.add_argument("--game", help=T("with --photo: the tile game, neuesland or suedsee"))
+    photo.add_argument("--mat", help=T("mat file from 'tablehub markers' (default: mat.json in --refs, else the default "
+                       "mat)"))
+    photo.add_argument("--refs", help=T("reference folder from 'tablehub enroll' (default: refs/GAME)"))
+    photo.add_argument("--colours", help=T("player colour file (default: colours.json in --refs)"))
+    photo.add_argument("--lens", metavar="FILE", help=T("lens file (default: the configured camera's, else lens.json "
+                       "in --refs; 'none': no lens)"))
+    photo.add_argument("--config", default="", help=T("settings file, for the camera's lens file"))
+    photo.add_argument("--players", metavar="NAMES", help=T("player names by figure colour, e.g. red=Ana,blue=Ben "
+                       "(default: the colours, capitalised: Red, Blue)"))
+    photo.add_argument("--before", metavar="POINTS", help=T("Neues Land: the score track before the final "
+                       "evaluation, e.g. red=34,blue=20 (the photo does not show it; default: 0)"))
+    photo.add_argument("--holdings", metavar="FILE", help=T("Südsee: ships, goods and boat tokens in front of the "
+                       "players (JSON; docs/vision.md; default: none)"))
+    p.add_argument("--json", action="store_true", help=T("machine-readable output (JSON: the scores and the events)"))
+    p.add_argument("--no-final", action="store_true", help=T("stop after the last action, without the final evaluation"))
 
 
 def run(args) -> int:
@@ -78,9 +79,17 @@ def _print_position(result: PositionResult, data: dict[str, Any], as_json: bool)
         print()
         return
     if result.provisional:
-        print(f"NOTE: provisional component data: {result.provisional}")
+        say(T("NOTE: provisional component data: {note}", note=result.provisional))
+    events = {str(e): e for e in result.events}  # an engine's line that is an event's English: said again
     for line in result.lines:
-        print(line)
+        event = None if isinstance(line, Text) else events.get(line)
+        say(line if event is None else _event_line(event))
+
+
+def _event_line(event: Any) -> str:
+    """A score event as ``str(event)`` writes it (``Ana +3: reason``), its reason in the console's language."""
+    sign = "+" if event.points >= 0 else ""
+    return f"{event.player} {sign}{event.points}: {said(event.reason)}"
 
 
 def _print_game(game: Game, as_json: bool) -> None:
@@ -93,7 +102,7 @@ def _print_game(game: Game, as_json: bool) -> None:
                   sys.stdout, indent=2, ensure_ascii=False)
         print()
         return
-    print(explain(game))
+    print(explain(game, console_language()))
 
 
 def _score_photo(args) -> int:
@@ -117,5 +126,5 @@ def _score_photo(args) -> int:
         json.dump({"photo": str(args.photo), **result.to_dict()}, sys.stdout, indent=2, ensure_ascii=False)
         print()
     else:
-        print("\n".join(result.lines()))
+        print("\n".join(result.lines(console_language())))
     return 0

@@ -16,33 +16,50 @@ and the hub reads the markers (without it the phone enters them). The folder wri
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..games.base import SetupError, TablehubError
-from ..i18n import T
+from ..i18n import T, Tc, Tn
+from ..usage_i18n import said, say
 
 NAME = "sundacam"
-HELP = "the camera on Sunda to Sahul's laid pieces: enrol the colours from one photo, read a frame"
-DESCRIPTION = HELP + ". See docs/sunda.md."
+HELP = T("the camera on Sunda to Sahul's laid pieces: enrol the colours from one photo, read a frame")
+DESCRIPTION = T("{help}. See docs/sunda.md.", help=HELP)
 #: the pawn colours the camera names (the engine's adapter maps them to players)
 COLOURS = ("red", "yellow", "black", "purple")
+#: a pawn's colour as said
+PAWN_WORDS = {"red": Tc("colour", "red"), "yellow": Tc("colour", "yellow"), "black": Tc("colour", "black"),
+              "purple": Tc("colour", "purple")}
+
+
+def colour_said(colour: str) -> Any:
+    """A pawn colour in the console's language (a name of the owner's own is kept)."""
+    return PAWN_WORDS.get(colour, colour)
+
+
+def marker_word(colour: str) -> Any:
+    """A resource marker's colour in the console's language (the engine's words)."""
+    from ..games.sunda.engine import marker_word as word
+
+    return word(colour)
 
 
 def add_arguments(p) -> None:
     sub = p.add_subparsers(dest="sundacam_command", metavar="enrol|read", required=True)
-    e = sub.add_parser("enrol", help="learn land, water, the cloth and the pawn colours from one photo of the "
-                                     "enrolment layout (docs/sunda.md)")
-    e.add_argument("photo", help="photo by the table's camera of the mat with the enrolment layout (JPEG or PNG)")
-    e.add_argument("--out", required=True, help="folder to write the references to (the hub reads <data>/refs/sunda)")
+    e = sub.add_parser("enrol", help=T("learn land, water, the cloth and the pawn colours from one photo of the "
+                                     "enrolment layout (docs/sunda.md)"))
+    e.add_argument("photo", help=T("photo by the table's camera of the mat with the enrolment layout (JPEG or PNG)"))
+    e.add_argument("--out", required=True, help=T("folder to write the references to (the hub reads <data>/refs/sunda)"))
     e.add_argument("--colours", default=",".join(COLOURS),
-                   help="the pawn colours in the photo, left to right (default red,yellow,black,purple)")
-    e.add_argument("--markers", help="photo of the six resource markers in a row 60 mm above the play area's "
+                   help=T("the pawn colours in the photo, left to right (default red,yellow,black,purple)"))
+    e.add_argument("--markers", help=T("photo of the six resource markers in a row 60 mm above the play area's "
                                      "middle, 30 mm apart, red, orange, yellow, green, blue, purple from the left: "
-                                     "their colours are enrolled (docs/sunda.md)")
-    e.add_argument("--lens", help="the camera's lens calibration (tablehub lens), copied into the folder")
-    e.add_argument("--mat", help="the mat file (tablehub markers) when not the default mat, copied into the folder")
-    r = sub.add_parser("read", help="read one frame: the pieces, their land and water, and the tribes")
+                                     "their colours are enrolled (docs/sunda.md)"))
+    e.add_argument("--lens", help=T("the camera's lens calibration (tablehub lens), copied into the folder"))
+    e.add_argument("--mat", help=T("the mat file (tablehub markers) when not the default mat, copied into the folder"))
+    r = sub.add_parser("read", help=T("read one frame: the pieces, their land and water, and the tribes"))
     r.add_argument("frame")
-    r.add_argument("--refs", required=True, help="the folder written by enrol")
+    r.add_argument("--refs", required=True, help=T("the folder written by enrol"))
 
 
 def _read_image(path: str):
@@ -82,32 +99,39 @@ def run(args) -> int:
             markers = enrol_markers_photo(_read_image(args.markers), learnt, mat=mat, lens=lens, source=args.markers)
         out = write_refs(args.out, learnt, lens_file=args.lens, mat_file=args.mat, markers=markers)
         fmt = lambda v: "L %.0f a %.0f b %.0f" % tuple(float(x) for x in v)  # noqa: E731
-        print(f"Sunda colours enrolled from {args.photo}: land {fmt(learnt.land)}, water {fmt(learnt.water)}, "
-              f"cloth BGR {', '.join(f'{float(x):.0f}' for x in learnt.cloth_bgr)}")
+        cloth = ", ".join(format(float(x), ".0f") for x in learnt.cloth_bgr)
+        say(T("Sunda colours enrolled from {path}: land {land}, water {water}, cloth BGR {cloth}", path=args.photo,
+              land=fmt(learnt.land), water=fmt(learnt.water), cloth=cloth))
         for name, value in learnt.pawns.items():
-            print(f"  {name} pawn: {fmt(value)}")
+            say("  " + said(T("{colour} pawn: {value}", colour=colour_said(name), value=fmt(value))))
         for name, value in (markers or {}).items():
-            print(f"  {name} marker: {fmt(value)}")
+            say("  " + said(T("{colour} marker: {value}", colour=marker_word(name), value=fmt(value))))
         if not markers:
-            print("  resource markers: not enrolled (give --markers PHOTO to have them read; the phone enters them)")
-        print(f"written to {out}/")
-        print(f"next: check with 'tablehub sundacam read FRAME --refs {out}' on a photo of laid pieces; "
-              f"'tablehub run' reads them from <data>/refs/sunda (copy the folder there, or set [vision] refs)")
+            say("  " + said(T("resource markers: not enrolled (give --markers PHOTO to have them read; the phone "
+                              "enters them)")))
+        say(T("written to {folder}/", folder=str(out)))
+        say(T("next: check with 'tablehub sundacam read FRAME --refs {folder}' on a photo of laid pieces; 'tablehub "
+              "run' reads them from <data>/refs/sunda (copy the folder there, or set [vision] refs)", folder=str(out)))
         return 0
 
     reader = load_reader(args.refs)
     frame = _read_image(args.frame)
     reading = reader.read(frame)
     n, t = len(reading.pieces), len(reading.tribes)
-    print(f"{n} piece{'' if n == 1 else 's'}, {t} tribe{'' if t == 1 else 's'}")
+    say(T("{pieces}, {tribes}", pieces=Tn("{n} piece", "{n} pieces", n), tribes=Tn("{n} tribe", "{n} tribes", t)))
     for p in reading.pieces:
-        print(f"  piece at {p['q']},{p['r']} turn {p['turn']}: {p['sides']}"
-              + (f" (joined by {p['join']})" if p.get("join", "water") != "water" else ""))
+        piece = T("piece at {q},{r} turn {turn}: {sides}", q=p["q"], r=p["r"], turn=p["turn"], sides=p["sides"])
+        if p.get("join", "water") != "water":
+            piece = T("{piece} (joined by {join})", piece=piece, join=p["join"])
+        say("  " + said(piece))
     for t in reading.tribes:
-        height = "height ?" if t.height is None else f"height {t.height}"
-        print(f"  tribe at {t.q},{t.r}: top {t.top}, {height}" + (f" (the phone asks: {t.candidates})" if t.ask else ""))
+        height = T("height ?") if t.height is None else T("height {height}", height=t.height)
+        tribe = T("tribe at {q},{r}: top {top}, {height}", q=t.q, r=t.r, top=t.top, height=height)
+        if t.ask:
+            tribe = T("{tribe} (the phone asks: {candidates})", tribe=tribe, candidates=str(t.candidates))
+        say("  " + said(tribe))
     for m in reading.markers:
-        print(f"  {m.marker} marker by {m.q},{m.r}")
+        say("  " + said(T("{colour} marker by {q},{r}", colour=marker_word(m.marker), q=m.q, r=m.r)))
     for line in list(reading.unsure) + list(reading.conflicts):
-        print(f"  unsure: {line}")
+        say("  " + said(T("unsure: {what}", what=line)))
     return 0

@@ -10,33 +10,41 @@ import datetime
 import logging
 import os
 import threading
+from typing import Any
 
 from ..config import ConfigError, VenueConfig, topic_name_error
-from ..i18n import T
+from ..i18n import N_, T, Text, chain
+from ..usage_i18n import say
 from ..games.base import TablehubError
 from ..venue.board import RULES, BoardListener, VenueBoard
 
 NAME = "venue"
-HELP = "serve the venue board: every table of a café or tournament live, standings and CSV (MQTT)"
+HELP = T("serve the venue board: every table of a café or tournament live, standings and CSV (MQTT)")
 log = logging.getLogger(__name__)
 
 
+def ranking_rules() -> Any:
+    """The ranking rules, each with what it ranks by, in the reader's language."""
+    said = [T("{rule}: {means}", rule=key, means=Text(means)) for key, (means, _) in RULES.items()]
+    return chain(said, N_("{first}; {next}"))
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--broker", required=True, help="host name or address of the venue's MQTT broker (Mosquitto)")
-    p.add_argument("--port", type=int, default=0, help="broker port (default 1883, or 8883 with --tls)")
-    p.add_argument("--venue", help="only this venue's tables (default: every venue on the broker)")
-    p.add_argument("--listen", default="0.0.0.0:8090", help="address:port of the page (default 0.0.0.0:8090)")
+    p.add_argument("--broker", required=True, help=T("host name or address of the venue's MQTT broker (Mosquitto)"))
+    p.add_argument("--port", type=int, default=0, help=T("broker port (default 1883, or 8883 with --tls)"))
+    p.add_argument("--venue", help=T("only this venue's tables (default: every venue on the broker)"))
+    p.add_argument("--listen", default="0.0.0.0:8090", help=T("address:port of the page (default 0.0.0.0:8090)"))
     p.add_argument("--rule", choices=tuple(RULES), default="wins",
-                   help="ranking rule of the standings: " + "; ".join(f"{k}: {h}" for k, (h, _) in RULES.items()))
+                   help=T("ranking rule of the standings: {rules}", rules=ranking_rules()))
     p.add_argument("--since", default="today",
-                   help="games that count in the standings: 'today' (since midnight, default), 'all' "
-                        "(every result the broker keeps), or a local time YYYY-MM-DD[THH:MM]")
-    p.add_argument("--username", default="", help="broker user (see mosquitto_passwd)")
+                   help=T("games that count in the standings: 'today' (since midnight, default), 'all' "
+                        "(every result the broker keeps), or a local time YYYY-MM-DD[THH:MM]"))
+    p.add_argument("--username", default="", help=T("broker user (see mosquitto_passwd)"))
     p.add_argument("--password-file", default="",
-                   help="file holding the broker password (default: $TABLEHUB_VENUE_PASSWORD)")
-    p.add_argument("--tls", action="store_true", help="connect with TLS")
-    p.add_argument("--ca-file", default="", help="with --tls: the CA that signed the broker's certificate")
-    p.add_argument("--title", default="", help="heading of the page (default: '<venue> tables')")
+                   help=T("file holding the broker password (default: $TABLEHUB_VENUE_PASSWORD)"))
+    p.add_argument("--tls", action="store_true", help=T("connect with TLS"))
+    p.add_argument("--ca-file", default="", help=T("with --tls: the CA that signed the broker's certificate"))
+    p.add_argument("--title", default="", help=T("heading of the page (default: '<venue> tables')"))
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -92,11 +100,14 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         listener.close()
         raise TablehubError(T("--listen {value}: cannot serve there ({why})", value=args.listen, why=exc.strerror)) from None
-    print(f"venue board: http://{host}:{server.port}/ (broker {settings.broker}:{settings.broker_port}, "
-          f"{'venue ' + args.venue if args.venue else 'every venue'})", flush=True)
+    address = f"http://{host}:{server.port}/"
+    broker = f"{settings.broker}:{settings.broker_port}"
+    say(T("venue board: {address} (broker {broker}, venue {venue})", address=address, broker=broker, venue=args.venue)
+        if args.venue else T("venue board: {address} (broker {broker}, every venue)", address=address, broker=broker),
+        flush=True)
     if not listener.connected.wait(5.0):
-        print(f"venue board: the broker {settings.broker}:{settings.broker_port} does not answer yet; "
-              "retrying in the background", flush=True)
+        say(T("venue board: the broker {broker} does not answer yet; retrying in the background", broker=broker),
+            flush=True)
     stop = threading.Event()
     from ._hub import stop_on_signals
 

@@ -111,7 +111,7 @@ class BoardRecognizer:
 
         reading = self.watch.read(frame)
         if self.watch.last is None:
-            raise VisionError(reading.note or "the board is not found")
+            raise VisionError(reading.note or T("the board is not found"))
         seen = reading.pieces
         pieces: dict[str, int | None] = {}
         guesses: dict[str, tuple[int, ...]] = {}

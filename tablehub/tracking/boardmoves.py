@@ -281,7 +281,8 @@ def perfect_sightings(game: Game) -> BoardSeen:
     pieces = adapter.pieces(game)
     looks = getattr(adapter, "looks", None)
     found = [Sighting(look, pieces[p]) for p, look in looks(game).items()] if looks is not None else []
-    return BoardSeen(dict(pieces), found=found)
+    extras = getattr(adapter, "perfect_extras", None)  # what else the camera reads (Karibik's chests)
+    return BoardSeen(dict(pieces), found=found, extras=extras(game) if extras is not None else {})
 
 
 def board_reading(game: Game, seen: BoardSeen) -> Reading:

@@ -23,7 +23,7 @@ from ..games import new_game
 from ..games.base import Game, TablehubError
 from ..records import Record, RecordError, replay
 from .boardmoves import perfect_sightings, read_seen
-from .script import TurnScript
+from .script import TurnScript, equivalent
 
 
 def _apply(game: Game, actions: list[dict[str, Any]], where: str) -> None:
@@ -41,7 +41,38 @@ def board_view(game: Game) -> dict[str, Any]:
     view: dict[str, Any] = {"kind": "board", "pieces": dict(adapter.pieces(game))}
     if hasattr(adapter, "drawn"):
         view["looks"] = adapter.drawn(game)
+    if hasattr(adapter, "chests_drawn"):  # Karibik: the chests lying on the spaces and aboard the ships
+        view["chests"] = adapter.chests_drawn(game)
     return view
+
+
+#: the most table actions moving no piece that one reading logs together (Karibik: a ship's two chest actions)
+MAX_UNMOVED = 2
+
+
+def _read_unmoved(game: Game, actions: list[dict[str, Any]], i: int, kinds: Any, moves: Any
+                  ) -> tuple[list[dict[str, Any]], int] | None:
+    """The reading of the record's table actions from ``i`` that move no piece but change what the camera sees
+    (Karibik's chest actions: the chests' places): the fewest of them a perfect camera reads as the record has
+    them (``(table, consumed)``), the first of them when the phone is asked which; ``None`` when none changes what
+    the camera sees (the move's end at rest: read as before)."""
+    for k in range(1, MAX_UNMOVED + 1):
+        seq = actions[i:i + k]
+        if len(seq) < k or any(b.get("type") not in kinds or b.get("type") in moves for b in seq):
+            return None
+        after = game.copy()
+        try:
+            _apply(after, seq, "")
+        except RecordError:
+            return None
+        r = read_seen(game, perfect_sightings(after))
+        if r.status == "pending" and equivalent(game, r.actions, seq):
+            return list(seq), k
+        if r.status == "unsure" and any(equivalent(game, c[:1], seq[:1]) for _, c in r.choices):
+            return list(seq[:1]), 1
+        if r.status == "pending" and r.actions and r.actions[0].get("type") in moves:
+            return None
+    return None
 
 
 def board_steps(record: Record) -> list[TurnScript]:
@@ -63,6 +94,16 @@ def board_steps(record: Record) -> list[TurnScript]:
             phone.append(a)
             i += 1
             continue
+        if a.get("type") not in adapter.moves:  # a table action moving no piece (Karibik's chest actions)
+            got = _read_unmoved(game, actions, i, kinds, adapter.moves)
+            if got is not None:
+                table, consumed = got
+                _apply(game, table, f"{record.source}: action {i}")
+                steps.append(TurnScript(len(steps) + 1, game.current_player, before=phone, table=table,
+                                        view=board_view(game)))
+                phone = []
+                i += consumed
+                continue
         j = i
         legs = getattr(adapter, "legs", True)  # Karibik: a ship's sails with nothing done between are one move
         while j < len(actions) and actions[j].get("type") in adapter.moves and (legs or j == i):

@@ -15,8 +15,11 @@ with each piece on the space the phone's set-up screen names (the owner's way, o
 references folder in the format ``tablehub boardcam`` writes, and loaded as the hub loads a game's
 board references (:func:`~.boardcam.load_recognizer`).
 
-Chests are not drawn (chests lying on towns and chests aboard ships are not read: the phone enters
-the chest actions); nor are pieces' heights (no parallax).
+Chests (an adapter with ``chests_drawn``: Karibik) are drawn as the step leaves them: face up with their
+printed value or face down on their spaces, put down beside what stands there and left where they lie, and
+aboard the ships anywhere on the deck (``vision.sim.boardtable.deck_spot``), where a chest stays while its
+ship sails; the enrolment adds the chests' values (step 3), so the camera reads the chest actions.
+Pieces' heights are not drawn (no parallax).
 """
 from __future__ import annotations
 
@@ -55,6 +58,7 @@ class SimBoardTable(ScriptedTable):
         self._camera_model: Any = None
         self._art: Any = None
         self._still: tuple[Shot, np.ndarray, Any] | None = None
+        self.enrol_notes: list[str] = []  # what the enrolment refused (the chests' values too blurred to read)
 
     @property
     def art_name(self) -> str:
@@ -74,27 +78,69 @@ class SimBoardTable(ScriptedTable):
         from vision.sim.boardtable import BoardPiece, piece_for_look, place_piece
 
         rng = np.random.default_rng(self.seed)
+        chest_rng = np.random.default_rng(self.seed + 7)  # the chests' spots: the ships' stay as without chests
         names = self.piece_names()
         drawn: dict[str, tuple[int, Any, Any, Any]] = {}  # name -> (space, look, piece, footprint)
+        lying: list[tuple[int, str, int, Any, Any]] = []  # the chests on the spaces: (space, face, value, piece, fp)
         for t in self.turns:
             reach = None
             looks = t.view.get("looks") or {}
+            chests = t.view.get("chests") or {}
+            aboard = chests.get("aboard") or {}
             drawn = {n: d for n, d in drawn.items() if n in t.view["pieces"]}  # taken off the board
             for name, space in t.view["pieces"].items():
                 look = looks.get(name)
                 if name in drawn and drawn[name][0] == space and drawn[name][1] == look:
+                    piece = drawn[name][2]
+                    if piece.carries != aboard.get(name, 0):  # a chest taken aboard, or off: the ship stays
+                        drawn[name] = (space, look, _laden(piece, aboard.get(name, 0), chest_rng), drawn[name][3])
+                        reach = (piece.x_mm, piece.y_mm)
                     continue
                 if look is not None:  # pieces that look alike: drawn by their look (docs/boardcam.md)
                     kind, idx, mark = piece_for_look(look["look"], look.get("pearl"))
                 else:
                     kind, idx, mark = "ship", names.index(name), None
-                others = [d[3] for n, d in drawn.items() if n != name]
+                others = [d[3] for n, d in drawn.items() if n != name] + [c[4] for c in lying]
                 x, y, yaw, fp = place_piece(self.board.polygons[space], kind, rng, others, tries=40)
-                drawn[name] = (space, look, BoardPiece(kind, idx, x, y, yaw, mark), fp)
+                old = drawn.get(name)
+                piece = BoardPiece(kind, idx, x, y, yaw, mark)
+                if aboard.get(name):  # a ship sails with its chest where it lay on the deck
+                    piece = _laden(piece, aboard[name], chest_rng, old[2] if old else None)
+                drawn[name] = (space, look, piece, fp)
                 reach = (x, y)
-            t.view = dict(t.view, drawn=[d[2] for d in drawn.values()],
+            lying, put = self._lay_chests(lying, chests.get("lying") or {}, drawn, chest_rng)
+            reach = put or reach
+            t.view = dict(t.view, drawn=[d[2] for d in drawn.values()] + [c[3] for c in lying],
                           reach=reach or (self.board.size[0] / 2, self.board.size[1] / 2))
         self._placed = True
+
+    def _lay_chests(self, lying: list[tuple[int, str, int, Any, Any]], want: dict[int, list[tuple[str, int]]],
+                    drawn: dict[str, tuple[int, Any, Any, Any]], rng: np.random.Generator
+                    ) -> tuple[list[tuple[int, str, int, Any, Any]], tuple[float, float] | None]:
+        """The chests lying on the spaces as ``want`` has them (space -> (face, value) each): a chest still there
+        keeps its spot, one gone is taken off, a new one is put down beside what stands there. Returns them and
+        where the last was put (the hand's reach)."""
+        from vision.sim.boardtable import BoardPiece, place_piece
+
+        left = list(lying)
+        out: list[tuple[int, str, int, Any, Any]] = []
+        new: list[tuple[int, str, int]] = []
+        for space, chests in want.items():
+            for face, value in chests:
+                keep = next((c for c in left if c[:3] == (int(space), face, int(value or 0))), None)
+                if keep is not None:
+                    left.remove(keep)
+                    out.append(keep)
+                else:
+                    new.append((int(space), face, int(value or 0)))
+        put = None
+        for space, face, value in new:
+            others = [d[3] for d in drawn.values()] + [c[4] for c in out]
+            kind = "chest_up" if face == "up" else "chest_down"
+            x, y, yaw, fp = place_piece(self.board.polygons[space], kind, rng, others, tries=40)
+            out.append((space, face, value, BoardPiece(kind, value if face == "up" else 0, x, y, yaw), fp))
+            put = (x, y)
+        return out, put
 
     def piece_names(self) -> list[str]:
         """The pieces the game places, in the order of their looks (Karibik: the six ships)."""
@@ -186,6 +232,23 @@ class SimBoardTable(ScriptedTable):
         out = write_refs(folder, spec if isinstance(spec, str) else "provisional", self.board, ref, lens=lens,
                          game=self.record.setup.game)
         PieceBook(templates).save(out / "pieces.json")
+        if getattr(self.adapter, "chest_values", None):  # step 3: the chests' printed values
+            from vision import VisionError
+            from vision.chests import enrol_values
+
+            from ..board_enrolment import chest_spots
+
+            spots = chest_spots(self.adapter, self.board)
+            photo, _ = render_board_scene(self.scene([spot_piece(s, c[s.space], i) for i, s in enumerate(spots)],
+                                                     ENROL_POSE), cam, rng, size=self.size)
+            reg = registrar.register(photo)
+            if reg is None:
+                raise RuntimeError("the simulated chests' enrolment photo was not registered")
+            try:
+                enrol_values(photo, reg.to_image, ref.canvas, ref.ppm,
+                             [(int(s.carries), *c[s.space]) for s in spots]).save(out / "chests.json")
+            except VisionError as exc:  # the owner is told so, and the phone enters the chests' values
+                self.enrol_notes.append(str(exc))
         return out
 
     def recognizer(self, folder: str | Path | None = None) -> Any:
@@ -200,6 +263,21 @@ class SimBoardTable(ScriptedTable):
                 from None
         folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="tablehub-boardrefs-"))
         return load_recognizer(self.record.setup.game, self.enrol(folder))
+
+
+def _laden(piece: Any, value: int, rng: np.random.Generator, before: Any = None) -> Any:
+    """``piece`` (a ship) carrying a chest of ``value`` (0: none): where it lay on the deck before when it is the
+    same chest (``before``: the ship as last drawn), else anywhere on the deck a player puts it
+    (``vision.sim.boardtable.deck_spot``)."""
+    from dataclasses import replace
+
+    from vision.sim.boardtable import deck_spot
+
+    if not value:
+        return replace(piece, carries=0, deck=None)
+    if before is not None and before.carries == value and before.deck is not None:
+        return replace(piece, carries=value, deck=before.deck)
+    return replace(piece, carries=value, deck=deck_spot(rng))
 
 
 #: the value of the chest a ship carries in its enrolment photo (any value: the print is not what a ship's template

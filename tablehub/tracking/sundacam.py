@@ -15,6 +15,7 @@ import numpy as np
 
 from ..i18n import T
 from .layoutmoves import LayoutSeen
+from .sundaheights import StackHistory, stack_patch
 
 
 #: while the table holds fewer pieces than this, each still frame is read from scratch: the lattice fitted to
@@ -28,6 +29,8 @@ class SundaRecognizer:
         self.previous: Any = None
         self.last_ms: dict[str, float] = {}
         self._set_of: Any = None  # the set of pieces the reader was last given (use_game)
+        self.heights = StackHistory()   # tribe heights from the frames before (tablehub/tracking/sundaheights.py)
+        self._pawns_of: tuple[int, Any] | None = None   # the game's pawns on the table and last challenge (use_game)
 
     def __call__(self, frame: np.ndarray) -> LayoutSeen:
         try:
@@ -35,13 +38,14 @@ class SundaRecognizer:
             reading = self.reader.read(frame, previous=previous)
         except Exception:
             self.previous = None  # read from scratch next time
+            self.heights.lost_frame()
             raise
         self.previous = reading
         self.last_ms = dict(reading.ms)
         observation = {
             "pieces": [{"q": int(p["q"]), "r": int(p["r"]), "turn": int(p["turn"]), "sides": p["sides"],
                         "join": p.get("join", "water")} for p in reading.pieces],
-            "tribes": [t.to_dict() for t in reading.tribes],
+            "tribes": self.tribes(frame, reading),
             "markers": [m.to_dict() for m in getattr(reading, "markers", ())],
             "unsure": list(reading.unsure),
             "conflicts": list(reading.conflicts),
@@ -49,10 +53,42 @@ class SundaRecognizer:
         notes: list[Any] = [T("the camera is unsure of {what}", what=u) for u in reading.unsure[:3]]
         return LayoutSeen(observation, notes)
 
+    def tribes(self, frame: np.ndarray, reading: Any) -> list[dict[str, Any]]:
+        """The reading's tribes, with the heights the frames before tell where this frame cannot
+        (:class:`~tablehub.tracking.sundaheights.StackHistory`; ``height_from`` says which told it)."""
+        tribes = list(reading.tribes)
+        patches: list[Any] = []
+        loc = getattr(reading, "_loc", None)
+        rect = getattr(self.reader, "rect", None)
+        nadir = None
+        if tribes and loc is not None and rect is not None:
+            size = (frame.shape[1], frame.shape[0])
+            try:
+                nadir = self.reader._camera(size, loc.homography)[0]
+            except Exception:  # no camera model: the window round the base only grows
+                nadir = None
+
+            def to_image(pts: np.ndarray) -> np.ndarray:
+                return rect.mat_to_image(pts, loc, size)
+            for t in tribes:
+                patches.append(stack_patch(frame, to_image, t.mat_mm, nadir, getattr(t, "parallax_per_pawn_mm", 3.0)))
+        else:
+            patches = [None] * len(tribes)
+        return self.heights.update([t.to_dict() for t in tribes], [t.mat_mm for t in tribes], patches)
+
     def use_game(self, game: Any) -> None:
         """Read with ``game``'s set of prints as a constraint (``SundaReader.use_set``, vision/sundaset.py): the
         owner's recorded set, or the packaged provisional one. Told by the tracker before each read; the set is
         taken again only when it is another set."""
+        tribes = getattr(game, "tribes", None)
+        if isinstance(tribes, dict):
+            # a pawn can leave the table only by a challenge (its dice entered on the phone) or an undo: the stacks
+            # that change in the next frame are then not taken as grown by a pawn (tablehub/tracking/sundaheights.py)
+            now = (sum(len(v) for v in tribes.values()), getattr(game, "last_challenge", None))
+            if self._pawns_of is not None and (now[0] < self._pawns_of[0] or (now[1] is not None
+                                                                               and now[1] != self._pawns_of[1])):
+                self.heights.pawns_may_leave()
+            self._pawns_of = now
         pieces = getattr(getattr(game, "set", None), "pieces", None)
         if pieces is None or pieces is self._set_of:
             return
@@ -62,3 +98,5 @@ class SundaRecognizer:
     def reset(self) -> None:
         """Another game: read the table afresh."""
         self.previous = None
+        self.heights.reset()
+        self._pawns_of = None

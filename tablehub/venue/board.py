@@ -23,15 +23,16 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..config import VenueConfig
+from ..i18n import N_
 from . import payloads
 
 log = logging.getLogger(__name__)
 
 #: ranking rules the organiser can pick: name -> (help, sort key of a standings row, larger first)
 RULES: dict[str, tuple[str, Callable[[dict[str, Any]], tuple]]] = {
-    "wins": ("most wins, then most points", lambda r: (r["wins"], r["points"])),
-    "points": ("most points, then most wins", lambda r: (r["points"], r["wins"])),
-    "average": ("best points per game, then most wins", lambda r: (r["average"], r["wins"])),
+    "wins": (N_("most wins, then most points"), lambda r: (r["wins"], r["points"])),
+    "points": (N_("most points, then most wins"), lambda r: (r["points"], r["wins"])),
+    "average": (N_("best points per game, then most wins"), lambda r: (r["average"], r["wins"])),
 }
 
 

@@ -110,7 +110,7 @@ def test_a_commands_error_is_written_in_the_owners_language(argv, english, scrat
 
 
 def test_the_help_is_headed_in_the_owners_language(monkeypatch, capsys):
-    """argparse's headings and its own help line (the commands' help texts stay English: not translated yet)."""
+    """argparse's headings and its own help line (the commands' help texts: tests/i18n/test_rest4.py)."""
     from tablehub.cli import main
 
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
@@ -458,7 +458,9 @@ def test_every_visionfiles_and_cli_entry_says_something_else_than_english():
 
     same = {("fr", "photos"), ("fr", "options"), ("fr", "[vision] mat: {why}"), ("de", "[vision] mat: {why}"),
             ("de", "--host {host}: {why}"), ("de", "--venue {value}: {why}"),
-            ("de", "{piece} ({score}) or {other} ({other_score})?"), ("de", "{where}.rotation: {why}")}
+            ("de", "{piece} ({score}) or {other} ({other_score})?"), ("de", "{where}.rotation: {why}"),
+            ("fr", "gpio"), ("fr", "lgpio"), ("de", "lgpio"), ("fr", "service"),  # doctor's check names
+            ("de", "{line}; {why} -> tablehub games export {id}")}
     lazy = [f"{e.language} {e.area}.po:{e.line}: {e.msgid!r}" for lang in LANGS for e in catalog_entries(lang)
             if e.area in ("cli", "visionfiles") and has_words(re.sub(r"%\(\w+\)\w", "", e.msgid))
             and (lang, e.msgid) not in same and any(s == e.msgid for s in e.strings)]

@@ -93,19 +93,25 @@ def test_a_full_reading_records_its_cpu_per_stage(neuesland):
     assert rec.clock.per_reading_ms()["start"] < ms["start"] / 5
 
 
+def _board_canvas(neuesland):
+    """A rendered 30-tile board read once: the recogniser's classifier and the 3 x 3 cells round the start,
+    sampled as a reading samples them."""
+    rec = neuesland.recognizer()
+    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
+    obs = rec.observe(frame)
+    size = (frame.shape[1], frame.shape[0])
+    gc = GridSampler().sample(frame, lambda p: rec.rectifier.mat_to_image(p, rec.rectifier.last, size),
+                              None, obs.grid, -1, -1, 3, 3)
+    return rec.classifier, gc
+
+
 @pytest.mark.shared
 def test_block_scores_of_a_few_templates_equal_those_of_all(neuesland):
     """Block scores of a covered cell for a few templates (taken from the per-level terms kept on the classifier)
     are those the same templates get among all of them, at the same offsets; and the same on a second call."""
     from vision.tiles import FeatureCanvas
 
-    rec = neuesland.recognizer()
-    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
-    obs = rec.observe(frame)
-    clf = rec.classifier
-    size = (frame.shape[1], frame.shape[0])
-    gc = GridSampler().sample(frame, lambda p: rec.rectifier.mat_to_image(p, rec.rectifier.last, size),
-                              None, obs.grid, -1, -1, 3, 3)
+    clf, gc = _board_canvas(neuesland)
     for covered in (True, False):
         fc = FeatureCanvas(gc)
         top, left = fc.top_left(0, 0)
@@ -123,6 +129,42 @@ def test_block_scores_of_a_few_templates_equal_those_of_all(neuesland):
             assert np.array_equal(dy, dy_all[js]) and np.array_equal(dx, dx_all[js])
             again = clf._block_grid(fc, level, js, t0, l0, 1)
             assert np.array_equal(again[0], s)
+
+
+@pytest.mark.shared
+def test_block_scores_at_many_places_at_once_are_those_of_one_place_at_a_time(neuesland):
+    """The covered cells' searches made for all of them at once (``_block_grids``: windows gathered and their terms
+    made together, the products stacked) give each place the scores and offsets of ``_block_grid`` alone, to the
+    bit: with one template set for all places and with one per place, where something is covered and where not."""
+    from vision.tiles import FeatureCanvas
+
+    clf, gc = _board_canvas(neuesland)
+    fc = FeatureCanvas(gc)
+    cover = np.zeros(fc.bgr.shape[:2], np.float32)
+    for x, y in ((0, 0), (1, 0), (-1, 1)):
+        top, left = fc.top_left(x, y)
+        cover[top + 10:top + 22, left + 14:left + 26] = 1.0     # figure-sized covered spots on three cells
+    fc.set_occlusion(cover)
+    places = [fc.top_left(x, y) for y in range(-1, 2) for x in range(-1, 2)] + [(0, 0)]   # the canvas corner: clipped
+    rng = np.random.default_rng(5)
+    for level, reach in ((1, 1), (1, 3), (0, 1)):
+        at = [(t // 2, lf // 2) if level else (t, lf) for t, lf in places]
+        for jss in (np.arange(len(clf.half)), np.array([3, 17, 40, 200]),
+                    [rng.choice(len(clf.half), 1, replace=False) for _ in at],
+                    [rng.choice(len(clf.half), int(rng.integers(2, 30)), replace=False) for _ in at]):
+            many = clf._block_grids(fc, level, jss, at, reach)
+            assert len(many) == len(at)
+            for i, (t, lf) in enumerate(at):
+                one = clf._block_grid(fc, level, jss if not isinstance(jss, list) else jss[i], t, lf, reach)
+                for a, b in zip(many[i], one):
+                    assert np.array_equal(a, b), (level, reach, i, a, b)
+    # the classifier's covered-cell candidates for several cells at once are those of one cell at a time
+    cells = [(x, y) for y in range(-1, 2) for x in range(-1, 2)]
+    s1, _ = clf.coarse_scores(fc, cells)
+    tops = np.array([fc.top_left(x, y) for x, y in cells])
+    together = clf._hard_candidates_many(fc, list(range(len(cells))), tops, s1)
+    for n in range(len(cells)):
+        assert together[n] == clf._hard_candidates_many(fc, [n], tops, s1)[n]
 
 
 def test_canvas_scores_are_the_normalised_correlation_at_every_shift():
@@ -265,3 +307,17 @@ def test_a_window_at_the_figures_scale_any_and_all_by_blocks():
         assert np.array_equal(_any_of_blocks(mask, s), want)
         assert np.array_equal(~_any_of_blocks(~mask, s), mask.reshape(6, s, 4, s).all(axis=(1, 3)))
         assert want.any() and not want.all()
+
+
+def test_the_median_of_8_bit_colours_by_counting_is_numpys():
+    """The bare mat's colour in a figure's window (``_median_u8``, issue 14's CPU) is ``np.median`` of the pixels as
+    float32, value and type, for odd and even counts, spread and crowded levels."""
+    from vision.recognize import _median_u8
+
+    rng = np.random.default_rng(7)
+    for n in (20, 21, 22, 101, 4000, 4001):
+        for lo, hi in ((0, 256), (100, 103), (250, 256)):
+            v = rng.integers(lo, hi, (n, 3)).astype(np.uint8)
+            want = np.median(v.astype(np.float32), axis=0)
+            got = _median_u8(v)
+            assert got.dtype == want.dtype and np.array_equal(got, want), (n, lo, hi, got, want)

@@ -13,6 +13,8 @@ frame's light is the enrolment's), and the enrolment now records its light for r
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -150,3 +152,130 @@ def test_refs_without_a_recorded_light_are_read_as_before(field_suedsee, monkeyp
                      colours=colours)
     assert np.array_equal(rec.refs.images, refs.images)
     assert [c.lab for c in rec.colours.colours] == [c.lab for c in colours.colours]
+
+
+@pytest.fixture(scope="module")
+def bench_field_default_seed_1():
+    """The bench's ``field/default`` row at seed 1 (both cameras): its enrolment and its game's first frame."""
+    from vision.enroll import enrol_simulated
+    from vision.sim import render
+
+    if not SUEDSEE.is_file():
+        pytest.skip(f"{SUEDSEE} is absent")
+    setup = BENCH.game_setup("suedsee", None)
+    rng = np.random.default_rng(1 * 1000 + BENCH.LEVELS.index("default") * 17 + len("suedsee") + 7919)
+    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, BENCH.enrolment_camera("default", FAMILY),
+                                          rng, size=BENCH.SIZE, geometry=setup.geometry,
+                                          mat_colour=BENCH.mat_colour_of(FAMILY))
+    mat = Mat.default()
+    rec = Recognizer(setup.catalog, refs, mat, geometry=setup.geometry, colours=colours,
+                     rectifier=Rectifier(mat, lens=lens))
+    first, lattice = BENCH.first_frame(setup.catalog, rng, mat)
+    first.mat_colour = BENCH.mat_colour_of(FAMILY)
+    frame, _ = render(first, setup.art, BENCH.camera_of(FAMILY, "default"), rng, BENCH.SIZE, geometry=setup.geometry,
+                      shapes=setup.true_regions)
+    return rec, frame, lattice
+
+
+def test_the_bench_field_default_first_frame_fixes_the_grid(bench_field_default_seed_1):
+    """79.46 % of Südsee's tiles were right on that row: its first frame's grid came out 3.0 degrees off (the lone
+    start tile's place not clear: D2, cut a millimetre off, counted as another picture)."""
+    rec, frame, lattice = bench_field_default_seed_1
+    grid, fallback = _grid_and_fallback(rec, frame)
+    assert not fallback, "the start tile's place was clear (its twins D1, D2 stand at the same place and turn)"
+    assert _angle_error(grid, lattice) <= 0.5, f"grid {grid} against the tile laid at {lattice}"
+    assert np.hypot(grid.origin_mm[0] - lattice[0][0], grid.origin_mm[1] - lattice[0][1]) <= 1.5
+
+
+def test_a_twin_cut_a_millimetre_off_by_the_enrolment_is_still_a_twin(bench_field_default_seed_1):
+    """The enrolment cuts each reference where it finds the tile, to about a pixel (a millimetre), its small turn
+    left in. Compared where they were cut, D2 (cut 1.1 mm and 0.9 degrees from the start tile in this enrolment)
+    differed from the start tile on 13 % of the pixels and was no twin; laid against each other first, 4.5 %."""
+    rec, *_ = bench_field_default_seed_1
+    assert rec._start_and_twins() == {("start", 0), ("D1", 0), ("D2", 0)}
+
+
+@functools.lru_cache(maxsize=2)
+def _bench_boards(level: str, seed: int, boards: int):
+    """The first ``boards`` boards of the bench's Südsee ``field/<level>`` row at ``seed`` (both cameras), made as
+    ``benchmarks/vision.py``'s ``run_level`` makes them: the recogniser, the game's grid, [(frame, truth)]."""
+    from vision.enroll import enrol_simulated
+    from vision.sim import render
+
+    setup = BENCH.game_setup("suedsee", None)
+    rng = np.random.default_rng(seed * 1000 + BENCH.LEVELS.index(level) * 17 + len("suedsee") + 7919)
+    camera, cloth, shapes = BENCH.camera_of(FAMILY, level), BENCH.mat_colour_of(FAMILY), setup.true_regions
+    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, BENCH.enrolment_camera(level, FAMILY), rng,
+                                          size=BENCH.SIZE, geometry=setup.geometry, mat_colour=cloth)
+    mat = Mat.default()
+    rec = Recognizer(setup.catalog, refs, mat, geometry=setup.geometry, colours=colours,
+                     rectifier=Rectifier(mat, lens=lens))
+    first, lattice = BENCH.first_frame(setup.catalog, rng, mat)
+    first.mat_colour = cloth
+    frame0, _ = render(first, setup.art, camera, rng, BENCH.SIZE, geometry=setup.geometry, shapes=shapes)
+    grid0 = rec.observe(frame0).grid
+    lo, hi = 40, min(84, sum(setup.catalog.counts.values()))
+    out = []
+    for b in range(boards):
+        n = int(rng.integers(lo, hi + 1))
+        scene = BENCH.random_board(setup.catalog, setup.geometry, rng, n, 10, BENCH.SLOPPINESS[level],
+                                   lattice=lattice, true_regions=shapes)
+        scene.mat_colour = cloth
+        cam = BENCH.board_camera(FAMILY, level, b, mat, rng)
+        out.append(render(scene, setup.art, cam, rng, BENCH.SIZE, geometry=setup.geometry, shapes=shapes))
+    return rec, grid0, out
+
+
+def _wrong_tiles(obs, truth) -> dict:
+    want = {(w["x"], w["y"]): (w["tile"], w["rotation"]) for w in truth.tiles}
+    return {c: (g.tile, g.rotation) for c, g in obs.tiles.items() if want.get(c) != (g.tile, g.rotation)}
+
+
+def test_a_reef_strip_the_colour_of_a_red_figure_is_read_as_the_art_it_is():
+    """Cause 4: under the field camera's warm light Südsee's red reef lies near the red figures' colour. On the
+    bench's ``field/hard`` board 0 (seed 1) the reef strip that runs from A2's edge to its island passed the covered
+    test as a figure; the classifier left it out, A2 and B1 (its twin without the strip) then looked alike, A2 was
+    guessed as B1 (confidence 0.4, a hidden twin) and a red figure was reported on it where there is none."""
+    if not SUEDSEE.is_file():
+        pytest.skip(f"{SUEDSEE} is absent")
+    rec, grid0, boards = _bench_boards("hard", 1, 3)
+    frame, truth = boards[0]
+    obs = rec.observe(frame, grid=grid0)
+    t = obs.tiles[(2, 1)]
+    assert (t.tile, t.rotation) == ("A2", 180), t
+    assert not t.hidden_twins and t.confidence >= 0.5
+    assert not [f for f in obs.figures if (f.x, f.y) == (2, 1)], "no figure stands on A2"
+    assert not _wrong_tiles(obs, truth)
+
+
+def test_no_tile_is_read_on_the_mats_markers():
+    """On the bench's ``field/hard`` board 2 (seed 1) the two corner cells that lie over the mat's markers (56 % of
+    each) were read as the all-sea tile C (confidence 0.34): a marker's black square reads as a black figure, and
+    a covered cell passes a lower bar. A tile cannot lie on a marker the rectifier sees (one laid over a marker
+    hides it and is read: tests/vision/test_coverage.py)."""
+    if not SUEDSEE.is_file():
+        pytest.skip(f"{SUEDSEE} is absent")
+    rec, grid0, boards = _bench_boards("hard", 1, 3)
+    frame, truth = boards[2]
+    obs = rec.observe(frame, grid=grid0)
+    assert not _wrong_tiles(obs, truth)
+    markers = Mat.default().marker_ids
+    assert rec._on_marker(grid0, (-7, 7), markers) > 0.5 and rec._on_marker(grid0, (0, 0), markers) == 0.0
+    assert rec._on_marker(grid0, (-7, 7), ()) == 0.0, "a marker not seen (a tile on it) does not count"
+
+
+def test_reef_bands_taken_for_figures_do_not_leave_glyph_twins_guessed():
+    """Cause 4 at its widest: on the bench's ``field/hard`` board 0 (seed 2) whole reef bands passed the covered
+    test, and U2, V2, E2, N1 and W2 were guessed as twins (confidence 0.4, hidden twins: U1, V1, E1, I, U1), W2 with
+    two phantom figures on it. Every one of the pieces their art explains, uncovered, reads them clearly."""
+    if not SUEDSEE.is_file():
+        pytest.skip(f"{SUEDSEE} is absent")
+    rec, grid0, boards = _bench_boards("hard", 2, 1)
+    frame, truth = boards[0]
+    obs = rec.observe(frame, grid=grid0)
+    for cell, tile in (((-4, -3), ("U2", 0)), ((-6, -2), ("V2", 180)), ((-2, -4), ("E2", 0)),
+                       ((-4, -4), ("N1", 270)), ((-1, -2), ("W2", 0))):
+        t = obs.tiles[cell]
+        assert (t.tile, t.rotation) == tile and not t.hidden_twins, t
+    assert not [f for f in obs.figures if (f.x, f.y) == (-1, -2)], "no figure stands on W2"
+    # (the board's other errors: D1 at (0, 3) read as the start tile, and on OpenCV 4.11 M at (1, 0); not this cause)

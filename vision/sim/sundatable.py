@@ -56,6 +56,9 @@ PAWN_COLOURS = ("red", "yellow", "black", "purple")
 #: resource markers: flat tokens, provisional look (the real set's are not public), one per colour of the engine's
 #: ``marker_word``; their numbers 1-6 are the provisional set's (tablehub/games/sunda/pieces.json)
 MARKER_MM = 6.0
+#: where a hand lays a resource marker: (nearest, farthest mm from its node) and the clearance (mm) it keeps from the
+#: stacks and the other markers, tried in turn (the first where the land allows)
+MARKER_ROOM = (((11.0, 17.0), 2.0), ((8.0, 22.0), 2.0), ((8.0, 22.0), 0.5))
 MARKER_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 #: the piece's corners in its own frame (c0 at the origin, c1 at 1,0), as the pieces file has them
 FRAME = np.array([[0.0, 0.0], [1.0, 0.0], [1.5, SQ3 / 2], [0.5, SQ3 / 2]])
@@ -314,14 +317,20 @@ def _draw_markers(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: 
         hand = np.random.default_rng([scene.hand_seed, 3, md["q"] + 1000, md["r"] + 1000])
         node = unit_xy(md["q"], md["r"]) @ M + origin
         at = None
-        for _ in range(200):
-            p = node + float(hand.uniform(11.0, 17.0)) * np.array([math.cos(a := float(hand.uniform(0, 2 * math.pi))),
-                                                                     math.sin(a)])
-            if on_land(p) and all(np.linalg.norm(p - c) >= rad for c, rad in keep_off):
-                at = p
+        # a hand lays it 11-17 mm from the node; where the land there is taken (a thin spit, a tall stack leaning
+        # over it, the tribe's other markers) a little farther or nearer, and at last touching the other markers
+        for (near, far), clear in MARKER_ROOM:
+            for _ in range(200):
+                p = node + float(hand.uniform(near, far)) * np.array([math.cos(a := float(hand.uniform(0, 2 * math.pi))),
+                                                                       math.sin(a)])
+                if on_land(p) and all(np.linalg.norm(p - c) >= rad - 2.0 + clear for c, rad in keep_off):
+                    at = p
+                    break
+            if at is not None:
                 break
         if at is None:
-            raise VisionError(f"sunda scene: markers: no room on land near {md['q']},{md['r']} for the {name} marker")
+            raise VisionError(f"sunda scene: markers: no room on land within {MARKER_ROOM[-1][0][1]:.0f} mm of "
+                              f"{md['q']},{md['r']} for the {name} marker")
         keep_off.append((at, MARKER_MM + 2.0))
         draw(name, at)
         out.append({"marker": name, "q": md["q"], "r": md["r"], "centre_mm": at.tolist()})

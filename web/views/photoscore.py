@@ -144,7 +144,9 @@ def photoscore() -> Response:
         raise ApiError(400, exc.text) from None  # a Text reads in the phone's language
     finally:
         release()
-    return jsonify(ok=True, lines=result.lines(), **result.to_dict())
+    from ..language import current
+
+    return jsonify(ok=True, lines=result.lines(current()), **result.to_dict())  # the report in the phone's language
 
 
 def _game_and_names(body: dict[str, Any]) -> tuple[str, dict[str, str] | None]:

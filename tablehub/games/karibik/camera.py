@@ -30,9 +30,11 @@ at rest ends the move (:meth:`KaribikBoardMoves.at_rest`).
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...i18n import T, Text
+from ...tracking.holds import DISAGREES, MAYBE, check_holds, presence_fits, values_fit
 from .board import CHEST_MAX, CHEST_MIN, Board
 
 #: the most shortest ways offered as choices
@@ -78,10 +80,10 @@ class KaribikBoardMoves:
     stands; ``at_rest(game)`` what NEXT logs when nothing moved; ``table_actions`` the action
     types NEXT logs; ``board(game)`` / ``load(spec)`` the printed board (size, space polygons)."""
 
-    #: the action types the camera's readings log (with NEXT or a phone choice); the rest is the phone's
-    #: (chest actions the camera reads are logged from its reading all the same, pending or a phone choice; they
-    #: stay the phone's here while the simulated table and the recorded-game scripts do not draw chests)
-    table_actions = frozenset({"sail", "end_move"})
+    #: the action types the camera's readings log (with NEXT or a phone choice); the rest is the phone's (the bids,
+    #: the cards, the table's draws). The chest actions are read with the chests' values enrolled; without them the
+    #: phone enters them (the recognizer then sees no chests: ``extra_candidates`` is not asked)
+    table_actions = frozenset({"sail", "end_move", *CHEST_ACTIONS})
     #: the actions that move pieces (the camera sees where they end up, not the way)
     moves = frozenset({"sail"})
     #: a space holds one ship at most: two seen on one space means one of them is misread
@@ -185,6 +187,25 @@ class KaribikBoardMoves:
 
     # ------------------------------------------------------------------ chests
 
+    def holds(self, game: Any) -> dict[str, str | None]:
+        """What each ship carries in ``game`` (the chest, named by its town, or ``None``): the history the
+        tracker answers a hold's value from (``tablehub.tracking.holds``)."""
+        return dict(game.hold)
+
+    def perfect_extras(self, game: Any) -> dict[str, Any]:
+        """What a perfect camera reads of the chests of ``game`` (the recorded-game scripts)."""
+        view = chest_view(game)
+        spaces = {space: [("up", v) for v in up] + [("down", None)] * down
+                  for space, (up, down) in view["spaces"].items()}
+        return {"chests": TableChests(spaces, dict(view["aboard"]))}
+
+    def chests_drawn(self, game: Any) -> dict[str, Any]:
+        """How the simulated table draws the chests of ``game``: ``lying`` (space -> ("up", value) or
+        ("down", 0) each), ``aboard`` (ship -> the value it carries, 0 for none)."""
+        view = chest_view(game)
+        lying = {space: [("up", v) for v in up] + [("down", 0)] * down for space, (up, down) in view["spaces"].items()}
+        return {"lying": lying, "aboard": dict(view["aboard"])}
+
     def extra_candidates(self, game: Any, moved: Mapping[str, tuple[int, int]], extras: Mapping[str, Any]
                          ) -> tuple[list[list[dict[str, Any]]], Text | str] | None:
         """The readings of what the camera saw of the chests (``extras["chests"]``: a
@@ -203,18 +224,35 @@ class KaribikBoardMoves:
         after = [_played(game, b) for b in bases]
         if all(t is not None and chests_fit(chest_view(t), seen) for t in after):
             return None  # the chests are where the game has them
+        # the history is the answer, a hold's value read on the deck a check (tablehub.tracking.holds): when only
+        # holds' values differ from the game's, it takes a chest action whose every changed hold is read agreeing
+        history_fits = all(t is not None and chests_fit(chest_view(t), seen, values=False) for t in after)
+        # fewer chests seen on a space than the game has, the holds as it has them: some hidden, the history stands
+        # (a chest action that explains what the camera saw exactly is taken first, below)
+        hidden = all(t is not None and chests_fit(chest_view(t), seen, values=False, hidden_ok=True) for t in after)
         if getattr(game, "phase", None) != "move":
+            if history_fits or hidden:
+                return None  # a hold's value misread, or a chest hidden: the game's stand
             return [], T("the chests moved, but no ship is being moved now ({waiting})", waiting=game.waiting_for())
         out: list[list[dict[str, Any]]] = []
+        loose: list[list[dict[str, Any]]] = []
         for base, trial in zip(bases, after):
             if trial is None:
                 continue
             for seq in _chest_sequences(trial):
                 t2 = _played(trial, seq)
-                if t2 is not None and chests_fit(chest_view(t2), seen):
-                    out.append(base + seq)
-            if out:  # the fewest chest actions that explain it
+                if t2 is None:
+                    continue
+                if chests_fit(chest_view(t2), seen):
+                    if not history_fits or _holds_read_agreeing(trial, t2, seen):
+                        out.append(base + seq)
+                elif not history_fits and chests_fit(chest_view(t2), seen, values=False):
+                    loose.append(base + seq)
+            if out or loose:  # the fewest chest actions that explain it
                 break
+        if not out and (history_fits or hidden):
+            return None  # only holds' values differ, or chests are hidden, and no chest action shows: the game's stand
+        out = out or loose  # the ports and the holds' chests explain it, the holds' values misread: history answers
         if not out:
             return [], T("the camera saw the chests change ({what}), but no chest action of {ship} explains it",
                          what=_differences(game, after[0] or game, seen), ship=game.ship)
@@ -236,22 +274,45 @@ def chest_view(game: Any) -> dict[str, Any]:
     return {"spaces": spaces, "aboard": aboard}
 
 
-def chests_fit(view: Mapping[str, Any], seen: Any) -> bool:
+@dataclass
+class TableChests:
+    """The chests as the camera reads them (``vision.chests.ChestsSeen``'s fields): ``spaces`` (space -> ("up",
+    value or ``None``) / ("down", ``None``) each), ``aboard`` (ship -> value, 0 empty, ``None`` laden value unsure),
+    ``maybe`` (ships not even sure to be laden)."""
+
+    spaces: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
+    aboard: dict[str, int | None] = field(default_factory=dict)
+    unsure: list[str] = field(default_factory=list)
+    maybe: set[str] = field(default_factory=set)
+
+
+def hold_reads(seen: Any) -> dict[str, Any]:
+    """The camera's readings of the holds, as ``tablehub.tracking.holds`` checks them."""
+    maybe = getattr(seen, "maybe", None) or set()
+    return {ship: (MAYBE if ship in maybe else value) for ship, value in seen.aboard.items()}
+
+
+def chests_fit(view: Mapping[str, Any], seen: Any, values: bool = True, hidden_ok: bool = False) -> bool:
     """Does the camera's ``seen`` (``ChestsSeen``) show the chests of ``view``? A value it is not sure of fits
-    any value; a ship it did not find says nothing."""
-    for ship, value in seen.aboard.items():
-        if ship in view["aboard"] and value is not None and value != view["aboard"][ship]:
-            return False
-    if any(value is None for ship, value in seen.aboard.items()):
-        if any(view["aboard"].get(ship) == 0 for ship, value in seen.aboard.items() if value is None):
-            return False  # a chest is seen aboard (value unsure) where the game has an empty hold
+    any value; a ship it did not find says nothing; a hold read laden where the game has it empty (or the other
+    way round) does not fit; ``values=False``: the holds' values are not asked (the history answers them);
+    ``hidden_ok``: fewer chests seen on a space than lie there fit (the rest hidden: a chest touching a ship in
+    port, face-down chests heaped on their town), and so does a hold read empty where the game has a chest (wholly
+    under the sail); more chests, other values, a chest aboard where the game has none do not."""
+    checks = check_holds(view["aboard"], hold_reads(seen))
+    if hidden_ok:  # a hold read empty where the game has a chest: the chest may lie wholly under the sail
+        checks = {c: k for c, k in checks.items() if not (k.presence == DISAGREES and k.read == 0)}
+    if not presence_fits(checks) or (values and not values_fit(checks)):
+        return False
     for space in set(view["spaces"]) | set(seen.spaces):
         up, down = view["spaces"].get(space, ([], 0))
         lying = seen.spaces.get(space, [])
-        if sum(1 for face, _ in lying if face == "down") != down:
-            return False
+        seen_down = sum(1 for face, _ in lying if face == "down")
         faces_up = [v for face, v in lying if face == "up"]
-        if len(faces_up) != len(up):
+        if hidden_ok:  # fewer chests seen than lie there: some hidden (beside a ship, among others)
+            if seen_down > down or len(faces_up) > len(up):
+                return False
+        elif seen_down != down or len(faces_up) != len(up):
             return False
         left = list(up)
         for v in sorted(faces_up, key=lambda v: v is None):
@@ -260,6 +321,18 @@ def chests_fit(view: Mapping[str, Any], seen: Any) -> bool:
             if v not in left:
                 return False
             left.remove(v)
+    return True
+
+
+def _holds_read_agreeing(before: Any, after: Any, seen: Any) -> bool:
+    """Every hold whose chest differs between ``before`` and ``after`` is read, its value sure and ``after``'s."""
+    reads = hold_reads(seen)
+    for ship, chest in after.hold.items():
+        if chest != before.hold.get(ship):
+            value = 0 if chest is None else after.chest_value(chest)
+            r = reads.get(ship)
+            if r is None or r is MAYBE or r != value:
+                return False
     return True
 
 
@@ -338,10 +411,13 @@ def _differences(game: Any, trial: Any, seen: Any) -> Text | str:
         nonlocal said
         said = one if said is None else T("{first}, {next}", first=said, next=one)
 
+    maybe = getattr(seen, "maybe", None) or set()
     for ship, value in sorted(seen.aboard.items()):
         if value is not None and view["aboard"].get(ship, value) != value:
             add(T("{ship} carries {value}", ship=ship, value=money(value)) if value else
                 T("{ship} carries nothing", ship=ship))
+        elif value is None and ship not in maybe and view["aboard"].get(ship) == 0:
+            add(T("{ship} carries a chest (its value not read)", ship=ship))
     for space in sorted(set(view["spaces"]) | set(seen.spaces)):
         up, down = view["spaces"].get(space, ([], 0))
         lying = seen.spaces.get(space, [])

@@ -933,9 +933,9 @@ class Suedsee(TileGame):
             events.append(ScoreEvent(p, total // 3, _goods_left(held), "final"))
         scores = {p: sum(e.points for e in events if e.player == p) for p in players}
         lines = [str(e) for e in events]
-        lines.append("Totals: " + ", ".join(f"{p} {scores[p]}" for p in players)
-                     + f" ({verdict(winners_of(scores))})")
-        prov = "the ships (ships.json) are provisional" if shipset.provisional and any(
+        lines.append(T("Totals: {totals} ({verdict})", totals=", ".join(f"{p} {scores[p]}" for p in players),
+                       verdict=verdict(winners_of(scores))))
+        prov = T("the ships (ships.json) are provisional") if shipset.provisional and any(
             isinstance(i, str) for v in ships.values() for i in v) else None
         return PositionResult(scores, events, lines, prov)
 

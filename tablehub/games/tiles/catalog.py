@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping
 
 from ... import schemas
 from ...jsonfile import read_json
+from ...i18n import T, reason
 from ..base import TablehubError
 
 SIDES = "NESW"
@@ -149,7 +150,7 @@ def parse_slots(text: str) -> list[int]:
         elif token in SLOT_NAMES:
             out.append(SLOT_NAMES.index(token))
         else:
-            raise ValueError(f"unknown slot {token!r} (expected a side N/E/S/W or a slot like Nl, Nc, Nr)")
+            raise ValueError(T("unknown slot {token} (expected a side N/E/S/W or a slot like Nl, Nc, Nr)", token=repr(token)))
     return out
 
 
@@ -169,13 +170,13 @@ def _canonical(tile: TileType, rot: int) -> tuple:
     return tuple(slots), tuple(towns), tuple(touching), tuple(inner)
 
 
-def _err(path: str, tile: str | None, msg: str, region: str | None = None) -> CatalogError:
-    where = path
+def _err(path: str, tile: str | None, msg: Any, region: str | None = None) -> CatalogError:
+    where: Any = path
     if tile is not None:
-        where += f": tile {tile}"
+        where = T("{path}: tile {tile}", path=path, tile=tile)
     if region is not None:
-        where += f": region {region}"
-    return CatalogError(f"{where}: {msg}")
+        where = T("{where}: region {region}", where=where, region=region)
+    return CatalogError(T("{where}: {why}", where=where, why=msg))
 
 
 def build_catalog(data: Any, path: str = "<catalog>", expect_game: str | None = None) -> Catalog:
@@ -183,7 +184,7 @@ def build_catalog(data: Any, path: str = "<catalog>", expect_game: str | None = 
     schemas.check(data, "catalog", path, CatalogError)  # the declared format: types, known fields, ranges
     game = data["game"]
     if expect_game is not None and game != expect_game:
-        raise _err(path, None, f"this catalog is for {game!r}, not {expect_game!r}")
+        raise _err(path, None, T("this catalog is for {game}, not {expected}", game=repr(game), expected=repr(expect_game)))
     terrains = data["terrains"]
     tiles_data = data["tiles"]
     codes = SideCodes()
@@ -192,12 +193,12 @@ def build_catalog(data: Any, path: str = "<catalog>", expect_game: str | None = 
     for ti, td in enumerate(tiles_data):
         tile = _build_tile(ti, td, path, terrains, codes)
         if tile.id in by_id:
-            raise _err(path, tile.id, "duplicate tile id")
+            raise _err(path, tile.id, T("duplicate tile id"))
         by_id[tile.id] = tile
         tiles.append(tile)
     starts = [t for t in tiles if t.start]
     if len(starts) != 1:
-        raise _err(path, None, f"exactly one tile must have \"start\": true, found {len(starts)}")
+        raise _err(path, None, T("exactly one tile must have \"start\": true, found {n}", n=len(starts)))
     _check_words(data.get("words"), path, terrains)
     return Catalog(path, game, str(data.get("set", "")), bool(data.get("provisional", False)),
                    dict(terrains), list(data.get("notes", [])), tiles, codes, by_id, data)
@@ -208,7 +209,8 @@ def _check_words(words: Any, path: str, terrains: Mapping[str, str]) -> None:
     their shape; here, that ``shapes`` names only this catalog's terrains."""
     for letter in (words or {}).get("shapes", {}):
         if letter not in terrains:
-            raise _err(path, None, f"words: shapes names terrain {letter!r}, which is not one of {', '.join(terrains)}")
+            raise _err(path, None, T("words: shapes names terrain {letter}, which is not one of {terrains}",
+                                     letter=repr(letter), terrains=", ".join(terrains)))
 
 
 def _build_tile(index: int, td: Any, path: str, terrains: Mapping[str, str], codes: SideCodes) -> TileType:
@@ -221,19 +223,21 @@ def _build_tile(index: int, td: Any, path: str, terrains: Mapping[str, str], cod
     for ri, rd in enumerate(regions_data):
         rid = rd["id"]
         if rid in ids:
-            raise _err(path, tid, "duplicate region id", rid)
+            raise _err(path, tid, T("duplicate region id"), rid)
         terrain = rd.get("terrain")
         if terrain not in terrains:
-            raise _err(path, tid, f"terrain {terrain!r} is not one of {', '.join(terrains)}", rid)
+            raise _err(path, tid, T("terrain {terrain} is not one of {terrains}", terrain=repr(terrain),
+                                    terrains=", ".join(terrains)), rid)
         slots_text = rd.get("slots", "")
         try:
             slots = parse_slots(slots_text)
         except ValueError as exc:
-            raise _err(path, tid, str(exc), rid) from None
+            raise _err(path, tid, reason(exc), rid) from None
         for s in slots:
             if slot_region[s] != -1:
                 other = regions[slot_region[s]].id
-                raise _err(path, tid, f"slot {SLOT_NAMES[s]} is also claimed by region {other}", rid)
+                raise _err(path, tid, T("slot {slot} is also claimed by region {other}", slot=SLOT_NAMES[s], other=other),
+                           rid)
             slot_region[s] = ri
         symbols = {k: int(v) for k, v in rd.get("symbols", {}).items()}
         boat = rd.get("boat", False)
@@ -241,17 +245,18 @@ def _build_tile(index: int, td: Any, path: str, terrains: Mapping[str, str], cod
         regions.append(Region(ri, rid, terrain, frozenset(slots), dict(symbols), boat))
     missing = [SLOT_NAMES[s] for s in range(12) if slot_region[s] == -1]
     if missing:
-        raise _err(path, tid, f"slots {' '.join(missing)} belong to no region (every slot needs exactly one)")
+        raise _err(path, tid, T("slots {slots} belong to no region (every slot needs exactly one)",
+                                slots=" ".join(missing)))
 
     def region_ref(value: Any, what: str) -> int:
         if value not in ids:
-            raise _err(path, tid, f"{what} names region {value!r}, which the tile does not have "
-                                  f"(its regions: {', '.join(ids)})")
+            raise _err(path, tid, T("{what} names region {value}, which the tile does not have (its regions: {known})",
+                                    what=what, value=repr(value), known=", ".join(ids)))
         return ids[value]
 
     towns = []
     for t in td.get("towns", []):
-        towns.append(Town(region_ref(t["land"], "a town's 'land'"), region_ref(t["sea"], "a town's 'sea'")))
+        towns.append(Town(region_ref(t["land"], T("a town's 'land'")), region_ref(t["sea"], T("a town's 'sea'"))))
     touching = []
     for pair in td.get("touching", []):
         touching.append((region_ref(pair[0], "'touching'"), region_ref(pair[1], "'touching'")))
@@ -277,7 +282,7 @@ def load_catalog(path: str | Path, expect_game: str | None = None) -> Catalog:
 def rotation_index(degrees: Any) -> int:
     """0/90/180/270 degrees clockwise -> 0..3, with a clear error for anything else."""
     if isinstance(degrees, bool) or not isinstance(degrees, int) or degrees not in ROTATIONS:
-        raise ValueError(f"rotation must be 0, 90, 180 or 270 (degrees clockwise), got {degrees!r}")
+        raise ValueError(T("rotation must be 0, 90, 180 or 270 (degrees clockwise), got {rotation}", rotation=repr(degrees)))
     return ROTATIONS.index(degrees)
 
 
