@@ -335,6 +335,26 @@ class FigureFinder:
     one_figure_mm2: float = 320.0
     """One standing figure's picture is smaller than this (its 16 x 8 mm foot and its lean, blurred: 130-290 mm^2 on
     the benchmark): in a larger blob the darkest colour splits off too (else it is a figure's shaded side)."""
+    two_figures_mm2: float = 340.0
+    """A blob of one colour larger than this is looked at as two figures' pictures joined (two figures of one colour
+    either side of a seam, a few millimetres apart: one was lost). One figure's picture is 130-290 mm^2 on the
+    benchmark (:attr:`one_figure_mm2`), two joined 345-590 mm^2 (issue 14) ..."""
+    one_figure_min_mm2: float = 110.0
+    """... and split in two (:func:`_two_figures`) when each half is at least this large (the smallest figure's
+    picture, less its blurred rim) ..."""
+    two_apart_mm: float = 14.0
+    """... and the halves' middles lie this far apart: two figures' pictures joined, 16-22 mm (their bodies are 16 mm
+    wide at the arms); the halves of one figure's picture (16 mm by 8, leaning up to about 9 mm: 25 mm long at most)
+    about 12 mm."""
+    hug_mm: float = 4.5
+    """A blob that reaches over the bare mat (no tile read there) and lies wholly within this distance (mm) of the
+    tiles' outline (the border between the tiles read and the bare mat) hugs it: a tile's edge against the dark mat,
+    not a figure. A figure stands on a tile, its foot 8 mm deep: its picture reaches further from the outline, into
+    the tile where it stands or over the mat where it leans. `tests/vision/test_photoscore.py`'s table 47, once the
+    grid was fitted to the tiles (``Recognizer.fit_found_grid``): strips 7-9 x 2-3 pixels at the figures' 1.8 mm a
+    pixel, read as black figures of 74-105 mm^2, lay 2 pixels (3.6 mm) from the outline at most; a black figure at a
+    tile's edge on `bench vision`'s Neues Land hard boards (105 mm^2, 9 x 4 pixels, 10-20 % over the mat) reached 4-5
+    pixels (7.2-9 mm) into its tile. 0: no such check."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
 
@@ -382,11 +402,18 @@ class FigureFinder:
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
         out = []
         square = np.ones((3, 3), np.uint8)
+        bare = None if known is None or known.all() else ~known
+        outline: list[np.ndarray] = []      # each pixel's distance from the tiles' outline, made when first needed
 
         def judge(blob: np.ndarray, split: bool) -> None:
             area = blob.sum() * px_area
             if not self.min_area_mm2 <= area <= self.max_area_mm2:
                 return
+            if self.hug_mm and bare is not None and (blob & bare).any():
+                if not outline:
+                    outline.append(_from_outline(known))
+                if float(outline[0][blob].max()) * mm_per_px < self.hug_mm:
+                    return      # it hugs the tiles' outline (a tile's edge against the dark mat): no figure's body
             col = blob & coloured & ~shadow
             if col.sum() * px_area < self.min_coloured_mm2 or col.sum() < self.min_coloured_share * blob.sum():
                 # a black figure on a light tile is darker than the tile by much the same factor in every
@@ -420,6 +447,12 @@ class FigureFinder:
                             part = cv2.morphologyEx((blob & (near == j)).astype(np.uint8), cv2.MORPH_OPEN, square)
                             judge(part.astype(bool), False)
                         return
+                    if area > self.two_figures_mm2:
+                        halves = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm)
+                        if halves is not None:
+                            for part in halves:
+                                judge(part, False)
+                            return
                 # a figure's shaded side reads as the darkest colour: no vote against a colour that clearly
                 # outnumbers it
                 shade = best != darkest and counts[best] >= self.shade_lead * counts[darkest]
@@ -501,6 +534,49 @@ def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.n
     enough[0] = False
     keep = enough[labels] & (firm | (idx == colour[labels]))
     return cv2.morphologyEx(keep.astype(np.uint8), cv2.MORPH_CLOSE, square)
+
+
+def _from_outline(known: np.ndarray) -> np.ndarray:
+    """Each pixel's distance (pixels) from the border between ``known`` (tiles read) and the rest (the bare mat): on
+    either side, 1 next to it."""
+    k = known.astype(np.uint8)
+    return np.maximum(cv2.distanceTransform(k, cv2.DIST_L2, 3), cv2.distanceTransform(1 - k, cv2.DIST_L2, 3))
+
+
+def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: float
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The two halves of a blob of one colour (boolean mask), split where two figures' pictures would part: the
+    pixels parted into two groups around two centres (2-means, started at the blob's ends along its long axis); None
+    unless each half is as large as one figure's picture and their centres lie as far apart as two figures'."""
+    ys, xs = np.nonzero(blob)
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    mid = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - mid, full_matrices=False)
+    along = (pts - mid) @ vt[0]
+    lo, hi = np.percentile(along, (15, 85))
+    centres = np.stack([mid + lo * vt[0], mid + hi * vt[0]])
+    side = along > 0
+    for _ in range(8):
+        d = ((pts[:, None, :] - centres[None]) ** 2).sum(axis=2)
+        side = d[:, 1] < d[:, 0]
+        if side.all() or not side.any():
+            return None
+        new = np.stack([pts[~side].mean(axis=0), pts[side].mean(axis=0)])
+        if np.allclose(new, centres):
+            break
+        centres = new
+    px_area = mm_per_px * mm_per_px
+    n1 = int(side.sum())
+    n0 = len(side) - n1
+    apart = float(np.linalg.norm(centres[1] - centres[0])) * mm_per_px
+    if min(n0, n1) * px_area < min_mm2 or apart < apart_mm:
+        return None
+    out = []
+    for part in (~side, side):
+        m = np.zeros(blob.shape, bool)
+        m[ys[part], xs[part]] = True
+        out.append(m)
+    return out[0], out[1]
 
 
 def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
