@@ -158,6 +158,7 @@ def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed:
     mat = Mat.default()
     rec = Recognizer(setup.catalog, refs, mat, geometry=setup.geometry, colours=colours,
                      rectifier=Rectifier(mat, lens=lens))
+    rec.fit_found_grid = True     # as tablehub.photo.load_recognizer reads a photo
     tally = Tally()
     for b in range(tables):
         game_seed = seed * 100 + b

@@ -62,9 +62,11 @@ def load_recognizer(game: str, refs: Path, mat: str | None = None, colours: str 
     from vision.loader import load_recognizer as load
 
     try:
-        return load(game, refs, mat=mat, catalog=catalog_file(game), colours=colours, lens=lens)
+        rec = load(game, refs, mat=mat, catalog=catalog_file(game), colours=colours, lens=lens)
     except VisionError as exc:
         raise RecognizeError(reason(exc)) from None
+    rec.fit_found_grid = True     # one photo of a full table: its lattice from all its tiles (docs/vision.md)
+    return rec
 
 
 def observe(recognizer: Any, frame: Any, source: str, grid: Any = None) -> Any:

@@ -48,6 +48,7 @@ class Table:
         self.mat = Mat.default()
         self.rec = Recognizer(self.setup.catalog, self.refs, self.mat, geometry=self.setup.geometry,
                               colours=self.colours, rectifier=Rectifier(self.mat, lens=self.lens))
+        self.rec.fit_found_grid = True     # as tablehub.photo.load_recognizer reads a photo
 
     def final(self, seed: int):
         """A whole game's final table and its photo."""

@@ -52,6 +52,7 @@ def _final_tables(setup, mat):
 
 
 def _angle_errors(rec, setup, mat, fit: bool) -> dict[int, float]:
+    was = rec.fit_found_grid
     rec.fit_found_grid = fit
     try:
         out = {}
@@ -62,7 +63,7 @@ def _angle_errors(rec, setup, mat, fit: bool) -> dict[int, float]:
             out[seed] = obs.grid.angle_deg - scene.grid_angle_deg
         return out
     finally:
-        rec.fit_found_grid = True
+        rec.fit_found_grid = was
 
 
 def test_a_full_table_read_from_scratch_lies_on_the_lattice_of_its_tiles(field_neuesland):
