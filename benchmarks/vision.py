@@ -338,6 +338,16 @@ def enrolment_camera(level: str, family: str = "sim"):
     return camera_of(family, level).other_session()
 
 
+def enrolled_recognizer(g: Any, level: str, family: str, rng: np.random.Generator) -> tuple[Recognizer, Any, Any, Mat]:
+    """A recogniser on references enrolled as this bench enrols them (``level``'s enrolment camera of ``family``, on
+    the family's cloth), read through the enrolment's lens on the default mat: (recogniser, refs, colours, mat)."""
+    refs, colours, lens = enrol_simulated(g.catalog_path, g.art, enrolment_camera(level, family), rng, size=SIZE,
+                                          geometry=g.geometry, mat_colour=mat_colour_of(family))
+    mat = Mat.default()
+    rec = Recognizer(g.catalog, refs, mat, geometry=g.geometry, colours=colours, rectifier=Rectifier(mat, lens=lens))
+    return rec, refs, colours, mat
+
+
 def mat_colour_of(family: str) -> tuple[int, int, int] | None:
     return OLIVE_CLOTH if family == "field" else None
 

@@ -33,17 +33,10 @@ FAMILY = "field"
 def field_suedsee():
     """Südsee enrolled on the field camera (another session's light and pose) on the olive cloth, as the bench
     does for its ``field/hard`` row."""
-    from vision.enroll import enrol_simulated
-
     if not SUEDSEE.is_file():
         pytest.skip(f"{SUEDSEE} is absent")
     setup = BENCH.game_setup("suedsee", None)
-    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, BENCH.enrolment_camera(LEVEL, FAMILY),
-                                          np.random.default_rng(2), size=BENCH.SIZE, geometry=setup.geometry,
-                                          mat_colour=BENCH.mat_colour_of(FAMILY))
-    mat = Mat.default()
-    rec = Recognizer(setup.catalog, refs, mat, geometry=setup.geometry, colours=colours,
-                     rectifier=Rectifier(mat, lens=lens))
+    rec, refs, colours, _ = BENCH.enrolled_recognizer(setup, LEVEL, FAMILY, np.random.default_rng(2))
     return setup, rec, refs, colours
 
 

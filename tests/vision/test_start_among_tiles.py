@@ -21,18 +21,8 @@ SEEDS = (1, 2, 3)
 @pytest.fixture(scope="module")
 def field_neuesland(neuesland_scans):
     """Neues Land on its scans, enrolled on the field camera as the photo score's field/default row does."""
-    from vision.enroll import enrol_simulated
-    from vision.mat import Mat
-    from vision.recognize import Recognizer
-    from vision.rectify import Rectifier
-
     setup = BENCH.game_setup("neuesland", neuesland_scans)
-    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, BENCH.enrolment_camera(LEVEL, FAMILY),
-                                          np.random.default_rng(7), size=BENCH.SIZE, geometry=setup.geometry,
-                                          mat_colour=BENCH.mat_colour_of(FAMILY))
-    mat = Mat.default()
-    rec = Recognizer(setup.catalog, refs, mat, geometry=setup.geometry, colours=colours,
-                     rectifier=Rectifier(mat, lens=lens))
+    rec, _, _, mat = BENCH.enrolled_recognizer(setup, LEVEL, FAMILY, np.random.default_rng(7))
     return setup, rec, mat
 
 
