@@ -65,3 +65,18 @@ def test_the_history_heading_shows_below_the_sticky_bar_after_its_link(driver, s
     assert heading["top"] >= bar["bottom"], \
         f"the History heading (top {heading['top']:.0f} px) is under the sticky bar (bottom {bar['bottom']:.0f} px)"
     shot(driver, f"layout-history-{size[0]}")
+
+
+def test_the_photo_score_panel_shows_under_its_tab_on_a_360_px_phone(driver, server, hub):
+    """On a phone one section shows at a time; the photo-score panel belongs to the Enter tab (its
+    data-section), so opening that tab must show it, not only the section whose id is the tab's."""
+    hub.start(Setup("neuesland", PLAYERS, COLOURS))
+    driver.set_window_size(*SMALL_PHONE)
+    driver.get(server.url + "#enter")
+    wait_for(driver, lambda: css(driver, "#enter")[0].is_displayed(), what="the Enter tab")
+    assert css(driver, "#photoscore")[0].is_displayed(), "the photo-score panel is hidden on a phone"
+    assert css(driver, "#photoscore-file")[0].is_displayed()
+    driver.get(server.url + "#scores")
+    wait_for(driver, lambda: css(driver, "#scores")[0].is_displayed(), what="the Scores tab")
+    assert not css(driver, "#photoscore")[0].is_displayed(), "the photo-score panel shows under another tab"
+    shot(driver, "layout-photoscore-360")

@@ -290,7 +290,7 @@ function initPlay() {
   function showTab() {
     const want = (location.hash || "#scores").slice(1);
     const tab = tabs.includes(want) ? want : "scores";
-    for (const s of $$(".layout > .panel")) s.classList.toggle("active", s.id === tab);
+    for (const s of $$(".layout > .panel")) s.classList.toggle("active", (s.dataset.section || s.id) === tab);
     for (const a of $$(".tabbar a")) a.classList.toggle("active", a.dataset.tab === tab);
     if (tab === "board") loadBoard();
   }
