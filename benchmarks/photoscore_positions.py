@@ -158,3 +158,73 @@ def write_position_example(game: str, folder: Path, seed: int) -> int:
     if game == "sunda":
         return write_sunda_example(folder, seed)
     raise SystemExit(f"tablehub bench photoscore --example: no example for {game} yet")
+
+
+# --------------------------------------------------------------------------- Tahiti
+
+
+def tahiti_refs(level: str, rng: np.random.Generator, folder: Path, size: tuple[int, int] = (1920, 1080)) -> Any:
+    """The Tahiti board and its pieces enrolled under the level's camera on another evening (as ``tablehub bench
+    boards`` enrols them: the empty board with its corners given, one photo of every look on the sea cells),
+    written as ``tablehub boardcam enrol-board`` / ``enrol-pieces`` write them. Returns the camera model."""
+    from tablehub.games.tahiti.board import load_board as load_track
+    from tablehub.games.tahiti.camera import TahitiBoardMoves, camera_board
+    from tablehub.tracking.boardcam import PIECES, write_refs
+    from vision.boardpieces import enrol_pieces
+    from vision.boardreg import BoardReference, BoardRegistrar
+    from vision.boards import render_board
+    from vision.calibrate import LensCalibration
+    from vision.sim.boardtable import BoardPiece, BoardScene, piece_for_look, render_board_scene
+    from vision.sim.camera import NUISANCE
+
+    board = camera_board(load_track(None))
+    printed = board.printed()
+    bsize = tuple(printed.pop("size_mm"))
+    art = render_board(bsize, px_per_mm=3.0, **printed)
+    w, h = bsize
+    cam = NUISANCE[level].with_(tilt_azimuth_deg=float(rng.uniform(0, 360)), light_angle_deg=float(rng.uniform(0, 360)))
+    enrol_cam = cam.other_session()
+
+    def scene(pieces, origin=(40.0, 40.0), angle=0.0) -> Any:
+        return BoardScene(art, 3.0, pieces, origin_mm=origin, angle_deg=angle, table_mm=(w + 80, h + 80))
+
+    photo, truth = render_board_scene(scene([]), enrol_cam, rng, size=size)
+    lens = LensCalibration(truth.pose.K, truth.pose.dist, size)
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    ref = BoardReference.from_photo(photo, bsize, 2.0, corners_px=truth.board_to_image(corners), lens=lens)
+    kinds = [(*piece_for_look(n, carries), n, piece_for_look(n)[0]) for n, carries in TahitiBoardMoves.camera_looks()]
+    where = [int(s) for s in rng.choice(TahitiBoardMoves.enrol_spaces(board), len(kinds), replace=False)]
+    photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s], mark=m) for (k, v, m, _, _), s
+                                         in zip(kinds, where)]), enrol_cam, rng, size=size)
+    r0 = BoardRegistrar(ref, lens).register(photo)
+    book = enrol_pieces(r0.canvas(photo, 2.0, bsize), ref.canvas, 2.0,
+                        [(n, k, *board.centres[s]) for (_, _, _, n, k), s in zip(kinds, where)])
+    write_refs(folder, "provisional", board, ref, lens=lens, game="tahiti")
+    book.save(folder / PIECES)
+    return cam, art, board
+
+
+def tahiti_table(level: str, seed: int, i: int, folder: Path, size: tuple[int, int] = (1920, 1080)) -> dict[str, Any]:
+    """Table ``i`` of a level: a whole seeded Tahiti game (2 to 4 players) played to its end, its board and pieces
+    enrolled into ``folder``, the photo of its final table (every piece the game leaves on the board, each anywhere
+    in its space, turned at random; the board moved and turned a little on the table)."""
+    from tablehub.games.tahiti.camera import TahitiBoardMoves
+    from tablehub.games.tahiti.playout import random_game
+    from vision.sim.boardtable import BoardPiece, BoardScene, piece_for_look, place_piece, render_board_scene
+
+    rng = np.random.default_rng([seed, i, 23, len(level)])
+    cam, art, board = tahiti_refs(level, rng, folder, size)
+    game = random_game(2 + (seed + i) % 3, seed * 1000 + i)
+    adapter = TahitiBoardMoves()
+    where, drawn = adapter.pieces(game), adapter.drawn(game)
+    pieces, footprints = [], []
+    for name, space in sorted(where.items(), key=lambda kv: kv[1]):
+        kind, look, mark = piece_for_look(drawn[name]["look"], drawn[name].get("pearl"))
+        x, y, yaw, fp = place_piece(board.polygons[space], kind, rng, footprints)
+        footprints.append(fp)
+        pieces.append(BoardPiece(kind, look, x, y, yaw, mark))
+    w, h = board.size
+    origin = (40 + float(rng.uniform(-10, 10)), 40 + float(rng.uniform(-10, 10)))
+    frame, _ = render_board_scene(BoardScene(art, 3.0, pieces, origin_mm=origin, angle_deg=float(rng.uniform(-3, 3)),
+                                             table_mm=(w + 80, h + 80)), cam, rng, size=size)
+    return {"game": game, "frame": frame}
