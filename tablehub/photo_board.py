@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from .games.base import PositionResult, ScoreEvent, TablehubError
+from .games.base import PositionResult, TablehubError
 from .i18n import T, Tn, reason
 from .photo_position import (PhotoPositionError, Possibility, PositionPhoto, UnsurePlace, by_name, parse_pairs,
                              refuse_others, scores_of, upload_text, whole_at_least_0)
@@ -189,6 +189,7 @@ def score_args(args: Any, lens: Any) -> PositionPhoto:
     refuse_others(args, "karibik", ("money",))
     names = parse_names(args.players)
     money = parse_pairs(args.money, "--money", "red=34000,yellow=21000", whole_at_least_0)
+    need_money(money)
     rec = load_recognizer("karibik", args.refs, lens)
     return score_karibik(rec, load_frame(args.photo), str(args.photo), names, money)
 
@@ -197,23 +198,76 @@ def score_upload(frame: Any, game: str, refs: Any, lens: Any, names: Mapping[str
                  given: Mapping[str, Any]) -> PositionPhoto:
     """The page's upload (``POST /api/photoscore``): ``given`` holds ``vaults`` (Tahiti) or ``money`` (Karibik) as the
     command line gives them."""
-    rec = load_recognizer(game, refs, None)
     if game == "tahiti":
         vaults = parse_pairs(upload_text(given, "vaults"), "vaults", "red=12,yellow=7", whole_at_least_0)
-        return score_tahiti(rec, frame, "photo", names, vaults)
+        return score_tahiti(load_recognizer(game, refs, None), frame, "photo", names, vaults)
     money = parse_pairs(upload_text(given, "money"), "money", "red=34000,yellow=21000", whole_at_least_0)
+    need_money(money)
+    rec = load_recognizer(game, refs, None)
     return score_karibik(rec, frame, "photo", names, money)
 
 
 # --------------------------------------------------------------------------- Karibik
 
 
+def need_money(money: Mapping[str, int] | None) -> None:
+    if not money:
+        raise PhotoPositionError(T("--money: a Karibik score is the doubloons in front of the players, which a photo "
+                                   "of the board does not show; give them, e.g. --money red=34000,yellow=21000 "
+                                   "(docs/karibik.md)"))
+
+
 def score_karibik(rec: Any, frame: Any, source: str = "photo", names: Mapping[str, str] | None = None,
                   money: Mapping[str, int] | None = None) -> PositionPhoto:
-    """Not built yet: see docs/karibik.md "Scoring from a photo"."""
-    raise PhotoPositionError(T("--game karibik: scoring a Karibik table from a photo is not built yet (its money is "
-                               "not on the board: docs/karibik.md)"))
+    """The board read and the money given (module docstring): the scores are the doubloons given, the photo says
+    what lies on the board and whether the game can be over by the rules."""
+    from vision import VisionError
+
+    from .games.karibik.engine import THRESHOLDS
+
+    need_money(money)
+    players = dict(names or {}) or {k: k for k in money}
+    order = list(dict.fromkeys(players.values()))
+    given = by_name(dict(money), {k.lower(): v for k, v in players.items()}, order, "--money")
+    if len(order) not in THRESHOLDS:
+        raise PhotoPositionError(T("--money: Karibik is played by 2 to 4 players, got {n}", n=len(order)))
+    rec.reset()
+    try:
+        seen = rec(frame)
+    except VisionError as exc:
+        raise PhotoPositionError(T("{source}: {why}", source=source, why=reason(exc))) from None
+    chests = seen.extras.get("chests")
+    ships = {n: s for n, s in seen.pieces.items() if not n.startswith("chest")}
+    where = [f"{n} {s}" if s is not None else f"{n} ?" for n, s in sorted(ships.items())]
+    lines: list[Any] = [T("{player}: {doubloons} doubloons (given with --money)", player=p, doubloons=given.get(p, 0))
+                        for p in order]
+    scores = {p: given.get(p, 0) for p in order}
+    best = max(scores.values())
+    winners = [p for p in order if scores[p] == best]
+    lines.append(T("Totals: {totals} ({winners} wins)", totals=", ".join(f"{p} {n}" for p, n in scores.items()),
+                   winners=" & ".join(winners)))
+    out_seen: list[Any] = [T("read from {source}: ships on spaces {ships}", source=source, ships=", ".join(where))]
+    notes: list[Any] = []
+    in_play = None
+    if chests is None:
+        notes.append(T("the chests are not read (their values are not enrolled: 'tablehub boardcam enrol-chests')"))
+    else:
+        up = [v for cs in chests.spaces.values() for f, v in cs if f == "up"]
+        down = sum(1 for cs in chests.spaces.values() for f, _ in cs if f == "down")
+        laden = {n: v for n, v in chests.aboard.items() if v != 0}
+        in_play = len(up) + len(laden)
+        out_seen.append(T("chests: {down} face down on their towns (safeguarded), {up} face up on the towns, {aboard} "
+                          "aboard ships", down=down, up=len(up), aboard=len(laden)))
+        notes += [T("the camera is unsure of {what}", what=u) for u in chests.unsure]
+    threshold = THRESHOLDS[len(order)]
+    if best < threshold and in_play:
+        notes.append(T("by the rules the game is not over: nobody has {threshold} doubloons and {n} chests are still "
+                       "in play", threshold=threshold, n=in_play))
+    result = PositionResult(scores, [], lines)
+    position = {"game": "karibik", "players": order, "money": scores, "ships": ships}
+    not_read = [T("the doubloons in front of the players (the whole score: given with --money); which hideout "
+                  "safeguarded which chest")]
+    return PositionPhoto("karibik", position, result, [], [T("the money (--money)")], not_read, notes, out_seen)
 
 
-__all__ = ["load_recognizer", "read_board", "score_tahiti", "score_karibik", "score_args", "score_upload",
-           "ScoreEvent"]
+__all__ = ["load_recognizer", "read_board", "score_tahiti", "score_karibik", "score_args", "score_upload"]

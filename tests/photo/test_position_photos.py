@@ -1,0 +1,143 @@
+"""A finished Sunda to Sahul or Tahiti table scored from one photo (``tablehub score --photo IMG --game sunda|tahiti``),
+and Karibik's refusal without the money (docs/sunda.md, docs/tahiti.md, docs/karibik.md "Scoring from a photo").
+
+The photos are final tables of seeded random games drawn by the simulated camera (benchmarks/photoscore_positions.py,
+the bench's own tables), the references enrolled from it on another evening and written as the commands write them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from benchmarks import photoscore_positions as P
+from tablehub.cli import main
+from vision.pearls import classify
+
+
+def _one_line(capsys, argv) -> str:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2, (code, out, err)
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.fixture(scope="module")
+def sunda(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sunda")
+    t = P.sunda_table("clean", 3, 0, folder / "refs")
+    cv2.imwrite(str(folder / "table.png"), t["frame"])
+    return folder, t
+
+
+@pytest.fixture(scope="module")
+def tahiti(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tahiti")
+    t = P.tahiti_table("clean", 1, 0, folder / "refs")
+    cv2.imwrite(str(folder / "table.png"), t["frame"])
+    return folder, t
+
+
+def _sunda_args(folder: Path, t) -> list[str]:
+    players = ",".join(f"{c}={p}" for p, c in t["colours"].items())
+    return ["score", "--photo", str(folder / "table.png"), "--game", "sunda", "--refs", str(folder / "refs"),
+            "--players", players]
+
+
+def test_sunda_photo_lists_every_asked_tribe_and_scores_exactly_once_they_are_given(sunda, capsys):
+    folder, t = sunda
+    game = t["game"]
+    assert main(_sunda_args(folder, t) + ["--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["game"] == "sunda" and first["position"]["position"]["pieces"]
+    asked = [u for u in first["unsure"] if u["where"].startswith("the tribe at")]
+    # each tribe the camera asked is listed, with a possibility per other height
+    assert asked and all(u["possibilities"] for u in asked)
+    # the person gives each asked tribe's owners (the truth, mapped to the reader's lattice)
+    from tablehub.photo_sunda import load_reader
+
+    reader = load_reader(folder / "refs")
+    reading = reader.read(t["frame"])
+    given = P.true_owners(reading, t["truth"], [(tr.q, tr.r) for tr in reading.tribes if tr.ask])
+    assert len(given) == len(asked)
+    tribes = ";".join(f"{q},{r}=" + ",".join(owners) for (q, r), owners in given.items())
+    assert main(_sunda_args(folder, t) + ["--tribes", tribes, "--json"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["scores"] == game.scores()
+    assert not [u for u in second["unsure"] if u["where"].startswith("the tribe at")]
+    # the text output explains it
+    assert main(_sunda_args(folder, t) + ["--tribes", tribes]) == 0
+    text = capsys.readouterr().out
+    assert "Totals:" in text and "given: the owners of" in text and "water rights" in text
+
+
+def test_sunda_photo_refuses_a_tribe_not_on_the_photo_and_bad_options(sunda, capsys):
+    folder, t = sunda
+    err = _one_line(capsys, _sunda_args(folder, t) + ["--tribes", "40,40=P1"])
+    assert "--tribes: no tribe at 40,40 on the photo" in err
+    assert "--tribes: expected" in _one_line(capsys, _sunda_args(folder, t) + ["--tribes", "1;2"])
+    assert "--levels: gold is not a Sunda level" in _one_line(capsys, _sunda_args(folder, t) + ["--levels", "gold"])
+    assert "--vaults: not for sunda" in _one_line(capsys, _sunda_args(folder, t) + ["--vaults", "red=3"])
+
+
+def test_sunda_photo_without_enrolled_colours_says_which_command_enrols_them(tmp_path, sunda, capsys):
+    folder, _ = sunda
+    err = _one_line(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "sunda", "--refs",
+                             str(tmp_path / "none")])
+    assert "no Sunda colours enrolled there" in err and "tablehub sundacam enrol" in err
+
+
+def _tahiti_args(folder: Path, t) -> list[str]:
+    from tablehub.games.tahiti.camera import COLOURS
+
+    players = ",".join(f"{COLOURS[k]}={p}" for k, p in enumerate(t["game"].players))
+    return ["score", "--photo", str(folder / "table.png"), "--game", "tahiti", "--refs", str(folder / "refs"),
+            "--players", players]
+
+
+def test_tahiti_photo_with_the_vaults_scores_the_game_exactly(tahiti, capsys):
+    folder, t = tahiti
+    game = t["game"]
+    from tablehub.games.tahiti.camera import COLOURS
+
+    vaults = ",".join(f"{COLOURS[k]}={ps.vault}" for k, ps in enumerate(game.state))
+    assert main(_tahiti_args(folder, t) + ["--vaults", vaults, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scores"] == game.scores()
+    boats = {(b["cell"], b["owner"], b["pearl"]) for b in out["position"]["position"]["boats"]}
+    from tablehub.games.tahiti.board import cell_name
+
+    assert boats == {(cell_name(c), b.owner, b.pearl) for c, b in game.map.items()}
+    # without the vaults: the banks only, and the output says the vaults are not on the photo
+    assert main(_tahiti_args(folder, t)) == 0
+    text = capsys.readouterr().out
+    assert "not on the photo: the dollars in the vaults" in text
+    banks = {p: game.scores()[p] - ps.vault for p, ps in zip(game.players, game.state)}
+    assert f"Totals: {', '.join(f'{p} {n}' for p, n in banks.items())}" in text
+
+
+def test_tahiti_and_karibik_photos_without_references_or_money_are_one_line(tahiti, tmp_path, capsys):
+    folder, t = tahiti
+    err = _one_line(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "tahiti", "--refs",
+                             str(tmp_path / "none")])
+    assert "tablehub boardcam enrol-board" in err
+    assert "--vaults: expected PLAYER=NUMBER" in _one_line(capsys, _tahiti_args(folder, t) + ["--vaults", "red=-3"])
+    assert "--vaults: blue is not a player" in _one_line(capsys, _tahiti_args(folder, t) + ["--vaults", "blue=3"])
+    err = _one_line(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "karibik", "--refs",
+                             str(folder / "refs")])
+    assert "--money: a Karibik score is the doubloons" in err
+    assert "--tribes: not for tahiti" in _one_line(capsys, _tahiti_args(folder, t) + ["--tribes", "1,0=P1"])
+
+
+@pytest.mark.parametrize("lab, pearl", [((95, 2, -1), "white"), ((9, 6, 3), "black"), ((70, -50, 40), "green"),
+                                        ((50, 6, -50), "blue"), ((60, -30, 10), "green"), ((40, -10, -35), "blue")])
+def test_a_pearl_is_read_by_what_its_colour_is(lab, pearl):
+    assert classify(*lab).pearl == pearl
+
+
+@pytest.mark.parametrize("lab", [(45, 55, 35), (75, 0, 80), (46, 3, 2)])
+def test_the_hulls_colour_or_a_grey_is_no_sure_pearl(lab):
+    seen = classify(*lab)
+    assert seen.pearl is None and len(seen.candidates) == 4 and seen.why
