@@ -156,7 +156,7 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     def score(pos: dict[str, Any]) -> Any:
         return score_position(pos, source)
 
-    result = score(position)
+    result, left_out = consistent(position, score)
     base = dict(result.scores)
     unsure = []
     for t in asked:
@@ -189,9 +189,39 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
                               "the heights of {n} tribes the camera could not tell, and the pawns under their tops: "
                               "scored at the lowest possible height, the pawns not seen as the top's colour; give them "
                               "with --tribes 'Q,R=OWNER,...;...' (bottom to top)", len(asked)))
-    notes = [T("the camera is unsure of {what}", what=u) for u in reading.unsure]
+    notes = list(left_out) + [T("the camera is unsure of {what}", what=u) for u in reading.unsure]
     notes += [T("the camera flagged {what}", what=c) for c in reading.conflicts]
     return PositionPhoto("sunda", position, result, unsure, out_given, not_read, notes, seen)
+
+
+#: at most this many pieces or tribes are left out to make the reading a position the rules allow
+MOST_LEFT_OUT = 6
+
+
+def consistent(position: dict[str, Any], score: Any) -> tuple[Any, list[Any]]:
+    """The scores of ``position`` made consistent with the rules: a piece whose sides do not continue its
+    neighbour's (a side misread), a tribe on no land node, is left out (said) and the rest scored again; at most
+    :data:`MOST_LEFT_OUT`, then the scorer's own line."""
+    import re
+
+    from .games.sunda.position import PositionError
+
+    left: list[Any] = []
+    while True:
+        try:
+            return score(position), left
+        except PositionError as exc:
+            m = re.search(r"position\.(pieces|tribes)\[(\d+)\]", str(exc))
+            if m is None or len(left) >= MOST_LEFT_OUT:
+                raise
+            kind, i = m.group(1), int(m.group(2))
+            item = position["position"][kind].pop(i)
+            what = (T("the piece at {q},{r} turn {turn} ({sides})", q=item["q"], r=item["r"], turn=item["turn"],
+                      sides=item["sides"]) if kind == "pieces" else
+                    T("the tribe at {q},{r}", q=item["q"], r=item["r"]))
+            why = str(exc).split(": ", 2)[-1]
+            left.append(T("left out: {what}: {why} (the camera misread it or a neighbour; check it)", what=what,
+                          why=why))
 
 
 def score_args(args: Any, lens: Any) -> PositionPhoto:
