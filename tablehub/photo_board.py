@@ -43,7 +43,8 @@ def load_recognizer(game: str, refs: str | Path | None, lens: Any = None) -> Any
     try:
         rec = load(game, folder, lens=lens or None)
     except TablehubError as exc:
-        raise PhotoPositionError(T("--refs {folder}: {why}", folder=str(folder), why=reason(exc))) from None
+        where = "--refs " + str(folder)
+        raise PhotoPositionError(T("{source}: {why}", source=where, why=reason(exc))) from None
     if lens is False:  # --lens none: not even the one kept with the references
         rec.tracker.registrar.lens = None
     return rec
