@@ -79,6 +79,15 @@ def true_owners(reading: Any, truth: Any, asked: list[tuple[int, int]]) -> dict[
     return {node: at[node] for node in asked if node in at}
 
 
+def misread(reading: Any, t: dict[str, Any], game: Any) -> str:
+    """What the reader got wrong on a table (vision.sim.sundatable.compare_reading, the sunda-vision bench's markers)."""
+    from benchmarks.sunda_vision import compare_markers
+    from vision.sim.sundatable import compare_reading
+
+    wrong = [w for w in compare_reading(reading, t["truth"])["wrong"] if "asked" not in w]
+    return "; ".join(wrong[:4] + compare_markers(reading, t["truth"], game)["wrong"][:3])
+
+
 def run_sunda(level: str, tables: int, seed: int, verbose: bool) -> Row:
     from tablehub.games.base import TablehubError
     from tablehub.photo_sunda import load_reader, score_sunda
@@ -117,7 +126,7 @@ def run_sunda(level: str, tables: int, seed: int, verbose: bool) -> Row:
             else:
                 row.errors.extend(abs(got[p] - truth_scores[p]) for p in truth_scores)
                 row.notes.append(f"{level} table {i}: read {got}, is {truth_scores}; "
-                                 + "; ".join(str(n) for n in result.notes[:3]))
+                                 + "; ".join(str(n) for n in result.notes[:3]) + "; " + misread(reading, t, game))
     return row
 
 
@@ -157,6 +166,32 @@ def write_sunda_example(folder: Path, seed: int) -> int:
     print(f"wrote {folder / 'refs'} (colours enrolled from the simulated camera) and {folder / 'table.png'} (the final "
           f"table of a seeded {len(game.players)}-player game)")
     print(f"tablehub score --photo {folder / 'table.png'} --game sunda --refs {folder / 'refs'} --players {players}")
+    from tablehub.photo_sunda import load_reader
+
+    reading = load_reader(folder / "refs").read(t["frame"])
+    given = true_owners(reading, t["truth"], [(tr.q, tr.r) for tr in reading.tribes if tr.ask])
+    tribes = ";".join(f"{q},{r}=" + ",".join(o) for (q, r), o in given.items())
+    print(f"  with the tribes the camera asks, as the players give them: --tribes='{tribes}'")
+    print("the engine's score of the true game: " + ", ".join(f"{p} {n}" for p, n in game.scores().items()))
+    return 0
+
+
+def write_tahiti_example(folder: Path, seed: int) -> int:
+    """A runnable example for docs/tahiti.md: the board's references, the photo of a seeded game's final table, and
+    the command that scores it (the vaults given as the players would)."""
+    import cv2
+
+    from tablehub.games.tahiti.camera import COLOURS
+
+    t = tahiti_table("default", seed, 0, folder / "refs")
+    cv2.imwrite(str(folder / "table.png"), t["frame"])
+    game = t["game"]
+    players = ",".join(f"{COLOURS[k]}={p}" for k, p in enumerate(game.players))
+    vaults = ",".join(f"{COLOURS[k]}={ps.vault}" for k, ps in enumerate(game.state))
+    print(f"wrote {folder / 'refs'} (the board and pieces enrolled from the simulated camera) and {folder / 'table.png'} "
+          f"(the final table of a seeded {len(game.players)}-player game)")
+    print(f"tablehub score --photo {folder / 'table.png'} --game tahiti --refs {folder / 'refs'} --players {players} "
+          f"--vaults {vaults}")
     print("the engine's score of the true game: " + ", ".join(f"{p} {n}" for p, n in game.scores().items()))
     return 0
 
@@ -164,7 +199,9 @@ def write_sunda_example(folder: Path, seed: int) -> int:
 def write_position_example(game: str, folder: Path, seed: int) -> int:
     if game == "sunda":
         return write_sunda_example(folder, seed)
-    raise SystemExit(f"tablehub bench photoscore --example: no example for {game} yet")
+    if game == "tahiti":
+        return write_tahiti_example(folder, seed)
+    raise SystemExit("tablehub bench photoscore --example: Karibik has no example (its score is not on the board)")
 
 
 # --------------------------------------------------------------------------- Tahiti

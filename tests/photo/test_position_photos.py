@@ -26,18 +26,49 @@ def _one_line(capsys, argv) -> str:
 
 @pytest.fixture(scope="module")
 def sunda(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("sunda")
-    t = P.sunda_table("clean", 3, 0, folder / "refs")
+    """The table of docs/sunda.md's example (``tablehub bench photoscore --example photo --games sunda --seed 3``)."""
+    folder = tmp_path_factory.mktemp("sunda") / "photo"
+    t = P.sunda_table("default", 3, 0, folder / "refs")
     cv2.imwrite(str(folder / "table.png"), t["frame"])
     return folder, t
 
 
 @pytest.fixture(scope="module")
 def tahiti(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("tahiti")
-    t = P.tahiti_table("clean", 1, 0, folder / "refs")
+    """The table of docs/tahiti.md's example (``--example photo --games tahiti --seed 1``)."""
+    folder = tmp_path_factory.mktemp("tahiti") / "photo"
+    t = P.tahiti_table("default", 1, 0, folder / "refs")
     cv2.imwrite(str(folder / "table.png"), t["frame"])
     return folder, t
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _doc_runs(doc: str, folder: Path, capsys, monkeypatch) -> int:
+    """Every ``$ tablehub score --photo`` of the doc's example block run in the example's folder: the lines it shows
+    (``...`` skips) come out in that order."""
+    import re
+    import shlex
+
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    block = re.search(r"```\n(\$ tablehub bench photoscore --example photo.*?)```", text, re.S).group(1)
+    runs = re.split(r"^\$ ", block, flags=re.M)[2:]   # the first is the example's own command
+    monkeypatch.chdir(folder.parent)
+    for run in runs:
+        command, *shown = run.rstrip("\n").split("\n")
+        assert main(shlex.split(command)[1:]) == 0, command
+        out = capsys.readouterr().out.splitlines()
+        at = 0
+        for line in (s for s in shown if s.strip() != "..."):
+            assert line in out[at:], f"{doc}: {line!r} not printed (after line {at}) by {command}"
+            at = out.index(line, at) + 1
+    return len(runs)
+
+
+def test_the_docs_examples_print_what_they_show(sunda, tahiti, capsys, monkeypatch):
+    assert _doc_runs("sunda.md", sunda[0], capsys, monkeypatch) == 2
+    assert _doc_runs("tahiti.md", tahiti[0], capsys, monkeypatch) == 1
 
 
 def _sunda_args(folder: Path, t) -> list[str]:
@@ -63,19 +94,19 @@ def test_sunda_photo_lists_every_asked_tribe_and_scores_exactly_once_they_are_gi
     given = P.true_owners(reading, t["truth"], [(tr.q, tr.r) for tr in reading.tribes if tr.ask])
     assert len(given) == len(asked)
     tribes = ";".join(f"{q},{r}=" + ",".join(owners) for (q, r), owners in given.items())
-    assert main(_sunda_args(folder, t) + ["--tribes", tribes, "--json"]) == 0
+    assert main(_sunda_args(folder, t) + ["--tribes=" + tribes, "--json"]) == 0
     second = json.loads(capsys.readouterr().out)
     assert second["scores"] == game.scores()
     assert not [u for u in second["unsure"] if u["where"].startswith("the tribe at")]
     # the text output explains it
-    assert main(_sunda_args(folder, t) + ["--tribes", tribes]) == 0
+    assert main(_sunda_args(folder, t) + ["--tribes=" + tribes]) == 0
     text = capsys.readouterr().out
     assert "Totals:" in text and "given: the owners of" in text and "water rights" in text
 
 
 def test_sunda_photo_refuses_a_tribe_not_on_the_photo_and_bad_options(sunda, capsys):
     folder, t = sunda
-    err = _one_line(capsys, _sunda_args(folder, t) + ["--tribes", "40,40=P1"])
+    err = _one_line(capsys, _sunda_args(folder, t) + ["--tribes=40,40=P1"])
     assert "--tribes: no tribe at 40,40 on the photo" in err
     assert "--tribes: expected" in _one_line(capsys, _sunda_args(folder, t) + ["--tribes", "1;2"])
     assert "--levels: gold is not a Sunda level" in _one_line(capsys, _sunda_args(folder, t) + ["--levels", "gold"])
