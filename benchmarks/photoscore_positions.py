@@ -214,6 +214,7 @@ def tahiti_refs(level: str, rng: np.random.Generator, folder: Path, size: tuple[
     from tablehub.games.tahiti.board import load_board as load_track
     from tablehub.games.tahiti.camera import TahitiBoardMoves, camera_board
     from tablehub.tracking.boardcam import PIECES, write_refs
+    from vision import VisionError
     from vision.boardpieces import enrol_pieces
     from vision.boardreg import BoardReference, BoardRegistrar
     from vision.boards import render_board
@@ -237,12 +238,20 @@ def tahiti_refs(level: str, rng: np.random.Generator, folder: Path, size: tuple[
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
     ref = BoardReference.from_photo(photo, bsize, 2.0, corners_px=truth.board_to_image(corners), lens=lens)
     kinds = [(*piece_for_look(n, carries), n, piece_for_look(n)[0]) for n, carries in TahitiBoardMoves.camera_looks()]
-    where = [int(s) for s in rng.choice(TahitiBoardMoves.enrol_spaces(board), len(kinds), replace=False)]
-    photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s], mark=m) for (k, v, m, _, _), s
-                                         in zip(kinds, where)]), enrol_cam, rng, size=size)
-    r0 = BoardRegistrar(ref, lens).register(photo)
-    book = enrol_pieces(r0.canvas(photo, 2.0, bsize), ref.canvas, 2.0,
-                        [(n, k, *board.centres[s]) for (_, _, _, n, k), s in zip(kinds, where)])
+    for attempt in range(3):   # a piece not found: the owner lays the pieces again and takes another photo
+        where = [int(s) for s in rng.choice(TahitiBoardMoves.enrol_spaces(board), len(kinds), replace=False)]
+        photo, _ = render_board_scene(scene([BoardPiece(k, v, *board.centres[s], mark=m) for (k, v, m, _, _), s
+                                             in zip(kinds, where)]), enrol_cam, rng, size=size)
+        r0 = BoardRegistrar(ref, lens).register(photo)
+        try:
+            if r0 is None:
+                raise VisionError("the enrolment photo is not registered")
+            book = enrol_pieces(r0.canvas(photo, 2.0, bsize), ref.canvas, 2.0,
+                                [(n, k, *board.centres[s]) for (_, _, _, n, k), s in zip(kinds, where)])
+            break
+        except VisionError:
+            if attempt == 2:
+                raise
     write_refs(folder, "provisional", board, ref, lens=lens, game="tahiti")
     book.save(folder / PIECES)
     return cam, art, board
