@@ -199,12 +199,16 @@ def score_upload(frame: Any, game: str, refs: Any, lens: Any, names: Mapping[str
                  given: Mapping[str, Any]) -> PositionPhoto:
     """The page's upload (``POST /api/photoscore``): ``given`` holds ``vaults`` (Tahiti) or ``money`` (Karibik) as the
     command line gives them."""
+    from .photo_position import lens_for_upload
+
+    folder = Path(refs) if refs else Path("refs") / game
     if game == "tahiti":
         vaults = parse_pairs(upload_text(given, "vaults"), "vaults", "red=12,yellow=7", whole_at_least_0)
-        return score_tahiti(load_recognizer(game, refs, None), frame, "photo", names, vaults)
+        rec = load_recognizer(game, folder, lens_for_upload(frame, lens, folder))
+        return score_tahiti(rec, frame, "photo", names, vaults)
     money = parse_pairs(upload_text(given, "money"), "money", "red=34000,yellow=21000", whole_at_least_0)
     need_money(money)
-    rec = load_recognizer(game, refs, None)
+    rec = load_recognizer(game, folder, lens_for_upload(frame, lens, folder))
     return score_karibik(rec, frame, "photo", names, money)
 
 

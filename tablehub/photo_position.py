@@ -174,3 +174,15 @@ def upload_text(given: Mapping[str, Any], key: str) -> str | None:
     if value is not None and not (isinstance(value, str) and len(value) <= 400):
         raise PhotoPositionError(T("{key}: expected text of at most 400 characters", key=key))
     return value
+
+
+def lens_for_upload(frame: Any, given: Any, refs: Any) -> Any:
+    """The lens to read an uploaded photo of a position-scored game through: the hub camera's (``given``, else the
+    one kept with the references) for a photo of the size it was calibrated for, else ``False`` (a phone's photo:
+    no lens at all), as the tile games' upload does (:func:`tablehub.photo.photo_scorer`)."""
+    from pathlib import Path
+
+    from .photo import _lens_for_frame
+
+    lens = _lens_for_frame(frame, given, Path(refs))
+    return False if lens is None else lens

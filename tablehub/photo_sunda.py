@@ -245,7 +245,10 @@ def score_upload(frame: Any, game: str, refs: Any, lens: Any, names: Mapping[str
     gives them."""
     from .photo_position import upload_text
 
+    from .photo_position import lens_for_upload
+
     tribes = parse_tribes(upload_text(given, "tribes"))
     options = parse_levels(upload_text(given, "levels"))
-    reader = load_reader(refs, None, None)
+    folder = Path(refs) if refs else DEFAULT_REFS
+    reader = load_reader(folder, None, lens_for_upload(frame, lens, folder))
     return score_sunda(reader, frame, "photo", names, tribes, options)

@@ -21,13 +21,17 @@ import numpy as np
 PEARLS = ("green", "white", "black", "blue")
 #: the window read at a boat's centre (mm, a side)
 WINDOW_MM = 3.5
-#: chroma (Lab a*b* length) below which a colour is white, grey or black; above ``COLOURED`` it has a hue
-NEUTRAL, COLOURED = 14.0, 20.0
-#: lightness (L*, 0-100) at least white's, at most black's
-WHITE_L, BLACK_L = 58.0, 32.0
-#: hues (degrees of a*b*) of green and blue; a hue within ``HUE_SURE`` of one is that pearl, within ``HUE_NEAR`` maybe
+#: lightness (L*, 0-100) at most a black pearl's (dark pixels' hue means nothing: the hull's light, noise)
+BLACK_L = 25.0
+#: a white pearl: at least this light, its chroma (a*b* length) under ``WHITE_CHROMA`` (the hull's colour blurred in
+#: and the light's cast leave it some)
+WHITE_L, WHITE_CHROMA = 60.0, 32.0
+#: hues (degrees of a*b*) of green and blue, how far from them a pearl's hue may lie, and the chroma it needs
 HUES = {"green": 135.0, "blue": 275.0}
-HUE_SURE, HUE_NEAR = 40.0, 60.0
+HUE_GAP = {"green": 40.0, "blue": 45.0}
+HUE_CHROMA = {"green": 18.0, "blue": 8.0}
+#: a blue pearl is darker than a white one
+BLUE_MAX_L = 65.0
 
 
 @dataclass
@@ -54,29 +58,22 @@ def _hue_gap(h: float, centre: float) -> float:
 
 
 def classify(L: float, a: float, b: float) -> PearlSeen:
-    """The pearl of one colour (module docstring)."""
+    """The pearl of one colour (module docstring): dark is black; a green or blue hue with enough colour is that
+    pearl; light with little colour is white; anything else (the hull's own colour, a grey) is unsure, with every
+    pearl as a candidate, the likelier first (by lightness, then hue)."""
     c = math.hypot(a, b)
     hue = math.degrees(math.atan2(b, a)) % 360.0
     lab = (round(L, 1), round(a, 1), round(b, 1))
-    hued = sorted(HUES, key=lambda k: _hue_gap(hue, HUES[k]))
-    light = ("white", "black") if L >= (WHITE_L + BLACK_L) / 2 else ("black", "white")
-    if L <= BLACK_L and c < COLOURED:   # dark: a little colour is the hull's light or noise on a black pearl
+    if L <= BLACK_L:
         return PearlSeen("black", ("black",), lab)
-    if c <= NEUTRAL:
-        if L >= WHITE_L:
-            return PearlSeen("white", ("white",), lab)
-        if L <= BLACK_L:
-            return PearlSeen("black", ("black",), lab)
-        return PearlSeen(None, light + tuple(hued), lab, "grey")
-    if c >= COLOURED:
-        best = hued[0]
-        gap = _hue_gap(hue, HUES[best])
-        if gap <= HUE_SURE:
-            return PearlSeen(best, (best,), lab)
-        if gap <= HUE_NEAR:
-            return PearlSeen(None, (best,) + light + (hued[1],), lab, "hue between")
-        return PearlSeen(None, tuple(hued) + light, lab, "the hull's colour")
-    return PearlSeen(None, light + tuple(hued), lab, "faint colour")
+    for name in ("green", "blue"):
+        if _hue_gap(hue, HUES[name]) <= HUE_GAP[name] and c >= HUE_CHROMA[name] and (name != "blue" or L < BLUE_MAX_L):
+            return PearlSeen(name, (name,), lab)
+    if L >= WHITE_L and c < WHITE_CHROMA:
+        return PearlSeen("white", ("white",), lab)
+    hued = tuple(sorted(HUES, key=lambda k: _hue_gap(hue, HUES[k])))
+    light = ("white",) + hued + ("black",) if L >= (WHITE_L + BLACK_L) / 2 else ("black",) + hued + ("white",)
+    return PearlSeen(None, light, lab, "the hull's colour" if c >= WHITE_CHROMA else "grey")
 
 
 def read_pearl(lab: np.ndarray, x_mm: float, y_mm: float, ppm: float) -> PearlSeen:

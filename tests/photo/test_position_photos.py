@@ -172,3 +172,19 @@ def test_a_pearl_is_read_by_what_its_colour_is(lab, pearl):
 def test_the_hulls_colour_or_a_grey_is_no_sure_pearl(lab):
     seen = classify(*lab)
     assert seen.pearl is None and len(seen.candidates) == 4 and seen.why
+
+
+def test_the_pages_upload_scores_a_tahiti_photo_with_its_vaults(tahiti):
+    """``POST /api/photoscore``'s scorer (tablehub.photo.photo_scorer) on the photo's bytes: the same scores."""
+    from tablehub.games.tahiti.camera import COLOURS
+    from tablehub.photo import photo_scorer
+
+    folder, t = tahiti
+    game = t["game"]
+    score = photo_scorer(lambda g: folder / "refs")
+    names = {COLOURS[k]: p for k, p in enumerate(game.players)}
+    vaults = ",".join(f"{COLOURS[k]}={ps.vault}" for k, ps in enumerate(game.state))
+    result = score((folder / "table.png").read_bytes(), "tahiti", names, {"vaults": vaults})
+    assert result.scores == game.scores()
+    en, fr = result.lines(), result.lines("fr")   # the report in the phone's language
+    assert any(line.startswith("Totals:") for line in en) and len(fr) == len(en) and fr != en
