@@ -135,10 +135,12 @@ def score_tahiti(rec: Any, frame: Any, source: str = "photo", names: Mapping[str
     order = list(dict.fromkeys(players.values()))
     given = by_name(dict(vaults or {}), players, order, "--vaults")
 
+    chosen: dict[str, tuple[str, str]] = {b["cell"]: (b["colours"][0], b["pearls"][0]) for b in boats}
+
     def position(choice: Mapping[str, tuple[str, str]] | None = None) -> dict[str, Any]:
         out = []
         for b in boats:
-            colour, pearl = (choice or {}).get(b["cell"], (b["colours"][0], b["pearls"][0]))
+            colour, pearl = {**chosen, **(choice or {})}[b["cell"]]
             out.append({"cell": b["cell"], "owner": players[colour], "pearl": pearl})
         return {"game": "tahiti", "players": order,
                 "position": {"boats": out, "vaults": {p: given.get(p, 0) for p in order}}}
@@ -146,14 +148,13 @@ def score_tahiti(rec: Any, frame: Any, source: str = "photo", names: Mapping[str
     def score(pos: dict[str, Any]) -> PositionResult:
         return score_position(pos, source)
 
-    base_pos = position()
-    result = score(base_pos)
+    result, base_pos = consistent_tahiti(boats, chosen, position, score, notes)
     base = dict(result.scores)
     unsure = []
     for b in boats:
         if b["pearl_sure"] and b["owner_sure"] and len(b["colours"]) == 1:
             continue
-        colour, pearl = b["colours"][0], b["pearls"][0]
+        colour, pearl = chosen[b["cell"]]
         place = UnsurePlace(T("the boat on {cell}", cell=b["cell"]),
                             T("{colour} with a {pearl} pearl", colour=colour, pearl=pearl), base=base)
         for c in b["colours"]:
@@ -171,6 +172,40 @@ def score_tahiti(rec: Any, frame: Any, source: str = "photo", names: Mapping[str
     not_read = [T("the dollars in the vaults (give them with --vaults red=12,yellow=7; taken as 0)")] if not given \
         else []
     return PositionPhoto("tahiti", base_pos, result, unsure, out_given, not_read, notes, seen)
+
+
+def consistent_tahiti(boats: list[dict[str, Any]], chosen: dict[str, tuple[str, str]], position: Any, score: Any,
+                      notes: list[Any]) -> tuple[PositionResult, dict[str, Any]]:
+    """The boats made a position the rules allow: where a pearl colour is read more often than the game has it, the
+    boat of that pearl the camera was least sure of is taken as its next likeliest pearl (said); with none unsure,
+    the boat the scorer names is left out (said). ``chosen`` (cell -> colour, pearl) and ``boats`` are updated."""
+    import re
+
+    from .games.tahiti.scoring import PositionError
+
+    tried = {cell: 0 for cell in chosen}
+    for _ in range(len(boats) + 1):
+        pos = position()
+        try:
+            return score(pos), pos
+        except PositionError as exc:
+            m = re.search(r"position\.boats\[(\d+)\]", str(exc))
+            over = next((p for p in ("green", "white", "black", "blue") if f" {p} pearls" in str(exc)), None)
+            if m is None:
+                raise
+            maybe = [b for b in boats if over and chosen[b["cell"]][1] == over and not b["pearl_sure"]
+                     and tried[b["cell"]] + 1 < len(b["pearls"])]
+            if maybe:
+                b = maybe[0]
+                tried[b["cell"]] += 1
+                before = chosen[b["cell"]][1]
+                chosen[b["cell"]] = (chosen[b["cell"]][0], b["pearls"][tried[b["cell"]]])
+                notes.append(T("repaired: the boat on {cell} read with a {pearl} pearl, one more than the game has: "
+                               "taken as {other}", cell=b["cell"], pearl=before, other=chosen[b["cell"]][1]))
+                continue
+            gone = boats.pop(int(m.group(1)))
+            notes.append(T("left out: the boat on {cell}: {why}", cell=gone["cell"], why=str(exc).split(": ", 2)[-1]))
+    raise PhotoPositionError(T("the boats read cannot be a Tahiti position"))
 
 
 # --------------------------------------------------------------------------- the command line and the page
