@@ -4,8 +4,8 @@ one photo: ``tablehub score --photo IMG --game tahiti``; the live tracker knows 
 The board camera (:mod:`vision.boardpieces`) finds each boat and its player's colour; it enrols one template per
 colour, whatever the boat carries, so it does not say the pearl. The pearl lies in the middle of the boat (the
 rule book's four colours: green, white, black, blue). It is read from the board's picture brought to the empty
-board's light (:func:`vision.boardpieces.match_light`), as CIE Lab in a 3.5 mm window at the boat's centre (the
-median: a pearl's rim and a little of the hull do not move it), by what the four colours are, not by enrolled
+board's light (:func:`vision.boardpieces.match_light`), as CIE Lab in a 4 mm disc at the boat's middle (the half of
+its pixels least like the hull round it, their median: a small pearl blurred into its hull, its rim), by what the four colours are, not by enrolled
 paints: **white** light and without colour, **black** dark and without colour, **green** a green hue, **blue** a
 blue hue. A window whose colour is none of them clearly (the hull's own colour: the boat found off its middle, or
 a grey between white and black) is unsure, with the pearls it may be, nearest first.
@@ -19,8 +19,9 @@ import cv2
 import numpy as np
 
 PEARLS = ("green", "white", "black", "blue")
-#: the window read at a boat's centre (mm, a side)
-WINDOW_MM = 3.5
+#: the disc read at a boat's middle (mm across) and the ring round it that is the hull (mm from the middle)
+WINDOW_MM = 4.0
+HULL_RING_MM = (4.0, 5.5)
 #: lightness (L*, 0-100) at most a black pearl's (dark pixels' hue means nothing: the hull's light, noise)
 BLACK_L = 25.0
 #: a white pearl: at least this light, its chroma (a*b* length) under ``WHITE_CHROMA`` (the hull's colour blurred in
@@ -77,12 +78,25 @@ def classify(L: float, a: float, b: float) -> PearlSeen:
 
 
 def read_pearl(lab: np.ndarray, x_mm: float, y_mm: float, ppm: float) -> PearlSeen:
-    """The pearl at board point ``x_mm, y_mm`` of ``lab`` (:func:`lab_canvas` of the board at ``ppm`` px/mm)."""
-    r = max(1, int(round(WINDOW_MM * ppm / 2)))
+    """The pearl at board point ``x_mm, y_mm`` of ``lab`` (:func:`lab_canvas` of the board at ``ppm`` px/mm): of the
+    disc at the boat's middle, the pixels least like the hull round it (a ring 4-5.5 mm out: the blur of a small
+    pearl mixes the hull's colour into it), their median."""
     h, w = lab.shape[:2]
+    R = int(math.ceil(HULL_RING_MM[1] * ppm))
     x, y = int(round(x_mm * ppm)), int(round(y_mm * ppm))
-    win = lab[max(0, y - r):min(h, y + r + 1), max(0, x - r):min(w, x + r + 1)].reshape(-1, 3)
-    if not len(win):
+    x0, y0, x1, y1 = max(0, x - R), max(0, y - R), min(w, x + R + 1), min(h, y + R + 1)
+    if x1 <= x0 or y1 <= y0:
         return PearlSeen(None, PEARLS, (0.0, 0.0, 0.0), "off the board")
-    L, a, b = (float(v) for v in np.median(win, axis=0))
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    r = np.hypot(xx - x, yy - y) / ppm
+    win = lab[y0:y1, x0:x1]
+    disc = win[r <= WINDOW_MM / 2].reshape(-1, 3)
+    ring = win[(r >= HULL_RING_MM[0]) & (r <= HULL_RING_MM[1])].reshape(-1, 3)
+    if not len(disc):
+        return PearlSeen(None, PEARLS, (0.0, 0.0, 0.0), "off the board")
+    if len(ring):
+        hull = np.median(ring, axis=0)
+        d = np.linalg.norm((disc - hull) * (0.5, 1.0, 1.0), axis=1)
+        disc = disc[d >= np.percentile(d, 50)]
+    L, a, b = (float(v) for v in np.median(disc, axis=0))
     return classify(L, a, b)
