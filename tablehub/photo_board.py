@@ -115,7 +115,7 @@ def score_tahiti(rec: Any, frame: Any, source: str = "photo", names: Mapping[str
         seen = read_pearl(lab, p.x_mm, p.y_mm, ppm)
         boats.append({"cell": cell_of(p.space), "colours": [lk.split(" ")[0] for lk in boat_looks],
                       "pearls": list(seen.candidates), "pearl_sure": seen.pearl is not None,
-                      "owner_sure": p.name is not None and not p.unsure, "why": seen.why})
+                      "owner_sure": p.name is not None and not p.unsure, "why": seen.why, "lab": seen.lab})
     seen_cells: dict[str, dict[str, Any]] = {}
     for b in boats:
         if b["cell"] in seen_cells:
@@ -195,6 +195,17 @@ def consistent_tahiti(boats: list[dict[str, Any]], chosen: dict[str, tuple[str, 
                 raise
             maybe = [b for b in boats if over and chosen[b["cell"]][1] == over and not b["pearl_sure"]
                      and tried[b["cell"]] + 1 < len(b["pearls"])]
+            if not maybe and over:   # none unsure: the one read with that pearl nearest another (vision.pearls)
+                from vision.pearls import nearest_other
+
+                sure = [b for b in boats if chosen[b["cell"]][1] == over and not b.get("switched")]
+                if sure:
+                    b = min(sure, key=lambda b: nearest_other(*b["lab"], over)[1])
+                    b["switched"] = True
+                    b["pearls"] = [over, nearest_other(*b["lab"], over)[0]]
+                    b["pearl_sure"] = False
+                    tried[b["cell"]] = 0
+                    maybe = [b]
             if maybe:
                 b = maybe[0]
                 tried[b["cell"]] += 1

@@ -198,10 +198,35 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
 MOST_LEFT_OUT = 6
 
 
-def consistent(position: dict[str, Any], score: Any) -> tuple[Any, list[Any]]:
-    """The scores of ``position`` made consistent with the rules: a piece whose sides do not continue its
-    neighbour's (a side misread), a tribe on no land node, is left out (said) and the rest scored again; at most
-    :data:`MOST_LEFT_OUT`, then the scorer's own line."""
+def land_under(position: dict[str, Any], node: tuple[int, int]) -> list[Any]:
+    """Each piece with a corner at ``node`` made land on both slots beside that corner (a tribe stands there: the
+    rules put pawns on land); returns what was changed, said (empty: nothing to change)."""
+    from vision.sunda import corners_of
+
+    changed: list[Any] = []
+    for pd in position["position"]["pieces"]:
+        corners = corners_of(pd["q"], pd["r"], pd["turn"])
+        if node not in corners:
+            continue
+        k = corners.index(node)
+        ring = list(pd["sides"].replace(" ", ""))
+        slots = [(3 * k - 1) % 12, 3 * k]
+        if all(ring[i] == "L" for i in slots):
+            continue
+        for i in slots:
+            ring[i] = "L"
+        sides = " ".join("".join(ring[3 * j:3 * j + 3]) for j in range(4))
+        changed.append(T("the piece at {q},{r} turn {turn} read {read}, taken as {sides}", q=pd["q"], r=pd["r"],
+                         turn=pd["turn"], read=pd["sides"], sides=sides))
+        pd["sides"] = sides
+    return changed
+
+
+def consistent(position: dict[str, Any], score: Any, depth: int = 0) -> tuple[Any, list[Any]]:
+    """The scores of ``position`` made consistent with the rules. A tribe on a node the pieces make water: the pieces
+    round it are taken as land there (a pawn stands on land; said), when that makes a position the rules allow. Else a
+    piece whose sides do not continue its neighbour's (a side misread), a tribe on no land node, is left out (said)
+    and the rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. ``position`` is updated."""
     import re
 
     from .games.sunda.position import PositionError
@@ -215,7 +240,22 @@ def consistent(position: dict[str, Any], score: Any) -> tuple[Any, list[Any]]:
             if m is None or len(left) >= MOST_LEFT_OUT:
                 raise
             kind, i = m.group(1), int(m.group(2))
-            item = position["position"][kind].pop(i)
+            item = position["position"][kind][i]
+            if kind == "tribes" and depth < MOST_LEFT_OUT and "not a land node" in str(exc):
+                trial = copy.deepcopy(position)
+                changed = land_under(trial, (item["q"], item["r"]))
+                if changed:
+                    try:
+                        result, more = consistent(trial, score, depth + 1)
+                    except PositionError:
+                        pass
+                    else:
+                        position.clear()
+                        position.update(trial)
+                        said = [T("repaired: a tribe stands at {q},{r}, so the land there: {what}", q=item["q"],
+                                  r=item["r"], what=c) for c in changed]
+                        return result, left + said + more
+            position["position"][kind].pop(i)
             what = (T("the piece at {q},{r} turn {turn} ({sides})", q=item["q"], r=item["r"], turn=item["turn"],
                       sides=item["sides"]) if kind == "pieces" else
                     T("the tribe at {q},{r}", q=item["q"], r=item["r"]))

@@ -100,3 +100,21 @@ def read_pearl(lab: np.ndarray, x_mm: float, y_mm: float, ppm: float) -> PearlSe
         disc = disc[d >= np.percentile(d, 50)]
     L, a, b = (float(v) for v in np.median(disc, axis=0))
     return classify(L, a, b)
+
+
+def nearest_other(L: float, a: float, b: float, pearl: str) -> tuple[str, float]:
+    """The pearl other than ``pearl`` that the colour ``L, a, b`` is nearest to, and how far (a rough Lab distance to
+    that class's edge: less colour for a hued pearl read, a hue for a neutral one): which of several boats read with
+    one pearl was likeliest another."""
+    c = math.hypot(a, b)
+    hue = math.degrees(math.atan2(b, a)) % 360.0
+    if pearl in HUES:   # less colour: white or black by its lightness; or the other hue
+        other = [k for k in HUES if k != pearl][0]
+        neutral = "white" if L >= (WHITE_L + BLACK_L) / 2 else "black"
+        by_hue = _hue_gap(hue, HUES[other]) - HUE_GAP[other]
+        by_chroma = c - HUE_CHROMA[pearl]
+        return (other, max(0.0, by_hue)) if by_hue < by_chroma else (neutral, max(0.0, by_chroma))
+    if pearl == "white":
+        hued = min(HUES, key=lambda k: _hue_gap(hue, HUES[k]))
+        return hued, max(0.0, WHITE_CHROMA - c)
+    return "blue", max(0.0, BLACK_L - L) + max(0.0, 20.0 - c)
