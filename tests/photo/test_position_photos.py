@@ -188,3 +188,42 @@ def test_the_pages_upload_scores_a_tahiti_photo_with_its_vaults(tahiti):
     assert result.scores == game.scores()
     en, fr = result.lines(), result.lines("fr")   # the report in the phone's language
     assert any(line.startswith("Totals:") for line in en) and len(fr) == len(en) and fr != en
+
+
+def test_a_tribe_on_a_node_read_as_water_makes_the_land_there():
+    from tablehub.photo_sunda import land_under
+
+    pos = {"position": {"pieces": [{"q": 0, "r": 0, "turn": 0, "sides": "WWW WWW WWW WWW"},
+                                   {"q": 5, "r": 5, "turn": 0, "sides": "WWW WWW WWW WWW"}]}}
+    changed = land_under(pos, (1, 0))        # corner 1 of the first piece (vision.sunda.corners_of)
+    assert len(changed) == 1
+    assert pos["position"]["pieces"][0]["sides"] == "WWL LWW WWW WWW"   # the slots either side of corner 1
+    assert pos["position"]["pieces"][1]["sides"] == "WWW WWW WWW WWW"
+    assert land_under(pos, (1, 0)) == [] and land_under(pos, (3, 3)) == []
+
+
+def test_a_pearl_read_more_often_than_the_game_has_it_is_repaired_on_the_least_sure_boat():
+    from tablehub.games.tahiti.scoring import score_position
+    from tablehub.photo_board import consistent_tahiti
+
+    cells = ["AA", "AC", "AE", "BB", "BD", "BF", "CA"]      # seven boats read with a green pearl: the game has six
+    boats = [{"cell": c, "colours": ["red"], "pearls": ["green"], "pearl_sure": True, "lab": (60.0, -40.0, 35.0)}
+             for c in cells]
+    boats[4].update(pearls=["green", "blue", "white"], pearl_sure=False)
+    chosen = {b["cell"]: ("red", b["pearls"][0]) for b in boats}
+
+    def position(choice=None):
+        return {"game": "tahiti", "players": ["Ana"], "position": {
+            "boats": [{"cell": b["cell"], "owner": "Ana", "pearl": chosen[b["cell"]][1]} for b in boats],
+            "vaults": {}}}
+
+    notes: list = []
+    result, pos = consistent_tahiti(boats, chosen, position, lambda p: score_position(p, "t"), notes)
+    assert chosen["BD"] == ("red", "blue") and len(notes) == 1 and "BD" in str(notes[0])
+    assert sum(1 for b in pos["position"]["boats"] if b["pearl"] == "green") == 6
+    # all sure: the one nearest another pearl (the least green) is switched
+    boats[4].update(pearls=["green"], pearl_sure=True, lab=(70.0, -12.0, 14.0))
+    chosen = {b["cell"]: ("red", "green") for b in boats}
+    notes = []
+    consistent_tahiti(boats, chosen, position, lambda p: score_position(p, "t"), notes)
+    assert chosen["BD"] == ("red", "white"), chosen
