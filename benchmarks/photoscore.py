@@ -1,6 +1,6 @@
 """Photo-score benchmark: rendered FINAL tables of whole seeded random games, scored from one photo each.
 
-    tablehub bench photoscore [--quick] [--games neuesland,suedsee] [--levels clean,default,hard]
+    tablehub bench photoscore [--quick] [--games neuesland,suedsee,sunda,tahiti,karibik] [--levels clean,default,hard]
                               [--camera sim,field] [--tables N] [--seed S] [--scans DIR] [--verbose]
 
 For every game, camera model and nuisance level: the set is enrolled from the simulated camera with other
@@ -14,7 +14,8 @@ before the final evaluation; Südsee's ships, goods and boat tokens), and compar
 the true game. Prints the share of tables whose scores are exactly right, the mean per-player score error on
 the others, the tiles repaired from alternatives and left out, the unsure cells listed, and CPU ms per photo
 (recognition + scoring, one core). Neues Land uses the scans when they are there (../shared), else drawn art.
-See docs/benchmarks.md.
+Sunda to Sahul, Tahiti and Karibik (``--games sunda,tahiti,karibik``): their rows are
+benchmarks/photoscore_positions.py's (its docstring says how their tables are made). See docs/benchmarks.md.
 """
 
 import os
@@ -65,6 +66,7 @@ from tablehub.games.tiles.playout import random_game  # noqa: E402
 from tablehub.photo import score_photo  # noqa: E402
 from tablehub.photoscore import Holdings  # noqa: E402
 from tablehub.tracking.simtable import scans_folder  # noqa: E402
+from benchmarks.photoscore_positions import POSITION_GAMES, position_rows, write_position_example  # noqa: E402
 
 
 # --------------------------------------------------------------------------- the final table of a game
@@ -261,6 +263,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--example", metavar="DIR", help="write a runnable example instead: references, the photo of one "
                    "final table (--games: the first game, --seed) and the command that scores it")
     args = p.parse_args(list(argv) if argv is not None else None)
+    if args.example and args.games.split(",")[0].strip() in POSITION_GAMES:   # benchmarks/photoscore_positions.py
+        folder = Path(args.example)
+        folder.mkdir(parents=True, exist_ok=True)
+        return write_position_example(args.games.split(",")[0].strip(), folder, args.seed)
     if args.example:
         scans_dir = None if args.scans.lower() == "none" else Path(args.scans)
         folder = Path(args.example)
@@ -284,6 +290,11 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"found afresh); scores compared with the engine's on the true game")
     total = Tally()
     for game in [x.strip() for x in args.games.split(",") if x.strip()]:
+        if game in POSITION_GAMES:   # Sunda, Tahiti, Karibik: their rows are benchmarks/photoscore_positions.py's
+            exact, tables = position_rows(game, levels, args.tables, args.seed, args.verbose)
+            total.tables += tables
+            total.exact += exact
+            continue
         setup = VB.game_setup(game, scans)
         if setup is None:
             print(f"\n{game}: no catalog, skipped")

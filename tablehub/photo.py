@@ -19,6 +19,18 @@ class RecognizeError(TablehubError):
     pass
 
 
+#: the games whose finished table is scored from a photo by their own module (read into the engine's position and
+#: scored by its position scorer: :mod:`tablehub.photo_position`); the tile games are :func:`score_photo`'s
+POSITION_GAMES = {"sunda": "photo_sunda", "tahiti": "photo_board", "karibik": "photo_board"}
+
+
+def position_module(game: str) -> Any:
+    """The photo module of a position-scored game (``score_args``, ``score_upload``)."""
+    import importlib
+
+    return importlib.import_module(f"tablehub.{POSITION_GAMES[game]}")
+
+
 def refs_folder(game: str, refs: str | Path | None) -> Path:
     """The reference folder (default ``refs/GAME``); one line when ``tablehub enroll`` has not filled it."""
     catalog_file(game)  # an unknown game first: "--game X: no tile catalog ..."
@@ -116,6 +128,9 @@ def photo_scorer(refs_path: Any, lens_path: Any = None) -> Any:
     camera): a phone's photo is read without it (phones correct their own lens)."""
     def score(data: bytes, game: str, names: Any = None, holdings: Any = None) -> Any:
         frame = decode_frame(data)
+        if game in POSITION_GAMES:   # holdings: what the photo cannot show, as the page's fields give it
+            given = lens_path() if lens_path is not None else None
+            return position_module(game).score_upload(frame, game, refs_path(game), given, names, holdings or {})
         refs = refs_folder(game, refs_path(game))
         lens = _lens_for_frame(frame, lens_path() if lens_path is not None else None, refs)
         rec = load_recognizer(game, refs, lens=lens)

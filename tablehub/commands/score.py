@@ -19,7 +19,10 @@ HELP = T("replay a game record (or score a table position) and print the explain
 DESCRIPTION = T("{help}. The record format is in docs/records.md. An illegal action ends the command with "
                "exit status 2 and one line naming the action's index and the rule it breaks. With --photo: a "
                "finished Neues Land or Südsee table read from one photo (the enrolled set: --refs), scored by the "
-               "final evaluation, with every cell the camera was unsure of and what it would change.", help=HELP)
+               "final evaluation, with every cell the camera was unsure of and what it would change; a finished Sunda "
+               "to Sahul, Tahiti or Karibik table read by that game's camera into a position and scored by the "
+               "engine's position scorer, with what the photo cannot show given (--tribes, --vaults, --money).",
+               help=HELP)
 
 
 class ScoreError(TablehubError):
@@ -31,7 +34,7 @@ def add_arguments(p) -> None:
                    "- for stdin"))
     photo = p.add_argument_group(T("a finished table from a photo (docs/vision.md)"))
     photo.add_argument("--photo", metavar="IMG", help=T("photo of the finished table (PNG or JPEG), in place of RECORD"))
-    photo.add_argument("--game", help=T("with --photo: the tile game, neuesland or suedsee"))
+    photo.add_argument("--game", help=T("with --photo: the game, neuesland, suedsee, sunda, tahiti or karibik"))
     photo.add_argument("--mat", help=T("mat file from 'tablehub markers' (default: mat.json in --refs, else the default "
                        "mat)"))
     photo.add_argument("--refs", help=T("reference folder from 'tablehub enroll' (default: refs/GAME)"))
@@ -45,6 +48,14 @@ def add_arguments(p) -> None:
                        "evaluation, e.g. red=34,blue=20 (the photo does not show it; default: 0)"))
     photo.add_argument("--holdings", metavar="FILE", help=T("Südsee: ships, goods and boat tokens in front of the "
                        "players (JSON; docs/vision.md; default: none)"))
+    photo.add_argument("--tribes", metavar="TRIBES", help=T("Sunda: the owners of tribes bottom to top, by node as the "
+                       "output names them, e.g. '1,0=Ana,Ben,Ana;3,-1=Ben' (the camera asks most heights)"))
+    photo.add_argument("--levels", metavar="LEVELS", help=T("Sunda: the levels played, comma-separated (default "
+                       "tribes,resources)"))
+    photo.add_argument("--vaults", metavar="DOLLARS", help=T("Tahiti: the dollars in each vault, e.g. red=12,yellow=7 "
+                       "(the photo does not show them; default: 0)"))
+    photo.add_argument("--money", metavar="DOUBLOONS", help=T("Karibik: each player's doubloons, e.g. red=34000,"
+                       "yellow=21000 (coins are not on the board)"))
     p.add_argument("--json", action="store_true", help=T("machine-readable output (JSON: the scores and the events)"))
     p.add_argument("--no-final", action="store_true", help=T("stop after the last action, without the final evaluation"))
 
@@ -56,8 +67,8 @@ def run(args) -> int:
         return _score_photo(args)
     if not args.record:
         raise ScoreError(T("give a record or position file (docs/records.md), or --photo IMG --game G"))
-    photo_only = [f"--{k}" for k in ("game", "mat", "refs", "colours", "lens", "players", "before", "holdings")
-                  if getattr(args, k)]
+    photo_only = [f"--{k}" for k in ("game", "mat", "refs", "colours", "lens", "players", "before", "holdings",
+                                     "tribes", "levels", "vaults", "money") if getattr(args, k)]
     if photo_only:
         raise ScoreError(T("{options}: only with --photo (a record or position names its own game)", options=", ".join(photo_only)))
     data, source = load_json(args.record)
@@ -111,10 +122,19 @@ def _score_photo(args) -> int:
     from ..photoscore import load_holdings, parse_names
     from ..setup_files import reading_lens
 
+    from ..photo import POSITION_GAMES, position_module
+
     if not args.game:
-        raise ScoreError(T("--photo: name the game with --game neuesland or --game suedsee"))
+        raise ScoreError(T("--photo: name the game with --game neuesland, suedsee, sunda, tahiti or karibik"))
     if args.no_final:
         raise ScoreError(T("--no-final: a photo is scored by the final evaluation only"))
+    if args.game in POSITION_GAMES:
+        return _print_photo(position_module(args.game).score_args(args, reading_lens(load_config(args.config),
+                                                                                    args.lens)), args)
+    other = [f"--{k}" for k in ("tribes", "levels", "vaults", "money") if getattr(args, k)]
+    if other:
+        raise ScoreError(T("{options}: not for {game} (--tribes and --levels are Sunda's, --vaults Tahiti's, --money "
+                           "Karibik's)", options=", ".join(other), game=args.game))
     names = parse_names(args.players)
     holdings = load_holdings(args.holdings, args.before, names)
     lens = reading_lens(load_config(args.config), args.lens)
@@ -122,6 +142,10 @@ def _score_photo(args) -> int:
     frame = load_frame(args.photo)
     rec = load_recognizer(args.game, refs, mat=args.mat, colours=args.colours, lens=lens)
     result = score_photo(rec, frame, args.game, str(args.photo), names, holdings)
+    return _print_photo(result, args)
+
+
+def _print_photo(result: Any, args) -> int:
     if args.json:
         json.dump({"photo": str(args.photo), **result.to_dict()}, sys.stdout, indent=2, ensure_ascii=False)
         print()

@@ -71,7 +71,7 @@ BAD_REQUESTS = [
     ("photo part", "post", "/api/photoscore/part", {"index": -1, "data": "x"}, "expected a part number"),
     ("photo type", "post", "/api/photoscore", {"photo": 3}, "expected the picture as a base64 string"),
     ("photo base64", "post", "/api/photoscore", {"photo": "!!"}, "not base64"),
-    ("photo game", "post", "/api/photoscore", {"photo": "aGk=", "game": "tahiti"}, "expected neuesland or suedsee"),
+    ("photo game", "post", "/api/photoscore", {"photo": "aGk=", "game": "chess"}, "expected neuesland, suedsee, sunda"),
     ("photo players", "post", "/api/photoscore", {"photo": "aGk=", "game": "suedsee", "players": []},
      "at most 5 colours and names"),
     ("photo before", "post", "/api/photoscore", {"photo": "aGk=", "game": "neuesland", "before": 3},

@@ -147,10 +147,11 @@ def test_a_photo_without_the_mats_markers_is_one_line(drawn, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,expect", [
-    (["score", "--photo", "x.png"], "--photo: name the game with --game neuesland or --game suedsee"),
+    (["score", "--photo", "x.png"], "--photo: name the game with --game neuesland, suedsee, sunda, tahiti or karibik"),
     (["score", "--photo", "x.png", "--game", "neuesland", "--refs", "nowhere"],
      "--refs nowhere: no references there; enrol the set first"),
-    (["score", "--photo", "x.png", "--game", "karibik"], "--game karibik: no tile catalog"),
+    (["score", "--photo", "x.png", "--game", "chess"], "--game chess: no tile catalog"),
+    (["score", "--photo", "x.png", "--game", "karibik"], "--money: a Karibik score is the doubloons"),
     (["score", "r.json", "--photo", "x.png"], "give a record (or position) file or --photo IMG, not both"),
     (["score"], "give a record or position file"),
     (["score", "r.json", "--players", "red=Ana"], "--players: only with --photo"),

@@ -29,6 +29,8 @@
       const body = {};
       const before = document.getElementById("photoscore-before").value.trim();
       if (before) body.before = before;
+      const given = document.getElementById("photoscore-given").value.trim();
+      if (given) body.given = given;  // Sunda's tribes, Tahiti's vaults, Karibik's money (web/views/photoscore.py)
       const holdings = document.getElementById("photoscore-holdings").value.trim();
       if (holdings) {
         try { body.holdings = JSON.parse(holdings); } catch (e) {

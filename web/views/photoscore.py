@@ -4,7 +4,9 @@
 The body is JSON ``{"photo": "<base64 PNG or JPEG>", "game": "neuesland", "players": {"red": "Ana"},
 "before": "red=34,blue=20", "holdings": {"ships": ..., "goods": ..., "covered": ...}}`` (all but the photo may be
 left out: ``game`` and ``players`` are then the game on the table and its players' colours; ``before`` and
-``holdings`` are what ``--before`` and ``--holdings`` give on the command line). The answer is the
+``holdings`` are what ``--before`` and ``--holdings`` give on the command line). ``game`` may also be ``sunda``,
+``tahiti`` or ``karibik``, with ``tribes`` and ``levels`` (Sunda), ``vaults`` (Tahiti) or ``money`` (Karibik) as
+text, as ``tablehub score --photo`` takes them. The answer is the
 explained final scores and the unsure cells; nothing about the game on the table changes. It takes the PIN like
 every change (reading a photo costs the hub a few seconds of CPU), one photo at a time. A photo larger than one
 request may carry (64 KiB, as every route) comes first in parts (``POST /api/photoscore/part``), held in memory
@@ -23,6 +25,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from tablehub.games.base import TablehubError
 from tablehub.i18n import T
+from tablehub.photo import POSITION_GAMES
 
 from .. import security
 from ..limits import Slots
@@ -132,7 +135,7 @@ def photoscore() -> Response:
     except (binascii.Error, ValueError):
         raise ApiError(400, T("photo: not base64")) from None
     game, names = _game_and_names(body)
-    held = _holdings(body, names)
+    held = _given(body, game) if game in POSITION_GAMES else _holdings(body, names)
     scorer = getattr(hub(), "photo_scorer", None)
     if scorer is None:
         raise ApiError(409, T("scoring from a photo is not set up on this hub (it runs without the camera's "
@@ -155,9 +158,9 @@ def _game_and_names(body: dict[str, Any]) -> tuple[str, dict[str, str] | None]:
     game = body.get("game")
     if game is None and session is not None:
         game = session.setup.game
-    if game not in ("neuesland", "suedsee"):
-        raise ApiError(400, T("game: expected neuesland or suedsee (the tile games the camera reads), got {value}",
-                              value=repr(str(game)[:40])))
+    if game not in ("neuesland", "suedsee") + tuple(POSITION_GAMES):
+        raise ApiError(400, T("game: expected neuesland, suedsee, sunda, tahiti or karibik (the games scored from a "
+                              "photo), got {value}", value=repr(str(game)[:40])))
     names = body.get("players")
     if names is None and session is not None and session.setup.game == game and session.setup.colors:
         names = dict(zip(session.setup.colors, session.setup.players))
@@ -166,6 +169,25 @@ def _game_and_names(body: dict[str, Any]) -> tuple[str, dict[str, str] | None]:
         raise ApiError(400, T("players: expected an object of at most 5 colours and names, e.g. {example}",
                               example='{"red": "Ana"}'))
     return game, names
+
+
+#: the page's one field for what a photo of these games cannot show (``"given"``), by game
+GIVEN_AS = {"sunda": "tribes", "tahiti": "vaults", "karibik": "money"}
+
+
+def _given(body: dict[str, Any], game: str) -> dict[str, str]:
+    """What the photo cannot show of Sunda, Tahiti or Karibik, as on the command line (tablehub.photo_position):
+    ``"tribes": "1,0=Ana,Ben"``, ``"levels": "tribes,resources"``, ``"vaults": "red=12"``, ``"money": "red=34000"``;
+    the page's one field ``"given"`` is the game's own (tribes, vaults or money)."""
+    out = {}
+    for key in ("tribes", "levels", "vaults", "money", "given"):
+        value = body.get(key)
+        if value is None or value == "":
+            continue
+        if not isinstance(value, str) or len(value) > 400:
+            raise ApiError(400, T("{key}: expected text of at most 400 characters", key=key))
+        out[GIVEN_AS[game] if key == "given" else key] = value
+    return out
 
 
 def _holdings(body: dict[str, Any], names: dict[str, str] | None) -> Any:

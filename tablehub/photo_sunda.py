@@ -1,0 +1,294 @@
+"""A finished Sunda to Sahul table scored from one photo (``tablehub score --photo IMG --game sunda``).
+
+The photo is read by the hub's Sunda reader (:class:`vision.sunda.SundaReader`, loaded from the colours
+``tablehub sundacam enrol`` wrote: :func:`tablehub.tracking.sundarefs.load_reader`) with the packaged set's prints as
+a constraint, into the position ``tablehub score`` reads (``SundaReading.position``: every piece's land and water,
+the tribes bottom to top, the resource markers when their colours are enrolled), and scored by the engine's
+:func:`tablehub.games.sunda.position.score_position`.
+
+What one photo cannot show: a tribe's height, most of the time (docs/sunda.md, "Heights and markers": the camera
+asks nearly every one), and the owners of the pawns under its top. They are given with ``--tribes
+'q,r=Ana,Ben,Ana;...'`` (owners bottom to top, at the node the output names, in the reader's lattice); a tribe
+asked and not given is scored at its lowest possible height, the pawns not seen taken as the top's colour, and
+listed with what each possible height would change. Water rights are not read (the reader takes a pawn on water
+for none of the layout's).
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, Mapping
+
+from .i18n import T, Tn, reason
+from .photo_position import PhotoPositionError, Possibility, PositionPhoto, UnsurePlace, scores_of
+
+#: the references' default folder (``tablehub sundacam enrol --out``)
+DEFAULT_REFS = Path("refs") / "sunda"
+#: the levels a photo is scored with when ``--levels`` is not given (the bench's and the hub's games)
+DEFAULT_LEVELS = ("tribes", "resources")
+LEVELS = ("water_rights", "tribes", "cooperation", "challenges", "resources")
+
+
+def load_reader(refs: str | Path | None, mat: str | Path | None = None, lens: Any = None) -> Any:
+    """The Sunda reader of the enrolled colours in ``refs`` (default ``refs/sunda``), reading with the packaged
+    set's prints; one line saying which command enrols them when the folder has none."""
+    folder = Path(refs) if refs else DEFAULT_REFS
+    if not (folder / "sunda.json").is_file():
+        raise PhotoPositionError(T("--refs {folder}: no Sunda colours enrolled there; enrol them first ('tablehub "
+                                   "sundacam enrol PHOTO --out {folder}', docs/sunda.md)", folder=str(folder)))
+    from vision import VisionError
+    from vision.mat import Mat
+
+    from .games.sunda.pieces import load_pieces
+    from .tracking.sundarefs import load_reader as load
+
+    try:
+        reader = load(folder, lens=lens or None, mat=Mat.load(mat) if mat else None)
+        if lens is False and reader.lens is not None:  # --lens none: not even the one kept with the references
+            from vision.sunda import SundaReader
+
+            markers, reader = reader.markers, SundaReader(reader.mat, reader.colours, side_mm=reader.side_mm)
+            reader.markers = markers
+        reader.use_set([p.ring for p in load_pieces(None).pieces])  # the owner's set, as the hub reads
+    except VisionError as exc:
+        raise PhotoPositionError(reason(exc)) from None
+    return reader
+
+
+def parse_levels(text: str | None) -> dict[str, bool]:
+    """``--levels tribes,resources`` -> the game's options; one line for a level that is not one."""
+    names = list(DEFAULT_LEVELS) if text is None else [v.strip() for v in text.split(",") if v.strip()]
+    bad = [v for v in names if v not in LEVELS]
+    if bad:
+        raise PhotoPositionError(T("--levels: {bad} is not a Sunda level (expected some of {levels}, comma-separated)",
+                                   bad=", ".join(bad), levels=", ".join(LEVELS)))
+    return {v: True for v in names}
+
+
+def parse_tribes(text: str | None) -> dict[tuple[int, int], list[str]]:
+    """``"1,0=Ana,Ben,Ana;3,-1=red"`` -> ``{(1, 0): ["Ana", "Ben", "Ana"], (3, -1): ["red"]}``: each tribe's node
+    and its pawns' owners bottom to top (a player's name or pawn colour); one line naming the entry otherwise."""
+    out: dict[tuple[int, int], list[str]] = {}
+    for part in [p.strip() for p in (text or "").split(";") if p.strip()]:
+        node, eq, owners = part.partition("=")
+        qr = node.split(",")
+        pawns = [o.strip() for o in owners.split(",") if o.strip()]
+        try:
+            q, r = (int(v) for v in qr)
+        except ValueError:
+            q = r = None  # type: ignore[assignment]
+        if not eq or q is None or not pawns or len(pawns) > 5:
+            raise PhotoPositionError(T("--tribes: expected Q,R=OWNER,OWNER,... (the node as the output names it, 1 to "
+                                       "5 owners bottom to top) separated by ';', e.g. '1,0=Ana,Ben,Ana;3,-1=Ben'; got "
+                                       "{value}", value=repr(part)))
+        if (q, r) in out:
+            raise PhotoPositionError(T("--tribes: the tribe at {q},{r} is given twice", q=q, r=r))
+        out[(q, r)] = pawns
+    return out
+
+
+def players_of(reading: Any, colours: list[str], names: Mapping[str, str] | None) -> dict[str, str]:
+    """Pawn colour -> player name: ``names`` (``--players red=Ana``) in their order, else each colour seen on the
+    table capitalised, in the enrolled order."""
+    if names:
+        bad = [c for c in names if c not in colours]
+        if bad:
+            raise PhotoPositionError(T("--players: {bad} is not an enrolled pawn colour (enrolled: {colours})",
+                                       bad=", ".join(bad), colours=", ".join(colours)))
+        return dict(names)
+    seen = {t.top for t in reading.tribes} | {c for t in reading.tribes for c in t.colours if c}
+    return {c: c.capitalize() for c in colours if c in seen} or {colours[0]: colours[0].capitalize()}
+
+
+def _owner(who: str, players: Mapping[str, str], at: tuple[int, int]) -> str:
+    if who.lower() in players:
+        return players[who.lower()]
+    if who in players.values():
+        return who
+    raise PhotoPositionError(T("--tribes: {who} at {q},{r} is not a player of this table (players: {players})",
+                               who=who, q=at[0], r=at[1], players=", ".join(players.values())))
+
+
+def guessed_owners(tribe: Any, height: int, players: Mapping[str, str]) -> list[str]:
+    """The owners of ``tribe`` at ``height`` as far as the photo shows them: the colours seen bottom to top where
+    they fit, every pawn not seen taken as the top's colour."""
+    seen = list(tribe.colours) if len(tribe.colours) == height else [None] * (height - 1) + [tribe.top]
+    first = next(iter(players.values()))
+    return [players.get(c or tribe.top, players.get(tribe.top, first)) for c in seen]
+
+
+def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[str, str] | None = None,
+                tribes: Mapping[tuple[int, int], list[str]] | None = None,
+                options: Mapping[str, Any] | None = None, reading: Any = None) -> PositionPhoto:
+    """The photo read and scored (module docstring); ``reading``: the photo's reading when it is already read."""
+    from vision import VisionError
+
+    from .games.sunda.position import score_position
+
+    try:
+        reading = reader.read(frame) if reading is None else reading
+    except VisionError as exc:
+        raise PhotoPositionError(T("{source}: {why}", source=source, why=reason(exc))) from None
+    players = players_of(reading, list(reader.pawn_names), names)
+    options = dict(options if options is not None else parse_levels(None))
+    if options.get("resources") and getattr(reader, "markers", None) is None:
+        options.pop("resources")  # the markers' colours are not enrolled: none are read
+    given = dict(tribes or {})
+    at = {(t.q, t.r): t for t in reading.tribes}
+    for node in given:
+        if node not in at:
+            raise PhotoPositionError(T("--tribes: no tribe at {q},{r} on the photo (its tribes: {nodes})", q=node[0],
+                                       r=node[1], nodes=" ".join(f"{q},{r}" for q, r in sorted(at)) or "-"))
+    answers: dict[tuple[int, int], list[str]] = {}
+    for t in reading.tribes:
+        if (t.q, t.r) in given:
+            answers[(t.q, t.r)] = [_owner(w, players, (t.q, t.r)) for w in given[(t.q, t.r)]]
+        elif t.ask:
+            answers[(t.q, t.r)] = guessed_owners(t, min(t.candidates or [1]), players)
+    asked = [t for t in reading.tribes if t.ask and (t.q, t.r) not in given]
+    position = reading.position(players, options, answers)
+    position["players"] = list(dict.fromkeys(players.values()))
+    # a tribe given where the camera read it surely: the given owners are taken (a person corrects the camera)
+    for td in position["position"]["tribes"]:
+        if (td["q"], td["r"]) in given:
+            td["pawns"] = answers[(td["q"], td["r"])]
+
+    def score(pos: dict[str, Any]) -> Any:
+        return score_position(pos, source)
+
+    result, left_out = consistent(position, score)
+    base = dict(result.scores)
+    unsure = []
+    for t in asked:
+        low = min(t.candidates or [1])
+        place = UnsurePlace(T("the tribe at {q},{r} (top {top})", q=t.q, r=t.r, top=t.top),
+                            Tn("{n} pawn", "{n} pawns", low), base=base)
+        for h in sorted(set(t.candidates)):
+            if h == low:
+                continue
+            alt = copy.deepcopy(position)
+            for td in alt["position"]["tribes"]:
+                if (td["q"], td["r"]) == (t.q, t.r):
+                    td["pawns"] = guessed_owners(t, h, players)
+            place.possibilities.append(Possibility(Tn("{n} pawn", "{n} pawns", h), scores_of(score, alt),
+                                                   T("more pawns than the players have")))
+        unsure.append(place)
+    n_pieces, n_tribes = len(reading.pieces), len(reading.tribes)
+    seen = [T("read from {source}: {pieces}, {tribes}, {markers}", source=source,
+              pieces=Tn("{n} piece", "{n} pieces", n_pieces), tribes=Tn("{n} tribe", "{n} tribes", n_tribes),
+              markers=Tn("{n} resource marker", "{n} resource markers", len(reading.markers))
+              if options.get("resources") else T("resource markers not read (their colours are not enrolled)"))]
+    out_given = []
+    if given:
+        out_given.append(Tn("the owners of {n} tribe bottom to top (--tribes)", "the owners of {n} tribes bottom to top (--tribes)", len(given)))
+    not_read = [T("water rights (the reader does not read a pawn on water)")]
+    if asked:
+        not_read.insert(0, Tn("the height of {n} tribe the camera could not tell, and the pawns under its top: "
+                              "scored at the lowest possible height, the pawns not seen as the top's colour; give it "
+                              "with --tribes 'Q,R=OWNER,...;...' (bottom to top)",
+                              "the heights of {n} tribes the camera could not tell, and the pawns under their tops: "
+                              "scored at the lowest possible height, the pawns not seen as the top's colour; give them "
+                              "with --tribes 'Q,R=OWNER,...;...' (bottom to top)", len(asked)))
+    notes = list(left_out) + [T("the camera is unsure of {what}", what=u) for u in reading.unsure]
+    notes += [T("the camera flagged {what}", what=c) for c in reading.conflicts]
+    return PositionPhoto("sunda", position, result, unsure, out_given, not_read, notes, seen)
+
+
+#: at most this many pieces or tribes are left out to make the reading a position the rules allow
+MOST_LEFT_OUT = 6
+
+
+def land_under(position: dict[str, Any], node: tuple[int, int]) -> list[Any]:
+    """Each piece with a corner at ``node`` made land on both slots beside that corner (a tribe stands there: the
+    rules put pawns on land); returns what was changed, said (empty: nothing to change)."""
+    from vision.sunda import corners_of
+
+    changed: list[Any] = []
+    for pd in position["position"]["pieces"]:
+        corners = corners_of(pd["q"], pd["r"], pd["turn"])
+        if node not in corners:
+            continue
+        k = corners.index(node)
+        ring = list(pd["sides"].replace(" ", ""))
+        slots = [(3 * k - 1) % 12, 3 * k]
+        if all(ring[i] == "L" for i in slots):
+            continue
+        for i in slots:
+            ring[i] = "L"
+        sides = " ".join("".join(ring[3 * j:3 * j + 3]) for j in range(4))
+        changed.append(T("the piece at {q},{r} turn {turn} read {read}, taken as {sides}", q=pd["q"], r=pd["r"],
+                         turn=pd["turn"], read=pd["sides"], sides=sides))
+        pd["sides"] = sides
+    return changed
+
+
+def consistent(position: dict[str, Any], score: Any, depth: int = 0) -> tuple[Any, list[Any]]:
+    """The scores of ``position`` made consistent with the rules. A tribe on a node the pieces make water: the pieces
+    round it are taken as land there (a pawn stands on land; said), when that makes a position the rules allow. Else a
+    piece whose sides do not continue its neighbour's (a side misread), a tribe on no land node, is left out (said)
+    and the rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. ``position`` is updated."""
+    import re
+
+    from .games.sunda.position import PositionError
+
+    left: list[Any] = []
+    while True:
+        try:
+            return score(position), left
+        except PositionError as exc:
+            m = re.search(r"position\.(pieces|tribes)\[(\d+)\]", str(exc))
+            if m is None or len(left) >= MOST_LEFT_OUT:
+                raise
+            kind, i = m.group(1), int(m.group(2))
+            item = position["position"][kind][i]
+            if kind == "tribes" and depth < MOST_LEFT_OUT and "not a land node" in str(exc):
+                trial = copy.deepcopy(position)
+                changed = land_under(trial, (item["q"], item["r"]))
+                if changed:
+                    try:
+                        result, more = consistent(trial, score, depth + 1)
+                    except PositionError:
+                        pass
+                    else:
+                        position.clear()
+                        position.update(trial)
+                        said = [T("repaired: a tribe stands at {q},{r}, so the land there: {what}", q=item["q"],
+                                  r=item["r"], what=c) for c in changed]
+                        return result, left + said + more
+            position["position"][kind].pop(i)
+            what = (T("the piece at {q},{r} turn {turn} ({sides})", q=item["q"], r=item["r"], turn=item["turn"],
+                      sides=item["sides"]) if kind == "pieces" else
+                    T("the tribe at {q},{r}", q=item["q"], r=item["r"]))
+            why = str(exc).split(": ", 2)[-1]
+            left.append(T("left out: {what}: {why} (the camera misread it or a neighbour; check it)", what=what,
+                          why=why))
+
+
+def score_args(args: Any, lens: Any) -> PositionPhoto:
+    """``tablehub score --photo IMG --game sunda [--refs DIR --mat MAT --players ... --tribes ... --levels ...]``."""
+    from .photo import load_frame
+    from .photo_position import refuse_others
+    from .photoscore import parse_names
+
+    refuse_others(args, "sunda", ("tribes", "levels"))
+    names = parse_names(args.players)
+    tribes = parse_tribes(args.tribes)
+    options = parse_levels(args.levels)
+    reader = load_reader(args.refs, args.mat, lens)
+    frame = load_frame(args.photo)
+    return score_sunda(reader, frame, str(args.photo), names, tribes, options)
+
+
+def score_upload(frame: Any, game: str, refs: Any, lens: Any, names: Mapping[str, str] | None,
+                 given: Mapping[str, Any]) -> PositionPhoto:
+    """The page's upload (``POST /api/photoscore``): ``given`` holds ``tribes`` and ``levels`` as the command line
+    gives them."""
+    from .photo_position import upload_text
+
+    from .photo_position import lens_for_upload
+
+    tribes = parse_tribes(upload_text(given, "tribes"))
+    options = parse_levels(upload_text(given, "levels"))
+    folder = Path(refs) if refs else DEFAULT_REFS
+    reader = load_reader(folder, None, lens_for_upload(frame, lens, folder))
+    return score_sunda(reader, frame, "photo", names, tribes, options)
