@@ -261,6 +261,7 @@ class Recognizer:
         self._regions: RegionMaps | None = None
         self._white_bgr: np.ndarray | None = None
         self._ref_colours: dict[tuple[str, int], np.ndarray] = {}
+        self._ref_small: dict[tuple[str, int], np.ndarray] = {}     # references at the figures' scale, per turn
         self.clock = StageClock()
         """CPU per stage of the readings (:mod:`vision.cputime`); ``tablehub bench vision`` prints it."""
 
@@ -1495,9 +1496,12 @@ class Recognizer:
         small = self._small(fc, fitted)
 
         def place(t: TileGuess) -> tuple[int, int]:
-            top, left = fc.top_left(t.x, t.y)
-            ox, oy = self._seat(fc, tiles, t, fitted)
-            return top + int(round(oy / mm)), left + int(round(ox / mm))
+            key = ("place", t.x, t.y)      # the same in every window of the canvas (issue 14, CPU)
+            if key not in fitted:
+                top, left = fc.top_left(t.x, t.y)
+                ox, oy = self._seat(fc, tiles, t, fitted)
+                fitted[key] = (top + int(round(oy / mm)), left + int(round(ox / mm)))
+            return fitted[key]
 
         ty, tx = place(tiles[cell])
         y0, x0 = max(ty - reach, 0) // s * s, max(tx - reach, 0) // s * s
@@ -1562,7 +1566,10 @@ class Recognizer:
         if mat is not None and not known.all():
             window = fc.bgr[y0:y1, x0:x1]
             grid = fitted.get("grid")
-            bare = ~known if grid is None else ~known & self._on_mat(fc, grid, slice(y0, y1), slice(x0, x1))
+            if grid is not None and "on mat" not in fitted:
+                # where the whole canvas shows the mat, made once (each pixel's own test, as for a window alone)
+                fitted["on mat"] = self._on_mat(fc, grid, slice(0, h), slice(0, w))
+            bare = ~known if grid is None else ~known & fitted["on mat"][y0:y1, x0:x1]
             if bare.any():
                 ref[bare] = self._mat_here(window, bare, mat)
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
@@ -1728,11 +1735,19 @@ class Recognizer:
         fitted: dict[Any, Any] = {"mat": mat_bgr, "grid": grid}
         if halved is not None and self.figure_scale == 2:
             fitted["small"] = (halved[0], halved[2])
+            fitted["small lab"] = halved[1]
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
         looked: list[Cell] = []
+        # on a canvas of many cells, first what the whole canvas shows unlike its tiles at the figures' scale: a
+        # window with no such pixel of a player's colour is not built (issue 14, CPU)
+        possible = None
+        read = [c for c in group if c in tiles]
+        if self.figure_gate and len(read) >= self.figure_gate_cells and not self.figures.report_unknown:
+            self._fit_lights(fc, tiles, read, fitted)
+            possible = self._figure_possible(fc, tiles, read, fitted)
         for c in group:
             out[c] = []
-            if c not in tiles:
+            if c not in tiles or (possible is not None and c not in possible):
                 continue
             # look closely only where something of a player's colour stands out and the tile
             # does not explain all of the cell
@@ -1745,6 +1760,79 @@ class Recognizer:
         self._fit_lights(fc, tiles, looked, fitted)
         for c in looked:
             out[c] = self._figures_near(fc, tiles, c, nadir, fitted)
+        return out
+
+    figure_gate = True
+    """Look for figures (:meth:`_figures_near`) only around cells whose window holds some of a figure-sized blob that
+    the figure finder, with looser bars, finds on the whole canvas at once (:meth:`_figure_possible`)."""
+    figure_gate_cells = 4
+    """... on canvases of at least this many cells read (a few changed cells are looked at as before)."""
+    figure_gate_share = 0.8
+    """The gate's finder: the figure finder with this share of its bars (the B+G+R and colour misfits, absolute and
+    as factors of the median, the strong pixels a blob needs, its least area)."""
+
+    def _figure_possible(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
+                         fitted: dict[Any, Any]) -> set[Cell]:
+        """The cells of ``cells`` whose figure window (:meth:`_figures_near`: the tile and :attr:`figure_reach_mm`
+        around it, as read or where it is seated, two pixels more) holds a pixel of a blob that the figure finder,
+        its bars lowered to :attr:`figure_gate_share` and before any blob is judged
+        (:meth:`FigureFinder.blob_mask`), finds on the whole canvas at the figures' scale against one reference:
+        every tile read there in its light (``fitted``, :meth:`_fit_lights`) where it was read, the mat's colour
+        elsewhere (the picture itself where that is unknown). A window's own reference differs from it only where
+        tiles meet or lie a little elsewhere, and where the bare mat is shaded: the lower bars take that in. One
+        search over the canvas costs about what three windows do; on a full board 30 of 55 windows held nothing
+        (issue 14, CPU)."""
+        assert self.figures is not None
+        s = self.figure_scale
+        mm = self.classifier.mm_per_px
+        n = TILE_PX // s
+        half, (idx, dist) = self._small(fc, fitted)
+        hh, ww = half.shape[:2]
+        mat = fitted.get("mat")
+        if mat is None:
+            ref = half.astype(np.float32)
+        else:
+            ref = np.empty(half.shape, np.float32)
+            ref[:] = np.asarray(mat, np.float32).reshape(3)
+        known = np.zeros((hh, ww), bool)
+        for t in tiles.values():
+            top, left = fc.top_left(t.x, t.y)
+            ty = (top + int(round(t.offset_mm[1] / mm))) // s
+            tx = (left + int(round(t.offset_mm[0] / mm))) // s
+            a, b, c, d = max(ty, 0), min(ty + n, hh), max(tx, 0), min(tx + n, ww)
+            if a >= b or c >= d:
+                continue
+            key = (t.tile, t.rotation)
+            im = self._ref_small.get(key)
+            if im is None:
+                im = self._ref_small[key] = cv2.resize(
+                    np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)), (n, n),
+                    interpolation=cv2.INTER_AREA).astype(np.float32)
+            light = fitted.get(("light", t.x, t.y))
+            part = im[a - ty:b - ty, c - tx:d - tx]
+            ref[a:b, c:d] = part if light is None else np.clip(part * light[0] + light[1], 0, 255)
+            known[a:b, c:d] = True
+        f = self.figure_gate_share
+        fig = self.figures
+        loose = replace(fig, residual_threshold=f * fig.residual_threshold, chroma_threshold=f * fig.chroma_threshold,
+                        residual_factor=f * fig.residual_factor, chroma_factor=f * fig.chroma_factor,
+                        coloured_factor=f * fig.coloured_factor, min_strong_px=max(int(fig.min_strong_px * f), 2),
+                        min_area_mm2=f * fig.min_area_mm2)
+        blobs = loose.blob_mask(half, ref, mm * s, (idx, dist), known, fitted.get("small lab"))
+        sums = cv2.integral(blobs.astype(np.uint8))
+        reach = int(round(self.figure_reach_mm / mm)) + 2 * s
+        out: set[Cell] = set()
+        for cell in cells:
+            t = tiles[cell]
+            top, left = fc.top_left(*cell)
+            seat = self._seat(fc, tiles, t, fitted)
+            oy, ox = (t.offset_mm[1], seat[1]), (t.offset_mm[0], seat[0])
+            y0 = max((top + int(round(min(oy) / mm)) - reach) // s, 0)
+            x0 = max((left + int(round(min(ox) / mm)) - reach) // s, 0)
+            y1 = min((top + int(round(max(oy) / mm)) + TILE_PX + reach) // s + 1, hh)
+            x1 = min((left + int(round(max(ox) / mm)) + TILE_PX + reach) // s + 1, ww)
+            if y1 > y0 and x1 > x0 and sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0] > 0:
+                out.add(cell)
         return out
 
     def _fit_lights(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
