@@ -915,34 +915,50 @@ class Recognizer:
         lattice: tuple[float, Grid | None] = (-2.0, None)
         places: list[tuple[float, Grid]] = []
         guesses: list[Grid] = []
-        for s, k, lx, ly in peaks[:self.start_peaks]:
-            # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
-            cu = (lx + coarse_px / 2) * f - MARGIN_PX
-            cv_ = (ly + coarse_px / 2) * f - MARGIN_PX
-            centre = search.mat_from_grid() @ np.array([x0 - 0.5 + cu / TILE_PX, y0 - 0.5 + cv_ / TILE_PX, 1.0])
-            guess = Grid((float(centre[0]), float(centre[1])), 90.0 * k, self.pitch)
-            # every place is first scored cheaply (the template turned, the frame sampled once); the full search
-            # (the frame sampled at every turn) only where the start tile is then seen clearly
-            found = self._prescore_start(frame, to_frame, guess)
-            if found[0] > lattice[0]:
-                lattice = found
-            places.append(found)
-            guesses.append(guess)
-        # the place must show the start tile clearly better than any other tile type (a classification of its
-        # cell, the costly part): best places first, and none scoring below the best clear one by more than
-        # _nearest_centre's tie, which could not be chosen anyway
-        clear_at: list[int] = []
-        twin_at: list[int] = []     # clear but for the start tile's twins: taken when no place is clear
-        for i in sorted(range(len(places)), key=lambda i: -places[i][0]):
-            if places[i][0] < self.thresholds.start_min_score:
-                break
-            if clear_at and places[i][0] < places[clear_at[0]][0] - self.start_tie:
-                break
-            seen = self._is_start(frame, to_frame, places[i][1])
-            if seen == 2:
-                clear_at.append(i)
-            elif seen == 1:
-                twin_at.append(i)
+        seen_at: dict[int, int] = {}
+
+        def prescore(upto: int) -> None:
+            nonlocal lattice
+            for s, k, lx, ly in peaks[len(places):upto]:
+                # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
+                cu = (lx + coarse_px / 2) * f - MARGIN_PX
+                cv_ = (ly + coarse_px / 2) * f - MARGIN_PX
+                centre = search.mat_from_grid() @ np.array([x0 - 0.5 + cu / TILE_PX, y0 - 0.5 + cv_ / TILE_PX, 1.0])
+                guess = Grid((float(centre[0]), float(centre[1])), 90.0 * k, self.pitch)
+                # every place is first scored cheaply (the template turned, the frame sampled once); the full search
+                # (the frame sampled at every turn) only where the start tile is then seen clearly
+                found = self._prescore_start(frame, to_frame, guess)
+                if found[0] > lattice[0]:
+                    lattice = found
+                places.append(found)
+                guesses.append(guess)
+
+        def clear_places() -> tuple[list[int], list[int]]:
+            # the place must show the start tile clearly better than any other tile type (a classification of its
+            # cell, the costly part): best places first, and none scoring below the best clear one by more than
+            # _nearest_centre's tie, which could not be chosen anyway
+            clear_at: list[int] = []
+            twin_at: list[int] = []     # clear but for the start tile's twins: taken when no place is clear
+            for i in sorted(range(len(places)), key=lambda i: -places[i][0]):
+                if places[i][0] < self.thresholds.start_min_score:
+                    break
+                if clear_at and places[i][0] < places[clear_at[0]][0] - self.start_tie:
+                    break
+                if i not in seen_at:
+                    seen_at[i] = self._is_start(frame, to_frame, places[i][1])
+                if seen_at[i] == 2:
+                    clear_at.append(i)
+                elif seen_at[i] == 1:
+                    twin_at.append(i)
+            return clear_at, twin_at
+
+        # coarse to fine: the best few coarse places first; the start tile seen clearly at one of them is the start
+        # tile (one in the set), and the other places are scored only when none is (issue 14, CPU)
+        prescore(min(self.start_first, self.start_peaks))
+        clear_at, twin_at = clear_places()
+        if not clear_at and len(places) < min(len(peaks), self.start_peaks):
+            prescore(self.start_peaks)
+            clear_at, twin_at = clear_places()
         clear = [self._refine_start(frame, to_frame, guesses[i]) for i in sorted(clear_at or twin_at)]
         if clear:
             return self._nearest_centre(clear, self.start_tie)
@@ -1109,6 +1125,8 @@ class Recognizer:
 
     start_peaks = 10
     """How many places that look most like the start tile are examined closely."""
+    start_first = 3
+    """... the best this many of them first: the others only when none of these shows the start tile clearly."""
     start_tie = 0.03
     """Places of the start tile scoring within this of the best are twins: the one nearest the middle is taken."""
 
