@@ -1756,8 +1756,8 @@ class Recognizer:
             fitted["small lab"] = halved[1]
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
         looked: list[Cell] = []
-        # on a canvas of many cells, first what the whole canvas shows unlike its tiles at the figures' scale: a
-        # window with no such pixel of a player's colour is not built (issue 14, CPU)
+        # on a canvas of many cells, first one loose search for figure-sized blobs over the whole canvas at the
+        # figures' scale: a window that holds none of them is not built (issue 14, CPU; :meth:`_figure_possible`)
         possible = None
         read = [c for c in group if c in tiles]
         if self.figure_gate and len(read) >= self.figure_gate_cells and not self.figures.report_unknown:
