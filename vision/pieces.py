@@ -478,6 +478,45 @@ class FigureFinder:
         return out
 
 
+    def blob_mask(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
+                  nearest: tuple[np.ndarray, np.ndarray], known: np.ndarray | None = None,
+                  lab: np.ndarray | None = None) -> np.ndarray:
+        """Where :meth:`find` (``fit=False``) would look at a blob: its blobs of a figure's size or more (boolean mask
+        like ``observed``), before each is judged (colour, shares, the tiles' outline). Made the same way from the
+        same bars (the figure pass's gate runs it with looser ones over a whole canvas, issue 14's CPU). ``lab``:
+        :func:`bgr_to_lab` of ``observed``, when known."""
+        obs = observed.astype(np.float32)
+        fitted = reference.astype(np.float32)
+        d = np.abs(obs - fitted)
+        resid = cv2.GaussianBlur(d[..., 0] + d[..., 1] + d[..., 2], (0, 0), 0.8)
+        median = float(np.median(resid if known is None or not known.any() else resid[known]))
+        cand = resid > max(self.residual_threshold, self.residual_factor * median)
+        if lab is None:
+            cand |= self._colour_change(obs, fitted, known)
+        else:
+            ref_lab = bgr_to_lab(fitted)
+            da, db = lab[..., 1] - ref_lab[..., 1], lab[..., 2] - ref_lab[..., 2]
+            change = cv2.GaussianBlur(np.sqrt(da * da + db * db), (0, 0), 0.8)
+            median = float(np.median(change if known is None or not known.any() else change[known]))
+            cand |= change > max(self.chroma_threshold, self.chroma_factor * median)
+        out = np.zeros(observed.shape[:2], bool)
+        if np.count_nonzero(cand) < self.min_strong_px:
+            return out
+        mean_ratio, grey = shading(obs, fitted)
+        shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)
+        idx, dist = nearest
+        coloured = dist < self.colour_distance
+        weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
+        shadow_ok = coloured if known is None or known.all() else coloured & known
+        strong = cand & (~shadow | shadow_ok)
+        if np.count_nonzero(strong) < self.min_strong_px:
+            return out
+        m = _blobs(strong, weak, idx, coloured, len(self.colours.colours), self.min_strong_px, self.grow_share)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        big = stats[:, cv2.CC_STAT_AREA] * (mm_per_px * mm_per_px) >= self.min_area_mm2
+        big[0] = False
+        return big[labels]
+
     def _colour_change(self, obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> np.ndarray:
         """Where ``obs`` differs from ``fitted`` (float BGR, one size) in colour (Lab a and b) by more than
         :attr:`chroma_threshold` and :attr:`chroma_factor` times the median difference (over ``known``)."""

@@ -261,6 +261,7 @@ class Recognizer:
         self._regions: RegionMaps | None = None
         self._white_bgr: np.ndarray | None = None
         self._ref_colours: dict[tuple[str, int], np.ndarray] = {}
+        self._ref_small: dict[tuple[str, int], np.ndarray] = {}     # references at the figures' scale, per turn
         self.clock = StageClock()
         """CPU per stage of the readings (:mod:`vision.cputime`); ``tablehub bench vision`` prints it."""
 
@@ -914,34 +915,50 @@ class Recognizer:
         lattice: tuple[float, Grid | None] = (-2.0, None)
         places: list[tuple[float, Grid]] = []
         guesses: list[Grid] = []
-        for s, k, lx, ly in peaks[:self.start_peaks]:
-            # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
-            cu = (lx + coarse_px / 2) * f - MARGIN_PX
-            cv_ = (ly + coarse_px / 2) * f - MARGIN_PX
-            centre = search.mat_from_grid() @ np.array([x0 - 0.5 + cu / TILE_PX, y0 - 0.5 + cv_ / TILE_PX, 1.0])
-            guess = Grid((float(centre[0]), float(centre[1])), 90.0 * k, self.pitch)
-            # every place is first scored cheaply (the template turned, the frame sampled once); the full search
-            # (the frame sampled at every turn) only where the start tile is then seen clearly
-            found = self._prescore_start(frame, to_frame, guess)
-            if found[0] > lattice[0]:
-                lattice = found
-            places.append(found)
-            guesses.append(guess)
-        # the place must show the start tile clearly better than any other tile type (a classification of its
-        # cell, the costly part): best places first, and none scoring below the best clear one by more than
-        # _nearest_centre's tie, which could not be chosen anyway
-        clear_at: list[int] = []
-        twin_at: list[int] = []     # clear but for the start tile's twins: taken when no place is clear
-        for i in sorted(range(len(places)), key=lambda i: -places[i][0]):
-            if places[i][0] < self.thresholds.start_min_score:
-                break
-            if clear_at and places[i][0] < places[clear_at[0]][0] - self.start_tie:
-                break
-            seen = self._is_start(frame, to_frame, places[i][1])
-            if seen == 2:
-                clear_at.append(i)
-            elif seen == 1:
-                twin_at.append(i)
+        seen_at: dict[int, int] = {}
+
+        def prescore(upto: int) -> None:
+            nonlocal lattice
+            for s, k, lx, ly in peaks[len(places):upto]:
+                # coarse top-left -> tile centre in the search grid's coordinates -> mat mm
+                cu = (lx + coarse_px / 2) * f - MARGIN_PX
+                cv_ = (ly + coarse_px / 2) * f - MARGIN_PX
+                centre = search.mat_from_grid() @ np.array([x0 - 0.5 + cu / TILE_PX, y0 - 0.5 + cv_ / TILE_PX, 1.0])
+                guess = Grid((float(centre[0]), float(centre[1])), 90.0 * k, self.pitch)
+                # every place is first scored cheaply (the template turned, the frame sampled once); the full search
+                # (the frame sampled at every turn) only where the start tile is then seen clearly
+                found = self._prescore_start(frame, to_frame, guess)
+                if found[0] > lattice[0]:
+                    lattice = found
+                places.append(found)
+                guesses.append(guess)
+
+        def clear_places() -> tuple[list[int], list[int]]:
+            # the place must show the start tile clearly better than any other tile type (a classification of its
+            # cell, the costly part): best places first, and none scoring below the best clear one by more than
+            # _nearest_centre's tie, which could not be chosen anyway
+            clear_at: list[int] = []
+            twin_at: list[int] = []     # clear but for the start tile's twins: taken when no place is clear
+            for i in sorted(range(len(places)), key=lambda i: -places[i][0]):
+                if places[i][0] < self.thresholds.start_min_score:
+                    break
+                if clear_at and places[i][0] < places[clear_at[0]][0] - self.start_tie:
+                    break
+                if i not in seen_at:
+                    seen_at[i] = self._is_start(frame, to_frame, places[i][1])
+                if seen_at[i] == 2:
+                    clear_at.append(i)
+                elif seen_at[i] == 1:
+                    twin_at.append(i)
+            return clear_at, twin_at
+
+        # coarse to fine: the best few coarse places first; the start tile seen clearly at one of them is the start
+        # tile (one in the set), and the other places are scored only when none is (issue 14, CPU)
+        prescore(min(self.start_first, self.start_peaks))
+        clear_at, twin_at = clear_places()
+        if not clear_at and len(places) < min(len(peaks), self.start_peaks):
+            prescore(self.start_peaks)
+            clear_at, twin_at = clear_places()
         clear = [self._refine_start(frame, to_frame, guesses[i]) for i in sorted(clear_at or twin_at)]
         if clear:
             return self._nearest_centre(clear, self.start_tie)
@@ -1108,6 +1125,8 @@ class Recognizer:
 
     start_peaks = 10
     """How many places that look most like the start tile are examined closely."""
+    start_first = 3
+    """... the best this many of them first: the others only when none of these shows the start tile clearly."""
     start_tie = 0.03
     """Places of the start tile scoring within this of the best are twins: the one nearest the middle is taken."""
 
@@ -1495,9 +1514,12 @@ class Recognizer:
         small = self._small(fc, fitted)
 
         def place(t: TileGuess) -> tuple[int, int]:
-            top, left = fc.top_left(t.x, t.y)
-            ox, oy = self._seat(fc, tiles, t, fitted)
-            return top + int(round(oy / mm)), left + int(round(ox / mm))
+            key = ("place", t.x, t.y)      # the same in every window of the canvas (issue 14, CPU)
+            if key not in fitted:
+                top, left = fc.top_left(t.x, t.y)
+                ox, oy = self._seat(fc, tiles, t, fitted)
+                fitted[key] = (top + int(round(oy / mm)), left + int(round(ox / mm)))
+            return fitted[key]
 
         ty, tx = place(tiles[cell])
         y0, x0 = max(ty - reach, 0) // s * s, max(tx - reach, 0) // s * s
@@ -1562,7 +1584,10 @@ class Recognizer:
         if mat is not None and not known.all():
             window = fc.bgr[y0:y1, x0:x1]
             grid = fitted.get("grid")
-            bare = ~known if grid is None else ~known & self._on_mat(fc, grid, slice(y0, y1), slice(x0, x1))
+            if grid is not None and "on mat" not in fitted:
+                # where the whole canvas shows the mat, made once (each pixel's own test, as for a window alone)
+                fitted["on mat"] = self._on_mat(fc, grid, slice(0, h), slice(0, w))
+            bare = ~known if grid is None else ~known & fitted["on mat"][y0:y1, x0:x1]
             if bare.any():
                 ref[bare] = self._mat_here(window, bare, mat)
         # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
@@ -1728,11 +1753,19 @@ class Recognizer:
         fitted: dict[Any, Any] = {"mat": mat_bgr, "grid": grid}
         if halved is not None and self.figure_scale == 2:
             fitted["small"] = (halved[0], halved[2])
+            fitted["small lab"] = halved[1]
         out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
         looked: list[Cell] = []
+        # on a canvas of many cells, first one loose search for figure-sized blobs over the whole canvas at the
+        # figures' scale: a window that holds none of them is not built (issue 14, CPU; :meth:`_figure_possible`)
+        possible = None
+        read = [c for c in group if c in tiles]
+        if self.figure_gate and len(read) >= self.figure_gate_cells and not self.figures.report_unknown:
+            self._fit_lights(fc, tiles, read, fitted)
+            possible = self._figure_possible(fc, tiles, read, fitted)
         for c in group:
             out[c] = []
-            if c not in tiles:
+            if c not in tiles or (possible is not None and c not in possible):
                 continue
             # look closely only where something of a player's colour stands out and the tile
             # does not explain all of the cell
@@ -1745,6 +1778,79 @@ class Recognizer:
         self._fit_lights(fc, tiles, looked, fitted)
         for c in looked:
             out[c] = self._figures_near(fc, tiles, c, nadir, fitted)
+        return out
+
+    figure_gate = True
+    """Look for figures (:meth:`_figures_near`) only around cells whose window holds some of a figure-sized blob that
+    the figure finder, with looser bars, finds on the whole canvas at once (:meth:`_figure_possible`)."""
+    figure_gate_cells = 4
+    """... on canvases of at least this many cells read (a few changed cells are looked at as before)."""
+    figure_gate_share = 0.8
+    """The gate's finder: the figure finder with this share of its bars (the B+G+R and colour misfits, absolute and
+    as factors of the median, the strong pixels a blob needs, its least area)."""
+
+    def _figure_possible(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
+                         fitted: dict[Any, Any]) -> set[Cell]:
+        """The cells of ``cells`` whose figure window (:meth:`_figures_near`: the tile and :attr:`figure_reach_mm`
+        around it, as read or where it is seated, two pixels more) holds a pixel of a blob that the figure finder,
+        its bars lowered to :attr:`figure_gate_share` and before any blob is judged
+        (:meth:`FigureFinder.blob_mask`), finds on the whole canvas at the figures' scale against one reference:
+        every tile read there in its light (``fitted``, :meth:`_fit_lights`) where it was read, the mat's colour
+        elsewhere (the picture itself where that is unknown). A window's own reference differs from it only where
+        tiles meet or lie a little elsewhere, and where the bare mat is shaded: the lower bars take that in. One
+        search over the canvas costs about what three windows do; on a full board 30 of 55 windows held nothing
+        (issue 14, CPU)."""
+        assert self.figures is not None
+        s = self.figure_scale
+        mm = self.classifier.mm_per_px
+        n = TILE_PX // s
+        half, (idx, dist) = self._small(fc, fitted)
+        hh, ww = half.shape[:2]
+        mat = fitted.get("mat")
+        if mat is None:
+            ref = half.astype(np.float32)
+        else:
+            ref = np.empty(half.shape, np.float32)
+            ref[:] = np.asarray(mat, np.float32).reshape(3)
+        known = np.zeros((hh, ww), bool)
+        for t in tiles.values():
+            top, left = fc.top_left(t.x, t.y)
+            ty = (top + int(round(t.offset_mm[1] / mm))) // s
+            tx = (left + int(round(t.offset_mm[0] / mm))) // s
+            a, b, c, d = max(ty, 0), min(ty + n, hh), max(tx, 0), min(tx + n, ww)
+            if a >= b or c >= d:
+                continue
+            key = (t.tile, t.rotation)
+            im = self._ref_small.get(key)
+            if im is None:
+                im = self._ref_small[key] = cv2.resize(
+                    np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)), (n, n),
+                    interpolation=cv2.INTER_AREA).astype(np.float32)
+            light = fitted.get(("light", t.x, t.y))
+            part = im[a - ty:b - ty, c - tx:d - tx]
+            ref[a:b, c:d] = part if light is None else np.clip(part * light[0] + light[1], 0, 255)
+            known[a:b, c:d] = True
+        f = self.figure_gate_share
+        fig = self.figures
+        loose = replace(fig, residual_threshold=f * fig.residual_threshold, chroma_threshold=f * fig.chroma_threshold,
+                        residual_factor=f * fig.residual_factor, chroma_factor=f * fig.chroma_factor,
+                        coloured_factor=f * fig.coloured_factor, min_strong_px=max(int(fig.min_strong_px * f), 2),
+                        min_area_mm2=f * fig.min_area_mm2)
+        blobs = loose.blob_mask(half, ref, mm * s, (idx, dist), known, fitted.get("small lab"))
+        sums = cv2.integral(blobs.astype(np.uint8))
+        reach = int(round(self.figure_reach_mm / mm)) + 2 * s
+        out: set[Cell] = set()
+        for cell in cells:
+            t = tiles[cell]
+            top, left = fc.top_left(*cell)
+            seat = self._seat(fc, tiles, t, fitted)
+            oy, ox = (t.offset_mm[1], seat[1]), (t.offset_mm[0], seat[0])
+            y0 = max((top + int(round(min(oy) / mm)) - reach) // s, 0)
+            x0 = max((left + int(round(min(ox) / mm)) - reach) // s, 0)
+            y1 = min((top + int(round(max(oy) / mm)) + TILE_PX + reach) // s + 1, hh)
+            x1 = min((left + int(round(max(ox) / mm)) + TILE_PX + reach) // s + 1, ww)
+            if y1 > y0 and x1 > x0 and sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0] > 0:
+                out.add(cell)
         return out
 
     def _fit_lights(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],

@@ -321,3 +321,90 @@ def test_the_median_of_8_bit_colours_by_counting_is_numpys():
             want = np.median(v.astype(np.float32), axis=0)
             got = _median_u8(v)
             assert got.dtype == want.dtype and np.array_equal(got, want), (n, lo, hi, got, want)
+
+
+# ------------------------------------------------------------------ fifth round (issue 14): cut what cannot find anything
+
+def _figures_of(obs):
+    return sorted((f.x, f.y, f.colour, f.region, round(f.u, 6), round(f.v, 6), round(f.confidence, 6))
+                  for f in obs.figures)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("seed", [11, 21])
+def test_the_figure_gate_keeps_every_window_that_finds_a_figure(neuesland, seed):
+    """The figure pass looks only in the windows that hold a loose figure-sized blob of the whole canvas
+    (``Recognizer._figure_possible``): the same figures, at the same places and confidences, as looking in every
+    window, from fewer windows, none of them one that found a figure."""
+    cv2.setNumThreads(1)
+    frame, _ = neuesland.render(neuesland.board(seed=seed, tiles=40, figures=8), seed=seed + 1)
+    readings, windows = {}, {}
+    for gate in (False, True):
+        rec = neuesland.recognizer()
+        rec.figure_gate = gate
+        looked: list[tuple[tuple[int, int], int]] = []
+        near = rec._figures_near
+
+        def counted(fc, tiles, cell, *a, _near=near, _looked=looked, **k):
+            out = _near(fc, tiles, cell, *a, **k)
+            _looked.append((cell, len(out)))
+            return out
+
+        rec._figures_near = counted
+        readings[gate] = _figures_of(rec.observe(frame))
+        windows[gate] = looked
+    assert len(readings[False]) >= 6, readings[False]
+    assert readings[True] == readings[False]
+    found_in = {c for c, n in windows[False] if n}
+    assert found_in <= {c for c, _ in windows[True]}, "every window that found a figure is still looked in"
+    assert len(windows[True]) < len(windows[False]), (len(windows[True]), len(windows[False]))
+
+
+def test_the_gate_blob_mask_holds_a_painted_figure_and_nothing_on_a_bare_tile():
+    """``FigureFinder.blob_mask``: no blob where the picture is its reference, and one over a figure-sized patch of a
+    player's colour painted on it (what ``find`` then reports as a figure there)."""
+    from vision.pieces import FigureFinder, PlayerColours, bgr_to_lab
+
+    colours = PlayerColours.defaults()
+    finder = FigureFinder(colours)
+    rng = np.random.default_rng(3)
+    ref = np.clip(rng.normal(150, 12, (40, 40, 3)), 0, 255).astype(np.uint8)
+    ref = cv2.GaussianBlur(ref, (0, 0), 1.0)
+    mm = 1.9
+    lab = bgr_to_lab(ref)
+    assert not finder.blob_mask(ref, ref, mm, colours.nearest(lab)).any()
+    seen = ref.copy()
+    cv2.circle(seen, (20, 18), 5, (170, 80, 22), -1)        # blue (BGR), about 300 mm^2 at 1.9 mm a pixel
+    lab = bgr_to_lab(seen)
+    mask = finder.blob_mask(seen, ref, mm, colours.nearest(lab), lab=lab)
+    assert mask[18, 20] and mask.sum() >= 20
+    feet: list[np.ndarray] = []
+    found = finder.find(seen, ref, mm, feet, fit=False, nearest=colours.nearest(lab))
+    assert [f[0] for f in found] == ["blue"]
+    assert (mask | ~feet[0]).all(), "the found figure's pixels lie in the blob mask"
+
+
+@pytest.mark.shared
+def test_the_start_search_scores_the_other_places_only_when_the_best_few_show_no_start(neuesland):
+    """Coarse to fine (issue 14): with the start tile clear among the best ``start_first`` coarse places only those
+    are scored closely, and the grid found is the one scoring all ``start_peaks`` finds."""
+    cv2.setNumThreads(1)
+    frame, _ = neuesland.render(neuesland.board(seed=11, tiles=30, figures=4), seed=12)
+    grids, calls = {}, {}
+    for first in (3, 10):
+        rec = neuesland.recognizer()
+        rec.start_first = first
+        n = []
+        pre = rec._prescore_start
+
+        def counted(*a, _pre=pre, _n=n, **k):
+            _n.append(1)
+            return _pre(*a, **k)
+
+        rec._prescore_start = counted
+        loc = rec.rectifier.locate(frame)
+        size = (frame.shape[1], frame.shape[0])
+        grids[first] = rec.find_start(frame, lambda p, loc=loc, rec=rec: rec.rectifier.mat_to_image(p, loc, size))
+        calls[first] = len(n)
+    assert calls[3] == 3 and calls[10] == rec.start_peaks, calls
+    assert grids[3] == grids[10]
