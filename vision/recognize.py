@@ -1784,10 +1784,16 @@ class Recognizer:
     reread_covered = True
     """Read a marked guess under a figure again by its colours, the figure left out (:mod:`vision.undercover`)."""
 
+    reread_flat = True
+    """... and a marked guess with no figure on it too (issue 14, session nlfig3): a flat tile (ds083 all sea, ds024,
+    ds031) in a strong cast and heavy noise has so little texture that the tile pass's correlation is near noise with
+    nothing on it either (the bench's Neues Land field/hard: ds083 read as ds059, half plain, at confidence 0.00); its
+    colours tell it at once."""
+
     def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
         """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`, no
-        hidden twin) where a figure's picture (one of ``found``) lies: read again by colour with the pictures and
+        hidden twin) where a figure's picture (one of ``found``) lies, or anywhere with :attr:`reread_flat`: read again by colour with the pictures and
         the covered mask near them left out (:func:`vision.undercover.reread`); ``tiles`` updated. Returns the
         cells changed."""
         if not self.reread_covered:
@@ -1818,7 +1824,7 @@ class Recognizer:
         changed = []
         for c in doubtful:
             top, left = fc.top_left(*c)
-            if not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
+            if not self.reread_flat and not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
                 continue        # no figure's picture on it
             sure = []
             for dx in (-2, -1, 0, 1, 2):
