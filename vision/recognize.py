@@ -1775,11 +1775,13 @@ class Recognizer:
         for key, g, o in zip(keys, gains, offsets):
             fitted[key] = (g, o)
 
-    base_from_middle = False
-    """Place a figure's base along the lean by the mean of its picture's near end plus half a foot and its picture's
-    middle taken back by the lean of its middle height (:func:`vision.standing.standing_point` with the camera's
-    height). Off: the base's error along the lean spreads less with it (sd 1.2-1.4 mm against 1.5-1.6), but on the
-    benches as many figures near a seam or a region's border went wrong as went right (docs/vision.md, Measured)."""
+    base_from_middle = True
+    """Place a figure's base along the lean from its picture's near end plus half a foot and its picture's middle taken
+    back by the lean of its middle height, each weighed by how far it can err (:func:`vision.standing.standing_point`
+    with the camera's height). On since session nlfig3 (issue 14): on the bench's Neues Land rows at 12 boards a row,
+    seeds 1 and 2, the base's spread along the lean on the field camera at ``hard`` went from 1.9 mm to 1.1-1.8 and the
+    figures named on another region or tile from 8 to 6 (docs/vision.md, Measured); off before, when 5 boards a row
+    could not tell the gain (as many went wrong as went right)."""
 
     reread_covered = True
     """Read a marked guess under a figure again by its colours, the figure left out (:mod:`vision.undercover`)."""
