@@ -99,9 +99,10 @@ def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_
     point at height z lands ``z / (H - z)`` of its distance from the nadir further out, so the base lies at
     ``(H - z) / H`` of the middle's distance), which does not depend on the turn but on how much of the figure the
     picture holds. On boards made like the bench's field camera at ``hard`` (other seeds) the base's error along
-    the lean went from a mean of +0.5-0.6 mm and sd 1.5-1.6 mm to -0.3-0.15 and 1.2-1.4; the recogniser passes the
-    height only with ``Recognizer.base_from_middle`` (off: on the benches as many figures near a border went wrong
-    as went right, see docs/vision.md)."""
+    the lean went from a mean of +0.5-0.6 mm and sd 1.5-1.6 mm to -0.3-0.15 and 1.2-1.4. The two are weighed by how
+    far each can err (:func:`_weighed`): near the nadir the middle, whose error is its height's times the lean, counts
+    most. The recogniser passes the height with ``Recognizer.base_from_middle`` (on; see docs/vision.md, "Whole
+    boards on both cameras")."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return float("nan"), float("nan"), False
