@@ -1778,10 +1778,10 @@ class Recognizer:
     base_from_middle = True
     """Place a figure's base along the lean from its picture's near end plus half a foot and its picture's middle taken
     back by the lean of its middle height, each weighed by how far it can err (:func:`vision.standing.standing_point`
-    with the camera's height). On since session nlfig3 (issue 14): on the bench's Neues Land rows at 12 boards a row,
-    seeds 1 and 2, the base's spread along the lean on the field camera at ``hard`` went from 1.9 mm to 1.1-1.8 and the
-    figures named on another region or tile from 8 to 6 (docs/vision.md, Measured); off before, when 5 boards a row
-    could not tell the gain (as many went wrong as went right)."""
+    with the camera's height). On since session nlfig3 (issue 14): on the bench's Neues Land field/hard rows at 12
+    boards a row, seeds 1 and 2, the base's error along the lean spread 1.1-1.8 mm (sd) against 1.6-2.2 with the near
+    end alone, and three figures named on another region or the next tile were right (docs/vision.md, Measured,
+    "Whole boards on both cameras"); off before, when 5 boards a row could not tell the gain."""
 
     reread_covered = True
     """Read a marked guess under a figure again by its colours, the figure left out (:mod:`vision.undercover`)."""
