@@ -498,6 +498,13 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, fam
             "inc_p90": _ms(times_inc, 90), "full_tiles": len(truth.tiles), "clocks": clocks}
 
 
+def _fully_right(t: Tally, r: dict[str, Any]) -> str:
+    """Boards fully right counting the row's boards, its full board and its incremental updates (each a board)."""
+    ok = t.boards_all_ok + sum(r[k].boards_all_ok for k in ("full_tally", "inc_tally"))
+    n = t.boards + sum(r[k].boards for k in ("full_tally", "inc_tally"))
+    return f"{ok}/{n} = {t.pct(ok, n).strip()}"
+
+
 def _same_grid(a: Any, b: Any) -> bool:
     """Two grids that put every cell within 3 mm of each other (and north the same way)."""
     da = (a.angle_deg - b.angle_deg + 180.0) % 360.0 - 180.0
@@ -629,6 +636,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"           figures wrong: {t.figures_wrong_region} on another region, {t.figures_missed} missed, "
                   f"{t.figures_phantom} phantom, {t.figures_wrong_colour} in another colour; tiles missed without a "
                   f"warning: {t.tiles_silently_empty}")
+            print(f"           boards fully right (every tile and figure): {t.boards_all_ok}/{t.boards} = "
+                  f"{t.pct(t.boards_all_ok, t.boards).strip()}; with the full board and the incremental updates: "
+                  f"{_fully_right(t, r)}")
             print(f"           counted: {t.tiles} tiles, {t.figures} figures; full board ({r['full_tiles']} tiles): "
                   f"{full_errors} errors; incremental updates: {inc_errors} errors; enrolment {r['enrol_s']:.1f} s")
             print("           CPU ms per stage (mean per reading, this thread): from scratch: "

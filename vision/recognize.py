@@ -1881,19 +1881,27 @@ class Recognizer:
         for key, g, o in zip(keys, gains, offsets):
             fitted[key] = (g, o)
 
-    base_from_middle = False
-    """Place a figure's base along the lean by the mean of its picture's near end plus half a foot and its picture's
-    middle taken back by the lean of its middle height (:func:`vision.standing.standing_point` with the camera's
-    height). Off: the base's error along the lean spreads less with it (sd 1.2-1.4 mm against 1.5-1.6), but on the
-    benches as many figures near a seam or a region's border went wrong as went right (docs/vision.md, Measured)."""
+    base_from_middle = True
+    """Place a figure's base along the lean from its picture's near end plus half a foot and its picture's middle taken
+    back by the lean of its middle height, each weighed by how far it can err (:func:`vision.standing.standing_point`
+    with the camera's height). On since session nlfig3 (issue 14): on the bench's Neues Land field/hard rows at 12
+    boards a row, seeds 1 and 2, the base's error along the lean spread 1.1-1.8 mm (sd) against 1.6-2.2 with the near
+    end alone, and three figures named on another region or the next tile were right (docs/vision.md, Measured,
+    "Whole boards on both cameras"); off before, when 5 boards a row could not tell the gain."""
 
     reread_covered = True
     """Read a marked guess under a figure again by its colours, the figure left out (:mod:`vision.undercover`)."""
 
+    reread_flat = True
+    """... and a marked guess with no figure on it too (issue 14, session nlfig3): a flat tile (ds083 all sea, ds024,
+    ds031) in a strong cast and heavy noise has so little texture that the tile pass's correlation is near noise with
+    nothing on it either (the bench's Neues Land field/hard: ds083 read as ds059, half plain, at confidence 0.00); its
+    colours tell it at once."""
+
     def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
         """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`, no
-        hidden twin) where a figure's picture (one of ``found``) lies: read again by colour with the pictures and
+        hidden twin) where a figure's picture (one of ``found``) lies, or anywhere with :attr:`reread_flat`: read again by colour with the pictures and
         the covered mask near them left out (:func:`vision.undercover.reread`); ``tiles`` updated. Returns the
         cells changed."""
         if not self.reread_covered:
@@ -1924,7 +1932,7 @@ class Recognizer:
         changed = []
         for c in doubtful:
             top, left = fc.top_left(*c)
-            if not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
+            if not self.reread_flat and not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
                 continue        # no figure's picture on it
             sure = []
             for dx in (-2, -1, 0, 1, 2):

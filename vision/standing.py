@@ -99,9 +99,10 @@ def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_
     point at height z lands ``z / (H - z)`` of its distance from the nadir further out, so the base lies at
     ``(H - z) / H`` of the middle's distance), which does not depend on the turn but on how much of the figure the
     picture holds. On boards made like the bench's field camera at ``hard`` (other seeds) the base's error along
-    the lean went from a mean of +0.5-0.6 mm and sd 1.5-1.6 mm to -0.3-0.15 and 1.2-1.4; the recogniser passes the
-    height only with ``Recognizer.base_from_middle`` (off: on the benches as many figures near a border went wrong
-    as went right, see docs/vision.md)."""
+    the lean went from a mean of +0.5-0.6 mm and sd 1.5-1.6 mm to -0.3-0.15 and 1.2-1.4. The two are weighed by how
+    far each can err (:func:`_weighed`): near the nadir the middle, whose error is its height's times the lean, counts
+    most. The recogniser passes the height with ``Recognizer.base_from_middle`` (on; see docs/vision.md, "Whole
+    boards on both cameras")."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return float("nan"), float("nan"), False
@@ -120,11 +121,32 @@ def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_
     if camera_height is not None and camera_height > 2 * FIGURE_MIDDLE_MM:
         # the middle's distance from the nadir, taken back by its height's lean
         by_lean = -norm * FIGURE_MIDDLE_MM / camera_height
-        base_along = 0.5 * (base_along + by_lean)
+        base_along = _weighed(base_along, by_lean, norm * FOOT_MM / foot_px / camera_height)   # mm over mm
     base_across = float(np.median(across))
     x = mx + base_along * d[0] - base_across * d[1]
     y = my + base_along * d[1] + base_across * d[0]
     return x, y, touches_edge(mask)
+
+
+EDGE_SD_MM = 1.2
+"""How far the base found from the picture's near end errs (sd, mm): the foot reaches 3.8 to 7 mm from the base's
+middle as the figure is turned (sd about 1 mm over its turns), and the near end is found to a pixel of the figures'
+scale (about 1.9 mm: sd about 0.5 mm)."""
+MIDDLE_HEIGHT_SD_MM = 2.5
+"""How far the height whose lean the picture's middle shows errs from :data:`FIGURE_MIDDLE_MM` (sd, mm): it depends
+on how much of the figure's lower, darker part the picture holds. Its error along the lean is this times the lean
+per millimetre of height (the middle's distance from the nadir over the camera's height): near the nadir the middle
+tells the base best, far from it the near end."""
+
+
+def _weighed(by_edge: float, by_lean: float, lean_per_mm: float) -> float:
+    """The base along the lean from its two estimates (pixels from the picture's middle), each weighed by the inverse
+    of its expected variance (:data:`EDGE_SD_MM`; :data:`MIDDLE_HEIGHT_SD_MM` times ``lean_per_mm``, the lean per
+    millimetre of height)."""
+    var_edge = EDGE_SD_MM ** 2
+    var_lean = (MIDDLE_HEIGHT_SD_MM * lean_per_mm) ** 2 + 0.3 ** 2     # and the middle found to about 0.3 mm
+    w = var_edge / (var_edge + var_lean)
+    return float(w * by_lean + (1.0 - w) * by_edge)
 
 
 def touches_edge(mask: np.ndarray) -> bool:
