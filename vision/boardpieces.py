@@ -412,7 +412,7 @@ def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float 
           lab: np.ndarray | None = None, colours: "BodyColours | None" = None) -> list[Blob]:
     """One blob per piece-sized patch of difference (touching pieces split: by the pieces' own
     colours when ``lab`` and the enrolled ``colours`` are given, else by shape)."""
-    mask = (diff > threshold).astype(np.uint8)
+    mask = cv2.threshold(diff, threshold, 1, cv2.THRESH_BINARY)[1].astype(np.uint8)  # diff > threshold
     k = max(3, int(round(2.5 * ppm)) | 1)  # wider than a printed line under a little registration error
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
