@@ -992,6 +992,8 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         x, y = x + ox, y + oy
         # the runner-up is the best template of another piece (a piece may have several: a boat empty or laden)
         scores = [scores[0]] + [sc for sc in scores[1:] if book.templates[sc[1]].name != t.name]
+        # a part named by its size must be far from every other look, whether or not that piece's colour shows
+        sized = b.split and sized_like(scores, b.area_mm2(ppm), book, max_score, min_margin)
         margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
         if margin < (2 * min_margin if b.split else min_margin) and len(scores) > 1:
             # a runner-up whose own body colour does not show on the blob is not this piece, however close its
@@ -1015,10 +1017,9 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         if best > max_score:
             name, kind = None, None
             why.append(T("looks like no enrolled piece (best {piece}, {score})", piece=t.name, score=format(best, ".2f")))
-        elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin) and not sized_like(
-                scores, b.area_mm2(ppm), book, max_score, min_margin):  # a part of touching pieces
+        elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin) and not sized:  # a part of touching pieces
             name, kind = None, None
-            cands = (t.name, book.templates[scores[1][1]].name)
+            cands = (t.name,) + ((book.templates[scores[1][1]].name,) if len(scores) > 1 else ())
             why.append(T("touching another piece: {piece} ({score})?", piece=t.name, score=format(best, ".2f")))
         elif margin < min_margin:
             other = book.templates[scores[1][1]]
