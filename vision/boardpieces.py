@@ -730,13 +730,12 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
                 other = [v for v, q in sc[1:] if book.templates[q].name != name]
                 if d > max_score or (other and other[0] - d < min_margin):
                     continue
-                ua = union.sum() / (ppm * ppm)
-                if ua > carry_limit(book, name):  # pieces never overlap: no piece is larger than itself laden
-                    continue
                 if _completes(parts[i], parts[j], union, d, other, name, score, book, max_score, min_margin, ppm):
                     pass  # a fragment that is no piece, completing its neighbour (its size is in the union's score)
                 else:
-                    if ua > size_slack * largest[name]:
+                    ua = union.sum() / (ppm * ppm)
+                    # no piece is larger than itself with what it carries: a chest beside a hull is no cargo
+                    if ua > size_slack * largest[name] or ua > carry_limit(book, name):
                         continue
                     small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
                     large = parts[j] if small is parts[i] else parts[i]
@@ -789,6 +788,16 @@ def sized_like(scores: list[tuple[float, int]], area_mm2: float, book: "PieceBoo
     other = [v for v, q in scores[1:] if book.templates[q].name != t.name]
     return best <= max_score and (not other or other[0] - best >= 4 * min_margin) and \
         abs(area_mm2 / max(1.0, t.area_mm2) - 1.0) <= size_tol
+
+
+def _named_part(scores: list[tuple[float, int]], area_mm2: float, book: "PieceBook", max_score: float,
+                min_margin: float) -> bool:
+    """Whether a part of a split blob is clearly one piece: a part's bar (under half ``max_score``, every other piece
+    twice ``min_margin`` further off) or its size as well as its look (:func:`sized_like`)."""
+    best, k = scores[0]
+    other = [v for v, q in scores[1:] if book.templates[q].name != book.templates[k].name]
+    return best <= 0.5 * max_score and (not other or other[0] - best >= 2 * min_margin) or \
+        sized_like(scores, area_mm2, book, max_score, min_margin)
 
 
 #: the share of a carried part's outline that borders the piece carrying it: a chest on a deck is hull on two or
@@ -960,6 +969,7 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         t0 = book.templates[scores[0][1]]
         other = [sc[0] for sc in scores[1:] if book.templates[sc[1]].name != t0.name]
         clear = scores[0][0] <= 0.5 * max_score and (not other or other[0] - scores[0][0] >= 2 * min_margin)
+        laden_large = False
         if area > 1.3 * largest:
             # larger than any piece: touching pieces (one that looks clearly like a piece, enlarged, is most often
             # a sailboat or the disc with a small boat against it: kept whole, such a boat was lost)
@@ -970,9 +980,9 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             # too), and a waist where they touch (a piece is convex: a sailboat seen poorly is not two boats):
             # the parts, when the blob splits
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
-        elif t0.kind.endswith(LADEN) and area > carry_limit(book, t0.name):
+        elif laden_large := (t0.kind.endswith(LADEN) and area > carry_limit(book, t0.name)):
             # it looks like the piece laden, but is larger than the piece with what it carries: the piece and another
-            # touching it (a chest beside a ship's hull)
+            # touching it (a chest beside a ship's hull), when the parts say so (below)
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
         else:
             parts = [b.mask]
@@ -981,6 +991,12 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         if len(parts) > 1:
             parts = merge_carried(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, ppm, max_score, min_margin,
                                   b.crop(lab))
+        if laden_large and len(parts) > 1 and not all(
+                _named_part(scored(Blob(b.x0, b.y0, m)), m.sum() / (ppm * ppm), book, max_score, min_margin)
+                for m in parts):
+            # the parts are not each a piece (a laden ship blurred larger at ``hard``, its hull end seeded apart, issue
+            # 17 seed 1 ``hard`` frame 28): the piece laden, as it looked whole
+            parts = [b.mask]
         if len(parts) > 1:
             found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
         else:  # one piece (the parts, if any, were one piece with what it carries): the whole blob
