@@ -412,7 +412,7 @@ def blobs(diff: np.ndarray, ppm: float, threshold: float = 14.0, min_mm2: float 
           lab: np.ndarray | None = None, colours: "BodyColours | None" = None) -> list[Blob]:
     """One blob per piece-sized patch of difference (touching pieces split: by the pieces' own
     colours when ``lab`` and the enrolled ``colours`` are given, else by shape)."""
-    mask = (diff > threshold).astype(np.uint8)
+    mask = cv2.threshold(diff, threshold, 1, cv2.THRESH_BINARY)[1].astype(np.uint8)  # diff > threshold
     k = max(3, int(round(2.5 * ppm)) | 1)  # wider than a printed line under a little registration error
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -625,6 +625,78 @@ def _body_centre(b: Blob, lab: np.ndarray, book: "PieceBook", name: str, ppm: fl
     return (float(xs.mean()) + b.x0) / ppm, (float(ys.mean()) + b.y0) / ppm
 
 
+#: the share of what a piece carries that may show beyond the piece's own bare footprint: a chest on a ship's deck
+#: rests mostly on the deck (the simulated table: at least 60 % on the hull), one standing beside it shows all of itself
+CARRY_SHOW = 0.6
+
+
+def carry_limit(book: "PieceBook", name: str) -> float:
+    """The largest footprint (mm2) the piece ``name`` can have with something aboard: its bare template's area plus
+    :data:`CARRY_SHOW` of the smallest other piece (what it may carry is one of them, a box of known size). A ship's
+    blob larger than that is the ship and a chest *touching* it (issue 17: a face-up chest against a hull in port,
+    read as the ship laden: the whole, 506-548 mm2 against a bare ship's 372 and a chest's 162-172, passed the laden
+    template's look and the old bar of 1.15 times the laden template). No limit when ``name`` has no bare template."""
+    bare = [t.area_mm2 for t in book.templates if t.name == name and not t.kind.endswith(LADEN)]
+    other = [t.area_mm2 for t in book.templates if t.name != name]
+    if not bare or not other:
+        return float("inf")
+    return max(bare) + CARRY_SHOW * min(other)
+
+
+def trim_to_size(parts: list[np.ndarray], score, book: "PieceBook", lab: np.ndarray, ppm: float,
+                 slack: float = 1.15, near: float = 18.0) -> list[np.ndarray]:
+    """Parts of a split blob larger than ``slack`` times every template of the piece they look most like give back
+    what lies beyond that piece's size: the part's own body colour (its template's core colour, within ``near``)
+    grown inside the part until it covers the template's footprint is the piece; the rest is the neighbouring
+    piece's (each leftover patch to the part it borders most). Pieces touch but never overlap, and a piece is no
+    larger than itself: the flood of the colour split gives a chest's lid seed the end of the ship's hull it touches
+    (the hull's brown is no seed), and the chest's part, a box with a hull end, was then no clear chest (issue 17:
+    'touching another piece: chest up (0.43-0.50)?' for every face-up chest against a hull's end or side)."""
+    if len(parts) < 2:
+        return parts
+    largest: dict[str, float] = {}
+    for t in book.templates:
+        largest[t.name] = max(largest.get(t.name, 0.0), t.area_mm2)
+    parts = [p.copy() for p in parts]
+    k3 = np.ones((3, 3), np.uint8)
+    for i in range(len(parts)):
+        p = parts[i]
+        area = p.sum() / (ppm * ppm)
+        t = book.templates[score(p)[0][1]]
+        want = largest[t.name]
+        if area <= slack * want:
+            continue
+        colour = t.hist[_NH:_NH + 3]
+        own = ((np.linalg.norm(lab - colour, axis=2) < near) & p).astype(np.uint8)
+        own_mm2 = own.sum() / (ppm * ppm)
+        if not 0.2 * want <= own_mm2 <= 0.8 * want:
+            # its own colour hardly shows (not told by it), or nearly fills the piece: the neighbour it touches
+            # shares it (a face-down chest's dark wood and a hull's brown), so it cannot tell where one ends
+            continue
+        m = p.astype(np.uint8)
+        grown = own
+        for _ in range(int(4 * ppm) + 1):  # at most 4 mm round its own colour (a rim, the shadow)
+            if grown.sum() / (ppm * ppm) >= want:
+                break
+            nxt = cv2.dilate(grown, k3) & m
+            if (nxt == grown).all():
+                break
+            grown = nxt
+        rest = p & ~(grown > 0)
+        if not rest.any():
+            continue
+        cn, cl = cv2.connectedComponents(rest.astype(np.uint8), connectivity=8)
+        for c in range(1, cn):
+            patch = cl == c
+            ring = cv2.dilate(patch.astype(np.uint8), k3).astype(bool) & ~patch
+            shared = [(ring & q).sum() if j != i else -1 for j, q in enumerate(parts)]
+            j = int(np.argmax(shared))
+            if shared[j] > 0:
+                parts[j] = parts[j] | patch
+                parts[i] = parts[i] & ~patch
+    return [q for q in parts if q.any()]
+
+
 def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, max_score: float,
                   min_margin: float, lab: np.ndarray | None = None, size_slack: float = 1.15) -> list[np.ndarray]:
     """Parts of a split blob that are one piece with what it carries (a ship with a chest on its deck: the lid's
@@ -658,10 +730,12 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
                 other = [v for v, q in sc[1:] if book.templates[q].name != name]
                 if d > max_score or (other and other[0] - d < min_margin):
                     continue
-                if _completes(parts[i], parts[j], union, d, other, name, score, book, max_score, min_margin):
+                if _completes(parts[i], parts[j], union, d, other, name, score, book, max_score, min_margin, ppm):
                     pass  # a fragment that is no piece, completing its neighbour (its size is in the union's score)
                 else:
-                    if union.sum() / (ppm * ppm) > size_slack * largest[name]:
+                    ua = union.sum() / (ppm * ppm)
+                    # no piece is larger than itself with what it carries: a chest beside a hull is no cargo
+                    if ua > size_slack * largest[name] or ua > carry_limit(book, name):
                         continue
                     small = parts[i] if parts[i].sum() < parts[j].sum() else parts[j]
                     large = parts[j] if small is parts[i] else parts[i]
@@ -681,7 +755,7 @@ def merge_carried(parts: list[np.ndarray], score, book: "PieceBook", ppm: float,
 
 
 def _completes(a: np.ndarray, b: np.ndarray, union: np.ndarray, d: float, other: list, name: str, score,
-               book: "PieceBook", max_score: float, min_margin: float) -> bool:
+               book: "PieceBook", max_score: float, min_margin: float, ppm: float = 2.0) -> bool:
     """Whether one of two touching parts is no piece on its own and completes the other: the union is clearly the
     other's piece (a part's bar: under half ``max_score``, beating every other piece by twice ``min_margin``), the
     fragment alone is not clearly any piece, and it borders the other along :data:`MIN_CONTACT` of its outline. Every
@@ -695,10 +769,35 @@ def _completes(a: np.ndarray, b: np.ndarray, union: np.ndarray, d: float, other:
     for frag, rest in ((a, b), (b, a)):
         sf, sr = score(frag), score(rest)
         f_other = [v for v, q in sf[1:] if book.templates[q].name != book.templates[sf[0][1]].name]
-        lone = sf[0][0] <= 0.5 * max_score and (not f_other or f_other[0] - sf[0][0] >= 2 * min_margin)
+        lone = sf[0][0] <= 0.5 * max_score and (not f_other or f_other[0] - sf[0][0] >= 2 * min_margin) or \
+            sized_like(sf, frag.sum() / (ppm * ppm), book, max_score, min_margin)
         if not lone and book.templates[sr[0][1]].name == name and _contact(frag, rest) >= MIN_CONTACT:
             return True
     return False
+
+
+def sized_like(scores: list[tuple[float, int]], area_mm2: float, book: "PieceBook", max_score: float,
+               min_margin: float, size_tol: float = 0.2) -> bool:
+    """Whether a part of a split blob is its best piece by its size as well as its look: under ``max_score`` (a lone
+    piece's bar), every other piece four times ``min_margin`` further off, and its area within ``size_tol`` of that
+    template's. A chest is a small box of known size: a chest cut from a ship's hull it touched, its lid with a sliver of
+    the hull's brown, scored 0.43-0.47 against its template (over a part's bar, half ``max_score``) and 1.4 against any
+    other piece (issue 17: 'touching another piece: chest up (0.46)?' for every face-up chest against a hull)."""
+    best, k = scores[0]
+    t = book.templates[k]
+    other = [v for v, q in scores[1:] if book.templates[q].name != t.name]
+    return best <= max_score and (not other or other[0] - best >= 4 * min_margin) and \
+        abs(area_mm2 / max(1.0, t.area_mm2) - 1.0) <= size_tol
+
+
+def _named_part(scores: list[tuple[float, int]], area_mm2: float, book: "PieceBook", max_score: float,
+                min_margin: float) -> bool:
+    """Whether a part of a split blob is clearly one piece: a part's bar (under half ``max_score``, every other piece
+    twice ``min_margin`` further off) or its size as well as its look (:func:`sized_like`)."""
+    best, k = scores[0]
+    other = [v for v, q in scores[1:] if book.templates[q].name != book.templates[k].name]
+    return best <= 0.5 * max_score and (not other or other[0] - best >= 2 * min_margin) or \
+        sized_like(scores, area_mm2, book, max_score, min_margin)
 
 
 #: the share of a carried part's outline that borders the piece carrying it: a chest on a deck is hull on two or
@@ -870,6 +969,7 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         t0 = book.templates[scores[0][1]]
         other = [sc[0] for sc in scores[1:] if book.templates[sc[1]].name != t0.name]
         clear = scores[0][0] <= 0.5 * max_score and (not other or other[0] - scores[0][0] >= 2 * min_margin)
+        laden_large = False
         if area > 1.3 * largest:
             # larger than any piece: touching pieces (one that looks clearly like a piece, enlarged, is most often
             # a sailboat or the disc with a small boat against it: kept whole, such a boat was lost)
@@ -880,11 +980,23 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             # too), and a waist where they touch (a piece is convex: a sailboat seen poorly is not two boats):
             # the parts, when the blob splits
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
+        elif laden_large := (t0.kind.endswith(LADEN) and area > carry_limit(book, t0.name)):
+            # it looks like the piece laden, but is larger than the piece with what it carries: the piece and another
+            # touching it (a chest beside a ship's hull), when the parts say so (below)
+            parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
         else:
             parts = [b.mask]
         if len(parts) > 1:
+            parts = trim_to_size(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, b.crop(lab), ppm)
+        if len(parts) > 1:
             parts = merge_carried(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, ppm, max_score, min_margin,
                                   b.crop(lab))
+        if laden_large and len(parts) > 1 and not all(
+                _named_part(scored(Blob(b.x0, b.y0, m)), m.sum() / (ppm * ppm), book, max_score, min_margin)
+                for m in parts):
+            # the parts are not each a piece (a laden ship blurred larger at ``hard``, its hull end seeded apart, issue
+            # 17 seed 1 ``hard`` frame 28): the piece laden, as it looked whole
+            parts = [b.mask]
         if len(parts) > 1:
             found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
         else:  # one piece (the parts, if any, were one piece with what it carries): the whole blob
@@ -896,6 +1008,8 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         x, y = x + ox, y + oy
         # the runner-up is the best template of another piece (a piece may have several: a boat empty or laden)
         scores = [scores[0]] + [sc for sc in scores[1:] if book.templates[sc[1]].name != t.name]
+        # a part named by its size must be far from every other look, whether or not that piece's colour shows
+        sized = b.split and sized_like(scores, b.area_mm2(ppm), book, max_score, min_margin)
         margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
         if margin < (2 * min_margin if b.split else min_margin) and len(scores) > 1:
             # a runner-up whose own body colour does not show on the blob is not this piece, however close its
@@ -919,9 +1033,9 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         if best > max_score:
             name, kind = None, None
             why.append(T("looks like no enrolled piece (best {piece}, {score})", piece=t.name, score=format(best, ".2f")))
-        elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin):  # a part of touching pieces
+        elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin) and not sized:  # a part of touching pieces
             name, kind = None, None
-            cands = (t.name, book.templates[scores[1][1]].name)
+            cands = (t.name,) + ((book.templates[scores[1][1]].name,) if len(scores) > 1 else ())
             why.append(T("touching another piece: {piece} ({score})?", piece=t.name, score=format(best, ".2f")))
         elif margin < min_margin:
             other = book.templates[scores[1][1]]

@@ -238,7 +238,7 @@ def _features_at(reference: BoardReference, ppm: float, features: int = 3000) ->
 class BoardRegistrar:
     """Registers frames against one :class:`BoardReference`."""
 
-    def __init__(self, reference: BoardReference, lens: LensCalibration | None = None, features: int = 2000,
+    def __init__(self, reference: BoardReference, lens: LensCalibration | None = None, features: int = 1500,
                  ratio: float = 0.8, ransac_px: float = 3.0, min_inliers: int = 40, work_width: int = 960,
                  refine: bool = True):
         self.ref = reference

@@ -48,15 +48,16 @@ def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp
     assert p.art.startswith("the printed board's art"), report(p)
     assert p.diverged is None, p.diverged
     assert p.scores == p.expected, report(p)
-    assert p.presses + p.choices >= 10 and p.corrections <= 1, f"the camera read the moves: {report(p)}"
+    # the one correction before (h-chests4) was the sail into Trinidad read with a raid: the chest touching the hull taken
+    # for its cargo (docs/boardcam.md, "A chest beside a ship"); none since h-boards5 (three runs: NEXT 12, 0, 0)
+    assert p.presses + p.choices >= 11 and p.corrections == 0, f"the camera read the moves: {report(p)}"
     # one choice is the rules' (two shortest ways past different hideouts, step 10); the two more asked before
     # were Caribic touching Fuego read unsure (a pitted sail without a seed: docs/boardcam.md)
     assert p.choices <= 2, f"the phone was asked where the camera should have known: {report(p)}"
     sources = {r.source for r in p.session.rows if r.action["type"] in ("sail", "end_move")}
     assert "camera" in sources
     # the chests: Arriba's raid of Trinidad and its safeguard are read from the camera (the chest on the port and
-    # on the deck, then face down); the one correction is the sail into the port read with the raid (the chest
-    # touching the ship's hull taken for its cargo: docs/boardcam.md)
+    # on the deck, then face down)
     tally, camera, phone = chest_counts(p)
     print(tally.line(), f"; chest actions read by the camera {camera}, entered on the phone {phone}")
     assert camera >= 2 and tally.known >= 1, tally.line()
@@ -66,21 +67,22 @@ def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp
 @pytest.mark.slow
 def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
     """Seed 5, 2 players: 369 actions, 175 NEXT steps with the chests drawn and read (the bids on the phone).
-    Measured (docs/boardcam.md, "A whole game with chests"; h-chests4 efca78a): NEXT 143, phone choices 15,
-    corrections 18, the holds' values known from chest actions the camera read 29, asked 11. The ships alone
-    (120 steps, chest actions on the phone) gave NEXT 108-109, choices 13, corrections 0: the corrections left
-    are the chests' (a chest touching a ship in port taken for its cargo, chests hidden among ships and read as
-    changed); the bounds leave room for two more."""
+    Measured (docs/boardcam.md, "A whole game with chests"): h-chests4 efca78a NEXT 143, phone choices 15,
+    corrections 18; h-boards5 (a chest touching a hull no longer its cargo) NEXT 146-147, choices 15, corrections 14,
+    the holds' values known from chest actions the camera read 29, asked 11, chest actions read by the camera 42. The
+    ships alone (120 steps, chest actions on the phone) gave NEXT 108-109, choices 13, corrections 0: the corrections
+    left are the chests' (chests hidden among ships in port and read as changed, a chest action whose change was not
+    seen); the bounds leave room for two more."""
     record = demo_record("karibik", 2, 5)
     p = play(record, tmp_path / "games.sqlite", size=CHEST_FRAME)
     print(report(p))  # its "turns" are NEXT steps
     print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
     assert p.diverged is None, p.diverged
     assert p.scores == replay(record).scores() == p.expected, report(p)
-    assert p.corrections <= 20, f"moves the phone had to correct: {report(p)}"
+    assert p.corrections <= 16, f"moves the phone had to correct: {report(p)}"
     assert p.choices <= 17, f"the phone was asked where the camera should have known: {report(p)}"
-    assert p.presses + p.choices >= 150, report(p)
+    assert p.presses + p.choices >= 156, report(p)
     # the chests: most holds' values come from chest actions the camera read (the history), the rest the phone's
     tally, camera, phone = chest_counts(p)
     print(tally.line(), f"; chest actions read by the camera {camera}, entered on the phone {phone}")
-    assert tally.known >= 26 and tally.asked <= 14 and camera >= 29, tally.line()
+    assert tally.known >= 27 and tally.asked <= 13 and camera >= 38, tally.line()
