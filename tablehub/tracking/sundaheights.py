@@ -22,8 +22,9 @@ history is forgotten. Never a guess.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -105,6 +106,8 @@ class _Stack:
     patch: Patch | None
     top: str
     suspect: bool = False               # pawns may have left the table since it was known: a change is not growth
+    qr: tuple[int, int] | None = None   # the node in the reader's lattice of the frame it was last seen in
+    measure: Any = None                 # its outline measured in that frame (vision.sundastacks.StackMeasure)
 
 
 @dataclass
@@ -133,23 +136,25 @@ class StackHistory:
             s.suspect = True
 
     def update(self, tribes: Sequence[dict[str, Any]], at_mm: Sequence[Sequence[float]],
-               patches: Sequence[Patch | None]) -> list[dict[str, Any]]:
+               patches: Sequence[Patch | None], measures: Sequence[Any] | None = None) -> list[dict[str, Any]]:
         """``tribes``: the reading's tribes (``TribeReading.to_dict``), ``at_mm`` their bases on the mat, ``patches``
         their looks. Returns the tribes with ``height``, ``colours``, ``ask``, ``candidates`` from the history where
-        it knows them, and ``height_from``: ``"camera"`` (the frame's own measure), ``"history"``, or ``None``
-        (asked)."""
+        it knows them, and ``height_from``: ``"camera"`` (the frame's own measure), ``"history"``, ``"step"`` (a pawn
+        of the top's colour seen put on by how far the top moved since the frame before: :func:`step_decision`), or
+        ``None`` (asked). ``measures``: each tribe's outline measured in this frame (``StackMeasure`` or ``None``)."""
+        measures = list(measures) if measures is not None else [None] * len(tribes)
         old = list(self.stacks)
         used: set[int] = set()
         new_stacks: list[_Stack] = []
         out = []
-        for t, at, patch in zip(tribes, at_mm, patches):
+        for t, at, patch, meas in zip(tribes, at_mm, patches, measures):
             at = np.asarray(at, np.float64)
             best, bi = MATCH_MM, -1
             for i, s in enumerate(old):
                 d = float(np.linalg.norm(s.at - at))
                 if i not in used and d <= best:
                     best, bi = d, i
-            known, ask_first = self._known(t, old[bi] if bi >= 0 else None, at, patch)
+            known, ask_first, by_step = self._known(t, old[bi] if bi >= 0 else None, at, patch, meas)
             if bi >= 0:
                 used.add(bi)
             res = dict(t)
@@ -167,36 +172,102 @@ class StackHistory:
                     known = cam
             elif known is not None:
                 res.update(height=len(known), colours=list(known), ask=False, candidates=[len(known)],
-                           height_from="history")
+                           height_from="step" if by_step else "history")
             else:
                 res.update(height_from=None, candidates=_order(t.get("candidates") or [], ask_first))
             suspect = bi >= 0 and old[bi].suspect and known is not None
-            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect))
+            qr = (int(t["q"]), int(t["r"])) if "q" in t and "r" in t else None
+            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas))
             out.append(res)
         self.ghosts += [s.at for i, s in enumerate(old) if i not in used]
         self.stacks = new_stacks
         self.seen_before = True
         return out
 
-    def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None
-               ) -> tuple[list[str] | None, list[int]]:
-        """What the history knows of this stack's pawns (bottom to top), and the heights to offer first when not."""
+    def tell(self, known: Mapping[tuple[int, int], Sequence[str]]) -> int:
+        """What the game says now stands on some nodes (``known``: the reader's lattice node of the last frame read
+        -> colours bottom to top): the phone's answer to an asked height, or an action logged there (a pawn put on,
+        logged with NEXT). A stack seen on such a node is known from then on while it looks as it did in that frame
+        (and grows by the rules above). Taken only where it fits what that frame saw: the same colour on top, one to
+        five pawns, one stack on the node; where the history knew another height, it is forgotten (asked). Returns
+        how many stacks were told."""
+        by_node: dict[tuple[int, int], list[_Stack]] = {}
+        for s in self.stacks:
+            if s.qr is not None:
+                by_node.setdefault(s.qr, []).append(s)
+        told = 0
+        for node, cols in known.items():
+            here = by_node.get((int(node[0]), int(node[1])), [])
+            cols = [str(c) for c in cols]
+            if len(here) != 1:
+                continue
+            s = here[0]
+            if not 1 <= len(cols) <= MAX_TRIBE or cols[-1] != s.top or s.patch is None:
+                continue                        # the table and the log disagree (one not yet as the other): asked
+            if s.colours is not None and s.colours != cols:
+                s.colours = None                # the history knew otherwise: neither is taken
+                continue
+            s.colours = cols
+            told += 1
+        return told
+
+    def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None, meas: Any = None
+               ) -> tuple[list[str] | None, list[int], bool]:
+        """What the history knows of this stack's pawns (bottom to top), the heights to offer first when not, and
+        whether the top's step told it (:func:`step_decision`)."""
         top = str(t.get("top"))
         if s is None:
             ghost = any(float(np.linalg.norm(g - at)) <= MATCH_MM for g in self.ghosts)
             if self.seen_before and not ghost:
-                return [top], []                # a new stack where the previous frame showed none: one pawn
-            return None, []
+                return [top], [], False         # a new stack where the previous frame showed none: one pawn
+            return None, [], False
         if s.colours is None:
-            return None, []
+            return None, [], False
         h = len(s.colours)
-        if not changed(s.patch, patch) and top == s.colours[-1]:
-            return list(s.colours), []          # the same look: what it was
+        same_look = not changed(s.patch, patch)
+        if same_look and top == s.colours[-1]:
+            return list(s.colours), [], False   # the same look: what it was
+        if same_look:
+            return None, [h, h + 1], False      # the same look read with another top: the frame or the look is wrong
         if s.suspect:
-            return None, [h + 1, h, h - 1]
+            return None, [h + 1, h, h - 1], False
         if top != s.colours[-1]:
-            return (s.colours + [top], []) if h < MAX_TRIBE else (None, [])   # one pawn of that colour put on it
-        return None, [h + 1, h]                 # changed, the same colour on top: a pawn more, or only touched
+            return (s.colours + [top], [], False) if h < MAX_TRIBE else (None, [], False)   # one pawn of that colour
+        if h < MAX_TRIBE and step_decision(s.measure, meas, h) == h + 1:
+            return s.colours + [top], [], True  # the top moved out by one pawn's step: a pawn of that colour
+        return None, [h + 1, h], False          # changed, the same colour on top: a pawn more, or only touched
+
+
+def step_decision(before: Any, now: Any, h: int) -> int | None:
+    """``h + 1`` when a stack of ``h`` pawns whose look changed with the same colour on top was seen to grow by one
+    pawn: its top (the parallax ``D``, the top's middle against the base's, each frame's ``StackMeasure``) moved away
+    from the nadir by the step one pawn more makes (``vision.sundastacks.step_mm``), within ``FIT_SIGMA`` of it and at
+    least ``MARGIN_SIGMA`` nearer to it than to no move at all; ``None`` otherwise (asked). The uncertainty is both
+    frames' measures' and the new pawn's lean (:data:`~vision.sundastacks.LEAN_MM`); a step under ``MARGIN_SIGMA`` of
+    it is not measurable (near the nadir: docs/sunda.md's table) and is asked. The frame's own parallax must not rule
+    ``h + 1`` out either (``FIT_SIGMA`` plus the margin). Never says ``h`` (only touched): asked."""
+    from vision import sundastacks as st
+
+    if before is None or now is None or h < 1:
+        return None
+    d_base = 0.5 * (float(before.near_mm) + float(now.near_mm)) + st.PAWN_MM / 2
+    cam_h = float(now.cam_h)
+    if d_base < 2.5 * st.PAWN_MM:
+        return None
+    m0 = max(st.MEASURE_MM, st.SPREAD_SIGMA * float(before.spread_mm))
+    m1 = max(st.MEASURE_MM, st.SPREAD_SIGMA * float(now.spread_mm))
+    sig = math.sqrt(m0 ** 2 + m1 ** 2 + st.LEAN_MM ** 2)
+    step = st.step_mm(d_base, h, cam_h)
+    if step < st.MARGIN_SIGMA * sig:
+        return None                             # not measurable here
+    delta = float(now.parallax_mm) - float(before.parallax_mm)
+    e_grew, e_same = abs(delta - step) / sig, abs(delta) / sig
+    if e_grew > st.FIT_SIGMA or e_same - e_grew < st.MARGIN_SIGMA:
+        return None
+    d_abs, _ = st.expected(float(now.near_mm) + st.PAWN_MM / 2, h + 1, cam_h)
+    if abs(float(now.parallax_mm) - d_abs) / st.sigma_mm(float(now.spread_mm), h + 1) > st.FIT_SIGMA + st.MARGIN_SIGMA:
+        return None                             # the frame's own measure rules it out
+    return h + 1
 
 
 def _order(cands: Sequence[int], first: Sequence[int]) -> list[int]:
