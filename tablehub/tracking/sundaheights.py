@@ -32,12 +32,23 @@ import numpy as np
 #: under a millimetre, a pawn put on a stack moves its base by the lean only)
 MATCH_MM = 4.0
 MAX_TRIBE = 5
-#: a stack's look changed when at least CHANGED_PIXELS of its patch (2 px/mm) differ by more than CHANGED_LEVEL
-#: (0-255, after a 3x3 blur and with the light's change divided out): a pawn put on a stack moves its top and
-#: darkens the old top's near edge with a new side; the camera's noise alone (sigma <= 6 levels a pixel at the
-#: bench's `hard`, about a third of that once blurred) stays far under it
-CHANGED_LEVEL = 22.0
+#: a stack's look changed when at least CHANGED_PIXELS of its patch (2 px/mm, after a 3x3 blur and with the light's
+#: change divided out) differ by more than CHANGED_NOISE times the noise measured on the ground round it in the same
+#: two frames (the median of the same differences there), and at least CHANGED_LEVEL (0-255). A fixed 22 of 255 was
+#: crossed by `hard`'s noise alone (shot noise, blur 1.3 px, JPEG 65: a median difference of 5-7 levels on the
+#: ground, the largest of a thousand pixels 4.6 times it): 6 of 34 frames saw untouched stacks changed
+CHANGED_NOISE = 6.5
+CHANGED_LEVEL = 10.0
 CHANGED_PIXELS = 3
+#: ... or, a change spread over an area (a taller stack's longer shadow: a pawn of the top's colour whose lean cancels
+#: its step leaves the stack's own outline as it was), the same differences averaged over CHANGED_WIDE_PX pixels
+#: (4.5 mm) past CHANGED_WIDE_NOISE times their median on the ground, on CHANGED_WIDE_PIXELS of the whole window.
+#: Measured (tests/vision/test_sundastacks_change.py's tables): untouched stacks' tenth largest 2.3-3.8 times the
+#: median at `hard`, up to 4.6 at `default` (the light's drift is not one gain on every colour); a cancelled step's
+#: 6.0-7.4 at `hard`, 11 at `default`. Thin margins both sides: see docs/sunda.md
+CHANGED_WIDE_PX = 9
+CHANGED_WIDE_NOISE = 5.3
+CHANGED_WIDE_PIXELS = 10
 
 
 PATCH_PPM = 2.0
@@ -95,8 +106,20 @@ def changed(before: Patch | None, now: Patch | None) -> bool:
     ga = np.median(a[ground], axis=0)
     gb = np.median(b[ground], axis=0)
     b = b * (ga / np.maximum(gb, 1.0))
-    d = np.abs(cv2.blur(a, (3, 3)) - cv2.blur(b, (3, 3))).max(axis=2)
-    return int((d[before.mask | now.mask] > CHANGED_LEVEL).sum()) >= CHANGED_PIXELS
+    diff = cv2.blur(a, (3, 3)) - cv2.blur(b, (3, 3))
+    d = np.abs(diff).max(axis=2)
+    if int((d[before.mask | now.mask] > change_level(d, ground)).sum()) >= CHANGED_PIXELS:
+        return True
+    wide = np.abs(cv2.blur(diff, (CHANGED_WIDE_PX, CHANGED_WIDE_PX))).max(axis=2)
+    level = max(CHANGED_LEVEL / 2, CHANGED_WIDE_NOISE * float(np.median(wide[ground])))
+    return int((wide > level).sum()) >= CHANGED_WIDE_PIXELS
+
+
+def change_level(d: np.ndarray, ground: np.ndarray) -> float:
+    """The level (0-255) a difference of two looks must pass to count as changed: CHANGED_NOISE times the noise
+    measured on the ground round the stack (``d``'s median there: the camera's noise, JPEG, the two frames' slightly
+    different registration on the mat), CHANGED_LEVEL at least."""
+    return max(CHANGED_LEVEL, CHANGED_NOISE * float(np.median(d[ground])))
 
 
 @dataclass
