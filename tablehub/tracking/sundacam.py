@@ -74,7 +74,8 @@ class SundaRecognizer:
             def to_image(pts: np.ndarray) -> np.ndarray:
                 return rect.mat_to_image(pts, loc, size)
             for t in tribes:
-                patches.append(stack_patch(frame, to_image, t.mat_mm, nadir, getattr(t, "parallax_per_pawn_mm", 3.0)))
+                patches.append(stack_patch(frame, to_image, self.heights.look_at(t.mat_mm), nadir,
+                                           getattr(t, "parallax_per_pawn_mm", 3.0)))
         else:
             patches = [None] * len(tribes)
         return self.heights.update([t.to_dict() for t in tribes], [t.mat_mm for t in tribes], patches,

@@ -49,6 +49,10 @@ CHANGED_PIXELS = 3
 CHANGED_WIDE_PX = 9
 CHANGED_WIDE_NOISE = 5.3
 CHANGED_WIDE_PIXELS = 10
+#: a stack's own ground may claim at most this many times the frame's noise (the lower quartile over its stacks): a
+#: stack grown a pawn casts a longer shadow over most of its own window (seen at `clean`: the median difference on
+#: the ground went from 0 to 7.4 levels and hid a third red pawn)
+NOISE_CAP = 2.0
 
 
 PATCH_PPM = 2.0
@@ -91,35 +95,67 @@ def stack_patch(frame: np.ndarray, to_image: Callable[[np.ndarray], np.ndarray],
     return Patch(img, dist <= PAWN_MM / 2 * 1.06 + 2.5)
 
 
-def changed(before: Patch | None, now: Patch | None) -> bool:
-    """Whether a stack's look (the same mat window in two still frames) changed beyond the camera's noise and the
-    light's drift, where the stack can show. Unknown (either missing, or another window) counts as changed."""
+def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Two looks of a stack compared: the differences (3x3 blur, the largest channel), the same averaged over
+    CHANGED_WIDE_PX, the ground round the stack and where the stack can show; ``None`` when not comparable."""
     import cv2
 
-    if before is None or now is None or before.img.shape != now.img.shape:
-        return True
+    if before.img.shape != now.img.shape:
+        return None
     a, b = before.img, now.img
     # the light and the white balance drift between frames: each channel's gain from the ground round the stack
     ground = ~(before.mask | now.mask)
     if ground.sum() < 20:
-        return True
+        return None
     ga = np.median(a[ground], axis=0)
     gb = np.median(b[ground], axis=0)
     b = b * (ga / np.maximum(gb, 1.0))
     diff = cv2.blur(a, (3, 3)) - cv2.blur(b, (3, 3))
-    d = np.abs(diff).max(axis=2)
-    if int((d[before.mask | now.mask] > change_level(d, ground)).sum()) >= CHANGED_PIXELS:
-        return True
     wide = np.abs(cv2.blur(diff, (CHANGED_WIDE_PX, CHANGED_WIDE_PX))).max(axis=2)
-    level = max(CHANGED_LEVEL / 2, CHANGED_WIDE_NOISE * float(np.median(wide[ground])))
-    return int((wide > level).sum()) >= CHANGED_WIDE_PIXELS
+    return np.abs(diff).max(axis=2), wide, ground, before.mask | now.mask
 
 
-def change_level(d: np.ndarray, ground: np.ndarray) -> float:
-    """The level (0-255) a difference of two looks must pass to count as changed: CHANGED_NOISE times the noise
-    measured on the ground round the stack (``d``'s median there: the camera's noise, JPEG, the two frames' slightly
-    different registration on the mat), CHANGED_LEVEL at least."""
-    return max(CHANGED_LEVEL, CHANGED_NOISE * float(np.median(d[ground])))
+def look_noise(before: Patch | None, now: Patch | None) -> tuple[float, float] | None:
+    """The noise measured on the ground round a stack in two frames (the median difference there, and of the wide
+    averages): what :func:`changed` takes for the camera's noise, capped by the frame's (:meth:`StackHistory.update`:
+    a stack grown a pawn casts a longer shadow over much of its own window, which would pass for noise)."""
+    if before is None or now is None:
+        return None
+    got = _differences(before, now)
+    if got is None:
+        return None
+    d, wide, ground, _ = got
+    return float(np.median(d[ground])), float(np.median(wide[ground]))
+
+
+def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | None = None) -> bool:
+    """Whether a stack's look (the same mat window in two still frames) changed beyond the camera's noise and the
+    light's drift, where the stack can show. Unknown (either missing, or another window) counts as changed. The noise
+    is measured on the ground round the stack, at most ``cap`` (the frame's: :data:`NOISE_CAP` times the lower
+    quartile of every stack's)."""
+    if before is None or now is None:
+        return True
+    got = _differences(before, now)
+    if got is None:
+        return True
+    d, wide, ground, where = got
+    noise, noise_wide = float(np.median(d[ground])), float(np.median(wide[ground]))
+    if cap is not None:
+        noise, noise_wide = min(noise, cap[0]), min(noise_wide, cap[1])
+    if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) >= CHANGED_PIXELS:
+        return True
+    return int((wide > max(CHANGED_LEVEL / 2, CHANGED_WIDE_NOISE * noise_wide)).sum()) >= CHANGED_WIDE_PIXELS
+
+
+def frame_noise_cap(noises: Sequence[tuple[float, float] | None]) -> tuple[float, float] | None:
+    """The most noise any stack's own ground may claim in one frame: NOISE_CAP times the lower quartile over the
+    frame's stacks (one pawn changes one stack a frame; the camera's noise is the same all round)."""
+    got = [n for n in noises if n is not None]
+    if not got:
+        return None
+    arr = np.asarray(got, np.float64)
+    q = np.percentile(arr, 25, axis=0)
+    return float(NOISE_CAP * q[0]), float(NOISE_CAP * q[1])
 
 
 @dataclass
@@ -131,6 +167,7 @@ class _Stack:
     suspect: bool = False               # pawns may have left the table since it was known: a change is not growth
     qr: tuple[int, int] | None = None   # the node in the reader's lattice of the frame it was last seen in
     measure: Any = None                 # its outline measured in that frame (vision.sundastacks.StackMeasure)
+    anchor: np.ndarray | None = None    # where its look is sampled (its base when first seen: :meth:`look_at`)
 
 
 @dataclass
@@ -141,9 +178,21 @@ class StackHistory:
     stacks: list[_Stack] = field(default_factory=list)
     ghosts: list[np.ndarray] = field(default_factory=list)    # where a stack once stood and vanished
     seen_before: bool = False       # a still frame was read before this one (the table's spots seen bare or not)
+    _cap: tuple[float, float] | None = None   # this frame's noise cap (frame_noise_cap)
 
     def reset(self) -> None:
         self.stacks, self.ghosts, self.seen_before = [], [], False
+
+    def look_at(self, at_mm: Sequence[float]) -> np.ndarray:
+        """Where to sample the look of a stack whose base was measured at ``at_mm`` in this frame: where the stack
+        followed there was first seen (its base measured anew moves by a fraction of a millimetre as the stack
+        grows; the ground's edges in a window moved so differ from frame to frame, raising the noise measured there
+        and hiding the change), else ``at_mm``."""
+        at = np.asarray(at_mm, np.float64)
+        near = [s for s in self.stacks if float(np.linalg.norm(s.at - at)) <= MATCH_MM]
+        if len(near) == 1 and near[0].anchor is not None:
+            return near[0].anchor
+        return at
 
     def lost_frame(self) -> None:
         """A still frame could not be read: what happened meanwhile is unknown."""
@@ -170,6 +219,11 @@ class StackHistory:
         used: set[int] = set()
         new_stacks: list[_Stack] = []
         out = []
+        noises = []
+        for at, patch in zip(at_mm, patches):
+            near = [s for s in old if float(np.linalg.norm(s.at - np.asarray(at, np.float64))) <= MATCH_MM]
+            noises.append(look_noise(near[0].patch, patch) if len(near) == 1 else None)
+        self._cap = frame_noise_cap(noises)
         for t, at, patch, meas in zip(tribes, at_mm, patches, measures):
             at = np.asarray(at, np.float64)
             best, bi = MATCH_MM, -1
@@ -200,7 +254,8 @@ class StackHistory:
                 res.update(height_from=None, candidates=_order(t.get("candidates") or [], ask_first))
             suspect = bi >= 0 and old[bi].suspect and known is not None
             qr = (int(t["q"]), int(t["r"])) if "q" in t and "r" in t else None
-            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas))
+            anchor = old[bi].anchor if bi >= 0 and old[bi].anchor is not None else at
+            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor))
             out.append(res)
         self.ghosts += [s.at for i, s in enumerate(old) if i not in used]
         self.stacks = new_stacks
@@ -247,7 +302,7 @@ class StackHistory:
         if s.colours is None:
             return None, [], False
         h = len(s.colours)
-        same_look = not changed(s.patch, patch)
+        same_look = not changed(s.patch, patch, self._cap)
         if same_look and top == s.colours[-1]:
             return list(s.colours), [], False   # the same look: what it was
         if same_look:
