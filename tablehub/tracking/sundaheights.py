@@ -14,6 +14,13 @@ reader refits its lattice while the layout is small) and knows a height when:
    leave the table only by a challenge (its dice entered on the phone) or an undo: the tracker says so
    (:meth:`StackHistory.pawns_may_leave`), and every stack known then is asked once it changes.
 
+4. **the game told it** (:meth:`StackHistory.tell`, from ``SundaRecognizer.tell_heights``): a tribe the log grew
+   since the last read (a pawn logged with NEXT, or the phone's answer to an asked height), where the frame saw
+   the same colour on top: known from then on while it looks the same;
+5. **a known stack changed with the same colour on top and its top moved out by one pawn's step**, where that step
+   is measurable with the margin (:func:`step_decision`, far from the nadir).
+
+A look is "the same" within the noise measured on the ground round the stack in the same two frames (:func:`changed`).
 Everything else is asked (``ask``, with the candidates the history leaves first): a known stack that changed with
 the same colour on top (a pawn of that colour put on it, or the stack only touched), a stack seen for the first
 time on a table already laid, one that vanished and came back, one more than five high. Where the frame's own
