@@ -22,7 +22,8 @@ Prints, per level: land/water per side and per corner right (of every piece on t
 not found counts all its sides and corners wrong), pieces found, pieces read where none lies, false
 "land against water" flags, pawns right (a stack on its node with its top colour), tribe heights
 right / asked / wrong (sure but wrong; and, with ``--tracked-tables``, for each pawn put on as the live loop
-knows it, the players logging each frame and answering the asked heights: ``run_tracked``), resource markers right (colour, on the island of the tribe
+knows it, the players logging each frame and answering the asked heights: ``run_tracked``), resource markers right
+(colour, on the island of the tribe
 it followed) and read where none lies, the lattice's misfit, CPU ms from scratch and incremental
 (one core: OpenCV held to one thread; time.process_time, median and worst), the incremental reading's sides equal to the
 truth, and the share of tables whose score from the reading (tablehub score's position, the heights

@@ -51,7 +51,8 @@ def _frames(level: str, seed: int, top: str, monkeypatch) -> dict:
     cam = NUISANCE[level].with_(tilt_azimuth_deg=float(rng.uniform(0, 360)), light_angle_deg=float(rng.uniform(0, 360)),
                                 pose_jitter_deg=0.0)
     mat = Mat.default()
-    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(), rng)
+    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(),
+                          rng)
     rec = SundaRecognizer(SundaReader(mat, enrol(ef, mat, PAWN_COLOURS, lens=et.lens()), lens=et.lens()))
     one = [{"q": q, "r": r, "pawns": ["P1"]} for q, r in nodes]
 
@@ -94,8 +95,9 @@ def _patch_at(patches, at, tol=4.0):
 @pytest.mark.parametrize("level,seed,top", [
     ("hard", 1, "red"),
     pytest.param("hard", 2, "black", marks=pytest.mark.xfail(
-        strict=True, reason="NOT MET: at `hard` a black pawn's cancelled step (its top where the old top lay, only the "
-                            "shadow longer) is not seen changed: the history then keeps one pawn, sure (docs/sunda.md)")),
+        strict=True, reason="NOT MET: at `hard` a black pawn's cancelled step (its top where the old top lay, only "
+                            "the shadow longer) is not seen changed: the history then keeps one pawn, sure "
+                            "(docs/sunda.md)")),
     ("default", 3, "yellow")])
 def test_a_same_colour_pawn_whose_lean_cancels_its_step_is_seen_changed_and_untouched_stacks_are_not(
         level, seed, top, monkeypatch):
