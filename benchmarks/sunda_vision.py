@@ -21,7 +21,9 @@ incrementally from the reading without the last piece.
 Prints, per level: land/water per side and per corner right (of every piece on the tables; a piece
 not found counts all its sides and corners wrong), pieces found, pieces read where none lies, false
 "land against water" flags, pawns right (a stack on its node with its top colour), tribe heights
-right / asked / wrong (sure but wrong), resource markers right (colour, on the island of the tribe
+right / asked / wrong (sure but wrong; and, with ``--tracked-tables``, for each pawn put on as the live loop
+knows it, the players logging each frame and answering the asked heights: ``run_tracked``), resource markers right
+(colour, on the island of the tribe
 it followed) and read where none lies, the lattice's misfit, CPU ms from scratch and incremental
 (one core: OpenCV held to one thread; time.process_time, median and worst), the incremental reading's sides equal to the
 truth, and the share of tables whose score from the reading (tablehub score's position, the heights
@@ -179,19 +181,26 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
     return {"tot": tot, "scratch_ms": scratch_ms, "inc_ms": inc_ms, "misfit": misfit, "notes": notes}
 
 
-def run_tracked(level: str, tables: int, seed: int, players: int) -> dict:
+def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool = True) -> dict:
     """Tribe heights as the live loop knows them (tablehub/tracking/sundaheights.py): each table's pieces laid, then
     its tribes built one pawn at a time in a random order (every pawn of a stack bottom to top, the stacks taken in
     turn at random), a still frame after each pawn read by the live recognizer (``SundaRecognizer``: incremental
-    reads and the stacks' history). Counted on the last frame (the whole table, as the single-frame line) and,
-    for ``wrong``, on every frame: a height the recognizer is sure of and is not the stack's."""
+    reads and the stacks' history). Between two frames the players log what the frame before showed, answering
+    every asked height truthfully on the phone (``answers``): the recognizer is told the game's tribes as the
+    tracker tells it (``use_game``), the game being the table of the frame before.
+
+    Counted for each pawn put on (the stack that changed in that frame): right by the frame alone, by the history,
+    by the top's step, asked, wrong (sure and not the stack's); questions: every stack asked in every frame (the
+    pawn put on's, and untouched stacks the history lost); ``wrong_any``: sure but wrong, any stack, any frame.
+    And on the last frame, the whole table (as the single-frame line)."""
     from tablehub.tracking.sundacam import SundaRecognizer
 
     mat = Mat.default()
     names = [f"P{i + 1}" for i in range(players)]
     colours = {p: PAWN_COLOURS[i] for i, p in enumerate(names)}
-    tot = {"stacks": 0, "right": 0, "asked": 0, "wrong": 0, "history": 0, "camera": 0, "frames": 0, "wrong_any": 0,
-           "missing": 0}
+    tot = {"stacks": 0, "right": 0, "asked": 0, "wrong": 0, "history": 0, "camera": 0, "step": 0, "frames": 0,
+           "wrong_any": 0, "missing": 0, "put": 0, "put_camera": 0, "put_history": 0, "put_step": 0, "put_asked": 0,
+           "put_wrong": 0, "put_missing": 0, "asked_untouched": 0, "told": 0}
     notes: list[str] = []
     for i in range(tables):
         rng = np.random.default_rng([seed, i, list(NUISANCE).index(level), 7])
@@ -215,6 +224,11 @@ def run_tracked(level: str, tables: int, seed: int, players: int) -> dict:
             built[k] += 1
             steps.append(list(built))
         for j, step in enumerate(steps):
+            if answers:   # the game as logged: the table of the frame before (NEXT, and the phone's answers)
+                logged = steps[j - 1] if j else [0] * len(final)
+                game.tribes = {(t["q"], t["r"]): [names.index(p) for p in t["pawns"][:n]]
+                               for t, n in zip(final, logged) if n}
+                recognizer.use_game(game)
             now = copy.copy(scene)
             now.position = dict(scene.position)
             now.position["tribes"] = [{**t, "pawns": t["pawns"][:n]} for t, n in zip(final, step) if n]
@@ -222,17 +236,28 @@ def run_tracked(level: str, tables: int, seed: int, players: int) -> dict:
             seen = recognizer(frame).observation["tribes"]
             tot["frames"] += 1
             last = j == len(steps) - 1
+            put = final[order[j - 1]] if j else None
             for st in truth.stacks:
                 base = np.asarray(st["base_mm"])
+                is_put = put is not None and (st["q"], st["r"]) == (put["q"], put["r"])
                 t = min(seen, key=lambda t: float(np.linalg.norm(np.asarray(t["at_mm"]) - base)), default=None)
                 if t is None or float(np.linalg.norm(np.asarray(t["at_mm"]) - base)) > 6.0:
                     tot["missing"] += last
+                    tot["put_missing"] += is_put
+                    tot["put"] += is_put
                     continue
                 ok = t["height"] == len(st["colours"]) and list(t["colours"]) == list(st["colours"])
                 if not t["ask"] and not ok:
                     tot["wrong_any"] += 1
                     notes.append(f"table {i} frame {j}: stack at {st['q']},{st['r']} ({'/'.join(st['colours'])}) "
                                  f"read sure as {t['colours']} ({t.get('height_from')})")
+                if is_put:
+                    tot["put"] += 1
+                    key = "put_asked" if t["ask"] else ("put_" + (t.get("height_from") or "camera") if ok
+                                                        else "put_wrong")
+                    tot[key] += 1
+                elif t["ask"]:
+                    tot["asked_untouched"] += 1
                 if last:
                     tot["stacks"] += 1
                     if t["ask"]:
@@ -243,6 +268,23 @@ def run_tracked(level: str, tables: int, seed: int, players: int) -> dict:
                     else:
                         tot["wrong"] += 1
     return {"tot": tot, "notes": notes}
+
+
+def tracked_line(tt: dict, tables: int) -> tuple[float, str]:
+    """The tracked heights' figures (``run_tracked``'s totals) as printed: the share right of the pawns put on, and
+    the lines."""
+    right = tt["put_camera"] + tt["put_history"] + tt["put_step"]
+    pct = _pct(right, tt["put"])
+    questions = tt["put_asked"] + tt["asked_untouched"]
+    return pct, (f"  tribe heights, tracked  {tt['put']} pawns put on, one still frame after each, on {tables} "
+                 f"table(s): right {right} ({tt['put_camera']} by the frame, {tt['put_history']} by the history, "
+                 f"{tt['put_step']} by the top's step), asked {tt['put_asked']}, wrong {tt['put_wrong']}, not found "
+                 f"{tt['put_missing']} ({pct:.1f} % right; target >= 98, none wrong)\n"
+                 f"                          questions {questions} ({questions / max(tables, 1):.1f} a game: "
+                 f"{tt['put_asked']} on the pawn put on, {tt['asked_untouched']} on stacks untouched), each answered "
+                 f"truthfully; sure but wrong in any of {tt['frames']} frames: {tt['wrong_any']}\n"
+                 f"                          last frame: right {tt['right']} ({tt['history']} history, {tt['camera']} "
+                 f"frame, {tt['step']} step), asked {tt['asked']}, wrong {tt['wrong']} of {tt['stacks']}")
 
 
 def _pct(a: int, b: int) -> float:
@@ -304,12 +346,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.tracked_tables > 0:
             tr = run_tracked(level, args.tracked_tables, args.seed, args.players)
             tt = tr["tot"]
-            figs["heights"] = _pct(tt["right"], tt["stacks"])
-            t["heights_wrong"] += tt["wrong"] + tt["wrong_any"]
-            print(f"  tribe heights, tracked  right {tt['right']} ({tt['history']} by the history, {tt['camera']} by "
-                  f"the frame), asked {tt['asked']}, wrong {tt['wrong']} of {tt['stacks']} on "
-                  f"{args.tracked_tables} table(s) built pawn by pawn ({figs['heights']:.1f} % right; sure but wrong "
-                  f"in any of {tt['frames']} frames: {tt['wrong_any']}; target >= 98, none wrong){mark('heights')}")
+            figs["heights"], lines = tracked_line(tt, args.tracked_tables)
+            t["heights_wrong"] += tt["put_wrong"] + tt["wrong_any"] + tt["wrong"]
+            print(lines + mark("heights"))
             if args.verbose:
                 out["notes"] += tr["notes"][:6]
         else:

@@ -270,6 +270,9 @@ class TribeReading:
     candidates: list[int]
     mat_mm: tuple[float, float]
     parallax_per_pawn_mm: float
+    #: the outline measured (vision.sundastacks.StackMeasure; None: none): the live loop's history compares it with
+    #: the frame before's (tablehub/tracking/sundaheights.step_decision)
+    measure: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"q": self.q, "r": self.r, "top": self.top, "colours": self.colours, "height": self.height,
@@ -1065,6 +1068,7 @@ class SundaReader:
             out.append(TribeReading(int(q), int(r), names[top_k], colours, n_est, not sure,
                                     [n_est] if sure else cands, (float(base[0]), float(base[1])),
                                     dist * PAWN_HEIGHT_MM / cam_h))
+            out[-1].measure = m
         return out
 
 

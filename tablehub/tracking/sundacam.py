@@ -31,6 +31,8 @@ class SundaRecognizer:
         self._set_of: Any = None  # the set of pieces the reader was last given (use_game)
         self.heights = StackHistory()   # tribe heights from the frames before (tablehub/tracking/sundaheights.py)
         self._pawns_of: tuple[int, Any] | None = None   # the game's pawns on the table and last challenge (use_game)
+        self._tribes_of: dict[Any, list[int]] | None = None  # the game's tribes when last told (tell_heights)
+        self._pieces_seen: list[dict[str, Any]] | None = None  # the last frame's pieces (its lattice: tell_heights)
 
     def __call__(self, frame: np.ndarray) -> LayoutSeen:
         try:
@@ -50,6 +52,7 @@ class SundaRecognizer:
             "unsure": list(reading.unsure),
             "conflicts": list(reading.conflicts),
         }
+        self._pieces_seen = observation["pieces"]   # the lattice the history's nodes are in (tell_heights)
         notes: list[Any] = [T("the camera is unsure of {what}", what=u) for u in reading.unsure[:3]]
         return LayoutSeen(observation, notes)
 
@@ -71,15 +74,19 @@ class SundaRecognizer:
             def to_image(pts: np.ndarray) -> np.ndarray:
                 return rect.mat_to_image(pts, loc, size)
             for t in tribes:
-                patches.append(stack_patch(frame, to_image, t.mat_mm, nadir, getattr(t, "parallax_per_pawn_mm", 3.0)))
+                patches.append(stack_patch(frame, to_image, self.heights.look_at(t.mat_mm), nadir,
+                                           getattr(t, "parallax_per_pawn_mm", 3.0)))
         else:
             patches = [None] * len(tribes)
-        return self.heights.update([t.to_dict() for t in tribes], [t.mat_mm for t in tribes], patches)
+        return self.heights.update([t.to_dict() for t in tribes], [t.mat_mm for t in tribes], patches,
+                                   [getattr(t, "measure", None) for t in tribes])
 
     def use_game(self, game: Any) -> None:
         """Read with ``game``'s set of prints as a constraint (``SundaReader.use_set``, vision/sundaset.py): the
         owner's recorded set, or the packaged provisional one. Told by the tracker before each read; the set is
-        taken again only when it is another set."""
+        taken again only when it is another set. The tribes logged since the last read tell the history their
+        heights (:meth:`tell_heights`)."""
+        self.tell_heights(game)
         tribes = getattr(game, "tribes", None)
         if isinstance(tribes, dict):
             # a pawn can leave the table only by a challenge (its dice entered on the phone) or an undo: the stacks
@@ -95,8 +102,46 @@ class SundaRecognizer:
         self.reader.use_set([p.ring for p in pieces])
         self._set_of = pieces
 
+    def tell_heights(self, game: Any) -> int:
+        """Feed the game's knowledge back to the stacks' history: every tribe the log grew since the last call (a
+        pawn put on and logged with NEXT, or the phone's answer to an asked height) is what stands there, in the
+        frame last read (the tracker logs what that frame showed). The engine's nodes are carried into the reader's
+        lattice of that frame by the adapter's registration (``game.layout_moves.register`` on that frame's pieces,
+        ``tablehub/games/sunda/camera.py``); the history takes it only where the frame saw the same colour on top
+        (:meth:`StackHistory.tell`). A tribe that lost pawns (a challenge, an undo) tells nothing. Returns how many
+        stacks were told."""
+        tribes = getattr(game, "tribes", None)
+        adapter = getattr(game, "layout_moves", None)
+        if not isinstance(tribes, dict):
+            return 0
+        now = {pt: list(v) for pt, v in tribes.items()}
+        before, self._tribes_of = self._tribes_of, now
+        if before is None or adapter is None or not self._pieces_seen or not self.heights.stacks:
+            return 0
+        grown = {pt: v for pt, v in now.items()
+                 if len(v) > len(before.get(pt, ())) and v[:len(before.get(pt, ()))] == list(before.get(pt, ()))}
+        if not grown:
+            return 0
+        try:
+            reg = adapter.register(game, self._pieces_seen)
+            colours = adapter.colours(game)
+        except Exception:   # no registration, no colours: nothing is told (the phone asks as before)
+            return 0
+        if reg is None:
+            return 0
+        k, shift = reg[0], reg[1]
+        told: dict[tuple[int, int], list[str]] = {}
+        for s in self.heights.stacks:
+            if s.qr is None:
+                continue
+            pt = adapter._point(s.qr[0], s.qr[1], k, shift)
+            if pt in grown and all(0 <= i < len(colours) for i in grown[pt]):
+                told[s.qr] = [colours[i] for i in grown[pt]]
+        return self.heights.tell(told)
+
     def reset(self) -> None:
         """Another game: read the table afresh."""
         self.previous = None
         self.heights.reset()
         self._pawns_of = None
+        self._tribes_of = None

@@ -14,6 +14,13 @@ reader refits its lattice while the layout is small) and knows a height when:
    leave the table only by a challenge (its dice entered on the phone) or an undo: the tracker says so
    (:meth:`StackHistory.pawns_may_leave`), and every stack known then is asked once it changes.
 
+4. **the game told it** (:meth:`StackHistory.tell`, from ``SundaRecognizer.tell_heights``): a tribe the log grew
+   since the last read (a pawn logged with NEXT, or the phone's answer to an asked height), where the frame saw
+   the same colour on top: known from then on while it looks the same;
+5. **a known stack changed with the same colour on top and its top moved out by one pawn's step**, where that step
+   is measurable with the margin (:func:`step_decision`, far from the nadir).
+
+A look is "the same" within the noise measured on the ground round the stack in the same two frames (:func:`changed`).
 Everything else is asked (``ask``, with the candidates the history leaves first): a known stack that changed with
 the same colour on top (a pawn of that colour put on it, or the stack only touched), a stack seen for the first
 time on a table already laid, one that vanished and came back, one more than five high. Where the frame's own
@@ -22,8 +29,9 @@ history is forgotten. Never a guess.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -31,12 +39,27 @@ import numpy as np
 #: under a millimetre, a pawn put on a stack moves its base by the lean only)
 MATCH_MM = 4.0
 MAX_TRIBE = 5
-#: a stack's look changed when at least CHANGED_PIXELS of its patch (2 px/mm) differ by more than CHANGED_LEVEL
-#: (0-255, after a 3x3 blur and with the light's change divided out): a pawn put on a stack moves its top and
-#: darkens the old top's near edge with a new side; the camera's noise alone (sigma <= 6 levels a pixel at the
-#: bench's `hard`, about a third of that once blurred) stays far under it
-CHANGED_LEVEL = 22.0
+#: a stack's look changed when at least CHANGED_PIXELS of its patch (2 px/mm, after a 3x3 blur and with the light's
+#: change divided out) differ by more than CHANGED_NOISE times the noise measured on the ground round it in the same
+#: two frames (the median of the same differences there), and at least CHANGED_LEVEL (0-255). A fixed 22 of 255 was
+#: crossed by `hard`'s noise alone (shot noise, blur 1.3 px, JPEG 65: a median difference of 5-7 levels on the
+#: ground, the largest of a thousand pixels 4.6 times it): 6 of 34 frames saw untouched stacks changed
+CHANGED_NOISE = 6.5
+CHANGED_LEVEL = 10.0
 CHANGED_PIXELS = 3
+#: ... or, a change spread over an area (a taller stack's longer shadow: a pawn of the top's colour whose lean cancels
+#: its step leaves the stack's own outline as it was), the same differences averaged over CHANGED_WIDE_PX pixels
+#: (4.5 mm) past CHANGED_WIDE_NOISE times their median on the ground, on CHANGED_WIDE_PIXELS of the whole window.
+#: Measured (tests/vision/test_sundastacks_change.py's tables): untouched stacks' tenth largest 2.3-3.8 times the
+#: median at `hard`, up to 4.6 at `default` (the light's drift is not one gain on every colour); a cancelled step's
+#: 6.0-7.4 at `hard`, 11 at `default`. Thin margins both sides: see docs/sunda.md
+CHANGED_WIDE_PX = 9
+CHANGED_WIDE_NOISE = 5.3
+CHANGED_WIDE_PIXELS = 10
+#: a stack's own ground may claim at most this many times the frame's noise (the lower quartile over its stacks): a
+#: stack grown a pawn casts a longer shadow over most of its own window (seen at `clean`: the median difference on
+#: the ground went from 0 to 7.4 levels and hid a third red pawn)
+NOISE_CAP = 2.0
 
 
 PATCH_PPM = 2.0
@@ -79,23 +102,67 @@ def stack_patch(frame: np.ndarray, to_image: Callable[[np.ndarray], np.ndarray],
     return Patch(img, dist <= PAWN_MM / 2 * 1.06 + 2.5)
 
 
-def changed(before: Patch | None, now: Patch | None) -> bool:
-    """Whether a stack's look (the same mat window in two still frames) changed beyond the camera's noise and the
-    light's drift, where the stack can show. Unknown (either missing, or another window) counts as changed."""
+def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Two looks of a stack compared: the differences (3x3 blur, the largest channel), the same averaged over
+    CHANGED_WIDE_PX, the ground round the stack and where the stack can show; ``None`` when not comparable."""
     import cv2
 
-    if before is None or now is None or before.img.shape != now.img.shape:
-        return True
+    if before.img.shape != now.img.shape:
+        return None
     a, b = before.img, now.img
     # the light and the white balance drift between frames: each channel's gain from the ground round the stack
     ground = ~(before.mask | now.mask)
     if ground.sum() < 20:
-        return True
+        return None
     ga = np.median(a[ground], axis=0)
     gb = np.median(b[ground], axis=0)
     b = b * (ga / np.maximum(gb, 1.0))
-    d = np.abs(cv2.blur(a, (3, 3)) - cv2.blur(b, (3, 3))).max(axis=2)
-    return int((d[before.mask | now.mask] > CHANGED_LEVEL).sum()) >= CHANGED_PIXELS
+    diff = cv2.blur(a, (3, 3)) - cv2.blur(b, (3, 3))
+    wide = np.abs(cv2.blur(diff, (CHANGED_WIDE_PX, CHANGED_WIDE_PX))).max(axis=2)
+    return np.abs(diff).max(axis=2), wide, ground, before.mask | now.mask
+
+
+def look_noise(before: Patch | None, now: Patch | None) -> tuple[float, float] | None:
+    """The noise measured on the ground round a stack in two frames (the median difference there, and of the wide
+    averages): what :func:`changed` takes for the camera's noise, capped by the frame's (:meth:`StackHistory.update`:
+    a stack grown a pawn casts a longer shadow over much of its own window, which would pass for noise)."""
+    if before is None or now is None:
+        return None
+    got = _differences(before, now)
+    if got is None:
+        return None
+    d, wide, ground, _ = got
+    return float(np.median(d[ground])), float(np.median(wide[ground]))
+
+
+def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | None = None) -> bool:
+    """Whether a stack's look (the same mat window in two still frames) changed beyond the camera's noise and the
+    light's drift, where the stack can show. Unknown (either missing, or another window) counts as changed. The noise
+    is measured on the ground round the stack, at most ``cap`` (the frame's: :data:`NOISE_CAP` times the lower
+    quartile of every stack's)."""
+    if before is None or now is None:
+        return True
+    got = _differences(before, now)
+    if got is None:
+        return True
+    d, wide, ground, where = got
+    noise, noise_wide = float(np.median(d[ground])), float(np.median(wide[ground]))
+    if cap is not None:
+        noise, noise_wide = min(noise, cap[0]), min(noise_wide, cap[1])
+    if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) >= CHANGED_PIXELS:
+        return True
+    return int((wide > max(CHANGED_LEVEL / 2, CHANGED_WIDE_NOISE * noise_wide)).sum()) >= CHANGED_WIDE_PIXELS
+
+
+def frame_noise_cap(noises: Sequence[tuple[float, float] | None]) -> tuple[float, float] | None:
+    """The most noise any stack's own ground may claim in one frame: NOISE_CAP times the lower quartile over the
+    frame's stacks (one pawn changes one stack a frame; the camera's noise is the same all round)."""
+    got = [n for n in noises if n is not None]
+    if not got:
+        return None
+    arr = np.asarray(got, np.float64)
+    q = np.percentile(arr, 25, axis=0)
+    return float(NOISE_CAP * q[0]), float(NOISE_CAP * q[1])
 
 
 @dataclass
@@ -105,6 +172,9 @@ class _Stack:
     patch: Patch | None
     top: str
     suspect: bool = False               # pawns may have left the table since it was known: a change is not growth
+    qr: tuple[int, int] | None = None   # the node in the reader's lattice of the frame it was last seen in
+    measure: Any = None                 # its outline measured in that frame (vision.sundastacks.StackMeasure)
+    anchor: np.ndarray | None = None    # where its look is sampled (its base when first seen: :meth:`look_at`)
 
 
 @dataclass
@@ -115,9 +185,21 @@ class StackHistory:
     stacks: list[_Stack] = field(default_factory=list)
     ghosts: list[np.ndarray] = field(default_factory=list)    # where a stack once stood and vanished
     seen_before: bool = False       # a still frame was read before this one (the table's spots seen bare or not)
+    _cap: tuple[float, float] | None = None   # this frame's noise cap (frame_noise_cap)
 
     def reset(self) -> None:
         self.stacks, self.ghosts, self.seen_before = [], [], False
+
+    def look_at(self, at_mm: Sequence[float]) -> np.ndarray:
+        """Where to sample the look of a stack whose base was measured at ``at_mm`` in this frame: where the stack
+        followed there was first seen (its base measured anew moves by a fraction of a millimetre as the stack
+        grows; the ground's edges in a window moved so differ from frame to frame, raising the noise measured there
+        and hiding the change), else ``at_mm``."""
+        at = np.asarray(at_mm, np.float64)
+        near = [s for s in self.stacks if float(np.linalg.norm(s.at - at)) <= MATCH_MM]
+        if len(near) == 1 and near[0].anchor is not None:
+            return near[0].anchor
+        return at
 
     def lost_frame(self) -> None:
         """A still frame could not be read: what happened meanwhile is unknown."""
@@ -133,23 +215,30 @@ class StackHistory:
             s.suspect = True
 
     def update(self, tribes: Sequence[dict[str, Any]], at_mm: Sequence[Sequence[float]],
-               patches: Sequence[Patch | None]) -> list[dict[str, Any]]:
+               patches: Sequence[Patch | None], measures: Sequence[Any] | None = None) -> list[dict[str, Any]]:
         """``tribes``: the reading's tribes (``TribeReading.to_dict``), ``at_mm`` their bases on the mat, ``patches``
         their looks. Returns the tribes with ``height``, ``colours``, ``ask``, ``candidates`` from the history where
-        it knows them, and ``height_from``: ``"camera"`` (the frame's own measure), ``"history"``, or ``None``
-        (asked)."""
+        it knows them, and ``height_from``: ``"camera"`` (the frame's own measure), ``"history"``, ``"step"`` (a pawn
+        of the top's colour seen put on by how far the top moved since the frame before: :func:`step_decision`), or
+        ``None`` (asked). ``measures``: each tribe's outline measured in this frame (``StackMeasure`` or ``None``)."""
+        measures = list(measures) if measures is not None else [None] * len(tribes)
         old = list(self.stacks)
         used: set[int] = set()
         new_stacks: list[_Stack] = []
         out = []
-        for t, at, patch in zip(tribes, at_mm, patches):
+        noises = []
+        for at, patch in zip(at_mm, patches):
+            near = [s for s in old if float(np.linalg.norm(s.at - np.asarray(at, np.float64))) <= MATCH_MM]
+            noises.append(look_noise(near[0].patch, patch) if len(near) == 1 else None)
+        self._cap = frame_noise_cap(noises)
+        for t, at, patch, meas in zip(tribes, at_mm, patches, measures):
             at = np.asarray(at, np.float64)
             best, bi = MATCH_MM, -1
             for i, s in enumerate(old):
                 d = float(np.linalg.norm(s.at - at))
                 if i not in used and d <= best:
                     best, bi = d, i
-            known, ask_first = self._known(t, old[bi] if bi >= 0 else None, at, patch)
+            known, ask_first, by_step = self._known(t, old[bi] if bi >= 0 else None, at, patch, meas)
             if bi >= 0:
                 used.add(bi)
             res = dict(t)
@@ -167,36 +256,103 @@ class StackHistory:
                     known = cam
             elif known is not None:
                 res.update(height=len(known), colours=list(known), ask=False, candidates=[len(known)],
-                           height_from="history")
+                           height_from="step" if by_step else "history")
             else:
                 res.update(height_from=None, candidates=_order(t.get("candidates") or [], ask_first))
             suspect = bi >= 0 and old[bi].suspect and known is not None
-            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect))
+            qr = (int(t["q"]), int(t["r"])) if "q" in t and "r" in t else None
+            anchor = old[bi].anchor if bi >= 0 and old[bi].anchor is not None else at
+            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor))
             out.append(res)
         self.ghosts += [s.at for i, s in enumerate(old) if i not in used]
         self.stacks = new_stacks
         self.seen_before = True
         return out
 
-    def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None
-               ) -> tuple[list[str] | None, list[int]]:
-        """What the history knows of this stack's pawns (bottom to top), and the heights to offer first when not."""
+    def tell(self, known: Mapping[tuple[int, int], Sequence[str]]) -> int:
+        """What the game says now stands on some nodes (``known``: the reader's lattice node of the last frame read
+        -> colours bottom to top): the phone's answer to an asked height, or an action logged there (a pawn put on,
+        logged with NEXT). A stack seen on such a node is known from then on while it looks as it did in that frame
+        (and grows by the rules above). Taken only where it fits what that frame saw: the same colour on top, one to
+        five pawns, one stack on the node; where the history knew another height, it is forgotten (asked). Returns
+        how many stacks were told."""
+        by_node: dict[tuple[int, int], list[_Stack]] = {}
+        for s in self.stacks:
+            if s.qr is not None:
+                by_node.setdefault(s.qr, []).append(s)
+        told = 0
+        for node, cols in known.items():
+            here = by_node.get((int(node[0]), int(node[1])), [])
+            cols = [str(c) for c in cols]
+            if len(here) != 1:
+                continue
+            s = here[0]
+            if not 1 <= len(cols) <= MAX_TRIBE or cols[-1] != s.top or s.patch is None:
+                continue                        # the table and the log disagree (one not yet as the other): asked
+            if s.colours is not None and s.colours != cols:
+                s.colours = None                # the history knew otherwise: neither is taken
+                continue
+            s.colours = cols
+            told += 1
+        return told
+
+    def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None, meas: Any = None
+               ) -> tuple[list[str] | None, list[int], bool]:
+        """What the history knows of this stack's pawns (bottom to top), the heights to offer first when not, and
+        whether the top's step told it (:func:`step_decision`)."""
         top = str(t.get("top"))
         if s is None:
             ghost = any(float(np.linalg.norm(g - at)) <= MATCH_MM for g in self.ghosts)
             if self.seen_before and not ghost:
-                return [top], []                # a new stack where the previous frame showed none: one pawn
-            return None, []
+                return [top], [], False         # a new stack where the previous frame showed none: one pawn
+            return None, [], False
         if s.colours is None:
-            return None, []
+            return None, [], False
         h = len(s.colours)
-        if not changed(s.patch, patch) and top == s.colours[-1]:
-            return list(s.colours), []          # the same look: what it was
+        same_look = not changed(s.patch, patch, self._cap)
+        if same_look and top == s.colours[-1]:
+            return list(s.colours), [], False   # the same look: what it was
+        if same_look:
+            return None, [h, h + 1], False      # the same look read with another top: the frame or the look is wrong
         if s.suspect:
-            return None, [h + 1, h, h - 1]
+            return None, [h + 1, h, h - 1], False
         if top != s.colours[-1]:
-            return (s.colours + [top], []) if h < MAX_TRIBE else (None, [])   # one pawn of that colour put on it
-        return None, [h + 1, h]                 # changed, the same colour on top: a pawn more, or only touched
+            return (s.colours + [top], [], False) if h < MAX_TRIBE else (None, [], False)   # one pawn of that colour
+        if h < MAX_TRIBE and step_decision(s.measure, meas, h) == h + 1:
+            return s.colours + [top], [], True  # the top moved out by one pawn's step: a pawn of that colour
+        return None, [h + 1, h], False          # changed, the same colour on top: a pawn more, or only touched
+
+
+def step_decision(before: Any, now: Any, h: int) -> int | None:
+    """``h + 1`` when a stack of ``h`` pawns whose look changed with the same colour on top was seen to grow by one
+    pawn: its top (the parallax ``D``, the top's middle against the base's, each frame's ``StackMeasure``) moved away
+    from the nadir by the step one pawn more makes (``vision.sundastacks.step_mm``), within ``FIT_SIGMA`` of it and at
+    least ``MARGIN_SIGMA`` nearer to it than to no move at all; ``None`` otherwise (asked). The uncertainty is both
+    frames' measures' and the new pawn's lean (:data:`~vision.sundastacks.LEAN_MM`); a step under ``MARGIN_SIGMA`` of
+    it is not measurable (near the nadir: docs/sunda.md's table) and is asked. The frame's own parallax must not rule
+    ``h + 1`` out either (``FIT_SIGMA`` plus the margin). Never says ``h`` (only touched): asked."""
+    from vision import sundastacks as st
+
+    if before is None or now is None or h < 1:
+        return None
+    d_base = 0.5 * (float(before.near_mm) + float(now.near_mm)) + st.PAWN_MM / 2
+    cam_h = float(now.cam_h)
+    if d_base < 2.5 * st.PAWN_MM:
+        return None
+    m0 = max(st.MEASURE_MM, st.SPREAD_SIGMA * float(before.spread_mm))
+    m1 = max(st.MEASURE_MM, st.SPREAD_SIGMA * float(now.spread_mm))
+    sig = math.sqrt(m0 ** 2 + m1 ** 2 + st.LEAN_MM ** 2)
+    step = st.step_mm(d_base, h, cam_h)
+    if step < st.MARGIN_SIGMA * sig:
+        return None                             # not measurable here
+    delta = float(now.parallax_mm) - float(before.parallax_mm)
+    e_grew, e_same = abs(delta - step) / sig, abs(delta) / sig
+    if e_grew > st.FIT_SIGMA or e_same - e_grew < st.MARGIN_SIGMA:
+        return None
+    d_abs, _ = st.expected(float(now.near_mm) + st.PAWN_MM / 2, h + 1, cam_h)
+    if abs(float(now.parallax_mm) - d_abs) / st.sigma_mm(float(now.spread_mm), h + 1) > st.FIT_SIGMA + st.MARGIN_SIGMA:
+        return None                             # the frame's own measure rules it out
+    return h + 1
 
 
 def _order(cands: Sequence[int], first: Sequence[int]) -> list[int]:

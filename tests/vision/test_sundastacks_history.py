@@ -152,3 +152,84 @@ def test_the_recognizer_learns_from_the_game_when_pawns_may_have_left():
     assert all(s.suspect for s in rec2.heights.stacks)
     rec2.reset()
     assert rec2.heights.stacks == [] and not rec2.heights.seen_before
+
+
+def _tribe_at(top: str, q: int, r: int) -> dict:
+    return {**_tribe(top), "q": q, "r": r}
+
+
+def test_the_games_answer_is_known_from_then_on_while_the_stack_looks_the_same():
+    h = StackHistory()
+    _step(h, [], [])
+    _step(h, [_tribe_at("red", 3, 4)], [_patch()])
+    (t,) = _step(h, [_tribe_at("red", 3, 4)], [_patch(shift_px=1.0)])        # a red pawn more, or only touched
+    assert t["ask"]
+    assert h.tell({(3, 4): ["red", "red"]}) == 1                                # the phone's answer: two
+    (t,) = _step(h, [_tribe_at("red", 3, 4)], [_patch(shift_px=1.0, noise=1.0)])
+    assert (t["height"], t["colours"], t["ask"], t["height_from"]) == (2, ["red", "red"], False, "history")
+    (t,) = _step(h, [_tribe_at("yellow", 3, 4)], [_patch(shift_px=1.8, top=(40, 200, 230))])
+    assert (t["height"], t["colours"], t["ask"]) == (3, ["red", "red", "yellow"], False)
+
+
+def test_the_game_is_not_taken_where_the_frame_saw_another_top_or_the_history_knew_otherwise():
+    h = StackHistory()
+    _step(h, [], [])
+    h.update([_tribe_at("red", 3, 4), _tribe_at("yellow", 5, 1)], [AT, (260.0, 300.0)],
+             [_patch(), _patch(top=(40, 200, 230))])
+    # a node the game holds but the frame saw another colour on top of: the table is not yet as logged
+    assert h.tell({(3, 4): ["red", "yellow"]}) == 0
+    # the history knew one yellow pawn; the game says two: neither is taken, the stack is asked
+    assert h.tell({(5, 1): ["yellow", "yellow"]}) == 0
+    a, b = h.update([_tribe_at("red", 3, 4), _tribe_at("yellow", 5, 1)], [AT, (260.0, 300.0)],
+                    [_patch(), _patch(top=(40, 200, 230))])
+    assert (a["height"], a["ask"]) == (1, False)
+    assert b["ask"] and b["height"] is None
+    # a node no stack was seen on, or six pawns: nothing
+    assert h.tell({(9, 9): ["red"]}) == 0 and h.tell({(3, 4): ["red"] * (MAX_TRIBE + 1)}) == 0
+
+
+def test_a_look_unchanged_but_read_with_another_top_is_asked_not_grown():
+    h = StackHistory()
+    _step(h, [], [])
+    _step(h, [_tribe("red")], [_patch()])
+    (t,) = _step(h, [_tribe("yellow")], [_patch(noise=1.0)])                   # the top misread, the look the same
+    assert t["ask"] and t["height"] is None
+
+
+class _Adapter:
+    """The engine's adapter as the recognizer uses it: the reader's node p is the engine's p + (10, -2)."""
+
+    def register(self, game, pieces):
+        return (0, (10, -2), 5) if pieces else None
+
+    def colours(self, game):
+        return ["red", "yellow"]
+
+    def _point(self, q, r, k, shift):
+        return q + shift[0], r + shift[1]
+
+
+class _LoggedGame(_Game):
+    layout_moves = _Adapter()
+
+
+def test_the_recognizer_tells_the_history_what_the_log_grew_through_the_registration():
+    from tablehub.tracking.sundacam import SundaRecognizer
+
+    rec = SundaRecognizer(reader=None)
+    rec._pieces_seen = [{"q": 0, "r": 0, "turn": 0, "sides": "L" * 12, "join": "land"}]
+    h = rec.heights
+    _step(h, [], [])
+    h.update([_tribe_at("red", 3, 4), _tribe_at("red", 5, 1)], [AT, (260.0, 300.0)], [_patch(), _patch()])
+    rec.use_game(_LoggedGame({(13, 2): [0], (15, -1): [0]}))
+    a, b = h.update([_tribe_at("red", 3, 4), _tribe_at("red", 5, 1)], [AT, (260.0, 300.0)],
+                    [_patch(shift_px=1.0), _patch(shift_px=1.0)])
+    assert a["ask"] and b["ask"]                                             # both a red pawn more, or touched
+    # the phone answered: a pawn added on 13,2 (the reader's 3,4); 15,-1 (5,1) left as it was and so not told
+    assert rec.tell_heights(_LoggedGame({(13, 2): [0, 0], (15, -1): [0]})) == 1
+    a, b = h.update([_tribe_at("red", 3, 4), _tribe_at("red", 5, 1)], [AT, (260.0, 300.0)],
+                    [_patch(shift_px=1.0), _patch(shift_px=1.0)])
+    assert (a["height"], a["ask"], a["height_from"]) == (2, False, "history")
+    assert b["ask"]
+    # a tribe that lost pawns (a challenge) tells nothing
+    assert rec.tell_heights(_LoggedGame({(13, 2): [0], (15, -1): [0]})) == 0

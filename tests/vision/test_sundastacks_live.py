@@ -29,7 +29,9 @@ def _at(tribes: list[dict], truth_stack: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def built():
-    """Frames of one table: bare; A = P1; A = P1 P2; A and B = P1; B = P1 P1 (the same colour on top)."""
+    """Frames of one table: bare; A = P1; A = P1 P2; A and B = P1; B = P1 P1 (the same colour on top); the same
+    again once the players logged it (the phone's answer); B = P1 P1 P2. Before each frame the recognizer is told
+    the game as logged: the table of the frame before (``use_game``, as the tracker tells it)."""
     rng = np.random.default_rng(5)
     game = random_game(2, 5, options={"tribes": True})
     pos = position_of(game, outlines=True)["position"]
@@ -43,9 +45,13 @@ def built():
     recognizer = SundaRecognizer(reader)
     (qa, ra), (qb, rb) = nodes
     steps = [[], [(qa, ra, ["P1"])], [(qa, ra, ["P1", "P2"])], [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1"])],
-             [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1", "P1"])]]
+             [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1", "P1"])], [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1", "P1"])],
+             [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1", "P1", "P2"])]]
     out = []
-    for step in steps:
+    for k, step in enumerate(steps):
+        logged = steps[k - 1] if k else []
+        game.tribes = {(q, r): [int(p[1]) - 1 for p in pawns] for q, r, pawns in logged}
+        recognizer.use_game(game)
         now = copy.copy(scene)
         now.position = {**scene.position, "tribes": [{"q": q, "r": r, "pawns": p} for q, r, p in step]}
         frame, truth = render_sunda(now, cam, rng)
@@ -72,7 +78,16 @@ def test_a_pawn_of_the_same_colour_on_top_is_asked_never_guessed(built):
     tribes, truth = built[4]
     b = [s for s in truth.stacks if s["pawns"] == ["P1", "P1"]][0]
     t = _at(tribes, b)
-    if t["height_from"] == "camera":          # far enough from the nadir for the frame itself: then it is right
+    if t["height_from"] in ("camera", "step"):   # far enough from the nadir for the frame, or the top's step
         assert (t["height"], t["colours"]) == (2, ["red", "red"])
     else:
         assert t["ask"] and t["height"] is None and t["candidates"][:2] == [2, 1]
+
+
+def test_once_logged_it_is_known_and_grows_by_the_next_colour(built):
+    for k, want in ((5, ["red", "red"]), (6, ["red", "red", "yellow"])):
+        tribes, truth = built[k]
+        b = [s for s in truth.stacks if s["pawns"][:2] == ["P1", "P1"]][0]
+        t = _at(tribes, b)
+        assert (t["height"], t["colours"], t["ask"]) == (len(want), want, False), k
+        assert t["height_from"] in ("history", "camera", "step")
