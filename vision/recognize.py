@@ -820,7 +820,9 @@ class Recognizer:
                 # around it, which may look like the art but hide what tells the twins apart; only pieces that tell
                 # them apart by themselves (one twin's art there, another's twice as far) are uncovered
                 telling = far_arr.max(axis=0) >= 2 * self.art_agree
-                art = [k + 1 for k in range(pieces - 1) if explained[k] and telling[k]]
+                apart = _apart_from_figures(labels, ~explained & (sizes >= self.figure_least_mm2),
+                                            self.classifier.verify_clear)
+                art = [k + 1 for k in range(pieces - 1) if explained[k] and (telling[k] or apart[k])]
             else:
                 art = [k + 1 for k in range(pieces - 1) if explained[k]]
             if not art:
@@ -1891,6 +1893,28 @@ def _any_of_blocks(mask: np.ndarray, s: int) -> np.ndarray:
         for j in range(s):
             if i or j:
                 out |= mask[i::s, j::s]
+    return out
+
+
+def _apart_from_figures(labels: np.ndarray, figure: np.ndarray, reach_px: int) -> np.ndarray:
+    """Per covered piece (``labels`` 1..n of a cell, ``figure`` per piece: a figure stands there), whether it lies
+    more than ``reach_px`` pixels from every figure piece: neither that figure's shadow nor its lean (the classifier
+    keeps ``TileClassifier.verify_clear`` pixels clear around anything covered for just those), so a piece there
+    that a twin's art explains is the art. With the grid fitted to a full table's tiles (``Recognizer.fit_found_grid``)
+    a band of plain sand on Südsee's M, 7 mm from the red figure on its sea, split off as a compact figure-coloured
+    piece and hid M's glyph: M was read as its twin N1 (``tests/vision/test_recognize.py``'s Südsee board, the same
+    on OpenCV 4.11 and 5 with that grid)."""
+    n = int(labels.max())
+    out = np.zeros(n, bool)
+    if n == 0:
+        return out
+    ids = 1 + np.nonzero(figure)[0]
+    if ids.size == 0:
+        return np.ones(n, bool)
+    far = cv2.distanceTransform((~np.isin(labels, ids)).astype(np.uint8), cv2.DIST_L2, 5)
+    for k in range(1, n + 1):
+        if not figure[k - 1]:
+            out[k - 1] = float(far[labels == k].min()) > reach_px
     return out
 
 
