@@ -54,10 +54,8 @@ def _vision_bench() -> Any:
 
 VB = _vision_bench()
 
-from vision.enroll import CALIBRATION_COLOURS, enrol_simulated  # noqa: E402
+from vision.enroll import CALIBRATION_COLOURS  # noqa: E402
 from vision.mat import Mat  # noqa: E402
-from vision.recognize import Recognizer  # noqa: E402
-from vision.rectify import Rectifier  # noqa: E402
 from vision.sim import Scene, SceneTile, render  # noqa: E402
 from tablehub.games.base import TablehubError  # noqa: E402
 from tablehub.games.tiles.game import TileGame  # noqa: E402
@@ -153,11 +151,7 @@ class Tally:
 def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed: int) -> Tally:
     rng = np.random.default_rng(seed)
     cloth = VB.mat_colour_of(family)
-    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, VB.enrolment_camera(level, family), rng,
-                                          size=VB.SIZE, geometry=setup.geometry, mat_colour=cloth)
-    mat = Mat.default()
-    rec = Recognizer(setup.catalog, refs, mat, geometry=setup.geometry, colours=colours,
-                     rectifier=Rectifier(mat, lens=lens))
+    rec, _, _, mat = VB.enrolled_recognizer(setup, level, family, rng)     # the family's cloth, as bench vision
     rec.fit_found_grid = True     # as tablehub.photo.load_recognizer reads a photo
     tally = Tally()
     for b in range(tables):
@@ -213,13 +207,12 @@ def write_example(folder: Path, game: str, seed: int, scans: Path | None) -> int
 
     setup = VB.game_setup(game, scans)
     rng = np.random.default_rng(seed)
-    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, VB.enrolment_camera("default"), rng,
-                                          size=VB.SIZE, geometry=setup.geometry)
+    rec, refs, colours, mat = VB.enrolled_recognizer(setup, "default", "sim", rng)
+    lens = rec.rectifier.lens
     out = folder / "refs"
     refs.save(out)
     colours.save(out / "colours.json")
     LensCalibration(lens.camera_matrix, lens.dist_coeffs, lens.image_size).save(out / "lens.json")
-    mat = Mat.default()
     g = final_game(game, seed, mat)
     frame, _ = render(final_scene(g, setup, rng, VB.SLOPPINESS["default"], mat), setup.art, "default", rng,
                       VB.SIZE, geometry=setup.geometry, shapes=setup.true_regions)
