@@ -349,18 +349,19 @@ class Recognizer:
     caller (off by default: with the game's grid from its first frame, the start tile squared up by its outline,
     it costs a second reading and brought no accuracy)."""
 
-    fit_found_grid = False
+    fit_found_grid = True
     """Fit a grid found afresh here (no grid given, no previous reading) to the tiles read on it, and read again
-    when it moved by more than :attr:`Thresholds.grid_refit_mm` somewhere on the play area. On for one photo of a
-    full table (``tablehub.photo.load_recognizer``: ``score --photo``, ``recognize``, the page's upload, the photo
-    score's bench); off for the live loop, whose first frame shows the start tile alone (squared by its outline),
-    and because on the Pi's OpenCV 4.11 the re-read put two glyph twins of ``test_a_suedsee_board_in_drawn_art``
-    wrong (marked, 0.40) where OpenCV 5 reads them right: not understood yet. Among other tiles
+    when it moved by more than :attr:`Thresholds.grid_refit_mm` somewhere on the play area. Among other tiles
     the start tile's place is matched on its picture alone, whose angle is unsure by a degree or so (its outline
     squares it only when it lies alone); 1.3 degrees put cells six out 6 mm off and misread them (the photo score's
     Neues Land field/default tables 4 and 9: 1.5 and 1.5 degrees read, 0.22 and 0.34 true; fitted 0.21 and 0.37).
     Every tile is laid against its neighbours, so the tiles found together give the lattice's angle and place
-    far better. A lone start tile (fewer than 6 tiles) is never fitted."""
+    far better. A lone start tile (fewer than 6 tiles: the live loop's first frame) is never fitted, so the live
+    loop pays for it only where it reads a full table from scratch. Was off outside photos because on OpenCV 4.11
+    the re-read put two glyph twins of ``test_a_suedsee_board_in_drawn_art`` wrong: the fitted grid was the true
+    one (within 0.11 mm, 0.01 degrees) and OpenCV 5 misread them the same on it (on 5 the fit moved under 1.5 mm
+    and no re-read came); the twin reading was at fault (:func:`vision.tiles.whole_details`,
+    :func:`_apart_from_figures`)."""
 
     view_margin_mm = 5.0
     """A cell is in view when its square grown by this much on every side lies inside the frame."""
