@@ -182,12 +182,15 @@ def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed:
         tally.left_out += len(result.choice.dropped) + sum(1 for s in result.figures if s.problem)
         tally.unsure += len(result.unsure)
         tally.unsure_matters += sum(1 for u in result.unsure if u.matters)
+        wrong = []
         for cell, placed in g.board:
             read = result.choice.tiles.get(cell)
             if read is None or read.tile != placed.tile.id or not (
                     read.rotation == 90 * placed.rot or setup.catalog.same_for_the_game(read.tile, read.rotation,
                                                                                        90 * placed.rot)):
                 tally.wrong_tiles += 1
+                seen = "nothing" if read is None else f"{read.tile} r{read.rotation}"
+                wrong.append(f"{cell[0]},{cell[1]} {placed.tile.id} r{90 * placed.rot} read {seen}")
         if got == truth:
             tally.exact += 1
             continue
@@ -196,6 +199,7 @@ def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed:
         diff = ", ".join(f"{p} {got.get(p, 0) - truth[p]:+d}" for p in truth if got.get(p, 0) != truth[p])
         tally.errors.append(f"{family}/{level} table {b} (seed {game_seed}, {len(g.board.cells)} tiles, "
                             f"{len(g.figures)} figures): {diff}; {figure_errors(g, result)}"
+                            + (f"tiles: {'; '.join(wrong[:6])}{' ...' if len(wrong) > 6 else ''}; " if wrong else "")
                             + "; ".join(line for line in result.lines() if line.startswith("left out"))[:300])
     return tally
 
