@@ -55,10 +55,8 @@ def _vision_bench() -> Any:
 
 VB = _vision_bench()
 
-from vision.enroll import CALIBRATION_COLOURS, enrol_simulated  # noqa: E402
+from vision.enroll import CALIBRATION_COLOURS  # noqa: E402
 from vision.mat import Mat  # noqa: E402
-from vision.recognize import Recognizer  # noqa: E402
-from vision.rectify import Rectifier  # noqa: E402
 from vision.sim import Scene, SceneTile, render  # noqa: E402
 from tablehub.games.base import TablehubError  # noqa: E402
 from tablehub.games.tiles.game import TileGame  # noqa: E402
@@ -155,11 +153,7 @@ class Tally:
 def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed: int) -> Tally:
     rng = np.random.default_rng(seed)
     cloth = VB.mat_colour_of(family)
-    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, VB.enrolment_camera(level, family), rng,
-                                          size=VB.SIZE, geometry=setup.geometry, mat_colour=cloth)
-    mat = Mat.default()
-    rec = Recognizer(setup.catalog, refs, mat, geometry=setup.geometry, colours=colours,
-                     rectifier=Rectifier(mat, lens=lens))
+    rec, _, _, mat = VB.enrolled_recognizer(setup, level, family, rng)     # the family's cloth, as bench vision
     rec.fit_found_grid = True     # as tablehub.photo.load_recognizer reads a photo
     tally = Tally()
     for b in range(tables):
@@ -190,12 +184,15 @@ def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed:
         tally.left_out += len(result.choice.dropped) + sum(1 for s in result.figures if s.problem)
         tally.unsure += len(result.unsure)
         tally.unsure_matters += sum(1 for u in result.unsure if u.matters)
+        wrong = []
         for cell, placed in g.board:
             read = result.choice.tiles.get(cell)
             if read is None or read.tile != placed.tile.id or not (
                     read.rotation == 90 * placed.rot or setup.catalog.same_for_the_game(read.tile, read.rotation,
                                                                                        90 * placed.rot)):
                 tally.wrong_tiles += 1
+                seen = "nothing" if read is None else f"{read.tile} r{read.rotation}"
+                wrong.append(f"{cell[0]},{cell[1]} {placed.tile.id} r{90 * placed.rot} read {seen}")
         if got == truth:
             tally.exact += 1
             continue
@@ -204,6 +201,7 @@ def run_level(game: str, setup: Any, family: str, level: str, tables: int, seed:
         diff = ", ".join(f"{p} {got.get(p, 0) - truth[p]:+d}" for p in truth if got.get(p, 0) != truth[p])
         tally.errors.append(f"{family}/{level} table {b} (seed {game_seed}, {len(g.board.cells)} tiles, "
                             f"{len(g.figures)} figures): {diff}; {figure_errors(g, result)}"
+                            + (f"tiles: {'; '.join(wrong[:6])}{' ...' if len(wrong) > 6 else ''}; " if wrong else "")
                             + "; ".join(line for line in result.lines() if line.startswith("left out"))[:300])
     return tally
 
@@ -215,13 +213,12 @@ def write_example(folder: Path, game: str, seed: int, scans: Path | None) -> int
 
     setup = VB.game_setup(game, scans)
     rng = np.random.default_rng(seed)
-    refs, colours, lens = enrol_simulated(setup.catalog_path, setup.art, VB.enrolment_camera("default"), rng,
-                                          size=VB.SIZE, geometry=setup.geometry)
+    rec, refs, colours, mat = VB.enrolled_recognizer(setup, "default", "sim", rng)
+    lens = rec.rectifier.lens
     out = folder / "refs"
     refs.save(out)
     colours.save(out / "colours.json")
     LensCalibration(lens.camera_matrix, lens.dist_coeffs, lens.image_size).save(out / "lens.json")
-    mat = Mat.default()
     g = final_game(game, seed, mat)
     frame, _ = render(final_scene(g, setup, rng, VB.SLOPPINESS["default"], mat), setup.art, "default", rng,
                       VB.SIZE, geometry=setup.geometry, shapes=setup.true_regions)

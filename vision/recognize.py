@@ -350,18 +350,19 @@ class Recognizer:
     caller (off by default: with the game's grid from its first frame, the start tile squared up by its outline,
     it costs a second reading and brought no accuracy)."""
 
-    fit_found_grid = False
+    fit_found_grid = True
     """Fit a grid found afresh here (no grid given, no previous reading) to the tiles read on it, and read again
-    when it moved by more than :attr:`Thresholds.grid_refit_mm` somewhere on the play area. On for one photo of a
-    full table (``tablehub.photo.load_recognizer``: ``score --photo``, ``recognize``, the page's upload, the photo
-    score's bench); off for the live loop, whose first frame shows the start tile alone (squared by its outline),
-    and because on the Pi's OpenCV 4.11 the re-read put two glyph twins of ``test_a_suedsee_board_in_drawn_art``
-    wrong (marked, 0.40) where OpenCV 5 reads them right: not understood yet. Among other tiles
+    when it moved by more than :attr:`Thresholds.grid_refit_mm` somewhere on the play area. Among other tiles
     the start tile's place is matched on its picture alone, whose angle is unsure by a degree or so (its outline
     squares it only when it lies alone); 1.3 degrees put cells six out 6 mm off and misread them (the photo score's
     Neues Land field/default tables 4 and 9: 1.5 and 1.5 degrees read, 0.22 and 0.34 true; fitted 0.21 and 0.37).
     Every tile is laid against its neighbours, so the tiles found together give the lattice's angle and place
-    far better. A lone start tile (fewer than 6 tiles) is never fitted."""
+    far better. A lone start tile (fewer than 6 tiles: the live loop's first frame) is never fitted, so the live
+    loop pays for it only where it reads a full table from scratch. Was off outside photos because on OpenCV 4.11
+    the re-read put two glyph twins of ``test_a_suedsee_board_in_drawn_art`` wrong: the fitted grid was the true
+    one (within 0.11 mm, 0.01 degrees) and OpenCV 5 misread them the same on it (on 5 the fit moved under 1.5 mm
+    and no re-read came); the twin reading was at fault (:func:`vision.tiles.whole_details`,
+    :func:`_apart_from_figures`)."""
 
     view_margin_mm = 5.0
     """A cell is in view when its square grown by this much on every side lies inside the frame."""
@@ -821,7 +822,9 @@ class Recognizer:
                 # around it, which may look like the art but hide what tells the twins apart; only pieces that tell
                 # them apart by themselves (one twin's art there, another's twice as far) are uncovered
                 telling = far_arr.max(axis=0) >= 2 * self.art_agree
-                art = [k + 1 for k in range(pieces - 1) if explained[k] and telling[k]]
+                apart = _apart_from_figures(labels, ~explained & (sizes >= self.figure_least_mm2),
+                                            self.classifier.verify_clear)
+                art = [k + 1 for k in range(pieces - 1) if explained[k] and (telling[k] or apart[k])]
             else:
                 art = [k + 1 for k in range(pieces - 1) if explained[k]]
             if not art:
@@ -2005,6 +2008,28 @@ def _any_of_blocks(mask: np.ndarray, s: int) -> np.ndarray:
         for j in range(s):
             if i or j:
                 out |= mask[i::s, j::s]
+    return out
+
+
+def _apart_from_figures(labels: np.ndarray, figure: np.ndarray, reach_px: int) -> np.ndarray:
+    """Per covered piece (``labels`` 1..n of a cell, ``figure`` per piece: a figure stands there), whether it lies
+    more than ``reach_px`` pixels from every figure piece: neither that figure's shadow nor its lean (the classifier
+    keeps ``TileClassifier.verify_clear`` pixels clear around anything covered for just those), so a piece there
+    that a twin's art explains is the art. With the grid fitted to a full table's tiles (``Recognizer.fit_found_grid``)
+    a band of plain sand on Südsee's M, 7 mm from the red figure on its sea, split off as a compact figure-coloured
+    piece and hid M's glyph: M was read as its twin N1 (``tests/vision/test_recognize.py``'s Südsee board, the same
+    on OpenCV 4.11 and 5 with that grid)."""
+    n = int(labels.max())
+    out = np.zeros(n, bool)
+    if n == 0:
+        return out
+    ids = 1 + np.nonzero(figure)[0]
+    if ids.size == 0:
+        return np.ones(n, bool)
+    far = cv2.distanceTransform((~np.isin(labels, ids)).astype(np.uint8), cv2.DIST_L2, 5)
+    for k in range(1, n + 1):
+        if not figure[k - 1]:
+            out[k - 1] = float(far[labels == k].min()) > reach_px
     return out
 
 

@@ -35,19 +35,12 @@ class Table:
     """A game enrolled from the simulated camera (other light and pose than the photos)."""
 
     def __init__(self, game: str, scans: Path | None):
-        from vision.enroll import enrol_simulated
-        from vision.mat import Mat
-        from vision.recognize import Recognizer
-        from vision.rectify import Rectifier
-
         self.game = game
         self.setup = PS.VB.game_setup(game, scans)
-        self.refs, self.colours, self.lens = enrol_simulated(
-            self.setup.catalog_path, self.setup.art, PS.VB.enrolment_camera("default"), np.random.default_rng(4242),
-            size=PS.VB.SIZE, geometry=self.setup.geometry)
-        self.mat = Mat.default()
-        self.rec = Recognizer(self.setup.catalog, self.refs, self.mat, geometry=self.setup.geometry,
-                              colours=self.colours, rectifier=Rectifier(self.mat, lens=self.lens))
+        # enrolled as the benches enrol (benchmarks/vision.enrolled_recognizer): the sim camera's default level
+        self.rec, self.refs, self.colours, self.mat = PS.VB.enrolled_recognizer(self.setup, "default", "sim",
+                                                                                np.random.default_rng(4242))
+        self.lens = self.rec.rectifier.lens
         self.rec.fit_found_grid = True     # as tablehub.photo.load_recognizer reads a photo
 
     def final(self, seed: int):
