@@ -74,6 +74,7 @@ FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sampl
 GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
+NODE_REACH = 0.2          # a stack's base lies within this (of a side) of its node: farther, it is no pawn (a marker)
 SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
 #: the share of a pawn's top (a disc PAWN_MM across) that one paint must cover solidly (what an opening with a 3.5 mm
 #: disc leaves) to be taken as the top's colour: a blurred rim (red into the green land reads yellow) shows none, a
@@ -1108,6 +1109,8 @@ class SundaReader:
                 if any(k is None for k in ks):
                     n_est = None
             q, r = np.round(lat.to_lattice(base)[0]).astype(int)
+            if float(np.linalg.norm(lat.to_mm(np.array([[q, r]]))[0] - base)) > NODE_REACH * lat.side_mm:
+                continue   # a pawn stands on its node; a resource marker of a pawn's paint lies beside it (8-22 mm)
             sure = n_est is not None
             out.append(TribeReading(int(q), int(r), names[top_k], colours, n_est, not sure,
                                     [n_est] if sure else cands, (float(base[0]), float(base[1])),
