@@ -10,8 +10,10 @@ with the piece across a side costs a whole slot. A ring that no print near it ex
 explain about equally, is kept or chosen with a note in the reading's ``unsure`` list: the camera says it is
 unsure rather than guessing in silence.
 
-Which piece is which is never needed (look-alikes are one print); the constraint is the set of prints, not the
-pool: the reader does not know what the game has used.
+Which piece is which is never needed (look-alikes are one print). The set is also a pool (:func:`fit_to_pool`): the
+table holds no more pieces of a print than the set has, so where more pieces were read as a print than that, the least
+sure of them is another print still short on the table (the reader does not know what the game has used; only that
+no print lies on the table more often than the set holds it, a bound that tightens as the table fills).
 """
 from __future__ import annotations
 
