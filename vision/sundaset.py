@@ -118,8 +118,8 @@ def _text(ring: Sequence[bool]) -> str:
 def print_counts(rings: Iterable[str]) -> dict[int, int]:
     """How many pieces of the set carry each print, a print and the print turned half round being one (keyed by
     :func:`_canonical` of its slots' bits). Raises ``ValueError`` as :func:`prints_array` does."""
-    arr = prints_array(rings)          # checks every ring
-    del arr
+    rings = list(rings)
+    prints_array(rings)                # checks every ring
     out: dict[int, int] = {}
     for ring in rings:
         bits = np.array([c == "L" for c in str(ring).replace(" ", "")], bool)
@@ -166,7 +166,6 @@ def fit_to_pool(pieces: list[dict[str, Any]], counts: Mapping[int, int],
     under = {k: c - read.get(k, 0) for k, c in counts.items() if c > read.get(k, 0)}
     if not over or not under:
         return []
-    weights = 1 << np.arange(12)
     targets = []                                 # every print still short, from both acute corners
     for k in under:
         bits = ((k >> np.arange(12)) & 1).astype(bool)
@@ -203,5 +202,4 @@ def fit_to_pool(pieces: list[dict[str, Any]], counts: Mapping[int, int],
         under[k] -= 1
         ring[i] = tb[j]
         pieces[i]["ring"] = ["L" if x else "W" for x in ring[i]]
-    del weights
     return notes
