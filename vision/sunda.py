@@ -51,7 +51,7 @@ from .calibrate import LensCalibration
 from .mat import Mat
 from .rectify import Rectifier
 from . import sundastacks as stacks
-from .sundaset import fit_to_set, prints_array
+from .sundaset import fit_to_pool, fit_to_set, print_counts, prints_array
 
 SQ3 = math.sqrt(3.0)
 DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
@@ -74,6 +74,7 @@ FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sampl
 GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the lines inside pieces to those between
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
+NODE_REACH = 0.2          # a stack's base lies within this (of a side) of its node: farther, it is no pawn (a marker)
 SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
 #: the share of a pawn's top (a disc PAWN_MM across) that one paint must cover solidly (what an opening with a 3.5 mm
 #: disc leaves) to be taken as the top's colour: a blurred rim (red into the green land reads yellow) shows none, a
@@ -81,6 +82,9 @@ SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts 
 #: paint seen may be. Resource markers (160-274 px) are not told from a top by this: a marker of a pawn's paint, alone
 #: and blurred to 8-9 mm, still passes the blob's shape test (not fixed: a gate on the area lost black tops)
 TOP_PAINT = 0.3
+UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
+MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
+MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -344,6 +348,7 @@ class SundaReader:
         self._win = self._play   # the canvas window being read (canvas px)
         self.pawn_names = list(colours.pawns)
         self.prints: np.ndarray | None = None   # the owner's set (use_set): a constraint on the rings read
+        self.print_counts: dict[int, int] = {}   # ... and how many pieces of each print it holds (a pool)
         self._set_notes: list[str] = []
         self.markers: Any = None    # a vision.sundamarkers.MarkerFinder: the resource markers are read when set
 
@@ -352,6 +357,7 @@ class SundaReader:
         of them is gets its least sure slots corrected, or a note in ``unsure``. Raises ``ValueError`` on a
         ring that is not 12 slots of L and W."""
         self.prints = prints_array(rings)
+        self.print_counts = print_counts(rings)   # the set as a pool: no more pieces of a print than it holds
 
     # ---------------------------------------------------------------- camera
     def _camera(self, frame_size: tuple[int, int], homography: np.ndarray) -> tuple[np.ndarray, float]:
@@ -862,6 +868,7 @@ class SundaReader:
             return
         C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
         mid = C.mean(axis=1)
+        mix = self._mixing(label) if UNMIX else None
         a = C
         b = np.roll(C, -1, axis=1)
         d = b - a
@@ -877,6 +884,8 @@ class SundaReader:
                    + insets[None, None, None, None, :, None] * nrm[:, :, None, None, None, :])
             pts = pts.reshape(len(pieces), 4, 3, 25, 2)
             lab = self._at(label, pts)                                        # (n, 4, 3, 25)
+            if mix is not None:
+                fl, fw = self._unmix(mix, pts, lab)
             # only samples nearer their own side than any other (at an acute corner the next side is close)
             dist = (np.matmul(pts.reshape(len(pieces), -1, 2), nrm.transpose(0, 2, 1)).reshape(len(pieces), 4, 3, 25, 4)
                     - (a * nrm).sum(-1)[:, None, None, None, :])
@@ -886,7 +895,10 @@ class SundaReader:
             w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]
                  * np.exp(-(insets - insets[0]) / decay)[None, :]).ravel()
             w = (w * 25 / w.sum()).astype(np.float32)
-            votes.append(np.stack([(((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1)], -1))
+            if mix is not None:
+                votes.append(np.stack([(fl * valid * w).sum(-1), (fw * valid * w).sum(-1)], -1))
+            else:
+                votes.append(np.stack([(((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1)], -1))
         near, deep = votes
         vv = np.where((near.sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 2)
         lv, wv = vv[..., 0], vv[..., 1]
@@ -912,6 +924,39 @@ class SundaReader:
             p["deep"] = list(zip(deep_land[i], deep_water[i], deep_n[i]))  # each slot's land, water share, samples
             p["mid"] = "?" if ((ml[i] == 1) | (ml[i] == 2)).sum() < 2 else (
                 "L" if (ml[i] == 1).sum() >= (ml[i] == 2).sum() else "W")
+
+    def _mixing(self, label: np.ndarray) -> np.ndarray | None:
+        """The unmixing matrix of this frame: land, water and the cloth as the frame shows them (raw BGR, the
+        median of the pixels of each class in the window), so that a pixel blurred across a cut edge (the print
+        and the cloth, or land and water across a thin spit) gives the share of each: blur and JPEG mix colours
+        linearly, and a nearest-class label throws that mix away (a thin spit blurred into a dark cloth read as
+        cloth, a cloth blended with water read as a pawn's colour)."""
+        img = getattr(self, "_for_stacks", (None,))[0]
+        if img is None or img.shape[:2] != label.shape:
+            return None
+        sub_l, sub_i = label[::6, ::6], img[::6, ::6].reshape(-1, 3).astype(np.float32)
+        ends = []
+        for k in (1, 2, 0):
+            sel = sub_i[(sub_l == k).ravel()]
+            if len(sel) < 30:
+                return None
+            ends.append(np.median(sel, axis=0))
+        E = np.vstack([np.stack(ends, 1), np.full((1, 3), MIX_SUM, np.float32)])     # (4, 3): colours, sum to one
+        return np.linalg.pinv(E).astype(np.float32)                                  # (3, 4)
+
+    def _unmix(self, mix: np.ndarray, pts: np.ndarray, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each sample's share of land and of water (the rest cloth): ``mix`` from :meth:`_mixing`. A sample no mix
+        of the three explains (a pawn, a marker: a share clearly below 0) and one labelled a pawn's colour is hidden."""
+        img = self._for_stacks[0]
+        p = np.round(self._px(pts)).astype(np.int64)
+        h, w = img.shape[:2]
+        px = img[np.clip(p[..., 1], 0, h - 1), np.clip(p[..., 0], 0, w - 1)].astype(np.float32)
+        x = px @ mix[:, :3].T + MIX_SUM * mix[:, 3]
+        bad = (x.min(axis=-1) < -MIX_OUT) | (lab >= 3)
+        x = np.clip(x, 0.0, None)
+        x = x / np.maximum(x.sum(-1, keepdims=True), 1e-6)
+        x[bad] = 0.0
+        return x[..., 0], x[..., 1]
 
     @staticmethod
     def _deep_spit(deep: list[tuple[float, float, int]], k: int, around: str) -> bool:
@@ -997,6 +1042,9 @@ class SundaReader:
                     if other is not None:
                         across.update({(i, 3 * s + j): (other[0], 3 * other[1] + 2 - j) for j in range(3)})
             self._set_notes = fit_to_set(pieces, self.prints, across)
+            counts = getattr(self, "print_counts", None)
+            if counts:
+                self._set_notes += fit_to_pool(pieces, counts, across)
         for p in pieces:
             ring = "".join(p["ring"])
             p["sides"] = " ".join(ring[3 * k:3 * k + 3] for k in range(4))
@@ -1064,6 +1112,8 @@ class SundaReader:
                 if any(k is None for k in ks):
                     n_est = None
             q, r = np.round(lat.to_lattice(base)[0]).astype(int)
+            if float(np.linalg.norm(lat.to_mm(np.array([[q, r]]))[0] - base)) > NODE_REACH * lat.side_mm:
+                continue   # a pawn stands on its node; a resource marker of a pawn's paint lies beside it (8-22 mm)
             sure = n_est is not None
             out.append(TribeReading(int(q), int(r), names[top_k], colours, n_est, not sure,
                                     [n_est] if sure else cands, (float(base[0]), float(base[1])),

@@ -45,6 +45,9 @@ GROUND_CONTRAST = 18.0
 #: ... unless it shows a token's whole disc: this share of a disc WHOLE_DISC_MM across round its middle is the blob,
 #: and its axes (2 sqrt(variance): a disc's radius, 3 mm, blurred) lie within DISC_SHORT_MM and DISC_LONG_MM
 WHOLE_DISC_MM = 5.0
+#: the most a marker's blob covers: a 6 mm disc grows by the lens blur and its blend with the land (at `hard` 60-69
+#: mm2, over the 59 allowed before), but stays under a pawn's top, a disc 10 mm across (78.5 mm2) before any blur
+MAX_AREA_MM2 = math.pi * (9.6 / 2) ** 2
 DISC_FILL = 0.85
 DISC_SHORT_MM = 2.1
 DISC_LONG_MM = 3.8
@@ -200,7 +203,7 @@ class MarkerFinder:
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for j in range(1, n):
             area = stats[j, cv2.CC_STAT_AREA] / s ** 2
-            if not 0.3 * expect <= area <= 2.1 * expect:
+            if not 0.3 * expect <= area <= MAX_AREA_MM2:
                 if area >= 0.15 * expect:
                     reject(j, f"area {area:.0f} mm2")
                 continue

@@ -10,8 +10,10 @@ with the piece across a side costs a whole slot. A ring that no print near it ex
 explain about equally, is kept or chosen with a note in the reading's ``unsure`` list: the camera says it is
 unsure rather than guessing in silence.
 
-Which piece is which is never needed (look-alikes are one print); the constraint is the set of prints, not the
-pool: the reader does not know what the game has used.
+Which piece is which is never needed (look-alikes are one print). The set is also a pool (:func:`fit_to_pool`): the
+table holds no more pieces of a print than the set has, so where more pieces were read as a print than that, the least
+sure of them is another print still short on the table (the reader does not know what the game has used; only that
+no print lies on the table more often than the set holds it, a bound that tightens as the table fills).
 """
 from __future__ import annotations
 
@@ -111,3 +113,93 @@ def _fit(pieces, need, ring, both, has, nbp, nbk, prints, known, weights) -> lis
 
 def _text(ring: Sequence[bool]) -> str:
     return "".join("L" if x else "W" for x in ring)
+
+
+def print_counts(rings: Iterable[str]) -> dict[int, int]:
+    """How many pieces of the set carry each print, a print and the print turned half round being one (keyed by
+    :func:`_canonical` of its slots' bits). Raises ``ValueError`` as :func:`prints_array` does."""
+    rings = list(rings)
+    prints_array(rings)                # checks every ring
+    out: dict[int, int] = {}
+    for ring in rings:
+        bits = np.array([c == "L" for c in str(ring).replace(" ", "")], bool)
+        key = int(_canonical(bits[None])[0])
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _canonical(ring: np.ndarray) -> np.ndarray:
+    """(n,) one key for each ring of ``ring`` ((n, 12) bool) and its half turn."""
+    weights = 1 << np.arange(12)
+    return np.minimum(ring @ weights, np.roll(ring, 6, axis=1) @ weights)
+
+
+#: the most a move to the pool's print may cost (slots undone, weighed by how clearly each was read)
+POOL_MAX_COST = 2.0
+
+
+def fit_to_pool(pieces: list[dict[str, Any]], counts: Mapping[int, int],
+                across: Mapping[tuple[int, int], tuple[int, int]]) -> list[str]:
+    """The set as a pool: the table holds no more pieces of a print than the set has (``counts``,
+    :func:`print_counts`). Where more pieces were read as a print than the set holds, the pieces read so whose ring
+    is least sure are moved to a print of the set that is still short on the table (within ``MAX_SLOTS`` slots),
+    cheapest first: a slot costs the share of its samples (both pieces' across a side) that said what was read, so
+    a slot with a trace of the other terrain (a thin spit the blur thinned, a false one from the blur of a cut
+    edge) is the first undone; disagreeing with the piece across a side costs ``ACROSS``. Changes ``ring`` in
+    place; returns notes for moves two pieces could have made about equally (``MARGIN``). With few pieces laid no
+    print is over its count and nothing moves: the constraint tightens as the table fills."""
+    if not pieces or not counts:
+        return []
+    n = len(pieces)
+    ring = np.array([[c == "L" for c in p["ring"]] for p in pieces], bool)
+    votes = np.stack([np.asarray(p["votes"], np.float32) for p in pieces])
+    nbp = np.full((n, 12), -1, np.int64)
+    nbk = np.zeros((n, 12), np.int64)
+    for (i, k), (o, ko) in across.items():
+        nbp[i, k], nbk[i, k] = o, ko
+    has = nbp >= 0
+    both = votes + np.where(has[..., None], votes[np.maximum(nbp, 0), nbk], 0)
+    tot = both.sum(-1)
+    key = _canonical(ring)
+    read = {int(k): int(c) for k, c in zip(*np.unique(key, return_counts=True))}
+    over = {k: c - counts[k] for k, c in read.items() if k in counts and c > counts[k]}
+    under = {k: c - read.get(k, 0) for k, c in counts.items() if c > read.get(k, 0)}
+    if not over or not under:
+        return []
+    targets = []                                 # every print still short, from both acute corners
+    for k in under:
+        bits = ((k >> np.arange(12)) & 1).astype(bool)
+        targets += [(k, bits), (k, np.roll(bits, 6))]
+    tk = np.array([t[0] for t in targets])
+    tb = np.stack([t[1] for t in targets])                                       # (T, 12)
+    moves = []
+    for i in np.nonzero(np.isin(key, list(over)))[0]:
+        said = np.where(ring[i], both[i, :, 0], both[i, :, 1]) / np.maximum(tot[i], 1e-6)
+        said = np.where(tot[i] > 0, said, 0.0)
+        nb_land = ring[np.maximum(nbp[i], 0), nbk[i]]
+        diff = tb != ring[i]
+        near = diff.sum(1) <= MAX_SLOTS
+        cost = ((diff * said).sum(1) + (has[i] & (tb != nb_land)).sum(1) * ACROSS
+                - (has[i] & (ring[i] != nb_land)).sum() * ACROSS)
+        for j in np.nonzero(near & (cost <= POOL_MAX_COST))[0]:
+            moves.append((float(cost[j]), int(i), int(tk[j]), j))
+    moves.sort()
+    notes: list[str] = []
+    moved: set[int] = set()
+    for c, i, k, j in moves:
+        src = int(key[i])
+        if i in moved or over.get(src, 0) <= 0 or under.get(k, 0) <= 0:
+            continue
+        rival = [m for m in moves if m[2] == k and m[1] != i and m[1] not in moved and int(key[m[1]]) == src
+                 and m[0] < c + MARGIN]
+        if rival:     # another piece read so could as well be the one: say so, move neither
+            notes.append(T("piece at {q},{r}: read {ring}, the set has {first} or {second}", q=pieces[i]["q"],
+                           r=pieces[i]["r"], ring=_text(ring[i]), first=_text(ring[i]), second=_text(tb[j])))
+            over[src] = 0
+            continue
+        moved.add(i)
+        over[src] -= 1
+        under[k] -= 1
+        ring[i] = tb[j]
+        pieces[i]["ring"] = ["L" if x else "W" for x in ring[i]]
+    return notes

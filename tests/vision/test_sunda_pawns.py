@@ -125,3 +125,19 @@ def test_a_blurred_rim_is_no_solid_paint():
     cv2.circle(yellow_blob.view(np.uint8), (30, 48), 7, 1, -1)
     assert solid[1] <= (yellow_blob & (label == 4)).sum()      # of the yellow, only the blob beside it: no rim
     assert solid[1] >= 0.5 * (yellow_blob & (label == 4)).sum()
+
+
+def test_markers_of_the_pawns_paint_beside_the_nodes_are_no_pawns():
+    """Resource markers lie beside a tribe, 8-22 mm from its node; a pawn stands on its node. At `hard` a 6 mm marker
+    of a pawn's paint blurs to 8-9 mm, and two touching pass a stack's shape test: on the bench they were the extra
+    pawns (docs/sunda.md, "Session 10"). Here a yellow and a red marker alone and a red and a yellow one touching lie
+    in the middles of triangles (17 mm from every node), a red pawn on 0,0: only the pawn is read."""
+    pos = {"pieces": _land_block(), "tribes": [{"q": 0, "r": 0, "pawns": ["P1"]}]}
+    scene = SundaScene(pos, {"P1": "red"}, angle_deg=12.0, cloth_bgr=CLOTH_DARK_GREEN)
+    middles = scene.lattice_to_mat(np.array([[0.5 + dq, math.sqrt(3) / 6] for dq in (-1.0, 1.0, -2.0)]))
+    pair = middles[2] + np.array([[-3.2, 0.0], [3.2, 0.0]])
+    loose = [("yellow", tuple(middles[0])), ("red", tuple(middles[1])), ("red", tuple(pair[0])),
+             ("yellow", tuple(pair[1]))]
+    _, truth, reading = _read(pos, loose=loose)
+    to_reader, _ = lattice_map(reading, truth)
+    assert [(t.q, t.r, t.top) for t in reading.tribes] == [(*to_reader((0, 0)), "red")]

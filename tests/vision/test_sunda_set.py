@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.sundaset import fit_to_set, prints_array
+from vision.sundaset import fit_to_pool, fit_to_set, print_counts, prints_array
 
 SET = ["LLLWWWWWWWWW", "LLLLLLWWWWWW", "WWWWWWWWWWWW", "LWLWWWWWWWWW"]
 
@@ -67,3 +67,61 @@ def test_the_piece_across_a_side_is_evidence_too():
     assert fit_to_set([a, b], prints_array(SET), across) == []
     assert "".join(a["ring"]) == "LLLLLLWWWWWW"
     assert "".join(b["ring"]) == "LLLWWWWWWWWW"
+
+
+# ---------------------------------------------------------------- the set as a pool (fit_to_pool)
+POOL = ["WWWWWWWWWWWW", "WWWWWWWWWWWW", "WWWWWLWWWWWW"]     # two open-sea pieces and one with a spit by a corner
+
+
+def test_print_counts_take_a_print_and_its_half_turn_as_one():
+    counts = print_counts(["WWWWWLWWWWWW", "WWWWWWWWWWWL", "WWWWWWWWWWWW"])
+    assert sorted(counts.values()) == [1, 2]
+    with pytest.raises(ValueError, match="12 slots"):
+        print_counts(["WWW"])
+
+
+def test_a_print_read_more_often_than_the_set_holds_gives_its_least_sure_piece_to_the_print_left_short():
+    """Three open-sea pieces read where the set holds two and one with a spit: the one whose slot 5 showed a trace
+    of land (a spit the blur thinned) is the spit piece; the two read clearly stay open sea."""
+    clear1, clear2 = _piece("WWWWWWWWWWWW", q=0), _piece("WWWWWWWWWWWW", q=1)
+    trace = _piece("WWWWWWWWWWWW", weak={5: 0.6}, q=2)
+    assert fit_to_pool([clear1, trace, clear2], print_counts(POOL), {}) == []
+    assert "".join(trace["ring"]) == "WWWWWLWWWWWW"
+    assert "".join(clear1["ring"]) == "".join(clear2["ring"]) == "WWWWWWWWWWWW"
+    # the spit from the other acute corner is the same print: slot 11 moves just as well
+    far = _piece("WWWWWWWWWWWW", weak={11: 0.6}, q=3)
+    fit_to_pool([far, _piece("WWWWWWWWWWWW"), _piece("WWWWWWWWWWWW")], print_counts(POOL), {})
+    assert "".join(far["ring"]) == "WWWWWWWWWWWL"
+
+
+def test_a_false_spit_read_twice_is_undone_on_the_less_sure_piece():
+    true, false = _piece("WWWWWLWWWWWW", q=0), _piece("WWWWWWWWWWWL", weak={11: 0.6}, q=1)
+    other = _piece("WWWWWWWWWWWW", q=2)
+    fit_to_pool([true, false, other], print_counts(POOL), {})
+    assert ["".join(p["ring"]) for p in (true, false, other)] == ["WWWWWLWWWWWW", "WWWWWWWWWWWW", "WWWWWWWWWWWW"]
+
+
+def test_no_print_over_its_count_moves_nothing_and_a_tie_moves_nothing_with_a_note():
+    few = [_piece("WWWWWWWWWWWW", weak={5: 0.8}), _piece("WWWWWWWWWWWW", q=1)]   # a table not yet full
+    assert fit_to_pool(few, print_counts(POOL), {}) == []
+    assert all("".join(p["ring"]) == "WWWWWWWWWWWW" for p in few)
+    tie = [_piece("WWWWWWWWWWWW", weak={5: 0.8}, q=k) for k in range(3)]
+    notes = fit_to_pool(tie, print_counts(POOL), {})
+    assert len(notes) == 1 and "the set has" in notes[0]
+    assert all("".join(p["ring"]) == "WWWWWWWWWWWW" for p in tie)
+
+
+def test_across_a_side_the_pool_does_not_break_a_side_read_alike():
+    """The trace is on a slot whose side the piece across read water too: undoing it there costs the side (ACROSS);
+    the other piece with a weaker trace on a free side moves instead."""
+    def table():
+        return ([_piece("WWWWWWWWWWWW", weak={5: 0.2}, q=0), _piece("WWWWWWWWWWWW", weak={11: 0.6}, q=1),
+                 _piece("WWWWWWWWWWWW", q=2), _piece("WWWWWWWWWWWW", q=3)])
+    counts = print_counts(POOL + ["WWWWWWWWWWWW"])
+    a, b, c, nb = table()
+    fit_to_pool([a, b, c, nb], counts, {})
+    assert "".join(a["ring"]) == "WWWWWLWWWWWW" and "".join(b["ring"]) == "WWWWWWWWWWWW"   # alone: a's trace wins
+    a, b, c, nb = table()
+    nb["votes"][3] = (0, 16)       # the piece across a's slot 5 read its slot 3 clearly water
+    fit_to_pool([a, b, c, nb], counts, {(0, 5): (3, 3), (3, 3): (0, 5)})
+    assert "".join(a["ring"]) == "WWWWWWWWWWWW" and "".join(b["ring"]) == "WWWWWWWWWWWL"
