@@ -50,8 +50,9 @@ def _laid(turns: dict[str, float], camera: str, seed: int = 5):
 @pytest.mark.parametrize("turn", [0.8, -0.8])
 def test_a_tile_laid_turned_is_enrolled_square_to_the_grid(turn, camera, within, least):
     """Within 0.15 degrees on the renderer's clean camera (0.1 was asked: up to 0.11 measured), 0.3 on its default
-    one (blur, noise, 1.3 px a mm: on the bench's default enrolment 0.08 degrees off on average, 0.44 before). On the default camera a tile whose sides
-    are measured too unsurely is taken square (its turn kept, as before): 5 of the 6 must be measured."""
+    one (blur, noise, 1.3 px a mm: on the bench's default enrolment 0.08 degrees off on average, 0.44 before). On
+    the default camera a tile whose sides are measured too unsurely is taken square (its turn kept, as before): 5
+    of the 6 must be measured."""
     frame, to_frame, truth, layout, mat, bg = _laid({t: turn for t in TILES}, camera)
     right = []
     for i, t in enumerate(truth.tiles):
