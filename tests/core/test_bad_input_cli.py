@@ -14,18 +14,12 @@ import zlib
 import pytest
 
 from tablehub.cli import main
+from tests.cli import one_line_error
 
 NL = {"game": "neuesland", "players": ["Ana", "Ben"]}
 TILE = {"type": "place_tile", "tile": "ds017", "x": 1, "y": 0, "rotation": 0}
 SUEDSEE = {"game": "suedsee", "players": ["Ana", "Ben"]}
 
-
-def one_line_error(capsys, argv) -> str:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 2, (code, out, err)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    return err
 
 
 def score(tmp_path, capsys, data, name="game.json") -> str:

@@ -13,15 +13,9 @@ import pytest
 
 from benchmarks import photoscore_positions as P
 from tablehub.cli import main
+from tests.cli import one_line_error
 from vision.pearls import classify
 
-
-def _one_line(capsys, argv) -> str:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 2, (code, out, err)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    return err
 
 
 @pytest.fixture(scope="module")
@@ -106,16 +100,16 @@ def test_sunda_photo_lists_every_asked_tribe_and_scores_exactly_once_they_are_gi
 
 def test_sunda_photo_refuses_a_tribe_not_on_the_photo_and_bad_options(sunda, capsys):
     folder, t = sunda
-    err = _one_line(capsys, _sunda_args(folder, t) + ["--tribes=40,40=P1"])
+    err = one_line_error(capsys, _sunda_args(folder, t) + ["--tribes=40,40=P1"])
     assert "--tribes: no tribe at 40,40 on the photo" in err
-    assert "--tribes: expected" in _one_line(capsys, _sunda_args(folder, t) + ["--tribes", "1;2"])
-    assert "--levels: gold is not a Sunda level" in _one_line(capsys, _sunda_args(folder, t) + ["--levels", "gold"])
-    assert "--vaults: not for sunda" in _one_line(capsys, _sunda_args(folder, t) + ["--vaults", "red=3"])
+    assert "--tribes: expected" in one_line_error(capsys, _sunda_args(folder, t) + ["--tribes", "1;2"])
+    assert "--levels: gold is not a Sunda level" in one_line_error(capsys, _sunda_args(folder, t) + ["--levels", "gold"])
+    assert "--vaults: not for sunda" in one_line_error(capsys, _sunda_args(folder, t) + ["--vaults", "red=3"])
 
 
 def test_sunda_photo_without_enrolled_colours_says_which_command_enrols_them(tmp_path, sunda, capsys):
     folder, _ = sunda
-    err = _one_line(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "sunda", "--refs",
+    err = one_line_error(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "sunda", "--refs",
                              str(tmp_path / "none")])
     assert "no Sunda colours enrolled there" in err and "tablehub sundacam enrol" in err
 
@@ -149,17 +143,17 @@ def test_tahiti_photo_with_the_vaults_scores_the_game_exactly(tahiti, capsys):
     assert f"Totals: {', '.join(f'{p} {n}' for p, n in banks.items())}" in text
 
 
-def test_tahiti_and_karibik_photos_without_references_or_money_are_one_line(tahiti, tmp_path, capsys):
+def test_tahiti_and_karibik_photos_without_references_or_money_areone_line_error(tahiti, tmp_path, capsys):
     folder, t = tahiti
-    err = _one_line(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "tahiti", "--refs",
+    err = one_line_error(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "tahiti", "--refs",
                              str(tmp_path / "none")])
     assert "tablehub boardcam enrol-board" in err
-    assert "--vaults: expected PLAYER=NUMBER" in _one_line(capsys, _tahiti_args(folder, t) + ["--vaults", "red=-3"])
-    assert "--vaults: blue is not a player" in _one_line(capsys, _tahiti_args(folder, t) + ["--vaults", "blue=3"])
-    err = _one_line(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "karibik", "--refs",
+    assert "--vaults: expected PLAYER=NUMBER" in one_line_error(capsys, _tahiti_args(folder, t) + ["--vaults", "red=-3"])
+    assert "--vaults: blue is not a player" in one_line_error(capsys, _tahiti_args(folder, t) + ["--vaults", "blue=3"])
+    err = one_line_error(capsys, ["score", "--photo", str(folder / "table.png"), "--game", "karibik", "--refs",
                              str(folder / "refs")])
     assert "--money: a Karibik score is the doubloons" in err
-    assert "--tribes: not for tahiti" in _one_line(capsys, _tahiti_args(folder, t) + ["--tribes", "1,0=P1"])
+    assert "--tribes: not for tahiti" in one_line_error(capsys, _tahiti_args(folder, t) + ["--tribes", "1,0=P1"])
 
 
 @pytest.mark.parametrize("lab, pearl", [((95, 2, -1), "white"), ((9, 6, 3), "black"), ((70, -50, 40), "green"),

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from tablehub.cli import main
+from tests.cli import one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,19 +124,12 @@ def test_score_photo_on_the_command_line(drawn, tmp_path, capsys):
     assert "Final scoring:" in text and "Totals:" in text and "Unsure" in text
 
 
-def _one_line(capsys, argv) -> str:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 2, (code, out, err)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    return err
 
-
-def test_a_photo_without_the_mats_markers_is_one_line(drawn, tmp_path, capsys):
+def test_a_photo_without_the_mats_markers_isone_line_error(drawn, tmp_path, capsys):
     refs = drawn.save(tmp_path / "refs")
     image = tmp_path / "wall.png"
     cv2.imwrite(str(image), np.full((1080, 1920, 3), 128, np.uint8))
-    err = _one_line(capsys, ["score", "--photo", str(image), "--game", "neuesland", "--refs", str(refs)])
+    err = one_line_error(capsys, ["score", "--photo", str(image), "--game", "neuesland", "--refs", str(refs)])
     assert err.startswith(f"tablehub score: {image}: ")
 
 
@@ -151,13 +145,13 @@ def test_a_photo_without_the_mats_markers_is_one_line(drawn, tmp_path, capsys):
     (["score", "--photo", "x.png", "--game", "neuesland", "--players", "Ana,Ben"], "--players: expected COLOUR=NAME"),
     (["score", "--photo", "x.png", "--game", "neuesland", "--before", "red=lots"], "--before: expected PLAYER=POINTS"),
 ])
-def test_bad_photo_options_are_one_line(capsys, argv, expect):
-    assert expect in _one_line(capsys, argv)
+def test_bad_photo_options_areone_line_error(capsys, argv, expect):
+    assert expect in one_line_error(capsys, argv)
 
 
-def test_a_missing_photo_is_one_line(drawn, tmp_path, capsys):
+def test_a_missing_photo_isone_line_error(drawn, tmp_path, capsys):
     refs = drawn.save(tmp_path / "refs")
-    err = _one_line(capsys, ["score", "--photo", str(tmp_path / "gone.jpg"), "--game", "neuesland",
+    err = one_line_error(capsys, ["score", "--photo", str(tmp_path / "gone.jpg"), "--game", "neuesland",
                              "--refs", str(refs)])
     assert "gone.jpg: cannot read the image" in err
 
