@@ -25,7 +25,7 @@ from typing import Any, Mapping
 from .games.base import PositionResult, TablehubError
 from .i18n import T, Tn, reason
 from .photo_position import (PhotoPositionError, Possibility, PositionPhoto, UnsurePlace, by_name, parse_pairs,
-                             refuse_others, scores_of, upload_text, whole_at_least_0)
+                             players_by_colour, refuse_others, scores_of, upload_text, whole_at_least_0)
 
 
 def load_recognizer(game: str, refs: str | Path | None, lens: Any = None) -> Any:
@@ -73,13 +73,8 @@ def tahiti_players(names: Mapping[str, str] | None, colours_seen: list[str]) -> 
     seat order."""
     from .games.tahiti.camera import COLOURS
 
-    if names:
-        bad = [c for c in names if c not in COLOURS]
-        if bad:
-            raise PhotoPositionError(T("--players: {bad} is not a Tahiti boat colour (expected {colours})",
-                                       bad=", ".join(bad), colours=", ".join(COLOURS)))
-        return dict(names)
-    return {c: c.capitalize() for c in COLOURS if c in colours_seen} or {"red": "Red"}
+    return players_by_colour(names, list(COLOURS), set(colours_seen), lambda bad: T(
+        "--players: {bad} is not a Tahiti boat colour (expected {colours})", bad=bad, colours=", ".join(COLOURS)))
 
 
 def score_tahiti(rec: Any, frame: Any, source: str = "photo", names: Mapping[str, str] | None = None,

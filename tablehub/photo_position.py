@@ -158,6 +158,19 @@ def by_name(given: Mapping[str, Any], names: Mapping[str, str], players: Sequenc
 GAME_OPTIONS = ("colours", "before", "holdings", "tribes", "levels", "vaults", "money")
 
 
+def players_by_colour(names: Mapping[str, str] | None, known: Sequence[str], seen: Any, refusal: Callable[[str], str]
+                      ) -> dict[str, str]:
+    """Piece colour -> player name: ``names`` (``--players red=Ana,...``) in their order, every colour one of
+    ``known`` (else ``refusal(bad colours)``, one line); without names, each colour of ``known`` in ``seen``,
+    capitalised, in ``known``'s order (the first known colour when none is seen)."""
+    if names:
+        bad = [c for c in names if c not in known]
+        if bad:
+            raise PhotoPositionError(refusal(", ".join(bad)))
+        return dict(names)
+    return {c: c.capitalize() for c in known if c in seen} or {known[0]: known[0].capitalize()}
+
+
 def refuse_others(args: Any, game: str, own: Sequence[str]) -> None:
     """One line naming the options given that ``game`` does not take."""
     other = [f"--{k}" for k in GAME_OPTIONS if k not in own and getattr(args, k, None)]

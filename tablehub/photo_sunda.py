@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .i18n import T, Tn, reason
-from .photo_position import PhotoPositionError, Possibility, PositionPhoto, UnsurePlace, scores_of
+from .photo_position import (PhotoPositionError, Possibility, PositionPhoto, UnsurePlace, players_by_colour,
+                             scores_of)
 
 #: the references' default folder (``tablehub sundacam enrol --out``)
 DEFAULT_REFS = Path("refs") / "sunda"
@@ -90,14 +91,9 @@ def parse_tribes(text: str | None) -> dict[tuple[int, int], list[str]]:
 def players_of(reading: Any, colours: list[str], names: Mapping[str, str] | None) -> dict[str, str]:
     """Pawn colour -> player name: ``names`` (``--players red=Ana``) in their order, else each colour seen on the
     table capitalised, in the enrolled order."""
-    if names:
-        bad = [c for c in names if c not in colours]
-        if bad:
-            raise PhotoPositionError(T("--players: {bad} is not an enrolled pawn colour (enrolled: {colours})",
-                                       bad=", ".join(bad), colours=", ".join(colours)))
-        return dict(names)
     seen = {t.top for t in reading.tribes} | {c for t in reading.tribes for c in t.colours if c}
-    return {c: c.capitalize() for c in colours if c in seen} or {colours[0]: colours[0].capitalize()}
+    return players_by_colour(names, colours, seen, lambda bad: T(
+        "--players: {bad} is not an enrolled pawn colour (enrolled: {colours})", bad=bad, colours=", ".join(colours)))
 
 
 def _owner(who: str, players: Mapping[str, str], at: tuple[int, int]) -> str:
