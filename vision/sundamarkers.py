@@ -67,6 +67,9 @@ DISC_HOT = 15.0
 DISC_RING_CALM = 0.7
 #: ... and at most this share of it the sea or the cloth (a marker lies on an island) ...
 DISC_RING_SEA = 0.25
+#: ... and the ring differs from the ground at most this share of what the core does: a disc has an edge (the soft
+#: edge of a stack's shadow does not: its ring 0.51 of its core, a marker's 0.18-0.40 at `hard`) ...
+DISC_RING_SHARE = 0.45
 #: ... and the core's colour a marker's paint blurred into the land (paint share at least DISC_BLEND_MIN) within
 #: DISC_FIT, the next paint DISC_MARGIN farther
 DISC_BLEND_MIN = 0.35
@@ -358,14 +361,16 @@ class MarkerFinder:
         blend = np.linspace(DISC_BLEND_MIN, 1.0, 13)
         # the ground itself in light and shade (a stack's shadow, the sea, the cloth): a core nearer one of these is
         # a shade of the ground, not a marker
-        grounds = [_shade(g, f) for g in (land_lab, self.colours.water, other[0]) for f in (1.0, 0.85, 0.7, 0.55, 0.4)]
-        self._dbg = dict(resp=resp, calm=ring_calm, core=core, ring=ring, x0=x0, y0=y0, s=s, origin=origin_px, bg=bg, sub=sub)
+        # (a stack's shadow darkens the land to 0.55 at the most; a marker lies on land, so the sea and the cloth
+        # are taken only in full light: a blue marker is as dark as the sea in a deep shadow)
+        grounds = [_shade(land_lab, f) for f in (1.0, 0.85, 0.7, 0.55)] + [self.colours.water, other[0]]
         cands = []
         for py, px in sorted(zip(*np.nonzero(peak)), key=lambda v: -resp[v[0], v[1]])[:80]:
             mm = (np.array([px + x0, py + y0], np.float64) + 0.5) / s + np.asarray(origin_px) / (2 * s)
             if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < MARKER_MM for t in taken):
                 continue
-            if ring_calm[py, px] < DISC_RING_CALM or ring_sea[py, px] > DISC_RING_SEA:
+            if ring_calm[py, px] < DISC_RING_CALM or ring_sea[py, px] > DISC_RING_SEA or \
+                    ring[py, px] > DISC_RING_SHARE * core[py, px]:
                 continue        # a pawn, a stack or a coast round it: not a disc on the ground
             g = lab_bg[py, px]
             if np.linalg.norm((g - land_lab) * w) > min(np.linalg.norm((g - o) * w) for o in other):
@@ -392,7 +397,6 @@ class MarkerFinder:
             if shade < fits[order[0]] + DISC_MARGIN:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: a shade of the ground ({shade:.1f})"))
                 continue
-            self._dbg.setdefault('fits', []).append((mm, {k: round(v, 1) for k, v in fits.items()}, seen, _lab(bg[py, px].astype(np.float32)*local)))
             cands.append((fits, order, mm, float(resp[py, px])))
         out: list[MarkerReading] = []
         used = {t.marker for t in taken}
