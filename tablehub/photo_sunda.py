@@ -156,6 +156,8 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     result, left_out = consistent(position, score, markers_left=markers_left)
     base = dict(result.scores)
     unsure = markers_unsure(reading, position, markers_left, score, base)
+    unsure += discs_unsure(getattr(getattr(reader, "markers", None), "doubtful", []) if options.get("resources") else [],
+                           position, score, base)
     for t in asked:
         low = min(t.candidates or [1])
         place = UnsurePlace(T("the tribe at {q},{r} (top {top})", q=t.q, r=t.r, top=t.top),
@@ -217,6 +219,29 @@ def markers_unsure(reading: Any, position: dict[str, Any], markers_left: list[di
                 alt["position"].setdefault("markers", []).append({"marker": md["marker"], "q": q, "r": r})
                 place.possibilities.append(Possibility(T("by the tribe at {q},{r}", q=q, r=r), scores_of(score, alt),
                                                        T("the rules do not allow it there")))
+        out.append(place)
+    return out
+
+
+def discs_unsure(doubtful: list[Any], position: dict[str, Any], score: Any,
+                 base: Mapping[str, int]) -> list[UnsurePlace]:
+    """The discs the marker finder saw by a tribe but could not name (``MarkerFinder.doubtful``: a marker's shape, its
+    colour between two paints or no paint clearly, e.g. a green marker on green land at `hard`), each an unsure place:
+    taken as no marker, and what each paint it may be, not read elsewhere, would change at its tribe."""
+    read = {m["marker"] for m in position["position"].get("markers", [])}
+    tribes = {(td["q"], td["r"]) for td in position["position"].get("tribes", [])}
+    out = []
+    for m, may in doubtful:
+        may = [c for c in may if c not in read]
+        if not may or (m.q, m.r) not in tribes:
+            continue
+        place = UnsurePlace(T("a disc by the tribe at {q},{r} (a marker, its colour unclear)", q=m.q, r=m.r),
+                            T("no marker"), base=dict(base))
+        for colour in may:
+            alt = copy.deepcopy(position)
+            alt["position"].setdefault("markers", []).append({"marker": colour, "q": m.q, "r": m.r})
+            place.possibilities.append(Possibility(T("the {marker} marker", marker=colour), scores_of(score, alt),
+                                                   T("the rules do not allow it there")))
         out.append(place)
     return out
 

@@ -146,6 +146,9 @@ class MarkerFinder:
         self.colours = colours                   # vision.sunda.SundaColours
         self.markers = {k: np.asarray(v, np.float32) for k, v in markers.items()}
         self.rejected: list[tuple[tuple[float, float], str]] = []   # the last find's blobs not taken: (mm, why)
+        #: the last find's discs (a marker's shape, by a tribe) whose colour was not clear: (MarkerReading at its
+        #: tribe with the nearest paint, the paints it may be, nearest first) - the photo scorer lists them as unsure
+        self.doubtful: list[tuple[MarkerReading, list[str]]] = []
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
@@ -216,6 +219,7 @@ class MarkerFinder:
         land_bgr = _bgr(self.colours.land)
         found: list[tuple[np.ndarray, float, np.ndarray]] = []     # per candidate blob: colour distances, ground's, mm
         self.rejected = []
+        self.doubtful = []
 
         def reject(j: int, why: str) -> None:
             bx, by, bw, bh = stats[j, :4]
@@ -400,20 +404,28 @@ class MarkerFinder:
             cands.append((fits, order, mm, float(resp[py, px])))
         out: list[MarkerReading] = []
         used = {t.marker for t in taken}
+        def doubt(order: list[str]) -> None:
+            may = [c for c in order if not c.startswith("pawn ")][:2]
+            if may and not order[0].startswith("pawn "):
+                self.doubtful.append((self._place(may[0], mm, lattice, tribes), may))
+
         for fits, order, mm, r in sorted(cands, key=lambda c: c[0][c[1][0]]):
             best = order[0]
             if best.startswith("pawn ") or fits[best] > DISC_FIT:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {best} at {fits[best]:.1f}"))
+                doubt(order)
                 continue
             if best in used:
                 alt = next((c for c in order[1:] if c not in used), None)
                 if alt is None or alt.startswith("pawn ") or fits[alt] > DISC_FIT / 2:
                     self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {best} taken"))
+                    doubt([c for c in order if c not in used])
                     continue
                 best = alt
             elif len(order) > 1 and fits[order[1]] - fits[best] < DISC_MARGIN and order[1] not in used:
                 self.rejected.append(((float(mm[0]), float(mm[1])),
                                       f"disc: {best} at {fits[best]:.1f} or {order[1]} at {fits[order[1]]:.1f}"))
+                doubt(order)
                 continue
             if any(np.linalg.norm(np.asarray(o.mat_mm) - mm) < MARKER_MM for o in out):
                 continue

@@ -60,3 +60,25 @@ def test_a_marker_the_scorer_refuses_for_another_reason_is_not_hidden(game):
     pos["position"]["markers"].append(dict(pos["position"]["markers"][0]))      # listed twice: a reader's bug
     with pytest.raises(PositionError):
         consistent(pos, _score)           # without a list to take it, the scorer's own line, as before
+
+
+def test_a_disc_whose_colour_is_unclear_is_offered_with_what_each_paint_would_change(game):
+    from tablehub.photo_sunda import discs_unsure
+    from vision.sundamarkers import MarkerReading
+
+    pos = position_of(game)
+    marker = pos["position"]["markers"][0]
+    truth = dict(_score(copy.deepcopy(pos)).scores)
+    missed = copy.deepcopy(pos)
+    missed["position"]["markers"] = [m for m in missed["position"]["markers"] if m["marker"] != marker["marker"]]
+    base = dict(_score(copy.deepcopy(missed)).scores)
+    other = next(c for c in ("red", "orange", "yellow", "green", "blue", "purple") if c != marker["marker"])
+    seen = MarkerReading(other, marker["q"], marker["r"], (0.0, 0.0), True)
+    places = discs_unsure([(seen, [other, marker["marker"]])], missed, _score, base)
+    assert len(places) == 1 and str(places[0].taken) == "no marker"
+    offered = {str(p.label): p.scores for p in places[0].possibilities}
+    assert offered[f"the {marker['marker']} marker"] == truth
+    # a paint the table already shows elsewhere is not offered again; a disc by no tribe of the position is dropped
+    assert discs_unsure([(seen, [m["marker"] for m in missed["position"]["markers"]])], missed, _score, base) == []
+    far = MarkerReading(marker["marker"], 99, 99, (0.0, 0.0), True)
+    assert discs_unsure([(far, [marker["marker"]])], missed, _score, base) == []

@@ -113,3 +113,15 @@ def test_a_marker_by_no_tribe_is_not_taken():
     at = (NODE[0] + 60.0, NODE[1] + 60.0)      # 2.8 sides from the only tribe
     found, _ = _find(_canvas(lambda im: _disc(im, "orange", at)))
     assert found == []
+
+
+def test_a_disc_of_no_marker_paint_is_not_read_but_kept_as_doubtful():
+    at = (NODE[0] + 2.0, NODE[1] - 14.0)
+
+    def draw(im):   # a token of a paint no marker has (a grey-brown), as a marker whose colour the light moved
+        cv2.circle(im, _px(at), int(3 * PPM), (70.0, 80.0, 120.0), -1, cv2.LINE_AA)
+    found, f = _find(_canvas(draw, blur_px=2.2, seed=11), only_discs=True)
+    assert found == []
+    assert len(f.doubtful) == 1, f.rejected
+    m, may = f.doubtful[0]
+    assert (m.q, m.r) == (0, 0) and np.hypot(*(np.asarray(m.mat_mm) - at)) <= 2.5 and 1 <= len(may) <= 2
