@@ -70,6 +70,9 @@ DISC_RING_SEA = 0.25
 #: ... and the ring differs from the ground at most this share of what the core does: a disc has an edge (the soft
 #: edge of a stack's shadow does not: its ring 0.51 of its core, a marker's 0.18-0.40 at `hard`) ...
 DISC_RING_SHARE = 0.45
+#: ... and the core is a whole disc: this share of it differs at least half as much as its middle (a streak of the
+#: print's shade 3 mm wide fills some 0.6)
+DISC_CORE_FILL = 0.8
 #: ... and the core's colour a marker's paint blurred into the land (paint share at least DISC_BLEND_MIN) within
 #: DISC_FIT, the next paint DISC_MARGIN farther
 DISC_BLEND_MIN = 0.35
@@ -376,6 +379,16 @@ class MarkerFinder:
             if ring_calm[py, px] < DISC_RING_CALM or ring_sea[py, px] > DISC_RING_SEA or \
                     ring[py, px] > DISC_RING_SHARE * core[py, px]:
                 continue        # a pawn, a stack or a coast round it: not a disc on the ground
+            # a disc: the core is the token's whole disc (its difference at least half its middle's all over it), not
+            # a streak of a shade of the print crossing it
+            cy0, cx0 = max(py - n, 0), max(px - n, 0)
+            patch = diff[cy0:py + n + 1, cx0:px + n + 1]
+            kk = core_k[n - (py - cy0):n - (py - cy0) + patch.shape[0], n - (px - cx0):n - (px - cx0) + patch.shape[1]] > 0
+            mid = float(np.median(patch[(rr[n - (py - cy0):n - (py - cy0) + patch.shape[0],
+                                             n - (px - cx0):n - (px - cx0) + patch.shape[1]] <= 1.6 * s)]))
+            if float((patch[kk] >= 0.5 * mid).mean()) < DISC_CORE_FILL:
+                self.rejected.append(((float(mm[0]), float(mm[1])), "disc: not a whole disc"))
+                continue
             g = lab_bg[py, px]
             if np.linalg.norm((g - land_lab) * w) > min(np.linalg.norm((g - o) * w) for o in other):
                 continue        # a marker lies on land
