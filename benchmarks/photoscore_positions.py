@@ -85,7 +85,29 @@ def misread(reading: Any, t: dict[str, Any], game: Any) -> str:
     from vision.sim.sundatable import compare_reading
 
     wrong = [w for w in compare_reading(reading, t["truth"])["wrong"] if "asked" not in w]
-    return "; ".join(wrong[:4] + compare_markers(reading, t["truth"], game)["wrong"][:3])
+    return "; ".join(wrong[:4] + joins_wrong(reading, t["truth"])[:2]
+                     + compare_markers(reading, t["truth"], game)["wrong"][:3])
+
+
+def joins_wrong(reading: Any, truth: Any) -> list[str]:
+    """The pieces found whose ``join`` (a piece's land runs joined across its middle, or not) is read otherwise than
+    laid: compare_reading counts sides and corners, and a join misread merges or splits an island, so the score
+    moves with every side right (the photo bench's default table 5 at seed 1)."""
+    from vision.sim.sundatable import corners_of_placement, lattice_map
+
+    to_reader, _ = lattice_map(reading, truth)
+    if to_reader is None:
+        return []
+    read = {frozenset(corners_of_placement(p["q"], p["r"], p["turn"])): p for p in reading.pieces}
+    out = []
+    for tp in truth.pieces:
+        rp = read.get(frozenset(to_reader(c) for c in corners_of_placement(tp["q"], tp["r"], tp["turn"])))
+        want, got = tp.get("join") or "water", (rp or {}).get("join") or "water"
+        ring = (tp.get("sides") or "").replace(" ", "")
+        runs = sum(1 for k in range(len(ring)) if ring[k] == "L" and ring[k - 1] != "L")
+        if rp is not None and want != got and runs >= 2:     # a join matters only between two runs of land
+            out.append(f"piece at {tp['q']},{tp['r']} turn {tp['turn']}: join read {got}, is {want}")
+    return out
 
 
 def run_sunda(level: str, tables: int, seed: int, verbose: bool) -> Row:

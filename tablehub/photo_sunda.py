@@ -152,9 +152,12 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     def score(pos: dict[str, Any]) -> Any:
         return score_position(pos, source)
 
-    result, left_out = consistent(position, score)
+    markers_left: list[dict[str, Any]] = []
+    result, left_out = consistent(position, score, markers_left=markers_left)
     base = dict(result.scores)
-    unsure = []
+    unsure = markers_unsure(reading, position, markers_left, score, base)
+    unsure += discs_unsure(getattr(getattr(reader, "markers", None), "doubtful", []) if options.get("resources") else [],
+                           position, score, base)
     for t in asked:
         low = min(t.candidates or [1])
         place = UnsurePlace(T("the tribe at {q},{r} (top {top})", q=t.q, r=t.r, top=t.top),
@@ -190,6 +193,59 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     return PositionPhoto("sunda", position, result, unsure, out_given, not_read, notes, seen)
 
 
+#: a marker not by a tribe of the position is offered at the tribes this near it (in sides), the nearest first
+MARKER_REACH = 1.5
+
+
+def markers_unsure(reading: Any, position: dict[str, Any], markers_left: list[dict[str, Any]], score: Any,
+                   base: Mapping[str, int]) -> list[UnsurePlace]:
+    """The resource markers the scorer could not take (read by no tribe of the position: its tribe was left out or
+    not found), each an unsure place: taken as not on the table, and what it would change by each tribe of the
+    position within :data:`MARKER_REACH` sides of where it lies (a marker follows a pawn onto its island)."""
+    import numpy as np
+
+    out = []
+    side = float(getattr(reading.lattice, "side_mm", 30.0) or 30.0)
+    at = {(t.q, t.r): t.mat_mm for t in reading.tribes}
+    kept = [(td["q"], td["r"]) for td in position["position"].get("tribes", [])]
+    for md in markers_left:
+        seen = next((m for m in reading.markers if m.marker == md["marker"]), None)
+        place = UnsurePlace(T("the {marker} marker read at {q},{r}, by no tribe the table's position keeps",
+                              marker=md["marker"], q=md["q"], r=md["r"]), T("not on the table"), base=dict(base))
+        if seen is not None:
+            near = sorted((float(np.linalg.norm(np.asarray(at[n]) - np.asarray(seen.mat_mm))), n) for n in kept if n in at)
+            for d, (q, r) in [x for x in near if x[0] <= MARKER_REACH * side][:3]:
+                alt = copy.deepcopy(position)
+                alt["position"].setdefault("markers", []).append({"marker": md["marker"], "q": q, "r": r})
+                place.possibilities.append(Possibility(T("by the tribe at {q},{r}", q=q, r=r), scores_of(score, alt),
+                                                       T("the rules do not allow it there")))
+        out.append(place)
+    return out
+
+
+def discs_unsure(doubtful: list[Any], position: dict[str, Any], score: Any,
+                 base: Mapping[str, int]) -> list[UnsurePlace]:
+    """The discs the marker finder saw by a tribe but could not name (``MarkerFinder.doubtful``: a marker's shape, its
+    colour between two paints or no paint clearly, e.g. a green marker on green land at `hard`), each an unsure place:
+    taken as no marker, and what each paint it may be, not read elsewhere, would change at its tribe."""
+    read = {m["marker"] for m in position["position"].get("markers", [])}
+    tribes = {(td["q"], td["r"]) for td in position["position"].get("tribes", [])}
+    out = []
+    for m, may in doubtful:
+        may = [c for c in may if c not in read]
+        if not may or (m.q, m.r) not in tribes:
+            continue
+        place = UnsurePlace(T("a disc by the tribe at {q},{r} (a marker, its colour unclear)", q=m.q, r=m.r),
+                            T("no marker"), base=dict(base))
+        for colour in may:
+            alt = copy.deepcopy(position)
+            alt["position"].setdefault("markers", []).append({"marker": colour, "q": m.q, "r": m.r})
+            place.possibilities.append(Possibility(T("the {marker} marker", marker=colour), scores_of(score, alt),
+                                                   T("the rules do not allow it there")))
+        out.append(place)
+    return out
+
+
 #: at most this many pieces or tribes are left out to make the reading a position the rules allow
 MOST_LEFT_OUT = 6
 
@@ -218,11 +274,15 @@ def land_under(position: dict[str, Any], node: tuple[int, int]) -> list[Any]:
     return changed
 
 
-def consistent(position: dict[str, Any], score: Any, depth: int = 0) -> tuple[Any, list[Any]]:
+def consistent(position: dict[str, Any], score: Any, depth: int = 0,
+               markers_left: list[dict[str, Any]] | None = None) -> tuple[Any, list[Any]]:
     """The scores of ``position`` made consistent with the rules. A tribe on a node the pieces make water: the pieces
     round it are taken as land there (a pawn stands on land; said), when that makes a position the rules allow. Else a
     piece whose sides do not continue its neighbour's (a side misread), a tribe on no land node, is left out (said)
-    and the rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. ``position`` is updated."""
+    and the rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. A resource marker the
+    scorer refuses (read by no tribe: its tribe was left out or not found) is taken out and added to ``markers_left``
+    (the caller lists it as unsure, with what each tribe near it would change), never a refusal of the photo.
+    ``position`` is updated."""
     import re
 
     from .games.sunda.position import PositionError
@@ -232,8 +292,11 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0) -> tuple[An
         try:
             return score(position), left
         except PositionError as exc:
-            m = re.search(r"position\.(pieces|tribes)\[(\d+)\]", str(exc))
-            if m is None or len(left) >= MOST_LEFT_OUT:
+            m = re.search(r"position\.(pieces|tribes|markers)\[(\d+)\]", str(exc))
+            if m is not None and m.group(1) == "markers" and markers_left is not None:
+                markers_left.append(position["position"]["markers"].pop(int(m.group(2))))
+                continue
+            if m is None or m.group(1) == "markers" or len(left) >= MOST_LEFT_OUT:
                 raise
             kind, i = m.group(1), int(m.group(2))
             item = position["position"][kind][i]
@@ -242,7 +305,7 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0) -> tuple[An
                 changed = land_under(trial, (item["q"], item["r"]))
                 if changed:
                     try:
-                        result, more = consistent(trial, score, depth + 1)
+                        result, more = consistent(trial, score, depth + 1, markers_left)
                     except PositionError:
                         pass
                     else:

@@ -51,6 +51,33 @@ MAX_AREA_MM2 = math.pi * (9.6 / 2) ** 2
 DISC_FILL = 0.85
 DISC_SHORT_MM = 2.1
 DISC_LONG_MM = 3.8
+#: the markers the colour classes miss, found as discs (``MarkerFinder._discs``): the core (mm across) and the ring
+#: round it (mm across, inner and outer) of the disc filter ...
+DISC_CORE_MM = 5.0
+#: the local ground: the median over a square this wide (mm): a marker is 5 % of it, a stack seen from the side a quarter
+DISC_GROUND_MM = 25.0
+#: a marker lies against a pawn at the nearest (its middle 8 mm from the pawn's): nearer a tribe's node is the tribe
+DISC_OFF_TRIBE_MM = 7.0
+DISC_RING_MM = (8.0, 11.0)
+#: ... the least the core differs from the local ground more than the ring does (Lab, lightness weighted) ...
+DISC_CONTRAST = 5.5
+#: ... a ring pixel differing this much or more is something (a pawn, a stack's side, the sea, another marker), and
+#: at most 1 - DISC_RING_CALM of the ring may be something ...
+DISC_HOT = 15.0
+DISC_RING_CALM = 0.7
+#: ... and at most this share of it the sea or the cloth (a marker lies on an island) ...
+DISC_RING_SEA = 0.25
+#: ... and the ring differs from the ground at most this share of what the core does: a disc has an edge (the soft
+#: edge of a stack's shadow does not: its ring 0.51 of its core, a marker's 0.18-0.40 at `hard`) ...
+DISC_RING_SHARE = 0.45
+#: ... and the core is a whole disc: this share of it differs at least half as much as its middle (a streak of the
+#: print's shade 3 mm wide fills some 0.6)
+DISC_CORE_FILL = 0.8
+#: ... and the core's colour a marker's paint blurred into the land (paint share at least DISC_BLEND_MIN) within
+#: DISC_FIT, the next paint DISC_MARGIN farther
+DISC_BLEND_MIN = 0.35
+DISC_FIT = 12.0
+DISC_MARGIN = 2.0
 
 
 @dataclass
@@ -122,6 +149,9 @@ class MarkerFinder:
         self.colours = colours                   # vision.sunda.SundaColours
         self.markers = {k: np.asarray(v, np.float32) for k, v in markers.items()}
         self.rejected: list[tuple[tuple[float, float], str]] = []   # the last find's blobs not taken: (mm, why)
+        #: the last find's discs (a marker's shape, by a tribe) whose colour was not clear: (MarkerReading at its
+        #: tribe with the nearest paint, the paints it may be, nearest first) - the photo scorer lists them as unsure
+        self.doubtful: list[tuple[MarkerReading, list[str]]] = []
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
@@ -192,6 +222,7 @@ class MarkerFinder:
         land_bgr = _bgr(self.colours.land)
         found: list[tuple[np.ndarray, float, np.ndarray]] = []     # per candidate blob: colour distances, ground's, mm
         self.rejected = []
+        self.doubtful = []
 
         def reject(j: int, why: str) -> None:
             bx, by, bw, bh = stats[j, :4]
@@ -281,6 +312,138 @@ class MarkerFinder:
             m = self._place(names[k], found[b][2], lattice, tribes)
             if m.by_tribe:       # a marker follows a pawn or water right: one by no tribe is not taken (a position
                 out.append(m)    # holds markers only by a tribe) - a shade of the print the light pushed over
+        out += self._discs(img, crop, looked, looked & (label == 0), gain, origin_px,
+                           px_per_mm, lattice, tribes, out, names)
+        return out
+
+    def _discs(self, img: np.ndarray, crop: np.ndarray, looked: np.ndarray, off_land: np.ndarray, gain: np.ndarray,
+               origin_px: tuple[int, int], px_per_mm: float, lattice: Any, tribes: Sequence[Any],
+               taken: Sequence[MarkerReading], names: list[str]) -> list[MarkerReading]:
+        """The markers the colour classes missed, found as what they are: a disc ``MARKER_MM`` across that differs
+        from the ground right round it (docs/sunda.md, "Resource markers as discs"). Against the local ground (a
+        median over 25 mm: a marker is a twentieth of it, a stack a quarter) every pixel's difference (Lab, lightness weighted) is
+        filtered by a disc 5 mm across less the ring 8-11 mm across round it: a marker's disc stands out whatever
+        its colour (a green marker on green land 10-18, blurred), a line of the cut edges or a shade of the print
+        does not, a pawn's top (10 mm) fills the ring too. Each peak must have the ground on most of its ring (a
+        pawn or a stack beside it covers half the ring or more; another marker touching it a sixth), and its core
+        (1.6 mm round its middle, at the reader's scale) must be a marker's paint blurred into the land round it
+        (``a * paint + (1 - a) * land``, the local light taken out by the ground there) clearly better than any
+        other paint's; a colour already read is not read twice."""
+        s = float(px_per_mm) / 2
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+        ys, xs = np.nonzero(looked)
+        if not len(xs):
+            return []
+        pad = int(6 * s)
+        x0, y0 = max(int(xs.min()) - pad, 0), max(int(ys.min()) - pad, 0)
+        x1, y1 = min(int(xs.max()) + pad + 1, crop.shape[1]), min(int(ys.max()) + pad + 1, crop.shape[0])
+        sub = np.ascontiguousarray(crop[y0:y1, x0:x1])
+        k = int(round(DISC_GROUND_MM * s)) | 1
+        bg = cv2.medianBlur(sub, k)
+        lab, lab_bg = _lab(sub.astype(np.float32) * gain), _lab(bg.astype(np.float32) * gain)
+        diff = np.linalg.norm((lab - lab_bg) * w, axis=2).astype(np.float32)
+        diff[~looked[y0:y1, x0:x1]] = 0.0
+        rc, r0, r1 = DISC_CORE_MM / 2 * s, DISC_RING_MM[0] / 2 * s, DISC_RING_MM[1] / 2 * s
+        n = int(math.ceil(r1)) + 1
+        yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+        rr = np.hypot(xx, yy)
+        core_k = (rr <= rc).astype(np.float32)
+        ring_k = ((rr >= r0) & (rr <= r1)).astype(np.float32)
+        core = cv2.filter2D(diff, -1, core_k / core_k.sum(), borderType=cv2.BORDER_CONSTANT)
+        calm = (diff < DISC_HOT).astype(np.float32)
+        ring_calm = cv2.filter2D(calm, -1, ring_k / ring_k.sum(), borderType=cv2.BORDER_CONSTANT)
+        ring = cv2.filter2D(diff, -1, ring_k / ring_k.sum(), borderType=cv2.BORDER_CONSTANT)
+        ring_sea = cv2.filter2D(off_land[y0:y1, x0:x1].astype(np.float32), -1, ring_k / ring_k.sum(),
+                                borderType=cv2.BORDER_CONSTANT)
+        resp = core - ring
+        peak = (resp >= DISC_CONTRAST) & (resp >= cv2.dilate(resp, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (int(2 * 2.5 * s) | 1,) * 2)))
+        land_lab = self.colours.land
+        land_bgr = _bgr(land_lab)
+        other = [_lab((np.asarray(self.colours.cloth_bgr, np.float32))[None])[0], self.colours.water]
+        paints = {m: _bgr(self.markers[m]) for m in names}
+        for pn, pl in self.colours.pawns.items():   # a pawn's paint that is no marker's: a pawn's part, not a marker
+            if all(np.linalg.norm((self.markers[m] - pl) * w) >= SAME_PAINT for m in names):
+                paints["pawn " + pn] = _bgr(pl)
+        blend = np.linspace(DISC_BLEND_MIN, 1.0, 13)
+        # the ground itself in light and shade (a stack's shadow, the sea, the cloth): a core nearer one of these is
+        # a shade of the ground, not a marker
+        # (a stack's shadow darkens the land to 0.55 at the most; a marker lies on land, so the sea and the cloth
+        # are taken only in full light: a blue marker is as dark as the sea in a deep shadow)
+        grounds = [_shade(land_lab, f) for f in (1.0, 0.85, 0.7, 0.55)] + [self.colours.water, other[0]]
+        cands = []
+        for py, px in sorted(zip(*np.nonzero(peak)), key=lambda v: -resp[v[0], v[1]])[:80]:
+            mm = (np.array([px + x0, py + y0], np.float64) + 0.5) / s + np.asarray(origin_px) / (2 * s)
+            if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < MARKER_MM for t in taken):
+                continue
+            if ring_calm[py, px] < DISC_RING_CALM or ring_sea[py, px] > DISC_RING_SEA or \
+                    ring[py, px] > DISC_RING_SHARE * core[py, px]:
+                continue        # a pawn, a stack or a coast round it: not a disc on the ground
+            # a disc: the core is the token's whole disc (its difference at least half its middle's all over it), not
+            # a streak of a shade of the print crossing it
+            cy0, cx0 = max(py - n, 0), max(px - n, 0)
+            patch = diff[cy0:py + n + 1, cx0:px + n + 1]
+            kk = core_k[n - (py - cy0):n - (py - cy0) + patch.shape[0], n - (px - cx0):n - (px - cx0) + patch.shape[1]] > 0
+            mid = float(np.median(patch[(rr[n - (py - cy0):n - (py - cy0) + patch.shape[0],
+                                             n - (px - cx0):n - (px - cx0) + patch.shape[1]] <= 1.6 * s)]))
+            if float((patch[kk] >= 0.5 * mid).mean()) < DISC_CORE_FILL:
+                self.rejected.append(((float(mm[0]), float(mm[1])), "disc: not a whole disc"))
+                continue
+            g = lab_bg[py, px]
+            if np.linalg.norm((g - land_lab) * w) > min(np.linalg.norm((g - o) * w) for o in other):
+                continue        # a marker lies on land
+            m = self._place("?", mm, lattice, tribes)
+            if not m.by_tribe or any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < DISC_OFF_TRIBE_MM for t in tribes):
+                continue
+            local = land_bgr / np.maximum(bg[py, px].astype(np.float32), 1.0)
+            cx, cy = (px + x0 + 0.5) * 2.0, (py + y0 + 0.5) * 2.0
+            rcf = 1.6 * px_per_mm
+            fx0, fy0 = max(int(cx - rcf), 0), max(int(cy - rcf), 0)
+            fx1, fy1 = min(int(cx + rcf) + 1, img.shape[1]), min(int(cy + rcf) + 1, img.shape[0])
+            gy, gx = np.mgrid[fy0:fy1, fx0:fx1]
+            near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rcf ** 2
+            if near.sum() < 5:
+                continue
+            seen = _lab(np.median(img[fy0:fy1, fx0:fx1][near].astype(np.float32), axis=0) * local)
+            fits = {}
+            for name, paint in paints.items():
+                mix = _lab(blend[:, None] * paint[None] + (1 - blend[:, None]) * land_bgr[None])
+                fits[name] = float(np.min(np.linalg.norm((mix - seen) * w, axis=1)))
+            order = sorted(fits, key=fits.get)
+            shade = float(min(np.linalg.norm((gl - seen) * w) for gl in grounds))
+            if shade < fits[order[0]] + DISC_MARGIN:
+                self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: a shade of the ground ({shade:.1f})"))
+                continue
+            cands.append((fits, order, mm, float(resp[py, px])))
+        out: list[MarkerReading] = []
+        used = {t.marker for t in taken}
+        def doubt(order: list[str]) -> None:
+            may = [c for c in order if not c.startswith("pawn ")][:2]
+            if may and not order[0].startswith("pawn "):
+                self.doubtful.append((self._place(may[0], mm, lattice, tribes), may))
+
+        for fits, order, mm, r in sorted(cands, key=lambda c: c[0][c[1][0]]):
+            best = order[0]
+            if best.startswith("pawn ") or fits[best] > DISC_FIT:
+                self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {best} at {fits[best]:.1f}"))
+                doubt(order)
+                continue
+            if best in used:
+                alt = next((c for c in order[1:] if c not in used), None)
+                if alt is None or alt.startswith("pawn ") or fits[alt] > DISC_FIT / 2:
+                    self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {best} taken"))
+                    doubt([c for c in order if c not in used])
+                    continue
+                best = alt
+            elif len(order) > 1 and fits[order[1]] - fits[best] < DISC_MARGIN and order[1] not in used:
+                self.rejected.append(((float(mm[0]), float(mm[1])),
+                                      f"disc: {best} at {fits[best]:.1f} or {order[1]} at {fits[order[1]]:.1f}"))
+                doubt(order)
+                continue
+            if any(np.linalg.norm(np.asarray(o.mat_mm) - mm) < MARKER_MM for o in out):
+                continue
+            used.add(best)
+            out.append(self._place(best, mm, lattice, tribes))
         return out
 
     @staticmethod
