@@ -1102,3 +1102,27 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         out.append(PieceSeen(name, kind, space, round(x, 1), round(y, 1), round(float(best), 3),
                              round(float(margin), 3), chain(why, N_("{first}; {next}")), cands))
     return out
+
+
+def once_each(pieces: list[PieceSeen], names, min_margin: float = 0.08) -> list[PieceSeen]:
+    """The pieces read, each of ``names`` (pieces there is only one of: Karibik's six ships) named at most once: where
+    two or more blobs are named the same such piece, only the one that looks most like it keeps the name, and only
+    when it beats the next by ``min_margin``; the others (all of them when none is clearly the better) are
+    ``unsure``, with that piece as their candidate. A piece is on the board once: a second blob with its name is
+    another piece, or a part of one, that looks like it (issue 17)."""
+    names = set(names)
+    out = list(pieces)
+    for name in names:
+        hits = sorted((i for i, p in enumerate(out) if p.name == name), key=lambda i: out[i].score)
+        if len(hits) < 2:
+            continue
+        keep = out[hits[0]].score + min_margin <= out[hits[1]].score
+        for j, i in enumerate(hits):
+            if j == 0 and keep:
+                continue
+            p = out[i]
+            why = T("{piece} is seen more than once ({score}; it is one piece)", piece=name, score=format(p.score, ".2f"))
+            out[i] = PieceSeen(None, None, p.space, p.x_mm, p.y_mm, p.score, p.margin,
+                               chain([p.unsure, why] if p.unsure else [why], N_("{first}; {next}")),
+                               (name,) + tuple(c for c in p.candidates if c != name))
+    return out
