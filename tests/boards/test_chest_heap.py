@@ -1,6 +1,7 @@
 """Face-down chests heaped beside a ship in port (issue 17, session 11): the cause of most of the whole Karibik game's
-"the camera saw the chests change ... but no chest action explains it" corrections (7 of its 9 name "0 chest(s) on space
-29", Santo Domingo's port, where the face-down chests pile up; docs/boardcam.md, "A chest is a box; each ship once").
+"the camera saw the chests change ... but no chest action explains it" corrections, by what the camera read (7 of its 9
+name Santo Domingo's port, space 29, where the face-down chests pile up, 6 of them with no chest seen there; docs/boardcam.md,
+"A chest is a box; each ship once").
 
 One face-down chest touching a ship is read right (36 of 36 placements on the drawn table, the first test). Two
 face-down chests touching each other and the ship are not (36 of 36): the ship is read, the heap comes out as one
