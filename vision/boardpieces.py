@@ -327,6 +327,9 @@ class PieceTemplate:
     kind: str
     area_mm2: float
     hist: np.ndarray = field(repr=False)
+    #: the enrolled footprint's outline (:func:`outline_box`: its least rectangle's long and short sides, mm, and
+    #: the share of that rectangle it fills); ``None`` in a book enrolled before it was kept (no shape check)
+    box: tuple[float, float, float] | None = None
 
 
 
@@ -364,7 +367,9 @@ class PieceBook:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {"format": BOOK_FORMAT, "bins": list(_BINS),
                 "pieces": [{"name": t.name, "kind": t.kind, "area_mm2": round(t.area_mm2, 1),
-                            "hist": [round(float(v), 5) for v in t.hist]} for t in self.templates]}
+                            "hist": [round(float(v), 5) for v in t.hist],
+                            **({"box": [round(float(v), 3) for v in t.box]} if t.box is not None else {})}
+                           for t in self.templates]}
         path.write_text(json.dumps(data) + "\n")
         return path
 
@@ -378,7 +383,12 @@ class PieceBook:
                 hist = np.float32(p["hist"])
                 if hist.size != _NH + 6:
                     raise ValueError(T("wrong length"))
-                out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist))
+                box = p.get("box")
+                if box is not None:
+                    box = tuple(float(v) for v in box)
+                    if len(box) != 3 or not all(np.isfinite(box)) or min(box) <= 0:
+                        raise ValueError(T("box must be 3 positive numbers"))
+                out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist, box))
             except (KeyError, TypeError, ValueError) as e:
                 raise VisionError(T("{path}: pieces[{i}] is not a piece template ({why})", path=str(path), i=i, why=reason(e))) from None
         if not out:
@@ -443,6 +453,48 @@ def solidity(mask: np.ndarray) -> float:
         return 1.0
     hull = cv2.contourArea(cv2.convexHull(pts))
     return float(len(pts) / max(1.0, hull + 0.5 * cv2.arcLength(cv2.convexHull(pts), True)))
+
+
+def outline_box(mask: np.ndarray, ppm: float) -> tuple[float, float, float]:
+    """A footprint's outline: its least (turned) rectangle's long and short sides (mm) and the share of that
+    rectangle the footprint fills (a box seen from above, its edges softened by the blur, fills nearly all of it;
+    a ship's pointed hull, or a part cut from it, much less)."""
+    pts = cv2.findNonZero(mask.astype(np.uint8))
+    if pts is None or len(pts) < 3:
+        return 0.0, 0.0, 1.0
+    (_, _), (w, h), _ = cv2.minAreaRect(pts)
+    w, h = w + 1.0, h + 1.0  # pixel centres to pixel edges
+    return max(w, h) / ppm, min(w, h) / ppm, float(len(pts)) / (w * h)
+
+
+def convexity(mask: np.ndarray) -> float:
+    """A footprint's area over its convex hull's (1 for a convex outline)."""
+    pts = cv2.findNonZero(mask.astype(np.uint8))
+    if pts is None or len(pts) < 3:
+        return 1.0
+    return float(len(pts)) / max(1.0, cv2.contourArea(cv2.convexHull(pts)))
+
+
+#: a template whose footprint fills this share of its least rectangle or more is a box (a chest): a part of a split
+#: is named that piece only with a box's convex outline (:func:`boxed_like`)
+BOX_FILL = 0.87
+#: the least convexity of a box's part: a chest with the end of a hull it touched, which the colour split may give it
+#: (a face-down chest's wood and a hull's brown are one colour), is 0.86-0.90 on the drawn table; the halves of a
+#: yellow sail the split cut apart 0.63 and 0.76
+BOX_CONVEX = 0.8
+
+
+def boxed_like(mask: np.ndarray, t: "PieceTemplate", ppm: float, least: float = BOX_CONVEX) -> bool:
+    """Whether a part of a split blob has the outline of the piece ``t`` when that piece is a box (its enrolled
+    footprint fills :data:`BOX_FILL` of its least rectangle: a chest): a box is convex, and so is a box with a sliver
+    or an end of what it touched, so the part's area must be at least ``least`` of its convex hull's. A yellow sail's
+    half cut from its ship by the colour split has the lids' colour and a chest's area but a notched outline (issue
+    17, Karibik seed 2 ``hard`` frame 11: Diabolo read as two face-up chests; the parts' convexity 0.63 and 0.76).
+    Its size is not asked here (the part may keep a hull's end: :func:`sized_like` asks the area). True for pieces
+    that are no box (a ship) and for templates enrolled without their outline."""
+    if t.box is None or t.box[2] < BOX_FILL:
+        return True
+    return convexity(mask) >= least
 
 
 def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float, max_single_mm2: float,
@@ -769,8 +821,9 @@ def _completes(a: np.ndarray, b: np.ndarray, union: np.ndarray, d: float, other:
     for frag, rest in ((a, b), (b, a)):
         sf, sr = score(frag), score(rest)
         f_other = [v for v, q in sf[1:] if book.templates[q].name != book.templates[sf[0][1]].name]
-        lone = sf[0][0] <= 0.5 * max_score and (not f_other or f_other[0] - sf[0][0] >= 2 * min_margin) or \
-            sized_like(sf, frag.sum() / (ppm * ppm), book, max_score, min_margin)
+        lone = (sf[0][0] <= 0.5 * max_score and (not f_other or f_other[0] - sf[0][0] >= 2 * min_margin) or
+                sized_like(sf, frag.sum() / (ppm * ppm), book, max_score, min_margin)) and \
+            boxed_like(frag, book.templates[sf[0][1]], ppm)  # a box's look without a box's outline is no lone box
         if not lone and book.templates[sr[0][1]].name == name and _contact(frag, rest) >= MIN_CONTACT:
             return True
     return False
@@ -791,10 +844,13 @@ def sized_like(scores: list[tuple[float, int]], area_mm2: float, book: "PieceBoo
 
 
 def _named_part(scores: list[tuple[float, int]], area_mm2: float, book: "PieceBook", max_score: float,
-                min_margin: float) -> bool:
+                min_margin: float, mask: np.ndarray | None = None, ppm: float = 2.0) -> bool:
     """Whether a part of a split blob is clearly one piece: a part's bar (under half ``max_score``, every other piece
-    twice ``min_margin`` further off) or its size as well as its look (:func:`sized_like`)."""
+    twice ``min_margin`` further off) or its size as well as its look (:func:`sized_like`), and, with its ``mask``,
+    the outline of that piece when it is a box (:func:`boxed_like`)."""
     best, k = scores[0]
+    if mask is not None and not boxed_like(mask, book.templates[k], ppm):
+        return False
     other = [v for v, q in scores[1:] if book.templates[q].name != book.templates[k].name]
     return best <= 0.5 * max_score and (not other or other[0] - best >= 2 * min_margin) or \
         sized_like(scores, area_mm2, book, max_score, min_margin)
@@ -851,7 +907,8 @@ def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
         if best is None:
             raise VisionError(T("enrol pieces: no piece found within 15 mm of ({x}, {y}) mm for {name} (is it there, and was the "
                                 "empty board enrolled under this camera?)", x=format(x, ".0f"), y=format(y, ".0f"), name=repr(name)))
-        templates.append(PieceTemplate(name, kind, best.area_mm2(ppm), _histogram(best.crop(lab), best.mask, ppm)))
+        templates.append(PieceTemplate(name, kind, best.area_mm2(ppm), _histogram(best.crop(lab), best.mask, ppm),
+                                       outline_box(best.mask, ppm)))
     return PieceBook(templates)
 
 
@@ -992,7 +1049,7 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             parts = merge_carried(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, ppm, max_score, min_margin,
                                   b.crop(lab))
         if laden_large and len(parts) > 1 and not all(
-                _named_part(scored(Blob(b.x0, b.y0, m)), m.sum() / (ppm * ppm), book, max_score, min_margin)
+                _named_part(scored(Blob(b.x0, b.y0, m)), m.sum() / (ppm * ppm), book, max_score, min_margin, m, ppm)
                 for m in parts):
             # the parts are not each a piece (a laden ship blurred larger at ``hard``, its hull end seeded apart, issue
             # 17 seed 1 ``hard`` frame 28): the piece laden, as it looked whole
@@ -1010,6 +1067,9 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         scores = [scores[0]] + [sc for sc in scores[1:] if book.templates[sc[1]].name != t.name]
         # a part named by its size must be far from every other look, whether or not that piece's colour shows
         sized = b.split and sized_like(scores, b.area_mm2(ppm), book, max_score, min_margin)
+        # a part of touching pieces that looks like a box (a chest) but has no box's outline of its size is no such
+        # piece (a yellow sail's half cut from Diabolo: issue 17 seed 2 ``hard`` frame 11): not named
+        unboxed = b.split and not boxed_like(b.mask, t, ppm)
         margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
         if margin < (2 * min_margin if b.split else min_margin) and len(scores) > 1:
             # a runner-up whose own body colour does not show on the blob is not this piece, however close its
@@ -1033,7 +1093,8 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         if best > max_score:
             name, kind = None, None
             why.append(T("looks like no enrolled piece (best {piece}, {score})", piece=t.name, score=format(best, ".2f")))
-        elif b.split and (best > 0.5 * max_score or margin < 2 * min_margin) and not sized:  # a part of touching pieces
+        elif b.split and ((best > 0.5 * max_score or margin < 2 * min_margin) and not sized or unboxed):
+            # a part of touching pieces, not clearly one
             name, kind = None, None
             cands = (t.name,) + ((book.templates[scores[1][1]].name,) if len(scores) > 1 else ())
             why.append(T("touching another piece: {piece} ({score})?", piece=t.name, score=format(best, ".2f")))
@@ -1050,4 +1111,28 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             space = None
         out.append(PieceSeen(name, kind, space, round(x, 1), round(y, 1), round(float(best), 3),
                              round(float(margin), 3), chain(why, N_("{first}; {next}")), cands))
+    return out
+
+
+def once_each(pieces: list[PieceSeen], names, min_margin: float = 0.08) -> list[PieceSeen]:
+    """The pieces read, each of ``names`` (pieces there is only one of: Karibik's six ships) named at most once: where
+    two or more blobs are named the same such piece, only the one that looks most like it keeps the name, and only
+    when it beats the next by ``min_margin``; the others (all of them when none is clearly the better) are
+    ``unsure``, with that piece as their candidate. A piece is on the board once: a second blob with its name is
+    another piece, or a part of one, that looks like it (issue 17)."""
+    names = set(names)
+    out = list(pieces)
+    for name in names:
+        hits = sorted((i for i, p in enumerate(out) if p.name == name), key=lambda i: out[i].score)
+        if len(hits) < 2:
+            continue
+        keep = out[hits[0]].score + min_margin <= out[hits[1]].score
+        for j, i in enumerate(hits):
+            if j == 0 and keep:
+                continue
+            p = out[i]
+            why = T("{piece} is seen more than once ({score}; it is one piece)", piece=name, score=format(p.score, ".2f"))
+            out[i] = PieceSeen(None, None, p.space, p.x_mm, p.y_mm, p.score, p.margin,
+                               chain([p.unsure, why] if p.unsure else [why], N_("{first}; {next}")),
+                               (name,) + tuple(c for c in p.candidates if c != name))
     return out

@@ -23,13 +23,14 @@ No rules here: the pieces' book and the spaces come from the caller.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Collection
 
 import cv2
 import numpy as np
 
 from tablehub.i18n import T  # what a phone and the console read (tablehub/locale/*/vision.po)
 
-from .boardpieces import PieceBook, PieceSeen, SpaceMap, find_pieces, light_gain
+from .boardpieces import PieceBook, PieceSeen, SpaceMap, find_pieces, light_gain, once_each
 from .boardreg import BoardTracker, Registration
 from .cputime import StageClock
 
@@ -63,8 +64,10 @@ class BoardWatch:
 
     def __init__(self, tracker: BoardTracker, book: PieceBook, spaces: SpaceMap, change: float = 10.0,
                  moved_px: float = 1.0, patch_px: int = 24, search_px: int = 6, n_patches: int = 16,
-                 most: float = 0.35):
+                 most: float = 0.35, once: Collection[str] = ()):
         self.tracker, self.book, self.spaces = tracker, book, spaces
+        # the pieces there is only one of (Karibik's six ships): each named at most once (boardpieces.once_each)
+        self.once = frozenset(once)
         self.ref = tracker.registrar.ref
         self.change, self.moved_px, self.patch_px, self.search_px = change, moved_px, patch_px, search_px
         self.n_patches, self.most = n_patches, most
@@ -121,7 +124,7 @@ class BoardWatch:
         clock.lap("straighten")
         gain = light_gain(canvas, ref.canvas)
         clock.lap("light")
-        pieces = find_pieces(canvas, ref.canvas, ref.ppm, self.book, self.spaces, gain=gain)
+        pieces = once_each(find_pieces(canvas, ref.canvas, ref.ppm, self.book, self.spaces, gain=gain), self.once)
         clock.lap("pieces")
         box = self._box(frame, reg)
         self.last = _Last(reg, gain, _shrink(frame, box), self._patches(frame, reg), pieces, box)
@@ -238,7 +241,7 @@ class BoardWatch:
         # pieces never overlap: a kept piece with a found one nearer than half the smallest piece's width is that
         # same piece, its centre read a little apart on either side of the re-read area's edge (issue 17, Karibik
         # seed 2 `clean`: Arriba kept at 1.1 mm from where the re-read found it, read twice)
-        last.pieces = not_overlapping(kept, found, 0.5 * self.min_width_mm) + found
+        last.pieces = once_each(not_overlapping(kept, found, 0.5 * self.min_width_mm) + found, self.once)
         last.small = small
         return WatchReading(list(last.pieces), False, area)
 

@@ -104,7 +104,9 @@ class BoardRecognizer:
         self._chest_watch: Any = None  # vision.chests.ChestWatch: only the chests whose windows changed are read
         self.tracker = BoardTracker(BoardRegistrar(reference, lens))
         # a full read when the board moved or the light changed, else only the spaces whose pixels changed
-        self.watch = BoardWatch(self.tracker, book, spaces)
+        # the ships (Karibik) and sailboats (Tahiti: one a colour) are pieces there is one of: each named at most once
+        self.watch = BoardWatch(self.tracker, book, spaces,
+                                once={t.name for t in book.templates if t.kind.split()[0] in ("ship", "sailboat")})
 
     def __call__(self, frame: np.ndarray) -> BoardSeen:
         from vision import VisionError
