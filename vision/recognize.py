@@ -2006,6 +2006,9 @@ def _figure_bodies(idx: np.ndarray, strict: np.ndarray, loose: np.ndarray, colou
     out = np.zeros(idx.shape, np.uint8)
     for colour in range(colours):
         mine = idx == colour
+        cored = strict & mine
+        if np.count_nonzero(cored) * mm * mm < core_mm2:
+            continue  # no figure's paint of this colour anywhere: nothing to grow
         mask = (loose & mine).astype(np.uint8)
         if colour == darkest:
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, no_seams)
@@ -2013,7 +2016,7 @@ def _figure_bodies(idx: np.ndarray, strict: np.ndarray, loose: np.ndarray, colou
         if w == 0 or h == 0:
             continue
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y:y + h, x:x + w], connectivity=8)
-        core = np.bincount(labels[(strict & mine)[y:y + h, x:x + w]], minlength=n) * mm * mm
+        core = np.bincount(labels[cored[y:y + h, x:x + w]], minlength=n) * mm * mm
         area = stats[:, cv2.CC_STAT_AREA] * mm * mm
         longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
         ok = (area >= lo) & (area <= hi) & (longest <= longest_mm) & (core >= core_mm2)
