@@ -50,6 +50,9 @@ from .sampling import (Cell, GridSampler, MapFn, cell_bounds, canvas_mapping, ce
 
 log = logging.getLogger(__name__)
 
+FIGURE_CORE_MM2 = 20.0
+"""A loose blob of a player colour is a figure's body (:func:`_figure_bodies`) when at least this much of it is
+near the colour's paint (the strict test); the red figures of the whole Neues Land game at 1280x720 hold 35-70."""
 SIG_PX = 8
 """Side of the per-cell thumbnail that tells which cells changed."""
 SIG_SAMPLE = 16
@@ -739,6 +742,11 @@ class Recognizer:
             spots |= blobs_of(dist < paint[idx], 20.0, 900.0, 45.0)
         spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
         blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
+        # and a figure's whole blurred picture: figure-sized blobs of the looser colour test around a core of its
+        # paint (hysteresis); the strict test alone caught 35 to 42 mm2 of a red figure at 1280x720, at its 40 mm2
+        # floor, so a 2 % change of the white balance between frames put the figure in or out (issue 14, nle2e)
+        blobs |= _figure_bodies(idx, dist < self.thresholds.figure_colour, dist < self._colour_distance(),
+                                len(self.colours.colours), darkest, no_seams, mm)
         if not blobs.any():
             return np.zeros(bgr.shape[:2], bool), spots_full
         reach = int(round(self.thresholds.figure_shadow_mm / mm))
@@ -1984,6 +1992,38 @@ class Recognizer:
 _SEAM_RING = np.ones((TILE_PX, TILE_PX), bool)
 _SEAM_RING[3:TILE_PX - 3, 3:TILE_PX - 3] = False
 """A tile's outer 3 pixels (where the figure finder's weak pixels are not taken, see ``Recognizer._figures_near``)."""
+
+
+def _figure_bodies(idx: np.ndarray, strict: np.ndarray, loose: np.ndarray, colours: int, darkest: int,
+                   no_seams: np.ndarray, mm: float, lo: float = 40.0, hi: float = 450.0, longest_mm: float = 30.0,
+                   core_mm2: float = FIGURE_CORE_MM2) -> np.ndarray:
+    """Figure-sized blobs of one player colour by the loose test (``loose``: within the figure finder's colour
+    distance) that hold at least ``core_mm2`` of that colour by the strict test (``strict``): a figure's picture,
+    blurred and shaded, reaches past the few pixels near its paint, and is covered whole. ``idx``: each pixel's
+    nearest player colour; ``mm``: millimetres per pixel; ``lo``, ``hi``, ``longest_mm``: the blob's area and
+    longest side allowed, as the strict blobs'. The darkest colour is opened by ``no_seams`` first (the gaps
+    between tiles). Returns a uint8 mask (1: a figure's body)."""
+    out = np.zeros(idx.shape, np.uint8)
+    for colour in range(colours):
+        mine = idx == colour
+        cored = strict & mine
+        if np.count_nonzero(cored) * mm * mm < core_mm2:
+            continue  # no figure's paint of this colour anywhere: nothing to grow
+        mask = (loose & mine).astype(np.uint8)
+        if colour == darkest:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, no_seams)
+        x, y, w, h = cv2.boundingRect(mask)
+        if w == 0 or h == 0:
+            continue
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y:y + h, x:x + w], connectivity=8)
+        core = np.bincount(labels[cored[y:y + h, x:x + w]], minlength=n) * mm * mm
+        area = stats[:, cv2.CC_STAT_AREA] * mm * mm
+        longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
+        ok = (area >= lo) & (area <= hi) & (longest <= longest_mm) & (core >= core_mm2)
+        ok[0] = False
+        if ok.any():
+            out[y:y + h, x:x + w] |= ok[labels].astype(np.uint8)
+    return out
 
 
 def _median_u8(values: np.ndarray) -> np.ndarray:
