@@ -38,7 +38,7 @@ from .mat import Mat
 from .pieces import (FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, gains_of_many,
                      norm3, shading)
 from .refs import ReferenceSet
-from .regionmap import RegionMaps
+from .regionmap import RegionMaps, maps_for_set
 from . import undercover
 from .standing import FOOT_MM, camera_nadir, standing_point
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
@@ -1962,13 +1962,17 @@ class Recognizer:
     """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
     found to a few millimetres); further out it stands on no tile and is not reported."""
 
+    shapes_folder: str | Path | None = None
+    """The set's scans (``<tile id>.png``), where the regions' true shapes are learnt (sharp, in the tile's frame, the
+    same under every camera); None: the folder the references name (``meta["shapes"]``, or the scans they were
+    enrolled from), else the enrolled references themselves (:func:`vision.regionmap.maps_for_set`)."""
+
     @property
     def regions(self) -> RegionMaps | None:
-        """The true shapes of the set's regions, learnt from the enrolled references (:mod:`vision.regionmap`)."""
+        """The true shapes of the set's regions, learnt from the set's scans where known, else from the enrolled
+        references (:mod:`vision.regionmap`)."""
         if self._regions is None and self.geometry is not None:
-            known = set(self.geometry.tile_ids)
-            self._regions = RegionMaps(self.geometry, {t: self.refs.images[i] for i, t in enumerate(self.refs.tile_ids)
-                                                       if t in known})
+            self._regions = maps_for_set(self.geometry, self.refs, self.shapes_folder)
             for t in self._regions.images:    # all at once (about 15 ms a tile), not in the middle of a game's frame
                 self._regions.map(t)
         return self._regions
