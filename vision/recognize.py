@@ -1640,15 +1640,12 @@ class Recognizer:
                     mask[ys[keep], xs[keep]] = True
                 else:
                     mask = np.zeros(0, bool)
-                if not mask.any():
-                    # the figure's base: a disc the size of its foot around where it stands
-                    yy, xx = np.mgrid[0:small_tile, 0:small_tile]
-                    r = FOOT_MM / (mm * s)
-                    mask = (xx + 0.5 - u * small_tile) ** 2 + (yy + 0.5 - v * small_tile) ** 2 <= r * r
-                    if not mask.any():
-                        mask[min(int(v * small_tile), small_tile - 1), min(int(u * small_tile), small_tile - 1)] = True
                 try:
-                    region = self.region_under(t.tile, t.rotation, mask)
+                    if mask.any():
+                        region = self.region_under(t.tile, t.rotation, mask)
+                    else:
+                        # the figure's base: the point where it stands, and a disc the size of its foot around it
+                        region = self.region_at_base(t.tile, t.rotation, u, v)
                 except VisionError:
                     region = None
             gx = fc.x0 - 0.5 + (X - fc.margin) / TILE_PX
@@ -1976,6 +1973,12 @@ class Recognizer:
             for t in self._regions.images:    # all at once (about 15 ms a tile), not in the middle of a game's frame
                 self._regions.map(t)
         return self._regions
+
+    def region_at_base(self, tile: str, rotation: int, u: float, v: float) -> str:
+        """The region a figure whose base was found at ``(u, v)`` (fractions of the tile as it lies) stands on
+        (:meth:`vision.regionmap.RegionMaps.region_at_base`, a foot of :data:`FOOT_MM` around it)."""
+        assert self.regions is not None
+        return self.regions.region_at_base(tile, rotation, u, v, FOOT_MM / self.pitch)[0]
 
     def region_under(self, tile: str, rotation: int, footprint: np.ndarray) -> str:
         """The region a figure stands on: where most of what is seen of it (``footprint``, a mask over the tile
