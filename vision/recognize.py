@@ -1906,8 +1906,8 @@ class Recognizer:
         cells changed."""
         if not self.reread_covered:
             return []
-        doubtful = [c for c in group if c in tiles and tiles[c].confidence < undercover.MAX_CONFIDENCE
-                    and not tiles[c].hidden_twins]
+        limit = max(undercover.MAX_CONFIDENCE, undercover.MAX_CONFIDENCE_UNDER_FIGURE)
+        doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit and not tiles[c].hidden_twins]
         if not doubtful:
             return []
         s = self.figure_scale
@@ -1932,6 +1932,9 @@ class Recognizer:
         changed = []
         for c in doubtful:
             top, left = fc.top_left(*c)
+            if (tiles[c].confidence >= undercover.MAX_CONFIDENCE
+                    and not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any()):
+                continue        # between the two bounds only under a figure (undercover.MAX_CONFIDENCE_UNDER_FIGURE)
             if not self.reread_flat and not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
                 continue        # no figure's picture on it
             sure = []

@@ -32,7 +32,13 @@ import cv2
 import numpy as np
 
 MAX_CONFIDENCE = 0.3
-"""Only tiles read with less confidence than this (a marked guess, see the tile pass) are read again."""
+"""Only tiles read with less confidence than this (a marked guess, see the tile pass) are read again ..."""
+MAX_CONFIDENCE_UNDER_FIGURE = 0.55
+"""... or, where a figure's picture lies on the tile, less than this: the figure hides part of the art, often the part
+that tells the tile from its look-alikes (a town under a yellow figure: ds056 read as ds066 at 0.33; a mountain under
+a red one: ds006 as ds061 at 0.50, both Neues Land ``field/hard`` seed 1), and the tile pass's margin over the
+runner-up is then no sure sign. The colour re-reading still replaces the reading only when another tile explains
+the visible pixels clearly better (:data:`SWITCH_RATIO`)."""
 SWITCH_RATIO = 0.7
 """A candidate replaces the guess when its colour misfit is below this share of the guess's."""
 MIN_VISIBLE = 0.25
@@ -225,5 +231,5 @@ def visible_mask(shape: tuple[int, int], occlusion: np.ndarray | None, pictures:
     return hidden
 
 
-__all__ = ["MAX_CONFIDENCE", "SWITCH_RATIO", "best_by_colour", "colour_misfit", "light_from", "reread",
+__all__ = ["MAX_CONFIDENCE", "MAX_CONFIDENCE_UNDER_FIGURE", "SWITCH_RATIO", "best_by_colour", "colour_misfit", "light_from", "reread",
            "visible_mask"]
