@@ -345,7 +345,14 @@ def enrolled_recognizer(g: Any, level: str, family: str, rng: np.random.Generato
                                           geometry=g.geometry, mat_colour=mat_colour_of(family))
     mat = Mat.default()
     rec = Recognizer(g.catalog, refs, mat, geometry=g.geometry, colours=colours, rectifier=Rectifier(mat, lens=lens))
+    rec.shapes_folder = shapes_folder(g)
     return rec, refs, colours, mat
+
+
+def shapes_folder(g: GameSetup) -> Path | None:
+    """The set's scans, where the recogniser learns its regions' shapes (a person enrolling by camera has the scans
+    the set was printed from; None for drawn art, whose references are as sharp as its art)."""
+    return g.art.folder if isinstance(g.art, ScanArt) else None
 
 
 def mat_colour_of(family: str) -> tuple[int, int, int] | None:
@@ -405,6 +412,7 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, fam
     enrol_s = time.perf_counter() - t0
     mat = Mat.default()
     rec = Recognizer(g.catalog, refs, mat, geometry=g.geometry, colours=colours, rectifier=Rectifier(mat, lens=lens))
+    rec.shapes_folder = shapes_folder(g)
     tally = Tally()
     lo, hi = args.tiles
     max_tiles = sum(g.catalog.counts.values())

@@ -38,7 +38,7 @@ from .mat import Mat
 from .pieces import (FigureFinder, FigureSeen, PlayerColours, _gain_of, _weighted, bgr_to_lab, gains_of_many,
                      norm3, shading)
 from .refs import ReferenceSet
-from .regionmap import RegionMaps
+from .regionmap import RegionMaps, maps_for_set
 from . import undercover
 from .standing import FOOT_MM, camera_nadir, standing_point
 from .tiles import (MARGIN_PX, TILE_PX, CatalogInfo, Constraints, FeatureCanvas, Grid, GridCanvas,
@@ -1648,15 +1648,12 @@ class Recognizer:
                     mask[ys[keep], xs[keep]] = True
                 else:
                     mask = np.zeros(0, bool)
-                if not mask.any():
-                    # the figure's base: a disc the size of its foot around where it stands
-                    yy, xx = np.mgrid[0:small_tile, 0:small_tile]
-                    r = FOOT_MM / (mm * s)
-                    mask = (xx + 0.5 - u * small_tile) ** 2 + (yy + 0.5 - v * small_tile) ** 2 <= r * r
-                    if not mask.any():
-                        mask[min(int(v * small_tile), small_tile - 1), min(int(u * small_tile), small_tile - 1)] = True
                 try:
-                    region = self.region_under(t.tile, t.rotation, mask)
+                    if mask.any():
+                        region = self.region_under(t.tile, t.rotation, mask)
+                    else:
+                        # the figure's base: the point where it stands, and a disc the size of its foot around it
+                        region = self.region_at_base(t.tile, t.rotation, u, v)
                 except VisionError:
                     region = None
             gx = fc.x0 - 0.5 + (X - fc.margin) / TILE_PX
@@ -1917,8 +1914,8 @@ class Recognizer:
         cells changed."""
         if not self.reread_covered:
             return []
-        doubtful = [c for c in group if c in tiles and tiles[c].confidence < undercover.MAX_CONFIDENCE
-                    and not tiles[c].hidden_twins]
+        limit = max(undercover.MAX_CONFIDENCE, undercover.MAX_CONFIDENCE_UNDER_FIGURE)
+        doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit and not tiles[c].hidden_twins]
         if not doubtful:
             return []
         s = self.figure_scale
@@ -1943,6 +1940,9 @@ class Recognizer:
         changed = []
         for c in doubtful:
             top, left = fc.top_left(*c)
+            if (tiles[c].confidence >= undercover.MAX_CONFIDENCE
+                    and not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any()):
+                continue        # between the two bounds only under a figure (undercover.MAX_CONFIDENCE_UNDER_FIGURE)
             if not self.reread_flat and not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
                 continue        # no figure's picture on it
             sure = []
@@ -1970,16 +1970,26 @@ class Recognizer:
     """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
     found to a few millimetres); further out it stands on no tile and is not reported."""
 
+    shapes_folder: str | Path | None = None
+    """The set's scans (``<tile id>.png``), where the regions' true shapes are learnt (sharp, in the tile's frame, the
+    same under every camera); None: the folder the references name (``meta["shapes"]``, or the scans they were
+    enrolled from), else the enrolled references themselves (:func:`vision.regionmap.maps_for_set`)."""
+
     @property
     def regions(self) -> RegionMaps | None:
-        """The true shapes of the set's regions, learnt from the enrolled references (:mod:`vision.regionmap`)."""
+        """The true shapes of the set's regions, learnt from the set's scans where known, else from the enrolled
+        references (:mod:`vision.regionmap`)."""
         if self._regions is None and self.geometry is not None:
-            known = set(self.geometry.tile_ids)
-            self._regions = RegionMaps(self.geometry, {t: self.refs.images[i] for i, t in enumerate(self.refs.tile_ids)
-                                                       if t in known})
+            self._regions = maps_for_set(self.geometry, self.refs, self.shapes_folder)
             for t in self._regions.images:    # all at once (about 15 ms a tile), not in the middle of a game's frame
                 self._regions.map(t)
         return self._regions
+
+    def region_at_base(self, tile: str, rotation: int, u: float, v: float) -> str:
+        """The region a figure whose base was found at ``(u, v)`` (fractions of the tile as it lies) stands on
+        (:meth:`vision.regionmap.RegionMaps.region_at_base`, a foot of :data:`FOOT_MM` around it)."""
+        assert self.regions is not None
+        return self.regions.region_at_base(tile, rotation, u, v, FOOT_MM / self.pitch)[0]
 
     def region_under(self, tile: str, rotation: int, footprint: np.ndarray) -> str:
         """The region a figure stands on: where most of what is seen of it (``footprint``, a mask over the tile

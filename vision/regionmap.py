@@ -28,13 +28,18 @@ plains that reach the middle in the wrong place. Here each region gets its shape
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from typing import Mapping
+from pathlib import Path
+from typing import Any, Mapping
 
 import cv2
 import numpy as np
 
+from . import VisionError
 from .geometry import TileGeometry, parse_slots, rotate_uv, unrotate_uv
+
+log = logging.getLogger(__name__)
 
 WORK_PX = 96
 """Pictures are segmented at this size (a tile side, pixels)."""
@@ -274,6 +279,28 @@ class RegionMaps:
         best = middle if counts[middle] >= MIDDLE_SHARE * total else int(counts.argmax())
         return self.geometry.regions(tile_id)[best][0], float(counts[best] / total)
 
+    def region_at_base(self, tile_id: str, rotation: int, u: float, v: float, radius: float) -> tuple[str, float]:
+        """The region a figure whose base was found at ``(u, v)`` (fractions of the turned tile) stands on, and the
+        share of its foot there: the region at that point, unless it holds less than :data:`MIDDLE_SHARE` of a disc
+        of ``radius`` (tile fractions: the foot, the base being found to 1-2 mm) around it, then the region under most
+        of the disc (the tile's part of it). Decided at the maps' own resolution (:data:`WORK_PX`, 0.47 mm a pixel
+        for 45 mm tiles) around the point itself: a disc drawn at the figures' scale (1.9 mm a pixel) had its
+        middle rounded to a pixel, and a base found 1-2 mm inside its region was named on the next one (Neues
+        Land ``field/hard`` seed 2: on S:N 2 mm from M:S, on M:W 2 mm from G:S)."""
+        lab = self.labels(tile_id, WORK_PX, rotation)
+        n = len(self.geometry.regions(tile_id))
+        cx, cy = float(u) * WORK_PX, float(v) * WORK_PX
+        r = max(float(radius) * WORK_PX, 0.5)
+        y0, y1 = max(int(cy - r) - 1, 0), min(int(cy + r) + 2, WORK_PX)
+        x0, x1 = max(int(cx - r) - 1, 0), min(int(cx + r) + 2, WORK_PX)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = (xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2 <= r * r
+        counts = np.bincount(lab[y0:y1, x0:x1][disc].ravel(), minlength=n) if disc.any() else np.zeros(n, np.int64)
+        middle = int(lab[min(max(int(cy), 0), WORK_PX - 1), min(max(int(cx), 0), WORK_PX - 1)])
+        total = max(int(counts.sum()), 1)
+        best = middle if counts[middle] >= MIDDLE_SHARE * total or counts.sum() == 0 else int(counts.argmax())
+        return self.geometry.regions(tile_id)[best][0], float(counts[best] / total)
+
     def anchor(self, tile_id: str, region: str, rotation: int = 0) -> tuple[float, float]:
         """The deepest point of the region's shape (tile edges count as borders): ``(u, v)`` in the turned tile;
         the slot model's anchor for a tile without a picture (its shapes are the slot model's)."""
@@ -310,4 +337,72 @@ class RegionMaps:
         return np.stack([(xs + 0.5) / WORK_PX, (ys + 0.5) / WORK_PX], axis=1)
 
 
-__all__ = ["RegionMap", "RegionMaps", "TerrainColours", "learn_map", "slot_strip", "rotate_uv", "WORK_PX"]
+SCAN_EXTS = (".png", ".jpg", ".jpeg")
+PAPER_GREY = 235
+"""What a scan's transparent pixels are laid on (as :class:`vision.sim.ScanArt` and scan enrolment do)."""
+
+
+def scan_pictures(folder: str | Path, tile_ids: list[str] | tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The pictures of ``tile_ids`` in a folder of scans named ``<tile id>.png`` (or .jpg), at the scans' own
+    size, unrotated BGR: the tiles it holds (a tile without a scan is left out; its shapes come from elsewhere).
+    A folder that does not exist, or a scan that cannot be read, is a :class:`VisionError` of one line."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise VisionError(f"{root}: no such folder of tile scans (for the regions' shapes)")
+    out = {}
+    for tid in tile_ids:
+        path = next((root / f"{tid}{ext}" for ext in SCAN_EXTS if (root / f"{tid}{ext}").is_file()), None)
+        if path is None:
+            continue
+        img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if img is None:
+            raise VisionError(f"{path}: not a readable image (a scan of tile {tid}, for its regions' shapes)")
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        elif img.shape[2] == 4:
+            a = img[:, :, 3:4].astype(np.float32) / 255
+            img = (img[:, :, :3] * a + PAPER_GREY * (1 - a)).astype(np.uint8)
+        out[tid] = img
+    return out
+
+
+def shapes_folder_of(refs: Any, folder: str | Path | None = None) -> Path | None:
+    """Where a set's scans are, for its regions' shapes: ``folder`` when given, else the one a reference set
+    names (``meta["shapes"]``, or its source when it was enrolled from scans, ``scans:DIR``), else None."""
+    if folder:
+        return Path(folder)
+    meta = getattr(refs, "meta", None) or {}
+    if meta.get("shapes"):
+        return Path(str(meta["shapes"]))
+    source = str(getattr(refs, "source", "") or "")
+    if source.startswith("scans:") and Path(source[len("scans:"):]).is_dir():
+        return Path(source[len("scans:"):])
+    return None
+
+
+def maps_for_set(geometry: TileGeometry, refs: Any, folder: str | Path | None = None) -> RegionMaps:
+    """The set's region maps, each tile's shapes learnt from its sharpest picture: its scan, where the set's scans
+    are known (:func:`shapes_folder_of`), else its enrolled reference.
+
+    A reference enrolled by a camera is blurred by the lens, the light and the sampling (48 px a tile, and at
+    ``hard`` an out-of-focus, noisy frame): thin spikes and narrow bays vanish in it and a region's border moves by a
+    millimetre or more, so a figure 3 mm inside its region on the art can lie outside it on the map learnt from the
+    reference. The scan is the art itself, in the tile's frame, the same under every camera: shapes learnt from it
+    hold whatever camera reads the table. (A scan's colours are never compared with the camera's: only its shapes
+    are used.)"""
+    known = set(geometry.tile_ids)
+    tiles = [t for t in refs.tile_ids if t in known]
+    pictures = {t: refs.images[i] for i, t in enumerate(refs.tile_ids) if t in known}
+    root = shapes_folder_of(refs, folder)
+    if root is not None:
+        scans = scan_pictures(root, tiles)
+        if len(scans) == len(tiles):
+            pictures = scans
+        else:
+            # the terrains' colour centres are learnt across all the pictures: one source for the whole set
+            log.warning("%s: no scan for %d of %d tiles; the regions' shapes come from the enrolled references",
+                        root, len(tiles) - len(scans), len(tiles))
+    return RegionMaps(geometry, pictures)
+
+
+__all__ = ["RegionMap", "RegionMaps", "maps_for_set", "scan_pictures", "shapes_folder_of", "TerrainColours", "learn_map", "slot_strip", "rotate_uv", "WORK_PX"]

@@ -32,7 +32,13 @@ import cv2
 import numpy as np
 
 MAX_CONFIDENCE = 0.3
-"""Only tiles read with less confidence than this (a marked guess, see the tile pass) are read again."""
+"""Only tiles read with less confidence than this (a marked guess, see the tile pass) are read again ..."""
+MAX_CONFIDENCE_UNDER_FIGURE = 0.55
+"""... or, where a figure's picture lies on the tile, less than this: the figure hides part of the art, often the part
+that tells the tile from its look-alikes (a town under a yellow figure: ds056 read as ds066 at 0.33; a mountain under
+a red one: ds006 as ds061 at 0.50, both Neues Land ``field/hard`` seed 1), and the tile pass's margin over the
+runner-up is then no sure sign. The colour re-reading still replaces the reading only when another tile explains
+the visible pixels clearly better (:data:`SWITCH_RATIO`)."""
 SWITCH_RATIO = 0.7
 """A candidate replaces the guess when its colour misfit is below this share of the guess's."""
 MIN_VISIBLE = 0.25
@@ -44,6 +50,12 @@ KEEP_FINE = 5
 """How many candidates each coarser stage passes on (see :func:`reread`)."""
 TRUNCATE = 90.0
 """A pixel's misfit (B+G+R) counts at most this much: an edge a pixel off, a speck, a figure's rim."""
+BRIGHTNESS = (0.8, 1.25)
+"""Each reference is as bright as the light at its place in the enrolment photo: a camera's references differ by a
+factor of 0.83-1.07 from their tiles' scans (the median tile 1.0; the field camera's dim corner, at ``hard``, where
+the enrolment layout puts ds044: 0.84). The light fitted on the neighbours takes every reference into the frame's
+light alike, so each candidate may also be this much brighter or darker (one factor, the same in every channel,
+fitted on the visible pixels): a uniform brightness explains a dim reference, never a wedge of another colour."""
 
 
 def colour_misfit(observed: np.ndarray, expected: np.ndarray, visible: np.ndarray) -> float:
@@ -86,13 +98,18 @@ def _candidates(refs_bgr: np.ndarray, gain: np.ndarray, offset: np.ndarray, step
     return np.clip(stack * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
 
 
-def best_by_colour(window: np.ndarray, visible: np.ndarray, cands: np.ndarray, pad: int
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def best_by_colour(window: np.ndarray, visible: np.ndarray, cands: np.ndarray, pad: int,
+                   offset: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Each candidate's least misfit over the shifts ``-pad..pad`` (pixels) and the shift ``(dy, dx)`` that gave it.
     ``window``: the cell with ``pad`` pixels around it (float BGR); ``visible`` over ``window``; ``cands``:
-    ``(n, side, side, 3)`` with ``side + 2 * pad`` the window's side."""
+    ``(n, side, side, 3)`` with ``side + 2 * pad`` the window's side. ``offset``: the light's offset per channel in
+    the candidates (``reference * gain + offset``): each candidate's part above it is then scaled by its best factor
+    within :data:`BRIGHTNESS` first (the light at the reference's place in the enrolment photo)."""
     n, side = cands.shape[0], cands.shape[1]
     flat = cands.reshape(n, -1, 3)
+    if offset is not None:
+        off = np.asarray(offset, np.float32).reshape(1, 1, 3)
+        above = flat - off
     best = np.full(n, np.inf, np.float32)
     where = np.zeros((n, 2), np.int32)
     for dy in range(-pad, pad + 1):
@@ -102,7 +119,13 @@ def best_by_colour(window: np.ndarray, visible: np.ndarray, cands: np.ndarray, p
             if vis.sum() < MIN_VISIBLE * side * side:
                 continue
             o = obs.reshape(-1, 3)[vis]
-            err = np.minimum(np.abs(flat[:, vis] - o[None]).sum(axis=2), TRUNCATE).mean(axis=1)
+            if offset is None:
+                err = np.minimum(np.abs(flat[:, vis] - o[None]).sum(axis=2), TRUNCATE).mean(axis=1)
+            else:
+                c = above[:, vis]
+                k = np.clip((c * (o - off)).sum(axis=(1, 2)) / np.maximum((c * c).sum(axis=(1, 2)), 1e-6),
+                            *BRIGHTNESS).astype(np.float32)
+                err = np.minimum(np.abs(c * k[:, None, None] + off - o[None]).sum(axis=2), TRUNCATE).mean(axis=1)
             better = err < best
             best[better] = err[better]
             where[better] = (dy, dx)
@@ -157,7 +180,7 @@ def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top
     for step, keep in ((4, KEEP_COARSE), (2, KEEP_FINE)):
         small, small_vis = _down(window, visible, step)
         misfit, where = best_by_colour(small, small_vis, _candidates(refs_bgr, gain, offset, step, order),
-                                       max(pad // step, 1))
+                                       max(pad // step, 1), offset)
         if not np.isfinite(misfit).any():
             return guess
         best = np.argsort(misfit)[:keep]
@@ -173,7 +196,7 @@ def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top
         cy, cx = (int(np.clip(v, -pad + 2, pad - 2)) for v in centre[i])
         sub = window[pad + cy - 2:pad + cy + side + 2, pad + cx - 2:pad + cx + side + 2]
         sub_vis = visible[pad + cy - 2:pad + cy + side + 2, pad + cx - 2:pad + cx + side + 2]
-        m, w = best_by_colour(sub, sub_vis, cands[i:i + 1], 2)
+        m, w = best_by_colour(sub, sub_vis, cands[i:i + 1], 2, offset)
         fine[i], shift[i] = m[0], w[0] + (cy, cx)
     mine = float(fine[order.index(j_guess)])
     k = int(np.argmin(fine))
@@ -208,5 +231,5 @@ def visible_mask(shape: tuple[int, int], occlusion: np.ndarray | None, pictures:
     return hidden
 
 
-__all__ = ["MAX_CONFIDENCE", "SWITCH_RATIO", "best_by_colour", "colour_misfit", "light_from", "reread",
+__all__ = ["MAX_CONFIDENCE", "MAX_CONFIDENCE_UNDER_FIGURE", "SWITCH_RATIO", "best_by_colour", "colour_misfit", "light_from", "reread",
            "visible_mask"]

@@ -202,8 +202,9 @@ class SimTable(ScriptedTable):
             refs, colours, lens = enrol_simulated(self.catalog, art, self._camera_model.other_session(),
                                                   np.random.default_rng(ENROL_SEED), size=self.size,
                                                   geometry=geometry)
-            return TrackerRecognizer(Recognizer.for_game(self.catalog, refs, Mat.default(), colours=colours,
-                                                         lens=lens, geometry=geometry))
+            rec = Recognizer.for_game(self.catalog, refs, Mat.default(), colours=colours, lens=lens, geometry=geometry)
+            rec.shapes_folder = self._scans     # the regions' shapes from the scans, as bench vision learns them
+            return TrackerRecognizer(rec)
         except VisionError as exc:  # vision's own one-line errors (an enrolment photo it cannot read)
             raise RecognitionUnavailable(T("table recognition is off: enrolling {art}: {why}", art=self.art_name,
                                            why=reason(exc))) from None
