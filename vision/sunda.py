@@ -85,6 +85,8 @@ TOP_PAINT = 0.3
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
+PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
+JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -757,6 +759,13 @@ class SundaReader:
         # samples count as covered when the samples seen are the piece's (pawns stand on nodes, round which every
         # triangle is covered) - a triangle by two stacks was read uncovered and its piece lost
         hidden = (lab >= 3).sum(axis=1)
+        if PAWN_RIM_MM > 0:
+            # and a pawn's or marker's rim: its paint blurred into the print takes no class of its own (red into the
+            # green land reads as the cloth's grey at `hard`), so a triangle holding a marker and a stack's foot
+            # showed 1-3 print samples and lost its piece (seed 1 table 3)
+            k = int(2 * round(PAWN_RIM_MM * self.s) + 1)
+            rim = cv2.dilate((label >= 3).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+            hidden = hidden + ((lab == 0) & (self._at(rim, samples) > 0)).sum(axis=1)
         cov = inside & ((piece_votes >= 4) | ((piece_votes >= 2) & (piece_votes + hidden >= 5)))
         tris = [(int(q), int(r), int(u)) for q, r, u in zip(Q[cov], R[cov], U[cov])
                 if (int(q), int(r), int(u)) not in held]
@@ -805,6 +814,8 @@ class SundaReader:
                     mate[t], mate[o] = o, t
                     changed = True
         _augment(mate, by_tri, _gap_limit(mate, pairs, gap))
+        if JOINT_PAIRING:
+            _cancel_cycles(mate, by_tri, {t for p in keep for t in p["tris"]})
         pieces, covered, unsure = [], {}, []
         for t in tris:
             if t in mate or t in covered:
@@ -1193,6 +1204,78 @@ def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tup
             before = prev[a] if a is not None else None
             mate[a], mate[b] = b, a
             b = before
+
+
+def _cancel_cycles(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]],
+                   fixed: set | frozenset = frozenset(), rounds: int = 60) -> int:
+    """The pairing as one fit over the whole layout (a lozenge tiling): the pairs that minimise the sum of the lines
+    across the pairs' shared sides (no cut inside a piece), among all pairings of the same triangles. Pairs taken one
+    at a time (weakest line first) go wrong where a true gap shows weaker than a piece's own diagonal (beige linen and
+    brown cloth at `hard`): one wrong pair forces its neighbours' pairs, and the tiling then runs wrong for several
+    pieces. Every other pairing of the same triangles differs from this one by alternating cycles (an up triangle
+    takes another down neighbour, whose mate takes another, ... back to the start: three pieces turned about a node
+    is the smallest); a cycle whose new pairs show less line in all than the pairs it breaks is a better fit, and
+    it is taken, until none is left (Bellman-Ford on the up triangles: an edge from ``u`` to the mate of a down
+    neighbour ``d`` costs the line between ``u`` and ``d`` less the line between ``d`` and its mate). ``fixed``:
+    triangles whose pairs stay (an earlier reading's pieces). Changes ``mate`` in place; returns the cycles taken."""
+    taken = 0
+    for _ in range(rounds):
+        ups = [t for t in mate if t[2] == 1 and t not in fixed and mate[t] not in fixed]
+        if len(ups) < 3:
+            return taken
+        idx = {u: i for i, u in enumerate(ups)}
+        src, dst, cost, via = [], [], [], []
+        for u in ups:
+            for g, d in by_tri[u]:
+                if d == mate[u] or d not in mate or d in fixed:
+                    continue
+                u2 = mate[d]
+                if u2 not in idx:
+                    continue
+                gd = next(g2 for g2, o in by_tri[d] if o == u2)
+                src.append(idx[u])
+                dst.append(idx[u2])
+                cost.append(g - gd)
+                via.append(d)
+        if not src:
+            return taken
+        src_a, dst_a, w = np.array(src), np.array(dst), np.array(cost, np.float64)
+        n = len(ups)
+        dist = np.zeros(n)
+        pred = np.full(n, -1, np.int64)
+        hit = -1
+        for it in range(n + 1):
+            cand = dist[src_a] + w
+            better = cand < dist[dst_a] - 1e-9
+            if not better.any():
+                break
+            # the best relaxation into each node this round (np.minimum.at keeps the least; pred from it)
+            order = np.argsort(-cand[better], kind="stable")
+            e = np.nonzero(better)[0][order]
+            dist[dst_a[e]] = cand[e]
+            pred[dst_a[e]] = e
+            hit = int(dst_a[e[-1]])
+        else:
+            pass
+        if not better.any():
+            return taken
+        # a node relaxed after n rounds lies on or behind a negative cycle: walk back n steps, then round the cycle
+        v = hit
+        for _ in range(n):
+            v = int(src_a[pred[v]])
+        cycle, seen, x = [], set(), v
+        while x not in seen:
+            seen.add(x)
+            e = int(pred[x])
+            cycle.append(e)
+            x = int(src_a[e])
+        if float(w[cycle].sum()) >= -1e-9:
+            return taken
+        for e in cycle:     # u takes d; d's old mate u2 is freed and takes its own new down neighbour on the cycle
+            u, d = ups[src_a[e]], via[e]
+            mate[u], mate[d] = d, u
+        taken += 1
+    return taken
 
 
 def _directed_sides(pieces: list[dict[str, Any]]) -> dict[tuple, tuple[int, int]]:
