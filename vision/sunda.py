@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -75,6 +76,7 @@ GAP_LIMIT = 0.5           # two triangles are one piece up to this far from the 
 GAP_OFFSETS = np.arange(-3.0, 3.01, 0.5)   # mm across a side where its lightness profile is sampled (_line_along)
 LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it, added to the profile's dip
 NODE_REACH = 0.2          # a stack's base lies within this (of a side) of its node: farther, it is no pawn (a marker)
+NODE_SLACK_MM = 3.0       # ... and a blob is measured as a stack only when its base, guessed from its near end, is this near
 SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
 #: the share of a pawn's top (a disc PAWN_MM across) that one paint must cover solidly (what an opening with a 3.5 mm
 #: disc leaves) to be taken as the top's colour: a blurred rim (red into the green land reads yellow) shows none, a
@@ -85,6 +87,8 @@ TOP_PAINT = 0.3
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
+PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
+JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -351,6 +355,7 @@ class SundaReader:
         self.print_counts: dict[int, int] = {}   # ... and how many pieces of each print it holds (a pool)
         self._set_notes: list[str] = []
         self.markers: Any = None    # a vision.sundamarkers.MarkerFinder: the resource markers are read when set
+        self._still_patches: tuple | None = None   # (location, marker patches) _markers_still saw last
 
     def use_set(self, rings: Sequence[str]) -> None:
         """Read every piece as one of these prints (the owner's recorded set; ``vision.sundaset``): a ring none
@@ -620,7 +625,8 @@ class SundaReader:
         win = self._play
         if previous is not None and previous._canvas_small is not None and previous._gain is not None:
             diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
-            changed = diff.max(axis=2) > 45
+            changed = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > 45   # (numpy's max over the
+            # colour axis took 3-4 ms of an incremental read)
             if not changed.any():
                 out = SundaReading(previous.lattice, previous.pieces, previous.tribes, previous.unsure,
                                    previous.conflicts, covered=previous.covered)
@@ -678,7 +684,8 @@ class SundaReader:
         # a pawn stands on a node of the layout (a tribe or a water right): one on the cloth is not in play, and a dark
         # patch of a dark cloth is not a black pawn
         nodes = {c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])}
-        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h) if (t.q, t.r) in nodes]
+        reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
+        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse) if (t.q, t.r) in nodes]
         if incremental:
             inner = 12.0
 
@@ -700,7 +707,10 @@ class SundaReader:
         self._win = self._play
         out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered, markers)
         out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
-        out._loc, out._marker_patches = loc, self._marker_patches(frame, loc)
+        kept = getattr(self, "_still_patches", None)
+        out._loc = loc
+        out._marker_patches = kept[1] if kept is not None and kept[0] is loc else self._marker_patches(frame, loc)
+        self._still_patches = None
         return out
 
     def _marker_patches(self, frame: np.ndarray, loc) -> list[np.ndarray]:
@@ -726,6 +736,7 @@ class SundaReader:
         if previous._loc is None or not previous._marker_patches:
             return False
         now = self._marker_patches(frame, previous._loc)
+        self._still_patches = (previous._loc, now)     # the location is kept: these are the reading's patches too
         return all(a.size and a.shape == b.shape and _patch_change(b, a) <= MARKER_STILL
                    for a, b in zip(now, previous._marker_patches))
 
@@ -757,6 +768,18 @@ class SundaReader:
         # samples count as covered when the samples seen are the piece's (pawns stand on nodes, round which every
         # triangle is covered) - a triangle by two stacks was read uncovered and its piece lost
         hidden = (lab >= 3).sum(axis=1)
+        if PAWN_RIM_MM > 0:
+            # and a pawn's or marker's rim: its paint blurred into the print takes no class of its own (red into the
+            # green land reads as the cloth's grey at `hard`), so a triangle holding a marker and a stack's foot
+            # showed 1-3 print samples and lost its piece (seed 1 table 3)
+            # (the pawn colours' blobs, thin lines opened away as in _tribes: a dark gap on a dark cloth may take the
+            # black pawn's class, and it must still count as a gap)
+            k0 = int(2 * round(1.5 * self.s) + 1)
+            blobs = cv2.morphologyEx((label >= 3).astype(np.uint8), cv2.MORPH_OPEN,
+                                     cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k0, k0)))
+            k = int(2 * round(PAWN_RIM_MM * self.s) + 1)
+            rim = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+            hidden = hidden + ((lab == 0) & (self._at(rim, samples) > 0)).sum(axis=1)
         cov = inside & ((piece_votes >= 4) | ((piece_votes >= 2) & (piece_votes + hidden >= 5)))
         tris = [(int(q), int(r), int(u)) for q, r, u in zip(Q[cov], R[cov], U[cov])
                 if (int(q), int(r), int(u)) not in held]
@@ -805,6 +828,10 @@ class SundaReader:
                     mate[t], mate[o] = o, t
                     changed = True
         _augment(mate, by_tri, _gap_limit(mate, pairs, gap))
+        if JOINT_PAIRING:
+            fixed = {t for p in keep for t in p["tris"]}
+            _augment_enclosed(mate, by_tri, fixed)
+            _cancel_cycles(mate, by_tri, fixed)
         pieces, covered, unsure = [], {}, []
         for t in tris:
             if t in mate or t in covered:
@@ -1034,26 +1061,48 @@ class SundaReader:
                         v = p["votes"][k]
                     ring[k] = "L" if v.sum() == 0 or v[0] >= LAND_SHARE * v.sum() else "W"
         if self.prints is not None:  # the owner's set: a ring none of its prints is holds a misread slot
-            across = {}
-            for i, p in enumerate(pieces):
-                cs = corners_of(p["q"], p["r"], p["turn"])
-                for s in range(4):
-                    other = sides_at.get((cs[(s + 1) % 4], cs[s]))
-                    if other is not None:
-                        across.update({(i, 3 * s + j): (other[0], 3 * other[1] + 2 - j) for j in range(3)})
-            self._set_notes = fit_to_set(pieces, self.prints, across)
+            nb = _across(pieces, sides_at)
+            self._set_notes = fit_to_set(pieces, self.prints, {}, nb=nb)
             counts = getattr(self, "print_counts", None)
             if counts:
-                self._set_notes += fit_to_pool(pieces, counts, across)
+                self._set_notes += fit_to_pool(pieces, counts, {}, nb=nb)
         for p in pieces:
             ring = "".join(p["ring"])
+            if p.get("_ring") == ring and "sides" in p:
+                continue          # a piece kept from the earlier reading, its ring as it was: its sides stand
+            p["_ring"] = ring
             p["sides"] = " ".join(ring[3 * k:3 * k + 3] for k in range(4))
             land_runs = sum(1 for i in range(12) if ring[i] == "L" and ring[i - 1] == "W")
             p["join"] = "land" if land_runs >= 2 and p["mid"] == "L" else "water"
 
     # ---------------------------------------------------------------- pawns
+    def _unchanged_stacks(self, previous: SundaReading, changed: np.ndarray, win: tuple[int, int, int, int]):
+        """For an incremental read: a function from a pawn blob's box (window px) to the earlier reading's tribe
+        standing there when none of the blob's pixels changed (the 1/4-scale difference, grown by a pixel for the
+        blur): the same stack seen the same way, kept as it was read instead of measured again (a stack's measure
+        is 4-5 ms; five stacks by a new piece made an incremental read 40 ms)."""
+        grown = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8))
+        px0, py0 = self._play[:2]
+        x0, y0 = win[:2]
+        reach = PAWN_MM / 2 * self.s
+        used: set[int] = set()
+
+        def find(box: tuple[int, int, int, int]) -> TribeReading | None:
+            bx, by, bw, bh = box
+            gx0, gy0 = (x0 + bx - px0) // 4, (y0 + by - py0) // 4
+            gx1, gy1 = (x0 + bx + bw - px0) // 4 + 1, (y0 + by + bh - py0) // 4 + 1
+            if grown[max(gy0, 0):gy1, max(gx0, 0):gx1].any():
+                return None
+            for t in previous.tribes:
+                px, py = t.mat_mm[0] * self.s - x0, t.mat_mm[1] * self.s - y0
+                if id(t) not in used and bx - reach <= px <= bx + bw + reach and by - reach <= py <= by + bh + reach:
+                    used.add(id(t))
+                    return t
+            return None
+        return find
+
     def _tribes(self, lat: LatticePose, label: np.ndarray, names: list[str], nadir: np.ndarray,
-                cam_h: float) -> list[TribeReading]:
+                cam_h: float, reuse=None) -> list[TribeReading]:
         pawn = (label >= 3).astype(np.uint8)
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
         pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -1089,6 +1138,9 @@ class SundaReader:
             # each colour's solid part (a disc 3.5 mm across fits it): a stack's top face is one paint, 10 mm across
             # or more; a blurred rim is not (red blurred into the green land reads yellow, the yellow pawn's paint),
             # nor a resource marker of a pawn's paint touching a stack, nor two markers side by side
+            if reuse is not None and (same := reuse((bx, by, bw, bh))) is not None:
+                out.append(same)     # an incremental read: this stack's pixels did not change
+                continue
             solid = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3, k)
             face = solid[:-1] >= TOP_PAINT * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
             if not face.any():
@@ -1099,6 +1151,13 @@ class SundaReader:
                 top = labels_here[labels_here >= 3]
             top_votes = np.bincount(top - 3, minlength=len(names) - 3)
             top_k = 3 + int(np.argmax(np.where(face, top_votes, -1)))   # a paint that covers a top
+            # a blob whose base (its near end, half a pawn in) lies clearly off every node is a resource marker of a
+            # pawn's paint (8-22 mm from its tribe's node): NODE_REACH below would refuse it after the measure, which
+            # costs 4-5 ms a blob (five such blobs by a new piece made an incremental read 40 ms)
+            guess = c + u * (lo - c @ u + PAWN_MM / 2)
+            gq, gr = np.round(lat.to_lattice(guess)[0]).astype(int)
+            if float(np.linalg.norm(lat.to_mm(np.array([[gq, gr]]))[0] - guess)) > NODE_REACH * lat.side_mm + NODE_SLACK_MM:
+                continue
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
             if m is None:   # no outline to measure: the node from the blob, the phone asks
@@ -1195,10 +1254,161 @@ def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tup
             b = before
 
 
+def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]],
+                      fixed: set | frozenset = frozenset(), depth: int = 8) -> int:
+    """Pair two triangles left alone that are each enclosed (all three neighbours covered and read): a piece has two
+    halves, so such a triangle's other half is one of its neighbours whatever lines show - a stack's shadow over a
+    piece's own diagonal reads as a gap there (seed 3 table 1 at `hard`: 2.4, over ``_gap_limit``, while the true gap
+    beside it on beige linen showed 0.3), and ``_augment`` with its limit left both halves alone. The path taken is the
+    cheapest alternating path (the line across each new pair less the line across each pair it breaks), up to
+    ``depth`` pairs broken. A triangle by the play area's edge or a hidden one is not enclosed and keeps the limit
+    (a chain re-paired across real gaps). Returns the pairs made."""
+    def enclosed(t) -> bool:
+        return t not in mate and t not in fixed and len(by_tri.get(t, ())) == 3
+    made = 0
+    for t in [t for t in by_tri if enclosed(t)]:
+        if t in mate:
+            continue
+        best: dict[tuple, float] = {t: 0.0}
+        back: dict[tuple, tuple] = {}
+        frontier = [t]
+        end, end_cost = None, float("inf")
+        for _ in range(depth):
+            nxt = []
+            for a in frontier:
+                for g, b in by_tri[a]:
+                    if b == t or b in fixed:
+                        continue
+                    c = best[a] + g
+                    if b not in mate:
+                        if enclosed(b) and c < end_cost:
+                            end, end_cost = (a, b), c
+                        continue
+                    m = mate[b]
+                    if m in fixed:
+                        continue
+                    gm = next(g2 for g2, o in by_tri[b] if o == m)
+                    if c - gm < best.get(m, float("inf")) and m != t:
+                        best[m] = c - gm
+                        back[m] = (a, b)
+                        nxt.append(m)
+            frontier = nxt
+            if not frontier:
+                break
+        if end is None:
+            continue
+        a, b = end
+        chain = [(a, b)]
+        while a != t:
+            a, b = back[a]
+            chain.append((a, b))
+        if len({x for pr in chain for x in pr}) != 2 * len(chain):
+            continue           # the path crossed itself (a cheaper label reached a triangle twice): not a path
+        for a, b in chain:
+            mate[a], mate[b] = b, a
+        made += 1
+    return made
+
+
+def _cancel_cycles(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]],
+                   fixed: set | frozenset = frozenset(), rounds: int = 60) -> int:
+    """The pairing as one fit over the whole layout (a lozenge tiling): the pairs that minimise the sum of the lines
+    across the pairs' shared sides (no cut inside a piece), among all pairings of the same triangles. Pairs taken one
+    at a time (weakest line first) go wrong where a true gap shows weaker than a piece's own diagonal (beige linen and
+    brown cloth at `hard`): one wrong pair forces its neighbours' pairs, and the tiling then runs wrong for several
+    pieces. Every other pairing of the same triangles differs from this one by alternating cycles (an up triangle
+    takes another down neighbour, whose mate takes another, ... back to the start: three pieces turned about a node
+    is the smallest); a cycle whose new pairs show less line in all than the pairs it breaks is a better fit, and
+    it is taken, until none is left (Bellman-Ford on the up triangles: an edge from ``u`` to the mate of a down
+    neighbour ``d`` costs the line between ``u`` and ``d`` less the line between ``d`` and its mate). ``fixed``:
+    triangles whose pairs stay (an earlier reading's pieces). Changes ``mate`` in place; returns the cycles taken."""
+    taken = 0
+    for _ in range(rounds):
+        ups = [t for t in mate if t[2] == 1 and t not in fixed and mate[t] not in fixed]
+        if len(ups) < 3:
+            return taken
+        idx = {u: i for i, u in enumerate(ups)}
+        src, dst, cost, via = [], [], [], []
+        for u in ups:
+            for g, d in by_tri[u]:
+                if d == mate[u] or d not in mate or d in fixed:
+                    continue
+                u2 = mate[d]
+                if u2 not in idx:
+                    continue
+                gd = next(g2 for g2, o in by_tri[d] if o == u2)
+                src.append(idx[u])
+                dst.append(idx[u2])
+                cost.append(g - gd)
+                via.append(d)
+        if not src:
+            return taken
+        src_a, dst_a, w = np.array(src), np.array(dst), np.array(cost, np.float64)
+        n = len(ups)
+        dist = np.zeros(n)
+        pred = np.full(n, -1, np.int64)
+        hit = -1
+        for it in range(n + 1):
+            cand = dist[src_a] + w
+            better = cand < dist[dst_a] - 1e-9
+            if not better.any():
+                break
+            # the best relaxation into each node this round (np.minimum.at keeps the least; pred from it)
+            order = np.argsort(-cand[better], kind="stable")
+            e = np.nonzero(better)[0][order]
+            dist[dst_a[e]] = cand[e]
+            pred[dst_a[e]] = e
+            hit = int(dst_a[e[-1]])
+        else:
+            pass
+        if not better.any():
+            return taken
+        # a node relaxed after n rounds lies on or behind a negative cycle: walk back n steps, then round the cycle
+        v = hit
+        for _ in range(n):
+            v = int(src_a[pred[v]])
+        cycle, seen, x = [], set(), v
+        while x not in seen:
+            seen.add(x)
+            e = int(pred[x])
+            cycle.append(e)
+            x = int(src_a[e])
+        if float(w[cycle].sum()) >= -1e-9:
+            return taken
+        for e in cycle:     # u takes d; d's old mate u2 is freed and takes its own new down neighbour on the cycle
+            u, d = ups[src_a[e]], via[e]
+            mate[u], mate[d] = d, u
+        taken += 1
+    return taken
+
+
+def _across(pieces: list[dict[str, Any]], sides_at: dict[tuple, tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """For every piece's 12 slots the piece across the side (-1: none) and its slot there (vision.sundaset's ``nb``):
+    slot j of side s meets slot 2 - j of the other piece's side (the sides run opposite ways)."""
+    n = len(pieces)
+    nbp = np.full((n, 12), -1, np.int64)
+    nbk = np.zeros((n, 12), np.int64)
+    j = np.arange(3)
+    for i, p in enumerate(pieces):
+        cs = _corners_t(p["q"], p["r"], p["turn"])
+        for s in range(4):
+            other = sides_at.get((cs[(s + 1) % 4], cs[s]))
+            if other is not None:
+                nbp[i, 3 * s:3 * s + 3] = other[0]
+                nbk[i, 3 * s:3 * s + 3] = 3 * other[1] + 2 - j
+    return nbp, nbk
+
+
+@lru_cache(maxsize=4096)
+def _corners_t(q: int, r: int, turn: int) -> tuple[tuple[int, int], ...]:
+    """:func:`corners_of` as a tuple, remembered (an incremental read looks up every piece's corners three times)."""
+    return tuple(corners_of(q, r, turn))
+
+
 def _directed_sides(pieces: list[dict[str, Any]]) -> dict[tuple, tuple[int, int]]:
     out = {}
     for i, p in enumerate(pieces):
-        cs = corners_of(p["q"], p["r"], p["turn"])
+        cs = _corners_t(p["q"], p["r"], p["turn"])
         for s in range(4):
             out[(cs[s], cs[(s + 1) % 4])] = (i, s)
     return out

@@ -44,6 +44,17 @@ def prints_array(rings: Iterable[str]) -> np.ndarray:
     return np.array([[c == "L" for c in ring] for ring in sorted(out)], bool).reshape(-1, 12)
 
 
+def across_arrays(n: int, across: Mapping[tuple[int, int], tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """``across`` ((piece, slot) -> (piece, slot) across a shared side) as two (n, 12) arrays: the piece across each
+    slot (-1: none) and its slot there (``fit_to_set``'s and ``fit_to_pool``'s ``nb``, which a reader that has them
+    passes instead of ``across``)."""
+    nbp = np.full((n, 12), -1, np.int64)
+    nbk = np.zeros((n, 12), np.int64)
+    for (i, k), (o, ko) in across.items():
+        nbp[i, k], nbk[i, k] = o, ko
+    return nbp, nbk
+
+
 def _support(votes: np.ndarray, land: np.ndarray) -> np.ndarray:
     """How clearly each slot's samples said what was read: 0 (a coin toss or nothing seen) to 1."""
     tot = votes.sum(-1)
@@ -53,7 +64,8 @@ def _support(votes: np.ndarray, land: np.ndarray) -> np.ndarray:
 
 
 def fit_to_set(pieces: list[dict[str, Any]], prints: np.ndarray,
-               across: Mapping[tuple[int, int], tuple[int, int]]) -> list[str]:
+               across: Mapping[tuple[int, int], tuple[int, int]],
+               nb: tuple[np.ndarray, np.ndarray] | None = None) -> list[str]:
     """Correct the rings of ``pieces`` (dicts with ``ring`` (12 letters), ``votes`` (12, 2) land/water sample
     weights, ``q, r, turn``) that are none of ``prints`` (:func:`prints_array`) in place; ``across`` maps
     (piece, slot) to (piece, slot) across a shared side. Returns notes of the pieces left unsure."""
@@ -62,10 +74,7 @@ def fit_to_set(pieces: list[dict[str, Any]], prints: np.ndarray,
     n = len(pieces)
     ring = np.array([[c == "L" for c in p["ring"]] for p in pieces], bool)          # (n, 12)
     votes = np.stack([np.asarray(p["votes"], np.float32) for p in pieces])         # (n, 12, 2)
-    nbp = np.full((n, 12), -1, np.int64)                                           # the piece across each slot
-    nbk = np.zeros((n, 12), np.int64)                                              # ... and its slot
-    for (i, k), (o, ko) in across.items():
-        nbp[i, k], nbk[i, k] = o, ko
+    nbp, nbk = nb if nb is not None else across_arrays(n, across)   # the piece across each slot, and its slot
     has = nbp >= 0
     both = votes + np.where(has[..., None], votes[np.maximum(nbp, 0), nbk], 0)     # land continues across a side
     weights = 1 << np.arange(12)
@@ -139,7 +148,8 @@ POOL_MAX_COST = 2.0
 
 
 def fit_to_pool(pieces: list[dict[str, Any]], counts: Mapping[int, int],
-                across: Mapping[tuple[int, int], tuple[int, int]]) -> list[str]:
+                across: Mapping[tuple[int, int], tuple[int, int]],
+                nb: tuple[np.ndarray, np.ndarray] | None = None) -> list[str]:
     """The set as a pool: the table holds no more pieces of a print than the set has (``counts``,
     :func:`print_counts`). Where more pieces were read as a print than the set holds, the pieces read so whose ring
     is least sure are moved to a print of the set that is still short on the table (within ``MAX_SLOTS`` slots),
@@ -153,10 +163,7 @@ def fit_to_pool(pieces: list[dict[str, Any]], counts: Mapping[int, int],
     n = len(pieces)
     ring = np.array([[c == "L" for c in p["ring"]] for p in pieces], bool)
     votes = np.stack([np.asarray(p["votes"], np.float32) for p in pieces])
-    nbp = np.full((n, 12), -1, np.int64)
-    nbk = np.zeros((n, 12), np.int64)
-    for (i, k), (o, ko) in across.items():
-        nbp[i, k], nbk[i, k] = o, ko
+    nbp, nbk = nb if nb is not None else across_arrays(n, across)
     has = nbp >= 0
     both = votes + np.where(has[..., None], votes[np.maximum(nbp, 0), nbk], 0)
     tot = both.sum(-1)
@@ -172,26 +179,31 @@ def fit_to_pool(pieces: list[dict[str, Any]], counts: Mapping[int, int],
         targets += [(k, bits), (k, np.roll(bits, 6))]
     tk = np.array([t[0] for t in targets])
     tb = np.stack([t[1] for t in targets])                                       # (T, 12)
-    moves = []
-    for i in np.nonzero(np.isin(key, list(over)))[0]:
-        said = np.where(ring[i], both[i, :, 0], both[i, :, 1]) / np.maximum(tot[i], 1e-6)
-        said = np.where(tot[i] > 0, said, 0.0)
-        nb_land = ring[np.maximum(nbp[i], 0), nbk[i]]
-        diff = tb != ring[i]
-        near = diff.sum(1) <= MAX_SLOTS
-        cost = ((diff * said).sum(1) + (has[i] & (tb != nb_land)).sum(1) * ACROSS
-                - (has[i] & (ring[i] != nb_land)).sum() * ACROSS)
-        for j in np.nonzero(near & (cost <= POOL_MAX_COST))[0]:
-            moves.append((float(cost[j]), int(i), int(tk[j]), j))
-    moves.sort()
+    # every piece read as an over-counted print against every short print (vectorised: on a full table a print
+    # like open sea is read dozens of times, and the loop over them cost 12 ms of an incremental read's 40)
+    cand = np.nonzero(np.isin(key, list(over)))[0]
+    if not cand.size:
+        return []
+    rc, bc, tc, hc = ring[cand], both[cand], tot[cand], has[cand]
+    said = np.where(rc, bc[..., 0], bc[..., 1]) / np.maximum(tc, 1e-6)
+    said = np.where(tc > 0, said, 0.0)                                            # (I, 12)
+    nb_land = ring[np.maximum(nbp[cand], 0), nbk[cand]]                           # (I, 12)
+    diff = tb[None, :, :] != rc[:, None, :]                                       # (I, T, 12)
+    near = diff.sum(2) <= MAX_SLOTS
+    cost = ((diff * said[:, None, :]).sum(2) + (hc[:, None, :] & (tb[None] != nb_land[:, None, :])).sum(2) * ACROSS
+            - ((hc & (rc != nb_land)).sum(1) * ACROSS)[:, None])                  # (I, T)
+    ii, jj = np.nonzero(near & (cost <= POOL_MAX_COST))
+    moves = sorted((float(cost[a, j]), int(cand[a]), int(tk[j]), int(j)) for a, j in zip(ii, jj))
+    groups: dict[tuple[int, int], list[tuple[float, int]]] = {}
+    for c, i, k, j in moves:
+        groups.setdefault((k, int(key[i])), []).append((c, i))
     notes: list[str] = []
     moved: set[int] = set()
     for c, i, k, j in moves:
         src = int(key[i])
         if i in moved or over.get(src, 0) <= 0 or under.get(k, 0) <= 0:
             continue
-        rival = [m for m in moves if m[2] == k and m[1] != i and m[1] not in moved and int(key[m[1]]) == src
-                 and m[0] < c + MARGIN]
+        rival = [m for m in groups[(k, src)] if m[1] != i and m[1] not in moved and m[0] < c + MARGIN]
         if rival:     # another piece read so could as well be the one: say so, move neither
             notes.append(T("piece at {q},{r}: read {ring}, the set has {first} or {second}", q=pieces[i]["q"],
                            r=pieces[i]["r"], ring=_text(ring[i]), first=_text(ring[i]), second=_text(tb[j])))
