@@ -128,7 +128,10 @@ def look_noise(before: Patch | None, now: Patch | None) -> tuple[float, float] |
     a stack grown a pawn casts a longer shadow over much of its own window, which would pass for noise)."""
     if before is None or now is None:
         return None
-    got = _differences(before, now)
+    return _noise_of(_differences(before, now))
+
+
+def _noise_of(got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None) -> tuple[float, float] | None:
     if got is None:
         return None
     d, wide, ground, _ = got
@@ -142,11 +145,17 @@ def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | 
     quartile of every stack's)."""
     if before is None or now is None:
         return True
-    got = _differences(before, now)
+    return _changed_from(_differences(before, now), cap)
+
+
+def _changed_from(got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None,
+                  cap: tuple[float, float] | None = None) -> bool:
+    """:func:`changed` on the differences :func:`_differences` computed once (:meth:`StackHistory.update` measures
+    the noise and the change of a stack on the same two patches)."""
     if got is None:
         return True
     d, wide, ground, where = got
-    noise, noise_wide = float(np.median(d[ground])), float(np.median(wide[ground]))
+    noise, noise_wide = _noise_of(got)
     if cap is not None:
         noise, noise_wide = min(noise, cap[0]), min(noise_wide, cap[1])
     if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) >= CHANGED_PIXELS:
@@ -163,6 +172,38 @@ def frame_noise_cap(noises: Sequence[tuple[float, float] | None]) -> tuple[float
     arr = np.asarray(got, np.float64)
     q = np.percentile(arr, 25, axis=0)
     return float(NOISE_CAP * q[0]), float(NOISE_CAP * q[1])
+
+
+@dataclass(frozen=True)
+class PawnRules:
+    """What the game's log allows to be added to the stacks before the next frame read (the rule book: a pawn comes
+    only from its player's supply, is put on only in that player's phase after a piece formed a node, one a phase,
+    never on a tribe of five; pawns leave the table only by a challenge or an undo, which make the stacks suspect).
+    Told by ``SundaRecognizer.use_game`` before each read, and switched to ``one_phase`` by the recognizer only when
+    the frame shows exactly the pieces the log holds (no piece laid since: no phase the log does not know).
+
+    - ``pawns_left``: each colour's pawns in its player's supply (the log's): none left, none can be added;
+    - ``may_add``: the colours whose player may still put a pawn on in the log's phase (empty: the phase's claim is
+      spent, a challenge waits, or no piece was laid yet); used only with ``one_phase``;
+    - ``one_phase``: no piece was laid since the log (the frame's pieces are the log's), so only ``may_add`` may
+      grow, and by one pawn at most (:attr:`one_pawn`)."""
+
+    pawns_left: Mapping[str, int] = field(default_factory=dict)
+    may_add: frozenset = frozenset()
+    one_phase: bool = False
+
+    @property
+    def one_pawn(self) -> bool:
+        """At most one pawn can have been added since the log (one phase, one claim)."""
+        return self.one_phase
+
+    def may_grow(self, colour: str, h: int) -> bool:
+        """Whether a stack of ``h`` pawns topped by ``colour`` can have been given a pawn of ``colour``."""
+        if h >= MAX_TRIBE:
+            return False
+        if self.pawns_left.get(colour, 1) <= 0:
+            return False
+        return not self.one_phase or colour in self.may_add
 
 
 @dataclass
@@ -186,6 +227,9 @@ class StackHistory:
     ghosts: list[np.ndarray] = field(default_factory=list)    # where a stack once stood and vanished
     seen_before: bool = False       # a still frame was read before this one (the table's spots seen bare or not)
     _cap: tuple[float, float] | None = None   # this frame's noise cap (frame_noise_cap)
+    #: what the game's log allows to be added before the next frame read (SundaRecognizer.use_game); None: anything
+    rules: "PawnRules | None" = None
+    _diffs: dict = field(default_factory=dict)  # this frame's differences, by (before, now) patch (update)
 
     def reset(self) -> None:
         self.stacks, self.ghosts, self.seen_before = [], [], False
@@ -219,18 +263,30 @@ class StackHistory:
         """``tribes``: the reading's tribes (``TribeReading.to_dict``), ``at_mm`` their bases on the mat, ``patches``
         their looks. Returns the tribes with ``height``, ``colours``, ``ask``, ``candidates`` from the history where
         it knows them, and ``height_from``: ``"camera"`` (the frame's own measure), ``"history"``, ``"step"`` (a pawn
-        of the top's colour seen put on by how far the top moved since the frame before: :func:`step_decision`), or
-        ``None`` (asked). ``measures``: each tribe's outline measured in this frame (``StackMeasure`` or ``None``)."""
+        of the top's colour seen put on by how far the top moved since the frame before: :func:`step_decision`),
+        ``"rules"`` (a stack that changed but cannot have grown: :class:`PawnRules`), or ``None`` (asked).
+        ``measures``: each tribe's outline measured in this frame (``StackMeasure`` or ``None``)."""
         measures = list(measures) if measures is not None else [None] * len(tribes)
         old = list(self.stacks)
         used: set[int] = set()
         new_stacks: list[_Stack] = []
         out = []
         noises = []
+        self._diffs = {}
         for at, patch in zip(at_mm, patches):
             near = [s for s in old if float(np.linalg.norm(s.at - np.asarray(at, np.float64))) <= MATCH_MM]
-            noises.append(look_noise(near[0].patch, patch) if len(near) == 1 else None)
+            if len(near) == 1 and near[0].patch is not None and patch is not None:
+                # computed once: the noise here and the change in _known compare the same two patches
+                got = self._diffs[(id(near[0].patch), id(patch))] = _differences(near[0].patch, patch)
+                noises.append(_noise_of(got))
+            else:
+                noises.append(None)
         self._cap = frame_noise_cap(noises)
+        # the game's count (PawnRules.one_pawn): a pawn seen put on for sure (a new stack, or a top turned to the
+        # colour that may be added) is the one pawn this frame may hold; the stacks that changed with the same colour
+        # on top are then only touched
+        pending: list[tuple[int, _Stack]] = []
+        spent: list[str] = []
         for t, at, patch, meas in zip(tribes, at_mm, patches, measures):
             at = np.asarray(at, np.float64)
             best, bi = MATCH_MM, -1
@@ -238,9 +294,11 @@ class StackHistory:
                 d = float(np.linalg.norm(s.at - at))
                 if i not in used and d <= best:
                     best, bi = d, i
-            known, ask_first, by_step = self._known(t, old[bi] if bi >= 0 else None, at, patch, meas)
+            known, ask_first, how = self._known(t, old[bi] if bi >= 0 else None, at, patch, meas)
             if bi >= 0:
                 used.add(bi)
+            if how in ("new", "top"):
+                spent.append(str(t.get("top")))
             res = dict(t)
             res["at_mm"] = [round(float(at[0]), 1), round(float(at[1]), 1)]
             sure_cam = not t.get("ask") and t.get("height") is not None and None not in (t.get("colours") or [None])
@@ -256,17 +314,25 @@ class StackHistory:
                     known = cam
             elif known is not None:
                 res.update(height=len(known), colours=list(known), ask=False, candidates=[len(known)],
-                           height_from="step" if by_step else "history")
+                           height_from={"step": "step", "rules": "rules"}.get(how, "history"))
             else:
                 res.update(height_from=None, candidates=_order(t.get("candidates") or [], ask_first))
+                if how == "touched?":
+                    pending.append((len(out), old[bi]))
             suspect = bi >= 0 and old[bi].suspect and known is not None
             qr = (int(t["q"]), int(t["r"])) if "q" in t and "r" in t else None
             anchor = old[bi].anchor if bi >= 0 and old[bi].anchor is not None else at
             new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor))
             out.append(res)
+        if self.rules is not None and self.rules.one_pawn and len(spent) == 1 and spent[0] in self.rules.may_add:
+            for k, s in pending:
+                cols = list(s.colours or [])
+                out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)], height_from="rules")
+                new_stacks[k].colours = cols
         self.ghosts += [s.at for i, s in enumerate(old) if i not in used]
         self.stacks = new_stacks
         self.seen_before = True
+        self._diffs = {}
         return out
 
     def tell(self, known: Mapping[tuple[int, int], Sequence[str]]) -> int:
@@ -297,31 +363,35 @@ class StackHistory:
         return told
 
     def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None, meas: Any = None
-               ) -> tuple[list[str] | None, list[int], bool]:
-        """What the history knows of this stack's pawns (bottom to top), the heights to offer first when not, and
-        whether the top's step told it (:func:`step_decision`)."""
+               ) -> tuple[list[str] | None, list[int], str]:
+        """What the history knows of this stack's pawns (bottom to top), the heights to offer first when not, and how:
+        ``"history"``, ``"new"`` (a new stack: one pawn), ``"top"`` (a pawn of another colour on top), ``"step"``
+        (:func:`step_decision`), ``"rules"`` (it changed but cannot have grown: :class:`PawnRules`), ``"touched?"``
+        (asked: changed with the same colour on top, a pawn the rules allow or only touched), ``""`` (asked)."""
         top = str(t.get("top"))
         if s is None:
             ghost = any(float(np.linalg.norm(g - at)) <= MATCH_MM for g in self.ghosts)
             if self.seen_before and not ghost:
-                return [top], [], False         # a new stack where the previous frame showed none: one pawn
-            return None, [], False
+                return [top], [], "new"         # a new stack where the previous frame showed none: one pawn
+            return None, [], ""
         if s.colours is None:
-            return None, [], False
+            return None, [], ""
         h = len(s.colours)
-        same_look = not changed(s.patch, patch, self._cap)
+        got = self._diffs.get((id(s.patch), id(patch))) if s.patch is not None and patch is not None else None
+        same_look = not (_changed_from(got, self._cap) if got is not None else changed(s.patch, patch, self._cap))
         if same_look and top == s.colours[-1]:
-            return list(s.colours), [], False   # the same look: what it was
+            return list(s.colours), [], "history"   # the same look: what it was
         if same_look:
-            return None, [h, h + 1], False      # the same look read with another top: the frame or the look is wrong
+            return None, [h, h + 1], ""         # the same look read with another top: the frame or the look is wrong
         if s.suspect:
-            return None, [h + 1, h, h - 1], False
+            return None, [h + 1, h, h - 1], ""
         if top != s.colours[-1]:
-            return (s.colours + [top], [], False) if h < MAX_TRIBE else (None, [], False)   # one pawn of that colour
+            return (s.colours + [top], [], "top") if h < MAX_TRIBE else (None, [], "")   # one pawn of that colour
+        if self.rules is not None and not self.rules.may_grow(top, h):
+            return list(s.colours), [], "rules"     # changed, the same colour on top, and no pawn could be added
         if h < MAX_TRIBE and step_decision(s.measure, meas, h) == h + 1:
-            return s.colours + [top], [], True  # the top moved out by one pawn's step: a pawn of that colour
-        return None, [h + 1, h], False          # changed, the same colour on top: a pawn more, or only touched
-
+            return s.colours + [top], [], "step"    # the top moved out by one pawn's step: a pawn of that colour
+        return None, [h + 1, h], "touched?"     # changed, the same colour on top: a pawn more, or only touched
 
 def step_decision(before: Any, now: Any, h: int) -> int | None:
     """``h + 1`` when a stack of ``h`` pawns whose look changed with the same colour on top was seen to grow by one
