@@ -186,11 +186,18 @@ class PawnRules:
     - ``may_add``: the colours whose player may still put a pawn on in the log's phase (empty: the phase's claim is
       spent, a challenge waits, or no piece was laid yet); used only with ``one_phase``;
     - ``one_phase``: no piece was laid since the log (the frame's pieces are the log's), so only ``may_add`` may
-      grow, and by one pawn at most (:attr:`one_pawn`)."""
+      grow, and by one pawn at most (:attr:`one_pawn`);
+    - ``taken``: how many pawns of each colour left the supply since the log, where the supply is counted (the
+      table's count: supply and nodes against the frame). With it, a colour whose pawns left are all seen put on
+      (new stacks, tops turned to it) leaves its other changed stacks touched; one pawn left and not seen, and
+      exactly one stack of that colour changed with it on top: that stack grew, for sure; one left and no such
+      change seen (a pawn whose lean cancels its step): every stack it may have gone on is asked. ``None``: the
+      supply is not counted (the camera does not read it yet: the live loop leaves it ``None``)."""
 
     pawns_left: Mapping[str, int] = field(default_factory=dict)
     may_add: frozenset = frozenset()
     one_phase: bool = False
+    taken: Mapping[str, int] | None = None
 
     @property
     def one_pawn(self) -> bool:
@@ -324,7 +331,9 @@ class StackHistory:
             anchor = old[bi].anchor if bi >= 0 and old[bi].anchor is not None else at
             new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor))
             out.append(res)
-        if self.rules is not None and self.rules.one_pawn and len(spent) == 1 and spent[0] in self.rules.may_add:
+        if self.rules is not None and self.rules.taken is not None:
+            self._count(out, new_stacks, pending, spent, self.rules.taken)
+        elif self.rules is not None and self.rules.one_pawn and len(spent) == 1 and spent[0] in self.rules.may_add:
             for k, s in pending:
                 cols = list(s.colours or [])
                 out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)], height_from="rules")
@@ -334,6 +343,38 @@ class StackHistory:
         self.seen_before = True
         self._diffs = {}
         return out
+
+    def _count(self, out: list[dict[str, Any]], new_stacks: list[_Stack], pending: list[tuple[int, _Stack]],
+               spent: list[str], taken: Mapping[str, int]) -> None:
+        """The table's count (:attr:`PawnRules.taken`): each colour's pawns that left the supply against those seen
+        put on. Decides the stacks that changed with the same colour on top (``pending``) where the count does, and
+        asks the known stacks of a colour whose pawn left the supply and was seen nowhere."""
+        for colour in {str(c) for c in taken} | {s.top for _, s in pending}:
+            left = int(taken.get(colour, 0)) - sum(1 for c in spent if c == colour)
+            mine = [(k, s) for k, s in pending if s.top == colour]
+            if left < 0:
+                continue                                # more seen put on than left the supply: asked as it is
+            if left == 0:
+                for k, s in mine:                       # every pawn that left is seen elsewhere: only touched
+                    cols = list(s.colours or [])
+                    out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)],
+                                  height_from="count")
+                    new_stacks[k].colours = cols
+            elif left == 1 and len(mine) == 1:
+                k, s = mine[0]                          # the one pawn left, the one stack changed: it grew
+                cols = list(s.colours or []) + [colour]
+                out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)], height_from="count")
+                new_stacks[k].colours = cols
+            elif not mine:
+                # a pawn left and no change seen: one whose lean cancels its step, on a stack topped by its colour
+                for k, res in enumerate(out):
+                    st = new_stacks[k]
+                    if (res.get("height_from") in ("history", "rules") and st.top == colour and st.colours
+                            and len(st.colours) < MAX_TRIBE):
+                        h = len(st.colours)
+                        res.update(ask=True, height=None, height_from=None, candidates=[h + 1, h] + [
+                            n for n in range(1, MAX_TRIBE + 1) if n not in (h, h + 1)])
+                        st.colours = None
 
     def tell(self, known: Mapping[tuple[int, int], Sequence[str]]) -> int:
         """What the game says now stands on some nodes (``known``: the reader's lattice node of the last frame read

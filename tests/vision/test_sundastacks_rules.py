@@ -139,3 +139,39 @@ def test_the_recognizer_reads_the_rules_from_the_game_and_keeps_the_phase_only_o
     assert rec._rules_for(SimpleNamespace(pieces=[0, 1, 2])).one_phase
     assert not rec._rules_for(SimpleNamespace(pieces=[0, 1, 2, 3])).one_phase    # a piece laid since the log
     assert not rec._rules_for(SimpleNamespace(pieces=[0, 1])).one_phase          # or one the reader missed
+
+
+def test_the_tables_count_decides_where_the_supply_is_counted():
+    # one red pawn left the supply, one red stack changed with red on top: it grew, for sure
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 1})
+    a, b = _touched(h, which=(0,))
+    assert (a["height"], a["colours"], a["ask"], a["height_from"]) == (2, ["red", "red"], False, "count")
+    assert (b["height"], b["height_from"]) == (1, "history")
+    # ... two changed: which one is not counted: both asked
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 1})
+    a, b = _touched(h)
+    assert a["ask"] and b["ask"]
+    # none left the supply: the changed stacks were only touched
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 0})
+    a, b = _touched(h)
+    assert (a["height"], a["height_from"], b["height"], b["height_from"]) == (1, "count", 1, "count")
+    # one left, seen put on as a new stack: the others only touched
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 1})
+    a, b, c = _touched(h, extra="red")
+    assert (a["height"], b["height"], c["height"]) == (1, 1, 1) and not (a["ask"] or b["ask"] or c["ask"])
+
+
+def test_a_pawn_that_left_the_supply_and_was_seen_nowhere_asks_every_stack_it_may_be_on():
+    # a red pawn whose lean cancels its step: no stack seen changed, but one red pawn left the supply
+    h = _known(tops=("red", "yellow"), heights=(2, 1))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 1})
+    a, b = _touched(h, which=())
+    assert a["ask"] and a["candidates"][:2] == [3, 2]
+    assert (b["height"], b["ask"]) == (1, False)              # yellow: nothing left its supply
+    # ... and stays asked (forgotten) until the game tells it
+    a, b = _touched(h, which=())
+    assert a["ask"]
