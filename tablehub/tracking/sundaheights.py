@@ -56,6 +56,17 @@ CHANGED_PIXELS = 3
 CHANGED_WIDE_PX = 9
 CHANGED_WIDE_NOISE = 5.3
 CHANGED_WIDE_PIXELS = 10
+#: ... or its shadow grew: a taller stack casts a longer shadow (any directed light), which darkens the ground round
+#: it where nothing else changes it. The signed differences (now darker: positive) averaged over SHADOW_BLUR_PX
+#: pixels, on the ground SHADOW_RING_MM from the stack's base, darker by more than SHADOW_NOISE times their own
+#: median on the ground (SHADOW_LEVEL of 255 at least) on SHADOW_PIXELS pixels (15 mm^2). Measured on the cancelled
+#: steps of tests/vision/test_sundastacks_change.py (a pawn of the top's colour whose lean puts its top where the old
+#: one lay): 248-491 such pixels, the largest darkening 22-29 levels; untouched stacks 0-12 pixels, at most 10.5
+SHADOW_RING_MM = (5.5, 14.0)
+SHADOW_BLUR_PX = 5
+SHADOW_NOISE = 5.0
+SHADOW_LEVEL = 3.0
+SHADOW_PIXELS = 60
 #: a stack's own ground may claim at most this many times the frame's noise (the lower quartile over its stacks): a
 #: stack grown a pawn casts a longer shadow over most of its own window (seen at `clean`: the median difference on
 #: the ground went from 0 to 7.4 levels and hid a third red pawn)
@@ -102,9 +113,10 @@ def stack_patch(frame: np.ndarray, to_image: Callable[[np.ndarray], np.ndarray],
     return Patch(img, dist <= PAWN_MM / 2 * 1.06 + 2.5)
 
 
-def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int] | None:
     """Two looks of a stack compared: the differences (3x3 blur, the largest channel), the same averaged over
-    CHANGED_WIDE_PX, the ground round the stack and where the stack can show; ``None`` when not comparable."""
+    CHANGED_WIDE_PX, the ground round the stack, where the stack can show, and how many pixels of the ground round it
+    got darker (:data:`SHADOW_PIXELS`: its shadow grew); ``None`` when not comparable."""
     import cv2
 
     if before.img.shape != now.img.shape:
@@ -119,7 +131,21 @@ def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.
     b = b * (ga / np.maximum(gb, 1.0))
     diff = cv2.blur(a, (3, 3)) - cv2.blur(b, (3, 3))
     wide = np.abs(cv2.blur(diff, (CHANGED_WIDE_PX, CHANGED_WIDE_PX))).max(axis=2)
-    return np.abs(diff).max(axis=2), wide, ground, before.mask | now.mask
+    return np.abs(diff).max(axis=2), wide, ground, before.mask | now.mask, _darkened(diff, ground)
+
+
+def _darkened(diff: np.ndarray, ground: np.ndarray) -> int:
+    """How many pixels of the ground :data:`SHADOW_RING_MM` from the window's middle (the stack's base) got darker
+    beyond the noise (``diff``: before less now, per channel, 3x3 blurred)."""
+    import cv2
+
+    sd = cv2.blur(np.ascontiguousarray(diff.mean(axis=2)), (SHADOW_BLUR_PX, SHADOW_BLUR_PX))
+    n_y, n_x = sd.shape
+    yy, xx = np.mgrid[0:n_y, 0:n_x]
+    r = np.hypot(xx + 0.5 - n_x / 2, yy + 0.5 - n_y / 2) / PATCH_PPM
+    ring = (r >= SHADOW_RING_MM[0]) & (r <= SHADOW_RING_MM[1]) & ground
+    noise = float(np.median(np.abs(sd[ground])))
+    return int((sd[ring] > max(SHADOW_LEVEL, SHADOW_NOISE * noise)).sum())
 
 
 def look_noise(before: Patch | None, now: Patch | None) -> tuple[float, float] | None:
@@ -131,10 +157,10 @@ def look_noise(before: Patch | None, now: Patch | None) -> tuple[float, float] |
     return _noise_of(_differences(before, now))
 
 
-def _noise_of(got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None) -> tuple[float, float] | None:
+def _noise_of(got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int] | None) -> tuple[float, float] | None:
     if got is None:
         return None
-    d, wide, ground, _ = got
+    d, wide, ground = got[:3]
     return float(np.median(d[ground])), float(np.median(wide[ground]))
 
 
@@ -148,13 +174,15 @@ def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | 
     return _changed_from(_differences(before, now), cap)
 
 
-def _changed_from(got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None,
+def _changed_from(got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int] | None,
                   cap: tuple[float, float] | None = None) -> bool:
     """:func:`changed` on the differences :func:`_differences` computed once (:meth:`StackHistory.update` measures
     the noise and the change of a stack on the same two patches)."""
     if got is None:
         return True
-    d, wide, ground, where = got
+    d, wide, ground, where, darkened = got
+    if darkened >= SHADOW_PIXELS:
+        return True
     noise, noise_wide = _noise_of(got)
     if cap is not None:
         noise, noise_wide = min(noise, cap[0]), min(noise_wide, cap[1])
