@@ -113,10 +113,12 @@ def stack_patch(frame: np.ndarray, to_image: Callable[[np.ndarray], np.ndarray],
     return Patch(img, dist <= PAWN_MM / 2 * 1.06 + 2.5)
 
 
-def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int] | None:
+def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int,
+                                                      tuple[float, float]] | None:
     """Two looks of a stack compared: the differences (3x3 blur, the largest channel), the same averaged over
-    CHANGED_WIDE_PX, the ground round the stack, where the stack can show, and how many pixels of the ground round it
-    got darker (:data:`SHADOW_PIXELS`: its shadow grew); ``None`` when not comparable."""
+    CHANGED_WIDE_PX, the ground round the stack, where the stack can show, how many pixels of the ground round it
+    got darker (:data:`SHADOW_PIXELS`: its shadow grew), and the noise on the ground (the medians of the first two
+    there); ``None`` when not comparable. Computed once per stack a frame (:meth:`StackHistory.update`)."""
     import cv2
 
     if before.img.shape != now.img.shape:
@@ -131,7 +133,26 @@ def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.
     b = b * (ga / np.maximum(gb, 1.0))
     diff = cv2.blur(a, (3, 3)) - cv2.blur(b, (3, 3))
     wide = np.abs(cv2.blur(diff, (CHANGED_WIDE_PX, CHANGED_WIDE_PX))).max(axis=2)
-    return np.abs(diff).max(axis=2), wide, ground, before.mask | now.mask, _darkened(diff, ground)
+    d = np.abs(diff).max(axis=2)
+    noise = (float(np.median(d[ground])), float(np.median(wide[ground])))
+    return d, wide, ground, before.mask | now.mask, _darkened(diff, ground), noise
+
+
+_RINGS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _ring(shape: tuple[int, int]) -> np.ndarray:
+    """The pixels of a window of ``shape`` :data:`SHADOW_RING_MM` from its middle (kept per shape)."""
+    got = _RINGS.get(shape)
+    if got is None:
+        n_y, n_x = shape
+        yy, xx = np.mgrid[0:n_y, 0:n_x]
+        r = np.hypot(xx + 0.5 - n_x / 2, yy + 0.5 - n_y / 2) / PATCH_PPM
+        got = _RINGS[shape] = (r >= SHADOW_RING_MM[0]) & (r <= SHADOW_RING_MM[1])
+        if len(_RINGS) > 64:
+            _RINGS.clear()
+            _RINGS[shape] = got
+    return got
 
 
 def _darkened(diff: np.ndarray, ground: np.ndarray) -> int:
@@ -140,10 +161,7 @@ def _darkened(diff: np.ndarray, ground: np.ndarray) -> int:
     import cv2
 
     sd = cv2.blur(np.ascontiguousarray(diff.mean(axis=2)), (SHADOW_BLUR_PX, SHADOW_BLUR_PX))
-    n_y, n_x = sd.shape
-    yy, xx = np.mgrid[0:n_y, 0:n_x]
-    r = np.hypot(xx + 0.5 - n_x / 2, yy + 0.5 - n_y / 2) / PATCH_PPM
-    ring = (r >= SHADOW_RING_MM[0]) & (r <= SHADOW_RING_MM[1]) & ground
+    ring = _ring(sd.shape) & ground
     noise = float(np.median(np.abs(sd[ground])))
     return int((sd[ring] > max(SHADOW_LEVEL, SHADOW_NOISE * noise)).sum())
 
@@ -157,11 +175,8 @@ def look_noise(before: Patch | None, now: Patch | None) -> tuple[float, float] |
     return _noise_of(_differences(before, now))
 
 
-def _noise_of(got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int] | None) -> tuple[float, float] | None:
-    if got is None:
-        return None
-    d, wide, ground = got[:3]
-    return float(np.median(d[ground])), float(np.median(wide[ground]))
+def _noise_of(got: tuple | None) -> tuple[float, float] | None:
+    return None if got is None else got[5]
 
 
 def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | None = None) -> bool:
@@ -174,16 +189,15 @@ def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | 
     return _changed_from(_differences(before, now), cap)
 
 
-def _changed_from(got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int] | None,
+def _changed_from(got: tuple | None,
                   cap: tuple[float, float] | None = None) -> bool:
     """:func:`changed` on the differences :func:`_differences` computed once (:meth:`StackHistory.update` measures
     the noise and the change of a stack on the same two patches)."""
     if got is None:
         return True
-    d, wide, ground, where, darkened = got
+    d, wide, ground, where, darkened, (noise, noise_wide) = got
     if darkened >= SHADOW_PIXELS:
         return True
-    noise, noise_wide = _noise_of(got)
     if cap is not None:
         noise, noise_wide = min(noise, cap[0]), min(noise_wide, cap[1])
     if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) >= CHANGED_PIXELS:
