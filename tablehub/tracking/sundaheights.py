@@ -49,7 +49,9 @@ CHANGED_LEVEL = 10.0
 CHANGED_PIXELS = 3
 #: ... or, a change spread over an area (a taller stack's longer shadow: a pawn of the top's colour whose lean cancels
 #: its step leaves the stack's own outline as it was), the same differences averaged over CHANGED_WIDE_PX pixels
-#: (4.5 mm) past CHANGED_WIDE_NOISE times their median on the ground, on CHANGED_WIDE_PIXELS of the whole window.
+#: (4.5 mm) past CHANGED_WIDE_NOISE times their median on the ground, on CHANGED_WIDE_PIXELS of the window where
+#: the stack shows or within SHADOW_RING_MM's outer radius of its base (counted on the whole window, a neighbour
+#: one side off grown a pawn made an untouched stack "changed": 50 pixels at `default`, tests' table 3).
 #: Measured (tests/vision/test_sundastacks_change.py's tables): untouched stacks' tenth largest 2.3-3.8 times the
 #: median at `hard`, up to 4.6 at `default` (the light's drift is not one gain on every colour); a cancelled step's
 #: 6.0-7.4 at `hard`, 11 at `default`. Thin margins both sides: see docs/sunda.md
@@ -138,20 +140,21 @@ def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.
     return d, wide, ground, before.mask | now.mask, _darkened(diff, ground), noise
 
 
-_RINGS: dict[tuple[int, int], np.ndarray] = {}
+_ZONES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
-def _ring(shape: tuple[int, int]) -> np.ndarray:
-    """The pixels of a window of ``shape`` :data:`SHADOW_RING_MM` from its middle (kept per shape)."""
-    got = _RINGS.get(shape)
+def _zones(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels of a window of ``shape`` :data:`SHADOW_RING_MM` from its middle (the stack's base), and those within
+    the ring's outer radius (kept per shape)."""
+    got = _ZONES.get(shape)
     if got is None:
         n_y, n_x = shape
         yy, xx = np.mgrid[0:n_y, 0:n_x]
         r = np.hypot(xx + 0.5 - n_x / 2, yy + 0.5 - n_y / 2) / PATCH_PPM
-        got = _RINGS[shape] = (r >= SHADOW_RING_MM[0]) & (r <= SHADOW_RING_MM[1])
-        if len(_RINGS) > 64:
-            _RINGS.clear()
-            _RINGS[shape] = got
+        got = ((r >= SHADOW_RING_MM[0]) & (r <= SHADOW_RING_MM[1]), r <= SHADOW_RING_MM[1])
+        if len(_ZONES) > 64:
+            _ZONES.clear()
+        _ZONES[shape] = got
     return got
 
 
@@ -161,7 +164,7 @@ def _darkened(diff: np.ndarray, ground: np.ndarray) -> int:
     import cv2
 
     sd = cv2.blur(np.ascontiguousarray(diff.mean(axis=2)), (SHADOW_BLUR_PX, SHADOW_BLUR_PX))
-    ring = _ring(sd.shape) & ground
+    ring = _zones(sd.shape)[0] & ground
     noise = float(np.median(np.abs(sd[ground])))
     return int((sd[ring] > max(SHADOW_LEVEL, SHADOW_NOISE * noise)).sum())
 
@@ -202,7 +205,10 @@ def _changed_from(got: tuple | None,
         noise, noise_wide = min(noise, cap[0]), min(noise_wide, cap[1])
     if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) >= CHANGED_PIXELS:
         return True
-    return int((wide > max(CHANGED_LEVEL / 2, CHANGED_WIDE_NOISE * noise_wide)).sum()) >= CHANGED_WIDE_PIXELS
+    # the wide change counted where the stack shows and within the shadow's reach of its base: a neighbour 30 mm off
+    # (one side of the lattice) grown a pawn changes the far part of this window (its longer shadow), not this stack
+    own = where | _zones(wide.shape)[1]
+    return int((wide[own] > max(CHANGED_LEVEL / 2, CHANGED_WIDE_NOISE * noise_wide)).sum()) >= CHANGED_WIDE_PIXELS
 
 
 def frame_noise_cap(noises: Sequence[tuple[float, float] | None]) -> tuple[float, float] | None:
