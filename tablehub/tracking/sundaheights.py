@@ -20,7 +20,15 @@ reader refits its lattice while the layout is small) and knows a height when:
 5. **a known stack changed with the same colour on top and its top moved out by one pawn's step**, where that step
    is measurable with the margin (:func:`step_decision`, far from the nadir).
 
-A look is "the same" within the noise measured on the ground round the stack in the same two frames (:func:`changed`).
+6. **the game's rules say it cannot have grown** (:class:`PawnRules`, told by ``SundaRecognizer.use_game``): a known
+   stack changed with the same colour on top where no pawn of that colour could be added (none left in its
+   player's supply, a tribe of five; and, when the frame shows exactly the pieces the log holds, not the colour of
+   the player whose phase it is, or that phase's one pawn already logged or seen put on elsewhere): only touched;
+7. **the table's count** (:attr:`PawnRules.taken`, where the supply is counted; the camera does not read it yet):
+   pawns of each colour that left the supply against those seen put on.
+
+A look is "the same" within the noise measured on the ground round the stack in the same two frames (:func:`changed`),
+and its shadow did not grow (the ground round its base no darker: a pawn whose lean cancels its step).
 Everything else is asked (``ask``, with the candidates the history leaves first): a known stack that changed with
 the same colour on top (a pawn of that colour put on it, or the stack only touched), a stack seen for the first
 time on a table already laid, one that vanished and came back, one more than five high. Where the frame's own
