@@ -189,7 +189,8 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
     turn at random), a still frame after each pawn read by the live recognizer (``SundaRecognizer``: incremental
     reads and the stacks' history). Between two frames the players log what the frame before showed, answering
     every asked height truthfully on the phone (``answers``): the recognizer is told the game's tribes as the
-    tracker tells it (``use_game``), the game being the table of the frame before.
+    tracker tells it (``use_game``), the game being the table of the frame before, in the phase of the player who puts
+    the frame's pawn on (``_phase_of``: the game's rules, ``PawnRules``, keep what that player could not have added).
 
     Counted for each pawn put on (the stack that changed in that frame): right by the frame alone, by the history,
     by the top's step, asked, wrong (sure and not the stack's); questions: every stack asked in every frame (the
