@@ -39,6 +39,8 @@ import argparse
 import copy
 import time
 
+from typing import Any
+
 import numpy as np
 
 from tablehub.games.sunda.playout import random_game
@@ -187,7 +189,8 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
     turn at random), a still frame after each pawn read by the live recognizer (``SundaRecognizer``: incremental
     reads and the stacks' history). Between two frames the players log what the frame before showed, answering
     every asked height truthfully on the phone (``answers``): the recognizer is told the game's tribes as the
-    tracker tells it (``use_game``), the game being the table of the frame before.
+    tracker tells it (``use_game``), the game being the table of the frame before, in the phase of the player who puts
+    the frame's pawn on (``_phase_of``: the game's rules, ``PawnRules``, keep what that player could not have added).
 
     Counted for each pawn put on (the stack that changed in that frame): right by the frame alone, by the history,
     by the top's step, asked, wrong (sure and not the stack's); questions: every stack asked in every frame (the
@@ -198,8 +201,9 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
     mat = Mat.default()
     names = [f"P{i + 1}" for i in range(players)]
     colours = {p: PAWN_COLOURS[i] for i, p in enumerate(names)}
-    tot = {"stacks": 0, "right": 0, "asked": 0, "wrong": 0, "history": 0, "camera": 0, "step": 0, "frames": 0,
-           "wrong_any": 0, "missing": 0, "put": 0, "put_camera": 0, "put_history": 0, "put_step": 0, "put_asked": 0,
+    tot = {"stacks": 0, "right": 0, "asked": 0, "wrong": 0, "history": 0, "camera": 0, "step": 0, "rules": 0,
+           "frames": 0, "wrong_any": 0, "missing": 0, "put": 0, "put_camera": 0, "put_history": 0, "put_step": 0,
+           "put_rules": 0, "put_asked": 0, "untouched_rules": 0,
            "put_wrong": 0, "put_missing": 0, "asked_untouched": 0, "told": 0}
     notes: list[str] = []
     for i in range(tables):
@@ -228,6 +232,7 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
                 logged = steps[j - 1] if j else [0] * len(final)
                 game.tribes = {(t["q"], t["r"]): [names.index(p) for p in t["pawns"][:n]]
                                for t, n in zip(final, logged) if n}
+                _phase_of(game, final[order[j - 1]]["pawns"][step[order[j - 1]] - 1] if j else None, names)
                 recognizer.use_game(game)
             now = copy.copy(scene)
             now.position = dict(scene.position)
@@ -258,6 +263,8 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
                     tot[key] += 1
                 elif t["ask"]:
                     tot["asked_untouched"] += 1
+                elif t.get("height_from") == "rules":
+                    tot["untouched_rules"] += 1
                 if last:
                     tot["stacks"] += 1
                     if t["ask"]:
@@ -270,10 +277,22 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
     return {"tot": tot, "notes": notes}
 
 
+def _phase_of(game: Any, placer: str | None, names: list[str]) -> None:
+    """The log's phase before a tracked frame, as the game would hold it: the player who puts the frame's pawn on is
+    the one whose phase it is, a piece of that phase laid (all are, before the pawns), no claim yet, no challenge
+    waiting; each player's supply is the rule book's pawns less those the log holds on the table."""
+    from tablehub.games.sunda.engine import PAWNS
+
+    game.current = names.index(placer) if placer is not None else 0
+    game.claim, game.claim_at, game.pending, game.in_turn = None, None, None, 1
+    on_table = [sum(1 for v in game.tribes.values() for p in v if p == i) for i in range(len(names))]
+    game.supply = [PAWNS[len(names)] - n for n in on_table]
+
+
 def tracked_line(tt: dict, tables: int) -> tuple[float, str]:
     """The tracked heights' figures (``run_tracked``'s totals) as printed: the share right of the pawns put on, and
     the lines."""
-    right = tt["put_camera"] + tt["put_history"] + tt["put_step"]
+    right = tt["put_camera"] + tt["put_history"] + tt["put_step"] + tt["put_rules"]
     pct = _pct(right, tt["put"])
     questions = tt["put_asked"] + tt["asked_untouched"]
     return pct, (f"  tribe heights, tracked  {tt['put']} pawns put on, one still frame after each, on {tables} "
@@ -282,9 +301,11 @@ def tracked_line(tt: dict, tables: int) -> tuple[float, str]:
                  f"{tt['put_missing']} ({pct:.1f} % right; target >= 98, none wrong)\n"
                  f"                          questions {questions} ({questions / max(tables, 1):.1f} a game: "
                  f"{tt['put_asked']} on the pawn put on, {tt['asked_untouched']} on stacks untouched), each answered "
-                 f"truthfully; sure but wrong in any of {tt['frames']} frames: {tt['wrong_any']}\n"
+                 f"truthfully; sure but wrong in any of {tt['frames']} frames: {tt['wrong_any']}; untouched stacks "
+                 f"seen changed and kept by the game's rules: {tt['untouched_rules']}\n"
                  f"                          last frame: right {tt['right']} ({tt['history']} history, {tt['camera']} "
-                 f"frame, {tt['step']} step), asked {tt['asked']}, wrong {tt['wrong']} of {tt['stacks']}")
+                 f"frame, {tt['step']} step, {tt['rules']} rules), asked {tt['asked']}, wrong {tt['wrong']} of "
+                 f"{tt['stacks']}")
 
 
 def _pct(a: int, b: int) -> float:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..i18n import T
 from .layoutmoves import LayoutSeen
-from .sundaheights import StackHistory, stack_patch
+from .sundaheights import PawnRules, StackHistory, stack_patch
 
 
 #: while the table holds fewer pieces than this, each still frame is read from scratch: the lattice fitted to
@@ -33,6 +33,7 @@ class SundaRecognizer:
         self._pawns_of: tuple[int, Any] | None = None   # the game's pawns on the table and last challenge (use_game)
         self._tribes_of: dict[Any, list[int]] | None = None  # the game's tribes when last told (tell_heights)
         self._pieces_seen: list[dict[str, Any]] | None = None  # the last frame's pieces (its lattice: tell_heights)
+        self._rules: tuple[PawnRules, int] | None = None   # what the log allows, and the pieces it holds (pawn_rules)
 
     def __call__(self, frame: np.ndarray) -> LayoutSeen:
         try:
@@ -78,6 +79,7 @@ class SundaRecognizer:
                                            getattr(t, "parallax_per_pawn_mm", 3.0)))
         else:
             patches = [None] * len(tribes)
+        self.heights.rules = self._rules_for(reading)
         return self.heights.update([t.to_dict() for t in tribes], [t.mat_mm for t in tribes], patches,
                                    [getattr(t, "measure", None) for t in tribes])
 
@@ -87,6 +89,7 @@ class SundaRecognizer:
         taken again only when it is another set. The tribes logged since the last read tell the history their
         heights (:meth:`tell_heights`)."""
         self.tell_heights(game)
+        self._rules = self.pawn_rules(game)
         tribes = getattr(game, "tribes", None)
         if isinstance(tribes, dict):
             # a pawn can leave the table only by a challenge (its dice entered on the phone) or an undo: the stacks
@@ -101,6 +104,37 @@ class SundaRecognizer:
             return
         self.reader.use_set([p.ring for p in pieces])
         self._set_of = pieces
+
+    def pawn_rules(self, game: Any) -> tuple[PawnRules, int] | None:
+        """What the game's log allows to be added to the stacks before the next frame (``PawnRules``: each colour's
+        pawns left in supply, and the colour of the player who may still put a pawn on in the log's phase) and how
+        many pieces the log holds; ``None`` when the game does not say (no supply, no colours)."""
+        supply = getattr(game, "supply", None)
+        adapter = getattr(game, "layout_moves", None)
+        if supply is None or adapter is None:
+            return None
+        try:
+            colours = adapter.colours(game)
+            left = {colours[i]: int(n) for i, n in enumerate(supply) if i < len(colours)}
+            current = int(game.current)
+            open_claim = (getattr(game, "pending", None) is None and getattr(game, "claim", None) is None
+                          and int(getattr(game, "in_turn", 0)) >= 1 and int(supply[current]) > 0)
+            may = frozenset({colours[current]}) if open_claim and current < len(colours) else frozenset()
+            placed = len(game.board.placed)
+        except Exception:   # a game that does not say: the history asks as before
+            return None
+        return PawnRules(pawns_left=left, may_add=may, one_phase=True), placed
+
+    def _rules_for(self, reading: Any) -> PawnRules | None:
+        """The rules told before this read (:meth:`pawn_rules`), their phase part (only the colour that may be added,
+        one pawn at most) kept only when this frame shows exactly the pieces the log holds: a piece laid since (or
+        one the reader misses or reads where none lies) may have opened a phase the log does not know."""
+        if self._rules is None:
+            return None
+        rules, placed = self._rules
+        if len(reading.pieces) == placed:
+            return rules
+        return PawnRules(pawns_left=rules.pawns_left, may_add=rules.may_add, one_phase=False)
 
     def tell_heights(self, game: Any) -> int:
         """Feed the game's knowledge back to the stacks' history: every tribe the log grew since the last call (a
@@ -145,3 +179,4 @@ class SundaRecognizer:
         self.heights.reset()
         self._pawns_of = None
         self._tribes_of = None
+        self._rules = None

@@ -20,7 +20,15 @@ reader refits its lattice while the layout is small) and knows a height when:
 5. **a known stack changed with the same colour on top and its top moved out by one pawn's step**, where that step
    is measurable with the margin (:func:`step_decision`, far from the nadir).
 
-A look is "the same" within the noise measured on the ground round the stack in the same two frames (:func:`changed`).
+6. **the game's rules say it cannot have grown** (:class:`PawnRules`, told by ``SundaRecognizer.use_game``): a known
+   stack changed with the same colour on top where no pawn of that colour could be added (none left in its
+   player's supply, a tribe of five; and, when the frame shows exactly the pieces the log holds, not the colour of
+   the player whose phase it is, or that phase's one pawn already logged or seen put on elsewhere): only touched;
+7. **the table's count** (:attr:`PawnRules.taken`, where the supply is counted; the camera does not read it yet):
+   pawns of each colour that left the supply against those seen put on.
+
+A look is "the same" within the noise measured on the ground round the stack in the same two frames (:func:`changed`),
+and its shadow did not grow (the ground round its base no darker: a pawn whose lean cancels its step).
 Everything else is asked (``ask``, with the candidates the history leaves first): a known stack that changed with
 the same colour on top (a pawn of that colour put on it, or the stack only touched), a stack seen for the first
 time on a table already laid, one that vanished and came back, one more than five high. Where the frame's own
@@ -49,13 +57,26 @@ CHANGED_LEVEL = 10.0
 CHANGED_PIXELS = 3
 #: ... or, a change spread over an area (a taller stack's longer shadow: a pawn of the top's colour whose lean cancels
 #: its step leaves the stack's own outline as it was), the same differences averaged over CHANGED_WIDE_PX pixels
-#: (4.5 mm) past CHANGED_WIDE_NOISE times their median on the ground, on CHANGED_WIDE_PIXELS of the whole window.
+#: (4.5 mm) past CHANGED_WIDE_NOISE times their median on the ground, on CHANGED_WIDE_PIXELS of the window where
+#: the stack shows or within SHADOW_RING_MM's outer radius of its base (counted on the whole window, a neighbour
+#: one side off grown a pawn made an untouched stack "changed": 50 pixels at `default`, tests' table 3).
 #: Measured (tests/vision/test_sundastacks_change.py's tables): untouched stacks' tenth largest 2.3-3.8 times the
 #: median at `hard`, up to 4.6 at `default` (the light's drift is not one gain on every colour); a cancelled step's
 #: 6.0-7.4 at `hard`, 11 at `default`. Thin margins both sides: see docs/sunda.md
 CHANGED_WIDE_PX = 9
 CHANGED_WIDE_NOISE = 5.3
 CHANGED_WIDE_PIXELS = 10
+#: ... or its shadow grew: a taller stack casts a longer shadow (any directed light), which darkens the ground round
+#: it where nothing else changes it. The signed differences (now darker: positive) averaged over SHADOW_BLUR_PX
+#: pixels, on the ground SHADOW_RING_MM from the stack's base, darker by more than SHADOW_NOISE times their own
+#: median on the ground (SHADOW_LEVEL of 255 at least) on SHADOW_PIXELS pixels (15 mm^2). Measured on the cancelled
+#: steps of tests/vision/test_sundastacks_change.py (a pawn of the top's colour whose lean puts its top where the old
+#: one lay): 248-491 such pixels, the largest darkening 22-29 levels; untouched stacks 0-12 pixels, at most 10.5
+SHADOW_RING_MM = (5.5, 14.0)
+SHADOW_BLUR_PX = 5
+SHADOW_NOISE = 5.0
+SHADOW_LEVEL = 3.0
+SHADOW_PIXELS = 60
 #: a stack's own ground may claim at most this many times the frame's noise (the lower quartile over its stacks): a
 #: stack grown a pawn casts a longer shadow over most of its own window (seen at `clean`: the median difference on
 #: the ground went from 0 to 7.4 levels and hid a third red pawn)
@@ -102,9 +123,12 @@ def stack_patch(frame: np.ndarray, to_image: Callable[[np.ndarray], np.ndarray],
     return Patch(img, dist <= PAWN_MM / 2 * 1.06 + 2.5)
 
 
-def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int,
+                                                      tuple[float, float]] | None:
     """Two looks of a stack compared: the differences (3x3 blur, the largest channel), the same averaged over
-    CHANGED_WIDE_PX, the ground round the stack and where the stack can show; ``None`` when not comparable."""
+    CHANGED_WIDE_PX, the ground round the stack, where the stack can show, how many pixels of the ground round it
+    got darker (:data:`SHADOW_PIXELS`: its shadow grew), and the noise on the ground (the medians of the first two
+    there); ``None`` when not comparable. Computed once per stack a frame (:meth:`StackHistory.update`)."""
     import cv2
 
     if before.img.shape != now.img.shape:
@@ -119,7 +143,38 @@ def _differences(before: Patch, now: Patch) -> tuple[np.ndarray, np.ndarray, np.
     b = b * (ga / np.maximum(gb, 1.0))
     diff = cv2.blur(a, (3, 3)) - cv2.blur(b, (3, 3))
     wide = np.abs(cv2.blur(diff, (CHANGED_WIDE_PX, CHANGED_WIDE_PX))).max(axis=2)
-    return np.abs(diff).max(axis=2), wide, ground, before.mask | now.mask
+    d = np.abs(diff).max(axis=2)
+    noise = (float(np.median(d[ground])), float(np.median(wide[ground])))
+    return d, wide, ground, before.mask | now.mask, _darkened(diff, ground), noise
+
+
+_ZONES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _zones(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels of a window of ``shape`` :data:`SHADOW_RING_MM` from its middle (the stack's base), and those within
+    the ring's outer radius (kept per shape)."""
+    got = _ZONES.get(shape)
+    if got is None:
+        n_y, n_x = shape
+        yy, xx = np.mgrid[0:n_y, 0:n_x]
+        r = np.hypot(xx + 0.5 - n_x / 2, yy + 0.5 - n_y / 2) / PATCH_PPM
+        got = ((r >= SHADOW_RING_MM[0]) & (r <= SHADOW_RING_MM[1]), r <= SHADOW_RING_MM[1])
+        if len(_ZONES) > 64:
+            _ZONES.clear()
+        _ZONES[shape] = got
+    return got
+
+
+def _darkened(diff: np.ndarray, ground: np.ndarray) -> int:
+    """How many pixels of the ground :data:`SHADOW_RING_MM` from the window's middle (the stack's base) got darker
+    beyond the noise (``diff``: before less now, per channel, 3x3 blurred)."""
+    import cv2
+
+    sd = cv2.blur(np.ascontiguousarray(diff.mean(axis=2)), (SHADOW_BLUR_PX, SHADOW_BLUR_PX))
+    ring = _zones(sd.shape)[0] & ground
+    noise = float(np.median(np.abs(sd[ground])))
+    return int((sd[ring] > max(SHADOW_LEVEL, SHADOW_NOISE * noise)).sum())
 
 
 def look_noise(before: Patch | None, now: Patch | None) -> tuple[float, float] | None:
@@ -128,11 +183,11 @@ def look_noise(before: Patch | None, now: Patch | None) -> tuple[float, float] |
     a stack grown a pawn casts a longer shadow over much of its own window, which would pass for noise)."""
     if before is None or now is None:
         return None
-    got = _differences(before, now)
-    if got is None:
-        return None
-    d, wide, ground, _ = got
-    return float(np.median(d[ground])), float(np.median(wide[ground]))
+    return _noise_of(_differences(before, now))
+
+
+def _noise_of(got: tuple | None) -> tuple[float, float] | None:
+    return None if got is None else got[5]
 
 
 def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | None = None) -> bool:
@@ -142,16 +197,26 @@ def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | 
     quartile of every stack's)."""
     if before is None or now is None:
         return True
-    got = _differences(before, now)
+    return _changed_from(_differences(before, now), cap)
+
+
+def _changed_from(got: tuple | None,
+                  cap: tuple[float, float] | None = None) -> bool:
+    """:func:`changed` on the differences :func:`_differences` computed once (:meth:`StackHistory.update` measures
+    the noise and the change of a stack on the same two patches)."""
     if got is None:
         return True
-    d, wide, ground, where = got
-    noise, noise_wide = float(np.median(d[ground])), float(np.median(wide[ground]))
+    d, wide, ground, where, darkened, (noise, noise_wide) = got
+    if darkened >= SHADOW_PIXELS:
+        return True
     if cap is not None:
         noise, noise_wide = min(noise, cap[0]), min(noise_wide, cap[1])
     if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) >= CHANGED_PIXELS:
         return True
-    return int((wide > max(CHANGED_LEVEL / 2, CHANGED_WIDE_NOISE * noise_wide)).sum()) >= CHANGED_WIDE_PIXELS
+    # the wide change counted where the stack shows and within the shadow's reach of its base: a neighbour 30 mm off
+    # (one side of the lattice) grown a pawn changes the far part of this window (its longer shadow), not this stack
+    own = where | _zones(wide.shape)[1]
+    return int((wide[own] > max(CHANGED_LEVEL / 2, CHANGED_WIDE_NOISE * noise_wide)).sum()) >= CHANGED_WIDE_PIXELS
 
 
 def frame_noise_cap(noises: Sequence[tuple[float, float] | None]) -> tuple[float, float] | None:
@@ -163,6 +228,45 @@ def frame_noise_cap(noises: Sequence[tuple[float, float] | None]) -> tuple[float
     arr = np.asarray(got, np.float64)
     q = np.percentile(arr, 25, axis=0)
     return float(NOISE_CAP * q[0]), float(NOISE_CAP * q[1])
+
+
+@dataclass(frozen=True)
+class PawnRules:
+    """What the game's log allows to be added to the stacks before the next frame read (the rule book: a pawn comes
+    only from its player's supply, is put on only in that player's phase after a piece formed a node, one a phase,
+    never on a tribe of five; pawns leave the table only by a challenge or an undo, which make the stacks suspect).
+    Told by ``SundaRecognizer.use_game`` before each read, and switched to ``one_phase`` by the recognizer only when
+    the frame shows exactly the pieces the log holds (no piece laid since: no phase the log does not know).
+
+    - ``pawns_left``: each colour's pawns in its player's supply (the log's): none left, none can be added;
+    - ``may_add``: the colours whose player may still put a pawn on in the log's phase (empty: the phase's claim is
+      spent, a challenge waits, or no piece was laid yet); used only with ``one_phase``;
+    - ``one_phase``: no piece was laid since the log (the frame's pieces are the log's), so only ``may_add`` may
+      grow, and by one pawn at most (:attr:`one_pawn`);
+    - ``taken``: how many pawns of each colour left the supply since the log, where the supply is counted (the
+      table's count: supply and nodes against the frame). With it, a colour whose pawns left are all seen put on
+      (new stacks, tops turned to it) leaves its other changed stacks touched; one pawn left and not seen, and
+      exactly one stack of that colour changed with it on top: that stack grew, for sure; one left and no such
+      change seen (a pawn whose lean cancels its step): every stack it may have gone on is asked. ``None``: the
+      supply is not counted (the camera does not read it yet: the live loop leaves it ``None``)."""
+
+    pawns_left: Mapping[str, int] = field(default_factory=dict)
+    may_add: frozenset = frozenset()
+    one_phase: bool = False
+    taken: Mapping[str, int] | None = None
+
+    @property
+    def one_pawn(self) -> bool:
+        """At most one pawn can have been added since the log (one phase, one claim)."""
+        return self.one_phase
+
+    def may_grow(self, colour: str, h: int) -> bool:
+        """Whether a stack of ``h`` pawns topped by ``colour`` can have been given a pawn of ``colour``."""
+        if h >= MAX_TRIBE:
+            return False
+        if self.pawns_left.get(colour, 1) <= 0:
+            return False
+        return not self.one_phase or colour in self.may_add
 
 
 @dataclass
@@ -186,6 +290,9 @@ class StackHistory:
     ghosts: list[np.ndarray] = field(default_factory=list)    # where a stack once stood and vanished
     seen_before: bool = False       # a still frame was read before this one (the table's spots seen bare or not)
     _cap: tuple[float, float] | None = None   # this frame's noise cap (frame_noise_cap)
+    #: what the game's log allows to be added before the next frame read (SundaRecognizer.use_game); None: anything
+    rules: "PawnRules | None" = None
+    _diffs: dict = field(default_factory=dict)  # this frame's differences, by (before, now) patch (update)
 
     def reset(self) -> None:
         self.stacks, self.ghosts, self.seen_before = [], [], False
@@ -219,18 +326,30 @@ class StackHistory:
         """``tribes``: the reading's tribes (``TribeReading.to_dict``), ``at_mm`` their bases on the mat, ``patches``
         their looks. Returns the tribes with ``height``, ``colours``, ``ask``, ``candidates`` from the history where
         it knows them, and ``height_from``: ``"camera"`` (the frame's own measure), ``"history"``, ``"step"`` (a pawn
-        of the top's colour seen put on by how far the top moved since the frame before: :func:`step_decision`), or
-        ``None`` (asked). ``measures``: each tribe's outline measured in this frame (``StackMeasure`` or ``None``)."""
+        of the top's colour seen put on by how far the top moved since the frame before: :func:`step_decision`),
+        ``"rules"`` (a stack that changed but cannot have grown: :class:`PawnRules`), or ``None`` (asked).
+        ``measures``: each tribe's outline measured in this frame (``StackMeasure`` or ``None``)."""
         measures = list(measures) if measures is not None else [None] * len(tribes)
         old = list(self.stacks)
         used: set[int] = set()
         new_stacks: list[_Stack] = []
         out = []
         noises = []
+        self._diffs = {}
         for at, patch in zip(at_mm, patches):
             near = [s for s in old if float(np.linalg.norm(s.at - np.asarray(at, np.float64))) <= MATCH_MM]
-            noises.append(look_noise(near[0].patch, patch) if len(near) == 1 else None)
+            if len(near) == 1 and near[0].patch is not None and patch is not None:
+                # computed once: the noise here and the change in _known compare the same two patches
+                got = self._diffs[(id(near[0].patch), id(patch))] = _differences(near[0].patch, patch)
+                noises.append(_noise_of(got))
+            else:
+                noises.append(None)
         self._cap = frame_noise_cap(noises)
+        # the game's count (PawnRules.one_pawn): a pawn seen put on for sure (a new stack, or a top turned to the
+        # colour that may be added) is the one pawn this frame may hold; the stacks that changed with the same colour
+        # on top are then only touched
+        pending: list[tuple[int, _Stack]] = []
+        spent: list[str] = []
         for t, at, patch, meas in zip(tribes, at_mm, patches, measures):
             at = np.asarray(at, np.float64)
             best, bi = MATCH_MM, -1
@@ -238,9 +357,11 @@ class StackHistory:
                 d = float(np.linalg.norm(s.at - at))
                 if i not in used and d <= best:
                     best, bi = d, i
-            known, ask_first, by_step = self._known(t, old[bi] if bi >= 0 else None, at, patch, meas)
+            known, ask_first, how = self._known(t, old[bi] if bi >= 0 else None, at, patch, meas)
             if bi >= 0:
                 used.add(bi)
+            if how in ("new", "top"):
+                spent.append(str(t.get("top")))
             res = dict(t)
             res["at_mm"] = [round(float(at[0]), 1), round(float(at[1]), 1)]
             sure_cam = not t.get("ask") and t.get("height") is not None and None not in (t.get("colours") or [None])
@@ -256,18 +377,60 @@ class StackHistory:
                     known = cam
             elif known is not None:
                 res.update(height=len(known), colours=list(known), ask=False, candidates=[len(known)],
-                           height_from="step" if by_step else "history")
+                           height_from={"step": "step", "rules": "rules"}.get(how, "history"))
             else:
                 res.update(height_from=None, candidates=_order(t.get("candidates") or [], ask_first))
+                if how == "touched?":
+                    pending.append((len(out), old[bi]))
             suspect = bi >= 0 and old[bi].suspect and known is not None
             qr = (int(t["q"]), int(t["r"])) if "q" in t and "r" in t else None
             anchor = old[bi].anchor if bi >= 0 and old[bi].anchor is not None else at
             new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor))
             out.append(res)
+        if self.rules is not None and self.rules.taken is not None:
+            self._count(out, new_stacks, pending, spent, self.rules.taken)
+        elif self.rules is not None and self.rules.one_pawn and len(spent) == 1 and spent[0] in self.rules.may_add:
+            for k, s in pending:
+                cols = list(s.colours or [])
+                out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)], height_from="rules")
+                new_stacks[k].colours = cols
         self.ghosts += [s.at for i, s in enumerate(old) if i not in used]
         self.stacks = new_stacks
         self.seen_before = True
+        self._diffs = {}
         return out
+
+    def _count(self, out: list[dict[str, Any]], new_stacks: list[_Stack], pending: list[tuple[int, _Stack]],
+               spent: list[str], taken: Mapping[str, int]) -> None:
+        """The table's count (:attr:`PawnRules.taken`): each colour's pawns that left the supply against those seen
+        put on. Decides the stacks that changed with the same colour on top (``pending``) where the count does, and
+        asks the known stacks of a colour whose pawn left the supply and was seen nowhere."""
+        for colour in {str(c) for c in taken} | {s.top for _, s in pending}:
+            left = int(taken.get(colour, 0)) - sum(1 for c in spent if c == colour)
+            mine = [(k, s) for k, s in pending if s.top == colour]
+            if left < 0:
+                continue                                # more seen put on than left the supply: asked as it is
+            if left == 0:
+                for k, s in mine:                       # every pawn that left is seen elsewhere: only touched
+                    cols = list(s.colours or [])
+                    out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)],
+                                  height_from="count")
+                    new_stacks[k].colours = cols
+            elif left == 1 and len(mine) == 1:
+                k, s = mine[0]                          # the one pawn left, the one stack changed: it grew
+                cols = list(s.colours or []) + [colour]
+                out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)], height_from="count")
+                new_stacks[k].colours = cols
+            elif not mine:
+                # a pawn left and no change seen: one whose lean cancels its step, on a stack topped by its colour
+                for k, res in enumerate(out):
+                    st = new_stacks[k]
+                    if (res.get("height_from") in ("history", "rules") and st.top == colour and st.colours
+                            and len(st.colours) < MAX_TRIBE):
+                        h = len(st.colours)
+                        res.update(ask=True, height=None, height_from=None, candidates=[h + 1, h] + [
+                            n for n in range(1, MAX_TRIBE + 1) if n not in (h, h + 1)])
+                        st.colours = None
 
     def tell(self, known: Mapping[tuple[int, int], Sequence[str]]) -> int:
         """What the game says now stands on some nodes (``known``: the reader's lattice node of the last frame read
@@ -297,31 +460,35 @@ class StackHistory:
         return told
 
     def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None, meas: Any = None
-               ) -> tuple[list[str] | None, list[int], bool]:
-        """What the history knows of this stack's pawns (bottom to top), the heights to offer first when not, and
-        whether the top's step told it (:func:`step_decision`)."""
+               ) -> tuple[list[str] | None, list[int], str]:
+        """What the history knows of this stack's pawns (bottom to top), the heights to offer first when not, and how:
+        ``"history"``, ``"new"`` (a new stack: one pawn), ``"top"`` (a pawn of another colour on top), ``"step"``
+        (:func:`step_decision`), ``"rules"`` (it changed but cannot have grown: :class:`PawnRules`), ``"touched?"``
+        (asked: changed with the same colour on top, a pawn the rules allow or only touched), ``""`` (asked)."""
         top = str(t.get("top"))
         if s is None:
             ghost = any(float(np.linalg.norm(g - at)) <= MATCH_MM for g in self.ghosts)
             if self.seen_before and not ghost:
-                return [top], [], False         # a new stack where the previous frame showed none: one pawn
-            return None, [], False
+                return [top], [], "new"         # a new stack where the previous frame showed none: one pawn
+            return None, [], ""
         if s.colours is None:
-            return None, [], False
+            return None, [], ""
         h = len(s.colours)
-        same_look = not changed(s.patch, patch, self._cap)
+        got = self._diffs.get((id(s.patch), id(patch))) if s.patch is not None and patch is not None else None
+        same_look = not (_changed_from(got, self._cap) if got is not None else changed(s.patch, patch, self._cap))
         if same_look and top == s.colours[-1]:
-            return list(s.colours), [], False   # the same look: what it was
+            return list(s.colours), [], "history"   # the same look: what it was
         if same_look:
-            return None, [h, h + 1], False      # the same look read with another top: the frame or the look is wrong
+            return None, [h, h + 1], ""         # the same look read with another top: the frame or the look is wrong
         if s.suspect:
-            return None, [h + 1, h, h - 1], False
+            return None, [h + 1, h, h - 1], ""
         if top != s.colours[-1]:
-            return (s.colours + [top], [], False) if h < MAX_TRIBE else (None, [], False)   # one pawn of that colour
+            return (s.colours + [top], [], "top") if h < MAX_TRIBE else (None, [], "")   # one pawn of that colour
+        if self.rules is not None and not self.rules.may_grow(top, h):
+            return list(s.colours), [], "rules"     # changed, the same colour on top, and no pawn could be added
         if h < MAX_TRIBE and step_decision(s.measure, meas, h) == h + 1:
-            return s.colours + [top], [], True  # the top moved out by one pawn's step: a pawn of that colour
-        return None, [h + 1, h], False          # changed, the same colour on top: a pawn more, or only touched
-
+            return s.colours + [top], [], "step"    # the top moved out by one pawn's step: a pawn of that colour
+        return None, [h + 1, h], "touched?"     # changed, the same colour on top: a pawn more, or only touched
 
 def step_decision(before: Any, now: Any, h: int) -> int | None:
     """``h + 1`` when a stack of ``h`` pawns whose look changed with the same colour on top was seen to grow by one

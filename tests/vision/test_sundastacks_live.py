@@ -31,7 +31,8 @@ def _at(tribes: list[dict], truth_stack: dict) -> dict:
 def built():
     """Frames of one table: bare; A = P1; A = P1 P2; A and B = P1; B = P1 P1 (the same colour on top); the same
     again once the players logged it (the phone's answer); B = P1 P1 P2. Before each frame the recognizer is told
-    the game as logged: the table of the frame before (``use_game``, as the tracker tells it)."""
+    the game as logged: the table of the frame before (``use_game``, as the tracker tells it), in the phase of the
+    player who puts the frame's pawn on (frame 5 adds none: P1's phase with its pawn logged)."""
     rng = np.random.default_rng(5)
     game = random_game(2, 5, options={"tribes": True})
     pos = position_of(game, outlines=True)["position"]
@@ -47,10 +48,15 @@ def built():
     steps = [[], [(qa, ra, ["P1"])], [(qa, ra, ["P1", "P2"])], [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1"])],
              [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1", "P1"])], [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1", "P1"])],
              [(qa, ra, ["P1", "P2"]), (qb, rb, ["P1", "P1", "P2"])]]
+    # whose phase each frame is in, and whether its one pawn is logged already (the game's rules: PawnRules)
+    phases = [(0, "pawn"), (0, None), (1, None), (0, None), (0, None), (0, "pawn"), (1, None)]
     out = []
     for k, step in enumerate(steps):
         logged = steps[k - 1] if k else []
         game.tribes = {(q, r): [int(p[1]) - 1 for p in pawns] for q, r, pawns in logged}
+        game.current, game.claim = phases[k]
+        game.pending, game.in_turn = None, 1
+        game.supply = [24 - sum(p == i for v in game.tribes.values() for p in v) for i in (0, 1)]
         recognizer.use_game(game)
         now = copy.copy(scene)
         now.position = {**scene.position, "tribes": [{"q": q, "r": r, "pawns": p} for q, r, p in step]}

@@ -1,0 +1,177 @@
+"""What the game's log allows (tablehub/tracking/sundaheights.py, ``PawnRules``; sundacam.py, ``pawn_rules``): a stack
+that changed with the same colour on top is only touched where no pawn of that colour could have been added (no pawn
+left in its player's supply, a tribe of five, not that player's phase, or the phase's one pawn seen put on
+elsewhere); asked wherever one could."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+
+from tablehub.tracking.sundaheights import PawnRules, Patch, StackHistory
+
+A, B, C = (200.0, 300.0), (260.0, 300.0), (320.0, 300.0)
+RED, YELLOW = (40, 40, 200), (40, 200, 230)
+
+
+def _patch(shift_px: float = 0.0, top=RED) -> Patch:
+    img = np.zeros((60, 60, 3), np.float32)
+    img[:] = (78, 158, 118)
+    cv2.circle(img, (int(round((30 + shift_px) * 16)), 30 * 16), 10 * 16, top, -1, cv2.LINE_AA, 4)
+    yy, xx = np.mgrid[0:60, 0:60]
+    return Patch(img, (xx - 30) ** 2 + (yy - 30) ** 2 <= 16 ** 2)
+
+
+def _tribe(top: str, q: int) -> dict:
+    return {"q": q, "r": 0, "top": top, "colours": [top], "height": None, "ask": True, "candidates": [1, 2, 3, 4, 5]}
+
+
+def _known(tops=("red", "yellow"), heights=(1, 1)) -> StackHistory:
+    """A history that knows a red stack at A and a yellow one at B (of ``heights`` pawns)."""
+    h = StackHistory()
+    h.update([], [], [])
+    h.update([_tribe(t, k) for k, t in enumerate(tops)], [A, B][:len(tops)],
+             [_patch(top=RED if t == "red" else YELLOW) for t in tops])
+    for s, n in zip(h.stacks, heights):
+        s.colours = [s.top] * n
+    return h
+
+
+def _touched(h: StackHistory, which=(0, 1), extra=None) -> list[dict]:
+    """Both stacks (``which``) seen changed with the same colour on top; ``extra``: a new stack at C."""
+    tops = [s.top for s in h.stacks]
+    tribes = [_tribe(t, k) for k, t in enumerate(tops)]
+    patches = [_patch(shift_px=1.5 if k in which else 0.0, top=RED if t == "red" else YELLOW)
+               for k, t in enumerate(tops)]
+    at = [A, B]
+    if extra:
+        tribes.append(_tribe(extra, 7))
+        patches.append(_patch(top=RED if extra == "red" else YELLOW))
+        at.append(C)
+    return h.update(tribes, at, patches)
+
+
+def test_without_the_games_rules_a_changed_stack_with_the_same_top_is_asked():
+    a, b = _touched(_known())
+    assert a["ask"] and b["ask"]
+
+
+def test_a_colour_whose_player_has_no_pawn_left_cannot_have_grown():
+    h = _known()
+    h.rules = PawnRules(pawns_left={"red": 0, "yellow": 3})
+    a, b = _touched(h)
+    assert (a["height"], a["ask"], a["height_from"]) == (1, False, "rules")
+    assert b["ask"]                                           # yellow has pawns left: a pawn more, or touched
+
+
+def test_a_tribe_of_five_cannot_grow():
+    h = _known(heights=(5, 2))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9})
+    a, b = _touched(h)
+    assert (a["height"], a["colours"], a["height_from"]) == (5, ["red"] * 5, "rules")
+    assert b["ask"]
+
+
+def test_only_the_phases_player_may_add_and_only_while_the_frame_shows_the_logs_pieces():
+    h = _known()
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, may_add=frozenset({"red"}), one_phase=True)
+    a, b = _touched(h)
+    assert a["ask"]                                           # red's phase: a red pawn more, or touched
+    assert (b["height"], b["ask"], b["height_from"]) == (1, False, "rules")   # yellow cannot have added one
+    # a piece laid since the log (one_phase off): yellow's phase may have come, so it is asked
+    h = _known()
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, may_add=frozenset({"red"}), one_phase=False)
+    a, b = _touched(h)
+    assert a["ask"] and b["ask"]
+
+
+def test_the_phases_one_pawn_seen_put_on_elsewhere_leaves_the_other_changes_touched():
+    rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, may_add=frozenset({"red"}), one_phase=True)
+    h = _known(tops=("red", "red"))
+    h.rules = rules
+    a, b, c = _touched(h, extra="red")                        # a new red stack: the phase's pawn
+    assert (c["height"], c["height_from"]) == (1, "history")
+    assert (a["height"], a["height_from"]) == (1, "rules") and (b["height"], b["height_from"]) == (1, "rules")
+    # ... but not when the new stack is of a colour that may not be added (the count does not add up): asked
+    h = _known(tops=("red", "red"))
+    h.rules = rules
+    a, b, c = _touched(h, extra="yellow")
+    assert a["ask"] and b["ask"]
+    # ... nor without the phase (a piece laid since the log: two phases may lie between the frames)
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, may_add=frozenset({"red"}), one_phase=False)
+    a, b, c = _touched(h, extra="red")
+    assert a["ask"] and b["ask"]
+
+
+def test_a_stack_seen_grown_by_its_top_still_grows_under_the_rules():
+    h = _known()
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, may_add=frozenset({"yellow"}), one_phase=True)
+    (a, b) = h.update([_tribe("yellow", 0), _tribe("yellow", 1)], [A, B],
+                      [_patch(shift_px=1.5, top=YELLOW), _patch(shift_px=1.5, top=YELLOW)])
+    assert (a["height"], a["colours"], a["ask"]) == (2, ["red", "yellow"], False)
+    assert (b["height"], b["height_from"]) == (1, "rules")   # the phase's pawn went on A: B only touched
+
+
+class _Adapter:
+    def colours(self, game):
+        return ["red", "yellow"]
+
+
+def _game(**kw) -> SimpleNamespace:
+    base = dict(supply=[5, 0], current=0, claim=None, pending=None, in_turn=1, tribes={},
+                board=SimpleNamespace(placed=[1, 2, 3]), layout_moves=_Adapter())
+    return SimpleNamespace(**{**base, **kw})
+
+
+def test_the_recognizer_reads_the_rules_from_the_game_and_keeps_the_phase_only_on_the_logs_pieces():
+    from tablehub.tracking.sundacam import SundaRecognizer
+
+    rec = SundaRecognizer(reader=None)
+    rules, placed = rec.pawn_rules(_game())
+    assert rules.pawns_left == {"red": 5, "yellow": 0} and rules.may_add == {"red"} and placed == 3
+    assert rec.pawn_rules(_game(claim="pawn"))[0].may_add == frozenset()       # the phase's claim spent
+    assert rec.pawn_rules(_game(current=1))[0].may_add == frozenset()          # yellow has no pawn left
+    assert rec.pawn_rules(_game(pending=object()))[0].may_add == frozenset()   # a challenge waits for its dice
+    assert rec.pawn_rules(SimpleNamespace(tribes={})) is None                  # a game that does not say
+    rec._rules = rec.pawn_rules(_game())
+    assert rec._rules_for(SimpleNamespace(pieces=[0, 1, 2])).one_phase
+    assert not rec._rules_for(SimpleNamespace(pieces=[0, 1, 2, 3])).one_phase    # a piece laid since the log
+    assert not rec._rules_for(SimpleNamespace(pieces=[0, 1])).one_phase          # or one the reader missed
+
+
+def test_the_tables_count_decides_where_the_supply_is_counted():
+    # one red pawn left the supply, one red stack changed with red on top: it grew, for sure
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 1})
+    a, b = _touched(h, which=(0,))
+    assert (a["height"], a["colours"], a["ask"], a["height_from"]) == (2, ["red", "red"], False, "count")
+    assert (b["height"], b["height_from"]) == (1, "history")
+    # ... two changed: which one is not counted: both asked
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 1})
+    a, b = _touched(h)
+    assert a["ask"] and b["ask"]
+    # none left the supply: the changed stacks were only touched
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 0})
+    a, b = _touched(h)
+    assert (a["height"], a["height_from"], b["height"], b["height_from"]) == (1, "count", 1, "count")
+    # one left, seen put on as a new stack: the others only touched
+    h = _known(tops=("red", "red"))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 1})
+    a, b, c = _touched(h, extra="red")
+    assert (a["height"], b["height"], c["height"]) == (1, 1, 1) and not (a["ask"] or b["ask"] or c["ask"])
+
+
+def test_a_pawn_that_left_the_supply_and_was_seen_nowhere_asks_every_stack_it_may_be_on():
+    # a red pawn whose lean cancels its step: no stack seen changed, but one red pawn left the supply
+    h = _known(tops=("red", "yellow"), heights=(2, 1))
+    h.rules = PawnRules(pawns_left={"red": 9, "yellow": 9}, taken={"red": 1})
+    a, b = _touched(h, which=())
+    assert a["ask"] and a["candidates"][:2] == [3, 2]
+    assert (b["height"], b["ask"]) == (1, False)              # yellow: nothing left its supply
+    # ... and stays asked (forgotten) until the game tells it
+    a, b = _touched(h, which=())
+    assert a["ask"]
