@@ -165,10 +165,15 @@ class Grid:
         return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
 
     def mat_from_grid(self) -> np.ndarray:
-        """3x3 matrix from grid coordinates (cell centres at integers) to mat millimetres."""
-        m = np.eye(3)
-        m[:2, :2] = self._rot() * self.pitch_mm
-        m[:2, 2] = self.origin_mm
+        """3x3 matrix from grid coordinates (cell centres at integers) to mat millimetres (made once per grid and
+        kept, read-only: a reading asks for it thousands of times, issue 14)."""
+        m = self.__dict__.get("_mat_from_grid")
+        if m is None:
+            m = np.eye(3)
+            m[:2, :2] = self._rot() * self.pitch_mm
+            m[:2, 2] = self.origin_mm
+            m.flags.writeable = False
+            object.__setattr__(self, "_mat_from_grid", m)
         return m
 
     def cell_centre_mm(self, x: float, y: float) -> tuple[float, float]:
@@ -176,7 +181,12 @@ class Grid:
         return float(p[0]), float(p[1])
 
     def grid_from_mat(self, x_mm: float, y_mm: float) -> tuple[float, float]:
-        p = np.linalg.inv(self.mat_from_grid()) @ np.array([x_mm, y_mm, 1.0])
+        inv = self.__dict__.get("_grid_from_mat")
+        if inv is None:
+            inv = np.linalg.inv(self.mat_from_grid())
+            inv.flags.writeable = False
+            object.__setattr__(self, "_grid_from_mat", inv)
+        p = inv @ np.array([x_mm, y_mm, 1.0])
         return float(p[0]), float(p[1])
 
     def cells_in(self, rect_mm: tuple[float, float, float, float]) -> list[tuple[int, int]]:
