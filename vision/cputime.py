@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-STAGES = ("markers", "start", "cells", "sample", "occlusion", "tiles", "figures", "other")
+STAGES = ("markers", "start", "fit", "cells", "sample", "occlusion", "tiles", "figures", "other")
 """The stages the recogniser marks, in reading order (see docs/vision.md, "Where the time goes")."""
 
 

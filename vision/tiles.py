@@ -165,10 +165,15 @@ class Grid:
         return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
 
     def mat_from_grid(self) -> np.ndarray:
-        """3x3 matrix from grid coordinates (cell centres at integers) to mat millimetres."""
-        m = np.eye(3)
-        m[:2, :2] = self._rot() * self.pitch_mm
-        m[:2, 2] = self.origin_mm
+        """3x3 matrix from grid coordinates (cell centres at integers) to mat millimetres (made once per grid and
+        kept, read-only: a reading asks for it thousands of times, issue 14)."""
+        m = self.__dict__.get("_mat_from_grid")
+        if m is None:
+            m = np.eye(3)
+            m[:2, :2] = self._rot() * self.pitch_mm
+            m[:2, 2] = self.origin_mm
+            m.flags.writeable = False
+            object.__setattr__(self, "_mat_from_grid", m)
         return m
 
     def cell_centre_mm(self, x: float, y: float) -> tuple[float, float]:
@@ -176,7 +181,12 @@ class Grid:
         return float(p[0]), float(p[1])
 
     def grid_from_mat(self, x_mm: float, y_mm: float) -> tuple[float, float]:
-        p = np.linalg.inv(self.mat_from_grid()) @ np.array([x_mm, y_mm, 1.0])
+        inv = self.__dict__.get("_grid_from_mat")
+        if inv is None:
+            inv = np.linalg.inv(self.mat_from_grid())
+            inv.flags.writeable = False
+            object.__setattr__(self, "_grid_from_mat", inv)
+        p = inv @ np.array([x_mm, y_mm, 1.0])
         return float(p[0]), float(p[1])
 
     def cells_in(self, rect_mm: tuple[float, float, float, float]) -> list[tuple[int, int]]:
@@ -661,10 +671,59 @@ class TileClassifier:
             out.append(self._decide(x, y, top, left, scored + others, constraints, hidden))
         return out
 
+    def clear_guesses(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]], most: int | None = None
+                      ) -> list[TileGuess]:
+        """Where the tiles that a bare tile's picture clearly matches lie: ``cells`` read by the easy stages alone
+        (coarse, half and full resolution; no small turns, no search for covered cells, no twin contest), each
+        kept when its best straight score is at least :attr:`angle_below`. For placing the lattice before the
+        full reading (``Recognizer._prefit``): there only each tile's offset from its cell counts, which a twin
+        or a turn would not change, and a covered or turned cell is simply left out (issue 14, CPU). ``most``: only
+        that many cells are read past the coarse stage, those it matches best."""
+        if len(cells) == 0:
+            return []
+        s1, shift_of = self.coarse_scores(canvas, cells)
+        k = min(self.shortlist, s1.shape[1])
+        order = np.argpartition(-s1, k - 1, axis=1)[:, :k]
+        order = np.take_along_axis(order, np.argsort(-np.take_along_axis(s1, order, axis=1), axis=1), axis=1)
+        tops = np.array([canvas.top_left(x, y) for x, y in cells])
+        best = s1[np.arange(len(cells)), order[:, 0]]
+        easy = [int(n) for n in np.argsort(-best, kind="stable") if best[n] >= self.hard_below][:most]
+        if not easy:
+            return []
+        out = []
+        for n, (scored, others) in self._easy_candidates(canvas, easy, tops, order, shift_of, turns=False).items():
+            if scored[0][0] >= self.angle_below:
+                x, y = cells[n]
+                out.append(self._decide(x, y, int(tops[n, 0]), int(tops[n, 1]), scored + others, None))
+        if not out:
+            return out
+        # each offset to a fraction of a pixel: the top of a parabola through the scores around the best place
+        mm = self.mm_per_px
+        js = np.array([self._index(g.tile, g.rotation) for g in out])
+        top_left = np.array([canvas.top_left(g.x, g.y) for g in out])
+        at_y = top_left[:, 0] + np.rint(np.array([g.offset_mm[1] for g in out]) / mm).astype(int)
+        at_x = top_left[:, 1] + np.rint(np.array([g.offset_mm[0] for g in out]) / mm).astype(int)
+        sc, t, l = canvas.scores(0, self.templates[js], self.norms[js], at_y, at_x, 1)
+        mid = sc[:, 1, 1]
+        fine = []
+        for k, g in enumerate(out):
+            if mid[k] < sc[k].max():
+                fine.append(g)      # the best place is not the middle one: the pixel is kept
+                continue
+            oy = _vertex(sc[k, 0, 1], mid[k], sc[k, 2, 1])
+            ox = _vertex(sc[k, 1, 0], mid[k], sc[k, 1, 2])
+            fine.append(replace(g, offset_mm=((l[k] + 1 + ox - top_left[k, 1]) * mm,
+                                              (t[k] + 1 + oy - top_left[k, 0]) * mm)))
+        return fine
+
+    def _index(self, tile: str, rotation: int) -> int:
+        """The template index of ``tile`` turned by ``rotation``."""
+        return self.ids.index(tile) + rotation // 90
+
     def _easy_candidates(self, canvas: "FeatureCanvas", cells: list[int], tops: np.ndarray, order: np.ndarray,
-                         shift_of: np.ndarray) -> dict[int, tuple[list, list]]:
+                         shift_of: np.ndarray, turns: bool = True) -> dict[int, tuple[list, list]]:
         """Stages 2 and 3 for many cells at once: per cell ``(finalists, other candidates)``,
-        each candidate ``(score, j, top, left, angle)``."""
+        each candidate ``(score, j, top, left, angle)``; ``turns=False``: no small turns tried."""
         k = order.shape[1]
         idx = np.array(cells)
         picks = order[idx]                                                     # (c, k)
@@ -705,7 +764,7 @@ class TileClassifier:
                       if int(picks[c, i]) not in chosen][:3]
             out[n] = (scored, others)
         # small turns for every cell that needs them at once (one correlation call, not one per cell)
-        for n, scored in zip(askew, self._try_angles_many(canvas, [out[n][0] for n in askew])):
+        for n, scored in zip(askew, self._try_angles_many(canvas, [out[n][0] for n in askew]) if turns else ()):
             out[n] = (scored, out[n][1])
         return out
 
@@ -1421,6 +1480,12 @@ def _pooled(num: np.ndarray, wn: np.ndarray, tn: np.ndarray, keep: np.ndarray) -
     ow = ((wn * wn)[:, None, :] * k).sum(axis=2)
     tw = ((tn * tn)[None, :, :] * k).sum(axis=2)
     return top / np.sqrt(np.maximum(ow * tw, 1e-6))
+
+
+def _vertex(left: float, mid: float, right: float) -> float:
+    """Where (pixels, -0.5..0.5 from the middle) the top of a parabola through three neighbouring scores lies."""
+    curve = float(left) - 2.0 * float(mid) + float(right)
+    return float(np.clip(0.5 * (float(left) - float(right)) / curve, -0.5, 0.5)) if curve < 0 else 0.0
 
 
 def _confidence(best: float, second: float) -> float:

@@ -408,3 +408,32 @@ def test_the_start_search_scores_the_other_places_only_when_the_best_few_show_no
         calls[first] = len(n)
     assert calls[3] == 3 and calls[10] == rec.start_peaks, calls
     assert grids[3] == grids[10]
+
+
+def test_a_board_read_from_scratch_is_read_once_on_the_grid_its_clear_tiles_give(neuesland, monkeypatch):
+    """Issue 14, CPU: a grid found afresh is fitted before the reading (``Recognizer._prefit``) to the clear tiles on
+    it, so the fit after the reading does not move it enough to read the whole frame again; without that fit the
+    start tile's angle, a few tenths of a degree off, had every full board read twice."""
+    from vision.recognize import Recognizer
+
+    cv2.setNumThreads(1)
+    rec = neuesland.recognizer()
+    frame, _ = neuesland.render(neuesland.board(seed=701, tiles=30, figures=0), seed=801)
+    grids = []
+    read = Recognizer._read
+
+    def counted(self, frame, to_frame, key, grid, *a, **kw):
+        grids.append(grid)
+        return read(self, frame, to_frame, key, grid, *a, **kw)
+
+    monkeypatch.setattr(Recognizer, "_read", counted)
+    obs = rec.observe(frame)
+    assert len(grids) == 1 and obs.tiles
+    assert "fit" in rec.clock.per_reading_ms()
+    # the cause: the grid the start search finds, read and fitted, is read again
+    grids.clear()
+    rec.rectifier.reset()
+    rec.prefit_found_grid = False
+    again = rec.observe(frame)
+    assert len(grids) == 2, "the found grid's fit moved it under 1.5 mm: the board no longer shows the cause"
+    assert {c: (t.tile, t.rotation) for c, t in again.tiles.items()} == {c: (t.tile, t.rotation) for c, t in obs.tiles.items()}
