@@ -778,6 +778,7 @@ class Recognizer:
         that art or a figure of the art's colour standing on it; uncovered, the classifier compares it with every
         twin like any other pixel. The new reading is kept only when it is clear (no hidden twin, confidence 0.5
         or more), else the guess stands."""
+        guesses = [self._start_twin_elsewhere(g) for g in guesses]
         occ = fc.occlusion(0)
         if occ is None or not any(g.hidden_twins for g in guesses):
             return guesses
@@ -833,7 +834,7 @@ class Recognizer:
             uncovered = occ >= 0.5
             uncovered[here][np.isin(labels, art)] = False
             fc.set_occlusion(uncovered)
-            again = self.classifier.classify(fc, [(g.x, g.y)], constraints)[0]
+            again = self._start_twin_elsewhere(self.classifier.classify(fc, [(g.x, g.y)], constraints)[0])
             if again.hidden_twins or again.confidence < 0.5:
                 fc.set_occlusion(occ >= 0.5)
                 out.append(g)
@@ -841,6 +842,32 @@ class Recognizer:
                 occ = fc.occlusion(0)
                 out.append(again)
         return out
+
+    start_elsewhere_clear = 0.8
+    """A cell other than (0, 0) read as the start tile with less confidence than this is a marked guess among the
+    start tile and its twins (:meth:`_start_twin_elsewhere`)."""
+
+    def _start_twin_elsewhere(self, guess: TileGuess) -> TileGuess:
+        """A cell other than (0, 0) read as the start tile, not clearly, made a marked guess among the start tile's
+        twins at that turn (:meth:`_start_and_twins`: Südsee's D1 and D2, the same drawn picture but for a glyph).
+        The start tile is one, and the grid puts it at (0, 0) (the reading there is settled to it); its twins' glyph
+        is a few pixels that blur and JPEG soften until a D1 scores a little above it as the start tile: on the
+        bench's ``field/hard`` rows D1 was read as the start tile at confidence 0.50-0.53, unmarked (seed 1's full
+        board, seed 2's board 0). Marked (confidence at most 0.4, the twins listed), the copies left in the box
+        settle it (:func:`vision.tiles.settle_hidden`: the start tile's one copy lies at (0, 0)), and a wrong one
+        is never unmarked. A clear reading (:attr:`start_elsewhere_clear`) stands: the start search reads a
+        lattice whose (0, 0) is anywhere, and takes the start tile where it is read clearly."""
+        if (guess.tile != self.catalog.start or (guess.x, guess.y) == (0, 0) or guess.hidden_twins
+                or guess.confidence >= self.start_elsewhere_clear):
+            return guess
+        twins = tuple((t, guess.rotation) for t, r in sorted(self._start_and_twins()) if t != self.catalog.start)
+        if not twins:
+            return guess
+        from .tiles import Candidate
+
+        rest = tuple(c for c in guess.runners_up if (c.tile, c.rotation) not in twins)
+        return replace(guess, confidence=min(guess.confidence, 0.4), hidden_twins=twins,
+                       runners_up=tuple(Candidate(t, r, guess.score) for t, r in twins) + rest)
 
     def _prefer(self, fc: FeatureCanvas, guess: TileGuess, other: tuple[str, int], margin: float) -> TileGuess:
         """``other`` (tile id, rotation) in the cell of ``guess`` unless ``guess`` is clearly better seen there,
