@@ -707,7 +707,7 @@ class Recognizer:
 
         of_colour = [idx == colour for colour in range(len(self.colours.colours))]   # made once for every call
 
-        def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float) -> np.ndarray:
+        def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float, lit_tops: bool = False) -> np.ndarray:
             out = np.zeros(near.shape, np.uint8)
             for colour in range(len(self.colours.colours)):      # one colour at a time: a red figure on a
                 mask = (near & of_colour[colour]).astype(np.uint8)   # green plain stays a blob of its own
@@ -723,7 +723,9 @@ class Recognizer:
                 longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
                 ok = (area >= lo) & (area <= hi) & (longest <= longest_mm)
                 ok[0] = False
-                ok |= _lit_top_rings(labels, stats, area, longest, lo, longest_mm, mm)
+                if lit_tops:
+                    ok |= _lit_top_rings(labels, stats, area, longest, lo, longest_mm, mm, lab[y:y + h, x:x + w],
+                                         self.colours.colours[colour].lab)
                 if ok.any():
                     out[y:y + h, x:x + w] |= ok[labels].astype(np.uint8)
             return out
@@ -739,7 +741,7 @@ class Recognizer:
             paint = np.array([max(c.spread, 6.0) for c in self.colours.colours], np.float32)
             spots |= blobs_of(dist < paint[idx], 20.0, 900.0, 45.0)
         spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
-        blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0)
+        blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0, lit_tops=True)
         if not blobs.any():
             return np.zeros(bgr.shape[:2], bool), spots_full
         reach = int(round(self.thresholds.figure_shadow_mm / mm))
@@ -2015,23 +2017,39 @@ _SEAM_RING[3:TILE_PX - 3, 3:TILE_PX - 3] = False
 
 
 def _lit_top_rings(labels: np.ndarray, stats: np.ndarray, area: np.ndarray, longest: np.ndarray, lo: float,
-                   longest_mm: float, mm: float) -> np.ndarray:
-    """Which components (rows of ``stats``; ``labels`` their map) fall short of ``lo`` square millimetres by their
-    pixels but not by their footprint, the pixels' convex hull: a figure's lit top reads off its colour (the
-    highlight of a glossy figure, half-resolution pixels mixing it with the paint), and what is left of the figure
-    in its colour is a ring or a crescent. The whole Neues Land game on the scans (tests/live/test_e2e.py) asked the
-    phone about ds033 at (0, 2) because its red figure, a crescent of 39 mm2 and a piece of 14 mm2 once the grid
-    was found 0.9 mm nearer the truth (session ``sfield4``), was not left out of the tile's scores. Only components
-    of at least half ``lo`` and no longer than ``longest_mm`` are looked at; none is merged with another."""
+                   longest_mm: float, mm: float, lab: np.ndarray, paint_lab: Sequence[float]) -> np.ndarray:
+    """Which components (rows of ``stats``; ``labels`` their map, ``lab`` the picture's Lab there) are a figure
+    whose lit top reads off its colour: short of ``lo`` square millimetres by their pixels, not by their footprint
+    (the pixels' convex hull), and what the hull holds besides them of the paint's own hue (``paint_lab``), at
+    least as strong. A glossy figure's top, lit, is lighter and more saturated than its calibrated colour, beyond
+    the colour distance at half resolution: what is left of it in its colour is a ring or a crescent. The whole
+    Neues Land game on the scans (tests/live/test_e2e.py) asked the phone about ds033 at (0, 2): its red figure,
+    once the grid was found 0.9 mm nearer the truth (session ``sfield4``), read as a crescent of 39 mm2 (its top
+    Lab (119, 183, 162) against the paint's (94, 166, 152)) and a piece of 14 mm2, and was not left out of the
+    tile's scores. A stroke of the colour's hue around art of another hue (a red reef's edge around sea or sand)
+    is not one; a colour without a hue (black) has no lit top to tell; pieces are never merged; only components
+    of at least half ``lo`` and no longer than ``longest_mm`` are looked at."""
     out = np.zeros(len(stats), bool)
+    paint = np.asarray(paint_lab, np.float32)[1:] - 128.0
+    strength = float(np.hypot(*paint))
+    if strength < 15.0:
+        return out
     cand = np.flatnonzero((area < lo) & (area >= lo / 2) & (longest <= longest_mm))
     for k in cand[cand > 0]:
         x, y, w, h = (int(v) for v in stats[k, :4])
-        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == k)
+        mine = labels[y:y + h, x:x + w] == k
+        ys, xs = np.nonzero(mine)
         hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
         box = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(box, hull, 1)
-        out[k] = float(box.sum()) * mm * mm >= lo
+        if float(box.sum()) * mm * mm < lo:
+            continue
+        inside = (box > 0) & ~mine
+        if not inside.any():
+            continue
+        top = np.median(lab[y:y + h, x:x + w][inside].reshape(-1, 3), axis=0)[1:] - 128.0
+        out[k] = float(top @ paint) >= 0.9 * strength * max(float(np.hypot(*top)), 1e-3) and \
+            float(np.hypot(*top)) >= 0.8 * strength
     return out
 
 
