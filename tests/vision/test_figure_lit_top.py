@@ -63,8 +63,8 @@ def test_strokes_and_specks_are_not():
 
 
 def test_a_figure_with_a_highlight_is_covered(suedsee):
-    """On a canvas (sea blue around) a figure in the calibrated red, 11 px across (10 mm), its top lit 7 px across (lighter
-    and more saturated, as the e2e game's red figure: ``LIT`` against ``PAINT``): covered at its place."""
+    """On a canvas (sea blue around) a figure in the calibrated red, 11 px across (10 mm), its top lit 7 px
+    across (lighter and more saturated, as the e2e game's red figure: ``LIT`` against ``PAINT``): covered."""
     rec = suedsee.recognizer()
     red = next(c for c in rec.colours.colours if c.name == "red")
     paint = np.float32(red.lab)
