@@ -272,3 +272,25 @@ def test_reef_bands_taken_for_figures_do_not_leave_glyph_twins_guessed():
         assert (t.tile, t.rotation) == tile and not t.hidden_twins, t
     assert not [f for f in obs.figures if (f.x, f.y) == (-1, -2)], "no figure stands on W2"
     # (the board's other errors: D1 at (0, 3) read as the start tile, and on OpenCV 4.11 M at (1, 0); not this cause)
+
+
+def test_a_twin_read_as_the_start_tile_away_from_the_start_is_a_marked_guess(field_suedsee):
+    """The start tile is one and lies at (0, 0). On the bench's ``field/hard`` rows D1 was read as the start tile
+    elsewhere at confidence 0.50-0.53, without a mark (seed 1's full board at (-2, 6), seed 2's board 0 at (0, 3)):
+    such a reading is a guess among the start tile and its glyph twins, marked, and the box settles it."""
+    from vision.tiles import Candidate, TileGuess, settle_hidden
+
+    setup, rec, *_ = field_suedsee
+    read = TileGuess(-2, 6, "start", 270, 0.90, 0.53, (Candidate("D1", 270, 0.89), Candidate("C", 0, 0.5)))
+    marked = rec._start_twin_elsewhere(read)
+    assert marked.confidence <= 0.4 and set(marked.hidden_twins) == {("D1", 270), ("D2", 270)}
+    assert [(c.tile, c.rotation) for c in marked.runners_up[:2]] == [("D1", 270), ("D2", 270)]
+    # at (0, 0), and read clearly elsewhere (the start search's lattice, whose (0, 0) is anywhere): as read
+    home = TileGuess(0, 0, "start", 0, 0.90, 0.53, (Candidate("D1", 0, 0.89),))
+    assert rec._start_twin_elsewhere(home) == home
+    clear = TileGuess(3, 1, "start", 0, 0.95, 0.85, (Candidate("D1", 0, 0.80),))
+    assert rec._start_twin_elsewhere(clear) == clear
+    # the box: the start tile's one copy lies at (0, 0), so the marked cell takes a twin
+    start = TileGuess(0, 0, "start", 0, 0.95, 0.9)
+    settled = settle_hidden({(0, 0): start, (-2, 6): marked}, setup.catalog.counts)
+    assert settled[(-2, 6)].tile in ("D1", "D2") and settled[(-2, 6)].hidden_twins
