@@ -639,16 +639,22 @@ class TileClassifier:
         r = np.arange(-self.shift_range, self.shift_range + 1, self.shift_step)
         return np.array([(dy, dx) for dy in r for dx in r])
 
-    def classify(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]],
-                 constraints: Constraints | None = None) -> list[TileGuess]:
-        """Classify ``cells`` of a feature canvas (see :class:`FeatureCanvas`)."""
-        if len(cells) == 0:
-            return []
+    def _shortlisted(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]]):
+        """The coarse stage for ``cells``: its scores ``s1`` (cell by candidate), ``shift_of``, each cell's
+        :attr:`shortlist` best candidates best first (``order``) and each cell's top-left pixel (``tops``)."""
         s1, shift_of = self.coarse_scores(canvas, cells)
         k = min(self.shortlist, s1.shape[1])
         order = np.argpartition(-s1, k - 1, axis=1)[:, :k]
         order = np.take_along_axis(order, np.argsort(-np.take_along_axis(s1, order, axis=1), axis=1), axis=1)
         tops = np.array([canvas.top_left(x, y) for x, y in cells])
+        return s1, shift_of, order, tops
+
+    def classify(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]],
+                 constraints: Constraints | None = None) -> list[TileGuess]:
+        """Classify ``cells`` of a feature canvas (see :class:`FeatureCanvas`)."""
+        if len(cells) == 0:
+            return []
+        s1, shift_of, order, tops = self._shortlisted(canvas, cells)
         easy = [n for n in range(len(cells)) if s1[n, order[n, 0]] >= self.hard_below]
         results: dict[int, tuple[list, list]] = {}
         if easy:
@@ -681,11 +687,7 @@ class TileClassifier:
         that many cells are read past the coarse stage, those it matches best."""
         if len(cells) == 0:
             return []
-        s1, shift_of = self.coarse_scores(canvas, cells)
-        k = min(self.shortlist, s1.shape[1])
-        order = np.argpartition(-s1, k - 1, axis=1)[:, :k]
-        order = np.take_along_axis(order, np.argsort(-np.take_along_axis(s1, order, axis=1), axis=1), axis=1)
-        tops = np.array([canvas.top_left(x, y) for x, y in cells])
+        s1, shift_of, order, tops = self._shortlisted(canvas, cells)
         best = s1[np.arange(len(cells)), order[:, 0]]
         easy = [int(n) for n in np.argsort(-best, kind="stable") if best[n] >= self.hard_below][:most]
         if not easy:

@@ -99,3 +99,18 @@ def suedsee() -> Enrolled:
     if not SUEDSEE.is_file():
         pytest.skip(f"{SUEDSEE} is absent (no Südsee catalog yet)")
     return _enrol("suedsee", None)
+
+
+@pytest.fixture()
+def sunda_reader():
+    """A Sunda to Sahul reader with plain land, water and cloth colours and one red pawn paint, its window the
+    whole play area (for tests of the reader's steps on drawn label maps)."""
+    from vision.mat import Mat
+    from vision.sunda import SundaColours, SundaReader
+
+    f = np.float32
+    colours = SundaColours(np.array([60, -30, 40], f), np.array([60, -20, -20], f), np.array([70, 70, 70], f),
+                           {"red": np.array([45, 60, 35], f)})
+    r = SundaReader(Mat.default(), colours)
+    r._win = r._play
+    return r

@@ -13,7 +13,7 @@ cv2 = pytest.importorskip("cv2")
 
 import vision.sunda as sunda  # noqa: E402
 from vision.mat import Mat  # noqa: E402
-from vision.sunda import (LatticePose, SundaColours, SundaReader, _augment, _augment_enclosed,  # noqa: E402
+from vision.sunda import (LatticePose, SundaReader, _augment, _augment_enclosed,  # noqa: E402
                           _cancel_cycles, _tri_pts, tri_points)
 
 F = np.float32
@@ -127,12 +127,8 @@ def test_a_lone_triangle_by_the_edge_keeps_the_limit():
 
 
 @pytest.fixture()
-def reader():
-    colours = SundaColours(np.array([60, -30, 40], F), np.array([60, -20, -20], F), np.array([70, 70, 70], F),
-                           {"red": np.array([45, 60, 35], F)})
-    r = SundaReader(Mat.default(), colours)
-    r._win = r._play
-    return r
+def reader(sunda_reader):
+    return sunda_reader
 
 
 def _fill_tri(reader, img, tri, value):

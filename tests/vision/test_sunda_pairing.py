@@ -10,19 +10,15 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from vision.mat import Mat  # noqa: E402
-from vision.sunda import LatticePose, SundaColours, SundaReader, _augment, _gap_limit, tri_points  # noqa: E402
+from vision.sunda import LatticePose, _augment, _gap_limit, tri_points  # noqa: E402
 
 F = np.float32
 LAT = LatticePose((350.0, 350.0), 0.0, 30.0)
 
 
 @pytest.fixture()
-def reader():
-    colours = SundaColours(np.array([60, -30, 40], F), np.array([60, -20, -20], F), np.array([70, 70, 70], F),
-                           {"red": np.array([45, 60, 35], F)})
-    r = SundaReader(Mat.default(), colours)
-    r._win = r._play
-    return r
+def reader(sunda_reader):
+    return sunda_reader
 
 
 def _canvas(reader):
