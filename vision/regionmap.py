@@ -36,6 +36,8 @@ from typing import Any, Mapping
 import cv2
 import numpy as np
 
+from tablehub.i18n import T  # what the console reads (tablehub/locale/*/visionfiles.po)
+
 from . import VisionError
 from .geometry import TileGeometry, parse_slots, rotate_uv, unrotate_uv
 
@@ -348,7 +350,7 @@ def scan_pictures(folder: str | Path, tile_ids: list[str] | tuple[str, ...]) -> 
     A folder that does not exist, or a scan that cannot be read, is a :class:`VisionError` of one line."""
     root = Path(folder)
     if not root.is_dir():
-        raise VisionError(f"{root}: no such folder of tile scans (for the regions' shapes)")
+        raise VisionError(T("{path}: no such folder of tile scans (for the regions' shapes)", path=str(root)))
     out = {}
     for tid in tile_ids:
         path = next((root / f"{tid}{ext}" for ext in SCAN_EXTS if (root / f"{tid}{ext}").is_file()), None)
@@ -356,7 +358,8 @@ def scan_pictures(folder: str | Path, tile_ids: list[str] | tuple[str, ...]) -> 
             continue
         img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
         if img is None:
-            raise VisionError(f"{path}: not a readable image (a scan of tile {tid}, for its regions' shapes)")
+            raise VisionError(T("{path}: not a readable image (a scan of tile {tile}, for its regions' shapes)",
+                                path=str(path), tile=tid))
         if img.ndim == 2:
             img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
         elif img.shape[2] == 4:
