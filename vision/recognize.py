@@ -51,8 +51,9 @@ from .sampling import (Cell, GridSampler, MapFn, cell_bounds, canvas_mapping, ce
 log = logging.getLogger(__name__)
 
 FIGURE_CORE_MM2 = 20.0
-"""A loose blob of a player colour is a figure's body (:func:`_figure_bodies`) when at least this much of it is
-near the colour's paint (the strict test); the red figures of the whole Neues Land game at 1280x720 hold 35-70."""
+"""A loose blob of a player colour is a figure's body (``Recognizer._covered``, ``blobs_of(..., core=)``) when at
+least this much of it is near the colour's paint (the strict test); the red figures of the whole Neues Land game at
+1280x720 hold 35-70."""
 SIG_PX = 8
 """Side of the per-cell thumbnail that tells which cells changed."""
 SIG_SAMPLE = 16
@@ -740,9 +741,17 @@ class Recognizer:
 
         of_colour = [idx == colour for colour in range(len(self.colours.colours))]   # made once for every call
 
-        def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float, lit_tops: bool = False) -> np.ndarray:
+        def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float, lit_tops: bool = False,
+                     core: np.ndarray | None = None) -> np.ndarray:
+            """Blobs of one player colour in ``near`` of ``lo``-``hi`` mm2, no longer than ``longest_mm``; with
+            ``core``, only those holding at least :data:`FIGURE_CORE_MM2` of that colour's ``core`` pixels."""
             out = np.zeros(near.shape, np.uint8)
             for colour in range(len(self.colours.colours)):      # one colour at a time: a red figure on a
+                cored = None
+                if core is not None:
+                    cored = core & of_colour[colour]
+                    if np.count_nonzero(cored) * mm * mm < FIGURE_CORE_MM2:
+                        continue  # no figure's paint of this colour anywhere: nothing to grow
                 mask = (near & of_colour[colour]).astype(np.uint8)   # green plain stays a blob of its own
                 if colour == darkest:
                     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, no_seams)
@@ -755,6 +764,8 @@ class Recognizer:
                 area = stats[:, cv2.CC_STAT_AREA] * mm * mm
                 longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
                 ok = (area >= lo) & (area <= hi) & (longest <= longest_mm)
+                if cored is not None:
+                    ok &= np.bincount(labels[cored[y:y + h, x:x + w]], minlength=n) * mm * mm >= FIGURE_CORE_MM2
                 ok[0] = False
                 if lit_tops:
                     ok |= _lit_top_rings(labels, stats, area, longest, lo, longest_mm, mm, lab[y:y + h, x:x + w],
@@ -763,10 +774,11 @@ class Recognizer:
                     out[y:y + h, x:x + w] |= ok[labels].astype(np.uint8)
             return out
 
-        spots = blobs_of(dist < self._colour_distance(), 20.0, 900.0, 45.0)
+        loose = dist < self._colour_distance()
+        spots = blobs_of(loose, 20.0, 900.0, 45.0)
         if not_mat is not None:
             # and again without the mat's pixels: a figure that joined the mat stands out as a blob of its own
-            spots |= blobs_of((dist < self._colour_distance()) & not_mat, 20.0, 900.0, 45.0)
+            spots |= blobs_of(loose & not_mat, 20.0, 900.0, 45.0)
         # and by the figure's own paint alone (within its colour's calibrated spread): a yellow figure on a
         # yellow-green plain, the plain 15-25 units from yellow and the figure 3-12, made one blob with the plain far
         # larger than a figure, and was never looked for (Neues Land field/default photoscore table 6)
@@ -774,12 +786,12 @@ class Recognizer:
             paint = np.array([max(c.spread, 6.0) for c in self.colours.colours], np.float32)
             spots |= blobs_of(dist < paint[idx], 20.0, 900.0, 45.0)
         spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
-        blobs = blobs_of(dist < self.thresholds.figure_colour, 40.0, 450.0, 30.0, lit_tops=True)
+        strict = dist < self.thresholds.figure_colour
+        blobs = blobs_of(strict, 40.0, 450.0, 30.0, lit_tops=True)
         # and a figure's whole blurred picture: figure-sized blobs of the looser colour test around a core of its
         # paint (hysteresis); the strict test alone caught 35 to 42 mm2 of a red figure at 1280x720, at its 40 mm2
         # floor, so a 2 % change of the white balance between frames put the figure in or out (issue 14, nle2e)
-        blobs |= _figure_bodies(idx, dist < self.thresholds.figure_colour, dist < self._colour_distance(),
-                                len(self.colours.colours), darkest, no_seams, mm)
+        blobs |= blobs_of(loose, 40.0, 450.0, 30.0, core=strict)
         if not blobs.any():
             return np.zeros(bgr.shape[:2], bool), spots_full
         reach = int(round(self.thresholds.figure_shadow_mm / mm))
@@ -2062,38 +2074,6 @@ class Recognizer:
 _SEAM_RING = np.ones((TILE_PX, TILE_PX), bool)
 _SEAM_RING[3:TILE_PX - 3, 3:TILE_PX - 3] = False
 """A tile's outer 3 pixels (where the figure finder's weak pixels are not taken, see ``Recognizer._figures_near``)."""
-
-
-def _figure_bodies(idx: np.ndarray, strict: np.ndarray, loose: np.ndarray, colours: int, darkest: int,
-                   no_seams: np.ndarray, mm: float, lo: float = 40.0, hi: float = 450.0, longest_mm: float = 30.0,
-                   core_mm2: float = FIGURE_CORE_MM2) -> np.ndarray:
-    """Figure-sized blobs of one player colour by the loose test (``loose``: within the figure finder's colour
-    distance) that hold at least ``core_mm2`` of that colour by the strict test (``strict``): a figure's picture,
-    blurred and shaded, reaches past the few pixels near its paint, and is covered whole. ``idx``: each pixel's
-    nearest player colour; ``mm``: millimetres per pixel; ``lo``, ``hi``, ``longest_mm``: the blob's area and
-    longest side allowed, as the strict blobs'. The darkest colour is opened by ``no_seams`` first (the gaps
-    between tiles). Returns a uint8 mask (1: a figure's body)."""
-    out = np.zeros(idx.shape, np.uint8)
-    for colour in range(colours):
-        mine = idx == colour
-        cored = strict & mine
-        if np.count_nonzero(cored) * mm * mm < core_mm2:
-            continue  # no figure's paint of this colour anywhere: nothing to grow
-        mask = (loose & mine).astype(np.uint8)
-        if colour == darkest:
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, no_seams)
-        x, y, w, h = cv2.boundingRect(mask)
-        if w == 0 or h == 0:
-            continue
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y:y + h, x:x + w], connectivity=8)
-        core = np.bincount(labels[cored[y:y + h, x:x + w]], minlength=n) * mm * mm
-        area = stats[:, cv2.CC_STAT_AREA] * mm * mm
-        longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
-        ok = (area >= lo) & (area <= hi) & (longest <= longest_mm) & (core >= core_mm2)
-        ok[0] = False
-        if ok.any():
-            out[y:y + h, x:x + w] |= ok[labels].astype(np.uint8)
-    return out
 
 
 def _lit_top_rings(labels: np.ndarray, stats: np.ndarray, area: np.ndarray, longest: np.ndarray, lo: float,
