@@ -37,15 +37,21 @@ def laden_book():
     return empty, book, SpaceMap({1: [(0, 0), (300, 0), (300, 120), (0, 120)]}, (300.0, 120.0), 2.0)
 
 
+def ship_and_chest(look: int, yaw: float, direction: float, kind: str, value: int):
+    """A ship of ``look`` turned ``yaw`` degrees at (60, 55) mm and a chest of ``kind`` (``value``) touching it in
+    ``direction`` degrees from its yaw, turned 35 degrees from it."""
+    ship = BoardPiece("ship", look, 60.0, 55.0, float(yaw))
+    d = np.radians(yaw + direction)
+    return ship, _touching(ship, kind, value, yaw + 35.0, (np.cos(d), np.sin(d)))
+
+
 # (ship's yaw, the chest's direction from the ship relative to its yaw, the ship's look): before, every one of these
 # came out as the ship laden alone (the chest gone aboard) or the ship and an 'unsure' part
 @pytest.mark.parametrize("yaw,direction,look", [(0, 0, 0), (0, 90, 2), (20, 180, 0), (45, 90, 2), (70, 0, 2),
                                                 (70, 30, 5), (100, 60, 0), (150, 90, 2)])
 def test_a_face_up_chest_touching_a_ship_is_a_chest_beside_it_not_its_cargo(laden_book, yaw, direction, look):
     empty, book, spaces = laden_book
-    ship = BoardPiece("ship", look, 60.0, 55.0, float(yaw))
-    d = np.radians(yaw + direction)
-    chest = _touching(ship, "chest_up", 7000, yaw + 35.0, (np.cos(d), np.sin(d)))
+    ship, chest = ship_and_chest(look, yaw, direction, "chest_up", 7000)
     seen = find_pieces(_draw([ship, chest], shape=SHAPE, seed=4), empty, 2.0, book, spaces)
     assert sorted((p.name or "?", p.kind or "?") for p in seen) == sorted([(NAMES[look], "ship"), ("chest up", "chest")]), \
         [(p.name, p.kind, p.unsure, p.score) for p in seen]

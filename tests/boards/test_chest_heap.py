@@ -15,18 +15,15 @@ import numpy as np
 import pytest
 
 from vision.boardpieces import find_pieces
-from vision.sim.boardtable import BoardPiece
 
 from .test_board_split_flood import _draw, _touching
-from .test_chest_beside_ship import NAMES, SHAPE, laden_book  # noqa: F401 (the fixture)
+from .test_chest_beside_ship import NAMES, SHAPE, laden_book, ship_and_chest  # noqa: F401 (the fixture)
 
 
 @pytest.mark.parametrize("look,yaw,direction", [(0, 0, 0), (2, 45, 90), (5, 150, 180)])
 def test_one_face_down_chest_touching_a_ship_is_read(laden_book, look, yaw, direction):
     empty, book, spaces = laden_book
-    ship = BoardPiece("ship", look, 60.0, 55.0, float(yaw))
-    d = np.radians(yaw + direction)
-    chest = _touching(ship, "chest_down", 0, yaw + 35.0, (np.cos(d), np.sin(d)))
+    ship, chest = ship_and_chest(look, yaw, direction, "chest_down", 0)
     seen = find_pieces(_draw([ship, chest], shape=SHAPE, seed=4), empty, 2.0, book, spaces)
     assert sorted(p.name or "?" for p in seen) == sorted([NAMES[look], "chest down"]), [(p.name, p.unsure) for p in seen]
 
@@ -35,9 +32,7 @@ def test_one_face_down_chest_touching_a_ship_is_read(laden_book, look, yaw, dire
 @pytest.mark.parametrize("look,yaw,direction", [(0, 0, 0), (2, 45, 90), (5, 150, 180)])
 def test_two_face_down_chests_heaped_beside_a_ship_are_two_chests(laden_book, look, yaw, direction):
     empty, book, spaces = laden_book
-    ship = BoardPiece("ship", look, 60.0, 55.0, float(yaw))
-    d = np.radians(yaw + direction)
-    first = _touching(ship, "chest_down", 0, yaw + 35.0, (np.cos(d), np.sin(d)))
+    ship, first = ship_and_chest(look, yaw, direction, "chest_down", 0)
     d2 = np.radians(yaw + direction + 70)
     second = _touching(first, "chest_down", 0, yaw + 80.0, (np.cos(d2), np.sin(d2)))
     seen = find_pieces(_draw([ship, first, second], shape=SHAPE, seed=4), empty, 2.0, book, spaces)
