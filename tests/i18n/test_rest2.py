@@ -192,19 +192,19 @@ def test_no_references_reach_the_phone_in_its_language(no_new_missing):
 
 
 def test_a_missing_start_tile_and_an_empty_frame_in_the_readers_language(no_new_missing):
-    from vision import recognize as rec
+    from vision import startfind
     from vision.rectify import check_frame
 
     with pytest.raises(Exception) as exc:
         check_frame(np.zeros((0, 0, 3), np.uint8))
     _renders(_raised(exc), "empty image", "connected")
     # every start-tile reason is a Text with fr and de (the tracker shows them while the mat is bare)
-    source = (ROOT / "vision" / "recognize.py").read_text(encoding="utf-8")
+    source = (ROOT / "vision" / "startfind.py").read_text(encoding="utf-8")
     assert not re.search(r"raise NoStartTile\(f?\"", source), "a NoStartTile raised in plain English"
     for english in ("start tile: {tile} not found: no tiles on the play area",
                     "view: no cell of the table lies whole in the frame; aim the camera at the mat"):
         _renders(i18n.Text(english, tile="C"), "not found", "no cell")
-    assert rec.NoStartTile.__mro__[1].__name__ == "VisionError"
+    assert startfind.NoStartTile.__mro__[1].__name__ == "VisionError"
 
 
 def test_board_edit_errors_reach_the_draft_in_the_readers_language(no_new_missing):

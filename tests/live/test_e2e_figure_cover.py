@@ -5,7 +5,7 @@ but for a figure on them: ds056 at 3,0 (0.71) and ds028 at 1,6 (0.78), each with
 balance between frames (the mat's colour, 1-2 %) put the figure in the mask or left it in the tile's score.
 Here those two turns' tables are drawn as the game draws them and the cell is read under white balances 2 %
 apart: the tile must be read confidently under each (a figure's whole blurred picture is covered,
-``vision.recognize.Recognizer._covered``, its ``blobs_of(..., core=)``)."""
+``vision.figurereading.FigureReading._covered``, its ``blobs_of(..., core=)``)."""
 from __future__ import annotations
 
 import pytest

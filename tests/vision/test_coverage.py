@@ -129,7 +129,8 @@ def test_a_figure_leaning_over_the_next_tile_is_one_figure_and_two_close_figures
     edge of the next tile (0.07 of a side in), which is not a second figure; two figures of one colour a
     third of a tile apart across an edge, each standing on its tile, are two."""
     from vision.pieces import FigureSeen
-    from vision.recognize import Thresholds, _one_each
+    from vision.figurereading import _one_each
+    from vision.recognize import Thresholds
 
     t = Thresholds()
     standing = FigureSeen(1, -3, "red", "S", 0.75, 0.12)

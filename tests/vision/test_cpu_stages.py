@@ -298,7 +298,7 @@ def test_features_from_the_look_up_table_equal_the_arithmetic():
 
 def test_a_window_at_the_figures_scale_any_and_all_by_blocks():
     """The figure window's seams (any pixel of a block) and known pixels (all of a block), from strided slices."""
-    from vision.recognize import _any_of_blocks
+    from vision.figurereading import _any_of_blocks
 
     rng = np.random.default_rng(8)
     for s in (2, 3):
@@ -312,7 +312,7 @@ def test_a_window_at_the_figures_scale_any_and_all_by_blocks():
 def test_the_median_of_8_bit_colours_by_counting_is_numpys():
     """The bare mat's colour in a figure's window (``_median_u8``, issue 14's CPU) is ``np.median`` of the pixels as
     float32, value and type, for odd and even counts, spread and crowded levels."""
-    from vision.recognize import _median_u8
+    from vision.figurereading import _median_u8
 
     rng = np.random.default_rng(7)
     for n in (20, 21, 22, 101, 4000, 4001):

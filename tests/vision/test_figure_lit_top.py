@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.recognize import _lit_top_rings
+from vision.figurereading import _lit_top_rings
 
 
 PAINT = (94.0, 166.0, 152.0)         # the calibrated red of the e2e game (OpenCV 8-bit Lab)

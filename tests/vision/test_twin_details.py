@@ -1,10 +1,10 @@
 """Glyph twins told apart by what is in view (issue 19, the photo score; ``vision.tiles.whole_details`` and
-``vision.recognize._apart_from_figures``): synthetic masks, no references needed."""
+``vision.figurereading._apart_from_figures``): synthetic masks, no references needed."""
 from __future__ import annotations
 
 import numpy as np
 
-from vision.recognize import _apart_from_figures
+from vision.figurereading import _apart_from_figures
 from vision.tiles import whole_details
 
 

@@ -1,0 +1,836 @@
+"""Figures on the tiles: where they stand, their colour, the region they claim, and what they cover (part of
+:class:`vision.recognize.Recognizer`).
+
+:meth:`FigureReading._covered` masks the pixels figures may hide (left out when tiles are classified) and the spots
+where the figure finder looks; :meth:`FigureReading._figures_near` finds the figures on and around read tiles, seats
+them on their tile and gives each its region from the tile's true region shapes (:mod:`vision.regionmap`);
+:meth:`FigureReading._reread_covered` reads a tile under a figure again by its colours.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from . import VisionError
+from .pieces import FigureSeen, _gain_of, _weighted, bgr_to_lab, gains_of_many, norm3, shading
+from .regionmap import RegionMaps, maps_for_set
+from . import undercover
+from .standing import FOOT_MM, standing_point
+from .sampling import Cell
+from .tiles import TILE_PX, FeatureCanvas, Grid, TileGuess
+
+log = logging.getLogger(__name__)
+
+
+FIGURE_CORE_MM2 = 20.0
+"""A loose blob of a player colour is a figure's body (``Recognizer._covered``, ``blobs_of(..., core=)``) when at
+least this much of it is near the colour's paint (the strict test); the red figures of the whole Neues Land game at
+1280x720 hold 35-70."""
+
+
+def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[FigureSeen]:
+    """``figures`` without the second sightings of a figure: a figure within ``edge`` (tile sides) of its
+    tile's edge with one of the same colour on a neighbouring tile less than ``apart`` away, further
+    inside its own tile."""
+    def inside(f: FigureSeen) -> float:
+        return min(f.u, 1.0 - f.u, f.v, 1.0 - f.v)
+
+    out = []
+    for f in figures:
+        twin = None if inside(f) >= edge else next(
+            (g for g in figures if g.colour == f.colour and (g.x, g.y) != (f.x, f.y)
+             and abs(g.x - f.x) <= 1 and abs(g.y - f.y) <= 1 and inside(g) > inside(f)
+             and math.hypot(g.x + g.u - f.x - f.u, g.y + g.v - f.y - f.v) < apart), None)
+        if twin is None:
+            out.append(f)
+    return out
+
+
+def _one_each_standing(kept: list[FigureSeen], found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
+                       apart: float, overlap: float = 0.3) -> list[FigureSeen]:
+    """``kept`` (figures of cells not read again) and the figures ``found`` (each with whether its picture ran
+    off the window it was found in, where it stands in grid coordinates and its picture's pixels), one per
+    figure: a figure found from two tiles' windows stands at the same place and is the same picture, and no two
+    figures stand closer than their feet allow. Of sightings standing less than ``apart`` (tile sides) from each
+    other or from a kept figure, or sharing ``overlap`` of the smaller one's picture, the first of whole
+    pictures, then the largest, is kept (a picture cut by its window's edge may show only the figure's rim,
+    whose colour blends with the tile under it, and stand elsewhere: a lying figure cut in two)."""
+    out = list(kept)
+    where: list[tuple[float, float, frozenset]] = [(f.x - 0.5 + f.u, f.y - 0.5 + f.v, frozenset()) for f in kept]
+    for f, clipped, (gx, gy), pixels in sorted(found, key=lambda item: (item[1], -item[0].area_mm2)):
+        if any(math.hypot(gx - x, gy - y) < apart
+               or (pixels and seen and len(pixels & seen) >= overlap * min(len(pixels), len(seen)))
+               for x, y, seen in where):
+            continue
+        out.append(f)
+        where.append((gx, gy, pixels))
+    return out
+
+
+_SEAM_RING = np.ones((TILE_PX, TILE_PX), bool)
+_SEAM_RING[3:TILE_PX - 3, 3:TILE_PX - 3] = False
+"""A tile's outer 3 pixels (where the figure finder's weak pixels are not taken, see ``Recognizer._figures_near``)."""
+
+
+def _lit_top_rings(labels: np.ndarray, stats: np.ndarray, area: np.ndarray, longest: np.ndarray, lo: float,
+                   longest_mm: float, mm: float, lab: np.ndarray, paint_lab: Sequence[float]) -> np.ndarray:
+    """Which components (rows of ``stats``; ``labels`` their map, ``lab`` the picture's Lab there) are a figure
+    whose lit top reads off its colour: short of ``lo`` square millimetres by their pixels, not by their footprint
+    (the pixels' convex hull), and what the hull holds besides them of the paint's own hue (``paint_lab``), at
+    least as strong. A glossy figure's top, lit, is lighter and more saturated than its calibrated colour, beyond
+    the colour distance at half resolution: what is left of it in its colour is a ring or a crescent. The whole
+    Neues Land game on the scans (tests/live/test_e2e.py) asked the phone about ds033 at (0, 2): its red figure,
+    once the grid was found 0.9 mm nearer the truth (session ``sfield4``), read as a crescent of 39 mm2 (its top
+    Lab (119, 183, 162) against the paint's (94, 166, 152)) and a piece of 14 mm2, and was not left out of the
+    tile's scores. A stroke of the colour's hue around art of another hue (a red reef's edge around sea or sand)
+    is not one; a colour without a hue (black) has no lit top to tell; pieces are never merged; only components
+    of at least half ``lo`` and no longer than ``longest_mm`` are looked at."""
+    out = np.zeros(len(stats), bool)
+    paint = np.asarray(paint_lab, np.float32)[1:] - 128.0
+    strength = float(np.hypot(*paint))
+    if strength < 15.0:
+        return out
+    cand = np.flatnonzero((area < lo) & (area >= lo / 2) & (longest <= longest_mm))
+    for k in cand[cand > 0]:
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        mine = labels[y:y + h, x:x + w] == k
+        ys, xs = np.nonzero(mine)
+        hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+        box = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(box, hull, 1)
+        if float(box.sum()) * mm * mm < lo:
+            continue
+        inside = (box > 0) & ~mine
+        if not inside.any():
+            continue
+        top = np.median(lab[y:y + h, x:x + w][inside].reshape(-1, 3), axis=0)[1:] - 128.0
+        out[k] = float(top @ paint) >= 0.9 * strength * max(float(np.hypot(*top)), 1e-3) and \
+            float(np.hypot(*top)) >= 0.8 * strength
+    return out
+
+
+def _median_u8(values: np.ndarray) -> np.ndarray:
+    """``np.median(values.astype(np.float32), axis=0)`` of 8-bit rows (n, channels), the same float32 values, found by
+    counting each channel's 256 levels instead of sorting (a figure's window's bare mat: thousands of pixels, a
+    hundred windows a reading)."""
+    n = len(values)
+    out = np.empty(values.shape[1], np.float32)
+    for c in range(values.shape[1]):
+        cum = np.cumsum(np.bincount(values[:, c], minlength=256))
+        lo = int(np.searchsorted(cum, (n - 1) // 2, side="right"))
+        hi = int(np.searchsorted(cum, n // 2, side="right"))
+        out[c] = np.float32(lo + hi) / np.float32(2.0)
+    return out
+
+
+def _any_of_blocks(mask: np.ndarray, s: int) -> np.ndarray:
+    """Whether any pixel of each ``s`` x ``s`` block of ``mask`` (a boolean image, sides multiples of ``s``) is set:
+    the s * s pixel lattices or-ed together (a reshape and ``any`` over two axes cost more on windows this small)."""
+    out = mask[0::s, 0::s].copy()
+    for i in range(s):
+        for j in range(s):
+            if i or j:
+                out |= mask[i::s, j::s]
+    return out
+
+
+def _apart_from_figures(labels: np.ndarray, figure: np.ndarray, reach_px: int) -> np.ndarray:
+    """Per covered piece (``labels`` 1..n of a cell, ``figure`` per piece: a figure stands there), whether it lies
+    more than ``reach_px`` pixels from every figure piece: neither that figure's shadow nor its lean (the classifier
+    keeps ``TileClassifier.verify_clear`` pixels clear around anything covered for just those), so a piece there
+    that a twin's art explains is the art. With the grid fitted to a full table's tiles (``Recognizer.fit_found_grid``)
+    a band of plain sand on Südsee's M, 7 mm from the red figure on its sea, split off as a compact figure-coloured
+    piece and hid M's glyph: M was read as its twin N1 (``tests/vision/test_recognize.py``'s Südsee board, the same
+    on OpenCV 4.11 and 5 with that grid)."""
+    n = int(labels.max())
+    out = np.zeros(n, bool)
+    if n == 0:
+        return out
+    ids = 1 + np.nonzero(figure)[0]
+    if ids.size == 0:
+        return np.ones(n, bool)
+    far = cv2.distanceTransform((~np.isin(labels, ids)).astype(np.uint8), cv2.DIST_L2, 5)
+    for k in range(1, n + 1):
+        if not figure[k - 1]:
+            out[k - 1] = float(far[labels == k].min()) > reach_px
+    return out
+
+
+class FigureReading:
+    """Figure reading of :class:`vision.recognize.Recognizer` (a part of it: it uses the recogniser's classifier,
+    colours, mat, references and thresholds)."""
+
+    seam_mm = 3.0
+    """Lines of the darkest player colour this thin (mm) are not figures, nor parts of one: the gaps and
+    drawn outlines between tiles (1 to 2 mm) read as black. :meth:`_covered` opens that colour's mask with
+    the smallest odd square at least this wide (3 half-resolution pixels, 5.6 mm), which removes lines
+    narrower than the square. A figure is 7 mm deep or more seen from above (a standing figure's slab,
+    more where it leans; 16 mm lying)."""
+
+    def _unlike_its_tile(self, fc: FeatureCanvas, t: TileGuess, fitted: dict[Any, Any]) -> bool:
+        """Whether the tile's square holds a patch of a player's colour where its reference is not of that colour, at
+        least :attr:`Thresholds.figure_unlike_mm2` in one piece and some 6 mm across (thinner strips are the art's
+        edges a little off). A figure whose colour is near the terrain around it changes the tile's picture too
+        little for :meth:`TileClassifier.unexplained` (a yellow figure on an orange mountain), and its picture
+        joins the terrain of its colour beside it (a yellow-green plain) into a blob larger than any figure, which
+        is no spot; but a yellow patch where the art is not yellow is no art. ``fitted``: what the windows of this
+        canvas share (:meth:`_small`)."""
+        if self.colours is None:
+            return False
+        s = self.figure_scale
+        mm = self.classifier.mm_per_px
+        top, left = fc.top_left(t.x, t.y)
+        top = (top + int(round(t.offset_mm[1] / mm))) // s
+        left = (left + int(round(t.offset_mm[0] / mm))) // s
+        _, (idx, dist) = self._small(fc, fitted)
+        n = TILE_PX // s
+        if top < 0 or left < 0 or top + n > idx.shape[0] or left + n > idx.shape[1]:
+            return False
+        key = (t.tile, t.rotation)
+        ref = self._ref_colours.get(key)
+        if ref is None:
+            im = cv2.resize(np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)), (n, n),
+                            interpolation=cv2.INTER_AREA)
+            ri, rd = self.colours.nearest(bgr_to_lab(im))
+            ref = self._ref_colours[key] = np.where(rd < self._colour_distance(), ri, -1)
+        here = (slice(top, top + n), slice(left, left + n))
+        odd = (dist[here] < self._colour_distance()) & (idx[here] != ref)
+        if odd.sum() * (mm * s) ** 2 < self.thresholds.figure_unlike_mm2:
+            return False
+        odd = cv2.morphologyEx(odd.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
+        largest = float(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0.0
+        return largest * (mm * s) ** 2 >= self.thresholds.figure_unlike_mm2
+
+    def _small(self, fc: FeatureCanvas, fitted: dict[Any, Any]) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """The canvas at the figures' scale and its nearest player colour and distance per pixel, once per canvas
+        (kept in ``fitted``)."""
+        small = fitted.get("small")
+        if small is None:
+            assert self.colours is not None
+            s = self.figure_scale
+            h, w = fc.bgr.shape[:2]
+            half = cv2.resize(fc.bgr, (w // s, h // s), interpolation=cv2.INTER_AREA) if s > 1 else fc.bgr
+            small = fitted["small"] = (half, self.colours.nearest(bgr_to_lab(half)))
+        return small
+
+    def _colour_distance(self) -> float:
+        return self.figures.colour_distance if self.figures is not None else 26.0
+
+    def _halved(self, bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """``bgr`` shrunk to half (area average), its Lab and its nearest player colour and distance per pixel."""
+        assert self.colours is not None
+        half = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        lab = bgr_to_lab(half)
+        return half, lab, self.colours.nearest(lab)
+
+    def _covered(self, bgr: np.ndarray, mat_bgr: np.ndarray | None = None,
+                 halved: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """Where figures may stand, at the canvas's size: ``(covered, spots)``. ``mat_bgr``: the bare mat's colour
+        in the canvas; the spots are also looked for without the pixels nearer to it than to every player colour
+        (a black figure at a tile's edge against a dark green mat joins the mat into one blob far larger than a
+        figure, and was never looked for). Both: leaving those pixels out alone broke up a yellow figure on a
+        plain, whose shaded side is nearer the dark mat's colour, into pieces too small to be a spot. The covered
+        mask keeps its colours as they were (telling the mat apart there put a tile under such a figure wrong on
+        the bench's ``hard`` boards).
+
+        ``covered``: compact, figure-sized blobs near a player colour (a strip of plain or sea the
+        colour of a figure is not one) and their shadows (pixels within
+        :attr:`Thresholds.figure_shadow_mm` of them, dimmed alike in every channel below
+        :attr:`Thresholds.figure_shadow_light` of the light around), left out when tiles are classified. ``spots``: looser blobs of a player colour, where the figure finder looks.
+        """
+        assert self.colours is not None
+        half, lab, (idx, dist) = halved if halved is not None else self._halved(bgr)
+        not_mat = None
+        if mat_bgr is not None:
+            mat_w = _weighted(bgr_to_lab(np.asarray(mat_bgr, np.float32).reshape(1, 1, 3))).reshape(1, 1, 3)
+            not_mat = norm3(_weighted(lab) - mat_w) >= dist
+        mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
+        size = (bgr.shape[1], bgr.shape[0])
+
+        # the dark gaps between tiles (and their drawn outlines) read as the darkest colour: opened away
+        # first, or a black figure beside them joins them into one blob longer than a figure
+        side = int(math.ceil(self.seam_mm / mm)) | 1
+        no_seams = np.ones((side, side), np.uint8)
+        darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
+
+        of_colour = [idx == colour for colour in range(len(self.colours.colours))]   # made once for every call
+
+        def blobs_of(near: np.ndarray, lo: float, hi: float, longest_mm: float, lit_tops: bool = False,
+                     core: np.ndarray | None = None) -> np.ndarray:
+            """Blobs of one player colour in ``near`` of ``lo``-``hi`` mm2, no longer than ``longest_mm``; with
+            ``core``, only those holding at least :data:`FIGURE_CORE_MM2` of that colour's ``core`` pixels."""
+            out = np.zeros(near.shape, np.uint8)
+            for colour in range(len(self.colours.colours)):      # one colour at a time: a red figure on a
+                cored = None
+                if core is not None:
+                    cored = core & of_colour[colour]
+                    if np.count_nonzero(cored) * mm * mm < FIGURE_CORE_MM2:
+                        continue  # no figure's paint of this colour anywhere: nothing to grow
+                mask = (near & of_colour[colour]).astype(np.uint8)   # green plain stays a blob of its own
+                if colour == darkest:
+                    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, no_seams)
+                # components are looked for only in the box around the colour's pixels (the same components and
+                # statistics: a player's colour is seldom more than a few spots of the canvas; issue 14, CPU)
+                x, y, w, h = cv2.boundingRect(mask)
+                if w == 0 or h == 0:
+                    continue
+                n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y:y + h, x:x + w], connectivity=8)
+                area = stats[:, cv2.CC_STAT_AREA] * mm * mm
+                longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) * mm
+                ok = (area >= lo) & (area <= hi) & (longest <= longest_mm)
+                if cored is not None:
+                    ok &= np.bincount(labels[cored[y:y + h, x:x + w]], minlength=n) * mm * mm >= FIGURE_CORE_MM2
+                ok[0] = False
+                if lit_tops:
+                    ok |= _lit_top_rings(labels, stats, area, longest, lo, longest_mm, mm, lab[y:y + h, x:x + w],
+                                         self.colours.colours[colour].lab)
+                if ok.any():
+                    out[y:y + h, x:x + w] |= ok[labels].astype(np.uint8)
+            return out
+
+        loose = dist < self._colour_distance()
+        spots = blobs_of(loose, 20.0, 900.0, 45.0)
+        if not_mat is not None:
+            # and again without the mat's pixels: a figure that joined the mat stands out as a blob of its own
+            spots |= blobs_of(loose & not_mat, 20.0, 900.0, 45.0)
+        # and by the figure's own paint alone (within its colour's calibrated spread): a yellow figure on a
+        # yellow-green plain, the plain 15-25 units from yellow and the figure 3-12, made one blob with the plain far
+        # larger than a figure, and was never looked for (Neues Land field/default photoscore table 6)
+        if self.spots_by_paint:
+            paint = np.array([max(c.spread, 6.0) for c in self.colours.colours], np.float32)
+            spots |= blobs_of(dist < paint[idx], 20.0, 900.0, 45.0)
+        spots_full = cv2.resize(spots, size, interpolation=cv2.INTER_NEAREST).astype(bool)
+        strict = dist < self.thresholds.figure_colour
+        blobs = blobs_of(strict, 40.0, 450.0, 30.0, lit_tops=True)
+        # and a figure's whole blurred picture: figure-sized blobs of the looser colour test around a core of its
+        # paint (hysteresis); the strict test alone caught 35 to 42 mm2 of a red figure at 1280x720, at its 40 mm2
+        # floor, so a 2 % change of the white balance between frames put the figure in or out (issue 14, nle2e)
+        blobs |= blobs_of(loose, 40.0, 450.0, 30.0, core=strict)
+        if not blobs.any():
+            return np.zeros(bgr.shape[:2], bool), spots_full
+        reach = int(round(self.thresholds.figure_shadow_mm / mm))
+        near = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0
+        # the colour there without the shadow: the local upper envelope of each channel (a shadow is several
+        # millimetres wide and smooth, the tile's texture not: both smoothed a little first). The mean around,
+        # used before, is pulled down by the figure's dark body and by the shadow itself: of the shadows'
+        # core on three Suedsee boards 64 % was covered, 71 % now (tests/vision/test_figures_shadow.py)
+        colour = cv2.blur(half.astype(np.float32), (3, 3))
+        lit = cv2.blur(cv2.dilate(colour, np.ones((5, 5), np.uint8)), (5, 5))
+        dim, grey = shading(colour, lit)
+        # a shadow dims every colour alike; a boat or a roof drawn beside the figure does not, and stays in
+        shade = near & grey & (dim < self.thresholds.figure_shadow_light)
+        covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | shade
+        return (cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5), spots_full
+
+    spots_by_paint = True
+    """Spots (where figures are looked for) also from the pixels within their nearest colour's calibrated spread
+    (:meth:`_covered`)."""
+
+    figure_scale = 2
+    """Figures are looked for at TILE_PX / figure_scale pixels per tile (a figure is still ~60 pixels)."""
+
+    figure_reach_mm = 16.0
+    """Figures are looked for on a tile and this far around it, on the neighbouring tiles' references: a figure
+    standing near its tile's edge leans over the seam in the picture (see :mod:`vision.standing`), by its foot
+    (up to 8 mm) and its lean (a 17 mm figure 350 mm from the nadir of a camera 680 mm up, the benchmark's
+    widest: 9 mm) less how far inside it stands (3 mm or more)."""
+
+    def _figures_near(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cell: Cell,
+                      nadir: tuple[float, float] | None, fitted: dict[Any, Any]
+                      ) -> list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]:
+        """Figures seen on the tile at ``cell`` and up to :attr:`figure_reach_mm` around it, each on the tile
+        it stands on: its base (the end of its picture nearest the camera's nadir, ``nadir`` in grid
+        coordinates, see :mod:`vision.standing`), which may lie on a neighbouring tile. Around the tile the
+        picture is compared with the neighbouring tiles' references where they lie (where no tile lies, with
+        the picture itself: nothing is found there). Returns ``(figure, clipped, (gx, gy), pixels)``: clipped when
+        the picture runs off the window (part of it may lie beyond), ``gx, gy`` where it stands in grid coordinates,
+        ``pixels`` the picture's pixels on the grid at the figures' scale. ``fitted``: what windows of this
+        canvas share (the tiles' references fitted to their light so far, the canvas at the figures' scale)."""
+        assert self.figures is not None
+        mm = self.classifier.mm_per_px
+        s = self.figure_scale
+        reach = int(round(self.figure_reach_mm / mm))
+        h, w = fc.bgr.shape[:2]
+        small = self._small(fc, fitted)
+
+        def place(t: TileGuess) -> tuple[int, int]:
+            key = ("place", t.x, t.y)      # the same in every window of the canvas (issue 14, CPU)
+            if key not in fitted:
+                top, left = fc.top_left(t.x, t.y)
+                ox, oy = self._seat(fc, tiles, t, fitted)
+                fitted[key] = (top + int(round(oy / mm)), left + int(round(ox / mm)))
+            return fitted[key]
+
+        ty, tx = place(tiles[cell])
+        y0, x0 = max(ty - reach, 0) // s * s, max(tx - reach, 0) // s * s
+        y1, x1 = min(ty + TILE_PX + reach, h // s * s), min(tx + TILE_PX + reach, w // s * s)
+        y1, x1 = y0 + (y1 - y0) // s * s, x0 + (x1 - x0) // s * s
+        ref = fc.bgr[y0:y1, x0:x1].copy()
+        placed: list[tuple[TileGuess, int, int]] = []
+        for dx, dy in ((0, 0), (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+            t = tiles.get((cell[0] + dx, cell[1] + dy))
+            if t is not None:
+                py, px = place(t)
+                placed.append((t, py - y0, px - x0))
+
+        def light_of(t: TileGuess, py: int, px: int) -> tuple[np.ndarray, np.ndarray] | None:
+            """The reference's gain and offset per channel that put it in the light the tile is seen in, fitted on
+            the tile where this canvas shows at least half of it (a window's own fit, mostly mat or one tile,
+            cannot fit a neighbour seen in another light or cast); None where it shows less."""
+            key = ("light", t.x, t.y)
+            if key not in fitted:
+                im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+                ta, tb = max(py + y0, 0), min(py + y0 + TILE_PX, h)
+                tc, td = max(px + x0, 0), min(px + x0 + TILE_PX, w)
+                fitted[key] = None
+                if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
+                    part = (slice(ta - py - y0, tb - py - y0, 3), slice(tc - px - x0, td - px - x0, 3))
+                    fitted[key] = _gain_of(fc.bgr[ta:tb:3, tc:td:3].astype(np.float32),
+                                           im[part].astype(np.float32))
+            return fitted[key]
+
+        own = light_of(*placed[0])
+        seams = np.zeros(ref.shape[:2], bool)
+        known = np.zeros(ref.shape[:2], bool)
+        # the tile's outer pixels (3 of them): where a tile laid by hand meets the next one, or its reference's crop
+        # took in a pixel of border, the picture is a little off its reference
+        ring = _SEAM_RING
+        # the neighbours first, the tile itself last (on top where hand-laid tiles overlap by a pixel); a neighbour
+        # the canvas shows too little of (a canvas of one changed cell) in the tile's own light
+        for t, py, px in placed[1:] + placed[:1]:
+            a, b = max(py, 0), min(py + TILE_PX, y1 - y0)
+            c, d = max(px, 0), min(px + TILE_PX, x1 - x0)
+            if a >= b or c >= d:
+                continue
+            light = light_of(t, py, px)
+            # the reference in its light, as the window holds it (uint8), made once per tile and canvas
+            lit_key = ("lit", t.x, t.y) if light is not None else ("lit", t.x, t.y, "in the light of", cell)
+            lit = fitted.get(lit_key)
+            if lit is None:
+                light = light or own
+                lit = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+                if light is not None:
+                    lit = np.clip(lit.astype(np.float32) * light[0] + light[1], 0, 255).astype(np.uint8)
+                fitted[lit_key] = lit
+            ref[a:b, c:d] = lit[a - py:b - py, c - px:d - px]
+            known[a:b, c:d] = True
+            seams[a:b, c:d] |= ring[a - py:b - py, c - px:d - px]
+        # where no tile lies, the bare mat: its colour there, not the picture itself. A figure standing at a tile's
+        # edge beside the bare mat leans over it, away from the nadir; compared with itself that part of its picture
+        # was not seen, and the rest put its base on the tile's inner region (Neues Land field/hard photoscore
+        # table 8: a blue figure on M:E named on G:NSW) or was too small to be a figure (a green one on a Suedsee
+        # sea, never seen)
+        mat = fitted.get("mat")
+        if mat is not None and not known.all():
+            window = fc.bgr[y0:y1, x0:x1]
+            grid = fitted.get("grid")
+            if grid is not None and "on mat" not in fitted:
+                # where the whole canvas shows the mat, made once (each pixel's own test, as for a window alone)
+                fitted["on mat"] = self._on_mat(fc, grid, slice(0, h), slice(0, w))
+            bare = ~known if grid is None else ~known & fitted["on mat"][y0:y1, x0:x1]
+            if bare.any():
+                ref[bare] = self._mat_here(window, bare, mat)
+        # the window at the figures' scale: the canvas's pixels (s x s blocks averaged) and their colours
+        win = (slice(y0 // s, y1 // s), slice(x0 // s, x1 // s))
+        obs = small[0][win]
+        nearest = (small[1][0][win], small[1][1][win])
+        if s > 1:
+            ref = cv2.resize(ref, ((x1 - x0) // s, (y1 - y0) // s), interpolation=cv2.INTER_AREA)
+            seams, known = _any_of_blocks(seams, s), ~_any_of_blocks(~known, s)
+        # the nadir in the small window's pixel coordinates (pixel centres at integers)
+        nadir_px = None
+        if nadir is not None:
+            col = fc.margin + (nadir[0] - fc.x0 + 0.5) * TILE_PX
+            row = fc.margin + (nadir[1] - fc.y0 + 0.5) * TILE_PX
+            nadir_px = ((col - x0) / s - 0.5, (row - y0) / s - 0.5)
+        # the camera's height in the units of the figure's (mm): the lean is a ratio, the same in pixels
+        camera_h = float(nadir[2]) if self.base_from_middle and nadir is not None and len(nadir) > 2 else None
+        out = []
+        feet: list[np.ndarray] = []
+        pictures: list[np.ndarray] = []
+        small_tile = TILE_PX // s
+        sightings = self.figures.find(obs, ref, mm * s, feet, fit=False, nearest=nearest, seams=seams, known=known,
+                                      pictures=pictures)
+        for i, ((colour, _, _, conf, area), foot) in enumerate(zip(sightings, feet)):
+            bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s), camera_h)
+            # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
+            X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
+            best, best_out = None, float("inf")
+            for t, py, px in placed:
+                u, v = (X - x0 - px) / TILE_PX, (Y - y0 - py) / TILE_PX
+                outside = max(-u, u - 1.0, -v, v - 1.0, 0.0)
+                if outside < best_out:
+                    best, best_out = (t, u, v), outside
+            if best is None or best_out * self.pitch > self.figure_off_tile_mm:
+                continue            # it stands on no tile read (the mat, or a tile beyond the window)
+            t, u, v = best
+            u, v = min(max(u, 0.0), 0.999), min(max(v, 0.0), 0.999)
+            region = None
+            if self.geometry is not None:
+                if nadir_px is None:
+                    # where the picture is all one knows: the figure's pixels on its tile
+                    py, px = next((py, px) for tt, py, px in placed if tt is t)
+                    mask = np.zeros((small_tile, small_tile), bool)
+                    ys, xs = np.nonzero(foot)
+                    ys, xs = ys - py // s, xs - px // s
+                    keep = (ys >= 0) & (ys < small_tile) & (xs >= 0) & (xs < small_tile)
+                    mask[ys[keep], xs[keep]] = True
+                else:
+                    mask = np.zeros(0, bool)
+                try:
+                    if mask.any():
+                        region = self.region_under(t.tile, t.rotation, mask)
+                    else:
+                        # the figure's base: the point where it stands, and a disc the size of its foot around it
+                        region = self.region_at_base(t.tile, t.rotation, u, v)
+                except VisionError:
+                    region = None
+            gx = fc.x0 - 0.5 + (X - fc.margin) / TILE_PX
+            gy = fc.y0 - 0.5 + (Y - fc.margin) / TILE_PX
+            # the picture's pixels on the grid at the figures' scale (the same in every window and canvas)
+            ys, xs = np.nonzero(pictures[i])
+            px_grid = (xs + (x0 - fc.margin) // s + fc.x0 * small_tile, ys + (y0 - fc.margin) // s + fc.y0 * small_tile)
+            pixels = frozenset(zip(px_grid[0].tolist(), px_grid[1].tolist()))
+            out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy),
+                        pixels))
+        return out
+
+    seat_mm = 4.0
+    """A tile whose offset from its cell, as read, differs from its sure neighbours' median offset by more than this
+    (mm, either axis) is placed for the figure search where its reference fits the picture best, as read or at the
+    neighbours' offset on that axis (a pixel either way). Tiles laid by hand lie up to 2.4 mm off the lattice (``hard``) and the lattice the grid was
+    fitted to bends smoothly, so neighbours agree to a few millimetres; a figure over a tile's edge pulled the reading
+    6-9 mm off (Neues Land field/default photoscore table 8, Suedsee sim/hard table 6): its reference then lay beside the
+    picture, the whole tile misfit and the figure was under the bar, or was placed on the next tile."""
+
+    def _seat(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], t: TileGuess, fitted: dict[Any, Any]
+              ) -> tuple[float, float]:
+        """The offset (mm, x and y) of tile ``t`` from its cell for the figure search (see :attr:`seat_mm`); kept
+        in ``fitted``."""
+        key = ("seat", t.x, t.y)
+        if key in fitted:
+            return fitted[key]
+        fitted[key] = own = (float(t.offset_mm[0]), float(t.offset_mm[1]))
+        near = [n.offset_mm for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)
+                for n in [tiles.get((t.x + dx, t.y + dy))] if n is not None and n.confidence >= 0.5]
+        if len(near) < 2:
+            return own
+        median = np.median(np.asarray(near, np.float64), axis=0)
+        if np.abs(np.asarray(own) - median).max() <= self.seat_mm:
+            return own
+        mm = self.classifier.mm_per_px
+        im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)).astype(np.float32)
+        top, left = fc.top_left(t.x, t.y)
+        h, w = fc.bgr.shape[:2]
+
+        def misfit(off: tuple[float, float]) -> float:
+            y, x = top + int(round(off[1] / mm)), left + int(round(off[0] / mm))
+            a, b, c, d = max(y, 0), min(y + TILE_PX, h), max(x, 0), min(x + TILE_PX, w)
+            if b - a < TILE_PX // 2 or d - c < TILE_PX // 2:
+                return float("inf")
+            obs = fc.bgr[a:b:2, c:d:2].astype(np.float32)
+            ref = im[a - y:b - y:2, c - x:d - x:2]
+            gain, offset = _gain_of(obs, ref)
+            err = np.sort(np.abs(obs - (ref * gain + offset)).sum(axis=2), axis=None)
+            return float(err[:int(0.85 * len(err))].mean())   # the worst 15 %: a figure on it, not the tile's fit
+
+        # the neighbours' offset on the axis that disagrees (the other one as read: a tile's art can pin it to a
+        # millimetre), and a pixel either way on both axes around that
+        base = [m if abs(o - m) > self.seat_mm else o for o, m in zip(own, median)]
+        best, best_misfit = own, misfit(own)
+        for dx in (-mm, 0.0, mm):
+            for dy in (-mm, 0.0, mm):
+                trial = (float(base[0] + dx), float(base[1] + dy))
+                e = misfit(trial)
+                if e < best_misfit:
+                    best, best_misfit = trial, e
+        if best != own:
+            fitted[key] = best
+            log.debug("cell (%d, %d): placed at %s for the figure search, read at %s", t.x, t.y, best, own)
+        return fitted[key]
+
+    def _on_mat(self, fc: FeatureCanvas, grid: Grid, rows: slice, cols: slice) -> np.ndarray:
+        """Where the canvas's ``rows`` x ``cols`` show the mat (each pixel's centre, through the grid, inside the
+        mat's edges; a figure's window, made only where some of it is bare): where no
+        tile lies, the bare mat is the figures' reference there, and the picture itself beyond (the table's wood
+        past the mat's edge, where tiles may be laid too: a figure on such a tile was lost against the mat's
+        colour, tests/vision/test_coverage.py)."""
+        m = grid.mat_from_grid()
+        gx = fc.x0 + (np.arange(cols.start, cols.stop, dtype=np.float64) + 0.5 - fc.margin) / TILE_PX - 0.5
+        gy = fc.y0 + (np.arange(rows.start, rows.stop, dtype=np.float64) + 0.5 - fc.margin) / TILE_PX - 0.5
+        x = m[0, 0] * gx[None, :] + m[0, 1] * gy[:, None] + m[0, 2]
+        y = m[1, 0] * gx[None, :] + m[1, 1] * gy[:, None] + m[1, 2]
+        return (x >= 0) & (x <= self.mat.width_mm) & (y >= 0) & (y <= self.mat.height_mm)
+
+    def _mat_here(self, window: np.ndarray, bare: np.ndarray, mat_bgr: np.ndarray) -> np.ndarray:
+        """The bare mat's colour (BGR) in ``window`` where no tile lies (``bare``): the median of those of its pixels
+        that look like the mat (within :attr:`Thresholds.mat_distance` of ``mat_bgr``, the frame's mat colour in the
+        canvas: a dim corner or a lamp's gradient makes the mat differ across the table), else ``mat_bgr``."""
+        raw = window[bare]
+        px = raw.astype(np.float32)
+        mat = np.asarray(mat_bgr, np.float32).reshape(3)
+        if len(px) >= 20:
+            d = np.linalg.norm(_weighted(bgr_to_lab(px)) - _weighted(bgr_to_lab(mat)), axis=-1)
+            close = d < self.thresholds.mat_distance
+            if np.count_nonzero(close) >= 20:
+                if raw.dtype == np.uint8:
+                    return _median_u8(raw[close])      # np.median's value, by counting (issue 14, CPU)
+                return np.median(px[close], axis=0)
+        return mat
+
+    def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
+                     tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None,
+                     mat_bgr: np.ndarray | None = None, grid: Grid | None = None
+                     ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
+        """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
+        whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
+        mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make. ``mat_bgr``: the bare
+        mat's colour in the canvas (None: unknown), ``grid`` the canvas's grid on the mat (where it shows the mat,
+        :meth:`_on_mat`)."""
+        fitted: dict[Any, Any] = {"mat": mat_bgr, "grid": grid}
+        if halved is not None and self.figure_scale == 2:
+            fitted["small"] = (halved[0], halved[2])
+            fitted["small lab"] = halved[1]
+        out: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]] = {}
+        looked: list[Cell] = []
+        # on a canvas of many cells, first one loose search for figure-sized blobs over the whole canvas at the
+        # figures' scale: a window that holds none of them is not built (issue 14, CPU; :meth:`_figure_possible`)
+        possible = None
+        read = [c for c in group if c in tiles]
+        if self.figure_gate and len(read) >= self.figure_gate_cells and not self.figures.report_unknown:
+            self._fit_lights(fc, tiles, read, fitted)
+            possible = self._figure_possible(fc, tiles, read, fitted)
+        for c in group:
+            out[c] = []
+            if c not in tiles or (possible is not None and c not in possible):
+                continue
+            # look closely only where something of a player's colour stands out and the tile
+            # does not explain all of the cell
+            top, left = fc.top_left(*c)
+            m = fc.margin // 2
+            spotted = spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
+            if ((spotted and self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint)
+                    or self._unlike_its_tile(fc, tiles[c], fitted)):
+                looked.append(c)
+        self._fit_lights(fc, tiles, looked, fitted)
+        for c in looked:
+            out[c] = self._figures_near(fc, tiles, c, nadir, fitted)
+        return out
+
+    figure_gate = True
+    """Look for figures (:meth:`_figures_near`) only around cells whose window holds some of a figure-sized blob that
+    the figure finder, with looser bars, finds on the whole canvas at once (:meth:`_figure_possible`)."""
+    figure_gate_cells = 4
+    """... on canvases of at least this many cells read (a few changed cells are looked at as before)."""
+    figure_gate_share = 0.8
+    """The gate's finder: the figure finder with this share of its bars (the B+G+R and colour misfits, absolute and
+    as factors of the median, the strong pixels a blob needs, its least area)."""
+
+    def _figure_possible(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
+                         fitted: dict[Any, Any]) -> set[Cell]:
+        """The cells of ``cells`` whose figure window (:meth:`_figures_near`: the tile and :attr:`figure_reach_mm`
+        around it, as read or where it is seated, two pixels more) holds a pixel of a blob that the figure finder,
+        its bars lowered to :attr:`figure_gate_share` and before any blob is judged
+        (:meth:`FigureFinder.blob_mask`), finds on the whole canvas at the figures' scale against one reference:
+        every tile read there in its light (``fitted``, :meth:`_fit_lights`) where it was read, the mat's colour
+        elsewhere (the picture itself where that is unknown). A window's own reference differs from it only where
+        tiles meet or lie a little elsewhere, and where the bare mat is shaded: the lower bars take that in. One
+        search over the canvas costs about what three windows do; on a full board 30 of 55 windows held nothing
+        (issue 14, CPU)."""
+        assert self.figures is not None
+        s = self.figure_scale
+        mm = self.classifier.mm_per_px
+        n = TILE_PX // s
+        half, (idx, dist) = self._small(fc, fitted)
+        hh, ww = half.shape[:2]
+        mat = fitted.get("mat")
+        if mat is None:
+            ref = half.astype(np.float32)
+        else:
+            ref = np.empty(half.shape, np.float32)
+            ref[:] = np.asarray(mat, np.float32).reshape(3)
+        known = np.zeros((hh, ww), bool)
+        for t in tiles.values():
+            top, left = fc.top_left(t.x, t.y)
+            ty = (top + int(round(t.offset_mm[1] / mm))) // s
+            tx = (left + int(round(t.offset_mm[0] / mm))) // s
+            a, b, c, d = max(ty, 0), min(ty + n, hh), max(tx, 0), min(tx + n, ww)
+            if a >= b or c >= d:
+                continue
+            key = (t.tile, t.rotation)
+            im = self._ref_small.get(key)
+            if im is None:
+                im = self._ref_small[key] = cv2.resize(
+                    np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90)), (n, n),
+                    interpolation=cv2.INTER_AREA).astype(np.float32)
+            light = fitted.get(("light", t.x, t.y))
+            part = im[a - ty:b - ty, c - tx:d - tx]
+            ref[a:b, c:d] = part if light is None else np.clip(part * light[0] + light[1], 0, 255)
+            known[a:b, c:d] = True
+        f = self.figure_gate_share
+        fig = self.figures
+        loose = replace(fig, residual_threshold=f * fig.residual_threshold, chroma_threshold=f * fig.chroma_threshold,
+                        residual_factor=f * fig.residual_factor, chroma_factor=f * fig.chroma_factor,
+                        coloured_factor=f * fig.coloured_factor, min_strong_px=max(int(fig.min_strong_px * f), 2),
+                        min_area_mm2=f * fig.min_area_mm2)
+        blobs = loose.blob_mask(half, ref, mm * s, (idx, dist), known, fitted.get("small lab"))
+        sums = cv2.integral(blobs.astype(np.uint8))
+        reach = int(round(self.figure_reach_mm / mm)) + 2 * s
+        out: set[Cell] = set()
+        for cell in cells:
+            t = tiles[cell]
+            top, left = fc.top_left(*cell)
+            seat = self._seat(fc, tiles, t, fitted)
+            oy, ox = (t.offset_mm[1], seat[1]), (t.offset_mm[0], seat[0])
+            y0 = max((top + int(round(min(oy) / mm)) - reach) // s, 0)
+            x0 = max((left + int(round(min(ox) / mm)) - reach) // s, 0)
+            y1 = min((top + int(round(max(oy) / mm)) + TILE_PX + reach) // s + 1, hh)
+            x1 = min((left + int(round(max(ox) / mm)) + TILE_PX + reach) // s + 1, ww)
+            if y1 > y0 and x1 > x0 and sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0] > 0:
+                out.add(cell)
+        return out
+
+    def _fit_lights(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
+                    fitted: dict[Any, Any]) -> None:
+        """The light of every tile that the windows around ``cells`` hold, each wholly on the canvas, fitted at once
+        (:func:`vision.pieces.gains_of_many`, the same to the bit as :meth:`_figures_near`'s one at a time, which
+        fits the others): kept in ``fitted`` under the key :meth:`_figures_near` looks for."""
+        if len(cells) < 2:
+            return
+        mm = self.classifier.mm_per_px
+        h, w = fc.bgr.shape[:2]
+        obs, refs, keys = [], [], []
+        for c in {(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}:
+            t = tiles.get(c)
+            if t is None or ("light", t.x, t.y) in fitted:
+                continue
+            top, left = fc.top_left(t.x, t.y)
+            ta, tc = top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+            if ta < 0 or tc < 0 or ta + TILE_PX > h or tc + TILE_PX > w:
+                continue
+            im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+            obs.append(fc.bgr[ta:ta + TILE_PX:3, tc:tc + TILE_PX:3])
+            refs.append(im[::3, ::3])
+            keys.append(("light", t.x, t.y))
+        if not keys:
+            return
+        gains, offsets = gains_of_many(np.stack(obs), np.stack(refs))
+        for key, g, o in zip(keys, gains, offsets):
+            fitted[key] = (g, o)
+
+    base_from_middle = True
+    """Place a figure's base along the lean from its picture's near end plus half a foot and its picture's middle taken
+    back by the lean of its middle height, each weighed by how far it can err (:func:`vision.standing.standing_point`
+    with the camera's height). On since session nlfig3 (issue 14): on the bench's Neues Land field/hard rows at 12
+    boards a row, seeds 1 and 2, the base's error along the lean spread 1.1-1.8 mm (sd) against 1.6-2.2 with the near
+    end alone, and three figures named on another region or the next tile were right (docs/vision.md, Measured,
+    "Whole boards on both cameras"); off before, when 5 boards a row could not tell the gain."""
+
+    reread_covered = True
+    """Read a marked guess under a figure again by its colours, the figure left out (:mod:`vision.undercover`)."""
+
+    reread_flat = True
+    """... and a marked guess with no figure on it too (issue 14, session nlfig3): a flat tile (ds083 all sea, ds024,
+    ds031) in a strong cast and heavy noise has so little texture that the tile pass's correlation is near noise with
+    nothing on it either (the bench's Neues Land field/hard: ds083 read as ds059, half plain, at confidence 0.00); its
+    colours tell it at once."""
+
+    def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
+                        found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
+        """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`, no
+        hidden twin) where a figure's picture (one of ``found``) lies, or anywhere with :attr:`reread_flat`: read again by colour with the pictures and
+        the covered mask near them left out (:func:`vision.undercover.reread`); ``tiles`` updated. Returns the
+        cells changed."""
+        if not self.reread_covered:
+            return []
+        limit = max(undercover.MAX_CONFIDENCE, undercover.MAX_CONFIDENCE_UNDER_FIGURE)
+        doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit and not tiles[c].hidden_twins]
+        if not doubtful:
+            return []
+        s = self.figure_scale
+        small_tile = TILE_PX // s
+        h, w = fc.bgr.shape[:2]
+        pictures = np.zeros((h, w), bool)
+        for _, _, _, pixels in found:
+            for gx, gy in pixels:
+                col = (gx - fc.x0 * small_tile) * s + fc.margin
+                row = (gy - fc.y0 * small_tile) * s + fc.margin
+                if 0 <= row < h and 0 <= col < w:
+                    pictures[row:row + s, col:col + s] = True
+        mm = self.classifier.mm_per_px
+        # what to leave out: the figures' pictures, grown by their rim, and the covered mask (shadows) near them
+        # only: a patch of the tile's own art in a player's colour that no figure was found in stays in (it is what
+        # tells ds044's plain wedge from all sea)
+        occ = fc.occlusion(0)
+        reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(6 / mm) + 1,) * 2)
+        near = cv2.dilate(pictures.astype(np.uint8), reach).astype(bool)
+        hidden = undercover.visible_mask((h, w), None if occ is None else np.where(near, occ, 0.0), [pictures],
+                                         int(round(1.5 / mm)))
+        changed = []
+        for c in doubtful:
+            top, left = fc.top_left(*c)
+            if (tiles[c].confidence >= undercover.MAX_CONFIDENCE
+                    and not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any()):
+                continue        # between the two bounds only under a figure (undercover.MAX_CONFIDENCE_UNDER_FIGURE)
+            if not self.reread_flat and not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
+                continue        # no figure's picture on it
+            sure = []
+            for dx in (-2, -1, 0, 1, 2):
+                for dy in (-2, -1, 0, 1, 2):
+                    t = tiles.get((c[0] + dx, c[1] + dy))
+                    if t is None or (dx, dy) == (0, 0) or t.confidence < 0.5 or t.hidden_twins:
+                        continue
+                    tt, tl = fc.top_left(t.x, t.y)
+                    im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
+                    sure.append((im, tt + int(round(t.offset_mm[1] / mm)), tl + int(round(t.offset_mm[0] / mm))))
+            light = undercover.light_from(fc.bgr, sure, ~hidden)
+            if light is None:
+                continue
+            new = undercover.reread(fc.bgr, self._ref_bgr, self.refs.tile_ids, tiles[c], top, left, mm, hidden,
+                                    light)
+            if (new.tile, new.rotation) != (tiles[c].tile, tiles[c].rotation):
+                log.debug("cell %s: %s r%d read again by colour under a figure: %s r%d", c, tiles[c].tile,
+                          tiles[c].rotation, new.tile, new.rotation)
+                tiles[c] = new
+                changed.append(c)
+        return changed
+
+    figure_off_tile_mm = 3.0
+    """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
+    found to a few millimetres); further out it stands on no tile and is not reported."""
+
+    shapes_folder: str | Path | None = None
+    """The set's scans (``<tile id>.png``), where the regions' true shapes are learnt (sharp, in the tile's frame, the
+    same under every camera); None: the folder the references name (``meta["shapes"]``, or the scans they were
+    enrolled from), else the enrolled references themselves (:func:`vision.regionmap.maps_for_set`)."""
+
+    @property
+    def regions(self) -> RegionMaps | None:
+        """The true shapes of the set's regions, learnt from the set's scans where known, else from the enrolled
+        references (:mod:`vision.regionmap`)."""
+        if self._regions is None and self.geometry is not None:
+            self._regions = maps_for_set(self.geometry, self.refs, self.shapes_folder)
+            for t in self._regions.images:    # all at once (about 15 ms a tile), not in the middle of a game's frame
+                self._regions.map(t)
+        return self._regions
+
+    def region_at_base(self, tile: str, rotation: int, u: float, v: float) -> str:
+        """The region a figure whose base was found at ``(u, v)`` (fractions of the tile as it lies) stands on
+        (:meth:`vision.regionmap.RegionMaps.region_at_base`, a foot of :data:`FOOT_MM` around it)."""
+        assert self.regions is not None
+        return self.regions.region_at_base(tile, rotation, u, v, FOOT_MM / self.pitch)[0]
+
+    def region_under(self, tile: str, rotation: int, footprint: np.ndarray) -> str:
+        """The region a figure stands on: where most of what is seen of it (``footprint``, a mask over the tile
+        as it lies) falls on the region's true shape. A figure is about 16 mm across: on a narrow spike or
+        beside a bay one point of it can fall on the next region."""
+        assert self.regions is not None
+        return self.regions.region_under(tile, rotation, footprint)[0]
