@@ -88,6 +88,7 @@ UNMIX = False            # slots voted by each sample's share of land and water 
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
 PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
+STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
@@ -797,7 +798,7 @@ class SundaReader:
                     pairs.append((t, o, tuple(sorted(shared))))
         if pairs:
             gap = self._line_along(L, lat.to_mm(np.array([p[2][0] for p in pairs])),
-                                   lat.to_mm(np.array([p[2][1] for p in pairs])), lines)
+                                   lat.to_mm(np.array([p[2][1] for p in pairs])), lines, label)
         else:
             gap = np.zeros(0)
         # mutual weakest line first, then the rest by strength
@@ -853,7 +854,8 @@ class SundaReader:
             pieces.append(p)
         return pieces, covered, unsure
 
-    def _line_along(self, L: np.ndarray, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None) -> np.ndarray:
+    def _line_along(self, L: np.ndarray, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None,
+                    label: np.ndarray | None = None) -> np.ndarray:
         """How clearly a gap runs along each side from ``a`` to ``b`` (mat mm, (n, 2)), on the lightness ``L``.
 
         A gap is a straight line along the whole side (cloth between two cut edges; a piece is off its place by a
@@ -875,13 +877,16 @@ class SundaReader:
         n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
         pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
                + GAP_OFFSETS[None, None, :, None] * n[:, None, None, :])
-        prof = self._at(L, pts).astype(np.float32).mean(axis=1)                  # (n, offsets)
+        vals = self._at(L, pts).astype(np.float32)
+        prof = vals.mean(axis=1)                                                 # (n, offsets)
         ends = 2                                                                 # 2.5 to 3 mm out, each side
         left, right = prof[:, :ends].mean(axis=1), prof[:, -ends:].mean(axis=1)
         centre = prof[:, 3:-3]                                                   # within 1.5 mm of the side
         dip = np.minimum(left, right) - centre.min(axis=1)
         rise = centre.max(axis=1) - np.maximum(left, right)
         gap = np.maximum(np.maximum(dip, rise), 0.0)
+        if STEP_WEIGHT > 0 and label is not None:
+            gap = gap + STEP_WEIGHT * _tone_step(vals, self._at(label, pts[:, :, [0, -1]]))
         if lines is not None:
             near = pts[:, :, 3:-3]                                               # within 1.5 mm of the side
             gap = gap + LINE_WEIGHT * self._at(lines, near).mean(axis=1).max(axis=1)
@@ -1195,6 +1200,19 @@ def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.n
             out[i - 3] = int(m.sum())
     out[n] = int(cv2.morphologyEx(((sub >= 3) & (sub < 3 + n) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker).sum())
     return out
+
+
+def _tone_step(vals: np.ndarray, ends: np.ndarray, least: int = 5) -> np.ndarray:
+    """How far the print's lightness steps across each side: ``vals`` (n, along, offsets) the lightness across it,
+    ``ends`` (n, along, 2) the classes at its two ends there. Only where both ends show one terrain (land beside
+    land, water beside water: a coast by the side steps too), averaged along the side; none from fewer than
+    ``least`` such samples. Each piece is one print, so its two triangles show one tone across its diagonal, while
+    two pieces' prints (and their light: each lies a little tilted) differ."""
+    same = (ends == 1).all(axis=2) | (ends == 2).all(axis=2)
+    step = vals[:, :, -2:].mean(axis=2) - vals[:, :, :2].mean(axis=2)
+    k = same.sum(axis=1)
+    mean = (step * same).sum(axis=1) / np.maximum(k, 1)
+    return np.where(k >= least, np.abs(mean), 0.0)
 
 
 def _gap_limit(mate: dict[tuple, tuple], pairs: list[tuple], gap: np.ndarray) -> float:
