@@ -88,6 +88,7 @@ UNMIX = False            # slots voted by each sample's share of land and water 
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
 PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
+PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is its lattice rhombus inset by half of it
 STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
@@ -900,6 +901,8 @@ class SundaReader:
             return
         C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
         mid = C.mean(axis=1)
+        if PIECE_GAP_MM > 0:     # the piece as cut: its lattice rhombus inset by half a gap on every side (it has an
+            C = mid[:, None, :] + (C - mid[:, None, :]) * (1.0 - PIECE_GAP_MM / (lat.side_mm * math.sqrt(3) / 2))
         mix = self._mixing(label) if UNMIX else None
         a = C
         b = np.roll(C, -1, axis=1)
