@@ -872,7 +872,11 @@ class SundaReader:
         With ``lines`` (that line image) its mean along the side at the strongest offset within 1.5 mm is added,
         weighted ``LINE_WEIGHT``: a thin light gap between two dark cut edges is a ripple whose mean the blur
         nearly cancels (a dip measured against its sides under a step of the light, seed 1 table 2 at `default`:
-        3 pieces lost), while each pixel's black-hat and top-hat still see it."""
+        3 pieces lost), while each pixel's black-hat and top-hat still see it.
+
+        With ``label`` (the classes) the step of the print's tone across the side, where both its ends show one
+        terrain, is added, weighted ``STEP_WEIGHT`` (:func:`_tone_step`): on beige linen at `hard` three pieces about a
+        node showed no dip on their true cuts, only one print a little lighter than the next (seed 3 table 2)."""
         along = np.linspace(0.15, 0.85, 13)
         d = b - a
         n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
@@ -896,7 +900,10 @@ class SundaReader:
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
         """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the
         side (0.9 to 3 mm where those show too little), the nearest counting most (the pieces file reads a
-        slot at its point on the side; deeper in, the land of the next slot may curl round)."""
+        slot at its point on the side; deeper in, the land of the next slot may curl round). The sides are the
+        piece's as cut (``PIECE_GAP_MM``): on the lattice's rhombus an acute corner's slot was read up to a gap too
+        near the corner, where the cut edge, the cloth and the piece across the corner blur in (false and missed
+        one-slot spits at `hard`)."""
         if not pieces:
             return
         C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
