@@ -43,7 +43,8 @@ def _node_of_three(reader, seed):
         c, d = reader._px(LAT.to_mm(np.array(sorted(a & b), float)))
         line = np.zeros(label.shape, F)
         cv2.line(line, tuple(int(v) for v in np.round(c)), tuple(int(v) for v in np.round(d)), 1.0, 2)
-        L -= cv2.GaussianBlur(line, (0, 0), 1.0) * (1.5 / cv2.GaussianBlur(line, (0, 0), 1.0).max())
+        soft = cv2.GaussianBlur(line, (0, 0), 1.0)
+        L -= soft * (1.5 / soft.max())
     noise = cv2.GaussianBlur(np.random.default_rng(seed).normal(0, 1, label.shape).astype(F), (0, 0), 1.5)
     L += noise * (1.3 / noise.std())
     return label, L, {frozenset(p) for p in laid}
