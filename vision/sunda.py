@@ -88,6 +88,8 @@ UNMIX = False            # slots voted by each sample's share of land and water 
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
 PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
+PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is its lattice rhombus inset by half of it
+STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
@@ -797,7 +799,7 @@ class SundaReader:
                     pairs.append((t, o, tuple(sorted(shared))))
         if pairs:
             gap = self._line_along(L, lat.to_mm(np.array([p[2][0] for p in pairs])),
-                                   lat.to_mm(np.array([p[2][1] for p in pairs])), lines)
+                                   lat.to_mm(np.array([p[2][1] for p in pairs])), lines, label)
         else:
             gap = np.zeros(0)
         # mutual weakest line first, then the rest by strength
@@ -853,7 +855,8 @@ class SundaReader:
             pieces.append(p)
         return pieces, covered, unsure
 
-    def _line_along(self, L: np.ndarray, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None) -> np.ndarray:
+    def _line_along(self, L: np.ndarray, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None,
+                    label: np.ndarray | None = None) -> np.ndarray:
         """How clearly a gap runs along each side from ``a`` to ``b`` (mat mm, (n, 2)), on the lightness ``L``.
 
         A gap is a straight line along the whole side (cloth between two cut edges; a piece is off its place by a
@@ -869,19 +872,26 @@ class SundaReader:
         With ``lines`` (that line image) its mean along the side at the strongest offset within 1.5 mm is added,
         weighted ``LINE_WEIGHT``: a thin light gap between two dark cut edges is a ripple whose mean the blur
         nearly cancels (a dip measured against its sides under a step of the light, seed 1 table 2 at `default`:
-        3 pieces lost), while each pixel's black-hat and top-hat still see it."""
+        3 pieces lost), while each pixel's black-hat and top-hat still see it.
+
+        With ``label`` (the classes) the step of the print's tone across the side, where both its ends show one
+        terrain, is added, weighted ``STEP_WEIGHT`` (:func:`_tone_step`): on beige linen at `hard` three pieces about a
+        node showed no dip on their true cuts, only one print a little lighter than the next (seed 3 table 2)."""
         along = np.linspace(0.15, 0.85, 13)
         d = b - a
         n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
         pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
                + GAP_OFFSETS[None, None, :, None] * n[:, None, None, :])
-        prof = self._at(L, pts).astype(np.float32).mean(axis=1)                  # (n, offsets)
+        vals = self._at(L, pts).astype(np.float32)
+        prof = vals.mean(axis=1)                                                 # (n, offsets)
         ends = 2                                                                 # 2.5 to 3 mm out, each side
         left, right = prof[:, :ends].mean(axis=1), prof[:, -ends:].mean(axis=1)
         centre = prof[:, 3:-3]                                                   # within 1.5 mm of the side
         dip = np.minimum(left, right) - centre.min(axis=1)
         rise = centre.max(axis=1) - np.maximum(left, right)
         gap = np.maximum(np.maximum(dip, rise), 0.0)
+        if STEP_WEIGHT > 0 and label is not None:
+            gap = gap + STEP_WEIGHT * _tone_step(vals, self._at(label, pts[:, :, [0, -1]]))
         if lines is not None:
             near = pts[:, :, 3:-3]                                               # within 1.5 mm of the side
             gap = gap + LINE_WEIGHT * self._at(lines, near).mean(axis=1).max(axis=1)
@@ -890,11 +900,16 @@ class SundaReader:
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
         """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the
         side (0.9 to 3 mm where those show too little), the nearest counting most (the pieces file reads a
-        slot at its point on the side; deeper in, the land of the next slot may curl round)."""
+        slot at its point on the side; deeper in, the land of the next slot may curl round). The sides are the
+        piece's as cut (``PIECE_GAP_MM``): on the lattice's rhombus an acute corner's slot was read up to a gap too
+        near the corner, where the cut edge, the cloth and the piece across the corner blur in (false and missed
+        one-slot spits at `hard`)."""
         if not pieces:
             return
         C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
         mid = C.mean(axis=1)
+        if PIECE_GAP_MM > 0:     # the piece as cut: its lattice rhombus inset by half a gap on every side (it has an
+            C = mid[:, None, :] + (C - mid[:, None, :]) * (1.0 - PIECE_GAP_MM / (lat.side_mm * math.sqrt(3) / 2))
         mix = self._mixing(label) if UNMIX else None
         a = C
         b = np.roll(C, -1, axis=1)
@@ -1195,6 +1210,19 @@ def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.n
             out[i - 3] = int(m.sum())
     out[n] = int(cv2.morphologyEx(((sub >= 3) & (sub < 3 + n) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker).sum())
     return out
+
+
+def _tone_step(vals: np.ndarray, ends: np.ndarray, least: int = 5) -> np.ndarray:
+    """How far the print's lightness steps across each side: ``vals`` (n, along, offsets) the lightness across it,
+    ``ends`` (n, along, 2) the classes at its two ends there. Only where both ends show one terrain (land beside
+    land, water beside water: a coast by the side steps too), averaged along the side; none from fewer than
+    ``least`` such samples. Each piece is one print, so its two triangles show one tone across its diagonal, while
+    two pieces' prints (and their light: each lies a little tilted) differ."""
+    same = (ends == 1).all(axis=2) | (ends == 2).all(axis=2)
+    step = vals[:, :, -2:].mean(axis=2) - vals[:, :, :2].mean(axis=2)
+    k = same.sum(axis=1)
+    mean = (step * same).sum(axis=1) / np.maximum(k, 1)
+    return np.where(k >= least, np.abs(mean), 0.0)
 
 
 def _gap_limit(mate: dict[tuple, tuple], pairs: list[tuple], gap: np.ndarray) -> float:
