@@ -509,6 +509,109 @@ def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2:
     return _split(sub, ppm, min_mm2)
 
 
+#: a part of a split as large as this many times a box's enrolled footprint, and looking most like that box, holds
+#: two or more boxes (:func:`split_boxes`); one box with the end of a hull it touched is 1.1-1.4 times
+BOXES_AT = 1.6
+#: the turns tried when boxes are fitted (degrees; a box is the same turned half a turn)
+BOX_TURNS = np.arange(0.0, 180.0, 6.0)
+#: the least share of a fitted box inside what is left of the part (its outline's blurred edge aside)
+BOX_INSIDE = 0.95
+
+
+def _box_kernels(long_px: float, short_px: float, deg: float, ring_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """A box's footprint turned ``deg`` (filled, 1 px in from its outline, normalised to sum 1) and the ring just
+    outside it ``ring_px`` wide (normalised), on one odd-sided square kernel centred on the box."""
+    r = int(np.ceil(0.5 * np.hypot(long_px, short_px) + ring_px)) + 1
+    n = 2 * r + 1
+
+    def filled(lw: float, sw: float) -> np.ndarray:
+        k = np.zeros((n, n), np.uint8)
+        pts = cv2.boxPoints(((float(r), float(r)), (lw, sw), float(deg)))
+        cv2.fillConvexPoly(k, np.round(pts * 16).astype(np.int32), 1, cv2.LINE_8, shift=4)
+        return k.astype(np.float32)
+
+    inner = filled(long_px - 2, short_px - 2)
+    ring = filled(long_px + 2 * ring_px, short_px + 2 * ring_px) - filled(long_px, short_px)
+    ring = np.maximum(ring, 0)
+    return inner / max(1.0, float(inner.sum())), ring / max(1.0, float(ring.sum()))
+
+
+def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min_share: float = 0.6) -> list[np.ndarray]:
+    """Boxes of one known size (a chest: ``long_mm`` by ``short_mm``, its enrolled outline) fitted into ``part``, one
+    at a time: of the places and turns where a box lies wholly inside what is left (:data:`BOX_INSIDE`), the one whose
+    outline is most exposed (the ring just outside it lies off what is left: a box at the heap's edge, not one
+    straddling two boxes, whose outline runs over both); its pixels are taken, and the next is fitted, while at least
+    ``min_share`` of a box is left. Each box is the part's pixels within its fitted outline (grown half a millimetre:
+    the blur). Rigid boxes of one colour heaped together are one colour part (issue 17: two face-down chests against a
+    ship's brown hull); no box fits where none lies, so a part with no box's room gives none."""
+    rest = part.astype(np.uint8).copy()
+    box_px = long_mm * short_mm * ppm * ppm
+    ring_px = max(1.0, 1.0 * ppm)
+    kernels = [_box_kernels(long_mm * ppm, short_mm * ppm, d, ring_px) for d in BOX_TURNS]
+    pad = kernels[0][0].shape[0] // 2 + 1
+    out = []
+    while rest.sum() >= min_share * box_px:
+        img = np.pad(rest, pad).astype(np.float32)
+        best = None
+        for deg, (inner, ring) in zip(BOX_TURNS, kernels):
+            inside = cv2.filter2D(img, -1, inner, borderType=cv2.BORDER_CONSTANT)
+            exposed = 1.0 - cv2.filter2D(img, -1, ring, borderType=cv2.BORDER_CONSTANT)
+            score = np.where(inside >= BOX_INSIDE, exposed, -1.0)
+            i = int(np.argmax(score))
+            if score.flat[i] >= 0 and (best is None or score.flat[i] > best[0]):
+                best = (float(score.flat[i]), i, deg)
+        if best is None:
+            break
+        _, i, deg = best
+        y, x = np.unravel_index(i, img.shape)
+        box = np.zeros(img.shape, np.uint8)
+        pts = cv2.boxPoints(((float(x), float(y)), (long_mm * ppm + 1, short_mm * ppm + 1), float(deg)))
+        cv2.fillConvexPoly(box, np.round(pts * 16).astype(np.int32), 1, cv2.LINE_8, shift=4)
+        mine = box[pad:-pad, pad:-pad].astype(bool) & (rest > 0)
+        if not mine.any():
+            break
+        out.append(mine)
+        rest[mine] = 0
+    return out
+
+
+def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float) -> list[np.ndarray]:
+    """Parts that look most like a box (a template filling :data:`BOX_FILL` of its least rectangle: a chest) and are
+    :data:`BOXES_AT` times its footprint or more, cut into the boxes fitted into them (:func:`fit_boxes`) when two or
+    more fit; each patch that no box covers (a hull's end the colour split gave the heap) goes to the other part it
+    borders most, to a box only when it borders no other part. A box is rigid and of known size: two of one colour
+    touching are two boxes, however the colour split gave them (issue 17: two face-down chests heaped beside a ship in
+    port were one part, a chest lost). ``score`` gives a mask's sorted (distance, template index) list."""
+    others: list[np.ndarray] = []
+    boxes: list[np.ndarray] = []
+    left: list[np.ndarray] = []
+    least = min((t.area_mm2 for t in book.templates if t.box is not None and t.box[2] >= BOX_FILL), default=np.inf)
+    for p in parts:
+        area = p.sum() / (ppm * ppm)
+        t = book.templates[score(p)[0][1]] if area >= BOXES_AT * least else None
+        fitted = [] if t is None or t.box is None or t.box[2] < BOX_FILL or area < BOXES_AT * t.area_mm2 \
+            else fit_boxes(p, t.box[0], t.box[1], ppm)
+        if len(fitted) < 2:
+            others.append(p)
+            continue
+        boxes.extend(fitted)
+        left.append(p & ~np.any(fitted, axis=0))
+    if not boxes:
+        return parts
+    k3 = np.ones((3, 3), np.uint8)
+    for rest in left:
+        cn, cl = cv2.connectedComponents(rest.astype(np.uint8), connectivity=8)
+        for c in range(1, cn):
+            patch = cl == c
+            ring = cv2.dilate(patch.astype(np.uint8), k3).astype(bool) & ~patch
+            pool = others if any((ring & q).any() for q in others) else boxes
+            shared = [int((ring & q).sum()) for q in pool]
+            j = int(np.argmax(shared))
+            if shared[j] > 0:
+                pool[j] = pool[j] | patch
+    return others + boxes
+
+
 def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
     """Touching pieces: a seed at each local peak of the distance transform (a piece's middle),
     then a watershed from them."""
@@ -1043,6 +1146,7 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
         else:
             parts = [b.mask]
+        parts = split_boxes(parts, lambda m: scores if m is b.mask else scored(Blob(b.x0, b.y0, m)), book, ppm)
         if len(parts) > 1:
             parts = trim_to_size(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, b.crop(lab), ppm)
         if len(parts) > 1:

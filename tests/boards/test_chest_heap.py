@@ -28,7 +28,6 @@ def test_one_face_down_chest_touching_a_ship_is_read(laden_book, look, yaw, dire
     assert sorted(p.name or "?" for p in seen) == sorted([NAMES[look], "chest down"]), [(p.name, p.unsure) for p in seen]
 
 
-@pytest.mark.xfail(strict=True, reason="not built: two face-down chests touching are one colour part (docs/boardcam.md)")
 @pytest.mark.parametrize("look,yaw,direction", [(0, 0, 0), (2, 45, 90), (5, 150, 180)])
 def test_two_face_down_chests_heaped_beside_a_ship_are_two_chests(laden_book, look, yaw, direction):
     empty, book, spaces = laden_book
