@@ -514,8 +514,10 @@ def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2:
 BOXES_AT = 1.6
 #: the turns tried when boxes are fitted (degrees; a box is the same turned half a turn)
 BOX_TURNS = np.arange(0.0, 180.0, 6.0)
-#: the least share of a fitted box inside what is left of the part (its outline's blurred edge aside)
+#: the least share of a fitted box inside the part (its outline's blurred edge aside), and the most it may overlap
+#: the boxes fitted before it
 BOX_INSIDE = 0.95
+BOX_OVERLAP = 0.2
 
 
 def _box_kernels(long_px: float, short_px: float, deg: float, ring_px: float) -> tuple[np.ndarray, np.ndarray]:
@@ -538,10 +540,10 @@ def _box_kernels(long_px: float, short_px: float, deg: float, ring_px: float) ->
 
 def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min_share: float = 0.6) -> list[np.ndarray]:
     """Boxes of one known size (a chest: ``long_mm`` by ``short_mm``, its enrolled outline) fitted into ``part``, one
-    at a time: of the places and turns where a box lies wholly inside what is left (:data:`BOX_INSIDE`), the one whose
-    outline is most exposed (the ring just outside it lies off what is left: a box at the heap's edge, not one
-    straddling two boxes, whose outline runs over both); its pixels are taken, and the next is fitted, while at least
-    ``min_share`` of a box is left. Each box is the part's pixels within its fitted outline (grown half a millimetre:
+    at a time: of the places and turns where a box lies wholly inside the part (:data:`BOX_INSIDE`) and overlaps the
+    boxes fitted before it by at most :data:`BOX_OVERLAP`, the one whose outline is most exposed (the ring just outside
+    it lies off the part: a box at the heap's edge, not one straddling two boxes, whose outline runs over both); the
+    part's pixels left within it are taken, and the next is fitted, while at least ``min_share`` of a box is left. Each box is the part's pixels within its fitted outline (grown half a millimetre:
     the blur). Rigid boxes of one colour heaped together are one colour part (issue 17: two face-down chests against a
     ship's brown hull); no box fits where none lies, so a part with no box's room gives none."""
     rest = part.astype(np.uint8).copy()
@@ -549,14 +551,20 @@ def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min
     ring_px = max(1.0, 1.0 * ppm)
     kernels = [_box_kernels(long_mm * ppm, short_mm * ppm, d, ring_px) for d in BOX_TURNS]
     pad = kernels[0][0].shape[0] // 2 + 1
+    whole = np.pad(part.astype(np.float32), pad)
+    fits = [cv2.filter2D(whole, -1, inner, borderType=cv2.BORDER_CONSTANT) >= BOX_INSIDE for inner, _ in kernels]
+    # how much of the ring just outside a box lies off the part: a box at the heap's edge, not one straddling two
+    exposure = [1.0 - cv2.filter2D(whole, -1, ring, borderType=cv2.BORDER_CONSTANT) for _, ring in kernels]
     out = []
     while rest.sum() >= min_share * box_px:
         img = np.pad(rest, pad).astype(np.float32)
+        taken = whole - img  # the boxes fitted so far
         best = None
-        for deg, (inner, ring) in zip(BOX_TURNS, kernels):
-            inside = cv2.filter2D(img, -1, inner, borderType=cv2.BORDER_CONSTANT)
-            exposed = 1.0 - cv2.filter2D(img, -1, ring, borderType=cv2.BORDER_CONSTANT)
-            score = np.where(inside >= BOX_INSIDE, exposed, -1.0)
+        for deg, (inner, _), fit, exposed in zip(BOX_TURNS, kernels, fits, exposure):
+            # wholly inside the part, overlapping the boxes already fitted by at most BOX_OVERLAP (the first may sit a
+            # little into its neighbour: the blur rounds its corners)
+            ok = fit & (cv2.filter2D(taken, -1, inner, borderType=cv2.BORDER_CONSTANT) <= BOX_OVERLAP) if out else fit
+            score = np.where(ok, exposed, -1.0)
             i = int(np.argmax(score))
             if score.flat[i] >= 0 and (best is None or score.flat[i] > best[0]):
                 best = (float(score.flat[i]), i, deg)
@@ -575,30 +583,41 @@ def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min
     return out
 
 
-def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float) -> list[np.ndarray]:
+def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, fragment: float = 0.6
+                ) -> list[np.ndarray]:
     """Parts that look most like a box (a template filling :data:`BOX_FILL` of its least rectangle: a chest) and are
     :data:`BOXES_AT` times its footprint or more, cut into the boxes fitted into them (:func:`fit_boxes`) when two or
-    more fit; each patch that no box covers (a hull's end the colour split gave the heap) goes to the other part it
+    more fit. The fragments touching such a part (parts under ``fragment`` times the smallest piece: no piece, which
+    is seen whole, is that small) are fitted with it: the colour split may cut a chest's corner away with the hull it
+    touches. Each patch that no box covers (a hull's end the colour split gave the heap) goes to the other part it
     borders most, to a box only when it borders no other part. A box is rigid and of known size: two of one colour
     touching are two boxes, however the colour split gave them (issue 17: two face-down chests heaped beside a ship in
     port were one part, a chest lost). ``score`` gives a mask's sorted (distance, template index) list."""
-    others: list[np.ndarray] = []
+    least = min((t.area_mm2 for t in book.templates if t.box is not None and t.box[2] >= BOX_FILL), default=np.inf)
+    small = fragment * min(t.area_mm2 for t in book.templates) * ppm * ppm
+    k3 = np.ones((3, 3), np.uint8)
+    used: set[int] = set()
     boxes: list[np.ndarray] = []
     left: list[np.ndarray] = []
-    least = min((t.area_mm2 for t in book.templates if t.box is not None and t.box[2] >= BOX_FILL), default=np.inf)
-    for p in parts:
+    for i, p in enumerate(parts):
         area = p.sum() / (ppm * ppm)
-        t = book.templates[score(p)[0][1]] if area >= BOXES_AT * least else None
-        fitted = [] if t is None or t.box is None or t.box[2] < BOX_FILL or area < BOXES_AT * t.area_mm2 \
-            else fit_boxes(p, t.box[0], t.box[1], ppm)
-        if len(fitted) < 2:
-            others.append(p)
+        if i in used or area < BOXES_AT * least:
             continue
+        t = book.templates[score(p)[0][1]]
+        if t.box is None or t.box[2] < BOX_FILL or area < BOXES_AT * t.area_mm2:
+            continue
+        grown = cv2.dilate(p.astype(np.uint8), k3).astype(bool)
+        frags = [j for j, q in enumerate(parts) if j != i and j not in used and q.sum() < small and (grown & q).any()]
+        whole = np.any([p] + [parts[j] for j in frags], axis=0)
+        fitted = fit_boxes(whole, t.box[0], t.box[1], ppm)
+        if len(fitted) < 2:
+            continue
+        used.update([i, *frags])
         boxes.extend(fitted)
-        left.append(p & ~np.any(fitted, axis=0))
+        left.append(whole & ~np.any(fitted, axis=0))
     if not boxes:
         return parts
-    k3 = np.ones((3, 3), np.uint8)
+    others = [q for j, q in enumerate(parts) if j not in used]
     for rest in left:
         cn, cl = cv2.connectedComponents(rest.astype(np.uint8), connectivity=8)
         for c in range(1, cn):
@@ -1140,9 +1159,10 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             # too), and a waist where they touch (a piece is convex: a sailboat seen poorly is not two boats):
             # the parts, when the blob splits
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
-        elif laden_large := (t0.kind.endswith(LADEN) and area > carry_limit(book, t0.name)):
-            # it looks like the piece laden, but is larger than the piece with what it carries: the piece and another
-            # touching it (a chest beside a ship's hull), when the parts say so (below)
+        elif laden_large := area > carry_limit(book, t0.name):
+            # larger than the piece it looks like with what it may carry (bare or laden): the piece and another touching
+            # it (a chest beside a ship's hull; a face-down chest against Bravo's dark hull read as Bravo whole, its
+            # chest lost: the whole Karibik game), when the parts say so (below)
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
         else:
             parts = [b.mask]
