@@ -509,6 +509,128 @@ def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2:
     return _split(sub, ppm, min_mm2)
 
 
+#: a part of a split as large as this many times a box's enrolled footprint, and looking most like that box, holds
+#: two or more boxes (:func:`split_boxes`); one box with the end of a hull it touched is 1.1-1.4 times
+BOXES_AT = 1.6
+#: the turns tried when boxes are fitted (degrees; a box is the same turned half a turn)
+BOX_TURNS = np.arange(0.0, 180.0, 6.0)
+#: the least share of a fitted box inside the part (its outline's blurred edge aside), and the most it may overlap
+#: the boxes fitted before it
+BOX_INSIDE = 0.95
+BOX_OVERLAP = 0.2
+
+
+def _box_kernels(long_px: float, short_px: float, deg: float, ring_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """A box's footprint turned ``deg`` (filled, 1 px in from its outline, normalised to sum 1) and the ring just
+    outside it ``ring_px`` wide (normalised), on one odd-sided square kernel centred on the box."""
+    r = int(np.ceil(0.5 * np.hypot(long_px, short_px) + ring_px)) + 1
+    n = 2 * r + 1
+
+    def filled(lw: float, sw: float) -> np.ndarray:
+        k = np.zeros((n, n), np.uint8)
+        pts = cv2.boxPoints(((float(r), float(r)), (lw, sw), float(deg)))
+        cv2.fillConvexPoly(k, np.round(pts * 16).astype(np.int32), 1, cv2.LINE_8, shift=4)
+        return k.astype(np.float32)
+
+    inner = filled(long_px - 2, short_px - 2)
+    ring = filled(long_px + 2 * ring_px, short_px + 2 * ring_px) - filled(long_px, short_px)
+    ring = np.maximum(ring, 0)
+    return inner / max(1.0, float(inner.sum())), ring / max(1.0, float(ring.sum()))
+
+
+def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min_share: float = 0.6) -> list[np.ndarray]:
+    """Boxes of one known size (a chest: ``long_mm`` by ``short_mm``, its enrolled outline) fitted into ``part``, one
+    at a time: of the places and turns where a box lies wholly inside the part (:data:`BOX_INSIDE`) and overlaps the
+    boxes fitted before it by at most :data:`BOX_OVERLAP`, the one whose outline is most exposed (the ring just outside
+    it lies off the part: a box at the heap's edge, not one straddling two boxes, whose outline runs over both); the
+    part's pixels left within it are taken, and the next is fitted, while at least ``min_share`` of a box is left. Each box is the part's pixels within its fitted outline (grown half a millimetre:
+    the blur). Rigid boxes of one colour heaped together are one colour part (issue 17: two face-down chests against a
+    ship's brown hull); no box fits where none lies, so a part with no box's room gives none."""
+    rest = part.astype(np.uint8).copy()
+    box_px = long_mm * short_mm * ppm * ppm
+    ring_px = max(1.0, 1.0 * ppm)
+    kernels = [_box_kernels(long_mm * ppm, short_mm * ppm, d, ring_px) for d in BOX_TURNS]
+    pad = kernels[0][0].shape[0] // 2 + 1
+    whole = np.pad(part.astype(np.float32), pad)
+    fits = [cv2.filter2D(whole, -1, inner, borderType=cv2.BORDER_CONSTANT) >= BOX_INSIDE for inner, _ in kernels]
+    # how much of the ring just outside a box lies off the part: a box at the heap's edge, not one straddling two
+    exposure = [1.0 - cv2.filter2D(whole, -1, ring, borderType=cv2.BORDER_CONSTANT) for _, ring in kernels]
+    out = []
+    while rest.sum() >= min_share * box_px:
+        img = np.pad(rest, pad).astype(np.float32)
+        taken = whole - img  # the boxes fitted so far
+        best = None
+        for deg, (inner, _), fit, exposed in zip(BOX_TURNS, kernels, fits, exposure):
+            # wholly inside the part, overlapping the boxes already fitted by at most BOX_OVERLAP (the first may sit a
+            # little into its neighbour: the blur rounds its corners)
+            ok = fit & (cv2.filter2D(taken, -1, inner, borderType=cv2.BORDER_CONSTANT) <= BOX_OVERLAP) if out else fit
+            score = np.where(ok, exposed, -1.0)
+            i = int(np.argmax(score))
+            if score.flat[i] >= 0 and (best is None or score.flat[i] > best[0]):
+                best = (float(score.flat[i]), i, deg)
+        if best is None:
+            break
+        _, i, deg = best
+        y, x = np.unravel_index(i, img.shape)
+        box = np.zeros(img.shape, np.uint8)
+        pts = cv2.boxPoints(((float(x), float(y)), (long_mm * ppm + 1, short_mm * ppm + 1), float(deg)))
+        cv2.fillConvexPoly(box, np.round(pts * 16).astype(np.int32), 1, cv2.LINE_8, shift=4)
+        mine = box[pad:-pad, pad:-pad].astype(bool) & (rest > 0)
+        if not mine.any():
+            break
+        out.append(mine)
+        rest[mine] = 0
+    return out
+
+
+def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, fragment: float = 0.6
+                ) -> list[np.ndarray]:
+    """Parts that look most like a box (a template filling :data:`BOX_FILL` of its least rectangle: a chest) and are
+    :data:`BOXES_AT` times its footprint or more, cut into the boxes fitted into them (:func:`fit_boxes`) when two or
+    more fit. The fragments touching such a part (parts under ``fragment`` times the smallest piece: no piece, which
+    is seen whole, is that small) are fitted with it: the colour split may cut a chest's corner away with the hull it
+    touches. Each patch that no box covers (a hull's end the colour split gave the heap) goes to the other part it
+    borders most, to a box only when it borders no other part. A box is rigid and of known size: two of one colour
+    touching are two boxes, however the colour split gave them (issue 17: two face-down chests heaped beside a ship in
+    port were one part, a chest lost). ``score`` gives a mask's sorted (distance, template index) list."""
+    least = min((t.area_mm2 for t in book.templates if t.box is not None and t.box[2] >= BOX_FILL), default=np.inf)
+    small = fragment * min(t.area_mm2 for t in book.templates) * ppm * ppm
+    k3 = np.ones((3, 3), np.uint8)
+    used: set[int] = set()
+    boxes: list[np.ndarray] = []
+    left: list[np.ndarray] = []
+    for i, p in enumerate(parts):
+        area = p.sum() / (ppm * ppm)
+        if i in used or area < BOXES_AT * least:
+            continue
+        t = book.templates[score(p)[0][1]]
+        if t.box is None or t.box[2] < BOX_FILL or area < BOXES_AT * t.area_mm2:
+            continue
+        grown = cv2.dilate(p.astype(np.uint8), k3).astype(bool)
+        frags = [j for j, q in enumerate(parts) if j != i and j not in used and q.sum() < small and (grown & q).any()]
+        whole = np.any([p] + [parts[j] for j in frags], axis=0)
+        fitted = fit_boxes(whole, t.box[0], t.box[1], ppm)
+        if len(fitted) < 2:
+            continue
+        used.update([i, *frags])
+        boxes.extend(fitted)
+        left.append(whole & ~np.any(fitted, axis=0))
+    if not boxes:
+        return parts
+    others = [q for j, q in enumerate(parts) if j not in used]
+    for rest in left:
+        cn, cl = cv2.connectedComponents(rest.astype(np.uint8), connectivity=8)
+        for c in range(1, cn):
+            patch = cl == c
+            ring = cv2.dilate(patch.astype(np.uint8), k3).astype(bool) & ~patch
+            pool = others if any((ring & q).any() for q in others) else boxes
+            shared = [int((ring & q).sum()) for q in pool]
+            j = int(np.argmax(shared))
+            if shared[j] > 0:
+                pool[j] = pool[j] | patch
+    return others + boxes
+
+
 def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
     """Touching pieces: a seed at each local peak of the distance transform (a piece's middle),
     then a watershed from them."""
@@ -1037,12 +1159,14 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             # too), and a waist where they touch (a piece is convex: a sailboat seen poorly is not two boats):
             # the parts, when the blob splits
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
-        elif laden_large := (t0.kind.endswith(LADEN) and area > carry_limit(book, t0.name)):
-            # it looks like the piece laden, but is larger than the piece with what it carries: the piece and another
-            # touching it (a chest beside a ship's hull), when the parts say so (below)
+        elif laden_large := area > carry_limit(book, t0.name):
+            # larger than the piece it looks like with what it may carry (bare or laden): the piece and another touching
+            # it (a chest beside a ship's hull; a face-down chest against Bravo's dark hull read as Bravo whole, its
+            # chest lost: the whole Karibik game), when the parts say so (below)
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
         else:
             parts = [b.mask]
+        parts = split_boxes(parts, lambda m: scores if m is b.mask else scored(Blob(b.x0, b.y0, m)), book, ppm)
         if len(parts) > 1:
             parts = trim_to_size(parts, lambda m: scored(Blob(b.x0, b.y0, m)), book, b.crop(lab), ppm)
         if len(parts) > 1:

@@ -72,17 +72,20 @@ def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the
     the holds' values known from chest actions the camera read 29, asked 11, chest actions read by the camera 42. The
     ships alone (120 steps, chest actions on the phone) gave NEXT 108-109, choices 13, corrections 0: the corrections
     left are the chests' (chests hidden among ships in port and read as changed, a chest action whose change was not
-    seen); the bounds leave room for two more."""
+    seen); the bounds leave room for two more. h-boards7 (two face-down chests heaped beside a ship are two chests,
+    boxes of known size fitted; a blob over its piece's carry limit split whatever it looks like): NEXT 154-156, choices
+    15, corrections 9 (5-6 of them "chests change", each naming space 29), holds known 33, asked 7, chest actions read by
+    the camera 47, entered 8 (.venv, two runs); the bounds leave room for three more corrections."""
     record = demo_record("karibik", 2, 5)
     p = play(record, tmp_path / "games.sqlite", size=CHEST_FRAME)
     print(report(p))  # its "turns" are NEXT steps
     print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
     assert p.diverged is None, p.diverged
     assert p.scores == replay(record).scores() == p.expected, report(p)
-    assert p.corrections <= 16, f"moves the phone had to correct: {report(p)}"
+    assert p.corrections <= 12, f"moves the phone had to correct: {report(p)}"
     assert p.choices <= 17, f"the phone was asked where the camera should have known: {report(p)}"
-    assert p.presses + p.choices >= 156, report(p)
+    assert p.presses + p.choices >= 162, report(p)
     # the chests: most holds' values come from chest actions the camera read (the history), the rest the phone's
     tally, camera, phone = chest_counts(p)
     print(tally.line(), f"; chest actions read by the camera {camera}, entered on the phone {phone}")
-    assert tally.known >= 27 and tally.asked <= 13 and camera >= 38, tally.line()
+    assert tally.known >= 30 and tally.asked <= 10 and camera >= 43, tally.line()
