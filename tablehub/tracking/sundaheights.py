@@ -284,6 +284,7 @@ class _Stack:
     qr: tuple[int, int] | None = None   # the node in the reader's lattice of the frame it was last seen in
     measure: Any = None                 # its outline measured in that frame (vision.sundastacks.StackMeasure)
     anchor: np.ndarray | None = None    # where its look is sampled (its base when first seen: :meth:`look_at`)
+    since: int = 0                      # the frame (StackHistory.frame) since which its look is unchanged
 
 
 @dataclass
@@ -295,12 +296,13 @@ class StackHistory:
     ghosts: list[np.ndarray] = field(default_factory=list)    # where a stack once stood and vanished
     seen_before: bool = False       # a still frame was read before this one (the table's spots seen bare or not)
     _cap: tuple[float, float] | None = None   # this frame's noise cap (frame_noise_cap)
+    frame: int = 0                  # still frames read (update): the stacks' ``since``
     #: what the game's log allows to be added before the next frame read (SundaRecognizer.use_game); None: anything
     rules: "PawnRules | None" = None
     _diffs: dict = field(default_factory=dict)  # this frame's differences, by (before, now) patch (update)
 
     def reset(self) -> None:
-        self.stacks, self.ghosts, self.seen_before = [], [], False
+        self.stacks, self.ghosts, self.seen_before, self.frame = [], [], False, 0
 
     def look_at(self, at_mm: Sequence[float]) -> np.ndarray:
         """Where to sample the look of a stack whose base was measured at ``at_mm`` in this frame: where the stack
@@ -362,7 +364,9 @@ class StackHistory:
                 d = float(np.linalg.norm(s.at - at))
                 if i not in used and d <= best:
                     best, bi = d, i
-            known, ask_first, how = self._known(t, old[bi] if bi >= 0 else None, at, patch, meas)
+            s_old = old[bi] if bi >= 0 else None
+            same = s_old is not None and self._same_look(s_old, patch)
+            known, ask_first, how = self._known(t, s_old, at, patch, meas, same)
             if bi >= 0:
                 used.add(bi)
             if how in ("new", "top"):
@@ -390,7 +394,8 @@ class StackHistory:
             suspect = bi >= 0 and old[bi].suspect and known is not None
             qr = (int(t["q"]), int(t["r"])) if "q" in t and "r" in t else None
             anchor = old[bi].anchor if bi >= 0 and old[bi].anchor is not None else at
-            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor))
+            since = s_old.since if same and s_old is not None else self.frame + 1
+            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor, since))
             out.append(res)
         if self.rules is not None and self.rules.taken is not None:
             self._count(out, new_stacks, pending, spent, self.rules.taken)
@@ -406,8 +411,17 @@ class StackHistory:
         self.ghosts += [s.at for i, s in enumerate(old) if i not in used]
         self.stacks = new_stacks
         self.seen_before = True
+        self.frame += 1
         self._diffs = {}
         return out
+
+    def _same_look(self, s: _Stack, patch: Patch | None) -> bool:
+        """Whether a followed stack looks as in the frame before (:func:`changed`, on the differences ``update``
+        computed once, with this frame's noise cap)."""
+        if s.patch is None or patch is None:
+            return False
+        got = self._diffs.get((id(s.patch), id(patch)))
+        return not (_changed_from(got, self._cap) if got is not None else changed(s.patch, patch, self._cap))
 
     def _count(self, out: list[dict[str, Any]], new_stacks: list[_Stack], pending: list[tuple[int, _Stack, bool]],
                spent: list[str], taken: Mapping[str, int]) -> None:
@@ -458,18 +472,39 @@ class StackHistory:
             cols = [str(c) for c in cols]
             if len(here) != 1:
                 continue
-            s = here[0]
-            if not 1 <= len(cols) <= MAX_TRIBE or cols[-1] != s.top or s.patch is None:
-                continue                        # the table and the log disagree (one not yet as the other): asked
-            if s.colours is not None and s.colours != cols:
-                s.colours = None                # the history knew otherwise: neither is taken
-                continue
-            s.colours = cols
-            told += 1
+            told += self._take(here[0], cols)
         return told
 
-    def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None, meas: Any = None
-               ) -> tuple[list[str] | None, list[int], str]:
+    def play_on(self, answers: Sequence[tuple[Sequence[float], Sequence[str], int]]) -> int:
+        """The phone's "play on" (no pawn added) to heights it asked, once the log moved past the phase whose question
+        it answered (``SundaRecognizer``: the question the adapter asks, "did P1 add a pawn to it?", on a stack of the
+        placer's colour in a frame without a new piece, where the rules let the placer join it). Each answer is
+        ``(base_mm, colours, frame)``: the stack whose base was there, asked in ``frame``, is what the log holds
+        (``colours``, bottom to top) while its look has not changed since that frame (a touch or a pawn after the
+        question is not what was answered). Taken only as :meth:`tell` takes the game's word. Returns how many."""
+        told = 0
+        for at, cols, frame in answers:
+            at = np.asarray(at, np.float64)
+            here = [s for s in self.stacks if float(np.linalg.norm(s.at - at)) <= MATCH_MM]
+            if len(here) == 1 and here[0].since <= frame:
+                told += self._take(here[0], [str(c) for c in cols])
+        return told
+
+    @staticmethod
+    def _take(s: _Stack, cols: list[str]) -> int:
+        """The game's word on one stack (``cols``, bottom to top), taken where it fits what the frame saw: one to five
+        pawns, the same colour on top, a look to compare the next frame with; where the history knew another height,
+        neither is taken (asked). 1 when taken."""
+        if not 1 <= len(cols) <= MAX_TRIBE or cols[-1] != s.top or s.patch is None:
+            return 0                            # the table and the log disagree (one not yet as the other): asked
+        if s.colours is not None and s.colours != cols:
+            s.colours = None                    # the history knew otherwise: neither is taken
+            return 0
+        s.colours = cols
+        return 1
+
+    def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None, meas: Any = None,
+               same_look: bool = False) -> tuple[list[str] | None, list[int], str]:
         """What the history knows of this stack's pawns (bottom to top), the heights to offer first when not, and how:
         ``"history"``, ``"new"`` (a new stack: one pawn), ``"top"`` (a pawn of another colour on top), ``"step"``
         (:func:`step_decision`), ``"rules"`` (it changed but cannot have grown: :class:`PawnRules`), ``"touched?"``
@@ -483,8 +518,6 @@ class StackHistory:
         if s.colours is None:
             return None, [], ""
         h = len(s.colours)
-        got = self._diffs.get((id(s.patch), id(patch))) if s.patch is not None and patch is not None else None
-        same_look = not (_changed_from(got, self._cap) if got is not None else changed(s.patch, patch, self._cap))
         if same_look and top == s.colours[-1]:
             return list(s.colours), [], "history"   # the same look: what it was
         if same_look:

@@ -223,3 +223,87 @@ def test_a_pawn_that_left_the_supply_and_was_seen_nowhere_asks_every_stack_it_ma
     # ... and stays asked (forgotten) until the game tells it
     a, b = _touched(h, which=())
     assert a["ask"]
+
+
+# ----------------------------------------------------------------------------------- "play on" (SundaRecognizer)
+
+class _Moves(_Adapter):
+    """The adapter's part the recognizer uses: the reader's lattice is the engine's; ``joinable``: the nodes whose
+    tribe the rules let the placer join."""
+
+    def __init__(self, joinable=((0, 0),)):
+        self.joinable = set(joinable)
+
+    def register(self, game, pieces):
+        return 0, (0, 0), 0
+
+    def _point(self, q, r, k, shift):
+        return q, r
+
+    def _may_join(self, game, pt):
+        return pt in self.joinable
+
+
+def _asked_red(joinable=((0, 0),), pieces=3, top="red"):
+    """A recognizer whose history knows a red stack of one at A (node 0,0) and a yellow one at B (1,0), both logged,
+    told red's phase (claim open); then a frame (showing ``pieces`` pieces) where both changed with the same colour
+    on top: a red pawn more at A, or only touched (asked: the adapter asks "did P1 add a pawn?")."""
+    from tablehub.tracking.sundacam import SundaRecognizer
+
+    rec = SundaRecognizer(reader=None)
+    game = _game(supply=[9, 9], tribes={(0, 0): [0], (1, 0): [1]}, claim_at=None, water={},
+                 layout_moves=_Moves(joinable))
+    rec.use_game(game)
+    rec.heights.update([], [], [])
+    rec.heights.update([_tribe("red", 0), _tribe("yellow", 1)], [A, B], [_patch(top=RED), _patch(top=YELLOW)])
+    for s, cols in zip(rec.heights.stacks, (["red"], ["yellow"])):
+        s.colours = cols
+    rec.heights.rules = rec._rules_for(SimpleNamespace(pieces=list(range(pieces))))
+    rec._pieces_seen = [{"q": 0, "r": 0}]
+    out = _touched(rec.heights)
+    assert out[0]["ask"]
+    return rec, game, out
+
+
+def _next_frame(rec, shift_a=1.5, shift_b=1.5) -> list[dict]:
+    """The next still frame: both stacks as in the frame before (``shift``: where their tops lie)."""
+    return rec.heights.update([_tribe("red", 0), _tribe("yellow", 1)], [A, B],
+                              [_patch(shift_px=shift_a, top=RED), _patch(shift_px=shift_b, top=YELLOW)])
+
+
+def test_play_on_a_stack_asked_once_is_known_once_the_log_moves_past_its_phase():
+    rec, game, out = _asked_red()
+    assert rec.asked_now(out) == 1                      # the red stack: the phone asks P1; yellow: no question
+    # the same phase read again (no NEXT yet): nothing answered, still asked
+    rec.use_game(game)
+    assert _next_frame(rec)[0]["ask"]
+    rec.asked_now(_next_frame(rec))
+    # P1 played on (nothing logged); the log moves on (the next piece): the red stack is its logged height
+    game.board, game.in_turn = SimpleNamespace(placed=[1, 2, 3, 4]), 2
+    rec.use_game(game)
+    a, b = _next_frame(rec)
+    assert (a["height"], a["colours"], a["ask"]) == (1, ["red"], False)
+    assert b["ask"]                                     # yellow was never asked on the phone: still asked
+
+
+def test_play_on_tells_nothing_where_no_question_was_asked_or_the_stack_changed_since():
+    # the rules do not let P1 join the red tribe: the adapter asks nothing, so no "play on" answers it
+    rec, game, out = _asked_red(joinable=())
+    assert rec.asked_now(out) == 0
+    # a frame with a piece the log does not hold: the adapter asks nothing (a pawn may have come with the piece)
+    rec, game, out = _asked_red(pieces=4)
+    assert rec.asked_now(out) == 0
+    # asked, then touched again before the log moved on: the answer was about another look
+    rec, game, out = _asked_red()
+    assert rec.asked_now(out) == 1
+    _next_frame(rec, shift_a=-1.5)
+    game.board, game.in_turn = SimpleNamespace(placed=[1, 2, 3, 4]), 2
+    rec.use_game(game)
+    assert _next_frame(rec, shift_a=-1.5)[0]["ask"]
+    # asked, and the log grew that tribe (P1 chose "added a pawn"): the game's word, not "play on"
+    rec, game, out = _asked_red()
+    rec.asked_now(out)
+    game.tribes = {(0, 0): [0, 0], (1, 0): [1]}
+    rec.use_game(game)
+    a, _ = _next_frame(rec)
+    assert (a["height"], a["colours"], a["ask"]) == (2, ["red", "red"], False)
