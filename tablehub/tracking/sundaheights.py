@@ -21,11 +21,17 @@ reader refits its lattice while the layout is small) and knows a height when:
    is measurable with the margin (:func:`step_decision`, far from the nadir).
 
 6. **the game's rules say it cannot have grown** (:class:`PawnRules`, told by ``SundaRecognizer.use_game``): a known
-   stack changed with the same colour on top where no pawn of that colour could be added (none left in its
-   player's supply, a tribe of five; and, when the frame shows exactly the pieces the log holds, not the colour of
-   the player whose phase it is, or that phase's one pawn already logged or seen put on elsewhere): only touched;
+   stack changed with the same colour on top where no pawn of that colour exists to add (none left in its player's
+   supply by the log, a tribe of five): only touched. Where only the log's phase forbids it (when the frame shows
+   exactly the pieces the log holds: not the colour of the player whose phase it is, or that phase's one pawn already
+   logged or seen put on elsewhere), a pawn put on out of turn, or in a phase the log missed, looks the same as a
+   touch: kept only with the camera's evidence that its top did not move by a pawn's step (:func:`step_unmoved`, far
+   from the nadir), else asked;
 7. **the table's count** (:attr:`PawnRules.taken`, where the supply is counted; the camera does not read it yet):
-   pawns of each colour that left the supply against those seen put on.
+   pawns of each colour that left the supply against those seen put on;
+8. **the phone's "play on"** (:meth:`StackHistory.play_on`, from ``SundaRecognizer.played_on``): a stack the phone
+   asked about ("did P1 add a pawn to it?") in a phase the log then left without growing it is its logged height,
+   while it looks as when asked.
 
 A look is "the same" within the noise measured on the ground round the stack in the same two frames (:func:`changed`),
 and its shadow did not grow (the ground round its base no darker: a pawn whose lean cancels its step).
