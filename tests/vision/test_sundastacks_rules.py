@@ -307,3 +307,48 @@ def test_play_on_tells_nothing_where_no_question_was_asked_or_the_stack_changed_
     rec.use_game(game)
     a, _ = _next_frame(rec)
     assert (a["height"], a["colours"], a["ask"]) == (2, ["red", "red"], False)
+
+
+def test_a_pawn_put_on_out_of_turn_on_rendered_frames_is_asked_or_seen_never_kept():
+    """The `default` simulated camera (noise, blur, JPEG, the light's drift): a red pawn on a bare node, logged; then,
+    in yellow's phase (the log's: red's claim spent, no piece laid since), a second red pawn put on it out of turn.
+    The game's phase says red cannot have added one; the camera sees the stack changed with red on top. Session 11
+    kept it at one (``rules``), sure and wrong; it must be asked, or seen two by its step, never one."""
+    import copy
+
+    from tablehub.games.sunda.playout import random_game
+    from tablehub.games.sunda.position import position_of
+    from tablehub.tracking.sundacam import SundaRecognizer
+    from vision.mat import Mat
+    from vision.sim.camera import NUISANCE
+    from vision.sim.sundatable import PAWN_COLOURS, enrolment_scene, random_scene, render_sunda
+    from vision.sunda import SundaReader, enrol
+
+    rng = np.random.default_rng(5)
+    game = random_game(2, 5, options={"tribes": True})
+    pos = position_of(game, outlines=True)["position"]
+    q, r = pos["tribes"][0]["q"], pos["tribes"][0]["r"]
+    scene = random_scene({**pos, "tribes": []}, {"P1": "red", "P2": "yellow"}, rng)
+    cam = NUISANCE["default"].with_(tilt_azimuth_deg=40.0, light_angle_deg=120.0, pose_jitter_deg=0.0)
+    mat = Mat.default()
+    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(), rng)
+    recognizer = SundaRecognizer(SundaReader(mat, enrol(ef, mat, PAWN_COLOURS, lens=et.lens()), lens=et.lens()))
+    # (the table's pawns, the log's tribes, whose phase, its claim)
+    frames = [([], {}, 0, None), (["P1"], {}, 0, None), (["P1"], {(q, r): [0]}, 1, None),
+              (["P1", "P1"], {(q, r): [0]}, 1, None)]
+    seen = []
+    for pawns, logged, current, claim in frames:
+        game.tribes = logged
+        game.current, game.claim, game.pending, game.in_turn = current, claim, None, 1
+        game.supply = [24 - sum(p == i for v in logged.values() for p in v) for i in (0, 1)]
+        recognizer.use_game(game)
+        now = copy.copy(scene)
+        now.position = {**scene.position, "tribes": [{"q": q, "r": r, "pawns": pawns}] if pawns else []}
+        frame, truth = render_sunda(now, cam, rng)
+        tribes = recognizer(frame).observation["tribes"]
+        seen.append([t for t in tribes if np.linalg.norm(np.asarray(t["at_mm"]) - truth.stacks[0]["base_mm"]) < 5.0]
+                    if pawns else tribes)
+    assert [(t["height"], t["ask"]) for t in seen[2]] == [(1, False)]     # known as one: logged, unchanged
+    (t,) = seen[3]
+    assert t["ask"] or (t["height"], t["colours"]) == (2, ["red", "red"]), t
+    assert t["height_from"] != "rules"
