@@ -281,13 +281,15 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
 def _phase_of(game: Any, placer: str | None, names: list[str], node: tuple[int, int] | None = None) -> None:
     """The log's phase before a tracked frame, as the game would hold it: the player who puts the frame's pawn on is
     the one whose phase it is, a piece of that phase laid (all are, before the pawns) that formed ``node`` (where the
-    frame's pawn goes: its island's tribes may be joined), no claim yet, no challenge waiting; each player's supply is
-    the rule book's pawns less those the log holds on the table."""
+    frame's pawn goes: its island's tribes may be joined), no claim yet, no challenge waiting, the game not over (the
+    engine refuses every action of a finished game: the adapter would ask nothing); each player's supply is the rule
+    book's pawns less those the log holds on the table."""
     from tablehub.games.sunda.engine import PAWNS
 
     game.current = names.index(placer) if placer is not None else 0
     game.claim, game.claim_at, game.pending, game.in_turn = None, None, None, 1
     game.formed_land = [node] if node is not None else []
+    game.finished = False       # the random game was played to its end; the log's phase is mid-game
     on_table = [sum(1 for v in game.tribes.values() for p in v if p == i) for i in range(len(names))]
     game.supply = [PAWNS[len(names)] - n for n in on_table]
 
