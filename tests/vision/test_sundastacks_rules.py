@@ -331,7 +331,8 @@ def test_a_pawn_put_on_out_of_turn_on_rendered_frames_is_asked_or_seen_never_kep
     scene = random_scene({**pos, "tribes": []}, {"P1": "red", "P2": "yellow"}, rng)
     cam = NUISANCE["default"].with_(tilt_azimuth_deg=40.0, light_angle_deg=120.0, pose_jitter_deg=0.0)
     mat = Mat.default()
-    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(), rng)
+    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(),
+                          rng)
     recognizer = SundaRecognizer(SundaReader(mat, enrol(ef, mat, PAWN_COLOURS, lens=et.lens()), lens=et.lens()))
     # (the table's pawns, the log's tribes, whose phase, its claim)
     frames = [([], {}, 0, None), (["P1"], {}, 0, None), (["P1"], {(q, r): [0]}, 1, None),
