@@ -228,11 +228,13 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
             built[k] += 1
             steps.append(list(built))
         for j, step in enumerate(steps):
+            put = final[order[j - 1]] if j else None     # the tribe this frame's pawn goes on
             if answers:   # the game as logged: the table of the frame before (NEXT, and the phone's answers)
                 logged = steps[j - 1] if j else [0] * len(final)
                 game.tribes = {(t["q"], t["r"]): [names.index(p) for p in t["pawns"][:n]]
                                for t, n in zip(final, logged) if n}
-                _phase_of(game, final[order[j - 1]]["pawns"][step[order[j - 1]] - 1] if j else None, names)
+                _phase_of(game, put["pawns"][step[order[j - 1]] - 1] if put else None, names,
+                          (put["q"], put["r"]) if put else None)
                 recognizer.use_game(game)
             now = copy.copy(scene)
             now.position = dict(scene.position)
@@ -241,7 +243,6 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
             seen = recognizer(frame).observation["tribes"]
             tot["frames"] += 1
             last = j == len(steps) - 1
-            put = final[order[j - 1]] if j else None
             for st in truth.stacks:
                 base = np.asarray(st["base_mm"])
                 is_put = put is not None and (st["q"], st["r"]) == (put["q"], put["r"])
@@ -277,14 +278,18 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
     return {"tot": tot, "notes": notes}
 
 
-def _phase_of(game: Any, placer: str | None, names: list[str]) -> None:
+def _phase_of(game: Any, placer: str | None, names: list[str], node: tuple[int, int] | None = None) -> None:
     """The log's phase before a tracked frame, as the game would hold it: the player who puts the frame's pawn on is
-    the one whose phase it is, a piece of that phase laid (all are, before the pawns), no claim yet, no challenge
-    waiting; each player's supply is the rule book's pawns less those the log holds on the table."""
+    the one whose phase it is, a piece of that phase laid (all are, before the pawns) that formed ``node`` (where the
+    frame's pawn goes: its island's tribes may be joined), no claim yet, no challenge waiting, the game not over (the
+    engine refuses every action of a finished game: the adapter would ask nothing); each player's supply is the rule
+    book's pawns less those the log holds on the table."""
     from tablehub.games.sunda.engine import PAWNS
 
     game.current = names.index(placer) if placer is not None else 0
     game.claim, game.claim_at, game.pending, game.in_turn = None, None, None, 1
+    game.formed_land = [node] if node is not None else []
+    game.finished = False       # the random game was played to its end; the log's phase is mid-game
     on_table = [sum(1 for v in game.tribes.values() for p in v if p == i) for i in range(len(names))]
     game.supply = [PAWNS[len(names)] - n for n in on_table]
 

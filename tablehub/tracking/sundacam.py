@@ -34,6 +34,11 @@ class SundaRecognizer:
         self._tribes_of: dict[Any, list[int]] | None = None  # the game's tribes when last told (tell_heights)
         self._pieces_seen: list[dict[str, Any]] | None = None  # the last frame's pieces (its lattice: tell_heights)
         self._rules: tuple[PawnRules, int] | None = None   # what the log allows, and the pieces it holds (pawn_rules)
+        self._game: Any = None          # the game last told (use_game): the phone's questions (asked_now)
+        self._phase: Any = None         # its phase (phase_key)
+        #: the heights the phone asked in the log's phase (asked_now): (base mm, the log's tribe there as engine
+        #: point and players, the frame asked in); "play on" answers them once the log moves past that phase
+        self._asked: dict[tuple[int, int], tuple[list[float], tuple[int, int], list[int], int]] = {}
 
     def __call__(self, frame: np.ndarray) -> LayoutSeen:
         try:
@@ -54,6 +59,7 @@ class SundaRecognizer:
             "conflicts": list(reading.conflicts),
         }
         self._pieces_seen = observation["pieces"]   # the lattice the history's nodes are in (tell_heights)
+        self.asked_now(observation["tribes"])
         notes: list[Any] = [T("the camera is unsure of {what}", what=u) for u in reading.unsure[:3]]
         return LayoutSeen(observation, notes)
 
@@ -89,7 +95,9 @@ class SundaRecognizer:
         taken again only when it is another set. The tribes logged since the last read tell the history their
         heights (:meth:`tell_heights`)."""
         self.tell_heights(game)
+        self.played_on(game)
         self._rules = self.pawn_rules(game)
+        self._game = game
         tribes = getattr(game, "tribes", None)
         if isinstance(tribes, dict):
             # a pawn can leave the table only by a challenge (its dice entered on the phone) or an undo: the stacks
@@ -180,3 +188,67 @@ class SundaRecognizer:
         self._pawns_of = None
         self._tribes_of = None
         self._rules = None
+        self._game, self._phase, self._asked = None, None, {}
+
+    @staticmethod
+    def phase_key(game: Any) -> tuple | None:
+        """What changes whenever the log moves on (a piece, a pawn, a water right, a claim, the turn): the phase a
+        question was asked in is over once this differs. ``None`` for a game that does not say."""
+        try:
+            pawns = sum(len(v) for v in game.tribes.values())
+            return (len(game.board.placed), int(game.current), int(game.in_turn), game.claim, game.claim_at, pawns,
+                    len(getattr(game, "water", ()) or ()))
+        except Exception:
+            return None
+
+    def asked_now(self, tribes: list[dict[str, Any]]) -> int:
+        """Note the heights this frame leaves to the phone's question "did P1 add a pawn to it? If so, choose it; if
+        not, play on" (the adapter's, ``tablehub/games/sunda/camera.py``): an asked tribe topped by the colour of the
+        player whose claim is open, in a frame that shows exactly the log's pieces (no new piece: the adapter asks
+        only then), where the log holds a tribe of that colour on top which the rules let that player join. Kept while
+        the log's phase lasts (:meth:`played_on`); returns how many this frame added."""
+        game, rules = self._game, self.heights.rules
+        adapter = getattr(game, "layout_moves", None)
+        if game is None or adapter is None or rules is None or not rules.one_phase or not rules.may_add:
+            return 0
+        mine = [t for t in tribes if t.get("ask") and t.get("height") is None and t.get("top") in rules.may_add]
+        if not mine or not self._pieces_seen:
+            return 0
+        try:
+            reg = adapter.register(game, self._pieces_seen)
+            colours = adapter.colours(game)
+        except Exception:   # no registration: nothing noted (the stacks stay asked)
+            return 0
+        if reg is None:
+            return 0
+        added = 0
+        for t in mine:
+            pt = adapter._point(int(t["q"]), int(t["r"]), reg[0], reg[1])
+            have = list(game.tribes.get(pt, ()))
+            if (not have or not all(0 <= i < len(colours) for i in have) or colours[have[-1]] != t["top"]
+                    or len(have) + 1 not in (t.get("candidates") or ()) or not adapter._may_join(game, pt)):
+                continue                    # the adapter asks nothing here: no answer will come
+            self._asked[pt] = (list(t["at_mm"]), pt, have, self.heights.frame)
+            added += 1
+        return added
+
+    def played_on(self, game: Any) -> int:
+        """Once the log moved past the phase whose heights the phone asked (:meth:`asked_now`), each asked tribe the
+        log did not grow was answered "play on" (no pawn added): the history takes the log's tribe there, while the
+        stack looks as when asked (:meth:`StackHistory.play_on`). A tribe the log changed otherwise (grown: told by
+        :meth:`tell_heights`; lost pawns) tells nothing. Returns how many stacks were told."""
+        key = self.phase_key(game)
+        if key == self._phase:
+            return 0
+        asked, self._asked, self._phase = self._asked, {}, key
+        tribes = getattr(game, "tribes", None)
+        adapter = getattr(game, "layout_moves", None)
+        if not asked or key is None or not isinstance(tribes, dict) or adapter is None:
+            return 0
+        try:
+            colours = adapter.colours(game)
+        except Exception:
+            return 0
+        answers = [(at, [colours[i] for i in have], frame) for at, pt, have, frame in asked.values()
+                   if list(tribes.get(pt, ())) == have]
+        return self.heights.play_on(answers)

@@ -21,11 +21,17 @@ reader refits its lattice while the layout is small) and knows a height when:
    is measurable with the margin (:func:`step_decision`, far from the nadir).
 
 6. **the game's rules say it cannot have grown** (:class:`PawnRules`, told by ``SundaRecognizer.use_game``): a known
-   stack changed with the same colour on top where no pawn of that colour could be added (none left in its
-   player's supply, a tribe of five; and, when the frame shows exactly the pieces the log holds, not the colour of
-   the player whose phase it is, or that phase's one pawn already logged or seen put on elsewhere): only touched;
+   stack changed with the same colour on top where no pawn of that colour exists to add (none left in its player's
+   supply by the log, a tribe of five): only touched. Where only the log's phase forbids it (when the frame shows
+   exactly the pieces the log holds: not the colour of the player whose phase it is, or that phase's one pawn already
+   logged or seen put on elsewhere), a pawn put on out of turn, or in a phase the log missed, looks the same as a
+   touch: kept only with the camera's evidence that its top did not move by a pawn's step (:func:`step_unmoved`, far
+   from the nadir), else asked;
 7. **the table's count** (:attr:`PawnRules.taken`, where the supply is counted; the camera does not read it yet):
-   pawns of each colour that left the supply against those seen put on.
+   pawns of each colour that left the supply against those seen put on;
+8. **the phone's "play on"** (:meth:`StackHistory.play_on`, from ``SundaRecognizer.played_on``): a stack the phone
+   asked about ("did P1 add a pawn to it?") in a phase the log then left without growing it is its logged height,
+   while it looks as when asked.
 
 A look is "the same" within the noise measured on the ground round the stack in the same two frames (:func:`changed`),
 and its shadow did not grow (the ground round its base no darker: a pawn whose lean cancels its step).
@@ -261,12 +267,17 @@ class PawnRules:
         return self.one_phase
 
     def may_grow(self, colour: str, h: int) -> bool:
-        """Whether a stack of ``h`` pawns topped by ``colour`` can have been given a pawn of ``colour``."""
-        if h >= MAX_TRIBE:
-            return False
-        if self.pawns_left.get(colour, 1) <= 0:
+        """Whether a stack of ``h`` pawns topped by ``colour`` can have been given a pawn of ``colour`` by the rules
+        (the log's phase included)."""
+        if self.none_to_add(colour, h):
             return False
         return not self.one_phase or colour in self.may_add
+
+    def none_to_add(self, colour: str, h: int) -> bool:
+        """Whether no pawn of ``colour`` exists to put on a stack of ``h`` pawns, whoever's phase it is: a tribe of
+        five, or the colour's whole supply on the table by the log (every pawn of it logged on a node). Unlike the
+        phase (one player's, one pawn), this holds even for a pawn put on out of turn or in a phase the log missed."""
+        return h >= MAX_TRIBE or self.pawns_left.get(colour, 1) <= 0
 
 
 @dataclass
@@ -279,6 +290,7 @@ class _Stack:
     qr: tuple[int, int] | None = None   # the node in the reader's lattice of the frame it was last seen in
     measure: Any = None                 # its outline measured in that frame (vision.sundastacks.StackMeasure)
     anchor: np.ndarray | None = None    # where its look is sampled (its base when first seen: :meth:`look_at`)
+    since: int = 0                      # the frame (StackHistory.frame) since which its look is unchanged
 
 
 @dataclass
@@ -290,12 +302,13 @@ class StackHistory:
     ghosts: list[np.ndarray] = field(default_factory=list)    # where a stack once stood and vanished
     seen_before: bool = False       # a still frame was read before this one (the table's spots seen bare or not)
     _cap: tuple[float, float] | None = None   # this frame's noise cap (frame_noise_cap)
+    frame: int = 0                  # still frames read (update): the stacks' ``since``
     #: what the game's log allows to be added before the next frame read (SundaRecognizer.use_game); None: anything
     rules: "PawnRules | None" = None
     _diffs: dict = field(default_factory=dict)  # this frame's differences, by (before, now) patch (update)
 
     def reset(self) -> None:
-        self.stacks, self.ghosts, self.seen_before = [], [], False
+        self.stacks, self.ghosts, self.seen_before, self.frame = [], [], False, 0
 
     def look_at(self, at_mm: Sequence[float]) -> np.ndarray:
         """Where to sample the look of a stack whose base was measured at ``at_mm`` in this frame: where the stack
@@ -348,7 +361,7 @@ class StackHistory:
         # the game's count (PawnRules.one_pawn): a pawn seen put on for sure (a new stack, or a top turned to the
         # colour that may be added) is the one pawn this frame may hold; the stacks that changed with the same colour
         # on top are then only touched
-        pending: list[tuple[int, _Stack]] = []
+        pending: list[tuple[int, _Stack, bool]] = []   # (tribe, stack, its top seen unmoved: step_unmoved)
         spent: list[str] = []
         for t, at, patch, meas in zip(tribes, at_mm, patches, measures):
             at = np.asarray(at, np.float64)
@@ -357,7 +370,9 @@ class StackHistory:
                 d = float(np.linalg.norm(s.at - at))
                 if i not in used and d <= best:
                     best, bi = d, i
-            known, ask_first, how = self._known(t, old[bi] if bi >= 0 else None, at, patch, meas)
+            s_old = old[bi] if bi >= 0 else None
+            same = s_old is not None and self._same_look(s_old, patch)
+            known, ask_first, how = self._known(t, s_old, at, patch, meas, same)
             if bi >= 0:
                 used.add(bi)
             if how in ("new", "top"):
@@ -381,33 +396,47 @@ class StackHistory:
             else:
                 res.update(height_from=None, candidates=_order(t.get("candidates") or [], ask_first))
                 if how == "touched?":
-                    pending.append((len(out), old[bi]))
+                    pending.append((len(out), old[bi], step_unmoved(old[bi].measure, meas, len(old[bi].colours))))
             suspect = bi >= 0 and old[bi].suspect and known is not None
             qr = (int(t["q"]), int(t["r"])) if "q" in t and "r" in t else None
             anchor = old[bi].anchor if bi >= 0 and old[bi].anchor is not None else at
-            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor))
+            since = s_old.since if same and s_old is not None else self.frame + 1
+            new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor, since))
             out.append(res)
         if self.rules is not None and self.rules.taken is not None:
             self._count(out, new_stacks, pending, spent, self.rules.taken)
         elif self.rules is not None and self.rules.one_pawn and len(spent) == 1 and spent[0] in self.rules.may_add:
-            for k, s in pending:
+            # the phase's one pawn seen put on: the others are only touched, where the camera sees their tops unmoved
+            # (two pawns put on, one out of turn, look the same otherwise)
+            for k, s, unmoved in pending:
+                if not unmoved:
+                    continue
                 cols = list(s.colours or [])
                 out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)], height_from="rules")
                 new_stacks[k].colours = cols
         self.ghosts += [s.at for i, s in enumerate(old) if i not in used]
         self.stacks = new_stacks
         self.seen_before = True
+        self.frame += 1
         self._diffs = {}
         return out
 
-    def _count(self, out: list[dict[str, Any]], new_stacks: list[_Stack], pending: list[tuple[int, _Stack]],
+    def _same_look(self, s: _Stack, patch: Patch | None) -> bool:
+        """Whether a followed stack looks as in the frame before (:func:`changed`, on the differences ``update``
+        computed once, with this frame's noise cap)."""
+        if s.patch is None or patch is None:
+            return False
+        got = self._diffs.get((id(s.patch), id(patch)))
+        return not (_changed_from(got, self._cap) if got is not None else changed(s.patch, patch, self._cap))
+
+    def _count(self, out: list[dict[str, Any]], new_stacks: list[_Stack], pending: list[tuple[int, _Stack, bool]],
                spent: list[str], taken: Mapping[str, int]) -> None:
         """The table's count (:attr:`PawnRules.taken`): each colour's pawns that left the supply against those seen
         put on. Decides the stacks that changed with the same colour on top (``pending``) where the count does, and
         asks the known stacks of a colour whose pawn left the supply and was seen nowhere."""
-        for colour in {str(c) for c in taken} | {s.top for _, s in pending}:
+        for colour in {str(c) for c in taken} | {s.top for _, s, _ in pending}:
             left = int(taken.get(colour, 0)) - sum(1 for c in spent if c == colour)
-            mine = [(k, s) for k, s in pending if s.top == colour]
+            mine = [(k, s) for k, s, _ in pending if s.top == colour]
             if left < 0:
                 continue                                # more seen put on than left the supply: asked as it is
             if left == 0:
@@ -449,18 +478,39 @@ class StackHistory:
             cols = [str(c) for c in cols]
             if len(here) != 1:
                 continue
-            s = here[0]
-            if not 1 <= len(cols) <= MAX_TRIBE or cols[-1] != s.top or s.patch is None:
-                continue                        # the table and the log disagree (one not yet as the other): asked
-            if s.colours is not None and s.colours != cols:
-                s.colours = None                # the history knew otherwise: neither is taken
-                continue
-            s.colours = cols
-            told += 1
+            told += self._take(here[0], cols)
         return told
 
-    def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None, meas: Any = None
-               ) -> tuple[list[str] | None, list[int], str]:
+    def play_on(self, answers: Sequence[tuple[Sequence[float], Sequence[str], int]]) -> int:
+        """The phone's "play on" (no pawn added) to heights it asked, once the log moved past the phase whose question
+        it answered (``SundaRecognizer``: the question the adapter asks, "did P1 add a pawn to it?", on a stack of the
+        placer's colour in a frame without a new piece, where the rules let the placer join it). Each answer is
+        ``(base_mm, colours, frame)``: the stack whose base was there, asked in ``frame``, is what the log holds
+        (``colours``, bottom to top) while its look has not changed since that frame (a touch or a pawn after the
+        question is not what was answered). Taken only as :meth:`tell` takes the game's word. Returns how many."""
+        told = 0
+        for at, cols, frame in answers:
+            at = np.asarray(at, np.float64)
+            here = [s for s in self.stacks if float(np.linalg.norm(s.at - at)) <= MATCH_MM]
+            if len(here) == 1 and here[0].since <= frame:
+                told += self._take(here[0], [str(c) for c in cols])
+        return told
+
+    @staticmethod
+    def _take(s: _Stack, cols: list[str]) -> int:
+        """The game's word on one stack (``cols``, bottom to top), taken where it fits what the frame saw: one to five
+        pawns, the same colour on top, a look to compare the next frame with; where the history knew another height,
+        neither is taken (asked). 1 when taken."""
+        if not 1 <= len(cols) <= MAX_TRIBE or cols[-1] != s.top or s.patch is None:
+            return 0                            # the table and the log disagree (one not yet as the other): asked
+        if s.colours is not None and s.colours != cols:
+            s.colours = None                    # the history knew otherwise: neither is taken
+            return 0
+        s.colours = cols
+        return 1
+
+    def _known(self, t: dict[str, Any], s: _Stack | None, at: np.ndarray, patch: Patch | None, meas: Any = None,
+               same_look: bool = False) -> tuple[list[str] | None, list[int], str]:
         """What the history knows of this stack's pawns (bottom to top), the heights to offer first when not, and how:
         ``"history"``, ``"new"`` (a new stack: one pawn), ``"top"`` (a pawn of another colour on top), ``"step"``
         (:func:`step_decision`), ``"rules"`` (it changed but cannot have grown: :class:`PawnRules`), ``"touched?"``
@@ -474,8 +524,6 @@ class StackHistory:
         if s.colours is None:
             return None, [], ""
         h = len(s.colours)
-        got = self._diffs.get((id(s.patch), id(patch))) if s.patch is not None and patch is not None else None
-        same_look = not (_changed_from(got, self._cap) if got is not None else changed(s.patch, patch, self._cap))
         if same_look and top == s.colours[-1]:
             return list(s.colours), [], "history"   # the same look: what it was
         if same_look:
@@ -484,11 +532,50 @@ class StackHistory:
             return None, [h + 1, h, h - 1], ""
         if top != s.colours[-1]:
             return (s.colours + [top], [], "top") if h < MAX_TRIBE else (None, [], "")   # one pawn of that colour
-        if self.rules is not None and not self.rules.may_grow(top, h):
-            return list(s.colours), [], "rules"     # changed, the same colour on top, and no pawn could be added
+        if self.rules is not None and self.rules.none_to_add(top, h):
+            return list(s.colours), [], "rules"     # changed, the same colour on top, and no such pawn exists to add
         if h < MAX_TRIBE and step_decision(s.measure, meas, h) == h + 1:
-            return s.colours + [top], [], "step"    # the top moved out by one pawn's step: a pawn of that colour
+            # the top moved out by one pawn's step: a pawn of that colour (out of turn too: the engine refuses it)
+            return s.colours + [top], [], "step"
+        if self.rules is not None and not self.rules.may_grow(top, h):
+            # the log's phase allows no such pawn, but a pawn put on out of turn (or in a phase the log missed) looks
+            # the same: kept only where the camera sees the top did not move (step_unmoved), else asked, touched first
+            if step_unmoved(s.measure, meas, h):
+                return list(s.colours), [], "rules"
+            return None, [h, h + 1], "touched?"
         return None, [h + 1, h], "touched?"     # changed, the same colour on top: a pawn more, or only touched
+
+def _step_fit(before: Any, now: Any, h: int) -> tuple[float, float, float, float] | None:
+    """How a known stack of ``h`` pawns' top moved between two frames' measures (``StackMeasure``), against one pawn's
+    step: ``(step, delta, sigma, cam_h)`` (mat mm: the step one pawn more makes, the parallax's move away from the
+    nadir, its uncertainty: both frames' measures and a pawn's lean), or ``None`` where either is missing or the
+    stack stands too near the nadir for a step. Shared by :func:`step_decision` (grew) and :func:`step_unmoved`
+    (did not)."""
+    from vision import sundastacks as st
+
+    if before is None or now is None or h < 1:
+        return None
+    d_base = 0.5 * (float(before.near_mm) + float(now.near_mm)) + st.PAWN_MM / 2
+    if d_base < 2.5 * st.PAWN_MM:
+        return None
+    cam_h = float(now.cam_h)
+    m0 = max(st.MEASURE_MM, st.SPREAD_SIGMA * float(before.spread_mm))
+    m1 = max(st.MEASURE_MM, st.SPREAD_SIGMA * float(now.spread_mm))
+    sig = math.sqrt(m0 ** 2 + m1 ** 2 + st.LEAN_MM ** 2)
+    step = st.step_mm(d_base, h, cam_h)
+    if step < st.MARGIN_SIGMA * sig:
+        return None                             # not measurable here
+    return step, float(now.parallax_mm) - float(before.parallax_mm), sig, cam_h
+
+
+def _frame_allows(now: Any, n: int) -> bool:
+    """Whether the frame's own parallax (``now``, a ``StackMeasure``) does not rule out ``n`` pawns (within
+    ``FIT_SIGMA`` plus the margin of the height's expected parallax)."""
+    from vision import sundastacks as st
+
+    d_abs, _ = st.expected(float(now.near_mm) + st.PAWN_MM / 2, n, float(now.cam_h))
+    return abs(float(now.parallax_mm) - d_abs) / st.sigma_mm(float(now.spread_mm), n) <= st.FIT_SIGMA + st.MARGIN_SIGMA
+
 
 def step_decision(before: Any, now: Any, h: int) -> int | None:
     """``h + 1`` when a stack of ``h`` pawns whose look changed with the same colour on top was seen to grow by one
@@ -497,29 +584,33 @@ def step_decision(before: Any, now: Any, h: int) -> int | None:
     least ``MARGIN_SIGMA`` nearer to it than to no move at all; ``None`` otherwise (asked). The uncertainty is both
     frames' measures' and the new pawn's lean (:data:`~vision.sundastacks.LEAN_MM`); a step under ``MARGIN_SIGMA`` of
     it is not measurable (near the nadir: docs/sunda.md's table) and is asked. The frame's own parallax must not rule
-    ``h + 1`` out either (``FIT_SIGMA`` plus the margin). Never says ``h`` (only touched): asked."""
+    ``h + 1`` out either (``FIT_SIGMA`` plus the margin). Never says ``h`` (only touched): :func:`step_unmoved`."""
     from vision import sundastacks as st
 
-    if before is None or now is None or h < 1:
+    fit = _step_fit(before, now, h)
+    if fit is None:
         return None
-    d_base = 0.5 * (float(before.near_mm) + float(now.near_mm)) + st.PAWN_MM / 2
-    cam_h = float(now.cam_h)
-    if d_base < 2.5 * st.PAWN_MM:
-        return None
-    m0 = max(st.MEASURE_MM, st.SPREAD_SIGMA * float(before.spread_mm))
-    m1 = max(st.MEASURE_MM, st.SPREAD_SIGMA * float(now.spread_mm))
-    sig = math.sqrt(m0 ** 2 + m1 ** 2 + st.LEAN_MM ** 2)
-    step = st.step_mm(d_base, h, cam_h)
-    if step < st.MARGIN_SIGMA * sig:
-        return None                             # not measurable here
-    delta = float(now.parallax_mm) - float(before.parallax_mm)
+    step, delta, sig, _ = fit
     e_grew, e_same = abs(delta - step) / sig, abs(delta) / sig
     if e_grew > st.FIT_SIGMA or e_same - e_grew < st.MARGIN_SIGMA:
         return None
-    d_abs, _ = st.expected(float(now.near_mm) + st.PAWN_MM / 2, h + 1, cam_h)
-    if abs(float(now.parallax_mm) - d_abs) / st.sigma_mm(float(now.spread_mm), h + 1) > st.FIT_SIGMA + st.MARGIN_SIGMA:
-        return None                             # the frame's own measure rules it out
-    return h + 1
+    return h + 1 if _frame_allows(now, h + 1) else None
+
+
+def step_unmoved(before: Any, now: Any, h: int) -> bool:
+    """The camera's evidence that a known stack of ``h`` pawns whose look changed did NOT grow: where one pawn's step
+    is measurable (:func:`_step_fit`), its top did not move away from the nadir (within ``FIT_SIGMA`` of no move, and
+    ``MARGIN_SIGMA`` nearer to it than to the step), and the frame's own parallax does not rule ``h`` out. What the
+    game's rules keep (:class:`PawnRules`, a pawn of that colour not allowed now) is kept only with it: a pawn put on
+    out of turn, or in a phase the log missed, moves the top by its step (docs/sunda.md, "Session 12")."""
+    from vision import sundastacks as st
+
+    fit = _step_fit(before, now, h)
+    if fit is None:
+        return False
+    step, delta, sig, _ = fit
+    e_grew, e_same = abs(delta - step) / sig, abs(delta) / sig
+    return e_same <= st.FIT_SIGMA and e_grew - e_same >= st.MARGIN_SIGMA and _frame_allows(now, h)
 
 
 def _order(cands: Sequence[int], first: Sequence[int]) -> list[int]:
