@@ -48,6 +48,22 @@ STEP_MM = 0.1             # the profiles' sampling step
 SIDE_SHADES = (1.0, 0.85, 0.72, 0.6)
 GROUND_SHADES = (1.0, 0.75, 0.55)
 L_WEIGHT = 0.35
+#: a dark pawn's blurred rim and its shadow take the land's shade, not the pawn's colour: its blob of pawn colours
+#: shrinks (at `hard` a black pawn's 172-227 px at 2 px/mm, a top 10 mm across is 314). A blob under
+#: :data:`FULL_BLOB` of a pawn's top but at least :data:`MIN_BLOB` is a stack only when its outline, measured where
+#: the colour is halfway from the ground's to the pawn's (:func:`measure`, which the rim does not shrink), is
+#: :data:`MIN_TOP_MM` wide or more: a resource marker is 6 mm across
+FULL_BLOB = 0.7
+MIN_BLOB = 0.45
+MIN_TOP_MM = 8.5
+
+
+def small_blob_kept(area_share: float, m: "StackMeasure | None") -> bool:
+    """Whether a blob of pawn colours covering ``area_share`` of a pawn's top (a disc ``PAWN_MM`` across) is a
+    stack, given its outline's measure ``m`` (None: none could be made)."""
+    if area_share >= FULL_BLOB:
+        return True
+    return area_share >= MIN_BLOB and m is not None and m.width_mm >= MIN_TOP_MM
 
 
 @dataclass
