@@ -1110,7 +1110,7 @@ class SundaReader:
         x0, y0 = self._win[:2]
         out: list[TribeReading] = []
         top_px = math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
-        min_area = stacks.MIN_BLOB * top_px   # a resource marker (6 mm, blurred) is smaller; a dark pawn's blob
+        min_area = stacks.MIN_CORE * top_px   # a resource marker (6 mm, blurred) is smaller; a dark pawn's blob
         #                                      under stacks.FULL_BLOB is kept only when measured a pawn's width
         todo = [(tuple(int(v) for v in stats[i, :4]), lab_img[stats[i, 1]:stats[i, 1] + stats[i, 3],
                                                                stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, True)
@@ -1167,7 +1167,8 @@ class SundaReader:
                 continue
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
-            if not stacks.small_blob_kept(len(xs) / top_px, m):
+            if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
+                    len(xs) / top_px, stacks.with_dark_rim(label, (bx, by, bw, bh), sub, k) / top_px, m):
                 continue
             if m is None:   # no outline to measure: the node from the blob, the phone asks
                 base = c + u * (lo - c @ u + PAWN_MM / 2)

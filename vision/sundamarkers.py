@@ -338,6 +338,7 @@ class MarkerFinder:
         # taken more surely takes its next, if that one is still clearly its colour, not a shade of the ground)
         pairs = sorted((float(d), b, k) for b, (d_all, *_) in enumerate(found) for k, d in enumerate(d_all))
         used_b, used_k = set(), set()
+        later: list[int] = []      # blobs between two paints still free: named once the clear ones are (_later)
         for d, b, k in pairs:
             if b in used_b or k in used_k or d > 0.7 * found[b][1] or (found[b][1] < GROUND_CONTRAST
                                                                           and not found[b][3]):
@@ -347,12 +348,35 @@ class MarkerFinder:
                                           + ("" if found[b][3] else ", not a token's whole disc")))
                 continue     # its colour clearly the marker's, not a shade of the ground the light pushed over
             used_b.add(b)
+            if any(j != k and j not in used_k and found[b][0][j] - d < DISC_MARGIN for j in range(len(names))):
+                later.append(b)       # red on the land shows as orange does: which one, the other markers tell
+                continue
             used_k.add(k)
             m = self._place(names[k], found[b][2], lattice, tribes)
             if m.by_tribe:       # a marker follows a pawn or water right: one by no tribe is not taken (a position
                 out.append(m)    # holds markers only by a tribe) - a shade of the print the light pushed over
+        held = [MarkerReading("?", 0, 0, (float(found[b][2][0]), float(found[b][2][1])), False) for b in later]
         out += self._discs(img, crop, looked, looked & (label == 0), gain, origin_px,
-                           px_per_mm, lattice, tribes, out, names)
+                           px_per_mm, lattice, tribes, out + held, names)
+        return out + self._later([found[b] for b in later], out, names, lattice, tribes)
+
+    def _later(self, blobs: list[tuple], taken: Sequence[MarkerReading], names: list[str], lattice: Any,
+               tribes: Sequence[Any]) -> list[MarkerReading]:
+        """The blobs whose colour lies between two paints (within DISC_MARGIN) neither of which was read elsewhere,
+        named once every clear marker is: each takes the nearest paint left when that one is clearly its colour, else
+        it is doubtful (listed as unsure)."""
+        out: list[MarkerReading] = []
+        used = {t.marker for t in taken}
+        for d_all, d_g, mm, _ in sorted(blobs, key=lambda f: float(np.min(f[0]))):
+            free = sorted((float(d), k) for k, d in enumerate(d_all) if names[k] not in used)
+            m = self._place(names[free[0][1]], mm, lattice, tribes) if free else None
+            if m is None or not m.by_tribe:
+                continue
+            if free[0][0] > 0.7 * d_g or (len(free) > 1 and free[1][0] - free[0][0] < DISC_MARGIN):
+                self.doubtful.append((m, [names[k] for _, k in free[:2]]))
+                continue
+            used.add(m.marker)
+            out.append(m)
         return out
 
     def _discs(self, img: np.ndarray, crop: np.ndarray, looked: np.ndarray, off_land: np.ndarray, gain: np.ndarray,
