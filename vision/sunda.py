@@ -1162,8 +1162,8 @@ class SundaReader:
             guess = c + u * (lo - c @ u + PAWN_MM / 2)
             gq, gr = np.round(lat.to_lattice(guess)[0]).astype(int)
             if float(np.linalg.norm(lat.to_mm(np.array([[gq, gr]]))[0] - guess)) > NODE_REACH * lat.side_mm + NODE_SLACK_MM:
-                if whole:     # a stack's shape drawn out by a marker touching its near side (its rim of the
-                    todo += parts(bx, by, sub)    # stack's paint): the near end is the marker's
+                if whole and stacks.SPLIT_OFF_NODE:     # a marker touching the stack's near side: its near end
+                    todo += parts(bx, by, sub)
                 continue
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)

@@ -58,6 +58,9 @@ FULL_BLOB = 0.7
 MIN_CORE = 0.2
 MIN_BLOB = 0.45
 MIN_TOP_MM = 8.5
+#: a blob of a stack's shape whose near end lies off every node (a resource marker touches the stack's near side, its
+#: blurred rim of the stack's paint joining them) is split into the parts a disc wider than a marker fits in
+SPLIT_OFF_NODE = True
 
 
 def with_dark_rim(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, k: int) -> int:
