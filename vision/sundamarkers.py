@@ -326,6 +326,9 @@ class MarkerFinder:
             d_g = float(np.min(paint_distances(mean, ground_bgr, land_bgr, None)))
             c_px = np.array([xs.mean() + bx, ys.mean() + by]) + 0.5
             mm = c_px / s + np.asarray(origin_px) / (2 * s)
+            if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < DISC_OFF_TRIBE_MM for t in tribes):
+                reject(j, "a tribe's pawn")   # a pawn of a marker's paint, its blob shrunk by the blur to a marker's
+                continue
             # a token's whole disc: the blob fills a disc 5 mm across round its middle, and its short axis is a
             # disc's (a shade of the print near a marker's colour is a patch: at `hard` 0.46-0.76 filled, its
             # short axis 1.3-1.8 mm; the green markers there 0.92-1.02 filled, their axes 2.2-3.4 mm)

@@ -8,7 +8,9 @@ scored exactly right now, and each shown wrong again without its fix (the cause)
   them, the blob's near end is the marker's, off every node): the blob is split into its parts
   (vision.sundastacks.SPLIT_OFF_NODE);
 - table 2: the green marker, its chroma mixed with the land's by the JPEG where it was enrolled on the cloth
-  (vision.sundamarkers.paint_line).
+  (vision.sundamarkers.paint_line);
+- table 4 at seed 2: a purple pawn, its blob shrunk by the blur to a marker's size, read as the purple marker too
+  (the colour classes' blobs now keep off a tribe's node as the discs do: DISC_OFF_TRIBE_MM).
 
 The tables are rendered as the bench renders them (a whole seeded game, its colours enrolled on another evening)."""
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tablehub.photo_sunda import load_reader, score_sunda
 from vision import sundamarkers, sundastacks
 
 SEED = 1000 + 7 * P.NUISANCE_LEVELS.index("hard")      # the bench's seed for `hard` at --seed 1
+SEED2 = 2000 + 7 * P.NUISANCE_LEVELS.index("hard")     # ... at --seed 2
 
 
 def _scores(t, folder) -> tuple[dict, dict]:
@@ -34,8 +37,9 @@ def _scores(t, folder) -> tuple[dict, dict]:
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory, request):
-    folder = tmp_path_factory.mktemp(f"hard{request.param}")
-    return P.sunda_table("hard", SEED, request.param, folder), folder
+    seed, i = request.param if isinstance(request.param, tuple) else (SEED, request.param)
+    folder = tmp_path_factory.mktemp(f"hard{seed}_{i}")
+    return P.sunda_table("hard", seed, i, folder), folder
 
 
 @pytest.mark.parametrize("table", [0], indirect=True)
@@ -68,5 +72,14 @@ def test_a_green_marker_on_the_green_land_is_read_and_scored(table, monkeypatch)
     got, want = _scores(*table)
     assert got == want
     monkeypatch.setattr(sundamarkers, "CHROMA_SHIFT", 0.0)      # the enrolled colour as it is
+    got, want = _scores(*table)
+    assert got != want
+
+
+@pytest.mark.parametrize("table", [(SEED2, 4)], indirect=True)
+def test_a_purple_pawn_is_not_also_read_as_the_purple_marker(table, monkeypatch):
+    got, want = _scores(*table)
+    assert got == want
+    monkeypatch.setattr(sundamarkers, "DISC_OFF_TRIBE_MM", 0.0)     # a blob on a tribe's node may be a marker
     got, want = _scores(*table)
     assert got != want
