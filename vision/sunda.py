@@ -1124,11 +1124,22 @@ class SundaReader:
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8)
         x0, y0 = self._win[:2]
         out: list[TribeReading] = []
-        min_area = 0.7 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2   # a resource marker (6 mm, blurred) is smaller
+        top_px = math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+        min_area = stacks.MIN_CORE * top_px   # a resource marker (6 mm, blurred) is smaller; a dark pawn's blob
+        #                                      under stacks.FULL_BLOB is kept only when measured a pawn's width
         todo = [(tuple(int(v) for v in stats[i, :4]), lab_img[stats[i, 1]:stats[i, 1] + stats[i, 3],
                                                                stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, True)
                 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
         split = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_MM / 2 * self.s) + 1),) * 2)
+
+        def parts(bx: int, by: int, sub: np.ndarray) -> list:
+            # a stack and a resource marker of its paint touching it (or two stacks' bases): the parts a disc wider
+            # than a marker fits in, each looked at again
+            m, lab_s, st, _ = cv2.connectedComponentsWithStats(
+                cv2.morphologyEx(sub.astype(np.uint8), cv2.MORPH_OPEN, split), connectivity=8)
+            return [((bx + int(st[j, 0]), by + int(st[j, 1]), int(st[j, 2]), int(st[j, 3])),
+                     lab_s[st[j, 1]:st[j, 1] + st[j, 3], st[j, 0]:st[j, 0] + st[j, 2]] == j, False)
+                    for j in range(1, m) if st[j, cv2.CC_STAT_AREA] >= min_area]
         while todo:
             (bx, by, bw, bh), sub, whole = todo.pop(0)
             ys, xs = np.nonzero(sub)
@@ -1142,13 +1153,7 @@ class SundaReader:
             if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
                 if whole and (width > 1.4 * PAWN_MM or length > PAWN_MM * 1.3 + 0.06 * dist):
-                    # a stack and a resource marker of its paint touching it (or two stacks' bases): the parts a
-                    # disc wider than a marker fits in, each looked at again
-                    m, lab_s, st, _ = cv2.connectedComponentsWithStats(
-                        cv2.morphologyEx(sub.astype(np.uint8), cv2.MORPH_OPEN, split), connectivity=8)
-                    todo += [((bx + int(st[j, 0]), by + int(st[j, 1]), int(st[j, 2]), int(st[j, 3])),
-                              lab_s[st[j, 1]:st[j, 1] + st[j, 3], st[j, 0]:st[j, 0] + st[j, 2]] == j, False)
-                             for j in range(1, m) if st[j, cv2.CC_STAT_AREA] >= min_area]
+                    todo += parts(bx, by, sub)
                 continue  # not a pawn's shape: a stack is a disc drawn out along the line from the nadir
             # each colour's solid part (a disc 3.5 mm across fits it): a stack's top face is one paint, 10 mm across
             # or more; a blurred rim is not (red blurred into the green land reads yellow, the yellow pawn's paint),
@@ -1172,9 +1177,14 @@ class SundaReader:
             guess = c + u * (lo - c @ u + PAWN_MM / 2)
             gq, gr = np.round(lat.to_lattice(guess)[0]).astype(int)
             if float(np.linalg.norm(lat.to_mm(np.array([[gq, gr]]))[0] - guess)) > NODE_REACH * lat.side_mm + NODE_SLACK_MM:
+                if whole and stacks.SPLIT_OFF_NODE:     # a marker touching the stack's near side: its near end
+                    todo += parts(bx, by, sub)
                 continue
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
+            if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
+                    len(xs) / top_px, stacks.with_dark_rim(label, (bx, by, bw, bh), sub, k) / top_px, m):
+                continue
             if m is None:   # no outline to measure: the node from the blob, the phone asks
                 base = c + u * (lo - c @ u + PAWN_MM / 2)
                 n_est, cands, colours = None, list(range(1, MAX_TRIBE + 1)), [names[top_k]]

@@ -73,11 +73,24 @@ DISC_RING_SHARE = 0.45
 #: ... and the core is a whole disc: this share of it differs at least half as much as its middle (a streak of the
 #: print's shade 3 mm wide fills some 0.6)
 DISC_CORE_FILL = 0.8
-#: ... and the core's colour a marker's paint blurred into the land (paint share at least DISC_BLEND_MIN) within
-#: DISC_FIT, the next paint DISC_MARGIN farther
-DISC_BLEND_MIN = 0.35
-DISC_FIT = 12.0
+#: ... and the core's colour a marker's paint as it shows on the land (``paint_line``), blurred into the land (paint
+#: share at least DISC_BLEND_MIN: the core lies 1.4 mm or more inside the disc's edge, the lens blurs half a millimetre)
+#: within DISC_FIT, the next paint DISC_MARGIN farther
+DISC_BLEND_MIN = 0.8
+#: (12 with the blend alone, which missed the `hard` green markers by 15-17; on the paint's line the bench's markers fit
+#: within 0.3-4.6, a light patch of the print 10, a grey-brown token no marker has 11.8)
+DISC_FIT = 8.0
 DISC_MARGIN = 2.0
+#: a token's chroma is mixed with what lies round it (the JPEG keeps colour at half the resolution of lightness and
+#: quantises it hardest), its lightness much less: enrolled on the cloth, a marker's colour is pulled towards the
+#: cloth's chroma; on an island, towards the land's. A paint is therefore expected anywhere from its enrolled colour
+#: to that colour moved by this share of the difference in chroma between the ground round it and the cloth
+#: (``paint_line``; fitted on the bench's photos: 0.0-0.67 at `hard`, JPEG quality 65; 0.0-0.13 at `default`)
+CHROMA_SHIFT = 0.75
+CHROMA_STEPS = 7
+#: BGR (0-255) -> Y, Cb, Cr as the JPEG codes them
+_YCC = np.array([[0.114, 0.587, 0.299], [0.5, -0.3313, -0.1687], [-0.0813, -0.4187, 0.5]])
+_CHROMA = np.linalg.inv(_YCC) @ np.diag([0.0, 1.0, 1.0]) @ _YCC
 
 
 @dataclass
@@ -112,6 +125,32 @@ def _bgr(lab: np.ndarray) -> np.ndarray:
 def _shade(lab: np.ndarray, f: float) -> np.ndarray:
     bgr = cv2.cvtColor(np.asarray(lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3) * 255.0
     return _lab(bgr * f)
+
+
+def paint_line(paint_bgr: np.ndarray, ground_bgr: np.ndarray, enrolled_on: np.ndarray) -> np.ndarray:
+    """The colours (BGR, ``CHROMA_STEPS`` of them) a paint enrolled lying on ``enrolled_on`` (the cloth, for a marker;
+    itself, for a colour learnt on a wide patch) may show as a small patch lying on ``ground_bgr``: its chroma moved up
+    to :data:`CHROMA_SHIFT` of the way the ground's chroma differs from what it was enrolled on, its lightness kept
+    (the JPEG's chroma blur)."""
+    shift = _CHROMA @ (np.asarray(ground_bgr, np.float64) - np.asarray(enrolled_on, np.float64))
+    steps = np.linspace(0.0, CHROMA_SHIFT, CHROMA_STEPS)
+    return np.asarray(paint_bgr, np.float64)[None] + steps[:, None] * shift[None]
+
+
+def paint_distances(seen_lab: np.ndarray, paints_bgr: Sequence[np.ndarray], ground_bgr: np.ndarray,
+                    enrolled_on: np.ndarray | None, blend: Sequence[float] = (1.0,)) -> np.ndarray:
+    """How far (Lab, lightness weighted) a small patch's colour seen on ``ground_bgr`` lies from each paint as it may
+    show there (:func:`paint_line`; ``enrolled_on`` None: each paint learnt on a wide patch of itself), each of those
+    also blended into the ground (``blend``: the paint's share, the lens's blur)."""
+    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+    g = np.asarray(ground_bgr, np.float64)
+    a = np.asarray(blend, np.float64)[:, None, None]
+    out = []
+    for paint in paints_bgr:
+        line = paint_line(paint, g, paint if enrolled_on is None else enrolled_on)
+        mix = _lab((a * line[None] + (1 - a) * g[None, None]).reshape(-1, 3))
+        out.append(float(np.min(np.linalg.norm((mix - np.asarray(seen_lab, np.float32)) * w, axis=1))))
+    return np.asarray(out)
 
 
 def enrol_markers(frame: np.ndarray, mat: Mat, cloth_bgr: np.ndarray, lens: LensCalibration | None = None,
@@ -218,8 +257,10 @@ class MarkerFinder:
         solid = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         out: list[MarkerReading] = []
         expect = math.pi * (MARKER_MM / 2) ** 2
-        mark_lab = np.stack([self.markers[m] for m in names])
+        mark_bgr = [_bgr(self.markers[m]) for m in names]
         land_bgr = _bgr(self.colours.land)
+        cloth_bgr = np.asarray(self.colours.cloth_bgr, np.float64)    # what the markers were enrolled lying on
+        ground_bgr = [_bgr(g) for g in ground]
         found: list[tuple[np.ndarray, float, np.ndarray]] = []     # per candidate blob: colour distances, ground's, mm
         self.rejected = []
         self.doubtful = []
@@ -283,10 +324,13 @@ class MarkerFinder:
             near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rc ** 2
             pix = img[fy0:fy1, fx0:fx1][near] if near.sum() >= 5 else crop[by:by + bh, bx:bx + bw][sub]
             mean = _lab(np.median(pix.astype(np.float32), axis=0) * local)
-            d_all = np.linalg.norm((mark_lab - mean) * w, axis=1)
-            d_g = float(np.min(np.linalg.norm((ground - mean) * w, axis=1)))
+            d_all = paint_distances(mean, mark_bgr, land_bgr, cloth_bgr)
+            d_g = float(np.min(paint_distances(mean, ground_bgr, land_bgr, None)))
             c_px = np.array([xs.mean() + bx, ys.mean() + by]) + 0.5
             mm = c_px / s + np.asarray(origin_px) / (2 * s)
+            if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < DISC_OFF_TRIBE_MM for t in tribes):
+                reject(j, "a tribe's pawn")   # a pawn of a marker's paint, its blob shrunk by the blur to a marker's
+                continue
             # a token's whole disc: the blob fills a disc 5 mm across round its middle, and its short axis is a
             # disc's (a shade of the print near a marker's colour is a patch: at `hard` 0.46-0.76 filled, its
             # short axis 1.3-1.8 mm; the green markers there 0.92-1.02 filled, their axes 2.2-3.4 mm)
@@ -299,6 +343,7 @@ class MarkerFinder:
         # taken more surely takes its next, if that one is still clearly its colour, not a shade of the ground)
         pairs = sorted((float(d), b, k) for b, (d_all, *_) in enumerate(found) for k, d in enumerate(d_all))
         used_b, used_k = set(), set()
+        later: list[int] = []      # blobs between two paints still free: named once the clear ones are (_later)
         for d, b, k in pairs:
             if b in used_b or k in used_k or d > 0.7 * found[b][1] or (found[b][1] < GROUND_CONTRAST
                                                                           and not found[b][3]):
@@ -308,12 +353,35 @@ class MarkerFinder:
                                           + ("" if found[b][3] else ", not a token's whole disc")))
                 continue     # its colour clearly the marker's, not a shade of the ground the light pushed over
             used_b.add(b)
+            if any(j != k and j not in used_k and found[b][0][j] - d < DISC_MARGIN for j in range(len(names))):
+                later.append(b)       # red on the land shows as orange does: which one, the other markers tell
+                continue
             used_k.add(k)
             m = self._place(names[k], found[b][2], lattice, tribes)
             if m.by_tribe:       # a marker follows a pawn or water right: one by no tribe is not taken (a position
                 out.append(m)    # holds markers only by a tribe) - a shade of the print the light pushed over
+        held = [MarkerReading("?", 0, 0, (float(found[b][2][0]), float(found[b][2][1])), False) for b in later]
         out += self._discs(img, crop, looked, looked & (label == 0), gain, origin_px,
-                           px_per_mm, lattice, tribes, out, names)
+                           px_per_mm, lattice, tribes, out + held, names)
+        return out + self._later([found[b] for b in later], out, names, lattice, tribes)
+
+    def _later(self, blobs: list[tuple], taken: Sequence[MarkerReading], names: list[str], lattice: Any,
+               tribes: Sequence[Any]) -> list[MarkerReading]:
+        """The blobs whose colour lies between two paints (within DISC_MARGIN) neither of which was read elsewhere,
+        named once every clear marker is: each takes the nearest paint left when that one is clearly its colour, else
+        it is doubtful (listed as unsure)."""
+        out: list[MarkerReading] = []
+        used = {t.marker for t in taken}
+        for d_all, d_g, mm, _ in sorted(blobs, key=lambda f: float(np.min(f[0]))):
+            free = sorted((float(d), k) for k, d in enumerate(d_all) if names[k] not in used)
+            m = self._place(names[free[0][1]], mm, lattice, tribes) if free else None
+            if m is None or not m.by_tribe:
+                continue
+            if free[0][0] > 0.7 * d_g or (len(free) > 1 and free[1][0] - free[0][0] < DISC_MARGIN):
+                self.doubtful.append((m, [names[k] for _, k in free[:2]]))
+                continue
+            used.add(m.marker)
+            out.append(m)
         return out
 
     def _discs(self, img: np.ndarray, crop: np.ndarray, looked: np.ndarray, off_land: np.ndarray, gain: np.ndarray,
@@ -365,7 +433,7 @@ class MarkerFinder:
         for pn, pl in self.colours.pawns.items():   # a pawn's paint that is no marker's: a pawn's part, not a marker
             if all(np.linalg.norm((self.markers[m] - pl) * w) >= SAME_PAINT for m in names):
                 paints["pawn " + pn] = _bgr(pl)
-        blend = np.linspace(DISC_BLEND_MIN, 1.0, 13)
+        blend = np.linspace(DISC_BLEND_MIN, 1.0, 5)
         # the ground itself in light and shade (a stack's shadow, the sea, the cloth): a core nearer one of these is
         # a shade of the ground, not a marker
         # (a stack's shadow darkens the land to 0.55 at the most; a marker lies on land, so the sea and the cloth
@@ -405,12 +473,10 @@ class MarkerFinder:
             if near.sum() < 5:
                 continue
             seen = _lab(np.median(img[fy0:fy1, fx0:fx1][near].astype(np.float32), axis=0) * local)
-            fits = {}
-            for name, paint in paints.items():
-                mix = _lab(blend[:, None] * paint[None] + (1 - blend[:, None]) * land_bgr[None])
-                fits[name] = float(np.min(np.linalg.norm((mix - seen) * w, axis=1)))
+            fits = dict(zip(paints, paint_distances(seen, list(paints.values()), land_bgr,
+                                                    np.asarray(self.colours.cloth_bgr, np.float64), blend)))
             order = sorted(fits, key=fits.get)
-            shade = float(min(np.linalg.norm((gl - seen) * w) for gl in grounds))
+            shade = float(min(paint_distances(seen, [_bgr(gl) for gl in grounds], land_bgr, None)))
             if shade < fits[order[0]] + DISC_MARGIN:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: a shade of the ground ({shade:.1f})"))
                 continue

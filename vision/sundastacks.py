@@ -48,6 +48,45 @@ STEP_MM = 0.1             # the profiles' sampling step
 SIDE_SHADES = (1.0, 0.85, 0.72, 0.6)
 GROUND_SHADES = (1.0, 0.75, 0.55)
 L_WEIGHT = 0.35
+#: a dark pawn's blurred rim and its shadow take the darkest ground's class (the land's shade, a dark cloth), not
+#: the pawn's colour: its blob of pawn colours shrinks (at `hard` a black pawn's 69-227 px at 2 px/mm, where a top 10
+#: mm across is 314). A blob under :data:`FULL_BLOB` of a pawn's top but at least :data:`MIN_CORE` is a stack only
+#: when, with the dark rim round it, it covers :data:`MIN_BLOB` of a top and its outline, measured where the colour
+#: is halfway from the ground's to the pawn's (:func:`measure`, which the rim does not move), is :data:`MIN_TOP_MM`
+#: wide or more: a resource marker is 6 mm across
+FULL_BLOB = 0.7
+MIN_CORE = 0.2
+MIN_BLOB = 0.45
+MIN_TOP_MM = 8.5
+#: a blob of a stack's shape whose near end lies off every node (a resource marker touches the stack's near side, its
+#: blurred rim of the stack's paint joining them) is split into the parts a disc wider than a marker fits in
+SPLIT_OFF_NODE = True
+
+
+def with_dark_rim(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, k: int) -> int:
+    """Pixels of a blob of pawn colours (``blob``: its mask in the box ``x, y, w, h`` of the reader's ``label``) with
+    the pixels of class 0 (cloth, other: a dark rim) joined to it, both opened by a disc ``k`` px across (the gaps
+    between pieces, thinner, are not joined)."""
+    bx, by, bw, bh = box
+    x0, y0 = max(bx - k, 0), max(by - k, 0)
+    x1, y1 = min(bx + bw + k, label.shape[1]), min(by + bh + k, label.shape[0])
+    sub = label[y0:y1, x0:x1]
+    dark = cv2.morphologyEx(((sub == 0) | (sub >= 3)).astype(np.uint8), cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    _, comp = cv2.connectedComponents(dark, connectivity=8)
+    inner = np.zeros(sub.shape, bool)
+    inner[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw] = blob
+    ids = np.unique(comp[inner & (comp > 0)])
+    return int(np.isin(comp, ids).sum()) if len(ids) else int(blob.sum())
+
+
+def small_blob_kept(area_share: float, rim_share: float, m: "StackMeasure | None") -> bool:
+    """Whether a blob of pawn colours covering ``area_share`` of a pawn's top (a disc ``PAWN_MM`` across), and
+    ``rim_share`` with its dark rim (:func:`with_dark_rim`), is a stack, given its outline's measure ``m`` (None: none
+    could be made)."""
+    if area_share >= FULL_BLOB:
+        return True
+    return (area_share >= MIN_CORE and rim_share >= MIN_BLOB and m is not None and m.width_mm >= MIN_TOP_MM)
 
 
 @dataclass
