@@ -155,7 +155,7 @@ class MarkerFinder:
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
-    def _table(self, gain: np.ndarray, cloth_now: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    def _table(self, gain: np.ndarray, cloth_now: np.ndarray) -> tuple[Any, list[str], np.ndarray]:
         key = gain.tobytes() + cloth_now.tobytes()
         if key in self._tables:
             return self._tables[key]
@@ -177,14 +177,14 @@ class MarkerFinder:
             for f in (1.0, 0.7):
                 centres.append(_shade(self.markers[m], f))
                 cls.append(i + 1)
-        lv = np.arange(32, dtype=np.float32) * 8 + 4
-        bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
-        lab = _lab(bgr)
         from .sunda import nearest
+        from .sundastacks import ColourTable
 
         if len(self._tables) > 4:
             self._tables.clear()
-        self._tables[key] = (np.asarray(cls, np.uint8)[nearest(lab, np.stack(centres))], names,
+        # the cells filled as the boxes round the tribes show them (a few hundred of the 32768: some 5 ms a light)
+        cls_a, cent = np.asarray(cls, np.uint8), np.stack(centres)
+        self._tables[key] = (ColourTable(gain, lambda bgr: cls_a[nearest(_lab(bgr), cent)], np.uint8), names,
                              np.stack([c for c, k in zip(centres, cls) if k in (0, len(names) + 2)]))
         return self._tables[key]
 
@@ -208,12 +208,10 @@ class MarkerFinder:
             if x1 > x0 and y1 > y0:
                 looked[y0:y1, x0:x1] = True
             if x1 > x0 and y1 > y0 and not label[y0:y1, x0:x1].any():
-                q = (crop[y0:y1, x0:x1] >> 3).astype(np.int32)
-                label[y0:y1, x0:x1] = lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+                label[y0:y1, x0:x1] = lut.lookup(crop[y0:y1, x0:x1])
             elif x1 > x0 and y1 > y0:     # overlapping an earlier box: classify only what is not yet
-                q = (crop[y0:y1, x0:x1] >> 3).astype(np.int32)
                 sub_l = label[y0:y1, x0:x1]
-                np.copyto(sub_l, lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]], where=sub_l == 0)
+                np.copyto(sub_l, lut.lookup(crop[y0:y1, x0:x1]), where=sub_l == 0)
         ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         solid = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         out: list[MarkerReading] = []

@@ -83,38 +83,80 @@ def _shades(lab: np.ndarray, factors: Sequence[float]) -> list[np.ndarray]:
     return [_lab(bgr * f) for f in factors]
 
 
-_TABLE: dict[bytes, np.ndarray] = {}
+_TABLE: dict[bytes, "ColourTable"] = {}
+
+
+class ColourTable:
+    """A table over the 32 x 32 x 32 colour cells (cell ``(b >> 3) << 10 | (g >> 3) << 5 | r >> 3`` of a uint8 BGR
+    pixel) filled only as cells are looked up: ``rows(bgr)`` gives the entries of the cells' colours (float32 BGR, (n,
+    3), each row on its own). The light changes with every frame read from scratch, and a frame's stacks (or the boxes
+    round its tribes) show some hundreds of cells: computing those alone saves the rest of the 32768 (some 10 ms a
+    light for the stacks' membership), with the same entries."""
+
+    LEVELS = np.arange(32, dtype=np.float32) * 8 + 4
+    #: the fewest rows computed at once (more are padded): a product of matrices of one row takes another path in BLAS
+    #: whose sums may round otherwise than the rows of a whole table
+    MIN_ROWS = 16
+
+    def __init__(self, gain: np.ndarray, rows, dtype=np.float32):
+        self.gain = np.asarray(gain, np.float32)
+        self._rows = rows
+        self.table = np.zeros(32 * 32 * 32, dtype)
+        self.done = np.zeros(32 * 32 * 32, bool)
+
+    def colours(self, cells: np.ndarray) -> np.ndarray:
+        """The cells' colours (BGR, the gain applied), as the whole table's grid holds them."""
+        lv = self.LEVELS
+        return np.stack([lv[cells >> 10], lv[(cells >> 5) & 31], lv[cells & 31]], -1) * self.gain
+
+    def lookup(self, img_bgr: np.ndarray) -> np.ndarray:
+        q = (img_bgr >> 3).astype(np.int32)
+        idx = (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]
+        need = idx[~self.done[idx]]
+        if need.size:
+            cells = np.unique(need)
+            pad = np.concatenate([cells, np.full(max(self.MIN_ROWS - len(cells), 0), cells[0])])
+            self.table[cells] = self._rows(self.colours(pad))[:len(cells)]
+            self.done[cells] = True
+        return self.table[idx]
 
 
 def membership(img_bgr: np.ndarray, gain: np.ndarray, pawn_labs: Sequence[np.ndarray],
                ground_labs: Sequence[np.ndarray]) -> np.ndarray:
     """Soft pawn membership (0..1, one half on the outline) of every pixel of a small BGR crop: from one table of
-    32 x 32 x 32 colours while the light holds (the edges are then placed on the colours themselves)."""
+    32 x 32 x 32 colours while the light holds (the edges are then placed on the colours themselves; its cells
+    computed as the stacks show them, :class:`ColourTable`)."""
     key = b"".join(np.asarray(a, np.float32).tobytes() for a in (gain, *pawn_labs, *ground_labs))
     table = _TABLE.get(key)
     if table is None:
-        lv = np.arange(32, dtype=np.float32) * 8 + 4
-        bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
-        lab = _lab(bgr)
-        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-
-        a = lab * w
-        aa = (a * a).sum(axis=1)
-
-        def nearest(centres: Sequence[np.ndarray]) -> np.ndarray:
-            # one product of matrices (|a - c|^2 = |a|^2 - 2 a.c + |c|^2): a loop over the shades took 30 ms each
-            c = np.asarray(centres, np.float32).reshape(-1, 3) * w
-            d2 = aa[:, None] - 2.0 * (a @ c.T) + (c * c).sum(axis=1)[None, :]
-            return np.sqrt(np.maximum(d2.min(axis=1), 0.0))
-
-        p = nearest([s for c in pawn_labs for s in _shades(c, SIDE_SHADES)])
-        g = nearest([s for c in ground_labs for s in _shades(c, GROUND_SHADES)])
-        table = (g / np.maximum(p + g, 1e-3)).astype(np.float32)
+        pawn_shades = [s for c in pawn_labs for s in _shades(c, SIDE_SHADES)]
+        ground_shades = [s for c in ground_labs for s in _shades(c, GROUND_SHADES)]
+        table = ColourTable(gain, lambda bgr: _membership_rows(bgr, pawn_shades, ground_shades))
         if len(_TABLE) > 8:
             _TABLE.clear()
         _TABLE[key] = table
-    q = (img_bgr >> 3).astype(np.int32)
-    return table[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+    return table.lookup(img_bgr)
+
+
+def _membership_rows(bgr: np.ndarray, pawn_shades: Sequence[np.ndarray], ground_shades: Sequence[np.ndarray]
+                     ) -> np.ndarray:
+    """The membership of colours ``bgr`` (n, 3): how much nearer a pawn's shade than the ground's (Lab, lightness
+    weighted)."""
+    lab = _lab(bgr)
+    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+
+    a = lab * w
+    aa = (a * a).sum(axis=1)
+
+    def nearest(centres: Sequence[np.ndarray]) -> np.ndarray:
+        # one product of matrices (|a - c|^2 = |a|^2 - 2 a.c + |c|^2): a loop over the shades took 30 ms each
+        c = np.asarray(centres, np.float32).reshape(-1, 3) * w
+        d2 = aa[:, None] - 2.0 * (a @ c.T) + (c * c).sum(axis=1)[None, :]
+        return np.sqrt(np.maximum(d2.min(axis=1), 0.0))
+
+    p = nearest(pawn_shades)
+    g = nearest(ground_shades)
+    return (g / np.maximum(p + g, 1e-3)).astype(np.float32)
 
 
 def _crossing(profile: np.ndarray, from_start: bool) -> float | None:
