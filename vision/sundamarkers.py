@@ -337,10 +337,10 @@ class MarkerFinder:
         x1, y1 = min(int(xs.max()) + pad + 1, crop.shape[1]), min(int(ys.max()) + pad + 1, crop.shape[0])
         sub = np.ascontiguousarray(crop[y0:y1, x0:x1])
         k = int(round(DISC_GROUND_MM * s)) | 1
-        bg = cv2.medianBlur(sub, k)
         # the difference only where looked (0 elsewhere): Lab is per pixel, so the looked pixels alone give the same
         # values at a fraction of the work (the tribes' boxes are some half of their bounding box)
         on = looked[y0:y1, x0:x1]
+        bg = _median_near(sub, on, k, int(math.ceil(DISC_CORE_MM / 2 * s)) + 1)
         diff = np.zeros(on.shape, np.float32)
         diff[on] = np.linalg.norm((_lab(sub[on].astype(np.float32) * gain) - _lab(bg[on].astype(np.float32) * gain))
                                   * w, axis=1).astype(np.float32)
@@ -458,3 +458,20 @@ class MarkerFinder:
             return MarkerReading(name, best[1].q, best[1].r, (float(mm[0]), float(mm[1])), True)
         q, r = np.round(lattice.to_lattice(mm)[0]).astype(int)
         return MarkerReading(name, int(q), int(r), (float(mm[0]), float(mm[1])), False)
+
+
+def _median_near(img: np.ndarray, mask: np.ndarray, k: int, reach: int) -> np.ndarray:
+    """``cv2.medianBlur(img, k)`` where it is used: on each box of ``mask`` grown by ``reach`` px (0 elsewhere). Each
+    box's median is taken on the box grown by ``reach`` and half the window more (clipped to the image, where the
+    whole image's median replicates its border too), so its values there are the whole image's: the boxes round the
+    tribes are a small part of their bounding box (the whole table's median was 5 ms of a read)."""
+    out = np.zeros_like(img)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    h, w = mask.shape
+    half = k // 2
+    for bx, by, bw, bh, _ in stats[1:]:
+        x0, y0, x1, y1 = max(bx - reach, 0), max(by - reach, 0), min(bx + bw + reach, w), min(by + bh + reach, h)
+        tx0, ty0, tx1, ty1 = max(x0 - half, 0), max(y0 - half, 0), min(x1 + half, w), min(y1 + half, h)
+        med = cv2.medianBlur(np.ascontiguousarray(img[ty0:ty1, tx0:tx1]), k)
+        out[y0:y1, x0:x1] = med[y0 - ty0:y1 - ty0, x0 - tx0:x1 - tx0]
+    return out
