@@ -299,31 +299,29 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     # profiles on a grid along u and across it (mm), sampled bilinearly
     ua = np.arange(a0, a1, STEP_MM)
     va = np.arange(vc - PAWN_MM, vc + PAWN_MM, STEP_MM)
-    U, V = np.meshgrid(ua, va)
-    pts = U[..., None] * u + V[..., None] * v
-    mx = (pts[..., 0] * s - origin_px[0] - lo[0]).astype(np.float32)
-    my = (pts[..., 1] * s - origin_px[1] - lo[1]).astype(np.float32)
     strip = np.abs(va - vc) <= PAWN_MM * 0.2
-    # only the strip along u and the band across it are used: sampled alone (each sample bilinear on its own, the
-    # same values), not the whole grid (a fifth of it)
-    prof_u = _sample(mem, mx, my, strip, None).mean(axis=0)
+    # only the strip along u and the band across it are used: their grid points alone (each sample bilinear on its
+    # own: the same values as the whole grid's there), not the whole grid (five times as many)
+    mx, my = _grid_px(ua, va[strip], u, v, s, origin_px, lo)
+    prof_u = _sample(mem, mx, my).mean(axis=0)
     near_i, far_i = _crossing(prof_u, True), _crossing(prof_u, False)
     if near_i is None or far_i is None:
         return None
     near, far = a0 + near_i * STEP_MM, a0 + far_i * STEP_MM
     top_u = far - PAWN_MM / 2
     band = np.abs(ua - top_u) <= 1.0
-    prof_v = _sample(mem, mx, my, None, band).mean(axis=1)
+    bx, by = _grid_px(ua[band], va, u, v, s, origin_px, lo)
+    prof_v = _sample(mem, bx, by).mean(axis=1)
     left, right = _crossing(prof_v, True), _crossing(prof_v, False)
     if left is None or right is None:
         return None
     # each end and side again, where the colour is halfway between the ground's just outside and the pawn's just
     # inside (blur mixes colours linearly; the membership's own half is biased by which colours meet there)
     crop32 = crop.astype(np.float32)
-    col_u = _sample(crop32, mx, my, strip, None, cv2.BORDER_REPLICATE).mean(axis=0)      # (len(ua), 3)
+    col_u = _sample(crop32, mx, my, cv2.BORDER_REPLICATE).mean(axis=0)      # (len(ua), 3)
     near, w1 = _refine(col_u, ua, near, +1)
     far, w2 = _refine(col_u, ua, far, -1)
-    col_v = _sample(crop32, mx, my, None, band, cv2.BORDER_REPLICATE).mean(axis=1)
+    col_v = _sample(crop32, bx, by, cv2.BORDER_REPLICATE).mean(axis=1)
     left, w3 = _refine(col_v, va, va[0] + left * STEP_MM, +1)
     right, w4 = _refine(col_v, va, va[0] + right * STEP_MM, -1)
     width = right - left
@@ -339,16 +337,20 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
                         height, cands, why, spread, cam_h)
 
 
-def _sample(img: np.ndarray, mx: np.ndarray, my: np.ndarray, rows: np.ndarray | None, cols: np.ndarray | None,
-            border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
-    """``img`` sampled bilinearly at the grid ``mx, my`` (px), on its selected ``rows`` or ``cols`` (boolean) only: as
-    ``cv2.remap`` of the whole grid, then selected (bilinear sampling is per point), for the points used alone."""
-    if rows is not None:
-        mx, my = mx[rows], my[rows]
-    if cols is not None:
-        mx, my = mx[:, cols], my[:, cols]
-    return cv2.remap(img, np.ascontiguousarray(mx), np.ascontiguousarray(my), cv2.INTER_LINEAR, borderMode=border,
-                     borderValue=0.0)
+def _grid_px(ua: np.ndarray, va: np.ndarray, u: np.ndarray, v: np.ndarray, s: float, origin_px, lo
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The crop's pixel (x, y maps, float32) of every grid point ``ua`` along ``u`` by ``va`` across it (mm): rows
+    ``va``, columns ``ua``; the crop's pixel 0,0 is ``lo`` in the window whose pixel 0,0 is canvas pixel ``origin_px``.
+    Each point on its own, so the rows or columns of a grid asked alone are the whole grid's."""
+    U, V = np.meshgrid(ua, va)
+    pts = U[..., None] * u + V[..., None] * v
+    return ((pts[..., 0] * s - origin_px[0] - lo[0]).astype(np.float32),
+            (pts[..., 1] * s - origin_px[1] - lo[1]).astype(np.float32))
+
+
+def _sample(img: np.ndarray, mx: np.ndarray, my: np.ndarray, border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
+    """``img`` sampled bilinearly at the maps ``mx, my`` (px; outside it: 0, or the border replicated)."""
+    return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=border, borderValue=0.0)
 
 
 def side_colours(label: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, m: StackMeasure, n: int,

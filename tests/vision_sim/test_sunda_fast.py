@@ -158,20 +158,23 @@ def test_the_ground_median_round_the_tribes_equals_the_whole_median_there(table)
 
 
 def test_a_stacks_profiles_sampled_alone_equal_the_whole_grid(table):
+    """measure() samples the strip along u and the band across it alone: the whole grid's rows and columns there."""
     reader, reading = table
     img = reader._for_stacks[0].astype(np.float32)
     rng = np.random.default_rng(0)
     for _ in range(5):
         ang = rng.uniform(0, 2 * math.pi)
         u, v = np.array([math.cos(ang), math.sin(ang)]), np.array([-math.sin(ang), math.cos(ang)])
-        ua, va = np.arange(-15, 15, stacks.STEP_MM), np.arange(-10, 10, stacks.STEP_MM)
-        U, V = np.meshgrid(ua, va)
-        pts = U[..., None] * u + V[..., None] * v
-        c = rng.uniform([0, 0], [img.shape[1], img.shape[0]])
-        mx = (pts[..., 0] * reader.s + c[0]).astype(np.float32)
-        my = (pts[..., 1] * reader.s + c[1]).astype(np.float32)
-        rows, cols = np.abs(va - rng.uniform(-3, 3)) <= 2.0, np.abs(ua - rng.uniform(-8, 8)) <= 1.0
+        c = rng.uniform([20, 20], [img.shape[1] / reader.s - 20, img.shape[0] / reader.s - 20])
+        ua, va = np.arange(c @ u - 15, c @ u + 15, stacks.STEP_MM), np.arange(c @ v - 10, c @ v + 10, stacks.STEP_MM)
+        origin, lo = (3, 5), np.array([int(rng.integers(0, 9)), int(rng.integers(0, 9))])
+        rows, cols = np.abs(va - c @ v - rng.uniform(-3, 3)) <= 2.0, np.abs(ua - c @ u - rng.uniform(-8, 8)) <= 1.0
+        mx, my = stacks._grid_px(ua, va, u, v, reader.s, origin, lo)
+        rx, ry = stacks._grid_px(ua, va[rows], u, v, reader.s, origin, lo)
+        cx, cy = stacks._grid_px(ua[cols], va, u, v, reader.s, origin, lo)
+        assert np.array_equal(rx, mx[rows]) and np.array_equal(ry, my[rows])
+        assert np.array_equal(cx, mx[:, cols]) and np.array_equal(cy, my[:, cols])
         for border in (cv2.BORDER_CONSTANT, cv2.BORDER_REPLICATE):
             whole = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=border, borderValue=0.0)
-            assert np.array_equal(stacks._sample(img, mx, my, rows, None, border), whole[rows])
-            assert np.array_equal(stacks._sample(img, mx, my, None, cols, border), whole[:, cols])
+            assert np.array_equal(stacks._sample(img, rx, ry, border), whole[rows])
+            assert np.array_equal(stacks._sample(img, cx, cy, border), whole[:, cols])
