@@ -1133,7 +1133,11 @@ class SundaReader:
                 cam_h: float, reuse=None) -> list[TribeReading]:
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
         pawn = self._pawn_blobs(label)
-        n, lab_img, stats, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8)
+        # labels in 16 bits where they fit (each blob left by the opening holds its disc: some 40 px at 2 px/mm), the
+        # same labels at a third of the time (a 32-bit label image of the whole window was 4 ms)
+        disc = int(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).sum())
+        n, lab_img, stats, _ = cv2.connectedComponentsWithStats(
+            pawn, connectivity=8, ltype=cv2.CV_16U if pawn.size // max(disc, 1) < 65535 else cv2.CV_32S)
         x0, y0 = self._win[:2]
         out: list[TribeReading] = []
         min_area = 0.7 * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2   # a resource marker (6 mm, blurred) is smaller

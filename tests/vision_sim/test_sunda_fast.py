@@ -178,3 +178,15 @@ def test_a_stacks_profiles_sampled_alone_equal_the_whole_grid(table):
             whole = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=border, borderValue=0.0)
             assert np.array_equal(stacks._sample(img, rx, ry, border), whole[rows])
             assert np.array_equal(stacks._sample(img, cx, cy, border), whole[:, cols])
+
+
+def test_the_pawn_blobs_labelled_in_16_bits_are_the_32_bit_labels(table):
+    """_tribes labels the pawn blobs in 16 bits (each blob holds the opening's disc, so they fit): the same labels and
+    boxes as in 32 bits."""
+    reader, reading = table
+    label = reader._classify(*reader._for_stacks[:2], reading._cloth)[0]
+    pawn = reader._pawn_blobs(label)
+    n16, lab16, st16, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8, ltype=cv2.CV_16U)
+    n32, lab32, st32, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8)
+    assert lab16.dtype == np.uint16 and n16 == n32 >= 3
+    assert np.array_equal(lab16, lab32) and np.array_equal(st16, st32)
