@@ -565,7 +565,10 @@ class SundaReader:
             some = lines[::3, ::3]
             some = some[some > 0]
         thr = np.percentile(some, 80) if some.size else 0
-        ys, xs = np.nonzero(lines > thr)
+        # the line pixels in raster order, as np.nonzero gives them (cv2.findNonZero: half the time on the window)
+        found = cv2.findNonZero((lines > thr).view(np.uint8))
+        found = found.reshape(-1, 2) if found is not None else np.zeros((0, 2), np.int32)   # (N, 1, 2) or (N, 2)
+        xs, ys = found[:, 0], found[:, 1]
         if len(xs) < 50:
             raise EmptyTable(T("sunda: no pieces to fit the lattice to"))
         if len(xs) > FIT_POINTS:  # a random sample, in random order (the coarse searches use its first part)

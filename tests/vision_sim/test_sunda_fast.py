@@ -190,3 +190,28 @@ def test_the_pawn_blobs_labelled_in_16_bits_are_the_32_bit_labels(table):
     n32, lab32, st32, _ = cv2.connectedComponentsWithStats(pawn, connectivity=8)
     assert lab16.dtype == np.uint16 and n16 == n32 >= 3
     assert np.array_equal(lab16, lab32) and np.array_equal(st16, st32)
+
+
+def test_the_line_pixels_found_are_np_nonzeros_in_its_order(table, monkeypatch):
+    """_fit_lattice takes the line pixels with cv2.findNonZero: the pixels and the raster order of np.nonzero (the fit
+    samples them at random by index, so the order matters)."""
+    reader, reading = table
+    img, gain, _ = reader._for_stacks
+    label, L, _ = reader._classify(img, gain, reading._cloth)
+    piece = (label == 1) | (label == 2)
+    lines = reader._lines(L, piece)
+    seen = {}
+    real = cv2.findNonZero
+
+    def spy(mask):
+        seen["mask"] = mask.copy()
+        return real(mask)
+    monkeypatch.setattr(cv2, "findNonZero", spy)
+    reader._win = reader._play
+    lat = reader._fit_lattice(lines, piece)
+    assert abs(lat.angle_deg - reading.lattice.angle_deg) < 1e-9
+    mask = seen["mask"].astype(bool)
+    found = real(seen["mask"]).reshape(-1, 2)
+    ys, xs = np.nonzero(mask)
+    assert len(xs) > 10000
+    assert np.array_equal(found[:, 0], xs) and np.array_equal(found[:, 1], ys)
