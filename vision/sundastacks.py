@@ -109,9 +109,22 @@ class ColourTable:
         lv = self.LEVELS
         return np.stack([lv[cells >> 10], lv[(cells >> 5) & 31], lv[cells & 31]], -1) * self.gain
 
-    def lookup(self, img_bgr: np.ndarray) -> np.ndarray:
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """The whole table (every cell filled): what the table was before it was filled as looked up."""
+        need = np.nonzero(~self.done)[0]
+        if len(need):
+            self.table[need] = self._rows(self.colours(need))
+            self.done[need] = True
+        return self.table if dtype is None else self.table.astype(dtype)
+
+    @staticmethod
+    def cells(img_bgr: np.ndarray) -> np.ndarray:
+        """Each pixel's cell."""
         q = (img_bgr >> 3).astype(np.int32)
-        idx = (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]
+        return (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]
+
+    def lookup(self, img_bgr: np.ndarray) -> np.ndarray:
+        idx = self.cells(img_bgr)
         need = idx[~self.done[idx]]
         if need.size:
             cells = np.unique(need)

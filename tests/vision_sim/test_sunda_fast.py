@@ -215,3 +215,15 @@ def test_the_line_pixels_found_are_np_nonzeros_in_its_order(table, monkeypatch):
     ys, xs = np.nonzero(mask)
     assert len(xs) > 10000
     assert np.array_equal(found[:, 0], xs) and np.array_equal(found[:, 1], ys)
+
+
+def test_a_colour_table_as_an_array_is_the_whole_table(table):
+    """np.asarray of a ColourTable fills every cell: the table as it was built before (a test's hook or a caller
+    that wants the whole table gets it)."""
+    reader, reading = table
+    img, gain, centres = reader._for_stacks
+    cent = np.stack([centres[k] for k in centres])
+    t = stacks.ColourTable(gain, lambda bgr: nearest(_lab(bgr), cent), np.int64)
+    t.lookup(img[:50, :50])
+    assert np.array_equal(np.asarray(t), nearest(_lab(_grid_bgr(gain)), cent))
+    assert t.done.all()
