@@ -34,6 +34,7 @@ from . import VisionError
 from .calibrate import LensCalibration
 from .mat import Mat
 from .rectify import Rectifier
+from .sundastacks import ColourTable
 
 MARKER_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 MARKER_MM = 6.0
@@ -194,7 +195,7 @@ class MarkerFinder:
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
-    def _table(self, gain: np.ndarray, cloth_now: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    def _table(self, gain: np.ndarray, cloth_now: np.ndarray) -> tuple[Any, list[str], np.ndarray]:
         key = gain.tobytes() + cloth_now.tobytes()
         if key in self._tables:
             return self._tables[key]
@@ -216,14 +217,13 @@ class MarkerFinder:
             for f in (1.0, 0.7):
                 centres.append(_shade(self.markers[m], f))
                 cls.append(i + 1)
-        lv = np.arange(32, dtype=np.float32) * 8 + 4
-        bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
-        lab = _lab(bgr)
         from .sunda import nearest
 
         if len(self._tables) > 4:
             self._tables.clear()
-        self._tables[key] = (np.asarray(cls, np.uint8)[nearest(lab, np.stack(centres))], names,
+        # the cells filled as the boxes round the tribes show them (a few hundred of the 32768: some 5 ms a light)
+        cls_a, cent = np.asarray(cls, np.uint8), np.stack(centres)
+        self._tables[key] = (ColourTable(gain, lambda bgr: cls_a[nearest(_lab(bgr), cent)], np.uint8), names,
                              np.stack([c for c, k in zip(centres, cls) if k in (0, len(names) + 2)]))
         return self._tables[key]
 
@@ -240,6 +240,8 @@ class MarkerFinder:
         label = np.zeros(crop.shape[:2], np.uint8)
         looked = np.zeros(crop.shape[:2], bool)
         reach = 0.8 * lattice.side_mm + MARKER_MM + 2.0
+        # (a whole table as an array works too: the classes of every cell)
+        look = lut.lookup if isinstance(lut, ColourTable) else (lambda box: lut[ColourTable.cells(box)])
         for t in tribes:
             cx, cy = (np.asarray(t.mat_mm) - np.asarray(origin_px) / (2 * s)) * s
             x0, y0 = max(int(cx - reach * s), 0), max(int(cy - reach * s), 0)
@@ -247,12 +249,10 @@ class MarkerFinder:
             if x1 > x0 and y1 > y0:
                 looked[y0:y1, x0:x1] = True
             if x1 > x0 and y1 > y0 and not label[y0:y1, x0:x1].any():
-                q = (crop[y0:y1, x0:x1] >> 3).astype(np.int32)
-                label[y0:y1, x0:x1] = lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+                label[y0:y1, x0:x1] = look(crop[y0:y1, x0:x1])
             elif x1 > x0 and y1 > y0:     # overlapping an earlier box: classify only what is not yet
-                q = (crop[y0:y1, x0:x1] >> 3).astype(np.int32)
                 sub_l = label[y0:y1, x0:x1]
-                np.copyto(sub_l, lut[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]], where=sub_l == 0)
+                np.copyto(sub_l, look(crop[y0:y1, x0:x1]), where=sub_l == 0)
         ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         solid = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         out: list[MarkerReading] = []
@@ -407,10 +407,13 @@ class MarkerFinder:
         x1, y1 = min(int(xs.max()) + pad + 1, crop.shape[1]), min(int(ys.max()) + pad + 1, crop.shape[0])
         sub = np.ascontiguousarray(crop[y0:y1, x0:x1])
         k = int(round(DISC_GROUND_MM * s)) | 1
-        bg = cv2.medianBlur(sub, k)
-        lab, lab_bg = _lab(sub.astype(np.float32) * gain), _lab(bg.astype(np.float32) * gain)
-        diff = np.linalg.norm((lab - lab_bg) * w, axis=2).astype(np.float32)
-        diff[~looked[y0:y1, x0:x1]] = 0.0
+        # the difference only where looked (0 elsewhere): Lab is per pixel, so the looked pixels alone give the same
+        # values at a fraction of the work (the tribes' boxes are some half of their bounding box)
+        on = looked[y0:y1, x0:x1]
+        bg = _median_near(sub, on, k, int(math.ceil(DISC_CORE_MM / 2 * s)) + 1)
+        diff = np.zeros(on.shape, np.float32)
+        diff[on] = np.linalg.norm((_lab(sub[on].astype(np.float32) * gain) - _lab(bg[on].astype(np.float32) * gain))
+                                  * w, axis=1).astype(np.float32)
         rc, r0, r1 = DISC_CORE_MM / 2 * s, DISC_RING_MM[0] / 2 * s, DISC_RING_MM[1] / 2 * s
         n = int(math.ceil(r1)) + 1
         yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
@@ -457,7 +460,7 @@ class MarkerFinder:
             if float((patch[kk] >= 0.5 * mid).mean()) < DISC_CORE_FILL:
                 self.rejected.append(((float(mm[0]), float(mm[1])), "disc: not a whole disc"))
                 continue
-            g = lab_bg[py, px]
+            g = _lab(bg[py, px].astype(np.float32) * gain)     # the local ground's colour (Lab) at the peak
             if np.linalg.norm((g - land_lab) * w) > min(np.linalg.norm((g - o) * w) for o in other):
                 continue        # a marker lies on land
             m = self._place("?", mm, lattice, tribes)
@@ -523,3 +526,20 @@ class MarkerFinder:
             return MarkerReading(name, best[1].q, best[1].r, (float(mm[0]), float(mm[1])), True)
         q, r = np.round(lattice.to_lattice(mm)[0]).astype(int)
         return MarkerReading(name, int(q), int(r), (float(mm[0]), float(mm[1])), False)
+
+
+def _median_near(img: np.ndarray, mask: np.ndarray, k: int, reach: int) -> np.ndarray:
+    """``cv2.medianBlur(img, k)`` where it is used: on each box of ``mask`` grown by ``reach`` px (0 elsewhere). Each
+    box's median is taken on the box grown by ``reach`` and half the window more (clipped to the image, where the
+    whole image's median replicates its border too), so its values there are the whole image's: the boxes round the
+    tribes are a small part of their bounding box (the whole table's median was 5 ms of a read)."""
+    out = np.zeros_like(img)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    h, w = mask.shape
+    half = k // 2
+    for bx, by, bw, bh, _ in stats[1:]:
+        x0, y0, x1, y1 = max(bx - reach, 0), max(by - reach, 0), min(bx + bw + reach, w), min(by + bh + reach, h)
+        tx0, ty0, tx1, ty1 = max(x0 - half, 0), max(y0 - half, 0), min(x1 + half, w), min(y1 + half, h)
+        med = cv2.medianBlur(np.ascontiguousarray(img[ty0:ty1, tx0:tx1]), k)
+        out[y0:y1, x0:x1] = med[y0 - ty0:y1 - ty0, x0 - tx0:x1 - tx0]
+    return out

@@ -122,38 +122,93 @@ def _shades(lab: np.ndarray, factors: Sequence[float]) -> list[np.ndarray]:
     return [_lab(bgr * f) for f in factors]
 
 
-_TABLE: dict[bytes, np.ndarray] = {}
+_TABLE: dict[bytes, "ColourTable"] = {}
+
+
+class ColourTable:
+    """A table over the 32 x 32 x 32 colour cells (cell ``(b >> 3) << 10 | (g >> 3) << 5 | r >> 3`` of a uint8 BGR
+    pixel) filled only as cells are looked up: ``rows(bgr)`` gives the entries of the cells' colours (float32 BGR, (n,
+    3), each row on its own). The light changes with every frame read from scratch, and a frame's stacks (or the boxes
+    round its tribes) show some hundreds of cells: computing those alone saves the rest of the 32768 (some 10 ms a
+    light for the stacks' membership), with the same entries."""
+
+    LEVELS = np.arange(32, dtype=np.float32) * 8 + 4
+    #: the fewest rows computed at once (more are padded): a product of matrices of one row takes another path in BLAS
+    #: whose sums may round otherwise than the rows of a whole table
+    MIN_ROWS = 16
+
+    def __init__(self, gain: np.ndarray, rows, dtype=np.float32):
+        self.gain = np.asarray(gain, np.float32)
+        self._rows = rows
+        self.table = np.zeros(32 * 32 * 32, dtype)
+        self.done = np.zeros(32 * 32 * 32, bool)
+
+    def colours(self, cells: np.ndarray) -> np.ndarray:
+        """The cells' colours (BGR, the gain applied), as the whole table's grid holds them."""
+        lv = self.LEVELS
+        return np.stack([lv[cells >> 10], lv[(cells >> 5) & 31], lv[cells & 31]], -1) * self.gain
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """The whole table (every cell filled): what the table was before it was filled as looked up."""
+        need = np.nonzero(~self.done)[0]
+        if len(need):
+            self.table[need] = self._rows(self.colours(need))
+            self.done[need] = True
+        return self.table if dtype is None else self.table.astype(dtype)
+
+    @staticmethod
+    def cells(img_bgr: np.ndarray) -> np.ndarray:
+        """Each pixel's cell."""
+        q = (img_bgr >> 3).astype(np.int32)
+        return (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]
+
+    def lookup(self, img_bgr: np.ndarray) -> np.ndarray:
+        idx = self.cells(img_bgr)
+        need = idx[~self.done[idx]]
+        if need.size:
+            cells = np.unique(need)
+            pad = np.concatenate([cells, np.full(max(self.MIN_ROWS - len(cells), 0), cells[0])])
+            self.table[cells] = self._rows(self.colours(pad))[:len(cells)]
+            self.done[cells] = True
+        return self.table[idx]
 
 
 def membership(img_bgr: np.ndarray, gain: np.ndarray, pawn_labs: Sequence[np.ndarray],
                ground_labs: Sequence[np.ndarray]) -> np.ndarray:
     """Soft pawn membership (0..1, one half on the outline) of every pixel of a small BGR crop: from one table of
-    32 x 32 x 32 colours while the light holds (the edges are then placed on the colours themselves)."""
+    32 x 32 x 32 colours while the light holds (the edges are then placed on the colours themselves; its cells
+    computed as the stacks show them, :class:`ColourTable`)."""
     key = b"".join(np.asarray(a, np.float32).tobytes() for a in (gain, *pawn_labs, *ground_labs))
     table = _TABLE.get(key)
     if table is None:
-        lv = np.arange(32, dtype=np.float32) * 8 + 4
-        bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
-        lab = _lab(bgr)
-        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-
-        a = lab * w
-        aa = (a * a).sum(axis=1)
-
-        def nearest(centres: Sequence[np.ndarray]) -> np.ndarray:
-            # one product of matrices (|a - c|^2 = |a|^2 - 2 a.c + |c|^2): a loop over the shades took 30 ms each
-            c = np.asarray(centres, np.float32).reshape(-1, 3) * w
-            d2 = aa[:, None] - 2.0 * (a @ c.T) + (c * c).sum(axis=1)[None, :]
-            return np.sqrt(np.maximum(d2.min(axis=1), 0.0))
-
-        p = nearest([s for c in pawn_labs for s in _shades(c, SIDE_SHADES)])
-        g = nearest([s for c in ground_labs for s in _shades(c, GROUND_SHADES)])
-        table = (g / np.maximum(p + g, 1e-3)).astype(np.float32)
+        pawn_shades = [s for c in pawn_labs for s in _shades(c, SIDE_SHADES)]
+        ground_shades = [s for c in ground_labs for s in _shades(c, GROUND_SHADES)]
+        table = ColourTable(gain, lambda bgr: _membership_rows(bgr, pawn_shades, ground_shades))
         if len(_TABLE) > 8:
             _TABLE.clear()
         _TABLE[key] = table
-    q = (img_bgr >> 3).astype(np.int32)
-    return table[(q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]]
+    return table.lookup(img_bgr)
+
+
+def _membership_rows(bgr: np.ndarray, pawn_shades: Sequence[np.ndarray], ground_shades: Sequence[np.ndarray]
+                     ) -> np.ndarray:
+    """The membership of colours ``bgr`` (n, 3): how much nearer a pawn's shade than the ground's (Lab, lightness
+    weighted)."""
+    lab = _lab(bgr)
+    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+
+    a = lab * w
+    aa = (a * a).sum(axis=1)
+
+    def nearest(centres: Sequence[np.ndarray]) -> np.ndarray:
+        # one product of matrices (|a - c|^2 = |a|^2 - 2 a.c + |c|^2): a loop over the shades took 30 ms each
+        c = np.asarray(centres, np.float32).reshape(-1, 3) * w
+        d2 = aa[:, None] - 2.0 * (a @ c.T) + (c * c).sum(axis=1)[None, :]
+        return np.sqrt(np.maximum(d2.min(axis=1), 0.0))
+
+    p = nearest(pawn_shades)
+    g = nearest(ground_shades)
+    return (g / np.maximum(p + g, 1e-3)).astype(np.float32)
 
 
 def _crossing(profile: np.ndarray, from_start: bool) -> float | None:
@@ -296,30 +351,29 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     # profiles on a grid along u and across it (mm), sampled bilinearly
     ua = np.arange(a0, a1, STEP_MM)
     va = np.arange(vc - PAWN_MM, vc + PAWN_MM, STEP_MM)
-    U, V = np.meshgrid(ua, va)
-    pts = U[..., None] * u + V[..., None] * v
-    mx = (pts[..., 0] * s - origin_px[0] - lo[0]).astype(np.float32)
-    my = (pts[..., 1] * s - origin_px[1] - lo[1]).astype(np.float32)
-    grid = cv2.remap(mem, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
     strip = np.abs(va - vc) <= PAWN_MM * 0.2
-    prof_u = grid[strip].mean(axis=0)
+    # only the strip along u and the band across it are used: their grid points alone (each sample bilinear on its
+    # own: the same values as the whole grid's there), not the whole grid (five times as many)
+    mx, my = _grid_px(ua, va[strip], u, v, s, origin_px, lo)
+    prof_u = _sample(mem, mx, my).mean(axis=0)
     near_i, far_i = _crossing(prof_u, True), _crossing(prof_u, False)
     if near_i is None or far_i is None:
         return None
     near, far = a0 + near_i * STEP_MM, a0 + far_i * STEP_MM
     top_u = far - PAWN_MM / 2
     band = np.abs(ua - top_u) <= 1.0
-    prof_v = grid[:, band].mean(axis=1)
+    bx, by = _grid_px(ua[band], va, u, v, s, origin_px, lo)
+    prof_v = _sample(mem, bx, by).mean(axis=1)
     left, right = _crossing(prof_v, True), _crossing(prof_v, False)
     if left is None or right is None:
         return None
     # each end and side again, where the colour is halfway between the ground's just outside and the pawn's just
     # inside (blur mixes colours linearly; the membership's own half is biased by which colours meet there)
-    bgr = cv2.remap(crop.astype(np.float32), mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    col_u = bgr[strip].mean(axis=0)                                 # (len(ua), 3)
+    crop32 = crop.astype(np.float32)
+    col_u = _sample(crop32, mx, my, cv2.BORDER_REPLICATE).mean(axis=0)      # (len(ua), 3)
     near, w1 = _refine(col_u, ua, near, +1)
     far, w2 = _refine(col_u, ua, far, -1)
-    col_v = bgr[:, band].mean(axis=1)
+    col_v = _sample(crop32, bx, by, cv2.BORDER_REPLICATE).mean(axis=1)
     left, w3 = _refine(col_v, va, va[0] + left * STEP_MM, +1)
     right, w4 = _refine(col_v, va, va[0] + right * STEP_MM, -1)
     width = right - left
@@ -333,6 +387,22 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     base = nadir + u * d_base + v * (vc - float(nadir @ v))
     return StackMeasure(near - n0, far - n0, width, parallax, (float(base[0]), float(base[1])), est, size_est,
                         height, cands, why, spread, cam_h)
+
+
+def _grid_px(ua: np.ndarray, va: np.ndarray, u: np.ndarray, v: np.ndarray, s: float, origin_px, lo
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The crop's pixel (x, y maps, float32) of every grid point ``ua`` along ``u`` by ``va`` across it (mm): rows
+    ``va``, columns ``ua``; the crop's pixel 0,0 is ``lo`` in the window whose pixel 0,0 is canvas pixel ``origin_px``.
+    Each point on its own, so the rows or columns of a grid asked alone are the whole grid's."""
+    U, V = np.meshgrid(ua, va)
+    pts = U[..., None] * u + V[..., None] * v
+    return ((pts[..., 0] * s - origin_px[0] - lo[0]).astype(np.float32),
+            (pts[..., 1] * s - origin_px[1] - lo[1]).astype(np.float32))
+
+
+def _sample(img: np.ndarray, mx: np.ndarray, my: np.ndarray, border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
+    """``img`` sampled bilinearly at the maps ``mx, my`` (px; outside it: 0, or the border replicated)."""
+    return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=border, borderValue=0.0)
 
 
 def side_colours(label: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, m: StackMeasure, n: int,
