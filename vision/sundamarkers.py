@@ -231,7 +231,6 @@ class MarkerFinder:
              px_per_mm: float, lattice: Any, tribes: Sequence[Any]) -> list[MarkerReading]:
         lut, names, ground = self._table(gain, cloth_now)
         land = len(names) + 2
-        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
         # at half the reader's scale (1 px/mm: a marker is some 28 px; four times less work)
         s = float(px_per_mm) / 2
         crop = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
