@@ -16,7 +16,8 @@ classified in vectorised stages:
 3. the best 3 at 48 px per tile, templates also turned by a few degrees (hand placement);
 4. the best against close runners-up and its *twins* (pictures that differ only in a detail: a town,
    a goods glyph of a few pixels) on just the places where their references differ
-   (:meth:`TileClassifier._verify`).
+   (:meth:`TileClassifier._verify`); a contest too close to call leaves the twins a marked guess
+   (:meth:`TileClassifier._undecided`).
 
 A cell that nothing fits as well as a bare tile does is *partly covered* (a figure, its
 shadow): it is scored by blocks, leaving out the blocks that the photo shows covered,
@@ -442,7 +443,8 @@ class TileGuess:
     """True when a constraint chose between near-equal candidates."""
     hidden_twins: tuple[tuple[str, int], ...] = ()
     """Twins (tile, rotation) this photo cannot tell from this tile: where their pictures differ, a figure
-    stands. They are listed first among the runners-up, with this guess's score."""
+    stands, or what shows there is too close to call (:attr:`TileClassifier.verify_sure`). They are listed first
+    among the runners-up, with this guess's score."""
 
     def to_dict(self) -> dict[str, Any]:
         out = {"x": self.x, "y": self.y, "tile": self.tile, "rotation": self.rotation,
@@ -1435,13 +1437,19 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
     cells' best whole-tile score. One by one, two doubtful cells could swap: the first took the only copy left of
     the tile the second had to be, and the second took a tile none of which were left. The guess stays marked
     (its twins and its low confidence): it is the likelier tile, not a tile seen.
+
+    A tile read for sure on more cells than the set has is a misreading on some of them (:func:`over_read`): those
+    reads are put in doubt with their near runners-up that have copies left, and settled with the rest; among
+    equally likely ways, the one whose picks scored best.
     """
+    tiles = over_read(tiles, counts)
     left = dict(counts)
     for t in tiles.values():
         if not t.hidden_twins:
             left[t.tile] = left.get(t.tile, 0) - 1
     doubt = sorted(c for c, t in tiles.items() if t.hidden_twins)
     options = {c: [(tiles[c].tile, tiles[c].rotation), *tiles[c].hidden_twins] for c in doubt}
+    scores = {c: [_score_of(tiles[c], o) for o in options[c]] for c in doubt}
     size = 1
     for c in doubt:
         size *= len(options[c])
@@ -1458,7 +1466,7 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
             for tid, n in taken.items():
                 for k in range(n):
                     weight *= max(left.get(tid, 0) - k, 0)
-            key = (-over, weight, -sum(1 for i in combo if i))
+            key = (-over, weight, -sum(1 for i in combo if i), sum(scores[c][i] for c, i in zip(doubt, combo)))
             if best_key is None or key > best_key:
                 best_key, best = key, combo
         picks = {c: options[c][i] for c, i in zip(doubt, best or ())}
@@ -1475,6 +1483,41 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
                 c for c in t.runners_up if (c.tile, c.rotation) != pick)
             out[cell] = replace(t, tile=pick[0], rotation=pick[1], runners_up=runners[:3], constrained=True,
                                 hidden_twins=tuple(o for o in options[cell] if o != pick))
+    return out
+
+
+def _score_of(guess: TileGuess, option: tuple[str, int]) -> float:
+    """The whole-tile score of ``option`` (tile, rotation) in the cell of ``guess``: its own, or a runner-up's."""
+    if option == (guess.tile, guess.rotation):
+        return guess.score
+    return max((c.score for c in guess.runners_up if (c.tile, c.rotation) == option), default=0.0)
+
+
+def over_read(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], near: float = 0.06
+              ) -> dict[tuple[int, int], TileGuess]:
+    """Reads of a tile seen for sure on more cells than the set has (three O where the set has two) put in doubt:
+    each such read whose runners-up include, within ``near`` of its score, a tile of which copies are left
+    (the set's counts less the sure reads) becomes a marked guess among them (:attr:`TileGuess.hidden_twins`,
+    confidence at most 0.4), for :func:`settle_hidden` to choose. On a finished table every tile of the box lies
+    out: a P2 read as O (its glyph twin, the contest on their few differing pixels wrong) leaves the set's one
+    P2 unread and one O too many, and the pool says which cell is in question. Reads without such a runner-up
+    are left as they are (the photo score's consistency pass says them)."""
+    sure: dict[str, int] = {}
+    for t in tiles.values():
+        if not t.hidden_twins:
+            sure[t.tile] = sure.get(t.tile, 0) + 1
+    over = {tid for tid, n in sure.items() if tid in counts and n > counts[tid]}
+    if not over:
+        return dict(tiles)
+    out = dict(tiles)
+    for cell, t in tiles.items():
+        if t.hidden_twins or t.tile not in over:
+            continue
+        alts = tuple(dict.fromkeys((c.tile, c.rotation) for c in t.runners_up
+                                   if t.score - c.score <= near and c.tile != t.tile
+                                   and counts.get(c.tile, 0) > sure.get(c.tile, 0)))
+        if alts:
+            out[cell] = replace(t, confidence=min(t.confidence, 0.4), hidden_twins=alts)
     return out
 
 

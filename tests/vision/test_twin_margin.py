@@ -51,3 +51,35 @@ def test_an_undecided_twin_makes_the_reading_a_marked_guess():
     guess = clf.classify(fc, [(0, 0)])[0]
     assert guess.tile in ("fish", "both") and guess.confidence < 0.5
     assert {guess.tile} | {t for t, _ in guess.hidden_twins} >= {"fish", "both"}
+
+
+def _read(x: int, tile: str, score: float, runners: tuple[tuple[str, float], ...]):
+    from vision.tiles import Candidate, TileGuess
+
+    return TileGuess(x, 0, tile, 90, score, 0.55, tuple(Candidate(t, 90, s) for t, s in runners))
+
+
+def test_a_tile_read_more_often_than_the_set_has_puts_its_reads_in_doubt_and_the_pool_settles_them():
+    """A finished table holds the whole box: the set's two O and one P2 all lie out. Read with confidence 0.5-0.6
+    three times as O (the P2's glyphs lost), the reads break the box, and the cell whose P2 scored nearest its O
+    is the P2; none of the three is a sure read any more."""
+    from vision.tiles import settle_hidden
+
+    tiles = {(1, 0): _read(1, "O", 0.93, (("P2", 0.91), ("P1", 0.85))),
+             (2, 0): _read(2, "O", 0.94, (("P2", 0.9399), ("P1", 0.86))),    # the P2
+             (3, 0): _read(3, "O", 0.92, (("P1", 0.90), ("P2", 0.89))),
+             (4, 0): _read(4, "E1", 0.95, (("E3", 0.949),)),                 # an E1 the set has enough of
+             (5, 0): _read(5, "P1", 0.95, ()), (6, 0): _read(6, "P1", 0.95, ())}  # both P1 of the set
+    got = settle_hidden(tiles, {"O": 2, "P2": 1, "P1": 2, "E1": 3, "E3": 1})
+    assert [got[(x, 0)].tile for x in (1, 2, 3)] == ["O", "P2", "O"]
+    assert all(got[(x, 0)].hidden_twins and got[(x, 0)].confidence < 0.5 for x in (1, 2, 3)), "all three in doubt"
+    assert ("P1", 90) not in got[(1, 0)].hidden_twins, "P1 is 0.08 below: not near"
+    assert ("P1", 90) not in got[(3, 0)].hidden_twins, "both P1 are read elsewhere"
+    assert got[(4, 0)] == tiles[(4, 0)], "a tile not read too often is left alone"
+
+
+def test_reads_within_the_set_are_left_alone():
+    from vision.tiles import settle_hidden
+
+    tiles = {(1, 0): _read(1, "O", 0.93, (("P2", 0.929),)), (2, 0): _read(2, "O", 0.94, (("P2", 0.939),))}
+    assert settle_hidden(tiles, {"O": 2, "P2": 1}) == tiles
