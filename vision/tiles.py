@@ -1227,18 +1227,21 @@ class TileClassifier:
     def _undecided(self, holder: int, challengers: Sequence[int], contest: Any, covered: bool, angle: float = 0.0
                    ) -> list[int]:
         """Of ``challengers``, those the photo does not tell from the final ``holder``: a figure hides where they
-        differ (``contest`` gives None; only where something is ``covered``), or their contest is too close to call
-        (the holder explains the pixels where they differ better by less than :attr:`verify_sure`). A glyph of a few
-        pixels (O's shell, P2's two fish on the sea, R1's fish or R2's boat) blurs and compresses at ``hard`` to a
-        contest near 0 either way: the holder was then the one whose whole-tile score came out a hair higher (R1 and
-        R2 both 0.97194), right 54 times in 76 on the bench's Südsee ``hard`` rows. Such twins are a marked guess like a hidden one, for the
-        copies left in the box to settle (:func:`settle_hidden`), never decided by order."""
+        differ (``contest`` gives None; only where something is ``covered``), or, between twins (:meth:`twins`), the
+        holder explains the pixels where they differ better by less than :attr:`verify_sure`. A glyph of a few pixels
+        (O's shell, P2's two fish on the sea, R1's fish or R2's boat) blurs and compresses at ``hard`` to a contest
+        near 0 either way: the holder was then the one whose whole-tile score came out a hair higher (R1 and R2 both
+        0.97194). Such twins are a marked guess like a hidden one, for the copies left in the box to settle
+        (:func:`settle_hidden`), never decided by order. A close runner-up that is no twin differs in much more: a
+        cell that only such runners-up match (half hidden, in a dim corner) would become a guess among unrelated
+        tiles (B3 as J2 on the bench's ``field/hard`` seed 2)."""
+        twins = set(self.twins(holder))
         out = []
         for jc in dict.fromkeys(challengers):
             if self.look[jc] == self.look[holder] or self._difference(holder, jc, angle) is None:
                 continue
             t = contest(holder, jc)
-            if (t is None and covered) or (t is not None and t > -self.verify_sure):
+            if (t is None and covered) or (t is not None and t > -self.verify_sure and jc in twins):
                 out.append(jc)
         return out
 
