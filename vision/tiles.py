@@ -675,13 +675,20 @@ class TileClassifier:
             top, left = int(tops[n, 0]), int(tops[n, 1])
             scored, others = results.get(n, ([], []))
             hidden: list[int] = []
+            close: list[int] = []
             # a tile matching well is not its twin, unless something covers part of it: a figure on the
             # detail leaves a twin's whole-tile score as high (ds083 turned, its boats under a figure, 0.902)
             if len(scored) > 1 and (scored[0][0] - scored[1][0] < self.verify_margin
                                     or ((scored[0][0] < self.twins_below or canvas.covers(top, left, self.px))
                                         and self.twins(scored[0][1]))):
-                scored, hidden = self._verify(canvas, scored)
-            out.append(self._decide(x, y, top, left, scored + others, constraints, hidden))
+                scored, hidden, close = self._verify(canvas, scored)
+            guess = self._decide(x, y, top, left, scored + others, constraints, hidden)
+            if close and guess.confidence >= 0.5:
+                # twins too close to call beside a reading that would pass as sure: a marked guess among them. A
+                # reading unsure already (half hidden, a dim corner) keeps its pick: its twins put in doubt there
+                # were settled by the box among unrelated look-alikes (B3 as J2 on field/hard seed 2)
+                guess = self._decide(x, y, top, left, scored + others, constraints, hidden + close)
+            out.append(guess)
         return out
 
     def clear_guesses(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]], most: int | None = None
@@ -1181,10 +1188,11 @@ class TileClassifier:
         (:meth:`_contest`). A challenger takes over when it explains those pixels clearly better; every
         challenger meets the current holder in turn.
 
-        Returns ``(scored, hidden)``: the candidates, the winner first, and the challengers whose detail a
-        figure hides (the contest with the winner sees too little of it). Those the photo cannot tell from
-        the winner: its whole-tile score is pulled by the figure and its shadow (a dark figure reads as a
-        dark boat or glyph), so it is no evidence between them.
+        Returns ``(scored, hidden, close)``: the candidates, the winner first, the challengers whose detail a
+        figure hides (the contest with the winner sees too little of it), and the twins whose contest with the
+        winner is too close to call (:meth:`_undecided`). Those the photo cannot tell from the winner: its
+        whole-tile score is pulled by the figure and its shadow (a dark figure reads as a dark boat or glyph),
+        or came out a hair higher by chance, so it is no evidence between them.
         """
         sb, jb, tb_, lb, ab = scored[0]
         px = self.px
@@ -1192,7 +1200,7 @@ class TileClassifier:
         pad = int(3 * self.verify_sigma) + r
         h, w = canvas.image.shape[:2]
         if tb_ - pad < 0 or lb - pad < 0 or tb_ + px + pad > h or lb + px + pad > w:
-            return scored, []
+            return scored, [], []
         smooth = cv2.GaussianBlur(canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad], (0, 0),
                                   self.verify_sigma)
         vis = self._clear(canvas, tb_ - pad, lb - pad, px + 2 * pad)
@@ -1216,18 +1224,18 @@ class TileClassifier:
             t = contest(holder, jc)
             if t is not None and t > (self.verify_switch if vis is None else self.verify_switch_covered):
                 holder = jc
-        hidden = self._undecided(holder, [jb] + challengers, contest, covered=vis is not None, angle=ab)
+        hidden, close = self._undecided(holder, [jb] + challengers, contest, covered=vis is not None, angle=ab)
         if holder == jb:
-            return scored, hidden
+            return scored, hidden, close
         i = where.get(holder, -1)
         win = scored[i] if i > 0 else (sb, holder, tb_, lb, ab)
         top = max(s[0] for s in scored) + 1e-4
-        return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win], hidden
+        return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win], hidden, close
 
     def _undecided(self, holder: int, challengers: Sequence[int], contest: Any, covered: bool, angle: float = 0.0
-                   ) -> list[int]:
-        """Of ``challengers``, those the photo does not tell from the final ``holder``: a figure hides where they
-        differ (``contest`` gives None; only where something is ``covered``), or, between twins (:meth:`twins`), the
+                   ) -> tuple[list[int], list[int]]:
+        """Of ``challengers``, those the photo does not tell from the final ``holder``, as ``(hidden, close)``: a
+        figure hides where they differ (``contest`` gives None; only where something is ``covered``), or, between twins (:meth:`twins`), the
         holder explains the pixels where they differ better by less than :attr:`verify_sure`. A glyph of a few pixels
         (O's shell, P2's two fish on the sea, R1's fish or R2's boat) blurs and compresses at ``hard`` to a contest
         near 0 either way: the holder was then the one whose whole-tile score came out a hair higher (R1 and R2 both
@@ -1236,14 +1244,16 @@ class TileClassifier:
         cell that only such runners-up match (half hidden, in a dim corner) would become a guess among unrelated
         tiles (B3 as J2 on the bench's ``field/hard`` seed 2)."""
         twins = set(self.twins(holder))
-        out = []
+        hidden, close = [], []
         for jc in dict.fromkeys(challengers):
             if self.look[jc] == self.look[holder] or self._difference(holder, jc, angle) is None:
                 continue
             t = contest(holder, jc)
-            if (t is None and covered) or (t is not None and t > -self.verify_sure and jc in twins):
-                out.append(jc)
-        return out
+            if t is None and covered:
+                hidden.append(jc)
+            elif t is not None and t > -self.verify_sure and jc in twins:
+                close.append(jc)
+        return hidden, close
 
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the

@@ -20,8 +20,8 @@ def _verified(clf, fc, first: str, then: list[str]):
     the twins left undecided beside it."""
     top, left = fc.top_left(0, 0)
     scored = [(0.95 - 0.001 * i, clf.ids.index(t), top, left, 0.0) for i, t in enumerate([first, *then])]
-    out, undecided = clf._verify(fc, scored)
-    return clf.ids[out[0][1]], {clf.ids[j] for j in undecided}
+    out, hidden, close = clf._verify(fc, scored)
+    return clf.ids[out[0][1]], {clf.ids[j] for j in hidden + close}
 
 
 @pytest.mark.parametrize("first", ["fish", "both"])
