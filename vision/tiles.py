@@ -1514,7 +1514,9 @@ def over_read(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, i
     confidence at most 0.4), for :func:`settle_hidden` to choose. On a finished table every tile of the box lies
     out: a P2 read as O (its glyph twin, the contest on their few differing pixels wrong) leaves the set's one
     P2 unread and one O too many, and the pool says which cell is in question. Reads without such a runner-up
-    are left as they are (the photo score's consistency pass says them)."""
+    are left as they are (the photo score's consistency pass says them), and so are reads unsure already
+    (confidence below 0.5: a half-hidden cell scores many unrelated tiles within ``near``, and the box then chose
+    among them: B3 read as J2 on the bench's ``field/hard`` seed 2)."""
     sure: dict[str, int] = {}
     for t in tiles.values():
         if not t.hidden_twins:
@@ -1524,7 +1526,7 @@ def over_read(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, i
         return dict(tiles)
     out = dict(tiles)
     for cell, t in tiles.items():
-        if t.hidden_twins or t.tile not in over:
+        if t.hidden_twins or t.tile not in over or t.confidence < 0.5:
             continue
         alts = tuple(dict.fromkeys((c.tile, c.rotation) for c in t.runners_up
                                    if t.score - c.score <= near and c.tile != t.tile
