@@ -53,10 +53,10 @@ def test_an_undecided_twin_makes_the_reading_a_marked_guess():
     assert {guess.tile} | {t for t, _ in guess.hidden_twins} >= {"fish", "both"}
 
 
-def _read(x: int, tile: str, score: float, runners: tuple[tuple[str, float], ...]):
+def _read(x: int, tile: str, score: float, runners: tuple[tuple[str, float], ...], confidence: float = 0.55):
     from vision.tiles import Candidate, TileGuess
 
-    return TileGuess(x, 0, tile, 90, score, 0.55, tuple(Candidate(t, 90, s) for t, s in runners))
+    return TileGuess(x, 0, tile, 90, score, confidence, tuple(Candidate(t, 90, s) for t, s in runners))
 
 
 def test_a_tile_read_more_often_than_the_set_has_puts_its_reads_in_doubt_and_the_pool_settles_them():
@@ -103,3 +103,16 @@ def test_a_reading_unsure_already_keeps_its_pick_without_twins_put_in_doubt():
     guess = clf.classify(fc, [(0, 0)])[0]
     assert guess.tile in ("fish", "both") and guess.confidence < 0.5
     assert not guess.hidden_twins, guess
+
+
+def test_a_read_unsure_already_is_not_put_in_doubt_by_the_pool():
+    """A half-hidden cell scores many unrelated tiles within a few hundredths (0.62 here): put in doubt among them,
+    the box chose one it matched no better (B3 read as J2 on the bench's ``field/hard`` seed 2). Its confidence
+    marks it already; the sure read of the tile read too often is the one in question."""
+    from vision.tiles import settle_hidden
+
+    tiles = {(1, 0): _read(1, "B3", 0.62, (("J2", 0.61), ("K2", 0.60)), confidence=0.05),
+             (2, 0): _read(2, "B3", 0.93, (("B2", 0.92),))}
+    got = settle_hidden(tiles, {"B3": 1, "B2": 1, "J2": 1, "K2": 1})
+    assert got[(1, 0)] == tiles[(1, 0)]
+    assert got[(2, 0)].tile == "B2" and got[(2, 0)].hidden_twins == (("B3", 90),)
