@@ -16,7 +16,8 @@ classified in vectorised stages:
 3. the best 3 at 48 px per tile, templates also turned by a few degrees (hand placement);
 4. the best against close runners-up and its *twins* (pictures that differ only in a detail: a town,
    a goods glyph of a few pixels) on just the places where their references differ
-   (:meth:`TileClassifier._verify`).
+   (:meth:`TileClassifier._verify`); a contest too close to call leaves the twins a marked guess
+   (:meth:`TileClassifier._undecided`).
 
 A cell that nothing fits as well as a bare tile does is *partly covered* (a figure, its
 shadow): it is scored by blocks, leaving out the blocks that the photo shows covered,
@@ -442,7 +443,8 @@ class TileGuess:
     """True when a constraint chose between near-equal candidates."""
     hidden_twins: tuple[tuple[str, int], ...] = ()
     """Twins (tile, rotation) this photo cannot tell from this tile: where their pictures differ, a figure
-    stands. They are listed first among the runners-up, with this guess's score."""
+    stands, or what shows there is too close to call (:attr:`TileClassifier.verify_sure`). They are listed first
+    among the runners-up, with this guess's score."""
 
     def to_dict(self) -> dict[str, Any]:
         out = {"x": self.x, "y": self.y, "tile": self.tile, "rotation": self.rotation,
@@ -536,6 +538,11 @@ class TileClassifier:
     """... or by this share where a figure stands by the tile's detail: there the whole-tile scores that made
     the holder are pulled by the figure and its shadow (a shadow reads like the dark edge of a strip of plain
     that the twin has), while the contest looks only at what shows clear of them."""
+    verify_sure = 0.2
+    """A final contest that the holder wins by less than this (either way: -0.2 < t) decides nothing: the
+    challenger stays beside it as a marked guess (:meth:`_undecided`). On the bench's Südsee ``hard`` rows (seed 3,
+    both cameras, 24 boards) the contests within 0.2 of 0 went the true tile's way 54 times in 76, those beyond it
+    11,864 times in 11,885."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -668,13 +675,20 @@ class TileClassifier:
             top, left = int(tops[n, 0]), int(tops[n, 1])
             scored, others = results.get(n, ([], []))
             hidden: list[int] = []
+            close: list[int] = []
             # a tile matching well is not its twin, unless something covers part of it: a figure on the
             # detail leaves a twin's whole-tile score as high (ds083 turned, its boats under a figure, 0.902)
             if len(scored) > 1 and (scored[0][0] - scored[1][0] < self.verify_margin
                                     or ((scored[0][0] < self.twins_below or canvas.covers(top, left, self.px))
                                         and self.twins(scored[0][1]))):
-                scored, hidden = self._verify(canvas, scored)
-            out.append(self._decide(x, y, top, left, scored + others, constraints, hidden))
+                scored, hidden, close = self._verify(canvas, scored)
+            guess = self._decide(x, y, top, left, scored + others, constraints, hidden)
+            if close and guess.confidence >= 0.5:
+                # twins too close to call beside a reading that would pass as sure: a marked guess among them. A
+                # reading unsure already (half hidden, a dim corner) keeps its pick: its twins put in doubt there
+                # were settled by the box among unrelated look-alikes (B3 as J2 on field/hard seed 2)
+                guess = self._decide(x, y, top, left, scored + others, constraints, hidden + close)
+            out.append(guess)
         return out
 
     def clear_guesses(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]], most: int | None = None
@@ -1174,10 +1188,11 @@ class TileClassifier:
         (:meth:`_contest`). A challenger takes over when it explains those pixels clearly better; every
         challenger meets the current holder in turn.
 
-        Returns ``(scored, hidden)``: the candidates, the winner first, and the challengers whose detail a
-        figure hides (the contest with the winner sees too little of it). Those the photo cannot tell from
-        the winner: its whole-tile score is pulled by the figure and its shadow (a dark figure reads as a
-        dark boat or glyph), so it is no evidence between them.
+        Returns ``(scored, hidden, close)``: the candidates, the winner first, the challengers whose detail a
+        figure hides (the contest with the winner sees too little of it), and the twins whose contest with the
+        winner is too close to call (:meth:`_undecided`). Those the photo cannot tell from the winner: its
+        whole-tile score is pulled by the figure and its shadow (a dark figure reads as a dark boat or glyph),
+        or came out a hair higher by chance, so it is no evidence between them.
         """
         sb, jb, tb_, lb, ab = scored[0]
         px = self.px
@@ -1185,7 +1200,7 @@ class TileClassifier:
         pad = int(3 * self.verify_sigma) + r
         h, w = canvas.image.shape[:2]
         if tb_ - pad < 0 or lb - pad < 0 or tb_ + px + pad > h or lb + px + pad > w:
-            return scored, []
+            return scored, [], []
         smooth = cv2.GaussianBlur(canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad], (0, 0),
                                   self.verify_sigma)
         vis = self._clear(canvas, tb_ - pad, lb - pad, px + 2 * pad)
@@ -1209,16 +1224,36 @@ class TileClassifier:
             t = contest(holder, jc)
             if t is not None and t > (self.verify_switch if vis is None else self.verify_switch_covered):
                 holder = jc
-        hidden = [] if vis is None else [
-            jc for jc in dict.fromkeys([jb] + challengers)
-            if self.look[jc] != self.look[holder] and self._difference(holder, jc, ab) is not None
-            and contest(holder, jc) is None]
+        hidden, close = self._undecided(holder, [jb] + challengers, contest, covered=vis is not None, angle=ab)
         if holder == jb:
-            return scored, hidden
+            return scored, hidden, close
         i = where.get(holder, -1)
         win = scored[i] if i > 0 else (sb, holder, tb_, lb, ab)
         top = max(s[0] for s in scored) + 1e-4
-        return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win], hidden
+        return [(top,) + tuple(win[1:])] + [s for s in scored if s is not win], hidden, close
+
+    def _undecided(self, holder: int, challengers: Sequence[int], contest: Any, covered: bool, angle: float = 0.0
+                   ) -> tuple[list[int], list[int]]:
+        """Of ``challengers``, those the photo does not tell from the final ``holder``, as ``(hidden, close)``: a
+        figure hides where they differ (``contest`` gives None; only where something is ``covered``), or, between twins (:meth:`twins`), the
+        holder explains the pixels where they differ better by less than :attr:`verify_sure`. A glyph of a few pixels
+        (O's shell, P2's two fish on the sea, R1's fish or R2's boat) blurs and compresses at ``hard`` to a contest
+        near 0 either way: the holder was then the one whose whole-tile score came out a hair higher (R1 and R2 both
+        0.97194). Such twins are a marked guess like a hidden one, for the copies left in the box to settle
+        (:func:`settle_hidden`), never decided by order. A close runner-up that is no twin differs in much more: a
+        cell that only such runners-up match (half hidden, in a dim corner) would become a guess among unrelated
+        tiles (B3 as J2 on the bench's ``field/hard`` seed 2)."""
+        twins = set(self.twins(holder))
+        hidden, close = [], []
+        for jc in dict.fromkeys(challengers):
+            if self.look[jc] == self.look[holder] or self._difference(holder, jc, angle) is None:
+                continue
+            t = contest(holder, jc)
+            if t is None and covered:
+                hidden.append(jc)
+            elif t is not None and t > -self.verify_sure and jc in twins:
+                close.append(jc)
+        return hidden, close
 
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
@@ -1415,13 +1450,19 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
     cells' best whole-tile score. One by one, two doubtful cells could swap: the first took the only copy left of
     the tile the second had to be, and the second took a tile none of which were left. The guess stays marked
     (its twins and its low confidence): it is the likelier tile, not a tile seen.
+
+    A tile read for sure on more cells than the set has is a misreading on some of them (:func:`over_read`): those
+    reads are put in doubt with their near runners-up that have copies left, and settled with the rest; among
+    equally likely ways, the one whose picks scored best.
     """
+    tiles = over_read(tiles, counts)
     left = dict(counts)
     for t in tiles.values():
         if not t.hidden_twins:
             left[t.tile] = left.get(t.tile, 0) - 1
     doubt = sorted(c for c, t in tiles.items() if t.hidden_twins)
     options = {c: [(tiles[c].tile, tiles[c].rotation), *tiles[c].hidden_twins] for c in doubt}
+    scores = {c: [_score_of(tiles[c], o) for o in options[c]] for c in doubt}
     size = 1
     for c in doubt:
         size *= len(options[c])
@@ -1438,7 +1479,7 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
             for tid, n in taken.items():
                 for k in range(n):
                     weight *= max(left.get(tid, 0) - k, 0)
-            key = (-over, weight, -sum(1 for i in combo if i))
+            key = (-over, weight, -sum(1 for i in combo if i), sum(scores[c][i] for c, i in zip(doubt, combo)))
             if best_key is None or key > best_key:
                 best_key, best = key, combo
         picks = {c: options[c][i] for c, i in zip(doubt, best or ())}
@@ -1455,6 +1496,43 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
                 c for c in t.runners_up if (c.tile, c.rotation) != pick)
             out[cell] = replace(t, tile=pick[0], rotation=pick[1], runners_up=runners[:3], constrained=True,
                                 hidden_twins=tuple(o for o in options[cell] if o != pick))
+    return out
+
+
+def _score_of(guess: TileGuess, option: tuple[str, int]) -> float:
+    """The whole-tile score of ``option`` (tile, rotation) in the cell of ``guess``: its own, or a runner-up's."""
+    if option == (guess.tile, guess.rotation):
+        return guess.score
+    return max((c.score for c in guess.runners_up if (c.tile, c.rotation) == option), default=0.0)
+
+
+def over_read(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], near: float = 0.06
+              ) -> dict[tuple[int, int], TileGuess]:
+    """Reads of a tile seen for sure on more cells than the set has (three O where the set has two) put in doubt:
+    each such read whose runners-up include, within ``near`` of its score, a tile of which copies are left
+    (the set's counts less the sure reads) becomes a marked guess among them (:attr:`TileGuess.hidden_twins`,
+    confidence at most 0.4), for :func:`settle_hidden` to choose. On a finished table every tile of the box lies
+    out: a P2 read as O (its glyph twin, the contest on their few differing pixels wrong) leaves the set's one
+    P2 unread and one O too many, and the pool says which cell is in question. Reads without such a runner-up
+    are left as they are (the photo score's consistency pass says them), and so are reads unsure already
+    (confidence below 0.5: a half-hidden cell scores many unrelated tiles within ``near``, and the box then chose
+    among them: B3 read as J2 on the bench's ``field/hard`` seed 2)."""
+    sure: dict[str, int] = {}
+    for t in tiles.values():
+        if not t.hidden_twins:
+            sure[t.tile] = sure.get(t.tile, 0) + 1
+    over = {tid for tid, n in sure.items() if tid in counts and n > counts[tid]}
+    if not over:
+        return dict(tiles)
+    out = dict(tiles)
+    for cell, t in tiles.items():
+        if t.hidden_twins or t.tile not in over or t.confidence < 0.5:
+            continue
+        alts = tuple(dict.fromkeys((c.tile, c.rotation) for c in t.runners_up
+                                   if t.score - c.score <= near and c.tile != t.tile
+                                   and counts.get(c.tile, 0) > sure.get(c.tile, 0)))
+        if alts:
+            out[cell] = replace(t, confidence=min(t.confidence, 0.4), hidden_twins=alts)
     return out
 
 
