@@ -473,8 +473,8 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
             if t.hidden_twins:
                 warnings.append(f"cell ({t.x}, {t.y}): {t.tile} r{t.rotation} or "
                                 + " or ".join(f"{a} r{b}" for a, b in t.hidden_twins)
-                                + ": a figure hides where they differ, or they look too alike here (taken: the likelier by the tiles "
-                                "left)")
+                                + ": a figure hides where they differ, or they look too alike here"
+                                " (taken: the likelier by the tiles left)")
             elif t.confidence < 0.5:
                 warnings.append(f"cell ({t.x}, {t.y}): unsure ({t.tile} r{t.rotation}, score {t.score:.2f}); "
                                 f"a tile not in the set, a hand, or bad light?")
