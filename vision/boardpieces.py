@@ -543,8 +543,8 @@ def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min
     at a time: of the places and turns where a box lies wholly inside the part (:data:`BOX_INSIDE`) and overlaps the
     boxes fitted before it by at most :data:`BOX_OVERLAP`, the one whose outline is most exposed (the ring just outside
     it lies off the part: a box at the heap's edge, not one straddling two boxes, whose outline runs over both); the
-    part's pixels left within it are taken, and the next is fitted, while at least ``min_share`` of a box is left. Each box is the part's pixels within its fitted outline (grown half a millimetre:
-    the blur). Rigid boxes of one colour heaped together are one colour part (issue 17: two face-down chests against a
+    part's pixels left within it are taken, and the next is fitted, while at least ``min_share`` of a box is left.
+    Each box is the part's pixels within its fitted outline (grown half a millimetre: the blur). Rigid boxes of one colour heaped together are one colour part (issue 17: two face-down chests against a
     ship's brown hull); no box fits where none lies, so a part with no box's room gives none."""
     rest = part.astype(np.uint8).copy()
     box_px = long_mm * short_mm * ppm * ppm
