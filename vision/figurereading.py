@@ -606,7 +606,9 @@ class FigureReading:
         whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
         mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make. ``mat_bgr``: the bare
         mat's colour in the canvas (None: unknown), ``grid`` the canvas's grid on the mat (where it shows the mat,
-        :meth:`_on_mat`)."""
+        :meth:`_on_mat`). ``must``: cells looked at whatever the gates below say (a tile just read again by colour
+        because a figure's picture lies on it: on its new art the figure may make no spot, a yellow figure on
+        orange roofs joined with the yellow plain around, and was lost)."""
         fitted: dict[Any, Any] = {"mat": mat_bgr, "grid": grid}
         if halved is not None and self.figure_scale == 2:
             fitted["small"] = (halved[0], halved[2])
