@@ -10,8 +10,8 @@ So the visible pixels (the cell less the figures' pictures, grown by their rim, 
 their shadows) are compared with every reference, every rotation and a few millimetres of shift, by colour in the
 light of the tiles around it: one per-channel gain and offset fitted on the neighbouring tiles read for sure (their
 pixels against their own references), so the reference's absolute colours count, not only its texture. The best
-candidate replaces the guess only when it explains the visible pixels clearly better (:data:`SWITCH_RATIO`) and the
-guess was marked (:data:`MAX_CONFIDENCE`).
+candidate replaces the guess only when it explains the visible pixels clearly better (:data:`SWITCH_RATIO`, or so
+beyond the frame's noise floor: :func:`clearly_better`) and the guess was marked (:data:`MAX_CONFIDENCE`).
 
 >>> import numpy as np
 >>> sea = np.zeros((8, 8, 3), np.float32); sea[:] = (200, 120, 40)
