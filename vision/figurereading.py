@@ -762,14 +762,18 @@ class FigureReading:
 
     def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
-        """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`, no
-        hidden twin) where a figure's picture (one of ``found``) lies, or anywhere with :attr:`reread_flat`: read again by colour with the pictures and
+        """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`) where a
+        figure's picture (one of ``found``) lies, or anywhere with :attr:`reread_flat`: read again by colour with the pictures and
         the covered mask near them left out (:func:`vision.undercover.reread`); ``tiles`` updated. Returns the
-        cells changed."""
+        cells changed. A guess with hidden twins too (session nlfig5): its twins were named because the covered mask
+        hid where they differ, and that mask can be the art itself (Neues Land ``hard`` seed 1 board 8: ds020's green
+        plain, covered as a figure-coloured blob, made ds020 read as ds039 with ds040 its twin, and the plain was then
+        a phantom yellow figure on ds039's sea); the re-reading leaves out only the figures' pictures and their shadows,
+        and the twins, alike there, stay as read."""
         if not self.reread_covered:
             return []
         limit = max(undercover.MAX_CONFIDENCE, undercover.MAX_CONFIDENCE_UNDER_FIGURE)
-        doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit and not tiles[c].hidden_twins]
+        doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit]
         if not doubtful:
             return []
         s = self.figure_scale
