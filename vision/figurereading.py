@@ -12,7 +12,7 @@ import logging
 import math
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -50,6 +50,23 @@ def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[Figu
         if twin is None:
             out.append(f)
     return out
+
+
+def _tile_holding(placed: Sequence[tuple[Any, int, int]], x: float, y: float) -> tuple[Any, float, float, float] | None:
+    """Of the tiles ``placed`` (each ``(tile, top, left)`` in a window's pixels, as seated), the one a base at window
+    pixel ``(x, y)`` stands on: ``(tile, u, v, depth)``, ``u, v`` its place in that tile's sides and ``depth`` how
+    far inside it lies (tile sides to the nearest edge; negative outside), the deepest. Seated tiles may overlap by
+    a few millimetres (each tile's offset is read on its own, to a pixel or two); the seam between two lies in the
+    overlap's middle, so a base in it stands on the tile it is deeper inside, whichever window it was seen from
+    (before, the window's own tile: a green figure 0.5 mm inside M:W of Neues Land field/hard seed 3 board 9 was
+    seen from both windows, 2.5 mm inside its tile and 0.6 mm inside the next, and named on the next)."""
+    best = None
+    for t, py, px in placed:
+        u, v = (x - px) / TILE_PX, (y - py) / TILE_PX
+        depth = min(u, 1.0 - u, v, 1.0 - v)
+        if best is None or depth > best[3]:
+            best = (t, u, v, depth)
+    return best
 
 
 def _one_each_standing(kept: list[FigureSeen], found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
@@ -463,15 +480,10 @@ class FigureReading:
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s), camera_h)
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
-            best, best_out = None, float("inf")
-            for t, py, px in placed:
-                u, v = (X - x0 - px) / TILE_PX, (Y - y0 - py) / TILE_PX
-                outside = max(-u, u - 1.0, -v, v - 1.0, 0.0)
-                if outside < best_out:
-                    best, best_out = (t, u, v), outside
-            if best is None or best_out * self.pitch > self.figure_off_tile_mm:
+            best = _tile_holding(placed, X - x0, Y - y0)
+            if best is None or -best[3] * self.pitch > self.figure_off_tile_mm:
                 continue            # it stands on no tile read (the mat, or a tile beyond the window)
-            t, u, v = best
+            t, u, v, _ = best
             u, v = min(max(u, 0.0), 0.999), min(max(v, 0.0), 0.999)
             region = None
             if self.geometry is not None:
@@ -588,13 +600,15 @@ class FigureReading:
 
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
                      tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None,
-                     mat_bgr: np.ndarray | None = None, grid: Grid | None = None
+                     mat_bgr: np.ndarray | None = None, grid: Grid | None = None, must: Collection[Cell] = ()
                      ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
         """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
         whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
         mask's): at the figures' scale of 2 it is the canvas :meth:`_small` would make. ``mat_bgr``: the bare
         mat's colour in the canvas (None: unknown), ``grid`` the canvas's grid on the mat (where it shows the mat,
-        :meth:`_on_mat`)."""
+        :meth:`_on_mat`). ``must``: cells looked at whatever the gates below say (a tile just read again by colour
+        because a figure's picture lies on it: on its new art the figure may make no spot, a yellow figure on
+        orange roofs joined with the yellow plain around, and was lost)."""
         fitted: dict[Any, Any] = {"mat": mat_bgr, "grid": grid}
         if halved is not None and self.figure_scale == 2:
             fitted["small"] = (halved[0], halved[2])
@@ -610,6 +624,9 @@ class FigureReading:
             possible = self._figure_possible(fc, tiles, read, fitted)
         for c in group:
             out[c] = []
+            if c in must and c in tiles:
+                looked.append(c)
+                continue
             if c not in tiles or (possible is not None and c not in possible):
                 continue
             # look closely only where something of a player's colour stands out and the tile
@@ -745,14 +762,18 @@ class FigureReading:
 
     def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
-        """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`, no
-        hidden twin) where a figure's picture (one of ``found``) lies, or anywhere with :attr:`reread_flat`: read again by colour with the pictures and
+        """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`) where a
+        figure's picture (one of ``found``) lies, or anywhere with :attr:`reread_flat`: read again by colour with the pictures and
         the covered mask near them left out (:func:`vision.undercover.reread`); ``tiles`` updated. Returns the
-        cells changed."""
+        cells changed. A guess with hidden twins too (session nlfig5): its twins were named because the covered mask
+        hid where they differ, and that mask can be the art itself (Neues Land ``hard`` seed 1 board 8: ds020's green
+        plain, covered as a figure-coloured blob, made ds020 read as ds039 with ds040 its twin, and the plain was then
+        a phantom yellow figure on ds039's sea); the re-reading leaves out only the figures' pictures and their shadows,
+        and the twins, alike there, stay as read."""
         if not self.reread_covered:
             return []
         limit = max(undercover.MAX_CONFIDENCE, undercover.MAX_CONFIDENCE_UNDER_FIGURE)
-        doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit and not tiles[c].hidden_twins]
+        doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit]
         if not doubtful:
             return []
         s = self.figure_scale
@@ -783,6 +804,7 @@ class FigureReading:
             if not self.reread_flat and not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
                 continue        # no figure's picture on it
             sure = []
+            near_of = []
             for dx in (-2, -1, 0, 1, 2):
                 for dy in (-2, -1, 0, 1, 2):
                     t = tiles.get((c[0] + dx, c[1] + dy))
@@ -791,11 +813,15 @@ class FigureReading:
                     tt, tl = fc.top_left(t.x, t.y)
                     im = np.rot90(self._ref_bgr[self.refs.index_of(t.tile)], -(t.rotation // 90))
                     sure.append((im, tt + int(round(t.offset_mm[1] / mm)), tl + int(round(t.offset_mm[0] / mm))))
+                    near_of.append((dx, dy))
             light = undercover.light_from(fc.bgr, sure, ~hidden)
             if light is None:
                 continue
+            # what the right references around misfit in this frame's noise (the tiles beside it)
+            floor = undercover.noise_floor(fc.bgr, [p for p, (dx, dy) in zip(sure, near_of)
+                                                    if abs(dx) <= 1 and abs(dy) <= 1], ~hidden, light)
             new = undercover.reread(fc.bgr, self._ref_bgr, self.refs.tile_ids, tiles[c], top, left, mm, hidden,
-                                    light)
+                                    light, floor)
             if (new.tile, new.rotation) != (tiles[c].tile, tiles[c].rotation):
                 log.debug("cell %s: %s r%d read again by colour under a figure: %s r%d", c, tiles[c].tile,
                           tiles[c].rotation, new.tile, new.rotation)

@@ -461,7 +461,7 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
-                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas, grid))
+                    here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas, grid, changed))
                 found.extend(f for fs in here.values() for f in fs)
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:

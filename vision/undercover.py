@@ -10,8 +10,8 @@ So the visible pixels (the cell less the figures' pictures, grown by their rim, 
 their shadows) are compared with every reference, every rotation and a few millimetres of shift, by colour in the
 light of the tiles around it: one per-channel gain and offset fitted on the neighbouring tiles read for sure (their
 pixels against their own references), so the reference's absolute colours count, not only its texture. The best
-candidate replaces the guess only when it explains the visible pixels clearly better (:data:`SWITCH_RATIO`) and the
-guess was marked (:data:`MAX_CONFIDENCE`).
+candidate replaces the guess only when it explains the visible pixels clearly better (:data:`SWITCH_RATIO`, or so
+beyond the frame's noise floor: :func:`clearly_better`) and the guess was marked (:data:`MAX_CONFIDENCE`).
 
 >>> import numpy as np
 >>> sea = np.zeros((8, 8, 3), np.float32); sea[:] = (200, 120, 40)
@@ -158,11 +158,60 @@ def light_from(bgr: np.ndarray, placed: Sequence[tuple[np.ndarray, int, int]], u
     return _gain_of(o[:, None, :], r[:, None, :])
 
 
+FLOOR_MARGIN = 0.2
+"""... or, the frame's noise floor known (:func:`noise_floor`), when its misfit beyond the floor is below
+:data:`SWITCH_RATIO` of the guess's and it is better by at least this share of the floor (the floor's own spread
+between tiles, 1-3 units at 23-27, and the noise of a comparison of two candidates, stay under it)."""
+
+
+def clearly_better(best: float, mine: float, floor: float | None) -> bool:
+    """Whether a candidate of colour misfit ``best`` explains a tile clearly better than the guess (``mine``):
+    below :data:`SWITCH_RATIO` of it; or, ``floor`` (:func:`noise_floor`) given, below that share of it in what
+    either misfits beyond the floor, and better by :data:`FLOOR_MARGIN` of the floor. What the right reference
+    misfits in a noisy frame is no evidence: at the field camera's ``hard`` (noise, JPEG 65, a magenta cast) every
+    reference misfits 23-27 units where it is right, and ds048 (32.0) against a wrong guess ds078 (38.8) was not
+    clearly better by the plain ratio (0.82), while beyond the floor of 26.5 it is (5.5 against 12.3).
+
+    >>> clearly_better(32.0, 38.8, None), clearly_better(32.0, 38.8, 26.5)
+    (False, True)
+    >>> clearly_better(26.9, 27.3, 26.7)        # both at the floor: noise, not evidence
+    False
+    """
+    if best < SWITCH_RATIO * mine:
+        return True
+    if floor is None:
+        return False
+    return best - floor < SWITCH_RATIO * (mine - floor) and mine - best >= FLOOR_MARGIN * floor
+
+
+def noise_floor(bgr: np.ndarray, placed: Sequence[tuple[np.ndarray, int, int]], usable: np.ndarray,
+                light: tuple[np.ndarray, np.ndarray]) -> float | None:
+    """The colour misfit (:func:`best_by_colour`'s, a pixel or two of shift allowed) of tiles read for sure against
+    their own references in ``light``: ``placed`` = (reference as it lies, top, left) each, ``usable`` the canvas
+    pixels not covered. The median over those shown whole, or None. What the right reference still misfits in this
+    frame (noise, JPEG, blur, the cast's departure from one gain and offset per channel): no evidence for or against
+    any candidate."""
+    side = placed[0][0].shape[0] if placed else 0
+    h, w = bgr.shape[:2]
+    gain, offset = light
+    out = []
+    for im, top, left in placed:
+        if top - 2 < 0 or left - 2 < 0 or top + side + 2 > h or left + side + 2 > w:
+            continue
+        window = bgr[top - 2:top + side + 2, left - 2:left + side + 2].astype(np.float32)
+        cand = np.clip(im.astype(np.float32) * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
+        m, _ = best_by_colour(window, usable[top - 2:top + side + 2, left - 2:left + side + 2], cand[None], 2, offset)
+        if np.isfinite(m[0]):
+            out.append(float(m[0]))
+    return float(np.median(out)) if out else None
+
+
 def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top: int, left: int, mm_per_px: float,
-           hidden: np.ndarray, light: tuple[np.ndarray, np.ndarray]):
+           hidden: np.ndarray, light: tuple[np.ndarray, np.ndarray], floor: float | None = None):
     """The tile at canvas ``(top, left)`` (its cell's corner; ``guess`` the tile pass's reading, a
     :class:`vision.tiles.TileGuess`) read again by colour with the ``hidden`` pixels of the canvas left out.
-    Returns the new guess, or ``guess`` when no candidate explains the visible pixels clearly better."""
+    Returns the new guess, or ``guess`` when no candidate explains the visible pixels clearly better
+    (:func:`clearly_better`; ``floor``: the frame's :func:`noise_floor` there, when known)."""
     side = refs_bgr.shape[1]
     pad = int(round(SHIFT_MM / mm_per_px))
     h, w = bgr.shape[:2]
@@ -201,7 +250,7 @@ def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top
     mine = float(fine[order.index(j_guess)])
     k = int(np.argmin(fine))
     j = order[k]
-    if j == j_guess or not np.isfinite(mine) or fine[k] >= SWITCH_RATIO * mine:
+    if j == j_guess or not np.isfinite(mine) or not clearly_better(float(fine[k]), mine, floor):
         return guess
     tile, rotation = ids[j // 4], 90 * (j % 4)
     dy, dx = (int(v) for v in shift[k])
@@ -231,5 +280,5 @@ def visible_mask(shape: tuple[int, int], occlusion: np.ndarray | None, pictures:
     return hidden
 
 
-__all__ = ["MAX_CONFIDENCE", "MAX_CONFIDENCE_UNDER_FIGURE", "SWITCH_RATIO", "best_by_colour", "colour_misfit", "light_from", "reread",
-           "visible_mask"]
+__all__ = ["FLOOR_MARGIN", "MAX_CONFIDENCE", "MAX_CONFIDENCE_UNDER_FIGURE", "SWITCH_RATIO", "best_by_colour", "clearly_better",
+           "colour_misfit", "light_from", "noise_floor", "reread", "visible_mask"]
