@@ -17,6 +17,7 @@ from vision.sim.camera import NUISANCE  # noqa: E402
 from vision.sim.sundatable import (PAWN_COLOURS, SundaScene, enrolment_scene, lattice_map,  # noqa: E402
                                    render_sunda)
 from vision.sunda import SundaReader, enrol  # noqa: E402
+from tests.sunda_render import read_rendered  # noqa: E402
 
 FRAME = [[0.0, 0.0], [1.0, 0.0], [1.5, math.sqrt(3) / 2], [0.5, math.sqrt(3) / 2]]
 LAND = "LLL LLL LLL LLL"
@@ -32,13 +33,8 @@ def _land_block() -> list[dict]:
 def _read(position, loose=(), cloth=CLOTH_DARK_GREEN, seed=3):
     scene = SundaScene(position, {"P1": "red", "P2": "yellow", "P3": "black"}, angle_deg=12.0, cloth_bgr=cloth,
                        loose_markers=tuple(loose))
-    rng = np.random.default_rng(seed)
-    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), CAM.other_session(),
-                          rng)
-    learnt = enrol(ef, Mat.default(), PAWN_COLOURS, lens=et.lens())
-    frame, truth = render_sunda(scene, CAM, rng)
-    reader = SundaReader(Mat.default(), learnt, lens=truth.lens())
-    return scene, truth, reader.read(frame)
+    _, truth, reading = read_rendered(scene, CAM, np.random.default_rng(seed))
+    return scene, truth, reading
 
 
 def _far_side(scene, truth, q, r, gap_mm):

@@ -16,10 +16,9 @@ import pytest
 pytest.importorskip("cv2")
 
 from vision import sundastacks  # noqa: E402
-from vision.mat import Mat  # noqa: E402
 from vision.sim.camera import NUISANCE  # noqa: E402
-from vision.sim.sundatable import PAWN_COLOURS, SundaScene, enrolment_scene, lattice_map, render_sunda  # noqa: E402
-from vision.sunda import SundaReader, enrol  # noqa: E402
+from vision.sim.sundatable import SundaScene  # noqa: E402
+from tests.sunda_render import read_rendered  # noqa: E402
 
 FRAME = [[0.0, 0.0], [1.0, 0.0], [1.5, math.sqrt(3) / 2], [0.5, math.sqrt(3) / 2]]
 LAND = "LLL LLL LLL LLL"
@@ -32,13 +31,8 @@ def _land_block() -> list[dict]:
 
 def _read(position, colours, loose=(), seed=5):
     scene = SundaScene(position, colours, angle_deg=8.0, cloth_bgr=(72, 74, 78), loose_markers=tuple(loose))
-    rng = np.random.default_rng(seed)
-    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), CAM.other_session(),
-                          rng)
-    learnt = enrol(ef, Mat.default(), PAWN_COLOURS, lens=et.lens())
-    frame, truth = render_sunda(scene, CAM, rng)
-    reader = SundaReader(Mat.default(), learnt, lens=truth.lens())
-    return scene, truth, reader.read(frame)
+    _, truth, reading = read_rendered(scene, CAM, np.random.default_rng(seed))
+    return scene, truth, reading
 
 
 def test_a_small_blob_is_a_stack_only_with_a_pawns_width():

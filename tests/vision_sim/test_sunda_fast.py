@@ -13,13 +13,12 @@ import pytest
 
 from tablehub.games.sunda.playout import random_game
 from tablehub.games.sunda.position import position_of
-from vision.mat import Mat
 from vision.sim.camera import NUISANCE
-from vision.sim.sundatable import (PAWN_COLOURS, enrolment_scene, marker_enrolment_scene, random_scene,
-                                   render_sunda)
+from vision.sim.sundatable import random_scene
 from vision import sundastacks as stacks
-from vision.sunda import SundaReader, colour_index, enrol, nearest
-from vision.sundamarkers import DISC_CORE_MM, DISC_GROUND_MM, MarkerFinder, _lab, _median_near, enrol_markers
+from vision.sunda import colour_index, nearest
+from vision.sundamarkers import DISC_CORE_MM, DISC_GROUND_MM, _lab, _median_near
+from tests.sunda_render import read_rendered
 
 COLOURS = {"P1": "red", "P2": "yellow"}
 OPTIONS = {"tribes": True, "resources": True}
@@ -32,15 +31,7 @@ def table():
     game = next(g for g in (random_game(2, s, options=OPTIONS) for s in range(1000, 1040)) if len(g.markers) >= 2)
     pos = position_of(game, outlines=True)
     scene = random_scene(pos["position"], COLOURS, rng)
-    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(), rng)
-    learnt = enrol(ef, Mat.default(), PAWN_COLOURS, lens=et.lens())
-    mf, mt = render_sunda(marker_enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
-                          cam.other_session(), rng)
-    frame, truth = render_sunda(scene, cam, rng)
-    reader = SundaReader(Mat.default(), learnt, lens=truth.lens())
-    reader.use_set([p.ring for p in game.set.pieces])
-    reader.markers = MarkerFinder(learnt, enrol_markers(mf, Mat.default(), learnt.cloth_bgr, lens=mt.lens()))
-    reading = reader.read(frame)
+    reader, _, reading = read_rendered(scene, cam, rng, markers=True, pieces=[p.ring for p in game.set.pieces])
     assert reading.tribes and len(reading.pieces) > 100
     return reader, reading
 

@@ -10,10 +10,9 @@ from tablehub.games.sunda.position import position_of, score_position
 from vision import VisionError
 from vision.mat import Mat
 from vision.sim.camera import NUISANCE
-from vision.sim.sundatable import (PAWN_COLOURS, enrolment_scene, lattice_map, marker_enrolment_scene, random_scene,
-                                   render_sunda)
-from vision.sunda import SundaReader, enrol
+from vision.sim.sundatable import lattice_map, marker_enrolment_scene, random_scene, render_sunda
 from vision.sundamarkers import MarkerFinder, enrol_markers
+from tests.sunda_render import read_rendered
 
 COLOURS = {"P1": "red", "P2": "yellow"}
 OPTIONS = {"tribes": True, "resources": True}
@@ -26,14 +25,8 @@ def table():
     game = next(g for g in (random_game(2, s, options=OPTIONS) for s in range(5, 40)) if len(g.markers) >= 3)
     pos = position_of(game, outlines=True)
     scene = random_scene(pos["position"], COLOURS, rng)
-    ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(), rng)
-    learnt = enrol(ef, Mat.default(), PAWN_COLOURS, lens=et.lens())
-    mf, mt = render_sunda(marker_enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
-                          cam.other_session(), rng)
-    frame, truth = render_sunda(scene, cam, rng)
-    reader = SundaReader(Mat.default(), learnt, lens=truth.lens())
-    reader.markers = MarkerFinder(learnt, enrol_markers(mf, Mat.default(), learnt.cloth_bgr, lens=mt.lens()))
-    return game, truth, reader.read(frame)
+    _, truth, reading = read_rendered(scene, cam, rng, markers=True)
+    return game, truth, reading
 
 
 def test_every_marker_is_read_with_its_colour_at_its_tribe(table):
