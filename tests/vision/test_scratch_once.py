@@ -14,16 +14,17 @@ import pytest
 from tests.vision.conftest import BENCH
 
 
-def _table(game, seed: int, tiles: int):
-    """A bench board on the lattice of the game's first frame (its start tile laid by hand), photographed."""
+def _table(game, seed: int, tiles: int, level: str = "default"):
+    """A bench board on the lattice of the game's first frame (its start tile laid by hand), photographed at
+    ``level``."""
     from vision.mat import Mat
 
     rng = np.random.default_rng(seed)
     mat = Mat.default()
     _, lattice = BENCH.first_frame(game.setup.catalog, rng, mat)
-    scene = BENCH.random_board(game.setup.catalog, game.setup.geometry, rng, tiles, 4, BENCH.SLOPPINESS["default"],
+    scene = BENCH.random_board(game.setup.catalog, game.setup.geometry, rng, tiles, 4, BENCH.SLOPPINESS[level],
                                lattice=lattice, true_regions=game.setup.true_regions)
-    frame, _ = game.render(scene, seed=seed + 1)
+    frame, _ = game.render(scene, seed=seed + 1, camera=level)
     return frame, lattice
 
 
@@ -73,14 +74,14 @@ def test_a_suedsee_board_from_scratch_is_read_once_and_finds_its_start_tile_as_t
     assert set(obs.tiles) == set(old.tiles) and same >= len(old.tiles) - 1, (same, len(old.tiles))
 
 
-@pytest.mark.parametrize("seed", [31, 57])
-def test_the_fit_before_the_reading_takes_clear_tiles_however_sure_their_name(suedsee, monkeypatch, seed):
+def test_the_fit_before_the_reading_takes_clear_tiles_however_sure_their_name(suedsee, monkeypatch):
     """A twin or a tile alike when turned lies where the tile does: Südsee's clear tiles, at 0.5-0.6 against their
-    twins, place the lattice (the start tile's picture alone left it 0.5 degrees off on the bench's full board)."""
+    twins, place the lattice (the start tile's picture alone left it 0.5 degrees off on the bench's full board). On
+    this board at ``hard`` 45 tiles are clear, 4 of them at confidence 0.8: too few to fit."""
     from vision import recognize
 
     cv2.setNumThreads(1)
-    frame, lattice = _table(suedsee, seed, 60)
+    frame, lattice = _table(suedsee, 31, 60, "hard")
     fits = []
     fit = recognize.fit_grid
 
