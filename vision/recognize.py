@@ -344,10 +344,15 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
         if len(cells) < 6:
             return grid
         gc = GridSampler().sample(frame, to_frame, None, grid, *cell_bounds(cells))
-        fc = FeatureCanvas(self._balance(gc, self.mat_colour(frame, to_frame, key)))
+        mat_bgr = self.mat_colour(frame, to_frame, key)
+        fc = FeatureCanvas(self._balance(gc, mat_bgr))
         # every clear tile counts, however sure its name: a twin or a tile alike when turned lies at the same place
-        # (Südsee's drawn art: most clear tiles at confidence 0.5-0.6 against their twins, and none fitted)
-        fitted = fit_grid(grid, self.classifier.clear_guesses(fc, cells), min_confidence=0.0)
+        # (Südsee's drawn art: most clear tiles at confidence 0.5-0.6 against their twins, and none fitted); only
+        # the cells the reading's own empty test holds for tiles are read (bare olive cloth matched Neues Land's
+        # plain ds082 at 0.90, every turn alike, and pulled a first frame's grid 1.6 mm off)
+        occupied, _ = self._occupied(gc, cells, mat_bgr, None, play, {}, {})
+        tiles = [c for c in cells if occupied.get(c)]
+        fitted = fit_grid(grid, self.classifier.clear_guesses(fc, tiles), min_confidence=0.0)
         return grid if fitted is None else fitted
 
     # (Fitting to the best 24 tiles within 4 cells of the start only, at 40 % of the cost, put the grid 0.14 degrees
