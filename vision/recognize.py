@@ -287,14 +287,20 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
         if grid is None:
             grid = previous.grid if previous is not None else self.find_start(frame, to_frame, key)
         self.clock.lap("start")
-        if found and self.fit_found_grid and self.prefit_found_grid:
+        prefitted = found and self.fit_found_grid and self.prefit_found_grid
+        if prefitted:
             grid = self._prefit(frame, to_frame, key, grid, from_frame)
             self.clock.lap("fit")
         obs = self._read(frame, to_frame, key, grid, previous, constraints, figures, from_frame, known, nadir_mm)
         if previous is None and (self.fit_grid or (found and self.fit_found_grid)):
             # tiles are laid against their neighbours, not against the start tile's few degrees: fit the
-            # lattice to where the tiles were found, and read again when it moved
-            fitted = fit_grid(grid, obs.tiles.values())
+            # lattice to where the tiles were found, and read again when it moved. After the prefit, on the
+            # prefit's evidence: every tile matched clearly, however sure its name (the sure ones alone, a dozen
+            # of Südsee's 60, put the lattice 0.15 degrees off the prefit's, itself within 0.04 of the table's, and
+            # the board was read twice)
+            fitted = fit_grid(grid, obs.tiles.values(), **({"min_confidence": 0.0,
+                                                             "min_score": self.classifier.angle_below}
+                                                            if prefitted else {}))
             if fitted is not None and _grid_moved(grid, fitted, self.mat.play_rect_mm) > self.thresholds.grid_refit_mm:
                 obs = self._read(frame, to_frame, key, fitted, previous, constraints, figures, from_frame, known,
                                  nadir_mm)
@@ -338,8 +344,15 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
         if len(cells) < 6:
             return grid
         gc = GridSampler().sample(frame, to_frame, None, grid, *cell_bounds(cells))
-        fc = FeatureCanvas(self._balance(gc, self.mat_colour(frame, to_frame, key)))
-        fitted = fit_grid(grid, self.classifier.clear_guesses(fc, cells))
+        mat_bgr = self.mat_colour(frame, to_frame, key)
+        fc = FeatureCanvas(self._balance(gc, mat_bgr))
+        # every clear tile counts, however sure its name: a twin or a tile alike when turned lies at the same place
+        # (Südsee's drawn art: most clear tiles at confidence 0.5-0.6 against their twins, and none fitted); only
+        # the cells the reading's own empty test holds for tiles are read (bare olive cloth matched Neues Land's
+        # plain ds082 at 0.90, every turn alike, and pulled a first frame's grid 1.6 mm off)
+        occupied, _ = self._occupied(gc, cells, mat_bgr, None, play, {}, {})
+        tiles = [c for c in cells if occupied.get(c)]
+        fitted = fit_grid(grid, self.classifier.clear_guesses(fc, tiles), min_confidence=0.0)
         return grid if fitted is None else fitted
 
     # (Fitting to the best 24 tiles within 4 cells of the start only, at 40 % of the cost, put the grid 0.14 degrees
@@ -680,15 +693,17 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
     """Up to this many changed cells are examined one by one (no whole-canvas features)."""
 
 
-def fit_grid(grid: Grid, tiles: Any, min_tiles: int = 6, min_confidence: float = 0.8) -> Grid | None:
-    """The grid turned and shifted (a little) to fit where the confidently read tiles lie.
+def fit_grid(grid: Grid, tiles: Any, min_tiles: int = 6, min_confidence: float = 0.8,
+             min_score: float = 0.0) -> Grid | None:
+    """The grid turned and shifted (a little) to fit where the confidently read tiles lie (``min_score``: and
+    matched at least that well).
 
     Each tile's offset from its cell centre was measured by the classifier; a least-squares small
     rotation and shift of the lattice explains them. ``None`` with too few tiles to say.
     """
     pts, want = [], []
     for t in tiles:
-        if t.confidence < min_confidence or t.angle_deg:
+        if t.confidence < min_confidence or t.score < min_score or t.angle_deg:
             continue
         pts.append((t.x * grid.pitch_mm, t.y * grid.pitch_mm))
         want.append((t.x * grid.pitch_mm + t.offset_mm[0], t.y * grid.pitch_mm + t.offset_mm[1]))

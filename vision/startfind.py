@@ -364,21 +364,37 @@ class StartFinding:
     """... the best this many of them first: the others only when none of these shows the start tile clearly."""
     start_tie = 0.03
     """Places of the start tile scoring within this of the best are twins: the one nearest the middle is taken."""
+    start_read_among_tiles = True
+    """Among other tiles, a place read as the start tile itself, clear but for its twins, is taken when no place is
+    clear (:meth:`_is_start`); False: the whole play area is read on the lattice of the tiles' edges and the start
+    tile taken where it is read, as before (issue 14, CPU: every Südsee board from scratch was read twice so)."""
 
     def _is_start(self, frame: np.ndarray, to_frame: MapFn, grid: Grid) -> int:
         """2: cell (0, 0) of ``grid`` shows the start tile unturned, clearly; 1: the start tile or one of its
-        twins (:meth:`_start_and_twins`), clearly, but not which, lying alone (the game's first frame); 0: neither."""
+        twins (:meth:`_start_and_twins`), clearly, but not which: lying alone (the game's first frame), any of
+        them; among other tiles, read as the start tile itself (as the lattice's reading would take it); 0:
+        neither."""
         raw = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
         gc = self._in_light(raw)
         guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
         if guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8:
             return 2
-        if self._mat_bgr is None or not self._alone(raw, self._mat_bgr):
+        alone = self._mat_bgr is not None and self._alone(raw, self._mat_bgr)
+        if not alone and (guess.tile != self.catalog.start or not self.start_read_among_tiles):
             return 0    # among other tiles the lattice of all their edges gives the grid better than one picture
         # the start tile's twins unturned (its picture but for a detail: Südsee's D1 and D2, a glyph apart) lie at
         # the same place and turn, and a blurred frame cannot tell them apart: the place is clear when the best
         # *other* picture is far behind (else the lone start tile of a first frame was taken from the lattice of
-        # its own edges, 3 degrees off on the field camera at hard, and every cell six out was misread)
+        # its own edges, 3 degrees off on the field camera at hard, and every cell six out was misread). Among
+        # other tiles a place read as the start tile itself, clear but for its twins, is what the fallback (every
+        # cell of the lattice read, the start tile taken where it is read) would find: there it spares reading the
+        # whole play area twice (issue 14, CPU: every Südsee board from scratch, the start tile at 0.50-0.52
+        # against D1 and D2)
+        return self._clear_but_for_twins(guess)
+
+    def _clear_but_for_twins(self, guess: Any) -> int:
+        """1 when ``guess`` is the start tile or one of its twins, unturned, and the best picture other than
+        those is far behind (confidence 0.8); else 0."""
         from .tiles import _confidence
         same = self._start_and_twins()
         if (guess.tile, guess.rotation) not in same:
