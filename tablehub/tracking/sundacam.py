@@ -176,7 +176,7 @@ class SundaRecognizer:
         for s in self.heights.stacks:
             if s.qr is None:
                 continue
-            pt = adapter._point(s.qr[0], s.qr[1], k, shift)
+            pt = adapter.point(s.qr[0], s.qr[1], k, shift)
             if pt in grown and all(0 <= i < len(colours) for i in grown[pt]):
                 told[s.qr] = [colours[i] for i in grown[pt]]
         return self.heights.tell(told)
@@ -223,11 +223,10 @@ class SundaRecognizer:
             return 0
         added = 0
         for t in mine:
-            pt = adapter._point(int(t["q"]), int(t["r"]), reg[0], reg[1])
-            have = list(game.tribes.get(pt, ()))
-            if (not have or not all(0 <= i < len(colours) for i in have) or colours[have[-1]] != t["top"]
-                    or len(have) + 1 not in (t.get("candidates") or ()) or not adapter._may_join(game, pt)):
+            pt = adapter.point(int(t["q"]), int(t["r"]), reg[0], reg[1])
+            if not adapter.height_asked(game, pt, t, colours):
                 continue                    # the adapter asks nothing here: no answer will come
+            have = list(game.tribes.get(pt, ()))
             self._asked[pt] = (list(t["at_mm"]), pt, have, self.heights.frame)
             added += 1
         return added

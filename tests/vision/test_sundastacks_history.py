@@ -205,7 +205,7 @@ class _Adapter:
     def colours(self, game):
         return ["red", "yellow"]
 
-    def _point(self, q, r, k, shift):
+    def point(self, q, r, k, shift):
         return q + shift[0], r + shift[1]
 
 

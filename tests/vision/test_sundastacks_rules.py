@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 
+from tablehub.games.sunda.camera import SundaCameraMoves
 from tablehub.tracking.sundaheights import PawnRules, Patch, StackHistory, step_unmoved, step_decision
 from vision.sundastacks import expected
 
@@ -227,9 +228,9 @@ def test_a_pawn_that_left_the_supply_and_was_seen_nowhere_asks_every_stack_it_ma
 
 # ----------------------------------------------------------------------------------- "play on" (SundaRecognizer)
 
-class _Moves(_Adapter):
-    """The adapter's part the recognizer uses: the reader's lattice is the engine's; ``joinable``: the nodes whose
-    tribe the rules let the placer join."""
+class _Moves(_Adapter, SundaCameraMoves):
+    """The engine's adapter (its own :meth:`SundaCameraMoves.height_asked`: when the phone asks) on a stand-in game:
+    the reader's lattice is the engine's; ``joinable``: the nodes whose tribe the rules let the placer join."""
 
     def __init__(self, joinable=((0, 0),)):
         self.joinable = set(joinable)
@@ -237,7 +238,7 @@ class _Moves(_Adapter):
     def register(self, game, pieces):
         return 0, (0, 0), 0
 
-    def _point(self, q, r, k, shift):
+    def point(self, q, r, k, shift):
         return q, r
 
     def _may_join(self, game, pt):

@@ -170,7 +170,9 @@ class SundaCameraMoves:
         a = _rot((s["q"], s["r"]), k)
         return a[0] + shift[0], a[1] + shift[1], (s["turn"] + k) % 6, _ring(s["sides"])
 
-    def _point(self, q: int, r: int, k: int, shift: tuple[int, int]) -> tuple[int, int]:
+    def point(self, q: int, r: int, k: int, shift: tuple[int, int]) -> tuple[int, int]:
+        """The engine's point of the camera's lattice point ``q``, ``r`` under a registration's turn ``k`` and
+        ``shift`` (:meth:`register`)."""
         a = _rot((q, r), k)
         return a[0] + shift[0], a[1] + shift[1]
 
@@ -238,7 +240,7 @@ class SundaCameraMoves:
         out = []
         for m in seen.get("markers", ()):
             mid = m.get("marker")
-            pt = self._point(int(m["q"]), int(m["r"]), k, shift)
+            pt = self.point(int(m["q"]), int(m["r"]), k, shift)
             if mid in game.markers:
                 continue  # logged (the log is the truth for it)
             if mid not in game.set.marker_by_id:
@@ -322,12 +324,11 @@ class SundaCameraMoves:
         alts: list[dict[str, Any]] = []
         ask: Any = ""
         for t in seen.get("tribes", ()):
-            pt = self._point(int(t["q"]), int(t["r"]), k, shift)
+            pt = self.point(int(t["q"]), int(t["r"]), k, shift)
             top = t.get("top")
             if top not in colours:
                 notes.append(T("a pawn of an unknown colour ({colour}) at {q},{r}", colour=colour_said(top), q=pt[0], r=pt[1]))
                 continue
-            owner = colours.index(top)
             if pt in game.water:
                 continue
             have = game.tribes.get(pt)
@@ -341,12 +342,22 @@ class SundaCameraMoves:
                 height is None and colours[have[-1]] != top and len(have) + 1 in (t.get("candidates") or ()))
             if grew:
                 alts.append({"type": "place_pawn", "q": pt[0], "r": pt[1]})
-            elif (height is None and not piece_new and owner == placer and colours[have[-1]] == top
-                  and len(have) + 1 in (t.get("candidates") or ()) and self._may_join(game, pt)):
+            elif not piece_new and self.height_asked(game, pt, t, colours):
                 alts.append({"type": "place_pawn", "q": pt[0], "r": pt[1]})
                 ask = T("The camera cannot tell the height of the tribe at {q},{r}: did {player} add a pawn to "
                         "it? If so, choose it; if not, play on.", q=pt[0], r=pt[1], player=game.players[placer])
         return alts, ask
+
+    def height_asked(self, game: Any, pt: tuple[int, int], t: Mapping[str, Any], colours: list[str]) -> bool:
+        """Whether the phone asks of the tribe read as ``t`` at engine point ``pt`` "did {player} add a pawn to it?":
+        its height left open, topped by the placer's colour as the log's tribe there is, one pawn more among its
+        possible heights, and the rules let the placer join it. The caller checks that the frame shows no new piece
+        (a new piece is the turn's move, and no pawn is asked then)."""
+        have = game.tribes.get(pt)
+        top = t.get("top")
+        return (bool(have) and t.get("height") is None and top in colours and colours.index(top) == game.current
+                and all(0 <= i < len(colours) for i in have) and colours[have[-1]] == top
+                and len(have) + 1 in (t.get("candidates") or ()) and self._may_join(game, pt))
 
     def _may_join(self, game: Any, pt: tuple[int, int]) -> bool:
         trial = game.copy()
