@@ -312,7 +312,8 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(bh + np.linalg.norm(a[_NH + 3:] - b[_NH + 3:]) / 100.0)
 
 
-_BOOKS: dict = {}
+_BOOK_MATRICES: dict = {}
+""":func:`_book_matrix`'s cache, by book (a few at a time)."""
 
 
 def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -320,12 +321,12 @@ def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray,
     same): square roots of the histograms, their sums, the core colours, the footprints' areas."""
     key = id(book)
     ids = tuple(id(t.hist) for t in book.templates)
-    hit = _BOOKS.get(key)
+    hit = _BOOK_MATRICES.get(key)
     if hit is None or hit[0] != ids:
-        if len(_BOOKS) > 8:
-            _BOOKS.clear()
+        if len(_BOOK_MATRICES) > 8:
+            _BOOK_MATRICES.clear()
         soft = np.float64([soften(t.hist) for t in book.templates])
-        hit = _BOOKS[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH + 3:],
+        hit = _BOOK_MATRICES[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH + 3:],
                              np.float64([max(1.0, t.area_mm2) for t in book.templates]))
     return hit[1:]
 
@@ -383,7 +384,6 @@ class PieceTemplate:
     #: its colours read lit evenly (:func:`reference_light` divided out); a book whose templates all are is read so
     #: too, one enrolled before (colours under the empty board photo's light) as it was enrolled
     flat: bool = False
-
 
 
 _BOOKS = {"piece book": Tc("file", "piece book"), "chest value book": Tc("file", "chest value book")}  # what read_book reads
