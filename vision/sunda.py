@@ -62,6 +62,7 @@ MAX_TRIBE = 5
 LAND_SHARE = 0.5          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
 DEEP_SPIT = 0.12          # ... or its share deeper in, towards the middle, when its neighbours show none there
+HIDDEN_DEEP = True        # a lone slot hidden (under 8 votes: a pawn on the node) is a spit when its body shows deeper in
 BLURRED_SPIT = 0.15       # ... or, between two strong water slots, water under this share of its water and cloth-class
 #                           samples (a thin land spit blurred into the water reads as neither: _blurred_spits)
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
@@ -1084,6 +1085,9 @@ class SundaReader:
                         clear[k] = True
                     elif self._deep_spit(deep, k, a):
                         ring[k] = "L" if a == "W" else "W"
+                elif HIDDEN_DEEP and a == b and a in "LW" and tot[k] < 8 and self._deep_spit(deep, k, a):
+                    ring[k] = "L" if a == "W" else "W"
+                    clear[k] = True
             strong = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
             for k in self._blurred_spits(v, p["blank"], strong & (share <= 0.03)):
                 ring[k] = "L"
