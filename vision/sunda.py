@@ -62,7 +62,7 @@ MAX_TRIBE = 5
 LAND_SHARE = 0.5          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
 DEEP_SPIT = 0.12          # ... or its share deeper in, towards the middle, when its neighbours show none there
-HIDDEN_DEEP = True        # a lone slot hidden (under 8 votes: a pawn on the node) is a spit when its body shows deeper in
+HIDDEN_DEEP = True        # ... and so a lone slot hidden (under 8 votes: a pawn on the node over it)
 BLURRED_SPIT = 0.15       # ... or, between two strong water slots, water under this share of its water and cloth-class
 #                           samples (a thin land spit blurred into the water reads as neither: _blurred_spits)
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
