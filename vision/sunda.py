@@ -62,6 +62,9 @@ MAX_TRIBE = 5
 LAND_SHARE = 0.5          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
 DEEP_SPIT = 0.12          # ... or its share deeper in, towards the middle, when its neighbours show none there
+HIDDEN_DEEP = True        # ... and so a lone slot hidden (under 8 votes: a pawn on the node over it)
+BLURRED_SPIT = 0.15       # ... or, between two strong water slots, water under this share of its water and cloth-class
+#                           samples (a thin land spit blurred into the water reads as neither: _blurred_spits)
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
 PAWN_SIDE = 0.72         # a pawn's side against its top
 #: a height is taken as seen only where one pawn moves a stack's top this far (mm) from the nadir's line, and
@@ -957,12 +960,14 @@ class SundaReader:
                  * np.exp(-(insets - insets[0]) / decay)[None, :]).ravel()
             w = (w * 25 / w.sum()).astype(np.float32)
             if mix is not None:
-                votes.append(np.stack([(fl * valid * w).sum(-1), (fw * valid * w).sum(-1)], -1))
+                votes.append(np.stack([(fl * valid * w).sum(-1), (fw * valid * w).sum(-1),
+                                       (((lab == 0) & valid) * w).sum(-1)], -1))
             else:
-                votes.append(np.stack([(((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1)], -1))
+                votes.append(np.stack([(((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1),
+                                       (((lab == 0) & valid) * w).sum(-1)], -1))
         near, deep = votes
-        vv = np.where((near.sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 2)
-        lv, wv = vv[..., 0], vv[..., 1]
+        vv = np.where((near[..., :2].sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 3)
+        lv, wv, bv = vv[..., 0], vv[..., 1], vv[..., 2]
         # deeper in, from each slot's point towards the piece's middle (a spit's or notch's body: at the side
         # the camera's blur and the JPEG's chroma may have thinned it away; only for the lone-slot test)
         spot = a[:, :, None, :] + ((np.arange(3) + 0.5) / 3)[None, None, :, None] * d[:, :, None, :]   # (n, 4, 3, 2)
@@ -982,6 +987,7 @@ class SundaReader:
         ml = self._at(label, mids)
         for i, p in enumerate(pieces):
             p["votes"] = np.stack([lv[i].ravel(), wv[i].ravel()], 1)    # (12, 2)
+            p["blank"] = bv[i].ravel()
             p["deep"] = list(zip(deep_land[i], deep_water[i], deep_n[i]))  # each slot's land, water share, samples
             p["mid"] = "?" if ((ml[i] == 1) | (ml[i] == 2)).sum() < 2 else (
                 "L" if (ml[i] == 1).sum() >= (ml[i] == 2).sum() else "W")
@@ -1028,6 +1034,22 @@ class SundaReader:
         return (deep[k][2] >= 8 and deep[k][j] >= DEEP_SPIT
                 and max(deep[k - 1][j], deep[(k + 1) % 12][j]) < DEEP_SPIT / 3)
 
+    @staticmethod
+    def _blurred_spits(votes: np.ndarray, blank: np.ndarray, water: np.ndarray) -> list[int]:
+        """The slots that are a one-slot spit of land blurred away: between two slots read strongly as water
+        (``water``), the slot's samples are mostly of the cloth's class (neither land nor water nor a pawn), with
+        under BLURRED_SPIT of water among them. The piece as cut keeps the cloth out of a slot's samples, and open
+        water's print reads as water to its cut edge, but a spit a slot wide by an acute corner, blurred with the
+        water about it and the dark cut edge, is a mix that reads as neither (at `hard`, seeds 1-3: 1-7 % water on
+        the spits missed; a quarter or more on every water slot between water, seeds 1-5 `hard` and 1-3 `default`).
+        Land's print reads as the cloth's class in places (a land slot between land showed 4 % land): no water
+        notch is read so.
+        ``votes``: each slot's (land, water) votes; ``blank``: its cloth-class votes."""
+        w = votes[:, 1]
+        seen = w + blank
+        lone = water[np.arange(-1, 11)] & water[(np.arange(12) + 1) % 12] & ~water
+        return np.flatnonzero(lone & (seen >= 12) & (w < BLURRED_SPIT * seen)).tolist()
+
     def _fill_hidden(self, pieces, covered, lat: LatticePose, tribes: list[TribeReading]) -> None:
         """Slots hidden (a pawn over them): the neighbour's slot across the side, else land (pawns stand on
         land); then the sides and join as the position format writes them."""
@@ -1063,8 +1085,15 @@ class SundaReader:
                         clear[k] = True
                     elif self._deep_spit(deep, k, a):
                         ring[k] = "L" if a == "W" else "W"
+                elif HIDDEN_DEEP and a == b and a in "LW" and tot[k] < 8 and self._deep_spit(deep, k, a):
+                    ring[k] = "L" if a == "W" else "W"
+                    clear[k] = True
+            strong = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
+            for k in self._blurred_spits(v, p["blank"], strong & (share <= 0.03)):
+                ring[k] = "L"
+                clear[k] = True
             p["ring"] = ring
-            p["strong"] = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
+            p["strong"] = strong
             p["clear"] = clear
         for p in todo:
             ring = p["ring"]
