@@ -362,6 +362,8 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     near, far = a0 + near_i * STEP_MM, a0 + far_i * STEP_MM
     top_u = far - PAWN_MM / 2
     band = np.abs(ua - top_u) <= 1.0
+    if not band.any():      # the top's middle off the profile (a blob shorter than a pawn's top): nothing to measure
+        return None
     bx, by = _grid_px(ua[band], va, u, v, s, origin_px, lo)
     prof_v = _sample(mem, bx, by).mean(axis=1)
     left, right = _crossing(prof_v, True), _crossing(prof_v, False)
