@@ -107,50 +107,6 @@ def light_gain(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, degree:
     return np.exp(fit).astype(np.float32)
 
 
-_REF_LIGHT: dict = {}
-
-
-def reference_light(empty: np.ndarray, cell_px: int = 16, degree: int = 2, near: float = 0.03,
-                    rounds: int = 4) -> np.ndarray:
-    """The light the empty board's own photo was taken under (the grid of :func:`light_gain`, float32, 1 at its
-    median): the log brightness of the cells printed in the board's most common colour (the sea: the cells whose
-    chromaticity lies within ``near`` of the cells' median chromaticity), fitted by a smooth polynomial of ``degree``
-    in board position, each round dropping the cells it does not explain. :func:`light_gain` brings a frame to that
-    photo's light, not to an even one: the enrolment photo's vignette and light gradient stay in every canvas, so a
-    piece in the board's dim corner reads darker than where it was enrolled (issue 17, Karibik seed 3 ``hard``
-    frames 0 and 14: Arriba's white sail 0.84 times as bright, its median L 46 against the template's 55, between
-    Arriba's and black-sailed Bravo's). All ones where too few cells share a colour (no evident plain print)."""
-    h, w = empty.shape[:2]
-    small = (max(2, w // cell_px), max(2, h // cell_px))
-    key = (id(empty), empty.shape, small, int(empty[::97, ::89].sum()))
-    hit = _REF_LIGHT.get(key)
-    if hit is not None:
-        return hit
-    if len(_REF_LIGHT) > 4:
-        _REF_LIGHT.clear()
-    c = _cells(empty, small)
-    grey = c.sum(axis=2)
-    seen = c.min(axis=2) > 8
-    chroma = c / np.maximum(grey, 1.0)[..., None]
-    keep = seen & (np.linalg.norm(chroma - np.median(chroma[seen], axis=0), axis=2) < near) if seen.any() else seen
-    terms = _grid_terms(small, degree)
-    out = np.ones(grey.shape, np.float32)
-    if keep.sum() >= max(4 * terms.shape[-1], 0.2 * keep.size):
-        y = np.log(grey + 1.0)
-        for _ in range(rounds):
-            A = terms[keep].astype(np.float64)
-            coef = np.linalg.solve(A.T @ A + 1e-6 * np.eye(A.shape[1]), A.T @ y[keep].astype(np.float64))
-            fit = (terms.reshape(-1, terms.shape[-1]) @ coef).reshape(grey.shape)
-            resid = np.abs(y - fit)
-            new = keep & (resid < max(0.03, 2.5 * float(np.median(resid[keep]))))
-            if new.sum() < 4 * terms.shape[-1] or (new == keep).all():
-                break
-            keep = new
-        out = np.exp(fit - np.median(fit[seen])).astype(np.float32)
-    _REF_LIGHT[key] = out
-    return out
-
-
 def match_light(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, gain: np.ndarray | None = None,
                 region: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """``canvas`` brought to ``empty``'s light and colour balance (uint8 BGR): :func:`light_gain` (or the
@@ -235,19 +191,16 @@ BORDER_PX = 6
 
 
 def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = BORDER_PX, gain: np.ndarray | None = None,
-               region: tuple[int, int, int, int] | None = None, flat: bool = False) -> tuple[np.ndarray, "LabCanvas"]:
+               region: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, "LabCanvas"]:
     """Per-pixel Lab distance of the light-matched canvas from the empty board, and the matched
     canvas in Lab (:class:`LabCanvas`). With ``region`` (x0, y0, x1, y1 px of the board) ``canvas`` is that part
     only, lit by ``gain`` (:func:`light_gain` of a whole canvas): the incremental read of the changed spaces.
     Both pictures are blurred (sigma 1 px) and compared in OpenCV's 8-bit Lab, in integers until the squares
-    (half the CPU of doing it all in float; the blur's rounding is under half a Lab unit). ``flat``: the Lab
-    canvas returned is lit evenly (:func:`reference_light` divided out: the pieces' colours), the difference is not."""
+    (half the CPU of doing it all in float; the blur's rounding is under half a Lab unit)."""
     h, w = empty.shape[:2]
     x0, y0, x1, y1 = region or (0, 0, w, h)
     if region is not None and gain is None:
         raise VisionError(T("pieces: a region of the board is read under a known light (gain) only"))
-    if flat and gain is None:
-        gain = light_gain(canvas, empty)
     lab8 = cv2.cvtColor(match_light(canvas, empty, gain=gain, region=region), cv2.COLOR_BGR2Lab)
     ref_blur, ref_seen = _empty_cached(empty)
     diff = cv2.absdiff(cv2.GaussianBlur(lab8, (0, 0), 1.0), ref_blur[y0:y1, x0:x1])
@@ -257,9 +210,6 @@ def difference(canvas: np.ndarray, empty: np.ndarray, border_px: int = BORDER_PX
     if b:  # the board's own edge: a sliver of table under a fraction of a millimetre of error
         d[:max(0, b - y0)], d[d.shape[0] - max(0, b - (h - y1)):] = 0, 0
         d[:, :max(0, b - x0)], d[:, d.shape[1] - max(0, b - (w - x1)):] = 0, 0
-    if flat:
-        even = gain / cv2.resize(reference_light(empty), gain.shape[1::-1], interpolation=cv2.INTER_LINEAR)[..., None]
-        lab8 = cv2.cvtColor(match_light(canvas, empty, gain=even, region=region), cv2.COLOR_BGR2Lab)
     return d, LabCanvas(lab8)
 
 
@@ -381,9 +331,6 @@ class PieceTemplate:
     #: the enrolled footprint's outline (:func:`outline_box`: its least rectangle's long and short sides, mm, and
     #: the share of that rectangle it fills); ``None`` in a book enrolled before it was kept (no shape check)
     box: tuple[float, float, float] | None = None
-    #: its colours read lit evenly (:func:`reference_light` divided out); a book whose templates all are is read so
-    #: too, one enrolled before (colours under the empty board photo's light) as it was enrolled
-    flat: bool = False
 
 
 _BOOKS = {"piece book": Tc("file", "piece book"), "chest value book": Tc("file", "chest value book")}  # what read_book reads
@@ -415,19 +362,13 @@ class PieceBook:
     def names(self) -> list[str]:
         return [t.name for t in self.templates]
 
-    @property
-    def flat(self) -> bool:
-        """Whether its pieces are read lit evenly (every template enrolled so: :attr:`PieceTemplate.flat`)."""
-        return bool(self.templates) and all(t.flat for t in self.templates)
-
     def save(self, path: str | Path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {"format": BOOK_FORMAT, "bins": list(_BINS),
                 "pieces": [{"name": t.name, "kind": t.kind, "area_mm2": round(t.area_mm2, 1),
                             "hist": [round(float(v), 5) for v in t.hist],
-                            **({"box": [round(float(v), 3) for v in t.box]} if t.box is not None else {}),
-                            **({"light": "even"} if t.flat else {})}
+                            **({"box": [round(float(v), 3) for v in t.box]} if t.box is not None else {})}
                            for t in self.templates]}
         path.write_text(json.dumps(data) + "\n")
         return path
@@ -447,8 +388,7 @@ class PieceBook:
                     box = tuple(float(v) for v in box)
                     if len(box) != 3 or not all(np.isfinite(box)) or min(box) <= 0:
                         raise ValueError(T("box must be 3 positive numbers"))
-                out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist, box,
-                                         p.get("light") == "even"))
+                out.append(PieceTemplate(str(p["name"]), str(p["kind"]), float(p["area_mm2"]), hist, box))
             except (KeyError, TypeError, ValueError) as e:
                 raise VisionError(T("{path}: pieces[{i}] is not a piece template ({why})", path=str(path), i=i, why=reason(e))) from None
         if not out:
@@ -1076,7 +1016,7 @@ def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
                  spots: Sequence[tuple[str, str, float, float]], threshold: float = 14.0) -> PieceBook:
     """Templates from one canvas of the board with each piece once: ``spots`` holds
     ``(name, kind, x_mm, y_mm)`` (where it was put). Each piece is the blob nearest its spot."""
-    diff, lab = difference(canvas, empty, flat=True)
+    diff, lab = difference(canvas, empty)
     found = blobs(diff, ppm, threshold)
     templates = []
     for name, kind, x, y in spots:
@@ -1090,7 +1030,7 @@ def enrol_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float,
             raise VisionError(T("enrol pieces: no piece found within 15 mm of ({x}, {y}) mm for {name} (is it there, and was the "
                                 "empty board enrolled under this camera?)", x=format(x, ".0f"), y=format(y, ".0f"), name=repr(name)))
         templates.append(PieceTemplate(name, kind, best.area_mm2(ppm), _histogram(best.crop(lab), best.mask, ppm),
-                                       outline_box(best.mask, ppm), flat=True))
+                                       outline_box(best.mask, ppm)))
     return PieceBook(templates)
 
 
@@ -1183,7 +1123,7 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     if canvas.shape != want:
         raise VisionError(T("pieces: canvas {w}x{h} does not match the empty board {want_w}x{want_h}",
                             w=canvas.shape[1], h=canvas.shape[0], want_w=want[1], want_h=want[0]))
-    diff, lab = difference(canvas, empty, gain=gain, region=region, flat=book.flat)
+    diff, lab = difference(canvas, empty, gain=gain, region=region)
     ox, oy = (region[0] / ppm, region[1] / ppm) if region is not None else (0.0, 0.0)
     largest = max(t.area_mm2 for t in book.templates)
     smallest = min(t.area_mm2 for t in book.templates)
