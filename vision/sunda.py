@@ -1400,11 +1400,14 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
             continue
         a, b = end
         chain = [(a, b)]
-        while a != t:
+        while a != t and len(chain) <= depth:
             a, b = back[a]
             chain.append((a, b))
-        if len({x for pr in chain for x in pr}) != 2 * len(chain):
-            continue           # the path crossed itself (a cheaper label reached a triangle twice): not a path
+        if a != t or len({x for pr in chain for x in pr}) != 2 * len(chain):
+            # the path crossed itself (a cheaper label reached a triangle twice), or its labels turn in a ring that
+            # never leads back to ``t`` (lines taken off make costs negative: followed for ever, the chain filled
+            # the memory on the photo bench's hard table 5 at seed 1): not a path
+            continue
         for a, b in chain:
             mate[a], mate[b] = b, a
         made += 1
