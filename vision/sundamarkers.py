@@ -239,8 +239,6 @@ class MarkerFinder:
         label = np.zeros(crop.shape[:2], np.uint8)
         looked = np.zeros(crop.shape[:2], bool)
         reach = 0.8 * lattice.side_mm + MARKER_MM + 2.0
-        # (a whole table as an array works too: the classes of every cell)
-        look = lut.lookup if isinstance(lut, ColourTable) else (lambda box: lut[ColourTable.cells(box)])
         for t in tribes:
             cx, cy = (np.asarray(t.mat_mm) - np.asarray(origin_px) / (2 * s)) * s
             x0, y0 = max(int(cx - reach * s), 0), max(int(cy - reach * s), 0)
@@ -248,10 +246,10 @@ class MarkerFinder:
             if x1 > x0 and y1 > y0:
                 looked[y0:y1, x0:x1] = True
             if x1 > x0 and y1 > y0 and not label[y0:y1, x0:x1].any():
-                label[y0:y1, x0:x1] = look(crop[y0:y1, x0:x1])
+                label[y0:y1, x0:x1] = lut.lookup(crop[y0:y1, x0:x1])
             elif x1 > x0 and y1 > y0:     # overlapping an earlier box: classify only what is not yet
                 sub_l = label[y0:y1, x0:x1]
-                np.copyto(sub_l, look(crop[y0:y1, x0:x1]), where=sub_l == 0)
+                np.copyto(sub_l, lut.lookup(crop[y0:y1, x0:x1]), where=sub_l == 0)
         ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         solid = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         out: list[MarkerReading] = []

@@ -14,6 +14,7 @@ from vision.sim.art import PLAYER_COLOURS
 from vision.sim.sundatable import CLOTHS, LAND_BGR, WATER_BGR
 from vision.sunda import SundaColours
 from vision.sundamarkers import MarkerFinder, _lab
+from vision.sundastacks import ColourTable
 
 PPM = 2.0
 NODE = (100.0, 100.0)     # mm: the tribe's node (a red pawn stands on it)
@@ -59,8 +60,8 @@ def _find(img, without_discs: bool = False, only_discs: bool = False):
         table = f._table
 
         def land_only(gain, cloth):
-            lut, names, ground = table(gain, cloth)
-            return np.full_like(lut, len(names) + 2), names, ground
+            _, names, ground = table(gain, cloth)
+            return ColourTable(gain, lambda bgr: np.full(len(bgr), len(names) + 2, np.uint8), np.uint8), names, ground
         f._table = land_only
     lattice = SimpleNamespace(side_mm=30.0, to_lattice=lambda mm: np.asarray(mm, float).reshape(-1, 2) / 30.0)
     tribe = SimpleNamespace(q=0, r=0, mat_mm=NODE)
