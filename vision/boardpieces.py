@@ -602,9 +602,9 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
     borders most, to a box only when it borders no other part. A box is rigid and of known size: two of one colour
     touching are two boxes, however the colour split gave them (issue 17: two face-down chests heaped beside a ship in
     port were one part, a chest lost). A part :data:`BOX_AND_END` times the box or more that has no box's outline is
-    one box with the end of the piece it touched, when one box fits and another part borders it (issue 17, Karibik seed 2
-    ``hard`` frame 8: a face-down chest's part kept Diabolo's stern, 231 mm2 against the box's 157, convexity 0.78, and
-    both parts were unsure). ``score`` gives a mask's sorted (distance, template index) list."""
+    one box with the end of the piece it touched, when one box fits and another part borders it (issue 17, Karibik
+    seed 2 ``hard`` frame 8: a face-down chest's part kept Diabolo's stern, 231 mm2 against the box's 157, convexity
+    0.78, and both parts were unsure). ``score`` gives a mask's sorted (distance, template index) list."""
     least = min((t.area_mm2 for t in book.templates if t.box is not None and t.box[2] >= BOX_FILL), default=np.inf)
     small = fragment * min(t.area_mm2 for t in book.templates) * ppm * ppm
     k3 = np.ones((3, 3), np.uint8)

@@ -21,7 +21,8 @@ SHAPE = (240, 600)
 @pytest.fixture(scope="module")
 def ship_book():
     """Arriba (white sail, black stripes) and Bravo (black sail) bare and laden, and the chests, from one drawing."""
-    spots = [("Arriba", "ship", BoardPiece("ship", 0, 40, 40, 0.0)), ("Bravo", "ship", BoardPiece("ship", 1, 110, 40, 0.0)),
+    spots = [("Arriba", "ship", BoardPiece("ship", 0, 40, 40, 0.0)),
+             ("Bravo", "ship", BoardPiece("ship", 1, 110, 40, 0.0)),
              ("chest down", "chest", BoardPiece("chest_down", 0, 110, 90, 0.0)),
              ("chest up", "chest", BoardPiece("chest_up", 5000, 180, 90, 0.0)),
              ("Bravo", "ship laden", BoardPiece("ship", 1, 180, 40, 0.0, carries=6000, deck=(10.0, 0.0, 0.0))),
@@ -92,7 +93,8 @@ def test_a_box_with_the_end_of_the_hull_it_touched_gives_the_end_back():
     assert (cv2.dilate(ship.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & stern).any()  # it touches
     book = PieceBook([PieceTemplate("chest down", "chest", 29 * 23 / 4, np.zeros(2 * bp._NH + 6, np.float32),
                                     (14.5, 11.5, 0.95)),
-                      PieceTemplate("Diabolo", "ship", 360.0, np.zeros(2 * bp._NH + 6, np.float32), (36.0, 13.0, 0.78))])
+                      PieceTemplate("Diabolo", "ship", 360.0, np.zeros(2 * bp._NH + 6, np.float32),
+                                    (36.0, 13.0, 0.78))])
     heap = chest | stern
     assert 1.15 * book.templates[0].area_mm2 < heap.sum() / 4 < 1.6 * book.templates[0].area_mm2
     assert bp.convexity(heap) < bp.BOX_CONVEX
