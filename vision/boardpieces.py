@@ -512,6 +512,14 @@ def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2:
 #: a part of a split as large as this many times a box's enrolled footprint, and looking most like that box, holds
 #: two or more boxes (:func:`split_boxes`); one box with the end of a hull it touched is 1.1-1.4 times
 BOXES_AT = 1.6
+#: a part of a split this many times a box's enrolled footprint, looking most like that box but without a box's outline
+#: (:func:`boxed_like`), is one box with the end of the piece it touched (a face-down chest's wood and a hull's brown
+#: are one colour: the split gives the chest's part the stern): the box fitted into it is the box, the rest goes back
+#: to the piece it borders (:func:`split_boxes`)
+BOX_AND_END = 1.15
+#: the least share of that one box inside the part: the split's flood may give a blurred rim of the box to the piece it
+#: touched (half a pixel round a 15 x 11.5 mm chest at 2 px/mm is 7 % of it; seed 2 frame 8's chest fitted at 0.9)
+END_BOX_INSIDE = 0.9
 #: the turns tried when boxes are fitted (degrees; a box is the same turned half a turn)
 BOX_TURNS = np.arange(0.0, 180.0, 6.0)
 #: the least share of a fitted box inside the part (its outline's blurred edge aside), and the most it may overlap
@@ -538,7 +546,8 @@ def _box_kernels(long_px: float, short_px: float, deg: float, ring_px: float) ->
     return inner / max(1.0, float(inner.sum())), ring / max(1.0, float(ring.sum()))
 
 
-def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min_share: float = 0.6) -> list[np.ndarray]:
+def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min_share: float = 0.6,
+              inside: float = BOX_INSIDE) -> list[np.ndarray]:
     """Boxes of one known size (a chest: ``long_mm`` by ``short_mm``, its enrolled outline) fitted into ``part``, one
     at a time: of the places and turns where a box lies wholly inside the part (:data:`BOX_INSIDE`) and overlaps the
     boxes fitted before it by at most :data:`BOX_OVERLAP`, the one whose outline is most exposed (the ring just outside
@@ -552,7 +561,7 @@ def fit_boxes(part: np.ndarray, long_mm: float, short_mm: float, ppm: float, min
     kernels = [_box_kernels(long_mm * ppm, short_mm * ppm, d, ring_px) for d in BOX_TURNS]
     pad = kernels[0][0].shape[0] // 2 + 1
     whole = np.pad(part.astype(np.float32), pad)
-    fits = [cv2.filter2D(whole, -1, inner, borderType=cv2.BORDER_CONSTANT) >= BOX_INSIDE for inner, _ in kernels]
+    fits = [cv2.filter2D(whole, -1, inner, borderType=cv2.BORDER_CONSTANT) >= inside for inner, _ in kernels]
     # how much of the ring just outside a box lies off the part: a box at the heap's edge, not one straddling two
     exposure = [1.0 - cv2.filter2D(whole, -1, ring, borderType=cv2.BORDER_CONSTANT) for _, ring in kernels]
     out = []
@@ -592,7 +601,10 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
     touches. Each patch that no box covers (a hull's end the colour split gave the heap) goes to the other part it
     borders most, to a box only when it borders no other part. A box is rigid and of known size: two of one colour
     touching are two boxes, however the colour split gave them (issue 17: two face-down chests heaped beside a ship in
-    port were one part, a chest lost). ``score`` gives a mask's sorted (distance, template index) list."""
+    port were one part, a chest lost). A part :data:`BOX_AND_END` times the box or more that has no box's outline is
+    one box with the end of the piece it touched, when one box fits and another part borders it (issue 17, Karibik
+    seed 2 ``hard`` frame 8: a face-down chest's part kept Diabolo's stern, 231 mm2 against the box's 157, convexity
+    0.78, and both parts were unsure). ``score`` gives a mask's sorted (distance, template index) list."""
     least = min((t.area_mm2 for t in book.templates if t.box is not None and t.box[2] >= BOX_FILL), default=np.inf)
     small = fragment * min(t.area_mm2 for t in book.templates) * ppm * ppm
     k3 = np.ones((3, 3), np.uint8)
@@ -601,16 +613,20 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
     left: list[np.ndarray] = []
     for i, p in enumerate(parts):
         area = p.sum() / (ppm * ppm)
-        if i in used or area < BOXES_AT * least:
+        if i in used or area < BOX_AND_END * least:
             continue
         t = book.templates[score(p)[0][1]]
-        if t.box is None or t.box[2] < BOX_FILL or area < BOXES_AT * t.area_mm2:
+        if t.box is None or t.box[2] < BOX_FILL or area < BOX_AND_END * t.area_mm2:
+            continue
+        # a whole number of boxes, or one box with what it touched (a part larger than the box, not a box's shape)
+        heap = area >= BOXES_AT * t.area_mm2
+        if not heap and boxed_like(p, t, ppm):
             continue
         grown = cv2.dilate(p.astype(np.uint8), k3).astype(bool)
         frags = [j for j, q in enumerate(parts) if j != i and j not in used and q.sum() < small and (grown & q).any()]
         whole = np.any([p] + [parts[j] for j in frags], axis=0)
-        fitted = fit_boxes(whole, t.box[0], t.box[1], ppm)
-        if len(fitted) < 2:
+        fitted = fit_boxes(whole, t.box[0], t.box[1], ppm, inside=BOX_INSIDE if heap else END_BOX_INSIDE)
+        if len(fitted) < (2 if heap else 1) or not heap and not _touches(whole, parts, used | {i, *frags}):
             continue
         used.update([i, *frags])
         boxes.extend(fitted)
@@ -629,6 +645,12 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
             if shared[j] > 0:
                 pool[j] = pool[j] | patch
     return others + boxes
+
+
+def _touches(mask: np.ndarray, parts: list[np.ndarray], skip: set[int]) -> bool:
+    """Whether a part other than those in ``skip`` borders ``mask`` (8-neighbours)."""
+    grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return any((grown & q).any() for j, q in enumerate(parts) if j not in skip)
 
 
 def _split(sub: np.ndarray, ppm: float, min_mm2: float) -> list[np.ndarray]:
@@ -1133,12 +1155,14 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
     rx, ry = (region[0], region[1]) if region is not None else (0, 0)
     edge = BORDER_PX + 1
 
-    def scored(b: Blob) -> list[tuple[float, int]]:
+    def cut_off(b: Blob) -> bool:
         ys, xs = np.nonzero(b.mask)
         # the part of the board whose difference is not read (its outer BORDER_PX): a blob reaching it runs off the edge
-        cut = bool(len(xs)) and (xs.min() + b.x0 + rx <= edge or ys.min() + b.y0 + ry <= edge
-                                 or xs.max() + b.x0 + rx >= W - 1 - edge or ys.max() + b.y0 + ry >= H - 1 - edge)
-        return _scores(soften(_histogram(b.crop(lab), b.mask, ppm)), b.area_mm2(ppm), book, cut)
+        return bool(len(xs)) and (xs.min() + b.x0 + rx <= edge or ys.min() + b.y0 + ry <= edge
+                                  or xs.max() + b.x0 + rx >= W - 1 - edge or ys.max() + b.y0 + ry >= H - 1 - edge)
+
+    def scored(b: Blob) -> list[tuple[float, int]]:
+        return _scores(soften(_histogram(b.crop(lab), b.mask, ppm)), b.area_mm2(ppm), book, cut_off(b))
 
     found = []
     colours = body_colours(book)
@@ -1213,6 +1237,10 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             shown = [sc for sc in scores[1:] if names[book.templates[sc[1]].name]]
             scores = [scores[0]] + shown
             margin = (scores[1][0] - best) if len(scores) > 1 else 1.0
+            if not b.split and margin < min_margin and len(scores) > 1 and relit_margin(
+                    b.crop(lab.lab8), b.mask, b.area_mm2(ppm), book, ppm, cut_off(b), t.name,
+                    {book.templates[sc[1]].name for sc in scores[1:]}) >= min_margin:
+                margin = min_margin  # told apart once the light's unknown share is left out (relit_margin)
         name, kind, why, cands = t.name, t.kind, [], ()
         if best > max_score:
             name, kind = None, None
@@ -1236,6 +1264,32 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
         out.append(PieceSeen(name, kind, space, round(x, 1), round(y, 1), round(float(best), 3),
                              round(float(margin), 3), chain(why, N_("{first}; {next}")), cands))
     return out
+
+
+#: the light a piece may stand in against where its template was enrolled, both read in the empty board photo's light
+#: (:func:`light_gain` brings a frame to that photo's light, not to an even one): the photo's own lamp falloff and
+#: vignette differ across the board by this factor either way (issue 17, Karibik seed 3 ``hard``: 0.84 between the dim
+#: far corner and the enrolment spot), and one photo cannot tell that light from the print's own shades (an even light
+#: estimated from the board's plainest print took the provisional sea's tints for light, 0.97-1.05 on an evenly lit
+#: board, and lost the whole game's reading: h-boards8)
+RELIGHT = np.exp(np.linspace(np.log(0.8), np.log(1.25), 9)).astype(np.float32)
+
+
+def relit_margin(crop_lab8: np.ndarray, mask: np.ndarray, area_mm2: float, book: PieceBook, ppm: float, cut: bool,
+                 name: str, others: set[str]) -> float:
+    """How much better the piece ``name`` matches a lone blob than the best of ``others`` does when each may see the
+    blob under its own light within :data:`RELIGHT` (the blob's colours scaled, as light scales a camera's values, and
+    each template's best score kept): a white sail greyed by the dim corner matches its own white sail brightened,
+    where the black-sailed ship it came close to matches no brightening of it. Negative when ``name`` is not the
+    better. ``crop_lab8``: the blob's crop of the light-matched canvas in OpenCV's 8-bit Lab."""
+    bgr = cv2.cvtColor(crop_lab8, cv2.COLOR_Lab2BGR).astype(np.float32)
+    best = np.full(len(book.templates), np.inf)
+    for g in RELIGHT:
+        for d, i in _scores(soften(_histogram(_lab(bgr * g), mask, ppm)), area_mm2, book, cut):
+            best[i] = min(best[i], d)
+    mine = min(best[i] for i, t in enumerate(book.templates) if t.name == name)
+    rest = [best[i] for i, t in enumerate(book.templates) if t.name in others and t.name != name]
+    return float(min(rest) - mine) if rest else 1.0
 
 
 def once_each(pieces: list[PieceSeen], names, min_margin: float = 0.08) -> list[PieceSeen]:

@@ -80,6 +80,9 @@ def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the
     p = play(record, tmp_path / "games.sqlite", size=CHEST_FRAME)
     print(report(p))  # its "turns" are NEXT steps
     print("\n".join(line for line in p.lines if "the camera read" in line))  # what the phone had to correct
+    if os.environ.get("TABLEHUB_E2E_LOG"):  # the whole game's log, step by step, to compare two builds' games
+        with open(os.environ["TABLEHUB_E2E_LOG"], "w", encoding="utf-8") as log:
+            log.write("\n".join(p.lines) + "\n")
     assert p.diverged is None, p.diverged
     assert p.scores == replay(record).scores() == p.expected, report(p)
     assert p.corrections <= 12, f"moves the phone had to correct: {report(p)}"
