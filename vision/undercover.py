@@ -30,6 +30,7 @@ from typing import Sequence
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 MAX_CONFIDENCE = 0.3
 """Only tiles read with less confidence than this (a marked guess, see the tile pass) are read again ..."""
@@ -104,32 +105,66 @@ def best_by_colour(window: np.ndarray, visible: np.ndarray, cands: np.ndarray, p
     ``window``: the cell with ``pad`` pixels around it (float BGR); ``visible`` over ``window``; ``cands``:
     ``(n, side, side, 3)`` with ``side + 2 * pad`` the window's side. ``offset``: the light's offset per channel in
     the candidates (``reference * gain + offset``): each candidate's part above it is then scaled by its best factor
-    within :data:`BRIGHTNESS` first (the light at the reference's place in the enrolment photo)."""
+    within :data:`BRIGHTNESS` first (the light at the reference's place in the enrolment photo). A shift showing less
+    than :data:`MIN_VISIBLE` of the cell is not tried; of equal misfits the first shift (``dy``, then ``dx``) wins.
+
+    Every shift at once (issue 14): the candidates' colour planes against every shift's window, the brightness
+    factors' sums as matrix products over the visible pixels, the truncated misfits summed over them by one
+    contraction (:func:`_misfits`). The same misfits as one shift at a time up to float32 rounding (a few parts in a
+    million; ``tests/vision_sim/test_undercover_fast.py``)."""
     n, side = cands.shape[0], cands.shape[1]
-    flat = cands.reshape(n, -1, 3)
-    if offset is not None:
-        off = np.asarray(offset, np.float32).reshape(1, 1, 3)
-        above = flat - off
-    best = np.full(n, np.inf, np.float32)
-    where = np.zeros((n, 2), np.int32)
-    for dy in range(-pad, pad + 1):
-        for dx in range(-pad, pad + 1):
-            obs = window[pad + dy:pad + dy + side, pad + dx:pad + dx + side]
-            vis = visible[pad + dy:pad + dy + side, pad + dx:pad + dx + side].ravel()
-            if vis.sum() < MIN_VISIBLE * side * side:
-                continue
-            o = obs.reshape(-1, 3)[vis]
-            if offset is None:
-                err = np.minimum(np.abs(flat[:, vis] - o[None]).sum(axis=2), TRUNCATE).mean(axis=1)
-            else:
-                c = above[:, vis]
-                k = np.clip((c * (o - off)).sum(axis=(1, 2)) / np.maximum((c * c).sum(axis=(1, 2)), 1e-6),
-                            *BRIGHTNESS).astype(np.float32)
-                err = np.minimum(np.abs(c * k[:, None, None] + off - o[None]).sum(axis=2), TRUNCATE).mean(axis=1)
-            better = err < best
-            best[better] = err[better]
-            where[better] = (dy, dx)
+    span = 2 * pad + 1
+    npx = side * side
+    obs = np.ascontiguousarray(sliding_window_view(np.asarray(window, np.float32), (side, side), axis=(0, 1)))
+    obs = obs.reshape(span * span, 3, npx)                                 # (shift, channel, pixel)
+    vis = np.ascontiguousarray(sliding_window_view(visible, (side, side))).reshape(span * span, npx)
+    count = vis.sum(axis=1)
+    tried = ~(count < MIN_VISIBLE * npx)
+    planes = np.ascontiguousarray(np.asarray(cands, np.float32).reshape(n, npx, 3).transpose(2, 0, 1))
+    off = None if offset is None else np.asarray(offset, np.float32).reshape(3, 1, 1)
+    if off is not None:
+        planes, obs = planes - off, obs - off.reshape(1, 3, 1)
+    err = _misfits(planes, obs, vis.astype(np.float32), off is not None)
+    err /= np.maximum(count, 1).astype(np.float32)
+    err[:, ~tried] = np.inf
+    first = err.argmin(axis=1)
+    best = err[np.arange(n), first]
+    where = (np.stack(np.divmod(first, span), axis=1) - pad).astype(np.int32)
+    where[~np.isfinite(best)] = 0
     return best, where
+
+
+_CHUNK = 1 << 21
+"""At most this many (candidate, shift, pixel) misfits are held at once (8 MB)."""
+
+
+def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool) -> np.ndarray:
+    """The truncated B+G+R misfit of every candidate at every shift, summed over the shift's visible pixels:
+    ``planes`` the candidates' colour planes ``(3, n, pixels)``, ``obs`` every shift's window ``(shifts, 3,
+    pixels)``, ``vis`` where it shows (0/1, ``(shifts, pixels)``), both less the light's offset when ``scaled``
+    (each candidate then scaled by its least-squares factor over the visible pixels, within :data:`BRIGHTNESS`)."""
+    n, shifts, npx = planes.shape[1], obs.shape[0], obs.shape[2]
+    out = np.empty((n, shifts), np.float32)
+    step = max(1, _CHUNK // max(shifts * npx, 1))
+    for a in range(0, n, step):
+        c = planes[:, a:a + step]
+        m = c.shape[1]
+        if scaled:
+            num = c.transpose(1, 0, 2).reshape(m, -1) @ (obs * vis[:, None, :]).reshape(shifts, -1).T
+            den = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) @ vis.T
+            k = np.clip(num / np.maximum(den, 1e-6), *BRIGHTNESS).astype(np.float32)[:, :, None]
+        e = np.zeros((m, shifts, npx), np.float32)
+        t = np.empty_like(e)
+        for ch in range(3):
+            if scaled:
+                np.multiply(k, c[ch][:, None, :], out=t)
+            else:
+                t[:] = c[ch][:, None, :]
+            np.subtract(t, obs[None, :, ch, :], out=t)
+            e += np.abs(t, out=t)
+        np.minimum(e, TRUNCATE, out=e)
+        out[a:a + m] = np.einsum("isp,sp->is", e, vis)
+    return out
 
 
 def light_from(bgr: np.ndarray, placed: Sequence[tuple[np.ndarray, int, int]], usable: np.ndarray
