@@ -111,3 +111,22 @@ def test_many_candidates_are_taken_in_blocks(monkeypatch):
     monkeypatch.setattr(undercover, "_CHUNK", 9 * 144 * 7)   # seven candidates a block
     blocks = best_by_colour(window, visible, cands, 1, np.ones(3, np.float32))
     assert np.array_equal(whole[0], blocks[0]) and np.array_equal(whole[1], blocks[1])
+
+
+@pytest.mark.parametrize("with_offset", [False, True])
+def test_each_candidate_in_its_own_window_gives_what_one_call_each_gave(with_offset):
+    from vision.undercover import each_by_colour
+
+    rng = np.random.default_rng(7 + with_offset)
+    offset = np.array([12.0, 30.0, 25.0], np.float32) if with_offset else None
+    cases = [_case(rng, 1, 48, 2, share) for share in (0.0, 0.2, 0.5, 0.8, 0.4, 0.1)]
+    windows = np.stack([c[0] for c in cases])
+    visibles = np.stack([c[1] for c in cases])
+    cands = np.concatenate([c[2] for c in cases])
+    got, got_at = each_by_colour(windows, visibles, cands, 2, offset)
+    for i, (window, visible, cand) in enumerate(cases):
+        want, want_at = _loop(window, visible, cand, 2, offset)
+        assert np.isfinite(got[i]) == np.isfinite(want[0])
+        if np.isfinite(want[0]):
+            np.testing.assert_allclose(got[i], want[0], rtol=2e-5)
+        assert np.array_equal(got_at[i], want_at[0])
