@@ -104,6 +104,16 @@ def test_of_equal_misfits_the_first_shift_wins():
         np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
+def test_every_shift_is_scored_in_one_pass(monkeypatch):
+    calls = []
+    real = undercover._misfits
+    monkeypatch.setattr(undercover, "_misfits", lambda *a: calls.append(a[1].shape) or real(*a))
+    rng = np.random.default_rng(9)
+    window, visible, cands = _case(rng, 6, 24, 3, 0.2)
+    best_by_colour(window, visible, cands, 3, np.ones(3, np.float32))
+    assert calls == [(1, 49, 3, 24 * 24)], "one call for all 49 shifts"
+
+
 def test_many_candidates_are_taken_in_blocks(monkeypatch):
     rng = np.random.default_rng(5)
     window, visible, cands = _case(rng, 40, 12, 1, 0.2)
