@@ -612,6 +612,9 @@ class TileClassifier:
         self._twins: dict[int, list[int]] = {}
         self._visible_terms: dict[int, tuple] = {}
         self._differences: dict[tuple[int, int, float], Any] = {}
+        self._difference_totals: dict[tuple[int, int, float], float] = {}
+        self._thin: dict[tuple[int, float], np.ndarray] = {}
+        self._align_at: dict[tuple[int, int], np.ndarray] = {}
         self._all_blurred: list[np.ndarray] = []
 
     # ------------------------------------------------------------------ helpers
@@ -1331,6 +1334,30 @@ class TileClassifier:
             self._differences[key] = hit
         return self._differences[key]
 
+    def _thinned(self, j: int, angle: float = 0.0) -> np.ndarray:
+        """The smoothed reference j (:meth:`_blurred`) on every third pixel inside the ring, ``(n, 3)``, as
+        :meth:`_alignments` fits it (kept)."""
+        key = (j, angle)
+        hit = self._thin.get(key)
+        if hit is None:
+            idx = np.arange(self.verify_ring, self.px - self.verify_ring, 3)
+            hit = self._thin[key] = self._blurred(j, angle)[idx[:, None], idx[None, :]].reshape(-1, 3)
+        return hit
+
+    def _alignment_pixels(self, pad: int, width: int) -> np.ndarray:
+        """Flat indices into a photo ``width`` pixels wide (the tile and ``pad`` around it) of the pixels
+        :meth:`_thinned` takes, at every shift within :attr:`verify_reach`: ``(shifts, n)`` (kept per size)."""
+        key = (pad, width)
+        hit = self._align_at.get(key)
+        if hit is None:
+            idx = np.arange(self.verify_ring, self.px - self.verify_ring, 3)
+            r = self.verify_reach
+            dy, dx = np.divmod(np.arange((2 * r + 1) ** 2), 2 * r + 1)
+            rows = pad - r + dy[:, None, None] + idx[None, :, None]
+            cols = pad - r + dx[:, None, None] + idx[None, None, :]
+            hit = self._align_at[key] = (rows * width + cols).reshape(len(dy), -1)
+        return hit
+
     def _alignments(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, js: Sequence[int],
                     angle: float = 0.0) -> dict[int, tuple[int, int, np.ndarray, np.ndarray]]:
         """How each smoothed reference of ``js`` lies on the smoothed photo: the shift (within
@@ -1340,16 +1367,14 @@ class TileClassifier:
         pixel: the pictures are smooth). Returns ``{j: (dy, dx, gain (3,), offset (3,))}``; ``angle``: the
         references turned so."""
         js = list(dict.fromkeys(js))
-        k = self.verify_ring
-        idx = np.arange(k, self.px - k, 3)
-        t = np.stack([self._blurred(j, angle)[idx[:, None], idx[None, :]].reshape(-1, 3) for j in js])  # (K, n, 3)
+        t = np.stack([self._thinned(j, angle) for j in js])                 # (K, n, 3)
         r = self.verify_reach
         n = 2 * r + 1
         dy, dx = np.divmod(np.arange(n * n), n)
-        rows = pad - r + dy[:, None, None] + idx[None, :, None]
-        cols = pad - r + dx[:, None, None] + idx[None, None, :]
-        o = smooth[rows, cols].reshape(n * n, -1, 3)                         # (S, n, 3)
-        seen = np.ones(o.shape[:2], np.float32) if vis is None else vis[rows, cols].reshape(n * n, -1).astype(np.float32)
+        at_ = self._alignment_pixels(pad, smooth.shape[1])
+        o = smooth.reshape(-1, 3)[at_].reshape(n * n, -1, 3)               # (S, n, 3)
+        seen = (np.ones(o.shape[:2], np.float32) if vis is None
+                else vis.reshape(-1)[at_].reshape(n * n, -1).astype(np.float32))
         # each reference's light is fitted where it agrees with the first (the holder), so that the light cannot
         # explain away where they differ; where they agree on too little, everywhere
         agree = (((t - t[:1]) ** 2).sum(axis=2) <= self.verify_detail ** 2).astype(np.float32)    # (K, n)
@@ -1384,15 +1409,22 @@ class TileClassifier:
         if diff is None:
             return None
         rows, cols, dn2, ra, rb = diff
-        total = float(dn2.sum())
+        total = self._difference_total(ja, jb, angle)
+        width = smooth.shape[1]
         preds = []
         for j, ref in ((ja, ra), (jb, rb)):
             dy, dx, gain, offset = fits[j]
-            preds.append((pad + dy + rows, pad + dx + cols, gain * ref + offset))
+            preds.append(((pad + dy + rows) * width + pad + dx + cols, gain * ref + offset))
+        if vis is None:             # everything shows: every pixel kept, in order (the same sums)
+            if 4 * len(rows) < self.verify_pixels:
+                return None
+            seen = total
+            flat = smooth.reshape(-1, 3)
+            errs = [float(((flat[at] - pred) ** 2).sum()) for at, pred in preds]
+            return (errs[0] - errs[1]) / seen
         keep = np.ones(len(rows), bool)
-        if vis is not None:
-            for rr, cc, _ in preds:
-                keep &= vis[rr, cc]
+        for at, _ in preds:
+            keep &= vis.reshape(-1)[at]
         seen = float(dn2[keep].sum())
         if 4 * int(keep.sum()) < self.verify_pixels or seen < self.verify_seen * total:
             # most of the difference lies under a figure; a detail of it wholly in view still tells them apart
@@ -1400,8 +1432,17 @@ class TileClassifier:
             if 4 * int(keep.sum()) < self.verify_pixels:
                 return None
             seen = float(dn2[keep].sum())
-        errs = [float(((smooth[rr[keep], cc[keep]] - pred[keep]) ** 2).sum()) for rr, cc, pred in preds]
+        flat = smooth.reshape(-1, 3)
+        errs = [float(((flat[at[keep]] - pred[keep]) ** 2).sum()) for at, pred in preds]
         return (errs[0] - errs[1]) / seen
+
+    def _difference_total(self, ja: int, jb: int, angle: float) -> float:
+        """The summed squared difference of :meth:`_difference` ``(ja, jb, angle)`` (kept)."""
+        key = (ja, jb, angle)
+        hit = self._difference_totals.get(key)
+        if hit is None:
+            hit = self._difference_totals[key] = float(self._difference(ja, jb, angle)[2].sum())
+        return hit
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
                 constraints: Constraints | None, hidden: Sequence[int] = ()) -> TileGuess:

@@ -30,6 +30,7 @@ from typing import Sequence
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 MAX_CONFIDENCE = 0.3
 """Only tiles read with less confidence than this (a marked guess, see the tile pass) are read again ..."""
@@ -104,32 +105,96 @@ def best_by_colour(window: np.ndarray, visible: np.ndarray, cands: np.ndarray, p
     ``window``: the cell with ``pad`` pixels around it (float BGR); ``visible`` over ``window``; ``cands``:
     ``(n, side, side, 3)`` with ``side + 2 * pad`` the window's side. ``offset``: the light's offset per channel in
     the candidates (``reference * gain + offset``): each candidate's part above it is then scaled by its best factor
-    within :data:`BRIGHTNESS` first (the light at the reference's place in the enrolment photo)."""
+    within :data:`BRIGHTNESS` first (the light at the reference's place in the enrolment photo). A shift showing less
+    than :data:`MIN_VISIBLE` of the cell is not tried; of equal misfits the first shift (``dy``, then ``dx``) wins.
+
+    Every shift at once (issue 14): the candidates' colour planes against every shift's window, the brightness
+    factors' sums as matrix products over the visible pixels, the truncated misfits summed over them by one
+    contraction (:func:`_misfits`). The same misfits as one shift at a time up to float32 rounding (a few parts in a
+    million; ``tests/vision_sim/test_undercover_fast.py``)."""
+    side = cands.shape[1]
+    obs, vis = _shifted(np.asarray(window, np.float32)[None], np.asarray(visible)[None], side)
+    return _best_shifts(cands, obs, vis, pad, offset)
+
+
+def each_by_colour(windows: np.ndarray, visibles: np.ndarray, cands: np.ndarray, pad: int,
+                   offset: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`best_by_colour` of each candidate in its own window: ``windows`` ``(n, side + 2 * pad, ..., 3)``,
+    ``visibles`` over them, ``cands`` ``(n, side, side, 3)``; all at once (the same misfits as one call each)."""
+    side = cands.shape[1]
+    obs, vis = _shifted(np.asarray(windows, np.float32), np.asarray(visibles), side)
+    return _best_shifts(cands, obs, vis, pad, offset)
+
+
+def _shifted(windows: np.ndarray, visibles: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every ``side``-square of ``windows`` ``(m, W, W, 3)``: ``(m, shifts, 3, pixels)`` float32 (shift-major,
+    ``dy`` then ``dx``), and of ``visibles`` ``(m, shifts, pixels)``."""
+    m, span = windows.shape[0], windows.shape[1] - side + 1
+    obs = np.ascontiguousarray(sliding_window_view(windows, (side, side), axis=(1, 2)))
+    vis = np.ascontiguousarray(sliding_window_view(visibles, (side, side), axis=(1, 2)))
+    return obs.reshape(m, span * span, 3, side * side), vis.reshape(m, span * span, side * side)
+
+
+def _best_shifts(cands: np.ndarray, obs: np.ndarray, vis: np.ndarray, pad: int, offset: np.ndarray | None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate's least mean misfit over the shifts of ``obs`` and ``vis`` (:func:`_shifted`: one window for
+    all candidates, or one each) and that shift ``(dy, dx)``, as :func:`best_by_colour` gives them."""
     n, side = cands.shape[0], cands.shape[1]
-    flat = cands.reshape(n, -1, 3)
+    npx = side * side
+    planes = np.ascontiguousarray(np.asarray(cands, np.float32).reshape(n, npx, 3).transpose(0, 2, 1))  # (n, 3, px)
     if offset is not None:
-        off = np.asarray(offset, np.float32).reshape(1, 1, 3)
-        above = flat - off
-    best = np.full(n, np.inf, np.float32)
-    where = np.zeros((n, 2), np.int32)
-    for dy in range(-pad, pad + 1):
-        for dx in range(-pad, pad + 1):
-            obs = window[pad + dy:pad + dy + side, pad + dx:pad + dx + side]
-            vis = visible[pad + dy:pad + dy + side, pad + dx:pad + dx + side].ravel()
-            if vis.sum() < MIN_VISIBLE * side * side:
-                continue
-            o = obs.reshape(-1, 3)[vis]
-            if offset is None:
-                err = np.minimum(np.abs(flat[:, vis] - o[None]).sum(axis=2), TRUNCATE).mean(axis=1)
-            else:
-                c = above[:, vis]
-                k = np.clip((c * (o - off)).sum(axis=(1, 2)) / np.maximum((c * c).sum(axis=(1, 2)), 1e-6),
-                            *BRIGHTNESS).astype(np.float32)
-                err = np.minimum(np.abs(c * k[:, None, None] + off - o[None]).sum(axis=2), TRUNCATE).mean(axis=1)
-            better = err < best
-            best[better] = err[better]
-            where[better] = (dy, dx)
+        off = np.asarray(offset, np.float32).reshape(1, 3, 1)
+        planes, obs = planes - off, obs - off[None]
+    count = vis.sum(axis=2)
+    err = _misfits(planes, obs, vis.astype(np.float32), offset is not None)
+    err /= np.maximum(count, 1).astype(np.float32)
+    err[np.broadcast_to(count < MIN_VISIBLE * npx, err.shape)] = np.inf
+    first = err.argmin(axis=1)
+    best = err[np.arange(n), first]
+    where = (np.stack(np.divmod(first, 2 * pad + 1), axis=1) - pad).astype(np.int32)
+    where[~np.isfinite(best)] = 0
     return best, where
+
+
+_CHUNK = 1 << 21
+"""At most this many (candidate, shift, pixel) misfits are held at once (8 MB)."""
+
+
+def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool) -> np.ndarray:
+    """The truncated B+G+R misfit of every candidate at every shift, summed over the shift's visible pixels:
+    ``planes`` the candidates' colour planes ``(n, 3, pixels)``, ``obs`` every shift's window ``(1 or n, shifts, 3,
+    pixels)`` (one window for all candidates, or each its own), ``vis`` where it shows (0/1, ``(1 or n, shifts,
+    pixels)``), both less the light's offset when ``scaled`` (each candidate then scaled by its least-squares factor
+    over the visible pixels, within :data:`BRIGHTNESS`)."""
+    n, shifts, npx = planes.shape[0], obs.shape[1], obs.shape[3]
+    shared = obs.shape[0] == 1
+    out = np.empty((n, shifts), np.float32)
+    step = max(1, _CHUNK // max(shifts * npx, 1))
+    for a in range(0, n, step):
+        c = planes[a:a + step]
+        m = c.shape[0]
+        o, v = (obs, vis) if shared else (obs[a:a + step], vis[a:a + step])
+        if scaled:
+            q = c[:, 0] * c[:, 0] + c[:, 1] * c[:, 1] + c[:, 2] * c[:, 2]
+            if shared:
+                num = c.reshape(m, -1) @ (o[0] * v[0][:, None, :]).reshape(shifts, -1).T
+                den = q @ v[0].T
+            else:
+                num = np.einsum("icp,iscp->is", c, o * v[:, :, None, :])
+                den = np.einsum("ip,isp->is", q, v)
+            k = np.clip(num / np.maximum(den, 1e-6), *BRIGHTNESS).astype(np.float32)[:, :, None]
+        e = np.zeros((m, shifts, npx), np.float32)
+        t = np.empty_like(e)
+        for ch in range(3):
+            if scaled:
+                np.multiply(k, c[:, None, ch, :], out=t)
+            else:
+                t[:] = c[:, None, ch, :]
+            np.subtract(t, o[:, :, ch, :], out=t)
+            e += np.abs(t, out=t)
+        np.minimum(e, TRUNCATE, out=e)
+        out[a:a + m] = np.einsum("isp,sp->is", e, v[0]) if shared else np.einsum("isp,isp->is", e, v)
+    return out
 
 
 def light_from(bgr: np.ndarray, placed: Sequence[tuple[np.ndarray, int, int]], usable: np.ndarray
@@ -194,15 +259,16 @@ def noise_floor(bgr: np.ndarray, placed: Sequence[tuple[np.ndarray, int, int]], 
     side = placed[0][0].shape[0] if placed else 0
     h, w = bgr.shape[:2]
     gain, offset = light
-    out = []
-    for im, top, left in placed:
-        if top - 2 < 0 or left - 2 < 0 or top + side + 2 > h or left + side + 2 > w:
-            continue
-        window = bgr[top - 2:top + side + 2, left - 2:left + side + 2].astype(np.float32)
-        cand = np.clip(im.astype(np.float32) * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
-        m, _ = best_by_colour(window, usable[top - 2:top + side + 2, left - 2:left + side + 2], cand[None], 2, offset)
-        if np.isfinite(m[0]):
-            out.append(float(m[0]))
+    whole = [(im, top, left) for im, top, left in placed
+             if top - 2 >= 0 and left - 2 >= 0 and top + side + 2 <= h and left + side + 2 <= w]
+    if not whole:
+        return None
+    windows = np.stack([bgr[top - 2:top + side + 2, left - 2:left + side + 2] for _, top, left in whole])
+    seen = np.stack([usable[top - 2:top + side + 2, left - 2:left + side + 2] for _, top, left in whole])
+    cands = np.clip(np.stack([im for im, _, _ in whole]).astype(np.float32) * gain.astype(np.float32)
+                    + offset.astype(np.float32), 0, 255)
+    m, _ = each_by_colour(windows.astype(np.float32), seen, cands, 2, offset)
+    out = [float(v) for v in m if np.isfinite(v)]
     return float(np.median(out)) if out else None
 
 
@@ -237,16 +303,12 @@ def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top
     if j_guess not in order:
         order.append(j_guess)
         centre = np.vstack([centre, [(0, 0)]])
-    fine = np.full(len(order), np.inf, np.float32)
-    shift = np.zeros((len(order), 2), np.int32)
-    cands = _candidates(refs_bgr, gain, offset, 1, order)
-    for i in range(len(order)):
-        # around the shift the half resolution found (a pixel or so either way)
-        cy, cx = (int(np.clip(v, -pad + 2, pad - 2)) for v in centre[i])
-        sub = window[pad + cy - 2:pad + cy + side + 2, pad + cx - 2:pad + cx + side + 2]
-        sub_vis = visible[pad + cy - 2:pad + cy + side + 2, pad + cx - 2:pad + cx + side + 2]
-        m, w = best_by_colour(sub, sub_vis, cands[i:i + 1], 2, offset)
-        fine[i], shift[i] = m[0], w[0] + (cy, cx)
+    # around the shift the half resolution found (a pixel or so either way)
+    at = np.clip(centre, -pad + 2, pad - 2).astype(np.int32)
+    subs = np.stack([window[pad + cy - 2:pad + cy + side + 2, pad + cx - 2:pad + cx + side + 2] for cy, cx in at])
+    sub_vis = np.stack([visible[pad + cy - 2:pad + cy + side + 2, pad + cx - 2:pad + cx + side + 2] for cy, cx in at])
+    fine, shift = each_by_colour(subs, sub_vis, _candidates(refs_bgr, gain, offset, 1, order), 2, offset)
+    shift = shift + at
     mine = float(fine[order.index(j_guess)])
     k = int(np.argmin(fine))
     j = order[k]
@@ -280,5 +342,5 @@ def visible_mask(shape: tuple[int, int], occlusion: np.ndarray | None, pictures:
     return hidden
 
 
-__all__ = ["FLOOR_MARGIN", "MAX_CONFIDENCE", "MAX_CONFIDENCE_UNDER_FIGURE", "SWITCH_RATIO", "best_by_colour", "clearly_better",
+__all__ = ["FLOOR_MARGIN", "MAX_CONFIDENCE", "MAX_CONFIDENCE_UNDER_FIGURE", "SWITCH_RATIO", "best_by_colour", "clearly_better", "each_by_colour",
            "colour_misfit", "light_from", "noise_floor", "reread", "visible_mask"]
