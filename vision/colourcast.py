@@ -99,7 +99,7 @@ blends with the art; its lit top lies beyond its calibrated paint)."""
 
 
 def toward_paint(observed: np.ndarray, expected: np.ndarray, paint_bgr: np.ndarray, nearest: np.ndarray,
-                 factor: float, known: np.ndarray | None = None) -> np.ndarray:
+                 factor: float, known: np.ndarray | None = None, where: np.ndarray | None = None) -> np.ndarray:
     """Where ``observed`` (float BGR) has moved from the art ``expected`` there (the tile's reference in the frame's
     light, same size) toward the paint of its nearest player colour (``paint_bgr`` (n, 3), ``nearest`` the index per
     pixel): by more than ``factor`` times the frame's noise along that line (its sd, from the median absolute
@@ -110,6 +110,7 @@ def toward_paint(observed: np.ndarray, expected: np.ndarray, paint_bgr: np.ndarr
     on a Südsee sand island, at ``field/hard``: B+G+R 60-78 against a bar of 78, the colour 16-21 against 23) stays
     under it. Along the one line from the art to the paint the noise is a third of the B+G+R sum's, and the figure's
     move stands 6-8 sd clear of it. The darkest colour is the caller's to leave out (every shadow moves toward it).
+    ``where``: the pixels to judge (the others are False; the noise is still the whole image's).
 
     >>> art = np.full((1, 3, 3), (120.0, 190.0, 205.0), np.float32)          # sand
     >>> paint = np.array([[28.0, 196.0, 232.0]], np.float32)                  # yellow
@@ -123,7 +124,11 @@ def toward_paint(observed: np.ndarray, expected: np.ndarray, paint_bgr: np.ndarr
         d = cv2.GaussianBlur(d, (0, 0), 0.8)
     use = d if known is None or not known.any() else d[known]
     sd = max(1.4826 * float(np.median(np.abs(use))), 1.0)
-    e = paint_bgr[nearest] - expected
+    out = np.zeros(d.shape[:-1], bool)
+    if where is None:
+        where = np.ones(out.shape, bool)
+    d, ref = d[where], expected[where].astype(np.float32)
+    e = paint_bgr[nearest[where]] - ref
     ee = np.maximum((e * e).sum(axis=-1), 1.0)
     de = (d * e).sum(axis=-1)
     share = de / ee
@@ -132,9 +137,10 @@ def toward_paint(observed: np.ndarray, expected: np.ndarray, paint_bgr: np.ndarr
     across = np.sqrt((across * across).sum(axis=-1))
     # and not the art dimmed or brightened (a shadow, a figure's dark rim over sea moves it toward a dark paint): what
     # the picture differs from the art scaled to it by its best factor
-    obs = expected + d
-    k = (obs * expected).sum(axis=-1) / np.maximum((expected * expected).sum(axis=-1), 1.0)
-    unscaled = obs - k[..., None] * expected
+    obs = ref + d
+    k = (obs * ref).sum(axis=-1) / np.maximum((ref * ref).sum(axis=-1), 1.0)
+    unscaled = obs - k[..., None] * ref
     unscaled = np.sqrt((unscaled * unscaled).sum(axis=-1))
-    return ((share >= TOWARD_SHARE[0]) & (share <= TOWARD_SHARE[1]) & (along > factor * sd) & (across < along)
-            & (unscaled > factor * sd))
+    out[where] = ((share >= TOWARD_SHARE[0]) & (share <= TOWARD_SHARE[1]) & (along > factor * sd) & (across < along)
+                  & (unscaled > factor * sd))
+    return out

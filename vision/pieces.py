@@ -531,14 +531,16 @@ class FigureFinder:
         if not self.toward_factor:
             return np.zeros(obs.shape[:2], bool)
         darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
-        paint = lab_to_bgr([c.lab for c in self.colours.colours])
+        where = (dist < self.colour_distance) & (idx != darkest)
+        if not where.any():
+            return where
         # only where the art itself lies within the colour distance of that paint (sand under a yellow figure): where
         # it does not, the bars above see the figure whole, and its blurred rim taken in besides grew its picture
         # into a neighbour's and moved its base
         centres = _weighted(np.array([c.lab for c in self.colours.colours], np.float32))
-        art_near = norm3(_weighted(bgr_to_lab(fitted)) - centres[idx]) < self.colour_distance
-        return (toward_paint(obs, fitted, paint, idx, self.toward_factor, known)
-                & art_near & (dist < self.colour_distance) & (idx != darkest))
+        where[where] = norm3(_weighted(bgr_to_lab(fitted[where])) - centres[idx[where]]) < self.colour_distance
+        paint = lab_to_bgr([c.lab for c in self.colours.colours])
+        return toward_paint(obs, fitted, paint, idx, self.toward_factor, known, where)
 
     def _colour_change(self, obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> np.ndarray:
         """Where ``obs`` differs from ``fitted`` (float BGR, one size) in colour (Lab a and b) by more than
