@@ -16,6 +16,10 @@ when asked (``Recognizer.neutral_light``).
 The enrolment stores its paper white (``ReferenceSet.meta["white_bgr"]``); asked to, the recogniser turns
 its references and player colours into neutral light once (:func:`neutral_gains`) and every frame
 likewise (its mat's colour against the enrolment's, then the enrolment's neutral gains).
+
+:func:`toward_paint` judges a picture's colour against the art under it in the frame's light: whether a pixel moved
+from the tile's reference toward a player's paint (the figure finder's strong pixels where a figure's colour lies near
+the art's, a yellow figure on sand).
 """
 from __future__ import annotations
 
