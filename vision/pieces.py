@@ -360,8 +360,8 @@ class FigureFinder:
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
     toward_factor: float = 4.0
     """Pixels of a player colour (not the darkest) that moved from the art toward that colour's paint by more than this
-    many times the noise along that line are as strong as those over the bars above (:func:`vision.colourcast.toward_paint`:
-    a yellow figure on a Südsee sand island); 0: not looked for."""
+    many times the noise along that line are as strong as those over the bars above
+    (:func:`vision.colourcast.toward_paint`: a yellow figure on a Südsee sand island); 0: not looked for."""
 
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
              footprints: list[np.ndarray] | None = None, fit: bool = True,
