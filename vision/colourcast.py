@@ -16,6 +16,10 @@ when asked (``Recognizer.neutral_light``).
 The enrolment stores its paper white (``ReferenceSet.meta["white_bgr"]``); asked to, the recogniser turns
 its references and player colours into neutral light once (:func:`neutral_gains`) and every frame
 likewise (its mat's colour against the enrolment's, then the enrolment's neutral gains).
+
+:func:`toward_paint` judges a picture's colour against the art under it in the frame's light: whether a pixel moved
+from the tile's reference toward a player's paint (the figure finder's strong pixels where a figure's colour lies near
+the art's, a yellow figure on sand).
 """
 from __future__ import annotations
 
@@ -85,3 +89,62 @@ def lab_under_gains(lab: np.ndarray, gains: np.ndarray) -> np.ndarray:
     out[..., 0] *= 255.0 / 100.0
     out[..., 1:] += 128.0
     return out.reshape(-1, 3)
+
+
+def lab_to_bgr(lab) -> np.ndarray:
+    """BGR (float32, shape (n, 3)) of Lab colours in OpenCV's 8-bit scaling (as :attr:`PlayerColour.lab`)."""
+    arr = np.clip(np.rint(np.asarray(lab, np.float32).reshape(-1, 1, 3)), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(arr, cv2.COLOR_Lab2BGR).reshape(-1, 3).astype(np.float32)
+
+
+TOWARD_SHARE = (0.5, 2.0)
+"""A pixel of a figure has moved from the art under it this share of the way to its paint, or more (a figure's rim
+blends with the art; its lit top lies beyond its calibrated paint)."""
+
+
+def toward_paint(observed: np.ndarray, expected: np.ndarray, paint_bgr: np.ndarray, nearest: np.ndarray,
+                 factor: float, known: np.ndarray | None = None, where: np.ndarray | None = None) -> np.ndarray:
+    """Where ``observed`` (float BGR) has moved from the art ``expected`` there (the tile's reference in the frame's
+    light, same size) toward the paint of its nearest player colour (``paint_bgr`` (n, 3), ``nearest`` the index per
+    pixel): by more than ``factor`` times the frame's noise along that line (its sd, from the median absolute
+    difference over ``known``), :data:`TOWARD_SHARE` of the way, and less across the line than along it.
+
+    A fixed bar on the difference (B+G+R, or the colour alone) is set by the noise of every channel at once, and by
+    the whole difference a figure makes against any art; a figure of a colour near the art under it (a yellow figure
+    on a Südsee sand island, at ``field/hard``: B+G+R 60-78 against a bar of 78, the colour 16-21 against 23) stays
+    under it. Along the one line from the art to the paint the noise is a third of the B+G+R sum's, and the figure's
+    move stands 6-8 sd clear of it. The darkest colour is the caller's to leave out (every shadow moves toward it).
+    ``where``: the pixels to judge (the others are False; the noise is still the whole image's).
+
+    >>> art = np.full((1, 3, 3), (120.0, 190.0, 205.0), np.float32)          # sand
+    >>> paint = np.array([[28.0, 196.0, 232.0]], np.float32)                  # yellow
+    >>> obs = art.copy(); obs[0, 1] = 0.4 * art[0, 1] + 0.6 * paint[0]         # a figure's rim: 60 % paint
+    >>> obs[0, 2] += (30.0, -30.0, 0.0)                                         # as large a change, elsewhere
+    >>> toward_paint(obs, art, paint, np.zeros((1, 3), int), 4.0, np.ones((1, 3), bool)).tolist()
+    [[False, True, False]]
+    """
+    d = observed.astype(np.float32) - expected.astype(np.float32)
+    if d.shape[0] > 2 and d.shape[1] > 2:
+        d = cv2.GaussianBlur(d, (0, 0), 0.8)
+    use = d if known is None or not known.any() else d[known]
+    sd = max(1.4826 * float(np.median(np.abs(use))), 1.0)
+    out = np.zeros(d.shape[:-1], bool)
+    if where is None:
+        where = np.ones(out.shape, bool)
+    d, ref = d[where], expected[where].astype(np.float32)
+    e = paint_bgr[nearest[where]] - ref
+    ee = np.maximum((e * e).sum(axis=-1), 1.0)
+    de = (d * e).sum(axis=-1)
+    share = de / ee
+    along = de / np.sqrt(ee)
+    across = d - share[..., None] * e
+    across = np.sqrt((across * across).sum(axis=-1))
+    # and not the art dimmed or brightened (a shadow, a figure's dark rim over sea moves it toward a dark paint): what
+    # the picture differs from the art scaled to it by its best factor
+    obs = ref + d
+    k = (obs * ref).sum(axis=-1) / np.maximum((ref * ref).sum(axis=-1), 1.0)
+    unscaled = obs - k[..., None] * ref
+    unscaled = np.sqrt((unscaled * unscaled).sum(axis=-1))
+    out[where] = ((share >= TOWARD_SHARE[0]) & (share <= TOWARD_SHARE[1]) & (along > factor * sd) & (across < along)
+                  & (unscaled > factor * sd))
+    return out

@@ -697,7 +697,7 @@ class FigureReading:
         loose = replace(fig, residual_threshold=f * fig.residual_threshold, chroma_threshold=f * fig.chroma_threshold,
                         residual_factor=f * fig.residual_factor, chroma_factor=f * fig.chroma_factor,
                         coloured_factor=f * fig.coloured_factor, min_strong_px=max(int(fig.min_strong_px * f), 2),
-                        min_area_mm2=f * fig.min_area_mm2)
+                        min_area_mm2=f * fig.min_area_mm2, toward_factor=f * fig.toward_factor)
         blobs = loose.blob_mask(half, ref, mm * s, (idx, dist), known, fitted.get("small lab"))
         sums = cv2.integral(blobs.astype(np.uint8))
         reach = int(round(self.figure_reach_mm / mm)) + 2 * s

@@ -31,6 +31,7 @@ import numpy as np
 from tablehub.i18n import T, Tc  # what a phone and the console read (tablehub/locale/*/visionfiles.po)
 
 from . import VisionError
+from .colourcast import lab_to_bgr, toward_paint
 
 log = logging.getLogger(__name__)
 
@@ -357,6 +358,10 @@ class FigureFinder:
     pixels (7.2-9 mm) into its tile. 0: no such check."""
     report_unknown: bool = False
     """Report figure-sized blobs of no player's colour as colour "unknown" (else they are ignored)."""
+    toward_factor: float = 4.0
+    """Pixels of a player colour (not the darkest) that moved from the art toward that colour's paint by more than this
+    many times the noise along that line are as strong as those over the bars above
+    (:func:`vision.colourcast.toward_paint`: a yellow figure on a Südsee sand island); 0: not looked for."""
 
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
              footprints: list[np.ndarray] | None = None, fit: bool = True,
@@ -379,11 +384,12 @@ class FigureFinder:
         median = float(np.median(resid if known is None or not known.any() else resid[known]))
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
         cand |= self._colour_change(obs, fitted, known)
+        idx, dist = nearest if nearest is not None else self.colours.nearest(bgr_to_lab(observed))
+        cand |= self._toward_paint(obs, fitted, idx, dist, known)
         if np.count_nonzero(cand) < self.min_strong_px:
             return []           # no blob can hold min_strong_px strong pixels (they are among these): none found
         mean_ratio, grey = shading(obs, fitted)
         shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
-        idx, dist = nearest if nearest is not None else self.colours.nearest(bgr_to_lab(observed))
         coloured = dist < self.colour_distance
         px_area = mm_per_px * mm_per_px
         rows, cols = observed.shape[:2]
@@ -499,12 +505,13 @@ class FigureFinder:
             change = cv2.GaussianBlur(np.sqrt(da * da + db * db), (0, 0), 0.8)
             median = float(np.median(change if known is None or not known.any() else change[known]))
             cand |= change > max(self.chroma_threshold, self.chroma_factor * median)
+        idx, dist = nearest
+        cand |= self._toward_paint(obs, fitted, idx, dist, known)
         out = np.zeros(observed.shape[:2], bool)
         if np.count_nonzero(cand) < self.min_strong_px:
             return out
         mean_ratio, grey = shading(obs, fitted)
         shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)
-        idx, dist = nearest
         coloured = dist < self.colour_distance
         weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
         shadow_ok = coloured if known is None or known.all() else coloured & known
@@ -516,6 +523,24 @@ class FigureFinder:
         big = stats[:, cv2.CC_STAT_AREA] * (mm_per_px * mm_per_px) >= self.min_area_mm2
         big[0] = False
         return big[labels]
+
+    def _toward_paint(self, obs: np.ndarray, fitted: np.ndarray, idx: np.ndarray, dist: np.ndarray,
+                      known: np.ndarray | None) -> np.ndarray:
+        """Where ``obs`` moved from ``fitted`` toward the paint of its nearest player colour (``idx``, ``dist``), not
+        the darkest (:attr:`toward_factor`, :func:`vision.colourcast.toward_paint`)."""
+        if not self.toward_factor:
+            return np.zeros(obs.shape[:2], bool)
+        darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
+        where = (dist < self.colour_distance) & (idx != darkest)
+        if not where.any():
+            return where
+        # only where the art itself lies within the colour distance of that paint (sand under a yellow figure): where
+        # it does not, the bars above see the figure whole, and its blurred rim taken in besides grew its picture
+        # into a neighbour's and moved its base
+        centres = _weighted(np.array([c.lab for c in self.colours.colours], np.float32))
+        where[where] = norm3(_weighted(bgr_to_lab(fitted[where])) - centres[idx[where]]) < self.colour_distance
+        paint = lab_to_bgr([c.lab for c in self.colours.colours])
+        return toward_paint(obs, fitted, paint, idx, self.toward_factor, known, where)
 
     def _colour_change(self, obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> np.ndarray:
         """Where ``obs`` differs from ``fitted`` (float BGR, one size) in colour (Lab a and b) by more than
