@@ -675,9 +675,10 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
         whose new tile stands: where the start tile (cell (0, 0)) or the game's log says which tile lies
         (``said``), the tile pass's rule holds again (:meth:`_prefer`: the said tile unless another fits clearly
         better by block scores); ``tiles`` updated. The colour re-reading compares whole references at whole-pixel
-        shifts, and a reference cut a pixel off at the enrolment misfits more than a glyph weighs: the start tile
-        read at (0, 0) on the table's own lattice, turned to its twin D1 (no blue shell: 16.7 against 21.1, the
-        frame's floor 20.0), left no start tile at (0, 0) (the photo score's Südsee sim/default table 8)."""
+        shifts, and a reference enrolled a degree turned misfits more than a glyph weighs: the start tile read at
+        (0, 0) on the table's own lattice became its twin D1 (its picture less the fish glyph: misfit 16.7 against
+        21.1, the frame's floor 20.0), and the photo score found no start tile at (0, 0) (Südsee sim/default table
+        8)."""
         kept = []
         for c in changed:
             name = said.get(c)
@@ -685,6 +686,7 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
                 margin = self.thresholds.start_keep_margin if c == (0, 0) else self.thresholds.known_margin
                 tiles[c] = self._prefer(fc, tiles[c], tuple(name), margin)
                 if (tiles[c].tile, tiles[c].rotation) == tuple(name):
+                    log.debug("cell %s: %s r%s kept against the colour re-reading", c, *name)
                     continue
             kept.append(c)
         return kept

@@ -2,7 +2,7 @@
 
 The photo score refused its Südsee sim/default table 8 (seed 102408) with "no start tile at cell 0, 0": the start
 search and the fitted grid were right (the table's lattice within 0.1 mm and 0.03 degrees) and the tile pass read the
-start tile at (0, 0), a marked guess against its twins D1 and D2 (the same drawn picture but for a shell or two).
+start tile at (0, 0), a marked guess against its twins D1 and D2 (its drawn picture less a glyph or two).
 A figure's picture lay on the cell, so the tiles read unsure under a figure were read again by their colours
 (``FigureReading._reread_covered``): that compares whole references at whole-pixel shifts, and this enrolment cut
 the start tile's reference 1.25 degrees turned against its twins' (the enrolment leaves each reference's small turn
