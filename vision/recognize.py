@@ -469,10 +469,11 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
             mat_canvas = mat_bgr * self._gains(mat_bgr)
             for fc, group, spots, halved in looked:
                 here = self._figure_pass(fc, group, spots, tiles, nadir, halved, mat_canvas, grid)
-                # a marked guess under a figure: read again by its colours with the figure left out, and the
-                # figures around it looked for again on what it now holds
-                changed = self._said_again(fc, self._reread_covered(fc, group, tiles,
-                                                                    [f for fs in here.values() for f in fs]), tiles, said)
+                # a marked guess under a figure: read again by its colours with the figure left out (the start
+                # tile and the logged tiles kept as the tile pass keeps them), and the figures around it looked for
+                # again on what it now holds
+                changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
+                changed = self._said_again(fc, changed, tiles, said)
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
                     here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas, grid, changed))
