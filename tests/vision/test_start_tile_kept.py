@@ -50,27 +50,57 @@ def _board_with_a_figure_on_the_start_tile(g: Enrolled, seed: int):
     return g.render(scene, seed + 1)[0]
 
 
-@pytest.mark.parametrize("seed", [6, 7])
-def test_the_start_tile_read_at_0_0_stays_when_its_colours_are_read_again_under_a_figure(
-        enrolled_as_the_photo_bench, monkeypatch, seed):
+def _colour_rereadings(monkeypatch, twin_at_0_0: str | None = None) -> list[str]:
+    """What the colour re-reading put at (0, 0), each time it changed the cell; with ``twin_at_0_0``, the re-reading
+    is made to put that twin there whenever the cell holds the start tile (as the bench's enrolment made it do)."""
+    from dataclasses import replace
+
     from vision.figurereading import FigureReading
 
-    cv2.setNumThreads(1)
-    g = enrolled_as_the_photo_bench
-    start = g.setup.catalog.start
-    frame = _board_with_a_figure_on_the_start_tile(g, seed)
     by_colour: list[str] = []
     reread = FigureReading._reread_covered
 
     def recorded(self, fc, group, tiles, found):
         changed = reread(self, fc, group, tiles, found)
+        t = tiles.get((0, 0))
+        if twin_at_0_0 is not None and (0, 0) in group and t is not None and t.tile == self.catalog.start:
+            tiles[(0, 0)] = replace(t, tile=twin_at_0_0, confidence=min(t.confidence, 0.49))
+            changed = [*changed, (0, 0)]
         if (0, 0) in changed:
             by_colour.append(tiles[(0, 0)].tile)
         return changed
 
     monkeypatch.setattr(FigureReading, "_reread_covered", recorded)
-    obs = g.recognizer().observe(frame)
-    twins = {t for t, _ in g.recognizer()._start_and_twins()} - {start}
-    assert by_colour and by_colour[0] in twins, f"the colours did not name a twin at (0, 0): {by_colour}"
+    return by_colour
+
+
+@pytest.mark.parametrize("seed", [6])
+def test_the_start_tile_read_at_0_0_stays_when_its_colours_are_read_again_under_a_figure(
+        enrolled_as_the_photo_bench, monkeypatch, seed):
+    """The table as it was: this enrolment's references, a figure on the start tile, the colours naming a twin."""
+    cv2.setNumThreads(1)
+    g = enrolled_as_the_photo_bench
+    start = g.setup.catalog.start
+    frame = _board_with_a_figure_on_the_start_tile(g, seed)
+    by_colour = _colour_rereadings(monkeypatch)
+    rec = g.recognizer()
+    obs = rec.observe(frame)
+    twins = {t for t, _ in rec._start_and_twins()} - {start}
+    if not (by_colour and by_colour[0] in twins):
+        # the references come out of the enrolment a little otherwise on another OpenCV (the warps' fixed point)
+        pytest.skip(f"the colours named no twin at (0, 0) with this stack's enrolment ({by_colour}): the board does "
+                    "not show the cause here (the next test shows the rule on every stack)")
     assert obs.tiles[(0, 0)].tile == start, obs.tiles[(0, 0)]
     assert obs.tiles[(0, 0)].rotation == 0
+
+
+def test_the_start_tile_read_at_0_0_stays_when_the_colour_rereading_named_a_twin(suedsee, monkeypatch):
+    """The rule on every stack and enrolment: the colour re-reading made to name the start tile's twin D1 at (0, 0)
+    (as this enrolment's turned reference made it), the reading keeps the start tile there."""
+    cv2.setNumThreads(1)
+    start = suedsee.setup.catalog.start
+    frame = _board_with_a_figure_on_the_start_tile(suedsee, 7)
+    by_colour = _colour_rereadings(monkeypatch, "D1")
+    obs = suedsee.recognizer().observe(frame)
+    assert by_colour and set(by_colour) == {"D1"}, by_colour
+    assert (obs.tiles[(0, 0)].tile, obs.tiles[(0, 0)].rotation) == (start, 0), obs.tiles[(0, 0)]
