@@ -469,9 +469,11 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
             mat_canvas = mat_bgr * self._gains(mat_bgr)
             for fc, group, spots, halved in looked:
                 here = self._figure_pass(fc, group, spots, tiles, nadir, halved, mat_canvas, grid)
-                # a marked guess under a figure: read again by its colours with the figure left out, and the
-                # figures around it looked for again on what it now holds
+                # a marked guess under a figure: read again by its colours with the figure left out (the start
+                # tile and the logged tiles kept as the tile pass keeps them), and the figures around it looked for
+                # again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
+                changed = self._said_again(fc, changed, tiles, said)
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
                     here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas, grid, changed))
@@ -667,6 +669,28 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
         rest = tuple(c for c in guess.runners_up if (c.tile, c.rotation) not in twins)
         return replace(guess, confidence=min(guess.confidence, 0.4), hidden_twins=twins,
                        runners_up=tuple(Candidate(t, r, guess.score) for t, r in twins) + rest)
+
+    def _said_again(self, fc: FeatureCanvas, changed: list[Cell], tiles: dict[Cell, TileGuess],
+                    said: Mapping[Cell, Sequence[Any]]) -> list[Cell]:
+        """Of the ``changed`` cells (read again by their colours under a figure, :meth:`_reread_covered`), those
+        whose new tile stands: where the start tile (cell (0, 0)) or the game's log says which tile lies
+        (``said``), the tile pass's rule holds again (:meth:`_prefer`: the said tile unless another fits clearly
+        better by block scores); ``tiles`` updated. The colour re-reading compares whole references at whole-pixel
+        shifts, and a reference enrolled a degree turned misfits more than a glyph weighs: the start tile read at
+        (0, 0) on the table's own lattice became its twin D1 (its picture less the fish glyph: misfit 16.7 against
+        21.1, the frame's floor 20.0), and the photo score found no start tile at (0, 0) (Südsee sim/default table
+        8)."""
+        kept = []
+        for c in changed:
+            name = said.get(c)
+            if name is not None and (tiles[c].tile, tiles[c].rotation) != tuple(name):
+                margin = self.thresholds.start_keep_margin if c == (0, 0) else self.thresholds.known_margin
+                tiles[c] = self._prefer(fc, tiles[c], tuple(name), margin)
+                if (tiles[c].tile, tiles[c].rotation) == tuple(name):
+                    log.debug("cell %s: %s r%s kept against the colour re-reading", c, *name)
+                    continue
+            kept.append(c)
+        return kept
 
     def _prefer(self, fc: FeatureCanvas, guess: TileGuess, other: tuple[str, int], margin: float) -> TileGuess:
         """``other`` (tile id, rotation) in the cell of ``guess`` unless ``guess`` is clearly better seen there,
