@@ -96,6 +96,7 @@ STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a si
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 JOIN_BY_LAND = True       # a piece's join: whether its land runs are one region inside it (_land_joined), not its middle
 JOIN_INSET_MM = 1.0       # ... looked at this far inside the piece as cut (its cut edge, the cloth, the next piece out)
+JOIN_OPEN_PX = 2          # ... the land's threads this thin (px) opened away
 JOIN_REACH_MM = 1.5       # ... each run's land taken round its slots' points, this far (mm)
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
@@ -1146,9 +1147,9 @@ class SundaReader:
             p["join"] = "land" if land_runs >= 2 and joined else "water"
 
     def _land_joined(self, p: dict[str, Any], lat: LatticePose) -> bool | None:
-        """Whether a piece's runs of land (its ring, two or more) are one region inside it: its land (and what hides
-        land: a pawn's or marker's paint) connected within the piece as cut, inset by ``JOIN_INSET_MM``, from the land
-        round each run's slots. ``None`` where fewer than two runs show land there, or the piece is not all in the
+        """Whether a piece's runs of land (its ring, two or more) are one region inside it: what is not water connected
+        within the piece as cut, inset by ``JOIN_INSET_MM``, from the land round each run's slots (water is what
+        parts two runs). ``None`` where fewer than two runs show land there, or the piece is not all in the
         window classified.
 
         A join is the print's land running through the piece, wherever: the provisional set's outlines close each run
@@ -1173,7 +1174,11 @@ class SundaReader:
         crop = label[y0:y1, x0:x1]
         inside = np.zeros(crop.shape, np.uint8)
         cv2.fillPoly(inside, [np.round((self._px(inner) - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
-        land = (((crop == 1) | (crop >= 3)) & (inside > 0)).astype(np.uint8)
+        # all but water: land, a pawn's or marker's paint over it, and the cloth's class (a coast blurred between land
+        # and water reads as neither, and at `hard` a neck of land 4 mm wide (s048) showed a thread of land between
+        # two such bands); single-pixel threads (the JPEG's speckle in the water) opened away
+        land = cv2.morphologyEx(((crop != 2) & (inside > 0)).astype(np.uint8), cv2.MORPH_OPEN,
+                                np.ones((JOIN_OPEN_PX, JOIN_OPEN_PX), np.uint8))
         n, comp = cv2.connectedComponents(land, connectivity=8)
         if n < 2:
             return None

@@ -86,7 +86,18 @@ def test_runs_apart_are_no_join(reader, pid):
 
 
 def test_a_pawns_paint_over_a_neck_of_land_does_not_cut_it(reader):
-    """A pawn's paint over the land that joins two runs (a marker blurred to 8 mm, a leaning stack's top) hides it: it
-    counts as the land it hides (markers and pawns stand on land); counted as neither, the neck is cut."""
+    """A pawn's paint over the land that joins two runs (a marker blurred to 8 mm, a leaning stack's top) hides it and
+    the piece's middle: only water parts two runs (the middle's samples, hidden, read no join)."""
     piece = _print("s048")
     assert _read(reader, _label(reader, piece, hide_mm=8.0))["join"] == "land"
+
+
+def test_a_neck_of_land_between_blurred_coasts_is_a_join(reader):
+    """At `hard` a coast blurs into a band of the cloth's class (neither land nor water) up to 2 mm each side: s048's
+    neck of land, 4 mm wide, shows a thread of land between two such bands, cut in places. Water alone parts runs."""
+    piece = _print("s048")
+    label = _label(reader, piece)
+    land = (label == 1).astype(np.uint8)
+    band = (cv2.dilate(land, np.ones((9, 9), np.uint8)) > 0) & (cv2.erode(land, np.ones((9, 9), np.uint8)) == 0)
+    label[band & (label > 0)] = 0
+    assert _read(reader, label)["join"] == "land"
