@@ -94,6 +94,10 @@ PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the
 PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is its lattice rhombus inset by half of it
 STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
+JOIN_BY_LAND = True       # a piece's join: whether its land runs are one region inside it (_land_joined), not its middle
+JOIN_INSET_MM = 1.0       # ... looked at this far inside the piece as cut (its cut edge, the cloth, the next piece out)
+JOIN_OPEN_PX = 2          # ... the land's threads this thin (px) opened away
+JOIN_REACH_MM = 1.5       # ... each run's land taken round its slots' points, this far (mm)
 L_WEIGHT = 0.35          # lightness against chroma in the colour distance (light varies more than hue)
 
 
@@ -985,6 +989,7 @@ class SundaReader:
         deep_n = deep_n.tolist()
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
+        self._join_label = label          # where _land_joined looks (this window's classes)
         for i, p in enumerate(pieces):
             p["votes"] = np.stack([lv[i].ravel(), wv[i].ravel()], 1)    # (12, 2)
             p["blank"] = bv[i].ravel()
@@ -1136,7 +1141,72 @@ class SundaReader:
             p["_ring"] = ring
             p["sides"] = " ".join(ring[3 * k:3 * k + 3] for k in range(4))
             land_runs = sum(1 for i in range(12) if ring[i] == "L" and ring[i - 1] == "W")
-            p["join"] = "land" if land_runs >= 2 and p["mid"] == "L" else "water"
+            joined = self._land_joined(p, lat) if land_runs >= 2 and JOIN_BY_LAND else None
+            if joined is None:     # not seen (runs hidden, the piece beyond the window): its middle
+                joined = p["mid"] == "L"
+            p["join"] = "land" if land_runs >= 2 and joined else "water"
+
+    def _land_joined(self, p: dict[str, Any], lat: LatticePose) -> bool | None:
+        """Whether a piece's runs of land (its ring, two or more) are one region inside it: what is not water connected
+        within the piece as cut, inset by ``JOIN_INSET_MM``, from the land round each run's slots (water is what
+        parts two runs). ``None`` where fewer than two runs show land there, or the piece is not all in the
+        window classified.
+
+        A join is the print's land running through the piece, wherever: the provisional set's outlines close each run
+        through the inside, so a piece whose runs stay apart may still hold land at its middle (s075: 1 mm inside one
+        run's land) and one whose runs join may hold water near it; the middle alone read 'land' there (the photo
+        bench's `default` tables 0, 5 and 7)."""
+        label = getattr(self, "_join_label", None)
+        if label is None:
+            return None
+        ring = p["ring"]
+        C = lat.to_mm(np.array(corners_of(p["q"], p["r"], p["turn"]), np.float64))
+        mid = C.mean(axis=0)
+        height = lat.side_mm * math.sqrt(3) / 2
+        cut = mid + (C - mid) * (1.0 - PIECE_GAP_MM / height)
+        inner = mid + (C - mid) * (1.0 - (PIECE_GAP_MM + 2 * JOIN_INSET_MM) / height)
+        px = self._px(cut)
+        x0, y0 = np.floor(px.min(axis=0)).astype(int) - 1
+        x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 2
+        h, w = label.shape[:2]
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            return None
+        crop = label[y0:y1, x0:x1]
+        inside = np.zeros(crop.shape, np.uint8)
+        cv2.fillPoly(inside, [np.round((self._px(inner) - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+        # all but water: land, a pawn's or marker's paint over it, and the cloth's class (a coast blurred between land
+        # and water reads as neither, and at `hard` a neck of land 4 mm wide (s048) showed a thread of land between
+        # two such bands); single-pixel threads (the JPEG's speckle in the water) opened away
+        land = cv2.morphologyEx(((crop != 2) & (inside > 0)).astype(np.uint8), cv2.MORPH_OPEN,
+                                np.ones((JOIN_OPEN_PX, JOIN_OPEN_PX), np.uint8))
+        n, comp = cv2.connectedComponents(land, connectivity=8)
+        if n < 2:
+            return None
+        # each slot's point, JOIN_REACH_MM inside the inner outline (the land of its run reaches at least there)
+        k = np.arange(12)
+        a, b = inner[k // 3], inner[(k // 3 + 1) % 4]
+        spot = a + ((k % 3) + 0.5)[:, None] / 3 * (b - a)
+        spot = spot + (mid - spot) / np.linalg.norm(mid - spot, axis=1, keepdims=True) * JOIN_REACH_MM
+        r = JOIN_REACH_MM * self.s
+        yy, xx = np.mgrid[-int(r):int(r) + 1, -int(r):int(r) + 1]
+        disc = np.column_stack([xx[xx ** 2 + yy ** 2 <= r * r], yy[xx ** 2 + yy ** 2 <= r * r]])
+        pts = np.round(self._px(spot) - [x0, y0]).astype(int)[:, None, :] + disc[None]     # (12, m, 2)
+        pts[..., 0] = np.clip(pts[..., 0], 0, comp.shape[1] - 1)
+        pts[..., 1] = np.clip(pts[..., 1], 0, comp.shape[0] - 1)
+        ids = comp[pts[..., 1], pts[..., 0]]                                                  # (12, m)
+        seen = []
+        for start in range(12):
+            if ring[start] != "L" or ring[start - 1] == "L":
+                continue
+            run, j = set(), start
+            while ring[j % 12] == "L" and j < start + 12:
+                run.update(ids[j % 12][ids[j % 12] > 0].tolist())
+                j += 1
+            if run:
+                seen.append(run)
+        if len(seen) < 2:
+            return None
+        return bool(set.intersection(*seen))
 
     # ---------------------------------------------------------------- pawns
     def _unchanged_stacks(self, previous: SundaReading, changed: np.ndarray, win: tuple[int, int, int, int]):
