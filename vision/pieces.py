@@ -434,8 +434,8 @@ class FigureFinder:
                     # voters, when the voters of two colours lie as far apart as two figures' feet (a figure's rim
                     # on the tile or its shaded side lies within it); the darkest colour (a figure's shaded side)
                     # only in a blob larger than one figure's picture
-                    many = [k for k in range(len(counts)) if (k != darkest or area > self.one_figure_mm2)
-                            and counts[k] >= 2 * self.min_core_px and counts[k] >= self.split_share * vote.sum()]
+                    many = [k for k in range(len(counts)) if self._own_figure(k, counts, darkest, area, px_area)
+                            and counts[k] >= self.split_share * vote.sum()]
                     where = [np.argwhere(vote & (idx == k)).mean(axis=0) for k in many]
                     apart = max((float(np.linalg.norm(a - b)) for j, a in enumerate(where) for b in where[j + 1:]),
                                 default=0.0) * mm_per_px
@@ -477,6 +477,21 @@ class FigureFinder:
                 judge(labels == i, True)
         return out
 
+
+    def _own_figure(self, k: int, counts: np.ndarray, darkest: int, area: float, px_area: float) -> bool:
+        """Whether colour ``k``'s votes (``counts``, the core's pixels per colour) in a blob of ``area`` mm2 are enough
+        to be a figure of its own beside another (see :attr:`split_share`): as much of its paint in the core as any
+        figure needs (:attr:`min_coloured_mm2`; a count of pixels, twice :attr:`min_core_px`, was 42 mm2 at the
+        figures' 1.9 mm a pixel, a third of a figure's top: a green figure beside a yellow one, half its picture at
+        the blob's rim, had 28 mm2 of core and was lost, Neues Land bench field/default seed 3 board 11). The darkest
+        colour, which a figure's shaded side reads as, only in a blob larger than one figure's picture or where it
+        outnumbers every other colour: a shaded side is never more of a figure than its lit colour (a figure whose
+        is was lost anyway, its colour short of :attr:`min_colour_share`); a black figure touching a green one, their
+        bases 6 mm apart, was one blob of 225 mm2 with 14 black and 11 green votes, and both were lost (sim/default
+        seed 2 board 2)."""
+        if counts[k] < self.min_core_px or counts[k] * px_area < self.min_coloured_mm2:
+            return False
+        return k != darkest or area > self.one_figure_mm2 or counts[k] >= counts.max()
 
     def blob_mask(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
                   nearest: tuple[np.ndarray, np.ndarray], known: np.ndarray | None = None,
