@@ -433,10 +433,14 @@ class FigureFinder:
                     # colour with a good part of the votes is a figure of its own, its pixels those nearest its
                     # voters, when the voters of two colours lie as far apart as two figures' feet (a figure's rim
                     # on the tile or its shaded side lies within it); the darkest colour (a figure's shaded side)
-                    # only in a blob larger than one figure's picture
-                    many = [k for k in range(len(counts)) if self._own_figure(k, counts, darkest, area, px_area)
+                    # only where it cannot be one (:meth:`_own_figure`)
+                    many = [k for k in range(len(counts)) if counts[k] >= self.min_core_px
+                            and counts[k] * px_area >= self.min_coloured_mm2
                             and counts[k] >= self.split_share * vote.sum()]
                     where = [np.argwhere(vote & (idx == k)).mean(axis=0) for k in many]
+                    if darkest in many and not self._own_figure(darkest, counts, area, many, where, mm_per_px):
+                        where.pop(many.index(darkest))
+                        many.remove(darkest)
                     apart = max((float(np.linalg.norm(a - b)) for j, a in enumerate(where) for b in where[j + 1:]),
                                 default=0.0) * mm_per_px
                     if len(many) >= 2 and (apart >= self.split_apart_mm or area > self.one_figure_mm2):
@@ -478,20 +482,27 @@ class FigureFinder:
         return out
 
 
-    def _own_figure(self, k: int, counts: np.ndarray, darkest: int, area: float, px_area: float) -> bool:
-        """Whether colour ``k``'s votes (``counts``, the core's pixels per colour) in a blob of ``area`` mm2 are enough
-        to be a figure of its own beside another (see :attr:`split_share`): as much of its paint in the core as any
-        figure needs (:attr:`min_coloured_mm2`; a count of pixels, twice :attr:`min_core_px`, was 42 mm2 at the
-        figures' 1.9 mm a pixel, a third of a figure's top: a green figure beside a yellow one, half its picture at
-        the blob's rim, had 28 mm2 of core and was lost, Neues Land bench field/default seed 3 board 11). The darkest
-        colour, which a figure's shaded side reads as, only in a blob larger than one figure's picture or where it
-        outnumbers every other colour: a shaded side is never more of a figure than its lit colour (a figure whose
-        is was lost anyway, its colour short of :attr:`min_colour_share`); a black figure touching a green one, their
-        bases 6 mm apart, was one blob of 225 mm2 with 14 black and 11 green votes, and both were lost (sim/default
-        seed 2 board 2)."""
-        if counts[k] < self.min_core_px or counts[k] * px_area < self.min_coloured_mm2:
-            return False
-        return k != darkest or area > self.one_figure_mm2 or counts[k] >= counts.max()
+    def _own_figure(self, darkest: int, counts: np.ndarray, area: float, many: list[int], where: list[np.ndarray],
+                    mm_per_px: float) -> bool:
+        """Whether the darkest colour's votes in a blob of ``area`` mm2 (``counts``: the core's pixels per colour;
+        ``many``: the colours with enough of them, ``where`` their voters' middles, pixels) are a figure of its own
+        beside another, not a figure's shaded side (which reads as the darkest colour): in a blob larger than one
+        figure's picture (:attr:`one_figure_mm2`); where it outnumbers every other colour (a shaded side, the lower body
+        the lean shows, is never more of its figure than the lit colour: a figure whose is was lost anyway, its colour
+        short of :attr:`min_colour_share`); or where its voters lie as far from every other colour's as two figures'
+        pictures' middles (:attr:`two_apart_mm`; a shaded side lies within its figure's picture, whose halves lie about
+        12 mm apart). A black figure touching a green one, their bases 6 mm apart, was one blob of 225 mm2 with 14 black
+        and 11 green votes, and both were lost (Neues Land bench sim/default seed 2 board 2); a black one touching a
+        yellow one, 278 mm2, 9 black votes 14.6 mm from 15 yellow ones, was read as one yellow figure (field/default
+        seed 4 board 7). (Any colour's voters also need what any figure needs of its colour, :attr:`min_coloured_mm2`:
+        twice :attr:`min_core_px` pixels was 42 mm2 at the figures' 1.9 mm a pixel, a third of a figure's top, and a
+        green figure beside a yellow one, half its picture at the blob's rim, with 28 mm2 of core was lost: field/default
+        seed 3 board 11.)"""
+        if area > self.one_figure_mm2 or counts[darkest] >= counts.max():
+            return True
+        mine = where[many.index(darkest)]
+        others = [w for k, w in zip(many, where) if k != darkest]
+        return bool(others) and min(float(np.linalg.norm(mine - w)) for w in others) * mm_per_px >= self.two_apart_mm
 
     def blob_mask(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
                   nearest: tuple[np.ndarray, np.ndarray], known: np.ndarray | None = None,
