@@ -490,7 +490,8 @@ class FigureFinder:
         figure's picture (:attr:`one_figure_mm2`); where it outnumbers every other colour (a shaded side, the lower body
         the lean shows, is never more of its figure than the lit colour: a figure whose shaded side outnumbered it was
         lost anyway, its colour short of :attr:`min_colour_share`); or where its voters lie as far from every other
-        colour's as two figures' pictures' middles (:attr:`two_apart_mm`; a shaded side lies within its figure's picture, whose halves lie about
+        colour's as two figures' pictures' middles (:attr:`two_apart_mm`; a shaded side lies within its figure's
+        picture, whose halves lie about
         12 mm apart). A black figure touching a green one, their bases 6 mm apart, was one blob of 225 mm2 with 14 black
         and 11 green votes, and both were lost (Neues Land bench sim/default seed 2 board 2); a black one touching a
         yellow one, 278 mm2, 9 black votes 14.6 mm from 15 yellow ones, was read as one yellow figure (field/default
