@@ -439,10 +439,14 @@ class FigureFinder:
                     # colour with a good part of the votes is a figure of its own, its pixels those nearest its
                     # voters, when the voters of two colours lie as far apart as two figures' feet (a figure's rim
                     # on the tile or its shaded side lies within it); the darkest colour (a figure's shaded side)
-                    # only in a blob larger than one figure's picture
-                    many = [k for k in range(len(counts)) if (k != darkest or area > self.one_figure_mm2)
-                            and counts[k] >= 2 * self.min_core_px and counts[k] >= self.split_share * vote.sum()]
+                    # only where it cannot be one (:meth:`_own_figure`)
+                    many = [k for k in range(len(counts)) if counts[k] >= self.min_core_px
+                            and counts[k] * px_area >= self.min_coloured_mm2
+                            and counts[k] >= self.split_share * vote.sum()]
                     where = [np.argwhere(vote & (idx == k)).mean(axis=0) for k in many]
+                    if darkest in many and not self._own_figure(darkest, counts, area, many, where, mm_per_px):
+                        where.pop(many.index(darkest))
+                        many.remove(darkest)
                     apart = max((float(np.linalg.norm(a - b)) for j, a in enumerate(where) for b in where[j + 1:]),
                                 default=0.0) * mm_per_px
                     if len(many) >= 2 and (apart >= self.split_apart_mm or area > self.one_figure_mm2):
@@ -483,6 +487,29 @@ class FigureFinder:
                 judge(labels == i, True)
         return out
 
+
+    def _own_figure(self, darkest: int, counts: np.ndarray, area: float, many: list[int], where: list[np.ndarray],
+                    mm_per_px: float) -> bool:
+        """Whether the darkest colour's votes in a blob of ``area`` mm2 (``counts``: the core's pixels per colour;
+        ``many``: the colours with enough of them, ``where`` their voters' middles, pixels) are a figure of its own
+        beside another, not a figure's shaded side (which reads as the darkest colour): in a blob larger than one
+        figure's picture (:attr:`one_figure_mm2`); where it outnumbers every other colour (a shaded side, the lower body
+        the lean shows, is never more of its figure than the lit colour: a figure whose shaded side outnumbered it was
+        lost anyway, its colour short of :attr:`min_colour_share`); or where its voters lie as far from every other
+        colour's as two figures' pictures' middles (:attr:`two_apart_mm`; a shaded side lies within its figure's
+        picture, whose halves lie about
+        12 mm apart). A black figure touching a green one, their bases 6 mm apart, was one blob of 225 mm2 with 14 black
+        and 11 green votes, and both were lost (Neues Land bench sim/default seed 2 board 2); a black one touching a
+        yellow one, 278 mm2, 9 black votes 14.6 mm from 15 yellow ones, was read as one yellow figure (field/default
+        seed 4 board 7). (Any colour's voters also need what any figure needs of its colour, :attr:`min_coloured_mm2`:
+        twice :attr:`min_core_px` pixels was 42 mm2 at the figures' 1.9 mm a pixel, a third of a figure's top, and a
+        green figure beside a yellow one, half its picture at the blob's rim, with 28 mm2 of core was lost: field/default
+        seed 3 board 11.)"""
+        if area > self.one_figure_mm2 or counts[darkest] >= counts.max():
+            return True
+        mine = where[many.index(darkest)]
+        others = [w for k, w in zip(many, where) if k != darkest]
+        return bool(others) and min(float(np.linalg.norm(mine - w)) for w in others) * mm_per_px >= self.two_apart_mm
 
     def blob_mask(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
                   nearest: tuple[np.ndarray, np.ndarray], known: np.ndarray | None = None,
