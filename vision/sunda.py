@@ -236,6 +236,29 @@ def _mat_margin_mask(rect: Rectifier) -> np.ndarray:
     return mask > 0
 
 
+#: two groups of the pixels round a pawn (:func:`_unlike`) closer than this (Lab) are one: the pawn and its shadow on a
+#: light cloth lie 30 and more apart, a black pawn and the dark grey cloth's shade under 15
+UNLIKE_APART = 15.0
+
+
+def _unlike(pixels: np.ndarray, cloth_lab: np.ndarray, rounds: int = 8) -> np.ndarray:
+    """Of the pixels round a pawn least like the cloth (Lab), those of the pawn: two groups (k-means), the one farther
+    from the cloth. The quarter least like the cloth within 14 mm holds the pawn's top (a disc 10 mm across: an
+    eighth) and its shadow on the cloth; a dark pawn's shadow is lighter than its top, so the brightest half of both
+    was the shadow (a black and a purple pawn enrolled as the same grey at `clean`)."""
+    d = np.linalg.norm(pixels - cloth_lab, axis=1)
+    centres = np.stack([pixels[int(np.argmax(d))], pixels[int(np.argmin(d))]]).astype(np.float64)
+    for _ in range(rounds):
+        near0 = np.linalg.norm(pixels - centres[0], axis=1) <= np.linalg.norm(pixels - centres[1], axis=1)
+        if near0.all() or not near0.any():
+            return pixels
+        centres = np.stack([pixels[near0].mean(axis=0), pixels[~near0].mean(axis=0)])
+    if np.linalg.norm(centres[0] - centres[1]) < UNLIKE_APART:
+        return pixels         # one group (a dark pawn on a dark cloth: its shadow hardly shows)
+    pawn = near0 if np.linalg.norm(centres[0] - cloth_lab) >= np.linalg.norm(centres[1] - cloth_lab) else ~near0
+    return pixels[pawn] if pawn.sum() >= 10 else pixels
+
+
 def enrol(frame: np.ndarray, mat: Mat, colours: Sequence[str], side_mm: float = 30.0,
           lens: LensCalibration | None = None) -> SundaColours:
     """Learn land, water and the pawn colours from a photo of :func:`enrolment_layout`."""
@@ -267,6 +290,7 @@ def enrol(frame: np.ndarray, mat: Mat, colours: Sequence[str], side_mm: float = 
         far = lab[near][d > np.percentile(d, 75)]
         if len(far) < 10:
             raise VisionError(T("enrolment: no {colour} pawn seen at its place ({q},{r})", colour=name, q=td["q"], r=td["r"]))
+        far = _unlike(far, _lab(cloth[None])[0])
         top = far[far[:, 0] >= np.median(far[:, 0])]
         pawns[name] = np.median(top, axis=0)
     return SundaColours(land.astype(np.float32), water.astype(np.float32), cloth.astype(np.float32), pawns)
@@ -1283,7 +1307,8 @@ class SundaReader:
             alo, ahi = np.percentile(across, [0.5, 99.5])
             width = ahi - alo + 1 / self.s
             length = hi - lo + 1 / self.s
-            if not (0.7 * PAWN_MM <= width <= 1.4 * PAWN_MM and length <= PAWN_MM * 1.3 + 0.06 * dist
+            if not (stacks.min_width_mm(len(xs) / self.s ** 2) <= width <= 1.4 * PAWN_MM
+                    and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
                 if whole and (width > 1.4 * PAWN_MM or length > PAWN_MM * 1.3 + 0.06 * dist):
                     todo += parts(bx, by, sub)

@@ -14,7 +14,7 @@ set's). What is read:
    disc 10 mm across or longer; it lies on land (at least 35 % of a ring 2-4 mm round it), its median colour
    nearer the marker's than 0.7 of its distance to any ground class; a blob touching a pawn's or another
    marker's colour (5 mm thick or more) or more of its own is part of a pawn (its side), not a marker: a
-   marker laid against a stack is not seen (the phone enters it).
+   marker laid against a stack is left to the disc pass (:meth:`MarkerFinder._discs`), else the phone enters it.
 3. **Where**: the marker's node is that of the nearest tribe within 0.8 of a side (a marker follows a pawn or a
    water right onto its island; a position holds markers only by a tribe or water right): a blob by no tribe is
    not taken. The adapter (``tablehub.games.sunda.camera``) finds its island through the engine.
@@ -66,6 +66,9 @@ DISC_CONTRAST = 5.5
 #: at most 1 - DISC_RING_CALM of the ring may be something ...
 DISC_HOT = 15.0
 DISC_RING_CALM = 0.7
+#: ... or, round a disc that differs much, half its core's difference: a disc's edge is where its blurred difference
+#: falls to half (a red marker on the green land at `hard`, 52 in its core, is still 15-24 at 4 mm from its middle)
+DISC_HOT_SHARE = 0.5
 #: ... and at most this share of it the sea or the cloth (a marker lies on an island) ...
 DISC_RING_SEA = 0.25
 #: ... and the ring differs from the ground at most this share of what the core does: a disc has an edge (the soft
@@ -89,6 +92,12 @@ DISC_MARGIN = 2.0
 #: (``paint_line``; fitted on the bench's photos: 0.0-0.67 at `hard`, JPEG quality 65; 0.0-0.13 at `default`)
 CHROMA_SHIFT = 0.75
 CHROMA_STEPS = 7
+#: ... and each photo has its own blur and JPEG (the enrolment is another evening's): where the enrolment photo mixed
+#: the marker's chroma with the cloth's more than the table's photo mixes it with the ground, the paint shows more
+#: saturated than enrolled, away from the cloth's chroma, by up to this share of what separates it from the cloth (a
+#: blue marker at `hard`, enrolled on a warm cloth, showed b -34 where it was enrolled -23: a share of some 0.3)
+ENROL_UNDO = 0.5
+ENROL_STEPS = 3
 #: BGR (0-255) -> Y, Cb, Cr as the JPEG codes them
 _YCC = np.array([[0.114, 0.587, 0.299], [0.5, -0.3313, -0.1687], [-0.0813, -0.4187, 0.5]])
 _CHROMA = np.linalg.inv(_YCC) @ np.diag([0.0, 1.0, 1.0]) @ _YCC
@@ -129,13 +138,18 @@ def _shade(lab: np.ndarray, f: float) -> np.ndarray:
 
 
 def paint_line(paint_bgr: np.ndarray, ground_bgr: np.ndarray, enrolled_on: np.ndarray) -> np.ndarray:
-    """The colours (BGR, ``CHROMA_STEPS`` of them) a paint enrolled lying on ``enrolled_on`` (the cloth, for a marker;
-    itself, for a colour learnt on a wide patch) may show as a small patch lying on ``ground_bgr``: its chroma moved up
-    to :data:`CHROMA_SHIFT` of the way the ground's chroma differs from what it was enrolled on, its lightness kept
-    (the JPEG's chroma blur)."""
-    shift = _CHROMA @ (np.asarray(ground_bgr, np.float64) - np.asarray(enrolled_on, np.float64))
+    """The colours (BGR, ``ENROL_STEPS`` x ``CHROMA_STEPS`` of them) a paint enrolled lying on ``enrolled_on`` (the
+    cloth, for a marker; itself, for a colour learnt on a wide patch) may show as a small patch lying on ``ground_bgr``:
+    its chroma moved up to :data:`CHROMA_SHIFT` of the way the ground's chroma differs from what it was enrolled on,
+    and up to :data:`ENROL_UNDO` of its own away from what it was enrolled on, its lightness kept (the JPEG's chroma
+    blur, in each photo its own)."""
+    paint, on = np.asarray(paint_bgr, np.float64), np.asarray(enrolled_on, np.float64)
+    shift = _CHROMA @ (np.asarray(ground_bgr, np.float64) - on)
+    undo = _CHROMA @ (paint - on)      # 0 for a colour learnt on a wide patch of itself
     steps = np.linspace(0.0, CHROMA_SHIFT, CHROMA_STEPS)
-    return np.asarray(paint_bgr, np.float64)[None] + steps[:, None] * shift[None]
+    back = np.linspace(0.0, ENROL_UNDO, ENROL_STEPS)
+    return (paint[None, None] + steps[None, :, None] * shift[None, None]
+            + back[:, None, None] * undo[None, None]).reshape(-1, 3)
 
 
 def paint_distances(seen_lab: np.ndarray, paints_bgr: Sequence[np.ndarray], ground_bgr: np.ndarray,
@@ -195,6 +209,15 @@ class MarkerFinder:
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
+    def _same_paint(self, marker: str, pawn_lab: np.ndarray) -> bool:
+        """Whether a pawn's colour (learnt on its top, 10 mm across) is ``marker``'s paint: within :data:`SAME_PAINT` of
+        the marker's colour as enrolled, or as it is with the enrolment's pull towards the cloth's chroma undone
+        (:func:`paint_line` on the cloth itself: a red pawn enrolled from its whole top lay 15 from the red marker
+        enrolled as a 6 mm token, and its paint was taken for a paint no marker has)."""
+        cloth = np.asarray(self.colours.cloth_bgr, np.float64)
+        return float(paint_distances(np.asarray(pawn_lab, np.float32), [_bgr(self.markers[marker])], cloth,
+                                     cloth)[0]) < SAME_PAINT
+
     def _table(self, gain: np.ndarray, cloth_now: np.ndarray) -> tuple[Any, list[str], np.ndarray]:
         key = gain.tobytes() + cloth_now.tobytes()
         if key in self._tables:
@@ -208,8 +231,7 @@ class MarkerFinder:
                 cls.append(code)
         pawn_cls = len(names) + 1
         for pn, pl in self.colours.pawns.items():
-            same = [i for i, m in enumerate(names) if np.linalg.norm((self.markers[m] - pl) * [L_WEIGHT, 1, 1])
-                    < SAME_PAINT]
+            same = [i for i, m in enumerate(names) if self._same_paint(m, pl)]
             for f in (1.0, 0.72):
                 centres.append(_shade(pl, f))
                 cls.append(same[0] + 1 if same else pawn_cls)
@@ -335,7 +357,7 @@ class MarkerFinder:
             disc = (xx - xs.mean()) ** 2 + (yy - ys.mean()) ** 2 <= (WHOLE_DISC_MM / 2 * s) ** 2
             fill = float(sub[disc].sum()) / max(float(disc.sum()), 1.0)
             whole = fill >= DISC_FILL and DISC_SHORT_MM <= float(ev[0]) and float(ev[1]) <= DISC_LONG_MM
-            found.append((d_all, d_g, mm, whole))
+            found.append((d_all, d_g, mm, whole, fill, float(ev[0]), float(ev[1])))
         # each colour is one marker: blobs take colours nearest first (a blob whose nearest colour another blob has
         # taken more surely takes its next, if that one is still clearly its colour, not a shade of the ground)
         pairs = sorted((float(d), b, k) for b, (d_all, *_) in enumerate(found) for k, d in enumerate(d_all))
@@ -347,7 +369,8 @@ class MarkerFinder:
                 if b not in used_b and k == int(np.argmin(found[b][0])):
                     self.rejected.append(((float(found[b][2][0]), float(found[b][2][1])),
                                           f"{names[k]} at {d:.1f}, the ground at {found[b][1]:.1f}"
-                                          + ("" if found[b][3] else ", not a token's whole disc")))
+                                          + ("" if found[b][3] else ", not a token's whole disc")
+                                          + f" [fill {found[b][4]:.2f}, axes {found[b][5]:.1f} x {found[b][6]:.1f}]"))
                 continue     # its colour clearly the marker's, not a shade of the ground the light pushed over
             used_b.add(b)
             if any(j != k and j not in used_k and found[b][0][j] - d < DISC_MARGIN for j in range(len(names))):
@@ -369,7 +392,7 @@ class MarkerFinder:
         it is doubtful (listed as unsure)."""
         out: list[MarkerReading] = []
         used = {t.marker for t in taken}
-        for d_all, d_g, mm, _ in sorted(blobs, key=lambda f: float(np.min(f[0]))):
+        for d_all, d_g, mm, *_ in sorted(blobs, key=lambda f: float(np.min(f[0]))):
             free = sorted((float(d), k) for k, d in enumerate(d_all) if names[k] not in used)
             m = self._place(names[free[0][1]], mm, lattice, tribes) if free else None
             if m is None or not m.by_tribe:
@@ -418,20 +441,31 @@ class MarkerFinder:
         core_k = (rr <= rc).astype(np.float32)
         ring_k = ((rr >= r0) & (rr <= r1)).astype(np.float32)
         core = cv2.filter2D(diff, -1, core_k / core_k.sum(), borderType=cv2.BORDER_CONSTANT)
-        calm = (diff < DISC_HOT).astype(np.float32)
-        ring_calm = cv2.filter2D(calm, -1, ring_k / ring_k.sum(), borderType=cv2.BORDER_CONSTANT)
         ring = cv2.filter2D(diff, -1, ring_k / ring_k.sum(), borderType=cv2.BORDER_CONSTANT)
         ring_sea = cv2.filter2D(off_land[y0:y1, x0:x1].astype(np.float32), -1, ring_k / ring_k.sum(),
                                 borderType=cv2.BORDER_CONSTANT)
         resp = core - ring
         peak = (resp >= DISC_CONTRAST) & (resp >= cv2.dilate(resp, cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (int(2 * 2.5 * s) | 1,) * 2)))
+        # a disc on the ground: the ground on most of its ring (not a pawn, a stack or a coast round it) and an edge
+        # (its ring calmer than its core). Every peak is judged: a table's prints and shades give a couple of hundred
+        # peaks at `default`, and a marker's is not among the strongest (a green one on green land: 10, where the
+        # pawns' and the coasts' peaks, rejected here, reach 30 and more)
+        peak &= (ring_sea <= DISC_RING_SEA) & (ring <= DISC_RING_SHARE * core)
+        diff_pad = np.pad(diff, n, constant_values=np.inf)     # off the window: not the ground
+
+        def ring_calm(py: int, px: int) -> float:
+            """The share of the ring that is the ground: differing less than DISC_HOT, or than DISC_HOT_SHARE of the
+            core's difference."""
+            hot = max(DISC_HOT, DISC_HOT_SHARE * float(core[py, px]))
+            d = diff_pad[py:py + 2 * n + 1, px:px + 2 * n + 1]
+            return float((ring_k * (d < hot)).sum() / ring_k.sum())
         land_lab = self.colours.land
         land_bgr = _bgr(land_lab)
         other = [_lab((np.asarray(self.colours.cloth_bgr, np.float32))[None])[0], self.colours.water]
         paints = {m: _bgr(self.markers[m]) for m in names}
         for pn, pl in self.colours.pawns.items():   # a pawn's paint that is no marker's: a pawn's part, not a marker
-            if all(np.linalg.norm((self.markers[m] - pl) * w) >= SAME_PAINT for m in names):
+            if not any(self._same_paint(m, pl) for m in names):
                 paints["pawn " + pn] = _bgr(pl)
         blend = np.linspace(DISC_BLEND_MIN, 1.0, 5)
         # the ground itself in light and shade (a stack's shadow, the sea, the cloth): a core nearer one of these is
@@ -440,13 +474,12 @@ class MarkerFinder:
         # are taken only in full light: a blue marker is as dark as the sea in a deep shadow)
         grounds = [_shade(land_lab, f) for f in (1.0, 0.85, 0.7, 0.55)] + [self.colours.water, other[0]]
         cands = []
-        for py, px in sorted(zip(*np.nonzero(peak)), key=lambda v: -resp[v[0], v[1]])[:80]:
+        for py, px in sorted(zip(*np.nonzero(peak)), key=lambda v: -resp[v[0], v[1]]):
             mm = (np.array([px + x0, py + y0], np.float64) + 0.5) / s + np.asarray(origin_px) / (2 * s)
             if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < MARKER_MM for t in taken):
                 continue
-            if ring_calm[py, px] < DISC_RING_CALM or ring_sea[py, px] > DISC_RING_SEA or \
-                    ring[py, px] > DISC_RING_SHARE * core[py, px]:
-                continue        # a pawn, a stack or a coast round it: not a disc on the ground
+            if ring_calm(py, px) < DISC_RING_CALM:
+                continue        # a pawn, a stack, another marker or a coast round it: not a disc on the ground
             # a disc: the core is the token's whole disc (its difference at least half its middle's all over it), not
             # a streak of a shade of the print crossing it
             cy0, cx0 = max(py - n, 0), max(px - n, 0)

@@ -63,6 +63,16 @@ MIN_TOP_MM = 8.5
 SPLIT_OFF_NODE = True
 
 
+def min_width_mm(area_mm2: float) -> float:
+    """The narrowest a blob of pawn colours covering ``area_mm2`` may be (across the line from the nadir) to be looked
+    at as a stack: 0.7 of a pawn's top; a blob under :data:`FULL_BLOB` of a top (a dark pawn's, shrunk by its rim:
+    :func:`small_blob_kept` decides on its measured outline), 0.7 of the disc of its area (at `default` a black pawn's
+    blob was 7.0 mm wide, 49 % of a top, and was refused before it was measured)."""
+    if area_mm2 >= FULL_BLOB * math.pi * (PAWN_MM / 2) ** 2:
+        return 0.7 * PAWN_MM
+    return 0.7 * 2 * math.sqrt(area_mm2 / math.pi)
+
+
 def with_dark_rim(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, k: int) -> int:
     """Pixels of a blob of pawn colours (``blob``: its mask in the box ``x, y, w, h`` of the reader's ``label``) with
     the pixels of class 0 (cloth, other: a dark rim) joined to it, both opened by a disc ``k`` px across (the gaps
