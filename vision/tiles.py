@@ -551,6 +551,15 @@ class TileClassifier:
     challenger stays beside it as a marked guess (:meth:`_undecided`). On the bench's Südsee ``hard`` rows (seed 3,
     both cameras, 24 boards) the contests within 0.2 of 0 went the true tile's way 54 times in 76, those beyond it
     11,864 times in 11,885."""
+    verify_art = 3.0
+    """A covered part that a reference misfits by at most this many times its misfit where it was fitted is the
+    tile's art, not a figure (:meth:`_art_uncovered`); 0: never ..."""
+    verify_grain = 1.0
+    """Pixels compared in a contest (every other pixel of the smoothed photo) that make one sample of the photo's
+    noise: neighbours share the smoothing (:meth:`_contest`'s standard error) ..."""
+    verify_noise = 0.0
+    """... and a final contest that the holder wins by less than this many standard errors decides nothing
+    either, however far from 0 (a few pixels of a glyph, the rest of it under a figure or masked)."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -1216,16 +1225,23 @@ class TileClassifier:
             return scored, [], []
         smooth = cv2.GaussianBlur(canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad], (0, 0),
                                   self.verify_sigma)
-        vis = self._clear(canvas, tb_ - pad, lb - pad, px + 2 * pad)
+        covered = self._covered_at(canvas, tb_ - pad, lb - pad, px + 2 * pad)
+        vis = self._clear_of(covered)
         close = [i for i in range(1, min(len(scored), 1 + self.verify_count)) if sb - scored[i][0] <= self.verify_margin]
         # the best candidate's twins (a picture that differs from it only in a detail) are examined too, even
         # when the coarse stages left them out: a figure on the detail pulls the twin's scores down
         where = {s[1]: i for i, s in enumerate(scored)}
         challengers = [scored[i][1] for i in close] + [j for j in self.twins(jb) if where.get(j) not in close]
         fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
+        if covered is not None and self.verify_art > 0:
+            # what the covered mask holds that a reference explains is the tile's art: seen again
+            left = self._art_uncovered(smooth, covered, pad, fits, ab)
+            if left.sum() < covered.sum():
+                vis = self._clear_of(left)
+                fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
         verdicts: dict[tuple[int, int], float | None] = {}
 
-        def contest(ja: int, jc: int) -> float | None:
+        def contest(ja: int, jc: int) -> tuple[float, float] | None:
             if (ja, jc) not in verdicts:
                 verdicts[(ja, jc)] = self._contest(smooth, vis, pad, ja, jc, fits, ab)
             return verdicts[(ja, jc)]
@@ -1235,7 +1251,7 @@ class TileClassifier:
             if self.look[jc] == self.look[holder]:
                 continue
             t = contest(holder, jc)
-            if t is not None and t > (self.verify_switch if vis is None else self.verify_switch_covered):
+            if t is not None and t[0] > (self.verify_switch if vis is None else self.verify_switch_covered):
                 holder = jc
         hidden, close = self._undecided(holder, [jb] + challengers, contest, covered=vis is not None, angle=ab)
         if holder == jb:
@@ -1264,7 +1280,7 @@ class TileClassifier:
             t = contest(holder, jc)
             if t is None and covered:
                 hidden.append(jc)
-            elif t is not None and t > -self.verify_sure and jc in twins:
+            elif t is not None and jc in twins and -t[0] < max(self.verify_sure, self.verify_noise * t[1]):
                 close.append(jc)
         return hidden, close
 
@@ -1294,18 +1310,61 @@ class TileClassifier:
         d = ((allb - allb[j][None]) ** 2).sum(axis=3)
         return (d > self.twin_detail ** 2).mean(axis=(1, 2))
 
-    def _clear(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
-        """Where the photo is clear of figures in the square at canvas (top, left): not covered, and at least
-        :attr:`verify_clear` pixels from anything covered (a figure's shadow and lean reach that far and can
-        look like a small dark glyph). None when nothing is covered there."""
+    def _covered_at(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
+        """What the canvas's covered mask (figures and their shadows) holds in the square at canvas (top, left);
+        None when nothing."""
         occ = canvas.occlusion(0)
         if occ is None:
             return None
         covered = occ[top:top + side, left:left + side] >= 0.5
-        if not covered.any():
+        return covered if covered.any() else None
+
+    def _clear(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
+        """Where the photo is clear of figures in the square at canvas (top, left): not covered, and at least
+        :attr:`verify_clear` pixels from anything covered (a figure's shadow and lean reach that far and can
+        look like a small dark glyph). None when nothing is covered there."""
+        return self._clear_of(self._covered_at(canvas, top, left, side))
+
+    def _clear_of(self, covered: np.ndarray | None) -> np.ndarray | None:
+        """:meth:`_clear` of a covered mask."""
+        if covered is None or not covered.any():
             return None
         k = 2 * self.verify_clear + 1
         return cv2.dilate(covered.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
+
+    def _art_uncovered(self, smooth: np.ndarray, covered: np.ndarray, pad: int, fits: dict, angle: float = 0.0
+                       ) -> np.ndarray:
+        """``covered`` less its parts that one of the references of ``fits`` explains as well as it explains the
+        tile where they agree: there the picture is the tile's own art, not a figure.
+
+        The covered mask is made from colours alone (a player's colour in a figure-sized blob, and the dimmed
+        pixels beside it); under the field camera's casts a red bridge, a sand strip or two dark fish on the sea
+        fall into it with no figure anywhere (Südsee's K2 read as K1, V3 as V4 at ``field/hard``): the glyph that
+        tells the twins apart was then left out, and what little of the difference showed elsewhere decided.
+        A figure is what no tile's art shows: each covered part (8-connected) whose pixels on the tile one of the
+        references, placed and lit as :meth:`_alignments` fitted it, misfits by at most :attr:`verify_art` times
+        that reference's misfit where it was fitted, is given back. A part mostly off the tile (a figure beside
+        it) stays."""
+        n, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
+        if n <= 1:
+            return covered
+        px = self.px
+        ring = np.zeros(covered.shape, bool)
+        k = self.verify_ring
+        ring[pad + k:pad + px - k, pad + k:pad + px - k] = True
+        inside = np.bincount(labels[ring], minlength=n).astype(np.float64)
+        everywhere = np.bincount(labels.ravel(), minlength=n).astype(np.float64)
+        best = np.full(n, np.inf)
+        for j, (dy, dx, gain, offset, misfit) in fits.items():
+            pred = self._blurred(j, angle) * gain + offset
+            win = smooth[pad + dy:pad + dy + px, pad + dx:pad + dx + px]
+            resid = np.zeros(covered.shape, np.float64)
+            resid[pad:pad + px, pad:pad + px] = ((win - pred) ** 2).sum(axis=2)
+            per = np.bincount(labels[ring], weights=resid[ring], minlength=n) / np.maximum(inside, 1.0)
+            best = np.minimum(best, per / max(misfit, 1e-6))
+        art = (best <= self.verify_art) & (inside >= 0.5 * everywhere)
+        art[0] = False
+        return covered & ~art[labels]
 
     def _difference(self, ja: int, jb: int, angle: float = 0.0
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
@@ -1337,8 +1396,10 @@ class TileClassifier:
         :attr:`verify_reach`) and the light (per channel a gain on the reference and an offset: the photo's
         light against the enrolment's) that fit it best where it agrees with the first of ``js`` (so that the
         light cannot explain away where they differ), leaving out the ring and covered pixels (on every third
-        pixel: the pictures are smooth). Returns ``{j: (dy, dx, gain (3,), offset (3,))}``; ``angle``: the
-        references turned so."""
+        pixel: the pictures are smooth). Returns ``{j: (dy, dx, gain (3,), offset (3,), misfit)}``, ``misfit`` the
+        mean squared difference left (summed over the channels) where it was fitted: what the photo's noise, blur,
+        JPEG and print leave of a reference that is the tile (:meth:`_contest`'s noise); ``angle``: the references
+        turned so."""
         js = list(dict.fromkeys(js))
         k = self.verify_ring
         idx = np.arange(k, self.px - k, 3)
@@ -1369,13 +1430,22 @@ class TileClassifier:
         err = (oo - 2 * gain * to + gain * gain * tt).sum(axis=0)            # (K, S)
         best = err.argmin(axis=1)
         return {j: (int(dy[best[i]]) - r, int(dx[best[i]]) - r, gain[:, i, best[i]],
-                    mo[:, i, best[i]] - gain[:, i, best[i]] * mt[:, i, best[i]]) for i, j in enumerate(js)}
+                    mo[:, i, best[i]] - gain[:, i, best[i]] * mt[:, i, best[i]], float(err[i, best[i]]))
+                for i, j in enumerate(js)}
 
     def _contest(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, ja: int, jb: int,
-                 fits: dict, angle: float = 0.0) -> float | None:
+                 fits: dict, angle: float = 0.0) -> tuple[float, float] | None:
         """How much better reference jb than ja explains the photo where the two differ: the difference of
-        their misfits there over the difference of the references (-1: the photo shows ja, +1: jb); None
-        when too little of it shows clear of figures.
+        their misfits there over the difference of the references (-1: the photo shows ja, +1: jb), and how far
+        the photo's noise alone moves that measure (its standard error); None when too little of it shows clear
+        of figures.
+
+        The noise: were the photo ja plus noise of variance s2 a pixel and channel (``s2``: what is left of the
+        references' fit where they agree, :meth:`_alignments`), the misfits' difference would be
+        ``-sum(d^2) + 2 sum(n d)`` over the compared pixels, ``d`` the fitted references' difference, whose
+        spread is ``2 sqrt(s2 sum(d^2))``; the smoothing makes neighbouring pixels' noise one, counted as one
+        sample in :attr:`verify_grain`. A detail of a few pixels under blur and JPEG (the whole of what shows
+        of a glyph beside a figure) moves the measure by 0.3-0.7 by noise alone (Südsee's P2 read as O).
 
         ``smooth``: the photo around the tile (``pad`` pixels more on every side), smoothed; ``vis``: where
         it is clear (:meth:`_clear`); ``fits``: :meth:`_alignments` of ja and jb; ``angle``: how the tile
@@ -1387,7 +1457,7 @@ class TileClassifier:
         total = float(dn2.sum())
         preds = []
         for j, ref in ((ja, ra), (jb, rb)):
-            dy, dx, gain, offset = fits[j]
+            dy, dx, gain, offset, _ = fits[j]
             preds.append((pad + dy + rows, pad + dx + cols, gain * ref + offset))
         keep = np.ones(len(rows), bool)
         if vis is not None:
@@ -1401,7 +1471,9 @@ class TileClassifier:
                 return None
             seen = float(dn2[keep].sum())
         errs = [float(((smooth[rr[keep], cc[keep]] - pred[keep]) ** 2).sum()) for rr, cc, pred in preds]
-        return (errs[0] - errs[1]) / seen
+        s2 = min(fits[ja][4], fits[jb][4]) / 3.0
+        fitted = float(((preds[1][2][keep] - preds[0][2][keep]) ** 2).sum())
+        return (errs[0] - errs[1]) / seen, 2.0 * math.sqrt(s2 * fitted * self.verify_grain) / seen
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
                 constraints: Constraints | None, hidden: Sequence[int] = ()) -> TileGuess:
