@@ -553,13 +553,7 @@ class TileClassifier:
     11,864 times in 11,885."""
     verify_art = 3.0
     """A covered part that a reference misfits by at most this many times its misfit where it was fitted is the
-    tile's art, not a figure (:meth:`_art_uncovered`); 0: never ..."""
-    verify_grain = 1.0
-    """Pixels compared in a contest (every other pixel of the smoothed photo) that make one sample of the photo's
-    noise: neighbours share the smoothing (:meth:`_contest`'s standard error) ..."""
-    verify_noise = 0.0
-    """... and a final contest that the holder wins by less than this many standard errors decides nothing
-    either, however far from 0 (a few pixels of a glyph, the rest of it under a figure or masked)."""
+    tile's art, not a figure (:meth:`_art_uncovered`); 0: never."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -1241,7 +1235,7 @@ class TileClassifier:
                 fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
         verdicts: dict[tuple[int, int], float | None] = {}
 
-        def contest(ja: int, jc: int) -> tuple[float, float] | None:
+        def contest(ja: int, jc: int) -> float | None:
             if (ja, jc) not in verdicts:
                 verdicts[(ja, jc)] = self._contest(smooth, vis, pad, ja, jc, fits, ab)
             return verdicts[(ja, jc)]
@@ -1251,7 +1245,7 @@ class TileClassifier:
             if self.look[jc] == self.look[holder]:
                 continue
             t = contest(holder, jc)
-            if t is not None and t[0] > (self.verify_switch if vis is None else self.verify_switch_covered):
+            if t is not None and t > (self.verify_switch if vis is None else self.verify_switch_covered):
                 holder = jc
         hidden, close = self._undecided(holder, [jb] + challengers, contest, covered=vis is not None, angle=ab)
         if holder == jb:
@@ -1280,7 +1274,7 @@ class TileClassifier:
             t = contest(holder, jc)
             if t is None and covered:
                 hidden.append(jc)
-            elif t is not None and jc in twins and -t[0] < max(self.verify_sure, self.verify_noise * t[1]):
+            elif t is not None and t > -self.verify_sure and jc in twins:
                 close.append(jc)
         return hidden, close
 
@@ -1319,14 +1313,10 @@ class TileClassifier:
         covered = occ[top:top + side, left:left + side] >= 0.5
         return covered if covered.any() else None
 
-    def _clear(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
-        """Where the photo is clear of figures in the square at canvas (top, left): not covered, and at least
-        :attr:`verify_clear` pixels from anything covered (a figure's shadow and lean reach that far and can
-        look like a small dark glyph). None when nothing is covered there."""
-        return self._clear_of(self._covered_at(canvas, top, left, side))
-
     def _clear_of(self, covered: np.ndarray | None) -> np.ndarray | None:
-        """:meth:`_clear` of a covered mask."""
+        """Where the photo is clear of figures, given what is ``covered`` (:meth:`_covered_at`): not covered, and at
+        least :attr:`verify_clear` pixels from anything covered (a figure's shadow and lean reach that far and can
+        look like a small dark glyph). None when nothing is covered."""
         if covered is None or not covered.any():
             return None
         k = 2 * self.verify_clear + 1
@@ -1343,8 +1333,8 @@ class TileClassifier:
         tells the twins apart was then left out, and what little of the difference showed elsewhere decided.
         A figure is what no tile's art shows: each covered part (8-connected) whose pixels on the tile one of the
         references, placed and lit as :meth:`_alignments` fitted it, misfits by at most :attr:`verify_art` times
-        that reference's misfit where it was fitted, is given back. A part mostly off the tile (a figure beside
-        it) stays."""
+        that reference's misfit where it was fitted, is given back on the tile (a bridge or coast goes on across
+        the seam: what lies beyond stays covered, no reference of this tile says what it is)."""
         n, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
         if n <= 1:
             return covered
@@ -1353,7 +1343,6 @@ class TileClassifier:
         k = self.verify_ring
         ring[pad + k:pad + px - k, pad + k:pad + px - k] = True
         inside = np.bincount(labels[ring], minlength=n).astype(np.float64)
-        everywhere = np.bincount(labels.ravel(), minlength=n).astype(np.float64)
         best = np.full(n, np.inf)
         for j, (dy, dx, gain, offset, misfit) in fits.items():
             pred = self._blurred(j, angle) * gain + offset
@@ -1362,9 +1351,9 @@ class TileClassifier:
             resid[pad:pad + px, pad:pad + px] = ((win - pred) ** 2).sum(axis=2)
             per = np.bincount(labels[ring], weights=resid[ring], minlength=n) / np.maximum(inside, 1.0)
             best = np.minimum(best, per / max(misfit, 1e-6))
-        art = (best <= self.verify_art) & (inside >= 0.5 * everywhere)
+        art = (best <= self.verify_art) & (inside >= self.verify_pixels)
         art[0] = False
-        return covered & ~art[labels]
+        return covered & ~(art[labels] & ring)
 
     def _difference(self, ja: int, jb: int, angle: float = 0.0
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
@@ -1398,8 +1387,8 @@ class TileClassifier:
         light cannot explain away where they differ), leaving out the ring and covered pixels (on every third
         pixel: the pictures are smooth). Returns ``{j: (dy, dx, gain (3,), offset (3,), misfit)}``, ``misfit`` the
         mean squared difference left (summed over the channels) where it was fitted: what the photo's noise, blur,
-        JPEG and print leave of a reference that is the tile (:meth:`_contest`'s noise); ``angle``: the references
-        turned so."""
+        JPEG and print leave of a reference that is the tile (:meth:`_art_uncovered`'s yardstick); ``angle``: the
+        references turned so."""
         js = list(dict.fromkeys(js))
         k = self.verify_ring
         idx = np.arange(k, self.px - k, 3)
@@ -1434,21 +1423,13 @@ class TileClassifier:
                 for i, j in enumerate(js)}
 
     def _contest(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, ja: int, jb: int,
-                 fits: dict, angle: float = 0.0) -> tuple[float, float] | None:
+                 fits: dict, angle: float = 0.0) -> float | None:
         """How much better reference jb than ja explains the photo where the two differ: the difference of
-        their misfits there over the difference of the references (-1: the photo shows ja, +1: jb), and how far
-        the photo's noise alone moves that measure (its standard error); None when too little of it shows clear
-        of figures.
-
-        The noise: were the photo ja plus noise of variance s2 a pixel and channel (``s2``: what is left of the
-        references' fit where they agree, :meth:`_alignments`), the misfits' difference would be
-        ``-sum(d^2) + 2 sum(n d)`` over the compared pixels, ``d`` the fitted references' difference, whose
-        spread is ``2 sqrt(s2 sum(d^2))``; the smoothing makes neighbouring pixels' noise one, counted as one
-        sample in :attr:`verify_grain`. A detail of a few pixels under blur and JPEG (the whole of what shows
-        of a glyph beside a figure) moves the measure by 0.3-0.7 by noise alone (Südsee's P2 read as O).
+        their misfits there over the difference of the references (-1: the photo shows ja, +1: jb); None
+        when too little of it shows clear of figures.
 
         ``smooth``: the photo around the tile (``pad`` pixels more on every side), smoothed; ``vis``: where
-        it is clear (:meth:`_clear`); ``fits``: :meth:`_alignments` of ja and jb; ``angle``: how the tile
+        it is clear (:meth:`_clear_of`); ``fits``: :meth:`_alignments` of ja and jb; ``angle``: how the tile
         lies turned."""
         diff = self._difference(ja, jb, angle)
         if diff is None:
@@ -1471,9 +1452,7 @@ class TileClassifier:
                 return None
             seen = float(dn2[keep].sum())
         errs = [float(((smooth[rr[keep], cc[keep]] - pred[keep]) ** 2).sum()) for rr, cc, pred in preds]
-        s2 = min(fits[ja][4], fits[jb][4]) / 3.0
-        fitted = float(((preds[1][2][keep] - preds[0][2][keep]) ** 2).sum())
-        return (errs[0] - errs[1]) / seen, 2.0 * math.sqrt(s2 * fitted * self.verify_grain) / seen
+        return (errs[0] - errs[1]) / seen
 
     def _decide(self, x: int, y: int, top: int, left: int, scored: list,
                 constraints: Constraints | None, hidden: Sequence[int] = ()) -> TileGuess:
