@@ -553,7 +553,7 @@ class TileClassifier:
     11,864 times in 11,885."""
     verify_art = 3.0
     """A covered part that a reference misfits by at most this many times its misfit where it was fitted is the
-    tile's art, not a figure (:meth:`_art_uncovered`); 0: never."""
+    tile's art, not a figure (:meth:`_less_art`); 0: never."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -1229,7 +1229,7 @@ class TileClassifier:
         fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
         if covered is not None and self.verify_art > 0:
             # what the covered mask holds that a reference explains is the tile's art: seen again
-            left = self._art_uncovered(smooth, covered, pad, fits, ab)
+            left = self._less_art(smooth, covered, pad, fits, ab)
             if left.sum() < covered.sum():
                 vis = self._clear_of(left)
                 fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
@@ -1322,8 +1322,8 @@ class TileClassifier:
         k = 2 * self.verify_clear + 1
         return cv2.dilate(covered.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
 
-    def _art_uncovered(self, smooth: np.ndarray, covered: np.ndarray, pad: int, fits: dict, angle: float = 0.0
-                       ) -> np.ndarray:
+    def _less_art(self, smooth: np.ndarray, covered: np.ndarray, pad: int, fits: dict, angle: float = 0.0
+                  ) -> np.ndarray:
         """``covered`` less its parts that one of the references of ``fits`` explains as well as it explains the
         tile where they agree: there the picture is the tile's own art, not a figure.
 
@@ -1334,7 +1334,10 @@ class TileClassifier:
         A figure is what no tile's art shows: each covered part (8-connected) whose pixels on the tile one of the
         references, placed and lit as :meth:`_alignments` fitted it, misfits by at most :attr:`verify_art` times
         that reference's misfit where it was fitted, is given back on the tile (a bridge or coast goes on across
-        the seam: what lies beyond stays covered, no reference of this tile says what it is)."""
+        the seam: what lies beyond stays covered, no reference of this tile says what it is). A figure's shadow is
+        dimmed against every reference, and what of a figure's picture lies over the art is one part with it.
+        (``Recognizer._art_uncovered`` reads again, afterwards, a cell left a hidden twin; this works in every
+        contest, also where one was decided, unmarked, on the little of the difference the mask left in view.)"""
         n, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
         if n <= 1:
             return covered
@@ -1387,7 +1390,7 @@ class TileClassifier:
         light cannot explain away where they differ), leaving out the ring and covered pixels (on every third
         pixel: the pictures are smooth). Returns ``{j: (dy, dx, gain (3,), offset (3,), misfit)}``, ``misfit`` the
         mean squared difference left (summed over the channels) where it was fitted: what the photo's noise, blur,
-        JPEG and print leave of a reference that is the tile (:meth:`_art_uncovered`'s yardstick); ``angle``: the
+        JPEG and print leave of a reference that is the tile (:meth:`_less_art`'s yardstick); ``angle``: the
         references turned so."""
         js = list(dict.fromkeys(js))
         k = self.verify_ring
