@@ -551,6 +551,9 @@ class TileClassifier:
     challenger stays beside it as a marked guess (:meth:`_undecided`). On the bench's Südsee ``hard`` rows (seed 3,
     both cameras, 24 boards) the contests within 0.2 of 0 went the true tile's way 54 times in 76, those beyond it
     11,864 times in 11,885."""
+    verify_art = 3.0
+    """A covered part that a reference misfits by at most this many times its misfit where it was fitted is the
+    tile's art, not a figure (:meth:`_less_art`); 0: never."""
     tie_margin = 0.015
     """Candidates scoring within this of the best count as a tie that constraints may break."""
     angles = (-2.0, 2.0)
@@ -1219,13 +1222,20 @@ class TileClassifier:
             return scored, [], []
         smooth = cv2.GaussianBlur(canvas.image[tb_ - pad:tb_ + px + pad, lb - pad:lb + px + pad], (0, 0),
                                   self.verify_sigma)
-        vis = self._clear(canvas, tb_ - pad, lb - pad, px + 2 * pad)
+        covered = self._covered_at(canvas, tb_ - pad, lb - pad, px + 2 * pad)
+        vis = self._clear_of(covered)
         close = [i for i in range(1, min(len(scored), 1 + self.verify_count)) if sb - scored[i][0] <= self.verify_margin]
         # the best candidate's twins (a picture that differs from it only in a detail) are examined too, even
         # when the coarse stages left them out: a figure on the detail pulls the twin's scores down
         where = {s[1]: i for i, s in enumerate(scored)}
         challengers = [scored[i][1] for i in close] + [j for j in self.twins(jb) if where.get(j) not in close]
         fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
+        if covered is not None and self.verify_art > 0:
+            # what the covered mask holds that a reference explains is the tile's art: seen again
+            left = self._less_art(smooth, covered, pad, fits, ab)
+            if left.sum() < covered.sum():
+                vis = self._clear_of(left)
+                fits = self._alignments(smooth, vis, pad, [jb] + challengers, ab)
         verdicts: dict[tuple[int, int], float | None] = {}
 
         def contest(ja: int, jc: int) -> float | None:
@@ -1297,18 +1307,59 @@ class TileClassifier:
         d = ((allb - allb[j][None]) ** 2).sum(axis=3)
         return (d > self.twin_detail ** 2).mean(axis=(1, 2))
 
-    def _clear(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
-        """Where the photo is clear of figures in the square at canvas (top, left): not covered, and at least
-        :attr:`verify_clear` pixels from anything covered (a figure's shadow and lean reach that far and can
-        look like a small dark glyph). None when nothing is covered there."""
+    def _covered_at(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
+        """What the canvas's covered mask (figures and their shadows) holds in the square at canvas (top, left);
+        None when nothing."""
         occ = canvas.occlusion(0)
         if occ is None:
             return None
         covered = occ[top:top + side, left:left + side] >= 0.5
-        if not covered.any():
+        return covered if covered.any() else None
+
+    def _clear_of(self, covered: np.ndarray | None) -> np.ndarray | None:
+        """Where the photo is clear of figures, given what is ``covered`` (:meth:`_covered_at`): not covered, and at
+        least :attr:`verify_clear` pixels from anything covered (a figure's shadow and lean reach that far and can
+        look like a small dark glyph). None when nothing is covered."""
+        if covered is None or not covered.any():
             return None
         k = 2 * self.verify_clear + 1
         return cv2.dilate(covered.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
+
+    def _less_art(self, smooth: np.ndarray, covered: np.ndarray, pad: int, fits: dict, angle: float = 0.0
+                  ) -> np.ndarray:
+        """``covered`` less its parts that one of the references of ``fits`` explains as well as it explains the
+        tile where they agree: there the picture is the tile's own art, not a figure.
+
+        The covered mask is made from colours alone (a player's colour in a figure-sized blob, and the dimmed
+        pixels beside it); under the field camera's casts a red bridge, a sand strip or two dark fish on the sea
+        fall into it with no figure anywhere (Südsee's K2 read as K1, V3 as V4 at ``field/hard``): the glyph that
+        tells the twins apart was then left out, and what little of the difference showed elsewhere decided.
+        A figure is what no tile's art shows: each covered part (8-connected) whose pixels on the tile one of the
+        references, placed and lit as :meth:`_alignments` fitted it, misfits by at most :attr:`verify_art` times
+        that reference's misfit where it was fitted, is given back on the tile (a bridge or coast goes on across
+        the seam: what lies beyond stays covered, no reference of this tile says what it is). A figure's shadow is
+        dimmed against every reference, and what of a figure's picture lies over the art is one part with it.
+        (``Recognizer._art_uncovered`` reads again, afterwards, a cell left a hidden twin; this works in every
+        contest, also where one was decided, unmarked, on the little of the difference the mask left in view.)"""
+        n, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
+        if n <= 1:
+            return covered
+        px = self.px
+        ring = np.zeros(covered.shape, bool)
+        k = self.verify_ring
+        ring[pad + k:pad + px - k, pad + k:pad + px - k] = True
+        inside = np.bincount(labels[ring], minlength=n).astype(np.float64)
+        best = np.full(n, np.inf)
+        for j, (dy, dx, gain, offset, misfit) in fits.items():
+            pred = self._blurred(j, angle) * gain + offset
+            win = smooth[pad + dy:pad + dy + px, pad + dx:pad + dx + px]
+            resid = np.zeros(covered.shape, np.float64)
+            resid[pad:pad + px, pad:pad + px] = ((win - pred) ** 2).sum(axis=2)
+            per = np.bincount(labels[ring], weights=resid[ring], minlength=n) / np.maximum(inside, 1.0)
+            best = np.minimum(best, per / max(misfit, 1e-6))
+        art = (best <= self.verify_art) & (inside >= self.verify_pixels)
+        art[0] = False
+        return covered & ~(art[labels] & ring)
 
     def _difference(self, ja: int, jb: int, angle: float = 0.0
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
@@ -1364,7 +1415,9 @@ class TileClassifier:
         :attr:`verify_reach`) and the light (per channel a gain on the reference and an offset: the photo's
         light against the enrolment's) that fit it best where it agrees with the first of ``js`` (so that the
         light cannot explain away where they differ), leaving out the ring and covered pixels (on every third
-        pixel: the pictures are smooth). Returns ``{j: (dy, dx, gain (3,), offset (3,))}``; ``angle``: the
+        pixel: the pictures are smooth). Returns ``{j: (dy, dx, gain (3,), offset (3,), misfit)}``, ``misfit`` the
+        mean squared difference left (summed over the channels) where it was fitted: what the photo's noise, blur,
+        JPEG and print leave of a reference that is the tile (:meth:`_less_art`'s yardstick); ``angle``: the
         references turned so."""
         js = list(dict.fromkeys(js))
         t = np.stack([self._thinned(j, angle) for j in js])                 # (K, n, 3)
@@ -1394,7 +1447,8 @@ class TileClassifier:
         err = (oo - 2 * gain * to + gain * gain * tt).sum(axis=0)            # (K, S)
         best = err.argmin(axis=1)
         return {j: (int(dy[best[i]]) - r, int(dx[best[i]]) - r, gain[:, i, best[i]],
-                    mo[:, i, best[i]] - gain[:, i, best[i]] * mt[:, i, best[i]]) for i, j in enumerate(js)}
+                    mo[:, i, best[i]] - gain[:, i, best[i]] * mt[:, i, best[i]], float(err[i, best[i]]))
+                for i, j in enumerate(js)}
 
     def _contest(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, ja: int, jb: int,
                  fits: dict, angle: float = 0.0) -> float | None:
@@ -1403,7 +1457,7 @@ class TileClassifier:
         when too little of it shows clear of figures.
 
         ``smooth``: the photo around the tile (``pad`` pixels more on every side), smoothed; ``vis``: where
-        it is clear (:meth:`_clear`); ``fits``: :meth:`_alignments` of ja and jb; ``angle``: how the tile
+        it is clear (:meth:`_clear_of`); ``fits``: :meth:`_alignments` of ja and jb; ``angle``: how the tile
         lies turned."""
         diff = self._difference(ja, jb, angle)
         if diff is None:
@@ -1413,7 +1467,7 @@ class TileClassifier:
         width = smooth.shape[1]
         preds = []
         for j, ref in ((ja, ra), (jb, rb)):
-            dy, dx, gain, offset = fits[j]
+            dy, dx, gain, offset, _ = fits[j]
             preds.append(((pad + dy + rows) * width + pad + dx + cols, gain * ref + offset))
         if vis is None:             # everything shows: every pixel kept, in order (the same sums)
             if 4 * len(rows) < self.verify_pixels:

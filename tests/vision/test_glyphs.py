@@ -79,8 +79,11 @@ def test_a_glyph_of_a_few_pixels_decides_between_twins_under_any_light(light):
 
 def test_a_figure_on_the_glyph_leaves_the_best_whole_tile_reading():
     clf = _glyph_twins()
-    fc = _photo(_picture("fish", 20), 1.0, 0.0, (0, 0))
-    # a figure stands where the shell would be: "fish" and "both" differ only there, so nothing can be said
+    # a figure (red: no tile's art) stands where the shell would be: "fish" and "both" differ only there, so
+    # nothing can be said (a covered part that a reference explains is the tile's art: test_twin_evidence.py)
+    picture = _picture("fish", 20).copy()
+    cv2.circle(picture, (11, 33), 6, (40, 40, 200), -1, cv2.LINE_AA)
+    fc = _photo(picture, 1.0, 0.0, (0, 0))
     covered = np.zeros(fc.image.shape[:2], bool)
     covered[MARGIN + 26:MARGIN + 40, MARGIN + 4:MARGIN + 18] = True
     fc.set_occlusion(covered)
