@@ -61,6 +61,7 @@ PAWN_HEIGHT_MM = 7.0
 MAX_TRIBE = 5
 LAND_SHARE = 0.5          # a slot is land when this share of its land and water samples is
 SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain that makes it that terrain
+SPIT_BODY = 0.05          # ... a lone slot's trace of it (under LAND_SHARE) taken only where this share shows deeper in
 DEEP_SPIT = 0.12          # ... or its share deeper in, towards the middle, when its neighbours show none there
 HIDDEN_DEEP = True        # ... and so a lone slot hidden (under 8 votes: a pawn on the node over it)
 BLURRED_SPIT = 0.15       # ... or, between two strong water slots, water under this share of its water and cloth-class
@@ -1064,6 +1065,16 @@ class SundaReader:
                 and max(deep[k - 1][j], deep[(k + 1) % 12][j]) < DEEP_SPIT / 3)
 
     @staticmethod
+    def _spit_body(deep: list[tuple[float, float, int]], k: int, around: str) -> bool:
+        """Whether a lone slot's trace of the other terrain runs on deeper in, towards the piece's middle: a spit (or
+        notch) is a body of its terrain reaching in from the side, while the print blended with the cut edge and the
+        cloth at the side alone (open sea on the layout's outline on beige linen at `hard`: 15-48 % of a slot's
+        votes land) shows none of it there. At least ``SPIT_BODY`` of the deep samples (``deep``: each slot's land
+        share, water share, samples 12-36 % of the way to the middle)."""
+        j = 0 if around == "W" else 1
+        return deep[k][2] >= 8 and deep[k][j] >= SPIT_BODY
+
+    @staticmethod
     def _blurred_spits(votes: np.ndarray, blank: np.ndarray, water: np.ndarray) -> list[int]:
         """The slots that are a one-slot spit of land blurred away: between two slots read strongly as water
         (``water``), the slot's samples are mostly of the cloth's class (neither land nor water nor a pawn), with
@@ -1109,7 +1120,8 @@ class SundaReader:
                 if a == b and a == base[k] and tot[k] >= 8:
                     def other(i: int) -> float:
                         return share[i % 12] if a == "W" else 1 - share[i % 12]
-                    if other(k) >= SPIT_SHARE and other(k) > other(k - 1) and other(k) > other(k + 1):
+                    if (other(k) >= SPIT_SHARE and other(k) > other(k - 1) and other(k) > other(k + 1)
+                            and (other(k) >= LAND_SHARE or self._spit_body(deep, k, a))):
                         ring[k] = "L" if a == "W" else "W"
                         clear[k] = True
                     elif self._deep_spit(deep, k, a):

@@ -60,31 +60,6 @@ def _water_piece(reader, blank_share: float, slot: int = 3):
     return _ring(reader, label)
 
 
-def _water_piece(reader, blank_share: float, slot: int = 3):
-    """An all-water piece at 0,0 turn 0 whose slot ``slot`` (its point on its side, up to 3 mm inside) shows the
-    cloth's class on ``blank_share`` of its pixels and water on the rest (a spit's blurred mix: a fine
-    checkerboard of the two, as JPEG's blocks and the blur leave it). Returns the ring read."""
-    x0, y0, x1, y1 = reader._play
-    label = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    C = LAT.to_mm(np.array(corners_of(0, 0, 0), float))
-    px = np.round(reader._px(C) * 16).astype(np.int32)
-    cv2.fillPoly(label, [px], 2, cv2.LINE_8, shift=4)
-    s, j = divmod(slot, 3)
-    a, b = C[s], C[(s + 1) % 4]
-    mid = C.mean(axis=0)
-    spot = a + (j + 0.5) / 3 * (b - a)
-    spot = spot + (mid - spot) / np.linalg.norm(mid - spot) * 1.5
-    disc = np.zeros(label.shape, np.uint8)
-    c = np.round(reader._px(spot[None])[0]).astype(int)
-    cv2.circle(disc, (int(c[0]), int(c[1])), int(round(3.5 * reader.s)), 1, -1)
-    noise = np.random.default_rng(7).random(label.shape) < blank_share
-    label[(disc > 0) & noise] = 0
-    pieces = [{"q": 0, "r": 0, "turn": 0}]
-    reader._read_sides(pieces, LAT, label)
-    reader._fill_hidden(pieces, set(), LAT, [])
-    return "".join(pieces[0]["ring"])
-
-
 def test_a_spit_blurred_to_the_cloths_class_between_water_slots_is_land(reader, monkeypatch):
     ring = _water_piece(reader, 0.92)
     assert ring == "WWWLWWWWWWWW", ring
@@ -113,3 +88,40 @@ def test_a_spit_under_a_pawn_shows_deeper_in(reader, monkeypatch):
     monkeypatch.setattr(sunda, "HIDDEN_DEEP", False)
     assert ring() == "W" * 12
 
+
+
+def _traced_piece(reader, land_share: float, body_mm: float | None, slot: int = 3) -> str:
+    """An all-water piece at 0,0 turn 0 whose slot ``slot`` shows land on ``land_share`` of the pixels of a strip
+    along its side, 1.4 mm deep (a trace under ``LAND_SHARE``: the print blended with the cut edge and a light
+    cloth at `hard`), and, with ``body_mm``, a body of land 2 mm wide that runs on from the side towards the middle
+    for that far (a true spit). Returns the ring read."""
+    label = _water_label(reader)
+    C = LAT.to_mm(np.array(corners_of(0, 0, 0), float))
+    s, j = divmod(slot, 3)
+    a, b = C[s], C[(s + 1) % 4]
+    spot, mid = _slot_spot(slot, 0.0)
+    along = (b - a) / np.linalg.norm(b - a)
+    inward = (mid - spot) / np.linalg.norm(mid - spot)
+    half = np.linalg.norm(b - a) / 6
+    strip = np.array([spot - along * half, spot + along * half,
+                      spot + along * half + inward * 1.4, spot - along * half + inward * 1.4])
+    mask = np.zeros(label.shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(reader._px(strip) * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+    label[(mask > 0) & (np.random.default_rng(3).random(label.shape) < land_share)] = 1
+    if body_mm is not None:
+        for t in np.arange(0.0, body_mm, 0.5):
+            _disc(reader, label, spot + inward * t, 1.0, 1)
+    return _ring(reader, label)
+
+
+@pytest.mark.parametrize("share", [0.2, 0.35])
+def test_a_trace_of_land_at_a_side_with_no_body_deeper_in_stays_water(reader, monkeypatch, share):
+    """Open sea on the layout's outline on beige linen at `hard`: 15-48 % of a slot's votes land, none of the deep
+    samples. Without the body test (``SPIT_BODY`` 0) that trace was a spit."""
+    assert _traced_piece(reader, share, None) == "W" * 12
+    monkeypatch.setattr(sunda, "SPIT_BODY", 0.0)
+    assert _traced_piece(reader, share, None) == "WWWLWWWWWWWW"
+
+
+def test_a_spit_whose_land_runs_on_deeper_in_is_land(reader):
+    assert _traced_piece(reader, 0.35, 5.0) == "WWWLWWWWWWWW"
