@@ -25,23 +25,15 @@ import numpy as np
 import pytest
 
 from benchmarks import photoscore_positions as P
-from tablehub.photo_sunda import load_reader, score_sunda
+from tablehub.photo_sunda import load_reader
 from vision import sunda, sundamarkers, sundastacks
+
+from tests.photo.test_sunda_photo_hard import _scores
 
 
 def _seed(level: str, seed: int) -> int:
     """The bench's seed for a level at ``--seed``."""
     return seed * 1000 + 7 * P.NUISANCE_LEVELS.index(level)
-
-
-def _scores(t, folder) -> tuple[dict, dict]:
-    reader = load_reader(folder)
-    reading = reader.read(t["frame"])
-    given = P.true_owners(reading, t["truth"], [(tr.q, tr.r) for tr in reading.tribes if tr.ask])
-    names = {c: p for p, c in t["colours"].items()}
-    result = score_sunda(reader, t["frame"], "table", names, given, reading=reading)
-    want = t["game"].scores()
-    return {p: result.scores.get(p, 0) for p in want}, want
 
 
 def _markers(t, folder) -> set[str]:

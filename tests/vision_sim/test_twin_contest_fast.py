@@ -1,7 +1,8 @@
 """The twin contests' kept pieces (issue 14, h-tilecpu7): :meth:`TileClassifier._alignments` takes the thinned smoothed
 references and the pixels at every shift from tables kept per reference and size, and :meth:`TileClassifier._contest`
 keeps each pair's summed difference and, with nothing covered, takes every pixel without a mask. Both give, to the
-bit, what the computations they replaced gave (written out here as they were)."""
+bit, what the computations they replaced gave (written out here as they were, with h-suedtiles' misfit as each
+alignment's fifth element)."""
 from __future__ import annotations
 
 import cv2
@@ -54,7 +55,8 @@ def _old_alignments(self, smooth, vis, pad, js, angle=0.0):
     err = (oo - 2 * gain * to + gain * gain * tt).sum(axis=0)
     best = err.argmin(axis=1)
     return {j: (int(dy[best[i]]) - r, int(dx[best[i]]) - r, gain[:, i, best[i]],
-                mo[:, i, best[i]] - gain[:, i, best[i]] * mt[:, i, best[i]]) for i, j in enumerate(js)}
+                mo[:, i, best[i]] - gain[:, i, best[i]] * mt[:, i, best[i]], float(err[i, best[i]]))
+            for i, j in enumerate(js)}
 
 
 def _old_contest(self, smooth, vis, pad, ja, jb, fits, angle=0.0):
@@ -65,7 +67,7 @@ def _old_contest(self, smooth, vis, pad, ja, jb, fits, angle=0.0):
     total = float(dn2.sum())
     preds = []
     for j, ref in ((ja, ra), (jb, rb)):
-        dy, dx, gain, offset = fits[j]
+        dy, dx, gain, offset, _ = fits[j]
         preds.append((pad + dy + rows, pad + dx + cols, gain * ref + offset))
     keep = np.ones(len(rows), bool)
     if vis is not None:
@@ -113,6 +115,7 @@ def test_the_kept_tables_give_the_alignments_and_contests_to_the_bit(clf, cover,
             for i in want:
                 assert got[i][:2] == want[i][:2]
                 assert np.array_equal(got[i][2], want[i][2]) and np.array_equal(got[i][3], want[i][3])
+                assert got[i][4] == want[i][4]                  # the misfit left (tiles._less_art's yardstick)
         contests = 0
         for jc in first[1:]:
             old = _old_contest(clf, smooth, vis, pad, j, jc, want, angle)
