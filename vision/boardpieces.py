@@ -602,7 +602,7 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
     borders most, to a box only when it borders no other part. A box is rigid and of known size: two of one colour
     touching are two boxes, however the colour split gave them (issue 17: two face-down chests heaped beside a ship in
     port were one part, a chest lost). A part :data:`BOX_AND_END` times the box or more that has no box's outline is
-    one box with the end of the piece it touched, when one box fits and another part borders it (issue 17, Karibik
+    one box with the end of the piece it touched, when one box fits and a part that is no box borders it (issue 17, Karibik
     seed 2 ``hard`` frame 8: a face-down chest's part kept Diabolo's stern, 231 mm2 against the box's 157, convexity
     0.78, and both parts were unsure). ``score`` gives a mask's sorted (distance, template index) list."""
     least = min((t.area_mm2 for t in book.templates if t.box is not None and t.box[2] >= BOX_FILL), default=np.inf)
@@ -626,8 +626,13 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
         frags = [j for j, q in enumerate(parts) if j != i and j not in used and q.sum() < small and (grown & q).any()]
         whole = np.any([p] + [parts[j] for j in frags], axis=0)
         fitted = fit_boxes(whole, t.box[0], t.box[1], ppm, inside=BOX_INSIDE if heap else END_BOX_INSIDE)
-        if len(fitted) < (2 if heap else 1) or not heap and not _touches(whole, parts, used | {i, *frags}):
+        if len(fitted) < (2 if heap else 1):
             continue
+        if not heap:    # the end of a piece that is no box: a part it borders looks most like another kind (a ship)
+            boxy = {j for j, q in enumerate(parts) if j not in used and j != i and j not in frags
+                    and _box_like(book.templates[score(q)[0][1]])}
+            if not _touches(whole, parts, used | {i, *frags} | boxy):
+                continue
         used.update([i, *frags])
         boxes.extend(fitted)
         left.append(whole & ~np.any(fitted, axis=0))
@@ -645,6 +650,11 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
             if shared[j] > 0:
                 pool[j] = pool[j] | patch
     return others + boxes
+
+
+def _box_like(t: "PieceTemplate") -> bool:
+    """Whether a template is a box (a chest: it fills :data:`BOX_FILL` of its least rectangle)."""
+    return t.box is not None and t.box[2] >= BOX_FILL
 
 
 def _touches(mask: np.ndarray, parts: list[np.ndarray], skip: set[int]) -> bool:
