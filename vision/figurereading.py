@@ -295,7 +295,7 @@ class FigureReading:
         # first, or a black figure beside them joins them into one blob longer than a figure
         side = int(math.ceil(self.seam_mm / mm)) | 1
         no_seams = np.ones((side, side), np.uint8)
-        darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
+        darkest = self.colours.darkest
 
         of_colour = [idx == colour for colour in range(len(self.colours.colours))]   # made once for every call
 

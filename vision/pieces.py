@@ -99,6 +99,16 @@ class PlayerColours:
     def names(self) -> list[str]:
         return [c.name for c in self.colours]
 
+    @property
+    def darkest(self) -> int:
+        """Index of the darkest colour (least L): a figure's shaded side, a seam and a shadow read as it."""
+        return int(np.argmin([c.lab[0] for c in self.colours]))
+
+    @property
+    def centres(self) -> np.ndarray:
+        """The colours' Lab centres, weighted as :meth:`nearest` measures."""
+        return self._centres
+
     @classmethod
     def defaults(cls, names: Iterable[str] | None = None) -> "PlayerColours":
         """Uncalibrated typical colours (``names``: a subset of :data:`DEFAULT_COLOURS_BGR`)."""
@@ -405,7 +415,7 @@ class FigureFinder:
         m = _blobs(strong, weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
                    self.grow_share)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
-        darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
+        darkest = self.colours.darkest
         out = []
         square = np.ones((3, 3), np.uint8)
         bare = None if known is None or known.all() else ~known
@@ -557,15 +567,15 @@ class FigureFinder:
         the darkest (:attr:`toward_factor`, :func:`vision.colourcast.toward_paint`)."""
         if not self.toward_factor:
             return np.zeros(obs.shape[:2], bool)
-        darkest = int(np.argmin([c.lab[0] for c in self.colours.colours]))
+        darkest = self.colours.darkest
         where = (dist < self.colour_distance) & (idx != darkest)
         if not where.any():
             return where
         # only where the art itself lies within the colour distance of that paint (sand under a yellow figure): where
         # it does not, the bars above see the figure whole, and its blurred rim taken in besides grew its picture
         # into a neighbour's and moved its base
-        centres = _weighted(np.array([c.lab for c in self.colours.colours], np.float32))
-        where[where] = norm3(_weighted(bgr_to_lab(fitted[where])) - centres[idx[where]]) < self.colour_distance
+        where[where] = (norm3(_weighted(bgr_to_lab(fitted[where])) - self.colours.centres[idx[where]])
+                        < self.colour_distance)
         paint = lab_to_bgr([c.lab for c in self.colours.colours])
         return toward_paint(obs, fitted, paint, idx, self.toward_factor, known, where)
 
