@@ -492,7 +492,7 @@ def boxed_like(mask: np.ndarray, t: "PieceTemplate", ppm: float, least: float = 
     17, Karibik seed 2 ``hard`` frame 11: Diabolo read as two face-up chests; the parts' convexity 0.63 and 0.76).
     Its size is not asked here (the part may keep a hull's end: :func:`sized_like` asks the area). True for pieces
     that are no box (a ship) and for templates enrolled without their outline."""
-    if t.box is None or t.box[2] < BOX_FILL:
+    if not _box_like(t):
         return True
     return convexity(mask) >= least
 
@@ -605,7 +605,7 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
     one box with the end of the piece it touched, when one box fits and a part that is no box borders it (issue 17, Karibik
     seed 2 ``hard`` frame 8: a face-down chest's part kept Diabolo's stern, 231 mm2 against the box's 157, convexity
     0.78, and both parts were unsure). ``score`` gives a mask's sorted (distance, template index) list."""
-    least = min((t.area_mm2 for t in book.templates if t.box is not None and t.box[2] >= BOX_FILL), default=np.inf)
+    least = min((t.area_mm2 for t in book.templates if _box_like(t)), default=np.inf)
     small = fragment * min(t.area_mm2 for t in book.templates) * ppm * ppm
     k3 = np.ones((3, 3), np.uint8)
     used: set[int] = set()
@@ -616,7 +616,7 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
         if i in used or area < BOX_AND_END * least:
             continue
         t = book.templates[score(p)[0][1]]
-        if t.box is None or t.box[2] < BOX_FILL or area < BOX_AND_END * t.area_mm2:
+        if not _box_like(t) or area < BOX_AND_END * t.area_mm2:
             continue
         # a whole number of boxes, or one box with what it touched (a part larger than the box, not a box's shape)
         heap = area >= BOXES_AT * t.area_mm2
