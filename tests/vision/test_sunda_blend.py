@@ -21,14 +21,14 @@ def reader(sunda_reader):
 
 def _blended(reader, slots=(0,), rim_at: int | None = None) -> str:
     """An all-water piece at 0,0 turn 0 with, at each of ``slots``, a wedge of the cloth's class (land blurred into
-    water) from 2.5 to 8 mm in from the slot's point towards the piece's middle, its own samples at the side still
+    water), 3 mm wide, from 2.5 to 9 mm in from the slot's point towards the piece's middle, its own samples at the side still
     water; with ``rim_at``, a pawn's blurred rim (``_rim``, as ``_pieces`` sets it) over that slot's wedge. The ring."""
     label = _water_label(reader)
     for slot in slots:
         spot, mid = _slot_spot(slot, 0.0)
         inward = (mid - spot) / np.linalg.norm(mid - spot)
-        for t in np.arange(2.5, 8.01, 0.5):
-            _disc(reader, label, spot + inward * t, 1.2, 0)
+        for t in np.arange(2.5, 9.01, 0.5):
+            _disc(reader, label, spot + inward * t, 1.6, 0)
     if rim_at is not None:
         rim = np.zeros(label.shape, np.uint8)
         spot, mid = _slot_spot(rim_at, 5.0)
@@ -59,9 +59,9 @@ def test_a_blend_along_three_slots_is_no_lone_spit(reader):
 
 def test_the_blend_rule():
     blend = [0.0] * 12
-    blend[3] = 0.5
+    blend[3] = 0.7
     assert sunda.SundaReader._blended_spit(blend, 3)
-    blend[4] = 0.3
+    blend[4] = 0.4
     assert not sunda.SundaReader._blended_spit(blend, 3)
-    blend[4], blend[3] = 0.0, 0.3
+    blend[4], blend[3] = 0.0, 0.5
     assert not sunda.SundaReader._blended_spit(blend, 3)
