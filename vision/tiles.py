@@ -1349,13 +1349,15 @@ class TileClassifier:
         k = self.verify_ring
         ring[pad + k:pad + px - k, pad + k:pad + px - k] = True
         inside = np.bincount(labels[ring], minlength=n).astype(np.float64)
+        # the misfits are needed on the covered parts' pixels in the ring only (the bare ones, part 0, are never
+        # given back): taken there alone, in the same order, so each part's sum is the same to the bit (issue 14)
+        rows, cols = np.nonzero(ring & (labels > 0))
+        parts = labels[rows, cols]
         best = np.full(n, np.inf)
         for j, (dy, dx, gain, offset, misfit) in fits.items():
-            pred = self._blurred(j, angle) * gain + offset
-            win = smooth[pad + dy:pad + dy + px, pad + dx:pad + dx + px]
-            resid = np.zeros(covered.shape, np.float64)
-            resid[pad:pad + px, pad:pad + px] = ((win - pred) ** 2).sum(axis=2)
-            per = np.bincount(labels[ring], weights=resid[ring], minlength=n) / np.maximum(inside, 1.0)
+            pred = self._blurred(j, angle)[rows - pad, cols - pad] * gain + offset
+            resid = ((smooth[rows + dy, cols + dx] - pred) ** 2).sum(axis=1).astype(np.float64)
+            per = np.bincount(parts, weights=resid, minlength=n) / np.maximum(inside, 1.0)
             best = np.minimum(best, per / max(misfit, 1e-6))
         art = (best <= self.verify_art) & (inside >= self.verify_pixels)
         art[0] = False
