@@ -616,6 +616,7 @@ class TileClassifier:
         self._visible_terms: dict[int, tuple] = {}
         self._differences: dict[tuple[int, int, float], Any] = {}
         self._difference_totals: dict[tuple[int, int, float], float] = {}
+        self._difference_flats: dict[tuple[int, int, float, int], np.ndarray] = {}
         self._thin: dict[tuple[int, float], np.ndarray] = {}
         self._align_at: dict[tuple[int, int], np.ndarray] = {}
         self._all_blurred: list[np.ndarray] = []
@@ -1465,15 +1466,16 @@ class TileClassifier:
         if diff is None:
             return None
         rows, cols, dn2, ra, rb = diff
+        if vis is None and 4 * len(rows) < self.verify_pixels:
+            return None
         total = self._difference_total(ja, jb, angle)
         width = smooth.shape[1]
+        at0 = self._difference_flat(ja, jb, angle, width)
         preds = []
         for j, ref in ((ja, ra), (jb, rb)):
             dy, dx, gain, offset, _ = fits[j]
-            preds.append(((pad + dy + rows) * width + pad + dx + cols, gain * ref + offset))
+            preds.append((at0 + ((pad + dy) * width + pad + dx), gain * ref + offset))
         if vis is None:             # everything shows: every pixel kept, in order (the same sums)
-            if 4 * len(rows) < self.verify_pixels:
-                return None
             seen = total
             flat = smooth.reshape(-1, 3)
             errs = [float(((flat[at] - pred) ** 2).sum()) for at, pred in preds]
@@ -1491,6 +1493,16 @@ class TileClassifier:
         flat = smooth.reshape(-1, 3)
         errs = [float(((flat[at[keep]] - pred[keep]) ** 2).sum()) for at, pred in preds]
         return (errs[0] - errs[1]) / seen
+
+    def _difference_flat(self, ja: int, jb: int, angle: float, width: int) -> np.ndarray:
+        """Flat indices into a photo ``width`` pixels wide of the pixels of :meth:`_difference` ``(ja, jb, angle)``,
+        the tile at its top-left corner: a contest adds its reference's place (kept per pair and width)."""
+        key = (ja, jb, angle, width)
+        hit = self._difference_flats.get(key)
+        if hit is None:
+            rows, cols = self._difference(ja, jb, angle)[:2]
+            hit = self._difference_flats[key] = rows * width + cols
+        return hit
 
     def _difference_total(self, ja: int, jb: int, angle: float) -> float:
         """The summed squared difference of :meth:`_difference` ``(ja, jb, angle)`` (kept)."""
