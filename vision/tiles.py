@@ -316,7 +316,11 @@ class FeatureCanvas(GridCanvas):
         h, w = img.shape[:2]
         tops = np.clip(np.asarray(tops, int) - reach, 0, h - side)
         lefts = np.clip(np.asarray(lefts, int) - reach, 0, w - side)
-        regions = np.stack([img[t:t + side, l:l + side] for t, l in zip(tops, lefts)])
+        # every window of the level as a strided view, the places' windows copied out in one gather (the same
+        # values as stacking a slice per place, a third to a half of the time: issue 14)
+        st = img.strides
+        regions = as_strided(img, (h - side + 1, w - side + 1, side, side) + img.shape[2:],
+                             (st[0], st[1], st[0], st[1]) + st[2:], writeable=False)[tops, lefts]
         p = 2 * reach + 1
         # one product per shift over each template's own pixels, read in place (a strided view made into one
         # matrix for a matrix product copied every window p * p times: twice as slow, issue 14)
