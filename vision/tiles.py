@@ -1453,9 +1453,12 @@ class TileClassifier:
         gain = np.clip((to + ridge) / (tt + ridge), *self.verify_gains)
         err = (oo - 2 * gain * to + gain * gain * tt).sum(axis=0)            # (K, S)
         best = err.argmin(axis=1)
-        return {j: (int(dy[best[i]]) - r, int(dx[best[i]]) - r, gain[:, i, best[i]],
-                    mo[:, i, best[i]] - gain[:, i, best[i]] * mt[:, i, best[i]], float(err[i, best[i]]))
-                for i, j in enumerate(js)}
+        # every reference's best shift taken out at once (the same values as one reference at a time: issue 14)
+        each = np.arange(len(js))
+        g = np.ascontiguousarray(gain[:, each, best].T)                      # (K, 3)
+        off = np.ascontiguousarray((mo[:, each, best] - gain[:, each, best] * mt[:, each, best]).T)
+        ys, xs, left = (dy[best] - r).tolist(), (dx[best] - r).tolist(), err[each, best].tolist()
+        return {j: (ys[i], xs[i], g[i], off[i], left[i]) for i, j in enumerate(js)}
 
     def _contest(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, ja: int, jb: int,
                  fits: dict, angle: float = 0.0) -> float | None:
