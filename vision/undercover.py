@@ -183,7 +183,7 @@ def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool)
                 num = np.einsum("icp,iscp->is", c, o * v[:, :, None, :])
                 den = np.einsum("ip,isp->is", q, v)
             k = np.clip(num / np.maximum(den, 1e-6), *BRIGHTNESS).astype(np.float32)[:, :, None]
-        e = np.zeros((m, shifts, npx), np.float32)
+        e = np.empty((m, shifts, npx), np.float32)
         t = np.empty_like(e)
         for ch in range(3):
             if scaled:
@@ -191,7 +191,10 @@ def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool)
             else:
                 t[:] = c[:, None, ch, :]
             np.subtract(t, o[:, :, ch, :], out=t)
-            e += np.abs(t, out=t)
+            if ch:
+                e += np.abs(t, out=t)
+            else:
+                np.abs(t, out=e)        # the first channel's misfit itself (0 + x is x: the same sums)
         np.minimum(e, TRUNCATE, out=e)
         out[a:a + m] = np.einsum("isp,sp->is", e, v[0]) if shared else np.einsum("isp,isp->is", e, v)
     return out
