@@ -34,6 +34,7 @@ from tablehub.i18n import N_, T, Tc, chain, reason  # what a phone reads (tableh
 
 from . import VisionError
 from .boardreg import seen_mask
+from .identity_cache import IdentityCache
 
 #: /2: the core's dominant colour (:func:`dominant_colour`) before its median colour
 BOOK_FORMAT = "tablehub-board-pieces/2"
@@ -56,7 +57,7 @@ def _grid_terms(small: tuple[int, int], degree: int) -> np.ndarray:
     return _TERMS[key]
 
 
-_CELLS: dict = {}
+_CELLS = IdentityCache(4)
 
 
 def _cells(img: np.ndarray, small: tuple[int, int]) -> np.ndarray:
@@ -82,12 +83,8 @@ def light_gain(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, degree:
     h, w = empty.shape[:2]
     small = (max(2, w // cell_px), max(2, h // cell_px))
     a = _cells(canvas, small)
-    key = (id(empty), empty.shape, small, int(empty[::97, ::89].sum()))
-    b = _CELLS.get(key)
-    if b is None:  # the empty board's cells: once per picture
-        if len(_CELLS) > 4:
-            _CELLS.clear()
-        b = _CELLS[key] = _cells(empty, small)
+    # the empty board's cells: once per picture
+    b = _CELLS.get((empty,), (small, int(empty[::97, ::89].sum())), lambda: _cells(empty, small))
     terms = _grid_terms(small, degree)
     ratio = np.log(b + 1) - np.log(a + 1)
     keep = (a.min(axis=2) > 8) & (b.min(axis=2) > 8) & (a.max(axis=2) < 250)  # seen, not black, not clipped
@@ -172,18 +169,13 @@ def _lab8_float(lab8: np.ndarray) -> np.ndarray:
 #: squared Lab8 differences -> squared CIE Lab distance (L is stored as L * 255 / 100)
 _LAB8_WEIGHTS = np.float32([[(100.0 / 255.0) ** 2, 1.0, 1.0]])
 
-_EMPTY: dict = {}
+_EMPTY = IdentityCache(4)
 
 
 def _empty_cached(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The empty board's blurred 8-bit Lab and seen mask, computed once per picture."""
-    key = (id(empty), empty.shape, int(empty[::97, ::89].sum()))
-    hit = _EMPTY.get(key)
-    if hit is None:
-        if len(_EMPTY) > 4:
-            _EMPTY.clear()
-        hit = _EMPTY[key] = (cv2.GaussianBlur(cv2.cvtColor(empty, cv2.COLOR_BGR2Lab), (0, 0), 1.0), seen_mask(empty))
-    return hit
+    return _EMPTY.get((empty,), int(empty[::97, ::89].sum()),
+                      lambda: (cv2.GaussianBlur(cv2.cvtColor(empty, cv2.COLOR_BGR2Lab), (0, 0), 1.0), seen_mask(empty)))
 
 
 #: the board's own edge left out of the difference (px): a sliver of table under a fraction of a millimetre of error
@@ -262,23 +254,19 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(bh + np.linalg.norm(a[_NH + 3:] - b[_NH + 3:]) / 100.0)
 
 
-_BOOK_MATRICES: dict = {}
+_BOOK_MATRICES = IdentityCache(8)
 """:func:`_book_matrix`'s cache, by book (a few at a time)."""
 
 
 def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The book's templates softened, as matrices (built once per book and kept while its templates stay the
     same): square roots of the histograms, their sums, the core colours, the footprints' areas."""
-    key = id(book)
-    ids = tuple(id(t.hist) for t in book.templates)
-    hit = _BOOK_MATRICES.get(key)
-    if hit is None or hit[0] != ids:
-        if len(_BOOK_MATRICES) > 8:
-            _BOOK_MATRICES.clear()
+    def build() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         soft = np.float64([soften(t.hist) for t in book.templates])
-        hit = _BOOK_MATRICES[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH + 3:],
-                             np.float64([max(1.0, t.area_mm2) for t in book.templates]))
-    return hit[1:]
+        return (np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH + 3:],
+                np.float64([max(1.0, t.area_mm2) for t in book.templates]))
+
+    return _BOOK_MATRICES.get((book, *(t.hist for t in book.templates)), None, build)
 
 
 def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook", cut: bool = False) -> list[tuple[float, int]]:
