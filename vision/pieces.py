@@ -373,6 +373,15 @@ class FigureFinder:
     many times the noise along that line are as strong as those over the bars above
     (:func:`vision.colourcast.toward_paint`: a yellow figure on a Südsee sand island); 0: not looked for."""
 
+    dimmed_rule: bool = True
+    """A blob that is mostly a dimming of the art under it (fewer of its pixels of a player colour than a figure needs
+    are not shadow-like: darker than the art by one factor in every channel) and smaller than
+    :attr:`one_figure_min_mm2` is no figure: only something dark dims the art alike in every channel, a black figure or
+    a shadow, and a figure's picture is never that small (its foot alone is 16 x 8 mm), while a figure's shadow beside
+    it is (70-100 mm^2 where the figure does not hide it). The dimmed art reads as whatever paint lies near it: on
+    Südsee's sea under the field camera's light, the dark blue (a red figure's shadow over the sea was a blue figure of
+    88 mm^2 with 92 % of its pixels shadow-like, a yellow figure's 74 mm^2 with 94 %). False: as before."""
+
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
              footprints: list[np.ndarray] | None = None, fit: bool = True,
              nearest: tuple[np.ndarray, np.ndarray] | None = None,
@@ -435,6 +444,8 @@ class FigureFinder:
                 # a black figure on a light tile is darker than the tile by much the same factor in every
                 # channel, as a shadow is: most of it reads as shadow, and only its few other pixels were left
                 col = blob & coloured
+                if self.dimmed_rule and area < self.one_figure_min_mm2:
+                    return      # a dimming of the art smaller than any figure's picture: a figure's shadow beside it
             ys, xs = np.nonzero(col if col.sum() >= 10 else blob)
             u, v = (xs.mean() + 0.5) / cols, (ys.mean() + 0.5) / rows
             if col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum():
