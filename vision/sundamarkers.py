@@ -84,6 +84,10 @@ DISC_BLEND_MIN = 0.8
 #: (12 with the blend alone, which missed the `hard` green markers by 15-17; on the paint's line the bench's markers fit
 #: within 0.3-4.6, a light patch of the print 10, a grey-brown token no marker has 11.8)
 DISC_FIT = 8.0
+#: ... within DISC_FIT_FAINT where the disc's edge shows only above the ground's grain (``ground_grain``; its ring over
+#: DISC_RING_SHARE of its core as measured): the bench's markers fit within 0.3-4.6, a patch of the print's grain at
+#: `hard` as round as a marker and as green 6.7 (seed 1 table 7)
+DISC_FIT_FAINT = 5.0
 DISC_MARGIN = 2.0
 #: a token's chroma is mixed with what lies round it (the JPEG keeps colour at half the resolution of lightness and
 #: quantises it hardest), its lightness much less: enrolled on the cloth, a marker's colour is pulled towards the
@@ -451,7 +455,11 @@ class MarkerFinder:
         # (its ring calmer than its core). Every peak is judged: a table's prints and shades give a couple of hundred
         # peaks at `default`, and a marker's is not among the strongest (a green one on green land: 10, where the
         # pawns' and the coasts' peaks, rejected here, reach 30 and more)
-        peak &= (ring_sea <= DISC_RING_SEA) & (ring <= DISC_RING_SHARE * core)
+        # (both measured above the ground's own difference from its median, the print's grain, the sensor's noise and
+        # the JPEG's, which every mean over the ground carries: at `hard` some 5, the ring of a green marker on the
+        # green land 5.9 where its core is 12.8)
+        floor = ground_grain(diff[on])
+        peak &= (ring_sea <= DISC_RING_SEA) & (ring - floor <= DISC_RING_SHARE * (core - floor))
         diff_pad = np.pad(diff, n, constant_values=np.inf)     # off the window: not the ground
 
         def ring_calm(py: int, px: int) -> float:
@@ -513,7 +521,10 @@ class MarkerFinder:
             if shade < fits[order[0]] + DISC_MARGIN:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: a shade of the ground ({shade:.1f})"))
                 continue
-            cands.append((fits, order, mm, float(resp[py, px])))
+            # a disc whose edge shows only above the grain (its ring over DISC_RING_SHARE of its core as measured) must
+            # show its paint clearly too: two faint cues are no sure reading
+            faint = bool(ring[py, px] > DISC_RING_SHARE * core[py, px])
+            cands.append((fits, order, mm, DISC_FIT_FAINT if faint else DISC_FIT))
         out: list[MarkerReading] = []
         used = {t.marker for t in taken}
         def doubt(order: list[str]) -> None:
@@ -521,9 +532,9 @@ class MarkerFinder:
             if may and not order[0].startswith("pawn "):
                 self.doubtful.append((self._place(may[0], mm, lattice, tribes), may))
 
-        for fits, order, mm, r in sorted(cands, key=lambda c: c[0][c[1][0]]):
+        for fits, order, mm, limit in sorted(cands, key=lambda c: c[0][c[1][0]]):
             best = order[0]
-            if best.startswith("pawn ") or fits[best] > DISC_FIT:
+            if best.startswith("pawn ") or fits[best] > limit:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {best} at {fits[best]:.1f}"))
                 doubt(order)
                 continue
@@ -556,6 +567,13 @@ class MarkerFinder:
             return MarkerReading(name, best[1].q, best[1].r, (float(mm[0]), float(mm[1])), True)
         q, r = np.round(lattice.to_lattice(mm)[0]).astype(int)
         return MarkerReading(name, int(q), int(r), (float(mm[0]), float(mm[1])), False)
+
+
+def ground_grain(diff: np.ndarray) -> float:
+    """The ground's own difference from its local median (the print's grain, the sensor's noise, the JPEG's), which
+    every mean of the differences over the ground carries, a disc's core and its ring alike: the median over what was
+    looked at (the tribes' boxes: the ground is most of them)."""
+    return float(np.median(diff)) if diff.size else 0.0
 
 
 def _median_near(img: np.ndarray, mask: np.ndarray, k: int, reach: int) -> np.ndarray:
