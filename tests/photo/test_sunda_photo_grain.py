@@ -59,3 +59,21 @@ def test_black_pawns_split_with_the_cloths_shade_are_found(table, monkeypatch):
     monkeypatch.setattr(sunda, "PAWN_MAJORITY_MM", 0.0)        # the pawn colours' pixels opened as they are
     got, want = _scores(*table)
     assert got != want
+
+
+def test_a_dark_spot_by_a_stack_is_no_marker(monkeypatch):
+    """The sunda-vision bench's hard table 2 at seed 4: where a dark cut line meets a yellow stack, a spot as dark as
+    the purple paint (1.7 from it), whose ring the stack and the line keep busy (9.8, twice the grain): no marker."""
+    from benchmarks.sunda_vision import compare_markers, read_table
+    from vision.mat import Mat
+    from vision.sim.sundatable import PAWN_COLOURS
+
+    names = ["P1", "P2"]
+    colours = {p: PAWN_COLOURS[k] for k, p in enumerate(names)}
+
+    def extra() -> list[str]:
+        t = read_table("hard", 4, 2, names, colours, Mat.default())
+        return [w for w in compare_markers(t["r1"], t["truth"], t["game"])["wrong"] if "where none lies" in w]
+    assert extra() == []
+    monkeypatch.setattr(sundamarkers, "DISC_RING_GRAIN", float("inf"))     # any ring is the ground's grain
+    assert any("purple" in w for w in extra())
