@@ -69,9 +69,8 @@ BLURRED_SPIT = 0.15       # ... or, between two strong water slots, water under 
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
 #: a black pawn's top (L 18-20 at `default`) and the dark grey cloth in shade (``SHADE``: L 19) are one colour, and
 #: the noise splits the pawn's pixels between the two classes: a sieve (65 % of its pixels at seed 3 table 3) that the
-#: opening of thin lines (a disc 3 mm across) erased whole. Where the opening erases a blob whole, the holes are filled
-#: where the pawn colours are the majority over a square this wide (mm) and it is opened again (``_sieves_kept``): a
-#: pawn's disc comes back solid, a line is still opened away, a blob the opening kept keeps its outline
+#: opening of thin lines (a disc 3 mm across) erased whole. The pawn colours' pixels are first the majority over a
+#: square this wide (mm): a pawn's disc comes back solid, a line under half its width goes
 PAWN_MAJORITY_MM = 2.5
 PAWN_SIDE = 0.72         # a pawn's side against its top
 #: a height is taken as seen only where one pawn moves a stack's top this far (mm) from the nadir's line, and
@@ -1283,12 +1282,10 @@ class SundaReader:
         if done is not None and done[0] is label:
             return done[1]
         k = int(2 * round(1.5 * self.s) + 1)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        raw = (label >= 3).astype(np.uint8)
-        pawn = cv2.morphologyEx(raw, cv2.MORPH_OPEN, disc)
+        pawn = (label >= 3).astype(np.uint8)
         if PAWN_MAJORITY_MM > 0:
-            pawn = _sieves_kept(raw, pawn, int(2 * round(PAWN_MAJORITY_MM / 2 * self.s) + 1), disc,
-                                stacks.MIN_CORE * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2)
+            pawn = cv2.medianBlur(pawn, int(2 * round(PAWN_MAJORITY_MM / 2 * self.s) + 1))
+        pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         self._pawn_open = (label, pawn)
         return pawn
 
@@ -1384,23 +1381,6 @@ class SundaReader:
                                     dist * PAWN_HEIGHT_MM / cam_h))
             out[-1].measure = m
         return out
-
-
-def _sieves_kept(raw: np.ndarray, opened: np.ndarray, k: int, disc: np.ndarray, least: float) -> np.ndarray:
-    """The pawn colours' pixels ``opened`` (uint8 0/1) with the blobs the opening erased added back: where the holes of
-    ``raw`` filled by the majority over a square ``k`` px wide and then opened (``disc``) leave a blob that holds no
-    blob of ``opened`` of ``least`` px or more (a dark pawn's sieve, :data:`PAWN_MAJORITY_MM`, gone or left in
-    crumbs). A blob the opening kept keeps its outline: a stack's height is measured on it."""
-    filled = cv2.morphologyEx(cv2.max(raw, cv2.medianBlur(raw, k)), cv2.MORPH_OPEN, disc)
-    n, comp = cv2.connectedComponents(filled, connectivity=8)
-    if n <= 1:
-        return opened
-    m, kept, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least)
-    touched = np.zeros(n, bool)
-    touched[np.unique(comp[np.isin(kept, big[big > 0])])] = True
-    touched[0] = True
-    return cv2.max(opened, (~touched[comp]).astype(np.uint8))
 
 
 def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, n: int, k: int) -> np.ndarray:

@@ -75,8 +75,9 @@ DISC_RING_SEA = 0.25
 #: edge of a stack's shadow does not: its ring 0.51 of its core, a marker's 0.18-0.40 at `hard`) ...
 DISC_RING_SHARE = 0.45
 #: ... or at most this many times the ground's grain (``ground_grain``: the median difference over the ground; a ring
-#: of some 40 px of plain ground averages 1.06 times it, give or take a tenth; a stack or a line beside a disc twice it)
-DISC_RING_GRAIN = 1.25
+#: of some 40 px of plain ground averages 1.06 times it, a faint marker's own blur tail adds a little: the `hard` green
+#: markers' rings 1.17-1.28 times it; a stack and a cut line beside a dark spot twice it)
+DISC_RING_GRAIN = 1.5
 #: ... and the core is a whole disc: this share of it differs at least half as much as its middle (a streak of the
 #: print's shade 3 mm wide fills some 0.6)
 DISC_CORE_FILL = 0.8
