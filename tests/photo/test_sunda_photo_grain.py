@@ -3,8 +3,8 @@ docs/sunda.md "Scoring from a photo") that session 14 found wrong, each scored e
 wrong again without its fix (the cause, found by scoring the table again with the true markers and stacks put in):
 
 - hard table 4 at seed 1: a green marker on the green land whose disc's ring (5.9) was 0.46 of its core (12.8), over
-  the 0.45 a disc's edge allows, only because both carry the ground's own grain (the print, the noise, the JPEG:
-  some 5 at `hard`): the ring and the core are compared above it (vision.sundamarkers.ground_grain);
+  the 0.45 a disc's edge allows, though it was only the ground's own grain (the print, the noise, the JPEG: some 5 at
+  `hard`): a ring under DISC_RING_GRAIN of the grain is calm (vision.sundamarkers.ground_grain);
 - default table 3 at seed 3: two black pawns on the dark grey cloth's table, whose top (L 18-20) is the cloth in
   shade's colour (L 19): the noise split their pixels between the two classes, and the opening of thin lines erased
   the sieve of black pixels (65 % of them) whole (vision.sunda.PAWN_MAJORITY_MM: the majority first).
@@ -35,7 +35,7 @@ def test_a_green_marker_whose_ring_carries_the_grain_is_read(table, monkeypatch)
     assert "green" in _markers(t, folder)
     got, want = _scores(t, folder)
     assert got == want
-    monkeypatch.setattr(sundamarkers, "ground_grain", lambda diff: 0.0)     # the ring and the core compared as they are
+    monkeypatch.setattr(sundamarkers, "ground_grain", lambda diff: 0.0)     # the ring judged against the core alone
     assert "green" not in _markers(t, folder)
     got, want = _scores(t, folder)
     assert got != want
