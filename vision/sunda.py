@@ -68,6 +68,11 @@ BLEND_DEEP = 0.6          # ... and a lone water slot whose deep samples are thi
 BLURRED_SPIT = 0.15       # ... or, between two strong water slots, water under this share of its water and cloth-class
 #                           samples (a thin land spit blurred into the water reads as neither: _blurred_spits)
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
+#: a black pawn's top (L 18-20 at `default`) and the dark grey cloth in shade (``SHADE``: L 19) are one colour, and
+#: the noise splits the pawn's pixels between the two classes: a sieve (65 % of its pixels at seed 3 table 3) that the
+#: opening of thin lines (a disc 3 mm across) erased whole. The pawn colours' pixels are first the majority over a
+#: square this wide (mm): a pawn's disc comes back solid, a line under half its width goes
+PAWN_MAJORITY_MM = 2.5
 PAWN_SIDE = 0.72         # a pawn's side against its top
 #: a height is taken as seen only where one pawn moves a stack's top this far (mm) from the nadir's line, and
 #: the measure falls within 0.2 of a whole count; nearer the nadir (most of a table under a straight camera)
@@ -1315,8 +1320,10 @@ class SundaReader:
         if done is not None and done[0] is label:
             return done[1]
         k = int(2 * round(1.5 * self.s) + 1)
-        pawn = cv2.morphologyEx((label >= 3).astype(np.uint8), cv2.MORPH_OPEN,
-                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        pawn = (label >= 3).astype(np.uint8)
+        if PAWN_MAJORITY_MM > 0:
+            pawn = cv2.medianBlur(pawn, int(2 * round(PAWN_MAJORITY_MM / 2 * self.s) + 1))
+        pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         self._pawn_open = (label, pawn)
         return pawn
 
