@@ -63,7 +63,7 @@ from tablehub.games.tahiti.board import PEARLS
 from tablehub.games.tahiti.board import load_board as load_tahiti_track
 from tablehub.games.tahiti.camera import COLOURS, ISLAND, TRACK0, TahitiBoardMoves, camera_board
 from vision import VisionError
-from vision.boardpieces import SpaceMap, enrol_pieces, find_pieces
+from vision.boardpieces import SpaceMap, enrol_pieces
 from vision.boardreg import BoardReference, BoardRegistrar, BoardTracker
 from vision.boardwatch import BoardWatch
 from vision.boards import render_board

@@ -14,18 +14,10 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import photoscore_positions as P
 from vision import sunda, sundamarkers
 
 from tests.photo.test_sunda_photo_hard import _scores
-from tests.photo.test_sunda_photo_seen import _markers, _seed
-
-
-@pytest.fixture(scope="module")
-def table(tmp_path_factory, request):
-    level, seed, i = request.param
-    folder = tmp_path_factory.mktemp(f"{level}{seed}_{i}")
-    return P.sunda_table(level, _seed(level, seed), i, folder), folder
+from tests.photo.test_sunda_photo_seen import _markers, table  # noqa: F401 (table: a fixture)
 
 
 @pytest.mark.parametrize("table", [("hard", 1, 4)], indirect=True)

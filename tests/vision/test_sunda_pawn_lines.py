@@ -11,20 +11,11 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 import vision.sunda as sunda  # noqa: E402
+from tests.vision.test_sunda_cut import _poly, reader  # noqa: E402,F401 (reader: a fixture)
 from tests.vision.test_sunda_joint import LAT, _hexagon  # noqa: E402
-from vision.sunda import _tri_pts, _unhidden_rows, tri_points  # noqa: E402
+from vision.sunda import _tri_pts, _unhidden_rows  # noqa: E402
 
 F = np.float32
-
-
-@pytest.fixture()
-def reader(sunda_reader):
-    return sunda_reader
-
-
-def _poly(reader, tri):
-    pts = reader._px(LAT.to_mm(tri_points([tri[0]], [tri[1]], [tri[2]]).reshape(-1, 2)))
-    return np.round(pts * 16).astype(np.int32)
 
 
 def _line(reader, L, a, b, depth):

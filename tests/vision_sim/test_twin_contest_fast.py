@@ -158,7 +158,6 @@ def _old_part_scores(self, smooth, covered, pad, fits, angle=0.0):
     px, k = self.px, self.verify_ring
     ring = np.zeros(covered.shape, bool)
     ring[pad + k:pad + px - k, pad + k:pad + px - k] = True
-    inside = np.bincount(labels[ring], minlength=n).astype(np.float64)
     out = []
     for j, (dy, dx, gain, offset, misfit) in fits.items():
         pred = self._blurred(j, angle) * gain + offset
