@@ -1411,8 +1411,11 @@ class SundaReader:
                 if any(k is None for k in ks):
                     n_est = None
             q, r = np.round(lat.to_lattice(base)[0]).astype(int)
-            if float(np.linalg.norm(lat.to_mm(np.array([[q, r]]))[0] - base)) > NODE_REACH * lat.side_mm:
+            node = lat.to_mm(np.array([[q, r]]))[0]
+            if float(np.linalg.norm(node - base)) > NODE_REACH * lat.side_mm:
                 continue   # a pawn stands on its node; a resource marker of a pawn's paint lies beside it (8-22 mm)
+            if m is not None and not stacks.node_agrees(m, node, nadir):
+                n_est = None     # the near end and the node disagree on the height: the phone asks
             sure = n_est is not None
             out.append(TribeReading(int(q), int(r), names[top_k], colours, n_est, not sure,
                                     [n_est] if sure else cands, (float(base[0]), float(base[1])),
