@@ -155,6 +155,8 @@ class MarkerDetection:
     search: str = "sized"
     #: pixels the ArUco detector scanned, all stages together (a busy-background regression shows here)
     searched_px: int = 0
+    #: markers the half-size search found before reading them again at full size (0: no half-size search answered)
+    half_found: int = 0
 
 
 #: a marker narrower than this many pixels per cell is not read reliably (docs/vision-setup.md: ~1 px/mm
@@ -354,15 +356,36 @@ def _search_half(grey: np.ndarray, mat: Mat, smallest: float, largest: float) ->
         return [np.asarray(q, np.float64) * 2.0 + 0.5 for q in quads] if quads is not None else None
 
     _collect(det, up(corners), ids, up(rejected), mat)
-    if len(det.corners) < len(mat.marker_ids):
+    if len(det.corners) < min(3, len(mat.marker_ids)):
         return det
     # found at half size: read again at full size in small windows around them, so that the corners are the
     # full-size detector's own (the half size's, refined on the same edges, were up to 0.1 px apart, and three
-    # knife-edge cells of the bench's hard boards read differently)
-    full = _search_windows(grey, mat, det.corners)
+    # knife-edge cells of the bench's hard boards read differently). A marker missing at half size (covered, out
+    # of view, too small or blurred there) is looked for at full size where the others put it, as the full-size
+    # search of the whole frame would find it (issue 14, CPU: that search was 30 ms of a `hard` reading from
+    # scratch, and found no marker more on the bench's boards)
+    expected = dict(det.corners)
+    expected.update(_expected_missing(det.corners, mat))
+    full = _search_windows(grey, mat, expected)
     full.search, full.searched_px = "half", full.searched_px + det.searched_px
     full.rejected = det.rejected + full.rejected
+    full.half_found = len(det.corners)
     return full
+
+
+def _expected_missing(found: dict[int, np.ndarray], mat: Mat) -> dict[int, np.ndarray]:
+    """Where the mat's markers missing from ``found`` (mat id -> image quad, three or more) lie in the image, by
+    the homography of the found ones' corners (the lens's bend is left to the window's margin)."""
+    missing = [m for m in mat.marker_ids if m not in found]
+    if not missing:
+        return {}
+    seen = sorted(found)
+    H, _ = cv2.findHomography(np.concatenate([np.asarray(mat.marker_corners_mm(m), np.float64) for m in seen]),
+                              np.concatenate([found[m] for m in seen]), 0)
+    if H is None:
+        return {}
+    return {m: cv2.perspectiveTransform(np.asarray(mat.marker_corners_mm(m), np.float64).reshape(-1, 1, 2),
+                                        H).reshape(4, 2) for m in missing}
 
 
 def _search_frame(grey: np.ndarray, mat: Mat, detector, how: str) -> MarkerDetection:
@@ -449,7 +472,7 @@ def detect_markers(frame: np.ndarray, mat: Mat, refine: bool = True,
         searched += det.searched_px
         if best is None or len(det.corners) >= len(best.corners):
             best = det
-        if len(best.corners) >= (len(mat.marker_ids) if best.search == "half" else min(3, len(mat.marker_ids))):
+        if _enough(best, mat):
             break
     assert best is not None
     best.searched_px = searched
@@ -459,6 +482,15 @@ def detect_markers(frame: np.ndarray, mat: Mat, refine: bool = True,
         best.corners = {i: refine_corners(gf, q, cells) for i, q in best.corners.items()}
     best.missing = tuple(i for i in mat.marker_ids if i not in best.corners)
     return best
+
+
+def _enough(det: MarkerDetection, mat: Mat) -> bool:
+    """Whether a stage's markers end the search: three (or all the mat has); from the half-size search, every
+    marker it found there read again at full size, and three or more."""
+    need = min(3, len(mat.marker_ids))
+    if det.search == "half":
+        return len(det.corners) >= max(need, det.half_found)
+    return len(det.corners) >= need
 
 
 def verify_marker(grey: np.ndarray, quad: np.ndarray, dictionary: str, marker_id: int,

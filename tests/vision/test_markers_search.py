@@ -102,6 +102,36 @@ def test_the_half_size_search_finds_the_corners_the_full_size_search_finds(busy,
     assert corner_error_px(half, truth) < 0.5
 
 
+def test_a_covered_marker_does_not_send_the_first_search_over_the_whole_frame(busy, monkeypatch):
+    """Three markers found at half size (the fourth under a hand) are read again at full size in windows, and the
+    fourth looked for where they put it, instead of the whole frame searched at full size (issue 14, CPU: 30 ms of
+    a reading from scratch at ``hard``, where the renderer's hand or figure covers a marker): the same three
+    markers, their corners where the full-size search puts them."""
+    frame, truth = busy
+    covered = frame.copy()
+    quad = truth.mat_to_image(np.array(MAT.marker_corners_mm(MAT.marker_ids[1])))
+    cv2.fillPoly(covered, [quad.round().astype(np.int32)], (90, 120, 170))
+    det = detect_markers(covered, MAT)
+    assert det.search == "half" and sorted(det.corners) == sorted(set(MAT.marker_ids) - {MAT.marker_ids[1]})
+    assert det.searched_px < 0.5 * frame.shape[0] * frame.shape[1], "the full-size frame was searched"
+    monkeypatch.setattr(markers_module, "_search_half", lambda *a: markers_module.MarkerDetection(search="half"))
+    full = detect_markers(covered, MAT)
+    assert full.search == "sized" and sorted(full.corners) == sorted(det.corners)
+    worst = max(float(np.abs(det.corners[m] - full.corners[m]).max()) for m in det.corners)
+    assert worst < 1e-3, f"corners {worst:.4f} px apart"
+
+
+def test_a_marker_missed_at_half_size_is_looked_for_where_the_others_put_it(busy):
+    """The window the missing marker is looked for in lies around its true place (within a few pixels)."""
+    frame, truth = busy
+    found = detect_markers(frame, MAT, refine=False).corners
+    gone = MAT.marker_ids[2]
+    predicted = markers_module._expected_missing({m: q for m, q in found.items() if m != gone}, MAT)
+    assert list(predicted) == [gone]
+    true_quad = truth.mat_to_image(np.array(MAT.marker_corners_mm(gone)))
+    assert float(np.abs(predicted[gone] - true_quad).max()) < 3.0
+
+
 def test_markers_too_small_for_the_half_size_search_are_found_at_full_size():
     frame, truth = table(None, size=(1024, 576))  # ~0.75 px/mm: markers of ~30 px, 15 at half size
     det = detect_markers(frame, MAT)
