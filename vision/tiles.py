@@ -1281,6 +1281,43 @@ class TileClassifier:
                 close.append(jc)
         return hidden, close
 
+    def twins_of(self, tile: str, rotation: int) -> list[tuple[str, int]]:
+        """:meth:`twins` by name: the (tile, rotation) pairs whose pictures differ from ``tile`` turned by
+        ``rotation`` only in a detail."""
+        return [(self.ids[k], self.rots[k]) for k in self.twins(self._index(tile, rotation))]
+
+    def evidence(self, canvas: "FeatureCanvas", guess: TileGuess, options: Sequence[tuple[str, int]]
+                 ) -> list[float | None]:
+        """What the photo says of each of ``options`` (tile, rotation; the first is ``guess``'s own) in the cell
+        of ``guess``, for :func:`settle_hidden`: its block score at half resolution (what the photo shows covered
+        left out, the best place within :attr:`hard_reach`: as :meth:`_block_grid` scores a covered cell), or None
+        where the photo does not show where it differs from the first: a figure hides their difference
+        (:meth:`_contest` sees too little of it), or they differ nowhere (turns that look the same). There the
+        scores are no evidence between them (a figure's dark body and shadow pull them towards the twin with the
+        dark glyph), and the copies left in the box decide."""
+        js = [self._index(t, r) for t, r in options]
+        top, left = canvas.top_left(guess.x, guess.y)
+        scores, _, _ = self._block_grid(canvas, 1, js, top // 2, left // 2, self.hard_reach)
+        shown = [True] + [self._difference_shown(canvas, guess, js[0], j) for j in js[1:]]
+        return [float(s) if ok else None for s, ok in zip(scores, shown)]
+
+    def _difference_shown(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int) -> bool:
+        """Whether the photo shows, clear of figures, enough of where templates ``ja`` and ``jb`` differ at the
+        place of ``guess`` (the twin contest of :meth:`_verify` has something to compare)."""
+        px, mm = self.px, self.mm_per_px
+        pad = int(3 * self.verify_sigma) + self.verify_reach
+        top, left = canvas.top_left(guess.x, guess.y)
+        tb = top + int(round(guess.offset_mm[1] / mm))
+        lb = left + int(round(guess.offset_mm[0] / mm))
+        h, w = canvas.image.shape[:2]
+        if tb - pad < 0 or lb - pad < 0 or tb + px + pad > h or lb + px + pad > w:
+            return False
+        smooth = cv2.GaussianBlur(canvas.image[tb - pad:tb + px + pad, lb - pad:lb + px + pad], (0, 0),
+                                  self.verify_sigma)
+        vis = self._clear_of(self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad))
+        fits = self._alignments(smooth, vis, pad, [ja, jb], guess.angle_deg)
+        return self._contest(smooth, vis, pad, ja, jb, fits, guess.angle_deg) is not None
+
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
         pixels differ clearly): a town more or less, a strip of plain instead of sea. Found for the tile's
@@ -1545,24 +1582,47 @@ class TileClassifier:
         return True
 
 
-def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], most: int = 4096
-                  ) -> dict[tuple[int, int], TileGuess]:
-    """Choose between twins a figure hides by what is still in the box.
+EVIDENCE_SCALE = 0.02
+"""In :func:`settle_hidden`, a block score higher by this counts as odds of e to 1 for that option: the spread of the
+block scores between a cell's twins where nothing tells them apart (a few hundredths at ``hard``). Against the box's
+odds (four copies of U1 left against one of U3: 4 to 1, e^1.4) a twin must score about 0.03 better."""
+
+UNSURE_TWIN_NEAR = 0.06
+"""A reading unsure already (confidence below 0.5) whose twin scores within this of it is a choice between them for
+:func:`settle_hidden` (given ``twins_of``)."""
+
+
+def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], most: int = 4096,
+                  evidence: Any = None, twins_of: Any = None) -> dict[tuple[int, int], TileGuess]:
+    """Choose between twins a figure hides, or that the photo tells apart too little, by what is still in the box
+    and what the photo shows of them.
 
     Where the photo cannot tell a tile from its twins (:attr:`TileGuess.hidden_twins`), the likelier choice is
     the one that what is left in the box makes likeliest: the set's ``counts`` less the copies on the table that
     are read for sure (every guess without hidden twins, kept or logged ones included). The cells in doubt are
-    settled together, not one by one: of every way to choose (up to ``most`` of them; beyond, one cell at a
-    time, as before), one that takes no tile more often than copies are left, then the likeliest (the copies left
-    of each tile, drawn without putting back: ``n (n - 1) ...`` for each tile taken), then the one keeping most
-    cells' best whole-tile score. One by one, two doubtful cells could swap: the first took the only copy left of
-    the tile the second had to be, and the second took a tile none of which were left. The guess stays marked
-    (its twins and its low confidence): it is the likelier tile, not a tile seen.
+    settled together, not one by one (issue 14, cause 7): of every way to choose (the cells that share no tile
+    apart; up to ``most`` ways for cells that do, beyond that one cell at a time), one that takes no tile more
+    often than copies are left, then the likeliest: the copies left of each tile, drawn without putting back
+    (``n (n - 1) ...`` for each tile taken), times the photo's odds for each cell's pick (``evidence``: a callable
+    ``(guess, options) -> [score or None]``, :meth:`TileClassifier.evidence`; a score higher by
+    :data:`EVIDENCE_SCALE` counts e to 1; None, where a figure hides the difference, no evidence), then the one
+    keeping most cells' reading, then the best scores. One by one, two doubtful cells could swap: the first took
+    the only copy left of the tile the second had to be. On a finished table the box is empty and every way that
+    keeps to it is as likely by the box: the photo's block scores then decide which doubtful cell holds which
+    twin (the photo-score bench's U1/U2, U1/U3 and B1/B2 read the wrong way round). The guess stays marked (its
+    twins, confidence at most 0.4; the runners-up the other choices with their scores): it is the likelier tile,
+    not a tile seen.
+
+    A reading unsure already (confidence below 0.5) whose twins (``twins_of(tile, rotation)``, e.g.
+    :meth:`TileClassifier.twins_of`) score within :data:`UNSURE_TWIN_NEAR` of it is in doubt among them too: read as
+    a sure copy, it took a copy from a twin read well elsewhere (U3 at 0.13 took the U3 the box had for a cell
+    whose U3 showed plainly). Only twins: a half-hidden cell scores unrelated tiles as near (B3 and J2).
 
     A tile read for sure on more cells than the set has is a misreading on some of them (:func:`over_read`): those
-    reads are put in doubt with their near runners-up that have copies left, and settled with the rest; among
-    equally likely ways, the one whose picks scored best.
+    reads are put in doubt with their near runners-up that have copies left, and settled with the rest.
     """
+    if twins_of is not None:
+        tiles = _unsure_twins(tiles, twins_of)
     tiles = over_read(tiles, counts)
     left = dict(counts)
     for t in tiles.values():
@@ -1571,40 +1631,117 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
     doubt = sorted(c for c, t in tiles.items() if t.hidden_twins)
     options = {c: [(tiles[c].tile, tiles[c].rotation), *tiles[c].hidden_twins] for c in doubt}
     scores = {c: [_score_of(tiles[c], o) for o in options[c]] for c in doubt}
-    size = 1
-    for c in doubt:
-        size *= len(options[c])
-    picks: dict[tuple[int, int], tuple[str, int]] = {}
-    if size <= most:
-        best_key, best = None, None
-        for combo in itertools.product(*(range(len(options[c])) for c in doubt)):
-            taken: dict[str, int] = {}
-            for c, i in zip(doubt, combo):
-                tid = options[c][i][0]
-                taken[tid] = taken.get(tid, 0) + 1
-            over = sum(max(n - left.get(tid, 0), 0) for tid, n in taken.items())
-            weight = 1.0
-            for tid, n in taken.items():
-                for k in range(n):
-                    weight *= max(left.get(tid, 0) - k, 0)
-            key = (-over, weight, -sum(1 for i in combo if i), sum(scores[c][i] for c, i in zip(doubt, combo)))
-            if best_key is None or key > best_key:
-                best_key, best = key, combo
-        picks = {c: options[c][i] for c, i in zip(doubt, best or ())}
-    else:
-        for c in doubt:
-            pick = max(options[c], key=lambda o: left.get(o[0], 0))   # the first of equals: the best score's
-            left[pick[0]] = left.get(pick[0], 0) - 1
-            picks[c] = pick
+    seen = {c: _seen(evidence, tiles[c], options[c]) for c in doubt}
+    picks: dict[tuple[int, int], int] = {}
+    for group in _sharing(doubt, options):
+        picks.update(_choose(group, options, scores, seen, left, most))
     out = dict(tiles)
-    for cell, pick in picks.items():
+    for cell, i in picks.items():
         t = tiles[cell]
-        if pick != options[cell][0]:
-            runners = (Candidate(t.tile, t.rotation, t.score),) + tuple(
-                c for c in t.runners_up if (c.tile, c.rotation) != pick)
-            out[cell] = replace(t, tile=pick[0], rotation=pick[1], runners_up=runners[:3], constrained=True,
-                                hidden_twins=tuple(o for o in options[cell] if o != pick))
+        pick = options[cell][i]
+        if i == 0 and seen[cell] is None:
+            continue
+        shown = seen[cell] or [None] * len(options[cell])
+        said = [s if s is not None else shown[0] if shown[0] is not None else scores[cell][k]
+                for k, s in enumerate(shown)]
+        others = [Candidate(o[0], o[1], float(said[k])) for k, o in enumerate(options[cell]) if k != i]
+        named = {(c.tile, c.rotation) for c in others} | {pick}
+        runners = tuple(sorted(others, key=lambda c: -c.score)) + tuple(
+            c for c in t.runners_up if (c.tile, c.rotation) not in named)
+        out[cell] = replace(t, tile=pick[0], rotation=pick[1], score=float(said[i]), runners_up=runners[:3],
+                            confidence=min(t.confidence, 0.4), constrained=t.constrained or i != 0,
+                            hidden_twins=tuple(o for o in options[cell] if o != pick))
     return out
+
+
+def _unsure_twins(tiles: Mapping[tuple[int, int], TileGuess], twins_of: Any
+                  ) -> dict[tuple[int, int], TileGuess]:
+    """Readings unsure already (marked guesses included) whose twins score within :data:`UNSURE_TWIN_NEAR`: marked
+    guesses among them (see :func:`settle_hidden`)."""
+    out = dict(tiles)
+    for cell, t in tiles.items():
+        if t.confidence >= 0.5:
+            continue
+        twins = set(twins_of(t.tile, t.rotation))
+        alts = tuple(dict.fromkeys(t.hidden_twins + tuple(
+            (c.tile, c.rotation) for c in t.runners_up
+            if t.score - c.score <= UNSURE_TWIN_NEAR and (c.tile, c.rotation) in twins)))
+        if alts != t.hidden_twins:
+            out[cell] = replace(t, confidence=min(t.confidence, 0.4), hidden_twins=alts)
+    return out
+
+
+def _seen(evidence: Any, guess: TileGuess, options: Sequence[tuple[str, int]]) -> list[float | None] | None:
+    """``evidence(guess, options)`` (None when not given, or when it has nothing for this cell)."""
+    if evidence is None:
+        return None
+    got = evidence(guess, options)
+    return None if got is None else list(got)
+
+
+def _sharing(doubt: Sequence[tuple[int, int]], options: Mapping[tuple[int, int], list[tuple[str, int]]]
+             ) -> list[list[tuple[int, int]]]:
+    """The doubtful cells in groups that share a tile among their options (cells of different groups draw on
+    different copies: each group is settled on its own)."""
+    group = {c: c for c in doubt}
+
+    def root(c):
+        while group[c] != c:
+            group[c] = group[group[c]]
+            c = group[c]
+        return c
+    holder: dict[str, tuple[int, int]] = {}
+    for c in doubt:
+        for tid, _ in options[c]:
+            if tid in holder:
+                group[root(c)] = root(holder[tid])
+            else:
+                holder[tid] = c
+    out: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for c in doubt:
+        out.setdefault(root(c), []).append(c)
+    return list(out.values())
+
+
+def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping, seen: Mapping,
+            left: Mapping[str, int], most: int) -> dict[tuple[int, int], int]:
+    """The pick (an index into ``options[cell]``) of each of ``cells`` that :func:`settle_hidden` takes: every way
+    to choose when there are at most ``most``, else one cell at a time by the copies left."""
+    odds = {c: _photo_odds(seen[c], len(options[c])) for c in cells}
+    size = 1
+    for c in cells:
+        size *= len(options[c])
+    if size > most:
+        rest = dict(left)
+        picks = {}
+        for c in cells:
+            i = max(range(len(options[c])), key=lambda k: (rest.get(options[c][k][0], 0), -k))
+            rest[options[c][i][0]] = rest.get(options[c][i][0], 0) - 1
+            picks[c] = i
+        return picks
+    best_key, best = None, None
+    for combo in itertools.product(*(range(len(options[c])) for c in cells)):
+        taken: dict[str, int] = {}
+        for c, i in zip(cells, combo):
+            tid = options[c][i][0]
+            taken[tid] = taken.get(tid, 0) + 1
+        over = sum(max(n - left.get(tid, 0), 0) for tid, n in taken.items())
+        likely = sum(odds[c][i] for c, i in zip(cells, combo))
+        for tid, n in taken.items():
+            for k in range(n):
+                likely += math.log(max(left.get(tid, 0) - k, 1e-9))
+        key = (-over, round(likely, 9), -sum(1 for i in combo if i), sum(scores[c][i] for c, i in zip(cells, combo)))
+        if best_key is None or key > best_key:
+            best_key, best = key, combo
+    return dict(zip(cells, best or ()))
+
+
+def _photo_odds(shown: list[float | None] | None, n: int) -> list[float]:
+    """Each option's log odds by the photo (:data:`EVIDENCE_SCALE`): 0 for all without evidence; an option the
+    photo does not tell from the reading (None) as likely as the reading."""
+    if shown is None or shown[0] is None:
+        return [0.0] * n
+    return [0.0 if s is None else (s - shown[0]) / EVIDENCE_SCALE for s in shown]
 
 
 def _score_of(guess: TileGuess, option: tuple[str, int]) -> float:
