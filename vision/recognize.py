@@ -462,7 +462,7 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
                 pick = name if name in t.hidden_twins else (t.tile, t.rotation)
                 tiles[c] = replace(t, tile=pick[0], rotation=int(pick[1]), hidden_twins=())
         tiles = settle_hidden(tiles, self.catalog.counts, evidence=self._evidence(looked),
-                              twins_of=self.classifier.twins_of)
+                              twins_of=self.classifier.twins_of, known=said)
         self.clock.lap("tiles")
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         if figures and self.figures is not None:

@@ -1583,9 +1583,10 @@ class TileClassifier:
 
 
 EVIDENCE_SCALE = 0.02
-"""In :func:`settle_hidden`, a block score higher by this counts as odds of e to 1 for that option: the spread of the
-block scores between a cell's twins where nothing tells them apart (a few hundredths at ``hard``). Against the box's
-odds (four copies of U1 left against one of U3: 4 to 1, e^1.4) a twin must score about 0.03 better."""
+"""In :func:`settle_hidden`, a block score higher by this beyond a tie (:attr:`TileClassifier.tie_margin`) counts as
+odds of e to 1 for that option: the spread of the block scores between a cell's twins where nothing tells them apart
+(a few hundredths at ``hard``). Against the box's odds (four copies of U1 left against one of U3: 4 to 1, e^1.4) a
+twin must score about 0.045 better."""
 
 UNSURE_TWIN_NEAR = 0.06
 """A reading unsure already (confidence below 0.5) whose twin scores within this of it is a choice between them for
@@ -1593,7 +1594,7 @@ UNSURE_TWIN_NEAR = 0.06
 
 
 def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], most: int = 4096,
-                  evidence: Any = None, twins_of: Any = None) -> dict[tuple[int, int], TileGuess]:
+                  evidence: Any = None, twins_of: Any = None, known: Any = ()) -> dict[tuple[int, int], TileGuess]:
     """Choose between twins a figure hides, or that the photo tells apart too little, by what is still in the box
     and what the photo shows of them.
 
@@ -1620,10 +1621,13 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
 
     A tile read for sure on more cells than the set has is a misreading on some of them (:func:`over_read`): those
     reads are put in doubt with their near runners-up that have copies left, and settled with the rest.
+
+    ``known``: cells whose tile is known (the start tile at (0, 0), the game's log): never put in doubt.
     """
+    held = {c: tiles[c] for c in known if c in tiles}
     if twins_of is not None:
         tiles = _unsure_twins(tiles, twins_of)
-    tiles = over_read(tiles, counts)
+    tiles = {**over_read(tiles, counts), **held}
     left = dict(counts)
     for t in tiles.values():
         if not t.hidden_twins:
@@ -1737,11 +1741,16 @@ def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping,
 
 
 def _photo_odds(shown: list[float | None] | None, n: int) -> list[float]:
-    """Each option's log odds by the photo (:data:`EVIDENCE_SCALE`): 0 for all without evidence; an option the
-    photo does not tell from the reading (None) as likely as the reading."""
+    """Each option's log odds against the reading by the photo: what its score differs from the reading's beyond
+    :attr:`TileClassifier.tie_margin` (closer is a tie: the reading's twin contest saw more than that), over
+    :data:`EVIDENCE_SCALE`. 0 for all without evidence; an option the photo does not tell from the reading (None)
+    as likely as the reading. (Without the tie, U2 scoring 0.007 above the U1 read by the contest took the cell,
+    and the box gave the U1 to the U2 two cells off: the photo score's ``field/hard`` seed 1 table 3.)"""
     if shown is None or shown[0] is None:
         return [0.0] * n
-    return [0.0 if s is None else (s - shown[0]) / EVIDENCE_SCALE for s in shown]
+    tie = TileClassifier.tie_margin
+    return [0.0 if s is None else float(np.sign(s - shown[0])) * max(abs(s - shown[0]) - tie, 0.0) / EVIDENCE_SCALE
+            for s in shown]
 
 
 def _score_of(guess: TileGuess, option: tuple[str, int]) -> float:
