@@ -1593,7 +1593,7 @@ UNSURE_TWIN_NEAR = 0.06
 :func:`settle_hidden` (given ``twins_of``)."""
 
 
-def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], most: int = 4096,
+def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], most: int = 100_000,
                   evidence: Any = None, twins_of: Any = None, known: Any = ()) -> dict[tuple[int, int], TileGuess]:
     """Choose between twins a figure hides, or that the photo tells apart too little, by what is still in the box
     and what the photo shows of them.
@@ -1602,12 +1602,15 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
     the one that what is left in the box makes likeliest: the set's ``counts`` less the copies on the table that
     are read for sure (every guess without hidden twins, kept or logged ones included). The cells in doubt are
     settled together, not one by one (issue 14, cause 7): of every way to choose (the cells that share no tile
-    apart; up to ``most`` ways for cells that do, beyond that one cell at a time), one that takes no tile more
+    apart; an exact search of at most ``most`` steps for cells that do, beyond that one cell at a time), one that takes no tile more
     often than copies are left, then the likeliest: the copies left of each tile, drawn without putting back
     (``n (n - 1) ...`` for each tile taken), times the photo's odds for each cell's pick (``evidence``: a callable
     ``(guess, options) -> [score or None]``, :meth:`TileClassifier.evidence`; a score higher by
-    :data:`EVIDENCE_SCALE` counts e to 1; None, where a figure hides the difference, no evidence), then the one
-    keeping most cells' reading, then the best scores. One by one, two doubtful cells could swap: the first took
+    :data:`EVIDENCE_SCALE` beyond a tie counts e to 1; None, where a figure hides the difference, no evidence), then
+    the one keeping most readings that the photo shows against their alternatives (there the twin contest chose
+    the reading: close contests went the true tile's way 54 times in 76, see :attr:`TileClassifier.verify_sure`;
+    where a figure hides the difference the reading is a coin's throw), then most readings, then the best
+    scores. One by one, two doubtful cells could swap: the first took
     the only copy left of the tile the second had to be. On a finished table the box is empty and every way that
     keeps to it is as likely by the box: the photo's block scores then decide which doubtful cell holds which
     twin (the photo-score bench's U1/U2, U1/U3 and B1/B2 read the wrong way round). The guess stays marked (its
@@ -1709,13 +1712,51 @@ def _sharing(doubt: Sequence[tuple[int, int]], options: Mapping[tuple[int, int],
 
 def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping, seen: Mapping,
             left: Mapping[str, int], most: int) -> dict[tuple[int, int], int]:
-    """The pick (an index into ``options[cell]``) of each of ``cells`` that :func:`settle_hidden` takes: every way
-    to choose when there are at most ``most``, else one cell at a time by the copies left."""
+    """The pick (an index into ``options[cell]``) of each of ``cells`` that :func:`settle_hidden` takes: the best
+    way by its order (fewest copies over, likeliest, most shown readings kept, most readings kept, best scores),
+    found by a search that drops every partial choice that cannot beat the best found (branch and bound: the
+    copies over only grow, each cell adds at most its likeliest pick with the copies taken so far); past ``most``
+    steps, one cell at a time by the copies left."""
     odds = {c: _photo_odds(seen[c], len(options[c])) for c in cells}
-    size = 1
-    for c in cells:
-        size *= len(options[c])
-    if size > most:
+    tile = {c: [o[0] for o in options[c]] for c in cells}
+    shown = {c: [i > 0 and seen[c] is not None and seen[c][i] is not None for i in range(len(options[c]))]
+             for c in cells}
+    top_score = [max(scores[c]) for c in cells]
+    best: list = [None, None]
+    steps = [0]
+    taken: dict[str, int] = {}
+
+    def gain(c, i):
+        n = taken.get(tile[c][i], 0)
+        return odds[c][i] + math.log(max(left.get(tile[c][i], 0) - n, 1e-9)), int(n >= left.get(tile[c][i], 0))
+
+    def go(k: int, over: int, likely: float, moved_shown: int, moved: int, score: float, combo: list) -> None:
+        steps[0] += 1
+        if steps[0] > most:
+            raise _TooMany
+        if k == len(cells):
+            key = (-over, round(likely, 9), -moved_shown, -moved, score)
+            if best[0] is None or key > best[0]:
+                best[0], best[1] = key, list(combo)
+            return
+        if best[0] is not None:
+            bound = (-over, round(likely + sum(max(gain(c, i)[0] for i in range(len(options[c]))) for c in cells[k:]), 9)
+                     + 1e-9, -moved_shown, -moved, score + sum(top_score[k:]) + 1e-9)
+            if bound <= best[0]:
+                return
+        c = cells[k]
+        for i in sorted(range(len(options[c])), key=lambda i: -gain(c, i)[0]):
+            g, o = gain(c, i)
+            taken[tile[c][i]] = taken.get(tile[c][i], 0) + 1
+            combo.append(i)
+            go(k + 1, over + o, likely + g, moved_shown + shown[c][i], moved + (i > 0), score + scores[c][i], combo)
+            combo.pop()
+            taken[tile[c][i]] -= 1
+
+    try:
+        go(0, 0, 0.0, 0, 0, 0.0, [])
+        return dict(zip(cells, best[1] or ()))
+    except _TooMany:
         rest = dict(left)
         picks = {}
         for c in cells:
@@ -1723,21 +1764,10 @@ def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping,
             rest[options[c][i][0]] = rest.get(options[c][i][0], 0) - 1
             picks[c] = i
         return picks
-    best_key, best = None, None
-    for combo in itertools.product(*(range(len(options[c])) for c in cells)):
-        taken: dict[str, int] = {}
-        for c, i in zip(cells, combo):
-            tid = options[c][i][0]
-            taken[tid] = taken.get(tid, 0) + 1
-        over = sum(max(n - left.get(tid, 0), 0) for tid, n in taken.items())
-        likely = sum(odds[c][i] for c, i in zip(cells, combo))
-        for tid, n in taken.items():
-            for k in range(n):
-                likely += math.log(max(left.get(tid, 0) - k, 1e-9))
-        key = (-over, round(likely, 9), -sum(1 for i in combo if i), sum(scores[c][i] for c, i in zip(cells, combo)))
-        if best_key is None or key > best_key:
-            best_key, best = key, combo
-    return dict(zip(cells, best or ()))
+
+
+class _TooMany(Exception):
+    """The search of :func:`_choose` took more steps than allowed."""
 
 
 def _photo_odds(shown: list[float | None] | None, n: int) -> list[float]:
