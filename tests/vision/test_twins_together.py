@@ -37,19 +37,22 @@ def _twins(*groups):
 
 
 def test_an_unsure_read_gives_its_copy_to_the_twin_the_photo_shows():
-    """sim/hard table 8 in small: the box has one U1 and one U3 left for two cells. Cell 1 shows U3's shell plainly
-    (0.94 against 0.88) but was put in doubt; cell 2 is seen poorly (0.67 as U3, 0.66 as U1). Taken as a sure copy
-    of U3, cell 2 left cell 1 only U1; together, the plain sight decides and the poor cell takes what is left."""
-    tiles = {(1, 0): _guess(1, "U1", ("U3",)),
+    """sim/hard table 8 in small: the box has one U1 and one U3 left for two cells, both read U3 (one too many).
+    Cell 1 shows U3's shell plainly (block scores 0.94 against 0.88); cell 2 is seen poorly (0.67 as U3, 0.66 as
+    U1). Taken as a sure copy of U3, cell 2 left cell 1 only U1; together, the plain sight decides and the poor
+    cell takes what is left."""
+    tiles = {(1, 0): _guess(1, "U3", score=0.94, confidence=0.6, runners=(("U1", 0.90),)),
              (2, 0): _guess(2, "U3", score=0.67, confidence=0.13, runners=(("U1", 0.66), ("Q", 0.65)))}
     table = {(1, "U1"): 0.88, (1, "U3"): 0.94, (2, "U3"): 0.67, (2, "U1"): 0.66}
     got = settle_hidden(tiles, {"U1": 1, "U3": 1}, evidence=_evidence(table), twins_of=_twins(("U1", "U3")))
     assert (got[(1, 0)].tile, got[(2, 0)].tile) == ("U3", "U1")
-    assert all(got[c].hidden_twins and got[c].confidence < 0.5 for c in got), "both stay marked guesses"
+    assert got[(1, 0)] == tiles[(1, 0)], "the plain read stands"
+    assert got[(2, 0)].hidden_twins and got[(2, 0)].confidence < 0.5, "the poor cell is a marked guess"
     assert ("Q", 0) not in got[(2, 0)].hidden_twins, "only twins are put in doubt, not any near runner-up"
-    # without the photo's say the box alone cannot tell them apart: the readings stand, U3 twice is refused
-    blind = settle_hidden(tiles, {"U1": 1, "U3": 1}, twins_of=_twins(("U1", "U3")))
-    assert sorted(t.tile for t in blind.values()) == ["U1", "U3"]
+    # within the set's counts an unsure reading keeps its pick: the box's odds do not overrule it
+    alone = {(2, 0): tiles[(2, 0)]}
+    assert settle_hidden(alone, {"U1": 4, "U3": 1}, evidence=_evidence(table),
+                         twins_of=_twins(("U1", "U3")))[(2, 0)] == alone[(2, 0)]
 
 
 def test_the_runners_up_say_what_the_photo_scored():
