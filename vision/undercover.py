@@ -315,11 +315,6 @@ def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top
     if j == j_guess or not np.isfinite(mine) or not clearly_better(float(fine[k]), mine, floor):
         return guess
     tile, rotation = ids[j // 4], 90 * (j % 4)
-    if (tile, rotation) in guess.hidden_twins:
-        # twins the photo does not tell apart where it shows them (a figure on the detail, or too close to call):
-        # the box and the block scores chose among them (:func:`vision.tiles.settle_hidden`); whole-tile colours
-        # over a few pixels of shift are no better evidence
-        return guess
     dy, dx = (int(v) for v in shift[k])
     # the offset of the tile's centre from its cell's centre, grid-aligned mm
     offset_mm = (dx * mm_per_px, dy * mm_per_px)

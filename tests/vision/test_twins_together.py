@@ -138,17 +138,6 @@ def test_the_colour_rereading_names_the_reading_it_replaces():
     assert "B" not in [c.tile for c in out.runners_up]
 
 
-def test_the_colour_rereading_leaves_twins_the_box_settled():
-    """A guess among twins (B's telling half hidden, or too close to call) was settled by the box and the block
-    scores; the whole-tile colours over a few pixels of shift do not overrule it."""
-    from vision import undercover
-
-    refs, canvas, hidden, light, pad, side = _reread_scene()
-    guess = TileGuess(0, 0, "A", 0, 0.7, 0.2, (Candidate("B", 0, 0.7),), hidden_twins=(("B", 0),))
-    out = undercover.reread(canvas, refs, ["A", "B", "C"], guess, pad, pad + side, 45 / 48, hidden, light)
-    assert out == guess
-
-
 # --------------------------------------------------------------------------- the photo's evidence, rendered
 
 
