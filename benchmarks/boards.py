@@ -63,7 +63,7 @@ from tablehub.games.tahiti.board import PEARLS
 from tablehub.games.tahiti.board import load_board as load_tahiti_track
 from tablehub.games.tahiti.camera import COLOURS, ISLAND, TRACK0, TahitiBoardMoves, camera_board
 from vision import VisionError
-from vision.boardpieces import SpaceMap, enrol_pieces, find_pieces
+from vision.boardpieces import SpaceMap, enrol_pieces
 from vision.boardreg import BoardReference, BoardRegistrar, BoardTracker
 from vision.boardwatch import BoardWatch
 from vision.boards import render_board
@@ -244,7 +244,8 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
             left, ok = list(truth_set), True
             r = u = wr = 0
             for pc in seen:
-                if (pc.name, pc.space) in left:
+                matched = (pc.name, pc.space) in left
+                if matched:
                     left.remove((pc.name, pc.space))
                     r += 1
                 elif pc.unsure:
@@ -253,7 +254,7 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
                 else:
                     wr += 1
                     ok = False
-                if args.show and (pc.unsure or (pc.name, pc.space) not in truth_set):
+                if args.show and not matched:  # unsure, wrong, or one piece seen twice
                     print(f"  {level} frame {f}{tag}: {pc.name or '?'} on {pc.space} at ({pc.x_mm}, {pc.y_mm}) mm "
                           f"[{pc.unsure or 'wrong'}]; truth {truth_set}")
             if args.show and left:

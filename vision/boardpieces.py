@@ -34,6 +34,7 @@ from tablehub.i18n import N_, T, Tc, chain, reason  # what a phone reads (tableh
 
 from . import VisionError
 from .boardreg import seen_mask
+from .identity_cache import IdentityCache
 
 #: /2: the core's dominant colour (:func:`dominant_colour`) before its median colour
 BOOK_FORMAT = "tablehub-board-pieces/2"
@@ -56,7 +57,7 @@ def _grid_terms(small: tuple[int, int], degree: int) -> np.ndarray:
     return _TERMS[key]
 
 
-_CELLS: dict = {}
+_CELLS = IdentityCache(4)
 
 
 def _cells(img: np.ndarray, small: tuple[int, int]) -> np.ndarray:
@@ -82,12 +83,8 @@ def light_gain(canvas: np.ndarray, empty: np.ndarray, cell_px: int = 16, degree:
     h, w = empty.shape[:2]
     small = (max(2, w // cell_px), max(2, h // cell_px))
     a = _cells(canvas, small)
-    key = (id(empty), empty.shape, small, int(empty[::97, ::89].sum()))
-    b = _CELLS.get(key)
-    if b is None:  # the empty board's cells: once per picture
-        if len(_CELLS) > 4:
-            _CELLS.clear()
-        b = _CELLS[key] = _cells(empty, small)
+    # the empty board's cells: once per picture
+    b = _CELLS.get((empty,), (small, int(empty[::97, ::89].sum())), lambda: _cells(empty, small))
     terms = _grid_terms(small, degree)
     ratio = np.log(b + 1) - np.log(a + 1)
     keep = (a.min(axis=2) > 8) & (b.min(axis=2) > 8) & (a.max(axis=2) < 250)  # seen, not black, not clipped
@@ -172,18 +169,13 @@ def _lab8_float(lab8: np.ndarray) -> np.ndarray:
 #: squared Lab8 differences -> squared CIE Lab distance (L is stored as L * 255 / 100)
 _LAB8_WEIGHTS = np.float32([[(100.0 / 255.0) ** 2, 1.0, 1.0]])
 
-_EMPTY: dict = {}
+_EMPTY = IdentityCache(4)
 
 
 def _empty_cached(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The empty board's blurred 8-bit Lab and seen mask, computed once per picture."""
-    key = (id(empty), empty.shape, int(empty[::97, ::89].sum()))
-    hit = _EMPTY.get(key)
-    if hit is None:
-        if len(_EMPTY) > 4:
-            _EMPTY.clear()
-        hit = _EMPTY[key] = (cv2.GaussianBlur(cv2.cvtColor(empty, cv2.COLOR_BGR2Lab), (0, 0), 1.0), seen_mask(empty))
-    return hit
+    return _EMPTY.get((empty,), int(empty[::97, ::89].sum()),
+                      lambda: (cv2.GaussianBlur(cv2.cvtColor(empty, cv2.COLOR_BGR2Lab), (0, 0), 1.0), seen_mask(empty)))
 
 
 #: the board's own edge left out of the difference (px): a sliver of table under a fraction of a millimetre of error
@@ -262,23 +254,19 @@ def _distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(bh + np.linalg.norm(a[_NH + 3:] - b[_NH + 3:]) / 100.0)
 
 
-_BOOK_MATRICES: dict = {}
+_BOOK_MATRICES = IdentityCache(8)
 """:func:`_book_matrix`'s cache, by book (a few at a time)."""
 
 
 def _book_matrix(book: "PieceBook") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The book's templates softened, as matrices (built once per book and kept while its templates stay the
     same): square roots of the histograms, their sums, the core colours, the footprints' areas."""
-    key = id(book)
-    ids = tuple(id(t.hist) for t in book.templates)
-    hit = _BOOK_MATRICES.get(key)
-    if hit is None or hit[0] != ids:
-        if len(_BOOK_MATRICES) > 8:
-            _BOOK_MATRICES.clear()
+    def build() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         soft = np.float64([soften(t.hist) for t in book.templates])
-        hit = _BOOK_MATRICES[key] = (ids, np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH + 3:],
-                             np.float64([max(1.0, t.area_mm2) for t in book.templates]))
-    return hit[1:]
+        return (np.sqrt(np.maximum(soft[:, :_NH], 0)), soft[:, :_NH].sum(axis=1), soft[:, _NH + 3:],
+                np.float64([max(1.0, t.area_mm2) for t in book.templates]))
+
+    return _BOOK_MATRICES.get((book, *(t.hist for t in book.templates)), None, build)
 
 
 def _scores(hist: np.ndarray, area_mm2: float, book: "PieceBook", cut: bool = False) -> list[tuple[float, int]]:
@@ -404,6 +392,7 @@ class Blob:
     y0: int
     mask: np.ndarray
     split: bool = False  # cut from a blob of touching pieces
+    apart: bool = False  # a part of such a split bordering only parts of other body colours (:func:`colour_parted`)
 
     def centre_mm(self, ppm: float) -> tuple[float, float]:
         ys, xs = np.nonzero(self.mask)
@@ -650,6 +639,19 @@ def split_boxes(parts: list[np.ndarray], score, book: "PieceBook", ppm: float, f
             if shared[j] > 0:
                 pool[j] = pool[j] | patch
     return others + boxes
+
+
+def colour_parted(parts: list[np.ndarray], best: list[int], colours: "BodyColours") -> list[bool]:
+    """For each part of a split, whether every part it borders looks most like a piece of another body colour
+    (``best``: each part's best template; :func:`body_colours`' groups): the cut between them then runs along an edge
+    between two colours, where two pieces meet, not through one piece."""
+    k3 = np.ones((3, 3), np.uint8)
+    out = []
+    for i, p in enumerate(parts):
+        grown = cv2.dilate(p.astype(np.uint8), k3).astype(bool)
+        out.append(all(colours.group[best[j]] != colours.group[best[i]]
+                       for j, q in enumerate(parts) if j != i and (grown & q).any()))
+    return out
 
 
 def _box_like(t: "PieceTemplate") -> bool:
@@ -1213,7 +1215,9 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             # 17 seed 1 ``hard`` frame 28): the piece laden, as it looked whole
             parts = [b.mask]
         if len(parts) > 1:
-            found.extend((p, scored(p)) for p in (Blob(b.x0, b.y0, m, True) for m in parts))
+            part_scores = [scored(Blob(b.x0, b.y0, m)) for m in parts]
+            found.extend((Blob(b.x0, b.y0, m, True, apart), sc) for m, sc, apart in
+                         zip(parts, part_scores, colour_parted(parts, [sc[0][1] for sc in part_scores], colours)))
         else:  # one piece (the parts, if any, were one piece with what it carries): the whole blob
             found.append((b, scores))
     for b, scores in found:
@@ -1251,11 +1255,24 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
                     b.crop(lab.lab8), b.mask, b.area_mm2(ppm), book, ppm, cut_off(b), t.name,
                     {book.templates[sc[1]].name for sc in scores[1:]}) >= min_margin:
                 margin = min_margin  # told apart once the light's unknown share is left out (relit_margin)
+        vague = b.split and (best > 0.5 * max_score or margin < 2 * min_margin) and not sized and not unboxed
+        if vague and b.apart and best <= max_score:
+            # a part parted by colour from all it touches is held to the part's bar under a light of its own as well
+            # (issue 17, Tahiti seed 4 ``hard`` frame 2: a yellow and a violet sailboat touching on a track space in
+            # the board's dim corner, 0.85 of the light they were enrolled in, "yellow sailboat (0.48)?" 0.04 from the
+            # yellow boat; brightened 1.18, 0.14 against the boat's 0.42): the light's unknown share counts no more
+            # against such a part than against a lone piece. Not a part beside one of its own colour: that cut is no
+            # colour's edge and may run through one piece (a sailboat's two ends, parted by its light sail, are each
+            # a boat's size and look)
+            relit_best, relit_by = relit(b.crop(lab.lab8), b.mask, b.area_mm2(ppm), book, ppm, cut_off(b), t.name,
+                                         {book.templates[sc[1]].name for sc in scores[1:]})
+            if relit_best <= 0.5 * max_score and relit_by >= 2 * min_margin:
+                vague, margin = False, max(margin, relit_by)
         name, kind, why, cands = t.name, t.kind, [], ()
         if best > max_score:
             name, kind = None, None
             why.append(T("looks like no enrolled piece (best {piece}, {score})", piece=t.name, score=format(best, ".2f")))
-        elif b.split and ((best > 0.5 * max_score or margin < 2 * min_margin) and not sized or unboxed):
+        elif vague or unboxed:
             # a part of touching pieces, not clearly one
             name, kind = None, None
             cands = (t.name,) + ((book.templates[scores[1][1]].name,) if len(scores) > 1 else ())
@@ -1285,13 +1302,14 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
 RELIGHT = np.exp(np.linspace(np.log(0.8), np.log(1.25), 9)).astype(np.float32)
 
 
-def relit_margin(crop_lab8: np.ndarray, mask: np.ndarray, area_mm2: float, book: PieceBook, ppm: float, cut: bool,
-                 name: str, others: set[str]) -> float:
-    """How much better the piece ``name`` matches a lone blob than the best of ``others`` does when each may see the
-    blob under its own light within :data:`RELIGHT` (the blob's colours scaled, as light scales a camera's values, and
-    each template's best score kept): a white sail greyed by the dim corner matches its own white sail brightened,
-    where the black-sailed ship it came close to matches no brightening of it. Negative when ``name`` is not the
-    better. ``crop_lab8``: the blob's crop of the light-matched canvas in OpenCV's 8-bit Lab."""
+def relit(crop_lab8: np.ndarray, mask: np.ndarray, area_mm2: float, book: PieceBook, ppm: float, cut: bool,
+          name: str, others: set[str]) -> tuple[float, float]:
+    """How well the piece ``name`` matches a blob, and how much better than the best of ``others``, when each may see
+    the blob under its own light within :data:`RELIGHT` (the blob's colours scaled, as light scales a camera's values,
+    and each template's best score kept): a white sail greyed by the dim corner matches its own white sail brightened,
+    where the black-sailed ship it came close to matches no brightening of it. ``(score, margin)``, the margin
+    negative when ``name`` is not the better. ``crop_lab8``: the blob's crop of the light-matched canvas in OpenCV's
+    8-bit Lab."""
     bgr = cv2.cvtColor(crop_lab8, cv2.COLOR_Lab2BGR).astype(np.float32)
     best = np.full(len(book.templates), np.inf)
     for g in RELIGHT:
@@ -1299,7 +1317,14 @@ def relit_margin(crop_lab8: np.ndarray, mask: np.ndarray, area_mm2: float, book:
             best[i] = min(best[i], d)
     mine = min(best[i] for i, t in enumerate(book.templates) if t.name == name)
     rest = [best[i] for i, t in enumerate(book.templates) if t.name in others and t.name != name]
-    return float(min(rest) - mine) if rest else 1.0
+    return float(mine), float(min(rest) - mine) if rest else 1.0
+
+
+def relit_margin(crop_lab8: np.ndarray, mask: np.ndarray, area_mm2: float, book: PieceBook, ppm: float, cut: bool,
+                 name: str, others: set[str]) -> float:
+    """:func:`relit`'s margin: how much better ``name`` matches a lone blob than the best of ``others`` under a light
+    of its own."""
+    return relit(crop_lab8, mask, area_mm2, book, ppm, cut, name, others)[1]
 
 
 def once_each(pieces: list[PieceSeen], names, min_margin: float = 0.08) -> list[PieceSeen]:

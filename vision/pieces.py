@@ -373,6 +373,15 @@ class FigureFinder:
     many times the noise along that line are as strong as those over the bars above
     (:func:`vision.colourcast.toward_paint`: a yellow figure on a Südsee sand island); 0: not looked for."""
 
+    dimmed_rule: bool = True
+    """A blob that is mostly a dimming of the art under it (fewer of its pixels of a player colour than a figure needs
+    are not shadow-like: darker than the art by one factor in every channel) and smaller than
+    :attr:`one_figure_min_mm2` is no figure: only something dark dims the art alike in every channel, a black figure or
+    a shadow, and a figure's picture is never that small (its foot alone is 16 x 8 mm), while a figure's shadow beside
+    it is (70-100 mm^2 where the figure does not hide it). The dimmed art reads as whatever paint lies near it: on
+    Südsee's sea under the field camera's light, the dark blue (a red figure's shadow over the sea was a blue figure of
+    88 mm^2 with 92 % of its pixels shadow-like, a yellow figure's 74 mm^2 with 94 %). False: as before."""
+
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
              footprints: list[np.ndarray] | None = None, fit: bool = True,
              nearest: tuple[np.ndarray, np.ndarray] | None = None,
@@ -435,6 +444,8 @@ class FigureFinder:
                 # a black figure on a light tile is darker than the tile by much the same factor in every
                 # channel, as a shadow is: most of it reads as shadow, and only its few other pixels were left
                 col = blob & coloured
+                if self.dimmed_rule and area < self.one_figure_min_mm2:
+                    return      # a dimming of the art smaller than any figure's picture: a figure's shadow beside it
             ys, xs = np.nonzero(col if col.sum() >= 10 else blob)
             u, v = (xs.mean() + 0.5) / cols, (ys.mean() + 0.5) / rows
             if col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum():
@@ -481,7 +492,7 @@ class FigureFinder:
                     conf = float(share * min(1.0, col.sum() * px_area / (2 * self.min_coloured_mm2)))
                     out.append((self.colours.colours[best].name, float(u), float(v), conf, float(area)))
                     if footprints is not None:
-                        footprints.append(col if col.sum() >= 10 else blob)
+                        footprints.append(self._footprint(col if col.sum() >= 10 else blob, best, obs, fitted, known))
                     if pictures is not None:
                         pictures.append(blob)
                     return
@@ -497,6 +508,35 @@ class FigureFinder:
                 judge(labels == i, True)
         return out
 
+
+    paint_margin: float = 2.0
+    """A pixel of a figure of the darkest colour is its shadow on the art, not its paint, where the art dimmed (one
+    factor in every channel) explains it better than the paint dimmed by this many times the frame's noise (sd per
+    channel, :func:`dimmed_art`); 0: not looked at (:meth:`_footprint`)."""
+
+    def _footprint(self, foot: np.ndarray, colour: int, obs: np.ndarray, fitted: np.ndarray,
+                   known: np.ndarray | None) -> np.ndarray:
+        """A figure's pixels where it stands is read from (:func:`vision.standing.standing_point`, its end nearest the
+        camera's nadir): ``foot`` (its pixels of its colour, ``colour``, less those dimmed alike in every channel,
+        :func:`shading`), and for the darkest colour less its shadow on the art told apart by hue
+        (:func:`dimmed_art`, :attr:`paint_margin`), unless fewer than 10 pixels would be left.
+
+        Every shadow reads toward the darkest colour. On dark art with a hue (the sea, a forest) under strong noise a
+        figure's shadow fails the same-factor test (the ratio of dark pixels is mostly noise) and reads black: joined
+        to a black figure's picture on the side toward the nadir it stretched the picture's near end, and put the
+        base toward the nadir (issue 14, Südsee ``hard``: black figures' bases 2-3 mm nearer the nadir than other
+        colours' on average, 0.4-1.6 mm from their tile's edge put on the next tile). A shadow is the art dimmed: it
+        keeps the art's hue; black paint has none wherever it stands. Where the art has no hue either, the two cannot
+        be told apart this way and the pixel stays."""
+        if not self.paint_margin or colour != self.colours.darkest or not foot.any():
+            return foot
+        paint = lab_to_bgr([self.colours.colours[colour].lab])[0]
+        art = dimmed_art(obs[foot], fitted[foot], paint, self.paint_margin * _noise_sd(obs, fitted, known))
+        if not art.any():
+            return foot
+        out = foot.copy()
+        out[foot] = ~art
+        return out if out.sum() >= 10 else foot
 
     def _own_figure(self, darkest: int, counts: np.ndarray, area: float, many: list[int], where: list[np.ndarray],
                     mm_per_px: float) -> bool:
@@ -604,6 +644,42 @@ def shading(observed: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.
     d0, d1, d2 = c0 - mean, c1 - mean, c2 - mean
     std = np.sqrt((d0 * d0 + d1 * d1 + d2 * d2) / three)
     return mean, std < 0.06 + 0.1 * (1 - mean)
+
+
+DIMMED = (0.2, 0.95)
+"""A shadow dims the art by a factor in this range (the renderer's figure shadows: 0.5 at their core; a figure's own
+dark side is its paint)."""
+
+
+def dimmed_art(obs: np.ndarray, art: np.ndarray, paint: np.ndarray, margin: float) -> np.ndarray:
+    """Which pixels ``obs`` ((n, 3) float BGR) are the ``art`` under them ((n, 3), in the frame's light) dimmed, as a
+    shadow dims it, and not ``paint`` ((3,) BGR) dimmed or lit: each pixel's misfit to the art scaled by its best
+    factor (within :data:`DIMMED`) is ``margin`` (BGR units) smaller than its misfit to the paint scaled by its best.
+    A shadow keeps the hue of the art it falls on; a painted figure has its paint's hue (black: none) wherever it
+    stands. On art of the paint's hue the two misfits are alike and the pixel is not called art.
+
+    >>> sea = np.array([[120.0, 70.0, 25.0]] * 2)                  # dark blue sea (BGR)
+    >>> black = np.array([38.0, 36.0, 34.0])
+    >>> obs = np.array([0.45 * sea[0], 0.8 * black])                # the sea in a shadow; black paint, shaded
+    >>> dimmed_art(obs, sea, black, 6.0).tolist()
+    [True, False]
+    """
+    def misfit(target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        k = (obs * target).sum(axis=-1) / np.maximum((target * target).sum(axis=-1), 1.0)
+        r = obs - k[..., None] * target
+        return np.sqrt((r * r).sum(axis=-1)), k
+
+    to_art, k = misfit(art)
+    to_paint, _ = misfit(np.broadcast_to(np.asarray(paint, np.float32), obs.shape))
+    return (k >= DIMMED[0]) & (k <= DIMMED[1]) & (to_art + margin < to_paint)
+
+
+def _noise_sd(obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> float:
+    """The frame's noise per channel (sd, BGR units) in a window: from the median absolute difference between the
+    picture and its reference over ``known`` (as :func:`vision.colourcast.toward_paint` measures it)."""
+    d = np.abs(obs - fitted)
+    use = d if known is None or not known.any() else d[known]
+    return max(1.4826 * float(np.median(use)), 1.0)
 
 
 def norm3(x: np.ndarray) -> np.ndarray:

@@ -85,7 +85,8 @@ def guess_camera_matrix(Hm: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 
 def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_px: float,
-                   camera_height: float | None = None) -> tuple[float, float, bool]:
+                   camera_height: float | None = None, middle_sd_mm: float | None = None
+                   ) -> tuple[float, float, bool]:
     """Where a figure whose picture is ``mask`` (a boolean image) stands, in that image's pixel coordinates
     (x, y; pixel centres at integers), and whether the picture touches the image's edge (then part of the figure
     may lie beyond, its base or the part that tells its colour). ``nadir_px``: the camera's nadir in the same
@@ -102,7 +103,8 @@ def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_
     the lean went from a mean of +0.5-0.6 mm and sd 1.5-1.6 mm to -0.3-0.15 and 1.2-1.4. The two are weighed by how
     far each can err (:func:`_weighed`): near the nadir the middle, whose error is its height's times the lean, counts
     most. The recogniser passes the height with ``Recognizer.base_from_middle`` (on; see docs/vision.md, "Whole
-    boards on both cameras")."""
+    boards on both cameras"). ``middle_sd_mm``: how far the height whose lean the picture's middle shows may err (sd,
+    mm; None: :data:`MIDDLE_HEIGHT_SD_MM`)."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return float("nan"), float("nan"), False
@@ -121,7 +123,9 @@ def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_
     if camera_height is not None and camera_height > 2 * FIGURE_MIDDLE_MM:
         # the middle's distance from the nadir, taken back by its height's lean
         by_lean = -norm * FIGURE_MIDDLE_MM / camera_height
-        base_along = _weighed(base_along, by_lean, norm * FOOT_MM / foot_px / camera_height)   # mm over mm
+        lean_per_mm = norm * FOOT_MM / foot_px / camera_height          # mm over mm
+        base_along = (_weighed(base_along, by_lean, lean_per_mm) if middle_sd_mm is None
+                      else _weighed(base_along, by_lean, lean_per_mm, middle_sd_mm))
     base_across = float(np.median(across))
     x = mx + base_along * d[0] - base_across * d[1]
     y = my + base_along * d[1] + base_across * d[0]
@@ -139,12 +143,12 @@ per millimetre of height (the middle's distance from the nadir over the camera's
 tells the base best, far from it the near end."""
 
 
-def _weighed(by_edge: float, by_lean: float, lean_per_mm: float) -> float:
+def _weighed(by_edge: float, by_lean: float, lean_per_mm: float, middle_sd_mm: float = MIDDLE_HEIGHT_SD_MM) -> float:
     """The base along the lean from its two estimates (pixels from the picture's middle), each weighed by the inverse
-    of its expected variance (:data:`EDGE_SD_MM`; :data:`MIDDLE_HEIGHT_SD_MM` times ``lean_per_mm``, the lean per
-    millimetre of height)."""
+    of its expected variance (:data:`EDGE_SD_MM`; ``middle_sd_mm`` times ``lean_per_mm``, the lean per millimetre of
+    height)."""
     var_edge = EDGE_SD_MM ** 2
-    var_lean = (MIDDLE_HEIGHT_SD_MM * lean_per_mm) ** 2 + 0.3 ** 2     # and the middle found to about 0.3 mm
+    var_lean = (middle_sd_mm * lean_per_mm) ** 2 + 0.3 ** 2     # and the middle found to about 0.3 mm
     w = var_edge / (var_edge + var_lean)
     return float(w * by_lean + (1.0 - w) * by_edge)
 

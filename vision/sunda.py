@@ -64,9 +64,15 @@ SPIT_SHARE = 0.12         # ... and a lone slot's share of the other terrain tha
 SPIT_BODY = 0.05          # ... a lone slot's trace of it (under LAND_SHARE) taken only where this share shows deeper in
 DEEP_SPIT = 0.12          # ... or its share deeper in, towards the middle, when its neighbours show none there
 HIDDEN_DEEP = True        # ... and so a lone slot hidden (under 8 votes: a pawn on the node over it)
+BLEND_DEEP = 0.6          # ... and a lone water slot whose deep samples are this share of neither terrain: land
 BLURRED_SPIT = 0.15       # ... or, between two strong water slots, water under this share of its water and cloth-class
 #                           samples (a thin land spit blurred into the water reads as neither: _blurred_spits)
 SHADE = 0.6              # a pawn's shadow and a cut edge: this much of the light
+#: a black pawn's top (L 18-20 at `default`) and the dark grey cloth in shade (``SHADE``: L 19) are one colour, and
+#: the noise splits the pawn's pixels between the two classes: a sieve (65 % of its pixels at seed 3 table 3) that the
+#: opening of thin lines (a disc 3 mm across) erased whole. The pawn colours' pixels are first the majority over a
+#: square this wide (mm): a pawn's disc comes back solid, a line under half its width goes
+PAWN_MAJORITY_MM = 2.5
 PAWN_SIDE = 0.72         # a pawn's side against its top
 #: a height is taken as seen only where one pawn moves a stack's top this far (mm) from the nadir's line, and
 #: the measure falls within 0.2 of a whole count; nearer the nadir (most of a table under a straight camera)
@@ -94,6 +100,8 @@ MIX_OUT = 0.35            # a sample whose share of a colour is below minus this
 PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
 PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is its lattice rhombus inset by half of it
 STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
+HIDDEN_ROWS = True        # a side's line measured only on its profiles clear of a pawn's or marker's paint and rim
+HIDDEN_LEAST = 4          # ... unless fewer than this of the 13 are clear (then on all)
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 JOIN_BY_LAND = True       # a piece's join: whether its land runs are one region inside it (_land_joined), not its middle
 JOIN_INSET_MM = 1.0       # ... looked at this far inside the piece as cut (its cut edge, the cloth, the next piece out)
@@ -832,6 +840,8 @@ class SundaReader:
             k = int(2 * round(PAWN_RIM_MM * self.s) + 1)
             rim = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
             hidden = hidden + ((lab == 0) & (self._at(rim, samples) > 0)).sum(axis=1)
+        else:
+            rim = None
         cov = inside & ((piece_votes >= 4) | ((piece_votes >= 2) & (piece_votes + hidden >= 5)))
         tris = [(int(q), int(r), int(u)) for q, r, u in zip(Q[cov], R[cov], U[cov])
                 if (int(q), int(r), int(u)) not in held]
@@ -849,7 +859,8 @@ class SundaReader:
                     pairs.append((t, o, tuple(sorted(shared))))
         if pairs:
             gap = self._line_along(L, lat.to_mm(np.array([p[2][0] for p in pairs])),
-                                   lat.to_mm(np.array([p[2][1] for p in pairs])), lines, label)
+                                   lat.to_mm(np.array([p[2][1] for p in pairs])), lines, label,
+                                   rim if HIDDEN_ROWS else None)
         else:
             gap = np.zeros(0)
         # mutual weakest line first, then the rest by strength
@@ -899,6 +910,7 @@ class SundaReader:
             q, r, turn = placement_of(t, o)
             covered[t] = covered[o] = len(pieces)
             pieces.append({"q": q, "r": r, "turn": turn, "tris": (t, o)})
+        self._rim = rim          # where _read_sides leaves the blend out (a pawn's paint blurred into the print)
         self._read_sides(pieces, lat, label)
         for p in kept:
             covered[p["tris"][0]] = covered[p["tris"][1]] = len(pieces)
@@ -906,7 +918,7 @@ class SundaReader:
         return pieces, covered, unsure
 
     def _line_along(self, L: np.ndarray, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None,
-                    label: np.ndarray | None = None) -> np.ndarray:
+                    label: np.ndarray | None = None, hidden: np.ndarray | None = None) -> np.ndarray:
         """How clearly a gap runs along each side from ``a`` to ``b`` (mat mm, (n, 2)), on the lightness ``L``.
 
         A gap is a straight line along the whole side (cloth between two cut edges; a piece is off its place by a
@@ -926,14 +938,22 @@ class SundaReader:
 
         With ``label`` (the classes) the step of the print's tone across the side, where both its ends show one
         terrain, is added, weighted ``STEP_WEIGHT`` (:func:`_tone_step`): on beige linen at `hard` three pieces about a
-        node showed no dip on their true cuts, only one print a little lighter than the next (seed 3 table 2)."""
+        node showed no dip on their true cuts, only one print a little lighter than the next (seed 3 table 2).
+
+        With ``hidden`` (the pawns' and markers' paint and its blurred rim, :meth:`_pieces`) the samples along the
+        side whose profile crosses it are left out (``HIDDEN_ROWS``): a pawn stands on a node, where sides start, and
+        its bright or dark paint across a profile's middle reads as a light or dark line (seed 4 table 0 at `hard`: a
+        yellow pawn at a node made a piece's own diagonal a "gap" of 2.7 against 0.7 on the true cut beside it, and
+        three pieces were paired wrong about it)."""
         along = np.linspace(0.15, 0.85, 13)
         d = b - a
         n = np.stack([-d[:, 1], d[:, 0]], 1) / np.linalg.norm(d, axis=1, keepdims=True)
         pts = (a[:, None, None, :] + along[None, :, None, None] * d[:, None, None, :]
                + GAP_OFFSETS[None, None, :, None] * n[:, None, None, :])
         vals = self._at(L, pts).astype(np.float32)
-        prof = vals.mean(axis=1)                                                 # (n, offsets)
+        keep = _unhidden_rows(self._at(hidden, pts) if hidden is not None else None, vals.shape[:2])   # (n, along)
+        kept = keep.sum(axis=1)[:, None]
+        prof = (vals * keep[..., None]).sum(axis=1) / kept                       # (n, offsets)
         ends = 2                                                                 # 2.5 to 3 mm out, each side
         left, right = prof[:, :ends].mean(axis=1), prof[:, -ends:].mean(axis=1)
         centre = prof[:, 3:-3]                                                   # within 1.5 mm of the side
@@ -944,7 +964,7 @@ class SundaReader:
             gap = gap + STEP_WEIGHT * _tone_step(vals, self._at(label, pts[:, :, [0, -1]]))
         if lines is not None:
             near = pts[:, :, 3:-3]                                               # within 1.5 mm of the side
-            gap = gap + LINE_WEIGHT * self._at(lines, near).mean(axis=1).max(axis=1)
+            gap = gap + LINE_WEIGHT * ((self._at(lines, near) * keep[..., None]).sum(axis=1) / kept).max(axis=1)
         return gap
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
@@ -1012,6 +1032,11 @@ class SundaReader:
         deep_land = ((dl == 1).sum(-1) / np.maximum(deep_n, 1)).tolist()
         deep_water = ((dl == 2).sum(-1) / np.maximum(deep_n, 1)).tolist()
         deep_n = deep_n.tolist()
+        # the deep samples of neither land nor water (nor a pawn's paint or its rim): the blend of a coast, as the
+        # cloth cannot show this far inside a piece (``_blended_spit``)
+        rim = getattr(self, "_rim", None)
+        hid = self._at(rim, dp).reshape(dl.shape) > 0 if rim is not None and rim.shape == label.shape else False
+        deep_blend = ((dl == 0) & ~hid).mean(-1).tolist()
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
         self._join_label = label          # where _land_joined looks (this window's classes)
@@ -1019,6 +1044,7 @@ class SundaReader:
             p["votes"] = np.stack([lv[i].ravel(), wv[i].ravel()], 1)    # (12, 2)
             p["blank"] = bv[i].ravel()
             p["deep"] = list(zip(deep_land[i], deep_water[i], deep_n[i]))  # each slot's land, water share, samples
+            p["blend"] = deep_blend[i]                                             # each slot's blend share there
             p["mid"] = "?" if ((ml[i] == 1) | (ml[i] == 2)).sum() < 2 else (
                 "L" if (ml[i] == 1).sum() >= (ml[i] == 2).sum() else "W")
 
@@ -1075,6 +1101,19 @@ class SundaReader:
         return deep[k][2] >= 8 and deep[k][j] >= SPIT_BODY
 
     @staticmethod
+    def _blended_spit(blend: list[float], k: int) -> bool:
+        """Whether a lone water slot between two water slots is a spit of land blended away: at least ``BLEND_DEEP`` of
+        its deep samples (12-36 % of the way to the piece's middle, ``blend``: each slot's share there) are of neither
+        land nor water nor a pawn's paint or rim, and at most half that share at both neighbours. That far inside a
+        piece the cloth cannot show: what takes the cloth's class there is land and water blurred together, a coast.
+        A spit a slot wide by an acute corner is a thin wedge of land (s030, s087: 5 mm at the side), blurred at `hard`
+        with the water about it into the cloth's class at the side and deeper in (seeds 1, 2, 5: 6-15 of the 15 deep
+        samples on the spits missed); on 5,348 water slots between water (`hard`, seeds 1-5, 8 tables) at most 5 were. (0.4
+        would take two more of those spits, 8 of 15, but also the drawn case of tests/vision/test_sunda_spits.py's
+        water by a corner, whose cloth's class reaches 5 mm in: 0.53.)"""
+        return blend[k] >= BLEND_DEEP and max(blend[k - 1], blend[(k + 1) % 12]) <= BLEND_DEEP / 2
+
+    @staticmethod
     def _blurred_spits(votes: np.ndarray, blank: np.ndarray, water: np.ndarray) -> list[int]:
         """The slots that are a one-slot spit of land blurred away: between two slots read strongly as water
         (``water``), the slot's samples are mostly of the cloth's class (neither land nor water nor a pawn), with
@@ -1128,6 +1167,10 @@ class SundaReader:
                         ring[k] = "L" if a == "W" else "W"
                 elif HIDDEN_DEEP and a == b and a in "LW" and tot[k] < 8 and self._deep_spit(deep, k, a):
                     ring[k] = "L" if a == "W" else "W"
+                    clear[k] = True
+                if (BLEND_DEEP > 0 and a == b == base[k] == ring[k] == "W" and "blend" in p
+                        and self._blended_spit(p["blend"], k)):
+                    ring[k] = "L"
                     clear[k] = True
             strong = (tot >= 12) & ((share <= 0.03) | (share >= 0.8))
             for k in self._blurred_spits(v, p["blank"], strong & (share <= 0.03)):
@@ -1277,8 +1320,10 @@ class SundaReader:
         if done is not None and done[0] is label:
             return done[1]
         k = int(2 * round(1.5 * self.s) + 1)
-        pawn = cv2.morphologyEx((label >= 3).astype(np.uint8), cv2.MORPH_OPEN,
-                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        pawn = (label >= 3).astype(np.uint8)
+        if PAWN_MAJORITY_MM > 0:
+            pawn = cv2.medianBlur(pawn, int(2 * round(PAWN_MAJORITY_MM / 2 * self.s) + 1))
+        pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         self._pawn_open = (label, pawn)
         return pawn
 
@@ -1390,6 +1435,17 @@ def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.n
             out[i - 3] = int(m.sum())
     out[n] = int(cv2.morphologyEx(((sub >= 3) & (sub < 3 + n) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker).sum())
     return out
+
+
+def _unhidden_rows(hid: np.ndarray | None, shape: tuple[int, int]) -> np.ndarray:
+    """Which samples along each side (``shape``: (sides, along)) to measure its line on: those whose profile across
+    the side crosses no hidden pixel (``hid``: (sides, along, offsets), the hidden image there), all of them where
+    fewer than ``HIDDEN_LEAST`` would be left (a side under a marker: no better measure). 1.0 or 0.0."""
+    if hid is None:
+        return np.ones(shape, np.float32)
+    free = ~(hid > 0).any(axis=2)
+    free[free.sum(axis=1) < HIDDEN_LEAST] = True
+    return free.astype(np.float32)
 
 
 def _tone_step(vals: np.ndarray, ends: np.ndarray, least: int = 5) -> np.ndarray:

@@ -74,6 +74,10 @@ DISC_RING_SEA = 0.25
 #: ... and the ring differs from the ground at most this share of what the core does: a disc has an edge (the soft
 #: edge of a stack's shadow does not: its ring 0.51 of its core, a marker's 0.18-0.40 at `hard`) ...
 DISC_RING_SHARE = 0.45
+#: ... or at most this many times the ground's grain (``ground_grain``: the median difference over the ground; a ring
+#: of some 40 px of plain ground averages 1.06 times it, a faint marker's own blur tail adds a little: the `hard` green
+#: markers' rings 1.17-1.28 times it; a stack and a cut line beside a dark spot twice it)
+DISC_RING_GRAIN = 1.5
 #: ... and the core is a whole disc: this share of it differs at least half as much as its middle (a streak of the
 #: print's shade 3 mm wide fills some 0.6)
 DISC_CORE_FILL = 0.8
@@ -84,6 +88,10 @@ DISC_BLEND_MIN = 0.8
 #: (12 with the blend alone, which missed the `hard` green markers by 15-17; on the paint's line the bench's markers fit
 #: within 0.3-4.6, a light patch of the print 10, a grey-brown token no marker has 11.8)
 DISC_FIT = 8.0
+#: ... within DISC_FIT_FAINT where the disc's ring is calm only as the ground's grain (over DISC_RING_SHARE of its
+#: core, under DISC_RING_GRAIN of the grain): the bench's markers fit within 0.3-4.6, a patch of the print's grain at
+#: `hard` as round as a marker and as green 6.7 (photo bench seed 1 table 7)
+DISC_FIT_FAINT = 5.0
 DISC_MARGIN = 2.0
 #: a token's chroma is mixed with what lies round it (the JPEG keeps colour at half the resolution of lightness and
 #: quantises it hardest), its lightness much less: enrolled on the cloth, a marker's colour is pulled towards the
@@ -451,7 +459,10 @@ class MarkerFinder:
         # (its ring calmer than its core). Every peak is judged: a table's prints and shades give a couple of hundred
         # peaks at `default`, and a marker's is not among the strongest (a green one on green land: 10, where the
         # pawns' and the coasts' peaks, rejected here, reach 30 and more)
-        peak &= (ring_sea <= DISC_RING_SEA) & (ring <= DISC_RING_SHARE * core)
+        # (or no busier than the ground's own grain, ``ground_grain``: a faint disc's ring is the ground's grain and no
+        # share of its core: at `hard` some 5, the ring of a green marker on the green land 5.9 where its core is 12.8)
+        grain = ground_grain(diff[on])
+        peak &= (ring_sea <= DISC_RING_SEA) & ((ring <= DISC_RING_SHARE * core) | (ring <= DISC_RING_GRAIN * grain))
         diff_pad = np.pad(diff, n, constant_values=np.inf)     # off the window: not the ground
 
         def ring_calm(py: int, px: int) -> float:
@@ -513,7 +524,10 @@ class MarkerFinder:
             if shade < fits[order[0]] + DISC_MARGIN:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: a shade of the ground ({shade:.1f})"))
                 continue
-            cands.append((fits, order, mm, float(resp[py, px])))
+            # a disc whose ring is calm only as the ground's grain is (over DISC_RING_SHARE of its core) must show its
+            # paint clearly too: two faint cues are no sure reading
+            faint = bool(ring[py, px] > DISC_RING_SHARE * core[py, px])
+            cands.append((fits, order, mm, DISC_FIT_FAINT if faint else DISC_FIT))
         out: list[MarkerReading] = []
         used = {t.marker for t in taken}
         def doubt(order: list[str]) -> None:
@@ -521,9 +535,9 @@ class MarkerFinder:
             if may and not order[0].startswith("pawn "):
                 self.doubtful.append((self._place(may[0], mm, lattice, tribes), may))
 
-        for fits, order, mm, r in sorted(cands, key=lambda c: c[0][c[1][0]]):
+        for fits, order, mm, limit in sorted(cands, key=lambda c: c[0][c[1][0]]):
             best = order[0]
-            if best.startswith("pawn ") or fits[best] > DISC_FIT:
+            if best.startswith("pawn ") or fits[best] > limit:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {best} at {fits[best]:.1f}"))
                 doubt(order)
                 continue
@@ -556,6 +570,13 @@ class MarkerFinder:
             return MarkerReading(name, best[1].q, best[1].r, (float(mm[0]), float(mm[1])), True)
         q, r = np.round(lattice.to_lattice(mm)[0]).astype(int)
         return MarkerReading(name, int(q), int(r), (float(mm[0]), float(mm[1])), False)
+
+
+def ground_grain(diff: np.ndarray) -> float:
+    """The ground's own difference from its local median (the print's grain, the sensor's noise, the JPEG's), which
+    every mean of the differences over the ground carries, a faint disc's ring as much as its core: the median over
+    what was looked at (the tribes' boxes: the ground is most of them)."""
+    return float(np.median(diff)) if diff.size else 0.0
 
 
 def _median_near(img: np.ndarray, mask: np.ndarray, k: int, reach: int) -> np.ndarray:

@@ -32,6 +32,8 @@ import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .identity_cache import IdentityCache
+
 MAX_CONFIDENCE = 0.3
 """Only tiles read with less confidence than this (a marked guess, see the tile pass) are read again ..."""
 MAX_CONFIDENCE_UNDER_FIGURE = 0.55
@@ -68,15 +70,13 @@ def colour_misfit(observed: np.ndarray, expected: np.ndarray, visible: np.ndarra
     return float(np.minimum(err, TRUNCATE).mean())
 
 
-_STACKS: dict[tuple[int, int, int], np.ndarray] = {}
+_STACKS = IdentityCache(8)
 
 
 def _stack(refs_bgr: np.ndarray, step: int) -> np.ndarray:
     """Every reference in every rotation, downsampled by ``step``: ``(n_refs * 4, side, side, 3)`` float32, order
     reference-major (rotation 0, 90, 180, 270 clockwise); kept for the reference set (the recogniser's stays)."""
-    key = (id(refs_bgr), refs_bgr.shape[0], step)
-    out = _STACKS.get(key)
-    if out is None:
+    def build() -> np.ndarray:
         ims = []
         for im in refs_bgr:
             for k in range(4):
@@ -84,10 +84,9 @@ def _stack(refs_bgr: np.ndarray, step: int) -> np.ndarray:
                 if step > 1:
                     r = cv2.resize(r, (r.shape[1] // step, r.shape[0] // step), interpolation=cv2.INTER_AREA)
                 ims.append(r)
-        out = _STACKS[key] = np.stack(ims)
-        if len(_STACKS) > 8:
-            _STACKS.pop(next(iter(_STACKS)))
-    return out
+        return np.stack(ims)
+
+    return _STACKS.get((refs_bgr,), step, build)
 
 
 def _candidates(refs_bgr: np.ndarray, gain: np.ndarray, offset: np.ndarray, step: int,
@@ -183,7 +182,7 @@ def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool)
                 num = np.einsum("icp,iscp->is", c, o * v[:, :, None, :])
                 den = np.einsum("ip,isp->is", q, v)
             k = np.clip(num / np.maximum(den, 1e-6), *BRIGHTNESS).astype(np.float32)[:, :, None]
-        e = np.zeros((m, shifts, npx), np.float32)
+        e = np.empty((m, shifts, npx), np.float32)
         t = np.empty_like(e)
         for ch in range(3):
             if scaled:
@@ -191,7 +190,10 @@ def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool)
             else:
                 t[:] = c[:, None, ch, :]
             np.subtract(t, o[:, :, ch, :], out=t)
-            e += np.abs(t, out=t)
+            if ch:
+                e += np.abs(t, out=t)
+            else:
+                np.abs(t, out=e)        # the first channel's misfit itself (0 + x is x: the same sums)
         np.minimum(e, TRUNCATE, out=e)
         out[a:a + m] = np.einsum("isp,sp->is", e, v[0]) if shared else np.einsum("isp,isp->is", e, v)
     return out

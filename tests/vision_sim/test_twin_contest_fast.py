@@ -126,3 +126,87 @@ def test_the_kept_tables_give_the_alignments_and_contests_to_the_bit(clf, cover,
                 assert (j, jc, angle) in clf._difference_totals, "the pair's summed difference is kept"
             contests += old is not None
         assert contests > 0
+
+
+def _old_less_art(self, smooth, covered, pad, fits, angle=0.0):
+    """:meth:`TileClassifier._less_art` as it was before h-tilecpu8: every pixel's misfit made, then summed per part."""
+    n, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return covered
+    px = self.px
+    ring = np.zeros(covered.shape, bool)
+    k = self.verify_ring
+    ring[pad + k:pad + px - k, pad + k:pad + px - k] = True
+    inside = np.bincount(labels[ring], minlength=n).astype(np.float64)
+    best = np.full(n, np.inf)
+    for j, (dy, dx, gain, offset, misfit) in fits.items():
+        pred = self._blurred(j, angle) * gain + offset
+        win = smooth[pad + dy:pad + dy + px, pad + dx:pad + dx + px]
+        resid = np.zeros(covered.shape, np.float64)
+        resid[pad:pad + px, pad:pad + px] = ((win - pred) ** 2).sum(axis=2)
+        per = np.bincount(labels[ring], weights=resid[ring], minlength=n) / np.maximum(inside, 1.0)
+        best = np.minimum(best, per / max(misfit, 1e-6))
+    art = (best <= self.verify_art) & (inside >= self.verify_pixels)
+    art[0] = False
+    return covered & ~(art[labels] & ring)
+
+
+def _old_part_scores(self, smooth, covered, pad, fits, angle=0.0):
+    """Each covered part's best misfit ratio as the old :meth:`_less_art` weighed it (part 0, the bare pixels, left
+    out): the numbers its decision compares, to check them to the bit and not only the mask they gave."""
+    n, labels = cv2.connectedComponents(covered.astype(np.uint8), connectivity=8)
+    px, k = self.px, self.verify_ring
+    ring = np.zeros(covered.shape, bool)
+    ring[pad + k:pad + px - k, pad + k:pad + px - k] = True
+    out = []
+    for j, (dy, dx, gain, offset, misfit) in fits.items():
+        pred = self._blurred(j, angle) * gain + offset
+        win = smooth[pad + dy:pad + dy + px, pad + dx:pad + dx + px]
+        resid = np.zeros(covered.shape, np.float64)
+        resid[pad:pad + px, pad:pad + px] = ((win - pred) ** 2).sum(axis=2)
+        out.append(np.bincount(labels[ring], weights=resid[ring], minlength=n)[1:])
+    return out
+
+
+@pytest.mark.parametrize("angle", [0.0, 2.0])
+def test_the_art_given_back_is_weighed_on_the_covered_parts_alone_to_the_bit(clf, angle, monkeypatch):
+    """:meth:`TileClassifier._less_art` takes each reference's misfit on the covered parts' pixels in the ring only
+    (h-tilecpu8): the same parts given back as when every pixel's misfit was made, and each part's summed misfit the
+    same float."""
+    rng = np.random.default_rng(23)
+    pad = int(3 * clf.verify_sigma) + clf.verify_reach
+    side = clf.px + 2 * pad
+    given_back = kept = 0
+    for j in (0, 4, 2):
+        smooth, _ = _photo(clf, j, rng, pad, False)
+        first = [j] + [i for i in range(len(clf.templates)) if i != j]
+        fits = clf._alignments(smooth, None, pad, first, angle)
+        covered = np.zeros((side, side), bool)
+        covered[pad + 14:pad + 24, pad + 20:pad + 32] = True     # over the twins' detail: art
+        covered[pad + 30:pad + 44, pad + 4:pad + 16] = True      # elsewhere on the tile
+        covered[0:pad + 6, 0:pad + 6] = True                     # across the seam
+        covered[pad + 40:pad + 41, pad + 40:pad + 41] = True     # a speck
+        dark = smooth.copy()
+        dark[pad + 30:pad + 44, pad + 4:pad + 16] *= 0.4          # a figure's shadow there
+        want = _old_less_art(clf, dark, covered, pad, fits, angle)
+        got = clf._less_art(dark, covered, pad, fits, angle)
+        assert np.array_equal(got, want)
+        given_back += int((covered & ~got).any())
+        kept += int(got.any())
+        # the sums the decision compares, to the bit: the new code's bincounts seen through np.bincount
+        sums = []
+        real = np.bincount
+
+        def spy(x, weights=None, minlength=0):
+            out = real(x, weights=weights, minlength=minlength)
+            if weights is not None:
+                sums.append(out[1:])
+            return out
+        monkeypatch.setattr(np, "bincount", spy)
+        clf._less_art(dark, covered, pad, fits, angle)
+        monkeypatch.setattr(np, "bincount", real)
+        old = _old_part_scores(clf, dark, covered, pad, fits, angle)
+        assert len(sums) == len(old)
+        for a, b in zip(sums, old):
+            assert np.array_equal(a, b)
+    assert given_back and kept, "both outcomes met"

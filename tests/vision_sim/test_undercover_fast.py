@@ -140,3 +140,50 @@ def test_each_candidate_in_its_own_window_gives_what_one_call_each_gave(with_off
         if np.isfinite(want[0]):
             np.testing.assert_allclose(got[i], want[0], rtol=2e-5)
         assert np.array_equal(got_at[i], want_at[0])
+
+
+def _misfits_before(planes, obs, vis, scaled):
+    """:func:`undercover._misfits` before h-tilecpu8 (its sum of the three channels started from zeros)."""
+    n, shifts, npx = planes.shape[0], obs.shape[1], obs.shape[3]
+    shared = obs.shape[0] == 1
+    out = np.empty((n, shifts), np.float32)
+    step = max(1, undercover._CHUNK // max(shifts * npx, 1))
+    for a in range(0, n, step):
+        c = planes[a:a + step]
+        m = c.shape[0]
+        o, v = (obs, vis) if shared else (obs[a:a + step], vis[a:a + step])
+        if scaled:
+            q = c[:, 0] * c[:, 0] + c[:, 1] * c[:, 1] + c[:, 2] * c[:, 2]
+            if shared:
+                num = c.reshape(m, -1) @ (o[0] * v[0][:, None, :]).reshape(shifts, -1).T
+                den = q @ v[0].T
+            else:
+                num = np.einsum("icp,iscp->is", c, o * v[:, :, None, :])
+                den = np.einsum("ip,isp->is", q, v)
+            k = np.clip(num / np.maximum(den, 1e-6), *BRIGHTNESS).astype(np.float32)[:, :, None]
+        e = np.zeros((m, shifts, npx), np.float32)
+        t = np.empty_like(e)
+        for ch in range(3):
+            if scaled:
+                np.multiply(k, c[:, None, ch, :], out=t)
+            else:
+                t[:] = c[:, None, ch, :]
+            np.subtract(t, o[:, :, ch, :], out=t)
+            e += np.abs(t, out=t)
+        np.minimum(e, TRUNCATE, out=e)
+        out[a:a + m] = np.einsum("isp,sp->is", e, v[0]) if shared else np.einsum("isp,isp->is", e, v)
+    return out
+
+
+@pytest.mark.parametrize("shared", [True, False])
+@pytest.mark.parametrize("scaled", [False, True])
+def test_the_misfits_are_those_of_the_kernel_before_to_the_bit(shared, scaled):
+    """h-tilecpu8: the first channel's misfit is written, not added to zeros: the same floats, not only close."""
+    rng = np.random.default_rng(31 + 2 * shared + scaled)
+    n, shifts, npx = 7, 9, 144
+    planes = rng.uniform(-40, 220, (n, 3, npx)).astype(np.float32)
+    obs = rng.uniform(-40, 220, (1 if shared else n, shifts, 3, npx)).astype(np.float32)
+    vis = (rng.random((1 if shared else n, shifts, npx)) < 0.7).astype(np.float32)
+    want = _misfits_before(planes, obs, vis, scaled)
+    got = undercover._misfits(planes, obs, vis, scaled)
+    assert np.array_equal(got, want)
