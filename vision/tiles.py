@@ -1299,16 +1299,26 @@ class TileClassifier:
         where the photo does not show where it differs from the first: a figure hides their difference
         (:meth:`_contest` sees too little of it), or they differ nowhere (turns that look the same). There the
         scores are no evidence between them (a figure's dark body and shadow pull them towards the twin with the
-        dark glyph), and the copies left in the box decide."""
+        dark glyph), and the copies left in the box decide. The block score counts only where the contest on the
+        pixels where they differ calls it (beyond :attr:`verify_sure`) the same way; elsewhere the option scores
+        as the first (shown, a tie): the whole-tile score, each option at its own best place, is no evidence
+        about a detail that the contest sees closer (the vision bench's Suedsee ``hard`` seed 2 board 0: an E3
+        whose contest showed E3 against E1 by 0.22 scored E1 0.025 higher at half resolution, was made an E1,
+        and the box left the E3 to a cell whose difference a figure hid)."""
         js = [self._index(t, r) for t, r in options]
         top, left = canvas.top_left(guess.x, guess.y)
         scores, _, _ = self._block_grid(canvas, 1, js, top // 2, left // 2, self.hard_reach)
-        shown = [True] + [self._difference_shown(canvas, guess, js[0], j) for j in js[1:]]
-        return [float(s) if ok else None for s, ok in zip(scores, shown)]
+        out: list[float | None] = [float(scores[0])]
+        for s, j in zip(scores[1:], js[1:]):
+            t = self._difference_contest(canvas, guess, js[0], j)
+            shows = t is not None and abs(t) >= self.verify_sure and (t > 0) == (s > scores[0])
+            out.append(None if t is None else float(s) if shows else float(scores[0]))
+        return out
 
-    def _difference_shown(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int) -> bool:
-        """Whether the photo shows, clear of figures, enough of where templates ``ja`` and ``jb`` differ at the
-        place of ``guess`` (the twin contest of :meth:`_verify` has something to compare)."""
+    def _difference_contest(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int) -> float | None:
+        """The twin contest of :meth:`_verify` between templates ``ja`` and ``jb`` at the place of ``guess``
+        (:meth:`_contest`: -1 the photo shows ``ja``, +1 ``jb``), or None where the photo does not show, clear of
+        figures, enough of where they differ."""
         px, mm = self.px, self.mm_per_px
         pad = int(3 * self.verify_sigma) + self.verify_reach
         top, left = canvas.top_left(guess.x, guess.y)
@@ -1316,12 +1326,12 @@ class TileClassifier:
         lb = left + int(round(guess.offset_mm[0] / mm))
         h, w = canvas.image.shape[:2]
         if tb - pad < 0 or lb - pad < 0 or tb + px + pad > h or lb + px + pad > w:
-            return False
+            return None
         smooth = cv2.GaussianBlur(canvas.image[tb - pad:tb + px + pad, lb - pad:lb + px + pad], (0, 0),
                                   self.verify_sigma)
         vis = self._clear_of(self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad))
         fits = self._alignments(smooth, vis, pad, [ja, jb], guess.angle_deg)
-        return self._contest(smooth, vis, pad, ja, jb, fits, guess.angle_deg) is not None
+        return self._contest(smooth, vis, pad, ja, jb, fits, guess.angle_deg)
 
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
