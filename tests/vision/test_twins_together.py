@@ -101,6 +101,37 @@ def test_a_known_cell_is_never_put_in_doubt():
     assert got[(0, 0)] == tiles[(0, 0)]
 
 
+def test_the_block_score_counts_only_the_way_the_twin_contest_calls_it():
+    """The vision bench's Suedsee ``hard`` seed 2 board 0 in small: cell 1 reads E3, its contest against E1 on the
+    pixels where they differ shows E3 (-0.22), yet E1's half-resolution block score comes out 0.025 higher; cell 2
+    reads E3 too, a figure on the difference. One E1 and one E3 in the box. Taken as evidence, the block score
+    made cell 1 the E1 and left the E3 to cell 2 (both wrong); counted as a tie, cell 1 keeps the reading the
+    photo shows and the hidden cell takes what is left. A block score the contest agrees with still counts."""
+    from types import SimpleNamespace
+
+    from vision.tiles import TileClassifier
+
+    index = {"E3": 0, "E1": 1, "E2": 2, "X": 3}
+    block = [0.873, 0.898, 0.880, 0.850]
+    contest = {1: -0.22, 2: -0.05, 3: -0.6}     # E1 shown against, E2 too close to call, X clearly against
+    stand_in = SimpleNamespace(
+        _index=lambda t, r: index[t], hard_reach=3, verify_sure=TileClassifier.verify_sure,
+        _block_grid=lambda canvas, level, js, *where: ([block[j] for j in js], None, None),
+        _difference_contest=lambda canvas, guess, ja, jb: contest[jb],
+        _difference_shown=lambda canvas, guess, ja, jb: contest[jb] is not None)     # the name before the fix
+    canvas = SimpleNamespace(top_left=lambda x, y: (0, 0))
+    tiles = {(1, 0): _guess(1, "E3", ("E1",), score=0.904), (2, 0): _guess(2, "E3", ("E1",), score=0.79)}
+    said = TileClassifier.evidence(stand_in, canvas, tiles[(1, 0)], [("E3", 0), ("E1", 0), ("E2", 0), ("X", 0)])
+    assert said == pytest.approx([0.873, 0.873, 0.873, 0.850])
+
+    def evidence(guess, options):
+        if guess.x == 2:
+            return [0.83] + [None] * (len(options) - 1)
+        return TileClassifier.evidence(stand_in, canvas, guess, options)
+    got = settle_hidden(tiles, {"E1": 1, "E3": 1}, evidence=evidence)
+    assert (got[(1, 0)].tile, got[(2, 0)].tile) == ("E3", "E1")
+
+
 # --------------------------------------------------------------------------- the colour re-reading
 
 
