@@ -52,3 +52,10 @@ def css(d, selector):
     from selenium.webdriver.common.by import By
 
     return d.find_elements(By.CSS_SELECTOR, selector)
+
+
+def texts(d, selector) -> list[str]:
+    """The rendered text of every element ``selector`` matches, read in one script: the page re-renders what it polls
+    (the pending card, the offers), and elements found first and read one by one can be gone by the time they are read
+    (a StaleElementReferenceException)."""
+    return d.execute_script("return [...document.querySelectorAll(arguments[0])].map(e => e.innerText)", selector)

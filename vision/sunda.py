@@ -910,8 +910,7 @@ class SundaReader:
             q, r, turn = placement_of(t, o)
             covered[t] = covered[o] = len(pieces)
             pieces.append({"q": q, "r": r, "turn": turn, "tris": (t, o)})
-        self._rim = rim          # where _read_sides leaves the blend out (a pawn's paint blurred into the print)
-        self._read_sides(pieces, lat, label)
+        self._read_sides(pieces, lat, label, rim)
         for p in kept:
             covered[p["tris"][0]] = covered[p["tris"][1]] = len(pieces)
             pieces.append(p)
@@ -967,7 +966,8 @@ class SundaReader:
             gap = gap + LINE_WEIGHT * ((self._at(lines, near) * keep[..., None]).sum(axis=1) / kept).max(axis=1)
         return gap
 
-    def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray) -> None:
+    def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray,
+                    rim: np.ndarray | None = None) -> None:
         """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the
         side (0.9 to 3 mm where those show too little), the nearest counting most (the pieces file reads a
         slot at its point on the side; deeper in, the land of the next slot may curl round). The sides are the
@@ -1034,8 +1034,8 @@ class SundaReader:
         deep_n = deep_n.tolist()
         # the deep samples of neither land nor water (nor a pawn's paint or its rim): the blend of a coast, as the
         # cloth cannot show this far inside a piece (``_blended_spit``)
-        rim = getattr(self, "_rim", None)
-        hid = self._at(rim, dp).reshape(dl.shape) > 0 if rim is not None and rim.shape == label.shape else False
+        # (``rim``: the pawns' and markers' paint and its blurred rim, as :meth:`_pieces` finds it, in ``label``'s frame)
+        hid = self._at(rim, dp).reshape(dl.shape) > 0 if rim is not None else False
         deep_blend = ((dl == 0) & ~hid).mean(-1).tolist()
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
@@ -1411,8 +1411,11 @@ class SundaReader:
                 if any(k is None for k in ks):
                     n_est = None
             q, r = np.round(lat.to_lattice(base)[0]).astype(int)
-            if float(np.linalg.norm(lat.to_mm(np.array([[q, r]]))[0] - base)) > NODE_REACH * lat.side_mm:
+            node = lat.to_mm(np.array([[q, r]]))[0]
+            if float(np.linalg.norm(node - base)) > NODE_REACH * lat.side_mm:
                 continue   # a pawn stands on its node; a resource marker of a pawn's paint lies beside it (8-22 mm)
+            if m is not None and not stacks.node_agrees(m, node, nadir):
+                n_est = None     # the near end and the node disagree on the height: the phone asks
             sure = n_est is not None
             out.append(TribeReading(int(q), int(r), names[top_k], colours, n_est, not sure,
                                     [n_est] if sure else cands, (float(base[0]), float(base[1])),

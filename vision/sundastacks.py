@@ -327,6 +327,23 @@ def decide(parallax: float, width: float, d_base: float, cam_h: float, spread: f
     return n1, cands, "", est, size_est
 
 
+def node_agrees(m: StackMeasure, node_mm: np.ndarray, nadir: np.ndarray) -> bool:
+    """Whether the node a stack stands on tells the height ``m`` decided too: its top's middle measured from the node
+    (along the line from the nadir) is nearer that height's parallax than any other height's. The near end places the
+    base; where it is misplaced (a dark side against the stack's own shadow: the edge's contrast low, its colour ramp
+    2-3 mm long) the parallax is off by as much, while the top's middle is not. A pawn stands on its node within a
+    placing error of about a millimetre, under half a pawn's step where a height is measured at all: the two bases
+    must then agree; where they do not, the phone asks."""
+    if m.height is None:
+        return True
+    u = (np.asarray(m.base_mm) - nadir)
+    u = u / max(float(np.linalg.norm(u)), 1e-6)
+    d_node = float((np.asarray(node_mm) - nadir) @ u)
+    top_mid = m.far_mm - m.width_mm / 2
+    errs = [abs(top_mid - d_node - expected(d_node, n, m.cam_h)[0]) for n in range(1, MAX_TRIBE + 1)]
+    return int(np.argmin(errs)) + 1 == m.height
+
+
 def nadir_axes(points_mm: np.ndarray, nadir: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """A blob's frame along the line from the camera's nadir (where a stack's top is displaced): its centre,
     the unit vector away from the nadir, the one across it, and the centre's distance from the nadir (mm)."""

@@ -15,26 +15,25 @@ from tests.vision.test_sunda_spits import _disc, _ring, _slot_spot, _water_label
 
 @pytest.fixture()
 def reader(sunda_reader):
-    sunda_reader._rim = None
     return sunda_reader
 
 
 def _blended(reader, slots=(0,), rim_at: int | None = None) -> str:
     """An all-water piece at 0,0 turn 0 with, at each of ``slots``, a wedge of the cloth's class (land blurred into
     water), 3 mm wide, from 2.5 to 9 mm in from the slot's point towards the piece's middle, its own samples at the side still
-    water; with ``rim_at``, a pawn's blurred rim (``_rim``, as ``_pieces`` sets it) over that slot's wedge. The ring."""
+    water; with ``rim_at``, a pawn's blurred rim (``rim``, as ``_pieces`` passes it) over that slot's wedge. The ring."""
     label = _water_label(reader)
     for slot in slots:
         spot, mid = _slot_spot(slot, 0.0)
         inward = (mid - spot) / np.linalg.norm(mid - spot)
         for t in np.arange(2.5, 9.01, 0.5):
             _disc(reader, label, spot + inward * t, 1.6, 0)
+    rim = None
     if rim_at is not None:
         rim = np.zeros(label.shape, np.uint8)
         spot, mid = _slot_spot(rim_at, 5.0)
         _disc(reader, rim, spot, 5.0, 255)
-        reader._rim = rim
-    return _ring(reader, label)
+    return _ring(reader, label, rim)
 
 
 @pytest.mark.parametrize("slot", [0, 5, 6, 11])

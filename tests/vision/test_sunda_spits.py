@@ -43,9 +43,9 @@ def _water_label(reader):
     return label
 
 
-def _ring(reader, label):
+def _ring(reader, label, rim=None):
     pieces = [{"q": 0, "r": 0, "turn": 0}]
-    reader._read_sides(pieces, LAT, label)
+    reader._read_sides(pieces, LAT, label, rim)
     reader._fill_hidden(pieces, set(), LAT, [])
     return "".join(pieces[0]["ring"])
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from .conftest import PIN
+from tests.browser import texts
 from .test_browser import PHONE, click, css, driver, shot, wait_for  # noqa: F401 (driver: the fixture)
 
 pytestmark = pytest.mark.browser
@@ -64,7 +65,7 @@ def test_a_printed_board_enrolled_from_the_phone(driver, tmp_path):  # noqa: F81
                  what="unlocking")
         wait_for(driver, lambda: driver.execute_script(
             "return document.querySelector('#camera-img').naturalWidth") == SIZE[0], timeout=15, what="a frame")
-        labels = [b.text for b in css(driver, "#camera-commands button")]
+        labels = texts(driver, "#camera-commands button")
         assert labels == ["Enrol the empty board", "Forget the corners", "Enrol the pieces",
                           "Enrol the chest values"], labels
         assert css(driver, "#camera-board-help")[0].is_displayed() and not css(driver, "#camera-guides")[0].is_displayed()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tablehub.games.base import Setup
-from tests.browser import PHONE, chromium, css, wait_for  # noqa: F401 (css, wait_for: other modules import them from here)
+from tests.browser import PHONE, chromium, css, texts, wait_for  # noqa: F401 (css, wait_for: other modules import them from here)
 
 from .conftest import COLOURS, PIN, PLAYERS, first_scoring_index
 
@@ -73,9 +73,9 @@ def test_a_score_change_is_pushed_live_to_the_phone(driver, server, hub, nl_acti
     driver.get(server.url)
     wait_for(driver, lambda: len(css(driver, ".player")) == 3, what="three players on the scoreboard")
     wait_for(driver, lambda: "live" in css(driver, "#live")[0].get_attribute("class").split(), what="the live dot")
-    names = [e.text for e in css(driver, ".player .name")]
+    names = texts(driver, ".player .name")
     assert names == list(PLAYERS), "players are shown in turn order"
-    colours = [e.text for e in css(driver, ".player .colour")]
+    colours = texts(driver, ".player .colour")
     assert colours == list(COLOURS), "every colour is written out, not only shown"
     before = {p: score_of(driver, p) for p in PLAYERS}
     shot(driver, "01-scoreboard-phone")
@@ -91,7 +91,7 @@ def test_a_score_change_is_pushed_live_to_the_phone(driver, server, hub, nl_acti
 
     driver.get(server.url + "#history")
     wait_for(driver, lambda: len(css(driver, "#turns .ev")) > 0, what="the score explained in the history")
-    reasons = " ".join(e.text for e in css(driver, "#turns .ev"))
+    reasons = " ".join(texts(driver, "#turns .ev"))
     assert events[0].reason in reasons, "the history explains the score change"
     shot(driver, "03-history-phone")
 
@@ -134,11 +134,11 @@ def test_the_pending_turn_shows_as_a_card_and_a_ghost_and_commits_after_the_pin(
     driver.delete_all_cookies()
     driver.get(server.url + "#scores")
     wait_for(driver, lambda: css(driver, "#pending")[0].is_displayed(), what="the pending card")
-    card = css(driver, "#pending")[0].text
+    card = texts(driver, "#pending")[0]
     assert card.startswith("Pending: 2 actions"), "the heading counts the actions"
-    items = [li.text for li in css(driver, "#pending-list li")]
+    items = texts(driver, "#pending-list li")
     assert len(items) == 2 and items[0].startswith("Lay the tile with "), "each action in table words, once"
-    codes = [e.text for e in css(driver, "#pending-list li small.code")]
+    codes = texts(driver, "#pending-list li small.code")
     assert codes[0].startswith("place_tile " + tile["tile"]), "the record's ids in small print under the words"
     assert card.count("Lay the tile with") == 1 and "Commit now" in card
     driver.execute_script("window.scrollTo(0, 0)")
@@ -339,7 +339,7 @@ def test_the_calibration_screen_shows_the_live_preview_status_and_commands(drive
         wait_for(driver, lambda: driver.execute_script(
             "return document.querySelector('#camera-img').naturalWidth") == 640, what="a decoded frame")
         assert "markers: 4 of 4" in css(driver, "#camera-status")[0].text
-        assert [b.text for b in css(driver, "#camera-commands button")] == ["Calibrate now"]
+        assert texts(driver, "#camera-commands button") == ["Calibrate now"]
         shot(driver, "17-calibration-with-camera")
     finally:
         srv.stop()

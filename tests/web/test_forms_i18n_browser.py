@@ -8,6 +8,7 @@ import pytest
 from tablehub.games.base import Setup
 
 from .conftest import COLOURS, PLAYERS
+from tests.browser import texts
 from .test_browser import css, driver, server, shot, wait_for  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -22,10 +23,10 @@ def test_the_move_form_reads_in_the_phones_language(driver, server, hub, lang, m
     hub.start(Setup("karibik", PLAYERS, COLOURS))
     driver.get(f"{server.url}/language/{lang}?next=/%23enter")
     wait_for(driver, lambda: len(css(driver, "#move-type option")) > 2, what="the move form")
-    names = [o.text for o in css(driver, "#move-type option")]
+    names = texts(driver, "#move-type option")
     assert move in names and "Transfer" not in names, names
     Select(css(driver, "#move-type")[0]).select_by_value("transfer")
-    wait_for(driver, lambda: [e.text for e in css(driver, "#move-fields label.field span")] == fields,
+    wait_for(driver, lambda: texts(driver, "#move-fields label.field span") == fields,
              what=f"the transfer fields in {lang}")
     assert [e.get_attribute("name") for e in css(driver, "#move-fields [name]")] == ["ship", "safeguard", "player"]
     help_line = css(driver, "#move-help")[0].text
