@@ -1634,7 +1634,7 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
     are read for sure (every guess without hidden twins, kept or logged ones included). The cells in doubt are
     settled together, not one by one (issue 14, cause 7): of every way to choose (the cells that share no tile
     apart; an exact search of at most ``most`` steps for cells that do, beyond that one cell at a time), one that takes no tile more
-    often than copies are left, then the likeliest: the copies left of each tile, drawn without putting back
+    often than copies are left (:func:`_beyond`: a tile the sure reads exceed already least of all), then the likeliest: the copies left of each tile, drawn without putting back
     (``n (n - 1) ...`` for each tile taken), times the photo's odds for each cell's pick (``evidence``: a callable
     ``(guess, options) -> [score or None]``, :meth:`TileClassifier.evidence`; a score higher by
     :data:`EVIDENCE_SCALE` beyond a tie counts e to 1; None, where a figure hides the difference, no evidence), then
@@ -1764,8 +1764,8 @@ def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping,
     taken: dict[str, int] = {}
 
     def gain(c, i):
-        n = taken.get(tile[c][i], 0)
-        return odds[c][i] + math.log(max(left.get(tile[c][i], 0) - n, 1e-9)), int(n >= left.get(tile[c][i], 0))
+        n, m = taken.get(tile[c][i], 0), left.get(tile[c][i], 0)
+        return odds[c][i] + math.log(max(m - n, 1e-9)), _beyond(n, m)
 
     def go(k: int, over: int, likely: float, moved_shown: int, moved: int, score: float, combo: list) -> None:
         steps[0] += 1
@@ -1801,6 +1801,16 @@ def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping,
             rest[options[c][i][0]] = rest.get(options[c][i][0], 0) - 1
             picks[c] = i
         return picks
+
+
+def _beyond(n: int, left: int) -> int:
+    """The copies beyond the set that one more pick of a tile adds, ``n`` picks of it taken already and ``left``
+    copies of it left in the box (negative where the sure reads take more than the set has): the excess on the
+    table of every tile a doubtful cell takes, its sure reads' excess included (counted with its first pick). A tile
+    read for sure more often than the set has is the least likely pick of all: where no copy of either twin is left,
+    the one the sure reads exceed least (the flat tiles' board of seed 13: two ds024 read for sure and one ds025, one
+    of each in the set; a cell torn between them kept ds024, a third copy)."""
+    return max(n + 1 - left, 0) - (max(n - left, 0) if n else 0)
 
 
 class _TooMany(Exception):

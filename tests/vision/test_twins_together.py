@@ -93,6 +93,19 @@ def test_cells_that_share_no_tile_are_settled_apart():
     assert (got[(1, 0)].tile, got[(2, 0)].tile) == ("X", "Y")
 
 
+def test_where_no_copy_of_either_twin_is_left_the_one_read_too_often_least_is_taken():
+    """The flat tiles' boards (test_figures_undercover, seeds 12 and 13) in small: one ds024 and one ds025 in the set,
+    ds024 read for sure twice, ds025 once, and a cell torn between them (a figure on their difference, no evidence).
+    Neither has a copy left; a third ds024 is the likelier misreading of the two (the table reads it more often than
+    the set has already). Before, both counted one copy over, and the tie kept whichever the classifier had named."""
+    sure = {(5, 0): _guess(5, "ds024"), (6, 0): _guess(6, "ds024"), (7, 0): _guess(7, "ds025")}
+    counts = {"ds024": 1, "ds025": 1}
+    for read, twin in (("ds024", "ds025"), ("ds025", "ds024")):
+        tiles = {**sure, (1, 0): _guess(1, read, (twin,))}
+        got = settle_hidden(tiles, counts, evidence=_evidence({(1, read): 0.9, (1, twin): None}))
+        assert got[(1, 0)].tile == "ds025", (read, got[(1, 0)])
+
+
 def test_a_known_cell_is_never_put_in_doubt():
     """The start tile at (0, 0) or a tile the game's log names: read unsure beside a twin, it stays as said."""
     tiles = {(0, 0): _guess(0, "start", score=0.8, confidence=0.3, runners=(("D1", 0.79),))}
