@@ -401,6 +401,14 @@ def clipped_marker_camera(cam: CameraModel, mat: Mat, rng: np.random.Generator, 
     return cam.with_(shift_mm=(shift[0], shift[1]))
 
 
+def row_seed(seed: int, game: str, level: str, family: str, levels: list[str]) -> int:
+    """The seed of one row (game, camera, level). It follows the row itself, not its place in ``--levels`` or
+    ``--camera``: ``--camera field --levels hard`` reads the same boards as the field/hard row of a full run.
+    (Before, the camera's place in ``--camera`` counted, so a field row run alone read the sim row's boards.)"""
+    i = LEVELS.index(level) if level in LEVELS else len(LEVELS) + levels.index(level)
+    return seed * 1000 + i * 17 + len(game) + 7919 * list(CAMERAS).index(family)
+
+
 def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, family: str = "sim") -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     camera = camera_of(family, level)
@@ -626,11 +634,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("  level     tiles ok  figures ok  boards ok  +figures | ms per frame, CPU (wall): full board "
               "from scratch, full board with the game's grid, marker search, incremental median / p90")
         for family, level in [(f, lv) for f in families for lv in levels]:
-            # the seed follows the level, not its place in --levels: `--levels default` reads the same
-            # boards as the default row of a full run
-            i = LEVELS.index(level) if level in LEVELS else len(LEVELS) + levels.index(level)
-            r = run_level(g, level, args, args.seed * 1000 + i * 17 + len(game) + 7919 * families.index(family)
-                          * (family != "sim"), family)
+            r = run_level(g, level, args, row_seed(args.seed, game, level, family, levels), family)
             t: Tally = r["tally"]
             ms = " | ".join(f"{r[k][0]:.0f} ({r[k][1]:.0f})" for k in ("cold", "known", "locate"))
             name = level if family == "sim" else f"{family}/{level}"
