@@ -1808,8 +1808,8 @@ def _beyond(n: int, left: int) -> int:
     copies of it left in the box (negative where the sure reads take more than the set has): the excess on the
     table of every tile a doubtful cell takes, its sure reads' excess included (counted with its first pick). A tile
     read for sure more often than the set has is the least likely pick of all: where no copy of either twin is left,
-    the one the sure reads exceed least (the flat tiles' board of seed 13: two ds024 read for sure and one ds025, one
-    of each in the set; a cell torn between them kept ds024, a third copy)."""
+    the one the sure reads exceed least (the flat tiles' board of seed 12: two ds025 read for sure and one ds024, one
+    of each in the set; a ds024 torn between them, read ds025 by a tie, kept it: a third copy)."""
     return max(n + 1 - left, 0) - (max(n - left, 0) if n else 0)
 
 

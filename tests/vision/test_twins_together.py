@@ -94,8 +94,8 @@ def test_cells_that_share_no_tile_are_settled_apart():
 
 
 def test_where_no_copy_of_either_twin_is_left_the_one_read_too_often_least_is_taken():
-    """The flat tiles' boards (test_figures_undercover, seeds 12 and 13) in small: one ds024 and one ds025 in the set,
-    ds024 read for sure twice, ds025 once, and a cell torn between them (a figure on their difference, no evidence).
+    """The flat tiles' board of test_figures_undercover seed 12 in small (the names swapped): one ds024 and one ds025
+    in the set, ds024 read for sure twice, ds025 once, and a cell torn between them (a figure on their difference).
     Neither has a copy left; a third ds024 is the likelier misreading of the two (the table reads it more often than
     the set has already). Before, both counted one copy over, and the tie kept whichever the classifier had named."""
     sure = {(5, 0): _guess(5, "ds024"), (6, 0): _guess(6, "ds024"), (7, 0): _guess(7, "ds025")}
