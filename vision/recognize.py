@@ -461,7 +461,8 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
                 name = tuple(said[c])
                 pick = name if name in t.hidden_twins else (t.tile, t.rotation)
                 tiles[c] = replace(t, tile=pick[0], rotation=int(pick[1]), hidden_twins=())
-        tiles = settle_hidden(tiles, self.catalog.counts)
+        tiles = settle_hidden(tiles, self.catalog.counts, evidence=self._evidence(looked),
+                              twins_of=self.classifier.twins_of, known=said)
         self.clock.lap("tiles")
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
         if figures and self.figures is not None:
@@ -498,6 +499,16 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
         looks.update((c, sigs[c]) for c in cells if c not in tiles)
         self.clock.lap("other")
         return Observation(grid, tiles, seen, sigs, list(todo), warnings, in_view, looks)
+
+    def _evidence(self, looked: Sequence[tuple[FeatureCanvas, Sequence[Cell], Any, Any]]) -> Any:
+        """What the photo says of a doubtful cell's choices (:meth:`TileClassifier.evidence` on the canvas that
+        holds the cell), for :func:`vision.tiles.settle_hidden`; None for a cell on none (kept from before)."""
+        canvas_of = {c: fc for fc, group, *_ in looked for c in group}
+
+        def evidence(guess: TileGuess, options: Sequence[tuple[str, int]]) -> list[float | None] | None:
+            fc = canvas_of.get((guess.x, guess.y))
+            return None if fc is None else self.classifier.evidence(fc, guess, options)
+        return evidence
 
     def _canvases(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, cells: Sequence[Cell],
                   incremental: bool) -> list[tuple[GridCanvas, list[Cell]]]:

@@ -1286,6 +1286,53 @@ class TileClassifier:
                 close.append(jc)
         return hidden, close
 
+    def twins_of(self, tile: str, rotation: int) -> list[tuple[str, int]]:
+        """:meth:`twins` by name: the (tile, rotation) pairs whose pictures differ from ``tile`` turned by
+        ``rotation`` only in a detail."""
+        return [(self.ids[k], self.rots[k]) for k in self.twins(self._index(tile, rotation))]
+
+    def evidence(self, canvas: "FeatureCanvas", guess: TileGuess, options: Sequence[tuple[str, int]]
+                 ) -> list[float | None]:
+        """What the photo says of each of ``options`` (tile, rotation; the first is ``guess``'s own) in the cell
+        of ``guess``, for :func:`settle_hidden`: its block score at half resolution (what the photo shows covered
+        left out, the best place within :attr:`hard_reach`: as :meth:`_block_grid` scores a covered cell), or None
+        where the photo does not show where it differs from the first: a figure hides their difference
+        (:meth:`_contest` sees too little of it), or they differ nowhere (turns that look the same). There the
+        scores are no evidence between them (a figure's dark body and shadow pull them towards the twin with the
+        dark glyph), and the copies left in the box decide. The block score counts only where the contest on the
+        pixels where they differ calls it (beyond :attr:`verify_sure`) the same way; elsewhere the option scores
+        as the first (shown, a tie): the whole-tile score, each option at its own best place, is no evidence
+        about a detail that the contest sees closer (the vision bench's Suedsee ``hard`` seed 2 board 0: an E3
+        whose contest showed E3 against E1 by 0.22 scored E1 0.025 higher at half resolution, was made an E1,
+        and the box left the E3 to a cell whose difference a figure hid)."""
+        js = [self._index(t, r) for t, r in options]
+        top, left = canvas.top_left(guess.x, guess.y)
+        scores, _, _ = self._block_grid(canvas, 1, js, top // 2, left // 2, self.hard_reach)
+        out: list[float | None] = [float(scores[0])]
+        for s, j in zip(scores[1:], js[1:]):
+            t = self._difference_contest(canvas, guess, js[0], j)
+            shows = t is not None and abs(t) >= self.verify_sure and (t > 0) == (s > scores[0])
+            out.append(None if t is None else float(s) if shows else float(scores[0]))
+        return out
+
+    def _difference_contest(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int) -> float | None:
+        """The twin contest of :meth:`_verify` between templates ``ja`` and ``jb`` at the place of ``guess``
+        (:meth:`_contest`: -1 the photo shows ``ja``, +1 ``jb``), or None where the photo does not show, clear of
+        figures, enough of where they differ."""
+        px, mm = self.px, self.mm_per_px
+        pad = int(3 * self.verify_sigma) + self.verify_reach
+        top, left = canvas.top_left(guess.x, guess.y)
+        tb = top + int(round(guess.offset_mm[1] / mm))
+        lb = left + int(round(guess.offset_mm[0] / mm))
+        h, w = canvas.image.shape[:2]
+        if tb - pad < 0 or lb - pad < 0 or tb + px + pad > h or lb + px + pad > w:
+            return None
+        smooth = cv2.GaussianBlur(canvas.image[tb - pad:tb + px + pad, lb - pad:lb + px + pad], (0, 0),
+                                  self.verify_sigma)
+        vis = self._clear_of(self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad))
+        fits = self._alignments(smooth, vis, pad, [ja, jb], guess.angle_deg)
+        return self._contest(smooth, vis, pad, ja, jb, fits, guess.angle_deg)
+
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
         pixels differ clearly): a town more or less, a strip of plain instead of sea. Found for the tile's
@@ -1566,25 +1613,55 @@ class TileClassifier:
         return True
 
 
-def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], most: int = 4096
-                  ) -> dict[tuple[int, int], TileGuess]:
-    """Choose between twins a figure hides by what is still in the box.
+EVIDENCE_SCALE = 0.02
+"""In :func:`settle_hidden`, a block score higher by this beyond a tie (:attr:`TileClassifier.tie_margin`) counts as
+odds of e to 1 for that option: the spread of the block scores between a cell's twins where nothing tells them apart
+(a few hundredths at ``hard``). Against the box's odds (four copies of U1 left against one of U3: 4 to 1, e^1.4) a
+twin must score about 0.045 better."""
+
+UNSURE_TWIN_NEAR = 0.06
+"""A reading unsure already (confidence below 0.5) whose twin scores within this of it is a choice between them for
+:func:`settle_hidden` (given ``twins_of``)."""
+
+
+def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], most: int = 100_000,
+                  evidence: Any = None, twins_of: Any = None, known: Any = ()) -> dict[tuple[int, int], TileGuess]:
+    """Choose between twins a figure hides, or that the photo tells apart too little, by what is still in the box
+    and what the photo shows of them.
 
     Where the photo cannot tell a tile from its twins (:attr:`TileGuess.hidden_twins`), the likelier choice is
     the one that what is left in the box makes likeliest: the set's ``counts`` less the copies on the table that
     are read for sure (every guess without hidden twins, kept or logged ones included). The cells in doubt are
-    settled together, not one by one: of every way to choose (up to ``most`` of them; beyond, one cell at a
-    time, as before), one that takes no tile more often than copies are left, then the likeliest (the copies left
-    of each tile, drawn without putting back: ``n (n - 1) ...`` for each tile taken), then the one keeping most
-    cells' best whole-tile score. One by one, two doubtful cells could swap: the first took the only copy left of
-    the tile the second had to be, and the second took a tile none of which were left. The guess stays marked
-    (its twins and its low confidence): it is the likelier tile, not a tile seen.
+    settled together, not one by one (issue 14, cause 7): of every way to choose (the cells that share no tile
+    apart; an exact search of at most ``most`` steps for cells that do, beyond that one cell at a time), one that takes no tile more
+    often than copies are left (:func:`_beyond`: a tile the sure reads exceed already least of all), then the likeliest: the copies left of each tile, drawn without putting back
+    (``n (n - 1) ...`` for each tile taken), times the photo's odds for each cell's pick (``evidence``: a callable
+    ``(guess, options) -> [score or None]``, :meth:`TileClassifier.evidence`; a score higher by
+    :data:`EVIDENCE_SCALE` beyond a tie counts e to 1; None, where a figure hides the difference, no evidence), then
+    the one keeping most readings that the photo shows against their alternatives (there the twin contest chose
+    the reading: close contests went the true tile's way 54 times in 76, see :attr:`TileClassifier.verify_sure`;
+    where a figure hides the difference the reading is a coin's throw), then most readings, then the best
+    scores. One by one, two doubtful cells could swap: the first took
+    the only copy left of the tile the second had to be. On a finished table the box is empty and every way that
+    keeps to it is as likely by the box: the photo's block scores then decide which doubtful cell holds which
+    twin (the photo-score bench's U1/U2, U1/U3 and B1/B2 read the wrong way round). The guess stays marked (its
+    twins, confidence at most 0.4; the runners-up the other choices with their scores): it is the likelier tile,
+    not a tile seen.
+
+    A reading unsure already (confidence below 0.5) of a tile read on more cells than the set has, whose twins
+    (``twins_of(tile, rotation)``, e.g. :meth:`TileClassifier.twins_of`) score within :data:`UNSURE_TWIN_NEAR` of it,
+    is in doubt among them too: read as a sure copy, it took a copy from a twin read well elsewhere (U3 at 0.13 took the U3 the box had for a cell
+    whose U3 showed plainly). Only twins: a half-hidden cell scores unrelated tiles as near (B3 and J2).
 
     A tile read for sure on more cells than the set has is a misreading on some of them (:func:`over_read`): those
-    reads are put in doubt with their near runners-up that have copies left, and settled with the rest; among
-    equally likely ways, the one whose picks scored best.
+    reads are put in doubt with their near runners-up that have copies left, and settled with the rest.
+
+    ``known``: cells whose tile is known (the start tile at (0, 0), the game's log): never put in doubt.
     """
-    tiles = over_read(tiles, counts)
+    held = {c: tiles[c] for c in known if c in tiles}
+    if twins_of is not None:
+        tiles = _unsure_twins(tiles, counts, twins_of)
+    tiles = {**over_read(tiles, counts), **held}
     left = dict(counts)
     for t in tiles.values():
         if not t.hidden_twins:
@@ -1592,40 +1669,165 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
     doubt = sorted(c for c, t in tiles.items() if t.hidden_twins)
     options = {c: [(tiles[c].tile, tiles[c].rotation), *tiles[c].hidden_twins] for c in doubt}
     scores = {c: [_score_of(tiles[c], o) for o in options[c]] for c in doubt}
-    size = 1
-    for c in doubt:
-        size *= len(options[c])
-    picks: dict[tuple[int, int], tuple[str, int]] = {}
-    if size <= most:
-        best_key, best = None, None
-        for combo in itertools.product(*(range(len(options[c])) for c in doubt)):
-            taken: dict[str, int] = {}
-            for c, i in zip(doubt, combo):
-                tid = options[c][i][0]
-                taken[tid] = taken.get(tid, 0) + 1
-            over = sum(max(n - left.get(tid, 0), 0) for tid, n in taken.items())
-            weight = 1.0
-            for tid, n in taken.items():
-                for k in range(n):
-                    weight *= max(left.get(tid, 0) - k, 0)
-            key = (-over, weight, -sum(1 for i in combo if i), sum(scores[c][i] for c, i in zip(doubt, combo)))
-            if best_key is None or key > best_key:
-                best_key, best = key, combo
-        picks = {c: options[c][i] for c, i in zip(doubt, best or ())}
-    else:
-        for c in doubt:
-            pick = max(options[c], key=lambda o: left.get(o[0], 0))   # the first of equals: the best score's
-            left[pick[0]] = left.get(pick[0], 0) - 1
-            picks[c] = pick
+    seen = {c: _seen(evidence, tiles[c], options[c]) for c in doubt}
+    picks: dict[tuple[int, int], int] = {}
+    for group in _sharing(doubt, options):
+        picks.update(_choose(group, options, scores, seen, left, most))
     out = dict(tiles)
-    for cell, pick in picks.items():
+    for cell, i in picks.items():
         t = tiles[cell]
-        if pick != options[cell][0]:
-            runners = (Candidate(t.tile, t.rotation, t.score),) + tuple(
-                c for c in t.runners_up if (c.tile, c.rotation) != pick)
-            out[cell] = replace(t, tile=pick[0], rotation=pick[1], runners_up=runners[:3], constrained=True,
-                                hidden_twins=tuple(o for o in options[cell] if o != pick))
+        pick = options[cell][i]
+        if i == 0 and seen[cell] is None:
+            continue
+        shown = seen[cell] or [None] * len(options[cell])
+        said = [s if s is not None else shown[0] if shown[0] is not None else scores[cell][k]
+                for k, s in enumerate(shown)]
+        others = [Candidate(o[0], o[1], float(said[k])) for k, o in enumerate(options[cell]) if k != i]
+        named = {(c.tile, c.rotation) for c in others} | {pick}
+        runners = tuple(sorted(others, key=lambda c: -c.score)) + tuple(
+            c for c in t.runners_up if (c.tile, c.rotation) not in named)
+        out[cell] = replace(t, tile=pick[0], rotation=pick[1], score=float(said[i]), runners_up=runners[:3],
+                            confidence=min(t.confidence, 0.4), constrained=t.constrained or i != 0,
+                            hidden_twins=tuple(o for o in options[cell] if o != pick))
     return out
+
+
+def _unsure_twins(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[str, int], twins_of: Any
+                  ) -> dict[tuple[int, int], TileGuess]:
+    """Readings unsure already (marked guesses included) of a tile read on more cells than the set has, whose twins
+    score within :data:`UNSURE_TWIN_NEAR`: marked guesses among them (see :func:`settle_hidden`). Only where the
+    set's counts are broken: elsewhere the box's odds (four U1 to one A2) overruled the classifier's pick of an
+    unsure cell by a tie of block scores (the vision bench's Südsee ``hard`` boards of seed 1: A2 read as U1,
+    V4 as V1, I as M)."""
+    read: dict[str, int] = {}
+    for t in tiles.values():
+        read[t.tile] = read.get(t.tile, 0) + 1
+    out = dict(tiles)
+    for cell, t in tiles.items():
+        if t.confidence >= 0.5 or read[t.tile] <= counts.get(t.tile, read[t.tile]):
+            continue
+        twins = set(twins_of(t.tile, t.rotation))
+        alts = tuple(dict.fromkeys(t.hidden_twins + tuple(
+            (c.tile, c.rotation) for c in t.runners_up
+            if t.score - c.score <= UNSURE_TWIN_NEAR and (c.tile, c.rotation) in twins)))
+        if alts != t.hidden_twins:
+            out[cell] = replace(t, confidence=min(t.confidence, 0.4), hidden_twins=alts)
+    return out
+
+
+def _seen(evidence: Any, guess: TileGuess, options: Sequence[tuple[str, int]]) -> list[float | None] | None:
+    """``evidence(guess, options)`` (None when not given, or when it has nothing for this cell)."""
+    if evidence is None:
+        return None
+    got = evidence(guess, options)
+    return None if got is None else list(got)
+
+
+def _sharing(doubt: Sequence[tuple[int, int]], options: Mapping[tuple[int, int], list[tuple[str, int]]]
+             ) -> list[list[tuple[int, int]]]:
+    """The doubtful cells in groups that share a tile among their options (cells of different groups draw on
+    different copies: each group is settled on its own)."""
+    group = {c: c for c in doubt}
+
+    def root(c):
+        while group[c] != c:
+            group[c] = group[group[c]]
+            c = group[c]
+        return c
+    holder: dict[str, tuple[int, int]] = {}
+    for c in doubt:
+        for tid, _ in options[c]:
+            if tid in holder:
+                group[root(c)] = root(holder[tid])
+            else:
+                holder[tid] = c
+    out: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for c in doubt:
+        out.setdefault(root(c), []).append(c)
+    return list(out.values())
+
+
+def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping, seen: Mapping,
+            left: Mapping[str, int], most: int) -> dict[tuple[int, int], int]:
+    """The pick (an index into ``options[cell]``) of each of ``cells`` that :func:`settle_hidden` takes: the best
+    way by its order (fewest copies over, likeliest, most shown readings kept, most readings kept, best scores),
+    found by a search that drops every partial choice that cannot beat the best found (branch and bound: the
+    copies over only grow, each cell adds at most its likeliest pick with the copies taken so far); past ``most``
+    steps, one cell at a time by the copies left."""
+    odds = {c: _photo_odds(seen[c], len(options[c])) for c in cells}
+    tile = {c: [o[0] for o in options[c]] for c in cells}
+    shown = {c: [i > 0 and seen[c] is not None and seen[c][i] is not None for i in range(len(options[c]))]
+             for c in cells}
+    top_score = [max(scores[c]) for c in cells]
+    best: list = [None, None]
+    steps = [0]
+    taken: dict[str, int] = {}
+
+    def gain(c, i):
+        n, m = taken.get(tile[c][i], 0), left.get(tile[c][i], 0)
+        return odds[c][i] + math.log(max(m - n, 1e-9)), _beyond(n, m)
+
+    def go(k: int, over: int, likely: float, moved_shown: int, moved: int, score: float, combo: list) -> None:
+        steps[0] += 1
+        if steps[0] > most:
+            raise _TooMany
+        if k == len(cells):
+            key = (-over, round(likely, 9), -moved_shown, -moved, score)
+            if best[0] is None or key > best[0]:
+                best[0], best[1] = key, list(combo)
+            return
+        if best[0] is not None:
+            bound = (-over, round(likely + sum(max(gain(c, i)[0] for i in range(len(options[c]))) for c in cells[k:]), 9)
+                     + 1e-9, -moved_shown, -moved, score + sum(top_score[k:]) + 1e-9)
+            if bound <= best[0]:
+                return
+        c = cells[k]
+        for i in sorted(range(len(options[c])), key=lambda i: -gain(c, i)[0]):
+            g, o = gain(c, i)
+            taken[tile[c][i]] = taken.get(tile[c][i], 0) + 1
+            combo.append(i)
+            go(k + 1, over + o, likely + g, moved_shown + shown[c][i], moved + (i > 0), score + scores[c][i], combo)
+            combo.pop()
+            taken[tile[c][i]] -= 1
+
+    try:
+        go(0, 0, 0.0, 0, 0, 0.0, [])
+        return dict(zip(cells, best[1] or ()))
+    except _TooMany:
+        rest = dict(left)
+        picks = {}
+        for c in cells:
+            i = max(range(len(options[c])), key=lambda k: (rest.get(options[c][k][0], 0), -k))
+            rest[options[c][i][0]] = rest.get(options[c][i][0], 0) - 1
+            picks[c] = i
+        return picks
+
+
+def _beyond(n: int, left: int) -> int:
+    """The copies beyond the set that one more pick of a tile adds, ``n`` picks of it taken already and ``left``
+    copies of it left in the box (negative where the sure reads take more than the set has): the excess on the
+    table of every tile a doubtful cell takes, its sure reads' excess included (counted with its first pick). A tile
+    read for sure more often than the set has is the least likely pick of all: where no copy of either twin is left,
+    the one the sure reads exceed least (the flat tiles' board of seed 12: two ds025 read for sure and one ds024, one
+    of each in the set; a ds024 torn between them, read ds025 by a tie, kept it: a third copy)."""
+    return max(n + 1 - left, 0) - (max(n - left, 0) if n else 0)
+
+
+class _TooMany(Exception):
+    """The search of :func:`_choose` took more steps than allowed."""
+
+
+def _photo_odds(shown: list[float | None] | None, n: int) -> list[float]:
+    """Each option's log odds against the reading by the photo: what its score differs from the reading's beyond
+    :attr:`TileClassifier.tie_margin` (closer is a tie: the reading's twin contest saw more than that), over
+    :data:`EVIDENCE_SCALE`. 0 for all without evidence; an option the photo does not tell from the reading (None)
+    as likely as the reading. (Without the tie, U2 scoring 0.007 above the U1 read by the contest took the cell,
+    and the box gave the U1 to the U2 two cells off: the photo score's ``field/hard`` seed 1 table 3.)"""
+    if shown is None or shown[0] is None:
+        return [0.0] * n
+    tie = TileClassifier.tie_margin
+    return [0.0 if s is None else float(np.sign(s - shown[0])) * max(abs(s - shown[0]) - tie, 0.0) / EVIDENCE_SCALE
+            for s in shown]
 
 
 def _score_of(guess: TileGuess, option: tuple[str, int]) -> float:

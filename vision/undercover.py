@@ -321,7 +321,18 @@ def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top
     # the offset of the tile's centre from its cell's centre, grid-aligned mm
     offset_mm = (dx * mm_per_px, dy * mm_per_px)
     return replace(guess, tile=tile, rotation=rotation, offset_mm=offset_mm, angle_deg=0.0, hidden_twins=(),
-                   confidence=float(min(guess.confidence, 0.49)), constrained=False)
+                   confidence=float(min(guess.confidence, 0.49)), constrained=False,
+                   runners_up=_runners_after(guess, (tile, rotation)))
+
+
+def _runners_after(guess, pick: tuple[str, int]) -> tuple:
+    """The runners-up of ``guess`` once ``pick`` replaces it: the reading it replaces first (with its score), then
+    its own runners-up less ``pick`` (before, the new tile stayed listed as its own runner-up and the reading it
+    replaced was gone)."""
+    from .tiles import Candidate
+
+    was = Candidate(guess.tile, guess.rotation, guess.score)
+    return (was,) + tuple(c for c in guess.runners_up if (c.tile, c.rotation) != pick)[:2]
 
 
 def _down(window: np.ndarray, visible: np.ndarray, step: int) -> tuple[np.ndarray, np.ndarray]:
