@@ -104,6 +104,7 @@ HIDDEN_ROWS = True        # a side's line measured only on its profiles clear of
 HIDDEN_LEAST = 4          # ... unless fewer than this of the 13 are clear (then on all)
 HIDDEN_SLOTS = True       # a slot's samples on a pawn's or marker's paint and its blurred rim do not vote (_read_sides)
 MARKER_HIDES_MM = 3.0 + PAWN_RIM_MM   # ... nor those within this of a resource marker's centre (a disc 6 mm across)
+SEEN_LEAST = 4.0          # ... unless the votes clear of them weigh less than this (of 25): then all samples vote
 WEAK_ACROSS_POOLED = True  # two weak readings of a slot across a side that differ: both pieces' samples vote together
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 JOIN_BY_LAND = True       # a piece's join: whether its land runs are one region inside it (_land_joined), not its middle
@@ -1034,20 +1035,24 @@ class SundaReader:
             own = dist[:, np.arange(4), :, :, np.arange(4)].transpose(1, 0, 2, 3)          # each sample's own side
             valid = own <= np.minimum(np.minimum(dist[..., 0], dist[..., 1]),
                                       np.minimum(dist[..., 2], dist[..., 3])) + 1e-6   # (a reduce over 4 was slow)
-            if HIDDEN_SLOTS and rim is not None:
-                valid = valid & (self._at(rim, pts) == 0)
             # nearest the slot's point on the side counts most (the pieces file reads the slot there)
             w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]
                  * np.exp(-(insets - insets[0]) / decay)[None, :]).ravel()
             w = (w * 25 / w.sum()).astype(np.float32)
-            if mix is not None:
-                votes.append(np.stack([(fl * valid * w).sum(-1), (fw * valid * w).sum(-1),
-                                       (((lab == 0) & valid) * w).sum(-1)], -1))
-            else:
-                votes.append(np.stack([(((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1),
-                                       (((lab == 0) & valid) * w).sum(-1)], -1))
-        near, deep = votes
+            # every sample, and those clear of a pawn's or marker's paint and rim (HIDDEN_SLOTS)
+            for m in (valid, valid & (self._at(rim, pts) == 0) if HIDDEN_SLOTS and rim is not None else valid):
+                if mix is not None:
+                    votes.append(np.stack([(fl * m * w).sum(-1), (fw * m * w).sum(-1),
+                                           (((lab == 0) & m) * w).sum(-1)], -1))
+                else:
+                    votes.append(np.stack([(((lab == 1) & m) * w).sum(-1), (((lab == 2) & m) * w).sum(-1),
+                                           (((lab == 0) & m) * w).sum(-1)], -1))
+        near, near_seen, deep, deep_seen = votes
         vv = np.where((near[..., :2].sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 3)
+        seen = np.where((near_seen[..., :2].sum(-1, keepdims=True) >= 8), near_seen, deep_seen)
+        # a slot mostly under the paint and its rim (at most a few far samples clear of it, which may be the next
+        # slot's terrain) is read on all its samples, as before
+        vv = np.where(seen[..., :2].sum(-1, keepdims=True) >= SEEN_LEAST, seen, vv)
         lv, wv, bv = vv[..., 0], vv[..., 1], vv[..., 2]
         # deeper in, from each slot's point towards the piece's middle (a spit's or notch's body: at the side
         # the camera's blur and the JPEG's chroma may have thinned it away; only for the lone-slot test)
