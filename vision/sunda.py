@@ -1039,7 +1039,10 @@ class SundaReader:
             w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]
                  * np.exp(-(insets - insets[0]) / decay)[None, :]).ravel()
             w = (w * 25 / w.sum()).astype(np.float32)
-            # every sample, and those clear of a pawn's or marker's paint and rim (HIDDEN_SLOTS)
+            # every sample but those on a marker's disc, and those clear of a pawn's or marker's paint and rim too
+            # (HIDDEN_SLOTS)
+            if HIDDEN_SLOTS and tokens is not None:
+                valid = valid & (self._at(tokens, pts) == 0)
             for m in (valid, valid & (self._at(rim, pts) == 0) if HIDDEN_SLOTS and rim is not None else valid):
                 if mix is not None:
                     votes.append(np.stack([(fl * m * w).sum(-1), (fw * m * w).sum(-1),
@@ -1049,10 +1052,11 @@ class SundaReader:
                                            (((lab == 0) & m) * w).sum(-1)], -1))
         near, near_seen, deep, deep_seen = votes
         vv = np.where((near[..., :2].sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 3)
-        seen = np.where((near_seen[..., :2].sum(-1, keepdims=True) >= 8), near_seen, deep_seen)
+        shown = np.where((near_seen[..., :2].sum(-1, keepdims=True) >= 8), near_seen, deep_seen)
         # a slot mostly under the paint and its rim (at most a few far samples clear of it, which may be the next
-        # slot's terrain) is read on all its samples, as before
-        vv = np.where(seen[..., :2].sum(-1, keepdims=True) >= SEEN_LEAST, seen, vv)
+        # slot's terrain) is read on all its samples but a marker's, as before (the pawn colours' class also takes a
+        # dark cut edge: the rim found is not always paint)
+        vv = np.where(shown[..., :2].sum(-1, keepdims=True) >= SEEN_LEAST, shown, vv)
         lv, wv, bv = vv[..., 0], vv[..., 1], vv[..., 2]
         # deeper in, from each slot's point towards the piece's middle (a spit's or notch's body: at the side
         # the camera's blur and the JPEG's chroma may have thinned it away; only for the lone-slot test)

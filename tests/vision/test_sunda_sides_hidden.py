@@ -85,3 +85,21 @@ def test_a_marker_far_off_changes_nothing(reader):
     before = pieces[0]["votes"].copy()
     reader._hide_markers(pieces, LAT, label, [far])
     assert np.array_equal(pieces[0]["votes"], before)
+
+
+def test_a_slot_mostly_under_a_pawns_rim_is_read_on_all_its_samples(reader, monkeypatch):
+    """Where the paint and its rim leave only a far sample or two of a slot clear (weighing under ``SEEN_LEAST``),
+    those are no reading of it (the next slot's terrain, a coast beyond): the slot is read on all its samples."""
+    label = _water_label(reader)
+    label[label == 2] = 1                                           # an all-land piece
+    spot, mid = _slot_spot(9, 0.0)
+    inward = (mid - spot) / np.linalg.norm(mid - spot)
+    along = np.array([-inward[1], inward[0]])
+    far = spot + inward * 2.6 + along * 1.9                         # one deep sample's place, off the slot's point
+    _disc(reader, label, far, 0.8, 2)                               # water there (a coast beyond the slot)
+    rim = np.zeros(label.shape, np.uint8)
+    _disc(reader, rim, spot, 5.0, 1)
+    _disc(reader, rim, far, 0.8, 0)                                 # the rim leaves that sample clear
+    assert _ring(reader, label, rim) == "L" * 12
+    monkeypatch.setattr(sunda, "SEEN_LEAST", 0.0)
+    assert _ring(reader, label, rim)[9] == "W"
