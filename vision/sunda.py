@@ -1069,7 +1069,8 @@ class SundaReader:
         dp = (spot[..., None, None, :] + f[None, None, None, :, None, None] * toward[..., None, None, :]
               + lat_mm[None, None, None, None, :, None] * side[..., None, None, :])              # (n, 4, 3, 5, 3, 2)
         dl = self._at(label, dp).reshape(len(pieces), 12, -1)
-        # (``rim``: the pawns' and markers' paint and its blurred rim, as :meth:`_pieces` finds it, in ``label``'s frame)
+        # (``rim``: the pawns' and markers' paint and its blurred rim, as :meth:`_pieces` finds it, in ``label``'s
+        # frame)
         hid = self._at(rim, dp).reshape(dl.shape) > 0 if rim is not None else np.zeros(dl.shape, bool)
         # the print there, not a marker over it (the pawn colours' rim is not left out: a dark cut edge may take the
         # black pawn's class, and a spit's body deeper in shows there, seed 5 table 5 at `hard`)
