@@ -102,6 +102,10 @@ PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is i
 STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
 HIDDEN_ROWS = True        # a side's line measured only on its profiles clear of a pawn's or marker's paint and rim
 HIDDEN_LEAST = 4          # ... unless fewer than this of the 13 are clear (then on all)
+HIDDEN_SLOTS = True       # a slot's samples on a pawn's or marker's paint and its blurred rim do not vote (_read_sides)
+MARKER_HIDES_MM = 3.0 + PAWN_RIM_MM   # ... nor those within this of a resource marker's centre (a disc 6 mm across)
+SEEN_LEAST = 4.0          # ... unless the votes clear of them weigh less than this (of 25): then all samples vote
+WEAK_ACROSS_POOLED = True  # two weak readings of a slot across a side that differ: both pieces' samples vote together
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
 JOIN_BY_LAND = True       # a piece's join: whether its land runs are one region inside it (_land_joined), not its middle
 JOIN_INSET_MM = 1.0       # ... looked at this far inside the piece as cut (its cut edge, the cloth, the next piece out)
@@ -760,6 +764,8 @@ class SundaReader:
         markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
         if incremental:
             markers = [m for m in previous.markers if not within(m.mat_mm)] + [m for m in markers if within(m.mat_mm)]
+        if HIDDEN_SLOTS:
+            self._hide_markers(pieces, lat, label, markers)
         self._fill_hidden(pieces, covered, lat, tribes)
         unsure = unsure + self._set_notes
         conflicts = _conflicts(pieces, covered)
@@ -836,9 +842,7 @@ class SundaReader:
             # showed 1-3 print samples and lost its piece (seed 1 table 3)
             # (the pawn colours' blobs, thin lines opened away as in _tribes: a dark gap on a dark cloth may take the
             # black pawn's class, and it must still count as a gap)
-            blobs = self._pawn_blobs(label)
-            k = int(2 * round(PAWN_RIM_MM * self.s) + 1)
-            rim = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+            rim = self._paint_rim(label)
             hidden = hidden + ((lab == 0) & (self._at(rim, samples) > 0)).sum(axis=1)
         else:
             rim = None
@@ -916,6 +920,31 @@ class SundaReader:
             pieces.append(p)
         return pieces, covered, unsure
 
+    def _paint_rim(self, label: np.ndarray) -> np.ndarray:
+        """The pawn colours' blobs (:meth:`_pawn_blobs`) grown by their blurred rim, ``PAWN_RIM_MM`` (uint8 0/1)."""
+        k = int(2 * round(PAWN_RIM_MM * self.s) + 1)
+        return cv2.dilate(self._pawn_blobs(label), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+    def _hide_markers(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray, markers: list) -> None:
+        """Read again the sides of the pieces read now that a resource marker lies over, its disc and rim hidden as a
+        pawn's paint is (``HIDDEN_SLOTS``): the colour classes do not tell a token from the print (a blue marker on
+        land reads as water, seed 6 table 4 at `hard`: a slot 22 of 25 votes water on an all-land piece), and only
+        the marker finder, after the pieces, knows it for one."""
+        fresh = [p for p in pieces if "sides" not in p]
+        if not markers or not fresh:
+            return
+        at = np.array([m.mat_mm for m in markers], np.float64)
+        mids = lat.to_mm(np.array([corners_of(p["q"], p["r"], p["turn"]) for p in fresh], np.float64).reshape(-1, 2))
+        mids = mids.reshape(-1, 4, 2).mean(axis=1)
+        reach = lat.side_mm * SQ3 / 2 + MARKER_HIDES_MM
+        near = (np.linalg.norm(mids[:, None, :] - at[None], axis=-1) <= reach).any(axis=1)
+        if not near.any():
+            return
+        discs = np.zeros(label.shape, np.uint8)
+        for c in np.round(self._px(at) * 16).astype(np.int64):
+            cv2.circle(discs, (int(c[0]), int(c[1])), int(round(MARKER_HIDES_MM * self.s * 16)), 1, -1, cv2.LINE_8, 4)
+        self._read_sides([p for p, n in zip(fresh, near) if n], lat, label, self._paint_rim(label) | discs, discs)
+
     def _line_along(self, L: np.ndarray, a: np.ndarray, b: np.ndarray, lines: np.ndarray | None = None,
                     label: np.ndarray | None = None, hidden: np.ndarray | None = None) -> np.ndarray:
         """How clearly a gap runs along each side from ``a`` to ``b`` (mat mm, (n, 2)), on the lightness ``L``.
@@ -967,13 +996,15 @@ class SundaReader:
         return gap
 
     def _read_sides(self, pieces: list[dict[str, Any]], lat: LatticePose, label: np.ndarray,
-                    rim: np.ndarray | None = None) -> None:
+                    rim: np.ndarray | None = None, tokens: np.ndarray | None = None) -> None:
         """Each slot's land and water votes: label samples round the slot's point, 0.4 to 1.9 mm inside the
         side (0.9 to 3 mm where those show too little), the nearest counting most (the pieces file reads a
         slot at its point on the side; deeper in, the land of the next slot may curl round). The sides are the
         piece's as cut (``PIECE_GAP_MM``): on the lattice's rhombus an acute corner's slot was read up to a gap too
         near the corner, where the cut edge, the cloth and the piece across the corner blur in (false and missed
-        one-slot spits at `hard`)."""
+        one-slot spits at `hard`). With ``HIDDEN_SLOTS`` no sample on ``rim`` (the pawn colours' paint and its blurred
+        rim, and the resource markers' discs, :meth:`_hide_markers`) votes, and none on ``tokens`` (the markers' discs)
+        counts deeper in."""
         if not pieces:
             return
         C = lat.to_mm(np.array([c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])])).reshape(-1, 4, 2)
@@ -1008,14 +1039,24 @@ class SundaReader:
             w = (np.exp(-((along[0] - along[0].mean()) * 3 / 0.15) ** 2 / 2)[:, None]
                  * np.exp(-(insets - insets[0]) / decay)[None, :]).ravel()
             w = (w * 25 / w.sum()).astype(np.float32)
-            if mix is not None:
-                votes.append(np.stack([(fl * valid * w).sum(-1), (fw * valid * w).sum(-1),
-                                       (((lab == 0) & valid) * w).sum(-1)], -1))
-            else:
-                votes.append(np.stack([(((lab == 1) & valid) * w).sum(-1), (((lab == 2) & valid) * w).sum(-1),
-                                       (((lab == 0) & valid) * w).sum(-1)], -1))
-        near, deep = votes
+            # every sample but those on a marker's disc, and those clear of a pawn's or marker's paint and rim too
+            # (HIDDEN_SLOTS)
+            if HIDDEN_SLOTS and tokens is not None:
+                valid = valid & (self._at(tokens, pts) == 0)
+            for m in (valid, valid & (self._at(rim, pts) == 0) if HIDDEN_SLOTS and rim is not None else valid):
+                if mix is not None:
+                    votes.append(np.stack([(fl * m * w).sum(-1), (fw * m * w).sum(-1),
+                                           (((lab == 0) & m) * w).sum(-1)], -1))
+                else:
+                    votes.append(np.stack([(((lab == 1) & m) * w).sum(-1), (((lab == 2) & m) * w).sum(-1),
+                                           (((lab == 0) & m) * w).sum(-1)], -1))
+        near, near_seen, deep, deep_seen = votes
         vv = np.where((near[..., :2].sum(-1, keepdims=True) >= 8), near, deep)     # (n, 4, 3, 3)
+        shown = np.where((near_seen[..., :2].sum(-1, keepdims=True) >= 8), near_seen, deep_seen)
+        # a slot mostly under the paint and its rim (at most a few far samples clear of it, which may be the next
+        # slot's terrain) is read on all its samples but a marker's, as before (the pawn colours' class also takes a
+        # dark cut edge: the rim found is not always paint)
+        vv = np.where(shown[..., :2].sum(-1, keepdims=True) >= SEEN_LEAST, shown, vv)
         lv, wv, bv = vv[..., 0], vv[..., 1], vv[..., 2]
         # deeper in, from each slot's point towards the piece's middle (a spit's or notch's body: at the side
         # the camera's blur and the JPEG's chroma may have thinned it away; only for the lone-slot test)
@@ -1028,14 +1069,18 @@ class SundaReader:
         dp = (spot[..., None, None, :] + f[None, None, None, :, None, None] * toward[..., None, None, :]
               + lat_mm[None, None, None, None, :, None] * side[..., None, None, :])              # (n, 4, 3, 5, 3, 2)
         dl = self._at(label, dp).reshape(len(pieces), 12, -1)
-        deep_n = ((dl == 1) | (dl == 2)).sum(-1)
-        deep_land = ((dl == 1).sum(-1) / np.maximum(deep_n, 1)).tolist()
-        deep_water = ((dl == 2).sum(-1) / np.maximum(deep_n, 1)).tolist()
+        # (``rim``: the pawns' and markers' paint and its blurred rim, as :meth:`_pieces` finds it, in ``label``'s
+        # frame)
+        hid = self._at(rim, dp).reshape(dl.shape) > 0 if rim is not None else np.zeros(dl.shape, bool)
+        # the print there, not a marker over it (the pawn colours' rim is not left out: a dark cut edge may take the
+        # black pawn's class, and a spit's body deeper in shows there, seed 5 table 5 at `hard`)
+        seen = self._at(tokens, dp).reshape(dl.shape) == 0 if tokens is not None else np.ones(dl.shape, bool)
+        deep_n = (((dl == 1) | (dl == 2)) & seen).sum(-1)
+        deep_land = (((dl == 1) & seen).sum(-1) / np.maximum(deep_n, 1)).tolist()
+        deep_water = (((dl == 2) & seen).sum(-1) / np.maximum(deep_n, 1)).tolist()
         deep_n = deep_n.tolist()
         # the deep samples of neither land nor water (nor a pawn's paint or its rim): the blend of a coast, as the
         # cloth cannot show this far inside a piece (``_blended_spit``)
-        # (``rim``: the pawns' and markers' paint and its blurred rim, as :meth:`_pieces` finds it, in ``label``'s frame)
-        hid = self._at(rim, dp).reshape(dl.shape) > 0 if rim is not None else False
         deep_blend = ((dl == 0) & ~hid).mean(-1).tolist()
         mids = mid[:, None, :] + np.array([[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]])[None] * 1.0
         ml = self._at(label, mids)
@@ -1179,6 +1224,7 @@ class SundaReader:
             p["ring"] = ring
             p["strong"] = strong
             p["clear"] = clear
+            p["voted"] = [ring[k] == _by_votes(v[k]) for k in range(12)]   # not a spit's rule
         for p in todo:
             ring = p["ring"]
             cs = corners_of(p["q"], p["r"], p["turn"])
@@ -1194,19 +1240,26 @@ class SundaReader:
                             ko = 3 * os_ + 2 - j
                             if pieces[o]["strong"][ko] and pieces[o]["ring"][ko] != ring[k]:
                                 ring[k] = pieces[o]["ring"][ko]
+                            elif (WEAK_ACROSS_POOLED and not pieces[o]["strong"][ko]
+                                  and pieces[o]["ring"][ko] != ring[k] and p["voted"][k] and pieces[o]["voted"][ko]):
+                                # two weak readings that differ, each its own samples' majority: both pieces'
+                                # samples together (land and water continue across the side; a coast through the
+                                # slot)
+                                ring[k] = _by_votes(p["votes"][k] + pieces[o]["votes"][ko])
                         continue
                     # unclear (a coast through the slot, a pawn over it): the piece across the side, read
                     # clearly, or both pieces' votes together; hidden on both: land (pawns stand on land)
                     if other is not None:
                         o, os_ = other
                         ko = 3 * os_ + 2 - j
-                        if pieces[o]["clear"][ko]:
+                        if pieces[o]["clear"][ko] and (pieces[o]["strong"][ko] or not pieces[o]["voted"][ko]
+                                                       or not WEAK_ACROSS_POOLED):
                             ring[k] = pieces[o]["ring"][ko]
                             continue
                         v = p["votes"][k] + pieces[o]["votes"][ko]
                     else:
                         v = p["votes"][k]
-                    ring[k] = "L" if v.sum() == 0 or v[0] >= LAND_SHARE * v.sum() else "W"
+                    ring[k] = _by_votes(v)
         if self.prints is not None:  # the owner's set: a ring none of its prints is holds a misread slot
             nb = _across(pieces, sides_at)
             self._set_notes = fit_to_set(pieces, self.prints, {}, nb=nb)
@@ -1438,6 +1491,11 @@ def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.n
             out[i - 3] = int(m.sum())
     out[n] = int(cv2.morphologyEx(((sub >= 3) & (sub < 3 + n) & blob).astype(np.uint8), cv2.MORPH_OPEN, ker).sum())
     return out
+
+
+def _by_votes(v: np.ndarray) -> str:
+    """A slot's terrain by its (land, water) votes alone; none: land (pawns stand on land)."""
+    return "L" if v.sum() == 0 or v[0] >= LAND_SHARE * v.sum() else "W"
 
 
 def _unhidden_rows(hid: np.ndarray | None, shape: tuple[int, int]) -> np.ndarray:
