@@ -489,13 +489,155 @@ def boxed_like(mask: np.ndarray, t: "PieceTemplate", ppm: float, least: float = 
 def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float, max_single_mm2: float,
                    colours: "BodyColours | None") -> list[np.ndarray]:
     """Touching pieces: by their colours (:func:`split_by_colour`) when ``lab`` and ``colours`` are given,
-    a part of one colour still larger than ``max_single_mm2`` and a blob of one colour by shape."""
+    a part of one colour still larger than ``max_single_mm2`` and a blob of one colour by the outlines of that
+    colour's pieces (:func:`split_by_outlines`), else by shape."""
     parts = None
     if lab is not None and colours is not None:
         parts = split_by_colour(sub, lab, ppm, min_mm2, colours)
     if parts:  # a part of one colour still too large: pieces of one colour touching
-        return [q for p in parts for q in (_split(p, ppm, min_mm2) if p.sum() / (ppm * ppm) > max_single_mm2 else [p])]
-    return _split(sub, ppm, min_mm2)
+        return [q for p in parts for q in (_split_one_colour(p, lab, ppm, min_mm2, colours)
+                                           if p.sum() / (ppm * ppm) > max_single_mm2 else [p])]
+    return _split_one_colour(sub, lab, ppm, min_mm2, colours)
+
+
+def _split_one_colour(part: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float,
+                      colours: "BodyColours | None") -> list[np.ndarray]:
+    """Pieces of one colour touching: the enrolled outlines of that colour's pieces fitted into the part
+    (:func:`split_by_outlines`); by shape (:func:`_split`) when no set of them explains it."""
+    outlines = colours.outlines_of(part, lab) if colours is not None and lab is not None else []
+    if outlines:
+        fitted = split_by_outlines(part, outlines, ppm, min_mm2)
+        if fitted is not None:
+            return fitted
+    return _split(part, ppm, min_mm2)
+
+
+#: the turns tried when outlines are fitted (degrees; an outline is the same turned half a turn)
+OUTLINE_TURNS = np.arange(0.0, 180.0, 6.0)
+#: the least share of a fitted outline (1 px in from its edge: the blur) inside the part
+OUTLINE_INSIDE = 0.92
+#: the most a fitted outline may overlap the outlines fitted before it (pieces touch, never overlap; the blur and a
+#: shadow blur where they meet)
+OUTLINE_OVERLAP = 0.12
+#: the least share of the part the fitted outlines must cover for the set to explain it
+OUTLINE_EXPLAINS = 0.9
+
+
+def outline_power(fill: float) -> float:
+    """The exponent ``n`` of the superellipse |x/a|^n + |y/b|^n <= 1 that fills ``fill`` of its bounding rectangle
+    (Gamma(1 + 1/n)^2 / Gamma(1 + 2/n): a diamond 0.5 at n = 1, an ellipse pi/4 at 2, a rectangle 1 as n grows):
+    an enrolled footprint's outline (:func:`outline_box`: its least rectangle and the share it fills) as a shape."""
+    from math import gamma
+    fill = float(np.clip(fill, 0.52, 0.98))
+    lo, hi = 1.0, 40.0
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if gamma(1 + 1 / mid) ** 2 / gamma(1 + 2 / mid) < fill:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def _outline_radius(xs: np.ndarray, ys: np.ndarray, long_px: float, short_px: float, power: float,
+                    deg: float) -> np.ndarray:
+    """The superellipse's radius of points (px, from its centre) on an outline ``long_px`` by ``short_px`` turned
+    ``deg``: below 1 inside, 1 on the outline."""
+    a = np.deg2rad(deg)
+    u = xs * np.cos(a) + ys * np.sin(a)
+    v = -xs * np.sin(a) + ys * np.cos(a)
+    return (np.abs(u / (0.5 * long_px)) ** power + np.abs(v / (0.5 * short_px)) ** power) ** (1.0 / power)
+
+
+def _outline_kernels(long_px: float, short_px: float, power: float, deg: float, r: int, ring_px: float
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An outline turned ``deg`` on a ``2r + 1`` square kernel centred on it: filled 1 px in from its edge
+    (normalised: the share inside), filled whole (0/1: the pixels it covers), and the ring ``ring_px`` wide just
+    outside it (normalised: the share of it off the part)."""
+    ys, xs = np.mgrid[-r:r + 1, -r:r + 1].astype(np.float32)
+    inner = _outline_radius(xs, ys, long_px - 2, short_px - 2, power, deg) <= 1
+    whole = _outline_radius(xs, ys, long_px, short_px, power, deg) <= 1
+    ring = (_outline_radius(xs, ys, long_px + 2 * ring_px, short_px + 2 * ring_px, power, deg) <= 1) & ~whole
+    inner, ring = inner.astype(np.float32), ring.astype(np.float32)
+    return inner / max(1.0, float(inner.sum())), whole.astype(np.float32), ring / max(1.0, float(ring.sum()))
+
+
+def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
+                 min_share: float = 0.6) -> list[tuple[int, float, float, float]]:
+    """Outlines of known size and shape (``outlines``: the enrolled pieces' ``(long_mm, short_mm, fill)``,
+    :func:`outline_box`) fitted into ``part``, one at a time: of the places and turns where an outline lies inside
+    the part (:data:`OUTLINE_INSIDE`) and overlaps those fitted before it by at most :data:`OUTLINE_OVERLAP`, the one
+    that covers most of what is left, weighted by how much of its edge is the part's edge (the ring just outside it
+    lies off the part: a piece at the blob's end, not one straddling two); again while ``min_share`` of the smallest
+    outline is left uncovered. ``(outline index, x px, y px, turn deg)`` each, in ``part``'s pixels. Pieces are rigid
+    and of their enrolled size: where none fits (no such piece there) none is given."""
+    shapes = [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
+    r = int(np.ceil(0.5 * max(s[0] for s in shapes) + ppm)) + 2
+    ring_px = max(1.0, ppm)
+    pad = r + 1
+    whole_part = np.pad(part.astype(np.float32), pad)
+    cands = []
+    for i, (lp, sp, pw) in enumerate(shapes):
+        turns = OUTLINE_TURNS if lp > 1.1 * sp else OUTLINE_TURNS[:1]  # a round outline: one turn
+        for deg in turns:
+            inner, whole, ring = _outline_kernels(lp, sp, pw, float(deg), r, ring_px)
+            fits = cv2.filter2D(whole_part, -1, inner, borderType=cv2.BORDER_CONSTANT) >= OUTLINE_INSIDE
+            if not fits.any():
+                continue
+            exposed = 1.0 - cv2.filter2D(whole_part, -1, ring, borderType=cv2.BORDER_CONSTANT)
+            cands.append((i, float(deg), inner, whole, fits, exposed))
+    smallest = min(s[0] * s[1] for s in shapes) * np.pi / 4
+    rest = whole_part.copy()
+    out: list[tuple[int, float, float, float]] = []
+    while cands and rest.sum() >= min_share * smallest:
+        taken = whole_part - rest
+        best = None
+        for i, deg, inner, whole, fits, exposed in cands:
+            ok = fits & (cv2.filter2D(taken, -1, inner, borderType=cv2.BORDER_CONSTANT) <= OUTLINE_OVERLAP) \
+                if out else fits
+            if not ok.any():
+                continue
+            gain = cv2.filter2D(rest, -1, whole, borderType=cv2.BORDER_CONSTANT) * (0.5 + exposed)
+            score = np.where(ok, gain, -1.0)
+            k = int(np.argmax(score))
+            if score.flat[k] > 0 and (best is None or score.flat[k] > best[0]):
+                best = (float(score.flat[k]), k, i, deg, whole)
+        if best is None:
+            break
+        _, k, i, deg, whole = best
+        y, x = np.unravel_index(k, rest.shape)
+        covered = np.zeros_like(rest)
+        covered[y - r:y + r + 1, x - r:x + r + 1] = whole
+        if not (covered * rest).any():
+            break
+        rest = rest * (1 - covered)
+        out.append((i, float(x - pad), float(y - pad), deg))
+    return out
+
+
+def split_by_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
+                      min_mm2: float) -> list[np.ndarray] | None:
+    """Pieces of one colour touching, told apart by their outlines: the enrolled outlines of that colour's pieces
+    fitted into the part (:func:`fit_outlines`); when they cover :data:`OUTLINE_EXPLAINS` of it, each pixel goes to
+    the fitted outline it lies deepest in (or nearest outside). ``[part]`` when one outline explains it (one piece),
+    ``None`` when no set of them does. A sailboat is not cut across its light sail into two boat-sized ends, a boat
+    against it is not cut in half (issue 17, Tahiti: a letter boat on its own sailboat's track space, the split by
+    the distance transform's peaks gave parts of convexity 0.41-0.70 and a second, wrong boat)."""
+    fitted = fit_outlines(part, outlines, ppm)
+    if not fitted:
+        return None
+    ys, xs = np.nonzero(part)
+    shapes = [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
+    radius = np.stack([_outline_radius(xs - x, ys - y, shapes[i][0], shapes[i][1], shapes[i][2], deg)
+                       for i, x, y, deg in fitted])
+    if float((radius.min(axis=0) <= 1).mean()) < OUTLINE_EXPLAINS:
+        return None
+    if len(fitted) == 1:
+        return [part]
+    owner = np.zeros(part.shape, np.int32)
+    owner[ys, xs] = np.argmin(radius, axis=0) + 2
+    parts = _whole_parts(part, owner, len(fitted), ppm, min_mm2)
+    return parts if len(parts) > 1 else [part]
 
 
 #: a part of a split as large as this many times a box's enrolled footprint, and looking most like that box, holds
@@ -705,9 +847,8 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
     colour touching stay one part (the caller splits it by shape). ``None`` when fewer
     than two such cores are found (one colour: left to the shape)."""
     m = sub.astype(np.uint8)
-    d = np.linalg.norm(lab[:, :, None, :] - colours.lab[None, None, :, :], axis=3)
-    label = colours.group[np.argmin(d, axis=2)]
-    ok = (d.min(axis=2) < near) & sub
+    label, ok = colours.labels(lab, near)
+    ok &= sub
     k = max(3, int(round(2 * inset_mm * ppm)) | 1)
     ell = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     markers = np.zeros(sub.shape, np.int32)
@@ -1131,10 +1272,35 @@ class BodyColours:
 
     lab: np.ndarray
     group: np.ndarray
+    #: each template's enrolled outline (:func:`outline_box`), ``None`` where it was not kept
+    outlines: Sequence[tuple[float, float, float] | None] | None = None
+    #: each template's piece (name and kind: a boat empty or with a pearl is one outline, a ship laden another)
+    pieces: Sequence[tuple[str, str]] | None = None
+
+    def labels(self, lab: np.ndarray, near: float = 18.0) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's nearest body colour's group, and whether it lies within ``near`` of it."""
+        d = np.linalg.norm(lab[:, :, None, :] - self.lab[None, None, :, :], axis=3)
+        return self.group[np.argmin(d, axis=2)], d.min(axis=2) < near
+
+    def outlines_of(self, part: np.ndarray, lab: np.ndarray, near: float = 18.0) -> list[tuple[float, float, float]]:
+        """The enrolled outlines of the pieces of the colour most of ``part`` has (one per size and shape: the
+        median of each piece's templates'), for :func:`split_by_outlines`; none when no pixel has a body colour."""
+        if self.outlines is None:
+            return []
+        label, ok = self.labels(lab, near)
+        mine = label[ok & part]
+        if not len(mine):
+            return []
+        group = np.bincount(mine).argmax()
+        out: dict = {}
+        for o, g, piece in zip(self.outlines, self.group, self.pieces or range(len(self.group))):
+            if o is not None and g == group:
+                out.setdefault(piece, []).append(o)
+        return [tuple(float(v) for v in np.median(np.float32(os), axis=0)) for os in out.values()]
 
 
 def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
-    """The enrolled pieces' body colours, those closer than ``same`` (Lab) in one group, chained."""
+    """The enrolled pieces' body colours, those closer than ``same`` (Lab) in one group, chained, and their outlines."""
     lab = np.float32([t.hist[_NH:_NH + 3] for t in book.templates])
     group = np.arange(len(lab))
     close = np.linalg.norm(lab[:, None] - lab[None], axis=2) < same
@@ -1143,7 +1309,7 @@ def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
         if (new == group).all():
             break
         group = new
-    return BodyColours(lab, group)
+    return BodyColours(lab, group, [t.box for t in book.templates], [(t.name, t.kind) for t in book.templates])
 
 
 def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
