@@ -494,22 +494,71 @@ def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2:
     parts = None
     if lab is not None and colours is not None:
         parts = split_by_colour(sub, lab, ppm, min_mm2, colours)
-    if parts:  # a part of one colour still too large: pieces of one colour touching
-        return [q for p in parts for q in (_split_one_colour(p, lab, ppm, min_mm2, colours)
-                                           if p.sum() / (ppm * ppm) > max_single_mm2 else [p])]
-    return _split_one_colour(sub, lab, ppm, min_mm2, colours)
+    if not parts:
+        return _split_one_colour(sub, lab, ppm, min_mm2, colours)
+    parts = list(parts)
+    big = [p.sum() / (ppm * ppm) > max_single_mm2 for p in parts]
+    split = {i: _split_one_colour(parts[i], lab, ppm, min_mm2, colours, parts, big) for i in range(len(parts)) if big[i]}
+    # a part of one colour still too large: pieces of one colour touching
+    return [q for i, p in enumerate(parts) for q in split.get(i, [p])]
 
 
 def _split_one_colour(part: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float,
-                      colours: "BodyColours | None") -> list[np.ndarray]:
+                      colours: "BodyColours | None", parts: list[np.ndarray] | None = None,
+                      big: list[bool] | None = None) -> list[np.ndarray]:
     """Pieces of one colour touching: the enrolled outlines of that colour's pieces fitted into the part
-    (:func:`split_by_outlines`); by shape (:func:`_split`) when no set of them explains it."""
+    (:func:`split_by_outlines`); by shape (:func:`_split`) when no set of them explains it. With the colour split's
+    ``parts`` (``big``: those too large for one piece), what lies outside every fitted outline and completes a part it
+    borders to one of that part's own outlines goes to it (:func:`_hand_over`)."""
     outlines = colours.outlines_of(part, lab) if colours is not None and lab is not None else []
     if outlines:
-        fitted = split_by_outlines(part, outlines, ppm, min_mm2)
-        if fitted is not None:
-            return fitted
+        fitted = fit_outlines(part, outlines, ppm)
+        if fitted and parts is not None:
+            part = _hand_over(part, fitted, outlines, ppm, min_mm2, lab, colours, parts, big)
+        pieces = split_by_outlines(part, outlines, ppm, min_mm2, fitted)
+        if pieces is not None:
+            return pieces
     return _split(part, ppm, min_mm2)
+
+
+def _hand_over(part: np.ndarray, fitted: list, outlines: Sequence[tuple[float, float, float]], ppm: float,
+               min_mm2: float, lab: np.ndarray, colours: "BodyColours", parts: list[np.ndarray], big: list[bool]
+               ) -> np.ndarray:
+    """``part`` less the patches outside every outline fitted into it (``fitted``) that belong to a neighbouring part
+    of the colour split: a patch of at least a quarter of ``min_mm2`` goes to the part (not itself too large:
+    ``big``) it borders most when that part with it is one of its own colour's outlines (:func:`split_by_outlines`
+    gives it whole); ``parts`` is updated. A hull's brown within the colour split's reach of a face-down chest's wood
+    seeds that colour's part, and where two ships touch the other ship's hull went with it (issue 17, Karibik seed 1
+    ``hard`` frame 7: Arriba's rim, flooded across the waist into laden Bravo's part, left Arriba's sail unsure and
+    Bravo read on a line)."""
+    ys, xs = np.nonzero(part)
+    radius = _fitted_radius(xs, ys, outlines, ppm, fitted)
+    loose = np.zeros(part.shape, np.uint8)
+    loose[ys[radius > 1], xs[radius > 1]] = 1
+    k3 = np.ones((3, 3), np.uint8)
+    cn, cl = cv2.connectedComponents(loose, connectivity=8)
+    for c in range(1, cn):
+        patch = cl == c
+        if patch.sum() / (ppm * ppm) < 0.25 * min_mm2:
+            continue
+        ring = cv2.dilate(patch.astype(np.uint8), k3).astype(bool) & ~patch
+        shared = [int((ring & q).sum()) if not big[j] else 0 for j, q in enumerate(parts)]
+        j = int(np.argmax(shared))
+        if shared[j] == 0:
+            continue
+        mine = _contact(patch, part & ~patch)
+        theirs = _contact(patch, parts[j])
+        if theirs >= MIN_CONTACT and theirs >= 2 * mine:
+            parts[j] = parts[j] | patch
+            part = part & ~patch
+    return part
+
+
+def _fitted_radius(xs: np.ndarray, ys: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
+                   fitted: list) -> np.ndarray:
+    """Each point's superellipse radius in the nearest fitted outline (below 1: inside one)."""
+    shapes = [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
+    return np.min([_outline_radius(xs - x, ys - y, *shapes[i], deg) for i, x, y, deg in fitted], axis=0)
 
 
 #: the turns tried when outlines are fitted (degrees; an outline is the same turned half a turn)
@@ -519,8 +568,13 @@ OUTLINE_INSIDE = 0.92
 #: the most a fitted outline may overlap the outlines fitted before it (pieces touch, never overlap; the blur and a
 #: shadow blur where they meet)
 OUTLINE_OVERLAP = 0.12
-#: the least share of the part the fitted outlines must cover for the set to explain it
+#: the least share of the part the fitted outlines must cover for the set to explain it, unless what they leave is
+#: less than :data:`OUTLINE_LEFT` of the smallest outline (no piece's room: a laden ship's chest overhanging elsewhere
+#: than where it lay at enrolment, a shadow)
 OUTLINE_EXPLAINS = 0.9
+#: the share of the smallest outline below which what is left uncovered holds no piece: outlines are fitted while more
+#: is left
+OUTLINE_LEFT = 0.6
 
 
 def outline_power(fill: float) -> float:
@@ -562,8 +616,15 @@ def _outline_kernels(long_px: float, short_px: float, power: float, deg: float, 
     return inner / max(1.0, float(inner.sum())), whole.astype(np.float32), ring / max(1.0, float(ring.sum()))
 
 
+def _least_outline_px(shapes: Sequence[tuple[float, float, float]]) -> float:
+    """The smallest outline's area (px) of ``(long px, short px, power)`` superellipses (4 Gamma(1 + 1/n)^2 /
+    Gamma(1 + 2/n) a b)."""
+    from math import gamma
+    return min(4 * gamma(1 + 1 / n) ** 2 / gamma(1 + 2 / n) * 0.25 * lp * sp for lp, sp, n in shapes)
+
+
 def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
-                 min_share: float = 0.6) -> list[tuple[int, float, float, float]]:
+                 min_share: float | None = None) -> list[tuple[int, float, float, float]]:
     """Outlines of known size and shape (``outlines``: the enrolled pieces' ``(long_mm, short_mm, fill)``,
     :func:`outline_box`) fitted into ``part``, one at a time: of the places and turns where an outline lies inside
     the part (:data:`OUTLINE_INSIDE`) and overlaps those fitted before it by at most :data:`OUTLINE_OVERLAP`, the one
@@ -586,7 +647,8 @@ def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]
                 continue
             exposed = 1.0 - cv2.filter2D(whole_part, -1, ring, borderType=cv2.BORDER_CONSTANT)
             cands.append((i, float(deg), inner, whole, fits, exposed))
-    smallest = min(s[0] * s[1] for s in shapes) * np.pi / 4
+    smallest = _least_outline_px(shapes)
+    min_share = OUTLINE_LEFT if min_share is None else min_share
     rest = whole_part.copy()
     out: list[tuple[int, float, float, float]] = []
     while cands and rest.sum() >= min_share * smallest:
@@ -616,21 +678,23 @@ def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]
 
 
 def split_by_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
-                      min_mm2: float) -> list[np.ndarray] | None:
+                      min_mm2: float, fitted: list | None = None) -> list[np.ndarray] | None:
     """Pieces of one colour touching, told apart by their outlines: the enrolled outlines of that colour's pieces
-    fitted into the part (:func:`fit_outlines`); when they cover :data:`OUTLINE_EXPLAINS` of it, each pixel goes to
-    the fitted outline it lies deepest in (or nearest outside). ``[part]`` when one outline explains it (one piece),
-    ``None`` when no set of them does. A sailboat is not cut across its light sail into two boat-sized ends, a boat
-    against it is not cut in half (issue 17, Tahiti: a letter boat on its own sailboat's track space, the split by
-    the distance transform's peaks gave parts of convexity 0.41-0.70 and a second, wrong boat)."""
-    fitted = fit_outlines(part, outlines, ppm)
+    fitted into the part (:func:`fit_outlines`, or ``fitted`` already); when they cover :data:`OUTLINE_EXPLAINS` of
+    it, each pixel goes to the fitted outline it lies deepest in (or nearest outside). ``[part]`` when one outline
+    explains it (one piece), ``None`` when no set of them does. A sailboat is not cut across its light sail into two
+    boat-sized ends, a boat against it is not cut in half (issue 17, Tahiti: a letter boat on its own sailboat's
+    track space, the split by the distance transform's peaks gave parts of convexity 0.41-0.70 and a second, wrong
+    boat)."""
+    if fitted is None:
+        fitted = fit_outlines(part, outlines, ppm)
     if not fitted:
         return None
     ys, xs = np.nonzero(part)
     shapes = [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
-    radius = np.stack([_outline_radius(xs - x, ys - y, shapes[i][0], shapes[i][1], shapes[i][2], deg)
-                       for i, x, y, deg in fitted])
-    if float((radius.min(axis=0) <= 1).mean()) < OUTLINE_EXPLAINS:
+    radius = np.stack([_outline_radius(xs - x, ys - y, *shapes[i], deg) for i, x, y, deg in fitted])
+    left = int((radius.min(axis=0) > 1).sum())
+    if left > max((1 - OUTLINE_EXPLAINS) * len(xs), OUTLINE_LEFT * _least_outline_px(shapes)):
         return None
     if len(fitted) == 1:
         return [part]
