@@ -486,6 +486,16 @@ def boxed_like(mask: np.ndarray, t: "PieceTemplate", ppm: float, least: float = 
     return convexity(mask) >= least
 
 
+def outlined_like(mask: np.ndarray, t: "PieceTemplate", ppm: float) -> bool:
+    """Whether the enrolled outline of ``t`` (:func:`outline_box`) alone explains the blob ``mask``
+    (:func:`split_by_outlines`: it fits inside, and what it leaves holds no other piece). True for a template enrolled
+    without its outline."""
+    if t.box is None:
+        return True
+    got = split_by_outlines(mask, [t.box], ppm, 0.0)
+    return got is not None and len(got) == 1
+
+
 def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float, max_single_mm2: float,
                    colours: "BodyColours | None") -> list[np.ndarray]:
     """Touching pieces: by their colours (:func:`split_by_colour`) when ``lab`` and ``colours`` are given,
@@ -686,6 +696,8 @@ def split_by_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, f
     boat-sized ends, a boat against it is not cut in half (issue 17, Tahiti: a letter boat on its own sailboat's
     track space, the split by the distance transform's peaks gave parts of convexity 0.41-0.70 and a second, wrong
     boat)."""
+    if not outlines:
+        return None
     if fitted is None:
         fitted = fit_outlines(part, outlines, ppm)
     if not fitted:
@@ -1425,6 +1437,12 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             # too), and a waist where they touch (a piece is convex: a sailboat seen poorly is not two boats):
             # the parts, when the blob splits
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
+        elif area > 1.6 * smallest and not clear and solidity(b.mask) < 0.92 and not outlined_like(b.mask, t0, ppm):
+            # as above, the look not clear and the piece it looks like not fitting it: pieces of one colour whose
+            # outlines explain it (two boats of one colour end to end look like their sailboat, but it is wider than
+            # they are: issue 17, Tahiti seed 2 ``default`` frame 26), else the blob whole
+            parts = split_by_outlines(b.mask, colours.outlines_of(b.mask, b.crop(lab)), ppm, 0.4 * smallest) \
+                or [b.mask]
         elif laden_large := area > carry_limit(book, t0.name):
             # larger than the piece it looks like with what it may carry (bare or laden): the piece and another touching
             # it (a chest beside a ship's hull; a face-down chest against Bravo's dark hull read as Bravo whole, its
