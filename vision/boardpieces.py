@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from math import gamma
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -518,13 +519,13 @@ def _split_one_colour(part: np.ndarray, lab: np.ndarray | None, ppm: float, min_
                       big: list[bool] | None = None) -> list[np.ndarray]:
     """Pieces of one colour touching: the enrolled outlines of that colour's pieces fitted into the part
     (:func:`split_by_outlines`); by shape (:func:`_split`) when no set of them explains it. With the colour split's
-    ``parts`` (``big``: those too large for one piece), what lies outside every fitted outline and completes a part it
-    borders to one of that part's own outlines goes to it (:func:`_hand_over`)."""
+    ``parts`` (``big``: those too large for one piece), what lies outside every fitted outline and belongs to a part
+    it borders goes to it first (:func:`_hand_over`)."""
     outlines = colours.outlines_of(part, lab) if colours is not None and lab is not None else []
     if outlines:
         fitted = fit_outlines(part, outlines, ppm)
         if fitted and parts is not None:
-            part = _hand_over(part, fitted, outlines, ppm, min_mm2, lab, colours, parts, big)
+            part = _hand_over(part, fitted, outlines, ppm, min_mm2, parts, big)
         pieces = split_by_outlines(part, outlines, ppm, min_mm2, fitted)
         if pieces is not None:
             return pieces
@@ -532,17 +533,18 @@ def _split_one_colour(part: np.ndarray, lab: np.ndarray | None, ppm: float, min_
 
 
 def _hand_over(part: np.ndarray, fitted: list, outlines: Sequence[tuple[float, float, float]], ppm: float,
-               min_mm2: float, lab: np.ndarray, colours: "BodyColours", parts: list[np.ndarray], big: list[bool]
-               ) -> np.ndarray:
+               min_mm2: float, parts: list[np.ndarray], big: list[bool]) -> np.ndarray:
     """``part`` less the patches outside every outline fitted into it (``fitted``) that belong to a neighbouring part
     of the colour split: a patch of at least a quarter of ``min_mm2`` goes to the part (not itself too large:
-    ``big``) it borders most when that part with it is one of its own colour's outlines (:func:`split_by_outlines`
-    gives it whole); ``parts`` is updated. A hull's brown within the colour split's reach of a face-down chest's wood
-    seeds that colour's part, and where two ships touch the other ship's hull went with it (issue 17, Karibik seed 1
-    ``hard`` frame 7: Arriba's rim, flooded across the waist into laden Bravo's part, left Arriba's sail unsure and
-    Bravo read on a line)."""
+    ``big``) it borders most when it borders that part along at least :data:`MIN_CONTACT` of its edge and twice as
+    much as the rest of ``part`` (a rim round that part's colour, joined to ``part`` at a waist); ``parts`` is
+    updated. A hull's brown within the colour split's reach of a face-down chest's wood seeds that colour's part, and
+    where two ships touch the other ship's hull went with it (issue 17, Karibik seed 1 ``hard`` frame 7: Arriba's rim,
+    flooded across the waist into laden Bravo's part, 44 % of its edge against Arriba's sail and 2 % against Bravo,
+    left Arriba's sail unsure and Bravo, cut by shape, read on a line). A piece of the part's colour that no outline
+    was fitted to touches a neighbour along a short stretch and stays."""
     ys, xs = np.nonzero(part)
-    radius = _fitted_radius(xs, ys, outlines, ppm, fitted)
+    radius = _fitted_radius(xs, ys, outlines, ppm, fitted).min(axis=0)
     loose = np.zeros(part.shape, np.uint8)
     loose[ys[radius > 1], xs[radius > 1]] = 1
     k3 = np.ones((3, 3), np.uint8)
@@ -566,9 +568,14 @@ def _hand_over(part: np.ndarray, fitted: list, outlines: Sequence[tuple[float, f
 
 def _fitted_radius(xs: np.ndarray, ys: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
                    fitted: list) -> np.ndarray:
-    """Each point's superellipse radius in the nearest fitted outline (below 1: inside one)."""
-    shapes = [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
-    return np.min([_outline_radius(xs - x, ys - y, *shapes[i], deg) for i, x, y, deg in fitted], axis=0)
+    """Each point's superellipse radius (below 1: inside) in each fitted outline (one row each)."""
+    shapes = _shapes(outlines, ppm)
+    return np.stack([_outline_radius(xs - x, ys - y, *shapes[i], deg) for i, x, y, deg in fitted])
+
+
+def _shapes(outlines: Sequence[tuple[float, float, float]], ppm: float) -> list[tuple[float, float, float]]:
+    """Enrolled outlines ``(long mm, short mm, fill)`` as superellipses ``(long px, short px, power)``."""
+    return [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
 
 
 #: the turns tried when outlines are fitted (degrees; an outline is the same turned half a turn)
@@ -591,7 +598,6 @@ def outline_power(fill: float) -> float:
     """The exponent ``n`` of the superellipse |x/a|^n + |y/b|^n <= 1 that fills ``fill`` of its bounding rectangle
     (Gamma(1 + 1/n)^2 / Gamma(1 + 2/n): a diamond 0.5 at n = 1, an ellipse pi/4 at 2, a rectangle 1 as n grows):
     an enrolled footprint's outline (:func:`outline_box`: its least rectangle and the share it fills) as a shape."""
-    from math import gamma
     fill = float(np.clip(fill, 0.52, 0.98))
     lo, hi = 1.0, 40.0
     for _ in range(40):
@@ -629,7 +635,6 @@ def _outline_kernels(long_px: float, short_px: float, power: float, deg: float, 
 def _least_outline_px(shapes: Sequence[tuple[float, float, float]]) -> float:
     """The smallest outline's area (px) of ``(long px, short px, power)`` superellipses (4 Gamma(1 + 1/n)^2 /
     Gamma(1 + 2/n) a b)."""
-    from math import gamma
     return min(4 * gamma(1 + 1 / n) ** 2 / gamma(1 + 2 / n) * 0.25 * lp * sp for lp, sp, n in shapes)
 
 
@@ -642,7 +647,7 @@ def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]
     lies off the part: a piece at the blob's end, not one straddling two); again while ``min_share`` of the smallest
     outline is left uncovered. ``(outline index, x px, y px, turn deg)`` each, in ``part``'s pixels. Pieces are rigid
     and of their enrolled size: where none fits (no such piece there) none is given."""
-    shapes = [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
+    shapes = _shapes(outlines, ppm)
     r = int(np.ceil(0.5 * max(s[0] for s in shapes) + ppm)) + 2
     ring_px = max(1.0, ppm)
     pad = r + 1
@@ -691,7 +696,8 @@ def split_by_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, f
                       min_mm2: float, fitted: list | None = None) -> list[np.ndarray] | None:
     """Pieces of one colour touching, told apart by their outlines: the enrolled outlines of that colour's pieces
     fitted into the part (:func:`fit_outlines`, or ``fitted`` already); when they cover :data:`OUTLINE_EXPLAINS` of
-    it, each pixel goes to the fitted outline it lies deepest in (or nearest outside). ``[part]`` when one outline
+    it, or leave less than :data:`OUTLINE_LEFT` of the smallest outline uncovered (no piece's room), each pixel goes to
+    the fitted outline it lies deepest in (or nearest outside). ``[part]`` when one outline
     explains it (one piece), ``None`` when no set of them does. A sailboat is not cut across its light sail into two
     boat-sized ends, a boat against it is not cut in half (issue 17, Tahiti: a letter boat on its own sailboat's
     track space, the split by the distance transform's peaks gave parts of convexity 0.41-0.70 and a second, wrong
@@ -703,10 +709,9 @@ def split_by_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, f
     if not fitted:
         return None
     ys, xs = np.nonzero(part)
-    shapes = [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
-    radius = np.stack([_outline_radius(xs - x, ys - y, *shapes[i], deg) for i, x, y, deg in fitted])
+    radius = _fitted_radius(xs, ys, outlines, ppm, fitted)
     left = int((radius.min(axis=0) > 1).sum())
-    if left > max((1 - OUTLINE_EXPLAINS) * len(xs), OUTLINE_LEFT * _least_outline_px(shapes)):
+    if left > max((1 - OUTLINE_EXPLAINS) * len(xs), OUTLINE_LEFT * _least_outline_px(_shapes(outlines, ppm))):
         return None
     if len(fitted) == 1:
         return [part]
