@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import gamma
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -619,17 +620,35 @@ def _outline_radius(xs: np.ndarray, ys: np.ndarray, long_px: float, short_px: fl
     return (np.abs(u / (0.5 * long_px)) ** power + np.abs(v / (0.5 * short_px)) ** power) ** (1.0 / power)
 
 
+def _correlate(img: np.ndarray, kernel: tuple[np.ndarray, tuple[int, int]]) -> np.ndarray:
+    """``img`` correlated with a kernel cropped to its support (:func:`_outline_kernels`: the kernel and where the
+    outline's centre lies in it), outside ``img`` 0: the sum under the outline centred on each pixel. A kernel cut to
+    its support is the same filter, on a smaller Fourier transform."""
+    k, anchor = kernel
+    return cv2.filter2D(img, -1, k, anchor=anchor, borderType=cv2.BORDER_CONSTANT)
+
+
+def _support(k: np.ndarray, r: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """A ``2r + 1`` square kernel centred on its middle cut to its nonzero rows and columns, and its centre in it."""
+    ys, xs = np.nonzero(k)
+    y0, x0 = int(ys.min()), int(xs.min())
+    return np.ascontiguousarray(k[y0:ys.max() + 1, x0:xs.max() + 1]), (r - x0, r - y0)
+
+
+@lru_cache(maxsize=1024)
 def _outline_kernels(long_px: float, short_px: float, power: float, deg: float, r: int, ring_px: float
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """An outline turned ``deg`` on a ``2r + 1`` square kernel centred on it: filled 1 px in from its edge
     (normalised: the share inside), filled whole (0/1: the pixels it covers), and the ring ``ring_px`` wide just
-    outside it (normalised: the share of it off the part)."""
+    outside it (normalised: the share of it off the part), each cut to its support (:func:`_support`). Kept (the
+    enrolled outlines are few): not to be changed."""
     ys, xs = np.mgrid[-r:r + 1, -r:r + 1].astype(np.float32)
     inner = _outline_radius(xs, ys, long_px - 2, short_px - 2, power, deg) <= 1
     whole = _outline_radius(xs, ys, long_px, short_px, power, deg) <= 1
     ring = (_outline_radius(xs, ys, long_px + 2 * ring_px, short_px + 2 * ring_px, power, deg) <= 1) & ~whole
     inner, ring = inner.astype(np.float32), ring.astype(np.float32)
-    return inner / max(1.0, float(inner.sum())), whole.astype(np.float32), ring / max(1.0, float(ring.sum()))
+    return (_support(inner / max(1.0, float(inner.sum())), r), _support(whole.astype(np.float32), r),
+            _support(ring / max(1.0, float(ring.sum())), r))
 
 
 def _least_outline_px(shapes: Sequence[tuple[float, float, float]]) -> float:
@@ -650,17 +669,17 @@ def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]
     shapes = _shapes(outlines, ppm)
     r = int(np.ceil(0.5 * max(s[0] for s in shapes) + ppm)) + 2
     ring_px = max(1.0, ppm)
-    pad = r + 1
-    whole_part = np.pad(part.astype(np.float32), pad)
+    # not padded: outside the part is 0 (BORDER_CONSTANT), and no outline centred off the part lies inside it
+    whole_part = part.astype(np.float32)
     cands = []
     for i, (lp, sp, pw) in enumerate(shapes):
         turns = OUTLINE_TURNS if lp > 1.1 * sp else OUTLINE_TURNS[:1]  # a round outline: one turn
         for deg in turns:
             inner, whole, ring = _outline_kernels(lp, sp, pw, float(deg), r, ring_px)
-            fits = cv2.filter2D(whole_part, -1, inner, borderType=cv2.BORDER_CONSTANT) >= OUTLINE_INSIDE
+            fits = _correlate(whole_part, inner) >= OUTLINE_INSIDE
             if not fits.any():
                 continue
-            exposed = 1.0 - cv2.filter2D(whole_part, -1, ring, borderType=cv2.BORDER_CONSTANT)
+            exposed = 1.0 - _correlate(whole_part, ring)
             cands.append((i, float(deg), inner, whole, fits, exposed))
     smallest = _least_outline_px(shapes)
     min_share = OUTLINE_LEFT if min_share is None else min_share
@@ -670,11 +689,10 @@ def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]
         taken = whole_part - rest
         best = None
         for i, deg, inner, whole, fits, exposed in cands:
-            ok = fits & (cv2.filter2D(taken, -1, inner, borderType=cv2.BORDER_CONSTANT) <= OUTLINE_OVERLAP) \
-                if out else fits
+            ok = fits & (_correlate(taken, inner) <= OUTLINE_OVERLAP) if out else fits
             if not ok.any():
                 continue
-            gain = cv2.filter2D(rest, -1, whole, borderType=cv2.BORDER_CONSTANT) * (0.5 + exposed)
+            gain = _correlate(rest, whole) * (0.5 + exposed)
             score = np.where(ok, gain, -1.0)
             k = int(np.argmax(score))
             if score.flat[k] > 0 and (best is None or score.flat[k] > best[0]):
@@ -683,12 +701,14 @@ def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]
             break
         _, k, i, deg, whole = best
         y, x = np.unravel_index(k, rest.shape)
-        covered = np.zeros_like(rest)
-        covered[y - r:y + r + 1, x - r:x + r + 1] = whole
+        (k, (ax, ay)) = whole
+        covered = np.zeros((rest.shape[0] + 2 * r, rest.shape[1] + 2 * r), np.float32)
+        covered[y + r - ay:y + r - ay + k.shape[0], x + r - ax:x + r - ax + k.shape[1]] = k
+        covered = covered[r:-r, r:-r]
         if not (covered * rest).any():
             break
         rest = rest * (1 - covered)
-        out.append((i, float(x - pad), float(y - pad), deg))
+        out.append((i, float(x), float(y), deg))
     return out
 
 
@@ -1368,8 +1388,8 @@ class BodyColours:
         median of each piece's templates'), for :func:`split_by_outlines`; none when no pixel has a body colour."""
         if self.outlines is None:
             return []
-        label, ok = self.labels(lab, near)
-        mine = label[ok & part]
+        label, ok = self.labels(lab[part][None], near)  # the part's pixels only
+        mine = label[ok]
         if not len(mine):
             return []
         group = np.bincount(mine).argmax()
