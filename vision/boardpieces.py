@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
+from math import gamma
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -486,16 +488,257 @@ def boxed_like(mask: np.ndarray, t: "PieceTemplate", ppm: float, least: float = 
     return convexity(mask) >= least
 
 
+def outlined_like(mask: np.ndarray, t: "PieceTemplate", ppm: float) -> bool:
+    """Whether the enrolled outline of ``t`` (:func:`outline_box`) alone explains the blob ``mask``
+    (:func:`split_by_outlines`: it fits inside, and what it leaves holds no other piece). True for a template enrolled
+    without its outline."""
+    if t.box is None:
+        return True
+    got = split_by_outlines(mask, [t.box], ppm, 0.0)
+    return got is not None and len(got) == 1
+
+
 def split_touching(sub: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float, max_single_mm2: float,
                    colours: "BodyColours | None") -> list[np.ndarray]:
     """Touching pieces: by their colours (:func:`split_by_colour`) when ``lab`` and ``colours`` are given,
-    a part of one colour still larger than ``max_single_mm2`` and a blob of one colour by shape."""
+    a part of one colour still larger than ``max_single_mm2`` and a blob of one colour by the outlines of that
+    colour's pieces (:func:`split_by_outlines`), else by shape."""
     parts = None
     if lab is not None and colours is not None:
         parts = split_by_colour(sub, lab, ppm, min_mm2, colours)
-    if parts:  # a part of one colour still too large: pieces of one colour touching
-        return [q for p in parts for q in (_split(p, ppm, min_mm2) if p.sum() / (ppm * ppm) > max_single_mm2 else [p])]
-    return _split(sub, ppm, min_mm2)
+    if not parts:
+        return _split_one_colour(sub, lab, ppm, min_mm2, colours)
+    parts = list(parts)
+    big = [p.sum() / (ppm * ppm) > max_single_mm2 for p in parts]
+    split = {i: _split_one_colour(parts[i], lab, ppm, min_mm2, colours, parts, big) for i in range(len(parts)) if big[i]}
+    # a part of one colour still too large: pieces of one colour touching
+    return [q for i, p in enumerate(parts) for q in split.get(i, [p])]
+
+
+def _split_one_colour(part: np.ndarray, lab: np.ndarray | None, ppm: float, min_mm2: float,
+                      colours: "BodyColours | None", parts: list[np.ndarray] | None = None,
+                      big: list[bool] | None = None) -> list[np.ndarray]:
+    """Pieces of one colour touching: the enrolled outlines of that colour's pieces fitted into the part
+    (:func:`split_by_outlines`); by shape (:func:`_split`) when no set of them explains it. With the colour split's
+    ``parts`` (``big``: those too large for one piece), what lies outside every fitted outline and belongs to a part
+    it borders goes to it first (:func:`_hand_over`)."""
+    outlines = colours.outlines_of(part, lab) if colours is not None and lab is not None else []
+    if outlines:
+        fitted = fit_outlines(part, outlines, ppm)
+        if fitted and parts is not None:
+            part = _hand_over(part, fitted, outlines, ppm, min_mm2, parts, big)
+        pieces = split_by_outlines(part, outlines, ppm, min_mm2, fitted)
+        if pieces is not None:
+            return pieces
+    return _split(part, ppm, min_mm2)
+
+
+def _hand_over(part: np.ndarray, fitted: list, outlines: Sequence[tuple[float, float, float]], ppm: float,
+               min_mm2: float, parts: list[np.ndarray], big: list[bool]) -> np.ndarray:
+    """``part`` less the patches outside every outline fitted into it (``fitted``) that belong to a neighbouring part
+    of the colour split: a patch of at least a quarter of ``min_mm2`` goes to the part (not itself too large:
+    ``big``) it borders most when it borders that part along at least :data:`MIN_CONTACT` of its edge and twice as
+    much as the rest of ``part`` (a rim round that part's colour, joined to ``part`` at a waist); ``parts`` is
+    updated. A hull's brown within the colour split's reach of a face-down chest's wood seeds that colour's part, and
+    where two ships touch the other ship's hull went with it (issue 17, Karibik seed 1 ``hard`` frame 7: Arriba's rim,
+    flooded across the waist into laden Bravo's part, 44 % of its edge against Arriba's sail and 2 % against Bravo,
+    left Arriba's sail unsure and Bravo, cut by shape, read on a line). A piece of the part's colour that no outline
+    was fitted to touches a neighbour along a short stretch and stays."""
+    ys, xs = np.nonzero(part)
+    radius = _fitted_radius(xs, ys, outlines, ppm, fitted).min(axis=0)
+    loose = np.zeros(part.shape, np.uint8)
+    loose[ys[radius > 1], xs[radius > 1]] = 1
+    k3 = np.ones((3, 3), np.uint8)
+    cn, cl = cv2.connectedComponents(loose, connectivity=8)
+    for c in range(1, cn):
+        patch = cl == c
+        if patch.sum() / (ppm * ppm) < 0.25 * min_mm2:
+            continue
+        ring = cv2.dilate(patch.astype(np.uint8), k3).astype(bool) & ~patch
+        shared = [int((ring & q).sum()) if not big[j] else 0 for j, q in enumerate(parts)]
+        j = int(np.argmax(shared))
+        if shared[j] == 0:
+            continue
+        mine = _contact(patch, part & ~patch)
+        theirs = _contact(patch, parts[j])
+        if theirs >= MIN_CONTACT and theirs >= 2 * mine:
+            parts[j] = parts[j] | patch
+            part = part & ~patch
+    return part
+
+
+def _fitted_radius(xs: np.ndarray, ys: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
+                   fitted: list) -> np.ndarray:
+    """Each point's superellipse radius (below 1: inside) in each fitted outline (one row each)."""
+    shapes = _shapes(outlines, ppm)
+    return np.stack([_outline_radius(xs - x, ys - y, *shapes[i], deg) for i, x, y, deg in fitted])
+
+
+def _shapes(outlines: Sequence[tuple[float, float, float]], ppm: float) -> list[tuple[float, float, float]]:
+    """Enrolled outlines ``(long mm, short mm, fill)`` as superellipses ``(long px, short px, power)``."""
+    return [(o[0] * ppm, o[1] * ppm, outline_power(o[2])) for o in outlines]
+
+
+#: the turns tried when outlines are fitted (degrees; an outline is the same turned half a turn)
+OUTLINE_TURNS = np.arange(0.0, 180.0, 6.0)
+#: the least share of a fitted outline (1 px in from its edge: the blur) inside the part
+OUTLINE_INSIDE = 0.92
+#: the most a fitted outline may overlap the outlines fitted before it (pieces touch, never overlap; the blur and a
+#: shadow blur where they meet)
+OUTLINE_OVERLAP = 0.12
+#: the least share of the part the fitted outlines must cover for the set to explain it, unless what they leave is
+#: less than :data:`OUTLINE_LEFT` of the smallest outline (no piece's room: a laden ship's chest overhanging elsewhere
+#: than where it lay at enrolment, a shadow)
+OUTLINE_EXPLAINS = 0.9
+#: the share of the smallest outline below which what is left uncovered holds no piece: outlines are fitted while more
+#: is left
+OUTLINE_LEFT = 0.6
+
+
+def outline_power(fill: float) -> float:
+    """The exponent ``n`` of the superellipse |x/a|^n + |y/b|^n <= 1 that fills ``fill`` of its bounding rectangle
+    (Gamma(1 + 1/n)^2 / Gamma(1 + 2/n): a diamond 0.5 at n = 1, an ellipse pi/4 at 2, a rectangle 1 as n grows):
+    an enrolled footprint's outline (:func:`outline_box`: its least rectangle and the share it fills) as a shape."""
+    fill = float(np.clip(fill, 0.52, 0.98))
+    lo, hi = 1.0, 40.0
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if gamma(1 + 1 / mid) ** 2 / gamma(1 + 2 / mid) < fill:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def _outline_radius(xs: np.ndarray, ys: np.ndarray, long_px: float, short_px: float, power: float,
+                    deg: float) -> np.ndarray:
+    """The superellipse's radius of points (px, from its centre) on an outline ``long_px`` by ``short_px`` turned
+    ``deg``: below 1 inside, 1 on the outline."""
+    a = np.deg2rad(deg)
+    u = xs * np.cos(a) + ys * np.sin(a)
+    v = -xs * np.sin(a) + ys * np.cos(a)
+    return (np.abs(u / (0.5 * long_px)) ** power + np.abs(v / (0.5 * short_px)) ** power) ** (1.0 / power)
+
+
+def _correlate(img: np.ndarray, kernel: tuple[np.ndarray, tuple[int, int]]) -> np.ndarray:
+    """``img`` correlated with a kernel cropped to its support (:func:`_outline_kernels`: the kernel and where the
+    outline's centre lies in it), outside ``img`` 0: the sum under the outline centred on each pixel. A kernel cut to
+    its support is the same filter, on a smaller Fourier transform."""
+    k, anchor = kernel
+    return cv2.filter2D(img, -1, k, anchor=anchor, borderType=cv2.BORDER_CONSTANT)
+
+
+def _support(k: np.ndarray, r: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """A ``2r + 1`` square kernel centred on its middle cut to its nonzero rows and columns, and its centre in it."""
+    ys, xs = np.nonzero(k)
+    y0, x0 = int(ys.min()), int(xs.min())
+    return np.ascontiguousarray(k[y0:ys.max() + 1, x0:xs.max() + 1]), (r - x0, r - y0)
+
+
+@lru_cache(maxsize=1024)
+def _outline_kernels(long_px: float, short_px: float, power: float, deg: float, r: int, ring_px: float
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An outline turned ``deg`` on a ``2r + 1`` square kernel centred on it: filled 1 px in from its edge
+    (normalised: the share inside), filled whole (0/1: the pixels it covers), and the ring ``ring_px`` wide just
+    outside it (normalised: the share of it off the part), each cut to its support (:func:`_support`). Kept (the
+    enrolled outlines are few): not to be changed."""
+    ys, xs = np.mgrid[-r:r + 1, -r:r + 1].astype(np.float32)
+    inner = _outline_radius(xs, ys, long_px - 2, short_px - 2, power, deg) <= 1
+    whole = _outline_radius(xs, ys, long_px, short_px, power, deg) <= 1
+    ring = (_outline_radius(xs, ys, long_px + 2 * ring_px, short_px + 2 * ring_px, power, deg) <= 1) & ~whole
+    inner, ring = inner.astype(np.float32), ring.astype(np.float32)
+    return (_support(inner / max(1.0, float(inner.sum())), r), _support(whole.astype(np.float32), r),
+            _support(ring / max(1.0, float(ring.sum())), r))
+
+
+def _least_outline_px(shapes: Sequence[tuple[float, float, float]]) -> float:
+    """The smallest outline's area (px) of ``(long px, short px, power)`` superellipses (4 Gamma(1 + 1/n)^2 /
+    Gamma(1 + 2/n) a b)."""
+    return min(4 * gamma(1 + 1 / n) ** 2 / gamma(1 + 2 / n) * 0.25 * lp * sp for lp, sp, n in shapes)
+
+
+def fit_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
+                 min_share: float | None = None) -> list[tuple[int, float, float, float]]:
+    """Outlines of known size and shape (``outlines``: the enrolled pieces' ``(long_mm, short_mm, fill)``,
+    :func:`outline_box`) fitted into ``part``, one at a time: of the places and turns where an outline lies inside
+    the part (:data:`OUTLINE_INSIDE`) and overlaps those fitted before it by at most :data:`OUTLINE_OVERLAP`, the one
+    that covers most of what is left, weighted by how much of its edge is the part's edge (the ring just outside it
+    lies off the part: a piece at the blob's end, not one straddling two); again while ``min_share`` of the smallest
+    outline is left uncovered. ``(outline index, x px, y px, turn deg)`` each, in ``part``'s pixels. Pieces are rigid
+    and of their enrolled size: where none fits (no such piece there) none is given."""
+    shapes = _shapes(outlines, ppm)
+    r = int(np.ceil(0.5 * max(s[0] for s in shapes) + ppm)) + 2
+    ring_px = max(1.0, ppm)
+    # not padded: outside the part is 0 (BORDER_CONSTANT), and no outline centred off the part lies inside it
+    whole_part = part.astype(np.float32)
+    cands = []
+    for i, (lp, sp, pw) in enumerate(shapes):
+        turns = OUTLINE_TURNS if lp > 1.1 * sp else OUTLINE_TURNS[:1]  # a round outline: one turn
+        for deg in turns:
+            inner, whole, ring = _outline_kernels(lp, sp, pw, float(deg), r, ring_px)
+            fits = _correlate(whole_part, inner) >= OUTLINE_INSIDE
+            if not fits.any():
+                continue
+            exposed = 1.0 - _correlate(whole_part, ring)
+            cands.append((i, float(deg), inner, whole, fits, exposed))
+    smallest = _least_outline_px(shapes)
+    min_share = OUTLINE_LEFT if min_share is None else min_share
+    rest = whole_part.copy()
+    out: list[tuple[int, float, float, float]] = []
+    while cands and rest.sum() >= min_share * smallest:
+        taken = whole_part - rest
+        best = None
+        for i, deg, inner, whole, fits, exposed in cands:
+            ok = fits & (_correlate(taken, inner) <= OUTLINE_OVERLAP) if out else fits
+            if not ok.any():
+                continue
+            gain = _correlate(rest, whole) * (0.5 + exposed)
+            score = np.where(ok, gain, -1.0)
+            k = int(np.argmax(score))
+            if score.flat[k] > 0 and (best is None or score.flat[k] > best[0]):
+                best = (float(score.flat[k]), k, i, deg, whole)
+        if best is None:
+            break
+        _, k, i, deg, whole = best
+        y, x = np.unravel_index(k, rest.shape)
+        (k, (ax, ay)) = whole
+        covered = np.zeros((rest.shape[0] + 2 * r, rest.shape[1] + 2 * r), np.float32)
+        covered[y + r - ay:y + r - ay + k.shape[0], x + r - ax:x + r - ax + k.shape[1]] = k
+        covered = covered[r:-r, r:-r]
+        if not (covered * rest).any():
+            break
+        rest = rest * (1 - covered)
+        out.append((i, float(x), float(y), deg))
+    return out
+
+
+def split_by_outlines(part: np.ndarray, outlines: Sequence[tuple[float, float, float]], ppm: float,
+                      min_mm2: float, fitted: list | None = None) -> list[np.ndarray] | None:
+    """Pieces of one colour touching, told apart by their outlines: the enrolled outlines of that colour's pieces
+    fitted into the part (:func:`fit_outlines`, or ``fitted`` already); when they cover :data:`OUTLINE_EXPLAINS` of
+    it, or leave less than :data:`OUTLINE_LEFT` of the smallest outline uncovered (no piece's room), each pixel goes to
+    the fitted outline it lies deepest in (or nearest outside). ``[part]`` when one outline
+    explains it (one piece), ``None`` when no set of them does. A sailboat is not cut across its light sail into two
+    boat-sized ends, a boat against it is not cut in half (issue 17, Tahiti: a letter boat on its own sailboat's
+    track space, the split by the distance transform's peaks gave parts of convexity 0.41-0.70 and a second, wrong
+    boat)."""
+    if not outlines:
+        return None
+    if fitted is None:
+        fitted = fit_outlines(part, outlines, ppm)
+    if not fitted:
+        return None
+    ys, xs = np.nonzero(part)
+    radius = _fitted_radius(xs, ys, outlines, ppm, fitted)
+    left = int((radius.min(axis=0) > 1).sum())
+    if left > max((1 - OUTLINE_EXPLAINS) * len(xs), OUTLINE_LEFT * _least_outline_px(_shapes(outlines, ppm))):
+        return None
+    if len(fitted) == 1:
+        return [part]
+    owner = np.zeros(part.shape, np.int32)
+    owner[ys, xs] = np.argmin(radius, axis=0) + 2
+    parts = _whole_parts(part, owner, len(fitted), ppm, min_mm2)
+    return parts if len(parts) > 1 else [part]
 
 
 #: a part of a split as large as this many times a box's enrolled footprint, and looking most like that box, holds
@@ -705,9 +948,8 @@ def split_by_colour(sub: np.ndarray, lab: np.ndarray, ppm: float, min_mm2: float
     colour touching stay one part (the caller splits it by shape). ``None`` when fewer
     than two such cores are found (one colour: left to the shape)."""
     m = sub.astype(np.uint8)
-    d = np.linalg.norm(lab[:, :, None, :] - colours.lab[None, None, :, :], axis=3)
-    label = colours.group[np.argmin(d, axis=2)]
-    ok = (d.min(axis=2) < near) & sub
+    label, ok = colours.labels(lab, near)
+    ok &= sub
     k = max(3, int(round(2 * inset_mm * ppm)) | 1)
     ell = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     markers = np.zeros(sub.shape, np.int32)
@@ -1131,10 +1373,35 @@ class BodyColours:
 
     lab: np.ndarray
     group: np.ndarray
+    #: each template's enrolled outline (:func:`outline_box`), ``None`` where it was not kept
+    outlines: Sequence[tuple[float, float, float] | None] | None = None
+    #: each template's piece (name and kind: a boat empty or with a pearl is one outline, a ship laden another)
+    pieces: Sequence[tuple[str, str]] | None = None
+
+    def labels(self, lab: np.ndarray, near: float = 18.0) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's nearest body colour's group, and whether it lies within ``near`` of it."""
+        d = np.linalg.norm(lab[:, :, None, :] - self.lab[None, None, :, :], axis=3)
+        return self.group[np.argmin(d, axis=2)], d.min(axis=2) < near
+
+    def outlines_of(self, part: np.ndarray, lab: np.ndarray, near: float = 18.0) -> list[tuple[float, float, float]]:
+        """The enrolled outlines of the pieces of the colour most of ``part`` has (one per size and shape: the
+        median of each piece's templates'), for :func:`split_by_outlines`; none when no pixel has a body colour."""
+        if self.outlines is None:
+            return []
+        label, ok = self.labels(lab[part][None], near)  # the part's pixels only
+        mine = label[ok]
+        if not len(mine):
+            return []
+        group = np.bincount(mine).argmax()
+        out: dict = {}
+        for o, g, piece in zip(self.outlines, self.group, self.pieces or range(len(self.group))):
+            if o is not None and g == group:
+                out.setdefault(piece, []).append(o)
+        return [tuple(float(v) for v in np.median(np.float32(os), axis=0)) for os in out.values()]
 
 
 def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
-    """The enrolled pieces' body colours, those closer than ``same`` (Lab) in one group, chained."""
+    """The enrolled pieces' body colours, those closer than ``same`` (Lab) in one group, chained, and their outlines."""
     lab = np.float32([t.hist[_NH:_NH + 3] for t in book.templates])
     group = np.arange(len(lab))
     close = np.linalg.norm(lab[:, None] - lab[None], axis=2) < same
@@ -1143,7 +1410,7 @@ def body_colours(book: PieceBook, same: float = 20.0) -> BodyColours:
         if (new == group).all():
             break
         group = new
-    return BodyColours(lab, group)
+    return BodyColours(lab, group, [t.box for t in book.templates], [(t.name, t.kind) for t in book.templates])
 
 
 def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBook, spaces: SpaceMap,
@@ -1195,6 +1462,12 @@ def find_pieces(canvas: np.ndarray, empty: np.ndarray, ppm: float, book: PieceBo
             # too), and a waist where they touch (a piece is convex: a sailboat seen poorly is not two boats):
             # the parts, when the blob splits
             parts = split_touching(b.mask, b.crop(lab), ppm, 0.4 * smallest, 1.3 * largest, colours)
+        elif area > 1.6 * smallest and not clear and solidity(b.mask) < 0.92 and not outlined_like(b.mask, t0, ppm):
+            # as above, the look not clear and the piece it looks like not fitting it: pieces of one colour whose
+            # outlines explain it (two boats of one colour end to end look like their sailboat, but it is wider than
+            # they are: issue 17, Tahiti seed 2 ``default`` frame 26), else the blob whole
+            parts = split_by_outlines(b.mask, colours.outlines_of(b.mask, b.crop(lab)), ppm, 0.4 * smallest) \
+                or [b.mask]
         elif laden_large := area > carry_limit(book, t0.name):
             # larger than the piece it looks like with what it may carry (bare or laden): the piece and another touching
             # it (a chest beside a ship's hull; a face-down chest against Bravo's dark hull read as Bravo whole, its
