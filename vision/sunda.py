@@ -97,6 +97,7 @@ TOP_PAINT = 0.3
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
+DARK_DISCS = True         # a dark pawn read as the dark cloth's shade found as a disc (stacks.cloth_dark_discs)
 PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
 PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is its lattice rhombus inset by half of it
 STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
@@ -1324,6 +1325,9 @@ class SundaReader:
         if PAWN_MAJORITY_MM > 0:
             pawn = cv2.medianBlur(pawn, int(2 * round(PAWN_MAJORITY_MM / 2 * self.s) + 1))
         pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        self._paint_open = pawn      # the paint's blobs alone (_tribes: a dark disc added below needs its measure)
+        if DARK_DISCS:               # a dark pawn's top read as the dark cloth's shade (stacks.cloth_dark_discs)
+            pawn = pawn | stacks.cloth_dark_discs(label, pawn, self.s, k)
         self._pawn_open = (label, pawn)
         return pawn
 
@@ -1400,6 +1404,9 @@ class SundaReader:
             if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
                     len(xs) / top_px, stacks.with_dark_rim(label, (bx, by, bw, bh), sub, k) / top_px, m):
                 continue
+            if DARK_DISCS and (m is None or m.width_mm < stacks.MIN_TOP_MM) and \
+                    self._paint_open[by:by + bh, bx:bx + bw][sub].sum() < len(xs):
+                continue    # a dark disc (stacks.cloth_dark_discs) is a pawn only where its outline measures a top
             if m is None:   # no outline to measure: the node from the blob, the phone asks
                 base = c + u * (lo - c @ u + PAWN_MM / 2)
                 n_est, cands, colours = None, list(range(1, MAX_TRIBE + 1)), [names[top_k]]
