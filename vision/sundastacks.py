@@ -230,10 +230,11 @@ def membership(img_bgr: np.ndarray, gain: np.ndarray, pawn_labs: Sequence[np.nda
 
 
 #: a ground's shade this near (Lab, lightness weighted) a pawn's shade is left out of the membership's ground: the dark
-#: cloth's deepest shade is a black pawn's top (at `hard` on the dark cloth, 3.4 from the top's colour where the black
-#: paint lies 4.6 off: the top read as ground and the outline measured 1-3 mm wide, the stack lost). The cloth shows
-#: round a stack only in the gaps between pieces, thin against the strips the outline is measured on
-CONFUSED = 6.0
+#: cloth's shades are a black pawn's (at `hard` on the dark cloth, at 0.75 and 0.55 of its light they lie 1.4 and 0.8
+#: from the black paint's shades, and the black top was nearer them than the paint: the top read as ground and the
+#: outline measured 1-3 mm wide, the stack lost). The cloth itself (4.1 off there) is kept: it shows round a stack only
+#: in the gaps between pieces, thin against the strips the outline is measured on
+CONFUSED = 3.0
 
 
 def told_apart(ground: Sequence[np.ndarray], pawns: Sequence[np.ndarray]) -> list[np.ndarray]:
