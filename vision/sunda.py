@@ -1325,16 +1325,15 @@ class SundaReader:
         if PAWN_MAJORITY_MM > 0:
             pawn = cv2.medianBlur(pawn, int(2 * round(PAWN_MAJORITY_MM / 2 * self.s) + 1))
         pawn = cv2.morphologyEx(pawn, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        self._paint_open = pawn      # the paint's blobs alone (_tribes: a dark disc added below needs its measure)
-        if DARK_DISCS:               # a dark pawn's top read as the dark cloth's shade (stacks.cloth_dark_discs)
-            pawn = pawn | stacks.cloth_dark_discs(label, pawn, self.s, k)
         self._pawn_open = (label, pawn)
         return pawn
 
     def _tribes(self, lat: LatticePose, label: np.ndarray, names: list[str], nadir: np.ndarray,
                 cam_h: float, reuse=None) -> list[TribeReading]:
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
-        pawn = self._pawn_blobs(label)
+        paint = self._pawn_blobs(label)
+        # a dark pawn's top read as the dark cloth's shade: a disc of both (stacks.cloth_dark_discs), measured below
+        pawn = paint | stacks.cloth_dark_discs(label, paint, self.s, k) if DARK_DISCS else paint
         # labels in 16 bits where they fit (each blob left by the opening holds its disc: some 40 px at 2 px/mm), the
         # same labels at a third of the time (a 32-bit label image of the whole window was 4 ms)
         disc = int(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).sum())
@@ -1405,7 +1404,7 @@ class SundaReader:
                     len(xs) / top_px, stacks.with_dark_rim(label, (bx, by, bw, bh), sub, k) / top_px, m):
                 continue
             if DARK_DISCS and (m is None or m.width_mm < stacks.MIN_TOP_MM) and \
-                    self._paint_open[by:by + bh, bx:bx + bw][sub].sum() < len(xs):
+                    paint[by:by + bh, bx:bx + bw][sub].sum() < len(xs):
                 continue    # a dark disc (stacks.cloth_dark_discs) is a pawn only where its outline measures a top
             if m is None:   # no outline to measure: the node from the blob, the phone asks
                 base = c + u * (lo - c @ u + PAWN_MM / 2)

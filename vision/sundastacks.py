@@ -68,10 +68,14 @@ SPLIT_OFF_NODE = True
 #: with only a ring of black round it, which the opening took away: three black tribes lost, photo bench seed 4
 #: table 2). Inside the layout the cloth shows only in the gaps and cut edges (thin: the opening takes them), so a
 #: solid disc of the cloth's class and a pawn's paint together, :data:`MIN_BLOB` to :data:`DARK_MOST` of a pawn's top
-#: and holding at least :data:`DARK_PAINT` of a top of paint, is a pawn; kept only when its outline measures a top
-#: (:data:`MIN_TOP_MM`), as a shrunk dark blob is (:func:`small_blob_kept`)
+#: and holding at least :data:`DARK_PAINT` of a top of paint (and :data:`DARK_SHARE` of itself), is a pawn; kept only
+#: when its outline measures a top (:data:`MIN_TOP_MM`), as a shrunk dark blob is (:func:`small_blob_kept`)
 DARK_PAINT = 0.1
 DARK_MOST = 3.0
+#: ... and paint on this share of it at least: the pawn's ring of paint round its top (at `default` half the disc),
+#: where the cloth seen through a hole in the layout at `hard` shows paint only on its cut edges' shade (4-10 %: seven
+#: such holes taken as pawns hid their pieces' gaps, photo bench seed 5 table 7)
+DARK_SHARE = 0.25
 
 
 def cloth_dark_discs(label: np.ndarray, paint: np.ndarray, px_per_mm: float, k: int) -> np.ndarray:
@@ -87,7 +91,7 @@ def cloth_dark_discs(label: np.ndarray, paint: np.ndarray, px_per_mm: float, k: 
     raw = np.bincount(comp[label >= 3], minlength=n)
     own = np.bincount(comp[paint > 0], minlength=n)
     ok = (area >= MIN_BLOB * top_px) & (area <= DARK_MOST * top_px) & (raw >= DARK_PAINT * top_px) \
-        & (own < FULL_BLOB * top_px)
+        & (raw >= DARK_SHARE * area) & (own < FULL_BLOB * top_px)
     ok[0] = False
     return ok[comp].astype(np.uint8)
 
