@@ -94,6 +94,10 @@ SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts 
 #: paint seen may be. Resource markers (160-274 px) are not told from a top by this: a marker of a pawn's paint, alone
 #: and blurred to 8-9 mm, still passes the blob's shape test (not fixed: a gate on the area lost black tops)
 TOP_PAINT = 0.3
+#: ... and where a paint's solid part holds a disc this wide (a top is 10 mm across, a resource marker 6), only such a
+#: paint: a yellow marker against a red stack's far side (its blob's far end, where the top is looked for) read the
+#: top yellow (photo bench seed 4 `hard` table 3)
+TOP_FACE_MM = 7.5
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
@@ -1381,6 +1385,10 @@ class SundaReader:
                 continue
             solid = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3, k)
             face = solid[:-1] >= TOP_PAINT * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+            if TOP_FACE_MM > 0:     # a paint a disc wider than a marker fits in is the top's (a marker touches it)
+                wide = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3,
+                                      int(2 * round(TOP_FACE_MM / 2 * self.s) + 1))[:-1] > 0
+                face = face & wide if (face & wide).any() else face
             if not face.any():
                 face[:] = True    # a dark top split between classes: every paint seen may be its colour
             labels_here = label[by:by + bh, bx:bx + bw][sub]

@@ -5,6 +5,7 @@ docs/sunda.md "Scoring from a photo"), found on the bench's own tables, each sho
   than the black paint, so only a ring of black showed round it and the opening took it away: three black tribes
   lost, their player scored 5 where the game gives 31, sure (vision.sundastacks.cloth_dark_discs: a solid disc of the
   cloth's class and a pawn's paint inside the layout is a pawn, kept only where its outline measures a top);
+- `hard` table 3: a yellow marker against a red stack's far side read as its top, sure (vision.sunda.TOP_FACE_MM);
 - `hard` table 7: the outline of a black stack measured against the ground's shades, the dark cloth's deepest shade
   among them, lies where the black top lies: the top read as ground, widths of 1-3 mm, four black tribes lost
   (vision.sundastacks.told_apart: a ground shade a pawn's shade is this near is left out).
@@ -104,3 +105,16 @@ def test_black_stacks_on_a_dark_cloth_at_hard_are_found(hard7, monkeypatch):
     res = _found(t, folder)
     lost = [w for w in res["wrong"] if "black" in w and "not found" in w]
     assert len(lost) >= 2, res["wrong"]
+
+
+def test_a_marker_against_a_stacks_far_side_is_not_its_top(tmp_path, monkeypatch):
+    """`hard` table 3 at seed 4: a yellow marker lies against a red stack of 3 on the side away from the nadir, where
+    the stack's top is looked for; both paints fill a 3.5 mm disc, only the top's a disc wider than a marker
+    (vision.sunda.TOP_FACE_MM): read red, and yellow without it."""
+    t = P.sunda_table("hard", _seed("hard", 4), 3, tmp_path)
+    res = _found(t, tmp_path)
+    assert res["pawns_right"] == res["stacks"], res["wrong"]
+    assert res["heights_wrong"] == 0
+    monkeypatch.setattr(sunda, "TOP_FACE_MM", 0.0)
+    res = _found(t, tmp_path)
+    assert any("(red/red/red): top read yellow" in w for w in res["wrong"]), res["wrong"]
