@@ -80,9 +80,10 @@ DARK_SHARE = 0.15
 
 def cloth_dark_discs(label: np.ndarray, paint: np.ndarray, px_per_mm: float, k: int) -> np.ndarray:
     """The discs of the cloth's class and a pawn's paint together (uint8 0/1, ``label``'s frame) that hold paint
-    the opened paint blobs (``paint``, uint8 0/1) lack (module constants :data:`DARK_PAINT`, :data:`DARK_MOST`):
-    each component of both classes opened by a disc ``k`` px across (the gaps between pieces, thinner, go), of a
-    pawn's size, with :data:`DARK_PAINT` of a top of paint of which the paint blobs keep under :data:`FULL_BLOB`."""
+    the opened paint blobs (``paint``, uint8 0/1) lack: each component of both classes opened by a disc ``k`` px
+    across (the gaps between pieces, thinner, go), :data:`MIN_BLOB` to :data:`DARK_MOST` of a pawn's top, with
+    :data:`DARK_PAINT` of a top of paint and paint on :data:`DARK_SHARE` of it, of which the paint blobs keep under
+    :data:`FULL_BLOB` of a top."""
     top_px = math.pi * (PAWN_MM / 2) ** 2 * px_per_mm ** 2
     both = cv2.morphologyEx(((label == 0) | (label >= 3)).astype(np.uint8), cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -242,10 +243,12 @@ CONFUSED = 3.0
 
 
 def told_apart(ground: Sequence[np.ndarray], pawns: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The ground shades farther than :data:`CONFUSED` from every pawn shade (Lab, lightness weighted)."""
+    """The ground shades farther than :data:`CONFUSED` from every pawn shade (Lab, lightness weighted); all of them
+    where none is (no ground left to measure against)."""
     w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
     p = np.asarray(pawns, np.float32).reshape(-1, 3) * w
-    return [g for g in ground if float(np.linalg.norm(p - np.asarray(g, np.float32) * w, axis=1).min()) > CONFUSED]
+    apart = [g for g in ground if float(np.linalg.norm(p - np.asarray(g, np.float32) * w, axis=1).min()) > CONFUSED]
+    return apart or list(ground)
 
 
 def _membership_rows(bgr: np.ndarray, pawn_shades: Sequence[np.ndarray], ground_shades: Sequence[np.ndarray]
