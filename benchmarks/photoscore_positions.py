@@ -10,7 +10,8 @@ colour balance, exposure, arm tilt), written as ``tablehub sundacam enrol`` writ
 tablehub.photo_sunda.score_sunda with what the photo cannot show given as a person would: the owners, bottom to
 top, of each tribe the camera asked (the scorer's output names them), the truth there. Compared with the engine's
 score of the true game. Prints per level the tables scored exactly, the mean / max per-player error of the others,
-the tribes asked, the unsure places, and CPU ms per photo (read + score, one core).
+the tribes asked, the unsure places, and CPU ms per photo (read + score, one core); and how many tables were scored
+wrong with no score-changing unsure place (silently wrong: the issue's worst failure).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ class Row:
     failed: int = 0
     asked: int = 0
     unsure_matters: int = 0
+    silent: int = 0            # tables scored wrong with no score-changing unsure place (silently wrong)
     errors: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -147,6 +149,7 @@ def run_sunda(level: str, tables: int, seed: int, verbose: bool) -> Row:
                 row.exact += 1
             else:
                 row.errors.extend(abs(got[p] - truth_scores[p]) for p in truth_scores)
+                row.silent += not any(u.matters for u in result.unsure)
                 row.notes.append(f"{level} table {i}: read {got}, is {truth_scores}; "
                                  + "; ".join(str(n) for n in result.notes[:3]) + "; " + misread(reading, t, game))
     return row
@@ -169,7 +172,8 @@ def position_rows(game: str, levels: list[str], tables: int, seed: int, verbose:
         err = f"{np.mean(row.errors):.2f} / {max(row.errors)}" if row.errors else "-"
         ms = f"{1000 * float(np.median(row.times)):.0f} / {1000 * max(row.times):.0f}" if row.times else "-"
         print(f"  {level:9s} {row.exact:3d}/{row.tables:<3d}  {err:>28s}  {row.asked:22d}  {row.unsure_matters:11d}  | {ms}"
-              + (f"  ({row.failed} photos not read)" if row.failed else ""))
+              + (f"  ({row.failed} photos not read)" if row.failed else "")
+              + (f"  ({row.silent} wrong with nothing unsure)" if row.silent else ""))
         for n in (row.notes if verbose else row.notes[:2]):
             print(f"      {n}")
         exact, total = exact + row.exact, total + row.tables

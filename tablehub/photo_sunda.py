@@ -158,6 +158,7 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     unsure = markers_unsure(reading, position, markers_left, score, base)
     unsure += discs_unsure(getattr(getattr(reader, "markers", None), "doubtful", []) if options.get("resources") else [],
                            position, score, base)
+    unsure += prints_unsure(reading.unsure, position, score, base)
     for t in asked:
         low = min(t.candidates or [1])
         place = UnsurePlace(T("the tribe at {q},{r} (top {top})", q=t.q, r=t.r, top=t.top),
@@ -242,6 +243,41 @@ def discs_unsure(doubtful: list[Any], position: dict[str, Any], score: Any,
             alt["position"].setdefault("markers", []).append({"marker": colour, "q": m.q, "r": m.r})
             place.possibilities.append(Possibility(T("the {marker} marker", marker=colour), scores_of(score, alt),
                                                    T("the rules do not allow it there")))
+        out.append(place)
+    return out
+
+
+#: the reader's note on a piece the set's prints leave open (vision.sundaset: the ring read is none of the set's, and
+#: two prints are as near it; the first is taken)
+SET_CHOICE = "piece at {q},{r}: read {ring}, the set has {first} or {second}"
+
+
+def prints_unsure(notes: list[Any], position: dict[str, Any], score: Any, base: Mapping[str, int]) -> list[UnsurePlace]:
+    """Each piece the reader took as one of two of the set's prints equally near what it read (its note
+    :data:`SET_CHOICE`), an unsure place: taken as the first, and what the other would change (a misread slot moves
+    a coast, an island's size or its completion: seed 4 `hard` table 4 at the photo bench scored 8 points apart,
+    said only as a note). The position's piece is the one at that point read as the first."""
+    out = []
+    pieces = position["position"]["pieces"]
+    for note in notes:
+        if getattr(note, "msgid", None) != SET_CHOICE:
+            continue
+        q, r, first, second = (note.params[k] for k in ("q", "r", "first", "second"))
+        i = next((k for k, pd in enumerate(pieces) if (pd["q"], pd["r"]) == (q, r)
+                  and pd["sides"].replace(" ", "") == first), None)
+        if i is None:       # left out as a misread, or made land under a tribe (said already)
+            continue
+        taken = pieces[i]["sides"]
+        alt = copy.deepcopy(position)
+        other = alt["position"]["pieces"][i]
+        other["sides"] = " ".join(second[3 * k:3 * k + 3] for k in range(4))
+        runs = sum(1 for k in range(12) if second[k] == "L" and second[k - 1] == "W")
+        if runs < 2:
+            other.pop("join", None)    # a join joins two runs of land
+        place = UnsurePlace(T("the piece at {q},{r} turn {turn}", q=q, r=r, turn=pieces[i]["turn"]), taken,
+                            base=dict(base))
+        place.possibilities.append(Possibility(other["sides"], scores_of(score, alt),
+                                               T("its sides would not continue its neighbours'")))
         out.append(place)
     return out
 

@@ -94,9 +94,14 @@ SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts 
 #: paint seen may be. Resource markers (160-274 px) are not told from a top by this: a marker of a pawn's paint, alone
 #: and blurred to 8-9 mm, still passes the blob's shape test (not fixed: a gate on the area lost black tops)
 TOP_PAINT = 0.3
+#: ... and where a paint's solid part holds a disc this wide (a top is 10 mm across, a resource marker 6), only such a
+#: paint: a yellow marker against a red stack's far side (its blob's far end, where the top is looked for) read the
+#: top yellow (photo bench seed 4 `hard` table 3)
+TOP_FACE_MM = 7.5
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
+DARK_DISCS = True         # a dark pawn read as the dark cloth's shade found as a disc (stacks.cloth_dark_discs)
 PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
 PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is its lattice rhombus inset by half of it
 STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
@@ -1383,7 +1388,9 @@ class SundaReader:
     def _tribes(self, lat: LatticePose, label: np.ndarray, names: list[str], nadir: np.ndarray,
                 cam_h: float, reuse=None) -> list[TribeReading]:
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
-        pawn = self._pawn_blobs(label)
+        paint = self._pawn_blobs(label)
+        # a dark pawn's top read as the dark cloth's shade: a disc of both (stacks.cloth_dark_discs), measured below
+        pawn = paint | stacks.cloth_dark_discs(label, paint, self.s, k) if DARK_DISCS else paint
         # labels in 16 bits where they fit (each blob left by the opening holds its disc: some 40 px at 2 px/mm), the
         # same labels at a third of the time (a 32-bit label image of the whole window was 4 ms)
         disc = int(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).sum())
@@ -1431,6 +1438,10 @@ class SundaReader:
                 continue
             solid = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3, k)
             face = solid[:-1] >= TOP_PAINT * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2
+            if TOP_FACE_MM > 0:     # a paint a disc wider than a marker fits in is the top's (a marker touches it)
+                wide = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3,
+                                      int(2 * round(TOP_FACE_MM / 2 * self.s) + 1))[:-1] > 0
+                face = face & wide if (face & wide).any() else face
             if not face.any():
                 face[:] = True    # a dark top split between classes: every paint seen may be its colour
             labels_here = label[by:by + bh, bx:bx + bw][sub]
@@ -1453,6 +1464,9 @@ class SundaReader:
             if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
                     len(xs) / top_px, stacks.with_dark_rim(label, (bx, by, bw, bh), sub, k) / top_px, m):
                 continue
+            if DARK_DISCS and (m is None or m.width_mm < stacks.MIN_TOP_MM) and \
+                    paint[by:by + bh, bx:bx + bw][sub].sum() < len(xs):
+                continue    # a dark disc (stacks.cloth_dark_discs) is a pawn only where its outline measures a top
             if m is None:   # no outline to measure: the node from the blob, the phone asks
                 base = c + u * (lo - c @ u + PAWN_MM / 2)
                 n_est, cands, colours = None, list(range(1, MAX_TRIBE + 1)), [names[top_k]]

@@ -19,7 +19,7 @@ import pytest
 
 from benchmarks import photoscore_positions as P
 from tablehub.photo_sunda import load_reader, score_sunda
-from vision import sundamarkers, sundastacks
+from vision import sunda, sundamarkers, sundastacks
 
 SEED = 1000 + 7 * P.NUISANCE_LEVELS.index("hard")      # the bench's seed for `hard` at --seed 1
 SEED2 = 2000 + 7 * P.NUISANCE_LEVELS.index("hard")     # ... at --seed 2
@@ -46,7 +46,6 @@ def test_a_stack_a_marker_touches_on_its_near_side_is_found(tmp_path, monkeypatc
     """Since session 13 the pawns' colours are enrolled without their shadow (vision.sunda.UNLIKE_APART), and on
     this table the marker's rim no longer joins the stack as the stack's colour; the split is shown on the pawns
     enrolled as before (their shadow taken in), where the blob is joined and only the split finds the stack."""
-    from vision import sunda
     from vision.sim.sundatable import lattice_map
 
     monkeypatch.setattr(sunda, "UNLIKE_APART", float("inf"))        # one group: the pawn and its shadow, as before
@@ -67,6 +66,8 @@ def test_black_pawns_shrunk_by_the_blur_are_found_and_scored(table, monkeypatch)
     got, want = _scores(*table)
     assert got == want
     monkeypatch.setattr(sundastacks, "MIN_CORE", sundastacks.FULL_BLOB)    # only the full blobs, as before
+    # since session 15 a dark pawn is found too as a disc of its paint and the cloth's class (cloth_dark_discs)
+    monkeypatch.setattr(sunda, "DARK_DISCS", False)
     got, want = _scores(*table)
     assert got != want
 

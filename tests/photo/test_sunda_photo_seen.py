@@ -94,6 +94,8 @@ def test_a_black_pawn_shrunk_by_its_rim_is_measured(table, monkeypatch):
     got, want = _scores(*table)
     assert got == want
     monkeypatch.setattr(sundastacks, "min_width_mm", lambda area: 0.7 * sundastacks.PAWN_MM)
+    # since session 15 a dark pawn is found too as a disc of its paint and the cloth's class (cloth_dark_discs)
+    monkeypatch.setattr(sunda, "DARK_DISCS", False)
     got, want = _scores(*table)
     assert got != want
 
