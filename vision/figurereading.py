@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from . import VisionError
-from .pieces import FigureSeen, _gain_of, _weighted, bgr_to_lab, gains_of_many, norm3, shading
+from .pieces import LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, gains_of_many, norm3, shading
 from .regionmap import RegionMaps, maps_for_set
 from . import undercover
 from .standing import FIGURE_MIDDLE_MM, FOOT_MM, standing_point
@@ -434,7 +434,7 @@ class FigureReading:
                 if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
                     part = (slice(ta - py - y0, tb - py - y0, 3), slice(tc - px - x0, td - px - x0, 3))
                     fitted[key] = _gain_of(fc.bgr[ta:tb:3, tc:td:3].astype(np.float32),
-                                           im[part].astype(np.float32))
+                                           im[part].astype(np.float32), self.light_art_var)
             return fitted[key]
 
         own = light_of(*placed[0])
@@ -740,6 +740,12 @@ class FigureReading:
                 out.add(cell)
         return out
 
+    light_art_var = LIGHT_ART_VAR
+    """The light a tile is seen in, for the figure search: its gain per channel set by the tile's own spread of art
+    only where that spread is well over this variance, else by its mean level (:func:`vision.pieces.gains_of_many`,
+    :data:`vision.pieces.LIGHT_ART_VAR`); 0: a free gain and offset per channel (before issue 14's session
+    suedlight)."""
+
     def _fit_lights(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
                     fitted: dict[Any, Any]) -> None:
         """The light of every tile that the windows around ``cells`` hold, each wholly on the canvas, fitted at once
@@ -764,7 +770,7 @@ class FigureReading:
             keys.append(("light", t.x, t.y))
         if not keys:
             return
-        gains, offsets = gains_of_many(np.stack(obs), np.stack(refs))
+        gains, offsets = gains_of_many(np.stack(obs), np.stack(refs), self.light_art_var)
         for key, g, o in zip(keys, gains, offsets):
             fitted[key] = (g, o)
 
