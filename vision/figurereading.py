@@ -886,8 +886,9 @@ class FigureReading:
     own median misfit over the rest of the tile (the figure finder's pixels differ by 4 times and more), ..."""
     twin_better = 0.5
     """... and by at most this share of the guess's misfit there ..."""
-    twin_fits_rest = 1.25
-    """... and misfits the rest of the tile by at most this many times the guess's own median misfit there."""
+    twin_fits_rest = 1.0
+    """... and misfits the rest of the tile by at most this many times the guess's own median misfit there (of
+    several such, the one that misfits the rest least)."""
 
     def _art_of_another(self, fc: FeatureCanvas, cells: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
@@ -950,8 +951,8 @@ class FigureReading:
                 o_pic, o_noise = misfit(*other)
                 gone = [k for k in range(len(pics))
                         if o_pic[k] <= self.twin_explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
-                if gone and o_noise <= self.twin_fits_rest * noise and (best is None or min(o_pic[k] for k in gone) < best[0]):
-                    best = (min(o_pic[k] for k in gone), tuple(other))
+                if gone and o_noise <= self.twin_fits_rest * noise and (best is None or o_noise < best[0]):
+                    best = (o_noise, tuple(other))      # of those that explain a picture, the one that fits the rest best
             if best is not None:
                 log.debug("cell %s: %s r%d read as %s r%d: a figure found there is its art", c, t.tile, t.rotation,
                           *best[1])
