@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from . import VisionError
-from .pieces import FigureSeen, _gain_of, _weighted, bgr_to_lab, gains_of_many, norm3, shading
+from .pieces import LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, gains_of_many, norm3, shading
 from .regionmap import RegionMaps, maps_for_set
 from . import undercover
 from .standing import FIGURE_MIDDLE_MM, FOOT_MM, standing_point
@@ -434,7 +434,7 @@ class FigureReading:
                 if tb - ta >= TILE_PX // 2 and td - tc >= TILE_PX // 2:
                     part = (slice(ta - py - y0, tb - py - y0, 3), slice(tc - px - x0, td - px - x0, 3))
                     fitted[key] = _gain_of(fc.bgr[ta:tb:3, tc:td:3].astype(np.float32),
-                                           im[part].astype(np.float32))
+                                           im[part].astype(np.float32), self.light_art_var)
             return fitted[key]
 
         own = light_of(*placed[0])
@@ -740,6 +740,12 @@ class FigureReading:
                 out.add(cell)
         return out
 
+    light_art_var = LIGHT_ART_VAR
+    """The light a tile is seen in, for the figure search: its gain per channel set by the tile's own spread of art
+    only where that spread is well over this variance, else by its mean level (:func:`vision.pieces.gains_of_many`,
+    :data:`vision.pieces.LIGHT_ART_VAR`); 0: a free gain and offset per channel (before issue 14's session
+    suedlight)."""
+
     def _fit_lights(self, fc: FeatureCanvas, tiles: Mapping[Cell, TileGuess], cells: Sequence[Cell],
                     fitted: dict[Any, Any]) -> None:
         """The light of every tile that the windows around ``cells`` hold, each wholly on the canvas, fitted at once
@@ -764,7 +770,7 @@ class FigureReading:
             keys.append(("light", t.x, t.y))
         if not keys:
             return
-        gains, offsets = gains_of_many(np.stack(obs), np.stack(refs))
+        gains, offsets = gains_of_many(np.stack(obs), np.stack(refs), self.light_art_var)
         for key, g, o in zip(keys, gains, offsets):
             fitted[key] = (g, o)
 
@@ -836,6 +842,9 @@ class FigureReading:
         hidden = undercover.visible_mask((h, w), None if occ is None else np.where(near, occ, 0.0), [pictures],
                                          int(round(1.5 / mm)))
         changed = []
+        if self.twin_art:
+            changed = self._art_of_another(fc, doubtful, tiles, found)
+            doubtful = [c for c in doubtful if c not in changed]
         for c in doubtful:
             top, left = fc.top_left(*c)
             if (tiles[c].confidence >= undercover.MAX_CONFIDENCE
@@ -866,6 +875,91 @@ class FigureReading:
                 log.debug("cell %s: %s r%d read again by colour under a figure: %s r%d", c, tiles[c].tile,
                           tiles[c].rotation, new.tile, new.rotation)
                 tiles[c] = new
+                changed.append(c)
+        return changed
+
+    twin_art = True
+    """A marked guess on which a figure was found where one of its runners-up (a hidden twin first) shows its own
+    art: the tile is that one, and the figure its art (:meth:`_art_of_another`)."""
+    twin_explains = 2.0
+    """... when the runner-up, in its light, misfits the figure's picture on the tile by at most this many times its
+    own median misfit over the rest of the tile (the figure finder's pixels differ by 4 times and more), ..."""
+    twin_better = 0.5
+    """... and by at most this share of the guess's misfit there ..."""
+    twin_fits_rest = 1.1
+    """... and misfits the rest of the tile by at most this many times the guess's own median misfit there (of
+    several such, the one that misfits the rest least). Two references of twins are two pictures, each with its own
+    noise and blur: the one with the glyph misfits the rest a few per cent more where its glyph's blurred rim lies
+    (the synthetic twins of ``tests/vision/test_figure_twin_art.py``: always, at 1.0 never taken); 1.25 took B1 (31.5
+    against U2's 28.3) where A1 lay, before the best-fitting was taken."""
+
+    def _art_of_another(self, fc: FeatureCanvas, cells: Sequence[Cell], tiles: dict[Cell, TileGuess],
+                        found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
+        """Of ``cells`` (marked guesses), those where a found figure's picture (``found``, as
+        :meth:`_reread_covered` takes them) is a
+        runner-up's art: the picture on the tile, against each runner-up in its own light (a hidden twin first, then
+        the runners-up), misfits it within :attr:`twin_explains` of that reference's noise, while the guess misfit it
+        as a figure, and the runner-up fits the rest of the tile as well (:attr:`twin_fits_rest`). ``tiles``
+        updated to that runner-up; returns the cells changed.
+
+        A figure stands up from the tile: its paint, its lean and its shadow are on no tile's art. A market or a
+        town in a player's colour that only the twin has (Südsee's J1 against L1, L1 against D2 at ``hard``, where
+        the twin contest was left to the box under the colour-made covered mask) was read as a red figure on the
+        wrong twin, and the figure standing on the tile was named on that twin's regions."""
+        mm = self.classifier.mm_per_px
+        s = self.figure_scale
+        small_tile = TILE_PX // s
+        h, w = fc.bgr.shape[:2]
+        changed = []
+        for c in cells:
+            t = tiles[c]
+            top, left = fc.top_left(*c)
+            top, left = top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+            if top < 0 or left < 0 or top + TILE_PX > h or left + TILE_PX > w:
+                continue
+            pics = []
+            for _, _, _, pixels in found:
+                if not pixels:
+                    continue
+                g = np.array(list(pixels), np.int64)
+                rows = (g[:, 1] - fc.y0 * small_tile) * s + fc.margin - top
+                cols = (g[:, 0] - fc.x0 * small_tile) * s + fc.margin - left
+                on = (rows >= 0) & (rows < TILE_PX) & (cols >= 0) & (cols < TILE_PX)
+                if on.sum() < 0.5 * len(g):
+                    continue                # a picture mostly on another tile
+                pic = np.zeros((TILE_PX + s, TILE_PX + s), bool)     # each pixel an s x s block of the canvas
+                for dy in range(s):
+                    for dx in range(s):
+                        pic[rows[on] + dy, cols[on] + dx] = True
+                pics.append(pic[:TILE_PX, :TILE_PX])
+            if not pics:
+                continue
+            obs = fc.bgr[top:top + TILE_PX, left:left + TILE_PX].astype(np.float32)
+            rest = ~cv2.dilate(np.any(pics, axis=0).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+            if rest.sum() < TILE_PX * TILE_PX // 2:
+                continue
+
+            def misfit(tile: str, rotation: int) -> tuple[list[float], float]:
+                ref = np.rot90(self._ref_bgr[self.refs.index_of(tile)], -(rotation // 90)).astype(np.float32)
+                gain, offset = _gain_of(obs[::3, ::3], ref[::3, ::3], self.light_art_var)
+                e = cv2.GaussianBlur(np.abs(obs - (ref * gain + offset)).sum(axis=2), (0, 0), 0.8)
+                return [float(np.mean(e[p])) for p in pics], float(np.median(e[rest]))
+
+            on_pic, noise = misfit(t.tile, t.rotation)
+            others = list(dict.fromkeys(list(t.hidden_twins) + [(r.tile, r.rotation) for r in t.runners_up]))
+            best = None
+            for other in others[:4]:
+                if tuple(other) == (t.tile, t.rotation):
+                    continue
+                o_pic, o_noise = misfit(*other)
+                gone = [k for k in range(len(pics))
+                        if o_pic[k] <= self.twin_explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
+                if gone and o_noise <= self.twin_fits_rest * noise and (best is None or o_noise < best[0]):
+                    best = (o_noise, tuple(other))      # of those that explain a picture, the one that fits the rest best
+            if best is not None:
+                log.debug("cell %s: %s r%d read as %s r%d: a figure found there is its art", c, t.tile, t.rotation,
+                          *best[1])
+                tiles[c] = replace(t, tile=best[1][0], rotation=int(best[1][1]), hidden_twins=())
                 changed.append(c)
         return changed
 

@@ -762,17 +762,33 @@ def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return (ref.reshape(-1, 3) * gain + offset).reshape(obs.shape)
 
 
-def _gain_of(obs: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _gain_of(obs: np.ndarray, ref: np.ndarray, art_var: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Per-channel ``(gain, offset)`` with ``gain * ref + offset`` fitted to ``obs`` robustly (two passes, the
-    worst fifth and outliers dropped: a figure on the tile does not count)."""
-    gain, offset = gains_of_many(np.asarray(obs)[None], np.asarray(ref)[None])
+    worst fifth and outliers dropped: a figure on the tile does not count); ``art_var``: see :func:`gains_of_many`."""
+    gain, offset = gains_of_many(np.asarray(obs)[None], np.asarray(ref)[None], art_var)
     return gain[0], offset[0]
 
 
-def gains_of_many(obs: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+LIGHT_ART_VAR = 400.0
+"""How much a tile's art must vary in a channel (variance, BGR levels squared: a spread of 20 levels) before its own
+spread sets the gain of the light it is seen in there (:func:`gains_of_many`'s ``art_var``, the figure finder's light
+per tile, issue 14). Light multiplies: a gain per channel alone (through zero) is fixed by the tile's mean level,
+whatever its colours; a gain and an offset need the art's spread, and a reference is itself a camera's picture, its
+noise, blur, JPEG and the pixel it lies off adding spread that the picture does not share. On a tile mostly of one
+colour (Südsee's sea, 13 levels sd in G with a market on it) the free fit came out flattened (G 0.39, offset +63,
+where the gain alone is 0.94 and its neighbours' 0.9-1.0), and its saturated art (a market, a sand island) was
+predicted 20-40 levels too dull: a phantom red or yellow figure there."""
+
+
+def gains_of_many(obs: np.ndarray, ref: np.ndarray, art_var: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_gain_of` of many pairs at once: ``obs`` and ``ref`` (T, ..., 3) of one shape, T fits of the same
     size; returns gains and offsets (T, 3), each the same to the bit as one fit alone (every sum runs over the
-    pixels in the same order)."""
+    pixels in the same order).
+
+    ``art_var`` > 0: each gain is the free fit's where the reference varies much more than ``art_var`` in that
+    channel and the gain through zero (the light alone, no offset) where it varies much less, weighed by the two
+    (``(cov + art_var * g0) / (var + art_var)``, a ridge toward ``g0``), the offset then what puts the means
+    together (:data:`LIGHT_ART_VAR`). 0: the free fit alone."""
     t = obs.shape[0]
     o = obs.reshape(t, -1, 3).astype(np.float32)
     r = ref.reshape(t, -1, 3).astype(np.float32)
@@ -785,7 +801,12 @@ def gains_of_many(obs: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndar
         rc = r - mr[:, None]
         var = (rc * rc * w).sum(axis=1) / n
         cov = (rc * (o - mo[:, None]) * w).sum(axis=1) / n
-        gain = np.clip(np.where(var > 1.0, cov / np.maximum(var, 1.0), np.float32(1.0)), 0.3, 3.0).astype(np.float32)
+        if art_var > 0:
+            through_zero = (o * r * w).sum(axis=1) / np.maximum((r * r * w).sum(axis=1), 1.0)
+            gain = np.clip((cov + art_var * through_zero) / (var + art_var), 0.3, 3.0).astype(np.float32)
+        else:
+            gain = np.clip(np.where(var > 1.0, cov / np.maximum(var, 1.0), np.float32(1.0)), 0.3, 3.0
+                           ).astype(np.float32)
         offset = mo - gain * mr
         err = np.abs(o - (gain[:, None] * r + offset[:, None])).sum(axis=2)   # (T, N)
         k = int(err.shape[1] * 0.8)

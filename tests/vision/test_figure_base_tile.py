@@ -110,6 +110,7 @@ def test_a_hidden_twin_guess_under_a_figure_is_read_again(monkeypatch):
     class Reader(_Stub):
         reread_covered = True
         reread_flat = False
+        twin_art = False        # the colour re-reading alone (FigureReading._art_of_another: test_figure_twin_art.py)
 
         def __init__(self):
             super().__init__()
