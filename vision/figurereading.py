@@ -809,12 +809,6 @@ class FigureReading:
     """A tile with no figure on it is read again by colour wherever the tile pass is unsure of it (confidence below
     :data:`UNSURE`, where the reading is marked and said so), not only below :data:`undercover.MAX_CONFIDENCE`."""
 
-    def _reread_bare_below(self) -> float:
-        """The confidence below which a tile with no figure's picture on it is read again by colour."""
-        if not self.reread_flat:
-            return 0.0
-        return max(UNSURE, undercover.MAX_CONFIDENCE) if self.reread_unsure_flat else undercover.MAX_CONFIDENCE
-
     def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
         """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`) where a
@@ -850,10 +844,13 @@ class FigureReading:
         near = cv2.dilate(pictures.astype(np.uint8), reach).astype(bool)
         hidden = undercover.visible_mask((h, w), None if occ is None else np.where(near, occ, 0.0), [pictures],
                                          int(round(1.5 / mm)))
+        # a tile with no figure's picture on it is read again below this confidence
+        bare_below = (0.0 if not self.reread_flat else max(UNSURE, undercover.MAX_CONFIDENCE) if self.reread_unsure_flat
+                      else undercover.MAX_CONFIDENCE)
         changed = []
         for c in doubtful:
             top, left = fc.top_left(*c)
-            if (tiles[c].confidence >= self._reread_bare_below()
+            if (tiles[c].confidence >= bare_below
                     and not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any()):
                 continue        # between the two bounds only under a figure (undercover.MAX_CONFIDENCE_UNDER_FIGURE)
             if not self.reread_flat and not pictures[top:top + TILE_PX, left:left + TILE_PX].any():
