@@ -136,6 +136,11 @@ def _lit_top_rings(labels: np.ndarray, stats: np.ndarray, area: np.ndarray, long
     return out
 
 
+UNSURE = 0.5
+"""A tile read with less confidence than this is unsure: the recogniser warns about it and the bench counts a wrong one
+as marked (a guess the phone settles), not silent."""
+
+
 TILE_GAP_MM = 4.0
 """Two tiles read side by side whose places (each tile's offset is read on its own, to a pixel or two; a tile laid by
 hand lies up to 2.4 mm off its cell) leave a gap between them at most this wide meet there: the gap is no bare mat
@@ -806,6 +811,10 @@ class FigureReading:
     nothing on it either (the bench's Neues Land field/hard: ds083 read as ds059, half plain, at confidence 0.00); its
     colours tell it at once."""
 
+    reread_unsure_flat = True
+    """A tile with no figure on it is read again by colour wherever the tile pass is unsure of it (confidence below
+    :data:`UNSURE`, where the reading is marked and said so), not only below :data:`undercover.MAX_CONFIDENCE`."""
+
     def _reread_covered(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
         """Tiles of ``group`` read as a marked guess (confidence below :data:`undercover.MAX_CONFIDENCE`) where a
@@ -841,13 +850,16 @@ class FigureReading:
         near = cv2.dilate(pictures.astype(np.uint8), reach).astype(bool)
         hidden = undercover.visible_mask((h, w), None if occ is None else np.where(near, occ, 0.0), [pictures],
                                          int(round(1.5 / mm)))
+        # a tile with no figure's picture on it is read again below this confidence
+        bare_below = (0.0 if not self.reread_flat else max(UNSURE, undercover.MAX_CONFIDENCE) if self.reread_unsure_flat
+                      else undercover.MAX_CONFIDENCE)
         changed = []
         if self.twin_art:
             changed = self._art_of_another(fc, doubtful, tiles, found)
             doubtful = [c for c in doubtful if c not in changed]
         for c in doubtful:
             top, left = fc.top_left(*c)
-            if (tiles[c].confidence >= undercover.MAX_CONFIDENCE
+            if (tiles[c].confidence >= bare_below
                     and not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any()):
                 continue        # between the two bounds only under a figure (undercover.MAX_CONFIDENCE_UNDER_FIGURE)
             if not self.reread_flat and not pictures[top:top + TILE_PX, left:left + TILE_PX].any():

@@ -357,6 +357,14 @@ class FigureFinder:
     """... and the halves' middles lie this far apart: two figures' pictures joined, 16-22 mm (their bodies are 16 mm
     wide at the arms); the halves of one figure's picture (16 mm by 8, leaning up to about 9 mm: 25 mm long at most)
     about 12 mm."""
+    one_figure_long_mm: float = 27.0
+    """One standing figure's picture is no longer than this (its extent along its long axis): its arms 16 mm across and
+    the lean of its 17 mm height, 9 mm at the bench's widest (350 mm from the nadir of a camera 680 mm up), and a
+    pixel of blur; the bench's figures 15-25 mm. A blob of one colour longer than this that holds two of the smallest
+    figures' pictures (twice :attr:`one_figure_min_mm2`) is looked at as two figures' (:func:`_two_figures`) even
+    under :attr:`two_figures_mm2`: two black figures side by side over a seam, 19 mm apart, made one blob of 306 mm^2
+    and 31 mm, and one was lost (Neues Land bench sim/default seed 5 board 5)."""
+
     hug_mm: float = 4.5
     """A blob that reaches over the bare mat (no tile read there) and lies wholly within this distance (mm) of the
     tiles' outline (the border between the tiles read and the bare mat) hugs it: a tile's edge against the dark mat,
@@ -430,7 +438,9 @@ class FigureFinder:
         bare = None if known is None or known.all() else ~known
         outline: list[np.ndarray] = []      # each pixel's distance from the tiles' outline, made when first needed
 
-        def judge(blob: np.ndarray, split: bool) -> None:
+        def judge(blob: np.ndarray, split: bool, halves: bool = True) -> None:
+            # split: the colours may part the blob (two figures of two colours); halves: it may be two
+            # figures of one colour (:meth:`_maybe_two`), also each part the colours left
             area = blob.sum() * px_area
             if not self.min_area_mm2 <= area <= self.max_area_mm2:
                 return
@@ -478,12 +488,12 @@ class FigureFinder:
                             part = cv2.morphologyEx((blob & (near == j)).astype(np.uint8), cv2.MORPH_OPEN, square)
                             judge(part.astype(bool), False)
                         return
-                    if area > self.two_figures_mm2:
-                        halves = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm)
-                        if halves is not None:
-                            for part in halves:
-                                judge(part, False)
-                            return
+                if halves and self._maybe_two(blob, area, mm_per_px):
+                    parts = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm)
+                    if parts is not None:
+                        for part in parts:
+                            judge(part, False, False)
+                        return
                 # a figure's shaded side reads as the darkest colour: no vote against a colour that clearly
                 # outnumbers it
                 shade = best != darkest and counts[best] >= self.shade_lead * counts[darkest]
@@ -537,6 +547,16 @@ class FigureFinder:
         out = foot.copy()
         out[foot] = ~art
         return out if out.sum() >= 10 else foot
+
+    def _maybe_two(self, blob: np.ndarray, area: float, mm_per_px: float) -> bool:
+        """Whether a blob of one colour (``area`` mm^2) may be two figures' pictures joined: larger than
+        :attr:`two_figures_mm2`, or holding two of the smallest pictures and longer than one figure's picture can be
+        (:attr:`one_figure_long_mm`)."""
+        if area > self.two_figures_mm2:
+            return True
+        if area < 2 * self.one_figure_min_mm2:
+            return False
+        return _length_px(blob) * mm_per_px > self.one_figure_long_mm
 
     def _own_figure(self, darkest: int, counts: np.ndarray, area: float, many: list[int], where: list[np.ndarray],
                     mm_per_px: float) -> bool:
@@ -718,6 +738,18 @@ def _from_outline(known: np.ndarray) -> np.ndarray:
     either side, 1 next to it."""
     k = known.astype(np.uint8)
     return np.maximum(cv2.distanceTransform(k, cv2.DIST_L2, 3), cv2.distanceTransform(1 - k, cv2.DIST_L2, 3))
+
+
+def _length_px(blob: np.ndarray) -> float:
+    """A blob's extent along its long axis (pixels, outer edge to outer edge: its pixel centres' spread plus one)."""
+    ys, xs = np.nonzero(blob)
+    if len(xs) < 2:
+        return float(len(xs))
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    pts -= pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts, full_matrices=False)
+    along = pts @ vt[0]
+    return float(along.max() - along.min()) + 1.0
 
 
 def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: float
