@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 import vision.boardpieces as bp
-from vision.boardpieces import PieceBook, SpaceMap, enrol_pieces, find_pieces
+from vision.boardpieces import PieceBook, SpaceMap, find_pieces
 from vision.sim.boardtable import BoardPiece
 
+from .test_board_relit_parts import enrolled
 from .test_board_split_flood import _draw, _touching
 
 SHAPE = (240, 300)
@@ -30,10 +31,7 @@ def tahiti_book():
              ("violet boat", "boat", BoardPiece("boat", VIOLET, 30, 80, 0.0)),
              ("violet sailboat", "sailboat", BoardPiece("sailboat", VIOLET, 90, 80, 0.0)),
              ("red boat", "boat", BoardPiece("boat", RED, 130, 105, 0.0))]
-    empty = _draw([], shape=SHAPE, seed=1)
-    book = enrol_pieces(_draw([p for _, _, p in spots], shape=SHAPE, seed=2), empty, 2.0,
-                        [(n, k, p.x_mm, p.y_mm) for n, k, p in spots])
-    return empty, book, SpaceMap({106: [(0, 0), (150, 0), (150, 120), (0, 120)]}, (150.0, 120.0), 2.0)
+    return enrolled(spots)
 
 
 def _names(seen) -> list[str]:

@@ -24,6 +24,12 @@ def tahiti_book():
              ("yellow sailboat", "sailboat", BoardPiece("sailboat", YELLOW, 90, 30, 0.0)),
              ("violet boat", "boat", BoardPiece("boat", VIOLET, 30, 80, 0.0)),
              ("violet sailboat", "sailboat", BoardPiece("sailboat", VIOLET, 90, 80, 0.0))]
+    return enrolled(spots)
+
+
+def enrolled(spots):
+    """The empty board, the book enrolled from one drawing of ``spots`` (name, kind, BoardPiece) under the empty board's
+    light, and one space over the whole board."""
     empty = _draw([], shape=SHAPE, seed=1)
     book = enrol_pieces(_draw([p for _, _, p in spots], shape=SHAPE, seed=2), empty, 2.0,
                         [(n, k, p.x_mm, p.y_mm) for n, k, p in spots])
