@@ -33,7 +33,6 @@ box still holds the most copies (three of E1 left and one of E3: E1).
 """
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 import math
@@ -1633,9 +1632,10 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
     the one that what is left in the box makes likeliest: the set's ``counts`` less the copies on the table that
     are read for sure (every guess without hidden twins, kept or logged ones included). The cells in doubt are
     settled together, not one by one (issue 14, cause 7): of every way to choose (the cells that share no tile
-    apart; an exact search of at most ``most`` steps for cells that do, beyond that one cell at a time), one that takes no tile more
-    often than copies are left (:func:`_beyond`: a tile the sure reads exceed already least of all), then the likeliest: the copies left of each tile, drawn without putting back
-    (``n (n - 1) ...`` for each tile taken), times the photo's odds for each cell's pick (``evidence``: a callable
+    apart; an exact search of at most ``most`` steps for cells that do, beyond that one cell at a time), one that
+    takes no tile more often than copies are left (:func:`_beyond`: a tile the sure reads exceed already least of
+    all), then the likeliest: the copies left of each tile, drawn without putting back (``n (n - 1) ...`` for each
+    tile taken), times the photo's odds for each cell's pick (``evidence``: a callable
     ``(guess, options) -> [score or None]``, :meth:`TileClassifier.evidence`; a score higher by
     :data:`EVIDENCE_SCALE` beyond a tie counts e to 1; None, where a figure hides the difference, no evidence), then
     the one keeping most readings that the photo shows against their alternatives (there the twin contest chose
@@ -1650,8 +1650,9 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
 
     A reading unsure already (confidence below 0.5) of a tile read on more cells than the set has, whose twins
     (``twins_of(tile, rotation)``, e.g. :meth:`TileClassifier.twins_of`) score within :data:`UNSURE_TWIN_NEAR` of it,
-    is in doubt among them too: read as a sure copy, it took a copy from a twin read well elsewhere (U3 at 0.13 took the U3 the box had for a cell
-    whose U3 showed plainly). Only twins: a half-hidden cell scores unrelated tiles as near (B3 and J2).
+    is in doubt among them too: read as a sure copy, it took a copy from a twin read well elsewhere (U3 at 0.13 took
+    the U3 the box had for a cell whose U3 showed plainly). Only twins: a half-hidden cell scores unrelated tiles as
+    near (B3 and J2).
 
     A tile read for sure on more cells than the set has is a misreading on some of them (:func:`over_read`): those
     reads are put in doubt with their near runners-up that have copies left, and settled with the rest.
