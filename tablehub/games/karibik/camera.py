@@ -284,6 +284,7 @@ class TableChests:
     aboard: dict[str, int | None] = field(default_factory=dict)
     unsure: list[str] = field(default_factory=list)
     maybe: set[str] = field(default_factory=set)
+    between: list[tuple[tuple[int, ...], str, int | None]] = field(default_factory=list)
 
 
 def hold_reads(seen: Any) -> dict[str, Any]:
@@ -304,9 +305,10 @@ def chests_fit(view: Mapping[str, Any], seen: Any, values: bool = True, hidden_o
         checks = {c: k for c, k in checks.items() if not (k.presence == DISAGREES and k.read == 0)}
     if not presence_fits(checks) or (values and not values_fit(checks)):
         return False
-    for space in set(view["spaces"]) | set(seen.spaces):
+    seen_spaces = placed_across(view, seen)
+    for space in set(view["spaces"]) | set(seen_spaces):
         up, down = view["spaces"].get(space, ([], 0))
-        lying = seen.spaces.get(space, [])
+        lying = seen_spaces.get(space, [])
         seen_down = sum(1 for face, _ in lying if face == "down")
         faces_up = [v for face, v in lying if face == "up"]
         if hidden_ok:  # fewer chests seen than lie there: some hidden (beside a ship, among others)
@@ -322,6 +324,31 @@ def chests_fit(view: Mapping[str, Any], seen: Any, values: bool = True, hidden_o
                 return False
             left.remove(v)
     return True
+
+
+def placed_across(view: Mapping[str, Any], seen: Any) -> dict[int, list[tuple[str, int | None]]]:
+    """The chests seen on each space, with those lying across a line (``seen.between``: the spaces each may lie on)
+    put on the space of theirs where ``view`` has more chests of that face (and value) than are seen there: the game
+    knows how many lie where, the camera only that the chest lies on one of them. One that no such space wants stays
+    on none (as before: a chest on a line is on no space)."""
+    out = {space: list(lying) for space, lying in seen.spaces.items()}
+    for spaces, face, value in getattr(seen, "between", None) or ():
+        for space in spaces:
+            up, down = view["spaces"].get(space, ([], 0))
+            here = out.get(space, [])
+            if face == "down":
+                wanted = sum(1 for f, _ in here if f == "down") < down
+            else:
+                left = list(up)
+                for f, v in here:
+                    if f == "up" and v in left:
+                        left.remove(v)
+                n_up = sum(1 for f, _ in here if f == "up")
+                wanted = n_up < len(up) and (value is None or value in left)
+            if wanted:
+                out.setdefault(space, []).append((face, value))
+                break
+    return out
 
 
 def _holds_read_agreeing(before: Any, after: Any, seen: Any) -> bool:
