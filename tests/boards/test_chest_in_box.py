@@ -52,8 +52,8 @@ def test_a_print_partly_under_the_sail_is_read_in_its_box_never_as_another_value
     assert all(x is not None for _, x in got)  # a chest aboard is never an empty hold
     read = sum(x.value == v for v, x in got)
     print(f"partly hidden prints read in their box: {read} of {len(got)}, none wrong")
-    # measured 9 of 48; without the box 3 (every one of these prints is a fifth or more under the sail: most unsure)
-    assert read >= 8, [(v, x.value, x.unsure) for v, x in got]
+    # measured 9 of 48 (.venv), 8 (.venv-pi); without the box 3 (every one of these prints is a fifth or more under the sail: most unsure)
+    assert read >= 6, [(v, x.value, x.unsure) for v, x in got]
 
 
 def test_the_lids_box_is_found_round_what_shows_of_it():
