@@ -75,7 +75,9 @@ def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the
     seen); the bounds leave room for two more. h-boards7 (two face-down chests heaped beside a ship are two chests,
     boxes of known size fitted; a blob over its piece's carry limit split whatever it looks like): NEXT 154-156, choices
     15, corrections 9 (5-6 of them "chests change", each naming space 29), holds known 33, asked 7, chest actions read by
-    the camera 47, entered 8 (.venv, two runs); the bounds leave room for three more corrections."""
+    the camera 47, entered 8 (.venv, two runs). h-chests (a chest lying across a line placed where the game's counts
+    want it): NEXT 158, choices 16, corrections 1 (a sail path with an attack), holds known 39, asked 1, chest actions
+    read by the camera 54, entered 1; the bounds leave room for three more corrections."""
     record = demo_record("karibik", 2, 5)
     p = play(record, tmp_path / "games.sqlite", size=CHEST_FRAME)
     print(report(p))  # its "turns" are NEXT steps
@@ -85,10 +87,10 @@ def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the
             log.write("\n".join(p.lines) + "\n")
     assert p.diverged is None, p.diverged
     assert p.scores == replay(record).scores() == p.expected, report(p)
-    assert p.corrections <= 12, f"moves the phone had to correct: {report(p)}"
+    assert p.corrections <= 4, f"moves the phone had to correct: {report(p)}"
     assert p.choices <= 17, f"the phone was asked where the camera should have known: {report(p)}"
     assert p.presses + p.choices >= 162, report(p)
     # the chests: most holds' values come from chest actions the camera read (the history), the rest the phone's
     tally, camera, phone = chest_counts(p)
     print(tally.line(), f"; chest actions read by the camera {camera}, entered on the phone {phone}")
-    assert tally.known >= 30 and tally.asked <= 10 and camera >= 43, tally.line()
+    assert tally.known >= 36 and tally.asked <= 4 and camera >= 50, tally.line()
