@@ -110,6 +110,9 @@ ENROL_STEPS = 3
 #: a marker touching a marker by a tribe follows that one's tribe (``MarkerFinder._place``): their middles this near
 #: (two 6 mm discs laid against each other by hand, a gap of up to 3 mm)
 TOUCH_MM = MARKER_MM + 3.0
+#: the sea or the cloth in a disc's ring counts where it is this wide (mm) or more: a marker's own blur rim reads as
+#: the sea's colour (a blue marker on the green land at `hard`), the sea round an island is wider
+SEA_AREA_MM = 3.0
 #: the paint pass (``MarkerFinder._paint_discs``): a paint whose part square to the land's shade line is under this
 #: (Lab, lightness weighted) is not looked for there (no direction a shade cannot take) ...
 PAINT_LEAST = 8.0
@@ -752,8 +755,10 @@ class _GroundField:
         # the sea or the cloth as areas: a thin rim the classes give a marker's own blur (a blue marker blurred into
         # the green land reads as the sea's colour 1-2 mm round it: 29 % of its ring at the photo bench's seed 4) is
         # no sea
-        sea = cv2.morphologyEx(off_land[y0:y1, x0:x1].astype(np.uint8), cv2.MORPH_OPEN,
-                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(3 * s) | 1,) * 2))
+        sea = off_land[y0:y1, x0:x1].astype(np.uint8)
+        if SEA_AREA_MM > 0:
+            sea = cv2.morphologyEx(sea, cv2.MORPH_OPEN, cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (int(SEA_AREA_MM * s) | 1,) * 2))
         ring_sea = cv2.filter2D(sea.astype(np.float32), -1, ring_k / ring_k.sum(), borderType=cv2.BORDER_CONSTANT)
         return cls(s, float(px_per_mm), x0, y0, origin_px, gain, on, bg, dvec, diff, n, rr, core_k, ring_k, core,
                    ring, ring_sea)

@@ -1,9 +1,9 @@
 """Resource markers whose paint lies near the land's (vision.sundamarkers.MarkerFinder._paint_discs): a green marker on
-the green land at `hard` (blurred, its chroma halved by the JPEG, enrolled on the cloth so its colour pulled towards
-the cloth's) is found by what a paint shows that no shade of the land does (the part of ``paint - land`` square to the
-land's shade line), and a lighter or darker patch of the land's print, as round, is not. A marker laid against a
-marker by a tribe, farther than 0.8 of a side from every tribe, follows that marker's tribe (``MarkerFinder._place``).
-The synthetic canvas of tests/vision/test_sunda_markers_disc.py; each test shows the cause without the fix."""
+the green land at `hard` is found by what a paint shows that no shade of the land does (the part of ``paint - land``
+square to the land's shade line) and by its lightness; a lighter or darker patch of the land's print, as round, is
+not (the synthetic canvas of tests/vision/test_sunda_markers_disc.py; the bench's own tables, where the disc pass
+missed the marker, are in tests/photo/test_sunda_marker_paint.py). A marker laid against a marker by a tribe, farther
+than 0.8 of a side from every tribe, follows that marker's tribe (``MarkerFinder._place``)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 
-from tests.vision.test_sunda_markers_disc import NODE, PPM, _canvas, _disc, _find, _near, _px
+from tests.vision.test_sunda_markers_disc import NODE, PPM, _canvas, _find, _px
 from vision.sim.art import PLAYER_COLOURS
 from vision.sim.sundatable import LAND_BGR
 from vision.sundamarkers import (MarkerFinder, MarkerReading, _lab, lightness_agrees, paint_direction, paint_fit,
@@ -27,15 +27,6 @@ def _jpeg(img: np.ndarray, quality: int = 65) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def _busy(img: np.ndarray, at) -> None:
-    """What lies round a marker on a real table: a cut line between two pieces 5 mm off and a black pawn's foot 13 mm
-    off (the disc pass's ring, 4-5.5 mm round the marker, then differs as much as its faint core)."""
-    x, y = at
-    cv2.line(img, _px((x - 20, y + 5.0)), _px((x + 20, y + 5.5)), tuple(float(v) * 0.72 for v in LAND_BGR), 2,
-             cv2.LINE_AA)
-    cv2.circle(img, _px((x - 13.0, y - 4.0)), int(5 * PPM), PLAYER_COLOURS["black"], -1, cv2.LINE_AA)
-
-
 def test_a_shade_of_the_land_shows_nothing_of_a_paint_a_green_marker_nearly_all_of_it():
     s = shade_direction(LAND)
     green = paint_direction(_lab(np.asarray(PLAYER_COLOURS["green"], np.float32)[None])[0], LAND)
@@ -46,21 +37,6 @@ def test_a_shade_of_the_land_shows_nothing_of_a_paint_a_green_marker_nearly_all_
     seen = 0.8 * np.asarray(PLAYER_COLOURS["green"], np.float32) + 0.2 * np.asarray(LAND_BGR, np.float32)
     fit = paint_fit(_lab(seen[None])[0] - LAND, green, s)
     assert fit < 3.0, fit
-
-
-def test_a_green_marker_on_the_green_land_at_hard_is_found(monkeypatch):
-    at = (NODE[0] + 15.0, NODE[1] + 6.0)
-
-    def draw(img):
-        _busy(img, at)
-        _disc(img, "green", at)
-    img = _jpeg(_canvas(draw, blur_px=2.6))
-    found, f = _find(img)
-    assert _near(found, "green", at), ([(m.marker, m.mat_mm) for m in found], f.rejected)
-    # the cause: the disc pass (and the colour classes) miss it there
-    monkeypatch.setattr(MarkerFinder, "_paint_discs", lambda self, *a, **k: [])
-    found, _ = _find(img)
-    assert not _near(found, "green", at)
 
 
 def test_a_round_lighter_or_darker_patch_of_the_land_is_no_marker():
