@@ -119,6 +119,9 @@ PAINT_LEAST = 8.0
 #: ... a disc shows at least this share of that part in its core (5 mm across; the `hard` green markers of the photo
 #: bench 0.8-1.1, the print's lighter patches as round and as green 0.23-0.39) ...
 PAINT_CORE = 0.42
+#: ... and is read where it shows at least PAINT_SURE of it; under that it is listed as unsure (the faintest `hard`
+#: green marker of the photo bench showed 0.45; the colour the JPEG smears round a red pawn, in the pawn's shadow, 0.44)
+PAINT_SURE = 0.5
 #: ... and its ring (8-11 mm across) at most this share of its core: an edge (the blur leaves a marker's ring 0.2-0.4
 #: of its core; a whole piece's print a shade off, or a coast, fills the ring as much as the core)
 PAINT_RING = 0.7
@@ -617,12 +620,12 @@ class MarkerFinder:
                 fits = {k: paint_fit(seen - land, d, shade) for k, d in dirs.items()}
                 cands.append((float(core[py, px]) / full, m, mm, fits))
         out: list[MarkerReading] = []
-        for _, m, mm, fits in sorted(cands, key=lambda c: -c[0]):
+        for share, m, mm, fits in sorted(cands, key=lambda c: -c[0]):
             if m in used or any(np.linalg.norm(np.asarray(o.mat_mm) - mm) < MARKER_MM for o in out):
                 continue
             order = sorted(fits, key=fits.get)
-            if order[0] != m or fits[m] > PAINT_FIT or (fits[order[1]] - fits[m] < PAINT_MARGIN):
-                self.rejected.append(((float(mm[0]), float(mm[1])), "paint disc: " + ", ".join(
+            if share < PAINT_SURE or order[0] != m or fits[m] > PAINT_FIT or (fits[order[1]] - fits[m] < PAINT_MARGIN):
+                self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m} {share:.2f} of its paint; " + ", ".join(
                     f"{k} {fits[k]:.1f}" for k in order[:3])))
                 may = [k for k in order[:2] if not k.startswith("pawn ") and k not in used]
                 if m in may and fits[m] <= PAINT_FIT:
