@@ -625,8 +625,8 @@ class MarkerFinder:
                 continue
             order = sorted(fits, key=fits.get)
             if share < PAINT_SURE or order[0] != m or fits[m] > PAINT_FIT or (fits[order[1]] - fits[m] < PAINT_MARGIN):
-                self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m} {share:.2f} of its paint; " + ", ".join(
-                    f"{k} {fits[k]:.1f}" for k in order[:3])))
+                self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m} {share:.2f} of its paint; "
+                                      + ", ".join(f"{k} {fits[k]:.1f}" for k in order[:3])))
                 may = [k for k in order[:2] if not k.startswith("pawn ") and k not in used]
                 if m in may and fits[m] <= PAINT_FIT:
                     self.doubtful.append((self._place(m, mm, lattice, tribes, list(taken) + out), may))
