@@ -117,7 +117,7 @@ SEA_AREA_MM = 3.0
 #: (Lab, lightness weighted) is not looked for there (no direction a shade cannot take) ...
 PAINT_LEAST = 8.0
 #: ... a disc shows at least this share of that part in its core (5 mm across; the `hard` green markers of the photo
-#: bench 0.8-1.1, the print's lighter patches as round and as green 0.23-0.39) ...
+#: bench 0.45-0.9, the print's lighter patches as round and as green 0.2-0.4) ...
 PAINT_CORE = 0.42
 #: ... and is read where it shows at least PAINT_SURE of it; under that it is listed as unsure (the faintest `hard`
 #: green marker of the photo bench showed 0.45; the colour the JPEG smears round a red pawn, in the pawn's shadow, 0.44)
@@ -571,10 +571,12 @@ class MarkerFinder:
         the land's own shades: the land's print is lighter or darker piece by piece and in a stack's shadow, and every
         such shade moves its colour along one line (the land's colour times a factor), while a paint laid on it moves
         it off that line. Each pixel's difference from the local ground is projected on the part of ``paint - land``
-        square to the land's shade line (:func:`paint_direction`; the green paint: darker and greener, 16.7 of it;
-        the print's lighter patches that looked as round and as green showed 3.8-6.5 of it, the markers 13-19), and
-        filtered with the disc pass's core and ring: a marker is a disc showing at least :data:`PAINT_CORE` of its
-        paint's square part with an edge (its ring at most :data:`PAINT_RING` of its core). Its colour is then the
+        square to the land's shade line (:func:`paint_direction`; the green paint: darker and greener, 16.7 of it as
+        simulated; the print's lighter patches that looked as round and as green showed 3.8-6.5 of it, the markers
+        13-19), and filtered with the disc pass's core and ring: a marker is a whole disc showing at least
+        :data:`PAINT_CORE` of its paint's square part with an edge (its ring's median at most :data:`PAINT_RING` of
+        its core), of the paint's lightness (:func:`lightness_agrees`), read where it shows :data:`PAINT_SURE` of it
+        or more. Its colour is then the
         paint that explains its core best as the land shaded plus a share of the paint (:func:`paint_fit`); where two
         paints explain it alike (within :data:`PAINT_MARGIN`) it is doubtful (listed as unsure), not guessed. Only
         the colours no other pass read, away from what they read."""
@@ -628,7 +630,8 @@ class MarkerFinder:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m} {share:.2f} of its paint; "
                                       + ", ".join(f"{k} {fits[k]:.1f}" for k in order[:3])))
                 may = [k for k in order[:2] if not k.startswith("pawn ") and k not in used]
-                if m in may and fits[m] <= PAINT_FIT:
+                listed = any(np.linalg.norm(np.asarray(d.mat_mm) - mm) < MARKER_MM for d, _ in self.doubtful)
+                if m in may and fits[m] <= PAINT_FIT and not listed:
                     self.doubtful.append((self._place(m, mm, lattice, tribes, list(taken) + out), may))
                 continue
             used.add(m)
