@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 import cv2
@@ -106,6 +107,33 @@ CHROMA_STEPS = 7
 #: blue marker at `hard`, enrolled on a warm cloth, showed b -34 where it was enrolled -23: a share of some 0.3)
 ENROL_UNDO = 0.5
 ENROL_STEPS = 3
+#: a marker touching a marker by a tribe follows that one's tribe (``MarkerFinder._place``): their middles this near
+#: (two 6 mm discs laid against each other by hand, a gap of up to 3 mm)
+TOUCH_MM = MARKER_MM + 3.0
+#: the sea or the cloth in a disc's ring counts where it is this wide (mm) or more: a marker's own blur rim reads as
+#: the sea's colour (a blue marker on the green land at `hard`), the sea round an island is wider
+SEA_AREA_MM = 3.0
+#: the paint pass (``MarkerFinder._paint_discs``): a paint whose part square to the land's shade line is under this
+#: (Lab, lightness weighted) is not looked for there (no direction a shade cannot take) ...
+PAINT_LEAST = 8.0
+#: ... a disc shows at least this share of that part in its core (5 mm across; the `hard` green markers of the photo
+#: bench 0.45-0.9, the print's lighter patches as round and as green 0.2-0.4) ...
+PAINT_CORE = 0.42
+#: ... and is read where it shows at least PAINT_SURE of it; under that it is listed as unsure (the faintest `hard`
+#: green marker of the photo bench showed 0.45; the colour the JPEG smears round a red pawn, in the pawn's shadow, 0.44)
+PAINT_SURE = 0.5
+#: ... and its ring (8-11 mm across) at most this share of its core: an edge (the blur leaves a marker's ring 0.2-0.4
+#: of its core; a whole piece's print a shade off, or a coast, fills the ring as much as the core)
+PAINT_RING = 0.7
+#: its core is explained as the land in some shade plus a share (PAINT_SHARE_MIN to 1.2) of the paint, within
+#: PAINT_FIT (Lab, lightness weighted), by no other paint within PAINT_MARGIN more
+PAINT_SHARE_MIN = 0.5
+#: ... and it is lighter or darker than the land as the paint is: at least PAINT_LIGHTNESS of the paint's own
+#: lightness difference, where that is PAINT_L_LEAST or more (``lightness_agrees``)
+PAINT_LIGHTNESS = 0.3
+PAINT_L_LEAST = 4.0
+PAINT_FIT = 6.0
+PAINT_MARGIN = 2.0
 #: BGR (0-255) -> Y, Cb, Cr as the JPEG codes them
 _YCC = np.array([[0.114, 0.587, 0.299], [0.5, -0.3313, -0.1687], [-0.0813, -0.4187, 0.5]])
 _CHROMA = np.linalg.inv(_YCC) @ np.diag([0.0, 1.0, 1.0]) @ _YCC
@@ -389,9 +417,12 @@ class MarkerFinder:
             if m.by_tribe:       # a marker follows a pawn or water right: one by no tribe is not taken (a position
                 out.append(m)    # holds markers only by a tribe) - a shade of the print the light pushed over
         held = [MarkerReading("?", 0, 0, (float(found[b][2][0]), float(found[b][2][1])), False) for b in later]
-        out += self._discs(img, crop, looked, looked & (label == 0), gain, origin_px,
-                           px_per_mm, lattice, tribes, out + held, names)
-        return out + self._later([found[b] for b in later], out, names, lattice, tribes)
+        field = _GroundField.of(crop, looked, looked & (label == 0), gain, origin_px, px_per_mm)
+        if field is None:
+            return out + self._later([found[b] for b in later], out, names, lattice, tribes)
+        out += self._discs(img, field, lattice, tribes, out + held, names)
+        out += self._later([found[b] for b in later], out, names, lattice, tribes)
+        return out + self._paint_discs(img, field, lattice, tribes, out, names)
 
     def _later(self, blobs: list[tuple], taken: Sequence[MarkerReading], names: list[str], lattice: Any,
                tribes: Sequence[Any]) -> list[MarkerReading]:
@@ -412,8 +443,7 @@ class MarkerFinder:
             out.append(m)
         return out
 
-    def _discs(self, img: np.ndarray, crop: np.ndarray, looked: np.ndarray, off_land: np.ndarray, gain: np.ndarray,
-               origin_px: tuple[int, int], px_per_mm: float, lattice: Any, tribes: Sequence[Any],
+    def _discs(self, img: np.ndarray, f: "_GroundField", lattice: Any, tribes: Sequence[Any],
                taken: Sequence[MarkerReading], names: list[str]) -> list[MarkerReading]:
         """The markers the colour classes missed, found as what they are: a disc ``MARKER_MM`` across that differs
         from the ground right round it (docs/sunda.md, "Resource markers as discs"). Against the local ground (a
@@ -425,33 +455,8 @@ class MarkerFinder:
         (1.6 mm round its middle, at the reader's scale) must be a marker's paint blurred into the land round it
         (``a * paint + (1 - a) * land``, the local light taken out by the ground there) clearly better than any
         other paint's; a colour already read is not read twice."""
-        s = float(px_per_mm) / 2
-        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-        ys, xs = np.nonzero(looked)
-        if not len(xs):
-            return []
-        pad = int(6 * s)
-        x0, y0 = max(int(xs.min()) - pad, 0), max(int(ys.min()) - pad, 0)
-        x1, y1 = min(int(xs.max()) + pad + 1, crop.shape[1]), min(int(ys.max()) + pad + 1, crop.shape[0])
-        sub = np.ascontiguousarray(crop[y0:y1, x0:x1])
-        k = int(round(DISC_GROUND_MM * s)) | 1
-        # the difference only where looked (0 elsewhere): Lab is per pixel, so the looked pixels alone give the same
-        # values at a fraction of the work (the tribes' boxes are some half of their bounding box)
-        on = looked[y0:y1, x0:x1]
-        bg = _median_near(sub, on, k, int(math.ceil(DISC_CORE_MM / 2 * s)) + 1)
-        diff = np.zeros(on.shape, np.float32)
-        diff[on] = np.linalg.norm((_lab(sub[on].astype(np.float32) * gain) - _lab(bg[on].astype(np.float32) * gain))
-                                  * w, axis=1).astype(np.float32)
-        rc, r0, r1 = DISC_CORE_MM / 2 * s, DISC_RING_MM[0] / 2 * s, DISC_RING_MM[1] / 2 * s
-        n = int(math.ceil(r1)) + 1
-        yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
-        rr = np.hypot(xx, yy)
-        core_k = (rr <= rc).astype(np.float32)
-        ring_k = ((rr >= r0) & (rr <= r1)).astype(np.float32)
-        core = cv2.filter2D(diff, -1, core_k / core_k.sum(), borderType=cv2.BORDER_CONSTANT)
-        ring = cv2.filter2D(diff, -1, ring_k / ring_k.sum(), borderType=cv2.BORDER_CONSTANT)
-        ring_sea = cv2.filter2D(off_land[y0:y1, x0:x1].astype(np.float32), -1, ring_k / ring_k.sum(),
-                                borderType=cv2.BORDER_CONSTANT)
+        s, w = f.s, np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+        core, ring, ring_sea = f.core, f.ring, f.ring_sea
         resp = core - ring
         peak = (resp >= DISC_CONTRAST) & (resp >= cv2.dilate(resp, cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (int(2 * 2.5 * s) | 1,) * 2)))
@@ -461,16 +466,9 @@ class MarkerFinder:
         # pawns' and the coasts' peaks, rejected here, reach 30 and more)
         # (or no busier than the ground's own grain, ``ground_grain``: a faint disc's ring is the ground's grain and no
         # share of its core: at `hard` some 5, the ring of a green marker on the green land 5.9 where its core is 12.8)
-        grain = ground_grain(diff[on])
+        grain = ground_grain(f.diff[f.on])
         peak &= (ring_sea <= DISC_RING_SEA) & ((ring <= DISC_RING_SHARE * core) | (ring <= DISC_RING_GRAIN * grain))
-        diff_pad = np.pad(diff, n, constant_values=np.inf)     # off the window: not the ground
-
-        def ring_calm(py: int, px: int) -> float:
-            """The share of the ring that is the ground: differing less than DISC_HOT, or than DISC_HOT_SHARE of the
-            core's difference."""
-            hot = max(DISC_HOT, DISC_HOT_SHARE * float(core[py, px]))
-            d = diff_pad[py:py + 2 * n + 1, px:px + 2 * n + 1]
-            return float((ring_k * (d < hot)).sum() / ring_k.sum())
+        diff, ring_calm = f.diff, f.ring_calm
         land_lab = self.colours.land
         land_bgr = _bgr(land_lab)
         other = [_lab((np.asarray(self.colours.cloth_bgr, np.float32))[None])[0], self.colours.water]
@@ -483,40 +481,22 @@ class MarkerFinder:
         # a shade of the ground, not a marker
         # (a stack's shadow darkens the land to 0.55 at the most; a marker lies on land, so the sea and the cloth
         # are taken only in full light: a blue marker is as dark as the sea in a deep shadow)
-        grounds = [_shade(land_lab, f) for f in (1.0, 0.85, 0.7, 0.55)] + [self.colours.water, other[0]]
+        grounds = [_shade(land_lab, k) for k in (1.0, 0.85, 0.7, 0.55)] + [self.colours.water, other[0]]
         cands = []
         for py, px in sorted(zip(*np.nonzero(peak)), key=lambda v: -resp[v[0], v[1]]):
-            mm = (np.array([px + x0, py + y0], np.float64) + 0.5) / s + np.asarray(origin_px) / (2 * s)
+            mm = f.mm(py, px)
             if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < MARKER_MM for t in taken):
                 continue
             if ring_calm(py, px) < DISC_RING_CALM:
                 continue        # a pawn, a stack, another marker or a coast round it: not a disc on the ground
             # a disc: the core is the token's whole disc (its difference at least half its middle's all over it), not
             # a streak of a shade of the print crossing it
-            cy0, cx0 = max(py - n, 0), max(px - n, 0)
-            patch = diff[cy0:py + n + 1, cx0:px + n + 1]
-            kk = core_k[n - (py - cy0):n - (py - cy0) + patch.shape[0], n - (px - cx0):n - (px - cx0) + patch.shape[1]] > 0
-            mid = float(np.median(patch[(rr[n - (py - cy0):n - (py - cy0) + patch.shape[0],
-                                             n - (px - cx0):n - (px - cx0) + patch.shape[1]] <= 1.6 * s)]))
-            if float((patch[kk] >= 0.5 * mid).mean()) < DISC_CORE_FILL:
+            if f.core_fill(diff, py, px) < DISC_CORE_FILL:
                 self.rejected.append(((float(mm[0]), float(mm[1])), "disc: not a whole disc"))
                 continue
-            g = _lab(bg[py, px].astype(np.float32) * gain)     # the local ground's colour (Lab) at the peak
-            if np.linalg.norm((g - land_lab) * w) > min(np.linalg.norm((g - o) * w) for o in other):
-                continue        # a marker lies on land
-            m = self._place("?", mm, lattice, tribes)
-            if not m.by_tribe or any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < DISC_OFF_TRIBE_MM for t in tribes):
+            seen = self._core_colour(img, f, py, px, mm, lattice, tribes, taken)
+            if seen is None:
                 continue
-            local = land_bgr / np.maximum(bg[py, px].astype(np.float32), 1.0)
-            cx, cy = (px + x0 + 0.5) * 2.0, (py + y0 + 0.5) * 2.0
-            rcf = 1.6 * px_per_mm
-            fx0, fy0 = max(int(cx - rcf), 0), max(int(cy - rcf), 0)
-            fx1, fy1 = min(int(cx + rcf) + 1, img.shape[1]), min(int(cy + rcf) + 1, img.shape[0])
-            gy, gx = np.mgrid[fy0:fy1, fx0:fx1]
-            near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rcf ** 2
-            if near.sum() < 5:
-                continue
-            seen = _lab(np.median(img[fy0:fy1, fx0:fx1][near].astype(np.float32), axis=0) * local)
             fits = dict(zip(paints, paint_distances(seen, list(paints.values()), land_bgr,
                                                     np.asarray(self.colours.cloth_bgr, np.float64), blend)))
             order = sorted(fits, key=fits.get)
@@ -533,7 +513,7 @@ class MarkerFinder:
         def doubt(order: list[str]) -> None:
             may = [c for c in order if not c.startswith("pawn ")][:2]
             if may and not order[0].startswith("pawn "):
-                self.doubtful.append((self._place(may[0], mm, lattice, tribes), may))
+                self.doubtful.append((self._place(may[0], mm, lattice, tribes, taken), may))
 
         for fits, order, mm, limit in sorted(cands, key=lambda c: c[0][c[1][0]]):
             best = order[0]
@@ -556,11 +536,115 @@ class MarkerFinder:
             if any(np.linalg.norm(np.asarray(o.mat_mm) - mm) < MARKER_MM for o in out):
                 continue
             used.add(best)
-            out.append(self._place(best, mm, lattice, tribes))
+            out.append(self._place(best, mm, lattice, tribes, list(taken) + out))
+        return out
+
+    def _core_colour(self, img: np.ndarray, f: "_GroundField", py: int, px: int, mm: np.ndarray, lattice: Any,
+                     tribes: Sequence[Any], taken: Sequence[MarkerReading]) -> np.ndarray | None:
+        """The colour (Lab, the local light taken out by the ground round it) of a disc's core, 1.6 mm round its
+        middle at the reader's full scale, for a peak at ``py, px`` of the field; None where no marker can lie: off
+        the land (the local ground nearer the cloth's or the water's colour), by no tribe, or on a tribe's node."""
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+        land_lab = self.colours.land
+        other = [_lab((np.asarray(self.colours.cloth_bgr, np.float32))[None])[0], self.colours.water]
+        g = _lab(f.bg[py, px].astype(np.float32) * f.gain)     # the local ground's colour (Lab) at the peak
+        if np.linalg.norm((g - land_lab) * w) > min(np.linalg.norm((g - o) * w) for o in other):
+            return None        # a marker lies on land
+        m = self._place("?", mm, lattice, tribes, taken)
+        if not m.by_tribe or any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < DISC_OFF_TRIBE_MM for t in tribes):
+            return None
+        local = _bgr(land_lab) / np.maximum(f.bg[py, px].astype(np.float32), 1.0)
+        cx, cy = (px + f.x0 + 0.5) * 2.0, (py + f.y0 + 0.5) * 2.0
+        rcf = 1.6 * f.px_per_mm
+        fx0, fy0 = max(int(cx - rcf), 0), max(int(cy - rcf), 0)
+        fx1, fy1 = min(int(cx + rcf) + 1, img.shape[1]), min(int(cy + rcf) + 1, img.shape[0])
+        gy, gx = np.mgrid[fy0:fy1, fx0:fx1]
+        near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rcf ** 2
+        if near.sum() < 5:
+            return None
+        return _lab(np.median(img[fy0:fy1, fx0:fx1][near].astype(np.float32), axis=0) * local)
+
+    def _paint_discs(self, img: np.ndarray, f: "_GroundField", lattice: Any, tribes: Sequence[Any],
+                     taken: Sequence[MarkerReading], names: list[str]) -> list[MarkerReading]:
+        """The markers whose paint lies near the land's (a green marker on the green land at `hard`: its disc 10-19
+        from the ground, the print's grain and cut lines 5-11 in the ring round it), found by what tells a paint from
+        the land's own shades: the land's print is lighter or darker piece by piece and in a stack's shadow, and every
+        such shade moves its colour along one line (the land's colour times a factor), while a paint laid on it moves
+        it off that line. Each pixel's difference from the local ground is projected on the part of ``paint - land``
+        square to the land's shade line (:func:`paint_direction`; the green paint: darker and greener, 16.7 of it as
+        simulated; the print's lighter patches that looked as round and as green showed 3.8-6.5 of it, the markers
+        13-19), and filtered with the disc pass's core and ring: a marker is a whole disc showing at least
+        :data:`PAINT_CORE` of its paint's square part with an edge (its ring's median at most :data:`PAINT_RING` of
+        its core), of the paint's lightness (:func:`lightness_agrees`), read where it shows :data:`PAINT_SURE` of it
+        or more. Its colour is then the
+        paint that explains its core best as the land shaded plus a share of the paint (:func:`paint_fit`); where two
+        paints explain it alike (within :data:`PAINT_MARGIN`) it is doubtful (listed as unsure), not guessed. Only
+        the colours no other pass read, away from what they read."""
+        used = {t.marker for t in taken}
+        free = [m for m in names if m not in used]
+        if not free:
+            return []
+        land = self.colours.land
+        cloth = np.asarray(self.colours.cloth_bgr, np.float64)
+        dirs = {m: paint_direction(self.markers[m], land, cloth, ENROL_UNDO) for m in names}
+        for pn, pl in self.colours.pawns.items():   # a pawn's paint that is no marker's: a pawn's part, not a marker
+            if not any(self._same_paint(m, pl) for m in names):
+                dirs["pawn " + pn] = paint_direction(pl, land)
+        shade = shade_direction(land)
+        cands = []
+        dil = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * 2.5 * f.s) | 1,) * 2)
+        for m in free:
+            perp, full = dirs[m]
+            if full < PAINT_LEAST:
+                continue
+            proj = np.ascontiguousarray(f.dvec @ (perp / full)).astype(np.float32)
+            core = cv2.filter2D(proj, -1, f.core_k / f.core_k.sum(), borderType=cv2.BORDER_CONSTANT)
+            peak = (core >= PAINT_CORE * full) & (f.ring_sea <= DISC_RING_SEA) & (core >= cv2.dilate(core, dil))
+            pad = np.pad(proj, f.n, constant_values=np.inf)
+            for py, px in zip(*np.nonzero(peak)):
+                mm = f.mm(py, px)
+                if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < MARKER_MM for t in taken):
+                    continue
+                # the ring's median: a pawn, a marker or a cut line over a part of it does not hide the edge
+                ring = float(np.median(pad[py:py + 2 * f.n + 1, px:px + 2 * f.n + 1][f.ring_k > 0]))
+                if ring > PAINT_RING * core[py, px]:
+                    continue
+                if f.ring_calm(py, px) < DISC_RING_CALM:
+                    continue        # a pawn, a stack, another marker or a coast round it
+                if f.core_fill(proj, py, px) < DISC_CORE_FILL:
+                    continue        # a cut line or a streak of the print crossing it, not a token's whole disc
+                seen = self._core_colour(img, f, py, px, mm, lattice, tribes, taken)
+                if seen is None:
+                    continue
+                if not lightness_agrees(seen, self.markers[m], land):
+                    self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m}, not its lightness"))
+                    continue
+                fits = {k: paint_fit(seen - land, d, shade) for k, d in dirs.items()}
+                cands.append((float(core[py, px]) / full, m, mm, fits))
+        out: list[MarkerReading] = []
+        for share, m, mm, fits in sorted(cands, key=lambda c: -c[0]):
+            if m in used or any(np.linalg.norm(np.asarray(o.mat_mm) - mm) < MARKER_MM for o in out):
+                continue
+            order = sorted(fits, key=fits.get)
+            if share < PAINT_SURE or order[0] != m or fits[m] > PAINT_FIT or (fits[order[1]] - fits[m] < PAINT_MARGIN):
+                self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m} {share:.2f} of its paint; "
+                                      + ", ".join(f"{k} {fits[k]:.1f}" for k in order[:3])))
+                may = [k for k in order[:2] if not k.startswith("pawn ") and k not in used]
+                listed = any(np.linalg.norm(np.asarray(d.mat_mm) - mm) < MARKER_MM for d, _ in self.doubtful)
+                if m in may and fits[m] <= PAINT_FIT and not listed:
+                    self.doubtful.append((self._place(m, mm, lattice, tribes, list(taken) + out), may))
+                continue
+            used.add(m)
+            out.append(self._place(m, mm, lattice, tribes, list(taken) + out))
         return out
 
     @staticmethod
-    def _place(name: str, mm: np.ndarray, lattice: Any, tribes: Sequence[Any]) -> MarkerReading:
+    def _place(name: str, mm: np.ndarray, lattice: Any, tribes: Sequence[Any],
+               beside: Sequence[MarkerReading] = ()) -> MarkerReading:
+        """The marker at its tribe's node: the nearest tribe within 0.8 of a side; else, when it touches a marker
+        by a tribe (its middle within :data:`TOUCH_MM` of that one's), that marker's tribe (a hand lays a marker
+        against the others where the room by the node is taken: 24 mm from its tribe at the photo bench's seed 4);
+        else the nearest lattice node, by no tribe."""
         best = None
         for t in tribes:
             d = float(np.linalg.norm(np.asarray(t.mat_mm) - mm))
@@ -568,8 +652,151 @@ class MarkerFinder:
                 best = (d, t)
         if best is not None:
             return MarkerReading(name, best[1].q, best[1].r, (float(mm[0]), float(mm[1])), True)
+        touching = [o for o in beside if o.by_tribe and np.linalg.norm(np.asarray(o.mat_mm) - mm) <= TOUCH_MM]
+        if touching:
+            o = min(touching, key=lambda o: float(np.linalg.norm(np.asarray(o.mat_mm) - mm)))
+            return MarkerReading(name, o.q, o.r, (float(mm[0]), float(mm[1])), True)
         q, r = np.round(lattice.to_lattice(mm)[0]).astype(int)
         return MarkerReading(name, int(q), int(r), (float(mm[0]), float(mm[1])), False)
+
+
+def shade_direction(land_lab: np.ndarray) -> np.ndarray:
+    """The unit direction (Lab, lightness weighted) the land's colour takes when its light changes: a print a little
+    lighter or darker, a stack's shadow, the light's gradient (the land's BGR times a factor, round 1)."""
+    land = _bgr(land_lab)
+    d = (_lab(land * 1.1) - _lab(land * 0.9)) * np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+    return (d / max(float(np.linalg.norm(d)), 1e-6)).astype(np.float64)
+
+
+def paint_direction(paint_lab: np.ndarray, land_lab: np.ndarray, enrolled_on: np.ndarray | None = None,
+                    undo: float = 0.0) -> tuple[np.ndarray, float]:
+    """The part of ``paint - land`` (Lab, lightness weighted) square to the land's shade line
+    (:func:`shade_direction`) and its size: what a paint laid on the land shows that no shade of the land does. A
+    marker enrolled as a small token on the cloth (``enrolled_on``, BGR) has its chroma pulled towards the cloth's:
+    ``undo`` of that pull is taken back (:func:`paint_line`; the `hard` green marker enrolled 3 greener than the land
+    showed 13-21 greener on it)."""
+    s = shade_direction(land_lab)
+    paint = _bgr(paint_lab)
+    if enrolled_on is not None:
+        paint = paint + undo * (_CHROMA @ (paint - np.asarray(enrolled_on, np.float64)))
+    u = (_lab(np.clip(paint, 0, 255)[None])[0] - np.asarray(land_lab, np.float64)) * np.array([L_WEIGHT, 1.0, 1.0])
+    perp = u - (u @ s) * s
+    return perp, float(np.linalg.norm(perp))
+
+
+def paint_fit(diff_lab: np.ndarray, direction: tuple[np.ndarray, float], shade: np.ndarray) -> float:
+    """How far (Lab, lightness weighted) a core's difference from the land (``diff_lab``, the local light taken out)
+    lies from the land in some shade plus a share of a paint (``direction``: :func:`paint_direction`), the share
+    between :data:`PAINT_SHARE_MIN` (the blur) and 1.2 (the JPEG's saturation): the part neither explains."""
+    d = np.asarray(diff_lab, np.float64) * np.array([L_WEIGHT, 1.0, 1.0])
+    perp, size = direction
+    a = float(np.clip((d @ perp) / max(size * size, 1e-6), PAINT_SHARE_MIN, 1.2))
+    rest = d - a * perp
+    return float(np.linalg.norm(rest - (rest @ shade) * shade))
+
+
+def lightness_agrees(seen_lab: np.ndarray, paint_lab: np.ndarray, land_lab: np.ndarray) -> bool:
+    """Whether a core seen on the land (``seen_lab``, the local light taken out) is lighter or darker than the land
+    as the paint is, by at least :data:`PAINT_LIGHTNESS` of the paint's own difference (a paint within
+    :data:`PAINT_L_LEAST` of the land's lightness: any). The JPEG keeps lightness at full resolution and blurs and
+    quantises colour at half: a 6 mm marker shows its paint's lightness (the `hard` green markers 9 darker than the
+    land showed 5-9 darker), while the colour the JPEG smears round a red or orange marker shows none (4.7-8.8
+    lighter, as green as a green marker blurred: photo bench seed 5 table 6, seed 6 table 4)."""
+    dl_paint = float(paint_lab[0]) - float(land_lab[0])
+    if abs(dl_paint) < PAINT_L_LEAST:
+        return True
+    return (float(seen_lab[0]) - float(land_lab[0])) / dl_paint >= PAINT_LIGHTNESS
+
+
+@dataclass
+class _GroundField:
+    """Each looked-at pixel's difference from the local ground (the median over ``DISC_GROUND_MM``), at half the
+    reader's scale, and its means over the disc pass's core and ring: what the disc and paint passes share."""
+    s: float                   # px a mm (half the reader's scale)
+    px_per_mm: float           # the reader's scale
+    x0: int
+    y0: int
+    origin_px: tuple[int, int]
+    gain: np.ndarray
+    on: np.ndarray             # looked at (the window)
+    bg: np.ndarray             # the local ground (BGR)
+    dvec: np.ndarray           # difference from it (Lab, lightness weighted; 0 off ``on``)
+    diff: np.ndarray           # its size
+    n: int
+    rr: np.ndarray
+    core_k: np.ndarray
+    ring_k: np.ndarray
+    core: np.ndarray
+    ring: np.ndarray
+    ring_sea: np.ndarray       # the share of the ring that is the sea or the cloth
+
+    @classmethod
+    def of(cls, crop: np.ndarray, looked: np.ndarray, off_land: np.ndarray, gain: np.ndarray,
+           origin_px: tuple[int, int], px_per_mm: float) -> "_GroundField | None":
+        s = float(px_per_mm) / 2
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+        ys, xs = np.nonzero(looked)
+        if not len(xs):
+            return None
+        pad = int(6 * s)
+        x0, y0 = max(int(xs.min()) - pad, 0), max(int(ys.min()) - pad, 0)
+        x1, y1 = min(int(xs.max()) + pad + 1, crop.shape[1]), min(int(ys.max()) + pad + 1, crop.shape[0])
+        sub = np.ascontiguousarray(crop[y0:y1, x0:x1])
+        k = int(round(DISC_GROUND_MM * s)) | 1
+        # the difference only where looked (0 elsewhere): Lab is per pixel, so the looked pixels alone give the same
+        # values at a fraction of the work (the tribes' boxes are some half of their bounding box)
+        on = looked[y0:y1, x0:x1]
+        bg = _median_near(sub, on, k, int(math.ceil(DISC_CORE_MM / 2 * s)) + 1)
+        dvec = np.zeros(on.shape + (3,), np.float32)
+        dvec[on] = (_lab(sub[on].astype(np.float32) * gain) - _lab(bg[on].astype(np.float32) * gain)) * w
+        diff = np.linalg.norm(dvec, axis=2).astype(np.float32)
+        rc, r0, r1 = DISC_CORE_MM / 2 * s, DISC_RING_MM[0] / 2 * s, DISC_RING_MM[1] / 2 * s
+        n = int(math.ceil(r1)) + 1
+        yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+        rr = np.hypot(xx, yy)
+        core_k = (rr <= rc).astype(np.float32)
+        ring_k = ((rr >= r0) & (rr <= r1)).astype(np.float32)
+        core = cv2.filter2D(diff, -1, core_k / core_k.sum(), borderType=cv2.BORDER_CONSTANT)
+        ring = cv2.filter2D(diff, -1, ring_k / ring_k.sum(), borderType=cv2.BORDER_CONSTANT)
+        # the sea or the cloth as areas: a thin rim the classes give a marker's own blur (a blue marker blurred into
+        # the green land reads as the sea's colour 1-2 mm round it: 29 % of its ring at the photo bench's seed 4) is
+        # no sea
+        sea = off_land[y0:y1, x0:x1].astype(np.uint8)
+        if SEA_AREA_MM > 0:
+            sea = cv2.morphologyEx(sea, cv2.MORPH_OPEN, cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (int(SEA_AREA_MM * s) | 1,) * 2))
+        ring_sea = cv2.filter2D(sea.astype(np.float32), -1, ring_k / ring_k.sum(), borderType=cv2.BORDER_CONSTANT)
+        return cls(s, float(px_per_mm), x0, y0, origin_px, gain, on, bg, dvec, diff, n, rr, core_k, ring_k, core,
+                   ring, ring_sea)
+
+    @cached_property
+    def diff_pad(self) -> np.ndarray:
+        return np.pad(self.diff, self.n, constant_values=np.inf)     # off the window: not the ground
+
+    def core_fill(self, values: np.ndarray, py: int, px: int) -> float:
+        """The share of the core round ``py, px`` where ``values`` (a map of the field's shape) are at least half
+        their median 1.6 mm round its middle: 1 for a token's whole disc, some 0.6 for a streak of a shade of the
+        print 3 mm wide or a cut line crossing it."""
+        n = self.n
+        cy0, cx0 = max(py - n, 0), max(px - n, 0)
+        patch = values[cy0:py + n + 1, cx0:px + n + 1]
+        ky = slice(n - (py - cy0), n - (py - cy0) + patch.shape[0])
+        kx = slice(n - (px - cx0), n - (px - cx0) + patch.shape[1])
+        mid = float(np.median(patch[self.rr[ky, kx] <= 1.6 * self.s]))
+        return float((patch[self.core_k[ky, kx] > 0] >= 0.5 * mid).mean())
+
+    def mm(self, py: int, px: int) -> np.ndarray:
+        """A field pixel's place on the mat (mm)."""
+        return (np.array([px + self.x0, py + self.y0], np.float64) + 0.5) / self.s + np.asarray(self.origin_px) / (
+            2 * self.s)
+
+    def ring_calm(self, py: int, px: int) -> float:
+        """The share of the ring that is the ground: differing less than DISC_HOT, or than DISC_HOT_SHARE of the
+        core's difference."""
+        n = self.n
+        hot = max(DISC_HOT, DISC_HOT_SHARE * float(self.core[py, px]))
+        d = self.diff_pad[py:py + 2 * n + 1, px:px + 2 * n + 1]
+        return float((self.ring_k * (d < hot)).sum() / self.ring_k.sum())
 
 
 def ground_grain(diff: np.ndarray) -> float:
