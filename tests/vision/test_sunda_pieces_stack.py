@@ -21,15 +21,17 @@ F = np.float32
 LAID = [((q, 0, 0), (q, 0, 1)) for q in range(-1, 2)]
 
 
-def _layout(reader, paint_mm: float, tri=(0, 0, 1)):
+def _layout(reader, paint_mm: float, tri=(0, 0, 1), missing=()):
     """The three pieces as classes (land) and lightness (40, a dark gap, a dip of 3, along the two cuts between
-    them), a pawn's paint (class 3) this wide a disc over the middle of ``tri``."""
+    them), a pawn's paint (class 3) this wide a disc over the middle of ``tri``; the triangles ``missing`` are the
+    cloth."""
     x0, y0, x1, y1 = reader._play
     label = np.zeros((y1 - y0, x1 - x0), np.uint8)
     L = np.full(label.shape, 60.0, F)
     for piece in LAID:
         for t in piece:
-            _fill_tri(reader, label, t, 1)
+            if t not in missing:
+                _fill_tri(reader, label, t, 1)
     L[label == 1] = 40.0
     for left, right in zip(LAID, LAID[1:]):
         a, b = sorted(set(_tri_pts(left[1])) & set(_tri_pts(right[0])))
@@ -65,6 +67,21 @@ def test_a_pawn_on_the_cloth_beside_a_whole_layout_adds_no_piece(reader):
     label = _layout(reader, 16.0, tri=(0, -1, 1))      # the cell above the middle piece: cloth there
     found, _ = _found(reader, label)
     assert found == {frozenset(p) for p in LAID}
+
+
+def test_the_cloth_in_a_pawns_rim_is_no_half_under_a_stack(reader, monkeypatch):
+    """Seed 5 table 4 at `hard`: a stack on the layout's outline, the cloth round it in its rim (the print's other
+    classes, hidden to the coverage test), beside a lone triangle: taken as that triangle's other half it made a piece
+    where none lies. A small paint (6 mm across: 1 of the 7 samples) on the cloth triangle, its rim over the other
+    six: no piece (counting the rim's samples with the paint's, as the coverage test does, took it)."""
+    label, L = _layout(reader, 6.0, missing=((0, 0, 1),))
+    found, unsure = _found(reader, label_L := (label, L))
+    assert not any((0, 0, 1) in p for p in found)
+    assert any("0,0,0" in u for u in unsure)
+    # the rule reaches this triangle: asked for one sample of paint, it takes it
+    monkeypatch.setattr(sunda, "UNDER_STACK_SAMPLES", 1)
+    found, _ = _found(reader, label_L)
+    assert frozenset(LAID[1]) in found
 
 
 def test_one_hidden_triangle_two_lone_claimants_takes_neither():
