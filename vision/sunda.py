@@ -112,6 +112,10 @@ MARKER_HIDES_MM = 3.0 + PAWN_RIM_MM   # ... nor those within this of a resource 
 SEEN_LEAST = 4.0          # ... unless the votes clear of them weigh less than this (of 25): then all samples vote
 WEAK_ACROSS_POOLED = True  # two weak readings of a slot across a side that differ: both pieces' samples vote together
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
+#: a triangle left alone whose one uncovered neighbour shows a pawn's paint on this many of its 7 samples is paired
+#: with it: a tall stack leaning over a piece hides most of its half (UNDER_STACK)
+UNDER_STACK_SAMPLES = 4
+UNDER_STACK = True
 JOIN_BY_LAND = True       # a piece's join: whether its land runs are one region inside it (_land_joined), not its middle
 JOIN_INSET_MM = 1.0       # ... looked at this far inside the piece as cut (its cut edge, the cloth, the next piece out)
 JOIN_OPEN_PX = 2          # ... the land's threads this thin (px) opened away
@@ -840,7 +844,8 @@ class SundaReader:
         # a pawn hides the piece under it (a tall stack's top, seen off its node, a marker, a stack's shadow): its
         # samples count as covered when the samples seen are the piece's (pawns stand on nodes, round which every
         # triangle is covered) - a triangle by two stacks was read uncovered and its piece lost
-        hidden = (lab >= 3).sum(axis=1)
+        paint = (lab >= 3).sum(axis=1)
+        hidden = paint
         if PAWN_RIM_MM > 0:
             # and a pawn's or marker's rim: its paint blurred into the print takes no class of its own (red into the
             # green land reads as the cloth's grey at `hard`), so a triangle holding a marker and a stack's foot
@@ -904,6 +909,12 @@ class SundaReader:
             fixed = {t for p in keep for t in p["tris"]}
             _augment_enclosed(mate, by_tri, fixed)
             _cancel_cycles(mate, by_tri, fixed)
+        if UNDER_STACK:
+            # (the paint alone: the cloth round a stack on the layout's outline is in its rim, and is no piece)
+            hid_at = {(int(q), int(r), int(u)): int(h) for q, r, u, h, ok in zip(Q, R, U, paint, inside & ~cov) if ok}
+            for t, o in _halves_under_stacks(mate, tris, hid_at, held).items():
+                mate[t], mate[o] = o, t
+                tris.append(o)
         pieces, covered, unsure = [], {}, []
         for t in tris:
             if t in mate or t in covered:
@@ -1591,6 +1602,36 @@ def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tup
             before = prev[a] if a is not None else None
             mate[a], mate[b] = b, a
             b = before
+
+
+def _neighbours(t: tuple[int, int, int]) -> list[tuple[int, int, int]]:
+    """The three unit triangles sharing a side with ``t`` (an up triangle's are down triangles, and back)."""
+    q, r, u = t
+    if u:
+        return [(q + 1, r, 0), (q, r + 1, 0), (q, r, 0)]
+    return [(q - 1, r, 1), (q, r - 1, 1), (q, r, 1)]
+
+
+def _halves_under_stacks(mate: dict[tuple, tuple], tris: list[tuple], hid_at: Mapping[tuple, int],
+                         held: set | frozenset = frozenset()) -> dict[tuple, tuple]:
+    """The other halves of covered triangles left alone that a stack hides: a triangle with no mate whose one
+    uncovered neighbour (``hid_at``: the uncovered triangles' samples on a pawn's paint, of 7) shows the paint on
+    ``UNDER_STACK_SAMPLES`` or more. A tall stack leaning over a piece covers most of one half (seed 5 table 0 at
+    `hard`: a red stack of 4 over a triangle, 6-7 of its 7 samples paint, 0-1 the print), too little of the print shows
+    for the triangle to read as covered, and its other half was left alone; a piece has two halves and pawns stand on
+    the layout, so the half under the stack is the piece's. Only the paint counts, not its blurred rim: a stack on the
+    layout's outline has the cloth in its rim (seed 5 table 4 at `hard`: a cloth triangle with 2 samples of paint and 4
+    of the cloth beside a triangle of the dark green felt read as a piece's, taken, made a piece where none lies).
+    Where two lone triangles could claim one hidden triangle, or one could claim two, none is taken (the phone's
+    unsure list keeps them)."""
+    claims: dict[tuple, list[tuple]] = {}
+    for t in tris:
+        if t in mate or t in held:
+            continue
+        cand = [o for o in _neighbours(t) if hid_at.get(o, 0) >= UNDER_STACK_SAMPLES and o not in held]
+        if len(cand) == 1:
+            claims.setdefault(cand[0], []).append(t)
+    return {ts[0]: o for o, ts in claims.items() if len(ts) == 1}
 
 
 def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]],
