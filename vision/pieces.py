@@ -463,6 +463,7 @@ class FigureFinder:
                 # under it (blue on a yellow-green plain reads green) and its dark side reads black
                 core = cv2.erode(blob.astype(np.uint8), square).astype(bool) & col
                 vote = core if core.sum() >= self.min_core_px else col
+                vote = self._paint_votes(vote, idx, obs, fitted)
                 counts = np.bincount(idx[vote], minlength=len(self.colours.colours))
                 best = int(counts.argmax())
                 if split:
@@ -547,6 +548,32 @@ class FigureFinder:
         out = foot.copy()
         out[foot] = ~art
         return out if out.sum() >= 10 else foot
+
+    dimmed_votes: bool = True
+    """A pixel of a blob's core votes for the colour it reads as only where that colour's paint explains it at least
+    as well as the art under it dimmed does (:meth:`_paint_votes`); False: every core pixel votes (before issue 14's
+    session suedfig3)."""
+
+    def _paint_votes(self, vote: np.ndarray, idx: np.ndarray, obs: np.ndarray, fitted: np.ndarray) -> np.ndarray:
+        """``vote`` (a blob's voting pixels) less those that the art under them dimmed by one factor explains better
+        than the paint of the colour they read as (:func:`dimmed_art`): the art in a figure's shadow, or a figure's rim
+        blended with the art, which read as whatever paint lies near the dimmed art. On Südsee's sea under the field
+        camera's light the dark blue paint is that sea dimmed to 0.55 (its hue to a few units): a black figure's shadow
+        and rim there read blue, its votes split between black and blue (7 to 6 on a light sea, 17 to 19 on a dark
+        one), under :attr:`min_colour_share`, and it was lost (bench field/hard seed 4). Its black paint has a hue of
+        its own (none, or the light's) that the dimmed sea does not fit. A blue figure on that sea keeps about half its
+        votes (its paint and the dimmed sea fit it alike) and its shaded side no black ones. When fewer than
+        :attr:`min_core_px` pixels would be left, all vote."""
+        if not self.dimmed_votes:
+            return vote
+        ask = vote & (idx != self.colours.darkest)
+        if not ask.any():
+            return vote
+        paints = lab_to_bgr([c.lab for c in self.colours.colours])
+        art = dimmed_art(obs[ask], fitted[ask], paints[idx[ask]], 0.0)
+        out = vote.copy()
+        out[ask] = ~art
+        return out if np.count_nonzero(out) >= self.min_core_px else vote
 
     def _maybe_two(self, blob: np.ndarray, area: float, mm_per_px: float) -> bool:
         """Whether a blob of one colour (``area`` mm^2) may be two figures' pictures joined: larger than
