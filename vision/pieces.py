@@ -525,12 +525,19 @@ class FigureFinder:
     factor in every channel) explains it better than the paint dimmed by this many times the frame's noise (sd per
     channel, :func:`dimmed_art`); 0: not looked at (:meth:`_footprint`)."""
 
+    shadow_every_colour: bool = True
+    """Leave the shadow on the art out of every colour's footprint (:meth:`_footprint`), not only the darkest's: the
+    footprint is the blob's coloured pixels of every colour, and a red figure's shadow over Südsee's sea toward the
+    camera's nadir (the sea dimmed, reading black, not alike in every channel under the noise) stretched its near end
+    and put its base 3.4 mm toward the nadir, on the next region (bench field/hard seed 2 board 4). False: the darkest
+    colour's only (before issue 14's session suedfig3)."""
+
     def _footprint(self, foot: np.ndarray, colour: int, obs: np.ndarray, fitted: np.ndarray,
                    known: np.ndarray | None) -> np.ndarray:
         """A figure's pixels where it stands is read from (:func:`vision.standing.standing_point`, its end nearest the
-        camera's nadir): ``foot`` (its pixels of its colour, ``colour``, less those dimmed alike in every channel,
-        :func:`shading`), and for the darkest colour less its shadow on the art told apart by hue
-        (:func:`dimmed_art`, :attr:`paint_margin`), unless fewer than 10 pixels would be left.
+        camera's nadir): ``foot`` (its blob's coloured pixels, ``colour`` its colour, less those dimmed alike in every
+        channel, :func:`shading`), less its shadow on the art told apart by hue (:func:`dimmed_art` against its own
+        colour's paint, :attr:`paint_margin`; :attr:`shadow_every_colour`), unless fewer than 10 pixels would be left.
 
         Every shadow reads toward the darkest colour. On dark art with a hue (the sea, a forest) under strong noise a
         figure's shadow fails the same-factor test (the ratio of dark pixels is mostly noise) and reads black: joined
@@ -539,7 +546,8 @@ class FigureFinder:
         colours' on average, 0.4-1.6 mm from their tile's edge put on the next tile). A shadow is the art dimmed: it
         keeps the art's hue; black paint has none wherever it stands. Where the art has no hue either, the two cannot
         be told apart this way and the pixel stays."""
-        if not self.paint_margin or colour != self.colours.darkest or not foot.any():
+        if (not self.paint_margin or not foot.any()
+                or (colour != self.colours.darkest and not self.shadow_every_colour)):
             return foot
         paint = lab_to_bgr([self.colours.colours[colour].lab])[0]
         art = dimmed_art(obs[foot], fitted[foot], paint, self.paint_margin * _noise_sd(obs, fitted, known))
