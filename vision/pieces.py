@@ -567,11 +567,11 @@ class FigureFinder:
         than the paint of the colour they read as (:func:`dimmed_art`): the art in a figure's shadow, or a figure's rim
         blended with the art, which read as whatever paint lies near the dimmed art. On Südsee's sea under the field
         camera's light the dark blue paint is that sea dimmed to 0.55 (its hue to a few units): a black figure's shadow
-        and rim there read blue, its votes split between black and blue (7 to 6 on a light sea, 17 to 19 on a dark
-        one), under :attr:`min_colour_share`, and it was lost (bench field/hard seed 4). Its black paint has a hue of
-        its own (none, or the light's) that the dimmed sea does not fit. A blue figure on that sea keeps about half its
-        votes (its paint and the dimmed sea fit it alike) and its shaded side no black ones. When fewer than
-        :attr:`min_core_px` pixels would be left, all vote."""
+        and rim there read blue, its votes split between black and blue (17 to 19: under :attr:`min_colour_share`; 45 to
+        24: the blue part split off as a figure of its own), and it was lost (bench field/hard seed 4). Its black paint
+        has a hue of its own that the dimmed sea does not fit. The darkest colour's votes are not asked (on grey art a
+        black figure is the art dimmed). A blue figure on that sea keeps about half its votes (its paint and the dimmed
+        sea fit it alike). When fewer than :attr:`min_core_px` pixels would be left, all vote."""
         if not self.dimmed_votes:
             return vote
         ask = vote & (idx != self.colours.darkest)
