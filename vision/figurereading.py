@@ -74,23 +74,39 @@ def _tile_holding(placed: Sequence[tuple[Any, int, int]], x: float, y: float) ->
 
 
 def _one_each_standing(kept: list[FigureSeen], found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
-                       apart: float, overlap: float = 0.3) -> list[FigureSeen]:
+                       apart: float, overlap: float = 0.3, whole_apart: float = 2.0) -> list[FigureSeen]:
     """``kept`` (figures of cells not read again) and the figures ``found`` (each with whether its picture ran
     off the window it was found in, where it stands in grid coordinates and its picture's pixels), one per
     figure: a figure found from two tiles' windows stands at the same place and is the same picture, and no two
     figures stand closer than their feet allow. Of sightings standing less than ``apart`` (tile sides) from each
     other or from a kept figure, or sharing ``overlap`` of the smaller one's picture, the first of whole
     pictures, then the largest, is kept (a picture cut by its window's edge may show only the figure's rim,
-    whose colour blends with the tile under it, and stand elsewhere: a lying figure cut in two)."""
+    whose colour blends with the tile under it, and stand elsewhere: a lying figure cut in two).
+
+    Two whole pictures (neither cut by its window) that share pixels but stand ``whole_apart`` times ``apart`` (16
+    mm: a figure's foot is 16 mm long) or more from each other are two figures: a whole picture is seen whole from
+    every window and stands where its near end is, within a few millimetres; but in one window the pictures of two
+    figures side by side can join into one blob read as one of them (a black figure's beside a blue one, 18 mm
+    apart, read as a blue figure of 267 mm^2), which then took the other's own sighting for a second sighting of
+    itself (Neues Land bench sim/hard seed 4 board 7, Südsee field/hard seed 4 board 4)."""
     out = list(kept)
-    where: list[tuple[float, float, frozenset]] = [(f.x - 0.5 + f.u, f.y - 0.5 + f.v, frozenset()) for f in kept]
+    where: list[tuple[float, float, frozenset, bool]] = [(f.x - 0.5 + f.u, f.y - 0.5 + f.v, frozenset(), False)
+                                                         for f in kept]
+
+    def same(gx: float, gy: float, clipped: bool, pixels: frozenset, x: float, y: float, seen: frozenset,
+             cut: bool) -> bool:
+        d = math.hypot(gx - x, gy - y)
+        if d < apart:
+            return True
+        if not (pixels and seen and len(pixels & seen) >= overlap * min(len(pixels), len(seen))):
+            return False
+        return clipped or cut or d < whole_apart * apart
+
     for f, clipped, (gx, gy), pixels in sorted(found, key=lambda item: (item[1], -item[0].area_mm2)):
-        if any(math.hypot(gx - x, gy - y) < apart
-               or (pixels and seen and len(pixels & seen) >= overlap * min(len(pixels), len(seen)))
-               for x, y, seen in where):
+        if any(same(gx, gy, clipped, pixels, *w) for w in where):
             continue
         out.append(f)
-        where.append((gx, gy, pixels))
+        where.append((gx, gy, pixels, clipped))
     return out
 
 

@@ -463,6 +463,7 @@ class FigureFinder:
                 # under it (blue on a yellow-green plain reads green) and its dark side reads black
                 core = cv2.erode(blob.astype(np.uint8), square).astype(bool) & col
                 vote = core if core.sum() >= self.min_core_px else col
+                vote = self._paint_votes(vote, idx, obs, fitted)
                 counts = np.bincount(idx[vote], minlength=len(self.colours.colours))
                 best = int(counts.argmax())
                 if split:
@@ -524,12 +525,19 @@ class FigureFinder:
     factor in every channel) explains it better than the paint dimmed by this many times the frame's noise (sd per
     channel, :func:`dimmed_art`); 0: not looked at (:meth:`_footprint`)."""
 
+    shadow_every_colour: bool = True
+    """Leave the shadow on the art out of every colour's footprint (:meth:`_footprint`), not only the darkest's: the
+    footprint is the blob's coloured pixels of every colour, and a red figure's shadow over Südsee's sea toward the
+    camera's nadir (the sea dimmed, reading black, not alike in every channel under the noise) stretched its near end
+    and put its base 3.4 mm toward the nadir, on the next region (bench field/hard seed 2 board 4). False: the darkest
+    colour's only (before issue 14's session suedfig3)."""
+
     def _footprint(self, foot: np.ndarray, colour: int, obs: np.ndarray, fitted: np.ndarray,
                    known: np.ndarray | None) -> np.ndarray:
         """A figure's pixels where it stands is read from (:func:`vision.standing.standing_point`, its end nearest the
-        camera's nadir): ``foot`` (its pixels of its colour, ``colour``, less those dimmed alike in every channel,
-        :func:`shading`), and for the darkest colour less its shadow on the art told apart by hue
-        (:func:`dimmed_art`, :attr:`paint_margin`), unless fewer than 10 pixels would be left.
+        camera's nadir): ``foot`` (its blob's coloured pixels, ``colour`` its colour, less those dimmed alike in every
+        channel, :func:`shading`), less its shadow on the art told apart by hue (:func:`dimmed_art` against its own
+        colour's paint, :attr:`paint_margin`; :attr:`shadow_every_colour`), unless fewer than 10 pixels would be left.
 
         Every shadow reads toward the darkest colour. On dark art with a hue (the sea, a forest) under strong noise a
         figure's shadow fails the same-factor test (the ratio of dark pixels is mostly noise) and reads black: joined
@@ -538,7 +546,8 @@ class FigureFinder:
         colours' on average, 0.4-1.6 mm from their tile's edge put on the next tile). A shadow is the art dimmed: it
         keeps the art's hue; black paint has none wherever it stands. Where the art has no hue either, the two cannot
         be told apart this way and the pixel stays."""
-        if not self.paint_margin or colour != self.colours.darkest or not foot.any():
+        if (not self.paint_margin or not foot.any()
+                or (colour != self.colours.darkest and not self.shadow_every_colour)):
             return foot
         paint = lab_to_bgr([self.colours.colours[colour].lab])[0]
         art = dimmed_art(obs[foot], fitted[foot], paint, self.paint_margin * _noise_sd(obs, fitted, known))
@@ -547,6 +556,32 @@ class FigureFinder:
         out = foot.copy()
         out[foot] = ~art
         return out if out.sum() >= 10 else foot
+
+    dimmed_votes: bool = True
+    """A pixel of a blob's core votes for the colour it reads as only where that colour's paint explains it at least
+    as well as the art under it dimmed does (:meth:`_paint_votes`); False: every core pixel votes (before issue 14's
+    session suedfig3)."""
+
+    def _paint_votes(self, vote: np.ndarray, idx: np.ndarray, obs: np.ndarray, fitted: np.ndarray) -> np.ndarray:
+        """``vote`` (a blob's voting pixels) less those that the art under them dimmed by one factor explains better
+        than the paint of the colour they read as (:func:`dimmed_art`): the art in a figure's shadow, or a figure's rim
+        blended with the art, which read as whatever paint lies near the dimmed art. On Südsee's sea under the field
+        camera's light the dark blue paint is that sea dimmed to 0.55 (its hue to a few units): a black figure's shadow
+        and rim there read blue, its votes split between black and blue (17 to 19: under :attr:`min_colour_share`; 45 to
+        24: the blue part split off as a figure of its own), and it was lost (bench field/hard seed 4). Its black paint
+        has a hue of its own that the dimmed sea does not fit. The darkest colour's votes are not asked (on grey art a
+        black figure is the art dimmed). A blue figure on that sea keeps about half its votes (its paint and the dimmed
+        sea fit it alike). When fewer than :attr:`min_core_px` pixels would be left, all vote."""
+        if not self.dimmed_votes:
+            return vote
+        ask = vote & (idx != self.colours.darkest)
+        if not ask.any():
+            return vote
+        paints = lab_to_bgr([c.lab for c in self.colours.colours])
+        art = dimmed_art(obs[ask], fitted[ask], paints[idx[ask]], 0.0)
+        out = vote.copy()
+        out[ask] = ~art
+        return out if np.count_nonzero(out) >= self.min_core_px else vote
 
     def _maybe_two(self, blob: np.ndarray, area: float, mm_per_px: float) -> bool:
         """Whether a blob of one colour (``area`` mm^2) may be two figures' pictures joined: larger than
