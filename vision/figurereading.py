@@ -878,9 +878,13 @@ class FigureReading:
             light = undercover.light_from(fc.bgr, sure, ~hidden)
             if light is None:
                 continue
-            # what the right references around misfit in this frame's noise (the tiles beside it)
-            floor = undercover.noise_floor(fc.bgr, [p for p, (dx, dy) in zip(sure, near_of)
-                                                    if abs(dx) <= 1 and abs(dy) <= 1], ~hidden, light)
+            # what the right references around misfit in this frame's noise (the tiles beside it), made only where
+            # the plain ratio does not decide (issue 14, CPU: 2 of 11 re-read tiles of a Suedsee field/hard board)
+            beside = [p for p, (dx, dy) in zip(sure, near_of) if abs(dx) <= 1 and abs(dy) <= 1]
+
+            def floor(beside=beside, light=light) -> float | None:
+                return undercover.noise_floor(fc.bgr, beside, ~hidden, light)
+
             new = undercover.reread(fc.bgr, self._ref_bgr, self.refs.tile_ids, tiles[c], top, left, mm, hidden,
                                     light, floor)
             if (new.tile, new.rotation) != (tiles[c].tile, tiles[c].rotation):

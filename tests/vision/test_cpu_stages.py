@@ -471,3 +471,23 @@ def test_a_board_read_from_scratch_is_read_once_on_the_grid_its_clear_tiles_give
     again = rec.observe(frame)
     assert len(grids) == 2, "the found grid's fit moved it under 1.5 mm: the board no longer shows the cause"
     assert {c: (t.tile, t.rotation) for c, t in again.tiles.items()} == {c: (t.tile, t.rotation) for c, t in obs.tiles.items()}
+
+
+# ------------------------------------------------------------------ session tilecpu10 (issue 14): work a decision does not need
+
+def test_the_noise_floor_is_made_only_where_the_plain_ratio_does_not_decide():
+    """A tile read again by colour asks for the frame's noise floor (:func:`vision.undercover.noise_floor`, 5 ms a tile
+    on a Suedsee ``field/hard`` board) only where the candidate is not clearly better by the plain ratio: given as a
+    function, it is called only then, and decides as the number would."""
+    from vision.undercover import clearly_better
+
+    calls = []
+
+    def floor() -> float:
+        calls.append(1)
+        return 26.5
+
+    assert clearly_better(20.0, 30.0, floor) and not calls          # the plain ratio decides: no floor made
+    assert clearly_better(32.0, 38.8, floor) and len(calls) == 1     # beyond the floor: clearly better
+    for best, mine, level in ((32.0, 38.8, 26.5), (26.9, 27.3, 26.7), (32.0, 38.8, None), (20.0, 30.0, None)):
+        assert clearly_better(best, mine, lambda: level) == clearly_better(best, mine, level)
