@@ -338,7 +338,7 @@ class FigureReading:
                     ok |= _lit_top_rings(labels, stats, area, longest, lo, longest_mm, mm, lab[y:y + h, x:x + w],
                                          self.colours.colours[colour].lab)
                 if ok.any():
-                    out[y:y + h, x:x + w] |= ok[labels].astype(np.uint8)
+                    out[y:y + h, x:x + w] |= np.take(ok.view(np.uint8), labels)   # ok[labels] as 0/1, twice as fast
             return out
 
         loose = dist < self._colour_distance()

@@ -636,7 +636,7 @@ class FigureFinder:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         big = stats[:, cv2.CC_STAT_AREA] * (mm_per_px * mm_per_px) >= self.min_area_mm2
         big[0] = False
-        return big[labels]
+        return np.take(big, labels)     # big[labels], twice as fast
 
     def _toward_paint(self, obs: np.ndarray, fitted: np.ndarray, idx: np.ndarray, dist: np.ndarray,
                       known: np.ndarray | None) -> np.ndarray:
@@ -746,7 +746,7 @@ def _blobs(strong: np.ndarray, weak: np.ndarray, idx: np.ndarray, coloured: np.n
     colour = np.where(votes.max(axis=1) >= np.maximum(share * firm_px, 1), votes.argmax(axis=1), -1)
     enough = firm_px >= min_strong
     enough[0] = False
-    keep = enough[labels] & (firm | (idx == colour[labels]))
+    keep = np.take(enough, labels) & (firm | (idx == np.take(colour, labels)))   # x[labels], twice as fast
     return cv2.morphologyEx(keep.astype(np.uint8), cv2.MORPH_CLOSE, square)
 
 
