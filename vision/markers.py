@@ -171,6 +171,9 @@ HALF_MIN_SIDE_PX = 18.0
 #: bumped camera: ~3 cm of the mat at 1.4 px/mm) and at least by 1.5 marker sides
 WINDOW_GROW_FRAME = 0.04
 WINDOW_GROW_MARKER = 1.5
+#: the half-size search's markers say where to look for the others at full size (:func:`_search_half`) when it
+#: finds at least this many (two markers' eight corners fix a homography); fewer: the whole frame at full size
+HALF_MIN_FOUND = 2
 
 
 def _parameters(min_rate: float, max_rate: float, thresh_windows: tuple[int, int, int]):
@@ -356,14 +359,16 @@ def _search_half(grey: np.ndarray, mat: Mat, smallest: float, largest: float) ->
         return [np.asarray(q, np.float64) * 2.0 + 0.5 for q in quads] if quads is not None else None
 
     _collect(det, up(corners), ids, up(rejected), mat)
-    if len(det.corners) < min(3, len(mat.marker_ids)):
+    if len(det.corners) < min(HALF_MIN_FOUND, len(mat.marker_ids)):
         return det
     # found at half size: read again at full size in small windows around them, so that the corners are the
     # full-size detector's own (the half size's, refined on the same edges, were up to 0.1 px apart, and three
     # knife-edge cells of the bench's hard boards read differently). A marker missing at half size (covered, out
     # of view, too small or blurred there) is looked for at full size where the others put it, as the full-size
     # search of the whole frame would find it (issue 14, CPU: that search was 30 ms of a `hard` reading from
-    # scratch, and found no marker more on the bench's boards)
+    # scratch, and found no marker more on the bench's boards). Two found are enough to say where to look (their
+    # eight corners fix a homography: 18-36 px off on the field camera's `hard` frame, the windows grow by 77);
+    # where the windows find fewer than three, the whole frame is searched at full size as before
     expected = dict(det.corners)
     expected.update(_expected_missing(det.corners, mat))
     full = _search_windows(grey, mat, expected)
@@ -374,7 +379,7 @@ def _search_half(grey: np.ndarray, mat: Mat, smallest: float, largest: float) ->
 
 
 def _expected_missing(found: dict[int, np.ndarray], mat: Mat) -> dict[int, np.ndarray]:
-    """Where the mat's markers missing from ``found`` (mat id -> image quad, three or more) lie in the image, by
+    """Where the mat's markers missing from ``found`` (mat id -> image quad, two or more) lie in the image, by
     the homography of the found ones' corners (the lens's bend is left to the window's margin)."""
     missing = [m for m in mat.marker_ids if m not in found]
     if not missing:

@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -231,10 +231,11 @@ FLOOR_MARGIN = 0.2
 between tiles, 1-3 units at 23-27, and the noise of a comparison of two candidates, stay under it)."""
 
 
-def clearly_better(best: float, mine: float, floor: float | None) -> bool:
+def clearly_better(best: float, mine: float, floor: "float | None | Callable[[], float | None]") -> bool:
     """Whether a candidate of colour misfit ``best`` explains a tile clearly better than the guess (``mine``):
     below :data:`SWITCH_RATIO` of it; or, ``floor`` (:func:`noise_floor`) given, below that share of it in what
-    either misfits beyond the floor, and better by :data:`FLOOR_MARGIN` of the floor. What the right reference
+    either misfits beyond the floor, and better by :data:`FLOOR_MARGIN` of the floor (``floor`` may be a function
+    that makes it: called only then). What the right reference
     misfits in a noisy frame is no evidence: at the field camera's ``hard`` (noise, JPEG 65, a magenta cast) every
     reference misfits 23-27 units where it is right, and ds048 (32.0) against a wrong guess ds078 (38.8) was not
     clearly better by the plain ratio (0.82), while beyond the floor of 26.5 it is (5.5 against 12.3).
@@ -246,6 +247,8 @@ def clearly_better(best: float, mine: float, floor: float | None) -> bool:
     """
     if best < SWITCH_RATIO * mine:
         return True
+    if callable(floor):
+        floor = floor()     # made only where the plain ratio does not decide (issue 14, CPU: 2 of 11 re-read tiles)
     if floor is None:
         return False
     return best - floor < SWITCH_RATIO * (mine - floor) and mine - best >= FLOOR_MARGIN * floor
@@ -275,11 +278,13 @@ def noise_floor(bgr: np.ndarray, placed: Sequence[tuple[np.ndarray, int, int]], 
 
 
 def reread(bgr: np.ndarray, refs_bgr: np.ndarray, ids: Sequence[str], guess, top: int, left: int, mm_per_px: float,
-           hidden: np.ndarray, light: tuple[np.ndarray, np.ndarray], floor: float | None = None):
+           hidden: np.ndarray, light: tuple[np.ndarray, np.ndarray],
+           floor: "float | None | Callable[[], float | None]" = None):
     """The tile at canvas ``(top, left)`` (its cell's corner; ``guess`` the tile pass's reading, a
     :class:`vision.tiles.TileGuess`) read again by colour with the ``hidden`` pixels of the canvas left out.
     Returns the new guess, or ``guess`` when no candidate explains the visible pixels clearly better
-    (:func:`clearly_better`; ``floor``: the frame's :func:`noise_floor` there, when known)."""
+    (:func:`clearly_better`; ``floor``: the frame's :func:`noise_floor` there, when known, or a function that makes
+    it only where it is needed)."""
     side = refs_bgr.shape[1]
     pad = int(round(SHIFT_MM / mm_per_px))
     h, w = bgr.shape[:2]

@@ -323,6 +323,40 @@ def test_the_median_of_8_bit_colours_by_counting_is_numpys():
             assert got.dtype == want.dtype and np.array_equal(got, want), (n, lo, hi, got, want)
 
 
+def _nearest_by_numpy(colours, lab):
+    """``PlayerColours.nearest`` as it was before it went colour by colour (issue 14, session tilecpu10)."""
+    from vision.pieces import _weighted
+
+    w = np.asarray(_weighted(lab), np.float32)
+    centres = np.asarray(colours.centres, np.float32)
+    d2 = (w * w).sum(axis=-1, keepdims=True) - 2.0 * (w @ centres.T) + (centres * centres).sum(axis=-1)
+    d2 = np.maximum(d2, 0.0)
+    idx = d2.argmin(axis=-1)
+    return idx, np.sqrt(np.take_along_axis(d2, idx[..., None], axis=-1)[..., 0])
+
+
+def test_the_nearest_player_colour_colour_by_colour_is_numpys():
+    """Each pixel's nearest player colour and its distance, made colour by colour on whole planes: the same index
+    (the first of equally near colours) and the same float32 distance as numpy's reduction over the colours, on 8-bit
+    Lab images, float Lab, single pixels and pixels exactly between two colours."""
+    from vision.pieces import PlayerColour, PlayerColours, bgr_to_lab
+
+    rng = np.random.default_rng(9)
+    five = PlayerColours.defaults()
+    twins = PlayerColours([PlayerColour("a", (50.0, 128.0, 128.0)), PlayerColour("b", (50.0, 128.0, 128.0)),
+                           PlayerColour("c", (80.0, 100.0, 150.0))])
+    cases = [bgr_to_lab(rng.integers(0, 256, (170, 230, 3)).astype(np.uint8)),
+             rng.uniform(0, 255, (33, 3)).astype(np.float32), bgr_to_lab(np.array([30, 60, 200], np.uint8))]
+    tie = np.full((4, 5, 3), (50.0, 128.0, 128.0), np.float32)
+    for colours, lab in [(five, c) for c in cases] + [(twins, tie), (twins, cases[0])]:
+        idx, dist = colours.nearest(lab)
+        want_idx, want_dist = _nearest_by_numpy(colours, lab)
+        assert idx.dtype == want_idx.dtype and idx.shape == want_idx.shape and np.array_equal(idx, want_idx)
+        assert dist.dtype == want_dist.dtype and np.array_equal(dist, want_dist)
+    assert len(np.unique(five.nearest(cases[0])[0])) == 5
+    assert not twins.nearest(tie)[0].any(), "of two equally near colours the first"
+
+
 # ------------------------------------------------------------------ fifth round (issue 14): cut what cannot find anything
 
 def _figures_of(obs):
@@ -437,3 +471,23 @@ def test_a_board_read_from_scratch_is_read_once_on_the_grid_its_clear_tiles_give
     again = rec.observe(frame)
     assert len(grids) == 2, "the found grid's fit moved it under 1.5 mm: the board no longer shows the cause"
     assert {c: (t.tile, t.rotation) for c, t in again.tiles.items()} == {c: (t.tile, t.rotation) for c, t in obs.tiles.items()}
+
+
+# ------------------------------------------------------------------ session tilecpu10 (issue 14): work a decision does not need
+
+def test_the_noise_floor_is_made_only_where_the_plain_ratio_does_not_decide():
+    """A tile read again by colour asks for the frame's noise floor (:func:`vision.undercover.noise_floor`, 5 ms a tile
+    on a Suedsee ``field/hard`` board) only where the candidate is not clearly better by the plain ratio: given as a
+    function, it is called only then, and decides as the number would."""
+    from vision.undercover import clearly_better
+
+    calls = []
+
+    def floor() -> float:
+        calls.append(1)
+        return 26.5
+
+    assert clearly_better(20.0, 30.0, floor) and not calls          # the plain ratio decides: no floor made
+    assert clearly_better(32.0, 38.8, floor) and len(calls) == 1     # beyond the floor: clearly better
+    for best, mine, level in ((32.0, 38.8, 26.5), (26.9, 27.3, 26.7), (32.0, 38.8, None), (20.0, 30.0, None)):
+        assert clearly_better(best, mine, lambda: level) == clearly_better(best, mine, level)

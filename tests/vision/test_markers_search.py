@@ -121,6 +121,43 @@ def test_a_covered_marker_does_not_send_the_first_search_over_the_whole_frame(bu
     assert worst < 1e-3, f"corners {worst:.4f} px apart"
 
 
+def test_two_markers_found_at_half_size_say_where_to_look_for_the_others(busy, monkeypatch):
+    """Two markers found at half size (the others missed there: the field camera's noise at ``hard``) are enough to
+    say where the others lie: all four are read at full size in windows, not by a full-size search of the whole
+    frame (issue 14, CPU: 35 ms of a Suedsee ``field/hard`` reading from scratch), their corners where that search
+    puts them."""
+    frame, truth = busy
+    missed = set(MAT.marker_ids[1:3])
+    real = markers_module._sized_for
+
+    class HalfMisses:
+        """The half-size detector, blind to two of the markers."""
+
+        def __init__(self, detector):
+            self.detector = detector
+
+        def detectMarkers(self, image):
+            corners, ids, rejected = self.detector.detectMarkers(image)
+            keep = [i for i, m in enumerate(np.asarray(ids).ravel()) if int(m) not in missed]
+            return [corners[i] for i in keep], np.asarray(ids)[keep], rejected
+
+    def sized_for(mat, frame_size, *rest):
+        detector = real(mat, frame_size, *rest)
+        return HalfMisses(detector) if tuple(frame_size) == (SIZE[0] // 2, SIZE[1] // 2) else detector
+
+    monkeypatch.setattr(markers_module, "_sized_for", sized_for)
+    det = detect_markers(frame, MAT)
+    assert det.half_found == 2
+    assert det.search == "half" and sorted(det.corners) == list(MAT.marker_ids)
+    assert det.searched_px < 0.5 * frame.shape[0] * frame.shape[1], "the full-size frame was searched"
+    monkeypatch.setattr(markers_module, "_search_half", lambda *a: markers_module.MarkerDetection(search="half"))
+    full = detect_markers(frame, MAT)
+    assert full.search == "sized" and sorted(full.corners) == list(MAT.marker_ids)
+    worst = max(float(np.abs(det.corners[m] - full.corners[m]).max()) for m in MAT.marker_ids)
+    assert worst < 1e-3, f"corners {worst:.4f} px apart"
+    assert corner_error_px(det, truth) < 0.5
+
+
 def test_a_marker_missed_at_half_size_is_looked_for_where_the_others_put_it(busy):
     """The window the missing marker is looked for in lies around its true place (within a few pixels)."""
     frame, truth = busy
