@@ -507,9 +507,11 @@ class FigureFinder:
                         return
                 if halves and self._maybe_two(blob, area, mm_per_px):
                     parts = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm)
-                    # two figures of the blob's colour: each half reads it by itself (a half of another colour
-                    # is no figure of this one, and the colours, above, found none of its own)
-                    if parts is not None and all(reads(p) == best for p in parts):
+                    # two figures of the blob's colour: each half reads it by itself, or the darkest colour (a
+                    # figure beside one of it, which the colours above hold back: it may be a shaded side). A half
+                    # of another colour is no figure: the colours found none of their own there (a strip of tile
+                    # a pixel off its reference, joined to a figure, read as its art's colour)
+                    if parts is not None and all(reads(p) in (best, darkest) for p in parts):
                         for part in parts:
                             judge(part, False, False)
                         return
