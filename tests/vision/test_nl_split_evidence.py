@@ -83,14 +83,14 @@ def test_two_figures_of_one_colour_over_the_gap_stay_two():
 def test_a_black_figure_touching_a_blue_one_stays_two():
     """A blue figure and a black one touching on a slant (14 x 9 mm pictures, 14 mm apart): the colour split holds the
     black back (it may be the blue's shaded side) and the blob, 316 mm^2 and 31 mm, is parted by its length; the black
-    half reads the darkest colour by itself, not the blob's blue, and stays a figure (Neues Land sim/hard seed 4 board 7,
-    lost when each half had to read the blob's colour)."""
+    half reads the darkest colour by itself, not the blob's blue, and stays a figure (Neues Land sim/hard seed 4
+    board 7, lost when each half had to read the blob's colour)."""
     ref = np.empty((48, 48, 3), np.uint8)
     ref[:] = GREY
     obs = ref.copy()
     slant = np.array([1.0, 1.0]) / np.sqrt(2.0)
-    for centre_mm, colour in ((np.array([45.0, 45.0]) - 7.0 * slant, "blue"), (np.array([45.0, 45.0]) + 7.0 * slant,
-                                                                                 "black")):
+    middle = np.array([45.0, 45.0])
+    for centre_mm, colour in ((middle - 7.0 * slant, "blue"), (middle + 7.0 * slant, "black")):
         centre = tuple(int(round(c / MM_PER_PX * 16)) for c in centre_mm)
         axes = (int(round(7.0 / MM_PER_PX * 16)), int(round(4.5 / MM_PER_PX * 16)))
         cv2.ellipse(obs, centre, axes, 45, 0, 360, tuple(int(v) for v in DEFAULT_COLOURS_BGR[colour]), -1,
