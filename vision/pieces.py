@@ -363,7 +363,9 @@ class FigureFinder:
     pixel of blur; the bench's figures 15-25 mm. A blob of one colour longer than this that holds two of the smallest
     figures' pictures (twice :attr:`one_figure_min_mm2`) is looked at as two figures' (:func:`_two_figures`) even
     under :attr:`two_figures_mm2`: two black figures side by side over a seam, 19 mm apart, made one blob of 306 mm^2
-    and 31 mm, and one was lost (Neues Land bench sim/default seed 5 board 5)."""
+    and 31 mm, and one was lost (Neues Land bench sim/default seed 5 board 5). Either rule's halves are kept only where
+    each reads the blob's colour, or the darkest, by itself (session nlfig8: a strip of tile a pixel off its reference
+    joined to a blue figure, 338 mm^2 and 30.8 mm, was split and its half read yellow)."""
 
     hug_mm: float = 4.5
     """A blob that reaches over the bare mat (no tile read there) and lies wholly within this distance (mm) of the
