@@ -380,7 +380,9 @@ class FigureFinder:
     pixel of blur; the bench's figures 15-25 mm. A blob of one colour longer than this that holds two of the smallest
     figures' pictures (twice :attr:`one_figure_min_mm2`) is looked at as two figures' (:func:`_two_figures`) even
     under :attr:`two_figures_mm2`: two black figures side by side over a seam, 19 mm apart, made one blob of 306 mm^2
-    and 31 mm, and one was lost (Neues Land bench sim/default seed 5 board 5)."""
+    and 31 mm, and one was lost (Neues Land bench sim/default seed 5 board 5). Either rule's halves are kept only where
+    each reads the blob's colour, or the darkest, by itself (session nlfig8: a strip of tile a pixel off its reference
+    joined to a blue figure, 338 mm^2 and 30.8 mm, was split and its half read yellow)."""
 
     hug_mm: float = 4.5
     """A blob that reaches over the bare mat (no tile read there) and lies wholly within this distance (mm) of the
@@ -455,6 +457,32 @@ class FigureFinder:
         bare = None if known is None or known.all() else ~known
         outline: list[np.ndarray] = []      # each pixel's distance from the tiles' outline, made when first needed
 
+        def enough(blob: np.ndarray, col: np.ndarray) -> bool:
+            # whether a blob's pixels of a player colour (``col``) are enough to read its colour from
+            return col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum()
+
+        def painted(blob: np.ndarray) -> tuple[np.ndarray, bool]:
+            # the blob's pixels of a player colour, and whether they are mostly dimmed alike in every channel (a
+            # black figure on a light tile is darker than the tile by much the same factor in every channel, as a
+            # shadow is: most of it reads as shadow, and only its few other pixels were left)
+            col = blob & coloured & ~shadow
+            if not enough(blob, col):
+                return blob & coloured, True
+            return col, False
+
+        def votes(blob: np.ndarray, col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            # the voters for the blob's colour and their count per colour: its core (at its rim the figure's edge
+            # blends with the tile under it, blue on a yellow-green plain reads green, and its dark side reads black)
+            core = cv2.erode(blob.astype(np.uint8), square).astype(bool) & col
+            vote = core if core.sum() >= self.min_core_px else col
+            vote = self._paint_votes(vote, idx, obs, fitted)
+            return vote, np.bincount(idx[vote], minlength=len(self.colours.colours))
+
+        def reads(blob: np.ndarray) -> int | None:
+            # the colour a blob reads as by itself (its core's vote), None where too little of it has one
+            col = painted(blob)[0]
+            return int(votes(blob, col)[1].argmax()) if enough(blob, col) else None
+
         def judge(blob: np.ndarray, split: bool, halves: bool = True) -> None:
             # split: the colours may part the blob (two figures of two colours); halves: it may be two
             # figures of one colour (:meth:`_maybe_two`), also each part the colours left
@@ -466,22 +494,13 @@ class FigureFinder:
                     outline.append(_from_outline(known))
                 if float(outline[0][blob].max()) * mm_per_px < self.hug_mm:
                     return      # it hugs the tiles' outline (a tile's edge against the dark mat): no figure's body
-            col = blob & coloured & ~shadow
-            if col.sum() * px_area < self.min_coloured_mm2 or col.sum() < self.min_coloured_share * blob.sum():
-                # a black figure on a light tile is darker than the tile by much the same factor in every
-                # channel, as a shadow is: most of it reads as shadow, and only its few other pixels were left
-                col = blob & coloured
-                if self.dimmed_rule and area < self.one_figure_min_mm2:
-                    return      # a dimming of the art smaller than any figure's picture: a figure's shadow beside it
+            col, dimmed = painted(blob)
+            if dimmed and self.dimmed_rule and area < self.one_figure_min_mm2:
+                return      # a dimming of the art smaller than any figure's picture: a figure's shadow beside it
             ys, xs = np.nonzero(col if col.sum() >= 10 else blob)
             u, v = (xs.mean() + 0.5) / cols, (ys.mean() + 0.5) / rows
-            if col.sum() * px_area >= self.min_coloured_mm2 and col.sum() >= self.min_coloured_share * blob.sum():
-                # the colour is voted by the blob's core: at its rim the figure's edge blends with the tile
-                # under it (blue on a yellow-green plain reads green) and its dark side reads black
-                core = cv2.erode(blob.astype(np.uint8), square).astype(bool) & col
-                vote = core if core.sum() >= self.min_core_px else col
-                vote = self._paint_votes(vote, idx, obs, fitted)
-                counts = np.bincount(idx[vote], minlength=len(self.colours.colours))
+            if enough(blob, col):
+                vote, counts = votes(blob, col)
                 best = int(counts.argmax())
                 if split:
                     # two figures side by side make one blob (more so around a tile, where no seam parts them): each
@@ -508,7 +527,11 @@ class FigureFinder:
                         return
                 if halves and self._maybe_two(blob, area, mm_per_px):
                     parts = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm)
-                    if parts is not None:
+                    # two figures of the blob's colour: each half reads it by itself, or the darkest colour (a
+                    # figure beside one of it, which the colours above hold back: it may be a shaded side). A half
+                    # of another colour is no figure: the colours found none of their own there (a strip of tile
+                    # a pixel off its reference, joined to a figure, read as its art's colour)
+                    if parts is not None and all(reads(p) in (best, darkest) for p in parts):
                         for part in parts:
                             judge(part, False, False)
                         return
