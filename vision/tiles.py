@@ -1775,8 +1775,8 @@ def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping,
     """The pick (an index into ``options[cell]``) of each of ``cells`` that :func:`settle_hidden` takes: the best
     way by its order (fewest picks the photo rules out (:data:`REFUTED`), fewest copies over, likeliest, most shown
     readings kept, most readings kept, best scores), found by a search that drops every partial choice that cannot
-    beat the best found (branch and bound: the picks ruled out and the copies over only grow, each cell adds at most its likeliest pick with the copies taken so far); past ``most``
-    steps, one cell at a time by the copies left."""
+    beat the best found (branch and bound: the picks ruled out and the copies over only grow, each cell adds at most
+    its likeliest pick with the copies taken so far); past ``most`` steps, one cell at a time by the copies left."""
     odds = {c: _photo_odds(seen[c], len(options[c])) for c in cells}
     refuted = {c: [o == REFUTED for o in odds[c]] for c in cells}
     odds = {c: [0.0 if r else o for o, r in zip(odds[c], refuted[c])] for c in cells}
