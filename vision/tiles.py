@@ -554,13 +554,6 @@ class TileClassifier:
     challenger stays beside it as a marked guess (:meth:`_undecided`). On the bench's Südsee ``hard`` rows (seed 3,
     both cameras, 24 boards) the contests within 0.2 of 0 went the true tile's way 54 times in 76, those beyond it
     11,864 times in 11,885."""
-    verify_beyond = 1.2
-    """A contest beyond this (either way) says that the photo, where the two references differ, is unlike both:
-    further from the other than the one is (1: the photo is exactly the one). Bare tiles' contests lie within it
-    (1,189 of 1,205 in the twin contests of the vision bench's Südsee ``hard`` rows, seeds 1, 2 and 4); those beyond
-    come mostly from a figure that the covered mask missed, standing on the glyph (a black figure on R2's boat: R1
-    against R2 -6.5, the figure taken for R1's dark fish; all 6 such contests of :meth:`evidence` there were wrong).
-    Such a contest rules nothing out (:meth:`evidence`)."""
     verify_art = 3.0
     """A covered part that a reference misfits by at most this many times its misfit where it was fitted is the
     tile's art, not a figure (:meth:`_less_art`); 0: never."""
@@ -1310,10 +1303,7 @@ class TileClassifier:
         as the first (shown, a tie): the whole-tile score, each option at its own best place, is no evidence
         about a detail that the contest sees closer (the vision bench's Suedsee ``hard`` seed 2 board 0: an E3
         whose contest showed E3 against E1 by 0.22 scored E1 0.025 higher at half resolution, was made an E1,
-        and the box left the E3 to a cell whose difference a figure hid). An option that both the contest and the
-        block score show clearly against the first scores ``-inf`` (:data:`REFUTED`): the photo rules it out, and the
-        box's counts do not bring it back (the vision bench's Suedsee ``field/hard`` seed 2 board 3: a K2 shown against
-        K1 by 0.37 was made a K1, the set's one K2 taken by an unsure misreading elsewhere)."""
+        and the box left the E3 to a cell whose difference a figure hid)."""
         js = [self._index(t, r) for t, r in options]
         top, left = canvas.top_left(guess.x, guess.y)
         scores, _, _ = self._block_grid(canvas, 1, js, top // 2, left // 2, self.hard_reach)
@@ -1321,8 +1311,7 @@ class TileClassifier:
         for s, j in zip(scores[1:], js[1:]):
             t = self._difference_contest(canvas, guess, js[0], j)
             shows = t is not None and abs(t) >= self.verify_sure and (t > 0) == (s > scores[0])
-            ruled_out = shows and -self.verify_beyond <= t < 0
-            out.append(None if t is None else REFUTED if ruled_out else float(s) if shows else float(scores[0]))
+            out.append(None if t is None else float(s) if shows else float(scores[0]))
         return out
 
     def _difference_contest(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int) -> float | None:
@@ -1623,12 +1612,6 @@ class TileClassifier:
         return True
 
 
-REFUTED = -math.inf
-"""The evidence (:meth:`TileClassifier.evidence`) of an option that the photo shows clearly against the reading: the
-twin contest on the pixels where they differ beyond :attr:`TileClassifier.verify_sure` (11,864 of 11,885 such
-contests right on the bench's Suedsee ``hard`` rows) and the block score the same way. :func:`settle_hidden` takes it
-only where no other way keeps to the box: the box's counts never overrule a clear photo."""
-
 EVIDENCE_SCALE = 0.02
 """In :func:`settle_hidden`, a block score higher by this beyond a tie (:attr:`TileClassifier.tie_margin`) counts as
 odds of e to 1 for that option: the spread of the block scores between a cell's twins where nothing tells them apart
@@ -1676,7 +1659,6 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
 
     ``known``: cells whose tile is known (the start tile at (0, 0), the game's log): never put in doubt.
     """
-    given = tiles
     held = {c: tiles[c] for c in known if c in tiles}
     if twins_of is not None:
         tiles = _unsure_twins(tiles, counts, twins_of)
@@ -1699,11 +1681,7 @@ def settle_hidden(tiles: Mapping[tuple[int, int], TileGuess], counts: Mapping[st
         if i == 0 and seen[cell] is None:
             continue
         shown = seen[cell] or [None] * len(options[cell])
-        doubt_left = [o for k, o in enumerate(options[cell]) if k != i and shown[k] != REFUTED]
-        if i == 0 and not doubt_left and not given[cell].hidden_twins:
-            out[cell] = given[cell]     # put in doubt by the pool, but the photo rules out every other choice
-            continue
-        said = [s if s is not None and s != REFUTED else shown[0] if shown[0] is not None else scores[cell][k]
+        said = [s if s is not None else shown[0] if shown[0] is not None else scores[cell][k]
                 for k, s in enumerate(shown)]
         others = [Candidate(o[0], o[1], float(said[k])) for k, o in enumerate(options[cell]) if k != i]
         named = {(c.tile, c.rotation) for c in others} | {pick}
@@ -1773,13 +1751,11 @@ def _sharing(doubt: Sequence[tuple[int, int]], options: Mapping[tuple[int, int],
 def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping, seen: Mapping,
             left: Mapping[str, int], most: int) -> dict[tuple[int, int], int]:
     """The pick (an index into ``options[cell]``) of each of ``cells`` that :func:`settle_hidden` takes: the best
-    way by its order (fewest picks the photo rules out (:data:`REFUTED`), fewest copies over, likeliest, most shown
-    readings kept, most readings kept, best scores), found by a search that drops every partial choice that cannot
-    beat the best found (branch and bound: the picks ruled out and the copies over only grow, each cell adds at most
-    its likeliest pick with the copies taken so far); past ``most`` steps, one cell at a time by the copies left."""
+    way by its order (fewest copies over, likeliest, most shown readings kept, most readings kept, best scores),
+    found by a search that drops every partial choice that cannot beat the best found (branch and bound: the
+    copies over only grow, each cell adds at most its likeliest pick with the copies taken so far); past ``most``
+    steps, one cell at a time by the copies left."""
     odds = {c: _photo_odds(seen[c], len(options[c])) for c in cells}
-    refuted = {c: [o == REFUTED for o in odds[c]] for c in cells}
-    odds = {c: [0.0 if r else o for o, r in zip(odds[c], refuted[c])] for c in cells}
     tile = {c: [o[0] for o in options[c]] for c in cells}
     shown = {c: [i > 0 and seen[c] is not None and seen[c][i] is not None for i in range(len(options[c]))]
              for c in cells}
@@ -1792,40 +1768,37 @@ def _choose(cells: Sequence[tuple[int, int]], options: Mapping, scores: Mapping,
         n, m = taken.get(tile[c][i], 0), left.get(tile[c][i], 0)
         return odds[c][i] + math.log(max(m - n, 1e-9)), _beyond(n, m)
 
-    def go(k: int, ruled: int, over: int, likely: float, moved_shown: int, moved: int, score: float, combo: list
-           ) -> None:
+    def go(k: int, over: int, likely: float, moved_shown: int, moved: int, score: float, combo: list) -> None:
         steps[0] += 1
         if steps[0] > most:
             raise _TooMany
         if k == len(cells):
-            key = (-ruled, -over, round(likely, 9), -moved_shown, -moved, score)
+            key = (-over, round(likely, 9), -moved_shown, -moved, score)
             if best[0] is None or key > best[0]:
                 best[0], best[1] = key, list(combo)
             return
         if best[0] is not None:
-            bound = (-ruled, -over, round(likely + sum(max(gain(c, i)[0] for i in range(len(options[c])))
-                                                       for c in cells[k:]), 9) + 1e-9,
-                     -moved_shown, -moved, score + sum(top_score[k:]) + 1e-9)
+            bound = (-over, round(likely + sum(max(gain(c, i)[0] for i in range(len(options[c]))) for c in cells[k:]), 9)
+                     + 1e-9, -moved_shown, -moved, score + sum(top_score[k:]) + 1e-9)
             if bound <= best[0]:
                 return
         c = cells[k]
-        for i in sorted(range(len(options[c])), key=lambda i: (refuted[c][i], -gain(c, i)[0])):
+        for i in sorted(range(len(options[c])), key=lambda i: -gain(c, i)[0]):
             g, o = gain(c, i)
             taken[tile[c][i]] = taken.get(tile[c][i], 0) + 1
             combo.append(i)
-            go(k + 1, ruled + refuted[c][i], over + o, likely + g, moved_shown + shown[c][i], moved + (i > 0),
-               score + scores[c][i], combo)
+            go(k + 1, over + o, likely + g, moved_shown + shown[c][i], moved + (i > 0), score + scores[c][i], combo)
             combo.pop()
             taken[tile[c][i]] -= 1
 
     try:
-        go(0, 0, 0, 0.0, 0, 0, 0.0, [])
+        go(0, 0, 0.0, 0, 0, 0.0, [])
         return dict(zip(cells, best[1] or ()))
     except _TooMany:
         rest = dict(left)
         picks = {}
         for c in cells:
-            i = max(range(len(options[c])), key=lambda k: (not refuted[c][k], rest.get(options[c][k][0], 0), -k))
+            i = max(range(len(options[c])), key=lambda k: (rest.get(options[c][k][0], 0), -k))
             rest[options[c][i][0]] = rest.get(options[c][i][0], 0) - 1
             picks[c] = i
         return picks
@@ -1854,8 +1827,8 @@ def _photo_odds(shown: list[float | None] | None, n: int) -> list[float]:
     if shown is None or shown[0] is None:
         return [0.0] * n
     tie = TileClassifier.tie_margin
-    return [0.0 if s is None else REFUTED if s == REFUTED
-            else float(np.sign(s - shown[0])) * max(abs(s - shown[0]) - tie, 0.0) / EVIDENCE_SCALE for s in shown]
+    return [0.0 if s is None else float(np.sign(s - shown[0])) * max(abs(s - shown[0]) - tie, 0.0) / EVIDENCE_SCALE
+            for s in shown]
 
 
 def _score_of(guess: TileGuess, option: tuple[str, int]) -> float:
