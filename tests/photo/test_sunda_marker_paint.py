@@ -19,8 +19,7 @@ from tablehub.photo_sunda import load_reader
 from vision import sundamarkers
 from vision.sundamarkers import MarkerFinder
 
-from tests.photo.test_sunda_photo_hard import _scores
-from tests.photo.test_sunda_photo_seen import _markers, table  # noqa: F401 (table: a fixture)
+from tests.photo.test_sunda_photo_seen import _markers, read_and_scored, table  # noqa: F401 (table: a fixture)
 
 
 def _doubtful(t, folder) -> set[str]:
@@ -34,13 +33,9 @@ def _doubtful(t, folder) -> set[str]:
 def test_a_green_marker_on_the_green_land_is_read_by_its_paint(table, monkeypatch):
     t, folder = table
     assert "green" in {m["marker"] for m in t["truth"].markers}
-    assert "green" in _markers(t, folder)
-    got, want = _scores(t, folder)
-    assert got == want
+    assert read_and_scored(t, folder, "green") == (True, True)
     monkeypatch.setattr(MarkerFinder, "_paint_discs", lambda self, *a, **k: [])
-    assert "green" not in _markers(t, folder)
-    got, want = _scores(t, folder)
-    assert got != want
+    assert read_and_scored(t, folder, "green") == (False, False)
 
 
 @pytest.mark.parametrize("table", [("hard", 6, 4)], indirect=True)
@@ -58,8 +53,6 @@ def test_the_colour_the_jpeg_smears_round_a_red_marker_is_no_green_marker(table,
 def test_a_blue_marker_whose_blur_reads_as_the_sea_is_read(table, monkeypatch):
     t, folder = table
     assert "blue" in {m["marker"] for m in t["truth"].markers}
-    assert "blue" in _markers(t, folder)
-    got, want = _scores(t, folder)
-    assert got == want
+    assert read_and_scored(t, folder, "blue") == (True, True)
     monkeypatch.setattr(sundamarkers, "SEA_AREA_MM", 0.0)        # every pixel of the sea's colour counts
     assert "blue" not in _markers(t, folder)

@@ -17,22 +17,18 @@ import pytest
 from vision import sunda, sundamarkers
 
 from tests.photo.test_sunda_photo_hard import _scores
-from tests.photo.test_sunda_photo_seen import _markers, table  # noqa: F401 (table: a fixture)
+from tests.photo.test_sunda_photo_seen import _markers, read_and_scored, table  # noqa: F401 (table: a fixture)
 
 
 @pytest.mark.parametrize("table", [("hard", 1, 4)], indirect=True)
 def test_a_green_marker_whose_ring_carries_the_grain_is_read(table, monkeypatch):
     t, folder = table
     assert "green" in {m["marker"] for m in t["truth"].markers}
-    assert "green" in _markers(t, folder)
-    got, want = _scores(t, folder)
-    assert got == want
+    assert read_and_scored(t, folder, "green") == (True, True)
     monkeypatch.setattr(sundamarkers, "ground_grain", lambda diff: 0.0)     # the ring judged against the core alone
     # (and since session 16 the paint pass reads it too: its paint square to the land's shade line)
     monkeypatch.setattr(sundamarkers.MarkerFinder, "_paint_discs", lambda self, *a, **k: [])
-    assert "green" not in _markers(t, folder)
-    got, want = _scores(t, folder)
-    assert got != want
+    assert read_and_scored(t, folder, "green") == (False, False)
 
 
 @pytest.mark.parametrize("table", [("hard", 1, 7)], indirect=True)

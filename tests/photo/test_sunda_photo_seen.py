@@ -40,6 +40,13 @@ def _markers(t, folder) -> set[str]:
     return {m.marker for m in load_reader(folder).read(t["frame"]).markers}
 
 
+def read_and_scored(t, folder, paint: str) -> tuple[bool, bool]:
+    """Whether the photo's reader reads a ``paint`` resource marker on the table, and whether the photo's scores
+    are the game's."""
+    got, want = _scores(t, folder)
+    return paint in _markers(t, folder), got == want
+
+
 @pytest.fixture(scope="module")
 def table(tmp_path_factory, request):
     level, seed, i = request.param

@@ -102,6 +102,16 @@ def test_the_half_size_search_finds_the_corners_the_full_size_search_finds(busy,
     assert corner_error_px(half, truth) < 0.5
 
 
+def _as_the_whole_frame_searched(frame, det, monkeypatch) -> None:
+    """``det`` (markers found from the half-size search's hints) found the markers that the full-size search of the
+    whole frame finds, their corners where that search puts them."""
+    monkeypatch.setattr(markers_module, "_search_half", lambda *a: markers_module.MarkerDetection(search="half"))
+    full = detect_markers(frame, MAT)
+    assert full.search == "sized" and sorted(full.corners) == sorted(det.corners)
+    worst = max(float(np.abs(det.corners[m] - full.corners[m]).max()) for m in det.corners)
+    assert worst < 1e-3, f"corners {worst:.4f} px apart"
+
+
 def test_a_covered_marker_does_not_send_the_first_search_over_the_whole_frame(busy, monkeypatch):
     """Three markers found at half size (the fourth under a hand) are read again at full size in windows, and the
     fourth looked for where they put it, instead of the whole frame searched at full size (issue 14, CPU: 30 ms of
@@ -114,11 +124,7 @@ def test_a_covered_marker_does_not_send_the_first_search_over_the_whole_frame(bu
     det = detect_markers(covered, MAT)
     assert det.search == "half" and sorted(det.corners) == sorted(set(MAT.marker_ids) - {MAT.marker_ids[1]})
     assert det.searched_px < 0.5 * frame.shape[0] * frame.shape[1], "the full-size frame was searched"
-    monkeypatch.setattr(markers_module, "_search_half", lambda *a: markers_module.MarkerDetection(search="half"))
-    full = detect_markers(covered, MAT)
-    assert full.search == "sized" and sorted(full.corners) == sorted(det.corners)
-    worst = max(float(np.abs(det.corners[m] - full.corners[m]).max()) for m in det.corners)
-    assert worst < 1e-3, f"corners {worst:.4f} px apart"
+    _as_the_whole_frame_searched(covered, det, monkeypatch)
 
 
 def test_two_markers_found_at_half_size_say_where_to_look_for_the_others(busy, monkeypatch):
@@ -150,11 +156,7 @@ def test_two_markers_found_at_half_size_say_where_to_look_for_the_others(busy, m
     assert det.half_found == 2
     assert det.search == "half" and sorted(det.corners) == list(MAT.marker_ids)
     assert det.searched_px < 0.5 * frame.shape[0] * frame.shape[1], "the full-size frame was searched"
-    monkeypatch.setattr(markers_module, "_search_half", lambda *a: markers_module.MarkerDetection(search="half"))
-    full = detect_markers(frame, MAT)
-    assert full.search == "sized" and sorted(full.corners) == list(MAT.marker_ids)
-    worst = max(float(np.abs(det.corners[m] - full.corners[m]).max()) for m in MAT.marker_ids)
-    assert worst < 1e-3, f"corners {worst:.4f} px apart"
+    _as_the_whole_frame_searched(frame, det, monkeypatch)
     assert corner_error_px(det, truth) < 0.5
 
 
