@@ -10,8 +10,8 @@ warm light Südsee's red reef and sand lie near the red and yellow player colour
 partly covered there (their glyph twins guessed). Turned into neutral light by the enrolment's paper white, the
 share of the drawn art within 20 Lab units of the yellow figure fell from 0.2 % to 0 and of the red from 14 %
 to 10 %, but of the blue rose from 1.7 % to 3.5 % (one enrolment at ``hard``); on the bench it helped one seed
-and cost another (docs/vision.md, "Südsee on the field camera"), so the recogniser reads in neutral light only
-when asked (``Recognizer.neutral_light``).
+and cost another (docs/history/vision-measured.md, "Südsee on the field camera"), so the recogniser reads in
+neutral light only when asked (``Recognizer.neutral_light``).
 
 The enrolment stores its paper white (``ReferenceSet.meta["white_bgr"]``); asked to, the recogniser turns
 its references and player colours into neutral light once (:func:`neutral_gains`) and every frame

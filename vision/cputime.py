@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 STAGES = ("markers", "start", "fit", "cells", "sample", "occlusion", "tiles", "figures", "other")
-"""The stages the recogniser marks, in reading order (see docs/vision.md, "Where the time goes")."""
+"""The stages the recogniser marks, in reading order (see docs/history/vision-measured.md, "Where the time goes")."""
 
 
 class StageClock:

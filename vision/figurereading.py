@@ -800,8 +800,9 @@ class FigureReading:
     back by the lean of its middle height, each weighed by how far it can err (:func:`vision.standing.standing_point`
     with the camera's height). On since session nlfig3 (issue 14): on the bench's Neues Land field/hard rows at 12
     boards a row, seeds 1 and 2, the base's error along the lean spread 1.1-1.8 mm (sd) against 1.6-2.2 with the near
-    end alone, and three figures named on another region or the next tile were right (docs/vision.md, Measured,
-    "Whole boards on both cameras"); off before, when 5 boards a row could not tell the gain."""
+    end alone, and three figures named on another region or the next tile were right
+    (docs/history/vision-measured.md, "Whole boards on both cameras"); off before, when 5 boards a row could not tell
+    the gain."""
 
     def _middle_sd(self, colour: str) -> float | None:
         """How far the height whose lean a figure's picture's middle shows may err (sd, mm) for a figure of ``colour``

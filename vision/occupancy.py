@@ -156,7 +156,7 @@ class CellOccupancy:
     """... and read in neutral light: references, player colours and frames turned by the gains that make the
     enrolment's paper white grey (when the enrolment measured it, ``refs.meta["white_bgr"]``). Off: on Südsee's
     field camera at ``hard`` it moved tiles right from 95.7 to 98.4 % at seed 1 and from 97.8 to 96.9 % at seed 2
-    (docs/vision.md, "Südsee on the field camera"); not measured on Neues Land."""
+    (docs/history/vision-measured.md, "Südsee on the field camera"); not measured on Neues Land."""
 
     def _in_light(self, gc: GridCanvas) -> GridCanvas:
         """``gc`` balanced as :meth:`_balance` does, by the mat colour last measured (the start search samples

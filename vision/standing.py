@@ -102,9 +102,9 @@ def standing_point(mask: np.ndarray, nadir_px: tuple[float, float] | None, foot_
     picture holds. On boards made like the bench's field camera at ``hard`` (other seeds) the base's error along
     the lean went from a mean of +0.5-0.6 mm and sd 1.5-1.6 mm to -0.3-0.15 and 1.2-1.4. The two are weighed by how
     far each can err (:func:`_weighed`): near the nadir the middle, whose error is its height's times the lean, counts
-    most. The recogniser passes the height with ``Recognizer.base_from_middle`` (on; see docs/vision.md, "Whole
-    boards on both cameras"). ``middle_sd_mm``: how far the height whose lean the picture's middle shows may err (sd,
-    mm; None: :data:`MIDDLE_HEIGHT_SD_MM`)."""
+    most. The recogniser passes the height with ``Recognizer.base_from_middle`` (on; see
+    docs/history/vision-measured.md, "Whole boards on both cameras"). ``middle_sd_mm``: how far the height whose lean
+    the picture's middle shows may err (sd, mm; None: :data:`MIDDLE_HEIGHT_SD_MM`)."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return float("nan"), float("nan"), False

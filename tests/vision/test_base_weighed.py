@@ -6,7 +6,8 @@ figure's middle height (errs with that height's error times the lean per millime
 camera's nadir, most far from it). Their plain mean threw away the better one near the nadir; weighed by their
 expected variances the base is found closer there and no worse far away. On the bench's Neues Land ``field/hard``
 rows the base's spread along the lean went from 1.9 mm (the near end alone, the recogniser before) to 1.0-1.7 mm and
-figures named on another region or the next tile from 8 to 4 (seeds 1 and 2, 12 boards each; docs/vision.md).
+figures named on another region or the next tile from 8 to 4 (seeds 1 and 2, 12 boards each;
+docs/history/vision-measured.md).
 """
 from __future__ import annotations
 
