@@ -53,24 +53,49 @@ def bind_error(host: str, port: int, exc: OSError) -> str:
 def stop_server(server: Any, thread: threading.Thread, timeout: float) -> None:
     """Stop a waitress server running in ``thread``: let running requests finish (until
     ``timeout``), close every connection and the listening socket, stop the worker threads.
-    Call after telling long responses (event streams) to end."""
+    Call after telling long responses (event streams) to end.
+
+    The loop's wake-up pipe (waitress's trigger) is closed last, once the worker threads have
+    stopped: a worker still writing to it after it closed would write into whatever file took
+    its number next (a database, say). If the pipe is already gone, the connections are closed
+    from this thread and the loop ends at its next wake-up."""
+    from waitress import wasyncore
     from waitress.channel import HTTPChannel
 
     dispatcher = server.task_dispatcher
+    trigger = server.trigger
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and (dispatcher.active_count or dispatcher.queue):
         time.sleep(0.01)  # let running requests finish before their connections go
 
     def close_all() -> None:
         for channel in list(server._map.values()):
-            if isinstance(channel, HTTPChannel):
-                channel.handle_close()
-            else:  # the listening socket and the trigger
-                channel.close()
+            try:
+                if isinstance(channel, HTTPChannel):
+                    channel.handle_close()
+                elif channel is server:  # the listening socket (waitress's close() would close the trigger too)
+                    wasyncore.dispatcher.close(server)
+                elif channel is trigger:  # out of the loop's map (the loop ends); closed after the workers
+                    trigger.del_channel()
+                else:
+                    channel.close()
+            except OSError as exc:  # one already gone must not keep the others open
+                log.debug("closing %r: %s", channel, exc)
 
-    server.trigger.pull_trigger(close_all)
+    try:
+        trigger.pull_trigger(close_all)  # close_all runs in the loop's own thread
+    except OSError as exc:  # the pipe is gone: the loop cannot be asked, so close from here
+        log.warning("the web server's wake-up pipe was already closed (%s); closing its connections from "
+                    "this thread", exc.strerror or exc)
+        close_all()  # its map is empty now: the loop ends at its next wake-up (within a second)
     thread.join(max(0.1, deadline - time.monotonic()))
-    dispatcher.shutdown(timeout=max(0.1, deadline - time.monotonic()))
+    if dispatcher.shutdown(timeout=max(0.1, deadline - time.monotonic())) and not thread.is_alive():
+        try:
+            trigger.close()
+        except OSError as exc:  # already closed under it
+            log.debug("closing the wake-up pipe: %s", exc)
+    else:  # a worker may still pull it: two pipe ends left open rather than a write into another file
+        log.warning("the web server's threads did not stop within %.1f s; its wake-up pipe is left open", timeout)
 
 
 class BackgroundServer:
