@@ -169,7 +169,8 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     unsure += discs_unsure(getattr(getattr(reader, "markers", None), "doubtful", []) if options.get("resources") else [],
                            position, score, base)
     unsure += prints_unsure(reading.unsure, position, score, base)
-    for t in asked:
+    kept = {(td["q"], td["r"]) for td in position["position"]["tribes"]}
+    for t in [t for t in asked if (t.q, t.r) in kept]:     # a tribe left out (on no land node) is listed above
         low = min(t.candidates or [1])
         place = UnsurePlace(T("the tribe at {q},{r} (top {top})", q=t.q, r=t.r, top=t.top),
                             Tn("{n} pawn", "{n} pawns", low), base=base)
@@ -433,7 +434,7 @@ def tribes_unsure(doubted: list[DoubtedTribe], position: dict[str, Any], score: 
             land_under(alt, (t["q"], t["r"]))
             taken, other = T("not on the table"), T("a tribe there, on land")
         place = UnsurePlace(T("the tribe read at {q},{r} on no land node", q=t["q"], r=t["r"]), taken, base=dict(base))
-        place.possibilities.append(Possibility(other, scores_of(score, alt), T("the pieces are not all round it")))
+        place.possibilities.append(Possibility(other, scores_of(score, alt), T("the rules do not allow it there")))
         out.append(place)
     return out
 
