@@ -385,7 +385,7 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0,
                 changed = land_under(trial, (item["q"], item["r"]))
                 made = [pd["sides"] for pd, was in zip(trial["position"]["pieces"], position["position"]["pieces"])
                         if pd["sides"] != was["sides"]]
-                if changed and (prints is None or all(is_print(m, prints) for m in made)):
+                if changed and (prints is None or all(is_print(sides, prints) for sides in made)):
                     more_doubted: list[DoubtedTribe] = []
                     try:
                         result, more = consistent(trial, score, depth + 1, markers_left, more_doubted, prints)
@@ -416,7 +416,7 @@ def tribes_unsure(doubted: list[DoubtedTribe], position: dict[str, Any], score: 
                   base: Mapping[str, int]) -> list[UnsurePlace]:
     """Each tribe :func:`consistent` found on no land node, an unsure place: as taken, and what the other way would
     change. Kept (the land under it made): without the tribe, the pieces as read. Left out: the tribe there with the
-    land under it made (``cannot be`` where the rules still refuse it: the point is not surrounded by pieces)."""
+    land under it made (``cannot be`` where the rules still refuse it, e.g. the point is not surrounded by pieces)."""
     out = []
     for d in doubted:
         t = d.tribe

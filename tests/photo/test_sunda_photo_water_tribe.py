@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
 
 from tablehub.games.sunda.lattice import corners
@@ -114,3 +115,32 @@ def test_a_pawn_read_where_the_pieces_leave_a_triangle_open_is_left_out_and_list
     place = tribes_unsure(doubted, wrong, _score, truth)[0]
     assert place.possibilities[0].scores is None      # the rules allow no tribe there: "cannot be"
     assert "cannot be" in str(place.line())
+
+
+def test_a_photo_with_a_pawn_read_off_the_nodes_is_scored_and_lists_it_once(game):
+    """Through ``score_sunda``: the table scored as the truth, the tribe listed once as on no land node (not again
+    as a height to ask), the set's prints taken from the reader."""
+    from types import SimpleNamespace
+
+    from tablehub.photo_sunda import score_sunda
+    from vision.sunda import SundaReading, TribeReading
+
+    pos = position_of(game)
+    pos["options"] = {"tribes": True}      # the markers' colours not enrolled: none read
+    pos["position"].pop("markers", None)
+    truth = dict(_score(copy.deepcopy(pos)).scores)
+    colour = {p: c for p, c in zip(pos["players"], ("red", "yellow"))}
+    pieces = [dict(pd, join=pd.get("join", "water")) for pd in pos["position"]["pieces"]]
+    tribes = [TribeReading(t["q"], t["r"], colour[t["pawns"][-1]], [colour[p] for p in t["pawns"]], len(t["pawns"]),
+                           False, [len(t["pawns"])], (0.0, 0.0), 1.0) for t in pos["position"]["tribes"]]
+    rim = next(c for pd in pieces for c in corners(pd["q"], pd["r"], pd["turn"]) if c not in game.board.nodes)
+    tribes.append(TribeReading(rim[0], rim[1], "yellow", [None], None, True, [1, 2, 3, 4, 5], (0.0, 0.0), 1.0))
+    reading = SundaReading(None, pieces, tribes)
+    reader = SimpleNamespace(pawn_names=["red", "yellow"], markers=None,
+                             prints=np.array([[c == "L" for c in ring] for ring in _prints(game)]))
+    photo = score_sunda(reader, None, "t", {c: p for p, c in colour.items()}, options={"tribes": True},
+                        reading=reading)
+    assert photo.scores == truth
+    lines = [str(u.line()) for u in photo.unsure]
+    assert sum(f"{rim[0]},{rim[1]}" in line for line in lines) == 1, lines
+    assert any(line.startswith(f"the tribe read at {rim[0]},{rim[1]} on no land node") for line in lines)
