@@ -73,8 +73,8 @@ def without_last_piece(position: dict) -> dict:
 
 
 def score_of_reading(reading, truth, game, colours: dict[str, str]) -> tuple[dict | None, str]:
-    """The reading's score as ``tablehub score --photo`` gives it (``photo_sunda.consistent``), the asked heights answered
-    with the truth (the phone)."""
+    """The reading's score as ``tablehub score --photo`` gives it (``photo_sunda.consistent``), the asked heights
+    answered with the truth (the phone)."""
     players = {c: p for p, c in colours.items()}
     to_reader, _ = lattice_map(reading, truth)
     true_at = {to_reader((s["q"], s["r"])): s["pawns"] for s in truth.stacks} if to_reader else {}

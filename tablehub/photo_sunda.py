@@ -327,7 +327,8 @@ def covered_round(position: dict[str, Any], node: tuple[int, int]) -> int:
     from .games.sunda.lattice import triangles, triangles_at
 
     around = set(triangles_at(node))
-    return sum(len(around.intersection(triangles(pd["q"], pd["r"], pd["turn"]))) for pd in position["position"]["pieces"])
+    pieces = position["position"]["pieces"]
+    return sum(len(around.intersection(triangles(pd["q"], pd["r"], pd["turn"]))) for pd in pieces)
 
 
 def is_print(sides: str, prints: Any) -> bool:
