@@ -16,6 +16,7 @@ for none of the layout's).
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -28,6 +29,12 @@ DEFAULT_REFS = Path("refs") / "sunda"
 #: the levels a photo is scored with when ``--levels`` is not given (the bench's and the hub's games)
 DEFAULT_LEVELS = ("tribes", "resources")
 LEVELS = ("water_rights", "tribes", "cooperation", "challenges", "resources")
+
+
+def set_prints(reader: Any) -> set[str] | None:
+    """The rings of the set the reader reads with (``SundaReader.use_set``), ``None`` when it reads with none."""
+    prints = getattr(reader, "prints", None)     # (M, 12) bool, land True, each print and it turned half round
+    return None if prints is None else {"".join("L" if v else "W" for v in row) for row in prints}
 
 
 def load_reader(refs: str | Path | None, mat: str | Path | None = None, lens: Any = None) -> Any:
@@ -153,13 +160,17 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
         return score_position(pos, source)
 
     markers_left: list[dict[str, Any]] = []
-    result, left_out = consistent(position, score, markers_left=markers_left)
+    doubted: list[DoubtedTribe] = []
+    result, left_out = consistent(position, score, markers_left=markers_left, doubted=doubted,
+                                  prints=set_prints(reader))
     base = dict(result.scores)
-    unsure = markers_unsure(reading, position, markers_left, score, base)
+    unsure = tribes_unsure(doubted, position, score, base)
+    unsure += markers_unsure(reading, position, markers_left, score, base)
     unsure += discs_unsure(getattr(getattr(reader, "markers", None), "doubtful", []) if options.get("resources") else [],
                            position, score, base)
     unsure += prints_unsure(reading.unsure, position, score, base)
-    for t in asked:
+    kept = {(td["q"], td["r"]) for td in position["position"]["tribes"]}
+    for t in [t for t in asked if (t.q, t.r) in kept]:     # a tribe left out (on no land node) is listed above
         low = min(t.candidates or [1])
         place = UnsurePlace(T("the tribe at {q},{r} (top {top})", q=t.q, r=t.r, top=t.top),
                             Tn("{n} pawn", "{n} pawns", low), base=base)
@@ -310,14 +321,47 @@ def land_under(position: dict[str, Any], node: tuple[int, int]) -> list[Any]:
     return changed
 
 
+def covered_round(position: dict[str, Any], node: tuple[int, int]) -> int:
+    """How many of the six unit triangles round the lattice point ``node`` the position's pieces cover (6: a node,
+    where the rules let a tribe stand; fewer: the cloth shows by it)."""
+    from .games.sunda.lattice import triangles, triangles_at
+
+    around = set(triangles_at(node))
+    pieces = position["position"]["pieces"]
+    return sum(len(around.intersection(triangles(pd["q"], pd["r"], pd["turn"]))) for pd in pieces)
+
+
+def is_print(sides: str, prints: Any) -> bool:
+    """A piece's sides as read (12 slots from ``c0``) are one of the set's ``prints`` (rings), anchored at either acute
+    corner (a rhombus turned half round is the same piece)."""
+    ring = sides.replace(" ", "")
+    return ring in prints or ring[6:] + ring[:6] in prints
+
+
+@dataclass
+class DoubtedTribe:
+    """A tribe the reading puts where the rules allow none (on no land node), as :func:`consistent` resolved it:
+    ``kept`` (the land under it made; ``read``: each piece's sides as read, by placement) or left out."""
+
+    tribe: dict[str, Any]
+    kept: bool
+    read: dict[tuple[int, int, int], str] = field(default_factory=dict)
+
+
 def consistent(position: dict[str, Any], score: Any, depth: int = 0,
-               markers_left: list[dict[str, Any]] | None = None) -> tuple[Any, list[Any]]:
-    """The scores of ``position`` made consistent with the rules. A tribe on a node the pieces make water: the pieces
-    round it are taken as land there (a pawn stands on land; said), when that makes a position the rules allow. Else a
-    piece whose sides do not continue its neighbour's (a side misread), a tribe on no land node, is left out (said)
-    and the rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. A resource marker the
-    scorer refuses (read by no tribe: its tribe was left out or not found) is taken out and added to ``markers_left``
-    (the caller lists it as unsure, with what each tribe near it would change), never a refusal of the photo.
+               markers_left: list[dict[str, Any]] | None = None,
+               doubted: list[DoubtedTribe] | None = None, prints: Any = None) -> tuple[Any, list[Any]]:
+    """The scores of ``position`` made consistent with the rules. A tribe on no land node is one doubtful node, never
+    a refused photo: on a node (six triangles covered, :func:`covered_round`) the pieces round it are taken as land
+    there (a pawn stands on land; said) when each piece so made is one of the set's ``prints`` (rings; ``None``: no
+    set known) and that makes a position the rules allow; else (the point not surrounded by pieces, or land there
+    that no piece of the set has: a blob of pawn paint where water meets the cloth, sunda-vision bench seed 5 `hard`
+    tables 2 and 5, photo bench seed 5 `hard` table 4) the tribe is left out (said). Each
+    such tribe is added to ``doubted`` (:class:`DoubtedTribe`: the caller lists it as unsure, with what the other way
+    would change). A piece whose sides do not continue its neighbour's (a side misread) is left out (said) and the
+    rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. A resource marker the scorer
+    refuses (read by no tribe: its tribe was left out or not found) is taken out and added to ``markers_left`` (the
+    caller lists it as unsure, with what each tribe near it would change), never a refusal of the photo.
     ``position`` is updated."""
     import re
 
@@ -336,27 +380,64 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0,
                 raise
             kind, i = m.group(1), int(m.group(2))
             item = position["position"][kind][i]
-            if kind == "tribes" and depth < MOST_LEFT_OUT and "not a land node" in str(exc):
+            on_water = kind == "tribes" and "not a land node" in str(exc)
+            if on_water and depth < MOST_LEFT_OUT and covered_round(position, (item["q"], item["r"])) == 6:
                 trial = copy.deepcopy(position)
                 changed = land_under(trial, (item["q"], item["r"]))
-                if changed:
+                made = [pd["sides"] for pd, was in zip(trial["position"]["pieces"], position["position"]["pieces"])
+                        if pd["sides"] != was["sides"]]
+                if changed and (prints is None or all(is_print(sides, prints) for sides in made)):
+                    more_doubted: list[DoubtedTribe] = []
                     try:
-                        result, more = consistent(trial, score, depth + 1, markers_left)
+                        result, more = consistent(trial, score, depth + 1, markers_left, more_doubted, prints)
                     except PositionError:
                         pass
                     else:
+                        read = {(pd["q"], pd["r"], pd["turn"]): pd["sides"] for pd in position["position"]["pieces"]}
                         position.clear()
                         position.update(trial)
                         said = [T("repaired: a tribe stands at {q},{r}, so the land there: {what}", q=item["q"],
                                   r=item["r"], what=c) for c in changed]
+                        if doubted is not None:
+                            doubted.append(DoubtedTribe(dict(item), True, read))
+                            doubted.extend(more_doubted)
                         return result, left + said + more
             position["position"][kind].pop(i)
             what = (T("the piece at {q},{r} turn {turn} ({sides})", q=item["q"], r=item["r"], turn=item["turn"],
                       sides=item["sides"]) if kind == "pieces" else
                     T("the tribe at {q},{r}", q=item["q"], r=item["r"]))
             why = str(exc).split(": ", 2)[-1]
+            if on_water and doubted is not None:
+                doubted.append(DoubtedTribe(dict(item), False))
             left.append(T("left out: {what}: {why} (the camera misread it or a neighbour; check it)", what=what,
                           why=why))
+
+
+def tribes_unsure(doubted: list[DoubtedTribe], position: dict[str, Any], score: Any,
+                  base: Mapping[str, int]) -> list[UnsurePlace]:
+    """Each tribe :func:`consistent` found on no land node, an unsure place: as taken, and what the other way would
+    change. Kept (the land under it made): without the tribe, the pieces as read. Left out: the tribe there with the
+    land under it made (``cannot be`` where the rules still refuse it, e.g. the point is not surrounded by pieces)."""
+    out = []
+    for d in doubted:
+        t = d.tribe
+        alt = copy.deepcopy(position)
+        tribes = alt["position"]["tribes"]
+        if d.kept:
+            alt["position"]["tribes"] = [td for td in tribes if (td["q"], td["r"]) != (t["q"], t["r"])]
+            alt["position"]["markers"] = [md for md in alt["position"].get("markers", [])
+                                          if (md["q"], md["r"]) != (t["q"], t["r"])]
+            for pd in alt["position"]["pieces"]:
+                pd["sides"] = d.read.get((pd["q"], pd["r"], pd["turn"]), pd["sides"])
+            taken, other = T("a tribe on land there"), T("no tribe, the pieces as read")
+        else:
+            tribes.append(copy.deepcopy(t))
+            land_under(alt, (t["q"], t["r"]))
+            taken, other = T("not on the table"), T("a tribe there, on land")
+        place = UnsurePlace(T("the tribe read at {q},{r} on no land node", q=t["q"], r=t["r"]), taken, base=dict(base))
+        place.possibilities.append(Possibility(other, scores_of(score, alt), T("the rules do not allow it there")))
+        out.append(place)
+    return out
 
 
 def score_args(args: Any, lens: Any) -> PositionPhoto:
