@@ -99,6 +99,12 @@ def region_finder(recognizer: Any):
     return TrackerRecognizer(recognizer).region_at
 
 
+def twin_finder(recognizer: Any):
+    """``twins_of(tile, rotation)``: the (tile, rotation) pairs whose pictures differ from it only in a detail, as
+    the recogniser's classifier knows them (:meth:`vision.tiles.TileClassifier.twins_of`)."""
+    return recognizer.classifier.twins_of
+
+
 def _cv2() -> Any:
     try:
         import cv2
@@ -118,7 +124,8 @@ def score_photo(recognizer: Any, frame: Any, game: str, source: str = "photo", n
     obs = observe(recognizer, frame, source, grid)
     reading = Reading.from_dict(obs.to_dict(), source)
     colours = list(getattr(recognizer.colours, "names", None) or DEFAULT_COLOURS)
-    return score_reading(game, reading, names, region_finder(recognizer), holdings, options, colours=colours)
+    return score_reading(game, reading, names, region_finder(recognizer), holdings, options, colours=colours,
+                         twins_of=twin_finder(recognizer))
 
 
 def photo_scorer(refs_path: Any, lens_path: Any = None) -> Any:

@@ -44,6 +44,11 @@ SEARCH_NODES = 200_000
 FIGURE_NEAR = 0.08
 """A figure seen this near (in tile sides: about 3.6 mm on a 45 mm tile) to another region of its tile is unsure:
 the list says what the scores would be with it there."""
+SEAM_REACH = 0.15
+"""A second figure seen on a tile is taken to stand on the tile across the nearer edge only when the camera puts its
+base this near that edge (in tile sides: about 6.7 mm on a 45 mm tile): a figure's base reaches about 6 mm from
+where it stands along its lean (``vision.standing.FOOT_MM``), so one standing on the next tile is never seen
+farther in. One seen deeper in is on this tile (a phantom, or a figure the rules cannot place there)."""
 MISSING_PENALTY = 0.5
 """A tile of the set seen nowhere on the table, put where a tile was read too often, scores this much below the
 cell's best reading (every alternative the camera named comes first)."""
@@ -51,6 +56,9 @@ DEFAULT_COLOURS = ("red", "blue", "green", "yellow", "black")
 """The colours of the figures in the boxes, in the order players are added when too few are seen."""
 
 RegionAt = Callable[[str, int, float, float], "str | None"]
+TwinsOf = Callable[[str, int], Sequence[tuple[str, int]]]
+"""``twins_of(tile, rotation)``: the (tile, rotation) pairs whose pictures differ from it only in a detail (the
+recogniser's ``TileClassifier.twins_of``)."""
 
 
 class PhotoScoreError(TablehubError):
@@ -153,6 +161,27 @@ class Reading:
                                          _num(f, "confidence", where, 1.0)))
         warnings = [str(w) for w in data.get("warnings", []) or []]
         return cls(cells, figures, warnings)
+
+    def with_twins(self, twins_of: TwinsOf | None) -> "Reading":
+        """Where a figure hides what tells the best reading from its twins (a cell with hidden twins), every twin
+        of that picture at that turn (``twins_of``) is as likely as the ones the camera named: the camera lists
+        only the few it contested. They join the cell's choices (and hidden twins) at the best reading's score,
+        after the named ones, for the rules to choose between (the set's counts, the neighbours)."""
+        if twins_of is None:
+            return self
+        cells = dict(self.cells)
+        for cell, r in self.cells.items():
+            if not r.hidden_twins:
+                continue
+            have = {(c.tile, c.rotation) for c in r.choices}
+            more = tuple((t, rot) for t, rot in twins_of(r.best.tile, r.best.rotation)
+                         if rot == r.best.rotation and (t, rot) not in have)
+            if more:
+                n = 1 + len(r.hidden_twins)   # the best, then its named twins, then these, then the runners-up
+                extra = tuple(Choice(t, rot, r.best.score) for t, rot in more)
+                cells[cell] = replace(r, choices=r.choices[:n] + extra + r.choices[n:],
+                                      hidden_twins=r.hidden_twins + more)
+        return replace(self, cells=cells)
 
 
 def _list(d: Mapping, key: str, where: str) -> list:
@@ -542,8 +571,9 @@ def one_per_tile(figures: Sequence[FigureReading], tiles: Assignment, region_at:
                  ) -> tuple[list[FigureReading], list[str]]:
     """A tile holds at most one figure (one is placed a turn, on the tile just laid). Where the camera saw two on
     one tile, the one nearer the tile's edge is taken to stand on the tile across that edge (a figure's base
-    overhangs the seam), when that tile holds none and ``region_at`` names the region there; returns the figures
-    and a sentence per move. The others stay (the position leaves the second one out, saying why)."""
+    overhangs the seam), when it is seen within :data:`SEAM_REACH` of that edge, that tile holds none and
+    ``region_at`` names the region there; returns the figures and a sentence per move. The others stay (the
+    position leaves the second one out, saying why)."""
     out = list(figures)
     moves: list[str] = []
     held = Counter((f.x, f.y) for f in out)
@@ -552,7 +582,7 @@ def one_per_tile(figures: Sequence[FigureReading], tiles: Assignment, region_at:
         for f in here[1:]:
             d, shift = _nearest_edge(f)
             n = (f.x + STEP[d][0], f.y + STEP[d][1])
-            if region_at is None or n not in tiles or held[n]:
+            if region_at is None or n not in tiles or held[n] or _inside(f) > SEAM_REACH:
                 continue
             u = min(max(f.u + shift[0], 0.02), 0.98)
             v = min(max(f.v + shift[1], 0.02), 0.98)
@@ -770,10 +800,13 @@ class PhotoScore:
 
 def score_reading(game: str, reading: Reading, names: Mapping[str, str] | None = None,
                   region_at: RegionAt | None = None, holdings: Holdings | None = None,
-                  options: Mapping[str, Any] | None = None, colours: Sequence[str] = DEFAULT_COLOURS) -> PhotoScore:
-    """The whole step: a consistent position from ``reading``, the final evaluation, the unsure cells."""
+                  options: Mapping[str, Any] | None = None, colours: Sequence[str] = DEFAULT_COLOURS,
+                  twins_of: TwinsOf | None = None) -> PhotoScore:
+    """The whole step: a consistent position from ``reading`` (its hidden twins widened by ``twins_of``:
+    :meth:`Reading.with_twins`), the final evaluation, the unsure cells."""
     from .games import game_class
 
+    reading = reading.with_twins(twins_of)
     cls = game_class(game)
     if not issubclass(cls, TileGame):
         raise PhotoScoreError(T("game: {game} is not a tile game (the photo reads Neues Land and Südsee)", game=cls.title))

@@ -2,6 +2,8 @@
 from seeded random games, then spoilt as a camera spoils them (a misread tile, a close runner-up)."""
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from tablehub.games.tiles.board import STEP
@@ -348,3 +350,77 @@ def test_a_second_figure_seen_on_a_tile_stands_on_the_tile_across_the_nearer_edg
     assert all(s.problem is None for s in result.figures)
     g.finish()
     assert result.scores == g.scores()
+
+
+def test_a_second_figure_seen_deep_inside_a_tile_is_not_moved_across_the_edge():
+    """Only a figure seen within a base's reach of the seam (SEAM_REACH) can stand on the next tile: a second figure
+    seen a quarter tile inside (a phantom: the photo-score bench's Südsee field/hard seed 2 table 8, red art beside
+    a market's trader at v 0.25) stays on its tile and is left out, not put on an empty neighbour."""
+    for seed in range(40):
+        g = random_game("suedsee", players=3, seed=seed, finish=False)
+        at = {f.cell for f in g.figures}
+        b = next((c for c in sorted(at) if (c[0] + 1, c[1]) in g.board.cells and (c[0] + 1, c[1]) not in at), None)
+        if b:
+            break
+    else:
+        raise AssertionError("no game with a figure beside a tile without one")
+    data = reading_of(g)
+    east = g.board.cells[(b[0] + 1, b[1])]
+    data["figures"].append({"x": b[0], "y": b[1], "colour": "red", "u": 0.75, "v": 0.5, "confidence": 0.9,
+                            "region": g.board.cells[b].tile.regions[0].id})   # a quarter tile in from the east edge
+
+    def region_at(tile, rotation, u, v):   # any point of the tile east: a region a figure may take
+        return east.tile.regions[0].id if (tile, rotation) == (east.tile.id, 90 * east.rot) else None
+
+    result = score_reading("suedsee", Reading.from_dict(data), names_of(g), region_at=region_at, holdings=given(g))
+    assert not result.moved
+    assert [s.reading.u for s in result.figures if s.problem and "already holds a figure" in s.problem] == [0.75]
+    g.finish()
+    assert result.scores == g.scores()
+
+
+def _twins_by_layout(catalog):
+    """A stand-in for the recogniser's ``twins_of``: tiles laid out alike (the same regions, sides and terrains), whose
+    pictures differ only in their symbols, at the same turn."""
+    def layout(t):
+        return tuple((r.id, r.terrain, r.slots) for r in t.regions)
+
+    def twins_of(tile, rotation):
+        mine = layout(catalog.tile(tile))
+        return [(t.id, rotation) for t in catalog.tiles if t.id != tile and layout(t) == mine]
+    return twins_of
+
+
+def test_a_hidden_twin_cell_may_be_any_twin_of_its_picture_not_only_the_ones_the_camera_named():
+    """A figure hides what tells a tile from its twins; the camera names a few of them. Where its pick is a tile the
+    set has once, read plainly on another cell, the hidden cell holds another twin (the bench's Südsee field/hard
+    seed 3 table 5: Q read plainly at -1,-1 and as a hidden guess at 0,5 whose named twins R2, T, S all lay elsewhere,
+    R1 not named): the plain reading stays and the hidden cell takes the twin the camera did not name."""
+    g = random_game("suedsee", players=3, seed=5, finish=False)
+    cat = g.catalog
+    twins_of = _twins_by_layout(cat)
+    cells = {c: p for c, p in g.board if c != (0, 0)}
+    pair = next(((a, b) for a, pa in sorted(cells.items()) if pa.tile.count == 1
+                 for b, pb in sorted(cells.items()) if b != a and (pb.tile.id, 90 * pb.rot) in
+                 twins_of(pa.tile.id, 90 * pb.rot)), None)
+    assert pair, "no table with a tile the set has once and a twin of it elsewhere"
+    a, b = pair
+    x = cells[a].tile.id
+    laid = Counter(p.tile.id for p in cells.values())
+    named = next(t.id for t in cat.tiles if laid[t.id] == t.count and t.id not in (x, cells[b].tile.id))
+    data = reading_of(g)
+    for t in data["tiles"]:
+        if (t["x"], t["y"]) == a:    # read plainly, its twin close behind
+            t.update(confidence=0.55, score=0.94, runners_up=[{"tile": cells[b].tile.id, "rotation": t["rotation"],
+                                                               "score": 0.934}])
+        if (t["x"], t["y"]) == b:    # a figure hides the difference: a guess; the twin named is all elsewhere
+            t.update(tile=x, confidence=0.4, score=0.93, hidden_twins=[{"tile": named, "rotation": t["rotation"]}],
+                     runners_up=[])
+    reading = Reading.from_dict(data)
+    plain = choose_tiles(reading, cat)
+    assert plain.tiles[a].tile != x     # the plain reading given up for the guess
+    wide = score_reading("suedsee", reading, names_of(g), holdings=given(g), twins_of=twins_of)
+    assert {c: (t.tile, t.rotation) for c, t in wide.choice.tiles.items()} == \
+        {c: (p.tile.id, 90 * p.rot) for c, p in g.board}
+    g.finish()
+    assert wide.scores == g.scores()
