@@ -1405,9 +1405,13 @@ class TileClassifier:
         rows, cols = np.nonzero(ring & (labels > 0))
         parts = labels[rows, cols]
         best = np.full(n, np.inf)
+        # the pixels as flat indices (one gather each, the same values as indexing by rows and columns)
+        on_ref = (rows - pad) * px + (cols - pad)
+        on_photo = rows * smooth.shape[1] + cols
+        flat = smooth.reshape(-1, 3)
         for j, (dy, dx, gain, offset, misfit) in fits.items():
-            pred = self._blurred(j, angle)[rows - pad, cols - pad] * gain + offset
-            resid = ((smooth[rows + dy, cols + dx] - pred) ** 2).sum(axis=1).astype(np.float64)
+            pred = self._blurred(j, angle).reshape(-1, 3)[on_ref] * gain + offset
+            resid = sum_of_squares(flat[on_photo + (dy * smooth.shape[1] + dx)] - pred).astype(np.float64)
             per = np.bincount(parts, weights=resid, minlength=n) / np.maximum(inside, 1.0)
             best = np.minimum(best, per / max(misfit, 1e-6))
         art = (best <= self.verify_art) & (inside >= self.verify_pixels)
@@ -1483,7 +1487,7 @@ class TileClassifier:
                 else vis.reshape(-1)[at_].reshape(n * n, -1).astype(np.float32))
         # each reference's light is fitted where it agrees with the first (the holder), so that the light cannot
         # explain away where they differ; where they agree on too little, everywhere
-        agree = (((t - t[:1]) ** 2).sum(axis=2) <= self.verify_detail ** 2).astype(np.float32)    # (K, n)
+        agree = (sum_of_squares(t - t[:1]) <= self.verify_detail ** 2).astype(np.float32)           # (K, n)
         agree[agree.mean(axis=1) < 0.25] = 1.0
         # weighted least squares per (channel, reference, shift), o ~ gain * t + offset, the weight of pixel n
         # being agree[k, n] * seen[s, n]: every sum is a matrix product over the pixels

@@ -121,18 +121,14 @@ def best_by_colour(window: np.ndarray, visible: np.ndarray, cands: np.ndarray, p
     factors' sums as matrix products over the visible pixels, the truncated misfits summed over them by one
     contraction (:func:`_misfits`). The same misfits as one shift at a time up to float32 rounding (a few parts in a
     million; ``tests/vision_sim/test_undercover_fast.py``)."""
-    side = cands.shape[1]
-    obs, vis = _shifted(np.asarray(window, np.float32)[None], np.asarray(visible)[None], side)
-    return _best_shifts(cands, obs, vis, pad, offset)
+    return _best_shifts(cands, np.asarray(window, np.float32)[None], np.asarray(visible)[None], pad, offset)
 
 
 def each_by_colour(windows: np.ndarray, visibles: np.ndarray, cands: np.ndarray, pad: int,
                    offset: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`best_by_colour` of each candidate in its own window: ``windows`` ``(n, side + 2 * pad, ..., 3)``,
     ``visibles`` over them, ``cands`` ``(n, side, side, 3)``; all at once (the same misfits as one call each)."""
-    side = cands.shape[1]
-    obs, vis = _shifted(np.asarray(windows, np.float32), np.asarray(visibles), side)
-    return _best_shifts(cands, obs, vis, pad, offset)
+    return _best_shifts(cands, np.asarray(windows, np.float32), np.asarray(visibles), pad, offset)
 
 
 def _shifted(windows: np.ndarray, visibles: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
@@ -144,18 +140,21 @@ def _shifted(windows: np.ndarray, visibles: np.ndarray, side: int) -> tuple[np.n
     return obs.reshape(m, span * span, 3, side * side), vis.reshape(m, span * span, side * side)
 
 
-def _best_shifts(cands: np.ndarray, obs: np.ndarray, vis: np.ndarray, pad: int, offset: np.ndarray | None
+def _best_shifts(cands: np.ndarray, windows: np.ndarray, visibles: np.ndarray, pad: int, offset: np.ndarray | None
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """Each candidate's least mean misfit over the shifts of ``obs`` and ``vis`` (:func:`_shifted`: one window for
-    all candidates, or one each) and that shift ``(dy, dx)``, as :func:`best_by_colour` gives them."""
+    """Each candidate's least mean misfit over the shifts of ``windows`` (float32 ``(1 or n, W, W, 3)``: one window
+    for all candidates, or one each) where ``visibles`` shows, and that shift ``(dy, dx)``, as :func:`best_by_colour`
+    gives them. The light's offset comes off each window and the visible masks become 0/1 floats before the windows
+    are cut at every shift (:func:`_shifted`; issue 14, CPU: once per pixel, not once per shift; the same values)."""
     n, side = cands.shape[0], cands.shape[1]
     npx = side * side
     planes = np.ascontiguousarray(np.asarray(cands, np.float32).reshape(n, npx, 3).transpose(0, 2, 1))  # (n, 3, px)
     if offset is not None:
-        off = np.asarray(offset, np.float32).reshape(1, 3, 1)
-        planes, obs = planes - off, obs - off[None]
+        off = np.asarray(offset, np.float32)
+        planes, windows = planes - off.reshape(1, 3, 1), windows - off
+    obs, vis = _shifted(windows, visibles.astype(np.float32), side)
     count = vis.sum(axis=2)
-    err = _misfits(planes, obs, vis.astype(np.float32), offset is not None)
+    err = _misfits(planes, obs, vis, offset is not None)
     err /= np.maximum(count, 1).astype(np.float32)
     err[np.broadcast_to(count < MIN_VISIBLE * npx, err.shape)] = np.inf
     first = err.argmin(axis=1)
@@ -166,7 +165,13 @@ def _best_shifts(cands: np.ndarray, obs: np.ndarray, vis: np.ndarray, pad: int, 
 
 
 _CHUNK = 1 << 21
-"""At most this many (candidate, shift, pixel) misfits are held at once (8 MB)."""
+"""At most this many (candidate, shift, pixel) values go into one block of the brightness factors' sums (8 MB; the
+matrix products' shapes, and with them the last bits of their sums, follow the block: kept as it was) ..."""
+_CACHE_BLOCK = 1 << 16
+"""... and at most this many misfits are made at once within it (256 KB, or one candidate where a candidate's shifts
+hold more): the two working arrays stay in a core's L2 cache through the three channels' passes (8 MB blocks were
+1.5-2.5 times slower on the fine stage's windows; issue 14, CPU). Each candidate's misfits and their sums over its
+pixels are made alike in any block (tested), so the size changes no bit."""
 
 
 def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool) -> np.ndarray:
@@ -183,6 +188,7 @@ def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool)
         c = planes[a:a + step]
         m = c.shape[0]
         o, v = (obs, vis) if shared else (obs[a:a + step], vis[a:a + step])
+        k = None
         if scaled:
             q = c[:, 0] * c[:, 0] + c[:, 1] * c[:, 1] + c[:, 2] * c[:, 2]
             if shared:
@@ -192,21 +198,33 @@ def _misfits(planes: np.ndarray, obs: np.ndarray, vis: np.ndarray, scaled: bool)
                 num = np.einsum("icp,iscp->is", c, o * v[:, :, None, :])
                 den = np.einsum("ip,isp->is", q, v)
             k = np.clip(num / np.maximum(den, 1e-6), *BRIGHTNESS).astype(np.float32)[:, :, None]
-        e = np.empty((m, shifts, npx), np.float32)
-        t = np.empty_like(e)
-        for ch in range(3):
-            if scaled:
-                np.multiply(k, c[:, None, ch, :], out=t)
-            else:
-                t[:] = c[:, None, ch, :]
-            np.subtract(t, o[:, :, ch, :], out=t)
-            if ch:
-                e += np.abs(t, out=t)
-            else:
-                np.abs(t, out=e)        # the first channel's misfit itself (0 + x is x: the same sums)
-        np.minimum(e, TRUNCATE, out=e)
-        out[a:a + m] = np.einsum("isp,sp->is", e, v[0]) if shared else np.einsum("isp,isp->is", e, v)
+        inner = max(1, _CACHE_BLOCK // max(shifts * npx, 1))
+        for b in range(0, m, inner):
+            part = slice(b, min(b + inner, m))
+            out[a + part.start:a + part.stop] = _summed_misfits(c[part], o if shared else o[part], v if shared else v[part],
+                                                                 None if k is None else k[part], shared)
     return out
+
+
+def _summed_misfits(c: np.ndarray, o: np.ndarray, v: np.ndarray, k: np.ndarray | None, shared: bool) -> np.ndarray:
+    """:func:`_misfits` of one block: candidates ``c`` ``(m, 3, pixels)`` against ``o`` (``shared``: one window for
+    all, ``(1, shifts, 3, pixels)``; else each its own, ``(m, ...)``) where ``v`` shows, each scaled by ``k`` ``(m,
+    shifts, 1)`` when given; ``(m, shifts)``."""
+    m, shifts, npx = c.shape[0], o.shape[1], o.shape[3]
+    e = np.empty((m, shifts, npx), np.float32)
+    t = np.empty_like(e)
+    for ch in range(3):
+        if k is not None:
+            np.multiply(k, c[:, None, ch, :], out=t)
+        else:
+            t[:] = c[:, None, ch, :]
+        np.subtract(t, o[:, :, ch, :], out=t)
+        if ch:
+            e += np.abs(t, out=t)
+        else:
+            np.abs(t, out=e)        # the first channel's misfit itself (0 + x is x: the same sums)
+    np.minimum(e, TRUNCATE, out=e)
+    return np.einsum("isp,sp->is", e, v[0]) if shared else np.einsum("isp,isp->is", e, v)
 
 
 def light_from(bgr: np.ndarray, placed: Sequence[tuple[np.ndarray, int, int]], usable: np.ndarray
