@@ -49,7 +49,7 @@ def test_a_sharp_print_in_dim_light_is_enrolled_by_its_grey_level_and_read_never
     wrong = [(v, x.value, x.score) for v, x in got if x.value not in (v, None)]
     assert not wrong, wrong
     read = sum(x.value == v for v, x in got)
-    print(f"face-up chests read in dim light: {read} of {len(got)}, none wrong")  # measured 24 of 30
+    print(f"face-up chests read in dim light: {read} of {len(got)}, none wrong")  # measured 27 of 30 (.venv)
     assert read >= 20, [(v, x.unsure) for v, x in got]
     assert all(x.unsure for _, x in got if x.value is None)
 
