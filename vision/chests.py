@@ -107,12 +107,16 @@ def _matched(win: np.ndarray, empty_win: np.ndarray) -> np.ndarray:
     The whole window's medians first; then again over the pixels that gain makes look like the empty board (the
     board, not the pieces): a ship and its chest cover up to a third of a deck's window, and a red sail and a gold lid
     over a blue sea pulled the red median up, the lid greener than its enrolled colour by 25 (no lid seen on a
-    deck, h-chests2). 8-bit."""
+    deck, h-chests2); kept only when it makes at least as much of the window look like the empty board (a deck at the
+    board's edge: the table's wood beyond it is no board). 8-bit."""
     ws, es = win[::3, ::3].reshape(-1, 3), empty_win[::3, ::3].reshape(-1, 3)  # every third pixel: enough
     g = (np.median(es, axis=0).astype(np.float32) + 1) / (np.median(ws, axis=0).astype(np.float32) + 1)
-    board = (np.abs(ws.astype(np.float32) * g - es.astype(np.float32)) < BOARD_LEVELS).all(axis=1)
+    wf, ef = ws.astype(np.float32), es.astype(np.float32)
+    board = (np.abs(wf * g - ef) < BOARD_LEVELS).all(axis=1)
     if board.mean() >= MIN_BOARD_SHARE:
-        g = (np.median(es[board], axis=0).astype(np.float32) + 1) / (np.median(ws[board], axis=0).astype(np.float32) + 1)
+        g2 = (np.median(es[board], axis=0).astype(np.float32) + 1) / (np.median(ws[board], axis=0).astype(np.float32) + 1)
+        if (np.abs(wf * g2 - ef) < BOARD_LEVELS).all(axis=1).mean() >= board.mean():  # explains more of it as board
+            g = g2
     return cv2.multiply(win, (float(g[0]), float(g[1]), float(g[2]), 0.0))  # saturated at 255
 
 

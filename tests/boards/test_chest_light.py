@@ -37,3 +37,4 @@ def test_a_change_of_light_is_taken_out():
     m = _matched(frame, empty).astype(int)
     assert np.abs(m[80, 135] - (40, 175, 225)).max() <= 4, m[80, 135]
     assert np.abs(m[150, 170] - (140, 100, 110)).max() <= 3
+
