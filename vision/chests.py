@@ -96,27 +96,11 @@ def _empty_window(empty: np.ndarray, empty_ppm: float, centre_mm: tuple[float, f
     return cv2.warpAffine(empty, A, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-#: the board's pixels for the window's light (:func:`_matched`): within this many levels of the empty board in every
-#: channel after the first gain, and at least this share of the window
-BOARD_LEVELS = 24
-MIN_BOARD_SHARE = 0.25
-
-
 def _matched(win: np.ndarray, empty_win: np.ndarray) -> np.ndarray:
-    """``win`` brought to the empty board's light: one gain per channel, from the medians of the window's board.
-    The whole window's medians first; then again over the pixels that gain makes look like the empty board (the
-    board, not the pieces): a ship and its chest cover up to a third of a deck's window, and a red sail and a gold lid
-    over a blue sea pulled the red median up, the lid greener than its enrolled colour by 25 (no lid seen on a
-    deck, h-chests2); kept only when it makes at least as much of the window look like the empty board (a deck at the
-    board's edge: the table's wood beyond it is no board). 8-bit."""
-    ws, es = win[::3, ::3].reshape(-1, 3), empty_win[::3, ::3].reshape(-1, 3)  # every third pixel: enough
-    g = (np.median(es, axis=0).astype(np.float32) + 1) / (np.median(ws, axis=0).astype(np.float32) + 1)
-    wf, ef = ws.astype(np.float32), es.astype(np.float32)
-    board = (np.abs(wf * g - ef) < BOARD_LEVELS).all(axis=1)
-    if board.mean() >= MIN_BOARD_SHARE:
-        g2 = (np.median(es[board], axis=0).astype(np.float32) + 1) / (np.median(ws[board], axis=0).astype(np.float32) + 1)
-        if (np.abs(wf * g2 - ef) < BOARD_LEVELS).all(axis=1).mean() >= board.mean():  # explains more of it as board
-            g = g2
+    """``win`` brought to the empty board's light: one gain per channel (the window is mostly board), 8-bit."""
+    a = np.median(win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1  # every third pixel: enough
+    b = np.median(empty_win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1
+    g = b / a
     return cv2.multiply(win, (float(g[0]), float(g[1]), float(g[2]), 0.0))  # saturated at 255
 
 
