@@ -232,6 +232,10 @@ class ValueBook:
     #: (:func:`_read_in_box`); ``None`` and empty in a book enrolled before them (such prints stay unsure)
     lid_box: tuple[float, float] | None = None
     lid_prints: dict[int, np.ndarray] = field(default_factory=dict)
+    #: enrolled from prints too blurred for their marks to be cut (:data:`MIN_INK`): ``lid_prints`` then hold each
+    #: print's grey level itself (:func:`_lid_ink`), and a face-up chest is read by correlating its lid's grey level
+    #: in its box (:func:`_read_faint`); a chest aboard is unsure
+    faint: bool = False
     _turned: dict = field(default_factory=dict, repr=False, compare=False)
 
     def shapes(self) -> dict[int, tuple[float, tuple[float, float]]]:
@@ -255,6 +259,8 @@ class ValueBook:
         if self.lid_box is not None and self.lid_prints:
             data["lid_box"] = [round(float(v), 2) for v in self.lid_box]
             data["lid_prints"] = {str(v): p.astype(int).tolist() for v, p in sorted(self.lid_prints.items())}
+        if self.faint:
+            data["faint"] = True
         path.write_text(json.dumps(data) + "\n")
         return path
 
@@ -266,10 +272,10 @@ class ValueBook:
             lid = np.float32(data["lid_lab"])
             if lid.shape != (3,):
                 raise ValueError(T("lid_lab must be 3 numbers"))
-            patches = {}
+            patches, faint = {}, bool(data.get("faint", False))
             for k, p in (data.get("values") or {}).items():
                 arr = np.float32(p)
-                if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+                if arr.ndim != 2 or (arr.shape[0] != arr.shape[1] and not faint):  # a faint book's: in the lid's box
                     raise ValueError(T("values[{key}] must be a square patch", key=k))
                 patches[int(k)] = arr
             area = float(data["lid_mm2"])
@@ -287,7 +293,7 @@ class ValueBook:
             raise VisionError(T("{path}: not a chest value book ({why})", path=str(path), why=reason(e))) from None
         if len(patches) < 2:
             raise VisionError(T("{path}: 'values' must hold at least 2 enrolled values", path=str(path)))
-        return cls(lid, patches, area, box if in_box else None, in_box)
+        return cls(lid, patches, area, box if in_box else None, in_box, faint and bool(in_box))
 
 
 @dataclass
@@ -325,7 +331,7 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
         raise VisionError(T("enrol chest values: give at least 2 face-up chests of different values"))
     if len({v for v, _, _ in spots}) != len(spots):
         raise VisionError(T("enrol chest values: a value is given twice"))
-    lids, areas, patches = [], [], {}
+    lids = []
     for value, x, y in spots:  # the lid colour: the light part of what differs from the empty board
         win = window(frame, to_image, (x, y), CHEST_WINDOW_MM)
         ewin = _empty_window(empty, empty_ppm, (x, y), CHEST_WINDOW_MM)
@@ -341,33 +347,118 @@ def enrol_values(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: floa
         lids.append(np.median(lab[light], axis=0))
     lid = np.float32(np.median(np.stack(lids), axis=0))
     book = ValueBook(lid, {}, 1.0)
-    boxes, framed = [], {}  # each chest's lid box (px, its frame) and its print's ink
+    seen = []  # each value's window, its lid, its print (None: not found) and patch, its lid's box (px, in the window)
+    c = CHEST_WINDOW_MM * READ_PPM
     for value, x, y in spots:
         win = window(frame, to_image, (x, y), CHEST_WINDOW_MM)
         ewin = _empty_window(empty, empty_ppm, (x, y), CHEST_WINDOW_MM)
         w = _Window.of(win, ewin)
         found = _read_window(w, book, tol)
-        if not found:
-            raise VisionError(T("enrol chest values: the chest at ({x}, {y}) mm shows no printed value (is the {value} chest "
-                                "face up there?)", x=format(x, ".0f"), y=format(y, ".0f"), value=value))
-        c = CHEST_WINDOW_MM * READ_PPM
-        pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
-        if pr.ink.max() < MIN_INK:
-            raise VisionError(T("enrol chest values: the print of the {value} chest at ({x}, {y}) mm is too blurred to read "
-                                "(its strokes only {ink} grey levels darker than the lid, under the {needed} needed): focus "
-                                "the camera or light the table better, and enrol again; until then the phone enters the "
-                                "chests' values", value=value, x=format(x, ".0f"), y=format(y, ".0f"), ink=format(pr.ink.max(), ".0f"), needed=format(MIN_INK, ".0f")))
-        areas.append(pr.lid_mm2)
-        k = int(round(SHIFT_MM * READ_PPM))
-        patches[value] = patch[k:-k, k:-k].astype(np.float32)
-        # the whole lid is in view here: its box is the least rectangle round the lid and the print near it
         lid_px = _lid_mask(w.lab, w.changed, lid, tol)
-        box = _lid_box(_near_print(lid_px, pr, 1.2 * CHEST_WINDOW_MM * READ_PPM))
-        boxes.append(box)
-        framed[value] = pr.ink
-    size = tuple(float(v) for v in np.median(np.float32([b[2:] for b in boxes]), axis=0) / READ_PPM)
-    in_box = {v: _in_lid_frame(framed[v], b[0], b[1], size) for v, b in zip(framed, boxes)}
-    return ValueBook(lid, patches, float(np.median(areas)), size, in_box)
+        if found:  # the whole lid is in view here: its box is the least rectangle round the lid and the print near it
+            pr, patch = min(found, key=lambda f: np.hypot(f[0].x - c, f[0].y - c))
+            box = _lid_box(_near_print(lid_px, pr, 1.2 * CHEST_WINDOW_MM * READ_PPM))
+        else:  # a lid with no print found on it (its strokes came apart): the lid's box alone
+            pts = _lid_round(lid_px, (c, c), 1.2 * CHEST_WINDOW_MM * READ_PPM)
+            if len(pts) < MIN_LID_ENROL_MM2 * READ_PPM * READ_PPM:
+                raise VisionError(T("enrol chest values: the chest at ({x}, {y}) mm shows no printed value (is the {value} "
+                                    "chest face up there?)", x=format(x, ".0f"), y=format(y, ".0f"), value=value))
+            pr, patch, box = None, None, _lid_box(pts)
+        seen.append((value, x, y, w, lid_px, pr, patch, box))
+    size = tuple(float(v) for v in np.median(np.float32([b[2:] for *_, b in seen]), axis=0) / READ_PPM)
+    if any(e[5] is None or float(e[5].ink.max()) < MIN_INK for e in seen):
+        # a print's marks come apart: the prints' grey level itself, in the lid's box
+        return _enrol_faint(lid, seen, size)
+    patches = {}
+    k = int(round(SHIFT_MM * READ_PPM))
+    for value, _, _, _, _, pr, patch, _ in seen:
+        patches[value] = patch[k:-k, k:-k].astype(np.float32)
+    in_box = {v: _in_lid_frame(pr.ink, b[0], b[1], size) for v, _, _, _, _, pr, _, b in seen}
+    return ValueBook(lid, patches, float(np.median([e[5].lid_mm2 for e in seen])), size, in_box)
+
+
+#: the least lid (mm2) a face-up chest shows at enrolment when no print is found on it (a lid is 108 mm2)
+MIN_LID_ENROL_MM2 = 40.0
+
+
+def _lid_round(lid: np.ndarray, centre: tuple[float, float], reach_px: float) -> np.ndarray:
+    """The lid's pixels (x, y px) within ``reach_px`` of ``centre``."""
+    ys, xs = np.nonzero(lid > 0)
+    near = np.hypot(xs - centre[0], ys - centre[1]) <= reach_px
+    return np.column_stack([xs[near], ys[near]]).astype(np.float32)
+
+
+#: a print too blurred for its marks to be cut (under :data:`MIN_INK`) is enrolled and read by its grey level in the
+#: lid's box: the lid's rim (this far in from the box's sides, mm) left out, and two values whose prints match each
+#: other at this or more (normalised correlation, the best shift and end) are not told apart: the enrolment refuses
+FAINT_RIM_MM = 1.0
+FAINT_MAX_ALIKE = 0.94
+#: ... and a lid seen whose least rectangle differs from the enrolled box by more than this (mm) is not read so (a
+#: chest touching another, or partly covered)
+FAINT_BOX_TOL_MM = 1.5
+
+
+def _lid_ink(w: "_Window", lid: np.ndarray) -> np.ndarray:
+    """How much darker than the lid (grey levels) each pixel of the window is: the print's grey level itself, no
+    marks cut (a blurred print's strokes come apart into fragments when cut)."""
+    lid_grey = float(np.median(w.grey[lid > 0])) if lid.any() else float(np.median(w.grey))
+    return np.clip(lid_grey - w.grey.astype(np.float32), 0, 120)
+
+
+def _faint_print(w: "_Window", lid: np.ndarray, centre: np.ndarray, e1: np.ndarray, size: tuple[float, float],
+                 pad_mm: float = 0.0) -> np.ndarray:
+    """The print's grey level in the lid's frame (:func:`_in_lid_frame`), the rim (:data:`FAINT_RIM_MM`) left out."""
+    img = _in_lid_frame(_lid_ink(w, lid), centre, e1, size, pad_mm)
+    r, p = int(round(FAINT_RIM_MM * READ_PPM)), int(round(pad_mm * READ_PPM))
+    inner = np.zeros(img.shape, np.float32)
+    inner[p + r:img.shape[0] - p - r, p + r:img.shape[1] - p - r] = 1
+    return img * inner
+
+
+def _faint_best(obs: np.ndarray, t: np.ndarray) -> float:
+    """The best normalised correlation of the template ``t`` within ``obs``, either end of the lid first."""
+    return max(float(cv2.matchTemplate(o, t, cv2.TM_CCOEFF_NORMED).max()) for o in (obs, obs[::-1, ::-1].copy()))
+
+
+def _enrol_faint(lid: np.ndarray, seen: list, size: tuple[float, float]) -> "ValueBook":
+    """A value book from blurred prints (:data:`FAINT_RIM_MM`): each value's grey level in its lid's box; refused,
+    in one line, when two values' prints are too alike to be told apart."""
+    k = int(round(SHIFT_MM * READ_PPM))
+    prints = {}
+    for value, _, _, w, lid_px, _, _, b in seen:
+        prints[value] = _faint_print(w, lid_px, b[0], b[1], size)
+    for value, x, y, w, lid_px, _, _, b in seen:
+        obs = _faint_print(w, lid_px, b[0], b[1], size, SHIFT_MM)
+        for other, t in prints.items():
+            if other == value:
+                continue
+            alike = _faint_best(obs, t[k:-k, k:-k])
+            if alike >= FAINT_MAX_ALIKE:
+                raise VisionError(T("enrol chest values: the prints of the {value} and {other} chests are too blurred to "
+                                    "tell apart (they match each other at {score}): focus the camera or light the table "
+                                    "better, and enrol again; until then the phone enters the chests' values",
+                                    value=value, other=other, score=format(alike, ".2f")))
+    area = float(np.median([np.count_nonzero(e[4]) for e in seen])) / (READ_PPM * READ_PPM)
+    return ValueBook(lid, dict(prints), area, size, prints, faint=True)
+
+
+def _read_faint(w: "_Window", book: "ValueBook", min_margin: float, min_score: float, tol: float
+                ) -> tuple[int | None, float, float, str, tuple[int, ...]]:
+    """A face-up chest at the window's centre read with a book of blurred prints (:func:`_enrol_faint`): its lid's
+    box (the least rectangle round the lid there: a chest on its own shows its whole lid), the grey level in it
+    against each value's, either end first, shifted up to :data:`SHIFT_MM`; the best must score ``min_score`` and
+    beat the next value by ``min_margin``."""
+    lid = _lid_mask(w.lab, w.changed, book.lid_lab, tol)
+    half = w.grey.shape[0] / 2
+    c, e1, a, b = _lid_box(_lid_round(lid, (half, half), 1.2 * CHEST_WINDOW_MM * READ_PPM))
+    want = np.float64(book.lid_box) * READ_PPM
+    if abs(a - want[0]) > FAINT_BOX_TOL_MM * READ_PPM or abs(b - want[1]) > FAINT_BOX_TOL_MM * READ_PPM:
+        return None, 0.0, 0.0, T("the chest's box is not found round what shows of its lid"), ()
+    k = int(round(SHIFT_MM * READ_PPM))
+    obs = _faint_print(w, lid, c, e1, book.lid_box, SHIFT_MM)
+    vals = sorted(book.lid_prints)
+    best = np.float32([_faint_best(obs, book.lid_prints[v][k:-k, k:-k]) for v in vals])
+    return _verdict(vals, best, min_score, min_margin)[:5]
 
 
 def _near_print(lid: np.ndarray, pr: "_Print", reach_px: float) -> np.ndarray:
@@ -630,7 +721,11 @@ def read_value(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float,
     """The value printed on the face-up chest standing at ``centre_mm``."""
     win = window(frame, to_image, centre_mm, CHEST_WINDOW_MM)
     ewin = _empty_window(empty, empty_ppm, centre_mm, CHEST_WINDOW_MM)
-    found = _read_window(_Window.of(win, ewin), book, tol)
+    w = _Window.of(win, ewin)
+    if book.faint:  # the book holds the prints' grey level: read so
+        value, s, m, why, cands = _read_faint(w, book, min_margin, min_score, tol)
+        return ChestRead(value, round(s, 3), round(m, 3), why, cands, *centre_mm)
+    found = _read_window(w, book, tol)
     x0, y0 = centre_mm[0] - CHEST_WINDOW_MM, centre_mm[1] - CHEST_WINDOW_MM
     if not found:
         return ChestRead(None, 0.0, 0.0, T("no printed value seen on the lid"), (), *centre_mm)
@@ -811,6 +906,9 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     hidden = seen == 0
     if pr.ink.max() < MIN_INK:
         return ChestRead(None, 0.0, 0.0, _faint(pr), (), round(px, 1), round(py, 1))
+    if book.faint:  # enrolled from blurred prints: a print partly under the sail is not read so
+        return ChestRead(None, 0.0, 0.0, T("the values were enrolled from blurred prints: a chest aboard is not read"),
+                         (), round(px, 1), round(py, 1))
     value, s_, m, why, cands = _score_any_turn(pr, book, min_margin, min_score, hidden)
     if value is None and book.lid_box is not None:  # not read whole: read in its lid's box what is in view
         in_box = _read_in_box(pr, lid & mine.astype(np.uint8), ~hidden, w.changed, book)
