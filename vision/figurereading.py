@@ -519,9 +519,8 @@ class FigureReading:
         feet: list[np.ndarray] = []
         pictures: list[np.ndarray] = []
         small_tile = TILE_PX // s
-        lens_at = None if nadir_px is None or len(nadir) < 3 else (*nadir_px, float(nadir[2]))
         sightings = self.figures.find(obs, ref, mm * s, feet, fit=False, nearest=nearest, seams=seams, known=known,
-                                      pictures=pictures, nadir=lens_at)
+                                      pictures=pictures, nadir=nadir_px)
         for i, ((colour, _, _, conf, area), foot) in enumerate(zip(sightings, feet)):
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s), camera_h, self._middle_sd(colour))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it

@@ -385,11 +385,8 @@ class FigureFinder:
     joined to a blue figure, 338 mm^2 and 30.8 mm, was split and its half read yellow)."""
 
     figure_width_mm: float = 16.0
-    """A standing figure's width at its arms, its widest: across its lean its picture is no wider (plus its blurred
-    rim), whatever its height (:meth:`_one_figure_apart_mm`)."""
-    figure_height_mm: float = 17.0
-    """A standing figure's height: its picture runs ``height * r / (H - height)`` further along its lean than its foot,
-    ``r`` its distance from the camera's nadir and ``H`` the camera's height (:mod:`vision.standing`)."""
+    """A standing figure's width at its arms, its widest: across its lean (the line from the camera's nadir) its
+    picture is no wider, plus its blurred rim, however far from the nadir it stands (:meth:`_two_apart`)."""
 
     hug_mm: float = 4.5
     """A blob that reaches over the bare mat (no tile read there) and lies wholly within this distance (mm) of the
@@ -422,7 +419,7 @@ class FigureFinder:
              seams: np.ndarray | None = None,
              known: np.ndarray | None = None,
              pictures: list[np.ndarray] | None = None,
-             nadir: tuple[float, float, float] | None = None) -> list[tuple[str, float, float, float, float]]:
+             nadir: tuple[float, ...] | None = None) -> list[tuple[str, float, float, float, float]]:
         """Figures in ``observed`` (BGR tile, or a tile and its surroundings, aligned with ``reference``, same
         size).
 
@@ -431,9 +428,8 @@ class FigureFinder:
         mask like ``observed``) are appended to it. ``fit=False``: ``reference`` is already in the light of
         ``observed`` (no gain is fitted). ``nearest``: the nearest player colour and its distance per pixel of
         ``observed`` (:meth:`PlayerColours.nearest` of its Lab), when already known. ``nadir``: the camera's nadir in
-        ``observed``'s pixels (x, y; pixel centres at integers) and the camera's height (mm), when known: a figure's
-        picture leans away from it, so two parts of a blob lying far apart across that direction are two figures
-        (:meth:`_one_figure_apart_mm`).
+        ``observed``'s pixels (x, y; pixel centres at integers), when known: a figure's picture leans away from it,
+        so two parts of a blob lying far apart across that direction are two figures (:meth:`_two_apart`).
         """
         obs = observed.astype(np.float32)
         fitted = _fit_gain(obs, reference.astype(np.float32)) if fit else reference.astype(np.float32)
@@ -537,9 +533,9 @@ class FigureFinder:
                             part = cv2.morphologyEx((blob & (near == j)).astype(np.uint8), cv2.MORPH_OPEN, square)
                             judge(part.astype(bool), False)
                         return
-                if halves and self._maybe_two(blob, area, mm_per_px, nadir):
+                if halves and self._maybe_two(blob, area, mm_per_px):
                     parts = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm,
-                                         lambda a, b: self._one_figure_apart_mm(a, b, nadir, mm_per_px))
+                                         lambda a, b: self._two_apart(a, b, nadir, mm_per_px))
                     # two figures of the blob's colour: each half reads it by itself, or the darkest colour (a
                     # figure beside one of it, which the colours above hold back: it may be a shaded side). A half
                     # of another colour is no figure: the colours found none of their own there (a strip of tile
@@ -636,35 +632,28 @@ class FigureFinder:
         out[ask] = ~art
         return out if np.count_nonzero(out) >= self.min_core_px else vote
 
-    def _maybe_two(self, blob: np.ndarray, area: float, mm_per_px: float,
-                   nadir: tuple[float, float, float] | None = None) -> bool:
+    def _maybe_two(self, blob: np.ndarray, area: float, mm_per_px: float) -> bool:
         """Whether a blob of one colour (``area`` mm^2) may be two figures' pictures joined: larger than
         :attr:`two_figures_mm2`, or holding two of the smallest pictures and longer than one figure's picture can be
-        (:attr:`one_figure_long_mm`; with the ``nadir``, see :meth:`find`, no longer than one figure's picture can be
-        along its long axis there, :meth:`_one_figure_extent_mm`, and a pixel of blur: two yellow figures side by
-        side 85 mm from the nadir, where the lean is 1.4 mm, made one blob of 302 mm^2 and 24.2 mm, and one was lost,
-        Neues Land bench s3 sim/default b11)."""
+        (:attr:`one_figure_long_mm`)."""
         if area > self.two_figures_mm2:
             return True
         if area < 2 * self.one_figure_min_mm2:
             return False
-        length, axis, middle = _long_axis(blob)
-        extent = self._one_figure_extent_mm(axis, middle, nadir, mm_per_px)
-        longest = self.one_figure_long_mm if extent is None else min(self.one_figure_long_mm, extent + mm_per_px)
-        return length * mm_per_px > longest
+        return _length_px(blob) * mm_per_px > self.one_figure_long_mm
 
     def _own_figure(self, darkest: int, counts: np.ndarray, area: float, many: list[int], where: list[np.ndarray],
-                    mm_per_px: float, nadir: tuple[float, float, float] | None = None) -> bool:
+                    mm_per_px: float, nadir: tuple[float, ...] | None = None) -> bool:
         """Whether the darkest colour's votes in a blob of ``area`` mm2 (``counts``: the core's pixels per colour;
         ``many``: the colours with enough of them, ``where`` their voters' middles, pixels) are a figure of its own
         beside another, not a figure's shaded side (which reads as the darkest colour): in a blob larger than one
         figure's picture (:attr:`one_figure_mm2`); where it outnumbers every other colour (a shaded side, the lower body
         the lean shows, is never more of its figure than the lit colour: a figure whose shaded side outnumbered it was
         lost anyway, its colour short of :attr:`min_colour_share`); or where its voters lie as far from every other
-        colour's as two figures' pictures' middles (:meth:`_one_figure_apart_mm`, at most :attr:`two_apart_mm`; a
-        shaded side lies within its figure's picture, whose halves lie about 12 mm apart along its lean and 8 mm
-        across it: the shaded side is its lower body, which the lean shows on the side toward the nadir). A black figure touching a green one, their bases 6 mm apart, was one blob of 225 mm2 with 14 black
-        and 11 green votes, and both were lost (Neues Land bench sim/default seed 2 board 2); a black one touching a
+        colour's as two figures' pictures' middles (:meth:`_two_apart`; a shaded side, its lower body, lies within its
+        figure's picture toward the nadir, whose halves lie about 12 mm apart along its lean and 9 mm across it). A
+        black figure touching a green one, their bases 6 mm apart, was one blob of 225 mm2 with 14 black and 11 green
+        votes, and both were lost (Neues Land bench sim/default seed 2 board 2); a black one touching a
         yellow one, 278 mm2, 9 black votes 14.6 mm from 15 yellow ones, was read as one yellow figure (field/default
         seed 4 board 7). (Any colour's voters also need what any figure needs of its colour, :attr:`min_coloured_mm2`:
         twice :attr:`min_core_px` pixels was 42 mm2 at the figures' 1.9 mm a pixel, a third of a figure's top, and a
@@ -674,39 +663,32 @@ class FigureFinder:
             return True
         mine = where[many.index(darkest)]
         others = [w for k, w in zip(many, where) if k != darkest]
-        return bool(others) and all(float(np.linalg.norm(mine - w)) * mm_per_px
-                                    >= self._one_figure_apart_mm(mine, w, nadir, mm_per_px) for w in others)
+        return bool(others) and all(self._two_apart(mine, w, nadir, mm_per_px) for w in others)
 
-    def _one_figure_apart_mm(self, a: np.ndarray, b: np.ndarray, nadir: tuple[float, float, float] | None,
-                             mm_per_px: float) -> float:
-        """How far apart (mm) the middles of two parts of one figure's picture (a blob's 2-means halves, a colour's
-        voters and another's) may lie when they lie at ``a`` and ``b`` (x, y pixels): beyond it they are two
-        figures. Without the ``nadir`` (see :meth:`find`): :attr:`two_apart_mm`, whatever the direction. With it:
-        half the longest picture in that direction (:meth:`_one_figure_extent_mm` and a pixel for its blurred rim; the
-        halves of an even strip lie half its length apart), never more than :attr:`two_apart_mm`: the nadir tells
-        more where the lean is short or the parts lie across it (one figure's halves 9 mm apart at most there)."""
+    def _two_apart(self, a: np.ndarray, b: np.ndarray, nadir: tuple[float, ...] | None, mm_per_px: float) -> bool:
+        """Whether two parts of a blob whose middles lie at ``a`` and ``b`` (x, y pixels: its 2-means halves, a
+        colour's voters and another's) are two figures' pictures, not one's: their middles lie :attr:`two_apart_mm`
+        apart or more (one figure's halves lie 12 mm apart along its lean at the bench's widest), or, with the
+        camera's ``nadir`` (see :meth:`find`), farther apart *across* the lean than one figure's can: a figure's
+        picture is its foot swept away from the nadir, never wider across that line than its arms
+        (:attr:`figure_width_mm`), so the middles of two parts of it lie at most half that and a pixel (its blurred
+        rim) apart across it. Along the lean the nadir tells nothing more: the lean, the lower body and the shadow
+        make a single picture's length uncertain (on the Neues Land bench single figures' halves lay 10-10.5 mm apart
+        along a lean of 3-6 mm, where two figures' halves lay 10.4 and 11 mm apart), while across it single figures'
+        halves lay 7.7-9.2 mm apart and two figures' 10.1-12.7 mm (s3 field/default b8: two yellows; s8 sim/default
+        b0: a black beside a yellow, held back as its shaded side)."""
         delta = np.asarray(b, np.float64) - np.asarray(a, np.float64)
-        extent = self._one_figure_extent_mm(delta, np.asarray(a, np.float64) + delta / 2, nadir, mm_per_px)
-        return self.two_apart_mm if extent is None else min(self.two_apart_mm, (extent + mm_per_px) / 2)
-
-    def _one_figure_extent_mm(self, direction: np.ndarray, at: np.ndarray, nadir: tuple[float, float, float] | None,
-                              mm_per_px: float) -> float | None:
-        """How long (mm) one standing figure's picture with its middle at ``at`` (x, y pixels) can be in
-        ``direction`` (x, y), less its blurred rim, by the projection: its foot swept along its lean, away from the
-        nadir, by ``h r / (H - h)`` (:attr:`figure_height_mm`; ``r`` its distance from the nadir, ``H`` the camera's
-        height): at most :attr:`figure_width_mm` (its arms) in any direction, and the lean's share in that one more.
-        None without the nadir (see :meth:`find`), or where the direction or the lean's is not known."""
-        if nadir is None or len(nadir) < 3:
-            return None
-        direction = np.asarray(direction, np.float64)
-        lean_dir = np.asarray(at, np.float64) - np.asarray(nadir[:2], np.float64)
-        r_px, n = float(np.linalg.norm(lean_dir)), float(np.linalg.norm(direction))
-        h, cam_h = self.figure_height_mm, float(nadir[2])
-        if n < 1e-9 or cam_h <= 2 * h:
-            return None
-        lean_mm = h * r_px * mm_per_px / (cam_h - h)
-        cos = abs(float(direction @ lean_dir)) / (n * r_px) if r_px > 1e-9 else 0.0
-        return self.figure_width_mm + lean_mm * cos
+        apart = float(np.linalg.norm(delta)) * mm_per_px
+        if apart >= self.two_apart_mm:
+            return True
+        if nadir is None:
+            return False
+        lean = np.asarray(a, np.float64) + delta / 2 - np.asarray(nadir[:2], np.float64)
+        r = float(np.linalg.norm(lean))
+        if r < 1e-9:
+            return False       # under the lens a figure does not lean: no direction is across it
+        across = abs(float(delta[0] * lean[1] - delta[1] * lean[0])) / r * mm_per_px
+        return across >= self.figure_width_mm / 2 + mm_per_px
 
     def blob_mask(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
                   nearest: tuple[np.ndarray, np.ndarray], known: np.ndarray | None = None,
@@ -869,30 +851,23 @@ def _from_outline(known: np.ndarray) -> np.ndarray:
 
 def _length_px(blob: np.ndarray) -> float:
     """A blob's extent along its long axis (pixels, outer edge to outer edge: its pixel centres' spread plus one)."""
-    return _long_axis(blob)[0]
-
-
-def _long_axis(blob: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """A blob's extent along its long axis (:func:`_length_px`), that axis (a unit x, y vector) and the blob's middle
-    (x, y pixels)."""
     ys, xs = np.nonzero(blob)
-    pts = np.stack([xs, ys], axis=1).astype(np.float64)
-    mid = pts.mean(axis=0) if len(xs) else np.zeros(2)
     if len(xs) < 2:
-        return float(len(xs)), np.array([1.0, 0.0]), mid
-    pts -= mid
+        return float(len(xs))
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    pts -= pts.mean(axis=0)
     _, _, vt = np.linalg.svd(pts, full_matrices=False)
     along = pts @ vt[0]
-    return float(along.max() - along.min()) + 1.0, vt[0], mid
+    return float(along.max() - along.min()) + 1.0
 
 
 def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: float,
-                 bar: Callable[[np.ndarray, np.ndarray], float] | None = None
+                 two_apart: Callable[[np.ndarray, np.ndarray], bool] | None = None
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """The two halves of a blob of one colour (boolean mask), split where two figures' pictures would part: the
     pixels parted into two groups around two centres (2-means, started at the blob's ends along its long axis); None
     unless each half is as large as one figure's picture and their centres lie as far apart as two figures'
-    (``apart_mm``, or ``bar(c0, c1)`` mm for centres at ``c0``, ``c1``: x, y pixels)."""
+    (``apart_mm``, or where ``two_apart(c0, c1)`` says so for centres at ``c0``, ``c1``: x, y pixels)."""
     ys, xs = np.nonzero(blob)
     pts = np.stack([xs, ys], axis=1).astype(np.float64)
     mid = pts.mean(axis=0)
@@ -914,7 +889,8 @@ def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: f
     n1 = int(side.sum())
     n0 = len(side) - n1
     apart = float(np.linalg.norm(centres[1] - centres[0])) * mm_per_px
-    if min(n0, n1) * px_area < min_mm2 or apart < (apart_mm if bar is None else bar(centres[0], centres[1])):
+    far = apart >= apart_mm if two_apart is None else two_apart(centres[0], centres[1])
+    if min(n0, n1) * px_area < min_mm2 or not far:
         return None
     out = []
     for part in (~side, side):
