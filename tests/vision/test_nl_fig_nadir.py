@@ -112,3 +112,28 @@ def test_one_figure_stays_one_with_the_nadir(yaw):
     obs, ref = _scene([(40.0, 45.0)], nadir, yaw)
     got = finder.find(obs, ref, MM_PER_PX, fit=False, nadir=_nadir_px(nadir))
     assert [f[0] for f in got] == ["yellow"]
+
+
+def test_a_black_figure_beside_another_across_the_lean_is_no_shaded_side():
+    """A blob under one figure's size with 9 black votes beside 15 yellow ones, their middles 10.1 mm apart across
+    the lean and 4.9 mm along it (Neues Land bench s8 sim/default board 0, 185 mm from the nadir): a black figure of
+    its own (a shaded side, the lower body, lies toward the nadir along the lean); without the nadir it is held back
+    as the yellow one's shaded side (main before this session: the black figure lost); the same voters along the lean
+    stay a shaded side."""
+    finder = FigureFinder(PlayerColours.defaults())
+    names = [c.name for c in finder.colours.colours]
+    darkest, yellow = finder.colours.darkest, names.index("yellow")
+    counts = np.zeros(len(names), int)
+    counts[darkest], counts[yellow] = 9, 15
+    many = sorted([darkest, yellow])
+    nadir = (0.0, 0.0)
+    at = np.array([185.0, 0.0]) / MM_PER_PX
+    black = at + np.array([4.9, 10.1]) / MM_PER_PX
+
+    def where(b: np.ndarray) -> list[np.ndarray]:
+        return [b if k == darkest else at for k in many]
+
+    assert finder._own_figure(darkest, counts, 278.0, many, where(black), MM_PER_PX, nadir)
+    assert not finder._own_figure(darkest, counts, 278.0, many, where(black), MM_PER_PX)
+    along = at + np.array([11.2, 0.0]) / MM_PER_PX
+    assert not finder._own_figure(darkest, counts, 278.0, many, where(along), MM_PER_PX, nadir)
