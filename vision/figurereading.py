@@ -520,7 +520,7 @@ class FigureReading:
         pictures: list[np.ndarray] = []
         small_tile = TILE_PX // s
         sightings = self.figures.find(obs, ref, mm * s, feet, fit=False, nearest=nearest, seams=seams, known=known,
-                                      pictures=pictures)
+                                      pictures=pictures, nadir=nadir_px)
         for i, ((colour, _, _, conf, area), foot) in enumerate(zip(sightings, feet)):
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s), camera_h, self._middle_sd(colour))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it

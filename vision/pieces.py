@@ -23,7 +23,7 @@ import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -384,6 +384,10 @@ class FigureFinder:
     each reads the blob's colour, or the darkest, by itself (session nlfig8: a strip of tile a pixel off its reference
     joined to a blue figure, 338 mm^2 and 30.8 mm, was split and its half read yellow)."""
 
+    figure_width_mm: float = 16.0
+    """A standing figure's width at its arms, its widest: across its lean (the line from the camera's nadir) its
+    picture is no wider, plus its blurred rim, however far from the nadir it stands (:meth:`_two_apart`)."""
+
     hug_mm: float = 4.5
     """A blob that reaches over the bare mat (no tile read there) and lies wholly within this distance (mm) of the
     tiles' outline (the border between the tiles read and the bare mat) hugs it: a tile's edge against the dark mat,
@@ -414,7 +418,8 @@ class FigureFinder:
              nearest: tuple[np.ndarray, np.ndarray] | None = None,
              seams: np.ndarray | None = None,
              known: np.ndarray | None = None,
-             pictures: list[np.ndarray] | None = None) -> list[tuple[str, float, float, float, float]]:
+             pictures: list[np.ndarray] | None = None,
+             nadir: tuple[float, ...] | None = None) -> list[tuple[str, float, float, float, float]]:
         """Figures in ``observed`` (BGR tile, or a tile and its surroundings, aligned with ``reference``, same
         size).
 
@@ -422,7 +427,9 @@ class FigureFinder:
         height (the middle of the figure's picture). With ``footprints`` a list, each figure's pixels (a boolean
         mask like ``observed``) are appended to it. ``fit=False``: ``reference`` is already in the light of
         ``observed`` (no gain is fitted). ``nearest``: the nearest player colour and its distance per pixel of
-        ``observed`` (:meth:`PlayerColours.nearest` of its Lab), when already known.
+        ``observed`` (:meth:`PlayerColours.nearest` of its Lab), when already known. ``nadir``: the camera's nadir in
+        ``observed``'s pixels (x, y; pixel centres at integers), when known: a figure's picture leans away from it,
+        so two parts of a blob lying far apart across that direction are two figures (:meth:`_two_apart`).
         """
         obs = observed.astype(np.float32)
         fitted = _fit_gain(obs, reference.astype(np.float32)) if fit else reference.astype(np.float32)
@@ -511,8 +518,9 @@ class FigureFinder:
                     many = [k for k in range(len(counts)) if counts[k] >= self.min_core_px
                             and counts[k] * px_area >= self.min_coloured_mm2
                             and counts[k] >= self.split_share * vote.sum()]
-                    where = [np.argwhere(vote & (idx == k)).mean(axis=0) for k in many]
-                    if darkest in many and not self._own_figure(darkest, counts, area, many, where, mm_per_px):
+                    where = [np.argwhere(vote & (idx == k)).mean(axis=0)[::-1] for k in many]     # x, y
+                    if darkest in many and not self._own_figure(darkest, counts, area, many, where, mm_per_px,
+                                                                nadir):
                         where.pop(many.index(darkest))
                         many.remove(darkest)
                     apart = max((float(np.linalg.norm(a - b)) for j, a in enumerate(where) for b in where[j + 1:]),
@@ -526,7 +534,8 @@ class FigureFinder:
                             judge(part.astype(bool), False)
                         return
                 if halves and self._maybe_two(blob, area, mm_per_px):
-                    parts = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm)
+                    parts = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm,
+                                         lambda a, b: self._two_apart(a, b, nadir, mm_per_px))
                     # two figures of the blob's colour: each half reads it by itself, or the darkest colour (a
                     # figure beside one of it, which the colours above hold back: it may be a shaded side). A half
                     # of another colour is no figure: the colours found none of their own there (a strip of tile
@@ -634,17 +643,17 @@ class FigureFinder:
         return _length_px(blob) * mm_per_px > self.one_figure_long_mm
 
     def _own_figure(self, darkest: int, counts: np.ndarray, area: float, many: list[int], where: list[np.ndarray],
-                    mm_per_px: float) -> bool:
+                    mm_per_px: float, nadir: tuple[float, ...] | None = None) -> bool:
         """Whether the darkest colour's votes in a blob of ``area`` mm2 (``counts``: the core's pixels per colour;
         ``many``: the colours with enough of them, ``where`` their voters' middles, pixels) are a figure of its own
         beside another, not a figure's shaded side (which reads as the darkest colour): in a blob larger than one
         figure's picture (:attr:`one_figure_mm2`); where it outnumbers every other colour (a shaded side, the lower body
         the lean shows, is never more of its figure than the lit colour: a figure whose shaded side outnumbered it was
         lost anyway, its colour short of :attr:`min_colour_share`); or where its voters lie as far from every other
-        colour's as two figures' pictures' middles (:attr:`two_apart_mm`; a shaded side lies within its figure's
-        picture, whose halves lie about
-        12 mm apart). A black figure touching a green one, their bases 6 mm apart, was one blob of 225 mm2 with 14 black
-        and 11 green votes, and both were lost (Neues Land bench sim/default seed 2 board 2); a black one touching a
+        colour's as two figures' pictures' middles (:meth:`_two_apart`; a shaded side, its lower body, lies within its
+        figure's picture toward the nadir, whose halves lie about 12 mm apart along its lean and 9 mm across it). A
+        black figure touching a green one, their bases 6 mm apart, was one blob of 225 mm2 with 14 black and 11 green
+        votes, and both were lost (Neues Land bench sim/default seed 2 board 2); a black one touching a
         yellow one, 278 mm2, 9 black votes 14.6 mm from 15 yellow ones, was read as one yellow figure (field/default
         seed 4 board 7). (Any colour's voters also need what any figure needs of its colour, :attr:`min_coloured_mm2`:
         twice :attr:`min_core_px` pixels was 42 mm2 at the figures' 1.9 mm a pixel, a third of a figure's top, and a
@@ -654,7 +663,32 @@ class FigureFinder:
             return True
         mine = where[many.index(darkest)]
         others = [w for k, w in zip(many, where) if k != darkest]
-        return bool(others) and min(float(np.linalg.norm(mine - w)) for w in others) * mm_per_px >= self.two_apart_mm
+        return bool(others) and all(self._two_apart(mine, w, nadir, mm_per_px) for w in others)
+
+    def _two_apart(self, a: np.ndarray, b: np.ndarray, nadir: tuple[float, ...] | None, mm_per_px: float) -> bool:
+        """Whether two parts of a blob whose middles lie at ``a`` and ``b`` (x, y pixels: its 2-means halves, a
+        colour's voters and another's) are two figures' pictures, not one's: their middles lie :attr:`two_apart_mm`
+        apart or more (one figure's halves lie 12 mm apart along its lean at the bench's widest), or, with the
+        camera's ``nadir`` (see :meth:`find`), farther apart *across* the lean than one figure's can: a figure's
+        picture is its foot swept away from the nadir, never wider across that line than its arms
+        (:attr:`figure_width_mm`), so the middles of two parts of it lie at most half that and a pixel (its blurred
+        rim) apart across it. Along the lean the nadir tells nothing more: the lean, the lower body and the shadow
+        make a single picture's length uncertain (on the Neues Land bench single figures' halves lay 10-10.5 mm apart
+        along a lean of 3-6 mm, where two figures' halves lay 10.4 and 11 mm apart), while across it single figures'
+        halves lay 7.7-9.2 mm apart and two figures' 10.1-12.7 mm (s3 field/default b8: two yellows; s8 sim/default
+        b0: a black beside a yellow, held back as its shaded side)."""
+        delta = np.asarray(b, np.float64) - np.asarray(a, np.float64)
+        apart = float(np.linalg.norm(delta)) * mm_per_px
+        if apart >= self.two_apart_mm:
+            return True
+        if nadir is None:
+            return False
+        lean = np.asarray(a, np.float64) + delta / 2 - np.asarray(nadir[:2], np.float64)
+        r = float(np.linalg.norm(lean))
+        if r < 1e-9:
+            return False       # under the lens a figure does not lean: no direction is across it
+        across = abs(float(delta[0] * lean[1] - delta[1] * lean[0])) / r * mm_per_px
+        return across >= self.figure_width_mm / 2 + mm_per_px
 
     def blob_mask(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
                   nearest: tuple[np.ndarray, np.ndarray], known: np.ndarray | None = None,
@@ -827,11 +861,13 @@ def _length_px(blob: np.ndarray) -> float:
     return float(along.max() - along.min()) + 1.0
 
 
-def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: float
+def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: float,
+                 two_apart: Callable[[np.ndarray, np.ndarray], bool] | None = None
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """The two halves of a blob of one colour (boolean mask), split where two figures' pictures would part: the
     pixels parted into two groups around two centres (2-means, started at the blob's ends along its long axis); None
-    unless each half is as large as one figure's picture and their centres lie as far apart as two figures'."""
+    unless each half is as large as one figure's picture and their centres lie as far apart as two figures'
+    (``apart_mm``, or where ``two_apart(c0, c1)`` says so for centres at ``c0``, ``c1``: x, y pixels)."""
     ys, xs = np.nonzero(blob)
     pts = np.stack([xs, ys], axis=1).astype(np.float64)
     mid = pts.mean(axis=0)
@@ -853,7 +889,8 @@ def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: f
     n1 = int(side.sum())
     n0 = len(side) - n1
     apart = float(np.linalg.norm(centres[1] - centres[0])) * mm_per_px
-    if min(n0, n1) * px_area < min_mm2 or apart < apart_mm:
+    far = apart >= apart_mm if two_apart is None else two_apart(centres[0], centres[1])
+    if min(n0, n1) * px_area < min_mm2 or not far:
         return None
     out = []
     for part in (~side, side):
