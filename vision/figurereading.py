@@ -168,20 +168,28 @@ def _blurred_misfit(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(np.abs(obs - ref).sum(axis=2), (0, 0), 0.8)
 
 
-def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar: float, least: int) -> bool:
+def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar: float, least: int,
+                     seams: np.ndarray | None = None) -> bool:
     """Whether a sighting's ``picture`` (a boolean mask over the window ``obs``, ``ref`` its reference there) is the art
     of the tiles a pixel off where they were read to lie: it holds at least ``least`` pixels whose misfit passes ``bar``
     (the figure finder's strict bar), but fewer than ``least`` (and under a third of them) once the reference may move
     by a pixel either way at each pixel. Tiles laid by hand lie up to 2.4 mm off and 3 degrees turned; each is seated
     by its offset alone, so where two meet their art's edges lie a millimetre or two off the references', and a strip
     of sand there read as a yellow figure (Südsee bench sim/hard seed 5: three phantoms of 74-137 mm2 along seams). A
-    figure's paint is no shift of the art around it: moving the art a pixel explains only its rim."""
+    figure's paint is no shift of the art around it: moving the art a pixel explains only its rim. ``seams``: where
+    tiles meet (a boolean mask like ``picture``); with it, only a picture whose strong pixels all lie within a pixel of
+    a seam is judged (a yellow figure on sand beside the sea, its paint near the sand's, had its picture explained so
+    and was lost: Südsee field/hard seed 3)."""
     o = obs.astype(np.float32)
     r = ref.astype(np.float32)
     strong = picture & (_blurred_misfit(o, r) > bar)
     n = int(np.count_nonzero(strong))
     if n < least:
         return False
+    if seams is not None:
+        near_seam = cv2.dilate(seams.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        if (strong & ~near_seam).any():
+            return False
     h, w = picture.shape
     pr = cv2.copyMakeBorder(r, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
     lowest = np.full((h, w), np.inf, np.float32)
@@ -552,7 +560,8 @@ class FigureReading:
                                       pictures=pictures)
         off_bar = self._art_off_bar(obs, ref, known) if self.art_off_rule and sightings else None
         for i, ((colour, _, _, conf, area), foot) in enumerate(zip(sightings, feet)):
-            if off_bar is not None and _art_a_pixel_off(obs, ref, pictures[i], off_bar, self.figures.min_strong_px):
+            if off_bar is not None and _art_a_pixel_off(obs, ref, pictures[i], off_bar, self.figures.min_strong_px,
+                                                        seams):
                 continue            # the art of the tiles here a pixel off where they lie (a seam), no figure
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s), camera_h, self._middle_sd(colour))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
