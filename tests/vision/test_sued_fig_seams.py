@@ -57,3 +57,16 @@ def test_too_little_over_the_bar_is_left_to_the_finder():
     picture = np.zeros((40, 40), bool)
     picture[8:10, 18:20] = True                  # four pixels: not this rule's to judge
     assert not _art_a_pixel_off(obs, ref, picture, BAR, LEAST)
+
+
+def test_only_a_picture_along_a_seam_is_judged():
+    # the strip where the art's edge lies inside a tile, not where two tiles meet: a yellow figure on sand beside the
+    # sea has its picture's strong pixels there too, and moving the sand explained them (Südsee field/hard seed 3)
+    obs, ref = _window(np.random.default_rng(5))
+    picture = np.zeros((40, 40), bool)
+    picture[8:32, 17:22] = True
+    seam_here, seam_elsewhere = np.zeros((40, 40), bool), np.zeros((40, 40), bool)
+    seam_here[:, 17:22] = True
+    seam_elsewhere[:, 35:] = True
+    assert _art_a_pixel_off(obs, ref, picture, BAR, LEAST, seam_here)
+    assert not _art_a_pixel_off(obs, ref, picture, BAR, LEAST, seam_elsewhere)
