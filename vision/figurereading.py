@@ -163,6 +163,43 @@ hand lies up to 2.4 mm off its cell) leave a gap between them at most this wide 
 beside the tiles (see :func:`_tiles_meet`)."""
 
 
+def _blurred_misfit(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """The B+G+R misfit of ``obs`` against ``ref`` (float BGR, one size), blurred as the figure finder blurs it."""
+    return cv2.GaussianBlur(np.abs(obs - ref).sum(axis=2), (0, 0), 0.8)
+
+
+def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar: float, least: int,
+                     seams: np.ndarray | None = None) -> bool:
+    """Whether a sighting's ``picture`` (a boolean mask over the window ``obs``, ``ref`` its reference there) is the art
+    of the tiles a pixel off where they were read to lie: it holds at least ``least`` pixels whose misfit passes ``bar``
+    (the figure finder's strict bar), but fewer than ``least`` (and under a third of them) once the reference may move
+    by a pixel either way at each pixel. Tiles laid by hand lie up to 2.4 mm off and 3 degrees turned; each is seated
+    by its offset alone, so where two meet their art's edges lie a millimetre or two off the references', and a strip
+    of sand there read as a yellow figure (Südsee bench sim/hard seed 5: three phantoms of 74-137 mm2 along seams). A
+    figure's paint is no shift of the art around it: moving the art a pixel explains only its rim. ``seams``: where
+    tiles meet (a boolean mask like ``picture``); with it, only a picture whose strong pixels all lie within a pixel of
+    a seam is judged (a yellow figure on sand beside the sea, its paint near the sand's, had its picture explained so
+    and was lost: Südsee field/hard seed 3)."""
+    o = obs.astype(np.float32)
+    r = ref.astype(np.float32)
+    strong = picture & (_blurred_misfit(o, r) > bar)
+    n = int(np.count_nonzero(strong))
+    if n < least:
+        return False
+    if seams is not None:
+        near_seam = cv2.dilate(seams.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        if (strong & ~near_seam).any():
+            return False
+    h, w = picture.shape
+    pr = cv2.copyMakeBorder(r, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
+    lowest = np.full((h, w), np.inf, np.float32)
+    for dy in range(3):
+        for dx in range(3):
+            np.minimum(lowest, _blurred_misfit(o, pr[dy:dy + h, dx:dx + w]), out=lowest)
+    left = int(np.count_nonzero(strong & (lowest > bar)))
+    return left < least and 3 * left < n
+
+
 def _tiles_meet(known: np.ndarray, gap_px: int) -> np.ndarray:
     """``known`` (where a tile read lies, a boolean window) with the gaps between two tiles up to ``gap_px`` pixels wide
     filled: the seam where they meet (a closing with a square ``gap_px + 1`` wide, which keeps the outline's corners
@@ -521,7 +558,11 @@ class FigureReading:
         small_tile = TILE_PX // s
         sightings = self.figures.find(obs, ref, mm * s, feet, fit=False, nearest=nearest, seams=seams, known=known,
                                       pictures=pictures, nadir=nadir_px)
+        off_bar = self._art_off_bar(obs, ref, known) if self.art_off_rule and sightings else None
         for i, ((colour, _, _, conf, area), foot) in enumerate(zip(sightings, feet)):
+            if off_bar is not None and _art_a_pixel_off(obs, ref, pictures[i], off_bar, self.figures.min_strong_px,
+                                                        seams):
+                continue            # the art of the tiles here a pixel off where they lie (a seam), no figure
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s), camera_h, self._middle_sd(colour))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
@@ -559,6 +600,19 @@ class FigureReading:
             out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy),
                         pixels))
         return out
+
+    art_off_rule = True
+    """A sighting whose strongly differing pixels (B+G+R over the figure finder's strict bar) the references around
+    explain once moved by a pixel (at the figures' scale, about 1.9 mm) is no figure (:func:`_art_a_pixel_off`). False:
+    as before (issue 14's session suedfig4)."""
+
+    def _art_off_bar(self, obs: np.ndarray, ref: np.ndarray, known: np.ndarray) -> float:
+        """The figure finder's strict bar on a window's B+G+R misfit (:attr:`FigureFinder.residual_threshold` and
+        :attr:`FigureFinder.residual_factor` times the median misfit where a tile's reference is known)."""
+        fig = self.figures
+        resid = _blurred_misfit(obs.astype(np.float32), ref.astype(np.float32))
+        median = float(np.median(resid[known] if known.any() else resid))
+        return max(fig.residual_threshold, fig.residual_factor * median)
 
     seat_mm = 4.0
     """A tile whose offset from its cell, as read, differs from its sure neighbours' median offset by more than this
