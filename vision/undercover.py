@@ -153,8 +153,13 @@ def _best_shifts(cands: np.ndarray, windows: np.ndarray, visibles: np.ndarray, p
         off = np.asarray(offset, np.float32)
         planes, windows = planes - off.reshape(1, 3, 1), windows - off
     obs, vis = _shifted(windows, visibles.astype(np.float32), side)
-    count = vis.sum(axis=2)
-    err = _misfits(planes, obs, vis, offset is not None)
+    return _least(_misfits(planes, obs, vis, offset is not None), vis.sum(axis=2), npx, pad)
+
+
+def _least(err: np.ndarray, count: np.ndarray, npx: int, pad: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate's least mean misfit over its shifts and that shift ``(dy, dx)``: ``err`` the summed misfits
+    ``(n, shifts)`` over ``count`` visible pixels of ``npx`` (too few seen: no fit, ``inf`` at shift 0)."""
+    n = err.shape[0]
     err /= np.maximum(count, 1).astype(np.float32)
     err[np.broadcast_to(count < MIN_VISIBLE * npx, err.shape)] = np.inf
     first = err.argmin(axis=1)

@@ -8,7 +8,6 @@ import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 from vision import undercover
-from vision.undercover import MIN_VISIBLE
 
 
 def _case(rng, n: int, side: int, pad: int, own: bool):
@@ -33,20 +32,13 @@ def _best_shifts_before(cands, windows, visibles, pad, offset):
     if offset is not None:
         off = np.asarray(offset, np.float32).reshape(1, 3, 1)
         planes, obs = planes - off, obs - off[None]
-    count = vis.sum(axis=2)
     block = undercover._CACHE_BLOCK
     undercover._CACHE_BLOCK = undercover._CHUNK
     try:
         err = undercover._misfits(planes, obs, vis.astype(np.float32), offset is not None)
     finally:
         undercover._CACHE_BLOCK = block
-    err /= np.maximum(count, 1).astype(np.float32)
-    err[np.broadcast_to(count < MIN_VISIBLE * npx, err.shape)] = np.inf
-    first = err.argmin(axis=1)
-    best = err[np.arange(n), first]
-    where = (np.stack(np.divmod(first, 2 * pad + 1), axis=1) - pad).astype(np.int32)
-    where[~np.isfinite(best)] = 0
-    return best, where
+    return undercover._least(err, vis.sum(axis=2), npx, pad)  # the least shift's choice: unchanged by the round
 
 
 # the re-reading's three stages as a Suedsee or Neues Land tile meets them: every candidate at a quarter of the size
