@@ -602,7 +602,8 @@ def step_unmoved(before: Any, now: Any, h: int) -> bool:
     is measurable (:func:`_step_fit`), its top did not move away from the nadir (within ``FIT_SIGMA`` of no move, and
     ``MARGIN_SIGMA`` nearer to it than to the step), and the frame's own parallax does not rule ``h`` out. What the
     game's rules keep (:class:`PawnRules`, a pawn of that colour not allowed now) is kept only with it: a pawn put on
-    out of turn, or in a phase the log missed, moves the top by its step (docs/sunda.md, "Session 12")."""
+    out of turn, or in a phase the log missed, moves the top by its step (docs/sunda.md, "The out-of-turn risk,
+    closed")."""
     from vision import sundastacks as st
 
     fit = _step_fit(before, now, h)

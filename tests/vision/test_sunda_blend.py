@@ -1,7 +1,8 @@
 """A one-slot spit of land by an acute corner blended away (vision/sunda.py ``_blended_spit``, ``BLEND_DEEP``): the
 provisional set's lone land slots are thin wedges (s030, s087: 5 mm at the side), and at `hard` the wedge blurred with
 the water about it takes the cloth's class at the side and deeper in, where the cloth cannot show; its slot's own
-samples keep a good share of water, so ``_blurred_spits`` does not take it (docs/sunda.md, "Session 14")."""
+samples keep a good share of water, so ``_blurred_spits`` does not take it (docs/history/sunda-measured.md, "Session
+14: a pawn's paint is no gap")."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,8 @@
 """Two pieces are two prints: the Sunda camera's pairing reads a step in the print's tone across a side as a cut
 (vision/sunda.py ``_tone_step``, ``STEP_WEIGHT``). On beige linen at `hard` the light cloth between two dark cut
 edges blurs to nothing, and three all-land pieces about a node were paired across their true cuts, where the
-only trace of the cut is that one piece's print lies a little lighter than the next (docs/sunda.md, "Session 12")."""
+only trace of the cut is that one piece's print lies a little lighter than the next (docs/history/sunda-measured.md,
+"Session 12: two prints, and the piece as cut")."""
 from __future__ import annotations
 
 import numpy as np

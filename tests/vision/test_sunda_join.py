@@ -1,5 +1,6 @@
 """A piece's ``join`` read from its land, not its middle (vision/sunda.py ``_land_joined``, ``JOIN_BY_LAND``;
-docs/sunda.md, "Session 13, joins"): two runs of land are one region when the print's land runs between them inside
+docs/history/sunda-measured.md, "Session 13, joins"): two runs of land are one region when the print's land runs
+between them inside
 the piece, wherever it runs. The provisional set's outlines close each run through the inside, so a piece whose runs
 stay apart may hold land at its very middle (s075), which the middle's samples read as a join (the photo bench's
 `default` tables 0, 5 and 7 at seed 1: an island merged, a score off by 2-8)."""

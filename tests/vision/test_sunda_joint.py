@@ -1,7 +1,7 @@
 """The Sunda camera's pairing as one fit over the layout, and the incremental read's cost (vision/sunda.py
 ``_cancel_cycles``, ``_augment_enclosed``, ``PAWN_RIM_MM``, ``_unchanged_stacks``, ``NODE_SLACK_MM``): the causes of
-the pieces lost at `hard` on the bench's seeds 1 and 3 and of its incremental reads over 40 ms (docs/sunda.md,
-"Session 11")."""
+the pieces lost at `hard` on the bench's seeds 1 and 3 and of its incremental reads over 40 ms
+(docs/history/sunda-measured.md, "Session 11: the pairing as one fit")."""
 from __future__ import annotations
 
 import math

@@ -1,6 +1,7 @@
 """A resource marker's size as the `hard` camera sees it (vision/sundamarkers.py ``MAX_AREA_MM2``): a 6 mm disc
 blurred and blended with the land covered 60-69 mm2 on the bench's `hard` tables, over the 59 mm2 allowed before, so
-orange and red markers were dropped as too large (docs/sunda.md, "Session 10"); a pawn's top, 10 mm across, is larger
+orange and red markers were dropped as too large (docs/history/sunda-measured.md, "Session 10: the wrong slots"); a
+pawn's top, 10 mm across, is larger
 whatever the blur, and stays no marker."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """How the Sunda camera pairs covered triangles into pieces (vision/sunda.py ``_pieces``, ``_augment``,
 ``_gap_limit``) on label and line and lightness images drawn by hand, and where the simulated table lays its layout
 (vision/sim/sundatable.py ``centred_origin``): the causes of the pieces lost on the bench's tables with markers
-and resources (docs/sunda.md, "Why the tables with resources read worse")."""
+and resources (docs/history/sunda-measured.md, "Session 7: why the bench's tables with resources read worse")."""
 from __future__ import annotations
 
 import numpy as np

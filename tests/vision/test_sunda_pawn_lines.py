@@ -2,7 +2,7 @@
 clear of a pawn's or marker's paint and its blurred rim (vision/sunda.py ``_line_along``, ``HIDDEN_ROWS``). Pawns
 stand on nodes, where sides start; a bright pawn a little off its node lay across the first profiles of a piece's own
 diagonal and read as a light line there (seed 4 table 0 at `hard`: 2.7 on the diagonal, 0.7 on the true cut beside it:
-three pieces paired wrong about it; docs/sunda.md, "Session 14")."""
+three pieces paired wrong about it; docs/history/sunda-measured.md, "Session 14: a pawn's paint is no gap")."""
 from __future__ import annotations
 
 import numpy as np

@@ -2,7 +2,7 @@
 solid disc, so the blurred rim of a red pawn on the green land (the blend reads yellow, the yellow pawn's paint) does
 not turn its top yellow, a dark top split between dark classes is still read, a stack merged with a marker of its paint
 is split from it, and a pawn stands on a node of the layout (a dark patch of a dark cloth is no black pawn). The causes of the pawns read wrong or where none stands on the
-bench's `hard` tables (docs/sunda.md, "Session 9")."""
+bench's `hard` tables (docs/history/sunda-measured.md, "Session 9")."""
 from __future__ import annotations
 
 import math
@@ -126,7 +126,8 @@ def test_a_blurred_rim_is_no_solid_paint():
 def test_markers_of_the_pawns_paint_beside_the_nodes_are_no_pawns():
     """Resource markers lie beside a tribe, 8-22 mm from its node; a pawn stands on its node. At `hard` a 6 mm marker
     of a pawn's paint blurs to 8-9 mm, and two touching pass a stack's shape test: on the bench they were the extra
-    pawns (docs/sunda.md, "Session 10"). Here a yellow and a red marker alone and a red and a yellow one touching lie
+    pawns (docs/history/sunda-measured.md, "Session 10: the wrong slots"). Here a yellow and a red marker alone and a
+    red and a yellow one touching lie
     in the middles of triangles (17 mm from every node), a red pawn on 0,0: only the pawn is read."""
     pos = {"pieces": _land_block(), "tribes": [{"q": 0, "r": 0, "pawns": ["P1"]}]}
     scene = SundaScene(pos, {"P1": "red"}, angle_deg=12.0, cloth_bgr=CLOTH_DARK_GREEN)

@@ -3,7 +3,7 @@ paint and rim takes that neighbour as its other half (vision/sunda.py ``_halves_
 
 Seed 5 table 0 at `hard`: a red stack of four leaning over a piece covered most of one of its triangles (one of the 7
 samples showed the print), so that triangle did not read as covered, its other half was left alone and the piece was
-not found (docs/sunda.md, "Session 16")."""
+not found (docs/history/sunda-measured.md, "Session 16: a piece half under a stack")."""
 from __future__ import annotations
 
 import numpy as np

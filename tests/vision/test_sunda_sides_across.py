@@ -1,5 +1,6 @@
-"""Two weak readings of one slot across a shared side (vision/sunda.py ``WEAK_ACROSS_POOLED``; docs/sunda.md, "Session
-15"): land and water continue across a side, so where neither piece reads the slot strongly and they differ, both
+"""Two weak readings of one slot across a shared side (vision/sunda.py ``WEAK_ACROSS_POOLED``;
+docs/history/sunda-measured.md, "Session 15: a side under a token"): land and water continue across a side, so where
+neither piece reads the slot strongly and they differ, both
 pieces' samples vote together; before, the one read "clearly" (a land share of 0.5 or more) won, and a coast through the
 slot read 55 % land on one piece and 16 % on the other was land on both (seed 2 table 3 at `hard`: 2 sides)."""
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """A side hidden by a pawn's or a marker's paint is not read from it (vision/sunda.py ``HIDDEN_SLOTS``,
-``_hide_markers``; docs/sunda.md, "Session 15"): a pawn colour blurred into the print takes another class (yellow
+``_hide_markers``; docs/history/sunda-measured.md, "Session 15: a side under a token"): a pawn colour blurred into the
+print takes another class (yellow
 into the water reads as the land's green), and a resource marker's disc takes the class of its colour (a blue marker
 on land reads as water). The slot's samples there do not vote; the slot is read from the rest of its samples, the piece
 across the side or the owner's set."""

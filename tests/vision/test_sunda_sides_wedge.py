@@ -3,7 +3,8 @@
 piece's middle; blur and the JPEG's halved chroma spread its green over the water so that the nearest class calls
 every sample water, while the wedge's mean colour still lies well towards the land's. The cloth beyond the layout's
 outline (beige linen blurred with the teal water reads as land by an acute corner) is left out of the wedge
-(``_off_cloth``), so a trace of land votes there with no land in the wedge is water (docs/sunda.md, "Session 17")."""
+(``_off_cloth``), so a trace of land votes there with no land in the wedge is water (docs/history/sunda-measured.md,
+"Session 17: a spit read by its body")."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
-"""One-slot spits of land in open water that the slot's own samples do not show (docs/sunda.md, "Session 13"):
+"""One-slot spits of land in open water that the slot's own samples do not show (docs/history/sunda-measured.md,
+"Session 12, spits"):
 blurred into the water they read as the cloth's class (vision/sunda.py ``_blurred_spits``, ``BLURRED_SPIT``), or a
 pawn on the node hides the slot while the spit's body shows deeper in (``HIDDEN_DEEP``)."""
 from __future__ import annotations
