@@ -1,7 +1,7 @@
 """Face-down chests heaped beside a ship in port (issue 17, session 11): the cause of most of the whole Karibik game's
 "the camera saw the chests change ... but no chest action explains it" corrections, by what the camera read (7 of its 9
-name Santo Domingo's port, space 29, where the face-down chests pile up, 6 of them with no chest seen there; docs/boardcam.md,
-"Chests heaped: boxes fitted").
+name Santo Domingo's port, space 29, where the face-down chests pile up, 6 of them with no chest seen there;
+docs/history/boardcam-measured.md, "Chests heaped: boxes fitted").
 
 One face-down chest touching a ship is read right (36 of 36 placements on the drawn table, the first test). Two
 face-down chests touching each other and the ship were not (0 of 36 before `split_boxes`): the ship was read, the heap

@@ -49,10 +49,12 @@ def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp
     assert p.diverged is None, p.diverged
     assert p.scores == p.expected, report(p)
     # the one correction before (h-chests4) was the sail into Trinidad read with a raid: the chest touching the hull taken
-    # for its cargo (docs/boardcam.md, "A chest beside a ship"); none since h-boards5 (three runs: NEXT 12, 0, 0)
+    # for its cargo (docs/history/boardcam-measured.md, "A chest beside a ship"); none since h-boards5
+    # (three runs: NEXT 12, 0, 0)
     assert p.presses + p.choices >= 11 and p.corrections == 0, f"the camera read the moves: {report(p)}"
     # one choice is the rules' (two shortest ways past different hideouts, step 10); the two more asked before
-    # were Caribic touching Fuego read unsure (a pitted sail without a seed: docs/boardcam.md)
+    # were Caribic touching Fuego read unsure (a pitted sail without a seed: docs/history/boardcam-measured.md,
+    # "Not built")
     assert p.choices <= 2, f"the phone was asked where the camera should have known: {report(p)}"
     sources = {r.source for r in p.session.rows if r.action["type"] in ("sail", "end_move")}
     assert "camera" in sources
@@ -67,7 +69,8 @@ def test_the_first_steps_of_a_recorded_karibik_game_are_read_from_the_camera(tmp
 @pytest.mark.slow
 def test_a_whole_recorded_karibik_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
     """Seed 5, 2 players: 369 actions, 175 NEXT steps with the chests drawn and read (the bids on the phone).
-    Measured (docs/boardcam.md, "A whole game with chests"): h-chests4 efca78a NEXT 143, phone choices 15,
+    Measured (docs/history/boardcam-measured.md, "A whole game with chests"):
+    h-chests4 efca78a NEXT 143, phone choices 15,
     corrections 18; h-boards5 (a chest touching a hull no longer its cargo) NEXT 146-147, choices 15, corrections 14,
     the holds' values known from chest actions the camera read 29, asked 11, chest actions read by the camera 42. The
     ships alone (120 steps, chest actions on the phone) gave NEXT 108-109, choices 13, corrections 0: the corrections

@@ -52,7 +52,8 @@ def test_the_demo_plays_tahiti_through_the_camera(tmp_path, monkeypatch, capsys)
 @pytest.mark.slow
 def test_a_whole_recorded_tahiti_game_is_read_from_the_camera_and_scores_as_the_record(tmp_path):
     """Seed 5, 2 players: 236 actions, 29 camera steps (2 sailboats, 7 letters, 19 boats on the map, and what
-    the phone enters after the last one). Measured (docs/boardcam.md): NEXT 25, phone choices 1, corrections 2
+    the phone enters after the last one). Measured (docs/history/boardcam-measured.md, "A whole Tahiti game"):
+    NEXT 25, phone choices 1, corrections 2
     (60-100 s on the loaded 2-core machine: marked slow)."""
     record = demo_record("tahiti", 2, 5)
     p = play(record, tmp_path / "games.sqlite")
