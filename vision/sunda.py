@@ -109,6 +109,14 @@ UNMIX = False            # slots voted by each sample's share of land and water 
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
 DARK_DISCS = True         # a dark pawn read as the dark cloth's shade found as a disc (stacks.cloth_dark_discs)
+#: a pawn stands on a node the pieces surround (the rules place it only on a formed node): its top lies over the six
+#: triangles round it, its paint farther than a side's height less the top's reach (parallax included) from any triangle
+#: no piece covers. A blob this share of whose pixels lie within HOLE_REACH_MM of such a triangle is the blurred edge of
+#: the cloth seen through a hole (or round the layout) against the water: at `hard` blur a brown cloth's edge reads a
+#: black pawn's paint, and with the cloth as its dark rim was kept as a dark pawn (issue 18: sunda-vision hard seeds 2,
+#: 5, 8: every extra pawn's blob had 1.0 of its pixels there, every true stack's 0.0)
+HOLE_SHARE = 0.8
+HOLE_REACH_MM = 3.0
 PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
 PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is its lattice rhombus inset by half of it
 STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
@@ -767,7 +775,7 @@ class SundaReader:
         # patch of a dark cloth is not a black pawn
         nodes = {c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])}
         reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
-        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse) if (t.q, t.r) in nodes]
+        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered) if (t.q, t.r) in nodes]
         if incremental:
             inner = 12.0
 
@@ -1483,7 +1491,7 @@ class SundaReader:
         return pawn
 
     def _tribes(self, lat: LatticePose, label: np.ndarray, names: list[str], nadir: np.ndarray,
-                cam_h: float, reuse=None) -> list[TribeReading]:
+                cam_h: float, reuse=None, covered: Mapping[tuple, int] | None = None) -> list[TribeReading]:
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
         paint = self._pawn_blobs(label)
         # a dark pawn's top read as the dark cloth's shade: a disc of both (stacks.cloth_dark_discs), measured below
@@ -1556,6 +1564,8 @@ class SundaReader:
                 if whole and stacks.SPLIT_OFF_NODE:     # a marker touching the stack's near side: its near end
                     todo += parts(bx, by, sub)
                 continue
+            if covered is not None and hole_share(lat, covered, mm) >= HOLE_SHARE:
+                continue    # the cloth seen through a hole in the layout, no pawn's top
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
             if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
@@ -1586,6 +1596,40 @@ class SundaReader:
                                     dist * PAWN_HEIGHT_MM / cam_h))
             out[-1].measure = m
         return out
+
+
+def _to_segments(p: np.ndarray, tri: np.ndarray) -> np.ndarray:
+    """Distances (mm) of points ``p`` (n, 2) from a triangle ``tri`` (3, 2): 0 inside."""
+    d = np.full(len(p), np.inf)
+    sides = []
+    for i in range(3):
+        a, b = tri[i], tri[(i + 1) % 3]
+        ab = b - a
+        t = np.clip(((p - a) @ ab) / float(ab @ ab), 0.0, 1.0)
+        d = np.minimum(d, np.hypot(*(p - a - t[:, None] * ab).T))
+        sides.append(np.sign(ab[0] * (p[:, 1] - a[1]) - ab[1] * (p[:, 0] - a[0])))
+    inside = (sides[0] == sides[1]) & (sides[1] == sides[2])
+    return np.where(inside, 0.0, d)
+
+
+def hole_share(lat: LatticePose, covered: Mapping[tuple, int], mm: np.ndarray) -> float:
+    """The share of a blob's pixels (``mm``: their mat points, (n, 2)) within ``HOLE_REACH_MM`` of a lattice triangle
+    no piece covers (``covered``: the reading's): the cloth, bounded by the pieces' straight edges, whose blurred edge
+    against the water can read a dark pawn's paint. A pawn's top lies over the pieces round its node."""
+    if len(mm) == 0 or not covered:
+        return 0.0
+    f = np.floor(lat.to_lattice(mm)).astype(int)
+    (q0, r0), (q1, r1) = f.min(0) - 1, f.max(0) + 1
+    near = np.zeros(len(mm), bool)
+    for q in range(q0, q1 + 1):
+        for r in range(r0, r1 + 1):
+            for up in (0, 1):
+                t = (q, r, up)
+                if t in covered:
+                    continue
+                tri = lat.to_mm(tri_points(np.array([q]), np.array([r]), np.array([up]))[0])
+                near |= _to_segments(mm, tri) <= HOLE_REACH_MM
+    return float(near.mean())
 
 
 def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, n: int, k: int) -> np.ndarray:
