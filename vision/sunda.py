@@ -40,7 +40,7 @@ import math
 import time
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -109,6 +109,16 @@ UNMIX = False            # slots voted by each sample's share of land and water 
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
 DARK_DISCS = True         # a dark pawn read as the dark cloth's shade found as a disc (stacks.cloth_dark_discs)
+#: a pawn stands on a node the pieces surround (the rules place it only on a formed node): its top lies over the six
+#: triangles round it, its paint farther than a side's height less the top's reach (parallax included) from any triangle
+#: no piece covers. A blob this share of whose pixels lie within HOLE_REACH_MM of such a triangle showing the cloth (on
+#: HOLE_CLOTH_SAMPLES of its 7 inner samples: a triangle a stack hides shows its paint) is the blurred edge of the cloth
+#: seen through a hole (or round the layout) against the water: at `hard` blur a brown cloth's edge reads a black pawn's
+#: paint, and with the cloth as its dark rim was kept as a dark pawn (issue 18: sunda-vision hard seeds 2, 5, 8: every
+#: extra pawn's blob had 1.0 of its pixels there, every true stack's 0.0)
+HOLE_SHARE = 0.8
+HOLE_REACH_MM = 3.0
+HOLE_CLOTH_SAMPLES = 4
 PAWN_RIM_MM = 2.0         # a pawn colour's blurred rim this wide (mm) hides the print under it as the pawn does
 PIECE_GAP_MM = 1.0        # the gap between pieces laid by hand: each piece is its lattice rhombus inset by half of it
 STEP_WEIGHT = 0.35        # the weight of a step in the print's tone across a side (two prints: two pieces) in its line
@@ -767,7 +777,7 @@ class SundaReader:
         # patch of a dark cloth is not a black pawn
         nodes = {c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])}
         reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
-        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse) if (t.q, t.r) in nodes]
+        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered) if (t.q, t.r) in nodes]
         if incremental:
             inner = 12.0
 
@@ -1483,7 +1493,7 @@ class SundaReader:
         return pawn
 
     def _tribes(self, lat: LatticePose, label: np.ndarray, names: list[str], nadir: np.ndarray,
-                cam_h: float, reuse=None) -> list[TribeReading]:
+                cam_h: float, reuse=None, covered: Mapping[tuple, int] | None = None) -> list[TribeReading]:
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
         paint = self._pawn_blobs(label)
         # a dark pawn's top read as the dark cloth's shade: a disc of both (stacks.cloth_dark_discs), measured below
@@ -1502,6 +1512,11 @@ class SundaReader:
                                                                stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, True)
                 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
         split = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_MM / 2 * self.s) + 1),) * 2)
+
+        def cloth_at(p: np.ndarray) -> np.ndarray:   # mat points of the cloth's class (off the window: not seen)
+            px = np.round(self._px(p)).astype(np.int64)
+            ok = (px[:, 0] >= 0) & (px[:, 0] < label.shape[1]) & (px[:, 1] >= 0) & (px[:, 1] < label.shape[0])
+            return ok & (label[np.clip(px[:, 1], 0, label.shape[0] - 1), np.clip(px[:, 0], 0, label.shape[1] - 1)] == 0)
 
         def parts(bx: int, by: int, sub: np.ndarray) -> list:
             # a stack and a resource marker of its paint touching it (or two stacks' bases): the parts a disc wider
@@ -1556,6 +1571,8 @@ class SundaReader:
                 if whole and stacks.SPLIT_OFF_NODE:     # a marker touching the stack's near side: its near end
                     todo += parts(bx, by, sub)
                 continue
+            if covered is not None and hole_share(lat, covered, mm, cloth_at) >= HOLE_SHARE:
+                continue    # the cloth seen through a hole in the layout, no pawn's top
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
             if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
@@ -1586,6 +1603,48 @@ class SundaReader:
                                     dist * PAWN_HEIGHT_MM / cam_h))
             out[-1].measure = m
         return out
+
+
+def _to_segments(p: np.ndarray, tri: np.ndarray) -> np.ndarray:
+    """Distances (mm) of points ``p`` (n, 2) from a triangle ``tri`` (3, 2): 0 inside."""
+    d = np.full(len(p), np.inf)
+    sides = []
+    for i in range(3):
+        a, b = tri[i], tri[(i + 1) % 3]
+        ab = b - a
+        t = np.clip(((p - a) @ ab) / float(ab @ ab), 0.0, 1.0)
+        d = np.minimum(d, np.hypot(*(p - a - t[:, None] * ab).T))
+        sides.append(np.sign(ab[0] * (p[:, 1] - a[1]) - ab[1] * (p[:, 0] - a[0])))
+    inside = (sides[0] == sides[1]) & (sides[1] == sides[2])
+    return np.where(inside, 0.0, d)
+
+
+#: where a triangle's cloth is looked for: its centroid and the points halfway from it to each corner and each side's
+#: middle (barycentric), all 4 mm or more inside its sides (the cut edges' blur)
+_HOLE_SAMPLES = np.array([[1, 1, 1], [4, 1, 1], [1, 4, 1], [1, 1, 4], [1, 2.5, 2.5], [2.5, 1, 2.5], [2.5, 2.5, 1]]) / 6
+
+
+def hole_share(lat: LatticePose, covered: Mapping[tuple, int], mm: np.ndarray,
+               cloth_at: Callable[[np.ndarray], np.ndarray]) -> float:
+    """The share of a blob's pixels (``mm``: their mat points, (n, 2)) within ``HOLE_REACH_MM`` of a hole: a lattice
+    triangle no piece covers (``covered``: the reading's) that shows the cloth (``cloth_at``: mat points -> whether
+    each is of the cloth's class) on ``HOLE_CLOTH_SAMPLES`` of its 7 inner samples - flat cloth bounded by the pieces'
+    straight edges, whose blurred edge against the water can read a dark pawn's paint. A pawn's top lies over the
+    pieces round its node; a triangle a stack hides (read uncovered) shows its paint, not the cloth."""
+    if len(mm) == 0 or not covered:
+        return 0.0
+    f = np.floor(lat.to_lattice(mm)).astype(int)
+    (q0, r0), (q1, r1) = f.min(0) - 1, f.max(0) + 1
+    bare = [(q, r, up) for q in range(q0, q1 + 1) for r in range(r0, r1 + 1) for up in (0, 1)
+            if (q, r, up) not in covered]
+    if not bare:
+        return 0.0
+    tris = lat.to_mm(tri_points(*np.array(bare).T).reshape(-1, 2)).reshape(-1, 3, 2)
+    seen = cloth_at((_HOLE_SAMPLES @ tris).reshape(-1, 2)).reshape(len(bare), -1).sum(1)
+    near = np.zeros(len(mm), bool)
+    for tri in tris[seen >= HOLE_CLOTH_SAMPLES]:
+        near |= _to_segments(mm, tri) <= HOLE_REACH_MM
+    return float(near.mean())
 
 
 def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, n: int, k: int) -> np.ndarray:
