@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from . import VisionError
-from .pieces import LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, gains_of_many, norm3, shading
+from .pieces import (LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, blurred_misfit, gains_of_many, norm3,
+                     shading)
 from .regionmap import RegionMaps, maps_for_set
 from . import undercover
 from .standing import FIGURE_MIDDLE_MM, FOOT_MM, standing_point
@@ -163,11 +164,6 @@ hand lies up to 2.4 mm off its cell) leave a gap between them at most this wide 
 beside the tiles (see :func:`_tiles_meet`)."""
 
 
-def _blurred_misfit(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """The B+G+R misfit of ``obs`` against ``ref`` (float BGR, one size), blurred as the figure finder blurs it."""
-    return cv2.GaussianBlur(np.abs(obs - ref).sum(axis=2), (0, 0), 0.8)
-
-
 def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar: float, least: int,
                      seams: np.ndarray | None = None) -> bool:
     """Whether a sighting's ``picture`` (a boolean mask over the window ``obs``, ``ref`` its reference there) is the art
@@ -182,7 +178,7 @@ def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar:
     and was lost: Südsee field/hard seed 3)."""
     o = obs.astype(np.float32)
     r = ref.astype(np.float32)
-    strong = picture & (_blurred_misfit(o, r) > bar)
+    strong = picture & (blurred_misfit(o, r) > bar)
     n = int(np.count_nonzero(strong))
     if n < least:
         return False
@@ -195,7 +191,7 @@ def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar:
     lowest = np.full((h, w), np.inf, np.float32)
     for dy in range(3):
         for dx in range(3):
-            np.minimum(lowest, _blurred_misfit(o, pr[dy:dy + h, dx:dx + w]), out=lowest)
+            np.minimum(lowest, blurred_misfit(o, pr[dy:dy + h, dx:dx + w]), out=lowest)
     left = int(np.count_nonzero(strong & (lowest > bar)))
     return left < least and 3 * left < n
 
@@ -609,10 +605,7 @@ class FigureReading:
     def _art_off_bar(self, obs: np.ndarray, ref: np.ndarray, known: np.ndarray) -> float:
         """The figure finder's strict bar on a window's B+G+R misfit (:attr:`FigureFinder.residual_threshold` and
         :attr:`FigureFinder.residual_factor` times the median misfit where a tile's reference is known)."""
-        fig = self.figures
-        resid = _blurred_misfit(obs.astype(np.float32), ref.astype(np.float32))
-        median = float(np.median(resid[known] if known.any() else resid))
-        return max(fig.residual_threshold, fig.residual_factor * median)
+        return self.figures.strict_bar(blurred_misfit(obs.astype(np.float32), ref.astype(np.float32)), known)
 
     seat_mm = 4.0
     """A tile whose offset from its cell, as read, differs from its sure neighbours' median offset by more than this

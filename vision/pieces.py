@@ -310,6 +310,16 @@ class FigureSeen:
                 "u": round(self.u, 3), "v": round(self.v, 3), "confidence": round(self.confidence, 3)}
 
 
+def blurred_misfit(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """The B+G+R misfit of ``obs`` against ``ref`` (float BGR, one size), blurred as the figure finder judges it."""
+    return cv2.GaussianBlur(np.abs(obs - ref).sum(axis=2), (0, 0), 0.8)
+
+
+def _known_median(resid: np.ndarray, known: np.ndarray | None) -> float:
+    """The median of ``resid`` where a tile's reference is known (everywhere when none or all of it is unknown)."""
+    return float(np.median(resid if known is None or not known.any() else resid[known]))
+
+
 @dataclass
 class FigureFinder:
     """Finds figures on one recognised tile by comparing it with the tile's reference."""
@@ -433,8 +443,8 @@ class FigureFinder:
         """
         obs = observed.astype(np.float32)
         fitted = _fit_gain(obs, reference.astype(np.float32)) if fit else reference.astype(np.float32)
-        resid = cv2.GaussianBlur(np.abs(obs - fitted).sum(axis=2), (0, 0), 0.8)
-        median = float(np.median(resid if known is None or not known.any() else resid[known]))
+        resid = blurred_misfit(obs, fitted)
+        median = _known_median(resid, known)
         cand = resid > max(self.residual_threshold, self.residual_factor * median)
         cand |= self._colour_change(obs, fitted, known)
         idx, dist = nearest if nearest is not None else self.colours.nearest(bgr_to_lab(observed))
@@ -689,6 +699,11 @@ class FigureFinder:
             return False       # under the lens a figure does not lean: no direction is across it
         across = abs(float(delta[0] * lean[1] - delta[1] * lean[0])) / r * mm_per_px
         return across >= self.figure_width_mm / 2 + mm_per_px
+
+    def strict_bar(self, resid: np.ndarray, known: np.ndarray | None = None) -> float:
+        """The strict bar on a window's blurred B+G+R misfit (:func:`blurred_misfit`): :attr:`residual_threshold`, or
+        :attr:`residual_factor` times the median misfit where a tile's reference is known, whichever is higher."""
+        return max(self.residual_threshold, self.residual_factor * _known_median(resid, known))
 
     def blob_mask(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
                   nearest: tuple[np.ndarray, np.ndarray], known: np.ndarray | None = None,
