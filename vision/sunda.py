@@ -129,6 +129,7 @@ MARKER_HIDES_MM = 3.0 + PAWN_RIM_MM   # ... nor those within this of a resource 
 SEEN_LEAST = 4.0          # ... unless the votes clear of them weigh less than this (of 25): then all samples vote
 WEAK_ACROSS_POOLED = True  # two weak readings of a slot across a side that differ: both pieces' samples vote together
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
+ENCLOSED_TO_OPEN = True   # an enclosed lone triangle with no enclosed one to pair with takes the cheapest lone one
 #: a triangle left alone whose one uncovered neighbour shows a pawn's paint on this many of its 7 samples is paired
 #: with it: a tall stack leaning over a piece hides most of its half (UNDER_STACK)
 UNDER_STACK_SAMPLES = 4
@@ -1787,7 +1788,12 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
     beside it on beige linen showed 0.3), and ``_augment`` with its limit left both halves alone. The path taken is the
     cheapest alternating path (the line across each new pair less the line across each pair it breaks), up to
     ``depth`` pairs broken. A triangle by the play area's edge or a hidden one is not enclosed and keeps the limit
-    (a chain re-paired across real gaps). Returns the pairs made."""
+    (a chain re-paired across real gaps) - but an enclosed triangle must be paired, so where no enclosed one is
+    reachable its path may end at the cheapest lone triangle that is not (``ENCLOSED_TO_OPEN``: seed 4 table 0 at
+    `hard`: two pieces side by side, land against land with no gap seen, the first paired across them; the new pair's
+    line 2.66 just over the limit 2.64 left an enclosed half alone, and its open partner, by a yellow stack on the
+    layout's outline, took the triangle under the stack: two pieces lost and one read where none lies). Returns the
+    pairs made."""
     def enclosed(t) -> bool:
         return t not in mate and t not in fixed and len(by_tri.get(t, ())) == 3
     made = 0
@@ -1798,6 +1804,7 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
         back: dict[tuple, tuple] = {}
         frontier = [t]
         end, end_cost = None, float("inf")
+        open_end, open_cost = None, float("inf")
         for _ in range(depth):
             nxt = []
             for a in frontier:
@@ -1808,6 +1815,8 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
                     if b not in mate:
                         if enclosed(b) and c < end_cost:
                             end, end_cost = (a, b), c
+                        elif ENCLOSED_TO_OPEN and not enclosed(b) and c < open_cost:
+                            open_end, open_cost = (a, b), c
                         continue
                     m = mate[b]
                     if m in fixed:
@@ -1820,6 +1829,8 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
             frontier = nxt
             if not frontier:
                 break
+        if end is None:
+            end = open_end      # no enclosed end: the cheapest lone triangle that is not (ENCLOSED_TO_OPEN)
         if end is None:
             continue
         a, b = end
