@@ -932,7 +932,7 @@ class SundaReader:
         if PRINT_BEFORE_PAINT:
             # covered only because paint hides it (fewer than 4 print samples): it yields to a half whose print shows
             seen = {(int(q), int(r), int(u)) for q, r, u, n in zip(Q[cov], R[cov], U[cov], piece_votes[cov]) if n >= 4}
-            given_up = _print_before_paint(mate, by_tri, seen, limit, held)
+            given_up = _print_before_paint(mate, by_tri, seen, limit, {t for p in keep for t in p["tris"]})
             tris = [t for t in tris if t not in given_up]
         if UNDER_STACK:
             # (the paint alone: the cloth round a stack on the layout's outline is in its rim, and is no piece)
@@ -1758,20 +1758,21 @@ def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tup
 
 
 def _print_before_paint(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]], seen: set,
-                        limit: float = float("inf"), held: set | frozenset = frozenset()) -> set:
+                        limit: float = float("inf"), fixed: set | frozenset = frozenset()) -> set:
     """A lone triangle whose print shows (``seen``: 4 or more of its 7 samples land or water) takes a neighbour
     mated to a triangle covered only because a pawn's paint or rim hides it (2-3 print samples): the print is the
     surer evidence of a piece, and a dark cloth at `hard` takes the black pawn's class in patches (seed 5 table 4: a
     cloth triangle on the dark green felt, 2 samples read land, 2 black, 3 the cloth in that "paint"'s rim, was paired
     with the layout's last piece's half across a weak line - a step to a dark cloth is no dip - and the piece's other
     half was left alone: a piece lost and one read where none lies). The line to the neighbour must stay within
-    ``limit`` (``_gap_limit``), and the neighbour must be the lone triangle's only such claim. Returns the triangles
+    ``limit`` (``_gap_limit``), and the neighbour must be the lone triangle's only such claim; an earlier reading's
+    pieces (``fixed``) stay as they were. Returns the triangles
     given up: no print shows there and no piece claims them, so they are no piece's (nor a half under a stack's:
     the dark cloth's "paint" round them would pair them again, ``_halves_under_stacks``)."""
     given_up = set()
-    for t in [t for t in by_tri if t not in mate and t in seen and t not in held]:
+    for t in [t for t in by_tri if t not in mate and t in seen and t not in fixed]:
         cand = [(g, b) for g, b in by_tri[t]
-                if g <= limit and b in mate and b not in held and mate[b] not in seen and mate[b] not in held]
+                if g <= limit and b in mate and b not in fixed and mate[b] not in seen and mate[b] not in fixed]
         if len(cand) != 1:
             continue
         b = cand[0][1]
