@@ -129,6 +129,8 @@ MARKER_HIDES_MM = 3.0 + PAWN_RIM_MM   # ... nor those within this of a resource 
 SEEN_LEAST = 4.0          # ... unless the votes clear of them weigh less than this (of 25): then all samples vote
 WEAK_ACROSS_POOLED = True  # two weak readings of a slot across a side that differ: both pieces' samples vote together
 JOINT_PAIRING = True     # the pairs as one fit over the layout (_cancel_cycles), not only weakest line first
+PRINT_BEFORE_PAINT = True  # a lone half whose print shows takes a neighbour from one covered only under paint
+ENCLOSED_TO_OPEN = True   # an enclosed lone triangle with no enclosed one to pair with takes the cheapest lone one
 #: a triangle left alone whose one uncovered neighbour shows a pawn's paint on this many of its 7 samples is paired
 #: with it: a tall stack leaning over a piece hides most of its half (UNDER_STACK)
 UNDER_STACK_SAMPLES = 4
@@ -921,11 +923,17 @@ class SundaReader:
                 if best_free(t) == o and best_free(o) == t:
                     mate[t], mate[o] = o, t
                     changed = True
-        _augment(mate, by_tri, _gap_limit(mate, pairs, gap))
+        limit = _gap_limit(mate, pairs, gap)
+        _augment(mate, by_tri, limit)
         if JOINT_PAIRING:
             fixed = {t for p in keep for t in p["tris"]}
             _augment_enclosed(mate, by_tri, fixed)
             _cancel_cycles(mate, by_tri, fixed)
+        if PRINT_BEFORE_PAINT:
+            # covered only because paint hides it (fewer than 4 print samples): it yields to a half whose print shows
+            seen = {(int(q), int(r), int(u)) for q, r, u, n in zip(Q[cov], R[cov], U[cov], piece_votes[cov]) if n >= 4}
+            given_up = _print_before_paint(mate, by_tri, seen, limit, {t for p in keep for t in p["tris"]})
+            tris = [t for t in tris if t not in given_up]
         if UNDER_STACK:
             # (the paint alone: the cloth round a stack on the layout's outline is in its rim, and is no piece)
             hid_at = {(int(q), int(r), int(u)): int(h) for q, r, u, h, ok in zip(Q, R, U, paint, inside & ~cov) if ok}
@@ -1749,6 +1757,32 @@ def _augment(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tup
             b = before
 
 
+def _print_before_paint(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]], seen: set,
+                        limit: float = float("inf"), fixed: set | frozenset = frozenset()) -> set:
+    """A lone triangle whose print shows (``seen``: 4 or more of its 7 samples land or water) takes a neighbour
+    mated to a triangle covered only because a pawn's paint or rim hides it (2-3 print samples): the print is the
+    surer evidence of a piece, and a dark cloth at `hard` takes the black pawn's class in patches (seed 5 table 4: a
+    cloth triangle on the dark green felt, 2 samples read land, 2 black, 3 the cloth in that "paint"'s rim, was paired
+    with the layout's last piece's half across a weak line - a step to a dark cloth is no dip - and the piece's other
+    half was left alone: a piece lost and one read where none lies). The line to the neighbour must stay within
+    ``limit`` (``_gap_limit``), and the neighbour must be the lone triangle's only such claim; an earlier reading's
+    pieces (``fixed``) stay as they were. Returns the triangles
+    given up: no print shows there and no piece claims them, so they are no piece's (nor a half under a stack's:
+    the dark cloth's "paint" round them would pair them again, ``_halves_under_stacks``)."""
+    given_up = set()
+    for t in [t for t in by_tri if t not in mate and t in seen and t not in fixed]:
+        cand = [(g, b) for g, b in by_tri[t]
+                if g <= limit and b in mate and b not in fixed and mate[b] not in seen and mate[b] not in fixed]
+        if len(cand) != 1:
+            continue
+        b = cand[0][1]
+        m = mate.pop(b)
+        mate.pop(m, None)
+        mate[t], mate[b] = b, t
+        given_up.add(m)
+    return given_up
+
+
 def _neighbours(t: tuple[int, int, int]) -> list[tuple[int, int, int]]:
     """The three unit triangles sharing a side with ``t`` (an up triangle's are down triangles, and back)."""
     q, r, u = t
@@ -1787,7 +1821,12 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
     beside it on beige linen showed 0.3), and ``_augment`` with its limit left both halves alone. The path taken is the
     cheapest alternating path (the line across each new pair less the line across each pair it breaks), up to
     ``depth`` pairs broken. A triangle by the play area's edge or a hidden one is not enclosed and keeps the limit
-    (a chain re-paired across real gaps). Returns the pairs made."""
+    (a chain re-paired across real gaps) - but an enclosed triangle must be paired, so where no enclosed one is
+    reachable its path may end at the cheapest lone triangle that is not (``ENCLOSED_TO_OPEN``: seed 4 table 0 at
+    `hard`: two pieces side by side, land against land with no gap seen, the first paired across them; the new pair's
+    line 2.66 just over the limit 2.64 left an enclosed half alone, and its open partner, by a yellow stack on the
+    layout's outline, took the triangle under the stack: two pieces lost and one read where none lies). Returns the
+    pairs made."""
     def enclosed(t) -> bool:
         return t not in mate and t not in fixed and len(by_tri.get(t, ())) == 3
     made = 0
@@ -1798,6 +1837,7 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
         back: dict[tuple, tuple] = {}
         frontier = [t]
         end, end_cost = None, float("inf")
+        open_end, open_cost = None, float("inf")
         for _ in range(depth):
             nxt = []
             for a in frontier:
@@ -1808,6 +1848,8 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
                     if b not in mate:
                         if enclosed(b) and c < end_cost:
                             end, end_cost = (a, b), c
+                        elif ENCLOSED_TO_OPEN and not enclosed(b) and c < open_cost:
+                            open_end, open_cost = (a, b), c
                         continue
                     m = mate[b]
                     if m in fixed:
@@ -1820,6 +1862,8 @@ def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[f
             frontier = nxt
             if not frontier:
                 break
+        if end is None:
+            end = open_end      # no enclosed end: the cheapest lone triangle that is not (ENCLOSED_TO_OPEN)
         if end is None:
             continue
         a, b = end
