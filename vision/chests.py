@@ -866,6 +866,20 @@ def _sail_round_mast(w: "_Window", d_ship: np.ndarray, book: "ValueBook") -> np.
     return cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
+def _lid_beside_sail(lid: np.ndarray, labels: np.ndarray, small: list[int], sail: np.ndarray) -> bool:
+    """Whether lid colour (the parts no larger than a lid) touches the ship's sail found round its mast
+    (:func:`_sail_round_mast`) over :data:`MIN_LID_BESIDE_SAIL_MM2`: a chest partly under the sail shows only what
+    lies beside the sail's edge, and a chest never lies wholly under it."""
+    k = int(2 * SAIL_BESIDE_MM * READ_PPM) | 1
+    near = cv2.dilate(sail, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+    parts = [j for j in np.unique(labels[near & (lid > 0)]).tolist() if j in small]  # the lid's parts touching it
+    return int(np.count_nonzero(np.isin(labels, parts) & (lid > 0))) >= MIN_LID_BESIDE_SAIL_MM2 * READ_PPM * READ_PPM
+
+
+#: lid colour within this far (mm) of the sail's edge found round the mast lies beside it (:func:`_lid_beside_sail`)
+SAIL_BESIDE_MM = 1.0
+
+
 #: a lid's visible part on a deck under which a chest is taken to be aboard (mm2): an empty deck shows none
 MIN_LID_ABOARD_MM2 = 12.0
 #: the same beside a sail of nearly the lids' colour told apart (:func:`_sail_apart`): its edge stripped, what is
@@ -952,6 +966,8 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
             min_lid = MIN_LID_BESIDE_SAIL_MM2
     lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
     sail = None if sails else _sail_round_mast(w, d_ship, book)  # no print is cut on the sail; under it is hidden
+    if sail is not None and _lid_beside_sail(lid, lab_, small, sail):
+        min_lid = MIN_LID_BESIDE_SAIL_MM2  # a chest never lies wholly under the sail: what shows beside it is one
     reads = []
     for pr in _prints(lid, w.grey, w.changed, READ_PPM, 0.1 * book.lid_mm2, sail=sail):
         px, py = int(min(n - 1, max(0, round(pr.y)))), int(min(n - 1, max(0, round(pr.x))))
