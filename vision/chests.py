@@ -866,54 +866,6 @@ def _sail_round_mast(w: "_Window", d_ship: np.ndarray, book: "ValueBook") -> np.
     return cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
-#: a sail of nearly the lids' colour told from a lid beside it by its shape (:func:`_sail_by_symmetry`): a sail stands
-#: round its mast, the same either side of it (a point reflection through the mast); the centre of that reflection
-#: is searched within this far (mm) of the ship's centre, and what is left of the lid-coloured parts is opened this
-#: wide (mm: the slivers a blurred edge leaves); the sail must be at least this share of a lid
-SAIL_SYM_SEARCH_MM = 2.0
-SAIL_SYM_SLIVER_MM = 1.0
-SAIL_SYM_MIN_LIDS = 0.5
-
-
-def _shifted(img: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    """``img`` moved by (dx, dy) px, zeros coming in."""
-    out = np.zeros_like(img)
-    h, w = img.shape
-    out[max(0, dy):min(h, h + dy), max(0, dx):min(w, w + dx)] = \
-        img[max(0, -dy):min(h, h - dy), max(0, -dx):min(w, w - dx)]
-    return out
-
-
-def _sail_by_symmetry(lid: np.ndarray, labels: np.ndarray, sails: list[int], book: "ValueBook"
-                      ) -> tuple[np.ndarray, np.ndarray] | None:
-    """A sail of the lids' colour told from a chest's lid touching it by its shape, not its colour: the sail is the
-    same either side of its mast (a point reflection through it), a chest beside it is not (a chest lies clear of
-    the mast, never wholly under the sail). The lid-coloured parts over the mast (``sails``) reflected through the
-    point near the ship's centre that makes them overlap most: where they overlap is the sail (filled to its outline,
-    grown by :data:`SAIL_EDGE_MM`), what is left the chest's lid. The lid mask without the sail and the sail (0/1);
-    ``None`` when what overlaps is smaller than :data:`SAIL_SYM_MIN_LIDS` of a lid (not a sail)."""
-    c = (np.isin(labels, sails) & (lid > 0)).astype(np.float32)
-    n = c.shape[0]
-    f = c[::-1, ::-1]  # reflected through the window's centre (the ship's)
-    pad = (2 * n, 2 * n)
-    corr = np.fft.irfft2(np.fft.rfft2(c, pad) * np.conj(np.fft.rfft2(f, pad)), pad)  # overlap with f moved by t
-    r = int(round(2 * SAIL_SYM_SEARCH_MM * READ_PPM))  # reflected through a point moved by s: f moved by 2 s
-    t = np.arange(-r, r + 1)
-    near = corr[np.ix_(t % pad[0], t % pad[1])]
-    iy, ix = np.unravel_index(int(np.argmax(near)), near.shape)
-    sym = ((c > 0) & (_shifted(f, int(t[ix]), int(t[iy])) > 0)).astype(np.uint8)
-    if sym.sum() < SAIL_SYM_MIN_LIDS * book.lid_mm2 * READ_PPM * READ_PPM:
-        return None
-    sail = np.zeros_like(sym)
-    cv2.fillConvexPoly(sail, cv2.convexHull(cv2.findNonZero(sym)), 1)
-    k = int(2 * SAIL_EDGE_MM * READ_PPM) | 1
-    sail = cv2.dilate(sail, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    k = int(SAIL_SYM_SLIVER_MM * READ_PPM) | 1
-    rest = cv2.morphologyEx(((c > 0) & (sail == 0)).astype(np.uint8), cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return (((lid > 0) & (c == 0)) | (rest > 0)).astype(np.uint8), sail
-
-
 def _lid_beside_sail(lid: np.ndarray, labels: np.ndarray, small: list[int], sail: np.ndarray) -> bool:
     """Whether lid colour (the parts no larger than a lid) touches the ship's sail found round its mast
     (:func:`_sail_round_mast`) over :data:`MIN_LID_BESIDE_SAIL_MM2`: a chest partly under the sail shows only what
@@ -1006,21 +958,14 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     # lids' colour (Diabolo's)
     sails = {j for j in range(1, k) if j not in small} | set(np.unique(lab_[(d_ship <= MAST_MM) & (lid > 0)]).tolist())
     sails.discard(0)
-    sail = None
     if sails:
         apart = _sail_apart(lid, w.lab, lab_, sorted(sails), book)
-        by_shape = None if apart is not None and apart[1] >= MIN_SAIL_EMPTY else \
-            _sail_by_symmetry(lid, lab_, sorted(sails), book)
-        if by_shape is not None:  # colours too near to say the deck is empty: the sail told by its shape
-            lid, sail = by_shape
-            k, lab_, sizes, small = _lid_parts(lid, book)
-        elif apart is not None:  # told apart by its own colour: the lid is what lies nearer the lids' colour
+        if apart is not None:  # told apart by its own colour: the lid is what lies nearer the lids' colour
             lid, sail_apart = apart
             k, lab_, sizes, small = _lid_parts(lid, book)
             min_lid = MIN_LID_BESIDE_SAIL_MM2
     lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
-    if not sails:
-        sail = _sail_round_mast(w, d_ship, book)  # no print is cut on the sail; under it is hidden
+    sail = None if sails else _sail_round_mast(w, d_ship, book)  # no print is cut on the sail; under it is hidden
     if sail is not None and _lid_beside_sail(lid, lab_, small, sail):
         min_lid = MIN_LID_BESIDE_SAIL_MM2  # a chest never lies wholly under the sail: what shows beside it is one
     reads = []
