@@ -673,6 +673,11 @@ def _masked_ncc(obs: np.ndarray, seen: np.ndarray, t: np.ndarray) -> np.ndarray:
 BOX_MIN_TOLD = 0.35
 
 
+def _strokes(t: np.ndarray) -> np.ndarray:
+    """A print's strokes: where its ink is over a third of its strongest (as :func:`_extent` takes them)."""
+    return t > 0.35 * float(t.max())
+
+
 def _told_apart_in_view(book: ValueBook, vals: list[int], i: int, inview: np.ndarray | None) -> float:
     """How much of what tells the ``i``-th value's print from each other value's is in view (``inview``: the pixels
     in view under that print where it matched best, in the lid's frame): the least share over the other values of
@@ -680,7 +685,7 @@ def _told_apart_in_view(book: ValueBook, vals: list[int], i: int, inview: np.nda
     if inview is None:
         return 0.0
     t = book.lid_prints[vals[i]]
-    mine = t > 0.35 * float(t.max())
+    mine = _strokes(t)
     least = 1.0
     for j, u in enumerate(vals):
         if j == i:
@@ -688,7 +693,7 @@ def _told_apart_in_view(book: ValueBook, vals: list[int], i: int, inview: np.nda
         o = book.lid_prints[u]
         if o.shape != t.shape:
             return 0.0
-        diff = mine ^ (o > 0.35 * float(o.max()))
+        diff = mine ^ _strokes(o)
         if diff.any():
             least = min(least, float(inview[diff].mean()))
     return least
@@ -702,9 +707,8 @@ def _read_in_box(pr: "_Print", lid: np.ndarray, seen: np.ndarray, changed: np.nd
     and each value's print, enrolled in the lid's frame, is compared there with what is in view only (``seen``),
     either end first, shifted by at most :data:`SHIFT_MM`. A value is read only when it matches what is in view
     (:data:`BOX_MIN_SCORE`), with enough of what tells it from each other value in view (:data:`BOX_MIN_TOLD`),
-    clearly better than every
-    other value at that value's own best box (:data:`BOX_MIN_MARGIN`): where what is in view is where two values
-    agree, neither is read. The box pins the print: a value cannot slide its telling strokes under the sail."""
+    clearly better than every other value at that value's own best box (:data:`BOX_MIN_RATIO`): where what is in
+    view is where two values agree, neither is read. The box pins the print: a value cannot slide its telling strokes under the sail."""
     if book.lid_box is None or not book.lid_prints:
         return None, 0.0, 0.0, "", ()
     reach = float(np.hypot(*book.lid_box)) * READ_PPM
@@ -726,7 +730,7 @@ def _read_in_box(pr: "_Print", lid: np.ndarray, seen: np.ndarray, changed: np.nd
                 ncc = _masked_ncc(o, v, t)
                 _, mx, _, (lx, ly) = cv2.minMaxLoc(ncc)
                 if mx > best[i]:
-                    strokes = t > 0.35 * float(t.max())
+                    strokes = _strokes(t)
                     best[i] = mx
                     at[i] = v[ly:ly + t.shape[0], lx:lx + t.shape[1]]
                     seen_share[i] = float(at[i][strokes].mean()) if strokes.any() else 0.0
