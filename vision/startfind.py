@@ -377,7 +377,7 @@ class StartFinding:
         raw = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
         gc = self._in_light(raw)
         # only a reading as the start tile or a twin of it counts here: no twin contest where none can end on one
-        guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)], wanted=self._start_and_twin_templates())[0]
+        guess = self.classifier.classify_for(FeatureCanvas(gc), [(0, 0)], self._start_and_twin_templates())[0]
         if guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8:
             return 2
         if not self._clear_but_for_twins(guess):

@@ -675,14 +675,22 @@ class TileClassifier:
         return s1, shift_of, order, tops
 
     def classify(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]],
-                 constraints: Constraints | None = None, wanted: Collection[int] | None = None) -> list[TileGuess]:
-        """Classify ``cells`` of a feature canvas (see :class:`FeatureCanvas`).
+                 constraints: Constraints | None = None) -> list[TileGuess]:
+        """Classify ``cells`` of a feature canvas (see :class:`FeatureCanvas`)."""
+        return self._classify(canvas, cells, constraints)
 
-        ``wanted``: template indices, when only a reading among them matters to the caller (the start search asks
-        whether a place shows the start tile or its twins). A cell's twin contest (:meth:`_verify`, the costly part)
-        is then left out where no candidate it could end on is wanted (:meth:`_may_end_on`): its reading is the best
-        candidate unverified, not wanted either. A reading that is wanted is the same as without ``wanted``, and
-        one that is not stays not wanted (issue 14, CPU: Südsee's start search contested the twins of ten places)."""
+    def classify_for(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]], wanted: Collection[int]
+                     ) -> list[TileGuess]:
+        """:meth:`classify` where only a reading among the templates ``wanted`` matters to the caller (the start
+        search asks whether a place shows the start tile or one of its twins). A cell's twin contest
+        (:meth:`_verify`, the costly part) is left out where no candidate it could end on is wanted
+        (:meth:`_may_end_on`): its reading is then the best candidate unverified, not wanted either. A reading that
+        is wanted is the same as :meth:`classify`'s, and one that is not stays not wanted (issue 14, CPU: Südsee's
+        start search contested the twins of all ten places)."""
+        return self._classify(canvas, cells, None, wanted)
+
+    def _classify(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]],
+                  constraints: Constraints | None = None, wanted: Collection[int] | None = None) -> list[TileGuess]:
         if len(cells) == 0:
             return []
         s1, shift_of, order, tops = self._shortlisted(canvas, cells)

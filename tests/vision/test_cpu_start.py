@@ -3,8 +3,8 @@ board from scratch <= 250 ms on one core).
 
 ``StartFinding._is_start`` classifies cell (0, 0) of up to ten places and only asks whether it reads as the start tile
 or one of its twins. Südsee's twins keep every place unclear, so all ten were classified, each with its twin contest
-(``TileClassifier._verify``, the costly part). ``TileClassifier.classify(..., wanted=...)`` leaves the contest out where
-no candidate it could end on is wanted: what is wanted is read the same, what is not stays not wanted.
+(``TileClassifier._verify``, the costly part). ``TileClassifier.classify_for`` leaves the contest out where no
+candidate it could end on is wanted: what is wanted is read as ``classify`` reads it, what is not stays not wanted.
 """
 from __future__ import annotations
 
@@ -15,24 +15,24 @@ from tests.vision.test_scratch_once import _table
 
 
 def _spy_classify(monkeypatch) -> tuple[list, dict]:
-    """Every classification made with ``wanted`` (canvas, cells, wanted, guesses), and a count of twin contests."""
+    """Every classification made for ``wanted`` templates (canvas, cells, wanted, guesses), and a count of twin
+    contests."""
     from vision.tiles import TileClassifier
 
     calls: list = []
     count = {"verify": 0}
-    classify, verify = TileClassifier.classify, TileClassifier._verify
+    classify_for, verify = TileClassifier.classify_for, TileClassifier._verify
 
-    def spied(self, canvas, cells, constraints=None, wanted=None):
-        out = classify(self, canvas, cells, constraints, wanted)
-        if wanted is not None:
-            calls.append((canvas, list(cells), wanted, out))
+    def spied(self, canvas, cells, wanted):
+        out = classify_for(self, canvas, cells, wanted)
+        calls.append((canvas, list(cells), wanted, out))
         return out
 
     def counted(self, *a, **kw):
         count["verify"] += 1
         return verify(self, *a, **kw)
 
-    monkeypatch.setattr(TileClassifier, "classify", spied)
+    monkeypatch.setattr(TileClassifier, "classify_for", spied)
     monkeypatch.setattr(TileClassifier, "_verify", counted)
     return calls, count
 
@@ -43,7 +43,7 @@ def test_the_start_search_contests_twins_only_where_a_reading_could_be_the_start
     calls, count = _spy_classify(monkeypatch)
     rec = suedsee.recognizer()
     rec.find_start(frame, *_mapping(rec, frame))
-    assert calls, "the start search classified no place with `wanted`"
+    assert calls, "the start search classified no place by classify_for"
     clf = rec.classifier
     fast = count["verify"]
     count["verify"] = 0
@@ -73,7 +73,7 @@ def test_a_classification_wanting_everything_is_the_whole_classification(suedsee
                               max(ys) - min(ys) + 1)
     fc = FeatureCanvas(rec._balance(gc, rec.mat_colour(frame, to_frame, key)))
     every = frozenset(range(len(rec.classifier.ids)))
-    assert rec.classifier.classify(fc, cells, wanted=every) == rec.classifier.classify(fc, cells)
+    assert rec.classifier.classify_for(fc, cells, every) == rec.classifier.classify(fc, cells)
 
 
 def _mapping(rec, frame: np.ndarray):
