@@ -513,13 +513,27 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
     def _canvases(self, frame: np.ndarray, to_frame: MapFn, key: Any, grid: Grid, cells: Sequence[Cell],
                   incremental: bool) -> list[tuple[GridCanvas, list[Cell]]]:
         """Grid canvases (TILE_PX per cell) for the cells to classify: one per cell for a few changed cells,
-        else one over the rectangle that holds them all (the bare table around them is not sampled)."""
+        else one over the rectangle that holds each group of cells near each other (:attr:`canvas_gap`; the bare
+        table around them is not sampled)."""
         if not cells:
             return []
         if incremental and len(cells) <= self.few_cells:
             return [(GridSampler().sample(frame, to_frame, None, grid, x, y, 1, 1), [(x, y)]) for x, y in cells]
-        x0, y0, nx, ny = cell_bounds(cells)
-        return [(self.sampler.sample(frame, to_frame, key, grid, x0, y0, nx, ny), list(cells))]
+        groups = _apart(cells, self.canvas_gap)
+        if sum(nx * ny for *_, nx, ny in map(cell_bounds, groups)) >= math.prod(cell_bounds(cells)[2:]):
+            groups = [list(cells)]      # apart, but their rectangles overlap: one canvas samples less
+        main = max(range(len(groups)), key=lambda i: len(groups[i]))
+        return [((self.sampler if i == main else GridSampler()).sample(frame, to_frame, key, grid, *cell_bounds(group)),
+                 group) for i, group in enumerate(groups)]
+
+    canvas_gap = 3
+    """Cells to read that lie more than this many cells (along a row, a column or a diagonal) from every other are
+    read on a canvas of their own, not on one rectangle with the rest: beyond the play area the field camera's cloth
+    made a cell worth a look 14 cells from the tiles (the bench's Südsee ``field/hard`` full board, seed 1), and the
+    one canvas over all of them was 22 x 20 cells where the tiles' is 11 x 11: 3.5 times the pixels sampled, balanced,
+    turned into features and searched for figures' colours and blobs (issue 14, CPU). Cells this near share a canvas,
+    so a tile and every cell its figure windows, twin contests and light look at lie on one (with the canvas's margin
+    of :data:`MARGIN_PX` around them, as around the play area's tiles)."""
 
     def _tile_evidence(self, fc: FeatureCanvas, guess: TileGuess) -> list[bool] | None:
         """Whether a cell beyond the play area may hold the tile it was read as: None when the tile does not
@@ -767,6 +781,24 @@ def _grid_moved(a: Grid, b: Grid, rect_mm: tuple[float, float, float, float]) ->
         bx, by = b.cell_centre_mm(gx, gy)
         worst = max(worst, math.hypot(bx - px, by - py))
     return worst
+
+
+def _apart(cells: Sequence[Cell], gap: int) -> list[list[Cell]]:
+    """``cells`` in groups, each a cluster of cells at most ``gap`` cells apart (along a row, a column or a
+    diagonal) from another of its own and further from every other group's; each group in the order of ``cells``,
+    the groups in the order of their first cell."""
+    x0, y0, nx, ny = cell_bounds(cells)
+    xs = np.array([c[0] for c in cells]) - x0 + gap
+    ys = np.array([c[1] for c in cells]) - y0 + gap
+    marks = np.zeros((ny + 2 * gap, nx + 2 * gap), np.uint8)
+    marks[ys, xs] = 1
+    # each cell grown by gap - 1 towards the top left: two cells gap apart touch, gap + 1 apart do not
+    grown = cv2.dilate(marks, np.ones((gap, gap), np.uint8), anchor=(0, 0))
+    _, labels = cv2.connectedComponents(grown, connectivity=8)
+    groups: dict[int, list[Cell]] = {}
+    for c, label in zip(cells, labels[ys, xs].tolist()):
+        groups.setdefault(label, []).append(c)
+    return list(groups.values())
 
 
 def _check_image(frame: np.ndarray) -> None:

@@ -376,7 +376,8 @@ class StartFinding:
         neither."""
         raw = GridSampler().sample(frame, to_frame, None, grid, -1, -1, 3, 3, TILE_PX, MARGIN_PX)
         gc = self._in_light(raw)
-        guess = self.classifier.classify(FeatureCanvas(gc), [(0, 0)])[0]
+        # only a reading as the start tile or a twin of it counts here: no twin contest where none can end on one
+        guess = self.classifier.classify_for(FeatureCanvas(gc), [(0, 0)], self._start_and_twin_templates())[0]
         if guess.tile == self.catalog.start and guess.rotation == 0 and guess.confidence >= 0.8:
             return 2
         if not self._clear_but_for_twins(guess):
@@ -437,6 +438,11 @@ class StartFinding:
             self._start_twins = frozenset((clf.ids[k], 0) for k, sh in zip(unturned, share)
                                           if sh < self.start_twin_share or clf.look[k] == clf.look[j0])
         return self._start_twins
+
+    def _start_and_twin_templates(self) -> frozenset[int]:
+        """:meth:`_start_and_twins` as the classifier's template indices."""
+        clf = self.classifier
+        return frozenset(clf._index(tile, rotation) for tile, rotation in self._start_and_twins())
 
     def _start_inner(self) -> tuple[np.ndarray, float]:
         """The start tile's template without its outer ring of START_RING_PX pixels, and its norm: an

@@ -38,7 +38,7 @@ import logging
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -677,6 +677,20 @@ class TileClassifier:
     def classify(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]],
                  constraints: Constraints | None = None) -> list[TileGuess]:
         """Classify ``cells`` of a feature canvas (see :class:`FeatureCanvas`)."""
+        return self._classify(canvas, cells, constraints)
+
+    def classify_for(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]], wanted: Collection[int]
+                     ) -> list[TileGuess]:
+        """:meth:`classify` where only a reading among the templates ``wanted`` matters to the caller (the start
+        search asks whether a place shows the start tile or one of its twins). A cell's twin contest
+        (:meth:`_verify`, the costly part) is left out where no candidate it could end on is wanted
+        (:meth:`_may_end_on`): its reading is then the best candidate unverified, not wanted either. A reading that
+        is wanted is the same as :meth:`classify`'s, and one that is not stays not wanted (issue 14, CPU: Südsee's
+        start search contested the twins of all ten places)."""
+        return self._classify(canvas, cells, None, wanted)
+
+    def _classify(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]],
+                  constraints: Constraints | None = None, wanted: Collection[int] | None = None) -> list[TileGuess]:
         if len(cells) == 0:
             return []
         s1, shift_of, order, tops = self._shortlisted(canvas, cells)
@@ -699,7 +713,8 @@ class TileClassifier:
             if len(scored) > 1 and (scored[0][0] - scored[1][0] < self.verify_margin
                                     or ((scored[0][0] < self.twins_below or canvas.covers(top, left, self.px))
                                         and self.twins(scored[0][1]))):
-                scored, hidden, close = self._verify(canvas, scored)
+                if wanted is None or constraints is not None or self._may_end_on(scored, wanted):
+                    scored, hidden, close = self._verify(canvas, scored)
             guess = self._decide(x, y, top, left, scored + others, constraints, hidden)
             if close and guess.confidence >= 0.5:
                 # twins too close to call beside a reading that would pass as sure: a marked guess among them. A
@@ -708,6 +723,14 @@ class TileClassifier:
                 guess = self._decide(x, y, top, left, scored + others, constraints, hidden + close)
             out.append(guess)
         return out
+
+    def _may_end_on(self, scored: list, wanted: Collection[int]) -> bool:
+        """Whether :meth:`_verify` of ``scored`` (best first) could end on a template of ``wanted``: the holder it
+        ends on is the best candidate or one of its challengers (the close runners-up it examines and the best
+        one's twins), and without constraints :meth:`_decide` takes the holder."""
+        ends = {scored[0][1], *self.twins(scored[0][1])}
+        ends.update(s[1] for s in scored[1:1 + self.verify_count])
+        return not ends.isdisjoint(wanted)
 
     def clear_guesses(self, canvas: "FeatureCanvas", cells: Sequence[tuple[int, int]], most: int | None = None
                       ) -> list[TileGuess]:
