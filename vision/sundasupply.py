@@ -92,6 +92,8 @@ class SupplySeen:
     area_px: dict[str, int]
     pawn_px: dict[str, float]
     px_per_mm: float
+    #: each colour's paint off the layout on the mat (the canvas): where a pawn left or came between two frames
+    paint: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"counts": dict(self.counts), "why": {k: v for k, v in self.why.items() if v}}
@@ -138,9 +140,10 @@ class SupplyCounter:
         """Canvas pixels (fractional, pixel middles at integers) of mat mm."""
         return (np.asarray(mm, np.float64) + OVERHANG_MM) * self.s - 0.5
 
-    def _zones(self, reader: Any, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _zones(self, reader: Any, seen: np.ndarray, nadir: np.ndarray, cam_h: float
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where a supply's blob may not reach to be counted whole: the frame's edge (the mat beyond it unseen) and the
-        mat's markers, :data:`EDGE_MM` round them; the markers' squares themselves (their print is no pawn: cut out
+        mat's markers, :data:`EDGE_MM` round them, and the table past the mat's edge; the markers' squares themselves (their print is no pawn: cut out
         of the paint); and the mat (a blob whose middle lies off it is the table's, not a pawn on the mat)."""
         mat = reader.mat
         bad = (~seen).astype(np.uint8)
@@ -155,7 +158,15 @@ class SupplyCounter:
         on_mat = np.zeros_like(bad)
         a, b = np.round(self.to_px(np.array([[0.0, 0.0], [mat.width_mm, mat.height_mm]]))).astype(int)
         on_mat[a[1]:b[1], a[0]:b[0]] = 1
-        return bad > 0, marks > 0, on_mat > 0
+        # past the mat's edge by more than a pawn standing on it can show (its top pushed out from the farthest
+        # corner, and the edge's blur): the table, whose wood may take a pawn's colour
+        corners = np.array([[0.0, 0.0], [mat.width_mm, 0.0], [mat.width_mm, mat.height_mm], [0.0, mat.height_mm]])
+        d = float(np.max(np.linalg.norm(corners - nadir, axis=1)))
+        reach = d * PAWN_HEIGHT_MM / (cam_h - PAWN_HEIGHT_MM) + PAWN_MM / 2 * PAWN_HEIGHT_MM / (cam_h - PAWN_HEIGHT_MM) \
+            + EDGE_MM
+        r = max(int(math.ceil(reach * self.s)), 1)
+        near = cv2.dilate(on_mat, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1)))
+        return (bad > 0) | (near == 0), marks > 0, on_mat > 0
 
     def _pieces(self, reading: Any, shape: tuple[int, int]) -> np.ndarray:
         """The covered triangles (the reader's lattice), :data:`PIECES_MM` round them, on the canvas."""
@@ -174,6 +185,24 @@ class SupplyCounter:
         k = 2 * int(round(PIECES_MM * self.s)) + 1
         return cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
 
+    def _tribes_reach(self, reading: Any, nadir: np.ndarray, cam_h: float, shape: tuple[int, int]) -> np.ndarray:
+        """Where the reader's tribes can show on the canvas, each as tall as a tribe may be (five pawns): the capsule
+        from its base to its top pushed from the nadir, the top's radius and :data:`PIECES_MM` round it."""
+        out = np.zeros(shape, np.uint8)
+        z = 5 * PAWN_HEIGHT_MM
+        for t in getattr(reading, "tribes", ()) or ():
+            base = np.asarray(getattr(t, "mat_mm", (np.nan, np.nan)), np.float64)
+            if not np.all(np.isfinite(base)):
+                continue
+            top = base + (base - nadir) * z / (cam_h - z)
+            rad = PAWN_MM / 2 * cam_h / (cam_h - z) + PIECES_MM
+            a, b = self.to_px(base), self.to_px(top)
+            cv2.line(out, (int(round(a[0])), int(round(a[1]))), (int(round(b[0])), int(round(b[1]))), 1,
+                     max(int(round(2 * rad * self.s)), 1))
+            for p in (a, b):
+                cv2.circle(out, (int(round(p[0])), int(round(p[1]))), int(round(rad * self.s)), 1, -1)
+        return out > 0
+
     # ------------------------------------------------------------------ counting
     def count(self, frame: np.ndarray, reader: Any, reading: Any, nadir: np.ndarray, cam_h: float) -> SupplySeen:
         """Each pawn colour's pawns standing off the layout in ``frame`` (module doc)."""
@@ -188,57 +217,81 @@ class SupplyCounter:
         img = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         label = lut[colour_index(cv2.GaussianBlur(img, (0, 0), 0.5 * self.s))]
         pieces = self._pieces(reading, label.shape)
-        bounds, marks, on_mat = self._zones(reader, seen)
+        nadir = np.asarray(nadir, np.float64)
+        bounds, marks, on_mat = self._zones(reader, seen, nadir, cam_h)
+        layout = pieces | self._tribes_reach(reading, nadir, cam_h, label.shape)
         k = int(2 * round(1.5 * self.s) + 1)       # thin lines (the play area's border, a marker's edge) opened away
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        nadir = np.asarray(nadir, np.float64)
         counts: dict[str, int | None] = {}
         why: dict[str, str] = {}
         blobs: list[SupplyBlob] = []
         area: dict[str, int] = {}
         pawn_px: dict[str, float] = {}
         one_px = self._single_px(np.asarray(reader.mat.play_centre_mm, np.float64), nadir, cam_h)
+        found: list[tuple[str, tuple[float, float], int, Any]] = []    # (colour, middle, pixels, _Split or why not)
+        paint_off: dict[str, np.ndarray] = {}
         for i, colour in enumerate(names):
             paint = (label == 3 + i) & ~marks
             mask = cv2.morphologyEx(paint.astype(np.uint8), cv2.MORPH_OPEN, disc)
             n, comp, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
             on_pieces = np.zeros(n, bool)
             on_pieces[np.unique(comp[pieces])] = True
+            # a blob on the pieces is a tribe's, unless it reaches beyond where any tribe there can show: then a
+            # pawn of the supply touches the layout and cannot be told from it
+            beyond = np.bincount(comp[~layout & (comp > 0)], minlength=n)
+            touching = on_pieces & (beyond >= SPECK * one_px)
             at_bounds = np.zeros(n, bool)
             at_bounds[np.unique(comp[bounds])] = True
-            total, reasons, singles = 0, [], []
             # the colour's paint off the layout, on the mat (every pixel of it, specks too: what a change of the
             # supply between two frames is checked against)
             off = ~on_pieces[comp] & (comp > 0) & on_mat
             area[colour] = int(np.count_nonzero(off))
+            paint_off[colour] = off
             for j in range(1, n):
+                if touching[j]:
+                    at = tuple(float(v) for v in self.to_mm(cent[j]))
+                    found.append((colour, at, int(stats[j, cv2.CC_STAT_AREA]), "layout"))
+                    continue
                 if on_pieces[j] or stats[j, cv2.CC_STAT_AREA] < SPECK * one_px:
                     continue
-                centre = self.to_mm(cent[j])
+                centre = (float(v) for v in self.to_mm(cent[j]))
                 x, y, w, h = (int(v) for v in stats[j, :4])
                 if not on_mat[int(round(cent[j][1])), int(round(cent[j][0]))]:
                     continue                            # off the mat: the table's wood, not a pawn on the mat
                 sub = comp[y:y + h, x:x + w] == j
+                at = tuple(centre)
                 if at_bounds[j]:
-                    reasons.append(f"a blob at {centre[0]:.0f},{centre[1]:.0f} mm reaches the frame's edge or a marker")
-                    blobs.append(SupplyBlob(colour, (float(centre[0]), float(centre[1])), int(sub.sum()), None,
-                                            "edge"))
+                    found.append((colour, at, int(sub.sum()), "edge"))
                     continue
-                got = self._split_once(colour, sub, (x, y), nadir, cam_h)
-                singles.append(got[3])
-                if got[0] is None and int(sub.sum()) < got[3] and got[1].startswith("1 pawn"):
-                    continue                            # smaller than one pawn and no pawn's shape: not a pawn
-                blobs.append(SupplyBlob(colour, (float(centre[0]), float(centre[1])), int(sub.sum()), got[0], got[1],
-                                        got[2]))
-                if got[0] is None:
-                    reasons.append(f"the blob at {centre[0]:.0f},{centre[1]:.0f} mm: {got[1]}")
-                else:
-                    total += got[0]
-            counts[colour] = None if reasons else total
-            why[colour] = "; ".join(reasons)
-            pawn_px[colour] = float(np.mean(singles)) if singles else one_px
+                found.append((colour, at, int(sub.sum()), self._split_once(colour, sub, (x, y), nadir, cam_h)))
+        # how far the colour table puts a pawn's edge outside its outline (px), the same for every blob in the frame:
+        # from the blobs whose count the misfit alone tells (the median)
+        spread = [sp.spread(sp.best) for *_, sp in found if isinstance(sp, _Split) and sp.clear()]
+        delta = float(np.median(spread)) if spread else None
+        reasons: dict[str, list[str]] = {c: [] for c in names}
+        totals = {c: 0 for c in names}
+        singles: dict[str, list[float]] = {c: [] for c in names}
+        for colour, at, px, sp in found:
+            if not isinstance(sp, _Split):
+                reasons[colour].append(f"a blob at {at[0]:.0f},{at[1]:.0f} mm " + (
+                    "touches the layout" if sp == "layout" else "reaches the frame's or the mat's edge or a marker"))
+                blobs.append(SupplyBlob(colour, at, px, None, sp))
+                continue
+            got, said = sp.decide(delta)
+            singles[colour].append(sp.one)
+            if got is None and px < sp.one and sp.best == 1:
+                continue                                # smaller than one pawn and no pawn's shape: not a pawn
+            blobs.append(SupplyBlob(colour, at, px, got, said, sp.bases[got] if got is not None else []))
+            if got is None:
+                reasons[colour].append(f"the blob at {at[0]:.0f},{at[1]:.0f} mm: {said}")
+            else:
+                totals[colour] += got
+        for colour in names:
+            counts[colour] = None if reasons[colour] else totals[colour]
+            why[colour] = "; ".join(reasons[colour])
+            pawn_px[colour] = float(np.mean(singles[colour])) if singles[colour] else one_px
         self._split_before, self._split_now = self._split_now, {}
-        return SupplySeen(counts, why, blobs, area, pawn_px, self.s)
+        return SupplySeen(counts, why, blobs, area, pawn_px, self.s, paint_off)
 
     def _single_px(self, base: np.ndarray, nadir: np.ndarray, cam_h: float) -> float:
         """One pawn's footprint at ``base`` in canvas pixels."""
@@ -265,17 +318,16 @@ class SupplyCounter:
                         a[origin_px[1] - y0:origin_px[1] - y0 + h, origin_px[0] - x0:origin_px[0] - x0 + w] = blob
                         oy, ox = origin_px[1] + dy - y0, origin_px[0] + dx - x0
                         b[oy:oy + h + dh, ox:ox + w + dw] = old
-                        if np.count_nonzero(a != b) < SAME_BLOB * said[3]:
+                        if np.count_nonzero(a != b) < SAME_BLOB * said.one:
                             self._split_now[(colour, origin_px[0], origin_px[1], w, h)] = (blob, said)
                             return said
         said = self.split(blob, origin_px, nadir, cam_h)
         self._split_now[(colour, origin_px[0], origin_px[1], w, h)] = (blob, said)
         return said
 
-    def split(self, blob: np.ndarray, origin_px: tuple[int, int], nadir: np.ndarray, cam_h: float
-              ) -> tuple[int | None, str, list[tuple[float, float]], float]:
-        """How many pawns stand in one blob (``blob``: its mask, its box's corner at ``origin_px`` on the canvas): the
-        count (None: not told), why not, the pawns' bases (mat mm), and one pawn's footprint there (px)."""
+    def split(self, blob: np.ndarray, origin_px: tuple[int, int], nadir: np.ndarray, cam_h: float) -> "_Split":
+        """The counts of pawns that may stand in one blob (``blob``: its mask, its box's corner at ``origin_px`` on
+        the canvas), each fitted (:class:`_Split`; :meth:`_Split.decide` tells the count)."""
         ys, xs = np.nonzero(blob)
         pts = self.to_mm(np.column_stack([xs + origin_px[0], ys + origin_px[1]]))    # mat mm
         mid = pts.mean(axis=0)
@@ -285,7 +337,7 @@ class SupplyCounter:
         lo = max(1, int(math.floor(a / one)) - 1)
         hi = max(lo, int(math.ceil(a / top)) + 1)
         if lo > MOST_PAWNS:
-            return None, f"more paint than {MOST_PAWNS} pawns", [], one
+            return _Split(a, one, {})
         # the counts the paint allows (each pawn's footprint at most, its top at least), from the likeliest outwards
         # while the misfit falls
         fits: dict[int, tuple[float, list]] = {}
@@ -301,16 +353,7 @@ class SupplyCounter:
         ranked = sorted(fits, key=lambda n: fits[n][0])
         for n in ranked[:2]:                        # the likeliest counts, each pawn's place refined
             fits[n] = self._fit(blob, origin_px, pts, n, nadir, cam_h, refine=True)
-        best = min(fits, key=lambda n: fits[n][0])
-        err, bases = fits[best]
-        others = {n: fits[n][0] for n in fits if n != best}
-        if err > MARGIN * one * best:
-            return None, f"{best} pawns fit it badly ({err / one:.2f} of a pawn's footprint off)", [], one
-        if others and min(others.values()) - err < MARGIN * one:
-            second = min(others, key=others.get)
-            return None, (f"{best} or {second} pawns (misfits {err / one:.2f} and {others[second] / one:.2f} of a "
-                          f"pawn's footprint)"), [], one
-        return best, "", bases, one
+        return _Split(a, one, fits)
 
     def _fit(self, blob: np.ndarray, origin_px: tuple[int, int], pts: np.ndarray, n: int, nadir: np.ndarray,
              cam_h: float, refine: bool = False) -> tuple[float, list[tuple[float, float]]]:
@@ -338,7 +381,7 @@ class SupplyCounter:
         ref[pad:pad + h, pad:pad + w] = blob
         shift = np.array([origin_px[0] - pad, origin_px[1] - pad], np.float64)
         shapes = [footprint(b, nadir, cam_h) - b for b in bases]      # each pawn's outline about its base (mm)
-        err = self._misfit(ref, shift, bases, shapes)
+        err = self._misfit(ref, shift, bases, shapes)[0]
         if refine:
             # each pawn moved by a pixel at a time where that fits the blob better (k-means splits a cluster's
             # pixels by nearness, not by the pawns' shapes)
@@ -350,20 +393,22 @@ class SupplyCounter:
                     for mv in moves:
                         trial = bases.copy()
                         trial[k] += mv
-                        e = self._misfit(ref, shift, trial, shapes)
+                        e = self._misfit(ref, shift, trial, shapes)[0]
                         if e < err - 0.5:
                             bases, err, better = trial, e, True
                 if not better:
                     break
-        return err, [(float(b[0]), float(b[1])) for b in bases]
+        _, u_area, u_edge = self._misfit(ref, shift, bases, shapes)
+        return err, [(float(b[0]), float(b[1])) for b in bases], u_area, u_edge
 
-    def _misfit(self, ref: np.ndarray, shift: np.ndarray, bases: np.ndarray, shapes: list[np.ndarray]) -> float:
+    def _misfit(self, ref: np.ndarray, shift: np.ndarray, bases: np.ndarray, shapes: list[np.ndarray]
+                ) -> tuple[float, int, int]:
         """How badly pawns standing at ``bases`` (mat mm; ``shapes``: their outlines about their bases) model a blob
         (``ref``, its canvas window whose corner is ``shift``): the pixels the model and the blob do not share (each
         edge placed to within BAND_PX: the colour table's blur and the camera's move it as much: a pixel counts where it
         lies deeper than that in one and not in the other), and, where two
         pawns' bases overlap, the band they would have to move apart by, a pawn wide (two pawns cannot stand in one
-        place; one pawn's top may hide another's foot)."""
+        place; one pawn's top may hide another's foot); and the model's pixels and its edge's."""
         union = np.zeros_like(ref)
         polys = [np.round((self.to_px(b + sh) - shift) * 16).astype(np.int32).reshape(-1, 1, 2)
                  for b, sh in zip(bases, shapes)]
@@ -375,7 +420,58 @@ class SupplyCounter:
         if n > 1:
             dd = np.sqrt(((bases[:, None] - bases[None]) ** 2).sum(-1))[np.triu_indices(n, 1)]
             miss += float(np.clip(PAWN_MM - dd, 0, None).sum()) * PAWN_MM * self.s ** 2
-        return miss
+        inner = cv2.erode(union, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+        return miss, int(np.count_nonzero(union)), int(np.count_nonzero(union) - np.count_nonzero(inner))
+
+
+class _Split:
+    """What each count of pawns fitted to one blob gave (:meth:`SupplyCounter.split`): ``fits`` n -> (misfit px, the
+    bases, the model's pixels, its edge's pixels); ``area`` the blob's pixels, ``one`` one pawn's footprint there."""
+
+    def __init__(self, area: float, one: float, fits: Mapping[int, tuple]):
+        self.area, self.one, self.fits = float(area), float(one), dict(fits)
+        ranked = sorted(self.fits, key=lambda n: self.fits[n][0])
+        self.best = ranked[0] if ranked else None
+        self.second = ranked[1] if len(ranked) > 1 else None
+        self.bases = {n: f[1] for n, f in self.fits.items()}
+
+    def spread(self, n: int) -> float:
+        """How far (px) the blob's edge lies outside the model of ``n`` pawns: its pixels beyond the model's, over the
+        model's edge."""
+        _, _, u_area, u_edge = self.fits[n]
+        return (self.area - u_area) / max(u_edge, 1)
+
+    def clear(self) -> bool:
+        """Whether the misfit alone tells the count: the best fits under :data:`MARGIN` of a footprint a pawn, every
+        other count :data:`MARGIN` of a footprint worse."""
+        if self.best is None or self.fits[self.best][0] > MARGIN * self.one * self.best:
+            return False
+        return self.second is None or self.fits[self.second][0] - self.fits[self.best][0] >= MARGIN * self.one
+
+    def area_off(self, n: int, delta: float) -> float:
+        """How many footprints the blob's pixels differ from the model of ``n`` pawns with its edge ``delta`` px out."""
+        _, _, u_area, u_edge = self.fits[n]
+        return abs(self.area - u_area - delta * u_edge) / self.one
+
+    def decide(self, delta: float | None) -> tuple[int | None, str]:
+        """The count and, where none, why: the misfit's (:meth:`clear`); where it leaves two counts, the paint's area
+        (``delta``: the frame's edge spread, :meth:`spread`) decides when the model of one of them holds the blob's
+        pixels within :data:`MARGIN` of a footprint and the other's does not (a pawn more or less is a whole footprint
+        of paint)."""
+        if self.best is None:
+            return None, f"more paint than {MOST_PAWNS} pawns"
+        err = self.fits[self.best][0]
+        if err > MARGIN * self.one * self.best:
+            return None, f"{self.best} pawns fit it badly ({err / self.one:.2f} of a pawn's footprint off)"
+        if self.clear():
+            return self.best, ""
+        two = (self.best, self.second)
+        if delta is not None:
+            ok = [n for n in two if self.area_off(n, delta) <= MARGIN]
+            if len(ok) == 1:
+                return ok[0], ""
+        return None, (f"{self.best} or {self.second} pawns (misfits {err / self.one:.2f} and "
+                      f"{self.fits[self.second][0] / self.one:.2f} of a pawn's footprint)")
 
 
 def _footprint_reach(nadir: np.ndarray, cam_h: float, at: np.ndarray) -> float:
@@ -410,15 +506,26 @@ def _farthest(pts: np.ndarray, n: int) -> np.ndarray:
 
 def supply_change_agrees(before: SupplySeen, now: SupplySeen, colour: str, taken: int) -> bool:
     """Whether the paint of ``colour`` off the layout changed between two frames as ``taken`` pawns leaving the supply
-    changes it: its pixels less by ``taken`` footprints, within half a footprint (a count that changed without the
-    paint, or the paint without the count, is a miscount in one of the frames)."""
-    a, b = before.area_px.get(colour), now.area_px.get(colour)
-    if a is None or b is None:
+    changes it: exactly ``taken`` places lost a pawn's paint and none gained any. A place is a patch of paint lost (or
+    gained) that an opening by a disc a quarter of a pawn across keeps (an edge's flicker between two frames, noise
+    and the light, is thinner), of :data:`MARGIN` of a footprint at least. A count that changed without the paint, or
+    the paint without the count, is a miscount in one of the frames."""
+    a, b = before.paint.get(colour), now.paint.get(colour)
+    if a is None or b is None or a.shape != b.shape:
         return False
     one = 0.5 * (before.pawn_px.get(colour, 0.0) + now.pawn_px.get(colour, 0.0))
     if one <= 0:
         return False
-    return abs((a - b) - taken * one) <= MARGIN * one
+    k = max(int(round(PAWN_MM / 4 * now.px_per_mm)), 3) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+    def places(mask: np.ndarray) -> int:
+        m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, disc)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        # a patch opened keeps a pawn's footprint less a band as wide as the disc's radius round it
+        return int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= MARGIN * one * 0.5))
+
+    return places(a & ~b) == taken and places(b & ~a) == 0
 
 
 def counts_of(seen: SupplySeen | None, colours: Sequence[str]) -> Mapping[str, int | None]:

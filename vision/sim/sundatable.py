@@ -97,6 +97,7 @@ class SundaScene:
     #: each player's pawns in all (the rule book's count for the number of players): those not on the table stand off
     #: the layout as the player's supply (:func:`_supply_slots`); None: no supply drawn
     supply_total: int | None = None
+    loose_pawns: Sequence[tuple[str, tuple[float, float]]] = ()   # pawns (colour, base mm) standing where put by hand
     hand_seed: int = 0     # the hands' errors (piece offsets and turns, pawns off their nodes), drawn per piece in
     #                        order, so that the same table with one more piece is the same table
 
@@ -477,13 +478,13 @@ def _draw_markers(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: 
 
 
 def _supply(scene: SundaScene, pieces: list[dict[str, Any]], pose: CameraPose) -> list[dict[str, Any]]:
-    """The supply's pawns as drawn: each player's first :func:`supply_counts` places of :func:`_supply_slots`, each
-    with how dark its sides are (its own wood and light)."""
+    """The supply's pawns as drawn: ``scene.loose_pawns`` where they were put, and each player's first
+    :func:`supply_counts` places of :func:`_supply_slots`, each with how dark its sides are (its own wood and light)."""
+    out = [{"player": None, "colour": c, "base_mm": list(map(float, at)), "side": 0.72} for c, at in scene.loose_pawns]
     counts = supply_counts(scene)
     if not counts:
-        return []
+        return out
     slots = _supply_slots(scene, pieces, pose)
-    out = []
     for k, (player, n) in enumerate(counts.items()):
         shade = np.random.default_rng([scene.hand_seed, 5, k]).uniform(0.6, 0.85, len(slots[player]))
         for b, side in list(zip(slots[player], shade))[:n]:
