@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="tables a level whose tribes are built pawn by pawn for the live loop's heights (default 2; "
                          "0: none)")
     ap.add_argument("--no-tracked-supply", dest="tracked_supply", action="store_false",
-                    help="the tracked tables without the players' supplies (as before session 13)")
+                    help="the tracked tables without the players' supplies (as before h-sundasupply)")
     ap.add_argument("--supply", action="store_true",
                     help="draw the players' supplies on the single-frame tables too (the tracked line draws them)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print what was read wrong")

@@ -27,7 +27,8 @@ reader refits its lattice while the layout is small) and knows a height when:
    logged or seen put on elsewhere), a pawn put on out of turn, or in a phase the log missed, looks the same as a
    touch: kept only with the camera's evidence that its top did not move by a pawn's step (:func:`step_unmoved`, far
    from the nadir), else asked;
-7. **the table's count** (:attr:`PawnRules.taken`, where the supply is counted; the camera does not read it yet):
+7. **the table's count** (:attr:`PawnRules.taken`, where the supply is counted and the count trusted:
+   ``SundaRecognizer.count_supply``, vision/sundasupply.py):
    pawns of each colour that left the supply against those seen put on;
 8. **the phone's "play on"** (:meth:`StackHistory.play_on`, from ``SundaRecognizer.played_on``): a stack the phone
    asked about ("did P1 add a pawn to it?") in a phase the log then left without growing it is its logged height,
@@ -254,7 +255,8 @@ class PawnRules:
       (new stacks, tops turned to it) leaves its other changed stacks touched; one pawn left and not seen, and
       exactly one stack of that colour changed with it on top: that stack grew, for sure; one left and no such
       change seen (a pawn whose lean cancels its step): every stack it may have gone on is asked. ``None``: the
-      supply is not counted (the camera does not read it yet: the live loop leaves it ``None``)."""
+      supply is not counted; a colour missing from it is not counted (its count not trusted:
+      ``SundaRecognizer.supply_taken``) and is left to the phase's rules."""
 
     pawns_left: Mapping[str, int] = field(default_factory=dict)
     may_add: frozenset = frozenset()
