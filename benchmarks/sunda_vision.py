@@ -117,7 +117,8 @@ def compare_markers(reading, truth, game) -> dict:
     return res
 
 
-def read_table(level: str, seed: int, i: int, names: list[str], colours: dict[str, str], mat: Mat) -> dict:
+def read_table(level: str, seed: int, i: int, names: list[str], colours: dict[str, str], mat: Mat,
+               supply: bool = False) -> dict:
     """Table ``i`` of a level: drawn, enrolled, photographed without and with its last piece, read from scratch and
     incrementally (what ``run_level`` sums; on its own to look at one table's reading)."""
     rng = np.random.default_rng([seed, i, list(NUISANCE).index(level)])
@@ -127,6 +128,10 @@ def read_table(level: str, seed: int, i: int, names: list[str], colours: dict[st
     game = random_game(len(names), seed * 1000 + i, options=OPTIONS)
     pos = position_of(game, outlines=True)
     scene = random_scene(pos["position"], colours, rng)
+    if supply:      # the players' supplies standing off the layout (--supply)
+        from tablehub.games.sunda.engine import PAWNS
+
+        scene.supply_total = PAWNS[len(names)]
     enrol_frame, enrol_truth = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
                                             cam.other_session(), rng)
     learnt = enrol(enrol_frame, mat, PAWN_COLOURS, lens=enrol_truth.lens())
@@ -150,7 +155,7 @@ def read_table(level: str, seed: int, i: int, names: list[str], colours: dict[st
             "ri": ri, "scratch_ms": scratch, "inc_ms": inc}
 
 
-def run_level(level: str, tables: int, seed: int, players: int) -> dict:
+def run_level(level: str, tables: int, seed: int, players: int, supply: bool = False) -> dict:
     mat = Mat.default()
     names = [f"P{i + 1}" for i in range(players)]
     colours = {p: PAWN_COLOURS[i] for i, p in enumerate(names)}
@@ -159,7 +164,7 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
                           "scores_equal", "extra_pawns", "markers", "markers_right", "markers_extra")}
     scratch_ms, inc_ms, misfit, notes = [], [], [], []
     for i in range(tables):
-        t = read_table(level, seed, i, names, colours, mat)
+        t = read_table(level, seed, i, names, colours, mat, supply)
         game, truth, r0, r1, ri = t["game"], t["truth"], t["r0"], t["r1"], t["ri"]
         scratch_ms.append(t["scratch_ms"])
         inc_ms.append(t["inc_ms"])
@@ -187,7 +192,7 @@ def run_level(level: str, tables: int, seed: int, players: int) -> dict:
     return {"tot": tot, "scratch_ms": scratch_ms, "inc_ms": inc_ms, "misfit": misfit, "notes": notes}
 
 
-def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool = True) -> dict:
+def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool = True, supply: bool = True) -> dict:
     """Tribe heights as the live loop knows them (tablehub/tracking/sundaheights.py): each table's pieces laid, then
     its tribes built one pawn at a time in a random order (every pawn of a stack bottom to top, the stacks taken in
     turn at random), a still frame after each pawn read by the live recognizer (``SundaRecognizer``: incremental
@@ -199,16 +204,20 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
     Counted for each pawn put on (the stack that changed in that frame): right by the frame alone, by the history,
     by the top's step, asked, wrong (sure and not the stack's); questions: every stack asked in every frame (the
     pawn put on's, and untouched stacks the history lost); ``wrong_any``: sure but wrong, any stack, any frame.
-    And on the last frame, the whole table (as the single-frame line)."""
+    And on the last frame, the whole table (as the single-frame line). ``supply``: each player's supply drawn standing
+    off the layout (the rule book's pawns less those on the table: ``SundaScene.supply_total``), which the recognizer
+    counts (vision/sundasupply.py; ``supply_trusted``: frames where a colour's count was told to the history)."""
+    from tablehub.games.sunda.engine import PAWNS
     from tablehub.tracking.sundacam import SundaRecognizer
 
     mat = Mat.default()
     names = [f"P{i + 1}" for i in range(players)]
     colours = {p: PAWN_COLOURS[i] for i, p in enumerate(names)}
     tot = {"stacks": 0, "right": 0, "asked": 0, "wrong": 0, "history": 0, "camera": 0, "step": 0, "rules": 0,
-           "frames": 0, "wrong_any": 0, "missing": 0, "put": 0, "put_camera": 0, "put_history": 0, "put_step": 0,
+           "count": 0, "frames": 0, "wrong_any": 0, "missing": 0, "put": 0, "put_camera": 0, "put_history": 0, "put_step": 0,
            "put_rules": 0, "put_asked": 0, "untouched_rules": 0,
-           "put_wrong": 0, "put_missing": 0, "asked_untouched": 0, "told": 0}
+           "put_wrong": 0, "put_missing": 0, "asked_untouched": 0, "told": 0, "put_count": 0, "untouched_count": 0,
+           "supply_frames": 0, "supply_trusted": 0, "supply_wrong": 0}
     notes: list[str] = []
     for i in range(tables):
         rng = np.random.default_rng([seed, i, list(NUISANCE).index(level), 7])
@@ -217,6 +226,8 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
         game = random_game(players, seed * 1000 + i, options={"tribes": True})
         pos = position_of(game, outlines=True)
         scene = random_scene(pos["position"], colours, rng)
+        if supply:
+            scene.supply_total = PAWNS[players]
         enrol_frame, enrol_truth = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr),
                                                 cam.other_session(), rng)
         reader = SundaReader(mat, enrol(enrol_frame, mat, PAWN_COLOURS, lens=enrol_truth.lens()),
@@ -246,6 +257,15 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
             frame, truth = render_sunda(now, cam, rng)
             seen = recognizer(frame).observation["tribes"]
             tot["frames"] += 1
+            if supply and j:
+                tot["supply_frames"] += 1
+                taken = recognizer.taken or {}
+                tot["supply_trusted"] += bool(taken)
+                for c, n in taken.items():      # the pawns that truly left each colour's supply: this frame's one
+                    truly = int(put is not None and colours[put["pawns"][step[order[j - 1]] - 1]] == c)
+                    if n != truly:
+                        tot["supply_wrong"] += 1
+                        notes.append(f"table {i} frame {j}: {n} {c} pawn(s) counted out of the supply, {truly} left")
             last = j == len(steps) - 1
             for st in truth.stacks:
                 base = np.asarray(st["base_mm"])
@@ -268,15 +288,15 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
                     tot[key] += 1
                 elif t["ask"]:
                     tot["asked_untouched"] += 1
-                elif t.get("height_from") == "rules":
-                    tot["untouched_rules"] += 1
+                elif t.get("height_from") in ("rules", "count"):
+                    tot["untouched_" + t["height_from"]] += 1
                 if last:
                     tot["stacks"] += 1
                     if t["ask"]:
                         tot["asked"] += 1
                     elif ok:
                         tot["right"] += 1
-                        tot[t.get("height_from") or "camera"] += 1
+                        tot[t.get("height_from") or "camera"] = tot.get(t.get("height_from") or "camera", 0) + 1
                     else:
                         tot["wrong"] += 1
     return {"tot": tot, "notes": notes}
@@ -301,20 +321,23 @@ def _phase_of(game: Any, placer: str | None, names: list[str], node: tuple[int, 
 def tracked_line(tt: dict, tables: int) -> tuple[float, str]:
     """The tracked heights' figures (``run_tracked``'s totals) as printed: the share right of the pawns put on, and
     the lines."""
-    right = tt["put_camera"] + tt["put_history"] + tt["put_step"] + tt["put_rules"]
+    right = tt["put_camera"] + tt["put_history"] + tt["put_step"] + tt["put_rules"] + tt["put_count"]
     pct = _pct(right, tt["put"])
+    supply = (f"\n                          supplies counted: the count told in {tt['supply_trusted']} of "
+              f"{tt['supply_frames']} frames, wrong {tt['supply_wrong']}; untouched stacks seen changed and kept by the "
+              f"count: {tt['untouched_count']}" if tt["supply_frames"] else "")
     questions = tt["put_asked"] + tt["asked_untouched"]
     return pct, (f"  tribe heights, tracked  {tt['put']} pawns put on, one still frame after each, on {tables} "
                  f"table(s): right {right} ({tt['put_camera']} by the frame, {tt['put_history']} by the history, "
-                 f"{tt['put_step']} by the top's step), asked {tt['put_asked']}, wrong {tt['put_wrong']}, not found "
+                 f"{tt['put_step']} by the top's step, {tt['put_count']} by the supply's count), asked {tt['put_asked']}, wrong {tt['put_wrong']}, not found "
                  f"{tt['put_missing']} ({pct:.1f} % right; target >= 98, none wrong)\n"
                  f"                          questions {questions} ({questions / max(tables, 1):.1f} a game: "
                  f"{tt['put_asked']} on the pawn put on, {tt['asked_untouched']} on stacks untouched), each answered "
                  f"truthfully; sure but wrong in any of {tt['frames']} frames: {tt['wrong_any']}; untouched stacks "
                  f"seen changed and kept by the game's rules: {tt['untouched_rules']}\n"
                  f"                          last frame: right {tt['right']} ({tt['history']} history, {tt['camera']} "
-                 f"frame, {tt['step']} step, {tt['rules']} rules), asked {tt['asked']}, wrong {tt['wrong']} of "
-                 f"{tt['stacks']}")
+                 f"frame, {tt['step']} step, {tt['rules']} rules, {tt['count']} count), asked {tt['asked']}, wrong {tt['wrong']} of "
+                 f"{tt['stacks']}{supply}")
 
 
 def _pct(a: int, b: int) -> float:
@@ -330,6 +353,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tracked-tables", type=int, default=2,
                     help="tables a level whose tribes are built pawn by pawn for the live loop's heights (default 2; "
                          "0: none)")
+    ap.add_argument("--no-tracked-supply", dest="tracked_supply", action="store_false",
+                    help="the tracked tables without the players' supplies (as before h-sundasupply)")
+    ap.add_argument("--supply", action="store_true",
+                    help="draw the players' supplies on the single-frame tables too (the tracked line draws them)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print what was read wrong")
     args = ap.parse_args(argv)
     levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
@@ -343,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Sunda to Sahul camera: {args.tables} table(s) a level, seed {args.seed}, {args.players} players, "
           f"136 provisional pieces, 1920x1080")
     for level in levels:
-        out = run_level(level, args.tables, args.seed, args.players)
+        out = run_level(level, args.tables, args.seed, args.players, args.supply)
         t = out["tot"]
         sides = 4 * t["pieces"]
         figs = {"sides": _pct(t["sides"], sides), "corners": _pct(t["corners"], sides),
@@ -374,10 +401,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  tribe heights, 1 frame  right {t['heights_right']}, asked {t['heights_asked']}, wrong "
               f"{t['heights_wrong']} of {t['stacks']} ({figs['heights']:.1f} % right, the rest asked; none wrong)")
         if args.tracked_tables > 0:
-            tr = run_tracked(level, args.tracked_tables, args.seed, args.players)
+            tr = run_tracked(level, args.tracked_tables, args.seed, args.players, supply=args.tracked_supply)
             tt = tr["tot"]
             figs["heights"], lines = tracked_line(tt, args.tracked_tables)
-            t["heights_wrong"] += tt["put_wrong"] + tt["wrong_any"] + tt["wrong"]
+            t["heights_wrong"] += tt["put_wrong"] + tt["wrong_any"] + tt["wrong"] + tt["supply_wrong"]
             print(lines + mark("heights"))
             if args.verbose:
                 out["notes"] += tr["notes"][:6]

@@ -17,6 +17,9 @@ from ..i18n import T
 from .layoutmoves import LayoutSeen
 from .sundaheights import PawnRules, StackHistory, stack_patch
 
+#: the supplies' counter (vision/sundasupply.py), imported once a recognizer counts
+_SUPPLY: Any = None
+
 
 #: while the table holds fewer pieces than this, each still frame is read from scratch: the lattice fitted to
 #: a handful of pieces is refitted as the layout grows (a small layout fixes its angle less well)
@@ -39,6 +42,12 @@ class SundaRecognizer:
         #: the heights the phone asked in the log's phase (asked_now): (base mm, the log's tribe there as engine
         #: point and players, the frame asked in); "play on" answers them once the log moves past that phase
         self._asked: dict[tuple[int, int], tuple[list[float], tuple[int, int], list[int], int]] = {}
+        self.supply: Any = None         # the supplies seen in the last frame read (vision.sundasupply.SupplySeen)
+        self._counter: Any = None       # ... counted by (vision.sundasupply.SupplyCounter)
+        #: the log's pawns on the table per colour and the rule book's pawns a player (use_game): what the supply seen in
+        #: the frame the log holds must add up to
+        self._log_pawns: tuple[dict[str, int], int] | None = None
+        self.taken: dict[str, int] | None = None   # the count told to the history for the last frame (supply_taken)
 
     def __call__(self, frame: np.ndarray) -> LayoutSeen:
         try:
@@ -47,6 +56,7 @@ class SundaRecognizer:
         except Exception:
             self.previous = None  # read from scratch next time
             self.heights.lost_frame()
+            self.supply = None
             raise
         self.previous = reading
         self.last_ms = dict(reading.ms)
@@ -85,9 +95,51 @@ class SundaRecognizer:
                                            getattr(t, "parallax_per_pawn_mm", 3.0)))
         else:
             patches = [None] * len(tribes)
-        self.heights.rules = self._rules_for(reading)
+        self.heights.rules = self._rules_for(reading, self.count_supply(frame, reading))
         return self.heights.update([t.to_dict() for t in tribes], [t.mat_mm for t in tribes], patches,
                                    [getattr(t, "measure", None) for t in tribes])
+
+    def count_supply(self, frame: np.ndarray, reading: Any) -> dict[str, int] | None:
+        """Count the players' supplies in this frame (``vision.sundasupply``) and return the pawns of each colour that
+        left the supply since the frame before, where that count is trusted (:meth:`supply_taken`); ``None``
+        where no colour's is."""
+        global _SUPPLY
+        before, self.supply = self.supply, None
+        loc = getattr(reading, "_loc", None)
+        if loc is None or getattr(reading, "_lut", None) is None or not hasattr(self.reader, "pawn_names"):
+            self.taken = None
+            return None
+        if _SUPPLY is None:
+            from vision import sundasupply as _SUPPLY
+        if self._counter is None:
+            self._counter = _SUPPLY.SupplyCounter(getattr(self.reader, "s", 2.0))
+        try:
+            nadir, cam_h = self.reader._camera((frame.shape[1], frame.shape[0]), loc.homography)
+            self.supply = self._counter.count(frame, self.reader, reading, nadir, cam_h)
+        except Exception:   # no camera model, no canvas: nothing counted (the history asks as before)
+            self.supply = None
+        self.taken = self.supply_taken(before, self.supply)
+        return self.taken
+
+    def supply_taken(self, before: Any, now: Any) -> dict[str, int] | None:
+        """How many pawns of each colour left the supply between the frame before (``before``) and this one (``now``,
+        both ``SupplySeen``), for the colours whose count is trusted: the frame before's count agrees with the rules
+        (the supply seen then and the pawns the log, which holds that frame, has on the table make the rule book's
+        pawns a player: ``use_game``), this frame's is counted, none came back (pawns return only by a challenge or
+        an undo, which make the stacks suspect anyway) and the colour's paint off the layout changed by as many
+        pawns' footprints (``vision.sundasupply.supply_change_agrees``: a count that changed without the paint is a
+        miscount). ``None`` where no colour's is (today's behaviour: the history asks)."""
+        if before is None or now is None or self._log_pawns is None:
+            return None
+        on_table, total = self._log_pawns
+        out: dict[str, int] = {}
+        for colour, logged in on_table.items():
+            a, b = before.counts.get(colour), now.counts.get(colour)
+            if a is None or b is None or a + logged != total or b > a:
+                continue
+            if _SUPPLY.supply_change_agrees(before, now, colour, a - b):
+                out[colour] = a - b
+        return out or None
 
     def use_game(self, game: Any) -> None:
         """Read with ``game``'s set of prints as a constraint (``SundaReader.use_set``, vision/sundaset.py): the
@@ -97,6 +149,7 @@ class SundaRecognizer:
         self.tell_heights(game)
         self.played_on(game)
         self._rules = self.pawn_rules(game)
+        self._log_pawns = self.log_pawns(game)
         self._game = game
         tribes = getattr(game, "tribes", None)
         if isinstance(tribes, dict):
@@ -133,16 +186,34 @@ class SundaRecognizer:
             return None
         return PawnRules(pawns_left=left, may_add=may, one_phase=True), placed
 
-    def _rules_for(self, reading: Any) -> PawnRules | None:
+    @staticmethod
+    def log_pawns(game: Any) -> tuple[dict[str, int], int] | None:
+        """The log's pawns on the table per colour (tribes and water rights) and the rule book's pawns a player (24, 16
+        or 12 by the number of players: ``engine.PAWNS``); ``None`` for a game that does not say."""
+        try:
+            from ..games.sunda.engine import PAWNS
+
+            colours = game.layout_moves.colours(game)
+            total = int(PAWNS[len(game.players)])
+            on = {c: 0 for c in colours}
+            for owners in game.tribes.values():
+                for i in owners:
+                    on[colours[int(i)]] += 1
+            for i in (getattr(game, "water", None) or {}).values():
+                on[colours[int(i)]] += 1
+        except Exception:
+            return None
+        return on, total
+
+    def _rules_for(self, reading: Any, taken: dict[str, int] | None = None) -> PawnRules | None:
         """The rules told before this read (:meth:`pawn_rules`), their phase part (only the colour that may be added,
         one pawn at most) kept only when this frame shows exactly the pieces the log holds: a piece laid since (or
         one the reader misses or reads where none lies) may have opened a phase the log does not know."""
         if self._rules is None:
             return None
         rules, placed = self._rules
-        if len(reading.pieces) == placed:
-            return rules
-        return PawnRules(pawns_left=rules.pawns_left, may_add=rules.may_add, one_phase=False)
+        return PawnRules(pawns_left=rules.pawns_left, may_add=rules.may_add, one_phase=len(reading.pieces) == placed,
+                         taken=taken)
 
     def tell_heights(self, game: Any) -> int:
         """Feed the game's knowledge back to the stacks' history: every tribe the log grew since the last call (a
@@ -189,6 +260,7 @@ class SundaRecognizer:
         self._tribes_of = None
         self._rules = None
         self._game, self._phase, self._asked = None, None, {}
+        self.supply, self._log_pawns, self.taken = None, None, None
 
     @staticmethod
     def phase_key(game: Any) -> tuple | None:

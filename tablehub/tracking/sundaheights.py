@@ -27,7 +27,8 @@ reader refits its lattice while the layout is small) and knows a height when:
    logged or seen put on elsewhere), a pawn put on out of turn, or in a phase the log missed, looks the same as a
    touch: kept only with the camera's evidence that its top did not move by a pawn's step (:func:`step_unmoved`, far
    from the nadir), else asked;
-7. **the table's count** (:attr:`PawnRules.taken`, where the supply is counted; the camera does not read it yet):
+7. **the table's count** (:attr:`PawnRules.taken`, where the supply is counted and the count trusted:
+   ``SundaRecognizer.count_supply``, vision/sundasupply.py):
    pawns of each colour that left the supply against those seen put on;
 8. **the phone's "play on"** (:meth:`StackHistory.play_on`, from ``SundaRecognizer.played_on``): a stack the phone
    asked about ("did P1 add a pawn to it?") in a phase the log then left without growing it is its logged height,
@@ -254,7 +255,8 @@ class PawnRules:
       (new stacks, tops turned to it) leaves its other changed stacks touched; one pawn left and not seen, and
       exactly one stack of that colour changed with it on top: that stack grew, for sure; one left and no such
       change seen (a pawn whose lean cancels its step): every stack it may have gone on is asked. ``None``: the
-      supply is not counted (the camera does not read it yet: the live loop leaves it ``None``)."""
+      supply is not counted; a colour missing from it is not counted (its count not trusted:
+      ``SundaRecognizer.supply_taken``) and is left to the phase's rules."""
 
     pawns_left: Mapping[str, int] = field(default_factory=dict)
     may_add: frozenset = frozenset()
@@ -375,8 +377,8 @@ class StackHistory:
             known, ask_first, how = self._known(t, s_old, at, patch, meas, same)
             if bi >= 0:
                 used.add(bi)
-            if how in ("new", "top"):
-                spent.append(str(t.get("top")))
+            if how in ("new", "top", "step"):
+                spent.append(str(t.get("top")))     # a pawn of that colour seen put on
             res = dict(t)
             res["at_mm"] = [round(float(at[0]), 1), round(float(at[1]), 1)]
             sure_cam = not t.get("ask") and t.get("height") is not None and None not in (t.get("colours") or [None])
@@ -390,6 +392,8 @@ class StackHistory:
                 else:
                     res["height_from"] = "camera"
                     known = cam
+                    if how == "touched?" and s_old is not None and cam == list(s_old.colours or []) + [cam[-1]]:
+                        spent.append(cam[-1])       # the frame saw it one pawn higher: the pawn seen put on
             elif known is not None:
                 res.update(height=len(known), colours=list(known), ask=False, candidates=[len(known)],
                            height_from={"step": "step", "rules": "rules"}.get(how, "history"))
@@ -403,9 +407,11 @@ class StackHistory:
             since = s_old.since if same and s_old is not None else self.frame + 1
             new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor, since))
             out.append(res)
-        if self.rules is not None and self.rules.taken is not None:
+        if self.rules is not None and self.rules.taken:
             self._count(out, new_stacks, pending, spent, self.rules.taken)
-        elif self.rules is not None and self.rules.one_pawn and len(spent) == 1 and spent[0] in self.rules.may_add:
+            # the colours not counted are left to the phase below
+            pending = [(k, s, unmoved) for k, s, unmoved in pending if s.top not in self.rules.taken]
+        if self.rules is not None and self.rules.one_pawn and len(spent) == 1 and spent[0] in self.rules.may_add:
             # the phase's one pawn seen put on: the others are only touched, where the camera sees their tops unmoved
             # (two pawns put on, one out of turn, look the same otherwise)
             for k, s, unmoved in pending:
@@ -431,12 +437,23 @@ class StackHistory:
 
     def _count(self, out: list[dict[str, Any]], new_stacks: list[_Stack], pending: list[tuple[int, _Stack, bool]],
                spent: list[str], taken: Mapping[str, int]) -> None:
-        """The table's count (:attr:`PawnRules.taken`): each colour's pawns that left the supply against those seen
-        put on. Decides the stacks that changed with the same colour on top (``pending``) where the count does, and
-        asks the known stacks of a colour whose pawn left the supply and was seen nowhere."""
-        for colour in {str(c) for c in taken} | {s.top for _, s, _ in pending}:
-            left = int(taken.get(colour, 0)) - sum(1 for c in spent if c == colour)
+        """The table's count (:attr:`PawnRules.taken`): each counted colour's pawns that left the supply against those
+        seen put on. Decides the stacks that changed with the same colour on top (``pending``) where the count does,
+        and asks the known stacks of a colour whose pawn left the supply and was seen nowhere. A colour not counted
+        (not in ``taken``) is not decided here."""
+        for colour in {str(c) for c in taken}:
+            left = int(taken[colour]) - sum(1 for c in spent if c == colour)
             mine = [(k, s) for k, s, _ in pending if s.top == colour]
+            moved = [(k, s) for k, s, unmoved in pending if s.top == colour and not unmoved]
+            if left == 1 and len(mine) > 1 and len(moved) == 1:
+                # the others' tops seen unmoved (far from the nadir, step_unmoved): only touched; the one left grew
+                for k, s in mine:
+                    if (k, s) != moved[0]:
+                        cols = list(s.colours or [])
+                        out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)],
+                                      height_from="count")
+                        new_stacks[k].colours = cols
+                mine = moved
             if left < 0:
                 continue                                # more seen put on than left the supply: asked as it is
             if left == 0:

@@ -94,6 +94,10 @@ class SundaScene:
     lean_mm: float = 0.35   # each pawn of a stack sits this far (sigma, mm) off the one below: stacked by hand
     hand_errors: bool = True
     loose_markers: Sequence[tuple[str, tuple[float, float]]] = ()   # markers lying at mat points (the enrolment photo)
+    #: each player's pawns in all (the rule book's count for the number of players): those not on the table stand off
+    #: the layout as the player's supply (:func:`_supply_slots`); None: no supply drawn
+    supply_total: int | None = None
+    loose_pawns: Sequence[tuple[str, tuple[float, float]]] = ()   # pawns (colour, base mm) standing where put by hand
     hand_seed: int = 0     # the hands' errors (piece offsets and turns, pawns off their nodes), drawn per piece in
     #                        order, so that the same table with one more piece is the same table
 
@@ -138,6 +142,7 @@ class SundaTruth:
     pieces: list[dict[str, Any]]      # q, r, turn, sides, join, corners_mm (as laid)
     stacks: list[dict[str, Any]]      # q, r, pawns (owners bottom to top), colours, base_mm
     markers: list[dict[str, Any]] = field(default_factory=list)   # marker (its colour), q, r (its node), centre_mm
+    supply: list[dict[str, Any]] = field(default_factory=list)    # player, colour, base_mm: the pawns off the table
 
     def lens(self):
         from ..calibrate import LensCalibration
@@ -219,8 +224,33 @@ def _draw_pieces(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
     return truth
 
 
+def _stack_at(base: np.ndarray, lean: np.ndarray, z: float, nadir: np.ndarray, cam_h: float) -> tuple[np.ndarray, float]:
+    """Where the slice of a stack at height ``z`` is seen on the mat (its middle, pushed from the nadir by
+    z / (H - z)) and its radius there (grown by H / (H - z)): the camera's central projection."""
+    at = base + lean + (base + lean - nadir) * z / (cam_h - z)
+    return at, PAWN_MM / 2 * cam_h / (cam_h - z)
+
+
+def _disc(plane: np.ndarray, at: np.ndarray, rad: float, col: tuple[float, ...], x0: float, y0: float,
+          ppm: float) -> None:
+    cv2.circle(plane, (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16)), int(rad * ppm * 16), col, -1,
+               cv2.LINE_AA, 4)
+
+
+def _shadow_of(shadow: np.ndarray, base: np.ndarray, height: float, shadow_dir: np.ndarray, x0: float, y0: float,
+               ppm: float) -> None:
+    s = base + shadow_dir * height * 0.3
+    cv2.ellipse(shadow, (int((s[0] - x0) * ppm * 16), int((s[1] - y0) * ppm * 16)),
+                (int((PAWN_MM / 2 + 1.0 + height * 0.15) * ppm * 16),) * 2, 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+
+
 def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: float, y0: float, ppm: float,
-                 pose: CameraPose, rng: np.random.Generator, shadow_dir: np.ndarray) -> list[dict[str, Any]]:
+                 pose: CameraPose, rng: np.random.Generator, shadow_dir: np.ndarray,
+                 loose: Sequence[tuple[np.ndarray, str, float]] = ()) -> list[dict[str, Any]]:
+    """The tribes, each drawn as the camera sees it (every 0.5 mm slice projected from the camera's centre), and the
+    ``loose`` pawns standing alone off the layout (base mm, colour name, how dark its sides are: the supply), painted
+    slice by slice all together from the mat up: where touching pawns overlap on the image, the higher slice (the
+    first a ray from the lens meets) is seen."""
     nadir = pose.centre_mm[:2]
     cam_h = float(-pose.centre_mm[2])
     M = _rot(scene.angle_deg).T * scene.side_mm
@@ -236,16 +266,16 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
         hand = np.random.default_rng([scene.hand_seed, 1, td["q"] + 1000, td["r"] + 1000])
         base = unit_xy(td["q"], td["r"]) @ M + origin + hand.uniform(-1, 1, 2) * scene.pawn_jitter_mm / math.sqrt(2)
         height = PAWN_HEIGHT_MM * len(pawns)
-        s = base + shadow_dir * height * 0.3
-        cv2.ellipse(shadow, (int((s[0] - x0) * ppm * 16), int((s[1] - y0) * ppm * 16)),
-                    (int((PAWN_MM / 2 + 1.0 + height * 0.15) * ppm * 16),) * 2, 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
+        _shadow_of(shadow, base, height, shadow_dir, x0, y0, ppm)
         side = float(hand.uniform(0.6, 0.85))    # how dark its sides are (wood, light)
         # a stack leans: each pawn a little off the one below (drawn after the rest: the same table otherwise)
         lean = np.cumsum(np.vstack([np.zeros((1, 2)), hand.normal(0.0, scene.lean_mm, (max(len(pawns) - 1, 0), 2))]),
                          axis=0)
         jobs.append((base, bgr, side, lean))
         truth.append({"q": td["q"], "r": td["r"], "pawns": pawns, "colours": cols, "base_mm": base.tolist()})
-    if jobs:
+    for base, _, _ in loose:
+        _shadow_of(shadow, base, PAWN_HEIGHT_MM, shadow_dir, x0, y0, ppm)
+    if jobs or len(loose):
         shadow = cv2.GaussianBlur(shadow, (0, 0), 1.5 * ppm)
         plane *= (1.0 - 0.45 * shadow)[..., None]
     for base, bgr, side, lean in jobs:
@@ -253,20 +283,130 @@ def _draw_stacks(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: f
         step = 0.5
         for z in np.arange(0.0, n * PAWN_HEIGHT_MM, step):
             k = min(int(z // PAWN_HEIGHT_MM), n - 1)
-            at = base + lean[k] + (base + lean[k] - nadir) * z / (cam_h - z)
-            rad = PAWN_MM / 2 * cam_h / (cam_h - z)
+            at, rad = _stack_at(base, lean[k], z, nadir, cam_h)
             # the sides: shaded, a thin darker seam where two pawns meet
             seam = 0.8 if (z % PAWN_HEIGHT_MM) < 0.6 and z > 0 else 1.0
-            col = tuple(float(v) for v in np.clip(bgr[k] * side * seam, 0, 255))
-            cv2.circle(plane, (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16)), int(rad * ppm * 16),
-                       col, -1, cv2.LINE_AA, 4)
-        z = n * PAWN_HEIGHT_MM
-        at = base + lean[-1] + (base + lean[-1] - nadir) * z / (cam_h - z)
-        rad = PAWN_MM / 2 * cam_h / (cam_h - z)
-        top = tuple(float(v) for v in np.clip(bgr[-1] * 1.0 + 8, 0, 255))
-        cv2.circle(plane, (int((at[0] - x0) * ppm * 16), int((at[1] - y0) * ppm * 16)), int(rad * ppm * 16), top,
-                   -1, cv2.LINE_AA, 4)
+            _disc(plane, at, rad, tuple(float(v) for v in np.clip(bgr[k] * side * seam, 0, 255)), x0, y0, ppm)
+        at, rad = _stack_at(base, lean[-1], n * PAWN_HEIGHT_MM, nadir, cam_h)
+        _disc(plane, at, rad, tuple(float(v) for v in np.clip(bgr[-1] * 1.0 + 8, 0, 255)), x0, y0, ppm)
+    if len(loose):
+        flat = np.zeros(2)
+        paint = [np.asarray(PLAYER_COLOURS[c], np.float64) for _, c, _ in loose]
+        for z in np.arange(0.0, PAWN_HEIGHT_MM, 0.5):
+            for (base, _, side), bgr in zip(loose, paint):
+                at, rad = _stack_at(base, flat, z, nadir, cam_h)
+                _disc(plane, at, rad, tuple(float(v) for v in np.clip(bgr * side, 0, 255)), x0, y0, ppm)
+        for (base, _, _), bgr in zip(loose, paint):
+            at, rad = _stack_at(base, flat, PAWN_HEIGHT_MM, nadir, cam_h)
+            _disc(plane, at, rad, tuple(float(v) for v in np.clip(bgr + 8, 0, 255)), x0, y0, ppm)
     return truth
+
+
+#: a player's supply as a hand leaves it: how many loose groups (fewest, most), the gap between a pawn and the one it
+#: is put beside (touching: a pawn's width apart, with this chance; else up to the largest gap, mm), and how far the
+#: pawns keep off the pieces (mm) and off the mat's markers and edge
+SUPPLY_GROUPS = (1, 3)
+SUPPLY_TOUCHING = 0.5
+SUPPLY_GAP_MM = 14.0
+SUPPLY_CLEAR_MM = 4.0
+
+
+def supply_counts(scene: SundaScene) -> dict[str, int]:
+    """Each player's pawns off the table (``scene.supply_total`` less their pawns in the position's tribes and water
+    rights); empty when the scene draws no supply."""
+    if scene.supply_total is None:
+        return {}
+    pos = scene.position
+    out = {}
+    for player in scene.colours:
+        on = sum(list(t["pawns"]).count(player) for t in pos.get("tribes", []))
+        on += sum(1 for w in pos.get("water_rights", []) if w.get("owner") == player)
+        out[player] = max(int(scene.supply_total) - on, 0)
+    return out
+
+
+def _supply_slots(scene: SundaScene, pieces: list[dict[str, Any]], pose: CameraPose) -> dict[str, list[np.ndarray]]:
+    """Where each player's pawns stand when off the table (``scene.supply_total`` places a player, in the order a hand
+    takes them back: the last first): loose groups on the mat on the player's side, between the layout and the mat's
+    edge (players sit on opposite sides first), pawns touching or a little apart, clear of the pieces, the mat's
+    markers and each other, every one in view (the frame's edge may be near). Drawn from the table's own hand
+    (``hand_seed``), so the same table with fewer pawns in supply keeps the others where they stood."""
+    mat = scene.mat
+    hand = np.random.default_rng([scene.hand_seed, 4])
+    # the layout as laid, 1 px/mm over the mat: each point's distance to the nearest piece
+    lay = np.full((int(mat.height_mm) + 1, int(mat.width_mm) + 1), 255, np.uint8)
+    for p in pieces:
+        cv2.fillPoly(lay, [np.round(np.asarray(p["corners_mm"])).astype(np.int32).reshape(-1, 1, 2)], 0)
+    far = cv2.distanceTransform(lay, cv2.DIST_L2, 5)
+    ext = np.array([c for p in pieces for c in p["corners_mm"]]) if pieces else np.array([mat.play_centre_mm] * 2)
+    lo, hi = ext.min(axis=0), ext.max(axis=0)
+    markers = [np.array(mat.marker_corners_mm(m)) for m in mat.marker_ids]
+    nadir, cam_h = pose.centre_mm[:2], float(-pose.centre_mm[2])
+    w, h = pose.size
+    rim = np.array([[math.cos(a), math.sin(a)] for a in np.linspace(0, 2 * math.pi, 13)[:-1]])
+    placed: list[np.ndarray] = []
+
+    def fits(b: np.ndarray) -> bool:
+        r = PAWN_MM / 2
+        if not (r + 1 <= b[0] <= mat.width_mm - r - 1 and r + 1 <= b[1] <= mat.height_mm - r - 1):
+            return False
+        if float(far[int(round(b[1])), int(round(b[0]))]) < r + SUPPLY_CLEAR_MM:
+            return False
+        if any(np.all(b >= c.min(axis=0) - r - 3) and np.all(b <= c.max(axis=0) + r + 3) for c in markers):
+            return False
+        if any(float(np.linalg.norm(b - o)) < PAWN_MM for o in placed):
+            return False
+        top, rad = _stack_at(b, np.zeros(2), PAWN_HEIGHT_MM, nadir, cam_h)
+        px = pose.project(np.vstack([b + rim * r, top + rim * rad]), z_mm=np.r_[np.zeros(12), -PAWN_HEIGHT_MM * np.ones(12)])
+        return bool(np.all((px[:, 0] >= 2) & (px[:, 0] <= w - 3) & (px[:, 1] >= 2) & (px[:, 1] <= h - 3)))
+
+    # the sides players sit on (bottom, top, left, right of the mat), opposite ones first
+    pairs = [(0, 1), (2, 3)]
+    first = int(hand.integers(2))
+    sides = list(pairs[first]) + list(pairs[1 - first])
+    if hand.random() < 0.5:
+        sides = [sides[1], sides[0], sides[3], sides[2]]
+    out: dict[str, list[np.ndarray]] = {}
+    for k, player in enumerate(scene.colours):
+        side = sides[k % 4]
+        # the band between the layout and the mat's edge on that side
+        if side in (0, 1):
+            band_y = (hi[1], mat.height_mm) if side == 0 else (0.0, lo[1])
+            band_x = (0.0, mat.width_mm)
+        else:
+            band_x = (hi[0], mat.width_mm) if side == 3 else (0.0, lo[0])
+            band_y = (0.0, mat.height_mm)
+        n_groups = int(hand.integers(SUPPLY_GROUPS[0], SUPPLY_GROUPS[1] + 1))
+        mine: list[np.ndarray] = []
+        group: list[np.ndarray] = []
+        per = max(1, -(-int(scene.supply_total or 0) // n_groups))
+        while len(mine) < int(scene.supply_total or 0):
+            if not group or len(group) >= per:
+                group = []
+                for _ in range(400):       # a new group: somewhere in the band, where a pawn fits
+                    b = np.array([hand.uniform(*band_x), hand.uniform(*band_y)])
+                    if fits(b):
+                        group.append(b)
+                        break
+                else:
+                    band_x, band_y = (0.0, mat.width_mm), (0.0, mat.height_mm)   # no room there: anywhere
+                    continue
+            else:
+                for _ in range(400):       # the next pawn beside one of the group's
+                    gap = 0.0 if hand.random() < SUPPLY_TOUCHING else float(hand.uniform(0.0, SUPPLY_GAP_MM))
+                    a = float(hand.uniform(0, 2 * math.pi))
+                    b = group[int(hand.integers(len(group)))] + (PAWN_MM + 0.05 + gap) * np.array([math.cos(a),
+                                                                                                  math.sin(a)])
+                    if fits(b):
+                        group.append(b)
+                        break
+                else:
+                    group = []              # the group is hemmed in: another one
+                    continue
+            placed.append(group[-1])
+            mine.append(group[-1])
+        out[player] = mine
+    return out
 
 
 def _draw_markers(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: float, y0: float, ppm: float,
@@ -337,6 +477,21 @@ def _draw_markers(plane: np.ndarray, scene: SundaScene, origin: np.ndarray, x0: 
     return out
 
 
+def _supply(scene: SundaScene, pieces: list[dict[str, Any]], pose: CameraPose) -> list[dict[str, Any]]:
+    """The supply's pawns as drawn: ``scene.loose_pawns`` where they were put, and each player's first
+    :func:`supply_counts` places of :func:`_supply_slots`, each with how dark its sides are (its own wood and light)."""
+    out = [{"player": None, "colour": c, "base_mm": list(map(float, at)), "side": 0.72} for c, at in scene.loose_pawns]
+    counts = supply_counts(scene)
+    if not counts:
+        return out
+    slots = _supply_slots(scene, pieces, pose)
+    for k, (player, n) in enumerate(counts.items()):
+        shade = np.random.default_rng([scene.hand_seed, 5, k]).uniform(0.6, 0.85, len(slots[player]))
+        for b, side in list(zip(slots[player], shade))[:n]:
+            out.append({"player": player, "colour": scene.colours[player], "base_mm": b.tolist(), "side": float(side)})
+    return out
+
+
 def marker_enrolment_scene(mat: Mat | None = None, **kw: Any) -> SundaScene:
     """The markers' enrolment photo (``vision.sundamarkers.enrolment_points``): each marker flat on the cloth at
     its place, nothing else."""
@@ -370,14 +525,15 @@ def render_sunda(scene: SundaScene, camera: CameraModel | str = "default", rng: 
            int(round(margin * plane_ppm)), shadow=True)
     origin = np.asarray(scene.origin_mm if scene.origin_mm is not None else scene.centred_origin(), np.float64)
     pieces = _draw_pieces(plane, scene, origin, x0, y0, plane_ppm, np.random.default_rng([scene.hand_seed, 0]))
+    supply = _supply(scene, pieces, pose)
     stacks = _draw_stacks(plane, scene, origin, x0, y0, plane_ppm, pose, np.random.default_rng([scene.hand_seed, 1]),
-                          shadow_dir)
+                          shadow_dir, [(np.asarray(p["base_mm"]), p["colour"], p["side"]) for p in supply])
     markers = _draw_markers(plane, scene, origin, x0, y0, plane_ppm, pose, stacks)
     from_mat = np.array([[plane_ppm, 0, -x0 * plane_ppm], [0, plane_ppm, -y0 * plane_ppm], [0, 0, 1]])
     img = photograph(plane, from_mat, pose)
     out = _camera_effects(img, camera, rng, light)
     return out, SundaTruth(pose, scene.side_mm, (float(origin[0]), float(origin[1])), scene.angle_deg, pieces, stacks,
-                                markers)
+                           markers, supply)
 
 
 def random_scene(position: Mapping[str, Any], colours: Mapping[str, str], rng: np.random.Generator,
