@@ -646,10 +646,10 @@ class FigureFinder:
         "grey" by :func:`shading`'s test, within 0.12 of their mean), and where it reads more than
         :attr:`colour_distance` from its colour it is no weak pixel either, so the blob's opening cuts it off. That
         side faces away from the light, and where it faces the camera's nadir it is the picture's near end, the foot's
-        side: left out, the base came 1.5-3.5 mm too far from the nadir, across a seam onto the next tile (Neues Land
-        bench s6 sim/hard board 6, s5 sim/hard full board: green figures 3-5 mm inside their tile). A shadow keeps the
-        art's hue, the shaded paint keeps the paint's. Black paint has no hue to tell it by: not for the darkest
-        colour."""
+        side: left out, the base came too far from the nadir, across a seam onto the next tile (Neues Land bench s5
+        sim/hard full board: a green figure, found right with it; s6 sim/hard board 6: a green figure 3.3 mm inside its
+        tile, its base 2.8 mm out along the lean, 2.0 with it, still across). A shadow keeps the art's hue, the shaded
+        paint keeps the paint's. Black paint has no hue to tell it by: not for the darkest colour."""
         if not self.shaded_side or colour == self.colours.darkest or not self.paint_margin:
             return np.zeros_like(foot)
         square = np.ones((3, 3), np.uint8)
