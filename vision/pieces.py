@@ -866,13 +866,14 @@ def _scaled_misfit(obs: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.
 
 def paint_or_art(obs: np.ndarray, art: np.ndarray, paint: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:
     """Which pixels ``obs`` ((n, 3) float BGR) ``paint`` ((3,) BGR) scaled explains better than the ``art`` under
-    them ((n, 3)) dimmed (within :data:`DIMMED`) does, by ``margin`` (the paint in light or shade), and which the art
-    dimmed explains better by ``margin`` than the paint (the art in a shadow: :func:`dimmed_art`); neither where the
-    two fit alike."""
+    them ((n, 3)) scaled does, by ``margin`` (the paint in light or shade), and which the art dimmed (within
+    :data:`DIMMED`) explains better by ``margin`` than the paint (the art in a shadow: :func:`dimmed_art`); neither
+    where the two fit alike. (The art at any scale, lighter too, for the first: a pixel lighter than the art is no
+    shadow, but it may be the art a pixel off, a strip of plain over its reference's dark gap, which the paint does
+    not explain either.)"""
     to_art, k = _scaled_misfit(obs, art)
     to_paint, _ = _scaled_misfit(obs, np.broadcast_to(np.asarray(paint, np.float32), obs.shape))
-    dimmed = (k >= DIMMED[0]) & (k <= DIMMED[1])
-    return (to_paint + margin < np.where(dimmed, to_art, np.inf)), dimmed & (to_art + margin < to_paint)
+    return to_paint + margin < to_art, (k >= DIMMED[0]) & (k <= DIMMED[1]) & (to_art + margin < to_paint)
 
 
 def _noise_sd(obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> float:
