@@ -63,5 +63,5 @@ def test_a_green_figures_shaded_side_toward_the_nadir_is_its_footprint():
             ends.append(_near_end(finder, seen, art))
             ends_before.append(_near_end(before, seen, art))
     assert max(ends) <= EDGE + 1.0, ends       # within a pixel of the picture's edge
-    # before, the shaded side was left out: the near end 1.5 pixels (2.8 mm) from the nadir on average, up to 4.6
+    # before, the shaded side was left out: the near end 2.7 pixels past the edge on average (5 mm), up to 4.6
     assert np.mean(ends_before) >= EDGE + 1.5 and max(ends_before) >= EDGE + 3.0, ends_before
