@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from tests.vision.test_figure_toward_paint import MM_PER_PX, SIDE, _noise
-from vision.pieces import FigureFinder, PlayerColour, PlayerColours
+from vision.pieces import FigureFinder, PlayerColour, PlayerColours, paint_or_art
 
 # the colours as the bench (seed 6, sim/hard) calibrated them, Lab as OpenCV's 8 bits
 COLOURS = PlayerColours([PlayerColour("red", (81.0, 164.0, 158.0), 17.6),
@@ -65,3 +65,15 @@ def test_a_green_figures_shaded_side_toward_the_nadir_is_its_footprint():
     assert max(ends) <= EDGE + 1.0, ends       # within a pixel of the picture's edge
     # before, the shaded side was left out: the near end 2.7 pixels past the edge on average (5 mm), up to 4.6
     assert np.mean(ends_before) >= EDGE + 1.5 and max(ends_before) >= EDGE + 3.0, ends_before
+
+
+def test_art_lighter_than_its_reference_is_no_paint():
+    """A strip of plain a pixel off its reference's dark gap is lighter than the art there: no shadow, but no paint
+    either (a blue figure's footprint took it in and its base moved 4 mm onto another region, s1 sim/hard board 10);
+    the shaded side of a green figure on a beige plain is paint."""
+    gap = np.array([[45.0, 66.0, 56.0]])
+    plain = np.array([[110.0, 160.0, 150.0]])
+    blue = np.array([110.0, 65.0, 40.0])
+    assert not paint_or_art(plain, gap, blue, 12.0)[0].any()
+    shaded = np.array([[32.0, 86.0, 31.0]])
+    assert paint_or_art(shaded, np.array([PLAIN]), np.array(GREEN_LIT), 12.0)[0].all()
