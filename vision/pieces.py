@@ -394,6 +394,15 @@ class FigureFinder:
     each reads the blob's colour, or the darkest, by itself (session nlfig8: a strip of tile a pixel off its reference
     joined to a blue figure, 338 mm^2 and 30.8 mm, was split and its half read yellow)."""
 
+    paint_apart: bool = True
+    """A blob of one colour that holds two of the smallest figures' pictures, whose pixels of that colour lie in two
+    parts each at least :attr:`one_paint_min_mm2` with none of it between, is two figures, however near their middles
+    lie (:func:`_two_painted`); False: the halves alone (issue 14's session nlfig10)."""
+    one_paint_min_mm2: float = 90.0
+    """One figure's paint (the pixels of its colour in its picture) is at least this large: the smallest figure's
+    picture less its blurred rim (:attr:`one_figure_min_mm2`, 110 mm^2), less what a second figure standing against it
+    hides of it (the two yellows of s3 sim/default board 11: 105 and 119 mm^2 of paint; a fifth below the smaller)."""
+
     figure_width_mm: float = 16.0
     """A standing figure's width at its arms, its widest: across its lean (the line from the camera's nadir) its
     picture is no wider, plus its blurred rim, however far from the nadir it stands (:meth:`_two_apart`)."""
@@ -543,9 +552,13 @@ class FigureFinder:
                             part = cv2.morphologyEx((blob & (near == j)).astype(np.uint8), cv2.MORPH_OPEN, square)
                             judge(part.astype(bool), False)
                         return
-                if halves and self._maybe_two(blob, area, mm_per_px):
-                    parts = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm,
-                                         lambda a, b: self._two_apart(a, b, nadir, mm_per_px))
+                if halves and area >= 2 * self.one_figure_min_mm2:
+                    parts = None
+                    if self._maybe_two(blob, area, mm_per_px):
+                        parts = _two_figures(blob, mm_per_px, self.one_figure_min_mm2, self.two_apart_mm,
+                                             lambda a, b: self._two_apart(a, b, nadir, mm_per_px))
+                    if parts is None and self.paint_apart:
+                        parts = _two_painted(blob, blob & coloured & (idx == best), mm_per_px, self.one_paint_min_mm2)
                     # two figures of the blob's colour: each half reads it by itself, or the darkest colour (a
                     # figure beside one of it, which the colours above hold back: it may be a shaded side). A half
                     # of another colour is no figure: the colours found none of their own there (a strip of tile
@@ -562,7 +575,8 @@ class FigureFinder:
                     conf = float(share * min(1.0, col.sum() * px_area / (2 * self.min_coloured_mm2)))
                     out.append((self.colours.colours[best].name, float(u), float(v), conf, float(area)))
                     if footprints is not None:
-                        footprints.append(self._footprint(col if col.sum() >= 10 else blob, best, obs, fitted, known))
+                        foot = self._footprint(col if col.sum() >= 10 else blob, best, obs, fitted, known)
+                        footprints.append(foot | self._shaded_side(blob, foot, best, obs, fitted, strong, known))
                     if pictures is not None:
                         pictures.append(blob)
                     return
@@ -615,6 +629,38 @@ class FigureFinder:
         out = foot.copy()
         out[foot] = ~art
         return out if out.sum() >= 10 else foot
+
+    shaded_side: bool = True
+    """A figure's footprint (where it stands is read from) takes in its paint's shaded side (:meth:`_shaded_side`);
+    False: as before (issue 14's session nlfig10)."""
+
+    def _shaded_side(self, blob: np.ndarray, foot: np.ndarray, colour: int, obs: np.ndarray, fitted: np.ndarray,
+                     strong: np.ndarray, known: np.ndarray | None) -> np.ndarray:
+        """The pixels of a figure's picture that its ``foot`` (:meth:`_footprint`) left out, or that its ``blob`` lost
+        at its rim (one pixel around it, of the ``strong`` ones), which its paint (``colour``, not the darkest) dimmed
+        explains better than the art under it dimmed does, by :attr:`paint_margin` times the frame's noise
+        (:func:`paint_or_art`): its own shaded side, the paint in its own shade.
+
+        The shaded side of a painted figure is darker than the art around it by much the same factor in every channel
+        where the paint's channels stand as the art's do (a green figure on a beige plain: ratios 0.28, 0.54, 0.28 are
+        "grey" by :func:`shading`'s test, within 0.12 of their mean), and where it reads more than
+        :attr:`colour_distance` from its colour it is no weak pixel either, so the blob's opening cuts it off. That
+        side faces away from the light, and where it faces the camera's nadir it is the picture's near end, the foot's
+        side: left out, the base came too far from the nadir, across a seam onto the next tile (Neues Land bench s5
+        sim/hard full board: a green figure, found right with it; s6 sim/hard board 6: a green figure 3.3 mm inside its
+        tile, its base 2.8 mm out along the lean, 2.0 with it, still across). A shadow keeps the art's hue, the shaded
+        paint keeps the paint's. Black paint has no hue to tell it by: not for the darkest colour."""
+        if not self.shaded_side or colour == self.colours.darkest or not self.paint_margin:
+            return np.zeros_like(foot)
+        square = np.ones((3, 3), np.uint8)
+        rim = cv2.dilate(blob.astype(np.uint8), square).astype(bool) & ~blob & strong
+        ask = (blob & ~foot) | rim
+        if not ask.any():
+            return ask
+        paint = lab_to_bgr([self.colours.colours[colour].lab])[0]
+        out = np.zeros_like(foot)
+        out[ask] = paint_or_art(obs[ask], fitted[ask], paint, self.paint_margin * _noise_sd(obs, fitted, known))[0]
+        return out
 
     dimmed_votes: bool = True
     """A pixel of a blob's core votes for the colour it reads as only where that colour's paint explains it at least
@@ -808,14 +854,26 @@ def dimmed_art(obs: np.ndarray, art: np.ndarray, paint: np.ndarray, margin: floa
     >>> dimmed_art(obs, sea, black, 6.0).tolist()
     [True, False]
     """
-    def misfit(target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        k = (obs * target).sum(axis=-1) / np.maximum((target * target).sum(axis=-1), 1.0)
-        r = obs - k[..., None] * target
-        return np.sqrt((r * r).sum(axis=-1)), k
+    return paint_or_art(obs, art, paint, margin)[1]
 
-    to_art, k = misfit(art)
-    to_paint, _ = misfit(np.broadcast_to(np.asarray(paint, np.float32), obs.shape))
-    return (k >= DIMMED[0]) & (k <= DIMMED[1]) & (to_art + margin < to_paint)
+
+def _scaled_misfit(obs: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's misfit (BGR distance) to ``target`` scaled by its best factor, and that factor."""
+    k = (obs * target).sum(axis=-1) / np.maximum((target * target).sum(axis=-1), 1.0)
+    r = obs - k[..., None] * target
+    return np.sqrt((r * r).sum(axis=-1)), k
+
+
+def paint_or_art(obs: np.ndarray, art: np.ndarray, paint: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which pixels ``obs`` ((n, 3) float BGR) ``paint`` ((3,) BGR) scaled explains better than the ``art`` under
+    them ((n, 3)) scaled does, by ``margin`` (the paint in light or shade), and which the art dimmed (within
+    :data:`DIMMED`) explains better by ``margin`` than the paint (the art in a shadow: :func:`dimmed_art`); neither
+    where the two fit alike. (The art at any scale, lighter too, for the first: a pixel lighter than the art is no
+    shadow, but it may be the art a pixel off, a strip of plain over its reference's dark gap, which the paint does
+    not explain either.)"""
+    to_art, k = _scaled_misfit(obs, art)
+    to_paint, _ = _scaled_misfit(obs, np.broadcast_to(np.asarray(paint, np.float32), obs.shape))
+    return to_paint + margin < to_art, (k >= DIMMED[0]) & (k <= DIMMED[1]) & (to_art + margin < to_paint)
 
 
 def _noise_sd(obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> float:
@@ -913,6 +971,28 @@ def _two_figures(blob: np.ndarray, mm_per_px: float, min_mm2: float, apart_mm: f
         m[ys[part], xs[part]] = True
         out.append(m)
     return out[0], out[1]
+
+
+def _two_painted(blob: np.ndarray, paint: np.ndarray, mm_per_px: float, min_mm2: float
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two figures' pictures in a blob (boolean mask) whose ``paint`` pixels (those of its colour) lie in two parts (8-
+    connected) each at least ``min_mm2``, with no paint between them: each of the blob's pixels goes to the part
+    nearest it. None where there are not two such parts.
+
+    One figure's picture is its paint whole: its foot, body and head are one piece of one colour, its shaded side and
+    blurred rim join them (a shadow falls beside it, not across it). Two figures of one colour side by side make one
+    blob where their rims and shadows touch, but between their paints lies a band of neither: the art dimmed and
+    blurred. Two yellow figures one behind the other along the lean, 11 mm apart, made one blob of 292 mm^2 and 24 mm
+    (under :attr:`FigureFinder.two_figures_mm2` and :attr:`FigureFinder.one_figure_long_mm`; their halves under
+    :attr:`FigureFinder.two_apart_mm` and along the lean), a row of unpainted pixels across it between 5 rows of paint
+    on either side, and one was lost (Neues Land bench s3 sim/default board 11)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(paint.astype(np.uint8), connectivity=8)
+    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] * mm_per_px * mm_per_px >= min_mm2]
+    if len(big) != 2:
+        return None
+    far = np.stack([cv2.distanceTransform((labels != i).astype(np.uint8), cv2.DIST_L2, 3) for i in big])
+    first = far[0] <= far[1]
+    return blob & first, blob & ~first
 
 
 def _fit_gain(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:

@@ -56,6 +56,7 @@ def test_figures_of_one_colour_either_side_of_a_seam_are_both_found(neuesland):
     def read(split: bool) -> tuple[int, list, list]:
         rec.figures.two_figures_mm2 = 340.0 if split else float("inf")
         rec.figures.one_figure_long_mm = 27.0 if split else float("inf")     # a long blob looked at as two too
+        rec.figures.paint_apart = split         # and one whose paint lies in two parts (session nlfig10)
         total, lost, extra = 0, [], []
         for seed in range(4):
             scene = neuesland.board(seed=700 + seed, tiles=30, figures=0)
@@ -93,4 +94,5 @@ def test_figures_of_one_colour_either_side_of_a_seam_are_both_found(neuesland):
         assert len(lost_unsplit) > len(lost), "no pair joined into one blob: the boards no longer meet the cause"
     finally:
         rec.figures.two_figures_mm2 = 340.0
+        rec.figures.paint_apart = True
         rec.figures.one_figure_long_mm = 27.0
