@@ -95,6 +95,13 @@ LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it
 NODE_REACH = 0.2          # a stack's base lies within this (of a side) of its node: farther, it is no pawn (a marker)
 NODE_SLACK_MM = 3.0       # ... and a blob is measured as a stack only when its base, guessed from its near end, is this near
 SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
+#: a stack's blob of pawn colours may be wider than 1.4 pawns by its blurred rim: a dark paint blurred into the land
+#: in the stack's shadow reads as a darker pawn's class right round it (a purple stack of 3 at `hard`, its outline
+#: 10.4 mm across, was a blob 14.1-14.5 mm wide: photo bench seed 4 table 8, seed 6 table 6). Up to this much wider
+#: (mm, both sides together; a resource marker touching a stack's side adds 6 mm and more) it is measured, and kept
+#: where its outline (``stacks.measure``: where the colour is halfway from the ground's, which the rim does not
+#: move) is a stack's width
+RIM_MM = 2.0
 #: the share of a pawn's top (a disc PAWN_MM across) that one paint must cover solidly (what an opening with a 3.5 mm
 #: disc leaves) to be taken as the top's colour: a blurred rim (red into the green land reads yellow) shows none, a
 #: black top split between black, purple and shades 45-357 px at 2 px/mm (the disc is 314); where no paint does, every
@@ -1544,7 +1551,8 @@ class SundaReader:
             alo, ahi = np.percentile(across, [0.5, 99.5])
             width = ahi - alo + 1 / self.s
             length = hi - lo + 1 / self.s
-            if not (stacks.min_width_mm(len(xs) / self.s ** 2) <= width <= 1.4 * PAWN_MM
+            rimmed = 1.4 * PAWN_MM < width <= 1.4 * PAWN_MM + RIM_MM     # measured below before it is taken
+            if not (stacks.min_width_mm(len(xs) / self.s ** 2) <= width <= 1.4 * PAWN_MM + RIM_MM * rimmed
                     and length <= PAWN_MM * 1.3 + 0.06 * dist
                     and len(xs) >= 0.6 * width * length * self.s ** 2 * math.pi / 4):
                 if whole and (width > 1.4 * PAWN_MM or length > PAWN_MM * 1.3 + 0.06 * dist):
@@ -1583,6 +1591,10 @@ class SundaReader:
                 continue    # the cloth seen through a hole in the layout, no pawn's top
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
+            if rimmed and (m is None or m.width_mm > 1.4 * PAWN_MM):
+                if whole:       # no stack's outline: a stack and what touches it, split as any blob too wide
+                    todo += parts(bx, by, sub)
+                continue
             if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
                     len(xs) / top_px, stacks.with_dark_rim(label, (bx, by, bw, bh), sub, k) / top_px, m):
                 continue

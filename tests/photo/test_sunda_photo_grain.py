@@ -39,7 +39,9 @@ def test_a_grain_patch_as_green_as_a_marker_is_no_marker(table, monkeypatch):
     got, want = _scores(t, folder)
     assert got == want
     monkeypatch.setattr(sundamarkers, "DISC_FIT_FAINT", sundamarkers.DISC_FIT)    # a faint disc judged as any other
-    assert "green" in _markers(t, folder)
+    assert "green" not in _markers(t, folder)       # since session 18 its lightness is asked too (DISC_LIGHTNESS) ...
+    monkeypatch.setattr(sundamarkers, "DISC_LIGHTNESS", float("-inf"))
+    assert "green" in _markers(t, folder)           # ... without either, it is read
 
 
 @pytest.mark.parametrize("table", [("default", 3, 3)], indirect=True)
