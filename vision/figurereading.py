@@ -410,6 +410,14 @@ class FigureReading:
         blobs |= blobs_of(loose, 40.0, 450.0, 30.0, core=strict)
         if not blobs.any():
             return np.zeros(bgr.shape[:2], bool), spots_full
+        return self._with_shadows(half, blobs, size), spots_full
+
+    def _with_shadows(self, half: np.ndarray, blobs: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        """Figures' ``blobs`` (a mask over ``half``, the canvas at half size) grown by a pixel and by their shadows
+        (pixels within :attr:`Thresholds.figure_shadow_mm` of them, dimmed alike in every channel below
+        :attr:`Thresholds.figure_shadow_light` of the light around), at the canvas's ``size`` (width, height)."""
+        mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
+        blobs = blobs.astype(np.uint8)
         reach = int(round(self.thresholds.figure_shadow_mm / mm))
         near = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0
         # the colour there without the shadow: the local upper envelope of each channel (a shadow is several
@@ -422,7 +430,7 @@ class FigureReading:
         # a shadow dims every colour alike; a boat or a roof drawn beside the figure does not, and stays in
         shade = near & grey & (dim < self.thresholds.figure_shadow_light)
         covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | shade
-        return (cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5), spots_full
+        return cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5
 
     spots_by_paint = True
     """Spots (where figures are looked for) also from the pixels within their nearest colour's calibrated spread
@@ -895,16 +903,8 @@ class FigureReading:
         doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit]
         if not doubtful:
             return []
-        s = self.figure_scale
-        small_tile = TILE_PX // s
         h, w = fc.bgr.shape[:2]
-        pictures = np.zeros((h, w), bool)
-        for _, _, _, pixels in found:
-            for gx, gy in pixels:
-                col = (gx - fc.x0 * small_tile) * s + fc.margin
-                row = (gy - fc.y0 * small_tile) * s + fc.margin
-                if 0 <= row < h and 0 <= col < w:
-                    pictures[row:row + s, col:col + s] = True
+        pictures = self._pictures_on(fc, found)
         mm = self.classifier.mm_per_px
         # what to leave out: the figures' pictures, grown by their rim, and the covered mask (shadows) near them
         # only: a patch of the tile's own art in a player's colour that no figure was found in stays in (it is what
@@ -957,6 +957,86 @@ class FigureReading:
                 tiles[c] = new
                 changed.append(c)
         return changed
+
+    def _pictures_on(self, fc: FeatureCanvas, found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]
+                     ) -> np.ndarray:
+        """The found figures' pictures (as :meth:`_figures_near` gives them, on the grid at the figures' scale) as a
+        boolean mask over the canvas ``fc``."""
+        s = self.figure_scale
+        small_tile = TILE_PX // s
+        h, w = fc.bgr.shape[:2]
+        pictures = np.zeros((h, w), bool)
+        for _, _, _, pixels in found:
+            for gx, gy in pixels:
+                col = (gx - fc.x0 * small_tile) * s + fc.margin
+                row = (gy - fc.y0 * small_tile) * s + fc.margin
+                if 0 <= row < h and 0 <= col < w:
+                    pictures[row:row + s, col:col + s] = True
+        return pictures
+
+    hidden_by_pictures = True
+    """Once the figures are found, a tile whose picture differs from another tile's only under a figure's picture
+    (and the covered mask) has that tile as a hidden twin, whatever the scores say (:meth:`_hidden_by_figures`).
+    False: as before (session suedfig5)."""
+
+    def _hidden_by_figures(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
+                           found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
+                           keep: Collection[Cell] = ()) -> list[Cell]:
+        """The found figures' pictures put into the canvas's covered mask, and every tile of ``group`` under one (but
+        those of ``keep``: the start tile, the game's log) given the twins that differ from it only there
+        (:meth:`TileClassifier.hidden_under`) as hidden twins: a marked guess (confidence at most 0.4), for the box
+        and the phone to settle. The covered mask the tile pass had is made from colours alone and can miss a
+        figure (a yellow figure on Südsee's sea under a warm cast: B1 read as A1, its beach where the figure stood,
+        at confidence 0.52 and nothing named). Returns the cells marked; ``tiles`` updated."""
+        if not self.hidden_by_pictures or not found:
+            return []
+        pictures = self._pictures_on(fc, found)
+        if not pictures.any():
+            return []
+        # the pictures and their shadows (the figure scale is half the canvas's)
+        h, w = pictures.shape
+        half = cv2.resize(fc.bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        hides = self._with_shadows(half, pictures[:h // 2 * 2:2, :w // 2 * 2:2], (w, h)) | pictures
+        occ = fc.occlusion(0)
+        fc.set_occlusion(hides if occ is None else (occ >= 0.5) | hides)
+        marked = []
+        for c in group:
+            t = tiles.get(c)
+            if t is None or c in keep:
+                continue
+            top, left = fc.top_left(*c)
+            if not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any():
+                continue
+            holder, hidden = self.classifier.hidden_under(fc, t)
+            if holder != (t.tile, t.rotation):
+                log.debug("cell %s: %s r%d is %s r%d where the figures leave it in view", c, t.tile, t.rotation, *holder)
+                twins = tuple(o for o in t.hidden_twins + hidden if o != holder)
+                tiles[c] = replace(t, tile=holder[0], rotation=holder[1], hidden_twins=twins,
+                                   confidence=min(t.confidence, 0.4 if twins else 0.5))
+                marked.append(c)
+                continue
+            new = tuple(o for o in hidden if o not in t.hidden_twins)
+            if new:
+                log.debug("cell %s: %s r%d differs from %s only under a figure", c, t.tile, t.rotation, new)
+                tiles[c] = replace(t, hidden_twins=t.hidden_twins + new, confidence=min(t.confidence, 0.4))
+                marked.append(c)
+        return marked
+
+    def _on_twins(self, f: FigureSeen, t: TileGuess | None) -> FigureSeen:
+        """``f`` with the regions it would stand on on its tile's hidden twins where they are not its own region
+        (:attr:`FigureSeen.on_twins`, confidence at most 0.4): the photo cannot tell which twin lies there, so neither
+        which region the figure claims. Each region is looked up where the figure stands, alike on every twin."""
+        if t is None or not t.hidden_twins or self.geometry is None or f.region is None:
+            return f
+        try:
+            own = self.region_at_base(t.tile, t.rotation, f.u, f.v)
+            other = [(tile, rot, self.region_at_base(tile, rot, f.u, f.v)) for tile, rot in t.hidden_twins]
+        except VisionError:
+            return f
+        differ = tuple(o for o in other if o[2] != own)
+        if not differ:
+            return f
+        return replace(f, confidence=min(f.confidence, 0.4), on_twins=differ)
 
     twin_art = True
     """A marked guess on which a figure was found where one of its runners-up (a hidden twin first) shows its own

@@ -1332,6 +1332,56 @@ class TileClassifier:
         fits = self._alignments(smooth, vis, pad, [ja, jb], guess.angle_deg)
         return self._contest(smooth, vis, pad, ja, jb, fits, guess.angle_deg)
 
+    hidden_prefilter = 0.25
+    """:meth:`hidden_under` examines a template only where at most this share of its (half-size, smoothed) difference
+    from the guess lies clear of what is covered (the exact test is :meth:`_contest`'s, 5 %)."""
+
+    def hidden_under(self, canvas: "FeatureCanvas", guess: TileGuess
+                     ) -> tuple[tuple[str, int], tuple[tuple[str, int], ...]]:
+        """``(holder, hidden)``: the tile the twin contests call on what shows clear of the figures (``guess``'s own,
+        or one of its :meth:`twins` that shows better there, by :attr:`verify_switch_covered`), and every (tile,
+        rotation) whose picture differs from ``guess``'s only where the canvas shows something covered
+        in its cell (a figure's picture and shadow, :meth:`FeatureCanvas.set_occlusion`): the twin contest of
+        :meth:`_verify` sees too little of their difference (:meth:`_contest` gives None), whatever the whole-tile
+        scores say. The covered mask that the tile pass had is made from colours alone: a yellow figure on Südsee's
+        sand or sea was not in it, stood on the one place where B1 differs from A1 (A1's beach) or N1 from I (the
+        banana), and its paint and rim read as that detail (B1 as A1 at confidence 0.52, N1 as I at 0.63, no twin
+        named). Called once the figures are found, with their pictures in the canvas's covered mask."""
+        px, mm = self.px, self.mm_per_px
+        j = self._index(guess.tile, guess.rotation)
+        top, left = canvas.top_left(guess.x, guess.y)
+        top, left = top + int(round(guess.offset_mm[1] / mm)), left + int(round(guess.offset_mm[0] / mm))
+        covered = self._covered_at(canvas, top, left, px)
+        if covered is None or covered.shape != (px, px):
+            return (guess.tile, guess.rotation), ()
+        self.differing_share(j)            # the blurred half-size templates, made once
+        allb = self._all_blurred[0]
+        h = px // 2
+        clear = cv2.resize(self._clear_of(covered).astype(np.uint8), (h, h), interpolation=cv2.INTER_AREA) > 0
+        differ = ((allb - allb[j][None]) ** 2).sum(axis=3) > self.twin_detail ** 2
+        total = differ.sum(axis=(1, 2))
+        shown = (differ & clear[None]).sum(axis=(1, 2))
+        maybe = [int(k) for k in np.nonzero((total > 0) & (shown <= self.hidden_prefilter * total))[0]]
+        # the tile pass's twins meet the holder again, on what shows clear of the figures (as :meth:`_verify` does)
+        holder = j
+        for k in self.twins(j):
+            if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
+                continue
+            t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
+                                         holder, k)
+            if t is not None and t > self.verify_switch_covered:
+                holder = k
+        if holder != j:
+            guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
+            maybe = list(dict.fromkeys(maybe + [j]))
+        out = []
+        for k in maybe:
+            if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
+                continue
+            if self._difference_contest(canvas, guess, holder, k) is None:
+                out.append((self.ids[k], self.rots[k]))
+        return (self.ids[holder], self.rots[holder]), tuple(out)
+
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
         pixels differ clearly): a town more or less, a strip of plain instead of sea. Found for the tile's
