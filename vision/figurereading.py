@@ -410,14 +410,6 @@ class FigureReading:
         blobs |= blobs_of(loose, 40.0, 450.0, 30.0, core=strict)
         if not blobs.any():
             return np.zeros(bgr.shape[:2], bool), spots_full
-        return self._with_shadows(half, blobs, size), spots_full
-
-    def _with_shadows(self, half: np.ndarray, blobs: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-        """Figures' ``blobs`` (a mask over ``half``, the canvas at half size) grown by a pixel and by their shadows
-        (pixels within :attr:`Thresholds.figure_shadow_mm` of them, dimmed alike in every channel below
-        :attr:`Thresholds.figure_shadow_light` of the light around), at the canvas's ``size`` (width, height)."""
-        mm = 2 * self.classifier.mm_per_px                         # millimetres per half-resolution pixel
-        blobs = blobs.astype(np.uint8)
         reach = int(round(self.thresholds.figure_shadow_mm / mm))
         near = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0
         # the colour there without the shadow: the local upper envelope of each channel (a shadow is several
@@ -430,7 +422,7 @@ class FigureReading:
         # a shadow dims every colour alike; a boat or a roof drawn beside the figure does not, and stays in
         shade = near & grey & (dim < self.thresholds.figure_shadow_light)
         covered = cv2.dilate(blobs, np.ones((3, 3), np.uint8)).astype(bool) | shade
-        return cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5
+        return (cv2.resize(covered.astype(np.float32), size, interpolation=cv2.INTER_LINEAR) > 0.5), spots_full
 
     spots_by_paint = True
     """Spots (where figures are looked for) also from the pixels within their nearest colour's calibrated spread
@@ -993,12 +985,8 @@ class FigureReading:
         pictures = self._pictures_on(fc, found)
         if not pictures.any():
             return []
-        # the pictures and their shadows (the figure scale is half the canvas's)
-        h, w = pictures.shape
-        half = cv2.resize(fc.bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        hides = self._with_shadows(half, pictures[:h // 2 * 2:2, :w // 2 * 2:2], (w, h)) | pictures
         occ = fc.occlusion(0)
-        fc.set_occlusion(hides if occ is None else (occ >= 0.5) | hides)
+        fc.set_occlusion(pictures if occ is None else (occ >= 0.5) | pictures)
         marked = []
         for c in group:
             t = tiles.get(c)
@@ -1007,7 +995,7 @@ class FigureReading:
             top, left = fc.top_left(*c)
             if not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any():
                 continue
-            holder, hidden = self.classifier.hidden_under(fc, t)
+            holder, hidden = self.classifier.hidden_under(fc, t, pictures)
             if holder != (t.tile, t.rotation):
                 log.debug("cell %s: %s r%d is %s r%d where the figures leave it in view", c, t.tile, t.rotation, *holder)
                 twins = tuple(o for o in t.hidden_twins + hidden if o != holder)

@@ -1314,7 +1314,8 @@ class TileClassifier:
             out.append(None if t is None else float(s) if shows else float(scores[0]))
         return out
 
-    def _difference_contest(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int) -> float | None:
+    def _difference_contest(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int,
+                            hides: np.ndarray | None = None) -> float | None:
         """The twin contest of :meth:`_verify` between templates ``ja`` and ``jb`` at the place of ``guess``
         (:meth:`_contest`: -1 the photo shows ``ja``, +1 ``jb``), or None where the photo does not show, clear of
         figures, enough of where they differ."""
@@ -1328,7 +1329,9 @@ class TileClassifier:
             return None
         smooth = cv2.GaussianBlur(canvas.image[tb - pad:tb + px + pad, lb - pad:lb + px + pad], (0, 0),
                                   self.verify_sigma)
-        vis = self._clear_of(self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad))
+        covered = (self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad) if hides is None
+                   else hides[tb - pad:tb + px + pad, lb - pad:lb + px + pad])
+        vis = self._clear_of(covered)
         fits = self._alignments(smooth, vis, pad, [ja, jb], guess.angle_deg)
         return self._contest(smooth, vis, pad, ja, jb, fits, guess.angle_deg)
 
@@ -1336,23 +1339,24 @@ class TileClassifier:
     """:meth:`hidden_under` examines a template only where at most this share of its (half-size, smoothed) difference
     from the guess lies clear of what is covered (the exact test is :meth:`_contest`'s, 5 %)."""
 
-    def hidden_under(self, canvas: "FeatureCanvas", guess: TileGuess
+    def hidden_under(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray
                      ) -> tuple[tuple[str, int], tuple[tuple[str, int], ...]]:
         """``(holder, hidden)``: the tile the twin contests call on what shows clear of the figures (``guess``'s own,
         or one of its :meth:`twins` that shows better there, by :attr:`verify_switch_covered`), and every (tile,
-        rotation) whose picture differs from ``guess``'s only where the canvas shows something covered
-        in its cell (a figure's picture and shadow, :meth:`FeatureCanvas.set_occlusion`): the twin contest of
+        rotation) whose picture differs from ``guess``'s only where ``hides`` (a boolean mask over the canvas: the
+        found figures' pictures) lies in its cell: the twin contest of
         :meth:`_verify` sees too little of their difference (:meth:`_contest` gives None), whatever the whole-tile
         scores say. The covered mask that the tile pass had is made from colours alone: a yellow figure on Südsee's
         sand or sea was not in it, stood on the one place where B1 differs from A1 (A1's beach) or N1 from I (the
         banana), and its paint and rim read as that detail (B1 as A1 at confidence 0.52, N1 as I at 0.63, no twin
-        named). Called once the figures are found, with their pictures in the canvas's covered mask."""
+        named). Called once the figures are found. Only the figures' pictures: the colour-made mask can hold the
+        tile's own art (a sand island near a yellow figure's colour), where every tile differs "under a figure"."""
         px, mm = self.px, self.mm_per_px
         j = self._index(guess.tile, guess.rotation)
         top, left = canvas.top_left(guess.x, guess.y)
         top, left = top + int(round(guess.offset_mm[1] / mm)), left + int(round(guess.offset_mm[0] / mm))
-        covered = self._covered_at(canvas, top, left, px)
-        if covered is None or covered.shape != (px, px):
+        covered = hides[top:top + px, left:left + px]
+        if covered.shape != (px, px) or not covered.any():
             return (guess.tile, guess.rotation), ()
         self.differing_share(j)            # the blurred half-size templates, made once
         allb = self._all_blurred[0]
@@ -1368,7 +1372,7 @@ class TileClassifier:
             if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
                 continue
             t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
-                                         holder, k)
+                                         holder, k, hides)
             if t is not None and t > self.verify_switch_covered:
                 holder = k
         if holder != j:
@@ -1378,7 +1382,7 @@ class TileClassifier:
         for k in maybe:
             if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
                 continue
-            if self._difference_contest(canvas, guess, holder, k) is None:
+            if self._difference_contest(canvas, guess, holder, k, hides) is None:
                 out.append((self.ids[k], self.rots[k]))
         return (self.ids[holder], self.rots[holder]), tuple(out)
 
