@@ -1339,6 +1339,10 @@ class TileClassifier:
     """:meth:`hidden_under` examines a template only where at most this share of its (half-size, smoothed) difference
     from the guess lies clear of what is covered (the exact test is :meth:`_contest`'s, 5 %)."""
 
+    hidden_most = 0.25
+    """:meth:`hidden_under` looks under figures' pictures that cover at most this share of the tile (a figure's is a tenth
+    to a fifth: 150-400 mm2 of 2,025); more is no footprint but the art of a tile read wrong taken for figures."""
+
     def hidden_under(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray
                      ) -> tuple[tuple[str, int], tuple[tuple[str, int], ...]]:
         """``(holder, hidden)``: the tile the twin contests call on what shows clear of the figures (``guess``'s own,
@@ -1356,16 +1360,8 @@ class TileClassifier:
         top, left = canvas.top_left(guess.x, guess.y)
         top, left = top + int(round(guess.offset_mm[1] / mm)), left + int(round(guess.offset_mm[0] / mm))
         covered = hides[top:top + px, left:left + px]
-        if covered.shape != (px, px) or not covered.any():
+        if covered.shape != (px, px) or not covered.any() or covered.mean() > self.hidden_most:
             return (guess.tile, guess.rotation), ()
-        self.differing_share(j)            # the blurred half-size templates, made once
-        allb = self._all_blurred[0]
-        h = px // 2
-        clear = cv2.resize(self._clear_of(covered).astype(np.uint8), (h, h), interpolation=cv2.INTER_AREA) > 0
-        differ = ((allb - allb[j][None]) ** 2).sum(axis=3) > self.twin_detail ** 2
-        total = differ.sum(axis=(1, 2))
-        shown = (differ & clear[None]).sum(axis=(1, 2))
-        maybe = [int(k) for k in np.nonzero((total > 0) & (shown <= self.hidden_prefilter * total))[0]]
         # the tile pass's twins meet the holder again, on what shows clear of the figures (as :meth:`_verify` does)
         holder = j
         for k in self.twins(j):
@@ -1375,12 +1371,18 @@ class TileClassifier:
                                          holder, k, hides)
             if t is not None and t > self.verify_switch_covered:
                 holder = k
-        if holder != j:
-            guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
-            maybe = list(dict.fromkeys(maybe + [j]))
+        guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
+        # of the holder's twins (a footprint is a detail), those whose difference from it lies mostly under the figures
+        self.differing_share(holder)            # the blurred half-size templates, made once
+        allb = self._all_blurred[0]
+        h = px // 2
+        clear = cv2.resize(self._clear_of(covered).astype(np.uint8), (h, h), interpolation=cv2.INTER_AREA) > 0
         out = []
-        for k in maybe:
-            if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
+        for k in dict.fromkeys(self.twins(holder) + ([j] if holder != j else [])):
+            differ = ((allb[k] - allb[holder]) ** 2).sum(axis=2) > self.twin_detail ** 2
+            total = int(differ.sum())
+            if (total == 0 or (differ & clear).sum() > self.hidden_prefilter * total or self.look[k] == self.look[holder]
+                    or self._difference(holder, k, guess.angle_deg) is None):
                 continue
             if self._difference_contest(canvas, guess, holder, k, hides) is None:
                 out.append((self.ids[k], self.rots[k]))
