@@ -973,13 +973,15 @@ class FigureReading:
 
     def _hidden_by_figures(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
                            found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
-                           keep: Collection[Cell] = ()) -> list[Cell]:
+                           keep: Collection[Cell] = (), under: dict[Cell, set] | None = None) -> list[Cell]:
         """The found figures' pictures put into the canvas's covered mask, and every tile of ``group`` under one (but
         those of ``keep``: the start tile, the game's log) given the twins that differ from it only there
         (:meth:`TileClassifier.hidden_under`) as hidden twins: a marked guess (confidence at most 0.4), for the box
         and the phone to settle. The covered mask the tile pass had is made from colours alone and can miss a
         figure (a yellow figure on Südsee's sea under a warm cast: B1 read as A1, its beach where the figure stood,
-        at confidence 0.52 and nothing named). Returns the cells marked; ``tiles`` updated."""
+        at confidence 0.52 and nothing named). Returns the cells marked; ``tiles`` updated; ``under`` (when given)
+        gets, per cell, the tiles it may be that differ only under the figures there (the holder and its hidden ones):
+        where a figure's region depends on which of them lies there (:meth:`_on_twins`)."""
         if not self.hidden_by_pictures or not found:
             return []
         pictures = self._pictures_on(fc, found)
@@ -996,6 +998,8 @@ class FigureReading:
             if not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any():
                 continue
             holder, hidden = self.classifier.hidden_under(fc, t, pictures)
+            if under is not None and hidden:
+                under[c] = {holder, *hidden}
             if holder != (t.tile, t.rotation):
                 log.debug("cell %s: %s r%d is %s r%d where the figures leave it in view", c, t.tile, t.rotation, *holder)
                 twins = tuple(o for o in t.hidden_twins + hidden if o != holder)
@@ -1010,15 +1014,21 @@ class FigureReading:
                 marked.append(c)
         return marked
 
-    def _on_twins(self, f: FigureSeen, t: TileGuess | None) -> FigureSeen:
-        """``f`` with the regions it would stand on on its tile's hidden twins where they are not its own region
-        (:attr:`FigureSeen.on_twins`, confidence at most 0.4): the photo cannot tell which twin lies there, so neither
-        which region the figure claims. Each region is looked up where the figure stands, alike on every twin."""
-        if t is None or not t.hidden_twins or self.geometry is None or f.region is None:
+    def _on_twins(self, f: FigureSeen, t: TileGuess | None, under: Collection[tuple[str, int]] = ()) -> FigureSeen:
+        """``f`` with the regions it would stand on on its tile's hidden twins that differ from it only under the
+        figures (``under``, from :meth:`_hidden_by_figures`) where they are not its own region
+        (:attr:`FigureSeen.on_twins`, confidence at most 0.4): the photo cannot tell which of them lies there, so
+        neither which region the figure claims. Each region is looked up where the figure stands, alike on every
+        twin. (A twin in doubt for another reason, a contest too close to call or the pool's near runners-up, is
+        asked about as a tile: the figure's region follows the tile the phone confirms.)"""
+        if t is None or (t.tile, t.rotation) not in under or self.geometry is None or f.region is None:
+            return f
+        twins = [o for o in t.hidden_twins if o in under]
+        if not twins:
             return f
         try:
             own = self.region_at_base(t.tile, t.rotation, f.u, f.v)
-            other = [(tile, rot, self.region_at_base(tile, rot, f.u, f.v)) for tile, rot in t.hidden_twins]
+            other = [(tile, rot, self.region_at_base(tile, rot, f.u, f.v)) for tile, rot in twins]
         except VisionError:
             return f
         differ = tuple(o for o in other if o[2] != own)

@@ -465,6 +465,7 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
                               twins_of=self.classifier.twins_of, known=said)
         self.clock.lap("tiles")
         found: list[tuple[FigureSeen, bool, tuple[float, float], frozenset]] = []
+        under: dict[Cell, set] = {}
         if figures and self.figures is not None:
             nadir = None if nadir_mm is None else (*grid.grid_from_mat(*nadir_mm[:2]), *nadir_mm[2:3])
             mat_canvas = mat_bgr * self._gains(mat_bgr)
@@ -475,7 +476,7 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
                 # again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 changed = self._said_again(fc, changed, tiles, said)
-                changed += self._settled_again(fc, group, tiles, here, looked, said, changed)
+                changed += self._settled_again(fc, group, tiles, here, looked, said, changed, under)
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]
                     here.update(self._figure_pass(fc, again, spots, tiles, nadir, halved, mat_canvas, grid, changed))
@@ -484,7 +485,7 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
         if nadir_mm is None:
             seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
         # a figure on a tile the photo cannot tell from its twins: its region on each where that differs
-        seen = [self._on_twins(f, tiles.get((f.x, f.y))) for f in seen]
+        seen = [self._on_twins(f, tiles.get((f.x, f.y)), under.get((f.x, f.y), ())) for f in seen]
         self.clock.lap("figures")
         if (0, 0) not in tiles:
             warnings.append(f"the start tile {self.catalog.start} is not seen at (0, 0) any more")
@@ -510,12 +511,12 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
 
     def _settled_again(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess], here: Mapping,
                        looked: Sequence[tuple[FeatureCanvas, Sequence[Cell], Any, Any]], said: Mapping[Cell, Any],
-                       changed: Sequence[Cell]) -> list[Cell]:
+                       changed: Sequence[Cell], under: dict[Cell, set] | None = None) -> list[Cell]:
         """Twins that the found figures' pictures hide (:meth:`FigureReading._hidden_by_figures`), and the cells in
         doubt settled again with them (:func:`vision.tiles.settle_hidden`, the figures now in the covered mask).
         Returns the cells whose tile changed (not in ``changed`` already); ``tiles`` updated."""
         before = {c: (t.tile, t.rotation) for c, t in tiles.items()}
-        if not self._hidden_by_figures(fc, group, tiles, [f for fs in here.values() for f in fs], said):
+        if not self._hidden_by_figures(fc, group, tiles, [f for fs in here.values() for f in fs], said, under):
             return []
         tiles.update(settle_hidden(tiles, self.catalog.counts, evidence=self._evidence(looked),
                                    twins_of=self.classifier.twins_of, known=said))
