@@ -1363,13 +1363,16 @@ class TileClassifier:
         if covered.shape != (px, px) or not covered.any() or covered.mean() > self.hidden_most:
             return (guess.tile, guess.rotation), ()
         # the tile pass's twins meet the holder again, on what shows clear of the figures (as :meth:`_verify` does)
-        holder = j
+        # (clear of the covered mask too, where it saw a shadow the pictures leave out); a win by less than
+        # :attr:`verify_sure` decides nothing: the tile taken first stays beside it, a marked guess
+        holder, close = j, []
         for k in self.twins(j):
             if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
                 continue
             t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
-                                         holder, k, hides)
+                                         holder, k)
             if t is not None and t > self.verify_switch_covered:
+                close = [holder] if t < self.verify_sure else []
                 holder = k
         guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
         # of the holder's twins (a footprint is a detail), those whose difference from it lies mostly under the figures
@@ -1386,6 +1389,7 @@ class TileClassifier:
                 continue
             if self._difference_contest(canvas, guess, holder, k, hides) is None:
                 out.append((self.ids[k], self.rots[k]))
+        out += [(self.ids[k], self.rots[k]) for k in close if (self.ids[k], self.rots[k]) not in out]
         return (self.ids[holder], self.rots[holder]), tuple(out)
 
     def twins(self, j: int) -> list[int]:
