@@ -1363,8 +1363,8 @@ class TileClassifier:
         if covered.shape != (px, px) or not covered.any() or covered.mean() > self.hidden_most:
             return (guess.tile, guess.rotation), ()
         # the tile pass's twins meet the holder again, on what shows clear of the figures (as :meth:`_verify` does)
-        # (clear of the covered mask too, where it saw a shadow the pictures leave out); a win by less than
-        # :attr:`verify_sure` decides nothing: the tile taken first stays beside it, a marked guess
+        # (clear of the covered mask too, where it saw a shadow the pictures leave out); the tile taken first stays
+        # beside the winner, a marked guess: two readings of one photo disagree
         holder, close = j, []
         for k in self.twins(j):
             if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
@@ -1372,8 +1372,8 @@ class TileClassifier:
             t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
                                          holder, k)
             if t is not None and t > self.verify_switch_covered:
-                close = [holder] if t < self.verify_sure else []
                 holder = k
+        close = [j] if holder != j else []
         guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
         # of the holder's twins (a footprint is a detail), those whose difference from it lies mostly under the figures
         self.differing_share(holder)            # the blurred half-size templates, made once
