@@ -1346,7 +1346,8 @@ class TileClassifier:
     def hidden_under(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray
                      ) -> tuple[tuple[str, int], tuple[tuple[str, int], ...]]:
         """``(holder, hidden)``: the tile the twin contests call on what shows clear of the figures (``guess``'s own,
-        or one of its :meth:`twins` that shows better there, by :attr:`verify_switch_covered`), and every (tile,
+        or one of its :meth:`twins` that shows better there, by :attr:`verify_sure`: closer contests went either way
+        here), and every (tile,
         rotation) whose picture differs from ``guess``'s only where ``hides`` (a boolean mask over the canvas: the
         found figures' pictures) lies in its cell: the twin contest of
         :meth:`_verify` sees too little of their difference (:meth:`_contest` gives None), whatever the whole-tile
@@ -1371,7 +1372,7 @@ class TileClassifier:
                 continue
             t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
                                          holder, k)
-            if t is not None and t > self.verify_switch_covered:
+            if t is not None and t > self.verify_sure:
                 holder = k
         close = [j] if holder != j else []
         guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
