@@ -1371,7 +1371,7 @@ class TileClassifier:
             if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
                 continue
             t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
-                                         holder, k)
+                                         holder, k, hides)
             if t is not None and t > self.verify_sure:
                 holder = k
         close = [j] if holder != j else []
