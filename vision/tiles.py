@@ -1374,7 +1374,9 @@ class TileClassifier:
                                          holder, k, hides)
             if t is not None and t > self.verify_sure:
                 holder = k
-        close = [j] if holder != j else []
+            elif t is not None and t > self.verify_switch_covered:
+                close.append(k)         # too close to call: beside it (:meth:`_undecided`)
+        close = ([j] if holder != j else []) + [k for k in close if k != holder]
         guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
         # of the holder's twins (a footprint is a detail), those whose difference from it lies mostly under the figures
         self.differing_share(holder)            # the blurred half-size templates, made once
