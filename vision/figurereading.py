@@ -256,6 +256,22 @@ def _apart_from_figures(labels: np.ndarray, figure: np.ndarray, reach_px: int) -
     return out
 
 
+def _pictures_on(fc: FeatureCanvas, found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]], s: int
+                 ) -> np.ndarray:
+    """The found figures' pictures (as ``FigureReading._figures_near`` gives them, on the grid at the figures' scale
+    ``s``) as a boolean mask over the canvas ``fc``."""
+    small_tile = TILE_PX // s
+    h, w = fc.bgr.shape[:2]
+    pictures = np.zeros((h, w), bool)
+    for _, _, _, pixels in found:
+        for gx, gy in pixels:
+            col = (gx - fc.x0 * small_tile) * s + fc.margin
+            row = (gy - fc.y0 * small_tile) * s + fc.margin
+            if 0 <= row < h and 0 <= col < w:
+                pictures[row:row + s, col:col + s] = True
+    return pictures
+
+
 class FigureReading:
     """Figure reading of :class:`vision.recognize.Recognizer` (a part of it: it uses the recogniser's classifier,
     colours, mat, references and thresholds)."""
@@ -896,7 +912,7 @@ class FigureReading:
         if not doubtful:
             return []
         h, w = fc.bgr.shape[:2]
-        pictures = self._pictures_on(fc, found)
+        pictures = _pictures_on(fc, found, self.figure_scale)
         mm = self.classifier.mm_per_px
         # what to leave out: the figures' pictures, grown by their rim, and the covered mask (shadows) near them
         # only: a patch of the tile's own art in a player's colour that no figure was found in stays in (it is what
@@ -950,22 +966,6 @@ class FigureReading:
                 changed.append(c)
         return changed
 
-    def _pictures_on(self, fc: FeatureCanvas, found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]
-                     ) -> np.ndarray:
-        """The found figures' pictures (as :meth:`_figures_near` gives them, on the grid at the figures' scale) as a
-        boolean mask over the canvas ``fc``."""
-        s = self.figure_scale
-        small_tile = TILE_PX // s
-        h, w = fc.bgr.shape[:2]
-        pictures = np.zeros((h, w), bool)
-        for _, _, _, pixels in found:
-            for gx, gy in pixels:
-                col = (gx - fc.x0 * small_tile) * s + fc.margin
-                row = (gy - fc.y0 * small_tile) * s + fc.margin
-                if 0 <= row < h and 0 <= col < w:
-                    pictures[row:row + s, col:col + s] = True
-        return pictures
-
     hidden_by_pictures = True
     """Once the figures are found, a tile whose picture differs from another tile's only under a figure's picture
     (and the covered mask) has that tile as a hidden twin, whatever the scores say (:meth:`_hidden_by_figures`).
@@ -984,7 +984,7 @@ class FigureReading:
         where a figure's region depends on which of them lies there (:meth:`_on_twins`)."""
         if not self.hidden_by_pictures or not found:
             return []
-        pictures = self._pictures_on(fc, found)
+        pictures = _pictures_on(fc, found, self.figure_scale)
         if not pictures.any():
             return []
         occ = fc.occlusion(0)

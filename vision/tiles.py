@@ -1346,10 +1346,11 @@ class TileClassifier:
     def hidden_under(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray
                      ) -> tuple[tuple[str, int], tuple[tuple[str, int], ...]]:
         """``(holder, hidden)``: the tile the twin contests call on what shows clear of the figures (``guess``'s own,
-        or one of its :meth:`twins` that shows better there, by :attr:`verify_sure`: closer contests went either way
-        here), and every (tile,
-        rotation) whose picture differs from ``guess``'s only where ``hides`` (a boolean mask over the canvas: the
-        found figures' pictures) lies in its cell: the twin contest of
+        or one of its :meth:`twins` that shows better there by more than :attr:`verify_sure`), and its hidden twins:
+        the first read when another won, the twins whose contest there is too close to call (within
+        :attr:`verify_switch_covered` to :attr:`verify_sure`), and every (tile, rotation) whose picture differs from
+        the holder's only where ``hides`` (a boolean mask over the canvas: the found figures' pictures) lies in its
+        cell: the twin contest of
         :meth:`_verify` sees too little of their difference (:meth:`_contest` gives None), whatever the whole-tile
         scores say. The covered mask that the tile pass had is made from colours alone: a yellow figure on Südsee's
         sand or sea was not in it, stood on the one place where B1 differs from A1 (A1's beach) or N1 from I (the
@@ -1372,10 +1373,11 @@ class TileClassifier:
                 continue
             t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
                                          holder, k, hides)
-            if t is not None and t > self.verify_sure:
-                holder = k
-            elif t is not None and t > self.verify_switch_covered:
-                close.append(k)         # too close to call: beside it (:meth:`_undecided`)
+            if t is not None and t > self.verify_switch_covered:
+                # beside it, a marked guess: two readings of one photo disagree, or it is too close to call. Taken
+                # over (above verify_sure) it turned a ds022 with a figure on its sea into ds063
+                # (tests/vision/test_figure_on_twin.py seed 917)
+                close.append(k)
         close = ([j] if holder != j else []) + [k for k in close if k != holder]
         guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
         # of the holder's twins (a footprint is a detail), those whose difference from it lies mostly under the figures
