@@ -210,6 +210,11 @@ class Tally:
     """Figures seen where none stands (not explained as one of the others)."""
     figures_wrong_colour: int = 0
     """Figures seen on their tile and region in another colour."""
+    figures_asked: int = 0
+    """Figures seen on their tile in their colour on a tile the photo cannot tell from its twins, whose region differs
+    between them (``FigureSeen.on_twins``): marked, for the phone to ask; never counted right (nor wrong)."""
+    figures_asked_right: int = 0
+    """... of those, the ones whose region (on the twin taken) is the true one."""
     tiles_silently_empty: int = 0
     """Tiles not reported with no warning naming their cell."""
     tiles_wrong_sure: int = 0
@@ -248,7 +253,8 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
         if cell not in got and not any(f"({cell[0]}, {cell[1]})" in text for text in obs.warnings):
             tally.tiles_silently_empty += 1
     fw = sorted((f["x"], f["y"], f["color"], f["region"]) for f in truth.figures)
-    fg = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures)
+    fg = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures if not getattr(f, "on_twins", ()))
+    asked = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures if getattr(f, "on_twins", ()))
     missing = list(fw)
     spurious = []
     for f in fg:
@@ -256,8 +262,21 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
             missing.remove(f)
         else:
             spurious.append(f)
+    ok = len(fw) - len(missing)
+    # a figure marked asked (its region depends on which twin lies there) answers the figure of its colour on its
+    # tile: neither right nor wrong, the phone asks
+    for f in asked:
+        hit = f if f in missing else next((m for m in missing if m[:3] == f[:3]), None)
+        if hit is None:
+            spurious.append(f)
+            continue
+        missing.remove(hit)
+        tally.figures_asked += 1
+        tally.figures_asked_right += hit == f
+        tally.errors.append(f"{label}: figure {hit} asked: seen {f[3]} on the twin taken"
+                            f"{' (right)' if hit == f else ''}")
     tally.figures += len(fw) + len(spurious)
-    tally.figures_ok += len(fw) - len(missing)
+    tally.figures_ok += ok
     # the errors by cause: a figure seen on its tile in its colour on another region, in another colour on its
     # region (or elsewhere on its tile), not seen at all; what is left of the sightings are phantoms
     for f in list(missing):
@@ -281,7 +300,7 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
         tally.errors.append(f"{label}: figure {f} seen but not there")
     tally.boards += 1
     tally.boards_ok += bad == 0
-    tally.boards_all_ok += bad == 0 and not missing and not spurious
+    tally.boards_all_ok += bad == 0 and not missing and not spurious and not asked
 
 
 # --------------------------------------------------------------------------- running
@@ -646,7 +665,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{t.pct(t.tiles_game_ok, t.tiles).strip()}; read wrong without a mark (confidence >= 0.5, "
                   f"no hidden twin): {t.tiles_wrong_sure} of {t.tiles - t.tiles_ok}")
             print(f"           figures wrong: {t.figures_wrong_region} on another region, {t.figures_missed} missed, "
-                  f"{t.figures_phantom} phantom, {t.figures_wrong_colour} in another colour; tiles missed without a "
+                  f"{t.figures_phantom} phantom, {t.figures_wrong_colour} in another colour; asked (on a tile not "
+                  f"told from its twins, its region differs between them; not counted right): {t.figures_asked} "
+                  f"({t.figures_asked_right} of them on the true region); tiles missed without a "
                   f"warning: {t.tiles_silently_empty}")
             print(f"           boards fully right (every tile and figure): {t.boards_all_ok}/{t.boards} = "
                   f"{t.pct(t.boards_all_ok, t.boards).strip()}; with the full board and the incremental updates: "

@@ -256,6 +256,22 @@ def _apart_from_figures(labels: np.ndarray, figure: np.ndarray, reach_px: int) -
     return out
 
 
+def _pictures_on(fc: FeatureCanvas, found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]], s: int
+                 ) -> np.ndarray:
+    """The found figures' pictures (as ``FigureReading._figures_near`` gives them, on the grid at the figures' scale
+    ``s``) as a boolean mask over the canvas ``fc``."""
+    small_tile = TILE_PX // s
+    h, w = fc.bgr.shape[:2]
+    pictures = np.zeros((h, w), bool)
+    for _, _, _, pixels in found:
+        for gx, gy in pixels:
+            col = (gx - fc.x0 * small_tile) * s + fc.margin
+            row = (gy - fc.y0 * small_tile) * s + fc.margin
+            if 0 <= row < h and 0 <= col < w:
+                pictures[row:row + s, col:col + s] = True
+    return pictures
+
+
 class FigureReading:
     """Figure reading of :class:`vision.recognize.Recognizer` (a part of it: it uses the recogniser's classifier,
     colours, mat, references and thresholds)."""
@@ -895,16 +911,8 @@ class FigureReading:
         doubtful = [c for c in group if c in tiles and tiles[c].confidence < limit]
         if not doubtful:
             return []
-        s = self.figure_scale
-        small_tile = TILE_PX // s
         h, w = fc.bgr.shape[:2]
-        pictures = np.zeros((h, w), bool)
-        for _, _, _, pixels in found:
-            for gx, gy in pixels:
-                col = (gx - fc.x0 * small_tile) * s + fc.margin
-                row = (gy - fc.y0 * small_tile) * s + fc.margin
-                if 0 <= row < h and 0 <= col < w:
-                    pictures[row:row + s, col:col + s] = True
+        pictures = _pictures_on(fc, found, self.figure_scale)
         mm = self.classifier.mm_per_px
         # what to leave out: the figures' pictures, grown by their rim, and the covered mask (shadows) near them
         # only: a patch of the tile's own art in a player's colour that no figure was found in stays in (it is what
@@ -957,6 +965,76 @@ class FigureReading:
                 tiles[c] = new
                 changed.append(c)
         return changed
+
+    hidden_by_pictures = True
+    """Once the figures are found, a tile whose picture differs from another tile's only under a figure's picture
+    (and the covered mask) has that tile as a hidden twin, whatever the scores say (:meth:`_hidden_by_figures`).
+    False: as before (session suedfig5)."""
+
+    def _hidden_by_figures(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: dict[Cell, TileGuess],
+                           found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
+                           keep: Collection[Cell] = (), under: dict[Cell, set] | None = None) -> list[Cell]:
+        """The found figures' pictures put into the canvas's covered mask, and every tile of ``group`` under one (but
+        those of ``keep``: the start tile, the game's log) given the twins that differ from it only there
+        (:meth:`TileClassifier.hidden_under`) as hidden twins: a marked guess (confidence at most 0.4), for the box
+        and the phone to settle. The covered mask the tile pass had is made from colours alone and can miss a
+        figure (a yellow figure on Südsee's sea under a warm cast: B1 read as A1, its beach where the figure stood,
+        at confidence 0.52 and nothing named). Returns the cells marked; ``tiles`` updated; ``under`` (when given)
+        gets, per cell, the tiles it may be that differ only under the figures there (the holder and its hidden ones):
+        where a figure's region depends on which of them lies there (:meth:`_on_twins`)."""
+        if not self.hidden_by_pictures or not found:
+            return []
+        pictures = _pictures_on(fc, found, self.figure_scale)
+        if not pictures.any():
+            return []
+        occ = fc.occlusion(0)
+        fc.set_occlusion(pictures if occ is None else (occ >= 0.5) | pictures)
+        marked = []
+        for c in group:
+            t = tiles.get(c)
+            if t is None or c in keep:
+                continue
+            top, left = fc.top_left(*c)
+            if not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any():
+                continue
+            holder, hidden = self.classifier.hidden_under(fc, t, pictures)
+            if under is not None and hidden:
+                under[c] = {holder, *hidden}
+            if holder != (t.tile, t.rotation):
+                log.debug("cell %s: %s r%d is %s r%d where the figures leave it in view", c, t.tile, t.rotation, *holder)
+                twins = tuple(o for o in t.hidden_twins + hidden if o != holder)
+                tiles[c] = replace(t, tile=holder[0], rotation=holder[1], hidden_twins=twins,
+                                   confidence=min(t.confidence, 0.4 if twins else 0.5))
+                marked.append(c)
+                continue
+            new = tuple(o for o in hidden if o not in t.hidden_twins)
+            if new:
+                log.debug("cell %s: %s r%d differs from %s only under a figure", c, t.tile, t.rotation, new)
+                tiles[c] = replace(t, hidden_twins=t.hidden_twins + new, confidence=min(t.confidence, 0.4))
+                marked.append(c)
+        return marked
+
+    def _on_twins(self, f: FigureSeen, t: TileGuess | None, under: Collection[tuple[str, int]] = ()) -> FigureSeen:
+        """``f`` with the regions it would stand on on its tile's hidden twins that differ from it only under the
+        figures (``under``, from :meth:`_hidden_by_figures`) where they are not its own region
+        (:attr:`FigureSeen.on_twins`, confidence at most 0.4): the photo cannot tell which of them lies there, so
+        neither which region the figure claims. Each region is looked up where the figure stands, alike on every
+        twin. (A twin in doubt for another reason, a contest too close to call or the pool's near runners-up, is
+        asked about as a tile: the figure's region follows the tile the phone confirms.)"""
+        if t is None or (t.tile, t.rotation) not in under or self.geometry is None or f.region is None:
+            return f
+        twins = [o for o in t.hidden_twins if o in under]
+        if not twins:
+            return f
+        try:
+            own = self.region_at_base(t.tile, t.rotation, f.u, f.v)
+            other = [(tile, rot, self.region_at_base(tile, rot, f.u, f.v)) for tile, rot in twins]
+        except VisionError:
+            return f
+        differ = tuple(o for o in other if o[2] != own)
+        if not differ:
+            return f
+        return replace(f, confidence=min(f.confidence, 0.4), on_twins=differ)
 
     twin_art = True
     """A marked guess on which a figure was found where one of its runners-up (a hidden twin first) shows its own

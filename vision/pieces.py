@@ -304,10 +304,16 @@ class FigureSeen:
     """Position in the tile (fractions, x east / y south, the tile as it lies)."""
     confidence: float = 1.0
     area_mm2: float = 0.0
+    on_twins: tuple[tuple[str, int, str | None], ...] = ()
+    """Where the tile under it has hidden twins on which it stands on another region: (tile, rotation, region) on
+    each. The photo cannot tell which: the region is a guess, for the phone to ask (``FigureReading._on_twins``)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"x": self.x, "y": self.y, "colour": self.colour, "region": self.region,
-                "u": round(self.u, 3), "v": round(self.v, 3), "confidence": round(self.confidence, 3)}
+        out = {"x": self.x, "y": self.y, "colour": self.colour, "region": self.region,
+               "u": round(self.u, 3), "v": round(self.v, 3), "confidence": round(self.confidence, 3)}
+        if self.on_twins:
+            out["on_twins"] = [{"tile": t, "rotation": r, "region": g} for t, r, g in self.on_twins]
+        return out
 
 
 def blurred_misfit(obs: np.ndarray, ref: np.ndarray) -> np.ndarray:

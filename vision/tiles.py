@@ -1337,7 +1337,8 @@ class TileClassifier:
             out.append(None if t is None else float(s) if shows else float(scores[0]))
         return out
 
-    def _difference_contest(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int) -> float | None:
+    def _difference_contest(self, canvas: "FeatureCanvas", guess: TileGuess, ja: int, jb: int,
+                            hides: np.ndarray | None = None) -> float | None:
         """The twin contest of :meth:`_verify` between templates ``ja`` and ``jb`` at the place of ``guess``
         (:meth:`_contest`: -1 the photo shows ``ja``, +1 ``jb``), or None where the photo does not show, clear of
         figures, enough of where they differ."""
@@ -1351,9 +1352,73 @@ class TileClassifier:
             return None
         smooth = cv2.GaussianBlur(canvas.image[tb - pad:tb + px + pad, lb - pad:lb + px + pad], (0, 0),
                                   self.verify_sigma)
-        vis = self._clear_of(self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad))
+        covered = (self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad) if hides is None
+                   else hides[tb - pad:tb + px + pad, lb - pad:lb + px + pad])
+        vis = self._clear_of(covered)
         fits = self._alignments(smooth, vis, pad, [ja, jb], guess.angle_deg)
         return self._contest(smooth, vis, pad, ja, jb, fits, guess.angle_deg)
+
+    hidden_prefilter = 0.25
+    """:meth:`hidden_under` examines a template only where at most this share of its (half-size, smoothed) difference
+    from the guess lies clear of what is covered (the exact test is :meth:`_contest`'s, 5 %)."""
+
+    hidden_most = 0.25
+    """:meth:`hidden_under` looks under figures' pictures that cover at most this share of the tile (a figure's is a tenth
+    to a fifth: 150-400 mm2 of 2,025); more is no footprint but the art of a tile read wrong taken for figures."""
+
+    def hidden_under(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray
+                     ) -> tuple[tuple[str, int], tuple[tuple[str, int], ...]]:
+        """``(holder, hidden)``: the tile the twin contests call on what shows clear of the figures (``guess``'s own,
+        or one of its :meth:`twins` that shows better there by more than :attr:`verify_sure`), and its hidden twins:
+        the first read when another won, the twins whose contest there is too close to call (within
+        :attr:`verify_switch_covered` to :attr:`verify_sure`), and every (tile, rotation) whose picture differs from
+        the holder's only where ``hides`` (a boolean mask over the canvas: the found figures' pictures) lies in its
+        cell: the twin contest of
+        :meth:`_verify` sees too little of their difference (:meth:`_contest` gives None), whatever the whole-tile
+        scores say. The covered mask that the tile pass had is made from colours alone: a yellow figure on Südsee's
+        sand or sea was not in it, stood on the one place where B1 differs from A1 (A1's beach) or N1 from I (the
+        banana), and its paint and rim read as that detail (B1 as A1 at confidence 0.52, N1 as I at 0.63, no twin
+        named). Called once the figures are found. Only the figures' pictures: the colour-made mask can hold the
+        tile's own art (a sand island near a yellow figure's colour), where every tile differs "under a figure"."""
+        px, mm = self.px, self.mm_per_px
+        j = self._index(guess.tile, guess.rotation)
+        top, left = canvas.top_left(guess.x, guess.y)
+        top, left = top + int(round(guess.offset_mm[1] / mm)), left + int(round(guess.offset_mm[0] / mm))
+        covered = hides[top:top + px, left:left + px]
+        if covered.shape != (px, px) or not covered.any() or covered.mean() > self.hidden_most:
+            return (guess.tile, guess.rotation), ()
+        # the tile pass's twins meet the holder again, on what shows clear of the figures (as :meth:`_verify` does)
+        # (clear of the covered mask too, where it saw a shadow the pictures leave out); the tile taken first stays
+        # beside the winner, a marked guess: two readings of one photo disagree
+        holder, close = j, []
+        for k in self.twins(j):
+            if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
+                continue
+            t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
+                                         holder, k, hides)
+            if t is not None and t > self.verify_switch_covered:
+                # beside it, a marked guess: two readings of one photo disagree, or it is too close to call. Taken
+                # over (above verify_sure) it turned a ds022 with a figure on its sea into ds063
+                # (tests/vision/test_figure_on_twin.py seed 917)
+                close.append(k)
+        close = ([j] if holder != j else []) + [k for k in close if k != holder]
+        guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
+        # of the holder's twins (a footprint is a detail), those whose difference from it lies mostly under the figures
+        self.differing_share(holder)            # the blurred half-size templates, made once
+        allb = self._all_blurred[0]
+        h = px // 2
+        clear = cv2.resize(self._clear_of(covered).astype(np.uint8), (h, h), interpolation=cv2.INTER_AREA) > 0
+        out = []
+        for k in dict.fromkeys(self.twins(holder) + ([j] if holder != j else [])):
+            differ = ((allb[k] - allb[holder]) ** 2).sum(axis=2) > self.twin_detail ** 2
+            total = int(differ.sum())
+            if (total == 0 or (differ & clear).sum() > self.hidden_prefilter * total or self.look[k] == self.look[holder]
+                    or self._difference(holder, k, guess.angle_deg) is None):
+                continue
+            if self._difference_contest(canvas, guess, holder, k, hides) is None:
+                out.append((self.ids[k], self.rots[k]))
+        out += [(self.ids[k], self.rots[k]) for k in close if (self.ids[k], self.rots[k]) not in out]
+        return (self.ids[holder], self.rots[holder]), tuple(out)
 
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
