@@ -46,21 +46,28 @@ def _read(table, book, reg, ref, pieces, carried, level, seed):
             for v, p in zip(carried, pieces)]
 
 
+def _ships_read(table, enrolled, rng, spaces, decks, looks, seed):
+    """Ships of the given looks on ``spaces``, each carrying a chest on its deck spot (``decks``), shot eight at a time
+    (alternately `clean` and `default`) and read aboard: [(value carried, reading or None), ...]."""
+    ref, reg, book = enrolled
+    c = table.board.centres
+    carried = [VALUES[k % 5] for k in range(len(decks))]
+    pieces = [BoardPiece("ship", look, *c[s], float(rng.uniform(0, 180)), carries=v, deck=d)
+              for look, v, s, d in zip(looks, carried, spaces, decks)]
+    got = []
+    for k in range(0, len(pieces), 8):
+        got += _read(table, book, reg, ref, pieces[k:k + 8], carried[k:k + 8], ("clean", "default")[k // 8 % 2],
+                     seed + k)
+    return got
+
+
 def test_a_print_wholly_in_view_beside_a_dark_sail_is_read(table, enrolled):
     """Chests lying partly under a dark sail (a tenth to a half of the chest) with their print wholly in view: every
     one read right. Measured (.venv): 32 of 32 with the sail found round the mast, 30 on main (da3fe02)."""
-    ref, reg, book = enrolled
     rng = np.random.default_rng(31)
-    c = table.board.centres
-    spaces = list(table.board.spaces)[20:52]
     decks = _decks(rng, 32, lambda d: print_hidden(d) == 0 and 0.1 <= _under_sail(d) <= 0.5)
-    carried = [VALUES[k % 5] for k in range(32)]
     looks = [1, 5] * 16  # Bravo's black sail and Fuego's purple: darker than the lid by the print's bar
-    pieces = [BoardPiece("ship", looks[k], *c[s], float(rng.uniform(0, 180)), carries=v, deck=d)
-              for k, (v, s, d) in enumerate(zip(carried, spaces, decks))]
-    got = []
-    for k in range(0, 32, 8):
-        got += _read(table, book, reg, ref, pieces[k:k + 8], carried[k:k + 8], ("clean", "default")[k // 8 % 2], 60 + k)
+    got = _ships_read(table, enrolled, rng, list(table.board.spaces)[20:52], decks, looks, 60)
     wrong = [(v, x.value) for v, x in got if x is not None and x.value not in (v, None)]
     assert not wrong, wrong
     assert all(x is not None for _, x in got)  # a chest aboard is never an empty hold
@@ -72,18 +79,10 @@ def test_a_print_wholly_in_view_beside_a_dark_sail_is_read(table, enrolled):
 def test_a_print_partly_under_the_sail_is_read_where_what_tells_it_apart_is_in_view(table, enrolled):
     """Prints a fifth to three fifths under the sail (every sail but Diabolo's): read right or unsure, none wrong.
     Measured (.venv): 13 of 40 read, none wrong; main (da3fe02) read a 6000 as 8000 here."""
-    ref, reg, book = enrolled
     rng = np.random.default_rng(47)
-    c = table.board.centres
-    spaces = list(table.board.spaces)[10:50]
     decks = _decks(rng, 40, lambda d: 0.2 <= print_hidden(d) <= 0.6)
-    carried = [VALUES[k % 5] for k in range(40)]
-    looks = [0, 1, 2, 4, 5] * 8
-    pieces = [BoardPiece("ship", looks[(k + k // 5) % 5], *c[s], float(rng.uniform(0, 180)), carries=v, deck=d)
-              for k, (v, s, d) in enumerate(zip(carried, spaces, decks))]
-    got = []
-    for k in range(0, 40, 8):
-        got += _read(table, book, reg, ref, pieces[k:k + 8], carried[k:k + 8], ("clean", "default")[k // 8 % 2], 80 + k)
+    looks = [(0, 1, 2, 4, 5)[(k + k // 5) % 5] for k in range(40)]
+    got = _ships_read(table, enrolled, rng, list(table.board.spaces)[10:50], decks, looks, 80)
     wrong = [(v, x.value) for v, x in got if x is not None and x.value not in (v, None)]
     assert not wrong, wrong
     read = sum(x is not None and x.value == v for v, x in got)
@@ -94,19 +93,11 @@ def test_a_print_partly_under_the_sail_is_read_where_what_tells_it_apart_is_in_v
 def test_a_chest_mostly_under_the_sail_is_never_an_empty_hold(table, enrolled):
     """Chests two fifths or more under the sail (every sail but Diabolo's; no chest fits wholly under it), a strip of
     lid beside it in view: a chest whose value is not seen, or read right, never an empty hold nor another value."""
-    ref, reg, book = enrolled
     rng = np.random.default_rng(53)
-    c = table.board.centres
-    spaces = list(table.board.spaces)[40:72]
     decks = _decks(rng, 32, lambda d: _under_sail(d) >= 0.4)
-    carried = [VALUES[k % 5] for k in range(32)]
-    looks = [0, 1, 2, 4, 5] * 7
-    pieces = [BoardPiece("ship", looks[(k + k // 5) % 5], *c[s], float(rng.uniform(0, 180)), carries=v, deck=d)
-              for k, (v, s, d) in enumerate(zip(carried, spaces, decks))]
-    got = []
-    for k in range(0, 32, 8):
-        got += _read(table, book, reg, ref, pieces[k:k + 8], carried[k:k + 8], ("clean", "default")[k // 8 % 2], 90 + k)
-    empty = [(v, pieces[i].look) for i, (v, x) in enumerate(got) if x is None]
+    looks = [(0, 1, 2, 4, 5)[(k + k // 5) % 5] for k in range(32)]
+    got = _ships_read(table, enrolled, rng, list(table.board.spaces)[40:72], decks, looks, 90)
+    empty = [(v, looks[i]) for i, (v, x) in enumerate(got) if x is None]
     wrong = [(v, x.value) for v, x in got if x is not None and x.value not in (v, None)]
     assert not empty and not wrong, (empty, wrong)
 
