@@ -263,12 +263,15 @@ def _pictures_on(fc: FeatureCanvas, found: Sequence[tuple[FigureSeen, bool, tupl
     small_tile = TILE_PX // s
     h, w = fc.bgr.shape[:2]
     pictures = np.zeros((h, w), bool)
-    for _, _, _, pixels in found:
-        for gx, gy in pixels:
-            col = (gx - fc.x0 * small_tile) * s + fc.margin
-            row = (gy - fc.y0 * small_tile) * s + fc.margin
-            if 0 <= row < h and 0 <= col < w:
-                pictures[row:row + s, col:col + s] = True
+    at = np.array([p for *_, pixels in found for p in pixels], np.int64).reshape(-1, 2)
+    cols = (at[:, 0] - fc.x0 * small_tile) * s + fc.margin
+    rows = (at[:, 1] - fc.y0 * small_tile) * s + fc.margin
+    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
+    rows, cols = rows[inside], cols[inside]
+    for dy in range(s):         # each grid pixel is an s x s block on the canvas, cut at its edge
+        for dx in range(s):
+            keep = (rows + dy < h) & (cols + dx < w)
+            pictures[rows[keep] + dy, cols[keep] + dx] = True
     return pictures
 
 
