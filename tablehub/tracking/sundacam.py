@@ -9,6 +9,7 @@ adapter (``Sunda.layout_moves``, :mod:`tablehub.games.sunda.camera`) registers i
 """
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,8 @@ import numpy as np
 from ..i18n import T
 from .layoutmoves import LayoutSeen
 from .sundaheights import PawnRules, StackHistory, stack_patch
+
+log = logging.getLogger(__name__)
 
 #: the supplies' counter (vision/sundasupply.py), imported once a recognizer counts
 _SUPPLY: Any = None
@@ -117,6 +120,7 @@ class SundaRecognizer:
             nadir, cam_h = self.reader._camera((frame.shape[1], frame.shape[0]), loc.homography)
             self.supply = self._counter.count(frame, self.reader, reading, nadir, cam_h)
         except Exception:   # no camera model, no canvas: nothing counted (the history asks as before)
+            log.debug("the supply was not counted in this frame", exc_info=True)
             self.supply = None
         self.taken = self.supply_taken(before, self.supply)
         return self.taken
