@@ -409,6 +409,14 @@ class FigureFinder:
     picture less its blurred rim (:attr:`one_figure_min_mm2`, 110 mm^2), less what a second figure standing against it
     hides of it (the two yellows of s3 sim/default board 11: 105 and 119 mm^2 of paint; a fifth below the smaller)."""
 
+    dark_paint_votes: bool = True
+    """The pixels of a blob's core (the blob less its rim) that read as the darkest colour vote for it even where they
+    are dimmed alike in every channel (:func:`shading`'s shadow test), which black paint on lighter art is: a figure's
+    shadow falls beside its picture, not inside it. Without them only a black figure's few pixels of another hue voted
+    (its lit top, tinted by the cast and the highlight toward the blue paint next to black), and under a magenta cast
+    5 blue votes against 3 black named a black figure blue whose core read black in 30 of 44 pixels (Neues Land bench
+    s4 field/default board 10). False: as before (issue 14's session nlfig11)."""
+
     figure_width_mm: float = 16.0
     """A standing figure's width at its arms, its widest: across its lean (the line from the camera's nadir) its
     picture is no wider, plus its blurred rim, however far from the nadir it stands (:meth:`_two_apart`)."""
@@ -505,9 +513,14 @@ class FigureFinder:
         def votes(blob: np.ndarray, col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             # the voters for the blob's colour and their count per colour: its core (at its rim the figure's edge
             # blends with the tile under it, blue on a yellow-green plain reads green, and its dark side reads black)
-            core = cv2.erode(blob.astype(np.uint8), square).astype(bool) & col
+            inner = cv2.erode(blob.astype(np.uint8), square).astype(bool)
+            core = inner & col
             vote = core if core.sum() >= self.min_core_px else col
             vote = self._paint_votes(vote, idx, obs, fitted)
+            if self.dark_paint_votes and core.sum() >= self.min_core_px:
+                # the darkest paint dims the art under it alike in every channel, as a shadow does: its pixels
+                # in the core that :func:`shading` took for shadow are its paint (a figure's shadow falls beside it)
+                vote = vote | (inner & coloured & shadow & (idx == darkest))
             return vote, np.bincount(idx[vote], minlength=len(self.colours.colours))
 
         def reads(blob: np.ndarray) -> int | None:
