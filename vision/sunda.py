@@ -764,6 +764,7 @@ class SundaReader:
                 out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
                 out._loc, out._marker_patches = loc, previous._marker_patches
                 out.markers = previous.markers
+                out._relight = self._gain(self._cloth_now(frame, loc)) / previous._gain if RELIGHT else None
                 out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
             ys, xs = np.nonzero(changed)
