@@ -819,7 +819,26 @@ def supply_change_agrees(before: SupplySeen, now: SupplySeen, colour: str, taken
         # a patch opened keeps a pawn's footprint less a band as wide as the disc's radius round it
         return int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= MARGIN * one * 0.5))
 
+    if a is b:        # the same count kept (SupplyGate): no paint moved
+        return taken == 0
+    cut = _where_differ(a, b, k)
+    if cut is None:
+        return taken == 0
+    a, b = cut
     return places(a & ~b) == taken and places(b & ~a) == 0
+
+
+def _where_differ(a: np.ndarray, b: np.ndarray, margin: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two masks cut to where they differ, grown by ``margin`` pixels (an opening there by a disc ``margin`` across,
+    and the patches it keeps, are those of the whole masks: outside it both differences are empty); None where they do
+    not differ."""
+    at = cv2.findNonZero((a != b).view(np.uint8))
+    if at is None:
+        return None
+    x, y, w, h = cv2.boundingRect(at)
+    y0, x0 = max(y - margin, 0), max(x - margin, 0)
+    y1, x1 = min(y + h + margin, a.shape[0]), min(x + w + margin, a.shape[1])
+    return a[y0:y1, x0:x1], b[y0:y1, x0:x1]
 
 
 def counts_of(seen: SupplySeen | None, colours: Sequence[str]) -> Mapping[str, int | None]:

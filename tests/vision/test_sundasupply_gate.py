@@ -71,3 +71,38 @@ def test_changed_cells_are_a_pawn_not_the_noise():
     cells = changed_cells(before, now)
     ys, xs = np.nonzero(cells)
     assert cells.any() and (ys.min(), ys.max(), xs.min(), xs.max()) == (20, 24, 30, 34)
+
+
+def test_the_paints_change_is_judged_on_where_the_masks_differ_as_on_the_whole_canvas():
+    """``supply_change_agrees`` opens and labels only the box where the two frames' paint differs (the rest of the
+    mat is 1.5 million pixels): the places it finds are those of the whole masks."""
+    import cv2
+
+    from vision.sundasupply import MARGIN, PAWN_MM, SupplySeen, supply_change_agrees
+
+    def whole(a, b, one, taken):
+        k = max(int(round(PAWN_MM / 4 * 2.0)), 3) | 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+        def places(mask):
+            m = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, disc)
+            _, _, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+            return int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= MARGIN * one * 0.5))
+        return places(a & ~b) == taken and places(b & ~a) == 0
+
+    rng = np.random.default_rng(5)
+    for trial in range(30):
+        a = np.zeros((300, 400), np.uint8)
+        for _ in range(6):
+            cv2.circle(a, (int(rng.integers(0, 400)), int(rng.integers(0, 300))), 10, 1, -1)
+        b = a.copy()
+        for _ in range(int(rng.integers(0, 3))):     # pawns taken (some at the canvas's edge), a speck of noise
+            cv2.circle(b, (int(rng.integers(0, 400)), int(rng.integers(0, 300))), 11, 0, -1)
+        b[int(rng.integers(0, 300)), int(rng.integers(0, 400))] ^= 1
+        a, b = a > 0, b > 0
+        one = 300.0
+        before = SupplySeen({}, {}, [], {}, {"red": one}, 2.0, {"red": a})
+        now = SupplySeen({}, {}, [], {}, {"red": one}, 2.0, {"red": b})
+        for taken in (0, 1, 2):
+            assert supply_change_agrees(before, now, "red", taken) == whole(a, b, one, taken), (trial, taken)
+    assert supply_change_agrees(before, before, "red", 0) and not supply_change_agrees(before, before, "red", 1)
