@@ -86,6 +86,10 @@ PAWN_SIDE = 0.72         # a pawn's side against its top
 #: the phone asks. On the bench's `hard` camera 2.2 mm still let 5 of 25 heights through wrong.
 SURE_PARALLAX_MM = 3.5
 MARKER_STILL = 6.0        # mean grey difference (0-255) round a marker under which it has not moved
+INC_GROW_SIDES = SQ3       # an incremental read reads again this many sides round what changed ...
+INC_GROW_MM = 2.0         # ... and this (mm): :meth:`SundaReader._window_grow_mm`
+RELIGHT = True            # an incremental read measures the light on the cloth again (the white balance wanders)
+RELIGHT_LEAST = 0.003     # ... and puts the window in the colour table's light when a channel's gain moved this much
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
@@ -255,6 +259,16 @@ def nearest(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return np.argmin((c * c).sum(axis=1)[None, :] - 2.0 * (a @ c.T), axis=1)
 
 
+def relit(img: np.ndarray, relight: np.ndarray | None) -> np.ndarray:
+    """``img`` (BGR uint8) in the light of the colour table kept from an earlier frame: each channel times ``relight``
+    (this frame's gain over that frame's, ``SundaReading._relight``); ``img`` itself where none moved by
+    :data:`RELIGHT_LEAST`."""
+    if relight is None or float(np.max(np.abs(np.asarray(relight) - 1.0))) < RELIGHT_LEAST:
+        return img
+    b, g, r = (float(v) for v in relight)
+    return cv2.multiply(img, (b, g, r, 0.0))
+
+
 def colour_index(bgr: np.ndarray) -> np.ndarray:
     """Each pixel's cell in a colour table of 32 x 32 x 32 (``(b >> 3) << 10 | (g >> 3) << 5 | r >> 3``) of a uint8
     BGR image: in 16 bits (the index fits 15), where int32 took twice as long (some 10 ms a frame at 1200 x 1200)."""
@@ -391,6 +405,9 @@ class SundaReading:
     _lut: np.ndarray | None = None
     _loc: Any = None
     _marker_patches: list[np.ndarray] = field(default_factory=list)
+    #: an incremental read: each channel's gain of this frame's light over the light ``_lut`` was built for (None: the
+    #: same); what is classified with ``_lut`` is the frame times this (:func:`relit`)
+    _relight: np.ndarray | None = None
 
     def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None,
                  answers: Mapping[tuple[int, int], Sequence[str]] | None = None) -> dict[str, Any]:
@@ -472,7 +489,20 @@ class SundaReader:
         C = -R.T @ t
         return C[:2], float(abs(C[2]))
 
+    def _window_grow_mm(self) -> float:
+        """How far round the changed part of the table an incremental read reads again (mm): every piece with a corner
+        in it lies wholly inside (a rhombus's long diagonal, ``sqrt(3)`` sides, and the cut outline :meth:`_land_joined`
+        looks at), so a piece that was at the layout's edge beside the place a new piece now fills is read in this
+        frame, not kept as read against the cloth there."""
+        return INC_GROW_SIDES * self.side_mm + INC_GROW_MM
+
     # ---------------------------------------------------------------- per pixel
+    def _gain(self, cloth_now: np.ndarray) -> np.ndarray:
+        """The light correction of a frame whose cloth shows ``cloth_now`` (BGR): each channel's gain to the enrolled
+        cloth, the cast kept and the light bounded."""
+        gain = self.colours.cloth_bgr / np.maximum(cloth_now, 1.0)
+        return np.clip(gain / gain.mean() * min(gain.mean(), 1.6), 0.4, 2.5)
+
     def _cloth_now(self, frame: np.ndarray, loc) -> np.ndarray:
         """The cloth's colour in this frame: the median of samples on the mat's margin."""
         pts = self._margin_pts
@@ -734,27 +764,34 @@ class SundaReader:
                 out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
                 out._loc, out._marker_patches = loc, previous._marker_patches
                 out.markers = previous.markers
+                out._relight = self._gain(self._cloth_now(frame, loc)) / previous._gain if RELIGHT else None
                 out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
             ys, xs = np.nonzero(changed)
-            grow = int(1.3 * self.side_mm * self.s)
+            grow = int(math.ceil(self._window_grow_mm() * self.s))
             win = (max(px0, px0 + 4 * int(xs.min()) - grow), max(py0, py0 + 4 * int(ys.min()) - grow),
                    min(px1, px0 + 4 * int(xs.max()) + 4 + grow), min(py1, py0 + 4 * int(ys.max()) + 4 + grow))
             if (win[2] - win[0]) * (win[3] - win[1]) > 0.4 * (px1 - px0) * (py1 - py0):
                 win = self._play
         incremental = previous is not None and win != self._play
+        relight = None
         if previous is not None and previous._gain is not None:
+            # the colour table of the previous frame's light is kept (building one is 10-20 ms), and this frame's light
+            # measured on the cloth again: a camera's white balance wanders from frame to frame (5 % a channel at
+            # `hard`), so the window is put in the table's light (``relight``, each channel's gain now over then)
             gain, cloth_now = previous._gain, previous._cloth
             if previous._lut is not None:
                 self._lut, self._lut_key = previous._lut, (gain.tobytes(), cloth_now.tobytes())
+            if RELIGHT:
+                relight = self._gain(self._cloth_now(frame, loc)) / gain
         else:
             cloth_now = self._cloth_now(frame, loc)
-            gain = self.colours.cloth_bgr / np.maximum(cloth_now, 1.0)
-            gain = np.clip(gain / gain.mean() * min(gain.mean(), 1.6), 0.4, 2.5)  # keep the cast, bound the light
+            gain = self._gain(cloth_now)
         self._win = win
         wx0, wy0, wx1, wy1 = win
         img = cv2.remap(frame, np.ascontiguousarray(mx[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]),
                         np.ascontiguousarray(my[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]), cv2.INTER_LINEAR)
+        img = relit(img, relight)
         t1 = time.perf_counter()
         ms["mat"] = (t1 - t0) * 1000
         label, L, centres = self._classify(img, gain, cloth_now)
@@ -810,6 +847,7 @@ class SundaReader:
         self._win = self._play
         out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered, markers)
         out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
+        out._relight = relight
         kept = getattr(self, "_still_patches", None)
         out._loc = loc
         out._marker_patches = kept[1] if kept is not None and kept[0] is loc else self._marker_patches(frame, loc)
@@ -864,6 +902,7 @@ class SundaReader:
         piece_votes = ((lab == 1) | (lab == 2)).sum(axis=1)
         inside = ((samples[..., 0] * self.s >= x0) & (samples[..., 0] * self.s < x1)
                   & (samples[..., 1] * self.s >= y0) & (samples[..., 1] * self.s < y1)).all(axis=1)
+        inside &= self._whole_in_window(P)
         examined = {(int(q), int(r), int(u)) for q, r, u in zip(Q[inside], R[inside], U[inside])}
         kept = [dict(p) for p in keep if not (p["tris"][0] in examined and p["tris"][1] in examined)]
         held = {t for p in kept for t in p["tris"]}
@@ -968,6 +1007,18 @@ class SundaReader:
             covered[p["tris"][0]] = covered[p["tris"][1]] = len(pieces)
             pieces.append(p)
         return pieces, covered, unsure
+
+    def _whole_in_window(self, tris_mm: np.ndarray) -> np.ndarray:
+        """Which triangles (``tris_mm``: (n, 3, 2) mat mm) an incremental read's window holds whole, corners and all
+        (a pixel inside): a triangle whose inner samples lie inside but a corner outside had the slots by that corner
+        read on nothing (outside the window every sample is the cloth's class) and was read wrong. The window's sides
+        that are the play area's keep what a read from scratch reads there (every triangle whose samples lie in it)."""
+        x0, y0, x1, y1 = self._win
+        px0, py0, px1, py1 = self._play
+        lo = np.array([-np.inf if x0 <= px0 else x0 + 1, -np.inf if y0 <= py0 else y0 + 1])
+        hi = np.array([np.inf if x1 >= px1 else x1 - 1, np.inf if y1 >= py1 else y1 - 1])
+        c = np.asarray(tris_mm, np.float64) * self.s
+        return ((c >= lo) & (c <= hi)).all(axis=(1, 2))
 
     def _off_cloth(self, tris_mm: np.ndarray, label: np.ndarray) -> np.ndarray:
         """Where a spit's wedge may be looked at (uint8 0/1, ``label``'s frame): on the covered triangles

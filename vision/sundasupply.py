@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import cv2
 import numpy as np
@@ -54,6 +54,8 @@ PIECES_MM = 2.0
 EDGE_MM = 1.0
 #: the canvas reaches this far past the mat's edge (mm): a pawn standing at the edge has its top pushed over it
 OVERHANG_MM = 12.0
+#: canvas px the half-millimetre blur before the colour table reaches (3 sigma at 2 px/mm, rounded up)
+BLUR_PAD = 4
 
 
 def footprint(base: np.ndarray, nadir: np.ndarray, cam_h: float, n_edge: int = 24) -> np.ndarray:
@@ -99,6 +101,54 @@ class SupplySeen:
         return {"counts": dict(self.counts), "why": {k: v for k, v in self.why.items() if v}}
 
 
+class _Found(NamedTuple):
+    """One blob a count looked at: its colour, middle (mat mm), pixels, what it is (a :class:`_Split`, or why it is not
+    counted: "layout", "edge") and its key in the split cache (colour and box, canvas px)."""
+
+    colour: str
+    at: tuple[float, float]
+    px: int
+    split: Any
+    key: tuple
+
+
+class _Scan(NamedTuple):
+    """What :meth:`SupplyCounter._scan` saw: the blobs, each colour's paint off the layout, every blob's box."""
+
+    found: list[_Found]
+    paint: dict[str, np.ndarray]
+    boxes: dict[str, list[tuple[int, int, int, int]]]
+
+
+class _Masks(NamedTuple):
+    """The canvas's masks a count looks at, and one pawn's footprint at the play area's middle (px)."""
+
+    pieces: np.ndarray
+    bounds: np.ndarray
+    marks: np.ndarray
+    on_mat: np.ndarray
+    layout: np.ndarray
+    one_px: float
+
+
+@dataclass
+class _Counted:
+    """What the last count saw, for :class:`SupplyGate`: the canvas's classes, the blobs, each colour's paint off the
+    layout and every blob's box (canvas px), and the masks."""
+
+    label: np.ndarray
+    found: list[_Found]
+    paint: dict[str, np.ndarray]
+    boxes: dict[str, list[tuple[int, int, int, int]]]
+    masks: _Masks
+
+
+def tribes_key(reading: Any) -> tuple:
+    """What the tribes' reach is drawn from: each tribe's base (mat mm, to 0.1 mm)."""
+    return tuple(sorted((round(float(t.mat_mm[0]), 1), round(float(t.mat_mm[1]), 1))
+                        for t in getattr(reading, "tribes", ()) or () if np.all(np.isfinite(t.mat_mm))))
+
+
 class SupplyCounter:
     """Counts the pawns standing off the layout on one camera's mat (module doc). ``count(frame, reader, reading)``
     after the reader read the frame (its location, colour table, covered triangles and lattice)."""
@@ -111,6 +161,13 @@ class SupplyCounter:
         #: same (:data:`SAME_BLOB` of a footprint differs) is what it was
         self._split_before: dict[tuple, tuple[np.ndarray, tuple]] = {}
         self._split_now: dict[tuple, tuple[np.ndarray, tuple]] = {}
+        #: the masks kept while what they are drawn from holds (:meth:`_masks`): (key, masks)
+        self._zones_of: Any = None
+        self._pieces_of: Any = None
+        self._reach_of: Any = None
+        #: what the last count saw (:class:`_Counted`): the canvas's classes, the blobs, the paint, the blobs' boxes;
+        #: the gate (:class:`SupplyGate`) counts again only where the frame changed since
+        self.last: _Counted | None = None
 
     # ------------------------------------------------------------------ the mat, resampled
     def _canvas_maps(self, reader: Any, loc: Any, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -206,34 +263,85 @@ class SupplyCounter:
     # ------------------------------------------------------------------ counting
     def count(self, frame: np.ndarray, reader: Any, reading: Any, nadir: np.ndarray, cam_h: float) -> SupplySeen:
         """Each pawn colour's pawns standing off the layout in ``frame`` (module doc)."""
-        from .sunda import colour_index
-
         names = list(reader.pawn_names)
         loc, lut = getattr(reading, "_loc", None), getattr(reading, "_lut", None)
         if loc is None or lut is None:
+            self.last = None
             return SupplySeen({c: None for c in names}, {c: "the frame was not read" for c in names}, [], {}, {},
                               self.s)
         mx, my, seen = self._canvas_maps(reader, loc, frame.shape)
-        img = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        label = lut[colour_index(cv2.GaussianBlur(img, (0, 0), 0.5 * self.s))]
-        pieces = self._pieces(reading, label.shape)
+        full = (0, 0, mx.shape[1], mx.shape[0])
+        label = self.label(frame, lut, getattr(reading, "_relight", None), full)
         nadir = np.asarray(nadir, np.float64)
-        bounds, marks, on_mat = self._zones(reader, seen, nadir, cam_h)
-        layout = pieces | self._tribes_reach(reading, nadir, cam_h, label.shape)
+        masks = self._masks(reader, reading, seen, nadir, cam_h)
+        scan = self._scan(label, full, full, masks, nadir, cam_h, names)
+        self.last = _Counted(label, scan.found, scan.paint, scan.boxes, masks)
+        return self._decide(scan.found, scan.paint, names, masks.one_px)
+
+    def label(self, frame: np.ndarray, lut: np.ndarray, relight: np.ndarray | None,
+              box: tuple[int, int, int, int]) -> np.ndarray:
+        """The reader's class of every canvas pixel in ``box`` (x0, y0, x1, y1), the frame put in the light of its
+        colour table (``relight``: ``vision.sunda.relit``) and blurred by half a millimetre first, as the reader
+        classifies (the blur reaches :data:`BLUR_PAD` pixels: the crop is resampled that much wider)."""
+        from .sunda import colour_index, relit
+
+        assert self._maps is not None
+        mx, my, _ = self._maps
+        h, w = mx.shape
+        x0, y0, x1, y1 = box
+        a0, b0, a1, b1 = max(x0 - BLUR_PAD, 0), max(y0 - BLUR_PAD, 0), min(x1 + BLUR_PAD, w), min(y1 + BLUR_PAD, h)
+        img = cv2.remap(frame, np.ascontiguousarray(mx[b0:b1, a0:a1]), np.ascontiguousarray(my[b0:b1, a0:a1]),
+                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        img = relit(img, relight)
+        out = lut[colour_index(cv2.GaussianBlur(img, (0, 0), 0.5 * self.s))]
+        return out[y0 - b0:y1 - b0, x0 - a0:x1 - a0]
+
+    def _masks(self, reader: Any, reading: Any, seen: np.ndarray, nadir: np.ndarray, cam_h: float) -> "_Masks":
+        """The canvas's masks a count looks at (:meth:`_zones`, :meth:`_pieces`, :meth:`_tribes_reach`), each made
+        again only when what it is drawn from changed: the zones with the camera, the pieces with the covered
+        triangles, the tribes' reach with the tribes."""
+        shape = seen.shape
+        zkey = (self._maps_key, nadir.tobytes(), float(cam_h))
+        if self._zones_of is None or self._zones_of[0] != zkey:
+            self._zones_of = (zkey, self._zones(reader, seen, nadir, cam_h))
+        bounds, marks, on_mat = self._zones_of[1]
+        lat = getattr(reading, "lattice", None)
+        pkey = (None if lat is None else (float(lat.angle_deg), float(lat.side_mm), tuple(lat.origin_mm)),
+                frozenset(getattr(reading, "covered", None) or ()), shape)
+        if self._pieces_of is None or self._pieces_of[0] != pkey:
+            self._pieces_of = (pkey, self._pieces(reading, shape))
+        pieces = self._pieces_of[1]
+        tkey = (tribes_key(reading), nadir.tobytes(), float(cam_h), shape)
+        if self._reach_of is None or self._reach_of[0] != tkey:
+            self._reach_of = (tkey, pieces | self._tribes_reach(reading, nadir, cam_h, shape))
+        one_px = self._single_px(np.asarray(reader.mat.play_centre_mm, np.float64), nadir, cam_h)
+        return _Masks(pieces, bounds, marks, on_mat, self._reach_of[1], one_px)
+
+    def _scan(self, label: np.ndarray, box: tuple[int, int, int, int], inner: tuple[int, int, int, int],
+              masks: "_Masks", nadir: np.ndarray, cam_h: float, names: list[str]) -> "_Scan":
+        """Each pawn colour's blobs in ``label`` (the canvas's classes in ``box``, x0, y0, x1, y1), those whose box
+        meets ``inner`` (the whole canvas: every blob; a window of the gate, :class:`SupplyGate`: the blobs there,
+        ``box`` being it grown by the opening's reach): what each is (split, or why it is not counted), the paint off
+        the layout in ``inner`` and every blob's box (canvas px)."""
+        x0, y0, x1, y1 = box
+        pieces, bounds, marks = (m[y0:y1, x0:x1] for m in (masks.pieces, masks.bounds, masks.marks))
+        on_mat, layout = masks.on_mat[y0:y1, x0:x1], masks.layout[y0:y1, x0:x1]
+        one_px = masks.one_px
         k = int(2 * round(1.5 * self.s) + 1)       # thin lines (the play area's border, a marker's edge) opened away
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        counts: dict[str, int | None] = {}
-        why: dict[str, str] = {}
-        blobs: list[SupplyBlob] = []
-        area: dict[str, int] = {}
-        pawn_px: dict[str, float] = {}
-        one_px = self._single_px(np.asarray(reader.mat.play_centre_mm, np.float64), nadir, cam_h)
-        found: list[tuple[str, tuple[float, float], int, Any]] = []    # (colour, middle, pixels, _Split or why not)
+        found: list[_Found] = []
         paint_off: dict[str, np.ndarray] = {}
+        boxes: dict[str, list[tuple[int, int, int, int]]] = {}
+        ix0, iy0, ix1, iy1 = inner[0] - x0, inner[1] - y0, inner[2] - x0, inner[3] - y0
         for i, colour in enumerate(names):
             paint = (label == 3 + i) & ~marks
             mask = cv2.morphologyEx(paint.astype(np.uint8), cv2.MORPH_OPEN, disc)
             n, comp, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
+            here = ((stats[:, 0] < ix1) & (stats[:, 0] + stats[:, 2] > ix0) & (stats[:, 1] < iy1)
+                    & (stats[:, 1] + stats[:, 3] > iy0))
+            here[0] = False
+            boxes[colour] = [(int(stats[j, 0]) + x0, int(stats[j, 1]) + y0, int(stats[j, 2]), int(stats[j, 3]))
+                             for j in np.nonzero(here)[0]]
             on_pieces = np.zeros(n, bool)
             on_pieces[np.unique(comp[pieces])] = True
             # a blob on the pieces is a tribe's, unless it reaches beyond where any tribe there can show: then a
@@ -245,33 +353,45 @@ class SupplyCounter:
             # the colour's paint off the layout, on the mat (every pixel of it, specks too: what a change of the
             # supply between two frames is checked against)
             off = ~on_pieces[comp] & (comp > 0) & on_mat
-            area[colour] = int(np.count_nonzero(off))
-            paint_off[colour] = off
-            for j in range(1, n):
+            paint_off[colour] = off[iy0:iy1, ix0:ix1]
+            for j in np.nonzero(here)[0]:
+                x, y, w, h = (int(v) for v in stats[j, :4])
+                key = (colour, x + x0, y + y0, w, h)
                 if touching[j]:
-                    at = tuple(float(v) for v in self.to_mm(cent[j]))
-                    found.append((colour, at, int(stats[j, cv2.CC_STAT_AREA]), "layout"))
+                    at = tuple(float(v) for v in self.to_mm(cent[j] + (x0, y0)))
+                    found.append(_Found(colour, at, int(stats[j, cv2.CC_STAT_AREA]), "layout", key))
                     continue
                 if on_pieces[j] or stats[j, cv2.CC_STAT_AREA] < SPECK * one_px:
                     continue
-                centre = (float(v) for v in self.to_mm(cent[j]))
-                x, y, w, h = (int(v) for v in stats[j, :4])
+                centre = (float(v) for v in self.to_mm(cent[j] + (x0, y0)))
                 if not on_mat[int(round(cent[j][1])), int(round(cent[j][0]))]:
                     continue                            # off the mat: the table's wood, not a pawn on the mat
                 sub = comp[y:y + h, x:x + w] == j
                 at = tuple(centre)
                 if at_bounds[j]:
-                    found.append((colour, at, int(sub.sum()), "edge"))
+                    found.append(_Found(colour, at, int(sub.sum()), "edge", key))
                     continue
-                found.append((colour, at, int(sub.sum()), self._split_once(colour, sub, (x, y), nadir, cam_h)))
+                found.append(_Found(colour, at, int(sub.sum()), self._split_once(colour, sub, (x + x0, y + y0), nadir,
+                                                                                  cam_h), key))
+        return _Scan(found, paint_off, boxes)
+
+    def _decide(self, found: list["_Found"], paint_off: dict[str, np.ndarray], names: list[str], one_px: float
+                ) -> SupplySeen:
+        """Each colour's count from its blobs (``found``, the whole canvas's), and the split cache turned over (what
+        this count found is what the next compares with)."""
+        counts: dict[str, int | None] = {}
+        why: dict[str, str] = {}
+        blobs: list[SupplyBlob] = []
+        area = {c: int(np.count_nonzero(paint_off[c])) for c in names}
+        pawn_px: dict[str, float] = {}
         # how far the colour table puts a pawn's edge outside its outline (px), the same for every blob in the frame:
         # from the blobs whose count the misfit alone tells (the median)
-        spread = [sp.spread(sp.best) for *_, sp in found if isinstance(sp, _Split) and sp.clear()]
+        spread = [f.split.spread(f.split.best) for f in found if isinstance(f.split, _Split) and f.split.clear()]
         delta = float(np.median(spread)) if spread else None
         reasons: dict[str, list[str]] = {c: [] for c in names}
         totals = {c: 0 for c in names}
         singles: dict[str, list[float]] = {c: [] for c in names}
-        for colour, at, px, sp in found:
+        for colour, at, px, sp, _ in found:
             if not isinstance(sp, _Split):
                 reasons[colour].append(f"a blob at {at[0]:.0f},{at[1]:.0f} mm " + (
                     "touches the layout" if sp == "layout" else "reaches the frame's or the mat's edge or a marker"))
@@ -424,6 +544,180 @@ class SupplyCounter:
         return miss, int(np.count_nonzero(union)), int(np.count_nonzero(union) - np.count_nonzero(inner))
 
 
+# ---------------------------------------------------------------------- the gate: when and where to count again
+#: the gate compares the frames on the canvas at this fraction of its scale (0.5 px/mm at the reader's 2: a pawn is 5
+#: cells across)
+GATE_STEP = 4
+#: a cell changed where a channel moved more than this many times the frame's median difference (the noise: the
+#: two frames' sensor noise and JPEG, the light put in the colour table's by ``vision.sunda.relit``) ...
+GATE_NOISE = 4.0
+#: ... and at least this (0-255)
+GATE_FLOOR = 8.0
+#: where the cells changed cover more than this share of the canvas (the light changed, the camera moved, a hand over
+#: the mat) every blob is counted again
+GATE_MOST = 0.25
+
+
+class SupplyGate:
+    """When and where the supplies are counted again (docs/sunda.md, "The supply, counted"): a count resamples the whole
+    mat (1.5 million pixels at 2 px/mm, some 150 ms of one core with every blob as before), and a player's supply
+    changes only when a pawn leaves it. So each frame is first compared with the last one counted at a quarter of the
+    canvas's scale (the light put in the colour table's: ``SundaReading._relight``), a cell changed where it differs
+    by more than :data:`GATE_NOISE` times the frame's median difference; the covered triangles and the tribes' reach
+    (what decides which blob is the layout's) are compared too. Nothing changed: the last count stands. Else only the
+    changed cells are classified again, and only the blobs they reach are looked at again (a window grown to hold
+    every blob it meets whole, so that no blob is cut: the blobs outside it are as they were); the rest of the count
+    (each blob's split, the paint off the layout, the boxes) is kept, and the counts decided over every blob as a full
+    count decides them. A new camera location or colour table, or a change over :data:`GATE_MOST` of the canvas:
+    counted whole. ``calls`` says how often each happened (the tests count them)."""
+
+    def __init__(self, counter: SupplyCounter):
+        self.counter = counter
+        self.calls = {"full": 0, "windows": 0, "kept": 0}
+        self._key: Any = None                 # (the canvas maps' key, the colour table) of the last count
+        self._small: np.ndarray | None = None   # the last counted frame on the canvas at 1/GATE_STEP, relit
+        self._seen: SupplySeen | None = None
+
+    def count(self, frame: np.ndarray, reader: Any, reading: Any, nadir: np.ndarray, cam_h: float) -> SupplySeen:
+        """Each pawn colour's pawns standing off the layout in ``frame``, as :meth:`SupplyCounter.count` counts them."""
+        c = self.counter
+        loc, lut = getattr(reading, "_loc", None), getattr(reading, "_lut", None)
+        if loc is None or lut is None:
+            return self._full(frame, reader, reading, nadir, cam_h, None)
+        c._canvas_maps(reader, loc, frame.shape)
+        small = self._small_canvas(frame, getattr(reading, "_relight", None))
+        last, key = c.last, (c._maps_key, lut)
+        if (last is None or self._seen is None or self._small is None or self._key is None
+                or self._key[0] != key[0] or self._key[1] is not lut):
+            return self._full(frame, reader, reading, nadir, cam_h, small)
+        nadir = np.asarray(nadir, np.float64)
+        names = list(reader.pawn_names)
+        masks = c._masks(reader, reading, c._maps[2], nadir, cam_h)
+        cells = changed_cells(self._small, small)
+        if masks.pieces is not last.masks.pieces or masks.layout is not last.masks.layout:
+            cells |= self._cells_of((masks.pieces ^ last.masks.pieces) | (masks.layout ^ last.masks.layout))
+        if not cells.any():
+            self.calls["kept"] += 1
+            return self._seen
+        if np.count_nonzero(cells) > GATE_MOST * cells.size:
+            return self._full(frame, reader, reading, nadir, cam_h, small)
+        self.calls["windows"] += 1
+        h, w = last.label.shape
+        # the opening's reach (:meth:`SupplyCounter._scan`: an erosion and a dilation, each its kernel's radius), and
+        # a pixel
+        k = 2 * (int(2 * round(1.5 * c.s) + 1) // 2) + 1
+        grown = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        windows = []
+        for x, y, bw, bh in stats[1:, :4]:
+            box = (int(x) * GATE_STEP, int(y) * GATE_STEP, min(int(x + bw) * GATE_STEP, w),
+                   min(int(y + bh) * GATE_STEP, h))
+            last.label[box[1]:box[3], box[0]:box[2]] = c.label(frame, lut, getattr(reading, "_relight", None), box)
+            windows.append((box[0] - k, box[1] - k, box[2] + k, box[3] + k))
+        windows = _closed(windows, [b for bs in last.boxes.values() for b in bs], (w, h))
+        found = [f for f in last.found if not any(_meets(f.key[1:], win) for win in windows)]
+        boxes = {col: [b for b in last.boxes.get(col, []) if not any(_meets(b, win) for win in windows)]
+                 for col in names}
+        paint = {col: last.paint[col].copy() for col in names}
+        for f in found:         # the blobs kept: their splits stay in the cache the next count compares with
+            if isinstance(f.split, _Split) and f.key in c._split_before:
+                c._split_now[f.key] = c._split_before[f.key]
+        for win in windows:
+            x0, y0, x1, y1 = win
+            box = (max(x0 - k, 0), max(y0 - k, 0), min(x1 + k, w), min(y1 + k, h))
+            scan = c._scan(last.label[box[1]:box[3], box[0]:box[2]], box, win, masks, nadir, cam_h, names)
+            found += scan.found
+            for col in names:
+                boxes[col] += scan.boxes[col]
+                paint[col][y0:y1, x0:x1] = scan.paint[col]
+        c.last = _Counted(last.label, found, paint, boxes, masks)
+        self._small, self._key = small, key
+        self._seen = c._decide(found, paint, names, masks.one_px)
+        return self._seen
+
+    def _full(self, frame: np.ndarray, reader: Any, reading: Any, nadir: np.ndarray, cam_h: float,
+              small: np.ndarray | None) -> SupplySeen:
+        self.calls["full"] += 1
+        self._seen = self.counter.count(frame, reader, reading, nadir, cam_h)
+        lut = getattr(reading, "_lut", None)
+        self._small = small
+        self._key = (self.counter._maps_key, lut) if self.counter.last is not None else None
+        return self._seen
+
+    def _small_canvas(self, frame: np.ndarray, relight: np.ndarray | None) -> np.ndarray:
+        """The frame on the canvas at 1/:data:`GATE_STEP` of its scale (a sample in each cell's middle), in the colour
+        table's light, blurred over 3 x 3 cells."""
+        from .sunda import relit
+
+        mx, my, _ = self.counter._maps
+        mid = GATE_STEP // 2
+        img = cv2.remap(frame, np.ascontiguousarray(mx[mid::GATE_STEP, mid::GATE_STEP]),
+                        np.ascontiguousarray(my[mid::GATE_STEP, mid::GATE_STEP]), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
+        return cv2.GaussianBlur(relit(img, relight), (3, 3), 0)
+
+    def _cells_of(self, mask: np.ndarray) -> np.ndarray:
+        """The gate's cells any pixel of ``mask`` (the canvas) lies in."""
+        h, w = mask.shape
+        hs, ws = -(-h // GATE_STEP), -(-w // GATE_STEP)
+        pad = np.zeros((hs * GATE_STEP, ws * GATE_STEP), np.uint8)
+        pad[:h, :w] = mask
+        return pad.reshape(hs, GATE_STEP, ws, GATE_STEP).max(axis=(1, 3)) > 0
+
+
+def changed_cells(before: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Where two frames on the gate's canvas (:meth:`SupplyGate._small_canvas`) differ past the noise: a channel moved
+    by more than :data:`GATE_NOISE` times the median of the largest channel's difference, and :data:`GATE_FLOOR`, in
+    a block of 2 x 2 cells."""
+    d = cv2.absdiff(before, now)
+    d = cv2.max(cv2.max(d[..., 0], d[..., 1]), d[..., 2])
+    limit = max(GATE_FLOOR, GATE_NOISE * float(np.median(d)))
+    # the noise past the limit is a cell here and there; a pawn taken or put down changes a disc some 5 cells across:
+    # a change is a 2 x 2 block of cells at least
+    c = d > limit
+    block = c[:-1, :-1] & c[1:, :-1] & c[:-1, 1:] & c[1:, 1:]       # each 2 x 2 block all changed, at its top left
+    out = np.zeros_like(c)
+    for dy in (0, 1):
+        for dx in (0, 1):
+            out[dy:dy + block.shape[0], dx:dx + block.shape[1]] |= block
+    return out
+
+
+def _meets(box: tuple, win: tuple[int, int, int, int]) -> bool:
+    """Whether a blob's box (x, y, w, h, canvas px) meets a window (x0, y0, x1, y1) or touches it."""
+    x, y, w, h = box[:4]
+    return x <= win[2] and x + w >= win[0] and y <= win[3] and y + h >= win[1]
+
+
+def _closed(windows: list[tuple[int, int, int, int]], boxes: list[tuple[int, int, int, int]], size: tuple[int, int]
+            ) -> list[tuple[int, int, int, int]]:
+    """The windows grown until every blob box (x, y, w, h) that meets one lies wholly inside it, and windows that meet
+    merged: then no blob crosses a window's edge, and a blob outside every window is as the last count saw it."""
+    w, h = size
+    out = [(max(a, 0), max(b, 0), min(c, w), min(d, h)) for a, b, c, d in windows]
+    changed = True
+    while changed:
+        changed = False
+        for i, win in enumerate(out):
+            x0, y0, x1, y1 = win
+            for bx, by, bw, bh in boxes:
+                if _meets((bx, by, bw, bh), win) and not (x0 <= bx and y0 <= by and bx + bw <= x1 and by + bh <= y1):
+                    x0, y0, x1, y1 = min(x0, bx), min(y0, by), max(x1, bx + bw), max(y1, by + bh)
+            if (x0, y0, x1, y1) != win:
+                out[i], changed = (x0, y0, x1, y1), True
+        merged: list[tuple[int, int, int, int]] = []
+        for win in out:
+            for j, m in enumerate(merged):
+                if _meets((win[0], win[1], win[2] - win[0], win[3] - win[1]), m):
+                    merged[j] = (min(m[0], win[0]), min(m[1], win[1]), max(m[2], win[2]), max(m[3], win[3]))
+                    changed = True
+                    break
+            else:
+                merged.append(win)
+        out = merged
+    return out
+
+
 class _Split:
     """What each count of pawns fitted to one blob gave (:meth:`SupplyCounter.split`): ``fits`` n -> (misfit px, the
     bases, the model's pixels, its edge's pixels); ``area`` the blob's pixels, ``one`` one pawn's footprint there."""
@@ -525,7 +819,26 @@ def supply_change_agrees(before: SupplySeen, now: SupplySeen, colour: str, taken
         # a patch opened keeps a pawn's footprint less a band as wide as the disc's radius round it
         return int(np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= MARGIN * one * 0.5))
 
+    if a is b:        # the same count kept (SupplyGate): no paint moved
+        return taken == 0
+    cut = _where_differ(a, b, k)
+    if cut is None:
+        return taken == 0
+    a, b = cut
     return places(a & ~b) == taken and places(b & ~a) == 0
+
+
+def _where_differ(a: np.ndarray, b: np.ndarray, margin: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two masks cut to where they differ, grown by ``margin`` pixels (an opening there by a disc ``margin`` across,
+    and the patches it keeps, are those of the whole masks: outside it both differences are empty); None where they do
+    not differ."""
+    at = cv2.findNonZero((a != b).view(np.uint8))
+    if at is None:
+        return None
+    x, y, w, h = cv2.boundingRect(at)
+    y0, x0 = max(y - margin, 0), max(x - margin, 0)
+    y1, x1 = min(y + h + margin, a.shape[0]), min(x + w + margin, a.shape[1])
+    return a[y0:y1, x0:x1], b[y0:y1, x0:x1]
 
 
 def counts_of(seen: SupplySeen | None, colours: Sequence[str]) -> Mapping[str, int | None]:

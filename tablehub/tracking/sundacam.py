@@ -10,6 +10,7 @@ adapter (``Sunda.layout_moves``, :mod:`tablehub.games.sunda.camera`) registers i
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,10 @@ log = logging.getLogger(__name__)
 _SUPPLY: Any = None
 
 
+#: the supplies counted again only where the frame changed since the last count (vision.sundasupply.SupplyGate);
+#: False: a full count every frame (the bench's ``--no-supply-gate``, to measure what the gate saves)
+SUPPLY_GATE = True
+
 #: while the table holds fewer pieces than this, each still frame is read from scratch: the lattice fitted to
 #: a handful of pieces is refitted as the layout grows (a small layout fixes its angle less well)
 REFIT_BELOW = 16
@@ -34,6 +39,10 @@ class SundaRecognizer:
         self.reader = reader
         self.previous: Any = None
         self.last_ms: dict[str, float] = {}
+        #: this thread's CPU of the last frame (ms; docs/benchmarks.md): ``read`` (the reader), ``count`` (the supplies'
+        #: counter, its gate included), ``total`` (the whole frame: the stacks' history too); ``incremental``: whether
+        #: the reader read it against the reading before
+        self.cpu_ms: dict[str, Any] = {}
         self._set_of: Any = None  # the set of pieces the reader was last given (use_game)
         self.heights = StackHistory()   # tribe heights from the frames before (tablehub/tracking/sundaheights.py)
         self._pawns_of: tuple[int, Any] | None = None   # the game's pawns on the table and last challenge (use_game)
@@ -46,13 +55,15 @@ class SundaRecognizer:
         #: point and players, the frame asked in); "play on" answers them once the log moves past that phase
         self._asked: dict[tuple[int, int], tuple[list[float], tuple[int, int], list[int], int]] = {}
         self.supply: Any = None         # the supplies seen in the last frame read (vision.sundasupply.SupplySeen)
-        self._counter: Any = None       # ... counted by (vision.sundasupply.SupplyCounter)
+        self._counter: Any = None       # ... counted by (vision.sundasupply.SupplyGate over a SupplyCounter)
         #: the log's pawns on the table per colour and the rule book's pawns a player (use_game): what the supply seen in
         #: the frame the log holds must add up to
         self._log_pawns: tuple[dict[str, int], int] | None = None
         self.taken: dict[str, int] | None = None   # the count told to the history for the last frame (supply_taken)
 
     def __call__(self, frame: np.ndarray) -> LayoutSeen:
+        start = time.thread_time()
+        self.cpu_ms = {}
         try:
             previous = self.previous if self.previous is not None and len(self.previous.pieces) >= REFIT_BELOW else None
             reading = self.reader.read(frame, previous=previous)
@@ -61,6 +72,8 @@ class SundaRecognizer:
             self.heights.lost_frame()
             self.supply = None
             raise
+        self.cpu_ms["read"] = (time.thread_time() - start) * 1000
+        self.cpu_ms["incremental"] = previous is not None
         self.previous = reading
         self.last_ms = dict(reading.ms)
         observation = {
@@ -73,6 +86,7 @@ class SundaRecognizer:
         }
         self._pieces_seen = observation["pieces"]   # the lattice the history's nodes are in (tell_heights)
         self.asked_now(observation["tribes"])
+        self.cpu_ms["total"] = (time.thread_time() - start) * 1000
         notes: list[Any] = [T("the camera is unsure of {what}", what=u) for u in reading.unsure[:3]]
         return LayoutSeen(observation, notes)
 
@@ -112,10 +126,12 @@ class SundaRecognizer:
         if loc is None or getattr(reading, "_lut", None) is None or not hasattr(self.reader, "pawn_names"):
             self.taken = None
             return None
+        start = time.thread_time()
         if _SUPPLY is None:
             from vision import sundasupply as _SUPPLY
-        if self._counter is None:
-            self._counter = _SUPPLY.SupplyCounter(getattr(self.reader, "s", 2.0))
+        if self._counter is None:   # counted again only where the frame changed (vision.sundasupply.SupplyGate)
+            counter = _SUPPLY.SupplyCounter(getattr(self.reader, "s", 2.0))
+            self._counter = _SUPPLY.SupplyGate(counter) if SUPPLY_GATE else counter
         try:
             nadir, cam_h = self.reader._camera((frame.shape[1], frame.shape[0]), loc.homography)
             self.supply = self._counter.count(frame, self.reader, reading, nadir, cam_h)
@@ -123,6 +139,7 @@ class SundaRecognizer:
             log.debug("the supply was not counted in this frame", exc_info=True)
             self.supply = None
         self.taken = self.supply_taken(before, self.supply)
+        self.cpu_ms["count"] = (time.thread_time() - start) * 1000
         return self.taken
 
     def supply_taken(self, before: Any, now: Any) -> dict[str, int] | None:
