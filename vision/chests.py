@@ -97,21 +97,11 @@ def _empty_window(empty: np.ndarray, empty_ppm: float, centre_mm: tuple[float, f
     return cv2.warpAffine(empty, A, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _light_gain(win: np.ndarray, empty_win: np.ndarray) -> np.ndarray:
-    """The gain per channel that brings ``win`` to the empty board's light: the median over the window's pixels of
-    each pixel's own ratio (the empty board's level over the frame's, pixel by pixel). The window is mostly board, so
-    the pieces on it (up to a third of a deck's window) are outliers of that ratio and leave its median alone; the
-    ratio of the two windows' medians did not: over a sea of several blues a red sail and a gold lid pulled the red
-    median up the sea's spread, and the lid came out 20-35 (Lab) greener than enrolled (no lid seen on the deck, a
-    laden deck read empty: bench seed 1 `clean` frames 1, 2, 10, 13)."""
-    a = win[::3, ::3].reshape(-1, 3).astype(np.float32) + 1  # every third pixel: enough
-    b = empty_win[::3, ::3].reshape(-1, 3).astype(np.float32) + 1
-    return np.median(b / a, axis=0)
-
-
 def _matched(win: np.ndarray, empty_win: np.ndarray) -> np.ndarray:
-    """``win`` brought to the empty board's light: one gain per channel (:func:`_light_gain`), 8-bit."""
-    g = _light_gain(win, empty_win)
+    """``win`` brought to the empty board's light: one gain per channel (the window is mostly board), 8-bit."""
+    a = np.median(win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1  # every third pixel: enough
+    b = np.median(empty_win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1
+    g = b / a
     return cv2.multiply(win, (float(g[0]), float(g[1]), float(g[2]), 0.0))  # saturated at 255
 
 
