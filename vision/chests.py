@@ -393,19 +393,10 @@ def _lid_round(lid: np.ndarray, centre: tuple[float, float], reach_px: float) ->
 
 
 #: a print too blurred for its marks to be cut (under :data:`MIN_INK`) is enrolled and read by its grey level in the
-#: lid's box: the lid's rim (this far in from the box's sides, mm) left out
+#: lid's box: the lid's rim (this far in from the box's sides, mm) left out, and two values whose prints match each
+#: other at this or more (normalised correlation, the best shift and end) are not told apart: the enrolment refuses
 FAINT_RIM_MM = 1.0
-#: two values are told apart when each print is explained by the other value's (normalised correlation r, the best
-#: shift and end) leaving at least this many times the variance (1 - r^2) that its own print leaves when its box is cut
-#: :data:`FAINT_JITTER` off (the box's fit at reading: a print matched against itself misplaced); else the enrolment
-#: refuses. Not a bar on r itself: blur makes every two digits' blobs alike (the most alike two values, 5 and 8 or 5
-#: and 6, match at 0.92 at `clean`, 0.94 at `default`, 0.94-0.96 at `hard`: the old bar of 0.94 refused `hard` on 5
-#: seeds of 6), and it makes each print as robust to its box's misplacement. Measured (the bench's enrolment photos,
-#: seeds 1-6): the least ratio 1.7-2.6 at `hard`, 1.2-1.8 at `clean` and `default`; two chests of one print under
-#: two values: under 1
-FAINT_MIN_APART = 1.0
-#: ... the box cut that far off (mm along and across, degrees turned)
-FAINT_JITTER = ((0.4, 0.0, 0.0), (-0.4, 0.0, 0.0), (0.0, 0.4, 0.0), (0.0, -0.4, 0.0), (0.0, 0.0, 2.0), (0.0, 0.0, -2.0))
+FAINT_MAX_ALIKE = 0.94
 #: ... and a lid seen whose least rectangle differs from the enrolled box by more than this (mm) is not read so (a
 #: chest touching another, or partly covered)
 FAINT_BOX_TOL_MM = 1.5
@@ -433,34 +424,20 @@ def _faint_best(obs: np.ndarray, t: np.ndarray) -> float:
     return max(float(cv2.matchTemplate(o, t, cv2.TM_CCOEFF_NORMED).max()) for o in (obs, obs[::-1, ::-1].copy()))
 
 
-def _self_match(w: "_Window", lid: np.ndarray, box, size: tuple[float, float], t: np.ndarray) -> float:
-    """How well a print's own enrolled grey level ``t`` explains it with its box cut :data:`FAINT_JITTER` off: the
-    least normalised correlation (the best shift within :data:`SHIFT_MM` and end)."""
-    c, e1 = np.float64(box[0]), np.float64(box[1])
-    out = 1.0
-    for dx, dy, deg in FAINT_JITTER:
-        a = np.radians(deg)
-        e = np.float64([e1[0] * np.cos(a) - e1[1] * np.sin(a), e1[0] * np.sin(a) + e1[1] * np.cos(a)])
-        obs = _faint_print(w, lid, c + (dx * e1 + dy * np.float64([-e1[1], e1[0]])) * READ_PPM, e, size, SHIFT_MM)
-        out = min(out, _faint_best(obs, t))
-    return out
-
-
 def _enrol_faint(lid: np.ndarray, seen: list, size: tuple[float, float]) -> "ValueBook":
     """A value book from blurred prints (:data:`FAINT_RIM_MM`): each value's grey level in its lid's box; refused,
-    in one line, when two values' prints are too alike to be told apart (:data:`FAINT_MIN_APART`)."""
+    in one line, when two values' prints are too alike to be told apart."""
     k = int(round(SHIFT_MM * READ_PPM))
     prints = {}
     for value, _, _, w, lid_px, _, _, b in seen:
         prints[value] = _faint_print(w, lid_px, b[0], b[1], size)
     for value, x, y, w, lid_px, _, _, b in seen:
         obs = _faint_print(w, lid_px, b[0], b[1], size, SHIFT_MM)
-        own = 1 - _self_match(w, lid_px, b, size, prints[value][k:-k, k:-k]) ** 2
         for other, t in prints.items():
             if other == value:
                 continue
             alike = _faint_best(obs, t[k:-k, k:-k])
-            if 1 - alike ** 2 < FAINT_MIN_APART * own:
+            if alike >= FAINT_MAX_ALIKE:
                 raise VisionError(T("enrol chest values: the prints of the {value} and {other} chests are too blurred to "
                                     "tell apart (they match each other at {score}): focus the camera or light the table "
                                     "better, and enrol again; until then the phone enters the chests' values",
