@@ -4,8 +4,8 @@ A print's strokes must stand 80 grey levels darker than the lid for its marks to
 under dim light a sharp print falls under that bar though every digit is plain to see. The enrolment used to refuse
 every such print ("too blurred ... under the 80 needed"). Now, under the bar, each value's print is enrolled as its grey
 level in the lid's box and a face-up chest is read by normalised correlation of its lid's grey level against them
-(`_enrol_faint`, `_read_faint`); the enrolment refuses only prints too alike to be told apart (two chests of one
-print under two values; `FAINT_MIN_APART`, test_chests.py)."""
+(`_enrol_faint`, `_read_faint`); the enrolment refuses only prints too alike to be told apart (blurred: `hard`,
+test_chests.py)."""
 from __future__ import annotations
 
 import numpy as np
