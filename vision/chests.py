@@ -805,8 +805,9 @@ MAST_MM = 1.5
 #: how far apart (Lab, L weighted a half) a sail's own colour must be from the lids' for the two to be told apart
 #: pixel by pixel (Diabolo's yellow sail: about 18)
 MIN_SAIL_APART = 10.0
-#: (a deck with no lid left beside such a sail was an empty hold when the two colours lay 15 apart or more,
-#: MIN_SAIL_EMPTY, before h-chests4: now only by the sail's shape, :func:`_sail_asymmetry`)
+#: ... and how far apart for a deck with no lid left beside it to be an empty hold (measured: Diabolo's sail 16-21
+#: apart on the OpenCV 5 stack, 10-11 on the Pi's 4.11, where a laden deck told apart at 10 kept 0.6 mm2 of its lid)
+MIN_SAIL_EMPTY = 15.0
 #: a lid pixel beside such a sail: nearer the lid's colour than the sail's by this much, and this far (mm) from the
 #: sail's own pixels
 SAIL_MARGIN = 4.0
@@ -998,6 +999,7 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     k, lab_, sizes, small = _lid_parts(lid, book)
     lid0, lab0 = lid, lab_  # before a sail of the lids' colour is taken out
     min_lid = MIN_LID_ABOARD_MM2
+    sail_apart = None  # how far a sail of nearly the lids' colour lies from it, when told apart
     # a lid-coloured part larger than a lid, or one over the mast (a chest lies clear of it): a sail of nearly the
     # lids' colour (Diabolo's)
     sails = {j for j in range(1, k) if j not in small} | set(np.unique(lab_[(d_ship <= MAST_MM) & (lid > 0)]).tolist())
@@ -1005,7 +1007,7 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     if sails:
         apart = _sail_apart(lid, w.lab, lab_, sorted(sails), book)
         if apart is not None:  # told apart by its own colour: the lid is what lies nearer the lids' colour
-            lid = apart[0]
+            lid, sail_apart = apart
             k, lab_, sizes, small = _lid_parts(lid, book)
             min_lid = MIN_LID_BESIDE_SAIL_MM2
     lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
@@ -1018,12 +1020,13 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
         reads.append((float(d_ship[px, py]), x0 + pr.x / READ_PPM, y0 + pr.y / READ_PPM, pr))
     if not reads:
         if lid_mm2 < min_lid:
-            if sails:  # a sail of the lids' colour: the deck is empty only when the sail is the same either side of
-                # its mast (a chest beside it is not), whatever the ship's look (the sail makes it look laden) and
-                # however far the sail's colour lies from the lids' (at `hard` a lid blurred into the sail went with
-                # it: a laden deck told apart by colour read empty, bench seed 3 frame 0)
-                if _sail_asymmetry(w, lid0, lab0, sorted(sails), mine) < SAIL_SYM_EMPTY_MM2:
-                    return ChestRead(0, 0.0, 0.0, "", (), *ship_mm)
+            # a lid-coloured patch larger than a lid (a yellow sail) may hide a lid beside it; told apart, the deck
+            # is empty only when the sail's colour lies far from the lids' (nearer, a lid's pixels go with the sail)
+            if sails and _sail_asymmetry(w, lid0, lab0, sorted(sails), mine) < SAIL_SYM_EMPTY_MM2:
+                # the lid colour is a sail's, the same either side of its mast: an empty hold, whatever the ship's
+                # look (a sail of the lids' colour makes it look laden)
+                return ChestRead(0, 0.0, 0.0, "", (), *ship_mm)
+            if len(small) < k - 1 or (sail_apart is not None and sail_apart < MIN_SAIL_EMPTY):
                 return ChestRead(None, 0.0, 0.0, T("the ship's sail has the lids' colour: a chest on its deck is not "
                                  "told from the sail"), (), *ship_mm, maybe_empty=True)
             return None
