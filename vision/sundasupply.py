@@ -353,13 +353,52 @@ class SupplyCounter:
         ranked = sorted(fits, key=lambda n: fits[n][0])
         for n in ranked[:2]:                        # the likeliest counts, each pawn's place refined
             fits[n] = self._fit(blob, origin_px, pts, n, nadir, cam_h, refine=True)
+        # the places where a whole pawn's footprint fits in the blob (k-means groups a large cluster's pixels by
+        # nearness, not by the pawns' shapes, and misplaces some of twenty pawns): that count fitted from there, and
+        # one more and one less, so that it competes with its neighbours as every count does
+        seeds = self.seeds(blob, origin_px, mid, nadir, cam_h)
+        m = len(seeds)
+        if lo <= m <= hi:
+            for n in (m - 1, m + 1):
+                if lo <= n <= hi and n not in fits:
+                    fits[n] = self._fit(blob, origin_px, pts, n, nadir, cam_h, refine=True)
+            got = self._fit(blob, origin_px, pts, m, nadir, cam_h, refine=True, bases0=seeds)
+            if m not in fits or got[0] < fits[m][0]:
+                fits[m] = got
         return _Split(a, one, fits)
 
+    def seeds(self, blob: np.ndarray, origin_px: tuple[int, int], mid: np.ndarray, nadir: np.ndarray, cam_h: float
+              ) -> np.ndarray:
+        """Where pawns of a blob stand, by the projection alone: the bases (mat mm) at which one pawn's whole
+        footprint (:func:`footprint` at the blob's middle, less :data:`BAND_PX` round it: the colour table's edge)
+        lies in the blob's paint, one per connected place (two pawns' bases are a pawn's width apart; between touching
+        pawns no footprint fits), at each place's middle."""
+        shape = footprint(np.asarray(mid, np.float64), nadir, cam_h) - mid          # about the base (mm)
+        lo = np.floor(shape.min(axis=0) * self.s).astype(int) - 1
+        hi = np.ceil(shape.max(axis=0) * self.s).astype(int) + 1
+        k = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.uint8)
+        cv2.fillPoly(k, [np.round((shape * self.s - lo) * 16).astype(np.int32).reshape(-1, 1, 2)], 1, cv2.LINE_8, 4)
+        k = cv2.erode(k, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1)))
+        if not k.any():
+            return np.zeros((0, 2))
+        pad = int(max(k.shape))
+        ref = np.zeros((blob.shape[0] + 2 * pad, blob.shape[1] + 2 * pad), np.uint8)
+        ref[pad:pad + blob.shape[0], pad:pad + blob.shape[1]] = blob
+        # erode anchored at the base: a pixel stays where the footprint with its base there lies in the paint
+        fit = cv2.erode(ref, k, anchor=(int(-lo[0]), int(-lo[1])), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        n, _, _, cent = cv2.connectedComponentsWithStats(fit, connectivity=8)
+        if n <= 1:
+            return np.zeros((0, 2))
+        return self.to_mm(cent[1:] + [origin_px[0] - pad, origin_px[1] - pad])
+
     def _fit(self, blob: np.ndarray, origin_px: tuple[int, int], pts: np.ndarray, n: int, nadir: np.ndarray,
-             cam_h: float, refine: bool = False) -> tuple[float, list[tuple[float, float]]]:
+             cam_h: float, refine: bool = False, bases0: np.ndarray | None = None
+             ) -> tuple[float, list[tuple[float, float]]]:
         """``n`` pawns fitted to a blob: its pixels grouped by Lloyd's k-means (from the farthest points), each pawn's
         base where its footprint's middle is the group's; the misfit (px): the pixels the model and the blob do not
-        share, and those where two bases overlap."""
+        share, and those where two bases overlap. ``bases0``: the bases to start from (:meth:`seeds`), not k-means'."""
+        if bases0 is not None:
+            return self._placed(blob, origin_px, np.asarray(bases0, np.float64).reshape(-1, 2), nadir, cam_h, refine)
         pts = pts[::2] if len(pts) > 400 else pts        # every other pixel groups as well
         centres = _farthest(pts, n)
         one_mm = _footprint_reach(nadir, cam_h, pts.mean(axis=0))
@@ -375,6 +414,13 @@ class SupplyCounter:
                 break
             centres = new
         bases = np.array([_base_of(c, nadir, cam_h) for c in centres]).reshape(-1, 2)
+        return self._placed(blob, origin_px, bases, nadir, cam_h, refine)
+
+    def _placed(self, blob: np.ndarray, origin_px: tuple[int, int], bases: np.ndarray, nadir: np.ndarray,
+                cam_h: float, refine: bool) -> tuple[float, list[tuple[float, float]], int, int]:
+        """Pawns standing at ``bases`` (mat mm) against a blob: the misfit (:meth:`_misfit`), each pawn moved by a
+        pixel at a time where the model fits better (``refine``), the bases, the model's pixels and its edge's."""
+        n = len(bases)
         h, w = blob.shape
         pad = int(math.ceil(PAWN_MM * self.s))
         ref = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
