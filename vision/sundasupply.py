@@ -230,6 +230,8 @@ class SupplyCounter:
         one_px = self._single_px(np.asarray(reader.mat.play_centre_mm, np.float64), nadir, cam_h)
         found: list[tuple[str, tuple[float, float], int, Any]] = []    # (colour, middle, pixels, _Split or why not)
         paint_off: dict[str, np.ndarray] = {}
+        edge_blobs: dict[int, tuple[np.ndarray, tuple[int, int]]] = {}   # the splits of blobs at the bounds
+        unseen = ~seen | marks          # where a pawn's paint is not seen: off the frame, or cut by a marker's square
         for i, colour in enumerate(names):
             paint = (label == 3 + i) & ~marks
             mask = cv2.morphologyEx(paint.astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -260,10 +262,12 @@ class SupplyCounter:
                     continue                            # off the mat: the table's wood, not a pawn on the mat
                 sub = comp[y:y + h, x:x + w] == j
                 at = tuple(centre)
+                sp = self._split_once(colour, sub, (x, y), nadir, cam_h)
                 if at_bounds[j]:
-                    found.append((colour, at, int(sub.sum()), "edge"))
-                    continue
-                found.append((colour, at, int(sub.sum()), self._split_once(colour, sub, (x, y), nadir, cam_h)))
+                    # near the frame's edge, the mat's or a marker: counted only where no pawn may have lost paint
+                    # there (:meth:`_cut`), decided below
+                    edge_blobs[id(sp)] = (sub, (x, y))
+                found.append((colour, at, int(sub.sum()), sp))
         # how far the colour table puts a pawn's edge outside its outline (px), the same for every blob in the frame:
         # from the blobs whose count the misfit alone tells (the median)
         spread = [sp.spread(sp.best) for *_, sp in found if isinstance(sp, _Split) and sp.clear()]
@@ -278,8 +282,12 @@ class SupplyCounter:
                 blobs.append(SupplyBlob(colour, at, px, None, sp))
                 continue
             got, said = sp.decide(delta)
+            cut = id(sp) in edge_blobs and (got is None or self._cut(*edge_blobs[id(sp)], sp.bases[got], nadir, cam_h,
+                                                                     unseen, bounds))
+            if cut:     # a pawn's paint may be lost there (a pawn cut by a marker is smaller than one: not a speck)
+                got, said = None, "reaches the frame's or the mat's edge or a marker"
             singles[colour].append(sp.one)
-            if got is None and px < sp.one and sp.best == 1:
+            if got is None and not cut and px < sp.one and sp.best == 1:
                 continue                                # smaller than one pawn and no pawn's shape: not a pawn
             blobs.append(SupplyBlob(colour, at, px, got, said, sp.bases[got] if got is not None else []))
             if got is None:
@@ -292,6 +300,27 @@ class SupplyCounter:
             pawn_px[colour] = float(np.mean(singles[colour])) if singles[colour] else one_px
         self._split_before, self._split_now = self._split_now, {}
         return SupplySeen(counts, why, blobs, area, pawn_px, self.s, paint_off)
+
+    def _cut(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]], nadir: np.ndarray,
+             cam_h: float, unseen: np.ndarray, bounds: np.ndarray) -> bool:
+        """Whether a blob near the frame's edge, the mat's or a marker (``bounds``) may have lost a pawn's paint there:
+        a pawn fitted to it (``bases``, mat mm) reaches where the frame does not see or a marker's square cuts the
+        paint (``unseen``), or the blob's paint by the bounds is not its pawns' (a pawn standing beyond them, a sliver
+        of it seen). A blob whose pawns all show whole beside the bounds is counted as any other."""
+        h, w = blob.shape
+        pad = int(math.ceil(PAWN_MM * self.s)) + 2
+        x0, y0 = origin_px[0] - pad, origin_px[1] - pad
+        H, W = h + 2 * pad, w + 2 * pad
+        model = np.zeros((H, W), np.uint8)
+        polys = [np.round((self.to_px(footprint(np.asarray(b, np.float64), nadir, cam_h)) - [x0, y0]) * 16)
+                 .astype(np.int32).reshape(-1, 1, 2) for b in bases]
+        cv2.fillPoly(model, polys, 1, cv2.LINE_8, 4)
+        if (model.astype(bool) & _window(unseen, x0, y0, W, H, True)).any():
+            return True
+        own = np.zeros((H, W), bool)
+        own[pad:pad + h, pad:pad + w] = blob
+        band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
+        return bool((own & _window(bounds, x0, y0, W, H, True) & ~(cv2.dilate(model, band) > 0)).any())
 
     def _single_px(self, base: np.ndarray, nadir: np.ndarray, cam_h: float) -> float:
         """One pawn's footprint at ``base`` in canvas pixels."""
@@ -518,6 +547,16 @@ class _Split:
                 return ok[0], ""
         return None, (f"{self.best} or {self.second} pawns (misfits {err / self.one:.2f} and "
                       f"{self.fits[self.second][0] / self.one:.2f} of a pawn's footprint)")
+
+
+def _window(arr: np.ndarray, x0: int, y0: int, w: int, h: int, fill: bool) -> np.ndarray:
+    """``arr[y0:y0 + h, x0:x0 + w]``, ``fill`` where the window lies past ``arr``'s edge."""
+    out = np.full((h, w), fill, bool)
+    ax0, ay0 = max(x0, 0), max(y0, 0)
+    ax1, ay1 = min(x0 + w, arr.shape[1]), min(y0 + h, arr.shape[0])
+    if ax1 > ax0 and ay1 > ay0:
+        out[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0] = arr[ay0:ay1, ax0:ax1]
+    return out
 
 
 def _footprint_reach(nadir: np.ndarray, cam_h: float, at: np.ndarray) -> float:
