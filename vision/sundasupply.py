@@ -17,8 +17,11 @@ each group's pawn put where its footprint's middle is, and the model (their foot
 blob: the pixels one has and the other lacks, and the pixels where two pawns' bases would overlap (two pawns cannot
 stand in one place). The count is the ``n`` with the least misfit, taken only where every other ``n`` misfits by half a
 pawn's footprint more, and the best misfits by under half a pawn's footprint a pawn; otherwise the colour's count is
-unknown (``None``), with the reason. So is a colour one of whose blobs reaches the frame's edge (the mat beyond it
-not seen), a marker of the mat, or the mat's edge.
+unknown (``None``), with the reason. A heap's count is also fitted from where its pawns stand by the projection alone
+(:meth:`SupplyCounter.seeds`: the places where one pawn's whole footprint fits in the paint), and competes as every
+count does. A colour one of whose blobs may have lost a pawn's paint where the frame does not see, to a marker's
+square or past the mat's edge is unknown too (:meth:`SupplyCounter._cut`: a pawn fitted to it reaches there, or its
+paint there is not its pawns'); a blob whose pawns all stand whole beside them is counted.
 
 The count is only read here; whether it is trusted (it must agree with the rules and with the frame before) is the
 live loop's (``tablehub/tracking/sundacam.py``, ``SundaRecognizer.supply_taken``).
