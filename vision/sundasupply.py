@@ -17,8 +17,11 @@ each group's pawn put where its footprint's middle is, and the model (their foot
 blob: the pixels one has and the other lacks, and the pixels where two pawns' bases would overlap (two pawns cannot
 stand in one place). The count is the ``n`` with the least misfit, taken only where every other ``n`` misfits by half a
 pawn's footprint more, and the best misfits by under half a pawn's footprint a pawn; otherwise the colour's count is
-unknown (``None``), with the reason. So is a colour one of whose blobs reaches the frame's edge (the mat beyond it
-not seen), a marker of the mat, or the mat's edge.
+unknown (``None``), with the reason. A heap's count is also fitted from where its pawns stand by the projection alone
+(:meth:`SupplyCounter.seeds`: the places where one pawn's whole footprint fits in the paint), and competes as every
+count does. A colour one of whose blobs may have lost a pawn's paint where the frame does not see, to a marker's
+square or past the mat's edge is unknown too (:meth:`SupplyCounter._cut`: a pawn fitted to it reaches there, or its
+paint there is not its pawns'); a blob whose pawns all stand whole beside them is counted.
 
 The count is only read here; whether it is trusted (it must agree with the rules and with the frame before) is the
 live loop's (``tablehub/tracking/sundacam.py``, ``SundaRecognizer.supply_taken``).
@@ -110,6 +113,7 @@ class _Found(NamedTuple):
     px: int
     split: Any
     key: tuple
+    edge: tuple[np.ndarray, tuple[int, int]] | None = None  # near the bounds: the blob's mask and its origin (px)
 
 
 class _Scan(NamedTuple):
@@ -129,6 +133,7 @@ class _Masks(NamedTuple):
     on_mat: np.ndarray
     layout: np.ndarray
     one_px: float
+    unseen: np.ndarray      # where a pawn's paint is not seen: off the frame, or cut by a marker's square
 
 
 @dataclass
@@ -276,7 +281,7 @@ class SupplyCounter:
         masks = self._masks(reader, reading, seen, nadir, cam_h)
         scan = self._scan(label, full, full, masks, nadir, cam_h, names)
         self.last = _Counted(label, scan.found, scan.paint, scan.boxes, masks)
-        return self._decide(scan.found, scan.paint, names, masks.one_px)
+        return self._decide(scan.found, scan.paint, names, masks, nadir, cam_h)
 
     def label(self, frame: np.ndarray, lut: np.ndarray, relight: np.ndarray | None,
               box: tuple[int, int, int, int]) -> np.ndarray:
@@ -303,8 +308,9 @@ class SupplyCounter:
         shape = seen.shape
         zkey = (self._maps_key, nadir.tobytes(), float(cam_h))
         if self._zones_of is None or self._zones_of[0] != zkey:
-            self._zones_of = (zkey, self._zones(reader, seen, nadir, cam_h))
-        bounds, marks, on_mat = self._zones_of[1]
+            bounds, marks, on_mat = self._zones(reader, seen, nadir, cam_h)
+            self._zones_of = (zkey, (bounds, marks, on_mat, ~seen | marks))
+        bounds, marks, on_mat, unseen = self._zones_of[1]
         lat = getattr(reading, "lattice", None)
         pkey = (None if lat is None else (float(lat.angle_deg), float(lat.side_mm), tuple(lat.origin_mm)),
                 frozenset(getattr(reading, "covered", None) or ()), shape)
@@ -315,7 +321,7 @@ class SupplyCounter:
         if self._reach_of is None or self._reach_of[0] != tkey:
             self._reach_of = (tkey, pieces | self._tribes_reach(reading, nadir, cam_h, shape))
         one_px = self._single_px(np.asarray(reader.mat.play_centre_mm, np.float64), nadir, cam_h)
-        return _Masks(pieces, bounds, marks, on_mat, self._reach_of[1], one_px)
+        return _Masks(pieces, bounds, marks, on_mat, self._reach_of[1], one_px, unseen)
 
     def _scan(self, label: np.ndarray, box: tuple[int, int, int, int], inner: tuple[int, int, int, int],
               masks: "_Masks", nadir: np.ndarray, cam_h: float, names: list[str]) -> "_Scan":
@@ -368,15 +374,15 @@ class SupplyCounter:
                     continue                            # off the mat: the table's wood, not a pawn on the mat
                 sub = comp[y:y + h, x:x + w] == j
                 at = tuple(centre)
-                if at_bounds[j]:
-                    found.append(_Found(colour, at, int(sub.sum()), "edge", key))
-                    continue
-                found.append(_Found(colour, at, int(sub.sum()), self._split_once(colour, sub, (x + x0, y + y0), nadir,
-                                                                                  cam_h), key))
+                sp = self._split_once(colour, sub, (x + x0, y + y0), nadir, cam_h)
+                # near the frame's edge, the mat's or a marker: counted only where no pawn may have lost paint there
+                # (:meth:`_cut`), decided in :meth:`_decide`
+                edge = (sub, (x + x0, y + y0)) if at_bounds[j] else None
+                found.append(_Found(colour, at, int(sub.sum()), sp, key, edge))
         return _Scan(found, paint_off, boxes)
 
-    def _decide(self, found: list["_Found"], paint_off: dict[str, np.ndarray], names: list[str], one_px: float
-                ) -> SupplySeen:
+    def _decide(self, found: list["_Found"], paint_off: dict[str, np.ndarray], names: list[str], masks: "_Masks",
+                nadir: np.ndarray, cam_h: float) -> SupplySeen:
         """Each colour's count from its blobs (``found``, the whole canvas's), and the split cache turned over (what
         this count found is what the next compares with)."""
         counts: dict[str, int | None] = {}
@@ -384,6 +390,7 @@ class SupplyCounter:
         blobs: list[SupplyBlob] = []
         area = {c: int(np.count_nonzero(paint_off[c])) for c in names}
         pawn_px: dict[str, float] = {}
+        one_px = masks.one_px
         # how far the colour table puts a pawn's edge outside its outline (px), the same for every blob in the frame:
         # from the blobs whose count the misfit alone tells (the median)
         spread = [f.split.spread(f.split.best) for f in found if isinstance(f.split, _Split) and f.split.clear()]
@@ -391,15 +398,19 @@ class SupplyCounter:
         reasons: dict[str, list[str]] = {c: [] for c in names}
         totals = {c: 0 for c in names}
         singles: dict[str, list[float]] = {c: [] for c in names}
-        for colour, at, px, sp, _ in found:
+        for colour, at, px, sp, _, edge in found:
             if not isinstance(sp, _Split):
                 reasons[colour].append(f"a blob at {at[0]:.0f},{at[1]:.0f} mm " + (
                     "touches the layout" if sp == "layout" else "reaches the frame's or the mat's edge or a marker"))
                 blobs.append(SupplyBlob(colour, at, px, None, sp))
                 continue
             got, said = sp.decide(delta)
+            cut = edge is not None and (got is None or self._cut(*edge, sp.bases[got], nadir, cam_h, masks.unseen,
+                                                                 masks.bounds))
+            if cut:     # a pawn's paint may be lost there (a pawn cut by a marker is smaller than one: not a speck)
+                got, said = None, "reaches the frame's or the mat's edge or a marker"
             singles[colour].append(sp.one)
-            if got is None and px < sp.one and sp.best == 1:
+            if got is None and not cut and px < sp.one and sp.best == 1:
                 continue                                # smaller than one pawn and no pawn's shape: not a pawn
             blobs.append(SupplyBlob(colour, at, px, got, said, sp.bases[got] if got is not None else []))
             if got is None:
@@ -412,6 +423,27 @@ class SupplyCounter:
             pawn_px[colour] = float(np.mean(singles[colour])) if singles[colour] else one_px
         self._split_before, self._split_now = self._split_now, {}
         return SupplySeen(counts, why, blobs, area, pawn_px, self.s, paint_off)
+
+    def _cut(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]], nadir: np.ndarray,
+             cam_h: float, unseen: np.ndarray, bounds: np.ndarray) -> bool:
+        """Whether a blob near the frame's edge, the mat's or a marker (``bounds``) may have lost a pawn's paint there:
+        a pawn fitted to it (``bases``, mat mm) reaches where the frame does not see or a marker's square cuts the
+        paint (``unseen``), or the blob's paint by the bounds is not its pawns' (a pawn standing beyond them, a sliver
+        of it seen). A blob whose pawns all show whole beside the bounds is counted as any other."""
+        h, w = blob.shape
+        pad = int(math.ceil(PAWN_MM * self.s)) + 2
+        x0, y0 = origin_px[0] - pad, origin_px[1] - pad
+        H, W = h + 2 * pad, w + 2 * pad
+        model = np.zeros((H, W), np.uint8)
+        polys = [np.round((self.to_px(footprint(np.asarray(b, np.float64), nadir, cam_h)) - [x0, y0]) * 16)
+                 .astype(np.int32).reshape(-1, 1, 2) for b in bases]
+        cv2.fillPoly(model, polys, 1, cv2.LINE_8, 4)
+        if (model.astype(bool) & _window(unseen, x0, y0, W, H, True)).any():
+            return True
+        own = np.zeros((H, W), bool)
+        own[pad:pad + h, pad:pad + w] = blob
+        band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
+        return bool((own & _window(bounds, x0, y0, W, H, True) & ~(cv2.dilate(model, band) > 0)).any())
 
     def _single_px(self, base: np.ndarray, nadir: np.ndarray, cam_h: float) -> float:
         """One pawn's footprint at ``base`` in canvas pixels."""
@@ -473,13 +505,52 @@ class SupplyCounter:
         ranked = sorted(fits, key=lambda n: fits[n][0])
         for n in ranked[:2]:                        # the likeliest counts, each pawn's place refined
             fits[n] = self._fit(blob, origin_px, pts, n, nadir, cam_h, refine=True)
+        # the places where a whole pawn's footprint fits in the blob (k-means groups a large cluster's pixels by
+        # nearness, not by the pawns' shapes, and misplaces some of twenty pawns): that count fitted from there, and
+        # one more and one less, so that it competes with its neighbours as every count does
+        seeds = self.seeds(blob, origin_px, mid, nadir, cam_h)
+        m = len(seeds)
+        if lo <= m <= hi:
+            for n in (m - 1, m + 1):
+                if lo <= n <= hi and n not in fits:
+                    fits[n] = self._fit(blob, origin_px, pts, n, nadir, cam_h, refine=True)
+            got = self._fit(blob, origin_px, pts, m, nadir, cam_h, refine=True, bases0=seeds)
+            if m not in fits or got[0] < fits[m][0]:
+                fits[m] = got
         return _Split(a, one, fits)
 
+    def seeds(self, blob: np.ndarray, origin_px: tuple[int, int], mid: np.ndarray, nadir: np.ndarray, cam_h: float
+              ) -> np.ndarray:
+        """Where pawns of a blob stand, by the projection alone: the bases (mat mm) at which one pawn's whole
+        footprint (:func:`footprint` at the blob's middle, less :data:`BAND_PX` round it: the colour table's edge)
+        lies in the blob's paint, one per connected place (two pawns' bases are a pawn's width apart; between touching
+        pawns no footprint fits), at each place's middle."""
+        shape = footprint(np.asarray(mid, np.float64), nadir, cam_h) - mid          # about the base (mm)
+        lo = np.floor(shape.min(axis=0) * self.s).astype(int) - 1
+        hi = np.ceil(shape.max(axis=0) * self.s).astype(int) + 1
+        k = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.uint8)
+        cv2.fillPoly(k, [np.round((shape * self.s - lo) * 16).astype(np.int32).reshape(-1, 1, 2)], 1, cv2.LINE_8, 4)
+        k = cv2.erode(k, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1)))
+        if not k.any():
+            return np.zeros((0, 2))
+        pad = int(max(k.shape))
+        ref = np.zeros((blob.shape[0] + 2 * pad, blob.shape[1] + 2 * pad), np.uint8)
+        ref[pad:pad + blob.shape[0], pad:pad + blob.shape[1]] = blob
+        # erode anchored at the base: a pixel stays where the footprint with its base there lies in the paint
+        fit = cv2.erode(ref, k, anchor=(int(-lo[0]), int(-lo[1])), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        n, _, _, cent = cv2.connectedComponentsWithStats(fit, connectivity=8)
+        if n <= 1:
+            return np.zeros((0, 2))
+        return self.to_mm(cent[1:] + [origin_px[0] - pad, origin_px[1] - pad])
+
     def _fit(self, blob: np.ndarray, origin_px: tuple[int, int], pts: np.ndarray, n: int, nadir: np.ndarray,
-             cam_h: float, refine: bool = False) -> tuple[float, list[tuple[float, float]]]:
+             cam_h: float, refine: bool = False, bases0: np.ndarray | None = None
+             ) -> tuple[float, list[tuple[float, float]]]:
         """``n`` pawns fitted to a blob: its pixels grouped by Lloyd's k-means (from the farthest points), each pawn's
         base where its footprint's middle is the group's; the misfit (px): the pixels the model and the blob do not
-        share, and those where two bases overlap."""
+        share, and those where two bases overlap. ``bases0``: the bases to start from (:meth:`seeds`), not k-means'."""
+        if bases0 is not None:
+            return self._placed(blob, origin_px, np.asarray(bases0, np.float64).reshape(-1, 2), nadir, cam_h, refine)
         pts = pts[::2] if len(pts) > 400 else pts        # every other pixel groups as well
         centres = _farthest(pts, n)
         one_mm = _footprint_reach(nadir, cam_h, pts.mean(axis=0))
@@ -495,6 +566,13 @@ class SupplyCounter:
                 break
             centres = new
         bases = np.array([_base_of(c, nadir, cam_h) for c in centres]).reshape(-1, 2)
+        return self._placed(blob, origin_px, bases, nadir, cam_h, refine)
+
+    def _placed(self, blob: np.ndarray, origin_px: tuple[int, int], bases: np.ndarray, nadir: np.ndarray,
+                cam_h: float, refine: bool) -> tuple[float, list[tuple[float, float]], int, int]:
+        """Pawns standing at ``bases`` (mat mm) against a blob: the misfit (:meth:`_misfit`), each pawn moved by a
+        pixel at a time where the model fits better (``refine``), the bases, the model's pixels and its edge's."""
+        n = len(bases)
         h, w = blob.shape
         pad = int(math.ceil(PAWN_MM * self.s))
         ref = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
@@ -632,7 +710,7 @@ class SupplyGate:
                 paint[col][y0:y1, x0:x1] = scan.paint[col]
         c.last = _Counted(last.label, found, paint, boxes, masks)
         self._small, self._key = small, key
-        self._seen = c._decide(found, paint, names, masks.one_px)
+        self._seen = c._decide(found, paint, names, masks, nadir, cam_h)
         return self._seen
 
     def _full(self, frame: np.ndarray, reader: Any, reading: Any, nadir: np.ndarray, cam_h: float,
@@ -766,6 +844,16 @@ class _Split:
                 return ok[0], ""
         return None, (f"{self.best} or {self.second} pawns (misfits {err / self.one:.2f} and "
                       f"{self.fits[self.second][0] / self.one:.2f} of a pawn's footprint)")
+
+
+def _window(arr: np.ndarray, x0: int, y0: int, w: int, h: int, fill: bool) -> np.ndarray:
+    """``arr[y0:y0 + h, x0:x0 + w]``, ``fill`` where the window lies past ``arr``'s edge."""
+    out = np.full((h, w), fill, bool)
+    ax0, ay0 = max(x0, 0), max(y0, 0)
+    ax1, ay1 = min(x0 + w, arr.shape[1]), min(y0 + h, arr.shape[0])
+    if ax1 > ax0 and ay1 > ay0:
+        out[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0] = arr[ay0:ay1, ax0:ax1]
+    return out
 
 
 def _footprint_reach(nadir: np.ndarray, cam_h: float, at: np.ndarray) -> float:
