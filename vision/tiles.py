@@ -1342,6 +1342,15 @@ class TileClassifier:
         """The twin contest of :meth:`_verify` between templates ``ja`` and ``jb`` at the place of ``guess``
         (:meth:`_contest`: -1 the photo shows ``ja``, +1 ``jb``), or None where the photo does not show, clear of
         figures, enough of where they differ."""
+        view = self._contest_view(canvas, guess, hides)
+        return None if view is None else self._contest_in(view, ja, jb, guess.angle_deg)
+
+    def _contest_view(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray | None = None
+                      ) -> tuple[np.ndarray, np.ndarray | None, int] | None:
+        """What :meth:`_difference_contest` looks at in the cell of ``guess``, whichever two templates meet there:
+        ``(smooth, vis, pad)``, the photo around the tile smoothed and where it shows clear of figures (or of
+        ``hides``); None where the tile's surround is not wholly on the canvas. The same for every pair, so made once
+        where one place holds several contests (:meth:`hidden_under`)."""
         px, mm = self.px, self.mm_per_px
         pad = int(3 * self.verify_sigma) + self.verify_reach
         top, left = canvas.top_left(guess.x, guess.y)
@@ -1354,9 +1363,14 @@ class TileClassifier:
                                   self.verify_sigma)
         covered = (self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad) if hides is None
                    else hides[tb - pad:tb + px + pad, lb - pad:lb + px + pad])
-        vis = self._clear_of(covered)
-        fits = self._alignments(smooth, vis, pad, [ja, jb], guess.angle_deg)
-        return self._contest(smooth, vis, pad, ja, jb, fits, guess.angle_deg)
+        return smooth, self._clear_of(covered), pad
+
+    def _contest_in(self, view: tuple[np.ndarray, np.ndarray | None, int], ja: int, jb: int, angle: float
+                    ) -> float | None:
+        """:meth:`_difference_contest` of templates ``ja`` and ``jb`` on a :meth:`_contest_view`."""
+        smooth, vis, pad = view
+        fits = self._alignments(smooth, vis, pad, [ja, jb], angle)
+        return self._contest(smooth, vis, pad, ja, jb, fits, angle)
 
     hidden_prefilter = 0.25
     """:meth:`hidden_under` examines a template only where at most this share of its (half-size, smoothed) difference
@@ -1390,12 +1404,25 @@ class TileClassifier:
         # the tile pass's twins meet the holder again, on what shows clear of the figures (as :meth:`_verify` does)
         # (clear of the covered mask too, where it saw a shadow the pictures leave out); the tile taken first stays
         # beside the winner, a marked guess: two readings of one photo disagree
+        if not self.twins(j):
+            return (guess.tile, guess.rotation), ()     # nothing to meet (both searches below are over its twins)
         holder, close = j, []
+        views: list = []
+        contests: dict[tuple[int, int], float | None] = {}
+
+        def contest(ja: int, jb: int) -> float | None:
+            """The twin contest of ``ja`` and ``jb`` clear of ``hides`` (:meth:`_difference_contest`), made once a
+            pair, on one view of the cell (smoothed once: it does not depend on the tiles that meet)."""
+            if (ja, jb) not in contests:
+                if not views:
+                    views.append(self._contest_view(canvas, guess, hides))
+                contests[(ja, jb)] = None if views[0] is None else self._contest_in(views[0], ja, jb, guess.angle_deg)
+            return contests[(ja, jb)]
+
         for k in self.twins(j):
             if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
                 continue
-            t = self._difference_contest(canvas, replace(guess, tile=self.ids[holder], rotation=self.rots[holder]),
-                                         holder, k, hides)
+            t = contest(holder, k)
             if t is not None and t > self.verify_switch_covered:
                 # beside it, a marked guess: two readings of one photo disagree, or it is too close to call. Taken
                 # over (above verify_sure) it turned a ds022 with a figure on its sea into ds063
@@ -1404,8 +1431,7 @@ class TileClassifier:
         close = ([j] if holder != j else []) + [k for k in close if k != holder]
         guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
         # of the holder's twins (a footprint is a detail), those whose difference from it lies mostly under the figures
-        self.differing_share(holder)            # the blurred half-size templates, made once
-        allb = self._all_blurred[0]
+        allb = self._blurred_halves()
         h = px // 2
         clear = cv2.resize(self._clear_of(covered).astype(np.uint8), (h, h), interpolation=cv2.INTER_AREA) > 0
         out = []
@@ -1415,7 +1441,7 @@ class TileClassifier:
             if (total == 0 or (differ & clear).sum() > self.hidden_prefilter * total or self.look[k] == self.look[holder]
                     or self._difference(holder, k, guess.angle_deg) is None):
                 continue
-            if self._difference_contest(canvas, guess, holder, k, hides) is None:
+            if contest(holder, k) is None:
                 out.append((self.ids[k], self.rots[k]))
         out += [(self.ids[k], self.rots[k]) for k in close if (self.ids[k], self.rots[k]) not in out]
         return (self.ids[holder], self.rots[holder]), tuple(out)
@@ -1438,13 +1464,18 @@ class TileClassifier:
     def differing_share(self, j: int) -> np.ndarray:
         """Per template, the share of the pixels where it differs clearly from template j (by more than
         :attr:`twin_detail`, both smoothed: sigma 2 px at full size, compared at half size)."""
+        allb = self._blurred_halves()
+        d = ((allb - allb[j][None]) ** 2).sum(axis=3)
+        return (d > self.twin_detail ** 2).mean(axis=(1, 2))
+
+    def _blurred_halves(self) -> np.ndarray:
+        """Every template smoothed (sigma 2 px at full size) at half size, stacked (made once): what
+        :meth:`differing_share` and :meth:`hidden_under` compare."""
         if not self._all_blurred:
             h = self.px // 2
             self._all_blurred.append(np.stack([cv2.resize(cv2.GaussianBlur(t, (0, 0), 2.0), (h, h),
                                                           interpolation=cv2.INTER_AREA) for t in self.templates]))
-        allb = self._all_blurred[0]
-        d = ((allb - allb[j][None]) ** 2).sum(axis=3)
-        return (d > self.twin_detail ** 2).mean(axis=(1, 2))
+        return self._all_blurred[0]
 
     def _covered_at(self, canvas: "FeatureCanvas", top: int, left: int, side: int) -> np.ndarray | None:
         """What the canvas's covered mask (figures and their shadows) holds in the square at canvas (top, left);
