@@ -583,6 +583,8 @@ class FigureReading:
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
             best = _tile_holding(placed, X - x0, Y - y0)
             if best is None or -best[3] * self.pitch > self.figure_off_tile_mm:
+                log.debug("cell %s: a %s figure's base %.1f mm off every tile read: not reported", cell, colour,
+                          float("inf") if best is None else -best[3] * self.pitch)
                 continue            # it stands on no tile read (the mat, or a tile beyond the window)
             t, u, v, _ = best
             u, v = min(max(u, 0.0), 0.999), min(max(v, 0.0), 0.999)
@@ -1118,8 +1120,10 @@ class FigureReading:
         table; by name where the catalog does not say)."""
         if region == other_region and tile == other and rotation % 360 == other_rotation % 360:
             return True
-        a = self.catalog.region_layout(tile, rotation, region) if region is not None else None
-        b = self.catalog.region_layout(other, other_rotation, other_region) if other_region is not None else None
+        catalog = getattr(self, "catalog", None)
+        if catalog is None or region is None or other_region is None:
+            return region == other_region
+        a, b = catalog.region_layout(tile, rotation, region), catalog.region_layout(other, other_rotation, other_region)
         return a == b if a is not None and b is not None else region == other_region
 
     twin_art = True
