@@ -24,10 +24,15 @@ from vision.pieces import FigureSeen
 from vision.tiles import CatalogInfo, TileGuess
 
 
+def _at(cell) -> str:
+    """How the bench's error lines name a figure on ``cell``."""
+    return f"({cell[0]}, {cell[1]}, "
+
+
 def _errors_on(rec, obs, truth, cell):
     tally = BENCH.Tally()
     BENCH.score_board(rec, obs, truth, tally, "board")
-    return tally, [e for e in tally.errors if f"{cell}" in e and "figure" in e]
+    return tally, [e for e in tally.errors if _at(cell) in e and "figure" in e]
 
 
 def test_a_figure_where_the_twin_taken_has_art_of_its_colour_is_seen(monkeypatch):
@@ -53,14 +58,14 @@ def test_a_figure_where_the_twin_taken_has_art_of_its_colour_is_seen(monkeypatch
 def test_a_twins_art_or_a_shadow_against_another_twin_is_no_figure(seed, family, board, cells, monkeypatch):
     rec, obs, truth = _bench_board(seed, family, board)
     tally, _ = _errors_on(rec, obs, truth, cells[0])
-    phantoms = [e for e in tally.errors if "seen but not there" in e and any(f"{c}" in e for c in cells)]
+    phantoms = [e for e in tally.errors if "seen but not there" in e and any(_at(c) in e for c in cells)]
     assert not phantoms, phantoms
     # before the check: the other twins' art (T's bridge against R1's sea) and a shadow on B1's sea (against A1's
     # bridge) stood as figures
     monkeypatch.setattr(FigureReading, "_art_of_one", lambda self, fc, t, pixels: False)
     rec, obs, truth = _bench_board(seed, family, board)
     tally, _ = _errors_on(rec, obs, truth, cells[0])
-    phantoms = [e for e in tally.errors if "seen but not there" in e and any(f"{c}" in e for c in cells)]
+    phantoms = [e for e in tally.errors if "seen but not there" in e and any(_at(c) in e for c in cells)]
     assert phantoms, tally.errors
 
 
