@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from . import VisionError
-from .pieces import (DIMMED, LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, blurred_misfit, gains_of_many,
+from .pieces import (LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, blurred_misfit, gains_of_many,
                      norm3, shading)
 from .regionmap import RegionMaps, maps_for_set
 from . import undercover
@@ -1063,31 +1063,27 @@ class FigureReading:
                     added += 1
         return added
 
-    shadow_share = 0.35
-    """A picture at least this much of which is a reference dimmed alike in every channel is that art in a figure's
-    shadow (:meth:`_art_of_one`): a figure's paint is no dimming of any art (a red figure on Q's sea: 0.06-0.19 of its
-    picture against T, R1, Q, R2), a shadow's picture mostly is (a red figure's shadow on B1's sea: 0.52 against B2)."""
-
     def _art_of_one(self, fc: FeatureCanvas, t: TileGuess, pixels: frozenset) -> bool:
         """Whether a picture (``pixels``, as :meth:`_figures_near` gives them) on the cell of ``t`` is the art of the
-        tile taken or of one of its hidden twins: that reference, in its light, misfits it within
-        :attr:`twin_explains` times its own noise over the rest of the cell. A figure stands up from the tile and is
-        the art of none (a red figure on Q's sea, looked for against its twin R1: 93 against T's noise of 25); where
-        the twin looked against differs from the tile lying there, the difference is a picture of that tile's art
-        (T's bridge against R1's sea, as a red figure: 24-25 against 24; B1's fish against A1's bridge, as a blue
-        one: B1 explains it, not B3, the tile taken), or of a shadow on it (:attr:`shadow_share`: a red figure's shadow on
-        B1's sea, against A1's bridge, read as a blue figure; against B1, B2 and B3 it misfit 57-62, noise 21-24, as a
-        shadow does)."""
+        tile taken or of one of its hidden twins, or a shadow on it: that reference, in its light, misfits it within
+        :attr:`twin_explains` times its own noise over the rest of the cell, or in colour (Lab a and b, which a shadow
+        keeps) within the figure finder's colour bar (:attr:`FigureFinder.chroma_threshold`, and
+        :attr:`FigureFinder.chroma_factor` times that colour misfit's median over the rest). A figure's paint is a
+        colour the art under it has not (a red figure on Q's sea, looked for against its twin R1: T, the tile taken,
+        misfits it 93 against a noise of 25 and by 26.4 in colour against a rest of 5.2). Where the twin looked against
+        differs from the tile lying there, that tile's art is a picture too: T's bridge against R1's sea stood as a red
+        figure (S, its twin, misfits it 25 against 24, in colour 6.4 against 5.3), V1's bridge against A1 (46 against
+        20, but 9.1 in colour against 4.1), and a red figure's shadow on B1's sea against A1's bridge as a blue one (B2:
+        57 against 24, in colour 5.7 against 5.1)."""
         misfit = self._misfit_of_pictures(fc, t, [pixels])
         if misfit is None:
             return False
         for tile, rotation in ((t.tile, t.rotation), *t.hidden_twins):
-            on_pic, noise, shade = misfit(tile, int(rotation))
-            log.debug("cell %s: %s r%d misfits a picture %.1f (noise %.1f, shaded %.2f)", (t.x, t.y), tile, rotation,
-                      on_pic[0], noise, shade[0])
-            if on_pic[0] <= self.twin_explains * noise or shade[0] >= self.shadow_share:
-                log.debug("cell %s: a picture there is the art of %s r%d or its shadow (misfit %.1f, noise %.1f, "
-                          "shaded %.2f)", (t.x, t.y), tile, rotation, on_pic[0], noise, shade[0])
+            on_pic, noise, colour, colour_noise = misfit(tile, int(rotation))
+            bar = max(self.figures.chroma_threshold, self.figures.chroma_factor * colour_noise)
+            if on_pic[0] <= self.twin_explains * noise or colour[0] <= bar:
+                log.debug("cell %s: a picture there is the art of %s r%d or a shadow on it (misfit %.1f, noise %.1f; "
+                          "in colour %.1f, bar %.1f)", (t.x, t.y), tile, rotation, on_pic[0], noise, colour[0], bar)
                 return True
         return False
 
@@ -1115,16 +1111,17 @@ class FigureReading:
 
     def _same_place(self, tile: str, rotation: int, region: str | None, other: str, other_rotation: int,
                     other_region: str | None) -> bool:
-        """Whether a figure on ``region`` of ``tile`` turned by ``rotation`` claims the same place for the rules as on
-        ``other_region`` of ``other`` (:meth:`CatalogInfo.region_layout`: one terrain reaching the same slots of the
-        table; by name where the catalog does not say)."""
-        if region == other_region and tile == other and rotation % 360 == other_rotation % 360:
+        """Whether a figure on ``region`` of ``tile`` turned by ``rotation`` claims the same as on ``other_region`` of
+        ``other``: the same region id (what the game records: which of the two tiles lies there is asked about as a
+        tile), or the same place for the rules (:meth:`CatalogInfo.region_layout`: one terrain reaching the same slots
+        of the table; U1 turned 90 and 270 degrees has its sea ``S:W`` where the other turn has ``S:E``)."""
+        if region == other_region:
             return True
         catalog = getattr(self, "catalog", None)
         if catalog is None or region is None or other_region is None:
-            return region == other_region
+            return False
         a, b = catalog.region_layout(tile, rotation, region), catalog.region_layout(other, other_rotation, other_region)
-        return a == b if a is not None and b is not None else region == other_region
+        return a is not None and a == b
 
     twin_art = True
     """A marked guess on which a figure was found where one of its runners-up (a hidden twin first) shows its own
@@ -1142,12 +1139,12 @@ class FigureReading:
     against U2's 28.3) where A1 lay, before the best-fitting was taken."""
 
     def _misfit_of_pictures(self, fc: FeatureCanvas, t: TileGuess, pictures: Sequence[frozenset]
-                            ) -> Callable[[str, int], tuple[list[float], float, list[float]]] | None:
+                            ) -> Callable[[str, int], tuple[list[float], float, list[float], float]] | None:
         """``misfit(tile, rotation)``: how a reference, put in the light of the cell of ``t`` (where ``t`` lies),
         misfits each of the ``pictures`` mostly on that cell (pixels on the grid at the figures' scale, as
         :meth:`_figures_near` gives them: the mean blurred B+G+R misfit over the picture) and the rest of the cell
-        (the median: its noise), and the share of each picture that is the reference dimmed alike in every channel
-        (:func:`vision.pieces.shading`, by a factor within :data:`vision.pieces.DIMMED`: a shadow). None where the cell runs off the canvas, no picture lies mostly on it, or they
+        (the median: its noise), and the same in colour (the a and b of Lab, as the figure finder's colour misfit).
+        None where the cell runs off the canvas, no picture lies mostly on it, or they
         leave less than half of it."""
         mm = self.classifier.mm_per_px
         s = self.figure_scale
@@ -1179,14 +1176,15 @@ class FigureReading:
         if rest.sum() < TILE_PX * TILE_PX // 2:
             return None
 
-        def misfit(tile: str, rotation: int) -> tuple[list[float], float, list[float]]:
+        def misfit(tile: str, rotation: int) -> tuple[list[float], float, list[float], float]:
             ref = np.rot90(self._ref_bgr[self.refs.index_of(tile)], -(rotation // 90)).astype(np.float32)
             gain, offset = _gain_of(obs[::3, ::3], ref[::3, ::3], self.light_art_var)
             lit = ref * gain + offset
             e = cv2.GaussianBlur(np.abs(obs - lit).sum(axis=2), (0, 0), 0.8)
-            dim, grey = shading(obs, lit)
-            shade = grey & (dim >= DIMMED[0]) & (dim <= DIMMED[1])
-            return [float(np.mean(e[p])) for p in pics], float(np.median(e[rest])), [float(shade[p].mean()) for p in pics]
+            d = bgr_to_lab(obs)[..., 1:] - bgr_to_lab(lit)[..., 1:]
+            ab = cv2.GaussianBlur(np.hypot(d[..., 0], d[..., 1]), (0, 0), 0.8)
+            return ([float(np.mean(e[p])) for p in pics], float(np.median(e[rest])),
+                    [float(np.mean(ab[p])) for p in pics], float(np.median(ab[rest])))
 
         return misfit
 
@@ -1209,13 +1207,13 @@ class FigureReading:
             misfit = self._misfit_of_pictures(fc, t, [pixels for *_, pixels in found])
             if misfit is None:
                 continue
-            on_pic, noise, _ = misfit(t.tile, t.rotation)
+            on_pic, noise, _, _ = misfit(t.tile, t.rotation)
             others = list(dict.fromkeys(list(t.hidden_twins) + [(r.tile, r.rotation) for r in t.runners_up]))
             best = None
             for other in others[:4]:
                 if tuple(other) == (t.tile, t.rotation):
                     continue
-                o_pic, o_noise, _ = misfit(*other)
+                o_pic, o_noise, _, _ = misfit(*other)
                 gone = [k for k in range(len(on_pic))
                         if o_pic[k] <= self.twin_explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
                 if gone and o_noise <= self.twin_fits_rest * noise and (best is None or o_noise < best[0]):

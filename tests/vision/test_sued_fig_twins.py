@@ -5,11 +5,11 @@ against the twin taken only. A red figure on Südsee's Q (its sea, where T has a
 hidden twin: against T's bridge the figure's paint differed too little, and the figure was missed (the bench's
 ``field/hard`` seed 1 board 7). Figures are now looked for against the hidden twins too
 (``FigureReading._seen_on_twins``), and a sighting is kept only where no twin's art nor a shadow on it explains it
-(``FigureReading._art_of_one``): against a twin's sea, T's bridge is a "red figure" too, and against A1's bridge a red
-figure's shadow on B1's sea a "blue" one.
+(``FigureReading._art_of_one``, by B+G+R or by colour): against a twin's sea, T's bridge is a "red figure" too, and
+against A1's bridge a red figure's shadow on B1's sea a "blue" one.
 
 A figure's region is compared across twins by its place for the rules (``CatalogInfo.region_layout``), not by its
-name: U1 turned 90 and 270 degrees has its sea ``S:W`` where the other turn has ``S:E``.
+name alone: U1 turned 90 and 270 degrees has its sea ``S:W`` where the other turn has ``S:E``.
 """
 from __future__ import annotations
 
@@ -53,8 +53,8 @@ def test_a_figure_where_the_twin_taken_has_art_of_its_colour_is_seen(monkeypatch
 
 
 @pytest.mark.parametrize("seed, family, board, cells", [(1, "field", 1, [(3, -4), (0, -1)]),
-                                                        (2, "sim", 1, [(-3, 2)])],
-                         ids=["bridges-as-red", "shadow-as-blue"])
+                                                        (2, "sim", 1, [(-3, 2)]), (5, "sim", 0, [(3, 4)])],
+                         ids=["bridges-as-red", "shadow-as-blue", "V1-bridge-as-red"])
 def test_a_twins_art_or_a_shadow_against_another_twin_is_no_figure(seed, family, board, cells, monkeypatch):
     rec, obs, truth = _bench_board(seed, family, board)
     tally, _ = _errors_on(rec, obs, truth, cells[0])
@@ -96,10 +96,14 @@ def test_a_figure_on_the_same_place_of_every_twin_is_not_asked():
     blue = FigureSeen(0, 5, "blue", "S:W", 0.55, 0.13)
     u1 = TileGuess(0, 5, "U1", 90, 0.9, 0.4, hidden_twins=(("U1", 270),))
     assert fr._on_twins(blue, u1, {("U1", 90), ("U1", 270)}) is blue        # before: asked, S:W against S:E
-    # one name on two places: asked
+    # one region id on both (what the game records; which tile lies there is asked about as a tile): not asked
     red = FigureSeen(1, 1, "red", "S", 0.5, 0.9)
     r1 = TileGuess(1, 1, "R1", 0, 0.9, 0.4, hidden_twins=(("B1", 0),))
-    assert fr._on_twins(red, r1, {("R1", 0), ("B1", 0)}).on_twins == (("B1", 0, "S"),)
+    assert fr._on_twins(red, r1, {("R1", 0), ("B1", 0)}) is red
+    # another id on another place: asked
+    regions[("S", 0)] = "B:S"
+    r1 = TileGuess(1, 1, "R1", 0, 0.9, 0.4, hidden_twins=(("S", 0),))
+    assert fr._on_twins(red, r1, {("R1", 0), ("S", 0)}).on_twins == (("S", 0, "B:S"),)
 
 
 def test_the_bench_names_a_region_as_the_truth_does_on_a_tile_right_for_the_rules():
