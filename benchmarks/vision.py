@@ -30,7 +30,7 @@ import math
 import platform
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -215,6 +215,13 @@ class Tally:
     between them (``FigureSeen.on_twins``): marked, for the phone to ask; never counted right (nor wrong)."""
     figures_asked_right: int = 0
     """... of those, the ones whose region (on the twin taken) is the true one."""
+    figures_asked_bare: int = 0
+    """... of those, the ones whose tile a frame of the same board without figures reads right and sure (confidence
+    0.5 or more, no hidden twin): at a table the tile is laid before its figure, the live loop reads it bare and the
+    game's log holds it (:func:`live_settles`); counted beside, never as right."""
+    figures_asked_bare_right: int = 0
+    """... and of those, the ones whose region on that tile where the figure was found is the true one (the
+    tracker names a figure's region on the logged tile: ``TrackerRecognizer.region_at``)."""
     tiles_silently_empty: int = 0
     """Tiles not reported with no warning naming their cell."""
     tiles_wrong_sure: int = 0
@@ -224,6 +231,44 @@ class Tally:
 
     def pct(self, a: int, b: int) -> str:
         return f"{100.0 * a / b:6.2f}%" if b else "     - "
+
+
+def _as_truth_names(rec: Recognizer, f: Any, got: dict, want: dict) -> str | None:
+    """A seen figure's region named as the truth names it: on a tile read right for the rules in another turn (U1
+    turned 90 or 270 degrees: its sea ``S:W`` lies where the other turn has ``S:E``), the true tile's region that
+    reaches the same slots of the table (:meth:`CatalogInfo.region_layout`), a figure there stands on the same place;
+    else the name as seen."""
+    w, g = want.get((f.x, f.y)), got.get((f.x, f.y))
+    if w is None or g is None or f.region is None or w == g or w[0] != g[0] \
+            or not rec.catalog.same_for_the_game(w[0], w[1], g[1]):
+        return f.region
+    layout = rec.catalog.region_layout(g[0], g[1], f.region)
+    same = [str(r["id"]) for r in rec.catalog.data["tiles"][rec.catalog.tile_ids.index(w[0])].get("regions", [])
+            if layout is not None and rec.catalog.region_layout(w[0], w[1], str(r["id"])) == layout]
+    return same[0] if len(same) == 1 else f.region
+
+
+def live_settles(rec: Recognizer, obs: Any, bare: Any, truth: Any, tally: Tally) -> None:
+    """The asked figures of ``obs`` (``FigureSeen.on_twins``) that the live loop would settle: the tile under each,
+    read in ``bare`` (a frame of the same board without figures, as the table was before the figure was put on
+    it), is the true tile, read sure; the figure's region is then the logged tile's region where it was found
+    (``TrackerRecognizer.region_at``, the point). Counted in ``tally.figures_asked_bare`` and
+    ``figures_asked_bare_right``; what counts as right does not change."""
+    want = {(t["x"], t["y"]): (t["tile"], t["rotation"]) for t in truth.tiles}
+    clf = rec.classifier
+    for f in obs.figures:
+        if not getattr(f, "on_twins", ()) or not any((g["x"], g["y"], g["color"]) == (f.x, f.y, f.colour)
+                                                     for g in truth.figures):
+            continue            # a phantom asked (counted as a phantom)
+        t, w = bare.tiles.get((f.x, f.y)), want.get((f.x, f.y))
+        if t is None or w is None or t.confidence < 0.5 or t.hidden_twins or not (
+                (t.tile, t.rotation) == w or clf.look[clf.ids.index(w[0]) + w[1] // 90]
+                == clf.look[clf.ids.index(t.tile) + t.rotation // 90]):
+            continue
+        tally.figures_asked_bare += 1
+        region = rec.regions.region_at(t.tile, t.rotation, f.u, f.v) if rec.regions is not None else None
+        tally.figures_asked_bare_right += any(
+            (g["x"], g["y"], g["color"]) == (f.x, f.y, f.colour) and g["region"] == region for g in truth.figures)
 
 
 def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str) -> None:
@@ -253,8 +298,10 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
         if cell not in got and not any(f"({cell[0]}, {cell[1]})" in text for text in obs.warnings):
             tally.tiles_silently_empty += 1
     fw = sorted((f["x"], f["y"], f["color"], f["region"]) for f in truth.figures)
-    fg = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures if not getattr(f, "on_twins", ()))
-    asked = sorted((f.x, f.y, f.colour, f.region) for f in obs.figures if getattr(f, "on_twins", ()))
+    fg = sorted((f.x, f.y, f.colour, _as_truth_names(rec, f, got, want))
+                for f in obs.figures if not getattr(f, "on_twins", ()))
+    asked = sorted((f.x, f.y, f.colour, _as_truth_names(rec, f, got, want))
+                   for f in obs.figures if getattr(f, "on_twins", ()))
     missing = list(fw)
     spurious = []
     for f in fg:
@@ -468,6 +515,15 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, fam
             tally.boards += 1
             continue
         score_board(rec, obs, truth, tally, f"{level} board {b} ({n} tiles)")
+        if any(getattr(f, "on_twins", ()) for f in obs.figures):
+            # the same board without its figures, as the live loop saw it before they were put on (its own noise:
+            # the row's generator is not touched)
+            bare_frame, _ = render(replace(scene, figures=[]), g.art, cam, np.random.default_rng([seed, b]), SIZE,
+                                   geometry=g.geometry, shapes=truths)
+            try:
+                live_settles(rec, obs, rec.observe(bare_frame, grid=grid0), truth, tally)
+            except Exception as exc:
+                tally.errors.append(f"{level} board {b} without its figures: {type(exc).__name__}: {exc}")
         if args.from_scratch:
             try:
                 scratch = rec.observe(frame, relocate=False)
@@ -667,7 +723,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"           figures wrong: {t.figures_wrong_region} on another region, {t.figures_missed} missed, "
                   f"{t.figures_phantom} phantom, {t.figures_wrong_colour} in another colour; asked (on a tile not "
                   f"told from its twins, its region differs between them; not counted right): {t.figures_asked} "
-                  f"({t.figures_asked_right} of them on the true region); tiles missed without a "
+                  f"({t.figures_asked_right} of them on the true region; the live loop, reading the tile bare "
+                  f"before the figure is put on it: {t.figures_asked_bare} settled, {t.figures_asked_bare_right} "
+                  f"of them on the true region); tiles missed without a "
                   f"warning: {t.tiles_silently_empty}")
             print(f"           boards fully right (every tile and figure): {t.boards_all_ok}/{t.boards} = "
                   f"{t.pct(t.boards_all_ok, t.boards).strip()}; with the full board and the incremental updates: "

@@ -12,14 +12,14 @@ import logging
 import math
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 import cv2
 import numpy as np
 
 from . import VisionError
-from .pieces import (LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, blurred_misfit, gains_of_many, norm3,
-                     shading)
+from .pieces import (LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, blurred_misfit, gains_of_many,
+                     norm3, shading)
 from .regionmap import RegionMaps, maps_for_set
 from . import undercover
 from .standing import FIGURE_MIDDLE_MM, FOOT_MM, standing_point
@@ -583,6 +583,8 @@ class FigureReading:
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
             best = _tile_holding(placed, X - x0, Y - y0)
             if best is None or -best[3] * self.pitch > self.figure_off_tile_mm:
+                log.debug("cell %s: a %s figure's base %.1f mm off every tile read: not reported", cell, colour,
+                          float("inf") if best is None else -best[3] * self.pitch)
                 continue            # it stands on no tile read (the mat, or a tile beyond the window)
             t, u, v, _ = best
             u, v = min(max(u, 0.0), 0.999), min(max(v, 0.0), 0.999)
@@ -1017,6 +1019,74 @@ class FigureReading:
                 marked.append(c)
         return marked
 
+    figures_on_twins = True
+    """Look for figures on a tile with hidden twins against each of those twins too (:meth:`_seen_on_twins`)."""
+    twins_looked = 3
+    """... at most this many of its hidden twins (the tile pass lists the likeliest first)."""
+
+    def _seen_on_twins(self, fc: FeatureCanvas, group: Sequence[Cell], tiles: Mapping[Cell, TileGuess],
+                       here: dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]],
+                       nadir: tuple[float, float] | None, halved: Any = None, mat_bgr: np.ndarray | None = None,
+                       grid: Grid | None = None) -> int:
+        """Figures on the tiles of ``group`` that have hidden twins, looked for against each twin as well: where
+        twins differ, the photo does not tell which art lies under a figure, and the figure was looked for against
+        the one taken. A red figure on Südsee's Q (the sea where T has a brown bridge), Q read as T with Q a hidden
+        twin: against T's bridge the figure's paint differed too little, and the figure was missed (bench
+        ``field/hard`` seed 1 board 7). A sighting standing on the tile and not a picture found already joins
+        ``here`` (its region looked up on the tile taken, where it stands). Returns how many joined."""
+        if not self.figures_on_twins:
+            return 0
+        seen_px = [pixels for fs in here.values() for *_, pixels in fs]
+        added = 0
+        for c in group:
+            t = tiles.get(c)
+            if t is None or not t.hidden_twins:
+                continue
+            for tile, rotation in t.hidden_twins[:self.twins_looked]:
+                other = dict(tiles)
+                other[c] = replace(t, tile=tile, rotation=int(rotation))
+                for f, clipped, at, pixels in self._figure_pass(fc, [c], None, other, nadir, halved, mat_bgr, grid,
+                                                                must=[c]).get(c, []):
+                    if (f.x, f.y) != c or any(len(pixels & p) >= 0.3 * min(len(pixels), len(p)) for p in seen_px):
+                        continue
+                    if self._art_of_one(fc, t, pixels):
+                        continue        # one of them explains it: its own art where the one looked against differs
+                    region = f.region
+                    if self.geometry is not None and region is not None:
+                        try:
+                            region = self.region_at_base(t.tile, t.rotation, f.u, f.v)
+                        except VisionError:
+                            region = None
+                    log.debug("cell %s: a %s figure seen against its twin %s r%d", c, f.colour, tile, rotation)
+                    here.setdefault(c, []).append((replace(f, region=region), clipped, at, pixels))
+                    seen_px.append(pixels)
+                    added += 1
+        return added
+
+    def _art_of_one(self, fc: FeatureCanvas, t: TileGuess, pixels: frozenset) -> bool:
+        """Whether a picture (``pixels``, as :meth:`_figures_near` gives them) on the cell of ``t`` is the art of the
+        tile taken or of one of its hidden twins, or a shadow on it: that reference, in its light, misfits it within
+        :attr:`twin_explains` times its own noise over the rest of the cell, or in colour (Lab a and b, which a shadow
+        keeps) within the figure finder's colour bar (:attr:`FigureFinder.chroma_threshold`, and
+        :attr:`FigureFinder.chroma_factor` times that colour misfit's median over the rest). A figure's paint is a
+        colour the art under it has not (a red figure on Q's sea, looked for against its twin R1: T, the tile taken,
+        misfits it 93 against a noise of 25 and by 26.4 in colour against a rest of 5.2). Where the twin looked against
+        differs from the tile lying there, that tile's art is a picture too: T's bridge against R1's sea stood as a red
+        figure (S, its twin, misfits it 25 against 24, in colour 6.4 against 5.3), V1's bridge against A1 (46 against
+        20, but 9.1 in colour against 4.1), and a red figure's shadow on B1's sea against A1's bridge as a blue one (B2:
+        57 against 24, in colour 5.7 against 5.1)."""
+        misfit = self._misfit_of_pictures(fc, t, [pixels])
+        if misfit is None:
+            return False
+        for tile, rotation in ((t.tile, t.rotation), *t.hidden_twins):
+            on_pic, noise, colour, colour_noise = misfit(tile, int(rotation))
+            bar = max(self.figures.chroma_threshold, self.figures.chroma_factor * colour_noise)
+            if on_pic[0] <= self.twin_explains * noise or colour[0] <= bar:
+                log.debug("cell %s: a picture there is the art of %s r%d or a shadow on it (misfit %.1f, noise %.1f; "
+                          "in colour %.1f, bar %.1f)", (t.x, t.y), tile, rotation, on_pic[0], noise, colour[0], bar)
+                return True
+        return False
+
     def _on_twins(self, f: FigureSeen, t: TileGuess | None, under: Collection[tuple[str, int]] = ()) -> FigureSeen:
         """``f`` with the regions it would stand on on its tile's hidden twins that differ from it only under the
         figures (``under``, from :meth:`_hidden_by_figures`) where they are not its own region
@@ -1034,10 +1104,24 @@ class FigureReading:
             other = [(tile, rot, self.region_at_base(tile, rot, f.u, f.v)) for tile, rot in twins]
         except VisionError:
             return f
-        differ = tuple(o for o in other if o[2] != own)
+        differ = tuple(o for o in other if not self._same_place(t.tile, t.rotation, own, *o))
         if not differ:
             return f
         return replace(f, confidence=min(f.confidence, 0.4), on_twins=differ)
+
+    def _same_place(self, tile: str, rotation: int, region: str | None, other: str, other_rotation: int,
+                    other_region: str | None) -> bool:
+        """Whether a figure on ``region`` of ``tile`` turned by ``rotation`` claims the same as on ``other_region`` of
+        ``other``: the same region id (what the game records: which of the two tiles lies there is asked about as a
+        tile), or the same place for the rules (:meth:`CatalogInfo.region_layout`: one terrain reaching the same slots
+        of the table; U1 turned 90 and 270 degrees has its sea ``S:W`` where the other turn has ``S:E``)."""
+        if region == other_region:
+            return True
+        catalog = getattr(self, "catalog", None)
+        if catalog is None or region is None or other_region is None:
+            return False
+        a, b = catalog.region_layout(tile, rotation, region), catalog.region_layout(other, other_rotation, other_region)
+        return a is not None and a == b
 
     twin_art = True
     """A marked guess on which a figure was found where one of its runners-up (a hidden twin first) shows its own
@@ -1054,6 +1138,56 @@ class FigureReading:
     (the synthetic twins of ``tests/vision/test_figure_twin_art.py``: always, at 1.0 never taken); 1.25 took B1 (31.5
     against U2's 28.3) where A1 lay, before the best-fitting was taken."""
 
+    def _misfit_of_pictures(self, fc: FeatureCanvas, t: TileGuess, pictures: Sequence[frozenset]
+                            ) -> Callable[[str, int], tuple[list[float], float, list[float], float]] | None:
+        """``misfit(tile, rotation)``: how a reference, put in the light of the cell of ``t`` (where ``t`` lies),
+        misfits each of the ``pictures`` mostly on that cell (pixels on the grid at the figures' scale, as
+        :meth:`_figures_near` gives them: the mean blurred B+G+R misfit over the picture) and the rest of the cell
+        (the median: its noise), and the same in colour (the a and b of Lab, as the figure finder's colour misfit).
+        None where the cell runs off the canvas, no picture lies mostly on it, or they
+        leave less than half of it."""
+        mm = self.classifier.mm_per_px
+        s = self.figure_scale
+        small_tile = TILE_PX // s
+        h, w = fc.bgr.shape[:2]
+        top, left = fc.top_left(t.x, t.y)
+        top, left = top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
+        if top < 0 or left < 0 or top + TILE_PX > h or left + TILE_PX > w:
+            return None
+        pics = []
+        for pixels in pictures:
+            if not pixels:
+                continue
+            g = np.array(list(pixels), np.int64)
+            rows = (g[:, 1] - fc.y0 * small_tile) * s + fc.margin - top
+            cols = (g[:, 0] - fc.x0 * small_tile) * s + fc.margin - left
+            on = (rows >= 0) & (rows < TILE_PX) & (cols >= 0) & (cols < TILE_PX)
+            if on.sum() < 0.5 * len(g):
+                continue                # a picture mostly on another tile
+            pic = np.zeros((TILE_PX + s, TILE_PX + s), bool)     # each pixel an s x s block of the canvas
+            for dy in range(s):
+                for dx in range(s):
+                    pic[rows[on] + dy, cols[on] + dx] = True
+            pics.append(pic[:TILE_PX, :TILE_PX])
+        if not pics:
+            return None
+        obs = fc.bgr[top:top + TILE_PX, left:left + TILE_PX].astype(np.float32)
+        rest = ~cv2.dilate(np.any(pics, axis=0).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        if rest.sum() < TILE_PX * TILE_PX // 2:
+            return None
+
+        def misfit(tile: str, rotation: int) -> tuple[list[float], float, list[float], float]:
+            ref = np.rot90(self._ref_bgr[self.refs.index_of(tile)], -(rotation // 90)).astype(np.float32)
+            gain, offset = _gain_of(obs[::3, ::3], ref[::3, ::3], self.light_art_var)
+            lit = ref * gain + offset
+            e = cv2.GaussianBlur(np.abs(obs - lit).sum(axis=2), (0, 0), 0.8)
+            d = bgr_to_lab(obs)[..., 1:] - bgr_to_lab(lit)[..., 1:]
+            ab = cv2.GaussianBlur(np.hypot(d[..., 0], d[..., 1]), (0, 0), 0.8)
+            return ([float(np.mean(e[p])) for p in pics], float(np.median(e[rest])),
+                    [float(np.mean(ab[p])) for p in pics], float(np.median(ab[rest])))
+
+        return misfit
+
     def _art_of_another(self, fc: FeatureCanvas, cells: Sequence[Cell], tiles: dict[Cell, TileGuess],
                         found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
         """Of ``cells`` (marked guesses), those where a found figure's picture (``found``, as
@@ -1067,53 +1201,20 @@ class FigureReading:
         town in a player's colour that only the twin has (Südsee's J1 against L1, L1 against D2 at ``hard``, where
         the twin contest was left to the box under the colour-made covered mask) was read as a red figure on the
         wrong twin, and the figure standing on the tile was named on that twin's regions."""
-        mm = self.classifier.mm_per_px
-        s = self.figure_scale
-        small_tile = TILE_PX // s
-        h, w = fc.bgr.shape[:2]
         changed = []
         for c in cells:
             t = tiles[c]
-            top, left = fc.top_left(*c)
-            top, left = top + int(round(t.offset_mm[1] / mm)), left + int(round(t.offset_mm[0] / mm))
-            if top < 0 or left < 0 or top + TILE_PX > h or left + TILE_PX > w:
+            misfit = self._misfit_of_pictures(fc, t, [pixels for *_, pixels in found])
+            if misfit is None:
                 continue
-            pics = []
-            for _, _, _, pixels in found:
-                if not pixels:
-                    continue
-                g = np.array(list(pixels), np.int64)
-                rows = (g[:, 1] - fc.y0 * small_tile) * s + fc.margin - top
-                cols = (g[:, 0] - fc.x0 * small_tile) * s + fc.margin - left
-                on = (rows >= 0) & (rows < TILE_PX) & (cols >= 0) & (cols < TILE_PX)
-                if on.sum() < 0.5 * len(g):
-                    continue                # a picture mostly on another tile
-                pic = np.zeros((TILE_PX + s, TILE_PX + s), bool)     # each pixel an s x s block of the canvas
-                for dy in range(s):
-                    for dx in range(s):
-                        pic[rows[on] + dy, cols[on] + dx] = True
-                pics.append(pic[:TILE_PX, :TILE_PX])
-            if not pics:
-                continue
-            obs = fc.bgr[top:top + TILE_PX, left:left + TILE_PX].astype(np.float32)
-            rest = ~cv2.dilate(np.any(pics, axis=0).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-            if rest.sum() < TILE_PX * TILE_PX // 2:
-                continue
-
-            def misfit(tile: str, rotation: int) -> tuple[list[float], float]:
-                ref = np.rot90(self._ref_bgr[self.refs.index_of(tile)], -(rotation // 90)).astype(np.float32)
-                gain, offset = _gain_of(obs[::3, ::3], ref[::3, ::3], self.light_art_var)
-                e = cv2.GaussianBlur(np.abs(obs - (ref * gain + offset)).sum(axis=2), (0, 0), 0.8)
-                return [float(np.mean(e[p])) for p in pics], float(np.median(e[rest]))
-
-            on_pic, noise = misfit(t.tile, t.rotation)
+            on_pic, noise, _, _ = misfit(t.tile, t.rotation)
             others = list(dict.fromkeys(list(t.hidden_twins) + [(r.tile, r.rotation) for r in t.runners_up]))
             best = None
             for other in others[:4]:
                 if tuple(other) == (t.tile, t.rotation):
                     continue
-                o_pic, o_noise = misfit(*other)
-                gone = [k for k in range(len(pics))
+                o_pic, o_noise, _, _ = misfit(*other)
+                gone = [k for k in range(len(on_pic))
                         if o_pic[k] <= self.twin_explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
                 if gone and o_noise <= self.twin_fits_rest * noise and (best is None or o_noise < best[0]):
                     best = (o_noise, tuple(other))      # of those that explain a picture, the one that fits the rest best

@@ -476,6 +476,7 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
                 # again on what it now holds
                 changed = self._reread_covered(fc, group, tiles, [f for fs in here.values() for f in fs])
                 changed = self._said_again(fc, changed, tiles, said)
+                self._seen_on_twins(fc, group, tiles, here, nadir, halved, mat_canvas, grid)
                 changed += self._hidden_again(fc, group, tiles, here, said, changed, under)
                 if changed:
                     again = [c for c in group if any(abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1 for x, y in changed)]

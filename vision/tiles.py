@@ -69,6 +69,16 @@ class TileError(VisionError):
 # --------------------------------------------------------------------------- catalog data
 
 
+def _region_layout(region: Mapping[str, Any], rotation: int) -> tuple[Any, frozenset]:
+    """A catalog region's terrain and the slots it reaches once its tile is turned clockwise by ``rotation``."""
+    k = (rotation // 90) % 4
+    slots = set()
+    for token in str(region.get("slots", "")).split():
+        for name in ([f"{token}{p}" for p in "lcr"] if token in SIDES else [token]):
+            slots.add(SIDES[(SIDES.index(name[0]) + k) % 4] + name[1:])
+    return region.get("terrain"), frozenset(slots)
+
+
 @dataclass(frozen=True)
 class CatalogInfo:
     """What vision needs from a ``tablehub-tiles/1`` catalog: ids, counts, start tile, edges."""
@@ -124,19 +134,22 @@ class CatalogInfo:
         """Whether the tile turned by ``a`` and by ``b`` degrees is the same tile for the rules
         (every region lands on the same slots: ds083, all sea, looks different turned but plays the same)."""
         def layout(rotation: int) -> frozenset:
-            k = (rotation // 90) % 4
-            out = []
-            for region in self.data["tiles"][self.tile_ids.index(tile_id)].get("regions", []):
-                slots = set()
-                for token in str(region.get("slots", "")).split():
-                    names = [f"{token}{p}" for p in "lcr"] if token in SIDES else [token]
-                    for name in names:
-                        slots.add(SIDES[(SIDES.index(name[0]) + k) % 4] + name[1:])
-                out.append((region.get("terrain"), frozenset(slots), bool(region.get("symbols")),
-                            bool(region.get("boat"))))
-            return frozenset(out)
+            return frozenset((*_region_layout(region, rotation), bool(region.get("symbols")), bool(region.get("boat")))
+                             for region in self.data["tiles"][self.tile_ids.index(tile_id)].get("regions", []))
 
         return a % 360 == b % 360 or (bool(self.data) and layout(a) == layout(b))
+
+    def region_layout(self, tile_id: str, rotation: int, region_id: str) -> tuple[Any, frozenset] | None:
+        """What region ``region_id`` of the tile turned by ``rotation`` degrees is for the rules: its terrain and
+        the slots it reaches on the table's sides (``"Nl"``, ``"Ec"``, ...; an inner region none). Two regions of
+        two tiles (twins, or one tile in two turns) with the same layout are the same place for a figure: U1 turned
+        90 and 270 degrees puts its sea ``S:W`` where the other turn has ``S:E``. None: unknown here."""
+        if not self.data or tile_id not in self.tile_ids:
+            return None
+        for region in self.data["tiles"][self.tile_ids.index(tile_id)].get("regions", []):
+            if str(region.get("id")) == str(region_id):
+                return _region_layout(region, rotation)
+        return None
 
     def edges_turned(self, tile_id: str, rotation: int) -> tuple[str, str, str, str]:
         """Slot terrains facing N, E, S, W once the tile is turned clockwise by ``rotation`` degrees."""

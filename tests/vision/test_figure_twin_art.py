@@ -46,6 +46,7 @@ def _reading(rng):
                          _ref_bgr=[refs[i] for i in ids], refs=SimpleNamespace(index_of=ids.index),
                          light_art_var=FigureReading.light_art_var, twin_explains=FigureReading.twin_explains,
                          twin_better=FigureReading.twin_better, twin_fits_rest=FigureReading.twin_fits_rest)
+    fr._misfit_of_pictures = FigureReading._misfit_of_pictures.__get__(fr)
     return fr
 
 

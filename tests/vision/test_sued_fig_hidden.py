@@ -84,6 +84,7 @@ def _reader(regions: dict[tuple[str, int], str]):
     """A stand-in for the figure reading: each tile's region at every place, one per (tile, rotation)."""
     fr = SimpleNamespace(geometry=object(), region_at_base=lambda tile, rot, u, v: regions[(tile, rot)])
     fr._on_twins = FigureReading._on_twins.__get__(fr)
+    fr._same_place = FigureReading._same_place.__get__(fr)
     return fr
 
 
