@@ -295,6 +295,9 @@ def prints_unsure(notes: list[Any], position: dict[str, Any], score: Any, base: 
 
 #: at most this many pieces or tribes are left out to make the reading a position the rules allow
 MOST_LEFT_OUT = 6
+#: a piece refused for a side that does not continue its neighbour's, with a tribe at one of its corners, is first
+#: read again with the land made round that tribe (its pawns hide the slots beside the node: :func:`consistent`)
+REPAIR_HIDDEN = True
 
 
 def land_under(position: dict[str, Any], node: tuple[int, int]) -> list[Any]:
@@ -360,8 +363,10 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0,
     that no piece of the set has: a blob of pawn paint where water meets the cloth, sunda-vision bench seed 5 `hard`
     tables 2 and 5, photo bench seed 5 `hard` table 4) the tribe is left out (said). Each
     such tribe is added to ``doubted`` (:class:`DoubtedTribe`: the caller lists it as unsure, with what the other way
-    would change). A piece whose sides do not continue its neighbour's (a side misread) is left out (said) and the
-    rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. A resource marker the scorer
+    would change). A piece whose sides do not continue its neighbour's with a tribe at one of its corners is first
+    taken with the land made round that tribe, as above (the pawns hide the slots beside their node: photo bench seed
+    7 `default` table 0, a slot under a red stack of 3 read water; listed as unsure the same way). A piece whose sides
+    do not continue its neighbour's (a side misread) is otherwise left out (said) and the rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. A resource marker the scorer
     refuses (read by no tribe: its tribe was left out or not found) is taken out and added to ``markers_left`` (the
     caller lists it as unsure, with what each tribe near it would change), never a refusal of the photo.
     ``position`` is updated."""
@@ -387,7 +392,7 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0,
             on_water = kind == "tribes" and "not a land node" in str(exc)
             if on_water:
                 nodes = [(item["q"], item["r"])]
-            elif kind == "pieces" and "does not continue" in str(exc):
+            elif REPAIR_HIDDEN and kind == "pieces" and "does not continue" in str(exc):
                 # a tribe at one of its corners hides the slots beside it (a stack stands on the node): the land a
                 # pawn stands on there may be what the camera did not see (photo bench seed 7 `default` table 0)
                 corners = set(corners_of(item["q"], item["r"], item["turn"]))
