@@ -116,7 +116,10 @@ TOP_FACE_MM = 7.5
 #: marker of a pawn's paint lying there (a yellow marker 3 mm beyond a black pawn's blob, photo bench seed 7
 #: `default` table 8) keeps the profile over half a pawn's membership at its end, and no outline is found. Where that
 #: decides (a dark or small blob, kept only when it measures a top), the outline is measured again with the other blobs
-#: of pawn paint in the box (those not within this many mm of the blob) laid over by the land round it
+#: of pawn paint in the box (those not within this many mm of the blob) laid over by the land round it, and, on a node
+#: the pieces surround (its six triangles covered), without the cloth among the ground's colours: the cloth shows there
+#: only in the cut gaps, and a black top at `hard` on a dark cloth lay nearer the cloth's colour than its paint's at its
+#: blurred edge (measured 7.4 mm across with the cloth, 10.4 without: photo bench seed 7 `hard` table 2)
 ALONE_MM = 1.5
 #: a blob whose measured base lies off every node is split into its parts too: a marker of a stack's paint touching
 #: its near side makes one blob 16 mm long, under the length a tall stack's parallax may give (13 mm + 6 % of its
@@ -1605,8 +1608,12 @@ class SundaReader:
             dark = DARK_DISCS and bool(paint[by:by + bh, bx:bx + bw][sub].sum() < len(xs))
             if ALONE_MM > 0 and (m is None or m.width_mm < stacks.MIN_TOP_MM) and (
                     len(xs) < stacks.FULL_BLOB * top_px or dark):     # where the measure decides
+                inside = covered is not None and all(
+                    triangle_of((gq, gr), (gq + d[0], gr + d[1]), (gq + e[0], gr + e[1])) in covered
+                    for d, e in zip(DIRS, DIRS[1:] + DIRS[:1]))
+                ground = {k: v for k, v in centres.items() if k != "cloth" or not inside}
                 m = stacks.measure(*_alone(img, label, (bx, by, bw, bh), sub, (x0, y0), self.s), self.s, gain,
-                                   centres, self.pawn_names, mm, nadir, cam_h) or m
+                                   ground, self.pawn_names, mm, nadir, cam_h) or m
             if rimmed and (m is None or m.width_mm > 1.4 * PAWN_MM):
                 if whole:       # no stack's outline: a stack and what touches it, split as any blob too wide
                     todo += parts(bx, by, sub)

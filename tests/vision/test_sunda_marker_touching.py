@@ -3,7 +3,12 @@
 one blob 16 mm long, under the length a tall stack's parallax may give, so it is measured as one stack: its near end,
 the marker's, put the measured base 6-7 mm off the node and the stack was lost at `default` and `hard`, red, yellow
 and purple, 1 and 3 pawns (rendered before the fix: 10 of 12 such stacks lost). A blob whose measured base lies off
-its node is now split into its parts, as a blob too wide or off every node is."""
+its node is now split into its parts, as a blob too wide or off every node is.
+
+The marker itself was one blob with the stack in the marker finder's colours (refused as too large, or as touching
+its own colour) and not read; the tribes' stacks are now taken out of those colours first
+(vision.sundamarkers.STACK_BODY_MM), and such a marker is read by its tribe (rendered, `default`, red, yellow and
+purple stacks of 2, the marker touching it on four sides: 11 of 12 read, none before)."""
 from __future__ import annotations
 
 import math
@@ -13,7 +18,7 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from vision import sunda  # noqa: E402
+from vision import sunda, sundamarkers  # noqa: E402
 from vision.mat import Mat  # noqa: E402
 from vision.sim.camera import NUISANCE  # noqa: E402
 from vision.sim.sundatable import (PAWN_COLOURS, SundaScene, enrolment_scene, lattice_map,  # noqa: E402
@@ -74,3 +79,13 @@ def test_a_stack_with_a_marker_of_its_paint_touching_it_elsewhere_is_read(toward
     tribes, node, markers = _read("default", "red", 2, toward)
     assert tribes == [(node[0], node[1], "red")]
     assert all(m == ("red", node[0], node[1]) for m in markers)
+
+
+@pytest.mark.parametrize("colour, toward", [("red", -90.0), ("yellow", 0.0), ("purple", 180.0)])
+def test_a_marker_of_its_paint_touching_a_stack_is_read_by_its_tribe(colour, toward, monkeypatch):
+    tribes, node, markers = _read("default", colour, 2, toward)
+    assert tribes == [(node[0], node[1], colour)]
+    assert markers == [(colour, node[0], node[1])]
+    monkeypatch.setattr(sundamarkers, "STACK_BODY_MM", 0.0)       # one blob with the stack, as before
+    _, _, markers = _read("default", colour, 2, toward)
+    assert markers == []
