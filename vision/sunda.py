@@ -121,6 +121,7 @@ TOP_FACE_MM = 7.5
 #: only in the cut gaps, and a black top at `hard` on a dark cloth lay nearer the cloth's colour than its paint's at its
 #: blurred edge (measured 7.4 mm across with the cloth, 10.4 without: photo bench seed 7 `hard` table 2)
 ALONE_MM = 1.5
+ALONE_WITHOUT_CLOTH = True
 #: a blob whose measured base lies off every node is split into its parts too: a marker of a stack's paint touching
 #: its near side makes one blob 16 mm long, under the length a tall stack's parallax may give (13 mm + 6 % of its
 #: distance from the nadir), its near end half a marker past the stack's base: the guess from the near end lies within
@@ -1608,7 +1609,7 @@ class SundaReader:
             dark = DARK_DISCS and bool(paint[by:by + bh, bx:bx + bw][sub].sum() < len(xs))
             if ALONE_MM > 0 and (m is None or m.width_mm < stacks.MIN_TOP_MM) and (
                     len(xs) < stacks.FULL_BLOB * top_px or dark):     # where the measure decides
-                inside = covered is not None and all(
+                inside = ALONE_WITHOUT_CLOTH and covered is not None and all(
                     triangle_of((gq, gr), (gq + d[0], gr + d[1]), (gq + e[0], gr + e[1])) in covered
                     for d, e in zip(DIRS, DIRS[1:] + DIRS[:1]))
                 ground = {k: v for k, v in centres.items() if k != "cloth" or not inside}

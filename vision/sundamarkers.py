@@ -14,7 +14,9 @@ set's). What is read:
    disc 10 mm across or longer; it lies on land (at least 35 % of a ring 2-4 mm round it), its median colour
    nearer the marker's than 0.7 of its distance to any ground class; a blob touching a pawn's or another
    marker's colour (5 mm thick or more) or more of its own is part of a pawn (its side), not a marker: a
-   marker laid against a stack is left to the disc pass (:meth:`MarkerFinder._discs`), else the phone enters it.
+   marker laid against a stack is left to the disc pass (:meth:`MarkerFinder._discs`), else the phone enters it. The
+   tribes' stacks (the part of their blobs a disc 9 mm across fits in) are taken out of the colours first
+   (``_stack_bodies``): a marker of a stack's paint touching it is then a blob of its own, the stack round it ground.
 3. **Where**: the marker's node is that of the nearest tribe within 0.8 of a side (a marker follows a pawn or a
    water right onto its island; a position holds markers only by a tribe or water right): a blob by no tribe is
    not taken. The adapter (``tablehub.games.sunda.camera``) finds its island through the engine.

@@ -1,4 +1,4 @@
-"""Sunda to Sahul scored from one photo: the photo bench's seed 7 `default` tables (``tablehub bench photoscore --games
+"""Sunda to Sahul scored from one photo: the photo bench's seed 7 tables (``tablehub bench photoscore --games
 sunda --seed 7``, docs/sunda.md "Scoring from a photo") wrong on the merged main of session 18, each scored exactly
 right now and shown wrong again without its fix:
 
@@ -7,7 +7,8 @@ right now and shown wrong again without its fix:
   tribe at a refused piece's corner first (tablehub.photo_sunda.consistent, ``REPAIR_HIDDEN``);
 - table 8: a black pawn whose outline was not measured (``stacks.measure``'s profile runs 4 mm past its blob, and a
   yellow marker lay there, over half a pawn's membership at its end): the pawn, read as a dark disc, was dropped. Its
-  outline is measured again with the other blobs of pawn paint laid over by the land (vision.sunda.ALONE_MM).
+  outline is measured again with the other blobs of pawn paint laid over by the land (vision.sunda.ALONE_MM);
+- `hard` table 2: a black pawn on a dark cloth measured 7.4 mm across with the cloth among the grounds (below).
 
 And the rule itself on the true positions of seeded games: a land slot by a tribe read water is repaired to the game's
 scores, listed as unsure. The tables are rendered as the bench renders them."""
@@ -90,5 +91,17 @@ def test_a_black_pawn_with_a_marker_past_its_blob_is_measured(table, monkeypatch
     got, want = _scores(*table)
     assert got == want
     monkeypatch.setattr(sunda, "ALONE_MM", 0.0)      # measured with the marker in its profile, as before
+    got, want = _scores(*table)
+    assert got != want
+
+
+@pytest.mark.parametrize("table", [("hard", 7, 2)], indirect=True)
+def test_a_black_pawn_on_a_dark_cloth_is_measured_without_the_cloth_inside_the_layout(table, monkeypatch):
+    """A black pawn at `hard` on a dark cloth, its blurred edge nearer the cloth's colour than its paint's: measured
+    7.4 mm across with the cloth among the grounds (no top: dropped), 10.4 without it (vision.sunda.ALONE_WITHOUT_CLOTH:
+    on a node the pieces surround the cloth shows only in the cut gaps)."""
+    got, want = _scores(*table)
+    assert got == want
+    monkeypatch.setattr(sunda, "ALONE_WITHOUT_CLOTH", False)
     got, want = _scores(*table)
     assert got != want
