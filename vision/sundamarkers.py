@@ -14,9 +14,7 @@ set's). What is read:
    disc 10 mm across or longer; it lies on land (at least 35 % of a ring 2-4 mm round it), its median colour
    nearer the marker's than 0.7 of its distance to any ground class; a blob touching a pawn's or another
    marker's colour (5 mm thick or more) or more of its own is part of a pawn (its side), not a marker: a
-   marker laid against a stack is left to the disc pass (:meth:`MarkerFinder._discs`), else the phone enters it. The
-   tribes' stacks (the part of their blobs a disc 9 mm across fits in) are taken out of the colours first
-   (``_stack_bodies``): a marker of a stack's paint touching it is then a blob of its own, the stack round it ground.
+   marker laid against a stack is left to the disc pass (:meth:`MarkerFinder._discs`), else the phone enters it.
 3. **Where**: the marker's node is that of the nearest tribe within 0.8 of a side (a marker follows a pawn or a
    water right onto its island; a position holds markers only by a tribe or water right): a blob by no tribe is
    not taken. The adapter (``tablehub.games.sunda.camera``) finds its island through the engine.
@@ -142,12 +140,6 @@ PAINT_FIT = 6.0
 #: PAINT_LIGHTNESS: its peaks are the land's own patches too (green ones 0.0-0.6 of it at those seeds)
 DISC_LIGHTNESS = -0.2
 PAINT_MARGIN = 2.0
-#: a tribe's stack is the part of its blob of pawn and marker colours a disc this wide (mm) fits in (a pawn's top is 10
-#: mm across, a marker 6), grown by STACK_GROW_MM: taken out before the markers' blobs are looked at, so that a marker
-#: of a stack's paint touching it (one blob with it: 500 mm2 at the photo bench's seed 10 `hard` table 9, refused as
-#: too large) is a blob of its own, and what touches it there is the ground (``_stack_bodies``)
-STACK_BODY_MM = 9.0
-STACK_GROW_MM = 1.5
 #: BGR (0-255) -> Y, Cb, Cr as the JPEG codes them
 _YCC = np.array([[0.114, 0.587, 0.299], [0.5, -0.3313, -0.1687], [-0.0813, -0.4187, 0.5]])
 _CHROMA = np.linalg.inv(_YCC) @ np.diag([0.0, 1.0, 1.0]) @ _YCC
@@ -339,12 +331,6 @@ class MarkerFinder:
             self.rejected.append((((bx + bw / 2) / s + origin_px[0] / (2 * s), (by + bh / 2) / s + origin_px[1] / (2 * s)),
                                   why))
         # one pass over every marker colour (markers lie apart): each blob then takes its own colour
-        if STACK_BODY_MM > 0:
-            # the tribes' stacks taken out first: a marker of a stack's paint touching it is one blob with it
-            body = _stack_bodies(label, len(names), s, origin_px, tribes)
-            if body.any():
-                label = label.copy()
-                label[body > 0] = land       # what lies round a marker touching a stack: the ground, for its tests
         cls = label * ((label >= 1) & (label <= len(names))).astype(label.dtype)
         mask = cv2.morphologyEx((cls > 0).astype(np.uint8), cv2.MORPH_OPEN, ker)
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -684,28 +670,6 @@ class MarkerFinder:
             return MarkerReading(name, o.q, o.r, (float(mm[0]), float(mm[1])), True)
         q, r = np.round(lattice.to_lattice(mm)[0]).astype(int)
         return MarkerReading(name, int(q), int(r), (float(mm[0]), float(mm[1])), False)
-
-
-def _stack_bodies(label: np.ndarray, n_markers: int, s: float, origin_px: tuple[int, int],
-                  tribes: Sequence[Any]) -> np.ndarray:
-    """The tribes' stacks on the marker finder's classes (``label``, at ``s`` px a mm; classes 1 to ``n_markers`` the
-    markers' colours, ``n_markers + 1`` a pawn colour no marker has): each blob of those colours opened by a disc
-    :data:`STACK_BODY_MM` across (a marker, 6 mm, goes; a pawn's top, 10 mm, stays) that reaches within 3 mm of a
-    tribe's base, grown by :data:`STACK_GROW_MM` (uint8 0/1)."""
-    paint = ((label >= 1) & (label <= n_markers + 1)).astype(np.uint8)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(STACK_BODY_MM / 2 * s) + 1),) * 2)
-    n, comp = cv2.connectedComponents(cv2.morphologyEx(paint, cv2.MORPH_OPEN, disc), connectivity=8)
-    ids: set[int] = set()
-    r = int(round(3.0 * s))
-    for t in tribes:
-        cx, cy = ((np.asarray(t.mat_mm) - np.asarray(origin_px) / (2 * s)) * s).astype(int)
-        win = comp[max(cy - r, 0):max(cy + r + 1, 0), max(cx - r, 0):max(cx + r + 1, 0)]
-        ids.update(int(v) for v in np.unique(win[win > 0]))
-    if not ids:
-        return np.zeros(label.shape, np.uint8)
-    body = np.isin(comp, sorted(ids)).astype(np.uint8)
-    grow = int(2 * round(STACK_GROW_MM * s) + 1)
-    return cv2.dilate(body, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
 
 
 def shade_direction(land_lab: np.ndarray) -> np.ndarray:
