@@ -125,7 +125,8 @@ ALONE_WITHOUT_CLOTH = True
 #: a blob whose measured base lies off every node is split into its parts too: a marker of a stack's paint touching
 #: its near side makes one blob 16 mm long, under the length a tall stack's parallax may give (13 mm + 6 % of its
 #: distance from the nadir), its near end half a marker past the stack's base: the guess from the near end lies within
-#: NODE_SLACK_MM of the node, the measured base 6-7 mm off it, and the stack was lost (rendered, `default` and `hard`)
+#: NODE_SLACK_MM of the node, the measured base 6-7 mm off it, and the stack was lost (rendered, `default` and `hard`).
+#: Only a blob longer than a stack without parallax (1.3 pawns) is split: one no longer is all there is to measure
 SPLIT_MEASURED_OFF = True
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
@@ -1637,7 +1638,8 @@ class SundaReader:
             q, r = np.round(lat.to_lattice(base)[0]).astype(int)
             node = lat.to_mm(np.array([[q, r]]))[0]
             if float(np.linalg.norm(node - base)) > NODE_REACH * lat.side_mm:
-                if whole and SPLIT_MEASURED_OFF:    # a marker of its paint touching a stack's near side (below)
+                # a marker of its paint touching a stack's near side (SPLIT_MEASURED_OFF): a blob longer than a stack
+                if whole and SPLIT_MEASURED_OFF and length > 1.3 * PAWN_MM:
                     todo += parts(bx, by, sub)
                 continue   # a pawn stands on its node; a resource marker of a pawn's paint lies beside it (8-22 mm)
             if m is not None and not stacks.node_agrees(m, node, nadir):
