@@ -295,6 +295,9 @@ def prints_unsure(notes: list[Any], position: dict[str, Any], score: Any, base: 
 
 #: at most this many pieces or tribes are left out to make the reading a position the rules allow
 MOST_LEFT_OUT = 6
+#: a piece refused for a side that does not continue its neighbour's, with a tribe at one of its corners, is first
+#: read again with the land made round that tribe (its pawns hide the slots beside the node: :func:`consistent`)
+REPAIR_HIDDEN = True
 
 
 def land_under(position: dict[str, Any], node: tuple[int, int]) -> list[Any]:
@@ -346,6 +349,8 @@ class DoubtedTribe:
     tribe: dict[str, Any]
     kept: bool
     read: dict[tuple[int, int, int], str] = field(default_factory=dict)
+    #: the tribe stood on a land node, and a piece at it was refused: the land its pawns hide was made
+    hidden: bool = False
 
 
 def consistent(position: dict[str, Any], score: Any, depth: int = 0,
@@ -358,12 +363,16 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0,
     that no piece of the set has: a blob of pawn paint where water meets the cloth, sunda-vision bench seed 5 `hard`
     tables 2 and 5, photo bench seed 5 `hard` table 4) the tribe is left out (said). Each
     such tribe is added to ``doubted`` (:class:`DoubtedTribe`: the caller lists it as unsure, with what the other way
-    would change). A piece whose sides do not continue its neighbour's (a side misread) is left out (said) and the
-    rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. A resource marker the scorer
+    would change). A piece whose sides do not continue its neighbour's with a tribe at one of its corners is first
+    taken with the land made round that tribe, as above (the pawns hide the slots beside their node: photo bench seed
+    7 `default` table 0, a slot under a red stack of 3 read water; listed as unsure the same way). A piece whose sides
+    do not continue its neighbour's (a side misread) is otherwise left out (said) and the rest scored again; at most :data:`MOST_LEFT_OUT`, then the scorer's own line. A resource marker the scorer
     refuses (read by no tribe: its tribe was left out or not found) is taken out and added to ``markers_left`` (the
     caller lists it as unsure, with what each tribe near it would change), never a refusal of the photo.
     ``position`` is updated."""
     import re
+
+    from vision.sunda import corners_of
 
     from .games.sunda.position import PositionError
 
@@ -381,27 +390,25 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0,
             kind, i = m.group(1), int(m.group(2))
             item = position["position"][kind][i]
             on_water = kind == "tribes" and "not a land node" in str(exc)
-            if on_water and depth < MOST_LEFT_OUT and covered_round(position, (item["q"], item["r"])) == 6:
-                trial = copy.deepcopy(position)
-                changed = land_under(trial, (item["q"], item["r"]))
-                made = [pd["sides"] for pd, was in zip(trial["position"]["pieces"], position["position"]["pieces"])
-                        if pd["sides"] != was["sides"]]
-                if changed and (prints is None or all(is_print(sides, prints) for sides in made)):
-                    more_doubted: list[DoubtedTribe] = []
-                    try:
-                        result, more = consistent(trial, score, depth + 1, markers_left, more_doubted, prints)
-                    except PositionError:
-                        pass
-                    else:
-                        read = {(pd["q"], pd["r"], pd["turn"]): pd["sides"] for pd in position["position"]["pieces"]}
-                        position.clear()
-                        position.update(trial)
-                        said = [T("repaired: a tribe stands at {q},{r}, so the land there: {what}", q=item["q"],
-                                  r=item["r"], what=c) for c in changed]
-                        if doubted is not None:
-                            doubted.append(DoubtedTribe(dict(item), True, read))
-                            doubted.extend(more_doubted)
-                        return result, left + said + more
+            if on_water:
+                nodes = [(item["q"], item["r"])]
+            elif REPAIR_HIDDEN and kind == "pieces" and "does not continue" in str(exc):
+                # a tribe at one of its corners hides the slots beside it (a stack stands on the node): the land a
+                # pawn stands on there may be what the camera did not see (photo bench seed 7 `default` table 0)
+                corners = set(corners_of(item["q"], item["r"], item["turn"]))
+                nodes = [(td["q"], td["r"]) for td in position["position"].get("tribes", [])
+                         if (td["q"], td["r"]) in corners]
+            else:
+                nodes = []
+            for node in nodes if depth < MOST_LEFT_OUT else []:
+                repaired = _land_repair(position, node, score, depth, markers_left, prints)
+                if repaired is not None:
+                    result, said, more_doubted, read = repaired
+                    if doubted is not None:
+                        tribe = next(td for td in position["position"]["tribes"] if (td["q"], td["r"]) == node)
+                        doubted.append(DoubtedTribe(dict(tribe), True, read, hidden=not on_water))
+                        doubted.extend(more_doubted)
+                    return result, left + said
             position["position"][kind].pop(i)
             what = (T("the piece at {q},{r} turn {turn} ({sides})", q=item["q"], r=item["r"], turn=item["turn"],
                       sides=item["sides"]) if kind == "pieces" else
@@ -411,6 +418,39 @@ def consistent(position: dict[str, Any], score: Any, depth: int = 0,
                 doubted.append(DoubtedTribe(dict(item), False))
             left.append(T("left out: {what}: {why} (the camera misread it or a neighbour; check it)", what=what,
                           why=why))
+
+
+
+def _land_repair(position: dict[str, Any], node: tuple[int, int], score: Any, depth: int,
+                 markers_left: list[dict[str, Any]] | None, prints: Any) -> tuple[Any, list[Any], list[Any], dict] | None:
+    """The position with land made round the tribe at ``node`` (:func:`land_under`: a pawn stands on land), scored
+    consistent, when ``node`` is surrounded by pieces (:func:`covered_round`), something changes, every piece so made
+    is one of the set's ``prints`` and the rules then allow it: (scores, what was said, the tribes doubted on the way,
+    each piece's sides as read by placement); ``position`` is updated. None (``position`` untouched) otherwise."""
+    from .games.sunda.position import PositionError
+
+    if covered_round(position, node) != 6:
+        return None
+    trial = copy.deepcopy(position)
+    changed = land_under(trial, node)
+    made = [pd["sides"] for pd, was in zip(trial["position"]["pieces"], position["position"]["pieces"])
+            if pd["sides"] != was["sides"]]
+    if not changed or (prints is not None and not all(is_print(sides, prints) for sides in made)):
+        return None
+    more_doubted: list[DoubtedTribe] = []
+    more_markers: list[dict[str, Any]] = []
+    try:
+        result, more = consistent(trial, score, depth + 1, more_markers, more_doubted, prints)
+    except PositionError:
+        return None
+    if markers_left is not None:
+        markers_left.extend(more_markers)
+    read = {(pd["q"], pd["r"], pd["turn"]): pd["sides"] for pd in position["position"]["pieces"]}
+    position.clear()
+    position.update(trial)
+    said = [T("repaired: a tribe stands at {q},{r}, so the land there: {what}", q=node[0], r=node[1], what=c)
+            for c in changed]
+    return result, said + more, more_doubted, read
 
 
 def tribes_unsure(doubted: list[DoubtedTribe], position: dict[str, Any], score: Any,
@@ -434,7 +474,9 @@ def tribes_unsure(doubted: list[DoubtedTribe], position: dict[str, Any], score: 
             tribes.append(copy.deepcopy(t))
             land_under(alt, (t["q"], t["r"]))
             taken, other = T("not on the table"), T("a tribe there, on land")
-        place = UnsurePlace(T("the tribe read at {q},{r} on no land node", q=t["q"], r=t["r"]), taken, base=dict(base))
+        where = (T("the land under the tribe at {q},{r}, hidden by its pawns", q=t["q"], r=t["r"]) if d.hidden else
+                 T("the tribe read at {q},{r} on no land node", q=t["q"], r=t["r"]))
+        place = UnsurePlace(where, taken, base=dict(base))
         place.possibilities.append(Possibility(other, scores_of(score, alt), T("the rules do not allow it there")))
         out.append(place)
     return out

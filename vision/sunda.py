@@ -116,6 +116,22 @@ TOP_PAINT = 0.3
 #: paint: a yellow marker against a red stack's far side (its blob's far end, where the top is looked for) read the
 #: top yellow (photo bench seed 4 `hard` table 3)
 TOP_FACE_MM = 7.5
+#: a stack's outline is measured along the line from the nadir and 4 mm past its blob (``stacks.measure``): a resource
+#: marker of a pawn's paint lying there (a yellow marker 3 mm beyond a black pawn's blob, photo bench seed 7
+#: `default` table 8) keeps the profile over half a pawn's membership at its end, and no outline is found. Where that
+#: decides (a dark or small blob, kept only when it measures a top), the outline is measured again with the other blobs
+#: of pawn paint in the box (those not within this many mm of the blob) laid over by the land round it, and, on a node
+#: the pieces surround (its six triangles covered), without the cloth among the ground's colours: the cloth shows there
+#: only in the cut gaps, and a black top at `hard` on a dark cloth lay nearer the cloth's colour than its paint's at its
+#: blurred edge (measured 7.4 mm across with the cloth, 10.4 without: photo bench seed 7 `hard` table 2)
+ALONE_MM = 1.5
+ALONE_WITHOUT_CLOTH = True
+#: a blob whose measured base lies off every node is split into its parts too: a marker of a stack's paint touching
+#: its near side makes one blob 16 mm long, under the length a tall stack's parallax may give (13 mm + 6 % of its
+#: distance from the nadir), its near end half a marker past the stack's base: the guess from the near end lies within
+#: NODE_SLACK_MM of the node, the measured base 6-7 mm off it, and the stack was lost (rendered, `default` and `hard`).
+#: Only a blob longer than a stack without parallax (1.3 pawns) is split: one no longer is all there is to measure
+SPLIT_MEASURED_OFF = True
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
@@ -1642,6 +1658,15 @@ class SundaReader:
                 continue    # the cloth seen through a hole in the layout, no pawn's top
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
+            dark = DARK_DISCS and bool(paint[by:by + bh, bx:bx + bw][sub].sum() < len(xs))
+            if ALONE_MM > 0 and (m is None or m.width_mm < stacks.MIN_TOP_MM) and (
+                    len(xs) < stacks.FULL_BLOB * top_px or dark):     # where the measure decides
+                inside = ALONE_WITHOUT_CLOTH and covered is not None and all(
+                    triangle_of((gq, gr), (gq + d[0], gr + d[1]), (gq + e[0], gr + e[1])) in covered
+                    for d, e in zip(DIRS, DIRS[1:] + DIRS[:1]))
+                ground = {k: v for k, v in centres.items() if k != "cloth" or not inside}
+                m = stacks.measure(*_alone(img, label, (bx, by, bw, bh), sub, (x0, y0), self.s), self.s, gain,
+                                   ground, self.pawn_names, mm, nadir, cam_h) or m
             if rimmed and (m is None or m.width_mm > 1.4 * PAWN_MM):
                 if whole:       # no stack's outline: a stack and what touches it, split as any blob too wide
                     todo += parts(bx, by, sub)
@@ -1649,8 +1674,7 @@ class SundaReader:
             if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
                     len(xs) / top_px, stacks.with_dark_rim(label, (bx, by, bw, bh), sub, k) / top_px, m):
                 continue
-            if DARK_DISCS and (m is None or m.width_mm < stacks.MIN_TOP_MM) and \
-                    paint[by:by + bh, bx:bx + bw][sub].sum() < len(xs):
+            if dark and (m is None or m.width_mm < stacks.MIN_TOP_MM):
                 continue    # a dark disc (stacks.cloth_dark_discs) is a pawn only where its outline measures a top
             if m is None:   # no outline to measure: the node from the blob, the phone asks
                 base = c + u * (lo - c @ u + PAWN_MM / 2)
@@ -1665,6 +1689,9 @@ class SundaReader:
             q, r = np.round(lat.to_lattice(base)[0]).astype(int)
             node = lat.to_mm(np.array([[q, r]]))[0]
             if float(np.linalg.norm(node - base)) > NODE_REACH * lat.side_mm:
+                # a marker of its paint touching a stack's near side (SPLIT_MEASURED_OFF): a blob longer than a stack
+                if whole and SPLIT_MEASURED_OFF and length > 1.3 * PAWN_MM:
+                    todo += parts(bx, by, sub)
                 continue   # a pawn stands on its node; a resource marker of a pawn's paint lies beside it (8-22 mm)
             if m is not None and not stacks.node_agrees(m, node, nadir):
                 n_est = None     # the near end and the node disagree on the height: the phone asks
@@ -1716,6 +1743,28 @@ def hole_share(lat: LatticePose, covered: Mapping[tuple, int], mm: np.ndarray,
     for tri in tris[seen >= HOLE_CLOTH_SAMPLES]:
         near |= _to_segments(mm, tri) <= HOLE_REACH_MM
     return float(near.mean())
+
+
+def _alone(img: np.ndarray, label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray,
+           origin_px: tuple[int, int], s: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """A copy of the reader's window round a blob of pawn colours (``blob``: its mask in ``box`` of ``label``) where
+    every other blob of pawn paint (class 3 and up, no pixel within :data:`ALONE_MM` of this one) is the land's colour
+    round it, and its canvas origin: the blob's stack alone, as ``stacks.measure`` takes a window (:data:`ALONE_MM`)."""
+    bx, by, bw, bh = box
+    pad = int(math.ceil(8.0 * s))
+    x0, y0 = max(bx - pad, 0), max(by - pad, 0)
+    x1, y1 = min(bx + bw + pad, label.shape[1]), min(by + bh + pad, label.shape[0])
+    sub, out = label[y0:y1, x0:x1], img[y0:y1, x0:x1].copy()
+    own = np.zeros(sub.shape, np.uint8)
+    own[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw] = blob
+    near = cv2.dilate(own, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(ALONE_MM * s) + 1),) * 2))
+    n, comp = cv2.connectedComponents((sub >= 3).astype(np.uint8), connectivity=8)
+    mine = np.unique(comp[(near > 0) & (comp > 0)])
+    other = (comp > 0) & ~np.isin(comp, mine)
+    land = sub == 1
+    if other.any() and land.sum() >= 10:
+        out[other] = np.median(out[land], axis=0)
+    return out, (origin_px[0] + x0, origin_px[1] + y0)
 
 
 def _solid_colours(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, n: int, k: int) -> np.ndarray:

@@ -102,6 +102,8 @@ def test_black_stacks_on_a_dark_cloth_at_hard_are_found(hard7, monkeypatch):
     assert res["heights_wrong"] == 0
     monkeypatch.setattr(sundastacks, "CONFUSED", -1.0)       # every ground shade kept, as before
     monkeypatch.setattr(sundastacks, "_TABLE", {})
+    # since session 19 a dark blob's outline is measured again without the cloth inside the layout, which finds them too
+    monkeypatch.setattr(sunda, "ALONE_WITHOUT_CLOTH", False)
     res = _found(t, folder)
     lost = [w for w in res["wrong"] if "black" in w and "not found" in w]
     assert len(lost) >= 2, res["wrong"]
