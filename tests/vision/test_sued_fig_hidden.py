@@ -27,14 +27,14 @@ class _Stop(BaseException):
     pass
 
 
-def _bench_board(seed: int, family: str, board: int):
+def _bench_board(seed: int, family: str, board: int, legal: bool = False):
     """The bench's ``suedsee`` ``hard`` row of ``family`` and ``seed`` read up to ``board`` (the boards before it
-    rendered, not read): (recogniser, observation, truth) of that board."""
+    rendered, not read): (recogniser, observation, truth) of that board. ``legal``: the bench's ``--legal`` boards."""
     if not SUEDSEE.is_file():
         pytest.skip("no Südsee catalog")
     g = BENCH.game_setup("suedsee", None)
     args = argparse.Namespace(tiles=(40, 84), figures=10, boards=board + 1, from_scratch=False, repeats=1,
-                              incremental=0, anywhere=True)
+                              incremental=0, anywhere=True, legal=legal)
     state = {"n": 0}
     render, observe = BENCH.render, Recognizer.observe
 
