@@ -3,11 +3,11 @@ scratch <= 250 ms on one core).
 
 ``FigureReading._seen_on_twins`` (session suedfig6) looks for figures on a tile with hidden twins against each twin:
 one figure pass over that cell per twin, each made afresh, so every one fitted the light of the eight tiles around
-again, placed and seated them again and tested the whole canvas for the bare mat again (a twelfth to a sixteenth of a
-Südsee ``field`` reading, 46-58 ms, timed per function). Now the passes of one call share what does not depend on the tile in
-the cell looked at (``fitted``; :func:`vision.figurereading._forget_cell` drops the rest before and after each), and
-where the canvas shows the mat is made once per canvas and grid (``FeatureCanvas.kept``): every pass gives the same
-sightings as one made afresh.
+again, placed and seated them again and tested the whole canvas for the bare mat again (a twelfth to a sixteenth of
+a Südsee ``field`` reading, 46-58 ms, timed per function). Now the passes of one call share what does not depend on
+the tile in the cell looked at (``fitted``; :func:`vision.figurereading._forget_cell` drops the rest before and after
+each), and where the canvas shows the mat is made once per canvas and grid (``FeatureCanvas.kept``): every pass gives
+the same sightings as one made afresh.
 """
 from __future__ import annotations
 
