@@ -114,3 +114,42 @@ def test_a_heap_that_lost_two_pawns_or_gained_one_is_split_afresh():
         _turn(c)
         said, splits = _split_once_counting(c, *_heap(now, c))
         assert splits == 1 and said.decide(None)[0] == len(now)
+
+
+def test_the_gate_grows_no_window_to_hold_a_blob_of_more_paint_than_a_players_pawns():
+    """A dark table past the mat's edge takes the black pawns' class: a ring round the canvas, one blob of more paint
+    than a player's pawns (never counted: its colour is not told). Every window met its box (the whole canvas) and was
+    grown to it; now a pawn taken is counted again round its heap, and the counts are a full count's."""
+    from tests.vision.test_sundasupply import LOOSE, _table
+    from vision import sundasupply
+    from vision.sim.sundatable import render_sunda
+    from vision.sundasupply import SupplyGate
+
+    game, pos, scene, cam, reader, rng = _table("clean", 3)
+    scene.table_bgr = (30, 30, 30)
+    red = [p for p in LOOSE if p[0] == "red"]
+    gate = SupplyGate(SupplyCounter())
+    grown = []
+    real = sundasupply._closed
+
+    def closed(*a):
+        out = real(*a)
+        grown.append(max((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in out) / (a[2][0] * a[2][1]))
+        return out
+    reading = None
+    sundasupply._closed = closed
+    try:
+        for loose in (LOOSE, [p for p in LOOSE if p != red[2]]):
+            scene.loose_pawns = tuple(loose)
+            frame, _ = render_sunda(scene, cam, rng)
+            reading = reader.read(frame, previous=reading)
+            nadir, cam_h = reader._camera((frame.shape[1], frame.shape[0]), reading._loc.homography)
+            seen = gate.count(frame, reader, reading, nadir, cam_h)
+            full = SupplyCounter().count(frame, reader, reading, nadir, cam_h)
+            assert seen.counts == full.counts
+    finally:
+        sundasupply._closed = real
+    ring = max(b.area_px for b in full.blobs if b.colour == "black")
+    assert full.counts["black"] is None and ring > sundasupply.MOST_PAWNS * full.pawn_px["red"]
+    assert seen.counts["red"] == 6 and gate.calls["windows"] == 1
+    assert max(grown) < 0.05            # the windows round the heap the pawn left, not the whole canvas
