@@ -28,6 +28,7 @@ live loop's (``tablehub/tracking/sundacam.py``, ``SundaRecognizer.supply_taken``
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple, Sequence
@@ -66,12 +67,20 @@ BLUR_PAD = 4
 def footprint(base: np.ndarray, nadir: np.ndarray, cam_h: float, n_edge: int = 24) -> np.ndarray:
     """The outline (mat mm, a convex polygon) of a pawn standing at ``base`` as the camera sees it on the mat: the
     hull of its base disc and its top disc, pushed from the nadir and grown by the central projection."""
-    a = np.linspace(0, 2 * math.pi, n_edge, endpoint=False)
-    ring = np.column_stack([np.cos(a), np.sin(a)])
+    ring = _ring(n_edge)
     z = PAWN_HEIGHT_MM
     top = base + (base - nadir) * z / (cam_h - z)
     pts = np.vstack([base + ring * PAWN_MM / 2, top + ring * PAWN_MM / 2 * cam_h / (cam_h - z)])
     return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+
+
+@functools.lru_cache(maxsize=4)
+def _ring(n_edge: int) -> np.ndarray:
+    """``n_edge`` points round the unit circle (kept: every pawn fitted draws its footprint)."""
+    a = np.linspace(0, 2 * math.pi, n_edge, endpoint=False)
+    ring = np.column_stack([np.cos(a), np.sin(a)])
+    ring.flags.writeable = False
+    return ring
 
 
 @dataclass
@@ -715,8 +724,14 @@ class SupplyCounter:
         n = len(bases)
         if n < 2:
             return 0.0
-        dd = np.sqrt(((bases[:, None] - bases[None]) ** 2).sum(-1))[np.triu_indices(n, 1)]
+        dd = np.sqrt(((bases[:, None] - bases[None]) ** 2).sum(-1))[_pairs(n)]
         return float(np.clip(PAWN_MM - dd, 0, None).sum()) * PAWN_MM * self.s ** 2
+
+
+@functools.lru_cache(maxsize=64)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of ``n`` pawns (``np.triu_indices(n, 1)``, kept: a heap's refinement asks for them thousands of times)."""
+    return np.triu_indices(n, 1)
 
 
 def _pixels_off(deep: np.ndarray, out: np.ndarray, union: np.ndarray) -> int:
@@ -947,10 +962,17 @@ class SupplyGate:
     def _cells_of(self, mask: np.ndarray) -> np.ndarray:
         """The gate's cells any pixel of ``mask`` (the canvas) lies in."""
         h, w = mask.shape
-        hs, ws = -(-h // GATE_STEP), -(-w // GATE_STEP)
-        pad = np.zeros((hs * GATE_STEP, ws * GATE_STEP), np.uint8)
-        pad[:h, :w] = mask
-        return pad.reshape(hs, GATE_STEP, ws, GATE_STEP).max(axis=(1, 3)) > 0
+        g = GATE_STEP
+        out = np.zeros((-(-h // g), -(-w // g)), bool)
+        at = cv2.findNonZero(mask.astype(np.uint8, copy=False))
+        if at is None:
+            return out
+        x, y, bw, bh = cv2.boundingRect(at)        # (the covered triangles change by a piece, the tribes by a stack)
+        x0, y0, x1, y1 = x // g * g, y // g * g, -(-(x + bw) // g) * g, -(-(y + bh) // g) * g
+        pad = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        pad[:min(y1, h) - y0, :min(x1, w) - x0] = mask[y0:y1, x0:x1]
+        out[y0 // g:y1 // g, x0 // g:x1 // g] = pad.reshape((y1 - y0) // g, g, (x1 - x0) // g, g).max(axis=(1, 3)) > 0
+        return out
 
 
 def changed_cells(before: np.ndarray, now: np.ndarray) -> np.ndarray:
