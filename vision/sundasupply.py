@@ -493,7 +493,7 @@ class SupplyCounter:
     def _refit(self, colour: str, blob: np.ndarray, origin_px: tuple[int, int], nadir: np.ndarray, cam_h: float
                ) -> "_Split | None":
         """A heap that lost one pawn since the frame before, fitted from what the frame before's split said (a split
-        is a second of one core for a heap of twenty): the one blob of its colour there that this one meets, whose
+        is half a second of one core for a heap of twenty): the one blob of its colour there that this one meets, whose
         count was clear (:meth:`_Split.clear`) at ``n``; its paint lost since is one place of at most a pawn's paint
         and a half (an opening by a disc a quarter of a pawn across keeps it; :func:`supply_change_agrees`), and no
         paint came. The pawn whose footprint held most of that place left: ``n - 1`` pawns start where the others
