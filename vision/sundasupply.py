@@ -730,7 +730,8 @@ class SupplyCounter:
 
 @functools.lru_cache(maxsize=64)
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of ``n`` pawns (``np.triu_indices(n, 1)``, kept: a heap's refinement asks for them thousands of times)."""
+    """The pairs of ``n`` pawns (``np.triu_indices(n, 1)``, kept: a heap's refinement asks for them thousands of
+    times)."""
     return np.triu_indices(n, 1)
 
 
