@@ -82,7 +82,8 @@ def test_a_yellow_figure_on_the_telling_detail_makes_no_silent_twin(seed, board,
 
 def _reader(regions: dict[tuple[str, int], str]):
     """A stand-in for the figure reading: each tile's region at every place, one per (tile, rotation)."""
-    fr = SimpleNamespace(geometry=object(), region_at_base=lambda tile, rot, u, v: regions[(tile, rot)])
+    fr = SimpleNamespace(geometry=object(), region_at_base=lambda tile, rot, u, v: regions[(tile, rot)],
+                         region_follows_tile=False)     # the foot on each twin: tests/vision/test_figures_follow_tile.py
     fr._on_twins = FigureReading._on_twins.__get__(fr)
     fr._same_place = FigureReading._same_place.__get__(fr)
     return fr
