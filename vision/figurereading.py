@@ -1113,7 +1113,8 @@ class FigureReading:
         (:attr:`FigureSeen.on_twins`, confidence at most 0.4): the photo cannot tell which of them lies there, so
         neither which region the figure claims. Each region is looked up where the figure stands, alike on every
         twin. (A twin in doubt for another reason, a contest too close to call or the pool's near runners-up, is
-        asked about as a tile: the figure's region follows the tile the phone confirms.)"""
+        asked about as a tile: the figure's region follows the tile the phone confirms.) Not asked either where the
+        tile settles it (:meth:`_settled_by_tile`: its colour clear, its foot wholly on one region of each)."""
         if t is None or (t.tile, t.rotation) not in under or self.geometry is None or f.region is None:
             return f
         twins = [o for o in t.hidden_twins if o in under]
@@ -1125,9 +1126,39 @@ class FigureReading:
         except VisionError:
             return f
         differ = tuple(o for o in other if not self._same_place(t.tile, t.rotation, own, *o))
-        if not differ:
+        if not differ or (self.region_follows_tile and self._settled_by_tile(f, t, twins)):
             return f
         return replace(f, confidence=min(f.confidence, 0.4), on_twins=differ)
+
+    region_follows_tile = True
+    """A figure sure of its colour whose foot stands wholly on one region of its tile and of every twin that tile
+    may be is not asked about (:meth:`_settled_by_tile`): the tile is (a marked guess), and the figure's region
+    follows the tile the phone confirms (the live loop names it there from where the figure stands). False: asked
+    wherever its region differs between them (sessions suedfig5 to nlfig11)."""
+    foot_whole = 0.95
+    """... wholly: at least this share of its foot's disc (:data:`FOOT_MM` around its base, the tile's part of it) on
+    that one region."""
+    colour_clear = 0.5
+    """... sure of its colour: the figure finder's confidence at least this."""
+
+    def _settled_by_tile(self, f: FigureSeen, t: TileGuess, twins: Sequence[tuple[str, int]]) -> bool:
+        """Whether the tile settles the region of ``f`` (on ``t``, which may be any of ``twins``): its colour is clear
+        (:attr:`colour_clear`) and, whichever of them lies there, its foot stands wholly on one region
+        (:attr:`foot_whole`). Then only the tile is in doubt, and the phone asks about it as a tile; a foot across
+        two regions of one of them, or a colour in doubt, is asked about as a figure (:meth:`_on_twins`)."""
+        if f.confidence < self.colour_clear:
+            return False
+        try:
+            return all(self._foot_on(tile, int(rotation), f.u, f.v)[1] >= self.foot_whole
+                       for tile, rotation in ((t.tile, t.rotation), *twins))
+        except VisionError:
+            return False
+
+    def _foot_on(self, tile: str, rotation: int, u: float, v: float) -> tuple[str, float]:
+        """The region a figure based at ``(u, v)`` (fractions of ``tile`` turned by ``rotation``) stands on, and the
+        share of its foot there (:meth:`vision.regionmap.RegionMaps.region_at_base`, a disc of :data:`FOOT_MM`)."""
+        assert self.regions is not None
+        return self.regions.region_at_base(tile, rotation, u, v, FOOT_MM / self.pitch)
 
     def _same_place(self, tile: str, rotation: int, region: str | None, other: str, other_rotation: int,
                     other_region: str | None) -> bool:
@@ -1268,8 +1299,7 @@ class FigureReading:
     def region_at_base(self, tile: str, rotation: int, u: float, v: float) -> str:
         """The region a figure whose base was found at ``(u, v)`` (fractions of the tile as it lies) stands on
         (:meth:`vision.regionmap.RegionMaps.region_at_base`, a foot of :data:`FOOT_MM` around it)."""
-        assert self.regions is not None
-        return self.regions.region_at_base(tile, rotation, u, v, FOOT_MM / self.pitch)[0]
+        return self._foot_on(tile, rotation, u, v)[0]
 
     def region_under(self, tile: str, rotation: int, footprint: np.ndarray) -> str:
         """The region a figure stands on: where most of what is seen of it (``footprint``, a mask over the tile
