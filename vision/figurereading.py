@@ -214,6 +214,13 @@ def _tiles_meet(known: np.ndarray, gap_px: int) -> np.ndarray:
     return cv2.morphologyEx(known.astype(np.uint8), cv2.MORPH_CLOSE, k).astype(bool) | known
 
 
+def _forget_cell(fitted: dict[Any, Any], cell: Cell) -> None:
+    """What :meth:`FigureReading._figures_near` kept in ``fitted`` that depends on the tile read in ``cell``: its place,
+    seat, light and lit reference, and every neighbour's reference lit in a window's own tile's light (dropped)."""
+    for key in [k for k in fitted if isinstance(k, tuple) and (k[1:3] == cell or "in the light of" in k)]:
+        del fitted[key]
+
+
 def _median_u8(values: np.ndarray) -> np.ndarray:
     """``np.median(values.astype(np.float32), axis=0)`` of 8-bit rows (n, channels), the same float32 values, found by
     counting each channel's 256 levels instead of sorting (a figure's window's bare mat: thousands of pixels, a
@@ -551,8 +558,12 @@ class FigureReading:
             window = fc.bgr[y0:y1, x0:x1]
             grid = fitted.get("grid")
             if grid is not None and "on mat" not in fitted:
-                # where the whole canvas shows the mat, made once (each pixel's own test, as for a window alone)
-                fitted["on mat"] = self._on_mat(fc, grid, slice(0, h), slice(0, w))
+                # where the whole canvas shows the mat, made once per canvas and grid, whatever pass looks (each
+                # pixel's own test, as for a window alone)
+                on_mat = fc.kept.get(("on mat", grid))
+                if on_mat is None:
+                    on_mat = fc.kept[("on mat", grid)] = self._on_mat(fc, grid, slice(0, h), slice(0, w))
+                fitted["on mat"] = on_mat
             bare = ~known if grid is None else ~known & fitted["on mat"][y0:y1, x0:x1]
             if bare.any():
                 ref[bare] = self._mat_here(window, bare, mat)
@@ -718,7 +729,8 @@ class FigureReading:
 
     def _figure_pass(self, fc: FeatureCanvas, group: Sequence[Cell], spots: np.ndarray | None,
                      tiles: Mapping[Cell, TileGuess], nadir: tuple[float, float] | None, halved: Any = None,
-                     mat_bgr: np.ndarray | None = None, grid: Grid | None = None, must: Collection[Cell] = ()
+                     mat_bgr: np.ndarray | None = None, grid: Grid | None = None, must: Collection[Cell] = (),
+                     fitted: dict[Any, Any] | None = None
                      ) -> dict[Cell, list[tuple[FigureSeen, bool, tuple[float, float], frozenset]]]:
         """The figures seen around each cell of ``group`` on one canvas (see :meth:`_figures_near`), per cell
         whose window they were seen in. ``halved``: :meth:`_halved` of the canvas, when made already (the covered
@@ -726,8 +738,10 @@ class FigureReading:
         mat's colour in the canvas (None: unknown), ``grid`` the canvas's grid on the mat (where it shows the mat,
         :meth:`_on_mat`). ``must``: cells looked at whatever the gates below say (a tile just read again by colour
         because a figure's picture lies on it: on its new art the figure may make no spot, a yellow figure on
-        orange roofs joined with the yellow plain around, and was lost)."""
-        fitted: dict[Any, Any] = {"mat": mat_bgr, "grid": grid}
+        orange roofs joined with the yellow plain around, and was lost). ``fitted``: what an earlier pass on this
+        canvas with the same tiles made (:meth:`_figures_near`'s), used and added to (None: made afresh)."""
+        fitted = {} if fitted is None else fitted
+        fitted.update(mat=mat_bgr, grid=grid)
         if halved is not None and self.figure_scale == 2:
             fitted["small"] = (halved[0], halved[2])
             fitted["small lab"] = halved[1]
@@ -1043,6 +1057,9 @@ class FigureReading:
             return 0
         seen_px = [pixels for fs in here.values() for *_, pixels in fs]
         added = 0
+        # what every window here shares but what depends on the tile in the cell looked at (the tiles around, their
+        # places and lights, where the canvas shows the mat): made once (issue 14, CPU)
+        shared: dict[Any, Any] = {}
         for c in group:
             t = tiles.get(c)
             if t is None or not t.hidden_twins:
@@ -1050,8 +1067,11 @@ class FigureReading:
             for tile, rotation in t.hidden_twins[:self.twins_looked]:
                 other = dict(tiles)
                 other[c] = replace(t, tile=tile, rotation=int(rotation))
-                for f, clipped, at, pixels in self._figure_pass(fc, [c], None, other, nadir, halved, mat_bgr, grid,
-                                                                must=[c]).get(c, []):
+                _forget_cell(shared, c)
+                sightings = self._figure_pass(fc, [c], None, other, nadir, halved, mat_bgr, grid, must=[c],
+                                              fitted=shared)
+                _forget_cell(shared, c)
+                for f, clipped, at, pixels in sightings.get(c, []):
                     if (f.x, f.y) != c or any(len(pixels & p) >= 0.3 * min(len(pixels), len(p)) for p in seen_px):
                         continue
                     if self._art_of_one(fc, t, pixels):
@@ -1098,7 +1118,8 @@ class FigureReading:
         (:attr:`FigureSeen.on_twins`, confidence at most 0.4): the photo cannot tell which of them lies there, so
         neither which region the figure claims. Each region is looked up where the figure stands, alike on every
         twin. (A twin in doubt for another reason, a contest too close to call or the pool's near runners-up, is
-        asked about as a tile: the figure's region follows the tile the phone confirms.)"""
+        asked about as a tile: the figure's region follows the tile the phone confirms.) Not asked either where the
+        tile settles it (:meth:`_settled_by_tile`: its colour clear, its foot wholly on one region of each)."""
         if t is None or (t.tile, t.rotation) not in under or self.geometry is None or f.region is None:
             return f
         twins = [o for o in t.hidden_twins if o in under]
@@ -1110,9 +1131,39 @@ class FigureReading:
         except VisionError:
             return f
         differ = tuple(o for o in other if not self._same_place(t.tile, t.rotation, own, *o))
-        if not differ:
+        if not differ or (self.region_follows_tile and self._settled_by_tile(f, t, twins)):
             return f
         return replace(f, confidence=min(f.confidence, 0.4), on_twins=differ)
+
+    region_follows_tile = True
+    """A figure sure of its colour whose foot stands wholly on one region of its tile and of every twin that tile
+    may be is not asked about (:meth:`_settled_by_tile`): the tile is (a marked guess), and the figure's region
+    follows the tile the phone confirms (the live loop names it there from where the figure stands). False: asked
+    wherever its region differs between them (sessions suedfig5 to nlfig11)."""
+    foot_whole = 0.95
+    """... wholly: at least this share of its foot's disc (:data:`FOOT_MM` around its base, the tile's part of it) on
+    that one region."""
+    colour_clear = 0.5
+    """... sure of its colour: the figure finder's confidence at least this."""
+
+    def _settled_by_tile(self, f: FigureSeen, t: TileGuess, twins: Sequence[tuple[str, int]]) -> bool:
+        """Whether the tile settles the region of ``f`` (on ``t``, which may be any of ``twins``): its colour is clear
+        (:attr:`colour_clear`) and, whichever of them lies there, its foot stands wholly on one region
+        (:attr:`foot_whole`). Then only the tile is in doubt, and the phone asks about it as a tile; a foot across
+        two regions of one of them, or a colour in doubt, is asked about as a figure (:meth:`_on_twins`)."""
+        if f.confidence < self.colour_clear:
+            return False
+        try:
+            return all(self._foot_on(tile, int(rotation), f.u, f.v)[1] >= self.foot_whole
+                       for tile, rotation in ((t.tile, t.rotation), *twins))
+        except VisionError:
+            return False
+
+    def _foot_on(self, tile: str, rotation: int, u: float, v: float) -> tuple[str, float]:
+        """The region a figure based at ``(u, v)`` (fractions of ``tile`` turned by ``rotation``) stands on, and the
+        share of its foot there (:meth:`vision.regionmap.RegionMaps.region_at_base`, a disc of :data:`FOOT_MM`)."""
+        assert self.regions is not None
+        return self.regions.region_at_base(tile, rotation, u, v, FOOT_MM / self.pitch)
 
     def _same_place(self, tile: str, rotation: int, region: str | None, other: str, other_rotation: int,
                     other_region: str | None) -> bool:
@@ -1272,13 +1323,14 @@ class FigureReading:
         rest = ~cv2.dilate(np.any(pics, axis=0).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
         if rest.sum() < TILE_PX * TILE_PX // 2:
             return None
+        obs_ab = bgr_to_lab(obs)[..., 1:]       # the same for every reference (issue 14, CPU)
 
         def misfit(tile: str, rotation: int) -> tuple[list[float], float, list[float], float]:
             ref = np.rot90(self._ref_bgr[self.refs.index_of(tile)], -(rotation // 90)).astype(np.float32)
             gain, offset = _gain_of(obs[::3, ::3], ref[::3, ::3], self.light_art_var)
             lit = ref * gain + offset
             e = cv2.GaussianBlur(np.abs(obs - lit).sum(axis=2), (0, 0), 0.8)
-            d = bgr_to_lab(obs)[..., 1:] - bgr_to_lab(lit)[..., 1:]
+            d = obs_ab - bgr_to_lab(lit)[..., 1:]
             ab = cv2.GaussianBlur(np.hypot(d[..., 0], d[..., 1]), (0, 0), 0.8)
             return ([float(np.mean(e[p])) for p in pics], float(np.median(e[rest])),
                     [float(np.mean(ab[p])) for p in pics], float(np.median(ab[rest])))
@@ -1344,8 +1396,7 @@ class FigureReading:
     def region_at_base(self, tile: str, rotation: int, u: float, v: float) -> str:
         """The region a figure whose base was found at ``(u, v)`` (fractions of the tile as it lies) stands on
         (:meth:`vision.regionmap.RegionMaps.region_at_base`, a foot of :data:`FOOT_MM` around it)."""
-        assert self.regions is not None
-        return self.regions.region_at_base(tile, rotation, u, v, FOOT_MM / self.pitch)[0]
+        return self._foot_on(tile, rotation, u, v)[0]
 
     def region_under(self, tile: str, rotation: int, footprint: np.ndarray) -> str:
         """The region a figure stands on: where most of what is seen of it (``footprint``, a mask over the tile

@@ -28,6 +28,7 @@ live loop's (``tablehub/tracking/sundacam.py``, ``SundaRecognizer.supply_taken``
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple, Sequence
@@ -51,6 +52,8 @@ SAME_BLOB = 0.25
 MOST_PAWNS = 26
 #: rounds of moving each fitted pawn by a pixel where the model fits better
 REFINE_ROUNDS = 4
+#: a heap that lost one pawn is fitted from the frame before's split (:meth:`SupplyCounter._refit`); False: afresh
+REFIT = True
 #: round the pieces (mm): a blob reaching this near a covered triangle is the layout's (a tribe on its node)
 PIECES_MM = 2.0
 #: pixels of the frame's edge and the mat's markers (mm round them) a supply's blob must keep clear of to be counted
@@ -64,12 +67,20 @@ BLUR_PAD = 4
 def footprint(base: np.ndarray, nadir: np.ndarray, cam_h: float, n_edge: int = 24) -> np.ndarray:
     """The outline (mat mm, a convex polygon) of a pawn standing at ``base`` as the camera sees it on the mat: the
     hull of its base disc and its top disc, pushed from the nadir and grown by the central projection."""
-    a = np.linspace(0, 2 * math.pi, n_edge, endpoint=False)
-    ring = np.column_stack([np.cos(a), np.sin(a)])
+    ring = _ring(n_edge)
     z = PAWN_HEIGHT_MM
     top = base + (base - nadir) * z / (cam_h - z)
     pts = np.vstack([base + ring * PAWN_MM / 2, top + ring * PAWN_MM / 2 * cam_h / (cam_h - z)])
     return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+
+
+@functools.lru_cache(maxsize=4)
+def _ring(n_edge: int) -> np.ndarray:
+    """``n_edge`` points round the unit circle (kept: every pawn fitted draws its footprint)."""
+    a = np.linspace(0, 2 * math.pi, n_edge, endpoint=False)
+    ring = np.column_stack([np.cos(a), np.sin(a)])
+    ring.flags.writeable = False
+    return ring
 
 
 @dataclass
@@ -473,9 +484,77 @@ class SupplyCounter:
                         if np.count_nonzero(a != b) < SAME_BLOB * said.one:
                             self._split_now[(colour, origin_px[0], origin_px[1], w, h)] = (blob, said)
                             return said
-        said = self.split(blob, origin_px, nadir, cam_h)
+        said = self._refit(colour, blob, origin_px, nadir, cam_h) if REFIT else None
+        if said is None:
+            said = self.split(blob, origin_px, nadir, cam_h)
         self._split_now[(colour, origin_px[0], origin_px[1], w, h)] = (blob, said)
         return said
+
+    def _refit(self, colour: str, blob: np.ndarray, origin_px: tuple[int, int], nadir: np.ndarray, cam_h: float
+               ) -> "_Split | None":
+        """A heap that lost one pawn since the frame before, fitted from what the frame before's split said (a split
+        is half a second of one core for a heap of twenty): the one blob of its colour there that this one meets, whose
+        count was clear (:meth:`_Split.clear`) at ``n``; its paint lost since is one place of at most a pawn's paint
+        and a half (an opening by a disc a quarter of a pawn across keeps it; :func:`supply_change_agrees`), and no
+        paint came. The pawn whose footprint held most of that place left: ``n - 1`` pawns start where the others
+        stood, ``n`` where all did (the pawn that left may have stepped into the heap), and in both the pawns within
+        two pawns' widths of the place are moved as a split moves them (the others stood fitted in the frame before,
+        and nothing changed round them). Taken where ``n - 1`` fits clearly better than ``n`` (the margins a split's
+        count must clear) and misfits by at most half a pawn's footprint more than ``n`` did the frame before: the
+        same heap, a pawn less. Else None (:meth:`split` fits the blob afresh). A heap is not fitted afresh to each
+        count again: the count's continuity is the frame before's, and whether it is trusted stays the live loop's
+        (the rules, the log and the paint lost: ``SundaRecognizer.supply_taken``)."""
+        h, w = blob.shape
+        x0, y0 = origin_px
+        before = [(k, v) for k, v in self._split_before.items() if k[0] == colour
+                  and k[1] < x0 + w and x0 < k[1] + k[3] and k[2] < y0 + h and y0 < k[2] + k[4]
+                  and _window(blob, k[1] - x0, k[2] - y0, k[3], k[4], False)[v[0]].any()]    # whose pixels it meets
+        if len(before) != 1:
+            return None
+        (_, ox, oy, ow, oh), (old, said) = before[0]
+        if not isinstance(said, _Split) or said.best is None or said.best < 2 or not said.clear():
+            return None
+        n = said.best
+        X0, Y0 = min(x0, ox), min(y0, oy)
+        a = np.zeros((max(y0 + h, oy + oh) - Y0, max(x0 + w, ox + ow) - X0), np.uint8)
+        b = np.zeros_like(a)
+        a[oy - Y0:oy - Y0 + oh, ox - X0:ox - X0 + ow] = old
+        b[y0 - Y0:y0 - Y0 + h, x0 - X0:x0 - X0 + w] = blob
+        k = max(int(round(PAWN_MM / 4 * self.s)), 3) | 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        place = MARGIN * said.one * 0.5       # a patch an opening keeps of a pawn's footprint (supply_change_agrees)
+        gained = cv2.morphologyEx(b & (1 - a), cv2.MORPH_OPEN, disc)
+        if np.count_nonzero(gained) >= place:
+            return None
+        nl, comp, stats, _ = cv2.connectedComponentsWithStats(cv2.morphologyEx(a & (1 - b), cv2.MORPH_OPEN, disc),
+                                                              connectivity=8)
+        places = [i for i in range(1, nl) if stats[i, cv2.CC_STAT_AREA] >= place]
+        if len(places) != 1:
+            return None
+        lost = (comp == places[0]).astype(np.uint8)
+        if np.count_nonzero(lost) > (1 + MARGIN) * said.one:
+            return None                         # more than one pawn's paint: two pawns left, or the heap moved
+        bases = np.asarray(said.bases[n], np.float64).reshape(-1, 2)
+        held = []
+        for base in bases:
+            m = np.zeros_like(lost)
+            cv2.fillPoly(m, [np.round((self.to_px(footprint(base, nadir, cam_h)) - [X0, Y0]) * 16)
+                             .astype(np.int32).reshape(-1, 1, 2)], 1, cv2.LINE_8, 4)
+            held.append(int(np.count_nonzero(m & lost)))
+        j = int(np.argmax(held))
+        if held[j] < 0.5 * np.count_nonzero(lost):
+            return None
+        gone = bases[j]
+        rest = np.delete(bases, j, axis=0)
+        by = [i for i, base in enumerate(rest) if np.linalg.norm(base - gone) <= 2 * PAWN_MM]
+        fits: dict[int, tuple] = {n - 1: self._placed(blob, origin_px, rest, nadir, cam_h, True, by)}
+        fits[n] = self._placed(blob, origin_px, np.vstack([rest, gone]), nadir, cam_h, True, by + [n - 1])
+        ys, xs = np.nonzero(blob)
+        mid = self.to_mm(np.column_stack([xs + x0, ys + y0])).mean(axis=0)
+        got = _Split(float(len(xs)), self._single_px(mid, nadir, cam_h), fits)
+        if got.best != n - 1 or not got.clear() or fits[n - 1][0] > said.fits[n][0] + MARGIN * got.one:
+            return None
+        return got
 
     def split(self, blob: np.ndarray, origin_px: tuple[int, int], nadir: np.ndarray, cam_h: float) -> "_Split":
         """The counts of pawns that may stand in one blob (``blob``: its mask, its box's corner at ``origin_px`` on
@@ -554,14 +633,20 @@ class SupplyCounter:
         pts = pts[::2] if len(pts) > 400 else pts        # every other pixel groups as well
         centres = _farthest(pts, n)
         one_mm = _footprint_reach(nadir, cam_h, pts.mean(axis=0))
+        x, y = np.ascontiguousarray(pts[:, 0]), np.ascontiguousarray(pts[:, 1])
         for _ in range(30):
-            d = ((pts[:, None, :] - centres[None]) ** 2).sum(-1)
+            # the squared distances, a coordinate at a time (the (points, pawns, 2) array and its sum cost 4 times
+            # as much: a heap of 25 pawns was split in 1.7 s, 1.5 s of it here)
+            d = np.square(x[:, None] - centres[None, :, 0])
+            d += np.square(y[:, None] - centres[None, :, 1])
             near = np.argmin(d, axis=1)
             # each pawn's pixels: those nearest its middle, within its footprint's reach (a pixel of another pawn
             # farther off does not pull it)
-            own = d[np.arange(len(pts)), near] <= one_mm ** 2
-            new = np.array([pts[(near == k) & own].mean(axis=0) if np.any((near == k) & own) else centres[k]
-                            for k in range(n)])
+            own = np.take_along_axis(d, near[:, None], axis=1)[:, 0] <= one_mm ** 2
+            k_own = near[own]
+            cnt = np.bincount(k_own, minlength=n)
+            sums = np.column_stack([np.bincount(k_own, x[own], minlength=n), np.bincount(k_own, y[own], minlength=n)])
+            new = np.where(cnt[:, None] > 0, sums / np.maximum(cnt, 1)[:, None], centres)
             if np.allclose(new, centres, atol=1e-3):
                 break
             centres = new
@@ -569,9 +654,12 @@ class SupplyCounter:
         return self._placed(blob, origin_px, bases, nadir, cam_h, refine)
 
     def _placed(self, blob: np.ndarray, origin_px: tuple[int, int], bases: np.ndarray, nadir: np.ndarray,
-                cam_h: float, refine: bool) -> tuple[float, list[tuple[float, float]], int, int]:
+                cam_h: float, refine: bool, movable: Sequence[int] | None = None
+                ) -> tuple[float, list[tuple[float, float]], int, int]:
         """Pawns standing at ``bases`` (mat mm) against a blob: the misfit (:meth:`_misfit`), each pawn moved by a
-        pixel at a time where the model fits better (``refine``), the bases, the model's pixels and its edge's."""
+        pixel at a time where the model fits better (``refine``), the bases, the model's pixels and its edge's.
+        ``movable``: only these pawns are moved (:meth:`_refit`: those by the place a pawn left), each trial measured
+        on the pixels round them (:class:`_Local`; the same misfit as on the whole window)."""
         n = len(bases)
         h, w = blob.shape
         pad = int(math.ceil(PAWN_MM * self.s))
@@ -579,47 +667,177 @@ class SupplyCounter:
         ref[pad:pad + h, pad:pad + w] = blob
         shift = np.array([origin_px[0] - pad, origin_px[1] - pad], np.float64)
         shapes = [footprint(b, nadir, cam_h) - b for b in bases]      # each pawn's outline about its base (mm)
-        err = self._misfit(ref, shift, bases, shapes)[0]
+        blob_in = _Blob(ref)
+        polys = self._polys(bases, shapes, shift)
+        err = self._misfit(blob_in, bases, polys)[0]
         if refine:
             # each pawn moved by a pixel at a time where that fits the blob better (k-means splits a cluster's
             # pixels by nearness, not by the pawns' shapes)
             step = 1.0 / self.s
             moves = np.array([[step, 0], [-step, 0], [0, step], [0, -step]])
+            order = range(n) if movable is None else list(movable)
+            local = _Local.of(blob_in, polys, order) if movable is not None else None
             for _ in range(REFINE_ROUNDS):
                 better = False
-                for k in range(n):
+                for k in order:
                     for mv in moves:
                         trial = bases.copy()
                         trial[k] += mv
-                        e = self._misfit(ref, shift, trial, shapes)[0]
+                        tpolys = list(polys)
+                        tpolys[k] = self._polys(trial[k:k + 1], shapes[k:k + 1], shift)[0]
+                        if local is not None and local.holds(tpolys[k]):
+                            e = float(local.pixels + local.delta(tpolys)) + self._overlap(trial)
+                        else:
+                            e = self._misfit(blob_in, trial, tpolys)[0]
                         if e < err - 0.5:
-                            bases, err, better = trial, e, True
+                            bases, err, better, polys = trial, e, True, tpolys
+                            if local is not None:
+                                local = (local.taken(tpolys) if local.holds(tpolys[k])
+                                         else _Local.of(blob_in, polys, order))
                 if not better:
                     break
-        _, u_area, u_edge = self._misfit(ref, shift, bases, shapes)
+        _, u_area, u_edge = self._misfit(blob_in, bases, polys)
         return err, [(float(b[0]), float(b[1])) for b in bases], u_area, u_edge
 
-    def _misfit(self, ref: np.ndarray, shift: np.ndarray, bases: np.ndarray, shapes: list[np.ndarray]
-                ) -> tuple[float, int, int]:
-        """How badly pawns standing at ``bases`` (mat mm; ``shapes``: their outlines about their bases) model a blob
-        (``ref``, its canvas window whose corner is ``shift``): the pixels the model and the blob do not share (each
-        edge placed to within BAND_PX: the colour table's blur and the camera's move it as much: a pixel counts where it
-        lies deeper than that in one and not in the other), and, where two
-        pawns' bases overlap, the band they would have to move apart by, a pawn wide (two pawns cannot stand in one
-        place; one pawn's top may hide another's foot); and the model's pixels and its edge's."""
-        union = np.zeros_like(ref)
-        polys = [np.round((self.to_px(b + sh) - shift) * 16).astype(np.int32).reshape(-1, 1, 2)
-                 for b, sh in zip(bases, shapes)]
+    def _polys(self, bases: np.ndarray, shapes: Sequence[np.ndarray], shift: np.ndarray) -> list[np.ndarray]:
+        """Pawns' outlines (``shapes`` about their ``bases``, mat mm) in a window whose corner is ``shift`` (canvas
+        px), as ``cv2.fillPoly`` takes them (4 fractional bits): all pawns' corners converted together."""
+        sizes = [len(sh) for sh in shapes]
+        at = np.repeat(np.asarray(bases, np.float64).reshape(-1, 2), sizes, axis=0)
+        px = np.round((self.to_px(at + np.concatenate(shapes)) - shift) * 16).astype(np.int32)
+        return [p.reshape(-1, 1, 2) for p in np.split(px, np.cumsum(sizes)[:-1])]
+
+    def _misfit(self, blob: "_Blob", bases: np.ndarray, polys: list[np.ndarray]) -> tuple[float, int, int]:
+        """How badly pawns standing at ``bases`` (mat mm; ``polys``: their outlines in the blob's window,
+        :meth:`_polys`) model a blob (:class:`_Blob`, its canvas window): the pixels the model and the blob do not
+        share (:func:`_pixels_off`), and, where two pawns' bases overlap, the band they would have to move apart by
+        (:meth:`_overlap`); and the model's pixels and its edge's."""
+        union = np.zeros_like(blob.ref)
         cv2.fillPoly(union, polys, 1, cv2.LINE_8, 4)
-        band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
-        miss = float(np.count_nonzero((cv2.erode(ref, band) > 0) & (union == 0))
-                     + np.count_nonzero((ref == 0) & (cv2.erode(union, band) > 0)))
-        n = len(bases)
-        if n > 1:
-            dd = np.sqrt(((bases[:, None] - bases[None]) ** 2).sum(-1))[np.triu_indices(n, 1)]
-            miss += float(np.clip(PAWN_MM - dd, 0, None).sum()) * PAWN_MM * self.s ** 2
+        miss = float(_pixels_off(blob.deep, blob.out, union)) + self._overlap(bases)
         inner = cv2.erode(union, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
         return miss, int(np.count_nonzero(union)), int(np.count_nonzero(union) - np.count_nonzero(inner))
+
+    def _overlap(self, bases: np.ndarray) -> float:
+        """Where two pawns' bases overlap, the band they would have to move apart by, a pawn wide (px): two pawns
+        cannot stand in one place (one pawn's top may hide another's foot)."""
+        n = len(bases)
+        if n < 2:
+            return 0.0
+        dd = np.sqrt(((bases[:, None] - bases[None]) ** 2).sum(-1))[_pairs(n)]
+        return float(np.clip(PAWN_MM - dd, 0, None).sum()) * PAWN_MM * self.s ** 2
+
+
+@functools.lru_cache(maxsize=64)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of ``n`` pawns (``np.triu_indices(n, 1)``, kept: a heap's refinement asks for them thousands of
+    times)."""
+    return np.triu_indices(n, 1)
+
+
+def _pixels_off(deep: np.ndarray, out: np.ndarray, union: np.ndarray) -> int:
+    """The pixels a model (``union``: the pawns' outlines filled together, as ``cv2.fillPoly`` fills several polygons:
+    where two footprints overlap, the overlap is left out, so a pawn hidden in a heap is not had for free) and a blob
+    do not share, each edge placed to within BAND_PX (the colour table's blur and the camera's move it as much): the
+    blob's pixels deeper than that (``deep``) off the model, and the model's that deep on pixels off the blob
+    (``out``)."""
+    return int(np.count_nonzero(deep > union)) + int(np.count_nonzero(out & cv2.erode(union, _BAND)))
+
+
+#: the band an edge is placed within (:data:`BAND_PX`), as a structuring element
+_BAND = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
+
+
+class _Blob:
+    """A blob's canvas window as :meth:`SupplyCounter._misfit` compares models with it: the blob (``ref``, 0/1), its
+    pixels deeper than :data:`BAND_PX` (``deep``), and the pixels off it (``out``, 0/1)."""
+
+    __slots__ = ("ref", "deep", "out")
+
+    def __init__(self, ref: np.ndarray):
+        self.ref, self.deep, self.out = ref, cv2.erode(ref, _BAND), (ref == 0).view(np.uint8)
+
+
+def _poly_box(poly: np.ndarray) -> tuple[int, int, int, int]:
+    """The pixels (x0, y0, x1, y1) ``cv2.fillPoly`` may fill for ``poly`` (4 fractional bits), a pixel round them."""
+    pts = poly.reshape(-1, 2)
+    lo, hi = pts.min(axis=0) >> 4, pts.max(axis=0) >> 4
+    return int(lo[0]) - 1, int(lo[1]) - 1, int(hi[0]) + 2, int(hi[1]) + 2
+
+
+def _box_meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+#: how far (px) the pixels a :class:`_Local` measures reach round the moving pawns' outlines (a pawn moved farther is
+#: measured on the whole window, and the pixels measured there anew)
+LOCAL_GROW = 4
+
+
+class _Local:
+    """The misfit's pixels (:func:`_pixels_off`) round a few pawns that move (``SupplyCounter._placed``'s
+    ``movable``), the rest standing still: the model changes only within the moving footprints' reach (``reach``,
+    their boxes grown by :data:`LOCAL_GROW`), its erosion a pixel round it (``counted``: where the misfit can change);
+    the model there is drawn from the outlines that reach a pixel round that, on a patch that holds each whole
+    (``cv2.fillPoly`` draws a polygon moved by whole pixels the same, and one polygon's edges change the fill only
+    between them: a pixel's fill there equals the whole window's). ``pixels``: the whole window's misfit pixels now,
+    ``here``: those counted here now."""
+
+    def __init__(self, blob: "_Blob", reach: tuple[int, int, int, int], counted: tuple[int, int, int, int],
+                 patch: tuple[int, int, int, int], which: list[int], pixels: int):
+        self.blob, self.reach, self.counted, self.patch, self.which = blob, reach, counted, patch, which
+        self.pixels, self.here = pixels, 0
+
+    @classmethod
+    def of(cls, blob: "_Blob", polys: list[np.ndarray], movable: Sequence[int]) -> "_Local | None":
+        """The pixels round the ``movable`` pawns' outlines (``polys``); None where a patch would reach past the
+        window (the whole window is measured then)."""
+        H, W = blob.ref.shape
+        boxes = [_poly_box(p) for p in polys]
+        mv = [boxes[k] for k in movable]
+        if not mv:
+            return None
+        g = LOCAL_GROW
+        reach = (min(b[0] for b in mv) - g, min(b[1] for b in mv) - g, max(b[2] for b in mv) + g,
+                 max(b[3] for b in mv) + g)
+        counted = (reach[0] - 1, reach[1] - 1, reach[2] + 1, reach[3] + 1)
+        near = (counted[0] - 1, counted[1] - 1, counted[2] + 1, counted[3] + 1)
+        which = [i for i, b in enumerate(boxes) if _box_meets(b, near)]
+        patch = (min([near[0]] + [boxes[i][0] for i in which]), min([near[1]] + [boxes[i][1] for i in which]),
+                 max([near[2]] + [boxes[i][2] for i in which]), max([near[3]] + [boxes[i][3] for i in which]))
+        if patch[0] < 0 or patch[1] < 0 or patch[2] > W or patch[3] > H:
+            return None
+        union = np.zeros_like(blob.ref)
+        cv2.fillPoly(union, polys, 1, cv2.LINE_8, 4)
+        out = cls(blob, reach, counted, patch, which, _pixels_off(blob.deep, blob.out, union))
+        out.here = out._count(polys)
+        return out
+
+    def holds(self, poly: np.ndarray) -> bool:
+        """Whether an outline lies within the reach (then :meth:`delta` measures it)."""
+        b = _poly_box(poly)
+        r = self.reach
+        return r[0] <= b[0] and r[1] <= b[1] and b[2] <= r[2] and b[3] <= r[3]
+
+    def _count(self, polys: list[np.ndarray]) -> int:
+        x0, y0, x1, y1 = self.patch
+        union = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(union, [polys[i] for i in self.which], 1, cv2.LINE_8, 4, (-16 * x0, -16 * y0))
+        cx0, cy0, cx1, cy1 = self.counted
+        eroded = cv2.erode(union, _BAND)[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+        union = union[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+        deep, out = self.blob.deep[cy0:cy1, cx0:cx1], self.blob.out[cy0:cy1, cx0:cx1]
+        return int(np.count_nonzero(deep > union)) + int(np.count_nonzero(out & eroded))
+
+    def delta(self, polys: list[np.ndarray]) -> int:
+        """How the whole window's misfit pixels change with the outlines ``polys`` (the movable ones within reach)."""
+        return self._count(polys) - self.here
+
+    def taken(self, polys: list[np.ndarray]) -> "_Local":
+        """The outlines ``polys`` taken as they are now."""
+        here = self._count(polys)
+        self.pixels, self.here = self.pixels + here - self.here, here
+        return self
 
 
 # ---------------------------------------------------------------------- the gate: when and where to count again
@@ -692,10 +910,17 @@ class SupplyGate:
                    min(int(y + bh) * GATE_STEP, h))
             last.label[box[1]:box[3], box[0]:box[2]] = c.label(frame, lut, getattr(reading, "_relight", None), box)
             windows.append((box[0] - k, box[1] - k, box[2] + k, box[3] + k))
-        windows = _closed(windows, [b for bs in last.boxes.values() for b in bs], (w, h))
-        found = [f for f in last.found if not any(_meets(f.key[1:], win) for win in windows)]
-        boxes = {col: [b for b in last.boxes.get(col, []) if not any(_meets(b, win) for win in windows)]
-                 for col in names}
+        # a blob of more paint than a player has pawns is never counted and leaves its colour uncounted whatever a
+        # pawn changes by it (the table past the mat's edge taking a pawn's class: a ring whose box is the whole
+        # canvas, and every window grown to hold it was the whole canvas, 100-200 ms a frame): the windows are not
+        # grown to hold it, it is kept as it was, and the pieces of it a window cuts are left out
+        vast = [f for f in last.found if _vast(f)]
+        vast_keys = {f.key for f in vast}
+        windows = _closed(windows, [b for col, bs in last.boxes.items() for b in bs if (col, *b) not in vast_keys],
+                          (w, h))
+        found = [f for f in last.found if f.key in vast_keys or not any(_meets(f.key[1:], win) for win in windows)]
+        boxes = {col: [b for b in last.boxes.get(col, [])
+                       if (col, *b) in vast_keys or not any(_meets(b, win) for win in windows)] for col in names}
         paint = {col: last.paint[col].copy() for col in names}
         for f in found:         # the blobs kept: their splits stay in the cache the next count compares with
             if isinstance(f.split, _Split) and f.key in c._split_before:
@@ -704,9 +929,10 @@ class SupplyGate:
             x0, y0, x1, y1 = win
             box = (max(x0 - k, 0), max(y0 - k, 0), min(x1 + k, w), min(y1 + k, h))
             scan = c._scan(last.label[box[1]:box[3], box[0]:box[2]], box, win, masks, nadir, cam_h, names)
-            found += scan.found
+            cut_of = {f.colour for f in vast if _meets(f.key[1:], win)}
+            found += [f for f in scan.found if not (f.colour in cut_of and _cut_by(f.key[1:], box, (w, h)))]
             for col in names:
-                boxes[col] += scan.boxes[col]
+                boxes[col] += [b for b in scan.boxes[col] if not (col in cut_of and _cut_by(b, box, (w, h)))]
                 paint[col][y0:y1, x0:x1] = scan.paint[col]
         c.last = _Counted(last.label, found, paint, boxes, masks)
         self._small, self._key = small, key
@@ -737,10 +963,17 @@ class SupplyGate:
     def _cells_of(self, mask: np.ndarray) -> np.ndarray:
         """The gate's cells any pixel of ``mask`` (the canvas) lies in."""
         h, w = mask.shape
-        hs, ws = -(-h // GATE_STEP), -(-w // GATE_STEP)
-        pad = np.zeros((hs * GATE_STEP, ws * GATE_STEP), np.uint8)
-        pad[:h, :w] = mask
-        return pad.reshape(hs, GATE_STEP, ws, GATE_STEP).max(axis=(1, 3)) > 0
+        g = GATE_STEP
+        out = np.zeros((-(-h // g), -(-w // g)), bool)
+        at = cv2.findNonZero(mask.astype(np.uint8, copy=False))
+        if at is None:
+            return out
+        x, y, bw, bh = cv2.boundingRect(at)        # (the covered triangles change by a piece, the tribes by a stack)
+        x0, y0, x1, y1 = x // g * g, y // g * g, -(-(x + bw) // g) * g, -(-(y + bh) // g) * g
+        pad = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        pad[:min(y1, h) - y0, :min(x1, w) - x0] = mask[y0:y1, x0:x1]
+        out[y0 // g:y1 // g, x0 // g:x1 // g] = pad.reshape((y1 - y0) // g, g, (x1 - x0) // g, g).max(axis=(1, 3)) > 0
+        return out
 
 
 def changed_cells(before: np.ndarray, now: np.ndarray) -> np.ndarray:
@@ -765,6 +998,19 @@ def _meets(box: tuple, win: tuple[int, int, int, int]) -> bool:
     """Whether a blob's box (x, y, w, h, canvas px) meets a window (x0, y0, x1, y1) or touches it."""
     x, y, w, h = box[:4]
     return x <= win[2] and x + w >= win[0] and y <= win[3] and y + h >= win[1]
+
+
+def _vast(f: "_Found") -> bool:
+    """Whether a blob holds more paint than :data:`MOST_PAWNS` pawns (:meth:`SupplyCounter.split` fits none)."""
+    return isinstance(f.split, _Split) and not f.split.fits and f.split.area > MOST_PAWNS * f.split.one
+
+
+def _cut_by(b: tuple, box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
+    """Whether a blob's box (x, y, w, h) reaches an edge of the scanned ``box`` (x0, y0, x1, y1) that is not the
+    canvas's (``size``): a piece of a blob that goes on past it."""
+    x, y, w, h = b[:4]
+    return ((x <= box[0] and box[0] > 0) or (y <= box[1] and box[1] > 0) or (x + w >= box[2] and box[2] < size[0])
+            or (y + h >= box[3] and box[3] < size[1]))
 
 
 def _closed(windows: list[tuple[int, int, int, int]], boxes: list[tuple[int, int, int, int]], size: tuple[int, int]

@@ -278,6 +278,8 @@ class FeatureCanvas(GridCanvas):
         self._integrals: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._occlusion: list[np.ndarray] | None = None
         self._planes: dict[int, tuple[np.ndarray, ...]] = {}
+        self.kept: dict[Any, Any] = {}
+        """What readers make once per canvas from its picture and what else its key names (e.g. the grid)."""
 
     def planes(self, level: int) -> tuple[np.ndarray, ...]:
         """The level's three feature channels, each a contiguous image (made once): windows are gathered from these

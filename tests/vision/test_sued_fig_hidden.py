@@ -12,6 +12,7 @@ silently right or wrong.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -27,12 +28,19 @@ class _Stop(BaseException):
     pass
 
 
-def _bench_board(seed: int, family: str, board: int, legal: bool = False):
-    """The bench's ``suedsee`` ``hard`` row of ``family`` and ``seed`` read up to ``board`` (the boards before it
-    rendered, not read): (recogniser, observation, truth) of that board. ``legal``: the bench's ``--legal`` boards."""
-    if not SUEDSEE.is_file():
+def _bench_board(seed: int, family: str, board: int, game: str = "suedsee", level: str = "hard", legal: bool = False):
+    """The bench's ``game`` ``level`` row of ``family`` and ``seed`` read up to ``board`` (the boards before it
+    rendered, not read): (recogniser, observation, truth) of that board. Neues Land on its scans (skipped without).
+    ``legal``: the bench's ``--legal`` boards."""
+    if game == "suedsee" and not SUEDSEE.is_file():
         pytest.skip("no Südsee catalog")
-    g = BENCH.game_setup("suedsee", None)
+    scans = None
+    if game == "neuesland":
+        scans = BENCH.scans_folder("neuesland")
+        if scans is None or not (Path(scans) / "ds001.png").is_file():
+            pytest.skip("no Neues Land scans (../shared)")
+        scans = Path(scans)
+    g = BENCH.game_setup(game, scans)
     args = argparse.Namespace(tiles=(40, 84), figures=10, boards=board + 1, from_scratch=False, repeats=1,
                               incremental=0, anywhere=True, legal=legal)
     state = {"n": 0}
@@ -53,7 +61,7 @@ def _bench_board(seed: int, family: str, board: int, legal: bool = False):
 
     BENCH.render, Recognizer.observe = rendered, read
     try:
-        BENCH.run_level(g, "hard", args, BENCH.row_seed(seed, "suedsee", "hard", family, ["hard"]), family)
+        BENCH.run_level(g, level, args, BENCH.row_seed(seed, game, level, family, [level]), family)
     except _Stop:
         pass
     finally:
@@ -82,7 +90,8 @@ def test_a_yellow_figure_on_the_telling_detail_makes_no_silent_twin(seed, board,
 
 def _reader(regions: dict[tuple[str, int], str]):
     """A stand-in for the figure reading: each tile's region at every place, one per (tile, rotation)."""
-    fr = SimpleNamespace(geometry=object(), region_at_base=lambda tile, rot, u, v: regions[(tile, rot)])
+    fr = SimpleNamespace(geometry=object(), region_at_base=lambda tile, rot, u, v: regions[(tile, rot)],
+                         region_follows_tile=False)     # the foot on each twin: tests/vision/test_figures_follow_tile.py
     fr._on_twins = FigureReading._on_twins.__get__(fr)
     fr._same_place = FigureReading._same_place.__get__(fr)
     return fr

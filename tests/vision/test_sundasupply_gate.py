@@ -12,17 +12,25 @@ from vision.sundasupply import SupplyCounter, SupplyGate, _closed, changed_cells
 
 def _count_with_a_gate(level: str, seed: int, supplies: list[tuple]) -> list[tuple]:
     """Each supply (``loose_pawns``) rendered in turn on one table, read incrementally as the live loop reads it, and
-    counted by a gate and by a full count of a counter of its own: (gate's counts, full counts, the gate's splits, the
-    gate's calls) a frame."""
+    counted by a gate and by a full count of a counter of its own: (gate's counts, full counts, the gate's splits and
+    refits, the gate's calls) a frame."""
     game, pos, scene, cam, reader, rng = _table(level, seed)
     gate = SupplyGate(SupplyCounter())
     splits = []
     real = gate.counter.split
 
+    refit = gate.counter._refit
+
     def counted(*a, **k):
         splits.append(1)
         return real(*a, **k)
+
+    def refitted(*a, **k):      # a heap that lost a pawn fitted from the frame before's split: fitted again too
+        got = refit(*a, **k)
+        splits.extend([1] if got is not None else [])
+        return got
     gate.counter.split = counted
+    gate.counter._refit = refitted
     out, reading = [], None
     for loose in supplies:
         scene.loose_pawns = tuple(loose)
