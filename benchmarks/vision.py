@@ -90,9 +90,12 @@ def on_lattice(mat: Mat, tiles: list[SceneTile], figures: list[SceneFigure], lat
 def random_board(catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Generator, n_tiles: int,
                  n_figures: int, sloppiness: float, colours: Sequence[str] = CALIBRATION_COLOURS,
                  mat: Mat | None = None, lattice: Lattice | None = None,
-                 true_regions: RegionMaps | None = None) -> Scene:
+                 true_regions: RegionMaps | None = None, legal: str | None = None) -> Scene:
     """A connected blob of ``n_tiles`` cells around the start tile (within the play area), random
     tiles (respecting counts) and rotations, ``n_figures`` figures on random regions of random tiles.
+    ``legal`` (a game's name): the tiles are instead the first ``n_tiles`` laid in a seeded random game of it
+    (:func:`tablehub.games.tiles.playout.random_game`, kept on the play area): every side fits its neighbour, as
+    on a table played by the rules.
 
     Every tile lies on ``lattice`` (the game's first frame's, see :func:`first_frame`), each laid by hand
     against it; the start tile lies exactly where the lattice puts cell (0, 0), as in the first frame.
@@ -119,7 +122,14 @@ def random_board(catalog: CatalogInfo, geometry: TileGeometry, rng: np.random.Ge
     start = _sloppy(SceneTile(0, 0, catalog.start, 0), rng, 0.5)
     lattice = lattice if lattice is not None else lattice_of(mat, start)
     tiles = [SceneTile(0, 0, catalog.start, 0)]
-    for i, (x, y) in enumerate(cells[1:]):
+    if legal is not None:
+        from tablehub.games.tiles.playout import random_game
+        game = random_game(legal, players=2, seed=int(rng.integers(2 ** 31)), finish=False,
+                           within=lambda c: abs(c[0]) <= half_x and abs(c[1]) <= half_y)
+        laid = sorted(((c, p) for c, p in game.board.cells.items() if c != (0, 0)), key=lambda kv: kv[1].order)
+        for (x, y), placed in laid[:n_tiles - 1]:
+            tiles.append(_sloppy(SceneTile(x, y, placed.tile.id, 90 * placed.rot), rng, sloppiness))
+    for i, (x, y) in enumerate(cells[1:] if legal is None else ()):
         tiles.append(_sloppy(SceneTile(x, y, pool[order[i]], int(rng.integers(4)) * 90), rng, sloppiness))
     figures = []
     for k in rng.choice(len(tiles), size=min(n_figures, len(tiles)), replace=False):
@@ -501,7 +511,7 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, fam
     for b in range(args.boards):
         n = int(rng.integers(lo, min(hi, max_tiles) + 1))
         scene = random_board(g.catalog, g.geometry, rng, n, args.figures, SLOPPINESS[level], lattice=lattice,
-                             true_regions=truths)
+                             true_regions=truths, legal=g.name if getattr(args, "legal", False) else None)
         if cloth is not None:
             scene.mat_colour = cloth
         cam = board_camera(family, level, b, mat, rng)
@@ -532,7 +542,7 @@ def run_level(g: GameSetup, level: str, args: argparse.Namespace, seed: int, fam
                 pass
     # speed: a full board
     full = random_board(g.catalog, g.geometry, rng, max_tiles, args.figures, SLOPPINESS[level], lattice=lattice,
-                        true_regions=truths)
+                        true_regions=truths, legal=g.name if getattr(args, "legal", False) else None)
     if cloth is not None:
         full.mat_colour = cloth
     frame, truth = render(full, g.art, camera, rng, SIZE, geometry=g.geometry, shapes=truths)
@@ -670,6 +680,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--anchored", action="store_true",
                    help="stand figures on the slot model's anchors (the bench before issue 14) instead of anywhere "
                         "in their region's true shape")
+    p.add_argument("--legal", action="store_true",
+                   help="boards laid by the rules (the first tiles of a seeded random game: every side fits its "
+                        "neighbour) instead of random tiles in random turns")
     p.add_argument("--verbose", "-v", action="store_true", help="list every error")
     p.add_argument("--from-scratch", action="store_true",
                    help="also find the start tile afresh on every board (no grid from the game's first frame) "

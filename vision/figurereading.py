@@ -57,6 +57,11 @@ def _one_each(figures: list[FigureSeen], apart: float, edge: float) -> list[Figu
     return out
 
 
+def _sure(t: TileGuess) -> bool:
+    """A tile read for sure: confidence 0.5 or more and no hidden twin."""
+    return t.confidence >= 0.5 and not t.hidden_twins
+
+
 def _tile_holding(placed: Sequence[tuple[Any, int, int]], x: float, y: float) -> tuple[Any, float, float, float] | None:
     """Of the tiles ``placed`` (each ``(tile, top, left)`` in a window's pixels, as seated), the one a base at window
     pixel ``(x, y)`` stands on: ``(tile, u, v, depth)``, ``u, v`` its place in that tile's sides and ``depth`` how
@@ -1173,6 +1178,98 @@ class FigureReading:
             return False
         a, b = catalog.region_layout(tile, rotation, region), catalog.region_layout(other, other_rotation, other_region)
         return a is not None and a == b
+
+    twins_by_sides = True
+    """Twins settled by the rules: on a table whose tiles read for sure fit each other (:attr:`rules_kept`), a twin
+    whose side does not fit a neighbour read for sure cannot lie there (:meth:`_twins_by_sides`)."""
+    rules_kept = 0.9
+    """... when at least this share of the sides between two tiles read for sure fit (and :attr:`rules_pairs` of
+    them at least): a table played by the rules (a tile laid where it does not fit is refused by the game). A table
+    laid at random (the vision bench's boards) fits on 0.22-0.46 of them (Südsee and Neues Land, seed 1, every
+    reading); the bench's boards laid by the rules (``--legal``) on all."""
+    rules_pairs = 6
+
+    def _sides_known(self, tiles: Mapping[Cell, TileGuess]) -> float | None:
+        """The share of the sides between two tiles read for sure (confidence 0.5 or more, no hidden twin) that fit
+        (:meth:`CatalogInfo.side_fits`); None with fewer than :attr:`rules_pairs` such sides or no catalog."""
+        catalog = getattr(self, "catalog", None)
+        if catalog is None or not getattr(catalog, "edges", None):
+            return None
+        sure = {c: t for c, t in tiles.items() if _sure(t) and t.tile in catalog.edges}
+        fit = n = 0
+        for (x, y), t in sure.items():
+            for d, (dx, dy) in ((1, (1, 0)), (2, (0, 1))):         # each pair once: east and south
+                o = sure.get((x + dx, y + dy))
+                if o is not None:
+                    n += 1
+                    fit += catalog.side_fits(t.tile, t.rotation, d, o.tile, o.rotation)
+        return fit / n if n >= self.rules_pairs else None
+
+    def _side_known(self, t: TileGuess, side: int) -> bool:
+        """Whether the ``side`` (0-3: N, E, S, W) of the tile read as ``t`` is known: read for sure, or a marked guess
+        (confidence 0.4 or more, :func:`vision.tiles.settle_hidden`'s) whose hidden twins all show that side alike
+        (U1/U2/U3, E1/E3: twins in their goods, not their sides). Worse guesses (V2 read as A2 at 0.28, its twin
+        named) may be another tile altogether."""
+        catalog = self.catalog
+        if t.tile not in catalog.edges:
+            return False
+        if _sure(t):
+            return True
+        if not t.hidden_twins or t.confidence < 0.4:
+            return False
+        side_of = catalog.edges_turned(t.tile, t.rotation)[side]
+        return all(o in catalog.edges and catalog.edges_turned(o, int(r))[side] == side_of for o, r in t.hidden_twins)
+
+    def _twins_by_sides(self, tiles: dict[Cell, TileGuess], under: dict[Cell, set], seen: Sequence[FigureSeen]
+                        ) -> list[FigureSeen]:
+        """Of each tile's hidden twins (``tiles``, updated), those that fit every neighbour read for sure (its side
+        toward them: :meth:`CatalogInfo.side_fits`), on a table that keeps the rules (:meth:`_sides_known` at least
+        :attr:`rules_kept`). Where the twins differ at a side a neighbour covers, the photo cannot show it but the
+        rules tell it: Südsee's R1 (sea to the south) and S (a bridge from the south) under a figure on the bridge's
+        place, W2 and X (a fourth bridge), A1 and B1. One left: the tile, read by the rules (confidence 0.5, no twin);
+        several: the twins that fit stay (``under`` too: the figure is asked only between those); none (a neighbour
+        misread): as it was. A neighbour counts where its side is known (:meth:`_side_known`). The figures on a cell whose tile changed (``seen``) get their region on the new tile
+        where they stand (:meth:`region_at_base`). Returns ``seen``, those updated."""
+        catalog = getattr(self, "catalog", None)
+        if not self.twins_by_sides or not any(t.hidden_twins for t in tiles.values()):
+            return list(seen)
+        kept = self._sides_known(tiles)
+        if kept is None or kept < self.rules_kept:
+            return list(seen)
+        changed = set()
+        for c, t in list(tiles.items()):
+            if not t.hidden_twins or t.tile not in catalog.edges:
+                continue
+            options = [(t.tile, t.rotation), *t.hidden_twins]
+            nearby = [(d, tiles.get((c[0] + dx, c[1] + dy))) for d, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1),
+                                                                                           (-1, 0)))]
+            nearby = [(d, o) for d, o in nearby if o is not None and self._side_known(o, (d + 2) % 4)]
+            fit = [(tile, int(rot)) for tile, rot in options if tile in catalog.edges and all(
+                catalog.side_fits(tile, int(rot), d, o.tile, o.rotation) for d, o in nearby)]
+            if not fit or len(fit) == len(options):
+                continue
+            pick = (t.tile, t.rotation) if (t.tile, t.rotation) in fit else fit[0]
+            rest = tuple(o for o in fit if o != pick)
+            log.debug("cell %s: of %s r%d and its twins %s only %s fit the tiles around", c, t.tile, t.rotation,
+                      t.hidden_twins, fit)
+            tiles[c] = replace(t, tile=pick[0], rotation=pick[1], hidden_twins=rest, constrained=True,
+                               confidence=max(t.confidence, 0.5) if not rest else t.confidence)
+            if c in under:
+                under[c] = {o for o in under[c] if tuple(o) in fit}
+            if pick != (t.tile, t.rotation):
+                changed.add(c)
+        if not changed or self.geometry is None:
+            return list(seen)
+        out = []
+        for f in seen:
+            t = tiles.get((f.x, f.y))
+            if (f.x, f.y) in changed and t is not None and f.region is not None:
+                try:
+                    f = replace(f, region=self.region_at_base(t.tile, t.rotation, f.u, f.v))
+                except VisionError:
+                    pass
+            out.append(f)
+        return out
 
     twin_art = True
     """A marked guess on which a figure was found where one of its runners-up (a hidden twin first) shows its own

@@ -485,7 +485,9 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
         seen = _one_each_standing(seen, found, self.thresholds.figure_apart_mm / self.pitch)
         if nadir_mm is None:
             seen = _one_each(seen, self.thresholds.figure_apart, self.thresholds.figure_edge)
-        # a figure on a tile the photo cannot tell from its twins: its region on each where that differs
+        # twins a neighbour read for sure rules out (a table played by the rules); then a figure on a tile the
+        # photo cannot tell from its twins: its region on each where that differs
+        seen = self._twins_by_sides(tiles, under, seen)
         seen = [self._on_twins(f, tiles.get((f.x, f.y)), under.get((f.x, f.y), ())) for f in seen]
         self.clock.lap("figures")
         if (0, 0) not in tiles:

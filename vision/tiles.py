@@ -151,6 +151,14 @@ class CatalogInfo:
                 return _region_layout(region, rotation)
         return None
 
+    def side_fits(self, tile_id: str, rotation: int, side: int, other: str, other_rotation: int) -> bool:
+        """Whether ``other`` turned by ``other_rotation``, lying beside the tile on its ``side`` (0-3: N, E, S, W,
+        the table's), continues it: each slot of the side meets the same terrain (a side's l, c, r are seen from its
+        own tile, so the neighbour's run the other way; an unknown slot, ``?``, fits anything)."""
+        mine = self.edges_turned(tile_id, rotation)[side]
+        theirs = self.edges_turned(other, other_rotation)[(side + 2) % 4][::-1]
+        return all(a == b or "?" in (a, b) for a, b in zip(mine, theirs))
+
     def edges_turned(self, tile_id: str, rotation: int) -> tuple[str, str, str, str]:
         """Slot terrains facing N, E, S, W once the tile is turned clockwise by ``rotation`` degrees."""
         own = self.edges[tile_id]

@@ -28,9 +28,10 @@ class _Stop(BaseException):
     pass
 
 
-def _bench_board(seed: int, family: str, board: int, game: str = "suedsee", level: str = "hard"):
+def _bench_board(seed: int, family: str, board: int, game: str = "suedsee", level: str = "hard", legal: bool = False):
     """The bench's ``game`` ``level`` row of ``family`` and ``seed`` read up to ``board`` (the boards before it
-    rendered, not read): (recogniser, observation, truth) of that board. Neues Land on its scans (skipped without)."""
+    rendered, not read): (recogniser, observation, truth) of that board. Neues Land on its scans (skipped without).
+    ``legal``: the bench's ``--legal`` boards."""
     if game == "suedsee" and not SUEDSEE.is_file():
         pytest.skip("no Südsee catalog")
     scans = None
@@ -41,7 +42,7 @@ def _bench_board(seed: int, family: str, board: int, game: str = "suedsee", leve
         scans = Path(scans)
     g = BENCH.game_setup(game, scans)
     args = argparse.Namespace(tiles=(40, 84), figures=10, boards=board + 1, from_scratch=False, repeats=1,
-                              incremental=0, anywhere=True)
+                              incremental=0, anywhere=True, legal=legal)
     state = {"n": 0}
     render, observe = BENCH.render, Recognizer.observe
 
