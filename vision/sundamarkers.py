@@ -256,6 +256,10 @@ class MarkerFinder:
         #: (MarkerReading at that tribe, the markers it may be, the height the tribe has for it to lie beyond: its
         #: outline at that height leaves it out; :meth:`_touching`) - the photo scorer lists them as unsure
         self.touching: list[tuple[MarkerReading, list[str], int]] = []
+        #: the last find's markers read by the paint pass alone (:meth:`_paint_discs`: a faint disc on the land's own
+        #: colour): the photo scorer lists them as unsure (a green marker read where none lies, photo bench seeds 15
+        #: and 16, was read there: the scores silently wrong)
+        self.by_paint: list[MarkerReading] = []
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
@@ -303,6 +307,7 @@ class MarkerFinder:
              px_per_mm: float, lattice: Any, tribes: Sequence[Any]) -> list[MarkerReading]:
         """The markers read by the tribes (``tribes``: the reader's, on the window ``img``); :attr:`doubtful` and
         :attr:`touching` hold what may be a marker and was not read."""
+        self.by_paint = []
         out = self._find(img, gain, cloth_now, origin_px, px_per_mm, lattice, tribes)
         self.touching = self._touching(tribes, out)
         return out
@@ -693,6 +698,7 @@ class MarkerFinder:
                 continue
             used.add(m)
             out.append(self._place(m, mm, lattice, tribes, list(taken) + out))
+        self.by_paint = list(out)
         return out
 
     @staticmethod

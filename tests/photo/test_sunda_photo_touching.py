@@ -1,7 +1,9 @@
 """Paint touching a tribe past its stack's outline (``MarkerFinder.touching``: a marker of that paint, perhaps, read as
 neither pawn nor marker) is listed under ``Unsure:`` by the photo scorer with what that marker would change, at the
 height the position gives the tribe (tablehub/photo_sunda.py ``touching_unsure``): a wrong table that lists it is no
-longer silently wrong (photo bench seed 11 `hard` table 2, a yellow marker)."""
+longer silently wrong. And a marker read by its paint alone (``MarkerFinder.by_paint``: a faint disc; the photo
+bench's green markers read where none lies at seeds 15 and 16 came from that pass) is listed with what no marker there
+would change (``painted_unsure``)."""
 from __future__ import annotations
 
 import copy
@@ -10,7 +12,7 @@ import pytest
 
 from tablehub.games.sunda.playout import random_game
 from tablehub.games.sunda.position import position_of, score_position
-from tablehub.photo_sunda import touching_unsure
+from tablehub.photo_sunda import painted_unsure, touching_unsure
 from vision.sundamarkers import MarkerReading
 
 OPTIONS = {"tribes": True, "resources": True}
@@ -65,3 +67,16 @@ def test_not_listed_at_another_height_nor_when_the_marker_is_read(missed):
     read = copy.deepcopy(pos)
     read["position"]["markers"].append(dict(marker))
     assert touching_unsure([_entry(marker, height)], read, _score, base) == []
+
+
+def test_a_marker_read_by_its_paint_alone_is_listed_with_no_marker(missed):
+    without, marker, _, truth = missed
+    pos = copy.deepcopy(without)
+    pos["position"]["markers"].append(dict(marker))          # read (by the paint pass)
+    base = dict(_score(copy.deepcopy(pos)).scores)
+    read = MarkerReading(marker["marker"], marker["q"], marker["r"], (0.0, 0.0), True)
+    places = painted_unsure([read], pos, _score, base)
+    assert len(places) == 1 and places[0].matters
+    assert {str(p.label): p.scores for p in places[0].possibilities} == {
+        "no marker": dict(_score(copy.deepcopy(without)).scores)}
+    assert painted_unsure([read], without, _score, base) == []     # not in the position (left out): nothing to list
