@@ -317,7 +317,8 @@ class MarkerFinder:
         lab = self.colours.pawns.get(pawn)
         return [] if lab is None else [m for m in self.markers if self._same_paint(m, lab)]
 
-    def _touching(self, tribes: Sequence[Any], read: Sequence[MarkerReading]) -> list[tuple[MarkerReading, list[str], int]]:
+    def _touching(self, tribes: Sequence[Any], read: Sequence[MarkerReading]
+                  ) -> list[tuple[MarkerReading, list[str], int]]:
         """Each tribe's pawn paint beyond its outline (``TribeReading.beyond``, vision.sunda._beyond: a marker
         touching the stack is one blob with it, taken by no pass here), as (a marker at that tribe, the markers it
         may be, the height at which the outline leaves it out): the markers of that paint, else of the top's (a
@@ -677,7 +678,8 @@ class MarkerFinder:
                 if seen is None:
                     continue
                 light = lightness_agrees(seen, self.markers[m], land)
-                if not light and not (PAINT_DIM_UNSURE and lightness_agrees(seen, self.markers[m], land, DISC_LIGHTNESS)):
+                dim = PAINT_DIM_UNSURE and lightness_agrees(seen, self.markers[m], land, DISC_LIGHTNESS)
+                if not light and not dim:
                     self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m}, not its lightness"))
                     continue
                 fits = {k: paint_fit(seen - land, d, shade) for k, d in dirs.items()}
