@@ -132,6 +132,12 @@ ALONE_WITHOUT_CLOTH = True
 #: NODE_SLACK_MM of the node, the measured base 6-7 mm off it, and the stack was lost (rendered, `default` and `hard`).
 #: Only a blob longer than a stack without parallax (1.3 pawns) is split: one no longer is all there is to measure
 SPLIT_MEASURED_OFF = True
+#: a stack's blob of pawn paint reaching past its measured outline (the base disc drawn out to the top by the
+#: parallax, as wide as measured) by more than BEYOND_SLACK_MM, in a part of BEYOND_MM2 or more a 3 mm disc fits in,
+#: is something of that paint touching it (:func:`_beyond`; a resource marker is 28 mm2): the photo scorer lists it
+BEYOND_SLACK_MM = 1.5
+BEYOND_OPEN_MM = 2.5
+BEYOND_MM2 = 3.0
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
@@ -399,6 +405,9 @@ class TribeReading:
     #: the outline measured (vision.sundastacks.StackMeasure; None: none): the live loop's history compares it with
     #: the frame before's (tablehub/tracking/sundaheights.step_decision)
     measure: Any = field(default=None, repr=False, compare=False)
+    #: what of its blob's pawn paint lies beyond its outline (:func:`_beyond`): (paint, mat mm, area mm2) each, a
+    #: marker of that paint touching the stack, perhaps (the marker finder reads none there: listed as unsure)
+    beyond: list[tuple[str, tuple[float, float], float, int]] = field(default_factory=list, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"q": self.q, "r": self.r, "top": self.top, "colours": self.colours, "height": self.height,
@@ -1591,8 +1600,9 @@ class SundaReader:
         min_area = stacks.MIN_CORE * top_px   # a resource marker (6 mm, blurred) is smaller; a dark pawn's blob
         #                                      under stacks.FULL_BLOB is kept only when measured a pawn's width
         todo = [(tuple(int(v) for v in stats[i, :4]), lab_img[stats[i, 1]:stats[i, 1] + stats[i, 3],
-                                                               stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, True)
+                                                               stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, True, i)
                 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+        blob_of: dict[int, list[TribeReading]] = {}      # each whole blob's tribes (:func:`_beyond`)
         split = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_MM / 2 * self.s) + 1),) * 2)
 
         def cloth_at(p: np.ndarray) -> np.ndarray:   # mat points of the cloth's class (off the window: not seen)
@@ -1606,10 +1616,10 @@ class SundaReader:
             m, lab_s, st, _ = cv2.connectedComponentsWithStats(
                 cv2.morphologyEx(sub.astype(np.uint8), cv2.MORPH_OPEN, split), connectivity=8)
             return [((bx + int(st[j, 0]), by + int(st[j, 1]), int(st[j, 2]), int(st[j, 3])),
-                     lab_s[st[j, 1]:st[j, 1] + st[j, 3], st[j, 0]:st[j, 0] + st[j, 2]] == j, False)
+                     lab_s[st[j, 1]:st[j, 1] + st[j, 3], st[j, 0]:st[j, 0] + st[j, 2]] == j, False, blob)
                     for j in range(1, m) if st[j, cv2.CC_STAT_AREA] >= min_area]
         while todo:
-            (bx, by, bw, bh), sub, whole = todo.pop(0)
+            (bx, by, bw, bh), sub, whole, blob = todo.pop(0)
             ys, xs = np.nonzero(sub)
             mm = np.column_stack([(xs + bx + x0) / self.s, (ys + by + y0) / self.s])
             c, u, v, dist = stacks.nadir_axes(mm, nadir)
@@ -1700,6 +1710,12 @@ class SundaReader:
                                     [n_est] if sure else cands, (float(base[0]), float(base[1])),
                                     dist * PAWN_HEIGHT_MM / cam_h))
             out[-1].measure = m
+            blob_of.setdefault(blob, []).append(out[-1])
+        if BEYOND_MM2 > 0 and reuse is None:
+            for i, here in blob_of.items():
+                bx, by, bw, bh = (int(v) for v in stats[i, :4])
+                _beyond(label, (bx, by, bw, bh), lab_img[by:by + bh, bx:bx + bw] == i, here, names,
+                        (x0, y0), self.s, nadir, cam_h, lat)
         return out
 
 
@@ -1743,6 +1759,59 @@ def hole_share(lat: LatticePose, covered: Mapping[tuple, int], mm: np.ndarray,
     for tri in tris[seen >= HOLE_CLOTH_SAMPLES]:
         near |= _to_segments(mm, tri) <= HOLE_REACH_MM
     return float(near.mean())
+
+
+def _beyond(label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray, tribes: list[TribeReading],
+            names: list[str], origin_px: tuple[int, int], s: float, nadir: np.ndarray, cam_h: float,
+            lat: LatticePose) -> None:
+    """What of a blob of pawn paint (``blob``: its mask in ``box`` of ``label``, the window's classes) lies beyond the
+    outline a stack read in it would have at each height (``tribes``; a stack of ``n`` on its node: the base disc
+    drawn out to its top by the parallax ``n`` pawns give, as wide as its top shows, ``stacks.expected``; the other
+    stacks of the blob as tall as any), :data:`BEYOND_SLACK_MM` more: each part a disc :data:`BEYOND_OPEN_MM` across
+    fits in and of :data:`BEYOND_MM2` or more is added to that stack's ``beyond`` as (its paint, its middle, its area,
+    the height). A resource marker of a stack's paint touching it is one blob with it: split off, or measured into
+    the outline (the measured width or parallax grows by it), it is read neither as a pawn nor as a marker (the
+    marker finder takes no blob touching a pawn's paint), and the score is silently wrong unless it is listed."""
+    bx, by, bw, bh = box
+    ys, xs = np.nonzero(blob)
+    mm = np.column_stack([(xs + bx + origin_px[0]) / s, (ys + by + origin_px[1]) / s])
+    sub = label[by:by + bh, bx:bx + bw]
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(BEYOND_OPEN_MM / 2 * s) + 1),) * 2)
+
+    def outside(t: TribeReading, n: int) -> np.ndarray:     # mm from the outline of ``t`` as a stack of ``n``
+        best = np.full(len(mm), np.inf)
+        node = lat.to_mm(np.array([[t.q, t.r]], np.float64))[0]
+        bases = [node] + ([np.asarray(t.measure.base_mm, np.float64)] if t.measure is not None else [])
+        for base in bases:       # where the hand put it: the node or the base measured, whichever explains more
+            u = base - nadir
+            d = max(float(np.linalg.norm(u)), 1e-6)
+            par, width = stacks.expected(d, n, cam_h)
+            ab = u / d * par
+            f = np.clip(((mm - base) @ ab) / max(float(ab @ ab), 1e-9), 0.0, 1.0)
+            best = np.minimum(best, np.hypot(*(mm - base - f[:, None] * ab).T) - width / 2)
+        return best
+
+    tallest = [outside(t, MAX_TRIBE) for t in tribes]
+    for j, t in enumerate(tribes):
+        others = np.min([o for i, o in enumerate(tallest) if i != j], axis=0) if len(tribes) > 1 else None
+        for n in range(1, MAX_TRIBE + 1):
+            far = outside(t, n) > BEYOND_SLACK_MM
+            if others is not None:
+                far &= others > BEYOND_SLACK_MM
+            if not far.any():
+                break       # a taller stack's outline holds the shorter one's
+            out = np.zeros(blob.shape, np.uint8)
+            out[ys[far], xs[far]] = 1
+            out = cv2.morphologyEx(out, cv2.MORPH_OPEN, ker)
+            k, lab_o, st, cen = cv2.connectedComponentsWithStats(out, connectivity=8)
+            for c in range(1, k):
+                area = float(st[c, cv2.CC_STAT_AREA]) / s ** 2
+                paint = sub[lab_o == c]
+                paint = paint[paint >= 3]
+                if area < BEYOND_MM2 or len(paint) == 0:
+                    continue
+                mid = ((cen[c, 0] + bx + origin_px[0]) / s, (cen[c, 1] + by + origin_px[1]) / s)
+                t.beyond.append((names[int(np.bincount(paint).argmax())], (float(mid[0]), float(mid[1])), area, n))
 
 
 def _alone(img: np.ndarray, label: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray,

@@ -139,6 +139,10 @@ PAINT_FIT = 6.0
 #: is 9 darker; 6.7 lighter, -0.74, read as the green marker at seed 5 `hard` table 4). The paint pass keeps
 #: PAINT_LIGHTNESS: its peaks are the land's own patches too (green ones 0.0-0.6 of it at those seeds)
 DISC_LIGHTNESS = -0.2
+#: a paint disc of the paint pass's shape and colour whose lightness agrees only as the disc pass asks (DISC_LIGHTNESS,
+#: under PAINT_LIGHTNESS) is not read but listed as unsure: a faint green marker at `hard` (photo bench seed 11 table 9)
+#: was rejected there and the score silently wrong
+PAINT_DIM_UNSURE = True
 PAINT_MARGIN = 2.0
 #: BGR (0-255) -> Y, Cb, Cr as the JPEG codes them
 _YCC = np.array([[0.114, 0.587, 0.299], [0.5, -0.3313, -0.1687], [-0.0813, -0.4187, 0.5]])
@@ -248,6 +252,14 @@ class MarkerFinder:
         #: the last find's discs (a marker's shape, by a tribe) whose colour was not clear: (MarkerReading at its
         #: tribe with the nearest paint, the paints it may be, nearest first) - the photo scorer lists them as unsure
         self.doubtful: list[tuple[MarkerReading, list[str]]] = []
+        #: the last find's paint touching a tribe beyond its stack's outline where no marker of that paint was read:
+        #: (MarkerReading at that tribe, the markers it may be, the height the tribe has for it to lie beyond: its
+        #: outline at that height leaves it out; :meth:`_touching`) - the photo scorer lists them as unsure
+        self.touching: list[tuple[MarkerReading, list[str], int]] = []
+        #: the last find's markers read by the paint pass alone (:meth:`_paint_discs`: a faint disc on the land's own
+        #: colour): the photo scorer lists them as unsure (a green marker read where none lies, photo bench seeds 15
+        #: and 16, was read there: the scores silently wrong)
+        self.by_paint: list[MarkerReading] = []
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
@@ -293,6 +305,43 @@ class MarkerFinder:
 
     def find(self, img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray, origin_px: tuple[int, int],
              px_per_mm: float, lattice: Any, tribes: Sequence[Any]) -> list[MarkerReading]:
+        """The markers read by the tribes (``tribes``: the reader's, on the window ``img``); :attr:`doubtful` and
+        :attr:`touching` hold what may be a marker and was not read."""
+        self.by_paint = []
+        out = self._find(img, gain, cloth_now, origin_px, px_per_mm, lattice, tribes)
+        self.touching = self._touching(tribes, out)
+        return out
+
+    def paints_of(self, pawn: str) -> list[str]:
+        """The markers of the pawn colour ``pawn``'s paint (:meth:`_same_paint`; none for a paint no marker has)."""
+        lab = self.colours.pawns.get(pawn)
+        return [] if lab is None else [m for m in self.markers if self._same_paint(m, lab)]
+
+    def _touching(self, tribes: Sequence[Any], read: Sequence[MarkerReading]
+                  ) -> list[tuple[MarkerReading, list[str], int]]:
+        """Each tribe's pawn paint beyond its outline (``TribeReading.beyond``, vision.sunda._beyond: a marker
+        touching the stack is one blob with it, taken by no pass here), as (a marker at that tribe, the markers it
+        may be, the height at which the outline leaves it out): the markers of that paint, else of the top's (a
+        purple marker's rim reads as the black pawn's class), none read anywhere. At most one a tribe and height."""
+        done = {m.marker for m in read}
+        paints: dict[str, list[str]] = {}
+        out: list[tuple[MarkerReading, list[str], int]] = []
+        for t in tribes:
+            seen: set[int] = set()
+            for paint, mid, _area, n in sorted(getattr(t, "beyond", []) or [], key=lambda b: -b[2]):
+                if n in seen:
+                    continue
+                for c in (paint, t.top):
+                    if c not in paints:
+                        paints[c] = self.paints_of(c)
+                may = [m for m in (paints[paint] or paints[t.top]) if m not in done]
+                if may:
+                    seen.add(n)
+                    out.append((MarkerReading(may[0], t.q, t.r, (float(mid[0]), float(mid[1])), True), may, n))
+        return out
+
+    def _find(self, img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray, origin_px: tuple[int, int],
+              px_per_mm: float, lattice: Any, tribes: Sequence[Any]) -> list[MarkerReading]:
         lut, names, ground = self._table(gain, cloth_now)
         land = len(names) + 2
         # at half the reader's scale (1 px/mm: a marker is some 28 px; four times less work)
@@ -628,17 +677,20 @@ class MarkerFinder:
                 seen = self._core_colour(img, f, py, px, mm, lattice, tribes, taken)
                 if seen is None:
                     continue
-                if not lightness_agrees(seen, self.markers[m], land):
+                light = lightness_agrees(seen, self.markers[m], land)
+                dim = PAINT_DIM_UNSURE and lightness_agrees(seen, self.markers[m], land, DISC_LIGHTNESS)
+                if not light and not dim:
                     self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m}, not its lightness"))
                     continue
                 fits = {k: paint_fit(seen - land, d, shade) for k, d in dirs.items()}
-                cands.append((float(core[py, px]) / full, m, mm, fits))
+                cands.append((float(core[py, px]) / full, m, mm, fits, light))
         out: list[MarkerReading] = []
-        for share, m, mm, fits in sorted(cands, key=lambda c: -c[0]):
+        for share, m, mm, fits, light in sorted(cands, key=lambda c: -c[0]):
             if m in used or any(np.linalg.norm(np.asarray(o.mat_mm) - mm) < MARKER_MM for o in out):
                 continue
             order = sorted(fits, key=fits.get)
-            if share < PAINT_SURE or order[0] != m or fits[m] > PAINT_FIT or (fits[order[1]] - fits[m] < PAINT_MARGIN):
+            if (share < PAINT_SURE or order[0] != m or fits[m] > PAINT_FIT or (fits[order[1]] - fits[m] < PAINT_MARGIN)
+                    or not light):
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"paint disc: {m} {share:.2f} of its paint; "
                                       + ", ".join(f"{k} {fits[k]:.1f}" for k in order[:3])))
                 may = [k for k in order[:2] if not k.startswith("pawn ") and k not in used]
@@ -648,6 +700,7 @@ class MarkerFinder:
                 continue
             used.add(m)
             out.append(self._place(m, mm, lattice, tribes, list(taken) + out))
+        self.by_paint = list(out)
         return out
 
     @staticmethod

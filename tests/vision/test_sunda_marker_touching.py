@@ -28,10 +28,10 @@ FRAME = [[0.0, 0.0], [1.0, 0.0], [1.5, math.sqrt(3) / 2], [0.5, math.sqrt(3) / 2
 GAP_MM = 0.3      # between the marker's edge and the pawn's
 
 
-def _read(level: str, colour: str, height: int, toward: float):
-    """A stack of ``height`` pawns of ``colour`` at node 0,0 of an all-land layout and a marker of its paint touching
-    its base, ``toward`` degrees from the line to the camera's nadir (0: its near side); (tribes read as
-    (q, r, top), the node read, markers read as (name, q, r))."""
+def render_read(level: str, colour: str, height: int, toward: float, marker: bool = True):
+    """A stack of ``height`` pawns of ``colour`` at node 0,0 of an all-land layout and (``marker``) a marker of its
+    paint touching its base, ``toward`` degrees from the line to the camera's nadir (0: its near side), read:
+    (the reading, the reader, the truth)."""
     cam = NUISANCE[level].with_(tilt_azimuth_deg=120.0, light_angle_deg=40.0, pose_jitter_deg=0.0)
     pieces = [{"q": q, "r": r, "turn": 0, "sides": "LLL LLL LLL LLL", "outline": [FRAME]}
               for q in range(-3, 3) for r in range(-2, 2)]
@@ -50,12 +50,18 @@ def _read(level: str, colour: str, height: int, toward: float):
     u = (nadir - base) / np.linalg.norm(nadir - base)
     a = math.radians(toward)
     d = np.array([u[0] * math.cos(a) - u[1] * math.sin(a), u[0] * math.sin(a) + u[1] * math.cos(a)])
-    scene.loose_markers = ((colour, tuple(base + d * (sunda.PAWN_MM / 2 + 3.0 + GAP_MM))),)
+    if marker:
+        scene.loose_markers = ((colour, tuple(base + d * (sunda.PAWN_MM / 2 + 3.0 + GAP_MM))),)
     rng.bit_generator.state = state
     frame, truth = render_sunda(scene, cam, rng)
     reader = SundaReader(Mat.default(), learnt, lens=truth.lens())
     reader.markers = MarkerFinder(learnt, enrol_markers(mf, Mat.default(), learnt.cloth_bgr, lens=mt.lens()))
-    reading = reader.read(frame)
+    return reader.read(frame), reader, truth
+
+
+def _read(level: str, colour: str, height: int, toward: float):
+    """:func:`render_read`: (tribes read as (q, r, top), the node read, markers read as (name, q, r))."""
+    reading, _, truth = render_read(level, colour, height, toward)
     to_reader, _ = lattice_map(reading, truth)
     return ([(t.q, t.r, t.top) for t in reading.tribes], to_reader((0, 0)),
             [(m.marker, m.q, m.r) for m in reading.markers])
