@@ -856,7 +856,10 @@ class SundaReader:
                 return (wx0 / self.s + inner <= mm[0] < wx1 / self.s - inner
                         and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
             tribes = [t for t in previous.tribes if not within(t.mat_mm)] + [t for t in tribes if within(t.mat_mm)]
-            unsure = [u for u in previous.unsure if not u.startswith(("triangle", "piece at"))] + unsure
+            # a triangle the window did not read again keeps its note (the set's notes are made again below): the
+            # pieces kept round it are kept as read, so the doubt stands
+            unsure = [u for u in previous.unsure if not u.startswith("piece at")
+                      and not (u.startswith("triangle") and _triangle_of(u) in self._examined)] + unsure
         self._set_notes = []
         markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
         if incremental:
@@ -929,6 +932,7 @@ class SundaReader:
                   & (samples[..., 1] * self.s >= y0) & (samples[..., 1] * self.s < y1)).all(axis=1)
         inside &= self._whole_in_window(P)
         examined = {(int(q), int(r), int(u)) for q, r, u in zip(Q[inside], R[inside], U[inside])}
+        self._examined = examined       # (read: a kept note on a triangle not read again stands)
         kept = [dict(p) for p in keep if not (p["tris"][0] in examined and p["tris"][1] in examined)]
         held = {t for p in kept for t in p["tris"]}
         # a pawn hides the piece under it (a tall stack's top, seen off its node, a marker, a stack's shadow): its
@@ -2165,6 +2169,12 @@ def _directed_sides(pieces: list[dict[str, Any]]) -> dict[tuple, tuple[int, int]
         for s in range(4):
             out[(cs[s], cs[(s + 1) % 4])] = (i, s)
     return out
+
+
+def _triangle_of(note: Any) -> tuple[int, int, int] | None:
+    """The triangle a "triangle ... covered but no second half" note names (None: a note without one)."""
+    p = getattr(note, "params", None) or {}
+    return (p["q"], p["r"], p["corner"]) if {"q", "r", "corner"} <= set(p) else None
 
 
 def _conflicts(pieces: list[dict[str, Any]], covered) -> list[str]:

@@ -65,3 +65,21 @@ def test_relit_scales_each_channel_and_leaves_a_steady_light_alone():
     out = relit(img, np.array([1.1, 1.0, 0.9]))
     assert out[0, 0].tolist() == [110, 100, 90]
     assert relit(np.full((1, 1, 3), 250, np.uint8), np.array([1.1, 1.1, 1.1]))[0, 0].tolist() == [255, 255, 255]
+
+
+def _triangle_notes(reading) -> set[tuple]:
+    return {(u.params["q"], u.params["r"], u.params["corner"]) for u in reading.unsure if u.startswith("triangle")}
+
+
+def test_an_incremental_read_keeps_the_doubts_it_did_not_read_again():
+    """Seed 1, table 4: the frame before the last piece, read from scratch, left covered triangles without a second
+    half far from where the last piece came (its pieces there paired wrong). The incremental read keeps those pieces
+    as read, so it must keep the notes on the triangles it did not read again: it dropped every triangle note of the
+    reading before, and the wrong pieces stood with nothing unsure."""
+    t = read_table("hard", 1, 4, NAMES, COLOURS, Mat.default())
+    before = _triangle_notes(t["r0"])
+    assert before, "the reading before left no triangle alone: the table no longer shows the case"
+    examined = t["reader"]._examined
+    outside = {tri for tri in before if tri not in examined}
+    assert outside, "every doubt lay in the incremental window: the table no longer shows the case"
+    assert outside <= _triangle_notes(t["ri"])
