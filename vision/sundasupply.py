@@ -19,9 +19,12 @@ stand in one place). The count is the ``n`` with the least misfit, taken only wh
 pawn's footprint more, and the best misfits by under half a pawn's footprint a pawn; otherwise the colour's count is
 unknown (``None``), with the reason. A heap's count is also fitted from where its pawns stand by the projection alone
 (:meth:`SupplyCounter.seeds`: the places where one pawn's whole footprint fits in the paint), and competes as every
-count does. A colour one of whose blobs may have lost a pawn's paint where the frame does not see, to a marker's
-square or past the mat's edge is unknown too (:meth:`SupplyCounter._cut`: a pawn fitted to it reaches there, or its
-paint there is not its pawns'); a blob whose pawns all stand whole beside them is counted.
+count does. The pawns' tops, seen in the frame's lightness (:meth:`SupplyCounter.tops`: each a disc of known size at a
+known height, lighter than the shaded side or the gap round it, which the colour table fills between touching pawns),
+are a second reading: a count is taken where the two agree (:meth:`SupplyCounter._by_tops`), else asked. A colour
+one of whose blobs may have lost a pawn's paint where the frame does not see, to a marker's square or past the mat's
+edge is unknown too (:meth:`SupplyCounter._cut`: a pawn fitted to it reaches there, or its paint there is not its
+pawns'); a blob whose pawns all stand whole beside them is counted.
 
 The count is only read here; whether it is trusted (it must agree with the rules and with the frame before) is the
 live loop's (``tablehub/tracking/sundacam.py``, ``SundaRecognizer.supply_taken``).
@@ -62,6 +65,16 @@ EDGE_MM = 1.0
 OVERHANG_MM = 12.0
 #: canvas px the half-millimetre blur before the colour table reaches (3 sigma at 2 px/mm, rounded up)
 BLUR_PAD = 4
+#: a pawn's top is seen where the frame's lightness over the middle of a top's disc (:data:`TOP_CORE` of its radius)
+#: exceeds that over the ring just round it (from a pixel to :data:`TOP_RING_MM` past its edge, the blob's pixels
+#: only, the rest taken as dark as the blob's darkest) by this share of the blob's contrast (its lightness, 90th
+#: percentile less 2nd): a top is the pawn's lightest face and its own colour all round, the ring round it the pawn's
+#: shaded side, the gap between touching pawns or the mat
+TOP_CONTRAST = 0.25
+TOP_CORE = 0.7
+TOP_RING_MM = 2.0
+#: ... and a blob's lightness must span this (0-255) at least for its tops to be told from its sides
+TOP_FLOOR = 6.0
 
 
 def footprint(base: np.ndarray, nadir: np.ndarray, cam_h: float, n_edge: int = 24) -> np.ndarray:
@@ -125,6 +138,20 @@ class _Found(NamedTuple):
     split: Any
     key: tuple
     edge: tuple[np.ndarray, tuple[int, int]] | None = None  # near the bounds: the blob's mask and its origin (px)
+    tops: "_Tops | None" = None     # the tops seen in the blob (:meth:`SupplyCounter._tops_fit`); None: not looked
+
+
+class _Tops(NamedTuple):
+    """The pawns' tops seen in one blob (:meth:`SupplyCounter.tops`, mat mm) and as many pawns fitted to its paint from
+    under them (:meth:`SupplyCounter._tops_fit`): the misfit (px; None: not fitted, the misfit's own count being as
+    many) and the bases (mat mm)."""
+
+    at: np.ndarray
+    err: float | None
+    bases: list
+    loose: float = 0.0  # the largest patch of paint no fitted pawn explains, and of model on no paint (px)
+    area: int = 0       # the model's pixels
+    edge: int = 0       # the model's edge's pixels
 
 
 class _Scan(NamedTuple):
@@ -184,6 +211,8 @@ class SupplyCounter:
         #: what the last count saw (:class:`_Counted`): the canvas's classes, the blobs, the paint, the blobs' boxes;
         #: the gate (:class:`SupplyGate`) counts again only where the frame changed since
         self.last: _Counted | None = None
+        #: the frame's lightness on the canvas where :meth:`label` classified it last (its relit frame in grey)
+        self._grey: np.ndarray | None = None
 
     # ------------------------------------------------------------------ the mat, resampled
     def _canvas_maps(self, reader: Any, loc: Any, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -310,6 +339,10 @@ class SupplyCounter:
                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         img = relit(img, relight)
         out = lut[colour_index(cv2.GaussianBlur(img, (0, 0), 0.5 * self.s))]
+        # the frame's lightness on the canvas, kept for the tops (:meth:`tops`): what the colour table's classes lose
+        if self._grey is None or self._grey.shape != (h, w):
+            self._grey = np.zeros((h, w), np.uint8)
+        self._grey[y0:y1, x0:x1] = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[y0 - b0:y1 - b0, x0 - a0:x1 - a0]
         return out[y0 - b0:y1 - b0, x0 - a0:x1 - a0]
 
     def _masks(self, reader: Any, reading: Any, seen: np.ndarray, nadir: np.ndarray, cam_h: float) -> "_Masks":
@@ -389,7 +422,8 @@ class SupplyCounter:
                 # near the frame's edge, the mat's or a marker: counted only where no pawn may have lost paint there
                 # (:meth:`_cut`), decided in :meth:`_decide`
                 edge = (sub, (x + x0, y + y0)) if at_bounds[j] else None
-                found.append(_Found(colour, at, int(sub.sum()), sp, key, edge))
+                tops = self._tops_fit(sub, (x + x0, y + y0), sp, nadir, cam_h) if isinstance(sp, _Split) else None
+                found.append(_Found(colour, at, int(sub.sum()), sp, key, edge, tops))
         return _Scan(found, paint_off, boxes)
 
     def _decide(self, found: list["_Found"], paint_off: dict[str, np.ndarray], names: list[str], masks: "_Masks",
@@ -409,21 +443,22 @@ class SupplyCounter:
         reasons: dict[str, list[str]] = {c: [] for c in names}
         totals = {c: 0 for c in names}
         singles: dict[str, list[float]] = {c: [] for c in names}
-        for colour, at, px, sp, _, edge in found:
+        for colour, at, px, sp, _, edge, tops in found:
             if not isinstance(sp, _Split):
                 reasons[colour].append(f"a blob at {at[0]:.0f},{at[1]:.0f} mm " + (
                     "touches the layout" if sp == "layout" else "reaches the frame's or the mat's edge or a marker"))
                 blobs.append(SupplyBlob(colour, at, px, None, sp))
                 continue
             got, said = sp.decide(delta)
-            cut = edge is not None and (got is None or self._cut(*edge, sp.bases[got], nadir, cam_h, masks.unseen,
+            got, said, bases = self._by_tops(sp, got, said, tops, delta)
+            cut = edge is not None and (got is None or self._cut(*edge, bases, nadir, cam_h, masks.unseen,
                                                                  masks.bounds))
             if cut:     # a pawn's paint may be lost there (a pawn cut by a marker is smaller than one: not a speck)
                 got, said = None, "reaches the frame's or the mat's edge or a marker"
             singles[colour].append(sp.one)
             if got is None and not cut and px < sp.one and sp.best == 1:
                 continue                                # smaller than one pawn and no pawn's shape: not a pawn
-            blobs.append(SupplyBlob(colour, at, px, got, said, sp.bases[got] if got is not None else []))
+            blobs.append(SupplyBlob(colour, at, px, got, said, bases if got is not None else []))
             if got is None:
                 reasons[colour].append(f"the blob at {at[0]:.0f},{at[1]:.0f} mm: {said}")
             else:
@@ -455,6 +490,124 @@ class SupplyCounter:
         own[pad:pad + h, pad:pad + w] = blob
         band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
         return bool((own & _window(bounds, x0, y0, W, H, True) & ~(cv2.dilate(model, band) > 0)).any())
+
+    def tops(self, blob: np.ndarray, origin_px: tuple[int, int], cam_h: float) -> np.ndarray | None:
+        """The pawns' tops seen in a blob (``blob``: its mask, its box's corner at ``origin_px`` on the canvas): the
+        middles (mat mm) of the top discs in the frame's lightness (:meth:`label` keeps it), which the colour table's
+        classes lose between touching pawns. A top is a disc of radius ``R H / (H - h)`` (every supply pawn's top is at
+        ``h``: none hides another's), its pawn's lightest face, of its own colour all round; round it lie the pawn's
+        shaded side, the dark gap between touching pawns or the mat. Each top is where the lightness over the disc's
+        middle (:data:`TOP_CORE` of its radius) exceeds that over the ring just round it (:data:`TOP_RING_MM`; the
+        pixels off the blob taken as dark as its darkest: the mat may be lighter than a pawn) by :data:`TOP_CONTRAST` of
+        the blob's contrast, the most within 0.7 of a top's diameter (two tops are a diameter apart at least). None: no
+        lightness kept, or a blob of one flat tone (no top told from a side)."""
+        if self._grey is None:
+            return None
+        rt = PAWN_MM / 2 * cam_h / (cam_h - PAWN_HEIGHT_MM) * self.s         # a top's radius (px)
+        core = max(int(round(TOP_CORE * rt)), 1)
+        ri, ro = int(round(rt)) + 1, int(round(rt + TOP_RING_MM * self.s))
+        pad = ro + 1
+        h, w = blob.shape
+        x0, y0 = origin_px[0] - pad, origin_px[1] - pad
+        H, W = h + 2 * pad, w + 2 * pad
+        grey = np.zeros((H, W), np.float32)
+        gx0, gy0 = max(x0, 0), max(y0, 0)
+        gx1, gy1 = min(x0 + W, self._grey.shape[1]), min(y0 + H, self._grey.shape[0])
+        grey[gy0 - y0:gy1 - y0, gx0 - x0:gx1 - x0] = self._grey[gy0:gy1, gx0:gx1]
+        own = np.zeros((H, W), np.uint8)
+        own[pad:pad + h, pad:pad + w] = blob
+        # the blob's pixels a pixel inside its edge: its edge pixels are mixed with the mat by the blur
+        inner = cv2.erode(own, np.ones((3, 3), np.uint8)) > 0
+        if np.count_nonzero(inner) < 2:
+            return None
+        vals = grey[inner]
+        lo, hi = float(np.percentile(vals, 2)), float(np.percentile(vals, 90))
+        if hi - lo < TOP_FLOOR:
+            return None
+        g = np.where(inner, grey, lo).astype(np.float32)
+        k_core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * core + 1, 2 * core + 1)).astype(np.float32)
+        k_ring = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ro + 1, 2 * ro + 1)).astype(np.float32)
+        k_ring[ro - ri:ro + ri + 1, ro - ri:ro + ri + 1] -= cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (2 * ri + 1, 2 * ri + 1)).astype(np.float32)
+        score = (cv2.filter2D(g, -1, k_core / k_core.sum(), borderType=cv2.BORDER_REPLICATE)
+                 - cv2.filter2D(g, -1, k_ring / k_ring.sum(), borderType=cv2.BORDER_REPLICATE)) / (hi - lo)
+        k = int(round(1.4 * rt)) | 1
+        most = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        peak = ((score >= most) & (score > TOP_CONTRAST) & (own > 0)).astype(np.uint8)
+        n, _, _, cent = cv2.connectedComponentsWithStats(peak, connectivity=8)
+        return self.to_mm(cent[1:] + [x0, y0]) if n > 1 else np.zeros((0, 2))
+
+    def _tops_fit(self, blob: np.ndarray, origin_px: tuple[int, int], sp: "_Split", nadir: np.ndarray, cam_h: float
+                  ) -> "_Tops | None":
+        """The tops seen in a blob (:meth:`tops`) and, unless the misfit alone tells the same count, as many pawns
+        fitted to its paint from the bases under them (a top is its base pushed from the nadir by ``d h / (H - h)``),
+        each moved a pixel at a time where the model fits better, as every count is fitted."""
+        if sp.best is None:
+            return None
+        at = self.tops(blob, origin_px, cam_h)
+        if at is None:
+            return None
+        if not len(at) or (len(at) == sp.best and sp.clear()):
+            return _Tops(at, None, [])
+        bases = nadir + (at - nadir) * (cam_h - PAWN_HEIGHT_MM) / cam_h
+        err, placed, u_area, u_edge = self._placed(blob, origin_px, bases, nadir, cam_h, True)
+        return _Tops(at, float(err), placed, self._loose(blob, origin_px, placed, nadir, cam_h), int(u_area),
+                     int(u_edge))
+
+    def _loose(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]],
+               nadir: np.ndarray, cam_h: float) -> float:
+        """The largest patch (px) of a blob's paint that no pawn standing at ``bases`` covers, or of those pawns'
+        footprints on no paint, each a pixel (:data:`BAND_PX`) clear of the other's edge and opened by a disc half a
+        top across (the edge's spread is a band, a pawn missed or too many a footprint, less what its neighbours
+        cover)."""
+        h, w = blob.shape
+        pad = int(math.ceil(PAWN_MM * self.s)) + 2
+        x0, y0 = origin_px[0] - pad, origin_px[1] - pad
+        model = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        polys = [np.round((self.to_px(footprint(np.asarray(b, np.float64), nadir, cam_h)) - [x0, y0]) * 16)
+                 .astype(np.int32).reshape(-1, 1, 2) for b in bases]
+        cv2.fillPoly(model, polys, 1, cv2.LINE_8, 4)
+        own = np.zeros_like(model)
+        own[pad:pad + h, pad:pad + w] = blob
+        band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
+        k = int(round(PAWN_MM / 2 * self.s)) | 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        most = 0
+        for a, b in ((own, model), (model, own)):
+            left = cv2.morphologyEx(((a > 0) & ~(cv2.dilate(b, band) > 0)).astype(np.uint8), cv2.MORPH_OPEN, disc)
+            n, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+            if n > 1:
+                most = max(most, int(stats[1:, cv2.CC_STAT_AREA].max()))
+        return float(most)
+
+    def _by_tops(self, sp: "_Split", got: int | None, said: str, tops: "_Tops | None", delta: float | None
+                 ) -> tuple[int | None, str, list]:
+        """A blob's count, and its pawns' bases, where the paint's footprints (``got``, ``said``:
+        :meth:`_Split.decide`) and the tops seen (:meth:`_tops_fit`) are two readings of it. A count the misfit alone
+        tells, or the paint's area where the misfit leaves two (:meth:`_Split.decide`), is kept where as many tops are
+        seen. Otherwise the count of the tops is taken only where the pawns fitted from under them (:meth:`_tops_fit`)
+        fit the paint as a count must (under :data:`MARGIN` of a footprint a pawn, and no count fitted better by
+        :data:`MARGIN` of a footprint), leave no patch of paint unexplained, nor of model on no paint, of
+        :data:`MARGIN` of a footprint (:meth:`_loose`: a top missed leaves a pawn's paint, a top too many a footprint
+        of model on none), and hold the paint's area as :meth:`_Split.decide` holds it (``delta``: the frame's edge
+        spread; within :data:`MARGIN` of a footprint: at ``hard`` a top missed in a heap left no patch, its
+        neighbours' footprints covering it, but 0.7-0.8 of a footprint of area). Else the blob is asked. No tops
+        looked at: the footprints' word, as before."""
+        bases = sp.bases[got] if got is not None else []
+        if tops is None:
+            return got, said, bases
+        m = len(tops.at)
+        if got is not None and m == got:
+            return got, said, bases
+        said = said or f"{got} pawns fit the paint"
+        if tops.err is None or not m:
+            return None, f"{said}; {m} tops are seen", []
+        others = [f[0] for n, f in sp.fits.items() if n != m]
+        if (tops.err > MARGIN * sp.one * m or (others and tops.err > min(others) + MARGIN * sp.one)
+                or tops.loose >= MARGIN * sp.one or delta is None
+                or abs(sp.area - tops.area - delta * tops.edge) > MARGIN * sp.one):
+            return None, f"{said}; {m} tops are seen, and {m} pawns fitted from under them do not fit the paint", []
+        return m, "", tops.bases
 
     def _single_px(self, base: np.ndarray, nadir: np.ndarray, cam_h: float) -> float:
         """One pawn's footprint at ``base`` in canvas pixels."""
