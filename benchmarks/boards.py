@@ -464,8 +464,10 @@ def _score_chests(truth, got, counts, show) -> None:
                 bucket = "unsure"
             seen = here
         counts[bucket] += 1
-        if show:
-            print(f"{show}: chest {item} read {seen!r} [{bucket}]")
+        if show:  # with the reader's own reason (its unsure line), to class what is not read right by cause
+            key = f"aboard {item[1]}:" if item[0] == "ship" else f"space {item[1]}:"
+            why = "; ".join(str(u) for u in got.unsure if key in str(u))
+            print(f"{show}: chest {item} read {seen!r} [{bucket}]" + (f" ({why})" if why else ""))
 
 
 if __name__ == "__main__":

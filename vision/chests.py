@@ -97,11 +97,21 @@ def _empty_window(empty: np.ndarray, empty_ppm: float, centre_mm: tuple[float, f
     return cv2.warpAffine(empty, A, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _light_gain(win: np.ndarray, empty_win: np.ndarray) -> np.ndarray:
+    """The gain per channel that brings ``win`` to the empty board's light: the median over the window's pixels of
+    each pixel's own ratio (the empty board's level over the frame's, pixel by pixel). The window is mostly board, so
+    the pieces on it (up to a third of a deck's window) are outliers of that ratio and leave its median alone; the
+    ratio of the two windows' medians did not: over a sea of several blues a red sail and a gold lid pulled the red
+    median up the sea's spread, and the lid came out 20-35 (Lab) greener than enrolled (no lid seen on the deck, a
+    laden deck read empty: bench seed 1 `clean` frames 1, 2, 10, 13; h-chests4)."""
+    a = win[::3, ::3].reshape(-1, 3).astype(np.float32) + 1  # every third pixel: enough
+    b = empty_win[::3, ::3].reshape(-1, 3).astype(np.float32) + 1
+    return np.median(b / a, axis=0)
+
+
 def _matched(win: np.ndarray, empty_win: np.ndarray) -> np.ndarray:
-    """``win`` brought to the empty board's light: one gain per channel (the window is mostly board), 8-bit."""
-    a = np.median(win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1  # every third pixel: enough
-    b = np.median(empty_win[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32) + 1
-    g = b / a
+    """``win`` brought to the empty board's light: one gain per channel (:func:`_light_gain`), 8-bit."""
+    g = _light_gain(win, empty_win)
     return cv2.multiply(win, (float(g[0]), float(g[1]), float(g[2]), 0.0))  # saturated at 255
 
 
@@ -890,6 +900,20 @@ def _shifted(img: np.ndarray, dx: int, dy: int) -> np.ndarray:
     return out
 
 
+def _reflection_shift(c: np.ndarray, search_mm: float) -> tuple[int, int]:
+    """Where a square mask ``c`` (centred on a ship) is most its own point reflection: the shift (px) of the reflected
+    mask that overlaps ``c`` most, the reflection's centre searched ``search_mm`` round the window's centre (reflected
+    through a point moved by s, the mask moves by 2 s)."""
+    n = c.shape[0]
+    f = c[::-1, ::-1]
+    pad = (2 * n, 2 * n)
+    corr = np.fft.irfft2(np.fft.rfft2(c, pad) * np.conj(np.fft.rfft2(f, pad)), pad)  # overlap with f moved by t
+    r = int(round(2 * search_mm * READ_PPM))
+    t = np.arange(-r, r + 1)
+    iy, ix = np.unravel_index(int(np.argmax(corr[np.ix_(t % pad[0], t % pad[1])])), (len(t), len(t)))
+    return int(t[ix]), int(t[iy])
+
+
 def _sail_asymmetry(w: "_Window", lid: np.ndarray, labels: np.ndarray, sails: list[int], mine: np.ndarray) -> float:
     """How much (mm2) of a lid-coloured sail and what touches it is not the same either side of the mast: a sail hangs
     from its mast, so an empty deck's sail is its own reflection through the mast, and a chest lies clear of the mast
@@ -910,17 +934,35 @@ def _sail_asymmetry(w: "_Window", lid: np.ndarray, labels: np.ndarray, sails: li
     _, lab2 = cv2.connectedComponents(joined, connectivity=8)
     ids = np.unique(lab2[part])
     c = (np.isin(lab2, ids[ids > 0]) & (near > 0)).astype(np.float32)
-    n = c.shape[0]
-    f = c[::-1, ::-1]  # reflected through the window's centre (the ship's)
-    pad = (2 * n, 2 * n)
-    corr = np.fft.irfft2(np.fft.rfft2(c, pad) * np.conj(np.fft.rfft2(f, pad)), pad)  # overlap with f moved by t
-    r = int(round(2 * SAIL_SYM_SEARCH_MM * READ_PPM))  # reflected through a point moved by s: f moved by 2 s
-    t = np.arange(-r, r + 1)
-    iy, ix = np.unravel_index(int(np.argmax(corr[np.ix_(t % pad[0], t % pad[1])])), (len(t), len(t)))
-    rest = ((c > 0) & (_shifted(f, int(t[ix]), int(t[iy])) == 0)).astype(np.uint8)
+    dx, dy = _reflection_shift(c, SAIL_SYM_SEARCH_MM)  # reflected through the mast (near the window's centre)
+    rest = ((c > 0) & (_shifted(c[::-1, ::-1], dx, dy) == 0)).astype(np.uint8)
     k = int(SAIL_SYM_SLIVER_MM * READ_PPM) | 1
     rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return float(np.count_nonzero(rest)) / (READ_PPM * READ_PPM)
+
+
+#: the ship's hull (:func:`_off_hull`): a pixel lies on the ship when its reflection through the mast is the ship too (a
+#: hull is the same either side of its mast). A chest aboard lies with its centre over the hull (else it tips over),
+#: so at most about half of its lid lies off the hull, whatever the sail hides; a chest in port touching the ship lies
+#: wholly beside it. A lid part with more than this share of an enrolled lid (``ValueBook.lid_mm2``) off the hull is
+#: beside the ship, not on its deck. Measured (h-chests5, 1920x1080 test frames, `clean` and `default`): chests aboard
+#: overhanging the hull as far as the simulated table lets them (40 % of the chest) 0.57 at the most; face-up chests
+#: touching a ship's side 0.83 at the least (touching its bow or stern, partly out of the deck's window: 0.19-0.85;
+#: those kept are read as a lid with no print or a print not read: not sure)
+HULL_OFF_LID = 0.7
+
+
+def _off_hull(w: "_Window", mine: np.ndarray, chests: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
+    """For each of the lid's ``k`` parts (``labels``: :func:`_lid_parts`), how many of its pixels lie off the hull: their
+    reflection through the mast falls on the board, not on the ship (what differs from the empty board on this deck).
+    The mast is searched round the ship's centre as for its sail (:data:`SAIL_SYM_SEARCH_MM`) on the ship without the
+    lid parts no larger than a lid (``chests``: one touching the ship would pull it towards it; a sail of the lids'
+    colour, larger, stays: it hangs from the mast)."""
+    hull = (w.changed & mine & ~chests).astype(np.float32)
+    dx, dy = _reflection_shift(hull, SAIL_SYM_SEARCH_MM)
+    ship = (w.changed & mine).astype(np.uint8)  # onto the hull, the sail or the chest aboard (a lid-coloured sail)
+    off = (_shifted(ship[::-1, ::-1], dx, dy) == 0) & (labels > 0)
+    return np.bincount(labels[off].ravel(), minlength=k)
 
 
 #: a lid's visible part on a deck under which a chest is taken to be aboard (mm2): an empty deck shows none
@@ -986,14 +1028,28 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     n = win.shape[0]
     gx, gy = _grid(n)  # mm from the ship's centre (the window is centred on it)
     d_ship = np.hypot(gx, gy)
-    mine = d_ship <= aboard_mm
+    nearer = np.ones((n, n), bool)
     for ox, oy in others:  # nearer the ship than the other: a half-plane, 2 p.(o - s) <= |o - s|^2
         dx, dy = ox - ship_mm[0], oy - ship_mm[1]
         if np.hypot(dx, dy) < 2 * (aboard_mm + 1):
-            mine &= 2 * (gx * dx + gy * dy) <= dx * dx + dy * dy
-    lid = _lid_mask(w.lab, w.changed, book.lid_lab, tol) & mine.astype(np.uint8)
-    if cv2.countNonZero(lid) < min(MIN_LID_ABOARD_MM2, 0.1 * book.lid_mm2) * READ_PPM * READ_PPM:
+            nearer &= 2 * (gx * dx + gy * dy) <= dx * dx + dy * dy
+    mine = nearer & (d_ship <= aboard_mm)
+    lid_near = _lid_mask(w.lab, w.changed, book.lid_lab, tol) & nearer.astype(np.uint8)
+    lid = lid_near & mine.astype(np.uint8)
+    least = min(MIN_LID_ABOARD_MM2, 0.1 * book.lid_mm2) * READ_PPM * READ_PPM
+    if cv2.countNonZero(lid) < least:
         return None  # too little lid colour on the deck for a lid or a print (what follows would say so too)
+    # lid colour beside the hull (reflected through the mast onto the board) is not this deck's: a chest in port
+    # touching the ship (measured whole, in the window: not only what lies within aboard_mm); none left on the hull,
+    # the hold is not sure (the game knows where that chest lies)
+    k, lab_, _, small = _lid_parts(lid_near, book)
+    off = _off_hull(w, nearer, np.isin(lab_, small) & (lid_near > 0), lab_, k)
+    beside = [j for j in range(1, k) if off[j] > HULL_OFF_LID * book.lid_mm2 * READ_PPM * READ_PPM]
+    if beside:
+        lid = lid & ~np.isin(lab_, beside)
+        if cv2.countNonZero(lid) < least:
+            return ChestRead(None, 0.0, 0.0, T("lid colour beside the hull: a chest touching the ship, or one "
+                             "overhanging its side"), (), *ship_mm, maybe_empty=True)
     # a lid's visible part: the lid-coloured patches no larger than a lid (a yellow sail is lid-coloured and
     # larger: not a chest), the parts a closing 3 mm wide joins taken as one (a sail's flag stripe cuts it in two)
     k, lab_, sizes, small = _lid_parts(lid, book)
@@ -1012,6 +1068,11 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
             min_lid = MIN_LID_BESIDE_SAIL_MM2
     lid_mm2 = float(sum(sizes[j] for j in small)) / (READ_PPM * READ_PPM)
     sail = None if sails else _sail_round_mast(w, d_ship, book)  # no print is cut on the sail; under it is hidden
+    if sail_apart is not None:  # a sail of the lids' colour told apart: what it covers is out of view too (a print
+        # under it is not lid in view: a 7 whose foot alone showed beside Diabolo's sail matched a 4, h-chests5)
+        k_ = int(2 * SAIL_EDGE_MM * READ_PPM) | 1
+        sail = cv2.dilate((np.isin(lab0, sorted(sails)) & (lid0 > 0) & (lid == 0)).astype(np.uint8),
+                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_, k_)))
     reads = []
     for pr in _prints(lid, w.grey, w.changed, READ_PPM, 0.1 * book.lid_mm2, sail=sail):
         px, py = int(min(n - 1, max(0, round(pr.y)))), int(min(n - 1, max(0, round(pr.x))))
@@ -1035,6 +1096,12 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
                          "value (under the sail?)", area=format(lid_mm2, ".0f")), (), round(x0 + float(xs.mean()) / READ_PPM, 1),
                          round(y0 + float(ys.mean()) / READ_PPM, 1), lid_only=True)
     _, px, py, pr = min(reads, key=lambda m: m[0])
+    if sails and sail_apart is None and lab0[int(min(n - 1, max(0, round(pr.y)))), int(min(n - 1, max(0, round(pr.x))))] \
+            in sails:  # a print on a part with a sail of the lids' colour not told apart from it: what the sail covers
+        # looks like lid in view with no ink, so a print partly under it reads as another value (bench seed 7 `default`
+        # frame 1: the foot of Diabolo's 7 read as a 4 at 0.76, h-chests5)
+        return ChestRead(None, 0.0, 0.0, T("the ship's sail has the lids' colour: its print may lie partly under the "
+                         "sail"), (), round(px, 1), round(py, 1))
     # neither the lid nor the print's marks (the gaps a blurred stroke's edge leaves between them closed): a sail,
     # the deck, the board
     seen = cv2.morphologyEx(((lid > 0) | (pr.ink > 0)).astype(np.uint8), cv2.MORPH_CLOSE,
