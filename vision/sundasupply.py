@@ -57,6 +57,8 @@ MOST_PAWNS = 26
 REFINE_ROUNDS = 4
 #: a heap that lost one pawn is fitted from the frame before's split (:meth:`SupplyCounter._refit`); False: afresh
 REFIT = True
+#: a heap that lost one pawn has its tops fitted from the last count's (:meth:`SupplyCounter._tops_lost_one`)
+TOPS_REFIT = True
 #: round the pieces (mm): a blob reaching this near a covered triangle is the layout's (a tribe on its node)
 PIECES_MM = 2.0
 #: pixels of the frame's edge and the mat's markers (mm round them) a supply's blob must keep clear of to be counted
@@ -213,6 +215,12 @@ class SupplyCounter:
         self.last: _Counted | None = None
         #: the frame's lightness on the canvas where :meth:`label` classified it last (its relit frame in grey)
         self._grey: np.ndarray | None = None
+        #: each blob's tops and their fit (:meth:`_tops_fit`) by colour and box, with what they were drawn from: the
+        #: blob's mask, the lightness round it, the split's best count and whether it was clear, the nadir and the
+        #: camera's height. Kept for the blobs of the last count (:meth:`_decide`); ``tops_calls`` says how often the
+        #: tops were found afresh, the fit made afresh, or either taken from here (the tests count them)
+        self._tops_of: dict[tuple, tuple] = {}
+        self.tops_calls = {"tops": 0, "fit": 0, "tops kept": 0, "fit kept": 0, "refit": 0}
 
     # ------------------------------------------------------------------ the mat, resampled
     def _canvas_maps(self, reader: Any, loc: Any, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -422,7 +430,8 @@ class SupplyCounter:
                 # near the frame's edge, the mat's or a marker: counted only where no pawn may have lost paint there
                 # (:meth:`_cut`), decided in :meth:`_decide`
                 edge = (sub, (x + x0, y + y0)) if at_bounds[j] else None
-                tops = self._tops_fit(sub, (x + x0, y + y0), sp, nadir, cam_h) if isinstance(sp, _Split) else None
+                tops = (self._tops_fit(colour, sub, (x + x0, y + y0), sp, nadir, cam_h) if isinstance(sp, _Split)
+                        else None)
                 found.append(_Found(colour, at, int(sub.sum()), sp, key, edge, tops))
         return _Scan(found, paint_off, boxes)
 
@@ -468,6 +477,8 @@ class SupplyCounter:
             why[colour] = "; ".join(reasons[colour])
             pawn_px[colour] = float(np.mean(singles[colour])) if singles[colour] else one_px
         self._split_before, self._split_now = self._split_now, {}
+        keys = {f.key for f in found}
+        self._tops_of = {k: v for k, v in self._tops_of.items() if k in keys}
         return SupplySeen(counts, why, blobs, area, pawn_px, self.s, paint_off)
 
     def _cut(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]], nadir: np.ndarray,
@@ -501,12 +512,15 @@ class SupplyCounter:
         pixels off the blob taken as dark as its darkest: the mat may be lighter than a pawn) by :data:`TOP_CONTRAST` of
         the blob's contrast, the most within 0.7 of a top's diameter (two tops are a diameter apart at least). None: no
         lightness kept, or a blob of one flat tone (no top told from a side)."""
+        got = self._top_grey(blob, origin_px, cam_h)
+        return None if got is None else self._tops_in(blob, origin_px, cam_h, got)
+
+    def _top_grey(self, blob: np.ndarray, origin_px: tuple[int, int], cam_h: float) -> np.ndarray | None:
+        """The lightness :meth:`tops` looks at round a blob: the blob's box grown by a top's ring (0 off the canvas).
+        None: no lightness kept."""
         if self._grey is None:
             return None
-        rt = PAWN_MM / 2 * cam_h / (cam_h - PAWN_HEIGHT_MM) * self.s         # a top's radius (px)
-        core = max(int(round(TOP_CORE * rt)), 1)
-        ri, ro = int(round(rt)) + 1, int(round(rt + TOP_RING_MM * self.s))
-        pad = ro + 1
+        pad = self._top_radii(cam_h)[3] + 1
         h, w = blob.shape
         x0, y0 = origin_px[0] - pad, origin_px[1] - pad
         H, W = h + 2 * pad, w + 2 * pad
@@ -514,6 +528,21 @@ class SupplyCounter:
         gx0, gy0 = max(x0, 0), max(y0, 0)
         gx1, gy1 = min(x0 + W, self._grey.shape[1]), min(y0 + H, self._grey.shape[0])
         grey[gy0 - y0:gy1 - y0, gx0 - x0:gx1 - x0] = self._grey[gy0:gy1, gx0:gx1]
+        return grey
+
+    def _top_radii(self, cam_h: float) -> tuple[float, int, int, int]:
+        """A top's radius (px), its core's, and its ring's inner and outer (:meth:`tops`)."""
+        rt = PAWN_MM / 2 * cam_h / (cam_h - PAWN_HEIGHT_MM) * self.s         # a top's radius (px)
+        return rt, max(int(round(TOP_CORE * rt)), 1), int(round(rt)) + 1, int(round(rt + TOP_RING_MM * self.s))
+
+    def _tops_in(self, blob: np.ndarray, origin_px: tuple[int, int], cam_h: float, grey: np.ndarray
+                 ) -> np.ndarray | None:
+        """:meth:`tops` in ``grey``, the lightness round the blob (:meth:`_top_grey`)."""
+        rt, core, ri, ro = self._top_radii(cam_h)
+        pad = ro + 1
+        h, w = blob.shape
+        x0, y0 = origin_px[0] - pad, origin_px[1] - pad
+        H, W = h + 2 * pad, w + 2 * pad
         own = np.zeros((H, W), np.uint8)
         own[pad:pad + h, pad:pad + w] = blob
         # the blob's pixels a pixel inside its edge: its edge pixels are mixed with the mat by the blur
@@ -537,22 +566,79 @@ class SupplyCounter:
         n, _, _, cent = cv2.connectedComponentsWithStats(peak, connectivity=8)
         return self.to_mm(cent[1:] + [x0, y0]) if n > 1 else np.zeros((0, 2))
 
-    def _tops_fit(self, blob: np.ndarray, origin_px: tuple[int, int], sp: "_Split", nadir: np.ndarray, cam_h: float
-                  ) -> "_Tops | None":
+    def _tops_fit(self, colour: str, blob: np.ndarray, origin_px: tuple[int, int], sp: "_Split", nadir: np.ndarray,
+                  cam_h: float) -> "_Tops | None":
         """The tops seen in a blob (:meth:`tops`) and, unless the misfit alone tells the same count, as many pawns
         fitted to its paint from the bases under them (a top is its base pushed from the nadir by ``d h / (H - h)``),
         each moved a pixel at a time where the model fits better, as every count is fitted."""
         if sp.best is None:
             return None
-        at = self.tops(blob, origin_px, cam_h)
-        if at is None:
+        grey = self._top_grey(blob, origin_px, cam_h)
+        if grey is None:
             return None
-        if not len(at) or (len(at) == sp.best and sp.clear()):
-            return _Tops(at, None, [])
-        bases = nadir + (at - nadir) * (cam_h - PAWN_HEIGHT_MM) / cam_h
-        err, placed, u_area, u_edge = self._placed(blob, origin_px, bases, nadir, cam_h, True)
-        return _Tops(at, float(err), placed, self._loose(blob, origin_px, placed, nadir, cam_h), int(u_area),
-                     int(u_edge))
+        # what the blob's tops and fit are drawn from; a blob of the last count drawn from the same (a heap a window
+        # of the gate looked at again, its pixels unchanged; or its tops seen where they were) is not looked at again
+        key = (colour, origin_px[0], origin_px[1], blob.shape[1], blob.shape[0])      # as :class:`_Found`'s key
+        fit_of = (sp.best, sp.clear(), np.asarray(nadir, np.float64).tobytes(), float(cam_h))
+        kept = next((v for v in self._tops_of.values() if v[5] is sp and v[2] == fit_of), None)
+        if kept is not None:
+            # the split cache took the blob for one of the last count (:meth:`_split_once`: under :data:`SAME_BLOB`
+            # of a footprint differing): its tops and their fit are what they were, as its split is
+            self._tops_of[key] = kept
+            self.tops_calls["tops kept"] += 1
+            return kept[4]
+        old = self._tops_of.get(key)
+        same = old is not None and np.array_equal(old[0], blob)
+        if same and np.array_equal(old[1], grey):
+            at = old[3]
+            self.tops_calls["tops kept"] += 1
+        else:
+            at = self._tops_in(blob, origin_px, cam_h, grey)
+            self.tops_calls["tops"] += 1
+        if at is None:
+            got = None
+        elif not len(at) or (len(at) == sp.best and sp.clear()):
+            got = _Tops(at, None, [])
+        elif same and old[2] == fit_of and old[4] is not None and np.array_equal(old[4].at, at):
+            got = old[4]
+            self.tops_calls["fit kept"] += 1
+        else:
+            bases = nadir + (at - nadir) * (cam_h - PAWN_HEIGHT_MM) / cam_h
+            by = self._tops_lost_one(key, at, fit_of, bases) if TOPS_REFIT else None
+            if by is not None:
+                bases, by = by
+                self.tops_calls["refit"] += 1
+            err, placed, u_area, u_edge = self._placed(blob, origin_px, bases, nadir, cam_h, True, by)
+            got = _Tops(at, float(err), placed, self._loose(blob, origin_px, placed, nadir, cam_h), int(u_area),
+                        int(u_edge))
+            self.tops_calls["fit"] += 1
+        self._tops_of[key] = (blob, grey, fit_of, at, got, sp)
+        return got
+
+    def _tops_lost_one(self, key: tuple, at: np.ndarray, fit_of: tuple, bases: np.ndarray
+                       ) -> tuple[np.ndarray, list[int]] | None:
+        """A heap that lost one pawn since the last count, its tops fitted from that count's (as :meth:`_refit` fits
+        its split): the one blob of its colour there whose box meets this one's and whose tops were fitted; each top
+        seen now within a pixel of one seen then, and one top of then gone. The pawns start where that fit put them,
+        and only those within two pawns' widths of the one gone are moved (``bases``, ``movable`` for
+        :meth:`_placed`). Else None (fitted afresh from the tops)."""
+        colour, x0, y0, w, h = key
+        before = [v for k, v in self._tops_of.items() if k[0] == colour and k[1] < x0 + w
+                  and x0 < k[1] + k[3] and k[2] < y0 + h and y0 < k[2] + k[4] and v[4] is not None
+                  and v[4].err is not None]
+        if len(before) != 1 or before[0][2][2:] != fit_of[2:]:
+            return None
+        old = before[0][4]
+        if len(old.at) != len(at) + 1 or len(old.bases) != len(old.at):
+            return None
+        d = np.linalg.norm(at[:, None] - old.at[None], axis=2)
+        j = np.argmin(d, axis=1)
+        if d[np.arange(len(at)), j].max() > 1.0 / self.s or len(set(j.tolist())) != len(at):
+            return None
+        gone = np.asarray(old.bases[int(next(i for i in range(len(old.at)) if i not in set(j.tolist())))])
+        start = np.asarray([old.bases[i] for i in j], np.float64).reshape(-1, 2)
+        by = [i for i, b in enumerate(bases) if np.linalg.norm(b - gone) <= 2 * PAWN_MM]
+        return start, by
 
     def _loose(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]],
                nadir: np.ndarray, cam_h: float) -> float:
