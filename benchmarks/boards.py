@@ -386,6 +386,8 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
                   f"{c['n'] - c['unseeable']}, unsure {c['unsure']}, wrong {c['wrong']}; unseeable (known from play) "
                   f"{c['unseeable']} (of {c['unseeable_n']} holds whose value differs from every other value's drawing "
                   f"by under {MIN_SEEABLE_MM2:g} mm2)")
+            if args.show:
+                print_chest_causes(c)
             ci = chest_incr
             print(f"{'':<8} chests incremental: {np.median(chest_incr_ms) if chest_incr_ms else float('nan'):.1f} ms "
                   f"CPU (in incr ms above), right {100 * ci['right'] / max(1, ci['n']):.2f}% of {ci['n']}, unsure "
@@ -427,6 +429,39 @@ def _deck_in_view(rng):
             return deck
 
 
+#: the chests not read right, by cause: the first of these phrases found in the reader's own reason names it (the
+#: reader's English words, `vision.chests`); a chest with no reason of its own: "no reason given" (read wrong, or its
+#: ship not named)
+CHEST_CAUSES = (
+    ("too blurred to read", "print under the ink bar"),
+    ("enrolled from blurred prints", "faint book: a chest aboard not read"),
+    ("partly out of view", "print partly out of view"),
+    ("in the chest's box:", "two values within the box reader's bars"),
+    ("print not read", "print matched under the bar"),
+    ("no printed value (under the sail?)", "a lid, no print"),
+    ("looks laden but no printed value", "looks laden, no lid seen"),
+    ("the lids' colour", "a sail of the lids' colour"),
+    ("beside the hull", "lid colour beside the hull"),
+    ("box is not found", "the lid's box not found"),
+    (" or ", "two values within the margin"),
+)
+
+
+def chest_cause(bucket: str, aboard: bool, why: str) -> str:
+    """A chest not read right named by its cause: ``bucket`` (unsure, wrong, unseeable), aboard a ship or on a
+    space, and the reader's reason (:data:`CHEST_CAUSES`)."""
+    name = next((c for phrase, c in CHEST_CAUSES if phrase in why), "no reason given")
+    return f"{bucket} {'hold' if aboard else 'space'}: {name}"
+
+
+def print_chest_causes(counts: dict) -> None:
+    """The chests not read right by cause, most first (``counts['causes']``, kept by :func:`_score_chests`)."""
+    causes = counts.get("causes") or {}
+    if causes:
+        print(f"{'':<8} chests not read right, by cause: "
+              + "; ".join(f"{k} {n}" for k, n in sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))))
+
+
 def _score_chests(truth, got, counts, show) -> None:
     """Each true chest against what was read: on its space with its face and value, or in its ship's hold."""
     left = {s: list(v) for s, v in got.spaces.items()}
@@ -464,9 +499,11 @@ def _score_chests(truth, got, counts, show) -> None:
                 bucket = "unsure"
             seen = here
         counts[bucket] += 1
-        if show:  # with the reader's own reason (its unsure line), to class what is not read right by cause
-            key = f"aboard {item[1]}:" if item[0] == "ship" else f"space {item[1]}:"
-            why = "; ".join(str(u) for u in got.unsure if key in str(u))
+        key = f"aboard {item[1]}:" if item[0] == "ship" else f"space {item[1]}:"
+        why = "; ".join(str(u) for u in got.unsure if key in str(u))  # the reader's own reason (its unsure line)
+        cause = chest_cause(bucket, item[0] == "ship", why)
+        counts.setdefault("causes", {})[cause] = counts.get("causes", {}).get(cause, 0) + 1
+        if show:
             print(f"{show}: chest {item} read {seen!r} [{bucket}]" + (f" ({why})" if why else ""))
 
 
