@@ -221,6 +221,14 @@ def _forget_cell(fitted: dict[Any, Any], cell: Cell) -> None:
         del fitted[key]
 
 
+def _pixel_array(pixels: "frozenset | np.ndarray") -> np.ndarray:
+    """A picture's pixels ``(x, y)`` as an ``(n, 2)`` int64 array (a frozenset's in its iteration order); an array
+    as it is."""
+    if isinstance(pixels, np.ndarray):
+        return pixels
+    return np.array(list(pixels), np.int64).reshape(-1, 2)
+
+
 def _median_u8(values: np.ndarray) -> np.ndarray:
     """``np.median(values.astype(np.float32), axis=0)`` of 8-bit rows (n, channels), the same float32 values, found by
     counting each channel's 256 levels instead of sorting (a figure's window's bare mat: thousands of pixels, a
@@ -1286,14 +1294,16 @@ class FigureReading:
     (the synthetic twins of ``tests/vision/test_figure_twin_art.py``: always, at 1.0 never taken); 1.25 took B1 (31.5
     against U2's 28.3) where A1 lay, before the best-fitting was taken."""
 
-    def _misfit_of_pictures(self, fc: FeatureCanvas, t: TileGuess, pictures: Sequence[frozenset]
-                            ) -> Callable[[str, int], tuple[list[float], float, list[float], float]] | None:
+    def _misfit_of_pictures(self, fc: FeatureCanvas, t: TileGuess, pictures: Sequence[frozenset | np.ndarray]
+                            ) -> Callable[..., tuple[list[float], float, list[float] | None, float | None]] | None:
         """``misfit(tile, rotation)``: how a reference, put in the light of the cell of ``t`` (where ``t`` lies),
         misfits each of the ``pictures`` mostly on that cell (pixels on the grid at the figures' scale, as
         :meth:`_figures_near` gives them: the mean blurred B+G+R misfit over the picture) and the rest of the cell
         (the median: its noise), and the same in colour (the a and b of Lab, as the figure finder's colour misfit).
         None where the cell runs off the canvas, no picture lies mostly on it, or they
-        leave less than half of it."""
+        leave less than half of it. A picture may come as its pixels' ``(x, y)`` array already (:func:`_pixel_array`;
+        issue 14, CPU: made once for all cells, not once a cell); ``misfit(..., colour=False)`` leaves the colour
+        terms out (None), for a caller that does not use them."""
         mm = self.classifier.mm_per_px
         s = self.figure_scale
         small_tile = TILE_PX // s
@@ -1304,9 +1314,9 @@ class FigureReading:
             return None
         pics = []
         for pixels in pictures:
-            if not pixels:
+            if not len(pixels):
                 continue
-            g = np.array(list(pixels), np.int64)
+            g = _pixel_array(pixels)
             rows = (g[:, 1] - fc.y0 * small_tile) * s + fc.margin - top
             cols = (g[:, 0] - fc.x0 * small_tile) * s + fc.margin - left
             on = (rows >= 0) & (rows < TILE_PX) & (cols >= 0) & (cols < TILE_PX)
@@ -1323,14 +1333,23 @@ class FigureReading:
         rest = ~cv2.dilate(np.any(pics, axis=0).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
         if rest.sum() < TILE_PX * TILE_PX // 2:
             return None
-        obs_ab = bgr_to_lab(obs)[..., 1:]       # the same for every reference (issue 14, CPU)
+        obs_ab = None
 
-        def misfit(tile: str, rotation: int) -> tuple[list[float], float, list[float], float]:
+        def observed_ab() -> np.ndarray:
+            nonlocal obs_ab
+            if obs_ab is None:
+                obs_ab = bgr_to_lab(obs)[..., 1:]       # the same for every reference (issue 14, CPU)
+            return obs_ab
+
+        def misfit(tile: str, rotation: int, colour: bool = True
+                   ) -> tuple[list[float], float, list[float] | None, float | None]:
             ref = np.rot90(self._ref_bgr[self.refs.index_of(tile)], -(rotation // 90)).astype(np.float32)
             gain, offset = _gain_of(obs[::3, ::3], ref[::3, ::3], self.light_art_var)
             lit = ref * gain + offset
             e = cv2.GaussianBlur(np.abs(obs - lit).sum(axis=2), (0, 0), 0.8)
-            d = obs_ab - bgr_to_lab(lit)[..., 1:]
+            if not colour:
+                return [float(np.mean(e[p])) for p in pics], float(np.median(e[rest])), None, None
+            d = observed_ab() - bgr_to_lab(lit)[..., 1:]
             ab = cv2.GaussianBlur(np.hypot(d[..., 0], d[..., 1]), (0, 0), 0.8)
             return ([float(np.mean(e[p])) for p in pics], float(np.median(e[rest])),
                     [float(np.mean(ab[p])) for p in pics], float(np.median(ab[rest])))
@@ -1351,18 +1370,19 @@ class FigureReading:
         the twin contest was left to the box under the colour-made covered mask) was read as a red figure on the
         wrong twin, and the figure standing on the tile was named on that twin's regions."""
         changed = []
+        pictures = [_pixel_array(pixels) for *_, pixels in found]     # once for every cell (issue 14, CPU)
         for c in cells:
             t = tiles[c]
-            misfit = self._misfit_of_pictures(fc, t, [pixels for *_, pixels in found])
+            misfit = self._misfit_of_pictures(fc, t, pictures)
             if misfit is None:
                 continue
-            on_pic, noise, _, _ = misfit(t.tile, t.rotation)
+            on_pic, noise, _, _ = misfit(t.tile, t.rotation, colour=False)     # the colour terms are not used here
             others = list(dict.fromkeys(list(t.hidden_twins) + [(r.tile, r.rotation) for r in t.runners_up]))
             best = None
             for other in others[:4]:
                 if tuple(other) == (t.tile, t.rotation):
                     continue
-                o_pic, o_noise, _, _ = misfit(*other)
+                o_pic, o_noise, _, _ = misfit(*other, colour=False)
                 gone = [k for k in range(len(on_pic))
                         if o_pic[k] <= self.twin_explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
                 if gone and o_noise <= self.twin_fits_rest * noise and (best is None or o_noise < best[0]):
