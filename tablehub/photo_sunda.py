@@ -58,6 +58,7 @@ def load_reader(refs: str | Path | None, mat: str | Path | None = None, lens: An
             markers, reader = reader.markers, SundaReader(reader.mat, reader.colours, side_mm=reader.side_mm)
             reader.markers = markers
         reader.use_set([p.ring for p in load_pieces(None).pieces])  # the owner's set, as the hub reads
+        reader.beyond = True    # each tribe's paint past its stack's outline (touching_unsure): the photo's alone
     except VisionError as exc:
         raise PhotoPositionError(reason(exc)) from None
     return reader
@@ -164,7 +165,7 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     result, left_out = consistent(position, score, markers_left=markers_left, doubted=doubted,
                                   prints=set_prints(reader))
     base = dict(result.scores)
-    unsure = tribes_unsure(doubted, position, score, base)
+    unsure = tribes_unsure(doubted, position, score, base, seen_round(reading), options)
     unsure += markers_unsure(reading, position, markers_left, score, base)
     unsure += discs_unsure(getattr(getattr(reader, "markers", None), "doubtful", []) if options.get("resources") else [],
                            position, score, base)
@@ -241,10 +242,18 @@ def markers_unsure(reading: Any, position: dict[str, Any], markers_left: list[di
     return out
 
 
-#: the unsure places' names (their msgids): a disc the marker finder could not name, paint touching a tribe past its
-#: outline
-DISC = "a disc by the tribe at {q},{r} (a marker, its colour unclear)"
-TOUCHING = "paint touching the tribe at {q},{r}, past its stack's outline (a marker, perhaps)"
+@dataclass
+class MarkerPlace(UnsurePlace):
+    """An unsure place of a marker that may lie by the tribe at ``node``: ``kind`` says which doubt (:data:`DISC`, a
+    disc the marker finder could not name; :data:`TOUCHING`, paint touching the tribe past its stack's outline), so
+    that one doubt is not listed twice at a tribe whatever the sentence (the page's language) says."""
+
+    kind: str = ""
+    node: tuple[int, int] | None = None
+
+
+#: the kinds of :class:`MarkerPlace`
+DISC, TOUCHING = "disc", "touching"
 
 
 def discs_unsure(doubtful: list[Any], position: dict[str, Any], score: Any,
@@ -256,21 +265,22 @@ def discs_unsure(doubtful: list[Any], position: dict[str, Any], score: Any,
     out = []
     for m, may in doubtful:
         place = _marker_place(T("a disc by the tribe at {q},{r} (a marker, its colour unclear)", q=m.q, r=m.r),
-                              (m.q, m.r), may, position, score, base) if (m.q, m.r) in tribes else None
+                              (m.q, m.r), may, position, score, base, DISC) if (m.q, m.r) in tribes else None
         if place is not None:
             out.append(place)
     return out
 
 
 def _marker_place(where: Any, node: tuple[int, int], may: list[str], position: dict[str, Any], score: Any,
-                  base: Mapping[str, int]) -> UnsurePlace | None:
-    """An unsure place ``where``: taken as no marker, and what each of the markers ``may`` (those not in the position
-    already: each colour is one marker) would change by the tribe at ``node``; None when none is left."""
+                  base: Mapping[str, int], kind: str) -> MarkerPlace | None:
+    """An unsure place ``where`` of ``kind`` (:class:`MarkerPlace`): taken as no marker, and what each of the markers
+    ``may`` (those not in the position already: each colour is one marker) would change by the tribe at ``node``;
+    None when none is left."""
     read = {m["marker"] for m in position["position"].get("markers", [])}
     may = [c for c in may if c not in read]
     if not may:
         return None
-    place = UnsurePlace(where, T("no marker"), base=dict(base))
+    place = MarkerPlace(where, T("no marker"), base=dict(base), kind=kind, node=tuple(node))
     for colour in may:
         alt = copy.deepcopy(position)
         alt["position"].setdefault("markers", []).append({"marker": colour, "q": node[0], "r": node[1]})
@@ -292,11 +302,11 @@ def touching_unsure(touching: list[Any], position: dict[str, Any], score: Any, b
     height.update({k: v for k, v in (tallest or {}).items() if k in height})
     out = []
     for m, may, n in touching:
-        if height.get((m.q, m.r)) != n or any(getattr(p.where, "msgid", None) in (DISC, TOUCHING) and (
-                p.where.params.get("q"), p.where.params.get("r")) == (m.q, m.r) for p in list(listed) + out):
+        if height.get((m.q, m.r)) != n or any(isinstance(p, MarkerPlace) and p.kind in (DISC, TOUCHING)
+                                              and p.node == (m.q, m.r) for p in list(listed) + out):
             continue
         place = _marker_place(T("paint touching the tribe at {q},{r}, past its stack's outline (a marker, perhaps)",
-                                q=m.q, r=m.r), (m.q, m.r), may, position, score, base)
+                                q=m.q, r=m.r), (m.q, m.r), may, position, score, base, TOUCHING)
         if place is not None:
             out.append(place)
     return out
@@ -525,11 +535,43 @@ def _land_repair(position: dict[str, Any], node: tuple[int, int], score: Any, de
     return result, said + more, more_doubted, read
 
 
+def seen_round(reading: Any) -> Any:
+    """Lattice point -> whether the reader saw its six triangles covered (``SundaReading.covered``, and the triangles
+    it found covered with no second half of a piece: its notes), whether or not the position keeps those pieces."""
+    from vision.sunda import DIRS, _triangle_of, triangle_of
+
+    seen = set(getattr(reading, "covered", None) or {}) | {
+        t for t in map(_triangle_of, getattr(reading, "unsure", []) or []) if t is not None}
+
+    def round_(node: tuple[int, int]) -> bool:
+        q, r = node
+        return all(triangle_of((q, r), (q + d[0], r + d[1]), (q + e[0], r + e[1])) in seen
+                   for d, e in zip(DIRS, DIRS[1:] + DIRS[:1]))
+    return round_
+
+
+#: a tribe left out where the position's pieces do not surround its node but the reader saw pieces all round it (a
+#: piece not found, or left out as misread) is offered with its own points as on an incomplete island
+#: (:func:`tribes_unsure`; photo bench seed 13 `hard` table 8: two tribes of one pawn each, 1 point each, silent)
+UNREAD_ROUND = True
+
+
+def own_points(tribe: Mapping[str, Any], options: Mapping[str, Any] | None) -> dict[str, int]:
+    """A tribe's own final points by the rules (tablehub.games.sunda.engine ``finish``) on an incomplete island that
+    is no lake's: each owner's pawns times the tribe's size (``tribes``), else times 1."""
+    pawns = list(tribe["pawns"])
+    each = len(pawns) if (options or {}).get("tribes") else 1
+    return {p: pawns.count(p) * each for p in dict.fromkeys(pawns)}
+
+
 def tribes_unsure(doubted: list[DoubtedTribe], position: dict[str, Any], score: Any,
-                  base: Mapping[str, int]) -> list[UnsurePlace]:
+                  base: Mapping[str, int], seen: Any = None, options: Mapping[str, Any] | None = None
+                  ) -> list[UnsurePlace]:
     """Each tribe :func:`consistent` found on no land node, an unsure place: as taken, and what the other way would
     change. Kept (the land under it made): without the tribe, the pieces as read. Left out: the tribe there with the
-    land under it made (``cannot be`` where the rules still refuse it, e.g. the point is not surrounded by pieces)."""
+    land under it made (``cannot be`` where the rules still refuse it, e.g. the point is not surrounded by pieces;
+    where the reader saw pieces all round it, ``seen``: :func:`seen_round`, which the position lacks, its own points
+    as on an incomplete island, :data:`UNREAD_ROUND`)."""
     out = []
     for d in doubted:
         t = d.tribe
@@ -549,7 +591,16 @@ def tribes_unsure(doubted: list[DoubtedTribe], position: dict[str, Any], score: 
         where = (T("the land under the tribe at {q},{r}, hidden by its pawns", q=t["q"], r=t["r"]) if d.hidden else
                  T("the tribe read at {q},{r} on no land node", q=t["q"], r=t["r"]))
         place = UnsurePlace(where, taken, base=dict(base))
-        place.possibilities.append(Possibility(other, scores_of(score, alt), T("the rules do not allow it there")))
+        scores = scores_of(score, alt)
+        node = (t["q"], t["r"])
+        if (scores is None and not d.kept and UNREAD_ROUND and seen is not None and seen(node)
+                and covered_round(position, node) < 6):
+            other = T("a tribe there, on land (the pieces round it not all read: its own points, as on an incomplete "
+                      "island)")
+            scores = dict(base)
+            for who, pts in own_points(t, options).items():
+                scores[who] = scores.get(who, 0) + pts
+        place.possibilities.append(Possibility(other, scores, T("the rules do not allow it there")))
         out.append(place)
     return out
 

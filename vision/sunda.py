@@ -135,6 +135,7 @@ SPLIT_MEASURED_OFF = True
 #: a stack's blob of pawn paint reaching past its measured outline (the base disc drawn out to the top by the
 #: parallax, as wide as measured) by more than BEYOND_SLACK_MM, in a part of BEYOND_MM2 or more a 3 mm disc fits in,
 #: is something of that paint touching it (:func:`_beyond`; a resource marker is 28 mm2): the photo scorer lists it
+#: (measured only where ``SundaReader.beyond`` is set: the photo scorer's reader, not the camera's)
 BEYOND_SLACK_MM = 1.5
 BEYOND_OPEN_MM = 2.5
 BEYOND_MM2 = 3.0
@@ -485,6 +486,9 @@ class SundaReader:
         self.print_counts: dict[int, int] = {}   # ... and how many pieces of each print it holds (a pool)
         self._set_notes: list[str] = []
         self.markers: Any = None    # a vision.sundamarkers.MarkerFinder: the resource markers are read when set
+        #: each tribe's paint past its stack's outline is measured (:func:`_beyond`, ``TribeReading.beyond``): only the
+        #: photo scorer lists it (tablehub.photo_sunda.load_reader sets it); 5-7 ms of a read the camera's path skips
+        self.beyond = False
         self._still_patches: tuple | None = None   # (location, marker patches) _markers_still saw last
 
     def use_set(self, rings: Sequence[str]) -> None:
@@ -1715,7 +1719,7 @@ class SundaReader:
                                     dist * PAWN_HEIGHT_MM / cam_h))
             out[-1].measure = m
             blob_of.setdefault(blob, []).append(out[-1])
-        if BEYOND_MM2 > 0 and reuse is None:
+        if BEYOND_MM2 > 0 and reuse is None and self.beyond:
             for i, here in blob_of.items():
                 bx, by, bw, bh = (int(v) for v in stats[i, :4])
                 _beyond(label, (bx, by, bw, bh), lab_img[by:by + bh, bx:bx + bw] == i, here, names,

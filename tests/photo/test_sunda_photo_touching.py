@@ -80,3 +80,23 @@ def test_a_marker_read_by_its_paint_alone_is_listed_with_no_marker(missed):
     assert {str(p.label): p.scores for p in places[0].possibilities} == {
         "no marker": dict(_score(copy.deepcopy(without)).scores)}
     assert painted_unsure([read], without, _score, base) == []     # not in the position (left out): nothing to list
+
+
+
+def test_one_doubt_a_tribe_by_kind_and_node(missed):
+    """A disc of unclear colour listed at the tribe: the paint touching it is not listed again. The match is by the
+    place's kind and node (``MarkerPlace``), not by its sentence's msgid (the sentences kept once, in their ``T``)."""
+    from tablehub.photo_sunda import DISC, TOUCHING, discs_unsure
+
+    pos, marker, height, _ = missed
+    node = (marker["q"], marker["r"])
+    base = dict(_score(copy.deepcopy(pos)).scores)
+    m = MarkerReading(marker["marker"], marker["q"], marker["r"], (0.0, 0.0), True)
+    discs = discs_unsure([(m, [marker["marker"]])], pos, _score, base)
+    assert [(p.kind, p.node) for p in discs] == [(DISC, node)]
+    assert touching_unsure([_entry(marker, height)], pos, _score, base, discs) == []
+    alone = touching_unsure([_entry(marker, height)], pos, _score, base)
+    assert [(p.kind, p.node) for p in alone] == [(TOUCHING, node)]
+    # a disc at another tribe does not hide it
+    discs[0].node = (node[0] + 99, node[1])
+    assert len(touching_unsure([_entry(marker, height)], pos, _score, base, discs)) == 1

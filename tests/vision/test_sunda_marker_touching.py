@@ -28,10 +28,10 @@ FRAME = [[0.0, 0.0], [1.0, 0.0], [1.5, math.sqrt(3) / 2], [0.5, math.sqrt(3) / 2
 GAP_MM = 0.3      # between the marker's edge and the pawn's
 
 
-def render_read(level: str, colour: str, height: int, toward: float, marker: bool = True):
+def render_read(level: str, colour: str, height: int, toward: float, marker: bool = True, beyond: bool = False):
     """A stack of ``height`` pawns of ``colour`` at node 0,0 of an all-land layout and (``marker``) a marker of its
-    paint touching its base, ``toward`` degrees from the line to the camera's nadir (0: its near side), read:
-    (the reading, the reader, the truth)."""
+    paint touching its base, ``toward`` degrees from the line to the camera's nadir (0: its near side), read
+    (``beyond``: as the photo scorer reads, ``SundaReader.beyond``): (the reading, the reader, the truth)."""
     cam = NUISANCE[level].with_(tilt_azimuth_deg=120.0, light_angle_deg=40.0, pose_jitter_deg=0.0)
     pieces = [{"q": q, "r": r, "turn": 0, "sides": "LLL LLL LLL LLL", "outline": [FRAME]}
               for q in range(-3, 3) for r in range(-2, 2)]
@@ -56,6 +56,7 @@ def render_read(level: str, colour: str, height: int, toward: float, marker: boo
     frame, truth = render_sunda(scene, cam, rng)
     reader = SundaReader(Mat.default(), learnt, lens=truth.lens())
     reader.markers = MarkerFinder(learnt, enrol_markers(mf, Mat.default(), learnt.cloth_bgr, lens=mt.lens()))
+    reader.beyond = beyond
     return reader.read(frame), reader, truth
 
 

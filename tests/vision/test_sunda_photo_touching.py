@@ -14,8 +14,8 @@ from tests.vision.test_sunda_marker_touching import render_read  # noqa: E402
 from vision.sim.sundatable import lattice_map  # noqa: E402
 
 
-def _touching(level, colour, height, toward, marker=True):
-    reading, reader, truth = render_read(level, colour, height, toward, marker)
+def _touching(level, colour, height, toward, marker=True, beyond=True):
+    reading, reader, truth = render_read(level, colour, height, toward, marker, beyond)
     node = lattice_map(reading, truth)[0]((0, 0))
     return ([(t.q, t.r, t.top) for t in reading.tribes], node, [m.marker for m in reading.markers],
             [(m.marker, m.q, m.r, may, n) for m, may, n in reader.markers.touching])
@@ -33,3 +33,30 @@ def test_a_stack_alone_offers_nothing_at_its_height():
     tribes, node, markers, touching = _touching("hard", "red", 2, 0.0, marker=False)
     assert tribes == [(node[0], node[1], "red")] and markers == []
     assert [t for t in touching if t[4] == 2] == []
+
+
+def test_the_cameras_read_does_not_measure_it():
+    """Only the photo scorer lists paint past a stack's outline (``SundaReader.beyond``, set by
+    tablehub.photo_sunda.load_reader): the camera's read does not spend the 5-7 ms on it."""
+    reading, reader, truth = render_read("hard", "red", 2, 90.0, True, beyond=False)
+    node = lattice_map(reading, truth)[0]((0, 0))
+    assert [(t.q, t.r) for t in reading.tribes] == [node]
+    assert [t.beyond for t in reading.tribes] == [[]] and reader.markers.touching == []
+
+
+
+def test_the_photo_scorers_reader_measures_it(tmp_path):
+    """tablehub.photo_sunda.load_reader reads as the photo scorer does (``beyond``); the hub's reader does not."""
+    import numpy as np
+
+    from tablehub.photo_sunda import load_reader
+    from tablehub.tracking.sundarefs import load_reader as camera_reader, write_refs
+    from vision.mat import Mat
+    from vision.sim.camera import NUISANCE
+    from vision.sim.sundatable import PAWN_COLOURS, enrolment_scene, render_sunda
+    from vision.sunda import enrol
+
+    frame, truth = render_sunda(enrolment_scene(), NUISANCE["clean"], np.random.default_rng(3))
+    write_refs(tmp_path, enrol(frame, Mat.default(), PAWN_COLOURS, lens=truth.lens()), lens=truth.lens())
+    assert load_reader(tmp_path).beyond is True
+    assert camera_reader(tmp_path).beyond is False
