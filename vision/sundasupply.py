@@ -71,8 +71,10 @@ BLUR_PAD = 4
 #: exceeds that over the ring just round it (from a pixel to :data:`TOP_RING_MM` past its edge, the blob's pixels
 #: only, the rest taken as dark as the blob's darkest) by this share of the blob's contrast (its lightness, 90th
 #: percentile less 2nd): a top is the pawn's lightest face and its own colour all round, the ring round it the pawn's
-#: shaded side, the gap between touching pawns or the mat
-TOP_CONTRAST = 0.25
+#: shaded side, the gap between touching pawns or the mat. Measured (docs/history/sunda-measured.md, session 21): red
+#: and yellow true tops 0.16 at least (`hard`, far from the nadir), no other place of their blobs a peak at all; 0.25
+#: lost the dimmest. Black and purple tops are not told from noise at `hard` (peaks up to 0.79 that are no top)
+TOP_CONTRAST = 0.12
 TOP_CORE = 0.7
 TOP_RING_MM = 2.0
 #: ... and a blob's lightness must span this (0-255) at least for its tops to be told from its sides
@@ -538,6 +540,22 @@ class SupplyCounter:
     def _tops_in(self, blob: np.ndarray, origin_px: tuple[int, int], cam_h: float, grey: np.ndarray
                  ) -> np.ndarray | None:
         """:meth:`tops` in ``grey``, the lightness round the blob (:meth:`_top_grey`)."""
+        got = self._top_score(blob, origin_px, cam_h, grey)
+        if got is None:
+            return None
+        score, own, (x0, y0) = got
+        rt = self._top_radii(cam_h)[0]
+        k = int(round(1.4 * rt)) | 1
+        most = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        peak = ((score >= most) & (score > TOP_CONTRAST) & (own > 0)).astype(np.uint8)
+        n, _, _, cent = cv2.connectedComponentsWithStats(peak, connectivity=8)
+        return self.to_mm(cent[1:] + [x0, y0]) if n > 1 else np.zeros((0, 2))
+
+    def _top_score(self, blob: np.ndarray, origin_px: tuple[int, int], cam_h: float, grey: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]] | None:
+        """Each pixel's score as a top's middle (:meth:`tops`: the core's lightness less the ring's, over the blob's
+        contrast), the blob's mask on the same window and the window's corner (canvas px). None: too few pixels, or
+        a blob of one flat tone."""
         rt, core, ri, ro = self._top_radii(cam_h)
         pad = ro + 1
         h, w = blob.shape
@@ -560,11 +578,7 @@ class SupplyCounter:
             cv2.MORPH_ELLIPSE, (2 * ri + 1, 2 * ri + 1)).astype(np.float32)
         score = (cv2.filter2D(g, -1, k_core / k_core.sum(), borderType=cv2.BORDER_REPLICATE)
                  - cv2.filter2D(g, -1, k_ring / k_ring.sum(), borderType=cv2.BORDER_REPLICATE)) / (hi - lo)
-        k = int(round(1.4 * rt)) | 1
-        most = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        peak = ((score >= most) & (score > TOP_CONTRAST) & (own > 0)).astype(np.uint8)
-        n, _, _, cent = cv2.connectedComponentsWithStats(peak, connectivity=8)
-        return self.to_mm(cent[1:] + [x0, y0]) if n > 1 else np.zeros((0, 2))
+        return score, own, (x0, y0)
 
     def _tops_fit(self, colour: str, blob: np.ndarray, origin_px: tuple[int, int], sp: "_Split", nadir: np.ndarray,
                   cam_h: float) -> "_Tops | None":
