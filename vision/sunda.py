@@ -785,7 +785,22 @@ class SundaReader:
     # ---------------------------------------------------------------- read
     def read(self, frame: np.ndarray, previous: SundaReading | None = None) -> SundaReading:
         """Read a frame from scratch, or (``previous``) keep its lattice and light and read again only the
-        part of the table that changed (grown by a piece), keeping the rest."""
+        part of the table that changed (grown by a piece), keeping the rest; and, once, the part round the covered
+        triangles ``previous`` left without a second half (``REREAD_DOUBTS``: in the same window where that stays a
+        small part of the table, else in a second window of its own)."""
+        self._pending = None
+        out = self._read(frame, previous)
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return out
+        again = self._read(frame, out, pending)
+        again.ms["total"] = again.ms.get("total", 0.0) + out.ms.get("total", 0.0)
+        return again
+
+    def _read(self, frame: np.ndarray, previous: SundaReading | None,
+              force: tuple[tuple[int, int, int, int], frozenset] | None = None) -> SundaReading:
+        """:meth:`read`'s one pass; ``force``: the window (canvas px) and the doubts it reads again, ``frame`` being
+        ``previous``'s own."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
         if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
@@ -799,7 +814,13 @@ class SundaReader:
         px0, py0, px1, py1 = self._play
         win = self._play
         doubts: frozenset = frozenset()
-        if previous is not None and previous._canvas_small is not None and previous._gain is not None:
+        big = 0.4 * (px1 - px0) * (py1 - py0)      # a window over this much of the play area: the whole is read
+        if force is not None:
+            win, doubts = force
+            changed = np.zeros(small.shape[:2], bool)
+            if (win[2] - win[0]) * (win[3] - win[1]) > big:
+                win = self._play
+        elif previous is not None and previous._canvas_small is not None and previous._gain is not None:
             diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
             changed = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > 45   # (numpy's max over the
             # colour axis took 3-4 ms of an incremental read)
@@ -814,16 +835,22 @@ class SundaReader:
                 out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
             ys, xs = np.nonzero(changed)
-            grow = int(math.ceil(self._window_grow_mm() * self.s))
-            bx0, by0, bx1, by1 = px0 + 4 * int(xs.min()), py0 + 4 * int(ys.min()), px0 + 4 * int(xs.max()) + 4, \
-                py0 + 4 * int(ys.max()) + 4
+            box = (px0 + 4 * int(xs.min()), py0 + 4 * int(ys.min()), px0 + 4 * int(xs.max()) + 4,
+                   py0 + 4 * int(ys.max()) + 4)
+            win = self._grown(box)
             doubts = self._doubts(previous)
             if doubts:
-                c = previous.lattice.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(doubts)))).reshape(-1, 2)) * self.s
-                bx0, by0 = min(bx0, int(np.floor(c[:, 0].min()))), min(by0, int(np.floor(c[:, 1].min())))
-                bx1, by1 = max(bx1, int(np.ceil(c[:, 0].max()))), max(by1, int(np.ceil(c[:, 1].max())))
-            win = (max(px0, bx0 - grow), max(py0, by0 - grow), min(px1, bx1 + grow), min(py1, by1 + grow))
-            if (win[2] - win[0]) * (win[3] - win[1]) > 0.4 * (px1 - px0) * (py1 - py0):
+                c = previous.lattice.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(doubts)))).reshape(-1, 2))
+                c = c * self.s
+                at = (int(np.floor(c[:, 0].min())), int(np.floor(c[:, 1].min())), int(np.ceil(c[:, 0].max())),
+                      int(np.ceil(c[:, 1].max())))
+                both = self._grown((min(box[0], at[0]), min(box[1], at[1]), max(box[2], at[2]), max(box[3], at[3])))
+                if (both[2] - both[0]) * (both[3] - both[1]) <= big:
+                    win = both
+                elif (win[2] - win[0]) * (win[3] - win[1]) <= big:
+                    # far from the change: read in a window of their own (:meth:`read`), not the table between
+                    self._pending, doubts = (self._grown(at), doubts), frozenset()
+            if (win[2] - win[0]) * (win[3] - win[1]) > big:
                 win = self._play
         incremental = previous is not None and win != self._play
         relight = None
@@ -924,6 +951,12 @@ class SundaReader:
         out._marker_patches = kept[1] if kept is not None and kept[0] is loc else self._marker_patches(frame, loc)
         self._still_patches = None
         return out
+
+    def _grown(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        """A box of canvas px grown by :meth:`_window_grow_mm`, within the play area."""
+        grow = int(math.ceil(self._window_grow_mm() * self.s))
+        px0, py0, px1, py1 = self._play
+        return (max(px0, box[0] - grow), max(py0, box[1] - grow), min(px1, box[2] + grow), min(py1, box[3] + grow))
 
     def _doubts(self, previous: SundaReading) -> frozenset:
         """The covered triangles ``previous`` left without a second half (its "triangle ..." notes) that no
