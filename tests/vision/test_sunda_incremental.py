@@ -28,8 +28,8 @@ def _no_worse_than_scratch(seed: int, table: int) -> tuple[set[str], set[str]]:
 def test_an_incremental_read_measures_the_light_again():
     """Seed 5, table 4: the frame with the last piece came with another white balance (the camera's wanders, 5 % a
     channel at `hard`); read in the light of the frame before (its colour table kept) the new piece's triangles paired
-    wrong on the dark green felt: a piece lost, two read with a slot wrong. The window is now put in the kept
-    table's light (``relit``, this frame's gain on the cloth over that frame's)."""
+    wrong on the dark green felt: a piece lost, two read with a slot wrong. The window is now read in this frame's own
+    light (``OWN_LIGHT``; session 20 put it in the kept table's light, ``relit``)."""
     inc, scratch = _no_worse_than_scratch(5, 4)
     assert inc <= scratch, sorted(inc - scratch)
 
