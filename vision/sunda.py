@@ -90,6 +90,14 @@ INC_GROW_SIDES = SQ3       # an incremental read reads again this many sides rou
 INC_GROW_MM = 2.0         # ... and this (mm): :meth:`SundaReader._window_grow_mm`
 RELIGHT = True            # an incremental read measures the light on the cloth again (the white balance wanders)
 RELIGHT_LEAST = 0.003     # ... and puts the window in the colour table's light when a channel's gain moved this much
+#: an incremental read classifies its window in its own frame's light, as a read from scratch does (a colour table
+#: filled only for the cells the window shows: :meth:`SundaReader._classify`), not in the kept table's light with the
+#: window relit: the table's 8-level cells fall otherwise on the relit colours, and on a dark cloth 3-4 % of the
+#: pixels took another class (the cloth's by a gap taken for the land's shade: seed 1 `hard` table 4, seed 7 table 5)
+OWN_LIGHT = True
+#: an incremental read's window also holds the covered triangles the reading before left without a second half (its
+#: "triangle ..." notes), each once: they are read again in this frame's light (:meth:`SundaReader._doubts`)
+REREAD_DOUBTS = True
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
@@ -434,6 +442,8 @@ class SundaReading:
     #: an incremental read: each channel's gain of this frame's light over the light ``_lut`` was built for (None: the
     #: same); what is classified with ``_lut`` is the frame times this (:func:`relit`)
     _relight: np.ndarray | None = None
+    #: the triangles whose doubt an incremental read read again and that are still in doubt (REREAD_DOUBTS: not again)
+    _doubts_read: frozenset = frozenset()
 
     def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None,
                  answers: Mapping[tuple[int, int], Sequence[str]] | None = None) -> dict[str, Any]:
@@ -478,6 +488,7 @@ class SundaReader:
         self._margin_key = None
         self._maps_key = None
         self._lut_key = None
+        self._lazy: tuple[Any, Any] | None = None   # (light, stacks.ColourTable): the incremental reads' classes
         x, y, w, h = mat.play_rect_mm
         self._play = (int(x * self.s), int(y * self.s), int((x + w) * self.s), int((y + h) * self.s))
         self._win = self._play   # the canvas window being read (canvas px)
@@ -565,9 +576,11 @@ class SundaReader:
             self._maps_key = key
         return self._map
 
-    def _classify(self, win_img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray
+    def _classify(self, win_img: np.ndarray, gain: np.ndarray, cloth_now: np.ndarray, lazy: bool = False
                   ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-        """Per pixel class: 0 cloth/other, 1 land, 2 water, 3+k pawn colour k; the lightness; the class centres."""
+        """Per pixel class: 0 cloth/other, 1 land, 2 water, 3+k pawn colour k; the lightness; the class centres.
+        ``lazy``: the colour table of this light is filled only for the cells the window shows (an incremental read's
+        window shows some thousands of the 32768; the classes are the whole table's), and kept while the light holds."""
         centres = {"cloth": _lab((cloth_now * gain)[None])[0], "land": self.colours.land, "water": self.colours.water}
         # in a pawn's shadow (and on a cut edge) land, water and cloth are darker, not another colour
         shade = {f"{k} shade": _shade(v, SHADE) for k, v in centres.items()}
@@ -580,14 +593,20 @@ class SundaReader:
         # every colour of the frame (32 levels a channel, the gain applied) -> its class: one table while the
         # light holds
         key = (gain.tobytes(), cloth_now.tobytes())
-        if self._lut_key != key:
-            lv = np.arange(32, dtype=np.float32) * 8 + 4
-            bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
-            lab = _lab(bgr)
-            self._lut = remap[nearest(lab, np.stack(list(centres.values())))]
-            self._lut_key = key
         crop = cv2.GaussianBlur(win_img, (0, 0), 0.5 * self.s)
-        label = self._lut[colour_index(crop)]
+        if lazy and self._lut_key != key:
+            if self._lazy is None or self._lazy[0] != key:
+                cents = np.stack(list(centres.values()))
+                self._lazy = (key, stacks.ColourTable(gain, lambda bgr: remap[nearest(_lab(bgr), cents)], np.uint8))
+            label = self._lazy[1].lookup(crop)
+        else:
+            if self._lut_key != key:
+                lv = np.arange(32, dtype=np.float32) * 8 + 4
+                bgr = np.stack(np.meshgrid(lv, lv, lv, indexing="ij"), -1).reshape(-1, 3) * gain.astype(np.float32)
+                lab = _lab(bgr)
+                self._lut = remap[nearest(lab, np.stack(list(centres.values())))]
+                self._lut_key = key
+            label = self._lut[colour_index(crop)]
         grey8 = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
         grey = grey8.astype(np.float32) * (100.0 / 255.0)
         self._grey8 = (grey8, grey)   # the lightness in grey levels: _lines' morphology runs on them (4x less to move)
@@ -770,7 +789,22 @@ class SundaReader:
     # ---------------------------------------------------------------- read
     def read(self, frame: np.ndarray, previous: SundaReading | None = None) -> SundaReading:
         """Read a frame from scratch, or (``previous``) keep its lattice and light and read again only the
-        part of the table that changed (grown by a piece), keeping the rest."""
+        part of the table that changed (grown by a piece), keeping the rest; and, once, the part round the covered
+        triangles ``previous`` left without a second half (``REREAD_DOUBTS``: in the same window where that stays a
+        small part of the table, else in a second window of its own)."""
+        self._pending = None
+        out = self._read(frame, previous)
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return out
+        again = self._read(frame, out, pending)
+        again.ms["total"] = again.ms.get("total", 0.0) + out.ms.get("total", 0.0)
+        return again
+
+    def _read(self, frame: np.ndarray, previous: SundaReading | None,
+              force: tuple[tuple[int, int, int, int], frozenset] | None = None) -> SundaReading:
+        """:meth:`read`'s one pass; ``force``: the window (canvas px) and the doubts it reads again, ``frame`` being
+        ``previous``'s own."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
         if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
@@ -783,7 +817,14 @@ class SundaReader:
         small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
         px0, py0, px1, py1 = self._play
         win = self._play
-        if previous is not None and previous._canvas_small is not None and previous._gain is not None:
+        doubts: frozenset = frozenset()
+        big = 0.4 * (px1 - px0) * (py1 - py0)      # a window over this much of the play area: the whole is read
+        if force is not None:
+            win, doubts = force
+            changed = np.zeros(small.shape[:2], bool)
+            if (win[2] - win[0]) * (win[3] - win[1]) > big:
+                win = self._play
+        elif previous is not None and previous._canvas_small is not None and previous._gain is not None:
             diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
             changed = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > 45   # (numpy's max over the
             # colour axis took 3-4 ms of an incremental read)
@@ -793,26 +834,49 @@ class SundaReader:
                 out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
                 out._loc, out._marker_patches = loc, previous._marker_patches
                 out.markers = previous.markers
+                out._doubts_read = previous._doubts_read
                 out._relight = self._gain(self._cloth_now(frame, loc)) / previous._gain if RELIGHT else None
                 out.ms = {"total": (time.perf_counter() - t0) * 1000}
                 return out
             ys, xs = np.nonzero(changed)
-            grow = int(math.ceil(self._window_grow_mm() * self.s))
-            win = (max(px0, px0 + 4 * int(xs.min()) - grow), max(py0, py0 + 4 * int(ys.min()) - grow),
-                   min(px1, px0 + 4 * int(xs.max()) + 4 + grow), min(py1, py0 + 4 * int(ys.max()) + 4 + grow))
-            if (win[2] - win[0]) * (win[3] - win[1]) > 0.4 * (px1 - px0) * (py1 - py0):
+            box = (px0 + 4 * int(xs.min()), py0 + 4 * int(ys.min()), px0 + 4 * int(xs.max()) + 4,
+                   py0 + 4 * int(ys.max()) + 4)
+            win = self._grown(box)
+            doubts = self._doubts(previous)
+            if doubts:
+                c = previous.lattice.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(doubts)))).reshape(-1, 2))
+                c = c * self.s
+                at = (int(np.floor(c[:, 0].min())), int(np.floor(c[:, 1].min())), int(np.ceil(c[:, 0].max())),
+                      int(np.ceil(c[:, 1].max())))
+                both = self._grown((min(box[0], at[0]), min(box[1], at[1]), max(box[2], at[2]), max(box[3], at[3])))
+                if (both[2] - both[0]) * (both[3] - both[1]) <= big:
+                    win = both
+                elif (win[2] - win[0]) * (win[3] - win[1]) <= big:
+                    # far from the change: read in a window of their own (:meth:`read`), not the table between
+                    self._pending, doubts = (self._grown(at), doubts), frozenset()
+            if (win[2] - win[0]) * (win[3] - win[1]) > big:
                 win = self._play
         incremental = previous is not None and win != self._play
         relight = None
+        table = None        # (gain, cloth, colour table) the reading hands on: the supplies' count classifies with it
+        own = False         # the window classified in this frame's own light (OWN_LIGHT)
         if previous is not None and previous._gain is not None:
-            # the colour table of the previous frame's light is kept (building one is 10-20 ms), and this frame's light
-            # measured on the cloth again: a camera's white balance wanders from frame to frame (5 % a channel at
-            # `hard`), so the window is put in the table's light (``relight``, each channel's gain now over then)
-            gain, cloth_now = previous._gain, previous._cloth
-            if previous._lut is not None:
-                self._lut, self._lut_key = previous._lut, (gain.tobytes(), cloth_now.tobytes())
+            # the colour table of the previous frame's light is kept for the reading (building one is 10-20 ms), and
+            # this frame's light measured on the cloth again: a camera's white balance wanders from frame to frame (5 %
+            # a channel at `hard`; ``relight``, each channel's gain now over then, puts a frame in the table's light)
+            table = (previous._gain, previous._cloth, previous._lut)
+            cloth_f = self._cloth_now(frame, loc) if RELIGHT or OWN_LIGHT else previous._cloth
             if RELIGHT:
-                relight = self._gain(self._cloth_now(frame, loc)) / gain
+                relight = self._gain(cloth_f) / previous._gain
+            own = OWN_LIGHT and previous._lut is not None
+            if own:
+                # the window itself is read in its own light, as from scratch (the table's cells filled as looked up)
+                cloth_now = cloth_f
+                gain = self._gain(cloth_now)
+            else:
+                gain, cloth_now = previous._gain, previous._cloth
+                if previous._lut is not None:
+                    self._lut, self._lut_key = previous._lut, (gain.tobytes(), cloth_now.tobytes())
         else:
             cloth_now = self._cloth_now(frame, loc)
             gain = self._gain(cloth_now)
@@ -820,10 +884,11 @@ class SundaReader:
         wx0, wy0, wx1, wy1 = win
         img = cv2.remap(frame, np.ascontiguousarray(mx[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]),
                         np.ascontiguousarray(my[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]), cv2.INTER_LINEAR)
-        img = relit(img, relight)
+        if not own:
+            img = relit(img, relight)
         t1 = time.perf_counter()
         ms["mat"] = (t1 - t0) * 1000
-        label, L, centres = self._classify(img, gain, cloth_now)
+        label, L, centres = self._classify(img, gain, cloth_now, lazy=own and incremental)
         self._for_stacks = (img, gain, centres)       # a stack's height is measured on the colours (vision.sundastacks)
         names = list(centres)
         piece = (label == 1) | (label == 2)
@@ -878,13 +943,33 @@ class SundaReader:
         ms["total"] = (t5 - t0) * 1000
         self._win = self._play
         out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered, markers)
-        out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
+        if own:
+            out._canvas_small, (out._gain, out._cloth, out._lut) = small, table
+        else:
+            out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
         out._relight = relight
+        if previous is not None:    # (a doubt read again and still standing is not read again; one gone may come back)
+            out._doubts_read = (previous._doubts_read | doubts) & {_triangle_of(u) for u in unsure}
         kept = getattr(self, "_still_patches", None)
         out._loc = loc
         out._marker_patches = kept[1] if kept is not None and kept[0] is loc else self._marker_patches(frame, loc)
         self._still_patches = None
         return out
+
+    def _grown(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        """A box of canvas px grown by :meth:`_window_grow_mm`, within the play area."""
+        grow = int(math.ceil(self._window_grow_mm() * self.s))
+        px0, py0, px1, py1 = self._play
+        return (max(px0, box[0] - grow), max(py0, box[1] - grow), min(px1, box[2] + grow), min(py1, box[3] + grow))
+
+    def _doubts(self, previous: SundaReading) -> frozenset:
+        """The covered triangles ``previous`` left without a second half (its "triangle ..." notes) that no
+        incremental read since has read again (``REREAD_DOUBTS``): the pieces round them were paired in another
+        frame's light, and perhaps wrong."""
+        if not REREAD_DOUBTS:
+            return frozenset()
+        tris = {_triangle_of(u) for u in previous.unsure if str(u).startswith("triangle")}
+        return frozenset(t for t in tris if t is not None) - previous._doubts_read
 
     def _marker_patches(self, frame: np.ndarray, loc) -> list[np.ndarray]:
         """Small grey crops of the frame round each marker (where the location puts it)."""
