@@ -151,13 +151,27 @@ class CatalogInfo:
                 return _region_layout(region, rotation)
         return None
 
+    def rules(self) -> Any:
+        """The game's own catalog (:class:`tablehub.games.tiles.catalog.Catalog`) built from this one's data, once;
+        None where the data is no full catalog (a hand-made one with unknown slots)."""
+        if "_rules" not in self.__dict__:
+            from tablehub.games.tiles.catalog import CatalogError, build_catalog
+            try:
+                rules = build_catalog(dict(self.data), "catalog") if self.data else None
+            except (CatalogError, KeyError, TypeError, ValueError):
+                rules = None
+            object.__setattr__(self, "_rules", rules)
+        return self.__dict__["_rules"]
+
     def side_fits(self, tile_id: str, rotation: int, side: int, other: str, other_rotation: int) -> bool:
         """Whether ``other`` turned by ``other_rotation``, lying beside the tile on its ``side`` (0-3: N, E, S, W,
-        the table's), continues it: each slot of the side meets the same terrain (a side's l, c, r are seen from its
-        own tile, so the neighbour's run the other way; an unknown slot, ``?``, fits anything)."""
-        mine = self.edges_turned(tile_id, rotation)[side]
-        theirs = self.edges_turned(other, other_rotation)[(side + 2) % 4][::-1]
-        return all(a == b or "?" in (a, b) for a, b in zip(mine, theirs))
+        the table's), continues it: the game's own rule (:meth:`tablehub.games.tiles.catalog.Catalog.continues`,
+        the one the board and the photo's scoring ask). Without the game's catalog (:meth:`rules` None), or for a
+        tile it does not know, anything fits: the rule tells nothing."""
+        rules = self.rules()
+        if rules is None or tile_id not in rules.by_id or other not in rules.by_id:
+            return True
+        return rules.continues(tile_id, int(rotation) % 360, side, other, int(other_rotation) % 360)
 
     def edges_turned(self, tile_id: str, rotation: int) -> tuple[str, str, str, str]:
         """Slot terrains facing N, E, S, W once the tile is turned clockwise by ``rotation`` degrees."""
