@@ -1403,12 +1403,13 @@ class TileClassifier:
                    else hides[tb - pad:tb + px + pad, lb - pad:lb + px + pad])
         return smooth, self._clear_of(covered, reach), pad
 
-    def _contest_in(self, view: tuple[np.ndarray, np.ndarray | None, int], ja: int, jb: int, angle: float
-                    ) -> float | None:
-        """:meth:`_difference_contest` of templates ``ja`` and ``jb`` on a :meth:`_contest_view`."""
+    def _contest_in(self, view: tuple[np.ndarray, np.ndarray | None, int], ja: int, jb: int, angle: float,
+                    details: bool = True) -> float | None:
+        """:meth:`_difference_contest` of templates ``ja`` and ``jb`` on a :meth:`_contest_view` (``details``: as
+        :meth:`_contest`'s)."""
         smooth, vis, pad = view
         fits = self._alignments(smooth, vis, pad, [ja, jb], angle)
-        return self._contest(smooth, vis, pad, ja, jb, fits, angle)
+        return self._contest(smooth, vis, pad, ja, jb, fits, angle, details)
 
     hidden_prefilter = 0.25
     """:meth:`hidden_under` examines a template only where at most this share of its (half-size, smoothed) difference
@@ -1462,15 +1463,16 @@ class TileClassifier:
         def contest(ja: int, jb: int) -> float | None:
             """The twin contest of ``ja`` and ``jb`` clear of ``hides`` (:meth:`_difference_contest`), made once a
             pair, on one view of the cell (smoothed once: it does not depend on the tiles that meet): kept
-            :attr:`hidden_clear` from the figures, or, where that leaves too little of the difference in view,
-            :attr:`verify_clear` as the tile pass does."""
+            :attr:`hidden_clear` from the figures, or, where that leaves less than :attr:`verify_seen` of the
+            difference in view (a few pixels: a detail wholly in view does not count there), :attr:`verify_clear` as the
+            tile pass does."""
             if (ja, jb) not in contests:
                 if not views:
                     views.extend(self._contest_view(canvas, guess, hides, reach)
                                  for reach in (self.hidden_clear, self.verify_clear))
                 t = None
-                for view in views:
-                    t = None if view is None else self._contest_in(view, ja, jb, guess.angle_deg)
+                for view, details in zip(views, (False, True)):
+                    t = None if view is None else self._contest_in(view, ja, jb, guess.angle_deg, details)
                     if t is not None:
                         break
                 contests[(ja, jb)] = t
@@ -1687,14 +1689,15 @@ class TileClassifier:
         return {j: (ys[i], xs[i], g[i], off[i], left[i]) for i, j in enumerate(js)}
 
     def _contest(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, ja: int, jb: int,
-                 fits: dict, angle: float = 0.0) -> float | None:
+                 fits: dict, angle: float = 0.0, details: bool = True) -> float | None:
         """How much better reference jb than ja explains the photo where the two differ: the difference of
         their misfits there over the difference of the references (-1: the photo shows ja, +1: jb); None
         when too little of it shows clear of figures.
 
         ``smooth``: the photo around the tile (``pad`` pixels more on every side), smoothed; ``vis``: where
         it is clear (:meth:`_clear_of`); ``fits``: :meth:`_alignments` of ja and jb; ``angle``: how the tile
-        lies turned."""
+        lies turned; ``details``: where less than :attr:`verify_seen` of the difference shows, a detail of it wholly
+        in view still counts (False: None)."""
         diff = self._difference(ja, jb, angle)
         if diff is None:
             return None
@@ -1719,6 +1722,8 @@ class TileClassifier:
         seen = float(dn2[keep].sum())
         if 4 * int(keep.sum()) < self.verify_pixels or seen < self.verify_seen * total:
             # most of the difference lies under a figure; a detail of it wholly in view still tells them apart
+            if not details:
+                return None
             keep = whole_details(rows, cols, keep, self.px)
             if 4 * int(keep.sum()) < self.verify_pixels:
                 return None
