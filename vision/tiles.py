@@ -1467,12 +1467,11 @@ class TileClassifier:
             difference in view (a few pixels: a detail wholly in view does not count there), :attr:`verify_clear` as the
             tile pass does."""
             if (ja, jb) not in contests:
-                if not views:
-                    views.extend(self._contest_view(canvas, guess, hides, reach)
-                                 for reach in (self.hidden_clear, self.verify_clear))
                 t = None
-                for view, details in zip(views, (False, True)):
-                    t = None if view is None else self._contest_in(view, ja, jb, guess.angle_deg, details)
+                for i, (reach, details) in enumerate(((self.hidden_clear, False), (self.verify_clear, True))):
+                    if len(views) <= i:         # each view made once a call, the near one only where needed
+                        views.append(self._contest_view(canvas, guess, hides, reach))
+                    t = None if views[i] is None else self._contest_in(views[i], ja, jb, guess.angle_deg, details)
                     if t is not None:
                         break
                 contests[(ja, jb)] = t
