@@ -244,11 +244,8 @@ class TileChoice:
 
 
 def _fits(catalog: Catalog, a: Choice, b: Choice, d: int) -> bool:
-    """Whether tile ``b`` lying in direction ``d`` (N, E, S, W) of tile ``a`` continues it (the board's own
-    side codes: the code a side requires of its neighbour is its mirror)."""
-    ta, tb = catalog.tile(a.tile), catalog.tile(b.tile)
-    need = catalog.codes.mirror[ta.side_codes[rotation_index(a.rotation)][d]]
-    return tb.side_codes[rotation_index(b.rotation)][(d + 2) % 4] == need
+    """Whether tile ``b`` lying in direction ``d`` (N, E, S, W) of tile ``a`` continues it (:meth:`Catalog.continues`)."""
+    return catalog.continues(a.tile, a.rotation, d, b.tile, b.rotation)
 
 
 def _known(catalog: Catalog, c: Choice) -> bool:

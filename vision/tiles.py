@@ -151,13 +151,27 @@ class CatalogInfo:
                 return _region_layout(region, rotation)
         return None
 
+    def rules(self) -> Any:
+        """The game's own catalog (:class:`tablehub.games.tiles.catalog.Catalog`) built from this one's data, once;
+        None where the data is no full catalog (a hand-made one with unknown slots)."""
+        if "_rules" not in self.__dict__:
+            from tablehub.games.tiles.catalog import CatalogError, build_catalog
+            try:
+                rules = build_catalog(dict(self.data), "catalog") if self.data else None
+            except (CatalogError, KeyError, TypeError, ValueError):
+                rules = None
+            object.__setattr__(self, "_rules", rules)
+        return self.__dict__["_rules"]
+
     def side_fits(self, tile_id: str, rotation: int, side: int, other: str, other_rotation: int) -> bool:
         """Whether ``other`` turned by ``other_rotation``, lying beside the tile on its ``side`` (0-3: N, E, S, W,
-        the table's), continues it: each slot of the side meets the same terrain (a side's l, c, r are seen from its
-        own tile, so the neighbour's run the other way; an unknown slot, ``?``, fits anything)."""
-        mine = self.edges_turned(tile_id, rotation)[side]
-        theirs = self.edges_turned(other, other_rotation)[(side + 2) % 4][::-1]
-        return all(a == b or "?" in (a, b) for a, b in zip(mine, theirs))
+        the table's), continues it: the game's own rule (:meth:`tablehub.games.tiles.catalog.Catalog.continues`,
+        the one the board and the photo's scoring ask). Without the game's catalog (:meth:`rules` None), or for a
+        tile it does not know, anything fits: the rule tells nothing."""
+        rules = self.rules()
+        if rules is None or tile_id not in rules.by_id or other not in rules.by_id:
+            return True
+        return rules.continues(tile_id, int(rotation) % 360, side, other, int(other_rotation) % 360)
 
     def edges_turned(self, tile_id: str, rotation: int) -> tuple[str, str, str, str]:
         """Slot terrains facing N, E, S, W once the tile is turned clockwise by ``rotation`` degrees."""
@@ -1368,11 +1382,12 @@ class TileClassifier:
         view = self._contest_view(canvas, guess, hides)
         return None if view is None else self._contest_in(view, ja, jb, guess.angle_deg)
 
-    def _contest_view(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray | None = None
-                      ) -> tuple[np.ndarray, np.ndarray | None, int] | None:
+    def _contest_view(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray | None = None,
+                      reach: int | None = None) -> tuple[np.ndarray, np.ndarray | None, int] | None:
         """What :meth:`_difference_contest` looks at in the cell of ``guess``, whichever two templates meet there:
         ``(smooth, vis, pad)``, the photo around the tile smoothed and where it shows clear of figures (or of
-        ``hides``); None where the tile's surround is not wholly on the canvas. The same for every pair, so made once
+        ``hides``, kept ``reach`` pixels from them: :meth:`_clear_of`); None where the tile's surround is not wholly on
+        the canvas. The same for every pair, so made once
         where one place holds several contests (:meth:`hidden_under`)."""
         px, mm = self.px, self.mm_per_px
         pad = int(3 * self.verify_sigma) + self.verify_reach
@@ -1386,14 +1401,15 @@ class TileClassifier:
                                   self.verify_sigma)
         covered = (self._covered_at(canvas, tb - pad, lb - pad, px + 2 * pad) if hides is None
                    else hides[tb - pad:tb + px + pad, lb - pad:lb + px + pad])
-        return smooth, self._clear_of(covered), pad
+        return smooth, self._clear_of(covered, reach), pad
 
-    def _contest_in(self, view: tuple[np.ndarray, np.ndarray | None, int], ja: int, jb: int, angle: float
-                    ) -> float | None:
-        """:meth:`_difference_contest` of templates ``ja`` and ``jb`` on a :meth:`_contest_view`."""
+    def _contest_in(self, view: tuple[np.ndarray, np.ndarray | None, int], ja: int, jb: int, angle: float,
+                    details: bool = True) -> float | None:
+        """:meth:`_difference_contest` of templates ``ja`` and ``jb`` on a :meth:`_contest_view` (``details``: as
+        :meth:`_contest`'s)."""
         smooth, vis, pad = view
         fits = self._alignments(smooth, vis, pad, [ja, jb], angle)
-        return self._contest(smooth, vis, pad, ja, jb, fits, angle)
+        return self._contest(smooth, vis, pad, ja, jb, fits, angle, details)
 
     hidden_prefilter = 0.25
     """:meth:`hidden_under` examines a template only where at most this share of its (half-size, smoothed) difference
@@ -1402,6 +1418,17 @@ class TileClassifier:
     hidden_most = 0.25
     """:meth:`hidden_under` looks under figures' pictures that cover at most this share of the tile (a figure's is a tenth
     to a fifth: 150-400 mm2 of 2,025); more is no footprint but the art of a tile read wrong taken for figures."""
+
+    hidden_clear = 10
+    """:meth:`hidden_under`'s contests keep this many pixels (0.94 mm each) from the found figures' pictures, more than
+    :attr:`verify_clear`: a picture is drawn at the figures' half resolution (a pixel more or less at its rim), the
+    contest's smoothing (:attr:`verify_sigma`) spreads a figure's paint 3 sigma (5 pixels) around it, and its shadow
+    and lean go further. Measured on the Neues Land bench's asked cells (``docs/history/vision-measured.md``, session
+    twins9): the true tile's misfit where the twins differ, over their own difference, is 0.3-4.0 within 4 pixels of a
+    picture (a shadow reads as the dark strip of a twin: the contest too close to call, or the twin ahead) and 0.01-0.08
+    beyond 10. Where that leaves too little of the difference in view (:meth:`_contest` None), the contest is made
+    :attr:`verify_clear` away as before: which twins the figures hide is decided as before (kept 10 pixels away it
+    named 4 more hidden on the bench's ``field/hard`` seed 2, each figure on them asked)."""
 
     def hidden_under(self, canvas: "FeatureCanvas", guess: TileGuess, hides: np.ndarray
                      ) -> tuple[tuple[str, int], tuple[tuple[str, int], ...]]:
@@ -1435,11 +1462,19 @@ class TileClassifier:
 
         def contest(ja: int, jb: int) -> float | None:
             """The twin contest of ``ja`` and ``jb`` clear of ``hides`` (:meth:`_difference_contest`), made once a
-            pair, on one view of the cell (smoothed once: it does not depend on the tiles that meet)."""
+            pair, on one view of the cell (smoothed once: it does not depend on the tiles that meet): kept
+            :attr:`hidden_clear` from the figures, or, where that leaves less than :attr:`verify_seen` of the
+            difference in view (a few pixels: a detail wholly in view does not count there), :attr:`verify_clear` as the
+            tile pass does."""
             if (ja, jb) not in contests:
-                if not views:
-                    views.append(self._contest_view(canvas, guess, hides))
-                contests[(ja, jb)] = None if views[0] is None else self._contest_in(views[0], ja, jb, guess.angle_deg)
+                t = None
+                for i, (reach, details) in enumerate(((self.hidden_clear, False), (self.verify_clear, True))):
+                    if len(views) <= i:         # each view made once a call, the near one only where needed
+                        views.append(self._contest_view(canvas, guess, hides, reach))
+                    t = None if views[i] is None else self._contest_in(views[i], ja, jb, guess.angle_deg, details)
+                    if t is not None:
+                        break
+                contests[(ja, jb)] = t
             return contests[(ja, jb)]
 
         for k in self.twins(j):
@@ -1509,13 +1544,13 @@ class TileClassifier:
         covered = occ[top:top + side, left:left + side] >= 0.5
         return covered if covered.any() else None
 
-    def _clear_of(self, covered: np.ndarray | None) -> np.ndarray | None:
+    def _clear_of(self, covered: np.ndarray | None, reach: int | None = None) -> np.ndarray | None:
         """Where the photo is clear of figures, given what is ``covered`` (:meth:`_covered_at`): not covered, and at
-        least :attr:`verify_clear` pixels from anything covered (a figure's shadow and lean reach that far and can
-        look like a small dark glyph). None when nothing is covered."""
+        least :attr:`verify_clear` pixels (or ``reach``) from anything covered (a figure's shadow and lean reach that
+        far and can look like a small dark glyph). None when nothing is covered."""
         if covered is None or not covered.any():
             return None
-        k = 2 * self.verify_clear + 1
+        k = 2 * (self.verify_clear if reach is None else reach) + 1
         return cv2.dilate(covered.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
 
     def _less_art(self, smooth: np.ndarray, covered: np.ndarray, pad: int, fits: dict, angle: float = 0.0
@@ -1653,14 +1688,15 @@ class TileClassifier:
         return {j: (ys[i], xs[i], g[i], off[i], left[i]) for i, j in enumerate(js)}
 
     def _contest(self, smooth: np.ndarray, vis: np.ndarray | None, pad: int, ja: int, jb: int,
-                 fits: dict, angle: float = 0.0) -> float | None:
+                 fits: dict, angle: float = 0.0, details: bool = True) -> float | None:
         """How much better reference jb than ja explains the photo where the two differ: the difference of
         their misfits there over the difference of the references (-1: the photo shows ja, +1: jb); None
         when too little of it shows clear of figures.
 
         ``smooth``: the photo around the tile (``pad`` pixels more on every side), smoothed; ``vis``: where
         it is clear (:meth:`_clear_of`); ``fits``: :meth:`_alignments` of ja and jb; ``angle``: how the tile
-        lies turned."""
+        lies turned; ``details``: where less than :attr:`verify_seen` of the difference shows, a detail of it wholly
+        in view still counts (False: None)."""
         diff = self._difference(ja, jb, angle)
         if diff is None:
             return None
@@ -1685,6 +1721,8 @@ class TileClassifier:
         seen = float(dn2[keep].sum())
         if 4 * int(keep.sum()) < self.verify_pixels or seen < self.verify_seen * total:
             # most of the difference lies under a figure; a detail of it wholly in view still tells them apart
+            if not details:
+                return None
             keep = whole_details(rows, cols, keep, self.px)
             if 4 * int(keep.sum()) < self.verify_pixels:
                 return None

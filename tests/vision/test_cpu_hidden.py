@@ -60,6 +60,9 @@ def _hidden_under_before(clf: TileClassifier, canvas, guess, hides):
 
 def test_the_twins_under_the_figures_are_the_same_with_each_contest_made_once(monkeypatch):
     cv2.setNumThreads(1)
+    # the reference below keeps the tile pass's reach from the figures; session twins9's wider one (hidden_clear)
+    # changes what the contests see (tests/vision/test_twins_clear_of_figures.py): compared at the same reach
+    monkeypatch.setattr(TileClassifier, "hidden_clear", TileClassifier.verify_clear)
     calls: list = []
     count = {"alignments": 0, "views": 0, "shares": 0}
     hidden_under = TileClassifier.hidden_under
@@ -95,7 +98,7 @@ def test_the_twins_under_the_figures_are_the_same_with_each_contest_made_once(mo
         for k in count:
             count[k] = 0
             fast[k] += made[k]
-        assert made["views"] <= 1, made          # one smoothed view a call
+        assert made["views"] <= 2, made          # one smoothed view a call and reach
         assert _hidden_under_before(clf, canvas, guess, hides) == out, (guess.x, guess.y)
         slow["alignments"] += count["alignments"]
         slow["contests"] += count["views"]       # each of the old contests smoothed its own view

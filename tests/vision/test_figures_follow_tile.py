@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import cv2
 import pytest
 
 from tests.vision.conftest import BENCH, NEUESLAND
@@ -92,8 +91,8 @@ def test_a_figure_on_the_open_sea_of_a_tile_in_doubt_is_not_asked():
     f = green[0]
     assert not f.on_twins, f.to_dict()          # before: asked, S:NESW on ds083 or M:E on ds025
     if not tile.hidden_twins:
-        # the Pi's OpenCV 4.11 reads this cell unsure (confidence 0.0) but names no twin: nothing to ask either way
-        assert cv2.__version__.startswith("4."), tile.to_dict()
+        # no twin named: nothing to ask either way (the Pi's OpenCV 4.11 reads this cell unsure but names none; since
+        # session twins9 the contest kept clear of the figure's rim tells ds083 from ds025 on OpenCV 5 too)
         return
     on = {o: rec._foot_on(o[0], int(o[1]), f.u, f.v) for o in ((tile.tile, tile.rotation), *tile.hidden_twins)}
     assert len({r for r, _ in on.values()}) > 1 and min(s for _, s in on.values()) >= rec.foot_whole, on

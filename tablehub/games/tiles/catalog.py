@@ -139,6 +139,14 @@ class Catalog:
     def total(self) -> int:
         return sum(t.count for t in self.tiles)
 
+    def continues(self, a: str, a_rotation: int, d: int, b: str, b_rotation: int) -> bool:
+        """Whether tile ``b`` turned by ``b_rotation`` degrees, lying in direction ``d`` (0-3: N, E, S, W) of tile
+        ``a`` turned by ``a_rotation``, continues it: the game's own rule, shared by the board, the photo's scoring
+        and vision's twins (a side's code names its slots clockwise round its own tile, so the code it requires of
+        its neighbour is its mirror)."""
+        need = self.codes.mirror[self.tile(a).side_codes[rotation_index(a_rotation)][d]]
+        return self.tile(b).side_codes[rotation_index(b_rotation)][(d + 2) % 4] == need
+
 
 def parse_slots(text: str) -> list[int]:
     """``"N Wl"`` -> slot indices. Raises ValueError naming the bad token."""
