@@ -6,7 +6,7 @@ all (the score's local maxima a top's radius from every top: none, on 2- and 4-p
 ``hard``). At 0.25 the dimmest tops were lost: a heap's footprints and its tops then disagreed, and it was asked."""
 from __future__ import annotations
 
-from tests.vision.test_sundasupply_clusters import _bench_table
+from tests.vision.test_sundasupply_tops import assert_counted_as_it_stands
 
 
 def test_a_red_heap_far_from_the_nadir_at_hard_shows_all_its_tops_and_is_counted():
@@ -14,11 +14,4 @@ def test_a_red_heap_far_from_the_nadir_at_hard_shows_all_its_tops_and_is_counted
     # dimmest top 0.24 of the blob's contrast over its ring. At a threshold of 0.25 it showed 11 tops against the
     # footprints' 12 and red was not counted (asked on the bench, 4 pawns put on); every top is seen now, and every
     # colour is counted as it stands
-    from vision.sundasupply import SupplyCounter
-
-    frame, truth, reader = _bench_table("hard", 4, 0, 6)
-    reading = reader.read(frame)
-    nadir, cam_h = reader._camera((frame.shape[1], frame.shape[0]), reading._loc.homography)
-    seen = SupplyCounter().count(frame, reader, reading, nadir, cam_h)
-    for colour in ("red", "yellow"):
-        assert seen.counts[colour] == sum(p["colour"] == colour for p in truth.supply), seen.why
+    assert_counted_as_it_stands("hard", 4, 0, 6)

@@ -17,9 +17,15 @@ def test_a_heap_read_one_pawn_too_many_at_default_is_counted_by_its_tops():
     # seed 1, table 1, `default`: a yellow heap of 9 touching pawns, its waists filled by the colour table, fitted 10
     # or 9 by the footprints and taken as 10 by the paint's area (yellow counted 24 of 23). Its 9 tops are seen, and
     # 9 pawns fitted from under them hold the paint: every colour is counted as it stands
+    assert_counted_as_it_stands("default", 1, 1, 6)
+
+
+def assert_counted_as_it_stands(level: str, seed: int, table: int, put_on: int) -> None:
+    """The bench's table (``level``, ``seed``, ``table``, after ``put_on`` pawns put on) counted afresh: every drawn
+    colour's supply counted as it stands (the reasons of the count in the message)."""
     from vision.sundasupply import SupplyCounter
 
-    frame, truth, reader = _bench_table("default", 1, 1, 6)
+    frame, truth, reader = _bench_table(level, seed, table, put_on)
     reading = reader.read(frame)
     nadir, cam_h = reader._camera((frame.shape[1], frame.shape[0]), reading._loc.homography)
     seen = SupplyCounter().count(frame, reader, reading, nadir, cam_h)
