@@ -169,6 +169,8 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     unsure += markers_unsure(reading, position, markers_left, score, base)
     unsure += discs_unsure(getattr(getattr(reader, "markers", None), "doubtful", []) if options.get("resources") else [],
                            position, score, base)
+    unsure += crowded_unsure(getattr(getattr(reader, "markers", None), "crowded", []) if options.get("resources")
+                             else [], position, score, base, unsure)
     # a tribe asked and not given: paint past the outline its tallest possible height would have
     tallest = {(t.q, t.r): max(t.candidates or [1]) for t in asked}
     unsure += touching_unsure(getattr(getattr(reader, "markers", None), "touching", [])
@@ -266,6 +268,26 @@ def discs_unsure(doubtful: list[Any], position: dict[str, Any], score: Any,
     for m, may in doubtful:
         place = _marker_place(T("a disc by the tribe at {q},{r} (a marker, its colour unclear)", q=m.q, r=m.r),
                               (m.q, m.r), may, position, score, base, DISC) if (m.q, m.r) in tribes else None
+        if place is not None:
+            out.append(place)
+    return out
+
+
+def crowded_unsure(crowded: list[Any], position: dict[str, Any], score: Any, base: Mapping[str, int],
+                   listed: list[UnsurePlace] = ()) -> list[UnsurePlace]:
+    """The discs of a marker's paint and size the marker finder saw by a tribe but did not read, things crossing the
+    ground round them (``MarkerFinder.crowded``: a faint blue marker by a piece's corner, cut lines over its ring, at
+    photo bench seed 11 `hard` table 7, was dropped and the score silently wrong), each an unsure place: taken as no
+    marker, and what each paint it may be, not read elsewhere, would change at its tribe. Not where ``listed`` has a
+    disc by that tribe already."""
+    tribes = {(td["q"], td["r"]) for td in position["position"].get("tribes", [])}
+    out: list[UnsurePlace] = []
+    for m, may in crowded:
+        if (m.q, m.r) not in tribes or any(isinstance(p, MarkerPlace) and p.kind == DISC and p.node == (m.q, m.r)
+                                           for p in list(listed) + out):
+            continue
+        place = _marker_place(T("a marker may lie by the tribe at {q},{r} (a disc of its paint, things crossing the "
+                                "ground round it)", q=m.q, r=m.r), (m.q, m.r), may, position, score, base, DISC)
         if place is not None:
             out.append(place)
     return out

@@ -67,6 +67,10 @@ DISC_CONTRAST = 5.5
 #: at most 1 - DISC_RING_CALM of the ring may be something ...
 DISC_HOT = 15.0
 DISC_RING_CALM = 0.7
+#: ... a disc calm on less of its ring, but on this share or more, whose core is a whole disc of a marker's paint, is
+#: not read but listed as a marker that may lie there (``MarkerFinder.crowded``): cut lines crossing the ring of a
+#: marker by a piece's corner left it calm on 0.62 of it (photo bench seed 11 `hard` table 7), dropped silently
+DISC_RING_CALM_LEAST = 0.5
 #: ... or, round a disc that differs much, half its core's difference: a disc's edge is where its blurred difference
 #: falls to half (a red marker on the green land at `hard`, 52 in its core, is still 15-24 at 4 mm from its middle)
 DISC_HOT_SHARE = 0.5
@@ -260,6 +264,10 @@ class MarkerFinder:
         #: colour): the photo scorer lists them as unsure (a green marker read where none lies, photo bench seeds 15
         #: and 16, was read there: the scores silently wrong)
         self.by_paint: list[MarkerReading] = []
+        #: the last find's discs of a marker's paint and size by a tribe whose ring is calm on too little of it to be
+        #: read (:data:`DISC_RING_CALM_LEAST` to :data:`DISC_RING_CALM`): (MarkerReading at its tribe, the paints it
+        #: may be, nearest first) - the photo scorer lists them as unsure (a marker may lie there)
+        self.crowded: list[tuple[MarkerReading, list[str]]] = []
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
@@ -374,6 +382,7 @@ class MarkerFinder:
         found: list[tuple[np.ndarray, float, np.ndarray]] = []     # per candidate blob: colour distances, ground's, mm
         self.rejected = []
         self.doubtful = []
+        self.crowded = []
 
         def reject(j: int, why: str) -> None:
             bx, by, bw, bh = stats[j, :4]
@@ -542,8 +551,12 @@ class MarkerFinder:
             mm = f.mm(py, px)
             if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < MARKER_MM for t in taken):
                 continue
-            if ring_calm(py, px) < DISC_RING_CALM:
+            calm = ring_calm(py, px)
+            if calm < DISC_RING_CALM_LEAST:
                 continue        # a pawn, a stack, another marker or a coast round it: not a disc on the ground
+            # calm on less than DISC_RING_CALM: something crosses its ring (cut lines, a piece's corner), judged on
+            # as a disc but listed, never read (``crowded``)
+            crowded = calm < DISC_RING_CALM
             # a disc: the core is the token's whole disc (its difference at least half its middle's all over it), not
             # a streak of a shade of the print crossing it
             if f.core_fill(diff, py, px) < DISC_CORE_FILL:
@@ -568,7 +581,7 @@ class MarkerFinder:
             # a disc whose ring is calm only as the ground's grain is (over DISC_RING_SHARE of its core) must show its
             # paint clearly too: two faint cues are no sure reading
             faint = bool(ring[py, px] > DISC_RING_SHARE * core[py, px])
-            cands.append((fits, order, mm, DISC_FIT_FAINT if faint else DISC_FIT))
+            cands.append((fits, order, mm, DISC_FIT_FAINT if faint else DISC_FIT, crowded))
         out: list[MarkerReading] = []
         used = {t.marker for t in taken}
         def doubt(order: list[str]) -> None:
@@ -576,8 +589,18 @@ class MarkerFinder:
             if may and not order[0].startswith("pawn "):
                 self.doubtful.append((self._place(may[0], mm, lattice, tribes, taken), may))
 
-        for fits, order, mm, limit in sorted(cands, key=lambda c: c[0][c[1][0]]):
+        for fits, order, mm, limit, crowded in sorted(cands, key=lambda c: c[0][c[1][0]]):
             best = order[0]
+            if crowded:
+                # a disc whose ring is too busy to read it: listed where its core is a marker's paint as a read one
+                # would be (within its limit, the next paint not as near), never read
+                may = [c for c in order if not c.startswith("pawn ")][:2]
+                pawn_near = len(order) > 1 and order[1].startswith("pawn ") and fits[order[1]] - fits[best] < DISC_MARGIN
+                if not best.startswith("pawn ") and fits[best] <= limit and not pawn_near:
+                    self.crowded.append((self._place(best, mm, lattice, tribes, taken), may))
+                self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: ring calm too little; {best} at "
+                                      f"{fits[best]:.1f}"))
+                continue
             if best.startswith("pawn ") or fits[best] > limit:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {best} at {fits[best]:.1f}"))
                 doubt(order)
