@@ -14,9 +14,11 @@ import pytest
 from tests.vision.test_sundasupply import SEP
 
 
-def _bench_table(level: str, seed: int, table: int, pawns_on: int):
+def _bench_table(level: str, seed: int, table: int, pawns_on: int, players: int = 2, own_set: bool = False):
     """The tracked bench's table (benchmarks/sunda_vision.py, ``run_tracked``: the same game, scene and supplies drawn
-    by the renderer) with its first ``pawns_on`` pawns put on, rendered once; the reader enrolled as the bench's."""
+    by the renderer) with its first ``pawns_on`` pawns put on, rendered once; the reader enrolled as the bench's.
+    ``players`` more than 2: the same drawn for as many players, their pawns the renderer's colours in order;
+    ``own_set``: the reader told the game's set, as the bench tells it."""
     from tablehub.games.sunda.engine import PAWNS
     from tablehub.games.sunda.playout import random_game
     from tablehub.games.sunda.position import position_of
@@ -28,12 +30,15 @@ def _bench_table(level: str, seed: int, table: int, pawns_on: int):
     rng = np.random.default_rng([seed, table, list(NUISANCE).index(level), 7])
     cam = NUISANCE[level].with_(tilt_azimuth_deg=float(rng.uniform(0, 360)),
                                 light_angle_deg=float(rng.uniform(0, 360)), pose_jitter_deg=0.0)
-    game = random_game(2, seed * 1000 + table, options={"tribes": True})
-    scene = random_scene(position_of(game, outlines=True)["position"], {"P1": "red", "P2": "yellow"}, rng)
-    scene.supply_total = PAWNS[2]
+    game = random_game(players, seed * 1000 + table, options={"tribes": True})
+    colours = {"P1": "red", "P2": "yellow"} if players == 2 else {f"P{k + 1}": PAWN_COLOURS[k] for k in range(players)}
+    scene = random_scene(position_of(game, outlines=True)["position"], colours, rng)
+    scene.supply_total = PAWNS[players]
     ef, et = render_sunda(enrolment_scene(cloth_bgr=scene.cloth_bgr, table_bgr=scene.table_bgr), cam.other_session(),
                           rng)
     reader = SundaReader(Mat.default(), enrol(ef, Mat.default(), PAWN_COLOURS, lens=et.lens()), lens=et.lens())
+    if own_set:
+        reader.use_set([p.ring for p in game.set.pieces])
     final = [dict(t) for t in scene.position.get("tribes", [])]
     order = [k for k, t in enumerate(final) for _ in t["pawns"]]
     rng.shuffle(order)
