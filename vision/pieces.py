@@ -420,15 +420,6 @@ class FigureFinder:
     (the figure hides most of it, and what joins its blob lies mostly on the rim). False: as before (issue 14's
     session nlfig11)."""
 
-    halves_own_core: bool = True
-    """The halves of a blob looked at as two figures (:meth:`_maybe_two`) may each read, besides the blob's colour and
-    the darkest, any colour with a core of its own in the blob (:attr:`min_core_px` of the core's votes), though too
-    few to split it by colour (:attr:`min_coloured_mm2`). A green figure 16 mm behind a blue one across a seam made one
-    blob of 288 mm^2 and 32 mm voting 22 blue to 7 green (24.6 mm^2, the bar 25): the green half read green and was
-    refused, the green figure lost (Neues Land bench s12 sim/default board 4). A strip of tile a pixel off its
-    reference, joined to a figure, has no core (too thin; it voted none of its colour: session nlfig8) and stays
-    refused. False: the blob's colour or the darkest only (as before)."""
-
     figure_width_mm: float = 16.0
     """A standing figure's width at its arms, its widest: across its lean (the line from the camera's nadir) its
     picture is no wider, plus its blurred rim, however far from the nadir it stands (:meth:`_two_apart`)."""
@@ -588,12 +579,8 @@ class FigureFinder:
                     # two figures of the blob's colour: each half reads it by itself, or the darkest colour (a
                     # figure beside one of it, which the colours above hold back: it may be a shaded side). A half
                     # of another colour is no figure: the colours found none of their own there (a strip of tile
-                    # a pixel off its reference, joined to a figure, read as its art's colour), unless that colour has
-                    # a core of its own in the blob, too small to split it by colour (:attr:`halves_own_core`)
-                    own = {best, darkest}
-                    if self.halves_own_core:
-                        own |= {k for k in range(len(counts)) if counts[k] >= self.min_core_px}
-                    if parts is not None and all(reads(p) in own for p in parts):
+                    # a pixel off its reference, joined to a figure, read as its art's colour)
+                    if parts is not None and all(reads(p) in (best, darkest) for p in parts):
                         for part in parts:
                             judge(part, False, False)
                         return
