@@ -263,10 +263,10 @@ class Speaker:
                 else:
                     self.stats.quiet += 1
             except (SpeechError, OSError) as exc:
-                self.stats.failed += 1
                 if str(exc) != self.stats.last_error:  # once per new problem, not once per sentence
                     log.warning("voice: %s", exc)
                 self.stats.last_error = str(exc)
+                self.stats.failed += 1  # after its reason: whoever sees the count (the page, a test) sees why
             finally:
                 self._busy = False
 
