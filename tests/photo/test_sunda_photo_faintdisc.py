@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import photoscore_positions as P
-from tablehub.photo_sunda import crowded_unsure, load_reader, score_sunda
+from tablehub.photo_sunda import crowded_unsure
+from tests.photo.test_sunda_photo_hard import scored
 from vision import sundamarkers
 
 SEED = 11000 + 7 * P.NUISANCE_LEVELS.index("hard")     # the bench's seed for `hard` at --seed 11
@@ -21,13 +22,7 @@ def table(tmp_path_factory):
 
 
 def _score(t, folder):
-    reader = load_reader(folder)
-    reading = reader.read(t["frame"])
-    given = P.true_owners(reading, t["truth"], [(tr.q, tr.r) for tr in reading.tribes if tr.ask])
-    names = {c: p for p, c in t["colours"].items()}
-    result = score_sunda(reader, t["frame"], "table", names, given, reading=reading)
-    want = t["game"].scores()
-    return {p: result.scores.get(p, 0) for p in want}, want, result
+    return scored(t, folder)
 
 
 def _offers_the_truth(result, want) -> bool:

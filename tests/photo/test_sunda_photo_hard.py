@@ -25,14 +25,20 @@ SEED = 1000 + 7 * P.NUISANCE_LEVELS.index("hard")      # the bench's seed for `h
 SEED2 = 2000 + 7 * P.NUISANCE_LEVELS.index("hard")     # ... at --seed 2
 
 
-def _scores(t, folder) -> tuple[dict, dict]:
+def scored(t, folder) -> tuple[dict, dict, object]:
+    """The bench's rendered table ``t`` scored from its photo as the phone would (asked tribes answered truly):
+    (the scores read, the true scores, the result)."""
     reader = load_reader(folder)
     reading = reader.read(t["frame"])
     given = P.true_owners(reading, t["truth"], [(tr.q, tr.r) for tr in reading.tribes if tr.ask])
     names = {c: p for p, c in t["colours"].items()}
     result = score_sunda(reader, t["frame"], "table", names, given, reading=reading)
     want = t["game"].scores()
-    return {p: result.scores.get(p, 0) for p in want}, want
+    return {p: result.scores.get(p, 0) for p in want}, want, result
+
+
+def _scores(t, folder) -> tuple[dict, dict]:
+    return scored(t, folder)[:2]
 
 
 @pytest.fixture(scope="module")
