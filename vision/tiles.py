@@ -158,7 +158,11 @@ class CatalogInfo:
             from tablehub.games.tiles.catalog import CatalogError, build_catalog
             try:
                 rules = build_catalog(dict(self.data), "catalog") if self.data else None
-            except (CatalogError, KeyError, TypeError, ValueError):
+            except (CatalogError, KeyError, TypeError, ValueError) as exc:
+                # said once per catalog: an owner's hand-made set reads on, but twins are then told by art alone
+                log.warning("vision: catalog %r is not one the game's rules can use (%s); hidden twins are told "
+                            "apart by their art alone, not by which sides continue their neighbours",
+                            self.data.get("game", "?"), exc)
                 rules = None
             object.__setattr__(self, "_rules", rules)
         return self.__dict__["_rules"]

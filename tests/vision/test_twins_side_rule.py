@@ -35,10 +35,14 @@ def test_vision_twin_rule_is_the_engines_on_every_pair(path):
     assert fit > 100 and misfit > 100
 
 
-def test_a_catalog_the_engine_cannot_build_tells_nothing():
-    """A hand-made catalog with unknown slots: the rule tells nothing (everything fits), no traceback."""
+def test_a_catalog_the_engine_cannot_build_tells_nothing(caplog):
+    """A hand-made catalog with unknown slots: the rule tells nothing (everything fits), no traceback; the log says
+    once that its twins are told by art alone."""
     info = CatalogInfo.from_dict({"game": "x", "tiles": [{"id": "a", "regions": [{"id": "r", "terrain": "S",
                                                                                    "slots": "N"}]},
                                                           {"id": "b", "regions": []}]})
-    assert info.rules() is None
-    assert info.side_fits("a", 0, 0, "b", 90) is True
+    with caplog.at_level("WARNING", logger="vision.tiles"):
+        assert info.rules() is None
+        assert info.side_fits("a", 0, 0, "b", 90) is True
+    said = [r.getMessage() for r in caplog.records if r.name == "vision.tiles"]
+    assert len(said) == 1 and "'x'" in said[0] and "art alone" in said[0], said
