@@ -23,6 +23,7 @@ import numpy as np
 from tablehub.i18n import T  # what a phone reads (tablehub/locale/*/vision.po)
 
 from . import VisionError
+from .sim.glyphs import put_text, text_size
 
 Polygon = Sequence[Sequence[float]]
 
@@ -50,7 +51,7 @@ def render_board(size_mm: tuple[float, float], spaces: Sequence[Polygon], land: 
     """A straight, printed-looking picture of an empty board (BGR): sea spaces in slightly varied
     blues with dark outlines, land in sand, ``marks`` (x mm, y mm, BGR) as small printed discs
     (a hideout's flag, a port's anchor), ``labels`` (x mm, y mm, text) printed in dark ink (space
-    numbers, town names), a dark frame round the board."""
+    numbers, town names; in OpenCV 5's font on every stack: ``vision.sim.glyphs``), a dark frame round the board."""
     rng = np.random.default_rng(seed)
     w, h = int(round(size_mm[0] * px_per_mm)), int(round(size_mm[1] * px_per_mm))
     img = np.full((h, w, 3), land_colour, np.uint8)
@@ -68,11 +69,10 @@ def render_board(size_mm: tuple[float, float], spaces: Sequence[Polygon], land: 
         cv2.polylines(img, [pts(poly)], True, (40, 40, 40), line, cv2.LINE_AA, shift=4)
     for x, y, colour in marks:
         cv2.circle(img, (int(x * px_per_mm), int(y * px_per_mm)), int(3 * px_per_mm), colour, -1, cv2.LINE_AA)
-    for x, y, text in labels:
+    for x, y, text in labels:  # stored glyphs (OpenCV 5's font): the same art on the Pi's OpenCV 4.11
         scale = 0.25 * px_per_mm
-        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
-        cv2.putText(img, text, (int(x * px_per_mm - tw / 2), int(y * px_per_mm + th / 2)), cv2.FONT_HERSHEY_SIMPLEX,
-                    scale, (25, 25, 25), 1, cv2.LINE_AA)
+        (tw, th), _ = text_size(text, scale, 1)
+        put_text(img, text, (int(x * px_per_mm - tw / 2), int(y * px_per_mm + th / 2)), scale, (25, 25, 25), 1)
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), (30, 30, 30), line * 2)
     return img
 

@@ -245,14 +245,15 @@ def test_a_chests_print_is_drawn_alike_on_every_opencv():
     """The renderer's value prints come from stored glyphs (vision/sim/glyphs.npz, OpenCV 5's FONT_HERSHEY_SIMPLEX):
     OpenCV 4.11 (the Pi's stack) draws putText's font apart (thinner strokes, 17% smaller ink; h-pichests), so the
     same scene read apart on the two stacks. Where OpenCV 5 runs, the stored glyphs are exactly what it draws."""
-    from vision.sim.boardtable import _glyph, _print_turned
+    from vision.sim.boardtable import _print_turned
+    from vision.sim.glyphs import glyph
 
     sums = []
     for v in "45678":
         plane = np.full((60, 60, 3), 200, np.uint8)
         _print_turned(plane, v, np.float64([30.3, 29.6]), 35.0, 0.28 * 3.0, (20, 30, 60), 0.8 * 3.0)
         sums.append(int((200 - plane[..., 0].astype(int)).sum()))
-        g, (tw, th, base, pad) = _glyph(v, 0.28 * 3.0 * 4)
+        g, (tw, th, base, pad) = glyph(v, 0.28 * 3.0 * 4, int(round(0.8 * 3.0 * 4)))
         if int(cv2.__version__.split(".")[0]) >= 5:
             thick = int(round(0.8 * 3.0 * 4))
             assert cv2.getTextSize(v, cv2.FONT_HERSHEY_SIMPLEX, 0.28 * 3.0 * 4, thick) == ((tw, th), base)

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Sequence
 
 import cv2
@@ -50,6 +49,7 @@ import numpy as np
 from .. import VisionError
 from ..markers import paint_marker
 from ..mat import Mat
+from .glyphs import put_text, text_size
 from .camera import NUISANCE, CameraModel, CameraPose, photograph, place_camera
 from .renderer import _camera_effects, _wood
 
@@ -230,56 +230,16 @@ class BoardTruth:
         return self.pose.project(t[:, :2])
 
 
-_GLYPHS: dict | None = None
-
-
-def _glyph(text: str, scale: float) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
-    """One printed character as OpenCV 5's FONT_HERSHEY_SIMPLEX draws it (stroke 0.8/0.28 of the scale), shrunk to
-    ``scale`` from glyphs.npz, and its (width, height, baseline, pad) as getTextSize gives them; None for other text.
-    OpenCV 4 draws another font (thinner strokes, other sizes): a print drawn by cv2.putText read apart on the two
-    stacks (h-pichests), so the chests' prints come from these stored glyphs on every stack."""
-    global _GLYPHS
-    if _GLYPHS is None:
-        path = Path(__file__).with_name("glyphs.npz")  # not in a wheel (package-data): putText's own font then
-        _GLYPHS = {}
-        if path.exists():
-            with np.load(path) as z:
-                _GLYPHS = {name: z[name] for name in z.files}
-    exact = f"{text}@{scale:.4f}"  # drawn at this very scale (the renderer's 3 px/mm, the benchmark's 8): as putText
-    if exact in _GLYPHS:
-        tw, th, base, pad, _, _ = _GLYPHS[exact + "_m"]
-        return _GLYPHS[exact], (int(tw), int(th), int(base), int(pad))
-    if text not in _GLYPHS:
-        return None
-    tw, th, base, pad, ref, _ = _GLYPHS[text + "_m"]
-    f = scale / ref
-    g = _GLYPHS[text]
-    size = (max(1, int(round(g.shape[1] * f))), max(1, int(round(g.shape[0] * f))))
-    return (cv2.resize(g, size, interpolation=cv2.INTER_AREA),
-            (int(round(tw * f)), int(round(th * f)), int(round(base * f)), int(round(pad * f))))
-
-
 def _print_turned(plane: np.ndarray, text: str, centre_px: np.ndarray, yaw: float, scale: float,
                   colour: tuple[int, int, int], stroke: float = 2.0) -> None:
     """``text`` printed centred on ``centre_px``, turned by ``yaw`` degrees as the piece it is printed on; drawn
     4 times larger and shrunk (OpenCV versions draw a stroke's width a pixel apart: the print looks alike)."""
     k = 4
     thick = max(1, int(round(stroke * k)))
-    glyph = _glyph(text, scale * k)
-    if glyph is None:
-        (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale * k, thick)
-    else:
-        g, (tw, th, base, pad) = glyph
+    (tw, th), base = text_size(text, scale * k, thick)  # stored glyphs (vision.sim.glyphs): alike on every stack
     n = (int(2 * max(tw, th + base) / k) + 4)
     big = np.zeros((n * k, n * k), np.uint8)
-    if glyph is None:
-        cv2.putText(big, text, (int(n * k / 2 - tw / 2), int(n * k / 2 + th / 2)), cv2.FONT_HERSHEY_SIMPLEX,
-                    scale * k, 255, thick, cv2.LINE_AA)
-    else:  # the glyph's origin (its pad, pad + th) at the text's origin
-        x, y = int(n * k / 2 - tw / 2) - pad, int(n * k / 2 + th / 2) - th - pad
-        gh, gw = g.shape
-        xa, ya, xb, yb = max(0, x), max(0, y), min(n * k, x + gw), min(n * k, y + gh)
-        big[ya:yb, xa:xb] = g[ya - y:yb - y, xa - x:xb - x]
+    put_text(big, text, (int(n * k / 2 - tw / 2), int(n * k / 2 + th / 2)), scale * k, 255, thick)
     M = cv2.getRotationMatrix2D((n * k / 2, n * k / 2), -yaw, 1.0)
     big = cv2.warpAffine(big, M, (n * k, n * k), flags=cv2.INTER_LINEAR)
     x0, y0 = int(round(centre_px[0] - n / 2)), int(round(centre_px[1] - n / 2))
@@ -363,9 +323,9 @@ def _draw_piece(plane: np.ndarray, ppm: float, piece: BoardPiece, centre: np.nda
         ellipse(DISC_MM, DISC_MM, face)
         if piece.look == 0:
             scale = 0.35 * ppm
-            (tw, th), _ = cv2.getTextSize("$", cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
-            cv2.putText(plane, "$", (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2)),
-                        cv2.FONT_HERSHEY_SIMPLEX, scale, (60, 190, 230), 2, cv2.LINE_AA)
+            (tw, th), _ = text_size("$", scale, 2)
+            put_text(plane, "$", (int(centre[0] * ppm - tw / 2), int(centre[1] * ppm + th / 2)), scale,
+                     (60, 190, 230), 2)
         else:  # a treasure chest
             cv2.fillConvexPoly(plane, rect(14, 9), (40, 175, 225), cv2.LINE_AA, shift=4)
             cv2.fillConvexPoly(plane, rect(14, 1.2), (20, 40, 60), cv2.LINE_AA, shift=4)
