@@ -3,9 +3,9 @@ value's is in view (issue 17, h-chests7).
 
 On the bench's seeds 1-8 (`clean` and `default`, 40 frames) the box reader (`vision.chests._read_in_box`) found the
 true value best in 2,345 of its 2,541 reads (prints not read whole; first and incremental reads) but read only 1,041:
-the bar on the share of the values' difference in view (`BOX_MIN_TOLD`) held back most of the rest. Where the best value was the wrong one (score and
-ratio bars passed) at most 0.26 of that difference was in view, so the bar is now 0.3 (it was 0.35):
-docs/history/boardcam-measured.md, "h-chests7"."""
+the bar on the share of the values' difference in view (`BOX_MIN_TOLD`) held back most of the rest. Where the best
+value was the wrong one (score and ratio bars passed) at most 0.26 of that difference was in view, so the bar is now
+0.3 (it was 0.35): docs/history/boardcam-measured.md, "h-chests7"."""
 from __future__ import annotations
 
 import numpy as np
