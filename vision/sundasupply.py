@@ -21,7 +21,9 @@ unknown (``None``), with the reason. A heap's count is also fitted from where it
 (:meth:`SupplyCounter.seeds`: the places where one pawn's whole footprint fits in the paint), and competes as every
 count does. The pawns' tops, seen in the frame's lightness (:meth:`SupplyCounter.tops`: each a disc of known size at a
 known height, lighter than the shaded side or the gap round it, which the colour table fills between touching pawns),
-are a second reading: a count is taken where the two agree (:meth:`SupplyCounter._by_tops`), else asked. A colour
+are a second reading: a count is taken where the two agree (:meth:`SupplyCounter._by_tops`); where they do not, a
+heap's paint as the frame's blur fills its waists (:meth:`SupplyCounter._by_fill`: the footprints' union blurred) is a
+third, taken where it tells one count clearly and as many tops are seen; else asked. A colour
 one of whose blobs may have lost a pawn's paint where the frame does not see, to a marker's square or past the mat's
 edge is unknown too (:meth:`SupplyCounter._cut`: a pawn fitted to it reaches there, or its paint there is not its
 pawns'); a blob whose pawns all stand whole beside them is counted.
