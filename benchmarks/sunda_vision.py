@@ -292,6 +292,11 @@ def run_tracked(level: str, tables: int, seed: int, players: int, answers: bool 
                     key = "put_asked" if t["ask"] else ("put_" + (t.get("height_from") or "camera") if ok
                                                         else "put_wrong")
                     tot[key] += 1
+                    # by the colour put on (the line prints them with more than two players: black and purple)
+                    kind = "asked" if t["ask"] else ("right" if ok else "wrong")
+                    by = tot.setdefault("by_colour", {}).setdefault(st["colours"][-1], {"right": 0, "asked": 0,
+                                                                                       "wrong": 0})
+                    by[kind] += 1
                 elif t["ask"]:
                     tot["asked_untouched"] += 1
                 elif t.get("height_from") in ("rules", "count"):
@@ -333,6 +338,10 @@ def tracked_line(tt: dict, tables: int) -> tuple[float, str]:
               f"{tt['supply_frames']} frames, wrong {tt['supply_wrong']}; untouched stacks seen changed and kept by the "
               f"count: {tt['untouched_count']}" if tt["supply_frames"] else "")
     questions = tt["put_asked"] + tt["asked_untouched"]
+    by = tt.get("by_colour") or {}
+    colours = (f"\n                          by the colour put on (right / asked / wrong): "
+               + ", ".join(f"{c} {v['right']} / {v['asked']} / {v['wrong']}" for c, v in by.items())
+               if len(by) > 2 else "")
     return pct, (f"  tribe heights, tracked  {tt['put']} pawns put on, one still frame after each, on {tables} "
                  f"table(s): right {right} ({tt['put_camera']} by the frame, {tt['put_history']} by the history, "
                  f"{tt['put_step']} by the top's step, {tt['put_count']} by the supply's count), asked {tt['put_asked']}, wrong {tt['put_wrong']}, not found "
@@ -343,7 +352,7 @@ def tracked_line(tt: dict, tables: int) -> tuple[float, str]:
                  f"seen changed and kept by the game's rules: {tt['untouched_rules']}\n"
                  f"                          last frame: right {tt['right']} ({tt['history']} history, {tt['camera']} "
                  f"frame, {tt['step']} step, {tt['rules']} rules, {tt['count']} count), asked {tt['asked']}, wrong {tt['wrong']} of "
-                 f"{tt['stacks']}{supply}")
+                 f"{tt['stacks']}{supply}{colours}")
 
 
 def tracked_cpu(cpu: dict[str, list[tuple[float, float, float]]]) -> tuple[float, str]:

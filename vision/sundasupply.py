@@ -21,7 +21,9 @@ unknown (``None``), with the reason. A heap's count is also fitted from where it
 (:meth:`SupplyCounter.seeds`: the places where one pawn's whole footprint fits in the paint), and competes as every
 count does. The pawns' tops, seen in the frame's lightness (:meth:`SupplyCounter.tops`: each a disc of known size at a
 known height, lighter than the shaded side or the gap round it, which the colour table fills between touching pawns),
-are a second reading: a count is taken where the two agree (:meth:`SupplyCounter._by_tops`), else asked. A colour
+are a second reading: a count is taken where the two agree (:meth:`SupplyCounter._by_tops`); where they do not, a
+heap's paint as the frame's blur fills its waists (:meth:`SupplyCounter._by_fill`: the footprints' union blurred) is a
+third, taken where it tells one count clearly and as many tops are seen; else asked. A colour
 one of whose blobs may have lost a pawn's paint where the frame does not see, to a marker's square or past the mat's
 edge is unknown too (:meth:`SupplyCounter._cut`: a pawn fitted to it reaches there, or its paint there is not its
 pawns'); a blob whose pawns all stand whole beside them is counted.
@@ -88,6 +90,21 @@ TOP_FLOOR = 6.0
 #: 128-196. The weakest top's excess over the blob's noise does not part them: a red heap of 12 at `hard` (bench
 #: seed 4) 7.2, the black heaps counted wrong 4.0-7.5
 TOP_LIGHT = 55.0
+#: the fill (:meth:`SupplyCounter._by_fill`): the paint of touching pawns is not their footprints side by side but
+#: their union as the camera's blur and the colour table make it: the union blurred (a Gaussian of the frame's blur,
+#: :meth:`SupplyCounter._fill_sigma`) and taken where it exceeds the level that puts a straight edge the frame's edge
+#: spread out (``delta``: the lone pawns' and clear heaps' fattening), which fills the waists between touching pawns.
+#: Where the footprints and the tops disagree, or the misfit leaves two counts the tops do not decide, a heap of two
+#: pawns or more is counted where the fill tells one count clearly (the margins :data:`MARGIN` every count must
+#: clear) and as many tops are seen. False: as before h-heights8 (asked)
+FILL = True
+#: the blurs (mm, a Gaussian's sigma on the canvas) the frame's is measured among: the blur the heaps whose count the
+#: misfit alone tells are best modelled by (:meth:`SupplyCounter._fill_sigma`); the classes are read on the frame
+#: blurred by half a millimetre (:meth:`SupplyCounter.label`), the least, and the camera's blur and the JPEG's halved
+#: chroma add to it
+FILL_SIGMAS_MM = (0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)
+#: the clear heaps the blur is measured on: the largest (the most waists), at most this many
+FILL_HEAPS = 4
 
 
 def footprint(base: np.ndarray, nadir: np.ndarray, cam_h: float, n_edge: int = 24) -> np.ndarray:
@@ -152,6 +169,7 @@ class _Found(NamedTuple):
     key: tuple
     edge: tuple[np.ndarray, tuple[int, int]] | None = None  # near the bounds: the blob's mask and its origin (px)
     tops: "_Tops | None" = None     # the tops seen in the blob (:meth:`SupplyCounter._tops_fit`); None: not looked
+    mask: tuple[np.ndarray, tuple[int, int]] | None = None  # a split blob's mask and its origin (px), for the fill
 
 
 class _Tops(NamedTuple):
@@ -235,6 +253,13 @@ class SupplyCounter:
         #: each blob's paint's lightness (:meth:`_tops_seen`), by the same key, for the tops kept there
         self._light_of: dict[tuple, float] = {}
         self.tops_calls = {"tops": 0, "fit": 0, "tops kept": 0, "fit kept": 0, "refit": 0}
+        #: the frame's blur (px, :meth:`_fill_sigma`) with what it was measured for: the camera's maps and the colour
+        #: table (the blur is the camera's and the classes', not a heap's: measured once while they hold)
+        self._lut: Any = None
+        self._blur: tuple[Any, Any, float] | None = None
+        #: each blob's fill (:meth:`_by_fill`) by its key, with what it was drawn from (kept for the last count's blobs)
+        self._fill_of: dict[tuple, tuple] = {}
+        self.fill_calls = {"blur": 0, "fill": 0, "fill kept": 0}
 
     # ------------------------------------------------------------------ the mat, resampled
     def _canvas_maps(self, reader: Any, loc: Any, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -361,6 +386,7 @@ class SupplyCounter:
                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         img = relit(img, relight)
         out = lut[colour_index(cv2.GaussianBlur(img, (0, 0), 0.5 * self.s))]
+        self._lut = lut
         # the frame's lightness on the canvas, kept for the tops (:meth:`tops`): what the colour table's classes lose
         if self._grey is None or self._grey.shape != (h, w):
             self._grey = np.zeros((h, w), np.uint8)
@@ -446,7 +472,7 @@ class SupplyCounter:
                 edge = (sub, (x + x0, y + y0)) if at_bounds[j] else None
                 tops = (self._tops_fit(colour, sub, (x + x0, y + y0), sp, nadir, cam_h) if isinstance(sp, _Split)
                         else None)
-                found.append(_Found(colour, at, int(sub.sum()), sp, key, edge, tops))
+                found.append(_Found(colour, at, int(sub.sum()), sp, key, edge, tops, (sub, (x + x0, y + y0))))
         return _Scan(found, paint_off, boxes)
 
     def _decide(self, found: list["_Found"], paint_off: dict[str, np.ndarray], names: list[str], masks: "_Masks",
@@ -466,7 +492,8 @@ class SupplyCounter:
         reasons: dict[str, list[str]] = {c: [] for c in names}
         totals = {c: 0 for c in names}
         singles: dict[str, list[float]] = {c: [] for c in names}
-        for colour, at, px, sp, _, edge, tops in found:
+        fill_of: dict[tuple, tuple] = {}
+        for colour, at, px, sp, key, edge, tops, mask in found:
             if not isinstance(sp, _Split):
                 reasons[colour].append(f"a blob at {at[0]:.0f},{at[1]:.0f} mm " + (
                     "touches the layout" if sp == "layout" else "reaches the frame's or the mat's edge or a marker"))
@@ -474,6 +501,23 @@ class SupplyCounter:
                 continue
             got, said = sp.decide(delta)
             got, said, bases = self._by_tops(sp, got, said, tops, delta)
+            if (got is None and FILL and mask is not None and delta is not None and tops is not None
+                    and tops.light >= TOP_LIGHT and len(tops.at) >= 2 and sp.fits):
+                sigma = self._fill_sigma(found, delta, nadir, cam_h)
+                drawn = (sp, tops, delta, sigma)
+                old = self._fill_of.get(key)
+                if (old is not None and old[0][0] is sp and old[0][1] is tops and old[0][2] == delta
+                        and old[0][3] == sigma):
+                    fill = old[1]
+                    self.fill_calls["fill kept"] += 1
+                else:
+                    fill = self._by_fill(sp, tops, delta, sigma, *mask, nadir, cam_h)
+                    self.fill_calls["fill"] += 1
+                fill_of[key] = (drawn, fill)
+                if fill[0] is not None:
+                    got, said, bases = fill
+                else:
+                    said = f"{said}; {fill[1]}"
             cut = edge is not None and (got is None or self._cut(*edge, bases, nadir, cam_h, masks.unseen,
                                                                  masks.bounds))
             if cut:     # a pawn's paint may be lost there (a pawn cut by a marker is smaller than one: not a speck)
@@ -494,7 +538,79 @@ class SupplyCounter:
         keys = {f.key for f in found}
         self._tops_of = {k: v for k, v in self._tops_of.items() if k in keys}
         self._light_of = {k: v for k, v in self._light_of.items() if k in keys}
+        self._fill_of = fill_of
         return SupplySeen(counts, why, blobs, area, pawn_px, self.s, paint_off)
+
+    # ------------------------------------------------------------------ the fill: touching pawns' paint
+    def _filled_misfit(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]],
+                       nadir: np.ndarray, cam_h: float, sigma: float, delta: float) -> float:
+        """How badly pawns standing at ``bases`` (mat mm) model a blob's paint as the camera's blur and the colour
+        table make it (:data:`FILL`): their footprints' union (each filled whole: two pawns' overlap is paint, as the
+        top of one hides the foot of its neighbour), blurred by a Gaussian of ``sigma`` px and taken where that exceeds
+        the level putting a straight edge ``delta`` px out (the frame's edge spread), so that the waists between
+        touching pawns fill as the paint's do. The misfit as :meth:`_misfit` counts it against that paint: the pixels
+        the two do not share, each edge placed within :data:`BAND_PX`, and the band two overlapping bases would have
+        to move apart by."""
+        b = np.asarray(bases, np.float64).reshape(-1, 2)
+        h, w = blob.shape
+        pad = int(math.ceil(PAWN_MM * self.s + 3 * sigma)) + 2
+        ref = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        ref[pad:pad + h, pad:pad + w] = blob
+        shift = np.array([origin_px[0] - pad, origin_px[1] - pad], np.float64)
+        union = np.zeros_like(ref)
+        for poly in self._polys(b, [footprint(x, nadir, cam_h) - x for x in b], shift):
+            cv2.fillPoly(union, [poly], 1, cv2.LINE_8, 4)       # one at a time: the union, overlaps filled
+        level = 0.5 * math.erfc(delta / (sigma * math.sqrt(2.0)))     # the Gaussian's tail beyond delta
+        paint = (cv2.GaussianBlur(union.astype(np.float32), (0, 0), sigma) >= level).astype(np.uint8)
+        blob_in = _Blob(ref)
+        return float(_pixels_off(blob_in.deep, blob_in.out, paint)) + self._overlap(b)
+
+    def _fill_sigma(self, found: list["_Found"], delta: float, nadir: np.ndarray, cam_h: float) -> float:
+        """The frame's blur (px) as the fill models it (:meth:`_filled_misfit`): among :data:`FILL_SIGMAS_MM`, the one
+        under which the heaps whose count the misfit alone tells (:meth:`_Split.clear`, two pawns or more: their
+        waists are what the blur fills; the :data:`FILL_HEAPS` largest) are modelled best, their best counts' pawns
+        where the split put them. Measured once while the camera and the colour table hold (the blur is theirs, not a
+        heap's); none such heap yet: the classes' own blur, half a millimetre, not kept."""
+        key = (self._maps_key, self._lut)
+        if self._blur is not None and self._blur[0] == key[0] and self._blur[1] is key[1]:
+            return self._blur[2]
+        heaps = [f for f in found if isinstance(f.split, _Split) and f.mask is not None and f.split.best is not None
+                 and f.split.best >= 2 and f.split.clear()]
+        if not heaps:
+            return FILL_SIGMAS_MM[0] * self.s
+        heaps = sorted(heaps, key=lambda f: -f.split.best)[:FILL_HEAPS]
+        self.fill_calls["blur"] += 1
+        errs = [sum(self._filled_misfit(*f.mask, f.split.bases[f.split.best], nadir, cam_h, sg * self.s, delta)
+                    for f in heaps) for sg in FILL_SIGMAS_MM]
+        sigma = FILL_SIGMAS_MM[int(np.argmin(errs))] * self.s
+        self._blur = (key[0], key[1], sigma)
+        return sigma
+
+    def _by_fill(self, sp: "_Split", tops: "_Tops", delta: float, sigma: float, blob: np.ndarray,
+                 origin_px: tuple[int, int], nadir: np.ndarray, cam_h: float) -> tuple[int | None, str, list]:
+        """A heap's count by the fill (:data:`FILL`), where the footprints and the tops did not agree on one
+        (:meth:`_by_tops`): every count fitted (the split's, and the tops' pawns for their count, whichever fits the
+        fill better) measured against the paint as the blur fills it (:meth:`_filled_misfit`). Taken where the best
+        misfits by under :data:`MARGIN` of a footprint a pawn, every other count by :data:`MARGIN` of a footprint
+        more, it is two pawns or more (the fill differs from the footprints only where pawns touch) and as many tops
+        are seen: the fill and the tops, two readings, agree. Else (None, what the fill said)."""
+        cands = {n: f[1] for n, f in sp.fits.items()}
+        err = {n: self._filled_misfit(blob, origin_px, b, nadir, cam_h, sigma, delta) for n, b in cands.items()}
+        m = len(tops.at)
+        if tops.err is not None and len(tops.bases) == m:
+            e = self._filled_misfit(blob, origin_px, tops.bases, nadir, cam_h, sigma, delta)
+            if m not in err or e < err[m]:
+                err[m], cands[m] = e, list(tops.bases)
+        ranked = sorted(err, key=lambda n: err[n])
+        best = ranked[0]
+        gap = err[ranked[1]] - err[best] if len(ranked) > 1 else math.inf
+        if err[best] > MARGIN * sp.one * best or gap < MARGIN * sp.one or best < 2:
+            second = f" or {ranked[1]}" if len(ranked) > 1 else ""
+            return None, (f"the paint as the blur fills it: {best}{second} pawns (misfits "
+                          + ", ".join(f"{err[n] / sp.one:.2f}" for n in ranked[:2]) + " of a pawn's footprint)"), []
+        if best != m:
+            return None, f"the paint as the blur fills it: {best} pawns, {m} tops are seen", []
+        return best, "", [tuple(map(float, x)) for x in cands[best]]
 
     def _cut(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]], nadir: np.ndarray,
              cam_h: float, unseen: np.ndarray, bounds: np.ndarray) -> bool:
