@@ -836,20 +836,20 @@ class SupplyCounter:
         if tops is None:
             return got, said, bases
         m = len(tops.at)
+        # an asked blob's reason starts with what the footprints said (never "None pawns fit ...")
+        why = said or (f"{got} pawns fit the paint" if got is not None else "no count of pawns fits the paint")
         if tops.light < TOP_LIGHT and not (got is not None and m == got and sp.clear()):
-            said = said or f"{got} pawns fit the paint"
-            return None, (f"{said}; {m} tops are seen, on a paint too dark for its tops to be told (lightness "
+            return None, (f"{why}; {m} tops are seen, on a paint too dark for its tops to be told (lightness "
                           f"{tops.light:.0f}, under {TOP_LIGHT:g})"), []
         if got is not None and m == got:
             return got, said, bases
-        said = said or f"{got} pawns fit the paint"
         if tops.err is None or not m:
-            return None, f"{said}; {m} tops are seen", []
+            return None, f"{why}; {m} tops are seen", []
         others = [f[0] for n, f in sp.fits.items() if n != m]
         if (tops.err > MARGIN * sp.one * m or (others and tops.err > min(others) + MARGIN * sp.one)
                 or tops.loose >= MARGIN * sp.one or delta is None
                 or abs(sp.area - tops.area - delta * tops.edge) > MARGIN * sp.one):
-            return None, f"{said}; {m} tops are seen, and {m} pawns fitted from under them do not fit the paint", []
+            return None, f"{why}; {m} tops are seen, and {m} pawns fitted from under them do not fit the paint", []
         return m, "", tops.bases
 
     def _single_px(self, base: np.ndarray, nadir: np.ndarray, cam_h: float) -> float:
