@@ -419,6 +419,13 @@ class FigureFinder:
     same lead as a shaded side needs the other way; a coloured figure's shadow beside it is no figure of its own
     (the figure hides most of it, and what joins its blob lies mostly on the rim). False: as before (issue 14's
     session nlfig11)."""
+    dark_paint_leading: bool = True
+    """... and a blob the darkest colour leads already, by too little a share (7 black votes to 6 blue): its core's
+    pixels taken for shadow count for it as well, against the colour next to it (:meth:`_dark_paint`). A black figure
+    on Südsee's pale sea under the field camera's cast dims the sea alike in every channel: 35 of its 56 pixels were
+    taken for shadow, and the rest, its lit top and rim, voted 7 black to 6 blue (the dimmed sea's hue): a share of
+    0.54, under :attr:`min_colour_share`, and the figure was lost (bench ``field/hard`` seed 4 board 0). Only where
+    another colour led were those pixels counted. False: as before (issue 14's session suedfig8)."""
 
     figure_width_mm: float = 16.0
     """A standing figure's width at its arms, its widest: across its lean (the line from the camera's nadir) its
@@ -584,7 +591,7 @@ class FigureFinder:
                         for part in parts:
                             judge(part, False, False)
                         return
-                if self.dark_paint_votes and best != darkest:
+                if self.dark_paint_votes and (best != darkest or self.dark_paint_leading):
                     vote, counts, best = self._dark_paint(blob, vote, counts, best, coloured & shadow & (idx == darkest))
                 # a figure's shaded side reads as the darkest colour: no vote against a colour that clearly
                 # outnumbers it
@@ -712,11 +719,17 @@ class FigureFinder:
         """A blob's votes (``vote``, ``counts``, the winner ``best``, not the darkest colour), with the pixels of its
         core (the blob less its rim) of the darkest colour that :func:`shading` took for shadow (``dark``) added where
         with them the darkest colour outnumbers ``best`` by :attr:`shade_lead`: the blob is a figure of the darkest
-        colour, ``best`` its lit top (:attr:`dark_paint_votes`). Else as they were."""
+        colour, ``best`` its lit top (:attr:`dark_paint_votes`). ``best`` the darkest colour itself: against the colour
+        with the most votes after it (:attr:`dark_paint_leading`). Else as they were."""
         square = np.ones((3, 3), np.uint8)
         more = cv2.erode(blob.astype(np.uint8), square).astype(bool) & dark & ~vote
         darkest = self.colours.darkest
-        if counts[darkest] + np.count_nonzero(more) < self.shade_lead * counts[best]:
+        rival = best
+        if best == darkest:
+            rest = counts.copy()
+            rest[darkest] = -1
+            rival = int(rest.argmax())
+        if counts[darkest] + np.count_nonzero(more) < self.shade_lead * counts[rival]:
             return vote, counts, best
         counts = counts.copy()
         counts[darkest] += np.count_nonzero(more)
