@@ -339,7 +339,7 @@ def tracked_line(tt: dict, tables: int) -> tuple[float, str]:
               f"count: {tt['untouched_count']}" if tt["supply_frames"] else "")
     questions = tt["put_asked"] + tt["asked_untouched"]
     by = tt.get("by_colour") or {}
-    colours = (f"\n                          by the colour put on (right / asked / wrong): "
+    colours = ("\n                          by the colour put on (right / asked / wrong): "
                + ", ".join(f"{c} {v['right']} / {v['asked']} / {v['wrong']}" for c, v in by.items())
                if len(by) > 2 else "")
     return pct, (f"  tribe heights, tracked  {tt['put']} pawns put on, one still frame after each, on {tables} "
