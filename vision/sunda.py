@@ -98,6 +98,14 @@ OWN_LIGHT = True
 #: an incremental read's window also holds the covered triangles the reading before left without a second half (its
 #: "triangle ..." notes), each once: they are read again in this frame's light (:meth:`SundaReader._doubts`)
 REREAD_DOUBTS = True
+#: ... each in a window round it alone where it lies off the change's window (the doubts of a reading lie scattered over
+#: the table: read in one window they cost a read from scratch): its corners grown by this many sides and
+#: ``INC_GROW_MM``. A doubt's triangle was left without its mate because a neighbour was paired elsewhere (or a
+#: triangle by it read covered where nothing lies); the pieces that may change are its neighbours' and their mates', and
+#: every corner of a triangle two steps from it lies within one side of its own corners. The window reads the pieces
+#: alone: the tribes and markers round it are this frame's already (read in the change's window) or unchanged
+LOCAL_DOUBTS = True
+DOUBT_GROW_SIDES = 1.0
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
@@ -444,6 +452,9 @@ class SundaReading:
     _relight: np.ndarray | None = None
     #: the triangles whose doubt an incremental read read again and that are still in doubt (REREAD_DOUBTS: not again)
     _doubts_read: frozenset = frozenset()
+    #: the cloth's colour (BGR) measured in this reading's own frame (a doubt's window, :meth:`SundaReader.read`,
+    #: reads the same frame in the same light)
+    _cloth_seen: np.ndarray | None = None
 
     def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None,
                  answers: Mapping[tuple[int, int], Sequence[str]] | None = None) -> dict[str, Any]:
@@ -790,16 +801,17 @@ class SundaReader:
     def read(self, frame: np.ndarray, previous: SundaReading | None = None) -> SundaReading:
         """Read a frame from scratch, or (``previous``) keep its lattice and light and read again only the
         part of the table that changed (grown by a piece), keeping the rest; and, once, the part round the covered
-        triangles ``previous`` left without a second half (``REREAD_DOUBTS``: in the same window where that stays a
-        small part of the table, else in a second window of its own)."""
+        triangles ``previous`` left without a second half (``REREAD_DOUBTS``: in the change's window where they lie in
+        or by it, else in a small window round each group of them, ``LOCAL_DOUBTS``, the pieces alone)."""
         self._pending = None
         out = self._read(frame, previous)
-        pending, self._pending = self._pending, None
-        if pending is None:
-            return out
-        again = self._read(frame, out, pending)
-        again.ms["total"] = again.ms.get("total", 0.0) + out.ms.get("total", 0.0)
-        return again
+        pending, self._pending = self._pending or [], None
+        for force in pending:
+            again = self._read(frame, out, force)
+            for k, v in out.ms.items():
+                again.ms[k] = again.ms.get(k, 0.0) + v
+            out = again
+        return out
 
     def _read(self, frame: np.ndarray, previous: SundaReading | None,
               force: tuple[tuple[int, int, int, int], frozenset] | None = None) -> SundaReading:
@@ -809,12 +821,19 @@ class SundaReader:
         ms: dict[str, float] = {}
         if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
             previous = None
-        loc = previous._loc if previous is not None and self._markers_still(frame, previous) else None
+        if force is not None:        # ``previous`` is this frame's own reading: its location and canvas hold
+            loc = previous._loc
+            self._still_patches = (loc, previous._marker_patches)
+        else:
+            loc = previous._loc if previous is not None and self._markers_still(frame, previous) else None
         if loc is None:
             loc = self.rect.locate(frame)
         mx, my = self._maps(frame, loc)
         nadir, cam_h = self._camera((frame.shape[1], frame.shape[0]), loc.homography)
-        small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
+        if force is not None and previous._canvas_small is not None:
+            small = previous._canvas_small
+        else:
+            small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
         px0, py0, px1, py1 = self._play
         win = self._play
         doubts: frozenset = frozenset()
@@ -843,7 +862,9 @@ class SundaReader:
                    py0 + 4 * int(ys.max()) + 4)
             win = self._grown(box)
             doubts = self._doubts(previous)
-            if doubts:
+            if doubts and LOCAL_DOUBTS:
+                win, doubts = self._doubt_windows(previous, doubts, win, big)
+            elif doubts:
                 c = previous.lattice.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(doubts)))).reshape(-1, 2))
                 c = c * self.s
                 at = (int(np.floor(c[:, 0].min())), int(np.floor(c[:, 1].min())), int(np.ceil(c[:, 0].max())),
@@ -853,9 +874,12 @@ class SundaReader:
                     win = both
                 elif (win[2] - win[0]) * (win[3] - win[1]) <= big:
                     # far from the change: read in a window of their own (:meth:`read`), not the table between
-                    self._pending, doubts = (self._grown(at), doubts), frozenset()
+                    self._pending, doubts = [(self._grown(at), doubts)], frozenset()
             if (win[2] - win[0]) * (win[3] - win[1]) > big:
                 win = self._play
+                if self._pending:       # (the whole table read: every doubt with it)
+                    doubts = doubts.union(*(d for _, d in self._pending))
+                    self._pending = None
         incremental = previous is not None and win != self._play
         relight = None
         table = None        # (gain, cloth, colour table) the reading hands on: the supplies' count classifies with it
@@ -865,7 +889,10 @@ class SundaReader:
             # this frame's light measured on the cloth again: a camera's white balance wanders from frame to frame (5 %
             # a channel at `hard`; ``relight``, each channel's gain now over then, puts a frame in the table's light)
             table = (previous._gain, previous._cloth, previous._lut)
-            cloth_f = self._cloth_now(frame, loc) if RELIGHT or OWN_LIGHT else previous._cloth
+            if force is not None and previous._cloth_seen is not None:
+                cloth_f = previous._cloth_seen
+            else:
+                cloth_f = self._cloth_now(frame, loc) if RELIGHT or OWN_LIGHT else previous._cloth
             if RELIGHT:
                 relight = self._gain(cloth_f) / previous._gain
             own = OWN_LIGHT and previous._lut is not None
@@ -916,9 +943,13 @@ class SundaReader:
         # a pawn stands on a node of the layout (a tribe or a water right): one on the cloth is not in play, and a dark
         # patch of a dark cloth is not a black pawn
         nodes = {c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])}
-        reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
-        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered) if (t.q, t.r) in nodes]
-        if incremental:
+        if force is not None:
+            # a doubt's window, in the frame ``previous`` read: its tribes are read (or unchanged) already
+            tribes = [t for t in previous.tribes if (t.q, t.r) in nodes]
+        else:
+            reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
+            tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered) if (t.q, t.r) in nodes]
+        if incremental and force is None:
             inner = 12.0
 
             def within(mm) -> bool:
@@ -929,9 +960,15 @@ class SundaReader:
             # pieces kept round it are kept as read, so the doubt stands
             unsure = [u for u in previous.unsure if not u.startswith("piece at")
                       and not (u.startswith("triangle") and _triangle_of(u) in self._examined)] + unsure
+        elif incremental:
+            unsure = [u for u in previous.unsure if not u.startswith("piece at")
+                      and not (u.startswith("triangle") and _triangle_of(u) in self._examined)] + unsure
         self._set_notes = []
-        markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
-        if incremental:
+        if force is not None:
+            markers = previous.markers
+        else:
+            markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
+        if incremental and force is None:
             markers = [m for m in previous.markers if not within(m.mat_mm)] + [m for m in markers if within(m.mat_mm)]
         if HIDDEN_SLOTS:
             self._hide_markers(pieces, lat, label, markers)
@@ -948,6 +985,7 @@ class SundaReader:
         else:
             out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
         out._relight = relight
+        out._cloth_seen = cloth_f if previous is not None and previous._gain is not None else cloth_now
         if previous is not None:    # (a doubt read again and still standing is not read again; one gone may come back)
             out._doubts_read = (previous._doubts_read | doubts) & {_triangle_of(u) for u in unsure}
         kept = getattr(self, "_still_patches", None)
@@ -961,6 +999,50 @@ class SundaReader:
         grow = int(math.ceil(self._window_grow_mm() * self.s))
         px0, py0, px1, py1 = self._play
         return (max(px0, box[0] - grow), max(py0, box[1] - grow), min(px1, box[2] + grow), min(py1, box[3] + grow))
+
+    def _doubt_box(self, lat: LatticePose, tris) -> tuple[int, int, int, int]:
+        """The window (canvas px, within the play area) that reads the doubts ``tris`` again alone: their corners
+        grown by ``DOUBT_GROW_SIDES`` sides and ``INC_GROW_MM`` (every triangle two steps from one lies in it whole)."""
+        c = lat.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(tris)))).reshape(-1, 2)) * self.s
+        grow = int(math.ceil((DOUBT_GROW_SIDES * self.side_mm + INC_GROW_MM) * self.s))
+        px0, py0, px1, py1 = self._play
+        return (max(px0, int(np.floor(c[:, 0].min())) - grow), max(py0, int(np.floor(c[:, 1].min())) - grow),
+                min(px1, int(np.ceil(c[:, 0].max())) + grow), min(py1, int(np.ceil(c[:, 1].max())) + grow))
+
+    def _doubt_windows(self, previous: SundaReading, doubts: frozenset, win: tuple[int, int, int, int], big: float
+                       ) -> tuple[tuple[int, int, int, int], frozenset]:
+        """Where an incremental read reads ``doubts`` again (``LOCAL_DOUBTS``): those whose window (:meth:`_doubt_box`)
+        meets the change's window ``win`` in it (grown to hold theirs, while under ``big`` px), the others in windows of
+        their own, doubts whose windows meet read in one (``self._pending``, :meth:`read`). Returns the change's window
+        and the doubts it reads."""
+        def meet(a, b) -> bool:
+            return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+        def union(a, b):
+            return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+        groups = [(self._doubt_box(previous.lattice, [t]), {t}) for t in sorted(doubts)]
+        merged = True
+        while merged:       # doubts whose windows meet: one window
+            merged = False
+            for i in range(len(groups)):
+                for j in range(i + 1, len(groups)):
+                    if meet(groups[i][0], groups[j][0]):
+                        groups[i] = (union(groups[i][0], groups[j][0]), groups[i][1] | groups[j][1])
+                        del groups[j]
+                        merged = True
+                        break
+                if merged:
+                    break
+        inside: set = set()
+        pending = []
+        for box, tris in groups:
+            both = union(win, box)
+            if meet(win, box) and (both[2] - both[0]) * (both[3] - both[1]) <= big:
+                win, inside = both, inside | tris
+            else:
+                pending.append((box, frozenset(tris)))
+        self._pending = pending or None
+        return win, frozenset(inside)
 
     def _doubts(self, previous: SundaReading) -> frozenset:
         """The covered triangles ``previous`` left without a second half (its "triangle ..." notes) that no
