@@ -106,6 +106,14 @@ REREAD_DOUBTS = True
 #: alone: the tribes and markers round it are this frame's already (read in the change's window) or unchanged
 LOCAL_DOUBTS = True
 DOUBT_GROW_SIDES = 1.0
+#: ... and the pieces whose ring the owner's set doubts (a ring none of its prints is, or one of two prints the set
+#: and the pool leave about equally likely: the set's "piece at ..." notes) are doubts too: outside the change's window
+#: they were kept as read in the frame before, one slot misread by its noise (seeds 1-8 `hard`: 7 of 9 pieces the
+#: incremental reads had wrong, each right from scratch)
+SET_DOUBTS = True
+#: ... each read again in a window round its piece alone, grown by this (mm): its pairing is not in doubt, its slots are
+#: (a pawn on its corner, half a pawn across, is seen whole, and the gap along its short diagonal)
+SET_DOUBT_GROW_MM = 6.0
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
@@ -805,18 +813,18 @@ class SundaReader:
         or by it, else in a small window round each group of them, ``LOCAL_DOUBTS``, the pieces alone)."""
         self._pending = None
         out = self._read(frame, previous)
-        pending, self._pending = self._pending or [], None
-        for force in pending:
-            again = self._read(frame, out, force)
-            for k, v in out.ms.items():
-                again.ms[k] = again.ms.get(k, 0.0) + v
-            out = again
-        return out
+        pending, self._pending = self._pending, None
+        if not pending:
+            return out
+        again = self._read(frame, out, pending)      # (the doubts' windows in one pass: the slots filled once)
+        for k, v in out.ms.items():
+            again.ms[k] = again.ms.get(k, 0.0) + v
+        return again
 
     def _read(self, frame: np.ndarray, previous: SundaReading | None,
-              force: tuple[tuple[int, int, int, int], frozenset] | None = None) -> SundaReading:
-        """:meth:`read`'s one pass; ``force``: the window (canvas px) and the doubts it reads again, ``frame`` being
-        ``previous``'s own."""
+              force: list[tuple[tuple[int, int, int, int], frozenset]] | None = None) -> SundaReading:
+        """:meth:`read`'s one pass; ``force``: the windows (canvas px) and the doubts each reads again, ``frame`` being
+        ``previous``'s own (the pieces alone are read there, one window after the other)."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
         if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
@@ -839,10 +847,10 @@ class SundaReader:
         doubts: frozenset = frozenset()
         big = 0.4 * (px1 - px0) * (py1 - py0)      # a window over this much of the play area: the whole is read
         if force is not None:
-            win, doubts = force
+            win, doubts = force[0][0], frozenset().union(*(d for _, d in force))
             changed = np.zeros(small.shape[:2], bool)
-            if (win[2] - win[0]) * (win[3] - win[1]) > big:
-                win = self._play
+            if sum((w[2] - w[0]) * (w[3] - w[1]) for w, _ in force) > big:
+                win, force = self._play, [(self._play, doubts)]
         elif previous is not None and previous._canvas_small is not None and previous._gain is not None:
             diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
             changed = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > 45   # (numpy's max over the
@@ -938,6 +946,31 @@ class SundaReader:
         ms["lattice"] = (t3 - t2) * 1000
         keep = previous.pieces if previous is not None else []
         pieces, covered, unsure = self._pieces(lat, label, L, keep, lines)
+        self._join_at = None
+        if force is not None:
+            # the doubts' windows, one after the other (each window's pieces read, and their sides under a marker);
+            # the slots are filled once, after the last (_fill_hidden: where a piece's join is seen, _join_at)
+            self._join_at = [(win, label)]
+            examined = set(self._examined)
+            for k, (w, _) in enumerate(force):
+                if k:
+                    self._win = w
+                    img = cv2.remap(frame, np.ascontiguousarray(mx[w[1] - py0:w[3] - py0, w[0] - px0:w[2] - px0]),
+                                    np.ascontiguousarray(my[w[1] - py0:w[3] - py0, w[0] - px0:w[2] - px0]),
+                                    cv2.INTER_LINEAR)
+                    if not own:
+                        img = relit(img, relight)
+                    label, L, _ = self._classify(img, gain, cloth_now, lazy=own and incremental)
+                    pieces, covered, more = self._pieces(lat, label, L, pieces,
+                                                         self._lines(L, (label == 1) | (label == 2)))
+                    unsure += more
+                    examined |= self._examined
+                    self._join_at.append((w, label))
+                if HIDDEN_SLOTS:
+                    self._hide_markers([p for p in pieces if p["tris"][0] in self._examined
+                                        and p["tris"][1] in self._examined], lat, label, previous.markers)
+            self._examined = examined
+            self._win = win
         t4 = time.perf_counter()
         ms["pieces"] = (t4 - t3) * 1000
         # a pawn stands on a node of the layout (a tribe or a water right): one on the cloth is not in play, and a dark
@@ -970,9 +1003,10 @@ class SundaReader:
             markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
         if incremental and force is None:
             markers = [m for m in previous.markers if not within(m.mat_mm)] + [m for m in markers if within(m.mat_mm)]
-        if HIDDEN_SLOTS:
+        if HIDDEN_SLOTS and force is None:
             self._hide_markers(pieces, lat, label, markers)
         self._fill_hidden(pieces, covered, lat, tribes)
+        self._join_at = None
         unsure = unsure + self._set_notes
         conflicts = _conflicts(pieces, covered)
         t5 = time.perf_counter()
@@ -987,7 +1021,7 @@ class SundaReader:
         out._relight = relight
         out._cloth_seen = cloth_f if previous is not None and previous._gain is not None else cloth_now
         if previous is not None:    # (a doubt read again and still standing is not read again; one gone may come back)
-            out._doubts_read = (previous._doubts_read | doubts) & {_triangle_of(u) for u in unsure}
+            out._doubts_read = (previous._doubts_read | doubts) & _doubted(out)
         kept = getattr(self, "_still_patches", None)
         out._loc = loc
         out._marker_patches = kept[1] if kept is not None and kept[0] is loc else self._marker_patches(frame, loc)
@@ -1000,11 +1034,14 @@ class SundaReader:
         px0, py0, px1, py1 = self._play
         return (max(px0, box[0] - grow), max(py0, box[1] - grow), min(px1, box[2] + grow), min(py1, box[3] + grow))
 
-    def _doubt_box(self, lat: LatticePose, tris) -> tuple[int, int, int, int]:
+    def _doubt_box(self, lat: LatticePose, tris, grow_mm: float | None = None) -> tuple[int, int, int, int]:
         """The window (canvas px, within the play area) that reads the doubts ``tris`` again alone: their corners
-        grown by ``DOUBT_GROW_SIDES`` sides and ``INC_GROW_MM`` (every triangle two steps from one lies in it whole)."""
+        grown by ``grow_mm``, by default ``DOUBT_GROW_SIDES`` sides and ``INC_GROW_MM`` (every triangle two steps from
+        one lies in it whole)."""
         c = lat.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(tris)))).reshape(-1, 2)) * self.s
-        grow = int(math.ceil((DOUBT_GROW_SIDES * self.side_mm + INC_GROW_MM) * self.s))
+        if grow_mm is None:
+            grow_mm = DOUBT_GROW_SIDES * self.side_mm + INC_GROW_MM
+        grow = int(math.ceil(grow_mm * self.s))
         px0, py0, px1, py1 = self._play
         return (max(px0, int(np.floor(c[:, 0].min())) - grow), max(py0, int(np.floor(c[:, 1].min())) - grow),
                 min(px1, int(np.ceil(c[:, 0].max())) + grow), min(py1, int(np.ceil(c[:, 1].max())) + grow))
@@ -1020,7 +1057,9 @@ class SundaReader:
 
         def union(a, b):
             return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-        groups = [(self._doubt_box(previous.lattice, [t]), {t}) for t in sorted(doubts)]
+        alone = {_triangle_of(u) for u in previous.unsure if str(u).startswith("triangle")}    # (else a piece's slots)
+        groups = [(self._doubt_box(previous.lattice, [t], None if t in alone else SET_DOUBT_GROW_MM), {t})
+                  for t in sorted(doubts)]
         merged = True
         while merged:       # doubts whose windows meet: one window
             merged = False
@@ -1045,13 +1084,13 @@ class SundaReader:
         return win, frozenset(inside)
 
     def _doubts(self, previous: SundaReading) -> frozenset:
-        """The covered triangles ``previous`` left without a second half (its "triangle ..." notes) that no
-        incremental read since has read again (``REREAD_DOUBTS``): the pieces round them were paired in another
-        frame's light, and perhaps wrong."""
+        """The covered triangles ``previous`` left without a second half (its "triangle ..." notes) and, with
+        ``SET_DOUBTS``, the triangles of the pieces whose ring the owner's set doubts (its "piece at ..." notes), that
+        no incremental read since has read again (``REREAD_DOUBTS``): the pieces round them were paired, or their
+        slots read, in another frame's light and noise, and perhaps wrong."""
         if not REREAD_DOUBTS:
             return frozenset()
-        tris = {_triangle_of(u) for u in previous.unsure if str(u).startswith("triangle")}
-        return frozenset(t for t in tris if t is not None) - previous._doubts_read
+        return _doubted(previous) - previous._doubts_read
 
     def _marker_patches(self, frame: np.ndarray, loc) -> list[np.ndarray]:
         """Small grey crops of the frame round each marker (where the location puts it)."""
@@ -1667,15 +1706,24 @@ class SundaReader:
         run's land) and one whose runs join may hold water near it; the middle alone read 'land' there (the photo
         bench's `default` tables 0, 5 and 7)."""
         label = getattr(self, "_join_label", None)
+        C = lat.to_mm(np.array(corners_of(p["q"], p["r"], p["turn"]), np.float64))
+        win = self._win
+        at = getattr(self, "_join_at", None) or []
+        if at:              # the doubts' windows (:meth:`_read`): the one that holds the piece, else the first
+            win, label = at[0]
+            c = C * self.s
+            win, label = next(((w, lab) for w, lab in at if (c >= w[:2]).all() and (c <= w[2:]).all()), (win, label))
         if label is None:
             return None
+
+        def px_of(mm: np.ndarray) -> np.ndarray:
+            return np.asarray(mm, np.float64) * self.s - [win[0], win[1]]
         ring = p["ring"]
-        C = lat.to_mm(np.array(corners_of(p["q"], p["r"], p["turn"]), np.float64))
         mid = C.mean(axis=0)
         height = lat.side_mm * math.sqrt(3) / 2
         cut = mid + (C - mid) * (1.0 - PIECE_GAP_MM / height)
         inner = mid + (C - mid) * (1.0 - (PIECE_GAP_MM + 2 * JOIN_INSET_MM) / height)
-        px = self._px(cut)
+        px = px_of(cut)
         x0, y0 = np.floor(px.min(axis=0)).astype(int) - 1
         x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 2
         h, w = label.shape[:2]
@@ -1683,7 +1731,7 @@ class SundaReader:
             return None
         crop = label[y0:y1, x0:x1]
         inside = np.zeros(crop.shape, np.uint8)
-        cv2.fillPoly(inside, [np.round((self._px(inner) - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+        cv2.fillPoly(inside, [np.round((px_of(inner) - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
         # all but water: land, a pawn's or marker's paint over it, and the cloth's class (a coast blurred between land
         # and water reads as neither, and at `hard` a neck of land 4 mm wide (s048) showed a thread of land between
         # two such bands); single-pixel threads (the JPEG's speckle in the water) opened away
@@ -1700,7 +1748,7 @@ class SundaReader:
         r = JOIN_REACH_MM * self.s
         yy, xx = np.mgrid[-int(r):int(r) + 1, -int(r):int(r) + 1]
         disc = np.column_stack([xx[xx ** 2 + yy ** 2 <= r * r], yy[xx ** 2 + yy ** 2 <= r * r]])
-        pts = np.round(self._px(spot) - [x0, y0]).astype(int)[:, None, :] + disc[None]     # (12, m, 2)
+        pts = np.round(px_of(spot) - [x0, y0]).astype(int)[:, None, :] + disc[None]     # (12, m, 2)
         pts[..., 0] = np.clip(pts[..., 0], 0, comp.shape[1] - 1)
         pts[..., 1] = np.clip(pts[..., 1], 0, comp.shape[0] - 1)
         ids = comp[pts[..., 1], pts[..., 0]]                                                  # (12, m)
@@ -2346,6 +2394,27 @@ def _triangle_of(note: Any) -> tuple[int, int, int] | None:
     """The triangle a "triangle ... covered but no second half" note names (None: a note without one)."""
     p = getattr(note, "params", None) or {}
     return (p["q"], p["r"], p["corner"]) if {"q", "r", "corner"} <= set(p) else None
+
+
+def _doubted(reading: SundaReading) -> frozenset:
+    """The triangles ``reading``'s notes doubt: each covered triangle left without a second half ("triangle ...") and,
+    with ``SET_DOUBTS``, both triangles of each piece the owner's set doubts ("piece at q,r: ...", the pieces anchored
+    there)."""
+    out = set()
+    at: dict[tuple[int, int], list] = {}
+    for u in reading.unsure:
+        t = _triangle_of(u)
+        if t is not None and str(u).startswith("triangle"):
+            out.add(t)
+            continue
+        p = getattr(u, "params", None) or {}
+        if SET_DOUBTS and str(u).startswith("piece at") and {"q", "r"} <= set(p) and "corner" not in p:
+            if not at:
+                for piece in reading.pieces:
+                    at.setdefault((piece["q"], piece["r"]), []).append(piece)
+            for piece in at.get((p["q"], p["r"]), []):
+                out.update(piece["tris"])
+    return frozenset(out)
 
 
 def _conflicts(pieces: list[dict[str, Any]], covered) -> list[str]:
