@@ -961,6 +961,7 @@ class SundaReader:
                     if not own:
                         img = relit(img, relight)
                     label, L, _ = self._classify(img, gain, cloth_now, lazy=own and incremental)
+                    self._for_stacks = (img, gain, centres)     # (the slots' unmixing looks at the window's colours)
                     pieces, covered, more = self._pieces(lat, label, L, pieces,
                                                          self._lines(L, (label == 1) | (label == 2)))
                     unsure += more

@@ -166,3 +166,25 @@ def test_a_piece_the_set_doubts_is_read_again_in_this_frame():
     misread = {w for w in wrong(t["r0"]) if not w.endswith("not found")}      # (the last piece: not laid yet)
     assert misread - wrong(t["r1"]), "the frame before read every piece as from scratch: the case is gone"
     assert wrong(ri) <= wrong(t["r1"]), sorted(wrong(ri) - wrong(t["r1"]))
+
+
+def test_the_doubts_windows_read_in_one_pass_read_as_each_in_a_pass_of_its_own():
+    """Seed 1 `hard` table 4: six doubts and three pieces the set doubts, in four windows of their own read in one pass
+    (the slots filled once). The slots' unmixing looked at the change's window's colours in every window (two windows
+    of one size: three all-water pieces read all land, 534 sides of 544); each window must be read as a pass of its
+    own reads it."""
+    t = read_table("hard", 1, 4, NAMES, COLOURS, Mat.default())
+    reader, r0 = t["reader"], t["r0"]
+
+    def one_by_one(frame, previous):
+        reader._pending = None
+        out = reader._read(frame, previous)
+        pending, reader._pending = reader._pending, None
+        assert pending and len(pending) > 1, "the doubts lay in fewer than two windows of their own: the case is gone"
+        for force in pending:
+            out = reader._read(frame, out, [force])
+        return out
+    together = reader.read(t["frame"], previous=r0)
+    apart = one_by_one(t["frame"], r0)
+    assert sorted((p["tris"], p["sides"], p["join"]) for p in together.pieces) == \
+        sorted((p["tris"], p["sides"], p["join"]) for p in apart.pieces)
