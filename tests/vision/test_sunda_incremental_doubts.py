@@ -151,20 +151,25 @@ def test_the_sets_notes_doubt_the_pieces_they_name():
     assert sunda._doubted(SundaReading(None, pieces, [], unsure=unsure)) == {(2, 0, 0), (2, 0, 1), (-1, 3, 0)}
 
 
-def test_a_piece_the_set_doubts_is_read_again_in_this_frame():
+@pytest.mark.parametrize("seed, table", [(6, 2), (8, 2)])
+def test_a_piece_the_set_doubts_is_read_again_in_this_frame(seed, table):
     """Seed 6 `hard` table 2: the frame before the last piece, read from scratch, read a slot of a piece far from the
     change wrong (the set said so: "piece at 5,-5: read LWLWWWWWWWWL, the set has LLLWWWWWWWLL or ..."), and the
-    incremental read kept it as read: 542 sides of 544 where the read from scratch of the same frame read 544. Read
-    again once in a window round the piece, it reads as from scratch."""
-    t = read_table("hard", 6, 2, NAMES, COLOURS, Mat.default())
+    incremental read kept it as read: 542 sides of 544 where the read from scratch of the same frame read 544 (seed 8
+    table 2: 543, "piece at 2,0"). Read again once in a window round the piece, it reads as from scratch. (On the Pi's
+    stack, numpy 1.24 and OpenCV 4.11, neither frame before shows the case: seed 6's reads that slot right, seed 8's
+    has no note of the set's; skipped there.)"""
+    t = read_table("hard", seed, table, NAMES, COLOURS, Mat.default())
     r0, ri = t["r0"], t["ri"]
     tri_notes = {sunda._triangle_of(u) for u in r0.unsure}
-    assert sunda._doubted(r0) - tri_notes, "the set doubted no piece of the frame before: the case is gone"
+    if not sunda._doubted(r0) - tri_notes:
+        pytest.skip("the set doubted no piece of the frame before on this stack: no case")
 
     def wrong(reading):
         return {w for w in compare_reading(reading, t["truth"])["wrong"] if w.startswith("piece") and "asked" not in w}
     misread = {w for w in wrong(t["r0"]) if not w.endswith("not found")}      # (the last piece: not laid yet)
-    assert misread - wrong(t["r1"]), "the frame before read every piece as from scratch: the case is gone"
+    if not misread - wrong(t["r1"]):
+        pytest.skip("the frame before read every piece as from scratch on this stack: no case")
     assert wrong(ri) <= wrong(t["r1"]), sorted(wrong(ri) - wrong(t["r1"]))
 
 
