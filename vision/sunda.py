@@ -108,8 +108,8 @@ LOCAL_DOUBTS = True
 DOUBT_GROW_SIDES = 1.0
 #: ... and the pieces whose ring the owner's set doubts (a ring none of its prints is, or one of two prints the set
 #: and the pool leave about equally likely: the set's "piece at ..." notes) are doubts too: outside the change's window
-#: they were kept as read in the frame before, one slot misread by its noise (seeds 1-8 `hard`: 7 of 9 pieces the
-#: incremental reads had wrong, each right from scratch)
+#: they were kept as read in the frame before, one slot misread by its noise (seeds 1-8 `hard`: 2 of the 8 pieces the
+#: incremental reads kept wrong where a read from scratch was right; the pool's notes name a rival, not always the one)
 SET_DOUBTS = True
 #: ... each read again in a window round its piece alone, grown by this (mm): its pairing is not in doubt, its slots are
 #: (a pawn on its corner, half a pawn across, is seen whole, and the gap along its short diagonal)
