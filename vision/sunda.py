@@ -98,6 +98,22 @@ OWN_LIGHT = True
 #: an incremental read's window also holds the covered triangles the reading before left without a second half (its
 #: "triangle ..." notes), each once: they are read again in this frame's light (:meth:`SundaReader._doubts`)
 REREAD_DOUBTS = True
+#: ... each in a window round it alone where it lies off the change's window (the doubts of a reading lie scattered over
+#: the table: read in one window they cost a read from scratch): its corners grown by this many sides and
+#: ``INC_GROW_MM``. A doubt's triangle was left without its mate because a neighbour was paired elsewhere (or a
+#: triangle by it read covered where nothing lies); the pieces that may change are its neighbours' and their mates', and
+#: every corner of a triangle two steps from it lies within one side of its own corners. The window reads the pieces
+#: alone: the tribes and markers round it are this frame's already (read in the change's window) or unchanged
+LOCAL_DOUBTS = True
+DOUBT_GROW_SIDES = 1.0
+#: ... and the pieces whose ring the owner's set doubts (a ring none of its prints is, or one of two prints the set
+#: and the pool leave about equally likely: the set's "piece at ..." notes) are doubts too: outside the change's window
+#: they were kept as read in the frame before, one slot misread by its noise (seeds 1-8 `hard`: 2 of the 8 pieces the
+#: incremental reads kept wrong where a read from scratch was right; the pool's notes name a rival, not always the one)
+SET_DOUBTS = True
+#: ... each read again in a window round its piece alone, grown by this (mm): its pairing is not in doubt, its slots are
+#: (a pawn on its corner, half a pawn across, is seen whole, and the gap along its short diagonal)
+SET_DOUBT_GROW_MM = 6.0
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
@@ -444,6 +460,9 @@ class SundaReading:
     _relight: np.ndarray | None = None
     #: the triangles whose doubt an incremental read read again and that are still in doubt (REREAD_DOUBTS: not again)
     _doubts_read: frozenset = frozenset()
+    #: the cloth's colour (BGR) measured in this reading's own frame (a doubt's window, :meth:`SundaReader.read`,
+    #: reads the same frame in the same light)
+    _cloth_seen: np.ndarray | None = None
 
     def position(self, players: Mapping[str, str], options: Mapping[str, Any] | None = None,
                  answers: Mapping[tuple[int, int], Sequence[str]] | None = None) -> dict[str, Any]:
@@ -790,40 +809,48 @@ class SundaReader:
     def read(self, frame: np.ndarray, previous: SundaReading | None = None) -> SundaReading:
         """Read a frame from scratch, or (``previous``) keep its lattice and light and read again only the
         part of the table that changed (grown by a piece), keeping the rest; and, once, the part round the covered
-        triangles ``previous`` left without a second half (``REREAD_DOUBTS``: in the same window where that stays a
-        small part of the table, else in a second window of its own)."""
+        triangles ``previous`` left without a second half (``REREAD_DOUBTS``: in the change's window where they lie in
+        or by it, else in a small window round each group of them, ``LOCAL_DOUBTS``, the pieces alone)."""
         self._pending = None
         out = self._read(frame, previous)
         pending, self._pending = self._pending, None
-        if pending is None:
+        if not pending:
             return out
-        again = self._read(frame, out, pending)
-        again.ms["total"] = again.ms.get("total", 0.0) + out.ms.get("total", 0.0)
+        again = self._read(frame, out, pending)      # (the doubts' windows in one pass: the slots filled once)
+        for k, v in out.ms.items():
+            again.ms[k] = again.ms.get(k, 0.0) + v
         return again
 
     def _read(self, frame: np.ndarray, previous: SundaReading | None,
-              force: tuple[tuple[int, int, int, int], frozenset] | None = None) -> SundaReading:
-        """:meth:`read`'s one pass; ``force``: the window (canvas px) and the doubts it reads again, ``frame`` being
-        ``previous``'s own."""
+              force: list[tuple[tuple[int, int, int, int], frozenset]] | None = None) -> SundaReading:
+        """:meth:`read`'s one pass; ``force``: the windows (canvas px) and the doubts each reads again, ``frame`` being
+        ``previous``'s own (the pieces alone are read there, one window after the other)."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
         if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
             previous = None
-        loc = previous._loc if previous is not None and self._markers_still(frame, previous) else None
+        if force is not None:        # ``previous`` is this frame's own reading: its location and canvas hold
+            loc = previous._loc
+            self._still_patches = (loc, previous._marker_patches)
+        else:
+            loc = previous._loc if previous is not None and self._markers_still(frame, previous) else None
         if loc is None:
             loc = self.rect.locate(frame)
         mx, my = self._maps(frame, loc)
         nadir, cam_h = self._camera((frame.shape[1], frame.shape[0]), loc.homography)
-        small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
+        if force is not None and previous._canvas_small is not None:
+            small = previous._canvas_small
+        else:
+            small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
         px0, py0, px1, py1 = self._play
         win = self._play
         doubts: frozenset = frozenset()
         big = 0.4 * (px1 - px0) * (py1 - py0)      # a window over this much of the play area: the whole is read
         if force is not None:
-            win, doubts = force
+            win, doubts = force[0][0], frozenset().union(*(d for _, d in force))
             changed = np.zeros(small.shape[:2], bool)
-            if (win[2] - win[0]) * (win[3] - win[1]) > big:
-                win = self._play
+            if sum((w[2] - w[0]) * (w[3] - w[1]) for w, _ in force) > big:
+                win, force = self._play, [(self._play, doubts)]
         elif previous is not None and previous._canvas_small is not None and previous._gain is not None:
             diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
             changed = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > 45   # (numpy's max over the
@@ -843,7 +870,9 @@ class SundaReader:
                    py0 + 4 * int(ys.max()) + 4)
             win = self._grown(box)
             doubts = self._doubts(previous)
-            if doubts:
+            if doubts and LOCAL_DOUBTS:
+                win, doubts = self._doubt_windows(previous, doubts, win, big)
+            elif doubts:
                 c = previous.lattice.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(doubts)))).reshape(-1, 2))
                 c = c * self.s
                 at = (int(np.floor(c[:, 0].min())), int(np.floor(c[:, 1].min())), int(np.ceil(c[:, 0].max())),
@@ -853,9 +882,12 @@ class SundaReader:
                     win = both
                 elif (win[2] - win[0]) * (win[3] - win[1]) <= big:
                     # far from the change: read in a window of their own (:meth:`read`), not the table between
-                    self._pending, doubts = (self._grown(at), doubts), frozenset()
+                    self._pending, doubts = [(self._grown(at), doubts)], frozenset()
             if (win[2] - win[0]) * (win[3] - win[1]) > big:
                 win = self._play
+                if self._pending:       # (the whole table read: every doubt with it)
+                    doubts = doubts.union(*(d for _, d in self._pending))
+                    self._pending = None
         incremental = previous is not None and win != self._play
         relight = None
         table = None        # (gain, cloth, colour table) the reading hands on: the supplies' count classifies with it
@@ -865,7 +897,10 @@ class SundaReader:
             # this frame's light measured on the cloth again: a camera's white balance wanders from frame to frame (5 %
             # a channel at `hard`; ``relight``, each channel's gain now over then, puts a frame in the table's light)
             table = (previous._gain, previous._cloth, previous._lut)
-            cloth_f = self._cloth_now(frame, loc) if RELIGHT or OWN_LIGHT else previous._cloth
+            if force is not None and previous._cloth_seen is not None:
+                cloth_f = previous._cloth_seen
+            else:
+                cloth_f = self._cloth_now(frame, loc) if RELIGHT or OWN_LIGHT else previous._cloth
             if RELIGHT:
                 relight = self._gain(cloth_f) / previous._gain
             own = OWN_LIGHT and previous._lut is not None
@@ -911,14 +946,44 @@ class SundaReader:
         ms["lattice"] = (t3 - t2) * 1000
         keep = previous.pieces if previous is not None else []
         pieces, covered, unsure = self._pieces(lat, label, L, keep, lines)
+        self._join_at = None
+        if force is not None:
+            # the doubts' windows, one after the other (each window's pieces read, and their sides under a marker);
+            # the slots are filled once, after the last (_fill_hidden: where a piece's join is seen, _join_at)
+            self._join_at = [(win, label)]
+            examined = set(self._examined)
+            for k, (w, _) in enumerate(force):
+                if k:
+                    self._win = w
+                    img = cv2.remap(frame, np.ascontiguousarray(mx[w[1] - py0:w[3] - py0, w[0] - px0:w[2] - px0]),
+                                    np.ascontiguousarray(my[w[1] - py0:w[3] - py0, w[0] - px0:w[2] - px0]),
+                                    cv2.INTER_LINEAR)
+                    if not own:
+                        img = relit(img, relight)
+                    label, L, _ = self._classify(img, gain, cloth_now, lazy=own and incremental)
+                    self._for_stacks = (img, gain, centres)     # (the slots' unmixing looks at the window's colours)
+                    pieces, covered, more = self._pieces(lat, label, L, pieces,
+                                                         self._lines(L, (label == 1) | (label == 2)))
+                    unsure += more
+                    examined |= self._examined
+                    self._join_at.append((w, label))
+                if HIDDEN_SLOTS:
+                    self._hide_markers([p for p in pieces if p["tris"][0] in self._examined
+                                        and p["tris"][1] in self._examined], lat, label, previous.markers)
+            self._examined = examined
+            self._win = win
         t4 = time.perf_counter()
         ms["pieces"] = (t4 - t3) * 1000
         # a pawn stands on a node of the layout (a tribe or a water right): one on the cloth is not in play, and a dark
         # patch of a dark cloth is not a black pawn
         nodes = {c for p in pieces for c in corners_of(p["q"], p["r"], p["turn"])}
-        reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
-        tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered) if (t.q, t.r) in nodes]
-        if incremental:
+        if force is not None:
+            # a doubt's window, in the frame ``previous`` read: its tribes are read (or unchanged) already
+            tribes = [t for t in previous.tribes if (t.q, t.r) in nodes]
+        else:
+            reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
+            tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered) if (t.q, t.r) in nodes]
+        if incremental and force is None:
             inner = 12.0
 
             def within(mm) -> bool:
@@ -929,13 +994,20 @@ class SundaReader:
             # pieces kept round it are kept as read, so the doubt stands
             unsure = [u for u in previous.unsure if not u.startswith("piece at")
                       and not (u.startswith("triangle") and _triangle_of(u) in self._examined)] + unsure
+        elif incremental:
+            unsure = [u for u in previous.unsure if not u.startswith("piece at")
+                      and not (u.startswith("triangle") and _triangle_of(u) in self._examined)] + unsure
         self._set_notes = []
-        markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
-        if incremental:
+        if force is not None:
+            markers = previous.markers
+        else:
+            markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
+        if incremental and force is None:
             markers = [m for m in previous.markers if not within(m.mat_mm)] + [m for m in markers if within(m.mat_mm)]
-        if HIDDEN_SLOTS:
+        if HIDDEN_SLOTS and force is None:
             self._hide_markers(pieces, lat, label, markers)
         self._fill_hidden(pieces, covered, lat, tribes)
+        self._join_at = None
         unsure = unsure + self._set_notes
         conflicts = _conflicts(pieces, covered)
         t5 = time.perf_counter()
@@ -948,8 +1020,9 @@ class SundaReader:
         else:
             out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
         out._relight = relight
+        out._cloth_seen = cloth_f if previous is not None and previous._gain is not None else cloth_now
         if previous is not None:    # (a doubt read again and still standing is not read again; one gone may come back)
-            out._doubts_read = (previous._doubts_read | doubts) & {_triangle_of(u) for u in unsure}
+            out._doubts_read = (previous._doubts_read | doubts) & _doubted(out)
         kept = getattr(self, "_still_patches", None)
         out._loc = loc
         out._marker_patches = kept[1] if kept is not None and kept[0] is loc else self._marker_patches(frame, loc)
@@ -962,14 +1035,63 @@ class SundaReader:
         px0, py0, px1, py1 = self._play
         return (max(px0, box[0] - grow), max(py0, box[1] - grow), min(px1, box[2] + grow), min(py1, box[3] + grow))
 
+    def _doubt_box(self, lat: LatticePose, tris, grow_mm: float | None = None) -> tuple[int, int, int, int]:
+        """The window (canvas px, within the play area) that reads the doubts ``tris`` again alone: their corners
+        grown by ``grow_mm``, by default ``DOUBT_GROW_SIDES`` sides and ``INC_GROW_MM`` (every triangle two steps from
+        one lies in it whole)."""
+        c = lat.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(tris)))).reshape(-1, 2)) * self.s
+        if grow_mm is None:
+            grow_mm = DOUBT_GROW_SIDES * self.side_mm + INC_GROW_MM
+        grow = int(math.ceil(grow_mm * self.s))
+        px0, py0, px1, py1 = self._play
+        return (max(px0, int(np.floor(c[:, 0].min())) - grow), max(py0, int(np.floor(c[:, 1].min())) - grow),
+                min(px1, int(np.ceil(c[:, 0].max())) + grow), min(py1, int(np.ceil(c[:, 1].max())) + grow))
+
+    def _doubt_windows(self, previous: SundaReading, doubts: frozenset, win: tuple[int, int, int, int], big: float
+                       ) -> tuple[tuple[int, int, int, int], frozenset]:
+        """Where an incremental read reads ``doubts`` again (``LOCAL_DOUBTS``): those whose window (:meth:`_doubt_box`)
+        meets the change's window ``win`` in it (grown to hold theirs, while under ``big`` px), the others in windows of
+        their own, doubts whose windows meet read in one (``self._pending``, :meth:`read`). Returns the change's window
+        and the doubts it reads."""
+        def meet(a, b) -> bool:
+            return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+        def union(a, b):
+            return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+        alone = {_triangle_of(u) for u in previous.unsure if str(u).startswith("triangle")}    # (else a piece's slots)
+        groups = [(self._doubt_box(previous.lattice, [t], None if t in alone else SET_DOUBT_GROW_MM), {t})
+                  for t in sorted(doubts)]
+        merged = True
+        while merged:       # doubts whose windows meet: one window
+            merged = False
+            for i in range(len(groups)):
+                for j in range(i + 1, len(groups)):
+                    if meet(groups[i][0], groups[j][0]):
+                        groups[i] = (union(groups[i][0], groups[j][0]), groups[i][1] | groups[j][1])
+                        del groups[j]
+                        merged = True
+                        break
+                if merged:
+                    break
+        inside: set = set()
+        pending = []
+        for box, tris in groups:
+            both = union(win, box)
+            if meet(win, box) and (both[2] - both[0]) * (both[3] - both[1]) <= big:
+                win, inside = both, inside | tris
+            else:
+                pending.append((box, frozenset(tris)))
+        self._pending = pending or None
+        return win, frozenset(inside)
+
     def _doubts(self, previous: SundaReading) -> frozenset:
-        """The covered triangles ``previous`` left without a second half (its "triangle ..." notes) that no
-        incremental read since has read again (``REREAD_DOUBTS``): the pieces round them were paired in another
-        frame's light, and perhaps wrong."""
+        """The covered triangles ``previous`` left without a second half (its "triangle ..." notes) and, with
+        ``SET_DOUBTS``, the triangles of the pieces whose ring the owner's set doubts (its "piece at ..." notes), that
+        no incremental read since has read again (``REREAD_DOUBTS``): the pieces round them were paired, or their
+        slots read, in another frame's light and noise, and perhaps wrong."""
         if not REREAD_DOUBTS:
             return frozenset()
-        tris = {_triangle_of(u) for u in previous.unsure if str(u).startswith("triangle")}
-        return frozenset(t for t in tris if t is not None) - previous._doubts_read
+        return _doubted(previous) - previous._doubts_read
 
     def _marker_patches(self, frame: np.ndarray, loc) -> list[np.ndarray]:
         """Small grey crops of the frame round each marker (where the location puts it)."""
@@ -1585,15 +1707,24 @@ class SundaReader:
         run's land) and one whose runs join may hold water near it; the middle alone read 'land' there (the photo
         bench's `default` tables 0, 5 and 7)."""
         label = getattr(self, "_join_label", None)
+        C = lat.to_mm(np.array(corners_of(p["q"], p["r"], p["turn"]), np.float64))
+        win = self._win
+        at = getattr(self, "_join_at", None) or []
+        if at:              # the doubts' windows (:meth:`_read`): the one that holds the piece, else the first
+            win, label = at[0]
+            c = C * self.s
+            win, label = next(((w, lab) for w, lab in at if (c >= w[:2]).all() and (c <= w[2:]).all()), (win, label))
         if label is None:
             return None
+
+        def px_of(mm: np.ndarray) -> np.ndarray:
+            return np.asarray(mm, np.float64) * self.s - [win[0], win[1]]
         ring = p["ring"]
-        C = lat.to_mm(np.array(corners_of(p["q"], p["r"], p["turn"]), np.float64))
         mid = C.mean(axis=0)
         height = lat.side_mm * math.sqrt(3) / 2
         cut = mid + (C - mid) * (1.0 - PIECE_GAP_MM / height)
         inner = mid + (C - mid) * (1.0 - (PIECE_GAP_MM + 2 * JOIN_INSET_MM) / height)
-        px = self._px(cut)
+        px = px_of(cut)
         x0, y0 = np.floor(px.min(axis=0)).astype(int) - 1
         x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 2
         h, w = label.shape[:2]
@@ -1601,7 +1732,7 @@ class SundaReader:
             return None
         crop = label[y0:y1, x0:x1]
         inside = np.zeros(crop.shape, np.uint8)
-        cv2.fillPoly(inside, [np.round((self._px(inner) - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+        cv2.fillPoly(inside, [np.round((px_of(inner) - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
         # all but water: land, a pawn's or marker's paint over it, and the cloth's class (a coast blurred between land
         # and water reads as neither, and at `hard` a neck of land 4 mm wide (s048) showed a thread of land between
         # two such bands); single-pixel threads (the JPEG's speckle in the water) opened away
@@ -1618,7 +1749,7 @@ class SundaReader:
         r = JOIN_REACH_MM * self.s
         yy, xx = np.mgrid[-int(r):int(r) + 1, -int(r):int(r) + 1]
         disc = np.column_stack([xx[xx ** 2 + yy ** 2 <= r * r], yy[xx ** 2 + yy ** 2 <= r * r]])
-        pts = np.round(self._px(spot) - [x0, y0]).astype(int)[:, None, :] + disc[None]     # (12, m, 2)
+        pts = np.round(px_of(spot) - [x0, y0]).astype(int)[:, None, :] + disc[None]     # (12, m, 2)
         pts[..., 0] = np.clip(pts[..., 0], 0, comp.shape[1] - 1)
         pts[..., 1] = np.clip(pts[..., 1], 0, comp.shape[0] - 1)
         ids = comp[pts[..., 1], pts[..., 0]]                                                  # (12, m)
@@ -2264,6 +2395,27 @@ def _triangle_of(note: Any) -> tuple[int, int, int] | None:
     """The triangle a "triangle ... covered but no second half" note names (None: a note without one)."""
     p = getattr(note, "params", None) or {}
     return (p["q"], p["r"], p["corner"]) if {"q", "r", "corner"} <= set(p) else None
+
+
+def _doubted(reading: SundaReading) -> frozenset:
+    """The triangles ``reading``'s notes doubt: each covered triangle left without a second half ("triangle ...") and,
+    with ``SET_DOUBTS``, both triangles of each piece the owner's set doubts ("piece at q,r: ...", the pieces anchored
+    there)."""
+    out = set()
+    at: dict[tuple[int, int], list] = {}
+    for u in reading.unsure:
+        t = _triangle_of(u)
+        if t is not None and str(u).startswith("triangle"):
+            out.add(t)
+            continue
+        p = getattr(u, "params", None) or {}
+        if SET_DOUBTS and str(u).startswith("piece at") and {"q", "r"} <= set(p) and "corner" not in p:
+            if not at:
+                for piece in reading.pieces:
+                    at.setdefault((piece["q"], piece["r"]), []).append(piece)
+            for piece in at.get((p["q"], p["r"]), []):
+                out.update(piece["tris"])
+    return frozenset(out)
 
 
 def _conflicts(pieces: list[dict[str, Any]], covered) -> list[str]:
