@@ -109,8 +109,10 @@ NODE_SLACK_MM = 3.0       # ... and a blob is measured as a stack only when its 
 SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
 #: ... and where no part is left, into those a disc this wide fits: a black pawn's top at `hard` shrinks to some 9 mm
 #: (its rim reads as the cloth's shade) and a cut line's dark shade joined to it made the blob too wide; a 9 mm disc
-#: fit in no part of it and the tribe was lost (photo bench seed 17 `hard` table 0). Wider than a marker's blurred disc
-SPLIT_SMALL_MM = 7.5
+#: fit in no part of it and the tribe was lost (photo bench seed 17 `hard` table 0). At the reader's 2 px/mm the disc
+#: is 15 px across (7.5 mm; SPLIT_MM's 19 px): the pawn's part held it on both stacks (OpenCV 5: a 17 px disc too;
+#: OpenCV 4.11 with numpy 1.24: 15 px, not 17). A marker's blurred blob there was 4.6 x 5.8 mm
+SPLIT_SMALL_MM = 7.0
 #: a stack's blob of pawn colours may be wider than 1.4 pawns by its blurred rim: a dark paint blurred into the land
 #: in the stack's shadow reads as a darker pawn's class right round it (a purple stack of 3 at `hard`, its outline
 #: 10.4 mm across, was a blob 14.1-14.5 mm wide: photo bench seed 4 table 8, seed 6 table 6). Up to this much wider
