@@ -319,16 +319,21 @@ def touching_unsure(touching: list[Any], position: dict[str, Any], score: Any, b
     `hard` the reader read 3 of 12 such markers, the others silently not), an unsure place: taken as no marker, and
     what each marker of that paint not read elsewhere would change at that tribe. Not where ``listed`` (the places
     already listed) has a disc by that tribe. A tribe whose height is not known (``tallest``: asked and not given, its
-    tallest possible height) is looked at as that tall: what a taller stack would show is no sign of a marker."""
+    tallest possible height) is looked at as that tall: what a taller stack would show is no sign of a marker. A blob
+    apart beside the tribe (height 0: ``vision.sunda.LONE_MM2``, a marker of a pawn's paint the marker finder's blob
+    joined to the stacks round it) is listed whatever the tribe's height."""
     height = {(td["q"], td["r"]): len(td["pawns"]) for td in position["position"].get("tribes", [])}
     height.update({k: v for k, v in (tallest or {}).items() if k in height})
     out = []
     for m, may, n in touching:
-        if height.get((m.q, m.r)) != n or any(isinstance(p, MarkerPlace) and p.kind in (DISC, TOUCHING)
-                                              and p.node == (m.q, m.r) for p in list(listed) + out):
+        if (m.q, m.r) not in height or (n and height[(m.q, m.r)] != n) or any(
+                isinstance(p, MarkerPlace) and p.kind in (DISC, TOUCHING) and p.node == (m.q, m.r)
+                for p in list(listed) + out):
             continue
-        place = _marker_place(T("paint touching the tribe at {q},{r}, past its stack's outline (a marker, perhaps)",
-                                q=m.q, r=m.r), (m.q, m.r), may, position, score, base, TOUCHING)
+        where = (T("paint touching the tribe at {q},{r}, past its stack's outline (a marker, perhaps)", q=m.q, r=m.r)
+                 if n else T("a blob of a marker's paint and size by the tribe at {q},{r}, read as no marker",
+                             q=m.q, r=m.r))
+        place = _marker_place(where, (m.q, m.r), may, position, score, base, TOUCHING)
         if place is not None:
             out.append(place)
     return out

@@ -123,6 +123,12 @@ LINE_WEIGHT = 0.5         # ... and the weight of the line image's mean along it
 NODE_REACH = 0.2          # a stack's base lies within this (of a side) of its node: farther, it is no pawn (a marker)
 NODE_SLACK_MM = 3.0       # ... and a blob is measured as a stack only when its base, guessed from its near end, is this near
 SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts a disc this wide fits (a marker: 6 mm)
+#: ... and where no part is left, into those a disc this wide fits: a black pawn's top at `hard` shrinks to some 9 mm
+#: (its rim reads as the cloth's shade) and a cut line's dark shade joined to it made the blob too wide; a 9 mm disc
+#: fit in no part of it and the tribe was lost (photo bench seed 17 `hard` table 0). At the reader's 2 px/mm the disc
+#: is 15 px across (7.5 mm; SPLIT_MM's 19 px): the pawn's part held it on both stacks (OpenCV 5: a 17 px disc too;
+#: OpenCV 4.11 with numpy 1.24: 15 px, not 17). A marker's blurred blob there was 4.6 x 5.8 mm
+SPLIT_SMALL_MM = 7.0
 #: a stack's blob of pawn colours may be wider than 1.4 pawns by its blurred rim: a dark paint blurred into the land
 #: in the stack's shadow reads as a darker pawn's class right round it (a purple stack of 3 at `hard`, its outline
 #: 10.4 mm across, was a blob 14.1-14.5 mm wide: photo bench seed 4 table 8, seed 6 table 6). Up to this much wider
@@ -163,6 +169,13 @@ SPLIT_MEASURED_OFF = True
 BEYOND_SLACK_MM = 1.5
 BEYOND_OPEN_MM = 2.5
 BEYOND_MM2 = 3.0
+#: a blob of pawn paint off every node of a resource marker's size (LONE_MM2: a marker is 28 mm2; a stack's least blob
+#: is stacks.MIN_CORE of a top) within LONE_REACH of a side of a tribe's node, split from the stack beside it (the
+#: reader's opening parts them) and read by neither pass (the marker finder's blob joined it to the stacks round it): a
+#: red marker so by a red stack of 5 was dropped silently (photo bench seed 10 `hard` table 9). Added to that tribe's
+#: ``beyond`` at height 0 (at any height): the photo scorer lists it where that paint's marker is read nowhere
+LONE_MM2 = 45.0
+LONE_REACH = 0.8
 UNMIX = False            # slots voted by each sample's share of land and water (a mix with the cloth), not its label
 MIX_SUM = 100.0           # the weight of the shares' sum to one against the colours (BGR units)
 MIX_OUT = 0.35            # a sample whose share of a colour is below minus this is not the mix of the three: hidden
@@ -431,7 +444,8 @@ class TribeReading:
     #: the frame before's (tablehub/tracking/sundaheights.step_decision)
     measure: Any = field(default=None, repr=False, compare=False)
     #: what of its blob's pawn paint lies beyond its outline (:func:`_beyond`): (paint, mat mm, area mm2) each, a
-    #: marker of that paint touching the stack, perhaps (the marker finder reads none there: listed as unsure)
+    #: marker of that paint touching the stack, perhaps (the marker finder reads none there: listed as unsure); and the
+    #: height at which its outline leaves it out (0: a blob apart by it, at any height: ``LONE_MM2``)
     beyond: list[tuple[str, tuple[float, float], float, int]] = field(default_factory=list, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -1827,7 +1841,9 @@ class SundaReader:
                                                                stats[i, 0]:stats[i, 0] + stats[i, 2]] == i, True, i)
                 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
         blob_of: dict[int, list[TribeReading]] = {}      # each whole blob's tribes (:func:`_beyond`)
+        lone: list[tuple[str, tuple[float, float], float]] = []    # marker-sized blobs off every node (LONE_MM2)
         split = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_MM / 2 * self.s) + 1),) * 2)
+        split_small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_SMALL_MM / 2 * self.s) + 1),) * 2)
 
         def cloth_at(p: np.ndarray) -> np.ndarray:   # mat points of the cloth's class (off the window: not seen)
             px = np.round(self._px(p)).astype(np.int64)
@@ -1836,9 +1852,13 @@ class SundaReader:
 
         def parts(bx: int, by: int, sub: np.ndarray) -> list:
             # a stack and a resource marker of its paint touching it (or two stacks' bases): the parts a disc wider
-            # than a marker fits in, each looked at again
+            # than a marker fits in, each looked at again; where none is left, the parts a disc a little narrower
+            # fits in (a dark pawn's top shrunk by its rim, a cut line's dark shade joined to it: SPLIT_SMALL_MM)
             m, lab_s, st, _ = cv2.connectedComponentsWithStats(
                 cv2.morphologyEx(sub.astype(np.uint8), cv2.MORPH_OPEN, split), connectivity=8)
+            if SPLIT_SMALL_MM > 0 and not (st[1:, cv2.CC_STAT_AREA] >= min_area).any():
+                m, lab_s, st, _ = cv2.connectedComponentsWithStats(
+                    cv2.morphologyEx(sub.astype(np.uint8), cv2.MORPH_OPEN, split_small), connectivity=8)
             return [((bx + int(st[j, 0]), by + int(st[j, 1]), int(st[j, 2]), int(st[j, 3])),
                      lab_s[st[j, 1]:st[j, 1] + st[j, 3], st[j, 0]:st[j, 0] + st[j, 2]] == j, False, blob)
                     for j in range(1, m) if st[j, cv2.CC_STAT_AREA] >= min_area]
@@ -1887,6 +1907,9 @@ class SundaReader:
             if float(np.linalg.norm(lat.to_mm(np.array([[gq, gr]]))[0] - guess)) > NODE_REACH * lat.side_mm + NODE_SLACK_MM:
                 if whole and stacks.SPLIT_OFF_NODE:     # a marker touching the stack's near side: its near end
                     todo += parts(bx, by, sub)
+                if whole and len(xs) <= LONE_MM2 * self.s ** 2:      # a marker of a pawn's paint, perhaps (LONE_MM2)
+                    lone.append((names[top_k], (float(mm[:, 0].mean()), float(mm[:, 1].mean())),
+                                 len(xs) / self.s ** 2))
                 continue
             if covered is not None and hole_share(lat, covered, mm, cloth_at) >= HOLE_SHARE:
                 continue    # the cloth seen through a hole in the layout, no pawn's top
@@ -1940,6 +1963,10 @@ class SundaReader:
                 bx, by, bw, bh = (int(v) for v in stats[i, :4])
                 _beyond(label, (bx, by, bw, bh), lab_img[by:by + bh, bx:bx + bw] == i, here, names,
                         (x0, y0), self.s, nadir, cam_h, lat)
+            for paint_name, mid, area in lone:
+                near = [(float(np.linalg.norm(np.asarray(t.mat_mm) - mid)), j) for j, t in enumerate(out)]
+                if near and min(near)[0] <= LONE_REACH * lat.side_mm:
+                    out[min(near)[1]].beyond.append((paint_name, mid, area, 0))
         return out
 
 

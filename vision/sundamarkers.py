@@ -76,6 +76,11 @@ DISC_RING_CALM_LEAST = 0.5
 DISC_HOT_SHARE = 0.5
 #: ... and at most this share of it the sea or the cloth (a marker lies on an island) ...
 DISC_RING_SEA = 0.25
+#: ... a disc with more of its ring the sea or the cloth, up to this share, whose core is a whole disc of a marker's
+#: paint, is not read but listed as a marker that may lie there (``MarkerFinder.crowded``): a blue marker laid on a
+#: coast, its ring 0.37 the sea, was dropped silently (photo bench seed 20 `hard` table 9). A marker lies on land: on
+#: a straight coast at most half its ring is the sea
+DISC_RING_SEA_MOST = 0.5
 #: ... and the ring differs from the ground at most this share of what the core does: a disc has an edge (the soft
 #: edge of a stack's shadow does not: its ring 0.51 of its core, a marker's 0.18-0.40 at `hard`) ...
 DISC_RING_SHARE = 0.45
@@ -329,20 +334,22 @@ class MarkerFinder:
                   ) -> list[tuple[MarkerReading, list[str], int]]:
         """Each tribe's pawn paint beyond its outline (``TribeReading.beyond``, vision.sunda._beyond: a marker
         touching the stack is one blob with it, taken by no pass here), as (a marker at that tribe, the markers it
-        may be, the height at which the outline leaves it out): the markers of that paint, else of the top's (a
-        purple marker's rim reads as the black pawn's class), none read anywhere. At most one a tribe and height."""
+        may be, the height at which the outline leaves it out, 0 for a blob apart beside it: at any height): the
+        markers of that paint, else of the top's (a purple marker's rim reads as the black pawn's class), none read
+        anywhere. At most one a tribe and height; no blob apart where a marker was read."""
         done = {m.marker for m in read}
         paints: dict[str, list[str]] = {}
         out: list[tuple[MarkerReading, list[str], int]] = []
         for t in tribes:
             seen: set[int] = set()
             for paint, mid, _area, n in sorted(getattr(t, "beyond", []) or [], key=lambda b: -b[2]):
-                if n in seen:
-                    continue
+                if n in seen or (n == 0 and any(np.linalg.norm(np.asarray(m.mat_mm) - mid) < MARKER_MM for m in read)):
+                    continue        # (a blob apart where a marker was read is that marker: an orange one reads yellow)
                 for c in (paint, t.top):
                     if c not in paints:
                         paints[c] = self.paints_of(c)
-                may = [m for m in (paints[paint] or paints[t.top]) if m not in done]
+                # (a blob apart, height 0, is of its own paint: no stack's rim)
+                may = [m for m in (paints[paint] or (paints[t.top] if n else [])) if m not in done]
                 if may:
                     seen.add(n)
                     out.append((MarkerReading(may[0], t.q, t.r, (float(mid[0]), float(mid[1])), True), may, n))
@@ -531,7 +538,8 @@ class MarkerFinder:
         # (or no busier than the ground's own grain, ``ground_grain``: a faint disc's ring is the ground's grain and no
         # share of its core: at `hard` some 5, the ring of a green marker on the green land 5.9 where its core is 12.8)
         grain = ground_grain(f.diff[f.on])
-        peak &= (ring_sea <= DISC_RING_SEA) & ((ring <= DISC_RING_SHARE * core) | (ring <= DISC_RING_GRAIN * grain))
+        peak &= (ring_sea <= max(DISC_RING_SEA, DISC_RING_SEA_MOST)) & ((ring <= DISC_RING_SHARE * core)
+                                                                       | (ring <= DISC_RING_GRAIN * grain))
         diff, ring_calm = f.diff, f.ring_calm
         land_lab = self.colours.land
         land_bgr = _bgr(land_lab)
@@ -554,15 +562,23 @@ class MarkerFinder:
             calm = ring_calm(py, px)
             if calm < DISC_RING_CALM_LEAST:
                 continue        # a pawn, a stack, another marker or a coast round it: not a disc on the ground
-            # calm on less than DISC_RING_CALM: something crosses its ring (cut lines, a piece's corner), judged on
-            # as a disc but listed, never read (``crowded``)
-            crowded = calm < DISC_RING_CALM
+            # calm on less than DISC_RING_CALM: something crosses its ring (cut lines, a piece's corner), or the sea
+            # on more than DISC_RING_SEA of it (a coast): judged on as a disc but listed, never read (``crowded``).
+            # One doubt at a time: a disc with both round it is dropped as before (a coast's corner with cut lines:
+            # calm on 0.54-0.67 where the sea was 0.29-0.44 of the ring, seeds 11, 13, 19, 20; the blue marker on a
+            # coast, calm on 1.0)
+            coast = bool(ring_sea[py, px] > DISC_RING_SEA)
+            if coast and calm < DISC_RING_CALM:
+                continue
+            crowded = calm < DISC_RING_CALM or coast
             # a disc: the core is the token's whole disc (its difference at least half its middle's all over it), not
             # a streak of a shade of the print crossing it
             if f.core_fill(diff, py, px) < DISC_CORE_FILL:
                 self.rejected.append(((float(mm[0]), float(mm[1])), "disc: not a whole disc"))
                 continue
-            seen = self._core_colour(img, f, py, px, mm, lattice, tribes, taken)
+            # by a coast or the layout's edge the ring's own classes say it lies on land (the sea or the cloth on at
+            # most half of it): the local ground's median (25 mm) is then judged against the water's colour alone
+            seen = self._core_colour(img, f, py, px, mm, lattice, tribes, taken, on_land=coast)
             if seen is None:
                 continue
             fits = dict(zip(paints, paint_distances(seen, list(paints.values()), land_bgr,
@@ -575,7 +591,9 @@ class MarkerFinder:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {order[0]}, not its lightness"))
                 continue
             shade = float(min(paint_distances(seen, [_bgr(gl) for gl in grounds], land_bgr, None)))
-            if shade < fits[order[0]] + DISC_MARGIN:
+            # (a disc only listed, never read, need only be nearer a paint than any shade of the ground: a blue
+            # marker on a coast at `hard`, 3.3 from its paint, lay 4.8 from the sea's colour)
+            if shade < fits[order[0]] + (0.0 if crowded else DISC_MARGIN):
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: a shade of the ground ({shade:.1f})"))
                 continue
             # a disc whose ring is calm only as the ground's grain is (over DISC_RING_SHARE of its core) must show its
@@ -593,8 +611,10 @@ class MarkerFinder:
             best = order[0]
             if crowded:
                 # a disc whose ring is too busy to read it: listed where its core is a marker's paint as a read one
-                # would be (within its limit, the next paint not as near), never read
-                may = [c for c in order if not c.startswith("pawn ")][:2]
+                # would be (within its limit, the next paint not as near), never read; offered as the paints within
+                # that limit only (a bit of the sea by a coast fits the blue paint at 5-7, the purple at 12.5: where
+                # the blue marker was read elsewhere it was offered as the purple one, on right tables)
+                may = [c for c in order if not c.startswith("pawn ") and fits[c] <= limit][:2]
                 pawn_near = len(order) > 1 and order[1].startswith("pawn ") and fits[order[1]] - fits[best] < DISC_MARGIN
                 if not best.startswith("pawn ") and fits[best] <= limit and not pawn_near:
                     self.crowded.append((self._place(best, mm, lattice, tribes, taken), may))
@@ -624,15 +644,19 @@ class MarkerFinder:
         return out
 
     def _core_colour(self, img: np.ndarray, f: "_GroundField", py: int, px: int, mm: np.ndarray, lattice: Any,
-                     tribes: Sequence[Any], taken: Sequence[MarkerReading]) -> np.ndarray | None:
+                     tribes: Sequence[Any], taken: Sequence[MarkerReading], on_land: bool = False
+                     ) -> np.ndarray | None:
         """The colour (Lab, the local light taken out by the ground round it) of a disc's core, 1.6 mm round its
         middle at the reader's full scale, for a peak at ``py, px`` of the field; None where no marker can lie: off
-        the land (the local ground nearer the cloth's or the water's colour), by no tribe, or on a tribe's node."""
+        the land (the local ground nearer the cloth's or the water's colour; with ``on_land``, the ring's classes
+        saying so, nearer the water's only: a cloth of the land's shade is half the ground round a marker at the
+        layout's edge), by no tribe, or on a tribe's node."""
         w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
         land_lab = self.colours.land
         other = [_lab((np.asarray(self.colours.cloth_bgr, np.float32))[None])[0], self.colours.water]
         g = _lab(f.bg[py, px].astype(np.float32) * f.gain)     # the local ground's colour (Lab) at the peak
-        if np.linalg.norm((g - land_lab) * w) > min(np.linalg.norm((g - o) * w) for o in other):
+        if np.linalg.norm((g - land_lab) * w) > min(np.linalg.norm((g - o) * w) for o in (other[1:] if on_land
+                                                                                          else other)):
             return None        # a marker lies on land
         m = self._place("?", mm, lattice, tribes, taken)
         if not m.by_tribe or any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < DISC_OFF_TRIBE_MM for t in tribes):
