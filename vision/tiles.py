@@ -1508,9 +1508,14 @@ class TileClassifier:
         out += [(self.ids[k], self.rots[k]) for k in close if (self.ids[k], self.rots[k]) not in out]
         if out and self.hidden_hue:
             # the colours at the pictures' rim: a shadow dims the art but keeps its hue (Neues Land's town on the
-            # coast, orange, against the sea it stands on in the twin)
-            view = self._contest_view(canvas, guess, hides, self.hidden_hue_reach)
-            if view is not None:
+            # coast, orange, against the sea it stands on in the twin), on the smoothed photo the contests already
+            # made (only where to look differs: as :meth:`_contest_view` at that reach, no view more to smooth)
+            if views and views[0] is not None:
+                smooth, _, pad = views[0]
+                tb, lb = canvas.top_left(guess.x, guess.y)
+                tb, lb = tb + int(round(guess.offset_mm[1] / mm)) - pad, lb + int(round(guess.offset_mm[0] / mm)) - pad
+                near = hides[tb:tb + px + 2 * pad, lb:lb + px + 2 * pad]
+                view = (smooth, self._clear_of(near, self.hidden_hue_reach), pad)
                 out = [o for o in out if not self._hue_shows(view, holder, self._index(*o), guess.angle_deg)]
         return (self.ids[holder], self.rots[holder]), tuple(out)
 
