@@ -1506,7 +1506,69 @@ class TileClassifier:
             if contest(holder, k) is None:
                 out.append((self.ids[k], self.rots[k]))
         out += [(self.ids[k], self.rots[k]) for k in close if (self.ids[k], self.rots[k]) not in out]
+        if out and self.hidden_hue:
+            # the colours at the pictures' rim: a shadow dims the art but keeps its hue (Neues Land's town on the
+            # coast, orange, against the sea it stands on in the twin), on the smoothed photo the contests already
+            # made (only where to look differs: as :meth:`_contest_view` at that reach, no view more to smooth)
+            if views and views[0] is not None:
+                smooth, _, pad = views[0]
+                tb, lb = canvas.top_left(guess.x, guess.y)
+                tb, lb = tb + int(round(guess.offset_mm[1] / mm)) - pad, lb + int(round(guess.offset_mm[0] / mm)) - pad
+                near = hides[tb:tb + px + 2 * pad, lb:lb + px + 2 * pad]
+                view = (smooth, self._clear_of(near, self.hidden_hue_reach), pad)
+                out = [o for o in out if not self._hue_shows(view, holder, self._index(*o), guess.angle_deg)]
         return (self.ids[holder], self.rots[holder]), tuple(out)
+
+    hidden_hue = True
+    """:meth:`hidden_under` drops a hidden twin where the colours (Lab a, b) at the found figures' rim show the
+    holder's art where the twin's differs (:meth:`_hue_shows`)."""
+    hidden_hue_reach = 1
+    """... looking at the pixels this far (or more) from the pictures: nearer than :attr:`hidden_clear` the lightness
+    is no evidence (a shadow reads like a twin's dark strip), but a shadow keeps the art's hue; ..."""
+    hidden_hue_pixels = 8
+    """... on at least this many of the (every other) pixels where the two references differ in colour, ..."""
+    hidden_hue_sure = 0.5
+    """... the photo's colour nearer the holder's by at least this share of their difference (-1: the holder's
+    exactly): a figure's paint spread by the smoothing onto its rim is a minority of such a pixel."""
+
+    def _hue_shows(self, view: tuple[np.ndarray, np.ndarray | None, int], ja: int, jb: int, angle: float) -> bool:
+        """Whether the photo of a :meth:`_contest_view` shows ``ja``'s colours where ``ja`` and ``jb`` differ in
+        colour (:meth:`_hue_contest`), on at least :attr:`hidden_hue_pixels` of those pixels, nearer ``ja``'s by
+        :attr:`hidden_hue_sure` of their difference."""
+        got = self._hue_contest(view, ja, jb, angle)
+        return got is not None and got[1] >= self.hidden_hue_pixels and got[0] <= -self.hidden_hue_sure
+
+    def _hue_contest(self, view: tuple[np.ndarray, np.ndarray | None, int], ja: int, jb: int, angle: float
+                     ) -> tuple[float, int] | None:
+        """``(t, n)``: the twin contest of :meth:`_contest` on colour alone (Lab a and b, lightness left out), on the
+        ``n`` pixels in view of a :meth:`_contest_view` where the smoothed references ``ja`` and ``jb`` differ in
+        colour by at least :attr:`verify_detail` (-1: the photo shows ``ja``'s colours, +1 ``jb``'s); None where they
+        differ so nowhere."""
+        diff = self._difference(ja, jb, angle)
+        if diff is None:
+            return None
+        rows, cols, _, ra, rb = diff
+        d2 = ((rb - ra)[:, 1:] ** 2).sum(axis=1)
+        keep = d2 > self.verify_detail ** 2
+        if not keep.any():
+            return None
+        smooth, vis, pad = view
+        fits = self._alignments(smooth, vis, pad, [ja, jb], angle)
+        width = smooth.shape[1]
+        at0 = rows * width + cols
+        preds = []
+        for j, ref in ((ja, ra), (jb, rb)):
+            dy, dx, gain, offset, _ = fits[j]
+            at = at0 + ((pad + dy) * width + pad + dx)
+            preds.append((at, (gain * ref + offset)[:, 1:]))
+            if vis is not None:
+                keep &= vis.reshape(-1)[at]
+        n = int(keep.sum())
+        if n == 0:
+            return 0.0, 0
+        flat = smooth.reshape(-1, 3)[:, 1:]
+        errs = [float(((flat[at[keep]] - pred[keep]) ** 2).sum()) for at, pred in preds]
+        return (errs[0] - errs[1]) / float(d2[keep].sum()), n
 
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the

@@ -63,6 +63,8 @@ def test_the_twins_under_the_figures_are_the_same_with_each_contest_made_once(mo
     # the reference below keeps the tile pass's reach from the figures; session twins9's wider one (hidden_clear)
     # changes what the contests see (tests/vision/test_twins_clear_of_figures.py): compared at the same reach
     monkeypatch.setattr(TileClassifier, "hidden_clear", TileClassifier.verify_clear)
+    # nor does it drop a twin on the colours at the pictures' rim (session nlboards, tests/vision/test_nl_twin_hue.py)
+    monkeypatch.setattr(TileClassifier, "hidden_hue", False)
     calls: list = []
     count = {"alignments": 0, "views": 0, "shares": 0}
     hidden_under = TileClassifier.hidden_under

@@ -42,6 +42,8 @@ def test_a_figure_on_a_twin_told_clear_of_its_rim_is_not_asked(seed, level, boar
 
     def errors(reach):
         monkeypatch.setattr(TileClassifier, "hidden_clear", reach)
+        # the reach alone: with the colours at the rim (session nlboards) nothing is asked at either reach
+        monkeypatch.setattr(TileClassifier, "hidden_hue", False)
         rec, obs, truth = _bench_board(seed, "sim", board, game="neuesland", level=level)
         tally = BENCH.Tally()
         BENCH.score_board(rec, obs, truth, tally, "board")
