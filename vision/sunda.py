@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import time
 from functools import lru_cache
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 import cv2
@@ -870,7 +870,8 @@ class SundaReader:
             changed = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > 45   # (numpy's max over the
             # colour axis took 3-4 ms of an incremental read)
             if not changed.any():
-                out = SundaReading(previous.lattice, previous.pieces, previous.tribes, previous.unsure,
+                out = SundaReading(previous.lattice, previous.pieces, [self._carried(t) for t in previous.tribes],
+                                   previous.unsure,
                                    previous.conflicts, covered=previous.covered)
                 out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
                 out._loc, out._marker_patches = loc, previous._marker_patches
@@ -1782,6 +1783,14 @@ class SundaReader:
         return bool(set.intersection(*seen))
 
     # ---------------------------------------------------------------- pawns
+    def _carried(self, t: TribeReading) -> TribeReading:
+        """A tribe of an earlier reading handed on where its pixels did not change: asked on a dark top
+        (``stacks.carried_height``: a pawn of a dark paint put on it does not change them enough)."""
+        centres = self._for_stacks[2] if getattr(self, "_for_stacks", None) is not None else {}
+        dark = t.top in centres and stacks.dark_paint(centres[t.top])
+        height, ask, cands = stacks.carried_height(t.height, t.ask, t.candidates, dark)
+        return t if ask == t.ask else replace(t, height=height, ask=ask, candidates=cands)
+
     def _unchanged_stacks(self, previous: SundaReading, changed: np.ndarray, win: tuple[int, int, int, int]):
         """For an incremental read: a function from a pawn blob's box (window px) to the earlier reading's tribe
         standing there when none of the blob's pixels changed (the 1/4-scale difference, grown by a pixel for the
@@ -1883,7 +1892,7 @@ class SundaReader:
             # or more; a blurred rim is not (red blurred into the green land reads yellow, the yellow pawn's paint),
             # nor a resource marker of a pawn's paint touching a stack, nor two markers side by side
             if reuse is not None and (same := reuse((bx, by, bw, bh))) is not None:
-                out.append(same)     # an incremental read: this stack's pixels did not change
+                out.append(self._carried(same))     # an incremental read: this stack's pixels did not change
                 continue
             solid = _solid_colours(label, (bx, by, bw, bh), sub, len(names) - 3, k)
             face = solid[:-1] >= TOP_PAINT * math.pi * (PAWN_MM / 2) ** 2 * self.s ** 2

@@ -517,3 +517,31 @@ def side_colours(label: np.ndarray, origin_px: tuple[int, int], px_per_mm: float
         best = int(counts.argmax())
         out.append(best if counts[best] >= 0.75 * len(lbl) else None)
     return out + [top]
+
+
+#: a dark paint (its colour class's Lab lightness under this, 0-100): a pawn of it put on a stack whose top is of it
+#: changes the frame by less than the incremental read's change gate (``vision.sunda``, 45 levels at a quarter scale):
+#: the top's edge moves out by a pawn's parallax step (1-2 mm, under a pixel there) and the paint, its sides and its
+#: shadow are all dark. Measured (bench ``sunda-vision --seed 2 --players 4 --levels hard``, table 1 frames 14-15): a
+#: black pawn put on a black pawn changed the gate's difference by 37 and 44 at most (16 where nothing changed), so the
+#: frame was read as unchanged and the one-pawn stack handed on sure. Black's class 16-22, purple's 29-35, red's 44-49
+#: (`clean`, `default`, `hard`, 4 players)
+DARK_L = 25.0
+
+
+def dark_paint(lab: Sequence[float]) -> bool:
+    """Whether a paint (its colour class, Lab) is too dark for a pawn of it put on its own stack to be seen changing
+    the frame (:data:`DARK_L`)."""
+    return float(lab[0]) < DARK_L
+
+
+def carried_height(height: int | None, ask: bool, candidates: Sequence[int], dark: bool
+                   ) -> tuple[int | None, bool, list[int]]:
+    """A stack's height handed on from an earlier frame's reading where this frame's pixels did not change (the
+    incremental read keeps what it read): as it was, but on a dark top (``dark``: :func:`dark_paint`) asked, the
+    height read then and one pawn more first. Its pixels not changing does not tell that no pawn of that paint was put
+    on; what the frames before told (the live loop's history, which compares the stack's own looks) may still."""
+    if not dark or ask or height is None:
+        return height, ask, list(candidates)
+    more = [height + 1] if height < MAX_TRIBE else []
+    return None, True, [height] + more + [n for n in candidates if n not in (height, *more)]
