@@ -9,7 +9,7 @@ import pytest
 
 from benchmarks import photoscore_positions as P
 from tablehub.photo_sunda import crowded_unsure
-from tests.photo.test_sunda_photo_hard import scored
+from tests.photo.test_sunda_photo_hard import offers_the_truth, scored
 from vision import sundamarkers
 
 SEED = 11000 + 7 * P.NUISANCE_LEVELS.index("hard")     # the bench's seed for `hard` at --seed 11
@@ -25,19 +25,13 @@ def _score(t, folder):
     return scored(t, folder)
 
 
-def _offers_the_truth(result, want) -> bool:
-    """Some unsure place that changes the score offers the true scores."""
-    return any(u.matters and any(pos.scores is not None and {p: pos.scores.get(p, 0) for p in want} == want
-                                   for pos in u.possibilities)
-               for u in result.unsure)
-
 
 def test_a_faint_marker_with_a_busy_ring_is_listed_not_dropped(table, monkeypatch):
     got, want, result = _score(*table)
-    assert got == want or _offers_the_truth(result, want)
+    assert got == want or offers_the_truth(result, want)
     monkeypatch.setattr(sundamarkers, "DISC_RING_CALM_LEAST", sundamarkers.DISC_RING_CALM)    # dropped, as before
     got, want, result = _score(*table)
-    assert got != want and not _offers_the_truth(result, want)
+    assert got != want and not offers_the_truth(result, want)
 
 
 def test_a_crowded_disc_is_listed_once_by_its_tribe():

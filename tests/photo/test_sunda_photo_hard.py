@@ -37,6 +37,13 @@ def scored(t, folder) -> tuple[dict, dict, object]:
     return {p: result.scores.get(p, 0) for p in want}, want, result
 
 
+def offers_the_truth(result, want) -> bool:
+    """Some unsure place of ``result`` that changes the score offers the true scores ``want``."""
+    return any(u.matters and any(pos.scores is not None and {p: pos.scores.get(p, 0) for p in want} == want
+                                 for pos in u.possibilities)
+               for u in result.unsure)
+
+
 def _scores(t, folder) -> tuple[dict, dict]:
     return scored(t, folder)[:2]
 

@@ -16,7 +16,7 @@ import pytest
 
 from benchmarks import photoscore_positions as P
 from tablehub.photo_sunda import touching_unsure
-from tests.photo.test_sunda_photo_hard import scored
+from tests.photo.test_sunda_photo_hard import offers_the_truth, scored
 from vision import sunda, sundamarkers
 
 HARD = 7 * P.NUISANCE_LEVELS.index("hard")      # the bench's seed for `hard` at --seed S: S * 1000 + HARD
@@ -28,12 +28,6 @@ def table(tmp_path_factory, request):
     folder = tmp_path_factory.mktemp(f"hard{seed}_{i}")
     return P.sunda_table("hard", seed * 1000 + HARD, i, folder), folder
 
-
-def _offers_the_truth(result, want) -> bool:
-    """Some unsure place that changes the score offers the true scores."""
-    return any(u.matters and any(pos.scores is not None and {p: pos.scores.get(p, 0) for p in want} == want
-                                 for pos in u.possibilities)
-               for u in result.unsure)
 
 
 def _silent(result) -> bool:
@@ -52,16 +46,16 @@ def test_a_black_pawn_joined_to_cut_lines_is_found(table, monkeypatch):
 @pytest.mark.parametrize("table", [(20, 9)], indirect=True)
 def test_a_marker_on_a_coast_is_listed(table, monkeypatch):
     got, want, result = scored(*table)
-    assert got == want or _offers_the_truth(result, want)
+    assert got == want or offers_the_truth(result, want)
     monkeypatch.setattr(sundamarkers, "DISC_RING_SEA_MOST", sundamarkers.DISC_RING_SEA)    # dropped, as before
     got, want, result = scored(*table)
-    assert got != want and not _offers_the_truth(result, want)
+    assert got != want and not offers_the_truth(result, want)
 
 
 @pytest.mark.parametrize("table", [(10, 9)], indirect=True)
 def test_a_marker_blob_apart_by_a_tall_stack_is_listed(table, monkeypatch):
     got, want, result = scored(*table)
-    assert got == want or _offers_the_truth(result, want)
+    assert got == want or offers_the_truth(result, want)
     monkeypatch.setattr(sunda, "LONE_MM2", 0.0)      # no blob apart kept, as before
     got, want, result = scored(*table)
     assert got != want and _silent(result)
