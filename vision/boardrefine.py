@@ -126,7 +126,7 @@ def _corner_shift_px(a: np.ndarray, b: np.ndarray, size: tuple[int, int], ppm: f
     """How far apart (canvas px) two ``board_from_image`` homographies put the board's corners."""
     w, h = size
     c = np.float64([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]]) / np.float64([ppm, ppm, 1])
-    pa, pb = c @ np.linalg.inv(a).T, c @ np.linalg.inv(b).T  # the corners in the frame under a
+    pa = c @ np.linalg.inv(a).T  # the corners in the frame under a
     qa = (pa / pa[:, 2:]) @ b.T  # ... and back to the board under b
     return float(ppm * np.linalg.norm(qa[:, :2] / qa[:, 2:] - c[:, :2], axis=1).max())
 

@@ -10,7 +10,6 @@ track order is recorded on the same screen (``/trace/tahiti``, docs/tahiti.md).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys

@@ -6,7 +6,6 @@ with the DPI recorded in the file. See docs/vision-setup.md for the set-up.
 """
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 

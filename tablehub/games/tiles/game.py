@@ -230,7 +230,7 @@ class TileGame(Game):
         tile = self._tile(a.tile)
         try:
             rot = rotation_index(a.rotation)
-        except ValueError as exc:
+        except ValueError:
             raise IllegalAction(T("rotation must be 0, 90, 180 or 270 (degrees clockwise), got {rotation}",
                                   rotation=repr(a.rotation)), rule="bad_rotation") from None
         self._check_tile_source(a.tile)
@@ -268,7 +268,7 @@ class TileGame(Game):
         tile = self.board.cells[cell].tile
         try:
             region = tile.region(a.region)
-        except KeyError as exc:
+        except KeyError:
             raise IllegalAction(T("the tile just laid has no such area ({why})", why=_no_region(tile, a.region)),
                                 rule="unknown_region") from None
         rot = self.board.cells[cell].rot
