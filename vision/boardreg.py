@@ -235,6 +235,11 @@ def _features_at(reference: BoardReference, ppm: float, features: int = 3000) ->
     return pts, desc
 
 
+INDEX_SEED = 0
+"""OpenCV's RNG seed the registrar's LSH index is drawn from (0: what a fresh process draws). Any seed gives as good an
+index; a fixed one makes a frame's registration the same in every process (issue 17, h-regdet)."""
+
+
 class BoardRegistrar:
     """Registers frames against one :class:`BoardReference`."""
 
@@ -257,11 +262,10 @@ class BoardRegistrar:
                                              dict(checks=50))
         self.points_mm, desc = _features_at(reference, FEATURES_PPM)
         self.matcher.add([desc])
-        # NOTE (session 22): the LSH tables' bits are drawn from OpenCV's RNG (cv::randShuffle), so the index, and
-        # what a frame registers to by a fraction of a millimetre, depends on what ran before in the process. Seeded
-        # at 0 (a fresh process's state), or matched exactly by brute force, the recorded Karibik game of
-        # tests/live/test_board_e2e.py took 9-10 phone corrections, not 1: its chests on a port read apart. Left
-        # unseeded until the chests' reading holds under such shifts (docs/history/boardcam-measured.md)
+        # the LSH tables' bits are drawn from OpenCV's RNG (cv::randShuffle): seeded, the same index (and the same
+        # registration of a frame, to the last bit) whatever ran before in the process; unseeded, two indexes put a
+        # frame a fraction of a millimetre apart (docs/history/boardcam-measured.md, h-portchests and h-regdet)
+        cv2.setRNGSeed(INDEX_SEED)
         self.matcher.train()
 
     def register(self, frame: np.ndarray) -> Registration | None:

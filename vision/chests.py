@@ -965,6 +965,32 @@ def _off_hull(w: "_Window", mine: np.ndarray, chests: np.ndarray, labels: np.nda
     return np.bincount(labels[off].ravel(), minlength=k)
 
 
+def _beside_hull(labels: np.ndarray, k: int, off: np.ndarray, book: ValueBook) -> list[int]:
+    """The lid parts beside the hull: any part with more than :data:`HULL_OFF_LID` of a lid off the hull, and the
+    parts of a group that has as much: the parts lying mostly off the hull (more than half of their own pixels) that a
+    closing as wide as a lid's short side joins. One chest beside the ship seen in fragments is judged whole, as one
+    lid, not fragment by fragment (issue 17, h-portchests: a chest touching Fuego's side in the recorded Karibik game
+    read as one part 0.77 of a lid off the hull, or, under a registration 0.25 mm away, as two of 0.28 and 0.46, each
+    under the bar: the hold laden, 9 phone corrections). A part mostly on the hull (a chest aboard) joins no group."""
+    bar = HULL_OFF_LID * book.lid_mm2 * READ_PPM * READ_PPM
+    alone = [j for j in range(1, k) if off[j] > bar]  # one part as far off the hull (a lid with a sail of its colour)
+    sizes = np.bincount(labels.ravel(), minlength=k)
+    loose = [j for j in range(1, k) if off[j] > 0.5 * sizes[j] and j not in alone]
+    if not loose:
+        return alone
+    short = book.lid_box[1] if book.lid_box is not None else float(np.sqrt(book.lid_mm2 / 1.5))
+    ks = int(round(short * READ_PPM)) | 1
+    joined = cv2.morphologyEx(np.isin(labels, loose).astype(np.uint8), cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ks, ks)))
+    _, groups = cv2.connectedComponents(joined, connectivity=8)
+    out = list(alone)
+    for g in np.unique(groups[np.isin(labels, loose)]):
+        members = [j for j in loose if (groups[labels == j] == g).any()]
+        if sum(off[j] for j in members) > bar:
+            out += members
+    return sorted(set(out))
+
+
 #: a lid's visible part on a deck under which a chest is taken to be aboard (mm2): an empty deck shows none
 MIN_LID_ABOARD_MM2 = 12.0
 #: the same beside a sail of nearly the lids' colour told apart (:func:`_sail_apart`): its edge stripped, what is
@@ -1044,7 +1070,7 @@ def read_aboard(frame: np.ndarray, to_image, empty: np.ndarray, empty_ppm: float
     # the hold is not sure (the game knows where that chest lies)
     k, lab_, _, small = _lid_parts(lid_near, book)
     off = _off_hull(w, nearer, np.isin(lab_, small) & (lid_near > 0), lab_, k)
-    beside = [j for j in range(1, k) if off[j] > HULL_OFF_LID * book.lid_mm2 * READ_PPM * READ_PPM]
+    beside = _beside_hull(lab_, k, off, book)
     if beside:
         lid = lid & ~np.isin(lab_, beside)
         if cv2.countNonZero(lid) < least:

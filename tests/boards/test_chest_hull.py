@@ -100,3 +100,30 @@ def test_the_windows_light_is_the_boards_whatever_the_pieces_on_it():
     got = _lab(_matched(win, empty))[n // 2 + 5: n * 3 // 4 - 5, 5: n // 3 - 5].reshape(-1, 3).mean(axis=0)
     want = _lab(np.uint8([[lid]]))[0, 0]
     assert float(np.linalg.norm(got - want)) < 3.0, (got, want)
+
+
+
+def test_a_chest_beside_the_hull_seen_in_fragments_is_judged_as_one_lid():
+    """h-portchests: the same chest touching a ship's side, read under two registrations 0.25 mm apart, was one lid part
+    0.77 of a lid off the hull (beside: the hold not laden) or two parts of 0.28 and 0.46 (each under HULL_OFF_LID: the
+    hold read laden, 9 phone corrections in the recorded Karibik game). Parts lying mostly off the hull near one another
+    are judged together, as one chest's lid; a part mostly on the hull (a chest aboard) is never joined to them."""
+    from vision.chests import HULL_OFF_LID, READ_PPM, ValueBook, _beside_hull
+
+    book = ValueBook(np.zeros(3, np.float32), {}, 70.0, (10.0, 7.0))  # a 70 mm2 lid, 7 mm wide
+    bar = HULL_OFF_LID * book.lid_mm2 * READ_PPM * READ_PPM
+    labels = np.zeros((120, 120), np.int32)
+    labels[10:30, 10:50] = 1  # 800 px wholly off the hull
+    labels[10:30, 55:85] = 2  # 600 px wholly off the hull, 1 mm from it
+    labels[35:65, 10:40] = 3  # 900 px, 100 of them off the hull: a chest aboard beside them
+    off = np.float64([0, 800, 600, 100])
+    assert max(off[1], off[2]) < bar < off[1] + off[2]  # each under the bar, together over it
+    assert _beside_hull(labels, 4, off, book) == [1, 2]
+    # smaller, together under the bar: neither
+    assert _beside_hull(labels, 4, np.float64([0, 500, 400, 100]), book) == []
+    # one part over the bar alone (whatever its size): beside, as before
+    assert _beside_hull(labels, 4, np.float64([0, 0, 0, bar + 1]), book) == [3]
+    # two fragments far apart (10 mm, more than a lid's width): two things, each judged alone
+    far = np.zeros_like(labels)
+    far[10:30, 10:50], far[80:100, 10:40] = 1, 2
+    assert _beside_hull(far, 3, np.float64([0, 800, 600]), book) == []
