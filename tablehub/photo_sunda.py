@@ -160,6 +160,12 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     def score(pos: dict[str, Any]) -> Any:
         return score_position(pos, source)
 
+    finder = getattr(reader, "markers", None)
+    doubtful = list(getattr(finder, "doubtful", [])) if options.get("resources") else []
+    known = {(t.q, t.r) for t in reading.tribes if not t.ask or (t.q, t.r) in given}
+    agreed = agreed_markers(doubtful, getattr(finder, "touching", []) if options.get("resources") else [],
+                            position, known) if AGREED_READ else []
+    doubtful = [d for d in doubtful if not any(d[0] is a for a, _ in agreed)]
     markers_left: list[dict[str, Any]] = []
     doubted: list[DoubtedTribe] = []
     result, left_out = consistent(position, score, markers_left=markers_left, doubted=doubted,
@@ -167,8 +173,8 @@ def score_sunda(reader: Any, frame: Any, source: str = "photo", names: Mapping[s
     base = dict(result.scores)
     unsure = tribes_unsure(doubted, position, score, base, seen_round(reading), options)
     unsure += markers_unsure(reading, position, markers_left, score, base)
-    unsure += discs_unsure(getattr(getattr(reader, "markers", None), "doubtful", []) if options.get("resources") else [],
-                           position, score, base)
+    unsure += agreed_unsure(agreed, position, score, base)
+    unsure += discs_unsure(doubtful, position, score, base)
     unsure += crowded_unsure(getattr(getattr(reader, "markers", None), "crowded", []) if options.get("resources")
                              else [], position, score, base, unsure)
     # a tribe asked and not given: paint past the outline its tallest possible height would have
@@ -270,6 +276,67 @@ def discs_unsure(doubtful: list[Any], position: dict[str, Any], score: Any,
                               (m.q, m.r), may, position, score, base, DISC) if (m.q, m.r) in tribes else None
         if place is not None:
             out.append(place)
+    return out
+
+
+#: a disc the marker finder could not name by a tribe whose height is known, where that tribe's pawn paint lies past
+#: its stack's outline at that height, the two middles within a marker's width and the disc's nearest paint a marker of
+#: that pawn paint, is read as that marker (:func:`agreed_markers`) and listed (:func:`agreed_unsure`)
+AGREED_READ = True
+
+
+def agreed_markers(doubtful: list[Any], touching: list[Any], position: dict[str, Any],
+                   known: set[tuple[int, int]]) -> list[tuple[Any, list[str]]]:
+    """The doubtful discs (``MarkerFinder.doubtful``: a marker's shape by a tribe, its colour between two paints or
+    its nearest paint read elsewhere) that a second cue names: paint of a pawn colour past the outline of the stack
+    beside it at the height the position gives it (``MarkerFinder.touching`` at that height; the height ``known``:
+    read surely or given with ``--tribes``), its middle within a marker's width of the disc's, and the disc's first
+    paint one of the markers that paint may be. A yellow marker against a yellow pawn at `hard` (photo bench seed 11
+    table 2) read between orange, read elsewhere, and yellow: the disc and the paint past the pawn's outline agree on
+    yellow. Each is added to the position's markers (at most one a colour); returns (the disc, the paints it was
+    doubted between)."""
+    import numpy as np
+
+    from vision.sundamarkers import MARKER_MM
+
+    height = {(td["q"], td["r"]): len(td["pawns"]) for td in position["position"].get("tribes", [])}
+    markers = position["position"].setdefault("markers", [])
+    out: list[tuple[Any, list[str]]] = []
+    for m, may in doubtful:
+        node = (m.q, m.r)
+        if node not in height or node not in known or not may or any(md["marker"] == may[0] for md in markers):
+            continue
+        if any(node == (t.q, t.r) and n == height[node] and may[0] in tmay
+               and float(np.linalg.norm(np.asarray(t.mat_mm) - np.asarray(m.mat_mm))) < MARKER_MM
+               for t, tmay, n in touching):
+            markers.append({"marker": may[0], "q": node[0], "r": node[1]})
+            out.append((m, list(may)))
+    return out
+
+
+def agreed_unsure(agreed: list[tuple[Any, list[str]]], position: dict[str, Any], score: Any,
+                  base: Mapping[str, int]) -> list[UnsurePlace]:
+    """Each marker :func:`agreed_markers` read, an unsure place: taken as read, and what no marker there, or the
+    other paint it was doubted between (not read elsewhere), would change."""
+    out = []
+    markers = position["position"].get("markers", [])
+    for m, may in agreed:
+        i = next((k for k, md in enumerate(markers) if (md["marker"], md["q"], md["r"]) == (may[0], m.q, m.r)), None)
+        if i is None:       # taken out as by no tribe the position keeps (listed there)
+            continue
+        place = UnsurePlace(T("the {marker} marker read by the tribe at {q},{r}: a disc there, its paint past the "
+                              "stack's outline", marker=may[0], q=m.q, r=m.r), T("the {marker} marker", marker=may[0]),
+                            base=dict(base))
+        alt = copy.deepcopy(position)
+        alt["position"]["markers"].pop(i)
+        place.possibilities.append(Possibility(T("no marker"), scores_of(score, alt), T("the rules do not allow it there")))
+        read = {md["marker"] for md in markers}
+        for colour in [c for c in may[1:] if c not in read]:
+            other = copy.deepcopy(alt)
+            other["position"]["markers"].append({"marker": colour, "q": m.q, "r": m.r})
+            place.possibilities.append(Possibility(T("the {marker} marker", marker=colour), scores_of(score, other),
+                                                   T("the rules do not allow it there")))
+        out.append(place)
     return out
 
 

@@ -152,6 +152,9 @@ DISC_LIGHTNESS = -0.2
 #: under PAINT_LIGHTNESS) is not read but listed as unsure: a faint green marker at `hard` (photo bench seed 11 table 9)
 #: was rejected there and the score silently wrong
 PAINT_DIM_UNSURE = True
+#: a blob of a pawn's paint apart from every stack (vision.sunda.LONE_MM2) whose core is clearly a marker of that paint
+#: is read as that marker (``MarkerFinder._apart``), listed by the photo scorer
+APART_READ = True
 PAINT_MARGIN = 2.0
 #: BGR (0-255) -> Y, Cb, Cr as the JPEG codes them
 _YCC = np.array([[0.114, 0.587, 0.299], [0.5, -0.3313, -0.1687], [-0.0813, -0.4187, 0.5]])
@@ -273,6 +276,8 @@ class MarkerFinder:
         #: read (:data:`DISC_RING_CALM_LEAST` to :data:`DISC_RING_CALM`): (MarkerReading at its tribe, the paints it
         #: may be, nearest first) - the photo scorer lists them as unsure (a marker may lie there)
         self.crowded: list[tuple[MarkerReading, list[str]]] = []
+        #: the last find's markers read from a blob of a pawn's paint apart from every stack (:meth:`_apart`)
+        self.apart: list[MarkerReading] = []
         self._tables: dict[bytes, tuple[np.ndarray, list[str]]] = {}    # per light (a few kept: in play the
         #                                                                  incremental reads keep an earlier light)
 
@@ -390,6 +395,7 @@ class MarkerFinder:
         self.rejected = []
         self.doubtful = []
         self.crowded = []
+        self.apart = []
 
         def reject(j: int, why: str) -> None:
             bx, by, bw, bh = stats[j, :4]
@@ -487,6 +493,9 @@ class MarkerFinder:
             m = self._place(names[k], found[b][2], lattice, tribes)
             if m.by_tribe:       # a marker follows a pawn or water right: one by no tribe is not taken (a position
                 out.append(m)    # holds markers only by a tribe) - a shade of the print the light pushed over
+        if APART_READ:
+            out += self._apart(img, crop, label, land, origin_px, px_per_mm, lattice, tribes, out, names, mark_bgr,
+                               land_bgr, cloth_bgr, ground_bgr)
         held = [MarkerReading("?", 0, 0, (float(found[b][2][0]), float(found[b][2][1])), False) for b in later]
         field = _GroundField.of(crop, looked, looked & (label == 0), gain, origin_px, px_per_mm)
         if field is None:
@@ -494,6 +503,69 @@ class MarkerFinder:
         out += self._discs(img, field, lattice, tribes, out + held, names)
         out += self._later([found[b] for b in later], out, names, lattice, tribes)
         return out + self._paint_discs(img, field, lattice, tribes, out, names)
+
+    def _apart(self, img: np.ndarray, crop: np.ndarray, label: np.ndarray, land: int, origin_px: tuple[int, int],
+               px_per_mm: float, lattice: Any, tribes: Sequence[Any], taken: Sequence[MarkerReading],
+               names: list[str], mark_bgr: list[np.ndarray], land_bgr: np.ndarray, cloth_bgr: np.ndarray,
+               ground_bgr: list[np.ndarray]) -> list[MarkerReading]:
+        """The markers read from a blob of a pawn's paint apart from every stack (``TribeReading.beyond`` at height 0:
+        ``vision.sunda.LONE_MM2``, a blob of a marker's size whose base lies off every node, split from the stack
+        beside it; the colour pass joined it to that stack and took none): no pawn stands off a node and a pawn's top
+        is a disc 10 mm across, so such a blob is a marker. Read where two cues agree: its core's colour (1.6 mm round
+        its middle, the local light taken out by the land round it, as the colour pass judges a blob) is clearly a
+        paint (nearer it than 0.7 of the ground's distance, the next paint not read elsewhere :data:`DISC_MARGIN`
+        farther) and that paint is a marker of the blob's pawn paint (:meth:`paints_of`: an orange marker whose blob
+        reads yellow is not read yellow). Not where a marker was read within :data:`MARKER_MM`. Each is added to
+        :attr:`apart` (the photo scorer lists it). A red marker so by a red stack of 5 (photo bench seed 10 `hard`
+        table 9) was only listed, and the score wrong."""
+        out: list[MarkerReading] = []
+        s = float(px_per_mm) / 2
+        for t in tribes:
+            for paint, mid, _area, n in getattr(t, "beyond", []) or []:
+                mid = np.asarray(mid, np.float64)
+                read = [m.marker for m in list(taken) + out]
+                if n != 0 or any(np.linalg.norm(np.asarray(m.mat_mm) - mid) < MARKER_MM for m in list(taken) + out):
+                    continue
+                may = [m for m in self.paints_of(paint) if m not in read]
+                if not may:
+                    continue
+                # the land round it (a ring 5-9 mm from its middle, at half scale): the local light
+                hx, hy = mid * s - np.asarray(origin_px) / 2.0
+                x0, y0 = max(int(hx - 9 * s), 0), max(int(hy - 9 * s), 0)
+                x1, y1 = min(int(hx + 9 * s) + 1, crop.shape[1]), min(int(hy + 9 * s) + 1, crop.shape[0])
+                if x1 <= x0 or y1 <= y0:
+                    continue
+                gy, gx = np.mgrid[y0:y1, x0:x1]
+                dd = np.hypot(gx + 0.5 - hx, gy + 0.5 - hy) / s
+                ring = (dd >= 5.0) & (dd <= 9.0) & (label[y0:y1, x0:x1] == land)
+                if ring.sum() < 12:
+                    continue
+                local = land_bgr / np.maximum(np.median(crop[y0:y1, x0:x1][ring].astype(np.float32), axis=0), 1.0)
+                cx, cy = mid * px_per_mm - np.asarray(origin_px, np.float64)
+                rc = 1.6 * px_per_mm
+                fx0, fy0 = max(int(cx - rc), 0), max(int(cy - rc), 0)
+                fx1, fy1 = min(int(cx + rc) + 1, img.shape[1]), min(int(cy + rc) + 1, img.shape[0])
+                if fx1 <= fx0 or fy1 <= fy0:
+                    continue
+                gy, gx = np.mgrid[fy0:fy1, fx0:fx1]
+                near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rc ** 2
+                if near.sum() < 5:
+                    continue
+                seen = _lab(np.median(img[fy0:fy1, fx0:fx1][near].astype(np.float32), axis=0) * local)
+                d_all = paint_distances(seen, mark_bgr, land_bgr, cloth_bgr)
+                d_g = float(np.min(paint_distances(seen, ground_bgr, land_bgr, None)))
+                free = sorted((float(d), names[k]) for k, d in enumerate(d_all) if names[k] not in read)
+                ok = (free and free[0][1] in may and free[0][0] <= 0.7 * d_g
+                      and (len(free) < 2 or free[1][0] - free[0][0] >= DISC_MARGIN))
+                if not ok:
+                    self.rejected.append(((float(mid[0]), float(mid[1])), "apart: " + ", ".join(
+                        f"{c} {d:.1f}" for d, c in free[:3]) + f", the ground at {d_g:.1f}"))
+                    continue
+                m = self._place(free[0][1], mid, lattice, tribes, list(taken) + out)
+                if m.by_tribe:
+                    out.append(m)
+                    self.apart.append(m)
+        return out
 
     def _later(self, blobs: list[tuple], taken: Sequence[MarkerReading], names: list[str], lattice: Any,
                tribes: Sequence[Any]) -> list[MarkerReading]:
