@@ -104,8 +104,10 @@ FILL = True
 #: counts by a margin there; the tops count each pawn (red and yellow: no place but a top peaks, docs/history/
 #: sunda-measured.md, session 21), and the paint, as the blur fills it, must agree with them (ranked first, a fit as
 #: any count's, no pawn's patch left unexplained). Measured (session 23, h-heights9): the true heaps' fill gap -0.06 to
-#: 2.4 footprints, their misfit under the fill 0.07 of a footprint a pawn at most; blobs where no pawn stands (the
-#: table's wood read black or purple) 0.39-0.74 a pawn, ranked first only at the frame's edge. False: as h-heights8
+#: 2.4 footprints, their misfit under the fill 0.07 of a footprint a pawn at most; where a red heap's tops were one off
+#: (seeds 5-8 `hard`: 5 heaps) the fill ranked another count first by 0.56 at least; blobs where no pawn stands (the
+#: table's wood read black) 0.15-0.74 a pawn, ranked first only at the frame's or the mat's edge (:meth:`_cut` asks
+#: them). False: as h-heights8
 FILL_TOPS = True
 #: the blurs (mm, a Gaussian's sigma on the canvas) the frame's is measured among: the blur the heaps whose count the
 #: misfit alone tells are best modelled by (:meth:`SupplyCounter._fill_sigma`); the classes are read on the frame
