@@ -336,10 +336,13 @@ class SupplyCounter:
         k = 2 * int(round(PIECES_MM * self.s)) + 1
         return cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
 
-    def _tribes_reach(self, reading: Any, nadir: np.ndarray, cam_h: float, shape: tuple[int, int]) -> np.ndarray:
+    def _tribes_reach(self, reading: Any, nadir: np.ndarray, cam_h: float, shape: tuple[int, int],
+                      into: np.ndarray | None = None) -> np.ndarray:
         """Where the reader's tribes can show on the canvas, each as tall as a tribe may be (five pawns): the capsule
-        from its base to its top pushed from the nadir, the top's radius and :data:`PIECES_MM` round it."""
-        out = np.zeros(shape, np.uint8)
+        from its base to its top pushed from the nadir, the top's radius and :data:`PIECES_MM` round it; with ``into``
+        (a mask of the canvas), drawn over a copy of it (the layout: the pieces and the tribes' reach, drawn in one
+        pass)."""
+        out = np.zeros(shape, np.uint8) if into is None else into.astype(np.uint8)
         z = 5 * PAWN_HEIGHT_MM
         for t in getattr(reading, "tribes", ()) or ():
             base = np.asarray(getattr(t, "mat_mm", (np.nan, np.nan)), np.float64)
@@ -352,7 +355,7 @@ class SupplyCounter:
                      max(int(round(2 * rad * self.s)), 1))
             for p in (a, b):
                 cv2.circle(out, (int(round(p[0])), int(round(p[1]))), int(round(rad * self.s)), 1, -1)
-        return out > 0
+        return out.view(bool)       # (0 and 1 only)
 
     # ------------------------------------------------------------------ counting
     def count(self, frame: np.ndarray, reader: Any, reading: Any, nadir: np.ndarray, cam_h: float) -> SupplySeen:
@@ -413,7 +416,7 @@ class SupplyCounter:
         pieces = self._pieces_of[1]
         tkey = (tribes_key(reading), nadir.tobytes(), float(cam_h), shape)
         if self._reach_of is None or self._reach_of[0] != tkey:
-            self._reach_of = (tkey, pieces | self._tribes_reach(reading, nadir, cam_h, shape))
+            self._reach_of = (tkey, self._tribes_reach(reading, nadir, cam_h, shape, into=pieces))
         one_px = self._single_px(np.asarray(reader.mat.play_centre_mm, np.float64), nadir, cam_h)
         return _Masks(pieces, bounds, marks, on_mat, self._reach_of[1], one_px, unseen)
 
@@ -1607,10 +1610,9 @@ def _where_differ(a: np.ndarray, b: np.ndarray, margin: int) -> tuple[np.ndarray
     """Two masks cut to where they differ, grown by ``margin`` pixels (an opening there by a disc ``margin`` across,
     and the patches it keeps, are those of the whole masks: outside it both differences are empty); None where they do
     not differ."""
-    at = cv2.findNonZero((a != b).view(np.uint8))
-    if at is None:
+    x, y, w, h = cv2.boundingRect((a != b).view(np.uint8))     # the box of the pixels that differ (a quarter of
+    if not w or not h:                                         # findNonZero's time on the 1.5 million)
         return None
-    x, y, w, h = cv2.boundingRect(at)
     y0, x0 = max(y - margin, 0), max(x - margin, 0)
     y1, x1 = min(y + h + margin, a.shape[0]), min(x + w + margin, a.shape[1])
     return a[y0:y1, x0:x1], b[y0:y1, x0:x1]
