@@ -271,6 +271,8 @@ class SupplyCounter:
         #: each blob's fill (:meth:`_by_fill`) by its key, with what it was drawn from (kept for the last count's blobs)
         self._fill_of: dict[tuple, tuple] = {}
         self.fill_calls = {"blur": 0, "fill": 0, "fill kept": 0}
+        #: each colour's paint's pixels (:meth:`_area`) by the array's id, with the array (the last count's only)
+        self._areas: dict[int, tuple[np.ndarray, int]] = {}
 
     # ------------------------------------------------------------------ the mat, resampled
     def _canvas_maps(self, reader: Any, loc: Any, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -345,10 +347,13 @@ class SupplyCounter:
         k = 2 * int(round(PIECES_MM * self.s)) + 1
         return cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
 
-    def _tribes_reach(self, reading: Any, nadir: np.ndarray, cam_h: float, shape: tuple[int, int]) -> np.ndarray:
+    def _tribes_reach(self, reading: Any, nadir: np.ndarray, cam_h: float, shape: tuple[int, int],
+                      into: np.ndarray | None = None) -> np.ndarray:
         """Where the reader's tribes can show on the canvas, each as tall as a tribe may be (five pawns): the capsule
-        from its base to its top pushed from the nadir, the top's radius and :data:`PIECES_MM` round it."""
-        out = np.zeros(shape, np.uint8)
+        from its base to its top pushed from the nadir, the top's radius and :data:`PIECES_MM` round it; with ``into``
+        (a mask of the canvas), drawn over a copy of it (the layout: the pieces and the tribes' reach, drawn in one
+        pass)."""
+        out = np.zeros(shape, np.uint8) if into is None else into.astype(np.uint8)
         z = 5 * PAWN_HEIGHT_MM
         for t in getattr(reading, "tribes", ()) or ():
             base = np.asarray(getattr(t, "mat_mm", (np.nan, np.nan)), np.float64)
@@ -361,7 +366,7 @@ class SupplyCounter:
                      max(int(round(2 * rad * self.s)), 1))
             for p in (a, b):
                 cv2.circle(out, (int(round(p[0])), int(round(p[1]))), int(round(rad * self.s)), 1, -1)
-        return out > 0
+        return out.view(bool)       # (0 and 1 only)
 
     # ------------------------------------------------------------------ counting
     def count(self, frame: np.ndarray, reader: Any, reading: Any, nadir: np.ndarray, cam_h: float) -> SupplySeen:
@@ -422,7 +427,7 @@ class SupplyCounter:
         pieces = self._pieces_of[1]
         tkey = (tribes_key(reading), nadir.tobytes(), float(cam_h), shape)
         if self._reach_of is None or self._reach_of[0] != tkey:
-            self._reach_of = (tkey, pieces | self._tribes_reach(reading, nadir, cam_h, shape))
+            self._reach_of = (tkey, self._tribes_reach(reading, nadir, cam_h, shape, into=pieces))
         one_px = self._single_px(np.asarray(reader.mat.play_centre_mm, np.float64), nadir, cam_h)
         return _Masks(pieces, bounds, marks, on_mat, self._reach_of[1], one_px, unseen)
 
@@ -446,6 +451,10 @@ class SupplyCounter:
             paint = (label == 3 + i) & ~marks
             mask = cv2.morphologyEx(paint.astype(np.uint8), cv2.MORPH_OPEN, disc)
             n, comp, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
+            if n == 1:      # none of the colour's paint here (a gate's window: most colours): nothing to look at
+                boxes[colour] = []
+                paint_off[colour] = np.zeros((iy1 - iy0, ix1 - ix0), bool)
+                continue
             here = ((stats[:, 0] < ix1) & (stats[:, 0] + stats[:, 2] > ix0) & (stats[:, 1] < iy1)
                     & (stats[:, 1] + stats[:, 3] > iy0))
             here[0] = False
@@ -493,7 +502,7 @@ class SupplyCounter:
         counts: dict[str, int | None] = {}
         why: dict[str, str] = {}
         blobs: list[SupplyBlob] = []
-        area = {c: int(np.count_nonzero(paint_off[c])) for c in names}
+        area = {c: self._area(paint_off[c]) for c in names}
         pawn_px: dict[str, float] = {}
         one_px = masks.one_px
         # how far the colour table puts a pawn's edge outside its outline (px), the same for every blob in the frame:
@@ -550,7 +559,18 @@ class SupplyCounter:
         self._tops_of = {k: v for k, v in self._tops_of.items() if k in keys}
         self._light_of = {k: v for k, v in self._light_of.items() if k in keys}
         self._fill_of = fill_of
+        self._areas = {id(paint_off[c]): (paint_off[c], area[c]) for c in names}
         return SupplySeen(counts, why, blobs, area, pawn_px, self.s, paint_off)
+
+    def _area(self, paint: np.ndarray) -> int:
+        """A colour's paint's pixels, kept for the last array counted (:class:`SupplyGate` hands a colour's paint
+        on as the very array where no window changed it: 1.5 million pixels not counted again)."""
+        kept = self._areas.get(id(paint))
+        if kept is not None and kept[0] is paint:
+            return kept[1]
+        n = int(np.count_nonzero(paint))
+        self._areas[id(paint)] = (paint, n)
+        return n
 
     # ------------------------------------------------------------------ the fill: touching pawns' paint
     def _filled_misfit(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]],
@@ -1292,6 +1312,8 @@ class SupplyGate:
         self._key: Any = None                 # (the canvas maps' key, the colour table) of the last count
         self._small: np.ndarray | None = None   # the last counted frame on the canvas at 1/GATE_STEP, relit
         self._seen: SupplySeen | None = None
+        #: the remap tables at 1/GATE_STEP (:meth:`_small_canvas`) with the canvas maps' key they were cut from
+        self._small_maps: tuple[Any, np.ndarray, np.ndarray] | None = None
 
     def count(self, frame: np.ndarray, reader: Any, reading: Any, nadir: np.ndarray, cam_h: float) -> SupplySeen:
         """Each pawn colour's pawns standing off the layout in ``frame``, as :meth:`SupplyCounter.count` counts them."""
@@ -1309,8 +1331,12 @@ class SupplyGate:
         names = list(reader.pawn_names)
         masks = c._masks(reader, reading, c._maps[2], nadir, cam_h)
         cells = changed_cells(self._small, small)
-        if masks.pieces is not last.masks.pieces or masks.layout is not last.masks.layout:
-            cells |= self._cells_of((masks.pieces ^ last.masks.pieces) | (masks.layout ^ last.masks.layout))
+        # the layout (the pieces and the tribes' reach) decides which blob is the layout's: where it changed, the
+        # blobs are looked at again (each mask compared only when it was made again, :meth:`SupplyCounter._masks`)
+        moved = [a ^ b for a, b in ((masks.pieces, last.masks.pieces), (masks.layout, last.masks.layout))
+                 if a is not b]
+        if moved:
+            cells |= self._cells_of(moved[0] if len(moved) == 1 else moved[0] | moved[1])
         if not cells.any():
             self.calls["kept"] += 1
             return self._seen
@@ -1340,7 +1366,11 @@ class SupplyGate:
         found = [f for f in last.found if f.key in vast_keys or not any(_meets(f.key[1:], win) for win in windows)]
         boxes = {col: [b for b in last.boxes.get(col, [])
                        if (col, *b) in vast_keys or not any(_meets(b, win) for win in windows)] for col in names}
-        paint = {col: last.paint[col].copy() for col in names}
+        # each colour's paint off the layout: the last count's array, copied only where a window changes it (a
+        # colour whose paint no window changed keeps the very array, as :func:`supply_change_agrees` takes it: no
+        # paint moved); the canvas's 1.5 million pixels a colour were copied every frame
+        paint = {col: last.paint[col] for col in names}
+        fresh: set[str] = set()
         for f in found:         # the blobs kept: their splits stay in the cache the next count compares with
             if isinstance(f.split, _Split) and f.key in c._split_before:
                 c._split_now[f.key] = c._split_before[f.key]
@@ -1352,6 +1382,10 @@ class SupplyGate:
             found += [f for f in scan.found if not (f.colour in cut_of and _cut_by(f.key[1:], box, (w, h)))]
             for col in names:
                 boxes[col] += [b for b in scan.boxes[col] if not (col in cut_of and _cut_by(b, box, (w, h)))]
+                if np.array_equal(paint[col][y0:y1, x0:x1], scan.paint[col]):
+                    continue
+                if col not in fresh:
+                    paint[col], fresh = paint[col].copy(), fresh | {col}
                 paint[col][y0:y1, x0:x1] = scan.paint[col]
         c.last = _Counted(last.label, found, paint, boxes, masks)
         self._small, self._key = small, key
@@ -1372,10 +1406,12 @@ class SupplyGate:
         table's light, blurred over 3 x 3 cells."""
         from .sunda import relit
 
-        mx, my, _ = self.counter._maps
-        mid = GATE_STEP // 2
-        img = cv2.remap(frame, np.ascontiguousarray(mx[mid::GATE_STEP, mid::GATE_STEP]),
-                        np.ascontiguousarray(my[mid::GATE_STEP, mid::GATE_STEP]), cv2.INTER_LINEAR,
+        if self._small_maps is None or self._small_maps[0] != self.counter._maps_key:
+            mx, my, _ = self.counter._maps
+            mid = GATE_STEP // 2
+            self._small_maps = (self.counter._maps_key, np.ascontiguousarray(mx[mid::GATE_STEP, mid::GATE_STEP]),
+                                np.ascontiguousarray(my[mid::GATE_STEP, mid::GATE_STEP]))
+        img = cv2.remap(frame, self._small_maps[1], self._small_maps[2], cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE)
         return cv2.GaussianBlur(relit(img, relight), (3, 3), 0)
 
@@ -1384,10 +1420,10 @@ class SupplyGate:
         h, w = mask.shape
         g = GATE_STEP
         out = np.zeros((-(-h // g), -(-w // g)), bool)
-        at = cv2.findNonZero(mask.astype(np.uint8, copy=False))
-        if at is None:
+        m = mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8, copy=False)
+        x, y, bw, bh = cv2.boundingRect(m)     # (the covered triangles change by a piece, the tribes by a stack)
+        if not bw or not bh:
             return out
-        x, y, bw, bh = cv2.boundingRect(at)        # (the covered triangles change by a piece, the tribes by a stack)
         x0, y0, x1, y1 = x // g * g, y // g * g, -(-(x + bw) // g) * g, -(-(y + bh) // g) * g
         pad = np.zeros((y1 - y0, x1 - x0), np.uint8)
         pad[:min(y1, h) - y0, :min(x1, w) - x0] = mask[y0:y1, x0:x1]
@@ -1401,7 +1437,7 @@ def changed_cells(before: np.ndarray, now: np.ndarray) -> np.ndarray:
     a block of 2 x 2 cells."""
     d = cv2.absdiff(before, now)
     d = cv2.max(cv2.max(d[..., 0], d[..., 1]), d[..., 2])
-    limit = max(GATE_FLOOR, GATE_NOISE * float(np.median(d)))
+    limit = max(GATE_FLOOR, GATE_NOISE * _median_u8(d))
     # the noise past the limit is a cell here and there; a pawn taken or put down changes a disc some 5 cells across:
     # a change is a 2 x 2 block of cells at least
     c = d > limit
@@ -1411,6 +1447,18 @@ def changed_cells(before: np.ndarray, now: np.ndarray) -> np.ndarray:
         for dx in (0, 1):
             out[dy:dy + block.shape[0], dx:dx + block.shape[1]] |= block
     return out
+
+
+def _median_u8(d: np.ndarray) -> float:
+    """``np.median`` of a uint8 array, from its histogram (the same value: the middle one, or the mean of the middle
+    two; a third of the time of sorting the gate's 100 000 cells)."""
+    hist = np.cumsum(cv2.calcHist([d], [0], None, [256], [0, 256]).ravel().astype(np.int64))
+    n = int(hist[-1])
+    if not n:
+        return float("nan")
+    lo = int(np.searchsorted(hist, (n - 1) // 2, side="right"))     # the (n - 1) // 2-th smallest (from 0)
+    hi = int(np.searchsorted(hist, n // 2, side="right"))
+    return (lo + hi) / 2.0
 
 
 def _meets(box: tuple, win: tuple[int, int, int, int]) -> bool:
@@ -1585,10 +1633,9 @@ def _where_differ(a: np.ndarray, b: np.ndarray, margin: int) -> tuple[np.ndarray
     """Two masks cut to where they differ, grown by ``margin`` pixels (an opening there by a disc ``margin`` across,
     and the patches it keeps, are those of the whole masks: outside it both differences are empty); None where they do
     not differ."""
-    at = cv2.findNonZero((a != b).view(np.uint8))
-    if at is None:
+    x, y, w, h = cv2.boundingRect((a != b).view(np.uint8))     # the box of the pixels that differ (a quarter of
+    if not w or not h:                                         # findNonZero's time on the 1.5 million)
         return None
-    x, y, w, h = cv2.boundingRect(at)
     y0, x0 = max(y - margin, 0), max(x - margin, 0)
     y1, x1 = min(y + h + margin, a.shape[0]), min(x + w + margin, a.shape[1])
     return a[y0:y1, x0:x1], b[y0:y1, x0:x1]
