@@ -1030,6 +1030,16 @@ class FigureReading:
             if not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any():
                 continue
             holder, hidden = self.classifier.hidden_under(fc, t, pictures)
+            shown = self._twin_shown(fc, replace(t, tile=holder[0], rotation=holder[1]),
+                                     [o for o in dict.fromkeys([*hidden, *t.hidden_twins]) if o != holder], found)
+            if shown is not None:
+                # a picture found on the tile is that twin's own art where the holder differs: the photo shows it
+                log.debug("cell %s: a picture on %s r%d is its twin %s r%d's art", c, *holder, *shown)
+                twins = self._alike_at_sides(shown, [o for o in t.hidden_twins if o not in (holder, shown, *hidden)])
+                tiles[c] = replace(t, tile=shown[0], rotation=shown[1], hidden_twins=twins,
+                                   confidence=min(t.confidence, 0.4 if twins else 0.5))
+                marked.append(c)
+                continue
             if under is not None and hidden:
                 under[c] = {holder, *hidden}
             if holder != (t.tile, t.rotation):
@@ -1045,6 +1055,43 @@ class FigureReading:
                 tiles[c] = replace(t, hidden_twins=t.hidden_twins + new, confidence=min(t.confidence, 0.4))
                 marked.append(c)
         return marked
+
+    twin_shown = True
+    """A tile under a figure whose hidden twin's own art explains another picture found on it is that twin
+    (:meth:`_twin_shown`). False: as before (session suedfig9)."""
+    twin_shown_explains = 3.0
+    """... its art explains a picture when, in its light, it misfits it by at most this many times its own median
+    misfit over the rest of the tile (and half the holder's misfit there: :attr:`twin_better`). A figure's paint on
+    any art differs by 4 times that and more (the figure finder's strong pixels); a twin's art beside a figure, with
+    the figure's rim and shadow in its picture, 2.3 (the bench's ``--legal`` ``sim/hard`` seed 2 board 3)."""
+
+    def _twin_shown(self, fc: FeatureCanvas, t: TileGuess, hidden: Sequence[tuple[str, int]],
+                    found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> tuple[str, int] | None:
+        """The one of ``hidden`` (twins of ``t`` that a figure hides, :meth:`TileClassifier.hidden_under`) whose own
+        art explains a picture found on the cell of ``t`` (:meth:`_art_of_another`'s test, against the hidden twins
+        only), or None. Where twins differ at a side (Südsee's S and T: a bridge from the south; R1, R2 and Q: the
+        sea there) a figure on the bridge's place hides most of the difference, but the rest of it, between the
+        figure and the tile's edge, is seen against the tile taken as a picture of its own: Q's sea where T has its
+        brown bridge read as a blue figure at the bridge's end (the bench's ``--legal`` ``field/hard`` seed 2 board
+        1; ``sim/hard`` board 3: R1's sea against S's bridge). That picture is the twin's art: the twin lies there.
+        """
+        if not self.twin_shown or not hidden:
+            return None
+        probe = {(t.x, t.y): replace(t, hidden_twins=tuple(hidden), runners_up=())}
+        changed = self._art_of_another(fc, list(probe), probe, found, self.twin_shown_explains)
+        if not changed:
+            return None
+        g = probe[(t.x, t.y)]
+        return g.tile, int(g.rotation)
+
+    def _alike_at_sides(self, tile: tuple[str, int], others: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+        """Those of ``others`` (twins named before) whose sides show what ``tile``'s show (R1, R2 and Q: the sea to
+        the south), which the picture that showed ``tile`` does not tell apart: they stay its hidden twins."""
+        catalog = getattr(self, "catalog", None)
+        if catalog is None or not getattr(catalog, "edges", None) or tile[0] not in catalog.edges:
+            return ()
+        sides = catalog.edges_turned(tile[0], int(tile[1]))
+        return tuple((o, int(r)) for o, r in others if o in catalog.edges and catalog.edges_turned(o, int(r)) == sides)
 
     figures_on_twins = True
     """Look for figures on a tile with hidden twins against each of those twins too (:meth:`_seen_on_twins`)."""
@@ -1357,7 +1404,8 @@ class FigureReading:
         return misfit
 
     def _art_of_another(self, fc: FeatureCanvas, cells: Sequence[Cell], tiles: dict[Cell, TileGuess],
-                        found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
+                        found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
+                        explains: float | None = None) -> list[Cell]:
         """Of ``cells`` (marked guesses), those where a found figure's picture (``found``, as
         :meth:`_reread_covered` takes them) is a
         runner-up's art: the picture on the tile, against each runner-up in its own light (a hidden twin first, then
@@ -1368,7 +1416,9 @@ class FigureReading:
         A figure stands up from the tile: its paint, its lean and its shadow are on no tile's art. A market or a
         town in a player's colour that only the twin has (Südsee's J1 against L1, L1 against D2 at ``hard``, where
         the twin contest was left to the box under the colour-made covered mask) was read as a red figure on the
-        wrong twin, and the figure standing on the tile was named on that twin's regions."""
+        wrong twin, and the figure standing on the tile was named on that twin's regions. ``explains``: the bar in
+        place of :attr:`twin_explains`."""
+        explains = self.twin_explains if explains is None else explains
         changed = []
         pictures = [_pixel_array(pixels) for *_, pixels in found]     # once for every cell (issue 14, CPU)
         for c in cells:
@@ -1384,7 +1434,7 @@ class FigureReading:
                     continue
                 o_pic, o_noise, _, _ = misfit(*other, colour=False)
                 gone = [k for k in range(len(on_pic))
-                        if o_pic[k] <= self.twin_explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
+                        if o_pic[k] <= explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
                 if gone and o_noise <= self.twin_fits_rest * noise and (best is None or o_noise < best[0]):
                     best = (o_noise, tuple(other))      # of those that explain a picture, the one that fits the rest best
             if best is not None:
