@@ -295,6 +295,25 @@ def _pictures_on(fc: FeatureCanvas, found: Sequence[tuple[FigureSeen, bool, tupl
     return pictures
 
 
+def _art_explains(misfit: Callable[..., Any], t: Any, others: Sequence[tuple[str, int]], explains: float,
+                  better: float, fits_rest: float) -> tuple[str, int] | None:
+    """Of ``others``, the one whose art explains a picture on the cell of ``t`` (``misfit``: what
+    :meth:`FigureReading._misfit_of_pictures` gives): it misfits the picture by at most ``explains`` times its own
+    misfit over the rest of the tile and ``better`` of the misfit of ``t``'s tile there, and fits that rest within
+    ``fits_rest`` of it; of several, the one that fits the rest best. None: none does."""
+    on_pic, noise, _, _ = misfit(t.tile, t.rotation, colour=False)     # the colour terms are not used here
+    best = None
+    for other in others:
+        if tuple(other) == (t.tile, t.rotation):
+            continue
+        o_pic, o_noise, _, _ = misfit(*other, colour=False)
+        gone = [k for k in range(len(on_pic))
+                if o_pic[k] <= explains * o_noise and o_pic[k] <= better * on_pic[k]]
+        if gone and o_noise <= fits_rest * noise and (best is None or o_noise < best[0]):
+            best = (o_noise, (str(other[0]), int(other[1])))   # of those that explain a picture, the best-fitting
+    return None if best is None else best[1]
+
+
 class FigureReading:
     """Figure reading of :class:`vision.recognize.Recognizer` (a part of it: it uses the recogniser's classifier,
     colours, mat, references and thresholds)."""
@@ -1077,12 +1096,11 @@ class FigureReading:
         """
         if not self.twin_shown or not hidden:
             return None
-        probe = {(t.x, t.y): replace(t, hidden_twins=tuple(hidden), runners_up=())}
-        changed = self._art_of_another(fc, list(probe), probe, found, self.twin_shown_explains)
-        if not changed:
+        misfit = self._misfit_of_pictures(fc, t, [_pixel_array(pixels) for *_, pixels in found])
+        if misfit is None:
             return None
-        g = probe[(t.x, t.y)]
-        return g.tile, int(g.rotation)
+        return _art_explains(misfit, t, list(hidden)[:4], self.twin_shown_explains, self.twin_better,
+                             self.twin_fits_rest)
 
     def _alike_at_sides(self, tile: tuple[str, int], others: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
         """Those of ``others`` (twins named before) whose sides show what ``tile``'s show (R1, R2 and Q: the sea to
@@ -1404,8 +1422,7 @@ class FigureReading:
         return misfit
 
     def _art_of_another(self, fc: FeatureCanvas, cells: Sequence[Cell], tiles: dict[Cell, TileGuess],
-                        found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]],
-                        explains: float | None = None) -> list[Cell]:
+                        found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> list[Cell]:
         """Of ``cells`` (marked guesses), those where a found figure's picture (``found``, as
         :meth:`_reread_covered` takes them) is a
         runner-up's art: the picture on the tile, against each runner-up in its own light (a hidden twin first, then
@@ -1416,9 +1433,7 @@ class FigureReading:
         A figure stands up from the tile: its paint, its lean and its shadow are on no tile's art. A market or a
         town in a player's colour that only the twin has (Südsee's J1 against L1, L1 against D2 at ``hard``, where
         the twin contest was left to the box under the colour-made covered mask) was read as a red figure on the
-        wrong twin, and the figure standing on the tile was named on that twin's regions. ``explains``: the bar in
-        place of :attr:`twin_explains`."""
-        explains = self.twin_explains if explains is None else explains
+        wrong twin, and the figure standing on the tile was named on that twin's regions."""
         changed = []
         pictures = [_pixel_array(pixels) for *_, pixels in found]     # once for every cell (issue 14, CPU)
         for c in cells:
@@ -1426,23 +1441,15 @@ class FigureReading:
             misfit = self._misfit_of_pictures(fc, t, pictures)
             if misfit is None:
                 continue
-            on_pic, noise, _, _ = misfit(t.tile, t.rotation, colour=False)     # the colour terms are not used here
             others = list(dict.fromkeys(list(t.hidden_twins) + [(r.tile, r.rotation) for r in t.runners_up]))
-            best = None
-            for other in others[:4]:
-                if tuple(other) == (t.tile, t.rotation):
-                    continue
-                o_pic, o_noise, _, _ = misfit(*other, colour=False)
-                gone = [k for k in range(len(on_pic))
-                        if o_pic[k] <= explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
-                if gone and o_noise <= self.twin_fits_rest * noise and (best is None or o_noise < best[0]):
-                    best = (o_noise, tuple(other))      # of those that explain a picture, the one that fits the rest best
+            best = _art_explains(misfit, t, others[:4], self.twin_explains, self.twin_better, self.twin_fits_rest)
             if best is not None:
                 log.debug("cell %s: %s r%d read as %s r%d: a figure found there is its art", c, t.tile, t.rotation,
-                          *best[1])
-                tiles[c] = replace(t, tile=best[1][0], rotation=int(best[1][1]), hidden_twins=())
+                          *best)
+                tiles[c] = replace(t, tile=best[0], rotation=int(best[1]), hidden_twins=())
                 changed.append(c)
         return changed
+
 
     figure_off_tile_mm = 3.0
     """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
