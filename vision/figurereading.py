@@ -295,6 +295,25 @@ def _pictures_on(fc: FeatureCanvas, found: Sequence[tuple[FigureSeen, bool, tupl
     return pictures
 
 
+def _art_explains(misfit: Callable[..., Any], t: Any, others: Sequence[tuple[str, int]], explains: float,
+                  better: float, fits_rest: float) -> tuple[str, int] | None:
+    """Of ``others``, the one whose art explains a picture on the cell of ``t`` (``misfit``: what
+    :meth:`FigureReading._misfit_of_pictures` gives): it misfits the picture by at most ``explains`` times its own
+    misfit over the rest of the tile and ``better`` of the misfit of ``t``'s tile there, and fits that rest within
+    ``fits_rest`` of it; of several, the one that fits the rest best. None: none does."""
+    on_pic, noise, _, _ = misfit(t.tile, t.rotation, colour=False)     # the colour terms are not used here
+    best = None
+    for other in others:
+        if tuple(other) == (t.tile, t.rotation):
+            continue
+        o_pic, o_noise, _, _ = misfit(*other, colour=False)
+        gone = [k for k in range(len(on_pic))
+                if o_pic[k] <= explains * o_noise and o_pic[k] <= better * on_pic[k]]
+        if gone and o_noise <= fits_rest * noise and (best is None or o_noise < best[0]):
+            best = (o_noise, (str(other[0]), int(other[1])))   # of those that explain a picture, the best-fitting
+    return None if best is None else best[1]
+
+
 class FigureReading:
     """Figure reading of :class:`vision.recognize.Recognizer` (a part of it: it uses the recogniser's classifier,
     colours, mat, references and thresholds)."""
@@ -1030,6 +1049,16 @@ class FigureReading:
             if not pictures[max(top, 0):top + TILE_PX, max(left, 0):left + TILE_PX].any():
                 continue
             holder, hidden = self.classifier.hidden_under(fc, t, pictures)
+            shown = self._twin_shown(fc, replace(t, tile=holder[0], rotation=holder[1]),
+                                     [o for o in dict.fromkeys([*hidden, *t.hidden_twins]) if o != holder], found)
+            if shown is not None:
+                # a picture found on the tile is that twin's own art where the holder differs: the photo shows it
+                log.debug("cell %s: a picture on %s r%d is its twin %s r%d's art", c, *holder, *shown)
+                twins = self._alike_at_sides(shown, [o for o in t.hidden_twins if o not in (holder, shown, *hidden)])
+                tiles[c] = replace(t, tile=shown[0], rotation=shown[1], hidden_twins=twins,
+                                   confidence=min(t.confidence, 0.4 if twins else 0.5))
+                marked.append(c)
+                continue
             if under is not None and hidden:
                 under[c] = {holder, *hidden}
             if holder != (t.tile, t.rotation):
@@ -1045,6 +1074,42 @@ class FigureReading:
                 tiles[c] = replace(t, hidden_twins=t.hidden_twins + new, confidence=min(t.confidence, 0.4))
                 marked.append(c)
         return marked
+
+    twin_shown = True
+    """A tile under a figure whose hidden twin's own art explains another picture found on it is that twin
+    (:meth:`_twin_shown`). False: as before (session suedfig9)."""
+    twin_shown_explains = 3.0
+    """... its art explains a picture when, in its light, it misfits it by at most this many times its own median
+    misfit over the rest of the tile (and half the holder's misfit there: :attr:`twin_better`). A figure's paint on
+    any art differs by 4 times that and more (the figure finder's strong pixels); a twin's art beside a figure, with
+    the figure's rim and shadow in its picture, 2.3 (the bench's ``--legal`` ``sim/hard`` seed 2 board 3)."""
+
+    def _twin_shown(self, fc: FeatureCanvas, t: TileGuess, hidden: Sequence[tuple[str, int]],
+                    found: Sequence[tuple[FigureSeen, bool, tuple[float, float], frozenset]]) -> tuple[str, int] | None:
+        """The one of ``hidden`` (twins of ``t`` that a figure hides, :meth:`TileClassifier.hidden_under`) whose own
+        art explains a picture found on the cell of ``t`` (:meth:`_art_of_another`'s test, against the hidden twins
+        only), or None. Where twins differ at a side (Südsee's S and T: a bridge from the south; R1, R2 and Q: the
+        sea there) a figure on the bridge's place hides most of the difference, but the rest of it, between the
+        figure and the tile's edge, is seen against the tile taken as a picture of its own: Q's sea where T has its
+        brown bridge read as a blue figure at the bridge's end (the bench's ``--legal`` ``field/hard`` seed 2 board
+        1; ``sim/hard`` board 3: R1's sea against S's bridge). That picture is the twin's art: the twin lies there.
+        """
+        if not self.twin_shown or not hidden:
+            return None
+        misfit = self._misfit_of_pictures(fc, t, [_pixel_array(pixels) for *_, pixels in found])
+        if misfit is None:
+            return None
+        return _art_explains(misfit, t, list(hidden)[:4], self.twin_shown_explains, self.twin_better,
+                             self.twin_fits_rest)
+
+    def _alike_at_sides(self, tile: tuple[str, int], others: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+        """Those of ``others`` (twins named before) whose sides show what ``tile``'s show (R1, R2 and Q: the sea to
+        the south), which the picture that showed ``tile`` does not tell apart: they stay its hidden twins."""
+        catalog = getattr(self, "catalog", None)
+        if catalog is None or not getattr(catalog, "edges", None) or tile[0] not in catalog.edges:
+            return ()
+        sides = catalog.edges_turned(tile[0], int(tile[1]))
+        return tuple((o, int(r)) for o, r in others if o in catalog.edges and catalog.edges_turned(o, int(r)) == sides)
 
     figures_on_twins = True
     """Look for figures on a tile with hidden twins against each of those twins too (:meth:`_seen_on_twins`)."""
@@ -1376,23 +1441,15 @@ class FigureReading:
             misfit = self._misfit_of_pictures(fc, t, pictures)
             if misfit is None:
                 continue
-            on_pic, noise, _, _ = misfit(t.tile, t.rotation, colour=False)     # the colour terms are not used here
             others = list(dict.fromkeys(list(t.hidden_twins) + [(r.tile, r.rotation) for r in t.runners_up]))
-            best = None
-            for other in others[:4]:
-                if tuple(other) == (t.tile, t.rotation):
-                    continue
-                o_pic, o_noise, _, _ = misfit(*other, colour=False)
-                gone = [k for k in range(len(on_pic))
-                        if o_pic[k] <= self.twin_explains * o_noise and o_pic[k] <= self.twin_better * on_pic[k]]
-                if gone and o_noise <= self.twin_fits_rest * noise and (best is None or o_noise < best[0]):
-                    best = (o_noise, tuple(other))      # of those that explain a picture, the one that fits the rest best
+            best = _art_explains(misfit, t, others[:4], self.twin_explains, self.twin_better, self.twin_fits_rest)
             if best is not None:
                 log.debug("cell %s: %s r%d read as %s r%d: a figure found there is its art", c, t.tile, t.rotation,
-                          *best[1])
-                tiles[c] = replace(t, tile=best[1][0], rotation=int(best[1][1]), hidden_twins=())
+                          *best)
+                tiles[c] = replace(t, tile=best[0], rotation=int(best[1]), hidden_twins=())
                 changed.append(c)
         return changed
+
 
     figure_off_tile_mm = 3.0
     """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
