@@ -206,8 +206,11 @@ def grow(scene: Scene, catalog: CatalogInfo, geometry: TileGeometry, rng: np.ran
 class Tally:
     tiles: int = 0
     tiles_ok: int = 0
-    tiles_game_ok: int = 0
-    """Tiles right for the rules: a wrong turn of a tile that plays the same turned (ds083, all sea) counts."""
+    """Tiles right for the game (:func:`same_answer`): the true tile, a look-alike, or the true tile in a turn that
+    plays the same (ds083, all sea, in any turn)."""
+    tiles_turned_same: int = 0
+    """... of those, the ones read in another turn than the picture's, one the game cannot tell from it: counted
+    right, and shown, so that the count hides nothing."""
     figures: int = 0
     figures_ok: int = 0
     boards: int = 0
@@ -235,12 +238,30 @@ class Tally:
     tiles_silently_empty: int = 0
     """Tiles not reported with no warning naming their cell."""
     tiles_wrong_sure: int = 0
-    """Tiles read wrong with confidence 0.5 or more and no twin named as hidden under a figure: a silent error
+    """Tiles read wrong for the game (:func:`same_answer`) with confidence 0.5 or more and no twin named as hidden under a figure: a silent error
     (the tracker commits it); the other wrong reads are marked guesses that go to the phone."""
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What is counted right but differs from the truth's record (:attr:`tiles_turned_same`), printed with -v."""
 
     def pct(self, a: int, b: int) -> str:
         return f"{100.0 * a / b:6.2f}%" if b else "     - "
+
+
+def _looks_same(rec: Recognizer, w: tuple[str, int], g: tuple[str, int]) -> bool:
+    """Whether (tile, rotation) ``w`` and ``g`` are one picture: the same, or templates that look the same."""
+    clf = rec.classifier
+    return w == g or clf.look[clf.ids.index(w[0]) + w[1] // 90] == clf.look[clf.ids.index(g[0]) + g[1] // 90]
+
+
+def same_answer(rec: Recognizer, w: tuple[str, int] | None, g: tuple[str, int] | None) -> bool:
+    """Whether reading ``g`` (tile, rotation) where ``w`` lies is right for the game: one picture
+    (:func:`_looks_same`), or the tile in a turn the game cannot tell from the true one
+    (:meth:`CatalogInfo.same_for_the_game`: ds083 all sea in any turn; ds013 turned 180): the answer the tracker
+    logs as the same move. The bench counts tiles, silent errors and boards fully right by it, as the figures
+    (:func:`_as_truth_names`)."""
+    return w is not None and g is not None and (
+        _looks_same(rec, w, g) or (w[0] == g[0] and rec.catalog.same_for_the_game(w[0], w[1], g[1])))
 
 
 def _as_truth_names(rec: Recognizer, f: Any, got: dict, want: dict) -> str | None:
@@ -265,15 +286,13 @@ def live_settles(rec: Recognizer, obs: Any, bare: Any, truth: Any, tally: Tally)
     (``TrackerRecognizer.region_at``, the point). Counted in ``tally.figures_asked_bare`` and
     ``figures_asked_bare_right``; what counts as right does not change."""
     want = {(t["x"], t["y"]): (t["tile"], t["rotation"]) for t in truth.tiles}
-    clf = rec.classifier
     for f in obs.figures:
         if not getattr(f, "on_twins", ()) or not any((g["x"], g["y"], g["color"]) == (f.x, f.y, f.colour)
                                                      for g in truth.figures):
             continue            # a phantom asked (counted as a phantom)
         t, w = bare.tiles.get((f.x, f.y)), want.get((f.x, f.y))
-        if t is None or w is None or t.confidence < 0.5 or t.hidden_twins or not (
-                (t.tile, t.rotation) == w or clf.look[clf.ids.index(w[0]) + w[1] // 90]
-                == clf.look[clf.ids.index(t.tile) + t.rotation // 90]):
+        if t is None or w is None or t.confidence < 0.5 or t.hidden_twins \
+                or not same_answer(rec, w, (t.tile, t.rotation)):
             continue
         tally.figures_asked_bare += 1
         region = rec.regions.region_at(t.tile, t.rotation, f.u, f.v) if rec.regions is not None else None
@@ -282,20 +301,19 @@ def live_settles(rec: Recognizer, obs: Any, bare: Any, truth: Any, tally: Tally)
 
 
 def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str) -> None:
-    clf = rec.classifier
     want = {(t["x"], t["y"]): (t["tile"], t["rotation"]) for t in truth.tiles}
     got = {c: (g.tile, g.rotation) for c, g in obs.tiles.items()}
     bad = 0
     for cell in set(want) | set(got):
         tally.tiles += 1
         w, g = want.get(cell), got.get(cell)
-        same = w is not None and g is not None and (
-            w == g or clf.look[clf.ids.index(w[0]) + w[1] // 90] == clf.look[clf.ids.index(g[0]) + g[1] // 90])
-        if same or (w is not None and g is not None and w[0] == g[0]
-                    and rec.catalog.same_for_the_game(w[0], w[1], g[1])):
-            tally.tiles_game_ok += 1
-        if same:
+        if same_answer(rec, w, g):
             tally.tiles_ok += 1
+            if not _looks_same(rec, w, g):  # type: ignore[arg-type]
+                tally.tiles_turned_same += 1
+                guess = obs.tiles[cell]
+                tally.notes.append(f"{label}: tile at {cell}: truth {w}, seen {g} (confidence "
+                                   f"{guess.confidence:.2f}): the same for the game, counted right")
         else:
             bad += 1
             guess = obs.tiles.get(cell)
@@ -730,9 +748,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{t.boards_ok:4d}/{t.boards:<4d} {t.boards_all_ok:4d}/{t.boards:<4d}| {ms} | "
                   f"{r['inc'][0]:.1f} ({r['inc'][1]:.1f}) / {r['inc_p90'][0]:.1f}")
             full_errors, inc_errors = len(r["full_tally"].errors), len(r["inc_tally"].errors)
-            print(f"           tiles right for the rules (a turn that plays the same is no error): "
-                  f"{t.pct(t.tiles_game_ok, t.tiles).strip()}; read wrong without a mark (confidence >= 0.5, "
-                  f"no hidden twin): {t.tiles_wrong_sure} of {t.tiles - t.tiles_ok}")
+            print(f"           tiles right for the game, counted above: {t.tiles_ok} of {t.tiles}, "
+                  f"{t.tiles_turned_same} of them read in another turn that plays the same (ds083 all sea); "
+                  f"read wrong without a mark (confidence >= 0.5, no hidden twin): {t.tiles_wrong_sure} of "
+                  f"{t.tiles - t.tiles_ok}")
             print(f"           figures wrong: {t.figures_wrong_region} on another region, {t.figures_missed} missed, "
                   f"{t.figures_phantom} phantom, {t.figures_wrong_colour} in another colour; asked (on a tile not "
                   f"told from its twins, its region differs between them; not counted right): {t.figures_asked} "
@@ -752,6 +771,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.from_scratch:
                 print(f"           start tile found afresh on a full board: {r['start_ok']}/{t.boards}")
             errors = t.errors + r["full_tally"].errors + r["inc_tally"].errors
+            if args.verbose:
+                for e in t.notes + r["full_tally"].notes + r["inc_tally"].notes:
+                    print(f"             {e}")
             if errors and args.verbose:
                 for e in errors:
                     print(f"             {e}")

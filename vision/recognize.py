@@ -757,8 +757,11 @@ class Recognizer(StartFinding, CellOccupancy, FigureReading):
             return guess
         from .tiles import Candidate, _confidence
 
+        # the logged turn of a tile that plays the same in the read one (ds083, all sea) is the same answer: the
+        # guess's confidence (against the other answers) holds for it; a margin against itself would say nothing
+        same = clf.answer[jo] == clf.answer[jg]
         return TileGuess(guess.x, guess.y, other[0], int(other[1]) % 360, float(sc[0]),
-                         _confidence(float(sc[0]), float(sc[1])),
+                         guess.confidence if same else _confidence(float(sc[0]), float(sc[1])),
                          (Candidate(guess.tile, guess.rotation, float(sc[1])),) + guess.runners_up[:2],
                          (2 * float(dx[0]) * clf.mm_per_px, 2 * float(dy[0]) * clf.mm_per_px), 0.0, True)
 

@@ -131,13 +131,24 @@ class CatalogInfo:
         return cls.from_dict(data, str(p))
 
     def same_for_the_game(self, tile_id: str, a: int, b: int) -> bool:
-        """Whether the tile turned by ``a`` and by ``b`` degrees is the same tile for the rules
-        (every region lands on the same slots: ds083, all sea, looks different turned but plays the same)."""
+        """Whether the tile turned by ``a`` and by ``b`` degrees is the same tile for the rules: the game's own
+        answer (:attr:`tablehub.games.tiles.catalog.TileType.distinct_rotations`: regions, their symbols and boats,
+        towns and touching pairs on the same slots). ds083 (all sea) looks different turned but plays the same in
+        every turn; ds013 (mountain N and S, a plain between) turned 180; ds056 turned 180 is not (its town then faces
+        the other bay). Without the game's catalog (:meth:`rules` None), every region on the same slots."""
+        if a % 360 == b % 360:
+            return True
+        rules = self.rules()
+        if rules is not None and tile_id in rules.by_id:
+            # the turns that leave a tile the same are a subgroup of the four: none, the half turn, or every
+            # turn; the game lists one turn of each class, as many classes as the group's index
+            return (((b - a) // 90) % 4) % len(rules.tile(tile_id).distinct_rotations) == 0
+
         def layout(rotation: int) -> frozenset:
             return frozenset((*_region_layout(region, rotation), bool(region.get("symbols")), bool(region.get("boat")))
                              for region in self.data["tiles"][self.tile_ids.index(tile_id)].get("regions", []))
 
-        return a % 360 == b % 360 or (bool(self.data) and layout(a) == layout(b))
+        return bool(self.data) and tile_id in self.tile_ids and layout(a) == layout(b)
 
     def region_layout(self, tile_id: str, rotation: int, region_id: str) -> tuple[Any, frozenset] | None:
         """What region ``region_id`` of the tile turned by ``rotation`` degrees is for the rules: its terrain and
@@ -653,6 +664,9 @@ class TileClassifier:
                               for t in self.templates])
         self.half_norms = np.linalg.norm(self.half.reshape(len(full), -1), axis=1)
         self.look = _look_alikes(self.templates, self.ids, self.rots)
+        self.answer = _game_answers(self.look, self.ids, self.rots, catalog)
+        """Per template, the answer it gives the game: templates that look the same (:attr:`look`), or one tile in
+        turns the game cannot tell apart (:meth:`CatalogInfo.same_for_the_game`: ds083 in any turn), share one."""
         self._turned: dict[tuple[int, float], tuple[np.ndarray, float]] = {}
         self._blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._smooth: dict[tuple[int, float], np.ndarray] = {}
@@ -1340,7 +1354,8 @@ class TileClassifier:
         twins = set(self.twins(holder))
         hidden, close = [], []
         for jc in dict.fromkeys(challengers):
-            if self.look[jc] == self.look[holder] or self._difference(holder, jc, angle) is None:
+            # the tile in a turn that plays the same (ds083's boats under a figure) is no doubt for the game
+            if self.answer[jc] == self.answer[holder] or self._difference(holder, jc, angle) is None:
                 continue
             t = contest(holder, jc)
             if t is None and covered:
@@ -1482,7 +1497,7 @@ class TileClassifier:
             return contests[(ja, jb)]
 
         for k in self.twins(j):
-            if self.look[k] == self.look[holder] or self._difference(holder, k, guess.angle_deg) is None:
+            if self.answer[k] == self.answer[holder] or self._difference(holder, k, guess.angle_deg) is None:
                 continue
             t = contest(holder, k)
             if t is not None and t > self.verify_switch_covered:
@@ -1490,7 +1505,7 @@ class TileClassifier:
                 # over (above verify_sure) it turned a ds022 with a figure on its sea into ds063
                 # (tests/vision/test_figure_on_twin.py seed 917)
                 close.append(k)
-        close = ([j] if holder != j else []) + [k for k in close if k != holder]
+        close = ([j] if holder != j and self.answer[j] != self.answer[holder] else []) + [k for k in close if k != holder]
         guess = replace(guess, tile=self.ids[holder], rotation=self.rots[holder])
         # of the holder's twins (a footprint is a detail), those whose difference from it lies mostly under the figures
         allb = self._blurred_halves()
@@ -1500,7 +1515,7 @@ class TileClassifier:
         for k in dict.fromkeys(self.twins(holder) + ([j] if holder != j else [])):
             differ = ((allb[k] - allb[holder]) ** 2).sum(axis=2) > self.twin_detail ** 2
             total = int(differ.sum())
-            if (total == 0 or (differ & clear).sum() > self.hidden_prefilter * total or self.look[k] == self.look[holder]
+            if (total == 0 or (differ & clear).sum() > self.hidden_prefilter * total or self.answer[k] == self.answer[holder]
                     or self._difference(holder, k, guess.angle_deg) is None):
                 continue
             if contest(holder, k) is None:
@@ -1573,7 +1588,9 @@ class TileClassifier:
     def twins(self, j: int) -> list[int]:
         """Templates that differ from template j only in a detail (smoothed, less than :attr:`twin_share` of the
         pixels differ clearly): a town more or less, a strip of plain instead of sea. Found for the tile's
-        unturned template and turned along (template index = 4 x tile + quarter turns)."""
+        unturned template and turned along (template index = 4 x tile + quarter turns). The tile's own turns that play
+        the same (:attr:`answer`: ds083's boats) are among them: their contests find the turn the picture shows, but
+        they are never a hidden or close twin (:meth:`_undecided`, :meth:`hidden_under`, :meth:`_decide`)."""
         hit = self._twins.get(j)
         if hit is None:
             base = j - j % 4
@@ -1836,13 +1853,14 @@ class TileClassifier:
         score, j, ty, tx, angle = scored[pick]
         others = [f for i, f in enumerate(scored) if i != pick]
         runners = tuple(Candidate(self.ids[o[1]], self.rots[o[1]], o[0]) for o in others[:3])
-        # the runner-up that matters is the best one that does not look the same
-        second = max((o[0] for o in others if self.look[o[1]] != self.look[j]), default=-1.0)
+        # the runner-up that matters is the best one that is another answer for the game: not one that looks the
+        # same, nor the tile in a turn that plays the same (ds083 turned: the read turn is as good, a legal one)
+        second = max((o[0] for o in others if self.answer[o[1]] != self.answer[j]), default=-1.0)
         confidence = _confidence(score, second)
         mm = self.mm_per_px
         tied_by_figure = {scored[0][1], *hidden} if hidden else set()
         twins = tuple(dict.fromkeys((self.ids[k], self.rots[k]) for k in [f[1] for f in scored]
-                                    if k in tied_by_figure and self.look[k] != self.look[j]))
+                                    if k in tied_by_figure and self.answer[k] != self.answer[j]))
         return TileGuess(x, y, self.ids[j], self.rots[j], score, confidence, runners,
                          ((tx - left) * mm, (ty - top) * mm), angle, constrained, twins)
 
@@ -2134,6 +2152,23 @@ def _look_alikes(templates: np.ndarray, ids: Sequence[str], rots: Sequence[int],
     return group
 
 
+def _game_answers(look: Sequence[int], ids: Sequence[str], rots: Sequence[int],
+                  catalog: CatalogInfo | None) -> list[int]:
+    """Group templates into the answers they give the game: :func:`_look_alikes`' groups, joined where one tile's
+    turns are the same for the game (:meth:`CatalogInfo.same_for_the_game`); group index per template."""
+    group = list(look)
+    if catalog is None:
+        return group
+    known = set(catalog.tile_ids)
+    for a in range(len(ids)):
+        for b in range(a + 1, len(ids)):
+            if ids[a] == ids[b] and ids[a] in known and group[a] != group[b] \
+                    and catalog.same_for_the_game(ids[a], rots[a], rots[b]):
+                ga, gb = group[a], group[b]
+                group = [ga if g == gb else g for g in group]
+    return group
+
+
 def _pooled(num: np.ndarray, wn: np.ndarray, tn: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """Correlation pooled over the kept blocks: num (P, K, B) block products, wn (P, B) and tn (K, B) block
     norms; flat blocks weigh little, unlike a mean of per-block correlations."""
@@ -2151,7 +2186,7 @@ def _vertex(left: float, mid: float, right: float) -> float:
 
 
 def _confidence(best: float, second: float) -> float:
-    """Map the best score and its margin over the best different-looking runner-up onto 0..1.
+    """Map the best score and its margin over the best runner-up that is another answer for the game onto 0..1.
 
     Bare tiles score 0.9 and more, partly covered ones 0.75 to 0.95 (block scores); a tile
     that is not in the set, or a hand, scores around 0.6 at best.
