@@ -17,15 +17,14 @@ import pytest
 
 from benchmarks import photoscore_positions as P
 from tablehub import photo_sunda
-from tablehub.games.sunda.playout import random_game
-from tablehub.games.sunda.position import position_of, score_position
+from tablehub.games.sunda.position import score_position
 from vision import sundamarkers
 from vision.sundamarkers import MarkerReading
 
 from .test_sunda_photo_hard import offers_the_truth, scored
+from .test_sunda_photo_touching import missed  # noqa: F401  (the fixture: a position with a marker that matters left out)
 
 HARD = 7 * P.NUISANCE_LEVELS.index("hard")
-OPTIONS = {"tribes": True, "resources": True}
 
 
 @pytest.fixture(scope="module")
@@ -57,23 +56,6 @@ def test_a_disc_and_its_paint_past_the_stacks_outline_agree_on_the_marker(table,
 
 def _score(pos):
     return score_position(pos, "t")
-
-
-@pytest.fixture(scope="module")
-def missed():
-    """A final position whose first marker that matters is left out: (the position without it, the marker, its
-    tribe's height, the true scores)."""
-    for seed in range(5, 80):
-        pos = position_of(random_game(2, seed, options=OPTIONS))
-        truth = dict(_score(copy.deepcopy(pos)).scores)
-        for marker in pos["position"]["markers"]:
-            without = copy.deepcopy(pos)
-            without["position"]["markers"].remove(marker)
-            if dict(_score(copy.deepcopy(without)).scores) != truth:
-                height = next(len(t["pawns"]) for t in pos["position"]["tribes"]
-                              if (t["q"], t["r"]) == (marker["q"], marker["r"]))
-                return without, marker, height, truth
-    pytest.skip("no seeded game with a marker that changes a score")
 
 
 def _cues(marker, height, apart=0.0):
