@@ -1450,7 +1450,6 @@ class FigureReading:
                 changed.append(c)
         return changed
 
-
     figure_off_tile_mm = 3.0
     """A figure whose base is found up to this far outside every tile read is on the nearest one (the base is
     found to a few millimetres); further out it stands on no tile and is not reported."""
