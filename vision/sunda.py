@@ -40,7 +40,7 @@ import math
 import time
 from functools import lru_cache
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import cv2
 import numpy as np
@@ -503,6 +503,16 @@ class SundaReading:
                 "position": {"pieces": pieces, "tribes": tribes, **extra}}
 
 
+class _Light(NamedTuple):
+    """The light a read classifies a window in (:meth:`SundaReader._light_for`)."""
+    gain: np.ndarray                  # each channel's gain to the enrolled cloth
+    cloth: np.ndarray                 # the cloth's colour (BGR) the colour table is looked up for
+    relight: np.ndarray | None        # an incremental read: this frame's gain over the kept table's (:func:`relit`)
+    own: bool                         # the window read in this frame's own light (OWN_LIGHT), not the kept table's
+    table: tuple | None               # the kept (gain, cloth, colour table) the reading hands on (None: from scratch)
+    seen: np.ndarray                  # the cloth's colour measured in this frame (``SundaReading._cloth_seen``)
+
+
 class SundaReader:
     """Reads Sunda tables from frames of one camera over one mat (see the module's doc)."""
 
@@ -838,7 +848,12 @@ class SundaReader:
     def _read(self, frame: np.ndarray, previous: SundaReading | None,
               force: list[tuple[tuple[int, int, int, int], frozenset]] | None = None) -> SundaReading:
         """:meth:`read`'s one pass; ``force``: the windows (canvas px) and the doubts each reads again, ``frame`` being
-        ``previous``'s own (the pieces alone are read there, one window after the other)."""
+        ``previous``'s own (the pieces alone are read there, one window after the other).
+
+        Three modes: from scratch (no ``previous``: the whole play area, the lattice fitted); incremental
+        (``previous``: the window round what changed, :meth:`_window_for`, read in the kept lattice and light, the
+        rest kept as ``previous`` read it, :meth:`_kept_outside`); and the doubts' windows (``force``:
+        :meth:`_forced_window`, :meth:`_reread_doubts`)."""
         t0 = time.perf_counter()
         ms: dict[str, float] = {}
         if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
@@ -856,90 +871,25 @@ class SundaReader:
             small = previous._canvas_small
         else:
             small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
-        px0, py0, px1, py1 = self._play
-        win = self._play
-        doubts: frozenset = frozenset()
-        big = 0.4 * (px1 - px0) * (py1 - py0)      # a window over this much of the play area: the whole is read
+        changed = None      # (incremental: the small canvas's pixels that changed)
         if force is not None:
-            win, doubts = force[0][0], frozenset().union(*(d for _, d in force))
-            changed = np.zeros(small.shape[:2], bool)
-            if sum((w[2] - w[0]) * (w[3] - w[1]) for w, _ in force) > big:
-                win, force = self._play, [(self._play, doubts)]
+            win, doubts, force = self._forced_window(force)
         elif previous is not None and previous._canvas_small is not None and previous._gain is not None:
-            diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
-            changed = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > 45   # (numpy's max over the
-            # colour axis took 3-4 ms of an incremental read)
+            changed = self._changed(small, previous)
             if not changed.any():
-                out = SundaReading(previous.lattice, previous.pieces, [self._carried(t) for t in previous.tribes],
-                                   previous.unsure,
-                                   previous.conflicts, covered=previous.covered)
-                out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
-                out._loc, out._marker_patches = loc, previous._marker_patches
-                out.markers = previous.markers
-                out._doubts_read = previous._doubts_read
-                out._relight = self._gain(self._cloth_now(frame, loc)) / previous._gain if RELIGHT else None
-                out.ms = {"total": (time.perf_counter() - t0) * 1000}
-                return out
-            ys, xs = np.nonzero(changed)
-            box = (px0 + 4 * int(xs.min()), py0 + 4 * int(ys.min()), px0 + 4 * int(xs.max()) + 4,
-                   py0 + 4 * int(ys.max()) + 4)
-            win = self._grown(box)
-            doubts = self._doubts(previous)
-            if doubts and LOCAL_DOUBTS:
-                win, doubts = self._doubt_windows(previous, doubts, win, big)
-            elif doubts:
-                c = previous.lattice.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(doubts)))).reshape(-1, 2))
-                c = c * self.s
-                at = (int(np.floor(c[:, 0].min())), int(np.floor(c[:, 1].min())), int(np.ceil(c[:, 0].max())),
-                      int(np.ceil(c[:, 1].max())))
-                both = self._grown((min(box[0], at[0]), min(box[1], at[1]), max(box[2], at[2]), max(box[3], at[3])))
-                if (both[2] - both[0]) * (both[3] - both[1]) <= big:
-                    win = both
-                elif (win[2] - win[0]) * (win[3] - win[1]) <= big:
-                    # far from the change: read in a window of their own (:meth:`read`), not the table between
-                    self._pending, doubts = [(self._grown(at), doubts)], frozenset()
-            if (win[2] - win[0]) * (win[3] - win[1]) > big:
-                win = self._play
-                if self._pending:       # (the whole table read: every doubt with it)
-                    doubts = doubts.union(*(d for _, d in self._pending))
-                    self._pending = None
-        incremental = previous is not None and win != self._play
-        relight = None
-        table = None        # (gain, cloth, colour table) the reading hands on: the supplies' count classifies with it
-        own = False         # the window classified in this frame's own light (OWN_LIGHT)
-        if previous is not None and previous._gain is not None:
-            # the colour table of the previous frame's light is kept for the reading (building one is 10-20 ms), and
-            # this frame's light measured on the cloth again: a camera's white balance wanders from frame to frame (5 %
-            # a channel at `hard`; ``relight``, each channel's gain now over then, puts a frame in the table's light)
-            table = (previous._gain, previous._cloth, previous._lut)
-            if force is not None and previous._cloth_seen is not None:
-                cloth_f = previous._cloth_seen
-            else:
-                cloth_f = self._cloth_now(frame, loc) if RELIGHT or OWN_LIGHT else previous._cloth
-            if RELIGHT:
-                relight = self._gain(cloth_f) / previous._gain
-            own = OWN_LIGHT and previous._lut is not None
-            if own:
-                # the window itself is read in its own light, as from scratch (the table's cells filled as looked up)
-                cloth_now = cloth_f
-                gain = self._gain(cloth_now)
-            else:
-                gain, cloth_now = previous._gain, previous._cloth
-                if previous._lut is not None:
-                    self._lut, self._lut_key = previous._lut, (gain.tobytes(), cloth_now.tobytes())
+                return self._unchanged(frame, previous, small, loc, t0)
+            win, doubts = self._window_for(changed, previous)
         else:
-            cloth_now = self._cloth_now(frame, loc)
-            gain = self._gain(cloth_now)
+            win, doubts = self._play, frozenset()
+        incremental = previous is not None and win != self._play
+        light = self._light_for(frame, loc, previous, force is not None)
         self._win = win
-        wx0, wy0, wx1, wy1 = win
-        img = cv2.remap(frame, np.ascontiguousarray(mx[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]),
-                        np.ascontiguousarray(my[wy0 - py0:wy1 - py0, wx0 - px0:wx1 - px0]), cv2.INTER_LINEAR)
-        if not own:
-            img = relit(img, relight)
+        img = self._window_image(frame, mx, my, win, light)
         t1 = time.perf_counter()
         ms["mat"] = (t1 - t0) * 1000
-        label, L, centres = self._classify(img, gain, cloth_now, lazy=own and incremental)
-        self._for_stacks = (img, gain, centres)       # a stack's height is measured on the colours (vision.sundastacks)
+        lazy = light.own and incremental
+        label, L, centres = self._classify(img, light.gain, light.cloth, lazy=lazy)
+        self._for_stacks = (img, light.gain, centres)   # a stack's height is measured on the colours (sundastacks)
         names = list(centres)
         piece = (label == 1) | (label == 2)
         t2 = time.perf_counter()
@@ -963,30 +913,8 @@ class SundaReader:
         pieces, covered, unsure = self._pieces(lat, label, L, keep, lines)
         self._join_at = None
         if force is not None:
-            # the doubts' windows, one after the other (each window's pieces read, and their sides under a marker);
-            # the slots are filled once, after the last (_fill_hidden: where a piece's join is seen, _join_at)
-            self._join_at = [(win, label)]
-            examined = set(self._examined)
-            for k, (w, _) in enumerate(force):
-                if k:
-                    self._win = w
-                    img = cv2.remap(frame, np.ascontiguousarray(mx[w[1] - py0:w[3] - py0, w[0] - px0:w[2] - px0]),
-                                    np.ascontiguousarray(my[w[1] - py0:w[3] - py0, w[0] - px0:w[2] - px0]),
-                                    cv2.INTER_LINEAR)
-                    if not own:
-                        img = relit(img, relight)
-                    label, L, _ = self._classify(img, gain, cloth_now, lazy=own and incremental)
-                    self._for_stacks = (img, gain, centres)     # (the slots' unmixing looks at the window's colours)
-                    pieces, covered, more = self._pieces(lat, label, L, pieces,
-                                                         self._lines(L, (label == 1) | (label == 2)))
-                    unsure += more
-                    examined |= self._examined
-                    self._join_at.append((w, label))
-                if HIDDEN_SLOTS:
-                    self._hide_markers([p for p in pieces if p["tris"][0] in self._examined
-                                        and p["tris"][1] in self._examined], lat, label, previous.markers)
-            self._examined = examined
-            self._win = win
+            pieces, covered, unsure = self._reread_doubts(frame, mx, my, force, win, label, lat, light, lazy, centres,
+                                                          (pieces, covered, unsure), previous.markers)
         t4 = time.perf_counter()
         ms["pieces"] = (t4 - t3) * 1000
         # a pawn stands on a node of the layout (a tribe or a water right): one on the cloth is not in play, and a dark
@@ -998,29 +926,23 @@ class SundaReader:
         else:
             reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
             tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered) if (t.q, t.r) in nodes]
-        if incremental and force is None:
-            inner = 12.0
-
-            def within(mm) -> bool:
-                return (wx0 / self.s + inner <= mm[0] < wx1 / self.s - inner
-                        and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
-            tribes = [t for t in previous.tribes if not within(t.mat_mm)] + [t for t in tribes if within(t.mat_mm)]
+            if incremental:
+                tribes = self._kept_outside(previous.tribes, tribes, win)
+        if incremental:
             # a triangle the window did not read again keeps its note (the set's notes are made again below): the
             # pieces kept round it are kept as read, so the doubt stands
-            unsure = [u for u in previous.unsure if not u.startswith("piece at")
-                      and not (u.startswith("triangle") and _triangle_of(u) in self._examined)] + unsure
-        elif incremental:
             unsure = [u for u in previous.unsure if not u.startswith("piece at")
                       and not (u.startswith("triangle") and _triangle_of(u) in self._examined)] + unsure
         self._set_notes = []
         if force is not None:
             markers = previous.markers
         else:
-            markers = self.markers.find(img, gain, cloth_now, win[:2], self.s, lat, tribes) if self.markers else []
-        if incremental and force is None:
-            markers = [m for m in previous.markers if not within(m.mat_mm)] + [m for m in markers if within(m.mat_mm)]
-        if HIDDEN_SLOTS and force is None:
-            self._hide_markers(pieces, lat, label, markers)
+            markers = (self.markers.find(img, light.gain, light.cloth, win[:2], self.s, lat, tribes) if self.markers
+                       else [])
+            if incremental:
+                markers = self._kept_outside(previous.markers, markers, win)
+            if HIDDEN_SLOTS:
+                self._hide_markers(pieces, lat, label, markers)
         self._fill_hidden(pieces, covered, lat, tribes)
         self._join_at = None
         unsure = unsure + self._set_notes
@@ -1030,12 +952,160 @@ class SundaReader:
         ms["total"] = (t5 - t0) * 1000
         self._win = self._play
         out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered, markers)
-        if own:
-            out._canvas_small, (out._gain, out._cloth, out._lut) = small, table
+        return self._handed_on(out, frame, loc, previous, small, light, doubts)
+
+    def _big(self) -> float:
+        """A window over this much of the play area (canvas px²): the whole is read instead."""
+        px0, py0, px1, py1 = self._play
+        return 0.4 * (px1 - px0) * (py1 - py0)
+
+    def _forced_window(self, force: list[tuple[tuple[int, int, int, int], frozenset]]
+                       ) -> tuple[tuple[int, int, int, int], frozenset,
+                                  list[tuple[tuple[int, int, int, int], frozenset]]]:
+        """The doubts' windows (:meth:`read`'s second pass): the first window, every doubt, and the windows to read;
+        windows over :meth:`_big` together: the whole play area in one."""
+        win, doubts = force[0][0], frozenset().union(*(d for _, d in force))
+        if sum((w[2] - w[0]) * (w[3] - w[1]) for w, _ in force) > self._big():
+            win, force = self._play, [(self._play, doubts)]
+        return win, doubts, force
+
+    def _changed(self, small: np.ndarray, previous: SundaReading) -> np.ndarray:
+        """The small canvas's pixels that changed since ``previous`` (any channel by over 45, both blurred)."""
+        diff = cv2.absdiff(cv2.GaussianBlur(small, (3, 3), 0), cv2.GaussianBlur(previous._canvas_small, (3, 3), 0))
+        # (numpy's max over the colour axis took 3-4 ms of an incremental read)
+        return cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > 45
+
+    def _unchanged(self, frame: np.ndarray, previous: SundaReading, small: np.ndarray, loc: Any, t0: float
+                   ) -> SundaReading:
+        """``previous`` handed on as this frame's reading: nothing changed (its light measured again)."""
+        out = SundaReading(previous.lattice, previous.pieces, [self._carried(t) for t in previous.tribes],
+                           previous.unsure,
+                           previous.conflicts, covered=previous.covered)
+        out._canvas_small, out._gain, out._cloth, out._lut = small, previous._gain, previous._cloth, previous._lut
+        out._loc, out._marker_patches = loc, previous._marker_patches
+        out.markers = previous.markers
+        out._doubts_read = previous._doubts_read
+        out._relight = self._gain(self._cloth_now(frame, loc)) / previous._gain if RELIGHT else None
+        out.ms = {"total": (time.perf_counter() - t0) * 1000}
+        return out
+
+    def _window_for(self, changed: np.ndarray, previous: SundaReading
+                    ) -> tuple[tuple[int, int, int, int], frozenset]:
+        """An incremental read's window (canvas px) and the doubts it reads again: the ``changed`` pixels' box grown
+        (:meth:`_grown`), with the doubts ``previous`` left (:meth:`_doubts`) in or by it (``LOCAL_DOUBTS``:
+        :meth:`_doubt_windows`; else in it when the two fit in :meth:`_big`, or in a window of their own,
+        ``self._pending``); a window over :meth:`_big`: the whole play area, every doubt with it."""
+        px0, py0 = self._play[:2]
+        big = self._big()
+        ys, xs = np.nonzero(changed)
+        box = (px0 + 4 * int(xs.min()), py0 + 4 * int(ys.min()), px0 + 4 * int(xs.max()) + 4,
+               py0 + 4 * int(ys.max()) + 4)
+        win = self._grown(box)
+        doubts = self._doubts(previous)
+        if doubts and LOCAL_DOUBTS:
+            win, doubts = self._doubt_windows(previous, doubts, win, big)
+        elif doubts:
+            c = previous.lattice.to_mm(tri_points(*(np.array(v) for v in zip(*sorted(doubts)))).reshape(-1, 2))
+            c = c * self.s
+            at = (int(np.floor(c[:, 0].min())), int(np.floor(c[:, 1].min())), int(np.ceil(c[:, 0].max())),
+                  int(np.ceil(c[:, 1].max())))
+            both = self._grown((min(box[0], at[0]), min(box[1], at[1]), max(box[2], at[2]), max(box[3], at[3])))
+            if (both[2] - both[0]) * (both[3] - both[1]) <= big:
+                win = both
+            elif (win[2] - win[0]) * (win[3] - win[1]) <= big:
+                # far from the change: read in a window of their own (:meth:`read`), not the table between
+                self._pending, doubts = [(self._grown(at), doubts)], frozenset()
+        if (win[2] - win[0]) * (win[3] - win[1]) > big:
+            win = self._play
+            if self._pending:       # (the whole table read: every doubt with it)
+                doubts = doubts.union(*(d for _, d in self._pending))
+                self._pending = None
+        return win, doubts
+
+    def _light_for(self, frame: np.ndarray, loc: Any, previous: SundaReading | None, forced: bool) -> _Light:
+        """The light a window is classified in (:class:`_Light`). From scratch: this frame's, measured on the cloth.
+        After ``previous``: the colour table of its light is kept for the reading (building one is 10-20 ms), and this
+        frame's light measured on the cloth again (``forced``: ``previous`` measured it in this very frame): a
+        camera's white balance wanders from frame to frame (5 % a channel at `hard`; ``relight``, each channel's gain
+        now over then, puts a frame in the table's light); ``OWN_LIGHT``: the window itself read in its own light, as
+        from scratch (the table's cells filled as looked up)."""
+        if previous is None or previous._gain is None:
+            cloth_now = self._cloth_now(frame, loc)
+            return _Light(self._gain(cloth_now), cloth_now, None, False, None, cloth_now)
+        table = (previous._gain, previous._cloth, previous._lut)
+        if forced and previous._cloth_seen is not None:
+            cloth_f = previous._cloth_seen
         else:
-            out._canvas_small, out._gain, out._cloth, out._lut = small, gain, cloth_now, self._lut
-        out._relight = relight
-        out._cloth_seen = cloth_f if previous is not None and previous._gain is not None else cloth_now
+            cloth_f = self._cloth_now(frame, loc) if RELIGHT or OWN_LIGHT else previous._cloth
+        relight = self._gain(cloth_f) / previous._gain if RELIGHT else None
+        own = OWN_LIGHT and previous._lut is not None
+        if own:
+            return _Light(self._gain(cloth_f), cloth_f, relight, own, table, cloth_f)
+        gain, cloth_now = previous._gain, previous._cloth
+        if previous._lut is not None:
+            self._lut, self._lut_key = previous._lut, (gain.tobytes(), cloth_now.tobytes())
+        return _Light(gain, cloth_now, relight, own, table, cloth_f)
+
+    def _window_image(self, frame: np.ndarray, mx: np.ndarray, my: np.ndarray, win: tuple[int, int, int, int],
+                      light: _Light) -> np.ndarray:
+        """The canvas window ``win`` of ``frame`` (the play area's maps ``mx``, ``my``), in the colour table's light
+        (:func:`relit`) unless it is read in its own."""
+        px0, py0 = self._play[:2]
+        x0, y0, x1, y1 = win
+        img = cv2.remap(frame, np.ascontiguousarray(mx[y0 - py0:y1 - py0, x0 - px0:x1 - px0]),
+                        np.ascontiguousarray(my[y0 - py0:y1 - py0, x0 - px0:x1 - px0]), cv2.INTER_LINEAR)
+        return img if light.own else relit(img, light.relight)
+
+    def _reread_doubts(self, frame: np.ndarray, mx: np.ndarray, my: np.ndarray,
+                       force: list[tuple[tuple[int, int, int, int], frozenset]], win: tuple[int, int, int, int],
+                       label: np.ndarray, lat: LatticePose, light: _Light, lazy: bool, centres: Any,
+                       read: tuple[list, dict, list], markers: list) -> tuple[list, dict, list]:
+        """The doubts' windows, one after the other: ``read`` (pieces, covered, unsure) is the first window's
+        (``win``, classified as ``label``); each further window's pieces are read on top, and in each the sides under
+        a ``markers`` hidden (``HIDDEN_SLOTS``). The slots are filled once, after the last (:meth:`_fill_hidden`: where
+        a piece's join is seen, ``self._join_at``, left set for it). Returns pieces, covered, unsure."""
+        pieces, covered, unsure = read
+        self._join_at = [(win, label)]
+        examined = set(self._examined)
+        for k, (w, _) in enumerate(force):
+            if k:
+                self._win = w
+                img = self._window_image(frame, mx, my, w, light)
+                label, L, _ = self._classify(img, light.gain, light.cloth, lazy=lazy)
+                self._for_stacks = (img, light.gain, centres)     # (the slots' unmixing looks at the window's colours)
+                pieces, covered, more = self._pieces(lat, label, L, pieces,
+                                                     self._lines(L, (label == 1) | (label == 2)))
+                unsure += more
+                examined |= self._examined
+                self._join_at.append((w, label))
+            if HIDDEN_SLOTS:
+                self._hide_markers([p for p in pieces if p["tris"][0] in self._examined
+                                    and p["tris"][1] in self._examined], lat, label, markers)
+        self._examined = examined
+        self._win = win
+        return pieces, covered, unsure
+
+    def _kept_outside(self, before: list, now: list, win: tuple[int, int, int, int]) -> list:
+        """An incremental read's tribes or markers: ``before``'s outside the window ``win`` (12 mm inside its
+        edges), ``now``'s inside it."""
+        inner = 12.0
+        wx0, wy0, wx1, wy1 = win
+
+        def within(mm) -> bool:
+            return (wx0 / self.s + inner <= mm[0] < wx1 / self.s - inner
+                    and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
+        return [t for t in before if not within(t.mat_mm)] + [t for t in now if within(t.mat_mm)]
+
+    def _handed_on(self, out: SundaReading, frame: np.ndarray, loc: Any, previous: SundaReading | None,
+                   small: np.ndarray, light: _Light, doubts: frozenset) -> SundaReading:
+        """``out`` with what the next read takes from it: the small canvas, the light and colour table, the doubts
+        read again, the location and the markers' patches."""
+        if light.own:
+            out._canvas_small, (out._gain, out._cloth, out._lut) = small, light.table
+        else:
+            out._canvas_small, out._gain, out._cloth, out._lut = small, light.gain, light.cloth, self._lut
+        out._relight = light.relight
+        out._cloth_seen = light.seen
         if previous is not None:    # (a doubt read again and still standing is not read again; one gone may come back)
             out._doubts_read = (previous._doubts_read | doubts) & _doubted(out)
         kept = getattr(self, "_still_patches", None)
