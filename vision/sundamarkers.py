@@ -254,6 +254,29 @@ def enrol_markers(frame: np.ndarray, mat: Mat, cloth_bgr: np.ndarray, lens: Lens
     return out
 
 
+def _core_pixels(img: np.ndarray, cx: float, cy: float, px_per_mm: float) -> np.ndarray | None:
+    """A marker's core in ``img`` (full scale): the pixels 1.6 mm or less from its middle (``cx``, ``cy``, px), where
+    the blur has not mixed its rim with the land round it (red with green reads orange, orange yellow at `hard`);
+    None where fewer than 5 lie in the image."""
+    rc = 1.6 * px_per_mm
+    fx0, fy0 = max(int(cx - rc), 0), max(int(cy - rc), 0)
+    fx1, fy1 = min(int(cx + rc) + 1, img.shape[1]), min(int(cy + rc) + 1, img.shape[0])
+    if fx1 <= fx0 or fy1 <= fy0:
+        return None
+    gy, gx = np.mgrid[fy0:fy1, fx0:fx1]
+    near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rc ** 2
+    return img[fy0:fy1, fx0:fx1][near] if near.sum() >= 5 else None
+
+
+def _paint_and_ground(pix: np.ndarray, local: np.ndarray, mark_bgr: list[np.ndarray], land_bgr: np.ndarray,
+                      cloth_bgr: np.ndarray, ground_bgr: list[np.ndarray]) -> tuple[np.ndarray, float]:
+    """The median of ``pix`` in the local light (``local``: each channel's gain) against each marker's paint, and its
+    distance to the nearest ground colour."""
+    seen = _lab(np.median(pix.astype(np.float32), axis=0) * local)
+    return (paint_distances(seen, mark_bgr, land_bgr, cloth_bgr),
+            float(np.min(paint_distances(seen, ground_bgr, land_bgr, None))))
+
+
 class MarkerFinder:
     """Finds markers on the reader's canvas window (one colour table while the light holds)."""
 
@@ -448,16 +471,10 @@ class MarkerFinder:
                 local = land_bgr / np.maximum(np.median(land_round.astype(np.float32), axis=0), 1.0)
             # the marker's core, at the reader's full scale: the blur mixes its rim with the land round it (red
             # with green reads orange, orange reads yellow at `hard`), so only pixels 1.6 mm or less from its middle
-            cx, cy = (xs.mean() + bx + 0.5) * 2.0, (ys.mean() + by + 0.5) * 2.0     # full-scale px
-            rc = 1.6 * px_per_mm
-            fx0, fy0 = max(int(cx - rc), 0), max(int(cy - rc), 0)
-            fx1, fy1 = min(int(cx + rc) + 1, img.shape[1]), min(int(cy + rc) + 1, img.shape[0])
-            gy, gx = np.mgrid[fy0:fy1, fx0:fx1]
-            near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rc ** 2
-            pix = img[fy0:fy1, fx0:fx1][near] if near.sum() >= 5 else crop[by:by + bh, bx:bx + bw][sub]
-            mean = _lab(np.median(pix.astype(np.float32), axis=0) * local)
-            d_all = paint_distances(mean, mark_bgr, land_bgr, cloth_bgr)
-            d_g = float(np.min(paint_distances(mean, ground_bgr, land_bgr, None)))
+            pix = _core_pixels(img, (xs.mean() + bx + 0.5) * 2.0, (ys.mean() + by + 0.5) * 2.0, px_per_mm)
+            if pix is None:
+                pix = crop[by:by + bh, bx:bx + bw][sub]
+            d_all, d_g = _paint_and_ground(pix, local, mark_bgr, land_bgr, cloth_bgr, ground_bgr)
             c_px = np.array([xs.mean() + bx, ys.mean() + by]) + 0.5
             mm = c_px / s + np.asarray(origin_px) / (2 * s)
             if any(np.linalg.norm(np.asarray(t.mat_mm) - mm) < DISC_OFF_TRIBE_MM for t in tribes):
@@ -542,18 +559,10 @@ class MarkerFinder:
                     continue
                 local = land_bgr / np.maximum(np.median(crop[y0:y1, x0:x1][ring].astype(np.float32), axis=0), 1.0)
                 cx, cy = mid * px_per_mm - np.asarray(origin_px, np.float64)
-                rc = 1.6 * px_per_mm
-                fx0, fy0 = max(int(cx - rc), 0), max(int(cy - rc), 0)
-                fx1, fy1 = min(int(cx + rc) + 1, img.shape[1]), min(int(cy + rc) + 1, img.shape[0])
-                if fx1 <= fx0 or fy1 <= fy0:
+                pix = _core_pixels(img, cx, cy, px_per_mm)
+                if pix is None:
                     continue
-                gy, gx = np.mgrid[fy0:fy1, fx0:fx1]
-                near = (gx + 0.5 - cx) ** 2 + (gy + 0.5 - cy) ** 2 <= rc ** 2
-                if near.sum() < 5:
-                    continue
-                seen = _lab(np.median(img[fy0:fy1, fx0:fx1][near].astype(np.float32), axis=0) * local)
-                d_all = paint_distances(seen, mark_bgr, land_bgr, cloth_bgr)
-                d_g = float(np.min(paint_distances(seen, ground_bgr, land_bgr, None)))
+                d_all, d_g = _paint_and_ground(pix, local, mark_bgr, land_bgr, cloth_bgr, ground_bgr)
                 free = sorted((float(d), names[k]) for k, d in enumerate(d_all) if names[k] not in read)
                 ok = (free and free[0][1] in may and free[0][0] <= 0.7 * d_g
                       and (len(free) < 2 or free[1][0] - free[0][0] >= DISC_MARGIN))
