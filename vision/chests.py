@@ -723,7 +723,8 @@ def _told_apart(book: ValueBook, vals: list[int], i: int, inview: np.ndarray | N
 
 
 def _told_apart_in_view(book: ValueBook, vals: list[int], i: int, inview: np.ndarray | None) -> float:
-    """The share of what tells the ``i``-th value's print from each other value's that is in view (:func:`_told_apart`)."""
+    """The share of what tells the ``i``-th value's print from each other value's that is in view
+    (:func:`_told_apart`)."""
     return _told_apart(book, vals, i, inview)[0]
 
 
@@ -735,8 +736,8 @@ def _read_in_box(pr: "_Print", lid: np.ndarray, seen: np.ndarray, changed: np.nd
     and each value's print, enrolled in the lid's frame, is compared there with what is in view only (``seen``),
     either end first, shifted by at most :data:`SHIFT_MM`. A value is read only when it matches what is in view
     (:data:`BOX_MIN_SCORE`), with enough of what tells it from each other value in view (:data:`BOX_MIN_TOLD` of it, or
-    :data:`BOX_MIN_TOLD_MM2`),
-    clearly better than every other value at that value's own best box (:data:`BOX_MIN_RATIO`): where what is in
+    :data:`BOX_MIN_TOLD_MM2`), clearly better than every other value at that value's own best box
+    (:data:`BOX_MIN_RATIO`): where what is in
     view is where two values agree, neither is read. The box pins the print: a value cannot slide its telling strokes under the sail."""
     if book.lid_box is None or not book.lid_prints:
         return None, 0.0, 0.0, "", ()

@@ -42,8 +42,8 @@ def _read(a_stroke_cols: int):
     changed = np.zeros((N, N), bool)
     changed[R0:, C0 - 15:C0 + prints[1].shape[1] + 15] = True  # the lid and the sail over its lower part
     ys, xs = np.nonzero(ink)
-    pr = _Print(float(xs.mean()), float(ys.mean()), float(seen.sum()) / READ_PPM ** 2, float((ink > 0).sum()) / READ_PPM ** 2,
-                0.0, ink)
+    pr = _Print(float(xs.mean()), float(ys.mean()), float(seen.sum()) / READ_PPM ** 2,
+                float((ink > 0).sum()) / READ_PPM ** 2, 0.0, ink)
     return _read_in_box(pr, lid, seen, changed, book), book
 
 
