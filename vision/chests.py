@@ -682,6 +682,16 @@ def _masked_ncc(obs: np.ndarray, seen: np.ndarray, t: np.ndarray) -> np.ndarray:
 #: wrong once over the score and ratio bars, a 4 read as a 7 with 24 % of their difference in view (43 % of the 7's
 #: strokes); at this bar 115 read, none wrong (at half the strokes 94)
 BOX_MIN_TOLD = 0.35
+#: ... or, where that share is less, the area (mm2) of it in view: what is in view is evidence by its amount, and a
+#: share asks more of two values whose prints differ much (a 4 and an 8: 14 mm2) than of two that differ little
+#: (3.4-8 mm2). Measured (h-chests8: every box read of the bench, seeds 1-8, `clean` and `default`, 40 frames, 1,465
+#: with a laden deck): of the best values that were wrong but passed the score and ratio bars (9), at most 1.68 mm2
+#: of the difference was in view (a 4 best as a 6 at ratios 3.2-3.9); of the wrong best values with 2.5 mm2 or more
+#: in view (19), the ratio was at most 1.28 (bar 2.0). With this bar 670 read instead of 589, none wrong (at 2.0 mm2:
+#: 786, but 0.32 mm2 over the worst wrong, not kept). The box's freedom (how far the lid's visible outline lets it
+#: slide, the visible part's least rectangle short of the box's sides) did not tell wrong from right: 5 of the 9 wrong
+#: bests lay in a box pinned to within 1.1 mm, as did 254 of the 463 right ones the share bar held back
+BOX_MIN_TOLD_MM2 = 2.5
 
 
 def _strokes(t: np.ndarray) -> np.ndarray:
@@ -689,25 +699,33 @@ def _strokes(t: np.ndarray) -> np.ndarray:
     return t > 0.35 * float(t.max())
 
 
-def _told_apart_in_view(book: ValueBook, vals: list[int], i: int, inview: np.ndarray | None) -> float:
+def _told_apart(book: ValueBook, vals: list[int], i: int, inview: np.ndarray | None) -> tuple[float, float]:
     """How much of what tells the ``i``-th value's print from each other value's is in view (``inview``: the pixels
-    in view under that print where it matched best, in the lid's frame): the least share over the other values of
-    the pixels where the two prints differ (either one's strokes, not the other's)."""
+    in view under that print where it matched best, in the lid's frame), as the least share over the other values of
+    the pixels where the two prints differ (either one's strokes, not the other's), and as the least area (mm2) of
+    those pixels in view."""
     if inview is None:
-        return 0.0
+        return 0.0, 0.0
     t = book.lid_prints[vals[i]]
     mine = _strokes(t)
-    least = 1.0
+    least, least_mm2 = 1.0, np.inf
     for j, u in enumerate(vals):
         if j == i:
             continue
         o = book.lid_prints[u]
         if o.shape != t.shape:
-            return 0.0
+            return 0.0, 0.0
         diff = mine ^ _strokes(o)
         if diff.any():
             least = min(least, float(inview[diff].mean()))
-    return least
+            least_mm2 = min(least_mm2, float(inview[diff].sum()) / (READ_PPM * READ_PPM))
+    return least, (0.0 if least_mm2 == np.inf else least_mm2)
+
+
+def _told_apart_in_view(book: ValueBook, vals: list[int], i: int, inview: np.ndarray | None) -> float:
+    """The share of what tells the ``i``-th value's print from each other value's that is in view
+    (:func:`_told_apart`)."""
+    return _told_apart(book, vals, i, inview)[0]
 
 
 def _read_in_box(pr: "_Print", lid: np.ndarray, seen: np.ndarray, changed: np.ndarray, book: ValueBook
@@ -717,8 +735,9 @@ def _read_in_box(pr: "_Print", lid: np.ndarray, seen: np.ndarray, changed: np.nd
     the lid and the print (:func:`_boxes_round`: the visible part grown to the box's size where it falls short),
     and each value's print, enrolled in the lid's frame, is compared there with what is in view only (``seen``),
     either end first, shifted by at most :data:`SHIFT_MM`. A value is read only when it matches what is in view
-    (:data:`BOX_MIN_SCORE`), with enough of what tells it from each other value in view (:data:`BOX_MIN_TOLD`),
-    clearly better than every other value at that value's own best box (:data:`BOX_MIN_RATIO`): where what is in
+    (:data:`BOX_MIN_SCORE`), with enough of what tells it from each other value in view (:data:`BOX_MIN_TOLD` of it, or
+    :data:`BOX_MIN_TOLD_MM2`), clearly better than every other value at that value's own best box
+    (:data:`BOX_MIN_RATIO`): where what is in
     view is where two values agree, neither is read. The box pins the print: a value cannot slide its telling strokes under the sail."""
     if book.lid_box is None or not book.lid_prints:
         return None, 0.0, 0.0, "", ()
@@ -751,8 +770,8 @@ def _read_in_box(pr: "_Print", lid: np.ndarray, seen: np.ndarray, changed: np.nd
     value, other = vals[order[0]], vals[order[1]]
     b, r = float(best[order[0]]), float(best[order[1]])
     ratio = (1 - r * r) / max(1e-6, 1 - b * b)  # how much more of the ink in view the next value leaves unexplained
-    told = _told_apart_in_view(book, vals, order[0], at[order[0]])
-    if b < BOX_MIN_SCORE or ratio < BOX_MIN_RATIO or told < BOX_MIN_TOLD:
+    told, told_mm2 = _told_apart(book, vals, order[0], at[order[0]])
+    if b < BOX_MIN_SCORE or ratio < BOX_MIN_RATIO or (told < BOX_MIN_TOLD and told_mm2 < BOX_MIN_TOLD_MM2):
         return None, b, b - r, T("in the chest's box: {value} ({score}, {share} % of its strokes in view) or {other} "
                                  "({other_score})?", value=value, score=format(b, ".2f"), other=other,
                                  share=format(100 * seen_share[order[0]], ".0f"),
