@@ -216,6 +216,11 @@ class Tally:
     boards: int = 0
     boards_ok: int = 0
     boards_all_ok: int = 0
+    boards_unasked: int = 0
+    """... of the boards fully right, those the phone has nothing to ask about: every tile read sure (confidence 0.5
+    or more, no twin named hidden under a figure) and no figure asked. A right tile the phone asks about counts
+    fully right above (the answer offered first is right), an asked figure does not; this count holds both to the
+    stricter reading, so the two can be compared."""
     figures_wrong_region: int = 0
     """Figures seen on their tile in their colour, on another region."""
     figures_missed: int = 0
@@ -304,6 +309,7 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
     want = {(t["x"], t["y"]): (t["tile"], t["rotation"]) for t in truth.tiles}
     got = {c: (g.tile, g.rotation) for c, g in obs.tiles.items()}
     bad = 0
+    unsure = sum(g.confidence < 0.5 or bool(g.hidden_twins) for g in obs.tiles.values())
     for cell in set(want) | set(got):
         tally.tiles += 1
         w, g = want.get(cell), got.get(cell)
@@ -376,6 +382,7 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
     tally.boards += 1
     tally.boards_ok += bad == 0
     tally.boards_all_ok += bad == 0 and not missing and not spurious and not asked
+    tally.boards_unasked += bad == 0 and not missing and not spurious and not asked and not unsure
 
 
 # --------------------------------------------------------------------------- running
@@ -761,7 +768,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"warning: {t.tiles_silently_empty}")
             print(f"           boards fully right (every tile and figure): {t.boards_all_ok}/{t.boards} = "
                   f"{t.pct(t.boards_all_ok, t.boards).strip()}; with the full board and the incremental updates: "
-                  f"{_fully_right(t, r)}")
+                  f"{_fully_right(t, r)}; of the row's boards, with nothing for the phone to ask (every tile "
+                  f"sure, no figure asked): {t.boards_unasked}/{t.boards}")
             print(f"           counted: {t.tiles} tiles, {t.figures} figures; full board ({r['full_tiles']} tiles): "
                   f"{full_errors} errors; incremental updates: {inc_errors} errors; enrolment {r['enrol_s']:.1f} s")
             print("           CPU ms per stage (mean per reading, this thread): from scratch: "

@@ -54,3 +54,18 @@ def test_a_board_is_fully_right_only_with_every_tile_and_figure():
     assert (tally.boards_all_ok, tally.boards) == (1, 2)
     row = {"full_tally": BENCH.Tally(boards=1, boards_all_ok=1), "inc_tally": BENCH.Tally(boards=2, boards_all_ok=1)}
     assert BENCH._fully_right(tally, row) == "3/5 = 60.00%"
+
+
+def test_a_board_the_phone_asks_about_is_counted_apart_from_one_it_does_not():
+    """A right tile read unsure (or with a twin named hidden) leaves the board fully right, as an asked tile's first
+    answer is right, but not among the boards with nothing to ask: the two readings of "fully right" side by side."""
+    rec = _Rec(["a", "b"])
+    right = [_seen(0, 0, "red", "G:N"), _seen(1, 0, "blue", "S:E"), _seen(1, 0, "black", "M:W")]
+    tally = BENCH.Tally()
+    BENCH.score_board(rec, _board(right)[1], _board(right)[0], tally, "sure")
+    for unsure in (SimpleNamespace(tile="b", rotation=90, confidence=0.3, hidden_twins=()),
+                   SimpleNamespace(tile="b", rotation=90, confidence=0.9, hidden_twins=("c",))):
+        tiles = {(0, 0): SimpleNamespace(tile="a", rotation=0, confidence=1.0, hidden_twins=()), (1, 0): unsure}
+        truth, obs = _board(right, tiles)
+        BENCH.score_board(rec, obs, truth, tally, "unsure")
+    assert (tally.boards_all_ok, tally.boards_unasked, tally.boards) == (3, 1, 3)
