@@ -216,6 +216,9 @@ class Tally:
     boards: int = 0
     boards_ok: int = 0
     boards_all_ok: int = 0
+    tiles_ok_unsure: int = 0
+    """Tiles counted right but read unsure (confidence under 0.5, or a twin named hidden under a figure): the phone
+    asks, offering the right answer first."""
     boards_unasked: int = 0
     """... of the boards fully right, those the phone has nothing to ask about: every tile read sure (confidence 0.5
     or more, no twin named hidden under a figure) and no figure asked. A right tile the phone asks about counts
@@ -315,6 +318,8 @@ def score_board(rec: Recognizer, obs: Any, truth: Any, tally: Tally, label: str)
         w, g = want.get(cell), got.get(cell)
         if same_answer(rec, w, g):
             tally.tiles_ok += 1
+            seen = obs.tiles.get(cell)
+            tally.tiles_ok_unsure += seen is not None and (seen.confidence < 0.5 or bool(seen.hidden_twins))
             if not _looks_same(rec, w, g):  # type: ignore[arg-type]
                 tally.tiles_turned_same += 1
                 guess = obs.tiles[cell]
@@ -769,7 +774,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"           boards fully right (every tile and figure): {t.boards_all_ok}/{t.boards} = "
                   f"{t.pct(t.boards_all_ok, t.boards).strip()}; with the full board and the incremental updates: "
                   f"{_fully_right(t, r)}; of the row's boards, with nothing for the phone to ask (every tile "
-                  f"sure, no figure asked): {t.boards_unasked}/{t.boards}")
+                  f"sure, no figure asked): {t.boards_unasked}/{t.boards}, {t.tiles_ok_unsure} tiles right but read "
+                  f"unsure")
             print(f"           counted: {t.tiles} tiles, {t.figures} figures; full board ({r['full_tiles']} tiles): "
                   f"{full_errors} errors; incremental updates: {inc_errors} errors; enrolment {r['enrol_s']:.1f} s")
             print("           CPU ms per stage (mean per reading, this thread): from scratch: "

@@ -69,3 +69,4 @@ def test_a_board_the_phone_asks_about_is_counted_apart_from_one_it_does_not():
         truth, obs = _board(right, tiles)
         BENCH.score_board(rec, obs, truth, tally, "unsure")
     assert (tally.boards_all_ok, tally.boards_unasked, tally.boards) == (3, 1, 3)
+    assert (tally.tiles_ok, tally.tiles_ok_unsure) == (6, 2)
