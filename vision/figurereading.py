@@ -792,7 +792,8 @@ class FigureReading:
             # does not explain all of the cell
             top, left = fc.top_left(*c)
             m = fc.margin // 2
-            spotted = spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
+            spotted = (spots is None or spots[top - m:top + TILE_PX + m, left - m:left + TILE_PX + m].any()
+                       or (possible is not None and self.gate_spots))
             if ((spotted and self.classifier.unexplained(fc, tiles[c]) >= self.thresholds.figure_hint)
                     or self._unlike_its_tile(fc, tiles[c], fitted)):
                 looked.append(c)
@@ -804,6 +805,13 @@ class FigureReading:
     figure_gate = True
     """Look for figures (:meth:`_figures_near`) only around cells whose window holds some of a figure-sized blob that
     the figure finder, with looser bars, finds on the whole canvas at once (:meth:`_figure_possible`)."""
+    gate_spots = True
+    """Where the gate ran (:meth:`_figure_possible`), a cell it passed needs no spot of a player colour
+    (:meth:`_covered`) to be looked at: the gate compares the picture with the art under it, the spots with the player
+    colours alone, and a yellow figure on a yellow-green plain under the field camera's warm cast is 13-17 units from
+    yellow with the plain around it 15-30 (one blob with the plain, far larger than a figure; none of its pixels within
+    yellow's calibrated spread of 9.6): no spot, and the figure was lost though the gate saw it (Neues Land bench
+    ``field/hard`` seed 4 board 0). False: a spot needed as before (issue 14, session nlboards3)."""
     figure_gate_cells = 4
     """... on canvases of at least this many cells read (a few changed cells are looked at as before)."""
     figure_gate_share = 0.8
