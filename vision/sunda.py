@@ -2004,7 +2004,9 @@ class SundaReader:
             holes = hole_share(lat, covered, mm, cloth_at) if covered is not None else 0.0
             if holes >= HOLE_SHARE:
                 continue    # the cloth seen through a hole in the layout, no pawn's top
-            no_paint = stacks.CLOTH_ONLY and int((labels_here >= 3).sum()) < stacks.DARK_SHARE * len(xs)
+            held = int((labels_here >= 3).sum())       # the paint a dark disc of both classes holds (DARK_PAINT)
+            no_paint = stacks.CLOTH_ONLY and not (held >= stacks.DARK_PAINT * top_px
+                                                  and held >= stacks.DARK_SHARE * len(xs))
             if no_paint and (covered is None or holes > 0):
                 continue    # a disc of the cloth's shade alone is a dark pawn only on covered land, no hole by it
             img, gain, centres = self._for_stacks
