@@ -1900,6 +1900,15 @@ class SundaReader:
         self._pawn_open = (label, pawn)
         return pawn
 
+    def _paint_by_cloth(self) -> int:
+        """The class (3+) of the pawn paint nearest the cloth's (Lab, lightness weighted): the colour of a pawn's top
+        read all of the cloth's shade (:data:`stacks.CLOTH_ONLY`)."""
+        centres = self._for_stacks[2]
+        w = np.array([stacks.L_WEIGHT, 1.0, 1.0])
+        cloth = np.asarray(centres["cloth"], float) * w
+        dist = [float(np.linalg.norm(np.asarray(centres[n], float) * w - cloth)) for n in self.pawn_names]
+        return 3 + int(np.argmin(dist))
+
     def _tribes(self, lat: LatticePose, label: np.ndarray, names: list[str], nadir: np.ndarray,
                 cam_h: float, reuse=None, covered: Mapping[tuple, int] | None = None) -> list[TribeReading]:
         k = int(2 * round(1.5 * self.s) + 1)   # gaps and cut edges (dark, thin) are opened away
@@ -1978,6 +1987,8 @@ class SundaReader:
                 top = labels_here[labels_here >= 3]
             top_votes = np.bincount(top - 3, minlength=len(names) - 3)
             top_k = 3 + int(np.argmax(np.where(face, top_votes, -1)))   # a paint that covers a top
+            if len(top) < 5 and DARK_DISCS:     # a dark top all of the cloth's shade: the paint nearest the cloth
+                top_k = self._paint_by_cloth()
             # a blob whose base (its near end, half a pawn in) lies clearly off every node is a resource marker of a
             # pawn's paint (8-22 mm from its tribe's node): NODE_REACH below would refuse it after the measure, which
             # costs 4-5 ms a blob (five such blobs by a new piece made an incremental read 40 ms)
@@ -1990,8 +2001,14 @@ class SundaReader:
                     lone.append((names[top_k], (float(mm[:, 0].mean()), float(mm[:, 1].mean())),
                                  len(xs) / self.s ** 2))
                 continue
-            if covered is not None and hole_share(lat, covered, mm, cloth_at) >= HOLE_SHARE:
+            holes = hole_share(lat, covered, mm, cloth_at) if covered is not None else 0.0
+            if holes >= HOLE_SHARE:
                 continue    # the cloth seen through a hole in the layout, no pawn's top
+            held = int((labels_here >= 3).sum())       # the paint a dark disc of both classes holds (DARK_PAINT)
+            no_paint = stacks.CLOTH_ONLY and not (held >= stacks.DARK_PAINT * top_px
+                                                  and held >= stacks.DARK_SHARE * len(xs))
+            if no_paint and (covered is None or holes > 0):
+                continue    # a disc of the cloth's shade alone is a dark pawn only on covered land, no hole by it
             img, gain, centres = self._for_stacks
             m = stacks.measure(img, (x0, y0), self.s, gain, centres, self.pawn_names, mm, nadir, cam_h)
             dark = DARK_DISCS and bool(paint[by:by + bh, bx:bx + bw][sub].sum() < len(xs))

@@ -156,6 +156,13 @@ PAINT_DIM_UNSURE = True
 #: is read as that marker (``MarkerFinder._apart``), listed by the photo scorer
 APART_READ = True
 PAINT_MARGIN = 2.0
+#: the ground a disc's core is judged against also holds what lies where pieces meet: the gaps show the cloth, the cut
+#: edges are darker land (a junction of cut lines by the layout's edge at `hard`, a disc as round as a marker, read as
+#: the purple marker at 1.1, its chroma that of the cloth mixed into the land: photo bench seed 25 table 7). The
+#: cloth's share of the mix and the land's shades
+GAP_SHADES = True
+GAP_MIX = (0.2, 0.35, 0.5, 0.65, 0.8)
+GAP_LAND_SHADES = (1.0, 0.8, 0.65, 0.5)
 #: BGR (0-255) -> Y, Cb, Cr as the JPEG codes them
 _YCC = np.array([[0.114, 0.587, 0.299], [0.5, -0.3313, -0.1687], [-0.0813, -0.4187, 0.5]])
 _CHROMA = np.linalg.inv(_YCC) @ np.diag([0.0, 1.0, 1.0]) @ _YCC
@@ -672,6 +679,8 @@ class MarkerFinder:
                 self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {order[0]}, not its lightness"))
                 continue
             shade = float(min(paint_distances(seen, [_bgr(gl) for gl in grounds], land_bgr, None)))
+            if GAP_SHADES:      # where pieces meet: the cloth in the gaps mixed with the land's darker cut edges
+                shade = min(shade, gap_distance(seen, np.asarray(self.colours.cloth_bgr, np.float64), land_bgr))
             # (a disc only listed, never read, need only be nearer a paint than any shade of the ground: a blue
             # marker on a coast at `hard`, 3.3 from its paint, lay 4.8 from the sea's colour)
             if shade < fits[order[0]] + (0.0 if crowded else DISC_MARGIN):
@@ -851,6 +860,17 @@ class MarkerFinder:
             return MarkerReading(name, o.q, o.r, (float(mm[0]), float(mm[1])), True)
         q, r = np.round(lattice.to_lattice(mm)[0]).astype(int)
         return MarkerReading(name, int(q), int(r), (float(mm[0]), float(mm[1])), False)
+
+
+def gap_distance(seen_lab: np.ndarray, cloth_bgr: np.ndarray, land_bgr: np.ndarray) -> float:
+    """How far (Lab, lightness weighted) a small patch's colour lies from the ground where pieces meet: the cloth seen
+    in the gaps mixed with the land and its darker cut edges (the cloth's share :data:`GAP_MIX`, the land in the
+    shades :data:`GAP_LAND_SHADES`)."""
+    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+    a = np.asarray(GAP_MIX, np.float64)[:, None, None]
+    f = np.asarray(GAP_LAND_SHADES, np.float64)[None, :, None]
+    mix = _lab((a * np.asarray(cloth_bgr, np.float64) + (1 - a) * f * np.asarray(land_bgr, np.float64)).reshape(-1, 3))
+    return float(np.min(np.linalg.norm((mix - np.asarray(seen_lab, np.float32)) * w, axis=1)))
 
 
 def shade_direction(land_lab: np.ndarray) -> np.ndarray:

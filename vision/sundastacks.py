@@ -76,6 +76,22 @@ DARK_MOST = 3.0
 #: at `hard` (photo bench seed 4 tables 2 and 7), where the cloth seen through a hole in the layout at `hard` shows
 #: paint only on its cut edges' shade, 5-14 % (seed 5 table 7: ten such holes)
 DARK_SHARE = 0.15
+#: ... or with no paint at all: at `hard` a black pawn on the land, lit as the dark cloth, read all of the cloth's class
+#: but a few pixels (photo bench seed 10 table 4: three black pawns, 2-30 px of black paint each, their discs 0.6-0.9
+#: of a top). Such a disc is looked at only where no hole in the layout lies within reach (``vision.sunda``: the
+#: cloth seen through a hole is of the same class) and its outline measures a top (:data:`MIN_TOP_MM`); a disc of the
+#: cloth's class this many tops at most (a pawn, its shadow and the cut lines opened into it)
+CLOTH_ONLY = True
+CLOTH_MOST = 2.0
+
+
+#: a stack's own shadow may fall on its near side: the ground just outside its near end is then darker than in full
+#: light, and the near end placed halfway from that shade to the pawn's lies inside the true one (a blurred dark
+#: shadow joins the pawn's dark side). Where the ground there is :data:`SHADOW_L` darker than its class and the near end
+#: placed against the class's full light moves :data:`SHADOW_MM` or more and tells another height, the phone asks
+SHADOW_NEAR = True
+SHADOW_L = 6.0
+SHADOW_MM = 0.8
 
 
 def cloth_dark_discs(label: np.ndarray, paint: np.ndarray, px_per_mm: float, k: int) -> np.ndarray:
@@ -93,6 +109,8 @@ def cloth_dark_discs(label: np.ndarray, paint: np.ndarray, px_per_mm: float, k: 
     own = np.bincount(comp[paint > 0], minlength=n)
     ok = (area >= MIN_BLOB * top_px) & (area <= DARK_MOST * top_px) & (raw >= DARK_PAINT * top_px) \
         & (raw >= DARK_SHARE * area) & (own < FULL_BLOB * top_px)
+    if CLOTH_ONLY:      # a dark pawn all of the cloth's shade (kept only on covered land: _tribes, hole_share)
+        ok |= (area >= MIN_BLOB * top_px) & (area <= CLOTH_MOST * top_px) & (own < MIN_CORE * top_px)
     ok[0] = False
     return ok[comp].astype(np.uint8)
 
@@ -291,14 +309,15 @@ def expected(d_base: float, n: int, cam_h: float) -> tuple[float, float]:
     return d_base * z / (cam_h - z), PAWN_MM * cam_h / (cam_h - z)
 
 
-def _refine(col: np.ndarray, pos: np.ndarray, edge: float, inward: int) -> tuple[float, float]:
+def _refine(col: np.ndarray, pos: np.ndarray, edge: float, inward: int, out_bgr: np.ndarray | None = None
+            ) -> tuple[float, float]:
     """An edge found on the membership, placed again where the colour profile ``col`` (BGR along ``pos``, mm) is
     halfway from the ground's (1.5-3 mm outside) to the pawn's just inside (1-2 mm); and how wide the edge is (mm from
     a quarter to three quarters of the way: blur, focus, JPEG), ``nan`` where it could not be placed better."""
     def mean_at(a: float, b: float) -> np.ndarray | None:
         sel = (pos >= min(a, b)) & (pos <= max(a, b))
         return col[sel].mean(axis=0) if sel.any() else None
-    out = mean_at(edge - inward * 1.5, edge - inward * 3.0)
+    out = mean_at(edge - inward * 1.5, edge - inward * 3.0) if out_bgr is None else np.asarray(out_bgr, np.float32)
     inn = mean_at(edge + inward * 1.0, edge + inward * 2.0)
     if out is None or inn is None:
         return edge, math.nan
@@ -306,7 +325,8 @@ def _refine(col: np.ndarray, pos: np.ndarray, edge: float, inward: int) -> tuple
     if float(dv @ dv) < 400.0:       # too little contrast to place it better
         return edge, math.nan
     alpha = (col - out) @ dv / float(dv @ dv)
-    sel = np.nonzero((pos >= edge - 2.0) & (pos <= edge + 2.0))[0]
+    reach = 2.0 if out_bgr is None else 4.0      # against a colour given, the half may lie farther out
+    sel = np.nonzero((pos >= edge - reach) & (pos <= edge + reach))[0]
     a = alpha[sel] if inward > 0 else alpha[sel][::-1]
     p = pos[sel] if inward > 0 else pos[sel][::-1]
 
@@ -464,9 +484,37 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     # the top's middle: its far edge less half its width (the same colours meet at both: the bias cancels)
     parallax = (far - width / 2) - (near + PAWN_MM / 2)
     height, cands, why, est, size_est = decide(parallax, width, d_base, cam_h, spread)
+    if SHADOW_NEAR and height is not None:
+        lit = _lit_ground(col_u, ua, near, gain, ground)
+        if lit is not None:
+            near2, _ = _refine(col_u, ua, near, +1, lit)
+            if abs(near2 - near) >= SHADOW_MM:
+                d2 = near2 - n0 + PAWN_MM / 2
+                h2, c2, _, _, _ = decide((far - width / 2) - (near2 + PAWN_MM / 2), width, d2, cam_h, spread)
+                if h2 is not None and h2 != height:
+                    why = (f"the near end in a shadow: {near2 - near:+.1f} mm against the ground in full light "
+                           f"gives height {h2 or c2[0]}")
+                    cands = [height] + [n for n in c2 if n != height]
+                    height = None
     base = nadir + u * d_base + v * (vc - float(nadir @ v))
     return StackMeasure(near - n0, far - n0, width, parallax, (float(base[0]), float(base[1])), est, size_est,
                         height, cands, why, spread, cam_h)
+
+
+def _lit_ground(col: np.ndarray, pos: np.ndarray, near: float, gain: np.ndarray, ground: Sequence[np.ndarray]
+                ) -> np.ndarray | None:
+    """The ground's colour in full light just outside a stack's near end (BGR as the crop ``col`` holds it, along
+    ``pos`` mm): the ground class (Lab, ``ground``) nearest in hue to the colour seen 1.5-3 mm outside, at its own
+    lightness; None where what lies there is no darker than that class (no shadow)."""
+    sel = (pos >= near - 3.0) & (pos <= near - 1.5)
+    if not sel.any() or not len(ground):
+        return None
+    seen = _lab(col[sel].mean(axis=0) * np.asarray(gain, np.float32))
+    g = min(ground, key=lambda c: float(np.hypot(c[1] - seen[1], c[2] - seen[2])))
+    if float(g[0]) - float(seen[0]) < SHADOW_L:
+        return None
+    bgr = cv2.cvtColor(np.asarray(g, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3) * 255.0
+    return bgr / np.asarray(gain, np.float32)
 
 
 def _grid_px(ua: np.ndarray, va: np.ndarray, u: np.ndarray, v: np.ndarray, s: float, origin_px, lo
