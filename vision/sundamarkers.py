@@ -614,7 +614,7 @@ class MarkerFinder:
         (1.6 mm round its middle, at the reader's scale) must be a marker's paint blurred into the land round it
         (``a * paint + (1 - a) * land``, the local light taken out by the ground there) clearly better than any
         other paint's; a colour already read is not read twice."""
-        s, w = f.s, np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+        s = f.s
         core, ring, ring_sea = f.core, f.ring, f.ring_sea
         resp = core - ring
         peak = (resp >= DISC_CONTRAST) & (resp >= cv2.dilate(resp, cv2.getStructuringElement(
