@@ -176,7 +176,7 @@ def canvas_mapping(px_per_mm: float) -> MapFn:
 def median_u8(values: np.ndarray) -> np.ndarray:
     """``np.median(values.astype(np.float32), axis=0)`` of 8-bit rows (n, channels), the same float32 values, found by
     counting each channel's 256 levels instead of sorting (a figure's window's bare mat, a hundred windows a reading; a
-    Sunda frame's cloth on the mat's margin, every frame: 5 ms sorted, under 1 counted)."""
+    Sunda frame's cloth on the mat's margin, every frame: 3-5 ms sorted, under 1 counted)."""
     n = len(values)
     out = np.empty(values.shape[1], np.float32)
     for c in range(values.shape[1]):
