@@ -1058,7 +1058,7 @@ class SundaReader:
         with ``CHANGE_GROUPS`` off, one group round them all."""
         px0, py0 = self._play[:2]
         if CHANGE_GROUPS:
-            n, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+            stats = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)[2]
             boxes = [(px0 + 4 * int(x), py0 + 4 * int(y), px0 + 4 * int(x + w), py0 + 4 * int(y + h))
                      for x, y, w, h, _ in stats[1:]]
         else:
