@@ -23,7 +23,7 @@ from .pieces import (LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab,
 from .regionmap import RegionMaps, maps_for_set
 from . import undercover
 from .standing import FIGURE_MIDDLE_MM, FOOT_MM, standing_point
-from .sampling import Cell
+from .sampling import Cell, median_u8 as _median_u8
 from .tiles import TILE_PX, FeatureCanvas, Grid, TileGuess
 
 log = logging.getLogger(__name__)
@@ -227,20 +227,6 @@ def _pixel_array(pixels: "frozenset | np.ndarray") -> np.ndarray:
     if isinstance(pixels, np.ndarray):
         return pixels
     return np.array(list(pixels), np.int64).reshape(-1, 2)
-
-
-def _median_u8(values: np.ndarray) -> np.ndarray:
-    """``np.median(values.astype(np.float32), axis=0)`` of 8-bit rows (n, channels), the same float32 values, found by
-    counting each channel's 256 levels instead of sorting (a figure's window's bare mat: thousands of pixels, a
-    hundred windows a reading)."""
-    n = len(values)
-    out = np.empty(values.shape[1], np.float32)
-    for c in range(values.shape[1]):
-        cum = np.cumsum(np.bincount(values[:, c], minlength=256))
-        lo = int(np.searchsorted(cum, (n - 1) // 2, side="right"))
-        hi = int(np.searchsorted(cum, n // 2, side="right"))
-        out[c] = np.float32(lo + hi) / np.float32(2.0)
-    return out
 
 
 def _any_of_blocks(mask: np.ndarray, s: int) -> np.ndarray:

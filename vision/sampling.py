@@ -171,3 +171,17 @@ def cell_bounds(cells: Sequence[Cell]) -> tuple[int, int, int, int]:
 def canvas_mapping(px_per_mm: float) -> MapFn:
     """Mapping for frames that already are top-down canvases (pixel = mat mm * px_per_mm)."""
     return lambda pts: np.asarray(pts, np.float64) * px_per_mm
+
+
+def median_u8(values: np.ndarray) -> np.ndarray:
+    """``np.median(values.astype(np.float32), axis=0)`` of 8-bit rows (n, channels), the same float32 values, found by
+    counting each channel's 256 levels instead of sorting (a figure's window's bare mat, a hundred windows a reading; a
+    Sunda frame's cloth on the mat's margin, every frame: 3-5 ms sorted, under 1 counted)."""
+    n = len(values)
+    out = np.empty(values.shape[1], np.float32)
+    for c in range(values.shape[1]):
+        cum = np.cumsum(np.bincount(values[:, c], minlength=256))
+        lo = int(np.searchsorted(cum, (n - 1) // 2, side="right"))
+        hi = int(np.searchsorted(cum, n // 2, side="right"))
+        out[c] = np.float32(lo + hi) / np.float32(2.0)
+    return out

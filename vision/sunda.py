@@ -51,6 +51,7 @@ from . import VisionError
 from .calibrate import LensCalibration
 from .mat import Mat
 from .rectify import Rectifier
+from .sampling import median_u8
 from . import sundastacks as stacks
 from .sundaset import fit_to_pool, fit_to_set, print_counts, prints_array
 
@@ -114,6 +115,12 @@ SET_DOUBTS = True
 #: ... each read again in a window round its piece alone, grown by this (mm): its pairing is not in doubt, its slots are
 #: (a pawn on its corner, half a pawn across, is seen whole, and the gap along its short diagonal)
 SET_DOUBT_GROW_MM = 6.0
+#: an incremental read reads each group of the changed pixels in a window of its own (each grown by
+#: :meth:`SundaReader._window_grow_mm`; groups whose windows meet, one), not the one box round them all: a pawn put on
+#: a tribe and the pawn taken from its player's supply off the layout changed two places a table apart, and the box
+#: round both read 0.3-0.4 of the table again (seed 7 `hard`: 16 of 29 incremental frames, 65-90 ms each) or the whole
+#: of it (over :meth:`SundaReader._big`)
+CHANGE_GROUPS = True
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
@@ -535,6 +542,8 @@ class SundaReader:
         x, y, w, h = mat.play_rect_mm
         self._play = (int(x * self.s), int(y * self.s), int((x + w) * self.s), int((y + h) * self.s))
         self._win = self._play   # the canvas window being read (canvas px)
+        self._pending: list | None = None   # the doubts' windows still to read in this frame (read)
+        self._more: list | None = None      # ... and the change's other groups' windows (CHANGE_GROUPS)
         self.pawn_names = list(colours.pawns)
         self.prints: np.ndarray | None = None   # the owner's set (use_set): a constraint on the rings read
         self.print_counts: dict[int, int] = {}   # ... and how many pieces of each print it holds (a pool)
@@ -597,8 +606,12 @@ class SundaReader:
                 und = self.lens.for_size((frame.shape[1], frame.shape[0])).distort_points(und)
             ok = (und[:, 0] >= 0) & (und[:, 1] >= 0) & (und[:, 0] < frame.shape[1] - 1) & (und[:, 1] < frame.shape[0] - 1)
             self._margin_src = np.round(und[ok]).astype(np.int64)
+            self._margin_flat = self._margin_src[:, 1] * frame.shape[1] + self._margin_src[:, 0]
             self._margin_key = key
         src = self._margin_src
+        if len(src) and frame.ndim == 3 and frame.dtype == np.uint8 and frame.flags.c_contiguous:
+            # np.median's value, counted (sorting the margin's ~79 000 samples was 3-5 ms of every incremental read)
+            return median_u8(np.take(frame.reshape(-1, frame.shape[2]), self._margin_flat, axis=0))
         return np.median(frame[src[:, 1], src[:, 0]].astype(np.float32), axis=0)
 
     def _maps(self, frame: np.ndarray, loc) -> tuple[np.ndarray, np.ndarray]:
@@ -836,7 +849,14 @@ class SundaReader:
         triangles ``previous`` left without a second half (``REREAD_DOUBTS``: in the change's window where they lie in
         or by it, else in a small window round each group of them, ``LOCAL_DOUBTS``, the pieces alone)."""
         self._pending = None
+        self._more = None
         out = self._read(frame, previous)
+        more, self._more = self._more, None
+        for w in more or ():     # the other groups of the change, each in its window (CHANGE_GROUPS)
+            again = self._read(frame, out, window=w)
+            for k, v in out.ms.items():
+                again.ms[k] = again.ms.get(k, 0.0) + v
+            out = again
         pending, self._pending = self._pending, None
         if not pending:
             return out
@@ -846,9 +866,11 @@ class SundaReader:
         return again
 
     def _read(self, frame: np.ndarray, previous: SundaReading | None,
-              force: list[tuple[tuple[int, int, int, int], frozenset]] | None = None) -> SundaReading:
+              force: list[tuple[tuple[int, int, int, int], frozenset]] | None = None,
+              window: tuple[int, int, int, int] | None = None) -> SundaReading:
         """:meth:`read`'s one pass; ``force``: the windows (canvas px) and the doubts each reads again, ``frame`` being
-        ``previous``'s own (the pieces alone are read there, one window after the other).
+        ``previous``'s own (the pieces alone are read there, one window after the other); ``window``: another group of
+        the change (``CHANGE_GROUPS``), read as the first was, ``frame`` being ``previous``'s own.
 
         Three modes: from scratch (no ``previous``: the whole play area, the lattice fitted); incremental
         (``previous``: the window round what changed, :meth:`_window_for`, read in the kept lattice and light, the
@@ -858,7 +880,8 @@ class SundaReader:
         ms: dict[str, float] = {}
         if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
             previous = None
-        if force is not None:        # ``previous`` is this frame's own reading: its location and canvas hold
+        same = force is not None or window is not None
+        if same:        # ``previous`` is this frame's own reading: its location and canvas hold
             loc = previous._loc
             self._still_patches = (loc, previous._marker_patches)
         else:
@@ -867,22 +890,24 @@ class SundaReader:
             loc = self.rect.locate(frame)
         mx, my = self._maps(frame, loc)
         nadir, cam_h = self._camera((frame.shape[1], frame.shape[0]), loc.homography)
-        if force is not None and previous._canvas_small is not None:
+        if same and previous._canvas_small is not None:
             small = previous._canvas_small
         else:
             small = cv2.remap(frame, self._map_small[0], self._map_small[1], cv2.INTER_LINEAR)
         changed = None      # (incremental: the small canvas's pixels that changed)
         if force is not None:
             win, doubts, force = self._forced_window(force)
+        elif window is not None:
+            win, doubts, changed = window, frozenset(), self._changed_now
         elif previous is not None and previous._canvas_small is not None and previous._gain is not None:
-            changed = self._changed(small, previous)
+            changed = self._changed_now = self._changed(small, previous)
             if not changed.any():
                 return self._unchanged(frame, previous, small, loc, t0)
             win, doubts = self._window_for(changed, previous)
         else:
             win, doubts = self._play, frozenset()
         incremental = previous is not None and win != self._play
-        light = self._light_for(frame, loc, previous, force is not None)
+        light = self._light_for(frame, loc, previous, same)
         self._win = win
         img = self._window_image(frame, mx, my, win, light)
         t1 = time.perf_counter()
@@ -994,13 +1019,17 @@ class SundaReader:
         """An incremental read's window (canvas px) and the doubts it reads again: the ``changed`` pixels' box grown
         (:meth:`_grown`), with the doubts ``previous`` left (:meth:`_doubts`) in or by it (``LOCAL_DOUBTS``:
         :meth:`_doubt_windows`; else in it when the two fit in :meth:`_big`, or in a window of their own,
-        ``self._pending``); a window over :meth:`_big`: the whole play area, every doubt with it."""
-        px0, py0 = self._play[:2]
+        ``self._pending``); a window over :meth:`_big`: the whole play area, every doubt with it. ``CHANGE_GROUPS``:
+        the first group's window (:meth:`_change_groups`), the others' left in ``self._more`` for :meth:`read`, while
+        the windows together fit in :meth:`_big`."""
         big = self._big()
-        ys, xs = np.nonzero(changed)
-        box = (px0 + 4 * int(xs.min()), py0 + 4 * int(ys.min()), px0 + 4 * int(xs.max()) + 4,
-               py0 + 4 * int(ys.max()) + 4)
-        win = self._grown(box)
+        groups = self._change_groups(changed)
+        box, win = groups[0]
+        if len(groups) > 1 and sum(_area(w) for _, w in groups) <= big:
+            self._more = [w for _, w in groups[1:]]
+        else:
+            for b, w in groups[1:]:
+                box, win = _union(box, b), _union(win, w)
         doubts = self._doubts(previous)
         if doubts and LOCAL_DOUBTS:
             win, doubts = self._doubt_windows(previous, doubts, win, big)
@@ -1009,18 +1038,34 @@ class SundaReader:
             c = c * self.s
             at = (int(np.floor(c[:, 0].min())), int(np.floor(c[:, 1].min())), int(np.ceil(c[:, 0].max())),
                   int(np.ceil(c[:, 1].max())))
-            both = self._grown((min(box[0], at[0]), min(box[1], at[1]), max(box[2], at[2]), max(box[3], at[3])))
-            if (both[2] - both[0]) * (both[3] - both[1]) <= big:
+            both = self._grown(_union(box, at))
+            if _area(both) <= big:
                 win = both
-            elif (win[2] - win[0]) * (win[3] - win[1]) <= big:
+            elif _area(win) <= big:
                 # far from the change: read in a window of their own (:meth:`read`), not the table between
                 self._pending, doubts = [(self._grown(at), doubts)], frozenset()
-        if (win[2] - win[0]) * (win[3] - win[1]) > big:
+        if _area(win) + sum(_area(w) for w in self._more or ()) > big:
             win = self._play
+            self._more = None
             if self._pending:       # (the whole table read: every doubt with it)
                 doubts = doubts.union(*(d for _, d in self._pending))
                 self._pending = None
         return win, doubts
+
+    def _change_groups(self, changed: np.ndarray) -> list[tuple[tuple[int, int, int, int], tuple[int, int, int, int]]]:
+        """The groups of the ``changed`` pixels (small canvas): each one's box (canvas px) and window (the box
+        :meth:`_grown`), groups whose windows meet joined (the window of the joined boxes is the two windows' union);
+        with ``CHANGE_GROUPS`` off, one group round them all."""
+        px0, py0 = self._play[:2]
+        if CHANGE_GROUPS:
+            stats = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)[2]
+            boxes = [(px0 + 4 * int(x), py0 + 4 * int(y), px0 + 4 * int(x + w), py0 + 4 * int(y + h))
+                     for x, y, w, h, _ in stats[1:]]
+        else:
+            ys, xs = np.nonzero(changed)
+            boxes = [(px0 + 4 * int(xs.min()), py0 + 4 * int(ys.min()), px0 + 4 * int(xs.max()) + 4,
+                      py0 + 4 * int(ys.max()) + 4)]
+        return _joined([(b, self._grown(b)) for b in boxes])
 
     def _light_for(self, frame: np.ndarray, loc: Any, previous: SundaReading | None, forced: bool) -> _Light:
         """The light a window is classified in (:class:`_Light`). From scratch: this frame's, measured on the cloth.
@@ -1138,31 +1183,14 @@ class SundaReader:
         meets the change's window ``win`` in it (grown to hold theirs, while under ``big`` px), the others in windows of
         their own, doubts whose windows meet read in one (``self._pending``, :meth:`read`). Returns the change's window
         and the doubts it reads."""
-        def meet(a, b) -> bool:
-            return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-        def union(a, b):
-            return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
         alone = {_triangle_of(u) for u in previous.unsure if str(u).startswith("triangle")}    # (else a piece's slots)
-        groups = [(self._doubt_box(previous.lattice, [t], None if t in alone else SET_DOUBT_GROW_MM), {t})
-                  for t in sorted(doubts)]
-        merged = True
-        while merged:       # doubts whose windows meet: one window
-            merged = False
-            for i in range(len(groups)):
-                for j in range(i + 1, len(groups)):
-                    if meet(groups[i][0], groups[j][0]):
-                        groups[i] = (union(groups[i][0], groups[j][0]), groups[i][1] | groups[j][1])
-                        del groups[j]
-                        merged = True
-                        break
-                if merged:
-                    break
+        groups = _joined([({t}, self._doubt_box(previous.lattice, [t], None if t in alone else SET_DOUBT_GROW_MM))
+                          for t in sorted(doubts)])    # doubts whose windows meet: one window
         inside: set = set()
         pending = []
-        for box, tris in groups:
-            both = union(win, box)
-            if meet(win, box) and (both[2] - both[0]) * (both[3] - both[1]) <= big:
+        for tris, box in groups:
+            both = _union(win, box)
+            if _meet(win, box) and _area(both) <= big:
                 win, inside = both, inside | tris
             else:
                 pending.append((box, frozenset(tris)))
@@ -2558,6 +2586,41 @@ def _conflicts(pieces: list[dict[str, Any]], covered) -> list[str]:
                        f"{pj['q']},{pj['r']} turn {pj['turn']}, side {t} ({theirs}) at {a[0]},{a[1]}-{b[0]},{b[1]}: "
                        f"land against water")
     return out
+
+
+def _meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Whether two boxes (x0, y0, x1, y1) overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _union(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The box round two boxes."""
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _area(b: tuple[int, int, int, int]) -> int:
+    return (b[2] - b[0]) * (b[3] - b[1])
+
+
+def _joined(groups: list[tuple[Any, tuple[int, int, int, int]]]) -> list[tuple[Any, tuple[int, int, int, int]]]:
+    """``groups`` (what each holds, a set or a box, and its window) with those whose windows meet joined, first
+    into the earlier, until none meet."""
+    groups = list(groups)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(groups)):
+            for j in range(i + 1, len(groups)):
+                if _meet(groups[i][1], groups[j][1]):
+                    a, b = groups[i][0], groups[j][0]
+                    groups[i] = (a | b if isinstance(a, (set, frozenset)) else _union(a, b),
+                                 _union(groups[i][1], groups[j][1]))
+                    del groups[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return groups
 
 
 def _patch_change(before: np.ndarray, now: np.ndarray) -> float:
