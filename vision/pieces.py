@@ -525,7 +525,7 @@ class FigureFinder:
             # blends with the tile under it, blue on a yellow-green plain reads green, and its dark side reads black)
             core = cv2.erode(blob.astype(np.uint8), square).astype(bool) & col
             vote = core if core.sum() >= self.min_core_px else col
-            vote = self._paint_votes(vote, idx, obs, fitted)
+            vote = self._paint_votes(vote, idx, obs, fitted, known)
             return vote, np.bincount(idx[vote], minlength=len(self.colours.colours))
 
         def reads(blob: np.ndarray) -> int | None:
@@ -693,7 +693,18 @@ class FigureFinder:
     as well as the art under it dimmed does (:meth:`_paint_votes`); False: every core pixel votes (before issue 14's
     session suedfig3)."""
 
-    def _paint_votes(self, vote: np.ndarray, idx: np.ndarray, obs: np.ndarray, fitted: np.ndarray) -> np.ndarray:
+    dark_votes_alike: bool = True
+    """In a blob with votes of the darkest colour, the votes of a colour *none* of which its paint explains better
+    than the art under it dimmed, by :attr:`paint_margin` times the frame's noise, are dropped (:meth:`_paint_votes`):
+    that colour is the art in a black figure's shadow and rim. On Südsee's sea under the field camera's light the dark
+    blue paint is the sea dimmed: a black figure there was read as blue (29 blue votes to 19 black), lost (10 to 12: a
+    share of 0.55) or split into a black figure and a blue phantom (20 to 24), and none of those blue votes was clear of
+    the dimmed sea, while a blue figure on that sea, with 3 black votes of its shaded side, had 4 of its 15 clear
+    (bench ``--legal`` field/hard seed 4 boards 0, 6, 5; random field/hard seed 1 board 9; issue 14, session
+    suedfig10). False: as before."""
+
+    def _paint_votes(self, vote: np.ndarray, idx: np.ndarray, obs: np.ndarray, fitted: np.ndarray,
+                     known: np.ndarray | None = None) -> np.ndarray:
         """``vote`` (a blob's voting pixels) less those that the art under them dimmed by one factor explains better
         than the paint of the colour they read as (:func:`dimmed_art`): the art in a figure's shadow, or a figure's rim
         blended with the art, which read as whatever paint lies near the dimmed art. On Südsee's sea under the field
@@ -702,7 +713,8 @@ class FigureFinder:
         24: the blue part split off as a figure of its own), and it was lost (bench field/hard seed 4). Its black paint
         has a hue of its own that the dimmed sea does not fit. The darkest colour's votes are not asked (on grey art a
         black figure is the art dimmed). A blue figure on that sea keeps about half its votes (its paint and the dimmed
-        sea fit it alike). When fewer than :attr:`min_core_px` pixels would be left, all vote."""
+        sea fit it alike); beside black votes, see :attr:`dark_votes_alike`. When fewer than :attr:`min_core_px` pixels
+        would be left, all vote."""
         if not self.dimmed_votes:
             return vote
         ask = vote & (idx != self.colours.darkest)
@@ -710,6 +722,15 @@ class FigureFinder:
             return vote
         paints = lab_to_bgr([c.lab for c in self.colours.colours])
         art = dimmed_art(obs[ask], fitted[ask], paints[idx[ask]], 0.0)
+        if self.dark_votes_alike and (vote & (idx == self.colours.darkest)).any():
+            # beside the darkest colour's votes (a black figure), a colour none of whose votes its paint explains
+            # better than the art dimmed, by the noise, is that art in the figure's shadow and rim
+            alike = dimmed_art(obs[ask], fitted[ask], paints[idx[ask]],
+                               -self.paint_margin * _noise_sd(obs, fitted, known))
+            for k in np.unique(idx[ask]):
+                mine = idx[ask] == k
+                if alike[mine].all():
+                    art[mine] = True
         out = vote.copy()
         out[ask] = ~art
         return out if np.count_nonzero(out) >= self.min_core_px else vote
