@@ -25,8 +25,9 @@ are a second reading: a count is taken where the two agree (:meth:`SupplyCounter
 heap's paint as the frame's blur fills its waists (:meth:`SupplyCounter._by_fill`: the footprints' union blurred) is a
 third, taken where it tells one count clearly and as many tops are seen; else asked. A colour
 one of whose blobs may have lost a pawn's paint where the frame does not see, to a marker's square or past the mat's
-edge is unknown too (:meth:`SupplyCounter._cut`: a pawn fitted to it reaches there, or its paint there is not its
-pawns'); a blob whose pawns all stand whole beside them is counted.
+edge is unknown too (:meth:`SupplyCounter._cut`: its paint there is not its pawns', or the unseen has room for one
+more pawn seen within its paint, :meth:`SupplyCounter._room`); a blob whose pawns are all seen, whole or reaching into
+the unseen, is counted.
 
 The count is only read here; whether it is trusted (it must agree with the rules and with the frame before) is the
 live loop's (``tablehub/tracking/sundacam.py``, ``SundaRecognizer.supply_taken``).
