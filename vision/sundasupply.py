@@ -25,8 +25,9 @@ are a second reading: a count is taken where the two agree (:meth:`SupplyCounter
 heap's paint as the frame's blur fills its waists (:meth:`SupplyCounter._by_fill`: the footprints' union blurred) is a
 third, taken where it tells one count clearly and as many tops are seen; else asked. A colour
 one of whose blobs may have lost a pawn's paint where the frame does not see, to a marker's square or past the mat's
-edge is unknown too (:meth:`SupplyCounter._cut`: a pawn fitted to it reaches there, or its paint there is not its
-pawns'); a blob whose pawns all stand whole beside them is counted.
+edge is unknown too (:meth:`SupplyCounter._cut`: its paint there is not its pawns', or the unseen has room for one
+more pawn seen within its paint, :meth:`SupplyCounter._room`); a blob whose pawns are all seen, whole or reaching into
+the unseen, is counted.
 
 The count is only read here; whether it is trusted (it must agree with the rules and with the frame before) is the
 live loop's (``tablehub/tracking/sundacam.py``, ``SundaRecognizer.supply_taken``).
@@ -109,6 +110,13 @@ FILL = True
 #: table's wood read black) 0.15-0.74 a pawn, ranked first only at the frame's or the mat's edge (:meth:`_cut` asks
 #: them). False: as h-heights8
 FILL_TOPS = True
+#: a blob by the unseen (past the frame's edge, a marker's square) is counted where the unseen has no room for one
+#: more pawn whose seen part lies within the blob's paint (:meth:`SupplyCounter._room`); a pawn of the count may reach
+#: into the unseen. False: as before h-heights10 (a blob one of whose pawns reaches the unseen is asked)
+EDGE_ROOM = True
+#: ... the bases there are measured to about this (mm): a hidden pawn's base is looked for this much nearer to theirs
+#: than a pawn's width (the more room, the more asked)
+EDGE_ROOM_MM = 1.0
 #: the blurs (mm, a Gaussian's sigma on the canvas) the frame's is measured among: the blur the heaps whose count the
 #: misfit alone tells are best modelled by (:meth:`SupplyCounter._fill_sigma`); the classes are read on the frame
 #: blurred by half a millimetre (:meth:`SupplyCounter.label`), the least, and the camera's blur and the JPEG's halved
@@ -541,7 +549,9 @@ class SupplyCounter:
             cut = edge is not None and (got is None or self._cut(*edge, bases, nadir, cam_h, masks.unseen,
                                                                  masks.bounds))
             if cut:     # a pawn's paint may be lost there (a pawn cut by a marker is smaller than one: not a speck)
-                got, said = None, "reaches the frame's or the mat's edge or a marker"
+                said = "reaches the frame's or the mat's edge or a marker" + (f" ({said})" if got is None and said
+                                                                              else "")
+                got = None
             singles[colour].append(sp.one)
             if got is None and not cut and px < sp.one and sp.best == 1:
                 continue                                # smaller than one pawn and no pawn's shape: not a pawn
@@ -657,24 +667,73 @@ class SupplyCounter:
 
     def _cut(self, blob: np.ndarray, origin_px: tuple[int, int], bases: Sequence[Sequence[float]], nadir: np.ndarray,
              cam_h: float, unseen: np.ndarray, bounds: np.ndarray) -> bool:
-        """Whether a blob near the frame's edge, the mat's or a marker (``bounds``) may have lost a pawn's paint there:
-        a pawn fitted to it (``bases``, mat mm) reaches where the frame does not see or a marker's square cuts the
-        paint (``unseen``), or the blob's paint by the bounds is not its pawns' (a pawn standing beyond them, a sliver
-        of it seen). A blob whose pawns all show whole beside the bounds is counted as any other."""
+        """Whether a blob near the frame's edge, the mat's or a marker (``bounds``) may have lost a pawn's paint there,
+        its count (``bases``: its pawns, mat mm) being told by what the frame sees: the blob's paint by the bounds is
+        not its pawns' (a pawn standing beyond them, a sliver of it seen: a patch no pawn of the count explains, as
+        thick as the scan's opening keeps a blob's paint), or the unseen (past the frame's edge, a
+        marker's square: ``unseen``) has room for one more pawn whose seen part lies within the blob's paint
+        (:meth:`_room`: a pawn hidden there but for what its neighbours' paint already shows). A pawn of the count
+        may itself reach into the unseen: its top and the rest of it are seen, and the count was told on the paint
+        seen. :data:`EDGE_ROOM` False: as before h-heights10 (any pawn fitted reaching the unseen cuts)."""
         h, w = blob.shape
-        pad = int(math.ceil(PAWN_MM * self.s)) + 2
+        pad = int(math.ceil(2 * PAWN_MM * self.s)) + 2
         x0, y0 = origin_px[0] - pad, origin_px[1] - pad
         H, W = h + 2 * pad, w + 2 * pad
         model = np.zeros((H, W), np.uint8)
         polys = [np.round((self.to_px(footprint(np.asarray(b, np.float64), nadir, cam_h)) - [x0, y0]) * 16)
                  .astype(np.int32).reshape(-1, 1, 2) for b in bases]
         cv2.fillPoly(model, polys, 1, cv2.LINE_8, 4)
-        if (model.astype(bool) & _window(unseen, x0, y0, W, H, True)).any():
+        hidden = _window(unseen, x0, y0, W, H, True)
+        if not EDGE_ROOM and (model.astype(bool) & hidden).any():
             return True
-        own = np.zeros((H, W), bool)
+        own = np.zeros((H, W), np.uint8)
         own[pad:pad + h, pad:pad + w] = blob
         band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1))
-        return bool((own & _window(bounds, x0, y0, W, H, True) & ~(cv2.dilate(model, band) > 0)).any())
+        left = own.astype(bool) & ~(cv2.dilate(model, band) > 0)
+        if EDGE_ROOM:
+            # the paint no pawn of the count explains, as thick as the blob's own paint was kept (the scan's opening:
+            # a row of pixels along a pawn fitted a pixel short is not a pawn's)
+            k = int(2 * round(1.5 * self.s) + 1)
+            left = cv2.morphologyEx(left.astype(np.uint8), cv2.MORPH_OPEN,
+                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+        if (left & _window(bounds, x0, y0, W, H, True)).any():
+            return True
+        return EDGE_ROOM and self._room(own, hidden, (x0, y0), bases, nadir, cam_h)
+
+    def _room(self, own: np.ndarray, hidden: np.ndarray, origin_px: tuple[int, int],
+              bases: Sequence[Sequence[float]], nadir: np.ndarray, cam_h: float) -> bool:
+        """Whether one more pawn may stand partly in the unseen (``hidden``, a window of the canvas at ``origin_px``)
+        by a blob (``own``, 0/1 on that window) whose pawns stand at ``bases`` (mat mm), adding nothing to its paint:
+        a base at least a pawn's width from each of theirs (two pawns cannot stand in one place; less
+        :data:`EDGE_ROOM_MM` for where the fit puts them) whose footprint meets the unseen, and whose seen part lies
+        within the blob's paint (each edge within :data:`BAND_PX`) and is :data:`SPECK` of a footprint at least. A pawn
+        seen less than that is no pawn to the count anywhere (alone, its paint is a speck): hidden under a marker or
+        past the frame's edge, whole or nearly, it is missed as a lone one is, which the live loop's count catches by
+        the log (``SundaRecognizer.supply_taken``: the supply seen and the pawns logged must make the rule book's).
+        The footprint is the one at the blob's middle (its shape changes by a tenth of a millimetre across a heap)."""
+        ys, xs = np.nonzero(own)
+        if not len(xs):
+            return False
+        mid = self.to_mm(np.array([[xs.mean() + origin_px[0], ys.mean() + origin_px[1]]], np.float64))[0]
+        shape = self.to_px(footprint(mid, nadir, cam_h)) - self.to_px(mid[None])[0]
+        r = int(math.ceil(np.abs(shape).max())) + 1
+        whole = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
+        cv2.fillPoly(whole, [np.round((shape + r) * 16).astype(np.int32).reshape(-1, 1, 2)], 1, cv2.LINE_8, 4)
+        inner = cv2.erode(whole, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BAND_PX + 1, 2 * BAND_PX + 1)))
+        hid = hidden.astype(np.uint8)
+        a = (r, r)
+        fits = cv2.erode(own | hid, inner, anchor=a, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+        seen = cv2.filter2D((1 - hid).astype(np.float32), -1, whole.astype(np.float32), anchor=a,
+                            borderType=cv2.BORDER_CONSTANT)
+        room = fits & (seen >= SPECK * float(whole.sum())) & (cv2.dilate(hid, whole, anchor=a) > 0)
+        if not room.any():
+            return False
+        b = np.asarray(bases, np.float64).reshape(-1, 2)
+        if not len(b):
+            return True
+        py, px = np.nonzero(room)
+        at = self.to_mm(np.column_stack([px + origin_px[0], py + origin_px[1]]).astype(np.float64))
+        return bool((np.linalg.norm(at[:, None] - b[None], axis=2).min(axis=1) >= PAWN_MM - EDGE_ROOM_MM).any())
 
     def tops(self, blob: np.ndarray, origin_px: tuple[int, int], cam_h: float) -> np.ndarray | None:
         """The pawns' tops seen in a blob (``blob``: its mask, its box's corner at ``origin_px`` on the canvas): the

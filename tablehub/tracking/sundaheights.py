@@ -84,6 +84,12 @@ SHADOW_BLUR_PX = 5
 SHADOW_NOISE = 5.0
 SHADOW_LEVEL = 3.0
 SHADOW_PIXELS = 60
+#: the table's count (:meth:`StackHistory._count`): where one pawn of a colour left the supply and several stacks
+#: topped by it changed, the one whose shadow grew (:data:`SHADOW_PIXELS`) is the one that grew, where every other
+#: changed only in the wide averages (no pixel of its outline, its shadow no longer). Measured (docs/history/
+#: sunda-measured.md, session 24, h-heights10): the stacks grown 188-465 pixels darker, the untouched ones seen
+#: changed 0 (their widest change 10.7-12.2 levels, 45-54 pixels, no pixel past the noise). False: as before (asked)
+SHADOW_GREW = True
 #: a stack's own ground may claim at most this many times the frame's noise (the lower quartile over its stacks): a
 #: stack grown a pawn casts a longer shadow over most of its own window (seen at `clean`: the median difference on
 #: the ground went from 0 to 7.4 levels and hid a third red pawn)
@@ -364,6 +370,7 @@ class StackHistory:
         # colour that may be added) is the one pawn this frame may hold; the stacks that changed with the same colour
         # on top are then only touched
         pending: list[tuple[int, _Stack, bool]] = []   # (tribe, stack, its top seen unmoved: step_unmoved)
+        kinds: dict[int, str] = {}      # how each pending stack's look changed (:meth:`_change_kind`)
         spent: list[str] = []
         for t, at, patch, meas in zip(tribes, at_mm, patches, measures):
             at = np.asarray(at, np.float64)
@@ -401,6 +408,7 @@ class StackHistory:
                 res.update(height_from=None, candidates=_order(t.get("candidates") or [], ask_first))
                 if how == "touched?":
                     pending.append((len(out), old[bi], step_unmoved(old[bi].measure, meas, len(old[bi].colours))))
+                    kinds[len(out)] = self._change_kind(old[bi], patch)
             suspect = bi >= 0 and old[bi].suspect and known is not None
             qr = (int(t["q"]), int(t["r"])) if "q" in t and "r" in t else None
             anchor = old[bi].anchor if bi >= 0 and old[bi].anchor is not None else at
@@ -408,7 +416,7 @@ class StackHistory:
             new_stacks.append(_Stack(at, known, patch, str(t.get("top")), suspect, qr, meas, anchor, since))
             out.append(res)
         if self.rules is not None and self.rules.taken:
-            self._count(out, new_stacks, pending, spent, self.rules.taken)
+            self._count(out, new_stacks, pending, spent, self.rules.taken, kinds)
             # the colours not counted are left to the phase below
             pending = [(k, s, unmoved) for k, s, unmoved in pending if s.top not in self.rules.taken]
         if self.rules is not None and self.rules.one_pawn and len(spent) == 1 and spent[0] in self.rules.may_add:
@@ -435,8 +443,26 @@ class StackHistory:
         got = self._diffs.get((id(s.patch), id(patch)))
         return not (_changed_from(got, self._cap) if got is not None else changed(s.patch, patch, self._cap))
 
+    def _change_kind(self, s: _Stack, patch: Patch | None) -> str:
+        """How a followed stack's look changed since the frame before (:func:`changed`'s criteria, on the differences
+        ``update`` computed once, with this frame's noise cap): ``"shadow"`` (the ground round its base darker: its
+        shadow grew, as a taller stack's does), ``"wide"`` (only the wide averages changed: no pixel of the stack's own
+        outline past the noise, its shadow no longer: the light's drift, a neighbour's shadow; not a hand's touch,
+        which moves its outline), else ``"outline"``."""
+        got = self._diffs.get((id(s.patch), id(patch))) if s.patch is not None and patch is not None else None
+        if got is None:
+            return "outline"
+        d, _, _, where, darkened, (noise, _) = got
+        if darkened >= SHADOW_PIXELS:
+            return "shadow"
+        if self._cap is not None:
+            noise = min(noise, self._cap[0])
+        if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) < CHANGED_PIXELS:
+            return "wide"
+        return "outline"
+
     def _count(self, out: list[dict[str, Any]], new_stacks: list[_Stack], pending: list[tuple[int, _Stack, bool]],
-               spent: list[str], taken: Mapping[str, int]) -> None:
+               spent: list[str], taken: Mapping[str, int], kinds: Mapping[int, str] | None = None) -> None:
         """The table's count (:attr:`PawnRules.taken`): each counted colour's pawns that left the supply against those
         seen put on. Decides the stacks that changed with the same colour on top (``pending``) where the count does,
         and asks the known stacks of a colour whose pawn left the supply and was seen nowhere. A colour not counted
@@ -454,6 +480,21 @@ class StackHistory:
                                       height_from="count")
                         new_stacks[k].colours = cols
                 mine = moved
+            if left == 1 and len(mine) > 1 and SHADOW_GREW and kinds is not None:
+                # one pawn left and several stacks of its colour changed: the one whose shadow grew (a taller stack
+                # casts a longer one), where every other changed only in the wide averages (its outline and its
+                # shadow as they were: not touched, not grown) and the frame does not rule a pawn more out
+                grew = [(k, s) for k, s in mine if kinds.get(k) == "shadow"]
+                if (len(grew) == 1 and all(kinds.get(k) == "wide" for k, s in mine if (k, s) != grew[0])
+                        and new_stacks[grew[0][0]].measure is not None
+                        and _frame_allows(new_stacks[grew[0][0]].measure, len(grew[0][1].colours or []) + 1)):
+                    for k, s in mine:
+                        if (k, s) != grew[0]:
+                            cols = list(s.colours or [])
+                            out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)],
+                                          height_from="count")
+                            new_stacks[k].colours = cols
+                    mine = grew
             if left < 0:
                 continue                                # more seen put on than left the supply: asked as it is
             if left == 0:
