@@ -467,6 +467,11 @@ class StackHistory:
         seen put on. Decides the stacks that changed with the same colour on top (``pending``) where the count does,
         and asks the known stacks of a colour whose pawn left the supply and was seen nowhere. A colour not counted
         (not in ``taken``) is not decided here."""
+        def unchanged(k: int, s: _Stack) -> None:      # decided by the count: only touched, as it was
+            cols = list(s.colours or [])
+            out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)], height_from="count")
+            new_stacks[k].colours = cols
+
         for colour in {str(c) for c in taken}:
             left = int(taken[colour]) - sum(1 for c in spent if c == colour)
             mine = [(k, s) for k, s, _ in pending if s.top == colour]
@@ -475,10 +480,7 @@ class StackHistory:
                 # the others' tops seen unmoved (far from the nadir, step_unmoved): only touched; the one left grew
                 for k, s in mine:
                     if (k, s) != moved[0]:
-                        cols = list(s.colours or [])
-                        out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)],
-                                      height_from="count")
-                        new_stacks[k].colours = cols
+                        unchanged(k, s)
                 mine = moved
             if left == 1 and len(mine) > 1 and SHADOW_GREW and kinds is not None:
                 # one pawn left and several stacks of its colour changed: the one whose shadow grew (a taller stack
@@ -490,19 +492,13 @@ class StackHistory:
                         and _frame_allows(new_stacks[grew[0][0]].measure, len(grew[0][1].colours or []) + 1)):
                     for k, s in mine:
                         if (k, s) != grew[0]:
-                            cols = list(s.colours or [])
-                            out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)],
-                                          height_from="count")
-                            new_stacks[k].colours = cols
+                            unchanged(k, s)
                     mine = grew
             if left < 0:
                 continue                                # more seen put on than left the supply: asked as it is
             if left == 0:
                 for k, s in mine:                       # every pawn that left is seen elsewhere: only touched
-                    cols = list(s.colours or [])
-                    out[k].update(height=len(cols), colours=cols, ask=False, candidates=[len(cols)],
-                                  height_from="count")
-                    new_stacks[k].colours = cols
+                    unchanged(k, s)
             elif left == 1 and len(mine) == 1:
                 k, s = mine[0]                          # the one pawn left, the one stack changed: it grew
                 cols = list(s.colours or []) + [colour]

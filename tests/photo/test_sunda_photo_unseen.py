@@ -14,23 +14,10 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import photoscore_positions as P
 from tests.photo.test_sunda_photo_hard import scored
 from vision import sundamarkers, sundastacks
 from vision.sundamarkers import gap_distance
-
-HARD = 7 * P.NUISANCE_LEVELS.index("hard")      # the bench's seed for `hard` at --seed S: S * 1000 + HARD
-
-
-@pytest.fixture(scope="module")
-def table(tmp_path_factory, request):
-    seed, i = request.param
-    folder = tmp_path_factory.mktemp(f"hard{seed}_{i}")
-    return P.sunda_table("hard", seed * 1000 + HARD, i, folder), folder
-
-
-def _silent(result) -> bool:
-    return not any(u.matters for u in result.unsure)
+from tests.photo.test_sunda_photo_silent import _silent, table  # noqa: F401 (the bench-table fixture)
 
 
 @pytest.mark.parametrize("table", [(10, 4)], indirect=True)

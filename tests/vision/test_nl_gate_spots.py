@@ -13,44 +13,25 @@ from __future__ import annotations
 import numpy as np
 
 from vision.figurereading import FigureReading
+from tests.vision.test_figure_base_tile import _Canvas, _Stub as _BaseStub
 from vision.tiles import TILE_PX
 
 
-class _Stub:
+class _Stub(_BaseStub):
     """What :meth:`FigureReading._figure_pass` asks of a recogniser: the gate passes ``possible``, no spots anywhere,
     every cell's picture unexplained by its tile (over the hint), none unlike its tile."""
 
     figure_gate = True
     figure_gate_cells = 2
-    figure_scale = 2
     gate_spots = getattr(FigureReading, "gate_spots", None)
 
     def __init__(self, possible):
+        super().__init__()
         self.possible = set(possible)
-        self.looked = []
-        self.figures = type("F", (), {"report_unknown": False})()
         self.classifier = type("C", (), {"unexplained": staticmethod(lambda fc, t: 5.0)})()
-        self.thresholds = type("T", (), {"figure_hint": 3.0})()
-
-    def _unlike_its_tile(self, fc, t, fitted):
-        return False
-
-    def _fit_lights(self, fc, tiles, cells, fitted):
-        pass
 
     def _figure_possible(self, fc, tiles, cells, fitted):
         return self.possible & set(cells)
-
-    def _figures_near(self, fc, tiles, c, nadir, fitted):
-        self.looked.append(c)
-        return []
-
-
-class _Canvas:
-    margin = 8
-
-    def top_left(self, x, y):
-        return (y + 1) * TILE_PX + self.margin, (x + 1) * TILE_PX + self.margin
 
 
 def test_a_cell_the_gate_passed_is_looked_at_without_a_spot():
