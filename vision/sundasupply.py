@@ -42,6 +42,8 @@ from typing import Any, Mapping, NamedTuple, Sequence
 import cv2
 import numpy as np
 
+from .sampling import median_u8
+
 PAWN_MM = 10.0
 PAWN_HEIGHT_MM = 7.0
 #: a blob of a pawn's paint smaller than this share of one pawn's footprint is noise (a speck of the colour table), not a pawn
@@ -1496,7 +1498,7 @@ def changed_cells(before: np.ndarray, now: np.ndarray) -> np.ndarray:
     a block of 2 x 2 cells."""
     d = cv2.absdiff(before, now)
     d = cv2.max(cv2.max(d[..., 0], d[..., 1]), d[..., 2])
-    limit = max(GATE_FLOOR, GATE_NOISE * _median_u8(d))
+    limit = max(GATE_FLOOR, GATE_NOISE * float(median_u8(d.reshape(-1, 1))[0]))
     # the noise past the limit is a cell here and there; a pawn taken or put down changes a disc some 5 cells across:
     # a change is a 2 x 2 block of cells at least
     c = d > limit
@@ -1506,18 +1508,6 @@ def changed_cells(before: np.ndarray, now: np.ndarray) -> np.ndarray:
         for dx in (0, 1):
             out[dy:dy + block.shape[0], dx:dx + block.shape[1]] |= block
     return out
-
-
-def _median_u8(d: np.ndarray) -> float:
-    """``np.median`` of a uint8 array, from its histogram (the same value: the middle one, or the mean of the middle
-    two; a third of the time of sorting the gate's 100 000 cells)."""
-    hist = np.cumsum(cv2.calcHist([d], [0], None, [256], [0, 256]).ravel().astype(np.int64))
-    n = int(hist[-1])
-    if not n:
-        return float("nan")
-    lo = int(np.searchsorted(hist, (n - 1) // 2, side="right"))     # the (n - 1) // 2-th smallest (from 0)
-    hi = int(np.searchsorted(hist, n // 2, side="right"))
-    return (lo + hi) / 2.0
 
 
 def _meets(box: tuple, win: tuple[int, int, int, int]) -> bool:

@@ -310,9 +310,9 @@ def test_a_window_at_the_figures_scale_any_and_all_by_blocks():
 
 
 def test_the_median_of_8_bit_colours_by_counting_is_numpys():
-    """The bare mat's colour in a figure's window (``_median_u8``, issue 14's CPU) is ``np.median`` of the pixels as
+    """The bare mat's colour in a figure's window (``vision.sampling.median_u8``, issue 14's CPU) is ``np.median`` of the pixels as
     float32, value and type, for odd and even counts, spread and crowded levels."""
-    from vision.figurereading import _median_u8
+    from vision.sampling import median_u8 as _median_u8
 
     rng = np.random.default_rng(7)
     for n in (20, 21, 22, 101, 4000, 4001):

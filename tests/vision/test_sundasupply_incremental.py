@@ -80,9 +80,11 @@ def test_the_heap_a_pawn_left_is_fitted_again_and_the_others_keep_their_splits()
 
 
 def test_the_cells_median_is_numpys():
-    from vision.sundasupply import _median_u8
+    """The gate's noise level, the median of the largest channel's difference, taken as :func:`changed_cells` takes
+    it (all the cells as one channel, :func:`vision.sampling.median_u8`)."""
+    from vision.sampling import median_u8
 
     rng = np.random.default_rng(4)
     for n in range(1, 200):
         d = rng.integers(0, int(rng.integers(1, 256)), (n, int(rng.integers(1, 30)))).astype(np.uint8)
-        assert _median_u8(d) == float(np.median(d))
+        assert float(median_u8(d.reshape(-1, 1))[0]) == float(np.median(d))
