@@ -27,14 +27,6 @@ def _heaps(pairs, paint, lone=(), held=frozenset(), others=0):
     return set(_heaps_not_pieces(mate, around, paint, held, others))
 
 
-def test_the_rhombus_is_a_true_pair_of_neighbours():
-    from vision.sunda import _neighbours, _tri_pts
-
-    assert A[1] in _neighbours(A[0]) and B[0] in _neighbours(A[0]) and B[1] in _neighbours(B[0])
-    assert C[1] in _neighbours(C[0]) and not set(C) & {n for t in A for n in _neighbours(t)}
-    assert {p for t in A for p in _tri_pts(t)} & {p for t in C for p in _tri_pts(t)} == {(2, 0)}
-
-
 def test_a_lone_pair_under_paint_apart_from_the_layout_is_no_piece():
     assert _heaps([A, FAR], {A[0]: 3, A[1]: 2}) == set(A)
 
@@ -63,4 +55,10 @@ def test_a_heap_over_three_triangles_goes_whole():
 
 
 def test_two_heaps_touching_at_a_corner_are_lone_twice():
+    from vision.sunda import _neighbours, _tri_pts
+
+    # (the fixtures' geometry: A, B and C are rhombi, B shares a side with A, C only the point 2,0)
+    assert A[1] in _neighbours(A[0]) and B[0] in _neighbours(A[0]) and B[1] in _neighbours(B[0])
+    assert C[1] in _neighbours(C[0]) and not set(C) & {n for t in A for n in _neighbours(t)}
+    assert {p for t in A for p in _tri_pts(t)} & {p for t in C for p in _tri_pts(t)} == {(2, 0)}
     assert _heaps([A, C, FAR], {A[0]: 5, C[0]: 5}) == set(A) | set(C)
