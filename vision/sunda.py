@@ -213,6 +213,15 @@ ENCLOSED_TO_OPEN = True   # an enclosed lone triangle with no enclosed one to pa
 #: with it: a tall stack leaning over a piece hides most of its half (UNDER_STACK)
 UNDER_STACK_SAMPLES = 4
 UNDER_STACK = True
+#: a pair of triangles whose group of covered triangles (reached side by side) holds no other piece, where other
+#: pieces lie, with a pawn's paint on this many of the group's samples or more, is no piece (HEAP_NOT_PIECE,
+#: _heaps_not_pieces): the rules lay every piece but the first side to side with the layout and pawns go only on
+#: formed land, so a lone rhombus under paint is a heap of the supply whose shaded sides took the land's class (issue
+#: 18: every false piece under the supply heaps "touching the layout" on the tracked line, seeds 2, 5, 6 `default` and
+#: 6 `hard`: 4-10 paint samples, no side shared with the layout); a lone piece without paint (laid off the layout: the
+#: engine flags it) stays read
+HEAP_PAINT_SAMPLES = 2
+HEAP_NOT_PIECE = True
 JOIN_BY_LAND = True       # a piece's join: whether its land runs are one region inside it (_land_joined), not its middle
 JOIN_INSET_MM = 1.0       # ... looked at this far inside the piece as cut (its cut edge, the cloth, the next piece out)
 JOIN_OPEN_PX = 2          # ... the land's threads this thin (px) opened away
@@ -1339,6 +1348,13 @@ class SundaReader:
             for t, o in _halves_under_stacks(mate, tris, hid_at, held).items():
                 mate[t], mate[o] = o, t
                 tris.append(o)
+        if HEAP_NOT_PIECE:
+            paint_at = {(int(q), int(r), int(u)): int(n) for q, r, u, n in zip(Q[inside], R[inside], U[inside],
+                                                                                paint[inside])}
+            heap = set(_heaps_not_pieces(mate, set(tris) | held, paint_at, held, len(kept)))
+            for t in heap:
+                mate.pop(t, None)
+            tris = [t for t in tris if t not in heap]   # (no notes on them either: no piece lies there to ask)
         pieces, covered, unsure = [], {}, []
         for t in tris:
             if t in mate or t in covered:
@@ -2367,6 +2383,35 @@ def _halves_under_stacks(mate: dict[tuple, tuple], tris: list[tuple], hid_at: Ma
         if len(cand) == 1:
             claims.setdefault(cand[0], []).append(t)
     return {ts[0]: o for o, ts in claims.items() if len(ts) == 1}
+
+
+def _heaps_not_pieces(mate: dict[tuple, tuple], around: set, paint_at: Mapping[tuple, int], held: set | frozenset,
+                      others: int = 0) -> list[tuple]:
+    """The triangles that are no piece (:data:`HEAP_NOT_PIECE`): each pair of ``mate`` whose group (the covered
+    triangles of ``around``, every one read, reached from it side by side) holds no other pair and none of ``held``
+    (the pieces kept from an earlier reading), with :data:`HEAP_PAINT_SAMPLES` or more of the group's samples on a
+    pawn's paint (``paint_at``), where other pieces lie (the other pairs, and ``others`` pieces kept), and the group's
+    lone triangles with it (a heap over three triangles). Two such pairs touching at a corner only are lone twice."""
+    pairs = {tuple(sorted((t, o))) for t, o in mate.items()}
+    out: list[tuple] = []
+    lone = 0
+    for p in pairs:
+        group, todo, alone = set(p), list(p), True
+        while todo and alone:
+            for n in _neighbours(todo.pop()):
+                if n in group or n not in around:
+                    continue
+                if n in held or n in mate:
+                    alone = False       # joined to another piece: the layout
+                    break
+                group.add(n)
+                todo.append(n)
+        if alone and sum(paint_at.get(t, 0) for t in group) >= HEAP_PAINT_SAMPLES:
+            out.extend(group)
+            lone += 1
+    if len(pairs) - lone + others < 1:
+        return []       # the only pieces read: the first piece laid lies alone
+    return out
 
 
 def _augment_enclosed(mate: dict[tuple, tuple], by_tri: dict[tuple, list[tuple[float, tuple]]],
