@@ -115,12 +115,12 @@ SET_DOUBTS = True
 #: ... each read again in a window round its piece alone, grown by this (mm): its pairing is not in doubt, its slots are
 #: (a pawn on its corner, half a pawn across, is seen whole, and the gap along its short diagonal)
 SET_DOUBT_GROW_MM = 6.0
-#: a set's doubt still standing after its window read it again is read once more with the whole table (the next frame,
-#: changed or not): the set's notes weigh a piece against its rivals over the table (the pool's: other pieces read as the
-#: same print, as likely to be the one misread), whose votes the piece's own window kept from the frame they were read
-#: in; read again all together in one frame's light and noise, the fit has fresh evidence on every side of the tie
-#: (seed 2 `hard` table 1: two pieces one slot wrong each from the read from scratch on, their tie kept frame after
-#: frame). A read from scratch's cost, once a doubt
+#: a set's doubt still standing after its window read it again is read once more with the whole table (the next
+#: frame, changed or not): the set's notes weigh a piece against its rivals over the table (the pool's: other pieces
+#: read as the same print, as likely to be the one misread), whose votes the piece's own window kept from the frame
+#: they were read in; read again all together in one frame's light and noise, the fit has fresh evidence on every side
+#: of the tie (seed 2 `hard` table 1: two pieces one slot wrong each from the read from scratch on, their tie kept frame
+#: after frame). A read from scratch's cost, once a doubt
 SETTLE_WHOLE = True
 #: an incremental read reads each group of the changed pixels in a window of its own (each grown by
 #: :meth:`SundaReader._window_grow_mm`; groups whose windows meet, one), not the one box round them all: a pawn put on

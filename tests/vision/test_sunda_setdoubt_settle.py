@@ -56,7 +56,8 @@ def test_the_whole_read_comes_in_a_quiet_frame_too_and_once(monkeypatch):
     monkeypatch.setattr(SundaReader, "_window_image", spy)
     again = reader.read(frame, previous=before)
     assert windows == [reader._play]
-    assert sorted((q["tris"], q["sides"]) for q in again.pieces) == sorted((q["tris"], q["sides"]) for q in before.pieces)
+    assert (sorted((q["tris"], q["sides"]) for q in again.pieces)
+            == sorted((q["tris"], q["sides"]) for q in before.pieces))
     del windows[:]
     reader.read(frame, previous=again)
     assert windows == []
