@@ -115,6 +115,13 @@ SET_DOUBTS = True
 #: ... each read again in a window round its piece alone, grown by this (mm): its pairing is not in doubt, its slots are
 #: (a pawn on its corner, half a pawn across, is seen whole, and the gap along its short diagonal)
 SET_DOUBT_GROW_MM = 6.0
+#: a set's doubt still standing after its window read it again is read once more with the whole table (the next
+#: frame, changed or not): the set's notes weigh a piece against its rivals over the table (the pool's: other pieces
+#: read as the same print, as likely to be the one misread), whose votes the piece's own window kept from the frame
+#: they were read in; read again all together in one frame's light and noise, the fit has fresh evidence on every side
+#: of the tie (seed 2 `hard` table 1: two pieces one slot wrong each from the read from scratch on, their tie kept frame
+#: after frame). A read from scratch's cost, once a doubt
+SETTLE_WHOLE = True
 #: an incremental read reads each group of the changed pixels in a window of its own (each grown by
 #: :meth:`SundaReader._window_grow_mm`; groups whose windows meet, one), not the one box round them all: a pawn put on
 #: a tribe and the pawn taken from its player's supply off the layout changed two places a table apart, and the box
@@ -490,6 +497,8 @@ class SundaReading:
     _relight: np.ndarray | None = None
     #: the triangles whose doubt an incremental read read again and that are still in doubt (REREAD_DOUBTS: not again)
     _doubts_read: frozenset = frozenset()
+    #: ... and those of the set's doubts among them read again with the whole table (SETTLE_WHOLE: not again)
+    _settled: frozenset = frozenset()
     #: the cloth's colour (BGR) measured in this reading's own frame (a doubt's window, :meth:`SundaReader.read`,
     #: reads the same frame in the same light)
     _cloth_seen: np.ndarray | None = None
@@ -890,6 +899,7 @@ class SundaReader:
         if previous is not None and previous.lattice is None:  # an empty table read before: no lattice yet
             previous = None
         same = force is not None or window is not None
+        settle: frozenset = frozenset()     # (the set's standing doubts this pass reads with the whole table)
         if same:        # ``previous`` is this frame's own reading: its location and canvas hold
             loc = previous._loc
             self._still_patches = (loc, previous._marker_patches)
@@ -910,9 +920,13 @@ class SundaReader:
             win, doubts, changed = window, frozenset(), self._changed_now
         elif previous is not None and previous._canvas_small is not None and previous._gain is not None:
             changed = self._changed_now = self._changed(small, previous)
-            if not changed.any():
+            settle = self._standing(previous)
+            if settle:      # (SETTLE_WHOLE: the whole table, every doubt with it; a quiet frame too)
+                win, doubts = self._play, self._doubts(previous) | settle
+            elif not changed.any():
                 return self._unchanged(frame, previous, small, loc, t0)
-            win, doubts = self._window_for(changed, previous)
+            else:
+                win, doubts = self._window_for(changed, previous)
         else:
             win, doubts = self._play, frozenset()
         incremental = previous is not None and win != self._play
@@ -986,7 +1000,7 @@ class SundaReader:
         ms["total"] = (t5 - t0) * 1000
         self._win = self._play
         out = SundaReading(lat, pieces, tribes, unsure, conflicts, ms, covered, markers)
-        return self._handed_on(out, frame, loc, previous, small, light, doubts)
+        return self._handed_on(out, frame, loc, previous, small, light, doubts, settle)
 
     def _big(self) -> float:
         """A window over this much of the play area (canvas px²): the whole is read instead."""
@@ -1019,6 +1033,7 @@ class SundaReader:
         out._loc, out._marker_patches = loc, previous._marker_patches
         out.markers = previous.markers
         out._doubts_read = previous._doubts_read
+        out._settled = previous._settled
         out._relight = self._gain(self._cloth_now(frame, loc)) / previous._gain if RELIGHT else None
         out.ms = {"total": (time.perf_counter() - t0) * 1000}
         return out
@@ -1151,9 +1166,10 @@ class SundaReader:
         return [t for t in before if not within(t.mat_mm)] + [t for t in now if within(t.mat_mm)]
 
     def _handed_on(self, out: SundaReading, frame: np.ndarray, loc: Any, previous: SundaReading | None,
-                   small: np.ndarray, light: _Light, doubts: frozenset) -> SundaReading:
+                   small: np.ndarray, light: _Light, doubts: frozenset, settled: frozenset = frozenset()
+                   ) -> SundaReading:
         """``out`` with what the next read takes from it: the small canvas, the light and colour table, the doubts
-        read again, the location and the markers' patches."""
+        read again (``settled``: the set's doubts read with the whole table), the location and the markers' patches."""
         if light.own:
             out._canvas_small, (out._gain, out._cloth, out._lut) = small, light.table
         else:
@@ -1162,6 +1178,7 @@ class SundaReader:
         out._cloth_seen = light.seen
         if previous is not None:    # (a doubt read again and still standing is not read again; one gone may come back)
             out._doubts_read = (previous._doubts_read | doubts) & _doubted(out)
+            out._settled = (previous._settled | settled) & _doubted(out)
         kept = getattr(self, "_still_patches", None)
         out._loc = loc
         out._marker_patches = kept[1] if kept is not None and kept[0] is loc else self._marker_patches(frame, loc)
@@ -1214,6 +1231,13 @@ class SundaReader:
         if not REREAD_DOUBTS:
             return frozenset()
         return _doubted(previous) - previous._doubts_read
+
+    def _standing(self, previous: SundaReading) -> frozenset:
+        """``SETTLE_WHOLE``: the triangles of the pieces whose ring the owner's set doubts in ``previous`` that an
+        incremental read read again in their window and that still stand, not yet read with the whole table."""
+        if not (SETTLE_WHOLE and SET_DOUBTS and REREAD_DOUBTS):
+            return frozenset()
+        return (_doubted(previous, covered=False) & previous._doubts_read) - previous._settled
 
     def _marker_patches(self, frame: np.ndarray, loc) -> list[np.ndarray]:
         """Small grey crops of the frame round each marker (where the location puts it)."""
@@ -2593,16 +2617,17 @@ def _triangle_of(note: Any) -> tuple[int, int, int] | None:
     return (p["q"], p["r"], p["corner"]) if {"q", "r", "corner"} <= set(p) else None
 
 
-def _doubted(reading: SundaReading) -> frozenset:
-    """The triangles ``reading``'s notes doubt: each covered triangle left without a second half ("triangle ...") and,
-    with ``SET_DOUBTS``, both triangles of each piece the owner's set doubts ("piece at q,r: ...", the pieces anchored
-    there)."""
+def _doubted(reading: SundaReading, covered: bool = True) -> frozenset:
+    """The triangles ``reading``'s notes doubt: each covered triangle left without a second half ("triangle ...",
+    unless not ``covered``) and, with ``SET_DOUBTS``, both triangles of each piece the owner's set doubts ("piece at
+    q,r: ...", the pieces anchored there)."""
     out = set()
     at: dict[tuple[int, int], list] = {}
     for u in reading.unsure:
         t = _triangle_of(u)
         if t is not None and str(u).startswith("triangle"):
-            out.add(t)
+            if covered:
+                out.add(t)
             continue
         p = getattr(u, "params", None) or {}
         if SET_DOUBTS and str(u).startswith("piece at") and {"q", "r"} <= set(p) and "corner" not in p:
