@@ -58,6 +58,18 @@ def test_groups_whose_windows_together_are_over_the_big_share_read_the_whole_tab
     assert win == reader._play and reader._more is None
 
 
+def spy_windows(monkeypatch) -> list[tuple[int, int, int, int]]:
+    """The windows (canvas px) every read reads from now on, in order (``SundaReader._window_image`` watched)."""
+    windows: list[tuple[int, int, int, int]] = []
+    image = SundaReader._window_image
+
+    def spy(self, frame, mx, my, win, light):
+        windows.append(win)
+        return image(self, frame, mx, my, win, light)
+    monkeypatch.setattr(SundaReader, "_window_image", spy)
+    return windows
+
+
 def test_a_pawn_put_on_and_the_one_gone_from_the_supply_read_as_one_window_read_them(monkeypatch):
     """A rendered table (``clean``, seed 3) with both players' supplies drawn off the layout: a frame read from
     scratch, then a pawn put on a node (one fewer in its player's supply). The incremental read reads two windows, the
@@ -73,13 +85,7 @@ def test_a_pawn_put_on_and_the_one_gone_from_the_supply_read_as_one_window_read_
     tribe = pos["tribes"][0]
     scene.position = {**scene.position, "tribes": [{**tribe, "pawns": tribe["pawns"][:1]}]}
     after, _ = render_sunda(scene, cam, rng)
-    windows: list[tuple[int, int, int, int]] = []
-    image = SundaReader._window_image
-
-    def spy(self, frame, mx, my, win, light):
-        windows.append(win)
-        return image(self, frame, mx, my, win, light)
-    monkeypatch.setattr(SundaReader, "_window_image", spy)
+    windows = spy_windows(monkeypatch)
     grouped = reader.read(after, previous=before)
     assert len(windows) == 2 and not sunda._meet(*windows)
     read = windows[:]

@@ -5,10 +5,10 @@ kept from the frame they were read in, and the tie stood frame after frame: seed
 tables kept two pieces one slot wrong each from the read from scratch on (542 sides of 544 in its last 16 frames)."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import vision.sunda as sunda
+from tests.vision.test_sunda_incremental_groups import spy_windows
 from vision.sunda import SundaReader, SundaReading
 
 
@@ -47,13 +47,7 @@ def test_the_whole_read_comes_in_a_quiet_frame_too_and_once(monkeypatch):
     p = before.pieces[len(before.pieces) // 2]
     before.unsure = list(before.unsure) + [_set_note(p["q"], p["r"])]
     before._doubts_read = frozenset(p["tris"])
-    windows: list[tuple[int, int, int, int]] = []
-    image = SundaReader._window_image
-
-    def spy(self, frame, mx, my, win, light):
-        windows.append(win)
-        return image(self, frame, mx, my, win, light)
-    monkeypatch.setattr(SundaReader, "_window_image", spy)
+    windows = spy_windows(monkeypatch)
     again = reader.read(frame, previous=before)
     assert windows == [reader._play]
     assert (sorted((q["tris"], q["sides"]) for q in again.pieces)
