@@ -213,6 +213,15 @@ def changed(before: Patch | None, now: Patch | None, cap: tuple[float, float] | 
     return _changed_from(_differences(before, now), cap)
 
 
+def _outline_moved(got: tuple, cap: tuple[float, float] | None = None) -> bool:
+    """Whether enough pixels of a stack's own outline changed past the noise (:func:`changed`'s first criterion after
+    the shadow's), on the differences :func:`_differences` computed."""
+    d, _, _, where, _, (noise, _) = got
+    if cap is not None:
+        noise = min(noise, cap[0])
+    return int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) >= CHANGED_PIXELS
+
+
 def _changed_from(got: tuple | None,
                   cap: tuple[float, float] | None = None) -> bool:
     """:func:`changed` on the differences :func:`_differences` computed once (:meth:`StackHistory.update` measures
@@ -222,10 +231,10 @@ def _changed_from(got: tuple | None,
     d, wide, ground, where, darkened, (noise, noise_wide) = got
     if darkened >= SHADOW_PIXELS:
         return True
-    if cap is not None:
-        noise, noise_wide = min(noise, cap[0]), min(noise_wide, cap[1])
-    if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) >= CHANGED_PIXELS:
+    if _outline_moved(got, cap):
         return True
+    if cap is not None:
+        noise_wide = min(noise_wide, cap[1])
     # the wide change counted where the stack shows and within the shadow's reach of its base: a neighbour 30 mm off
     # (one side of the lattice) grown a pawn changes the far part of this window (its longer shadow), not this stack
     own = where | _zones(wide.shape)[1]
@@ -452,14 +461,9 @@ class StackHistory:
         got = self._diffs.get((id(s.patch), id(patch))) if s.patch is not None and patch is not None else None
         if got is None:
             return "outline"
-        d, _, _, where, darkened, (noise, _) = got
-        if darkened >= SHADOW_PIXELS:
+        if got[4] >= SHADOW_PIXELS:        # (darkened: the shadow's pixels)
             return "shadow"
-        if self._cap is not None:
-            noise = min(noise, self._cap[0])
-        if int((d[where] > max(CHANGED_LEVEL, CHANGED_NOISE * noise)).sum()) < CHANGED_PIXELS:
-            return "wide"
-        return "outline"
+        return "outline" if _outline_moved(got, self._cap) else "wide"
 
     def _count(self, out: list[dict[str, Any]], new_stacks: list[_Stack], pending: list[tuple[int, _Stack, bool]],
                spent: list[str], taken: Mapping[str, int], kinds: Mapping[int, str] | None = None) -> None:
