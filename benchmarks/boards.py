@@ -49,7 +49,10 @@ the chests right (on its space with its face and value, or in its ship's hold: t
 on spaces and in holds, unsure and wrong, and the chests' CPU ms per frame; and a line for the chests a camera can
 see: a carried chest whose print the sail hides so that the ship drawn from above (the renderer's drawing, no
 camera) with another value differs by under MIN_SEEABLE_MM2 is "unseeable (known from play)" when read unsure (the
-game knows which chest went aboard), never right; read as another value or an empty hold it is wrong. See
+game knows which chest went aboard), never right; read as another value or an empty hold it is wrong. Every chest
+figure is **one frame's reading** (each frame a fresh table, read from scratch: no game before it); in play the game's
+history answers each hold's value and the reading checks it (tablehub.tracking.holds, docs/boardcam.md "Tracking").
+A last line says what the frame before would add in the bench's two frames of one table (:func:`hold_memory`). See
 docs/benchmarks.md.
 """
 from __future__ import annotations
@@ -261,6 +264,7 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
                         "space_right": 0, "space_n": 0, "covered_n": 0, "covered_right": 0, "unseeable_n": 0}
         chest_ms, chest_incr_ms, frame_ms = [], [], []  # chests' CPU: full frame, incremental; pieces + chests
         chest_incr = dict.fromkeys(chest_counts, 0)  # the incremental frames' chests, counted apart
+        kept = {"unsure": 0, "before": 0, "against": 0}  # the second frame's holds against the first's (hold_memory)
         chest_watch = ChestWatch()
         n_true = right = unsure = wrong = missed = extra = boards_right = 0
         errs, full_ms, incr_ms, failed = [], [], [], 0
@@ -362,6 +366,7 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
                 if truth_c2[k][0] == "space":  # the chest moved (a ship's chest goes with it)
                     truth_c2[k] = ("space", s_new, *truth_c2[k][2:])
                 _score_chests(truth_c2, got2, chest_incr, args.show and f"  {level} frame {f} (incremental)")
+                hold_memory(truth_c2, got, got2, kept)
             incr_n += 1
             incr_full += int(reading2.full)
             incr_right += int(score(reading2.pieces, truth2, f, " (incremental)")[3]) if not reading2.full else 0
@@ -393,6 +398,9 @@ def _bench(game: str, args: argparse.Namespace, levels: list[str]) -> None:
                   f"CPU (in incr ms above), right {100 * ci['right'] / max(1, ci['n']):.2f}% of {ci['n']}, unsure "
                   f"{ci['unsure']}, wrong {ci['wrong']}, unseeable {ci['unseeable']}; windows read {chest_watch.read}, kept {chest_watch.kept_n}; "
                   f"a full frame with its chests {np.median(frame_ms):.0f} ms CPU (max {np.max(frame_ms):.0f})")
+            print(f"{'':<8} chests incremental, the frame before remembered: of {kept['unsure']} laden holds unsure, "
+                  f"{kept['before']} read right in the frame before (the chest went with its ship); read sure against "
+                  f"the frame before's sure value {kept['against']}")
 
 
 def _enrol_chests(board, reg, ref, scene, cam, rng, frame_size, size):
@@ -460,6 +468,24 @@ def print_chest_causes(counts: dict) -> None:
     if causes:
         print(f"{'':<8} chests not read right, by cause: "
               + "; ".join(f"{k} {n}" for k, n in sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))))
+
+
+def hold_memory(truth, first, second, kept) -> None:
+    """What remembering the frame before would add to the second frame's holds (the bench's two frames of one
+    table; in play the game's history is the memory: tablehub.tracking.holds). Each laden hold read unsure in
+    ``second`` (``kept['unsure']``) that ``first`` read right (``kept['before']``); and each hold read sure in both
+    with two values (``kept['against']``: a contradiction, for the tracker to say, not to settle)."""
+    for item in truth:
+        if item[0] != "ship" or not item[2]:
+            continue
+        name, value = item[1], item[2]
+        now, then = second.aboard.get(name), first.aboard.get(name)
+        sure_now = isinstance(now, int) and name not in (getattr(second, "maybe", None) or ())
+        if not sure_now:
+            kept["unsure"] += 1
+            kept["before"] += int(then == value)
+        elif now and isinstance(then, int) and then and now != then:
+            kept["against"] += 1
 
 
 def _score_chests(truth, got, counts, show) -> None:

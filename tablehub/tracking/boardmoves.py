@@ -132,7 +132,8 @@ def read_board(game: Game, before: Mapping[str, int], seen: Mapping[str, int | N
     game with one piece per space (the adapter's ``one_per_space``) a piece seen moved onto a space
     where another stands is misread: taken as where it stood, or (one that may move) looked at again,
     never flagged. ``extras``: what else the camera read that the adapter's ``extra_candidates`` reads
-    (Karibik's chests)."""
+    (Karibik's chests); a reading that stands (pending, same) carries the adapter's ``extra_notes`` on it (what
+    the extras read sure against the game: said, not taken)."""
     adapter = getattr(game, "board_moves", None)
     if adapter is None:
         raise TablehubError(f"{game.name}: the camera does not read this game's board (no board_moves adapter)")
@@ -213,6 +214,15 @@ def _crowded(before: Mapping[str, int], seen: Mapping[str, int | None]) -> dict[
 
 def _read(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str, int | None],
           extras: Mapping[str, Any] | None = None) -> BoardReading:
+    r = _read_moves(game, adapter, before, seen, extras)
+    said = getattr(adapter, "extra_notes", None)  # what the extras contradict in a reading that stands
+    if extras and said is not None and r.status in ("pending", "same"):
+        r.notes = r.notes + list(said(game, r.actions, extras))
+    return r
+
+
+def _read_moves(game: Game, adapter: Any, before: Mapping[str, int], seen: Mapping[str, int | None],
+                extras: Mapping[str, Any] | None = None) -> BoardReading:
     moved = {p: (before[p], seen[p]) for p in before if seen[p] != before[p]}
     more = getattr(adapter, "extra_candidates", None)
     got = more(game, moved, extras) if extras and more is not None else None

@@ -9,7 +9,9 @@ value, ``0`` for an empty hold), and the camera's reading of the hold (``read``:
 laden but its value not read, :data:`MAYBE` not even sure whether the hold is laden) only checks it
 (:func:`check_holds`): it **agrees**, is **unsure** (says nothing), or **disagrees**, on whether the hold
 is laden (``presence``: something changed hands, or the camera misread the deck) or only on the value (a
-misread print, or an exchange of two carried items: the one change only the values show).
+misread print, or an exchange of two carried items: the one change only the values show). A value read sure
+against the history that no action explains is said (:func:`contradicted`: the tracker's note), never taken
+over the history and never silently dropped.
 
 :func:`hold_tally` counts, over a played session, the carried items the tracker knew (taken aboard by an
 action logged from the camera's reading: the item was seen where it lay) against those it had to ask (the
@@ -53,6 +55,13 @@ def check_one(carrier: str, expected: Any, read: Any) -> HoldCheck:
 def check_holds(expected: Mapping[str, Any], read: Mapping[str, Any]) -> dict[str, HoldCheck]:
     """Each hold the camera read (``read``; a carrier it did not find says nothing) against the game's."""
     return {c: check_one(c, expected[c], r) for c, r in read.items() if c in expected}
+
+
+def contradicted(checks: Mapping[str, HoldCheck]) -> list[HoldCheck]:
+    """The holds whose value the camera read **sure** and other than the game's, laden alike (a misread print, or two
+    carried items exchanged unseen): the history stands (it is never overwritten by one frame), but the player is
+    told (a note), in the carriers' order."""
+    return [c for _, c in sorted(checks.items()) if c.presence == AGREES and c.value == DISAGREES]
 
 
 def presence_fits(checks: Mapping[str, HoldCheck]) -> bool:

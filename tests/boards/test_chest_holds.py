@@ -13,7 +13,7 @@ from tablehub.games.karibik.actions import Card, Deal, PlaceShips
 from tablehub.games.karibik.camera import TableChests, chest_view, chests_fit
 from tablehub.games.karibik.engine import Karibik
 from tablehub.tracking.boardmoves import read_board
-from tablehub.tracking.holds import AGREES, DISAGREES, MAYBE, UNSURE, check_holds, hold_tally
+from tablehub.tracking.holds import AGREES, DISAGREES, MAYBE, UNSURE, check_holds, contradicted, hold_tally
 
 
 @pytest.fixture()
@@ -131,3 +131,32 @@ def test_a_chest_wholly_under_the_sail_is_no_flag(game):
     # a lid where the game has an empty hold is said so
     r = read(game, seen(game, aboard={"Bravo": None}))
     assert r.status == "illegal" and "Bravo carries a chest (its value not read)" in str(r.reason)
+
+
+def test_a_value_read_sure_against_the_history_is_said_not_taken(game):
+    """The game's memory of a chest (its value followed it from the port where it lay face up) is not overwritten
+    by one frame that reads another value sure, nor dropped silently: the reading stands and a note says it."""
+    assert contradicted(check_holds({"A": 7000, "B": 4000, "C": 5000, "D": 0},
+                                    {"A": 5000, "B": None, "C": MAYBE, "D": 0})) == [
+        check_holds({"A": 7000}, {"A": 5000})["A"]]  # only a sure value, laden alike
+    game.apply(game.parse_action({"type": "attack"}))  # Arriba carries Havana's 4,000
+    r = read(game, seen(game, aboard={"Arriba": 8000}))
+    assert r.status == "pending" and r.actions == [{"type": "end_move"}]  # the history stands
+    said = [str(n) for n in r.notes]
+    assert len(said) == 1 and "8,000 on Arriba's deck" in said[0] and "the 4,000 chest of Havana" in said[0], said
+    # unsure, or read right: nothing to say
+    for value in (None, 4000):
+        assert read(game, seen(game, aboard={"Arriba": value})).notes == []
+    game.apply(game.parse_action({"type": "end_move"}))  # while the cards are entered: the same, said
+    r = read(game, seen(game, aboard={"Arriba": 6000}))
+    assert r.status == "same" and any("6,000 on Arriba's deck" in str(n) for n in r.notes)
+
+
+def test_a_chest_action_that_explains_the_values_is_no_contradiction(game):
+    _two_laden_side_by_side(game)
+    r = read(game, seen(game, aboard={"Arriba": 7000, "Bravo": 4000}))  # the swap read: the values agree after it
+    assert r.actions == [{"type": "swap", "ship": "Bravo"}] and r.notes == []
+    r = read(game, seen(game, aboard={"Arriba": 7000, "Bravo": None}))  # one read: no swap, the history stands, said
+    assert r.actions == [{"type": "end_move"}] and [str(n) for n in r.notes] == [
+        "the camera reads 7,000 on Arriba's deck, but Arriba carries the 4,000 chest of Havana: the game's chest is "
+        "kept (if the chests were exchanged, enter it on the phone)"]

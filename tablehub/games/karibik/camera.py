@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...i18n import T, Text
-from ...tracking.holds import DISAGREES, MAYBE, check_holds, presence_fits, values_fit
+from ...tracking.holds import DISAGREES, MAYBE, check_holds, contradicted, presence_fits, values_fit
 from .board import CHEST_MAX, CHEST_MIN, Board
 
 #: the most shortest ways offered as choices
@@ -258,6 +258,27 @@ class KaribikBoardMoves:
                          what=_differences(game, after[0] or game, seen), ship=game.ship)
         shortest = min(len(c) for c in out)
         return [c for c in out if len(c) == shortest][:MAX_CHOICES], ""
+
+    def extra_notes(self, game: Any, actions: list[dict[str, Any]], extras: Mapping[str, Any]) -> list[Text]:
+        """What the tracker says beside a reading that stands (``actions``, NEXT's, or none): each hold whose value
+        the camera read **sure** and other than the game's after ``actions`` (``tablehub.tracking.holds.
+        contradicted``). The game's chest stays aboard (its value followed it from the port where it lay face up;
+        one frame does not overwrite it), but it is not dropped silently either: a misread print says nothing
+        more, two laden ships' chests exchanged unseen are the player's to enter."""
+        seen = extras.get("chests")
+        if seen is None:
+            return []
+        after = _played(game, [a for a in actions if a.get("type") != "end_move"])
+        if after is None:
+            return []
+        notes: list[Text] = []
+        for c in contradicted(check_holds(chest_view(after)["aboard"], hold_reads(seen))):
+            from .engine import money  # the engine imports this module
+
+            notes.append(T("the camera reads {value} on {ship}'s deck, but {ship} carries {chest}: the game's "
+                           "chest is kept (if the chests were exchanged, enter it on the phone)", value=money(c.read),
+                           ship=c.carrier, chest=after.chest_words(after.hold[c.carrier])))
+        return notes
 
 
 def chest_view(game: Any) -> dict[str, Any]:
