@@ -90,10 +90,12 @@ class Reading:
     question: str | None = None                  # when unsure: what the phone asks (else the tile question)
 
     def signature(self) -> tuple[Any, ...]:
-        """Identifies a reading so a repeated one is not announced (or beeped) twice."""
+        """Identifies a reading so a repeated one is not announced (or beeped) twice. A reading with nothing to
+        log ("same") is told by its notes too (all it has to say: the page's status line follows them)."""
+        said = tuple(str(n) for n in self.notes) if self.state == "same" else ()
         return (self.state, tuple(tuple(sorted(a.items())) for a in self.actions),
                 tuple((tuple(tuple(sorted(a.items())) for a in c.actions)) for c in self.choices),
-                self.reason, self.cell)
+                self.reason, self.cell, said)
 
     def describe(self, game: Game | None = None) -> Text:
         """The reading in one line; with ``game`` (the committed game) its actions in the game's table

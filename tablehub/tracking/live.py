@@ -187,8 +187,10 @@ class LiveTable:
             self._status("table", None)  # the page's pending card and choices say it (with the reading's notes)
         elif reading.state in ("pending", "unsure"):
             self._status("table", reading.describe())
-        elif reading.state in ("same", "waiting"):
-            self._status("table", reading.reason if reading.state == "waiting" else None)
+        elif reading.state == "waiting":
+            self._status("table", reading.reason)
+        elif reading.state == "same":  # nothing to log; what the camera said about it (a hold read against the game)
+            self._status("table", _notes(reading.notes) if reading.notes else None)
         if reading.state != "same":
             self.log.append(f"{reading.state}: {reading.describe()}")
         if self.panel is not None:

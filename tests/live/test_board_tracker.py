@@ -198,3 +198,15 @@ def test_the_moving_ship_where_two_spaces_meet_is_asked_on_the_phone_with_both_r
     assert [c["action"] for c in offer["candidates"]] == [{"type": "end_move"}, {"type": "sail", "path": [33]}]
     rig.hub.accept(offer["id"], 1)
     assert rig.session.actions[-1] == {"type": "sail", "path": [33]}
+
+
+def test_what_the_camera_says_about_a_reading_that_stands_is_on_the_page(rig):
+    """A reading with nothing to log ("same") may still carry what the camera noticed (a ship not seen sure, a
+    hold's value read against the game): the page's status line says it, and says nothing once it is gone."""
+    rig.show(Arriba=None)  # while the cards are entered no ship may move: taken as still where it stood
+    assert rig.tracker.reading.state == "same" and rig.tracker.reading.notes
+    said = str(rig.hub.snapshot()["status"].get("table"))
+    assert "Arriba" in said and "32" in said
+    rig.show()
+    assert rig.tracker.reading.state == "same" and not rig.tracker.reading.notes
+    assert rig.hub.snapshot()["status"].get("table") is None
