@@ -119,6 +119,14 @@ EDGE_ROOM = True
 #: ... the bases there are measured to about this (mm): a hidden pawn's base is looked for this much nearer to theirs
 #: than a pawn's width (the more room, the more asked)
 EDGE_ROOM_MM = 1.0
+#: the edge spread (``delta``, :meth:`_Split.spread`: how far the colour table puts a pawn's edge outside its outline)
+#: is each colour's own, from that colour's blobs whose count the misfit alone tells: a light paint's edge on the dark
+#: mat is classed farther out than a dark paint's. Measured (docs/history/sunda-measured.md, session 25, h-heights11):
+#: `hard`, seeds 1 and 6, yellow's clear blobs 0.04-1.4 px, red's -0.4-0.9, and blobs read black that are no pawn's (a
+#: red pawn's shadow, the table's wood at the frame's edge) -1.1 to -4.2, which took the one median over every colour
+#: to -2.7 and a yellow heap's area 6-10 footprints off its tops' model. A colour with no such blob takes the median
+#: over every colour's. False: one median for the frame (as before h-heights11)
+DELTA_BY_COLOUR = True
 #: the blurs (mm, a Gaussian's sigma on the canvas) the frame's is measured among: the blur the heaps whose count the
 #: misfit alone tells are best modelled by (:meth:`SupplyCounter._fill_sigma`); the classes are read on the frame
 #: blurred by half a millimetre (:meth:`SupplyCounter.label`), the least, and the camera's blur and the JPEG's halved
@@ -515,15 +523,15 @@ class SupplyCounter:
         area = {c: self._area(paint_off[c]) for c in names}
         pawn_px: dict[str, float] = {}
         one_px = masks.one_px
-        # how far the colour table puts a pawn's edge outside its outline (px), the same for every blob in the frame:
-        # from the blobs whose count the misfit alone tells (the median)
-        spread = [f.split.spread(f.split.best) for f in found if isinstance(f.split, _Split) and f.split.clear()]
-        delta = float(np.median(spread)) if spread else None
+        # how far the colour table puts a pawn's edge outside its outline (px): from the blobs whose count the misfit
+        # alone tells (the median), each colour's own where it has such a blob (:data:`DELTA_BY_COLOUR`)
+        deltas = self._deltas(found)
         reasons: dict[str, list[str]] = {c: [] for c in names}
         totals = {c: 0 for c in names}
         singles: dict[str, list[float]] = {c: [] for c in names}
         fill_of: dict[tuple, tuple] = {}
         for colour, at, px, sp, key, edge, tops, mask in found:
+            delta = deltas.get(colour)
             if not isinstance(sp, _Split):
                 reasons[colour].append(f"a blob at {at[0]:.0f},{at[1]:.0f} mm " + (
                     "touches the layout" if sp == "layout" else "reaches the frame's or the mat's edge or a marker"))
@@ -533,7 +541,7 @@ class SupplyCounter:
             got, said, bases = self._by_tops(sp, got, said, tops, delta)
             if (got is None and FILL and mask is not None and delta is not None and tops is not None
                     and tops.light >= TOP_LIGHT and len(tops.at) >= 2 and sp.fits):
-                sigma = self._fill_sigma(found, delta, nadir, cam_h)
+                sigma = self._fill_sigma(found, delta, nadir, cam_h, deltas)
                 drawn = (sp, tops, delta, sigma)
                 old = self._fill_of.get(key)
                 if (old is not None and old[0][0] is sp and old[0][1] is tops and old[0][2] == delta
@@ -574,6 +582,24 @@ class SupplyCounter:
         self._areas = {id(paint_off[c]): (paint_off[c], area[c]) for c in names}
         return SupplySeen(counts, why, blobs, area, pawn_px, self.s, paint_off)
 
+    @staticmethod
+    def _deltas(found: list["_Found"]) -> dict[str, float]:
+        """Each colour's edge spread (px, :meth:`_Split.spread`): the median over the colour's blobs whose count the
+        misfit alone tells; a colour with none such takes the median over every colour's (as before h-heights11, and
+        every colour's where :data:`DELTA_BY_COLOUR` is False); no such blob at all: none (the area is no reading)."""
+        by: dict[str, list[float]] = {}
+        for f in found:
+            if isinstance(f.split, _Split) and f.split.clear():
+                by.setdefault(f.colour, []).append(f.split.spread(f.split.best))
+        pooled = [v for vs in by.values() for v in vs]
+        if not pooled:
+            return {}
+        every = float(np.median(pooled))
+        out = {c: every for c in {f.colour for f in found}}
+        if DELTA_BY_COLOUR:
+            out.update({c: float(np.median(vs)) for c, vs in by.items()})
+        return out
+
     def _area(self, paint: np.ndarray) -> int:
         """A colour's paint's pixels, kept for the last array counted (:class:`SupplyGate` hands a colour's paint
         on as the very array where no window changed it: 1.5 million pixels not counted again)."""
@@ -590,10 +616,10 @@ class SupplyCounter:
         """How badly pawns standing at ``bases`` (mat mm) model a blob's paint as the camera's blur and the colour
         table make it (:data:`FILL`): their footprints' union (each filled whole: two pawns' overlap is paint, as the
         top of one hides the foot of its neighbour), blurred by a Gaussian of ``sigma`` px and taken where that exceeds
-        the level putting a straight edge ``delta`` px out (the frame's edge spread), so that the waists between
-        touching pawns fill as the paint's do. The misfit as :meth:`_misfit` counts it against that paint: the pixels
-        the two do not share, each edge placed within :data:`BAND_PX`, and the band two overlapping bases would have
-        to move apart by."""
+        the level putting a straight edge ``delta`` px out (the colour's edge spread, :meth:`_deltas`), so that the
+        waists between touching pawns fill as the paint's do. The misfit as :meth:`_misfit` counts it against that
+        paint: the pixels the two do not share, each edge placed within :data:`BAND_PX`, and the band two overlapping
+        bases would have to move apart by."""
         b = np.asarray(bases, np.float64).reshape(-1, 2)
         ref, paint = self._filled(blob, origin_px, b, nadir, cam_h, sigma, delta)
         blob_in = _Blob(ref)
@@ -615,7 +641,8 @@ class SupplyCounter:
         paint = (cv2.GaussianBlur(union.astype(np.float32), (0, 0), sigma) >= level).astype(np.uint8)
         return ref, paint
 
-    def _fill_sigma(self, found: list["_Found"], delta: float, nadir: np.ndarray, cam_h: float) -> float:
+    def _fill_sigma(self, found: list["_Found"], delta: float, nadir: np.ndarray, cam_h: float,
+                    deltas: Mapping[str, float] | None = None) -> float:
         """The frame's blur (px) as the fill models it (:meth:`_filled_misfit`): among :data:`FILL_SIGMAS_MM`, the one
         under which the heaps whose count the misfit alone tells (:meth:`_Split.clear`, two pawns or more: their
         waists are what the blur fills; the :data:`FILL_HEAPS` largest) are modelled best, their best counts' pawns
@@ -630,8 +657,8 @@ class SupplyCounter:
             return FILL_SIGMAS_MM[0] * self.s
         heaps = sorted(heaps, key=lambda f: -f.split.best)[:FILL_HEAPS]
         self.fill_calls["blur"] += 1
-        errs = [sum(self._filled_misfit(*f.mask, f.split.bases[f.split.best], nadir, cam_h, sg * self.s, delta)
-                    for f in heaps) for sg in FILL_SIGMAS_MM]
+        errs = [sum(self._filled_misfit(*f.mask, f.split.bases[f.split.best], nadir, cam_h, sg * self.s,
+                                        (deltas or {}).get(f.colour, delta)) for f in heaps) for sg in FILL_SIGMAS_MM]
         sigma = FILL_SIGMAS_MM[int(np.argmin(errs))] * self.s
         self._blur = (key[0], key[1], sigma)
         return sigma
@@ -931,7 +958,7 @@ class SupplyCounter:
         fit the paint as a count must (under :data:`MARGIN` of a footprint a pawn, and no count fitted better by
         :data:`MARGIN` of a footprint), leave no patch of paint unexplained, nor of model on no paint, of
         :data:`MARGIN` of a footprint (:meth:`_loose`: a top missed leaves a pawn's paint, a top too many a footprint
-        of model on none), and hold the paint's area as :meth:`_Split.decide` holds it (``delta``: the frame's edge
+        of model on none), and hold the paint's area as :meth:`_Split.decide` holds it (``delta``: the colour's edge
         spread; within :data:`MARGIN` of a footprint: at ``hard`` a top missed in a heap left no patch, its
         neighbours' footprints covering it, but 0.7-0.8 of a footprint of area). Else the blob is asked. No tops
         looked at: the footprints' word, as before. The tops of a dark paint (:data:`TOP_LIGHT`) are no
@@ -1589,7 +1616,7 @@ class _Split:
 
     def decide(self, delta: float | None) -> tuple[int | None, str]:
         """The count and, where none, why: the misfit's (:meth:`clear`); where it leaves two counts, the paint's area
-        (``delta``: the frame's edge spread, :meth:`spread`) decides when the model of one of them holds the blob's
+        (``delta``: the colour's edge spread, :meth:`spread`) decides when the model of one of them holds the blob's
         pixels within :data:`MARGIN` of a footprint and the other's does not (a pawn more or less is a whole footprint
         of paint)."""
         if self.best is None:
