@@ -95,7 +95,7 @@ SHADOW_MM = 0.8
 # a stack's outline measured past another thing's paint at the profile's end (:func:`_crossing`): a resource marker
 # of a pawn's paint beside a tall stack's top lies in the band across it (s29 hard table 2: a red marker by a red stack
 # of 5, the stack lost and its markers with it)
-PAST_OTHER = True
+PAST_OTHER = True       # ... where the outline left is a pawn's top, ``MIN_TOP_MM`` along and across the nadir's line
 
 
 def cloth_dark_discs(label: np.ndarray, paint: np.ndarray, px_per_mm: float, k: int) -> np.ndarray:
@@ -497,6 +497,9 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     d_base = near - n0 + PAWN_MM / 2
     # the top's middle: its far edge less half its width (the same colours meet at both: the bias cancels)
     parallax = (far - width / 2) - (near + PAWN_MM / 2)
+    ends = (prof_u[0], prof_u[-1], prof_v[0], prof_v[-1])
+    if PAST_OTHER and max(ends) >= 0.5 and min(far - near, width) < MIN_TOP_MM:
+        return None     # measured past another thing's paint, the outline left is no pawn's top (:func:`_crossing`)
     height, cands, why, est, size_est = decide(parallax, width, d_base, cam_h, spread)
     if SHADOW_NEAR and height is not None:
         lit = _lit_ground(col_u, ua, near, gain, ground)
