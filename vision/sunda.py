@@ -143,6 +143,11 @@ SPLIT_MM = 9.0            # a blob too wide for a stack is split into the parts 
 #: is 15 px across (7.5 mm; SPLIT_MM's 19 px): the pawn's part held it on both stacks (OpenCV 5: a 17 px disc too;
 #: OpenCV 4.11 with numpy 1.24: 15 px, not 17). A marker's blurred blob there was 4.6 x 5.8 mm
 SPLIT_SMALL_MM = 7.0
+#: a whole blob with a pawn's top of paint (``stacks.FULL_BLOB``) whose base lies on a node, too wide for one stack
+#: and with no outline measured, none of its parts placed either: a tribe there the phone asks (any height), never
+#: lost (photo bench seed 29 `hard` table 2: a red stack of 5 with a red marker in the band across its top, lost
+#: with its markers, 55 points silent). The photo scorer's reader only (``SundaReader.beyond``)
+UNPLACED_ASK = True
 #: a stack's blob of pawn colours may be wider than 1.4 pawns by its blurred rim: a dark paint blurred into the land
 #: in the stack's shadow reads as a darker pawn's class right round it (a purple stack of 3 at `hard`, its outline
 #: 10.4 mm across, was a blob 14.1-14.5 mm wide: photo bench seed 4 table 8, seed 6 table 6). Up to this much wider
@@ -1998,6 +2003,7 @@ class SundaReader:
                 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
         blob_of: dict[int, list[TribeReading]] = {}      # each whole blob's tribes (:func:`_beyond`)
         lone: list[tuple[str, tuple[float, float], float]] = []    # marker-sized blobs off every node (LONE_MM2)
+        unplaced: list[tuple] = []     # a top's worth of paint on a node, its outline not measured (UNPLACED_ASK)
         split = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_MM / 2 * self.s) + 1),) * 2)
         split_small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(2 * round(SPLIT_SMALL_MM / 2 * self.s) + 1),) * 2)
 
@@ -2091,6 +2097,8 @@ class SundaReader:
             if rimmed and (m is None or m.width_mm > 1.4 * PAWN_MM):
                 if whole:       # no stack's outline: a stack and what touches it, split as any blob too wide
                     todo += parts(bx, by, sub)
+                    if UNPLACED_ASK and self.beyond and len(xs) >= stacks.FULL_BLOB * top_px:
+                        unplaced.append((blob, int(gq), int(gr), names[top_k], guess, dist))
                 continue
             if len(xs) < stacks.FULL_BLOB * top_px and not stacks.small_blob_kept(
                     len(xs) / top_px, stacks.with_dark_rim(label, (bx, by, bw, bh), sub, k) / top_px, m):
@@ -2122,6 +2130,13 @@ class SundaReader:
                                     dist * PAWN_HEIGHT_MM / cam_h))
             out[-1].measure = m
             blob_of.setdefault(blob, []).append(out[-1])
+        held = {(t.q, t.r) for t in out}
+        for blob, q, r, top, base, dist in unplaced:
+            if blob not in blob_of and (q, r) not in held:    # nothing of it placed: asked, never lost
+                held.add((q, r))
+                out.append(TribeReading(q, r, top, [top], None, True, list(range(1, MAX_TRIBE + 1)),
+                                        (float(base[0]), float(base[1])), dist * PAWN_HEIGHT_MM / cam_h))
+                blob_of[blob] = [out[-1]]
         if BEYOND_MM2 > 0 and reuse is None and self.beyond:
             for i, here in blob_of.items():
                 bx, by, bw, bh = (int(v) for v in stats[i, :4])

@@ -92,6 +92,10 @@ CLOTH_MOST = 2.0
 SHADOW_NEAR = True
 SHADOW_L = 6.0
 SHADOW_MM = 0.8
+# a stack's outline measured past another thing's paint at the profile's end (:func:`_crossing`): a resource marker
+# of a pawn's paint beside a tall stack's top lies in the band across it (s29 hard table 2: a red marker by a red stack
+# of 5, the stack lost and its markers with it)
+PAST_OTHER = True       # ... where the outline left is a pawn's top, ``MIN_TOP_MM`` along and across the nadir's line
 
 
 def cloth_dark_discs(label: np.ndarray, paint: np.ndarray, px_per_mm: float, k: int) -> np.ndarray:
@@ -291,9 +295,16 @@ def _membership_rows(bgr: np.ndarray, pawn_shades: Sequence[np.ndarray], ground_
 
 
 def _crossing(profile: np.ndarray, from_start: bool) -> float | None:
-    """Fractional index where ``profile`` first rises through 0.5 (from the start, or from the end)."""
+    """Fractional index where ``profile`` first rises through 0.5 (from the start, or from the end). A run above 0.5
+    at the profile's end that falls below it again before the middle is another thing's paint, apart from the stack
+    by the ground (a resource marker of a pawn's paint in the band across a stack's top, 8-22 mm from its node):
+    skipped (:data:`PAST_OTHER`); the stack's own edge is the rise after it."""
     prof = profile if from_start else profile[::-1]
     above = np.nonzero(prof >= 0.5)[0]
+    if PAST_OTHER and len(above) and above[0] == 0:
+        below = np.nonzero(prof < 0.5)[0]
+        if len(below) and below[0] < len(prof) // 2:
+            above = above[above > below[0]]
     if len(above) == 0 or above[0] == 0:
         return None
     i = int(above[0])
@@ -455,6 +466,8 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     mx, my = _grid_px(ua, va[strip], u, v, s, origin_px, lo)
     prof_u = _sample(mem, mx, my).mean(axis=0)
     near_i, far_i = _crossing(prof_u, True), _crossing(prof_u, False)
+    import os as _os
+    if _os.environ.get("DBGM"): print("DBGM prof_u", np.round(prof_u[::10], 2), near_i, far_i, "a0", round(a0,1), "u", u)
     if near_i is None or far_i is None:
         return None
     near, far = a0 + near_i * STEP_MM, a0 + far_i * STEP_MM
@@ -465,6 +478,7 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     bx, by = _grid_px(ua[band], va, u, v, s, origin_px, lo)
     prof_v = _sample(mem, bx, by).mean(axis=1)
     left, right = _crossing(prof_v, True), _crossing(prof_v, False)
+    if _os.environ.get("DBGM"): print("DBGM prof_v", np.round(prof_v[::10], 2), left, right)
     if left is None or right is None:
         return None
     # each end and side again, where the colour is halfway between the ground's just outside and the pawn's just
@@ -483,6 +497,9 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     d_base = near - n0 + PAWN_MM / 2
     # the top's middle: its far edge less half its width (the same colours meet at both: the bias cancels)
     parallax = (far - width / 2) - (near + PAWN_MM / 2)
+    ends = (prof_u[0], prof_u[-1], prof_v[0], prof_v[-1])
+    if PAST_OTHER and max(ends) >= 0.5 and min(far - near, width) < MIN_TOP_MM:
+        return None     # measured past another thing's paint, the outline left is no pawn's top (:func:`_crossing`)
     height, cands, why, est, size_est = decide(parallax, width, d_base, cam_h, spread)
     if SHADOW_NEAR and height is not None:
         lit = _lit_ground(col_u, ua, near, gain, ground)

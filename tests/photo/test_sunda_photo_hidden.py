@@ -22,7 +22,7 @@ from tablehub import photo_sunda
 from tablehub.games.sunda.playout import random_game
 from tablehub.games.sunda.position import PositionError, position_of, score_position
 from tablehub.photo_sunda import consistent, tribes_unsure
-from vision import sunda
+from vision import sunda, sundastacks
 from vision.sunda import corners_of
 
 from tests.photo.test_sunda_photo_hard import _scores
@@ -91,6 +91,7 @@ def test_a_black_pawn_with_a_marker_past_its_blob_is_measured(table, monkeypatch
     got, want = _scores(*table)
     assert got == want
     monkeypatch.setattr(sunda, "ALONE_MM", 0.0)      # measured with the marker in its profile, as before
+    monkeypatch.setattr(sundastacks, "PAST_OTHER", False)   # (since session 25 also measured past the marker's run)
     got, want = _scores(*table)
     assert got != want
 
