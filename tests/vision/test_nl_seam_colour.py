@@ -10,6 +10,7 @@ the rest its colour bar, and it stood as a yellow figure on S:NE where none was.
 """
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.figurereading import FigureReading, _art_a_pixel_off
@@ -52,7 +53,9 @@ def test_a_figure_on_the_seam_stays():
 
 
 def test_the_bench_yellow_strip_on_the_seam_is_no_figure(monkeypatch):
-    """The bench's Neues Land ``sim/hard`` row, seed 3, board 10: before, a yellow figure seen on (-5, -2) S:NE."""
+    """The bench's Neues Land ``sim/hard`` row, seed 3, board 10: before, a yellow figure seen on (-5, -2) S:NE (with
+    OpenCV 5; the Pi's OpenCV 4.11 renders and reads this board without the phantom either way, so the "before" half
+    is checked where the phantom stands with the rule off)."""
     from tests.vision.conftest import BENCH
     from tests.vision.test_sued_fig_hidden import _bench_board
 
@@ -63,4 +66,6 @@ def test_the_bench_yellow_strip_on_the_seam_is_no_figure(monkeypatch):
     assert not tally.errors, tally.errors
     monkeypatch.setattr(FigureReading, "art_off_colour", False)
     rec, obs, _ = _bench_board(3, "sim", 10, game="neuesland", level="hard")
-    assert [(f.colour, f.region) for f in obs.figures if (f.x, f.y) == (-5, -2)] == [("yellow", "S:NE")]
+    before = [(f.colour, f.region) for f in obs.figures if (f.x, f.y) == (-5, -2)]
+    if int(cv2.__version__.split(".")[0]) >= 5:
+        assert before == [("yellow", "S:NE")]
