@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from . import VisionError
-from .pieces import (LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, blurred_misfit, gains_of_many,
-                     norm3, shading)
+from .pieces import (LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab, blurred_misfit, colour_misfit,
+                     gains_of_many, norm3, shading)
 from .regionmap import RegionMaps, maps_for_set
 from . import undercover
 from .standing import FIGURE_MIDDLE_MM, FOOT_MM, standing_point
@@ -170,7 +170,7 @@ beside the tiles (see :func:`_tiles_meet`)."""
 
 
 def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar: float, least: int,
-                     seams: np.ndarray | None = None) -> bool:
+                     seams: np.ndarray | None = None, colour_bar: float | None = None) -> bool:
     """Whether a sighting's ``picture`` (a boolean mask over the window ``obs``, ``ref`` its reference there) is the art
     of the tiles a pixel off where they were read to lie: it holds at least ``least`` pixels whose misfit passes ``bar``
     (the figure finder's strict bar), but fewer than ``least`` (and under a third of them) once the reference may move
@@ -180,10 +180,23 @@ def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar:
     figure's paint is no shift of the art around it: moving the art a pixel explains only its rim. ``seams``: where
     tiles meet (a boolean mask like ``picture``); with it, only a picture whose strong pixels all lie within a pixel of
     a seam is judged (a yellow figure on sand beside the sea, its paint near the sand's, had its picture explained so
-    and was lost: Südsee field/hard seed 3)."""
+    and was lost: Südsee field/hard seed 3). ``colour_bar``: the finder's bar on the colour misfit
+    (:meth:`FigureFinder.colour_bar`); with it, a pixel over either bar is strong, as the finder takes it, and stays
+    so unless one move of the art brings it under both: a strip of the neighbour's yellow plain 3 pixels by 8 where
+    the reference has the dark tile edge, the art two small pixels off, had 7 pixels over the B+G+R bar (too few to
+    judge) and the rest over the colour bar, and stood as a yellow figure (Neues Land bench sim/hard seed 3 board
+    10; issue 14, session nlboards4)."""
     o = obs.astype(np.float32)
     r = ref.astype(np.float32)
-    strong = picture & (blurred_misfit(o, r) > bar)
+
+    def over(fitted: np.ndarray) -> np.ndarray:
+        # the pixels over the finder's bars against ``fitted``
+        out = blurred_misfit(o, fitted) > bar
+        if colour_bar is not None:
+            out |= colour_misfit(o, fitted) > colour_bar
+        return out
+
+    strong = picture & over(r)
     n = int(np.count_nonzero(strong))
     if n < least:
         return False
@@ -193,11 +206,11 @@ def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar:
             return False
     h, w = picture.shape
     pr = cv2.copyMakeBorder(r, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
-    lowest = np.full((h, w), np.inf, np.float32)
+    left = strong.copy()
     for dy in range(3):
         for dx in range(3):
-            np.minimum(lowest, blurred_misfit(o, pr[dy:dy + h, dx:dx + w]), out=lowest)
-    left = int(np.count_nonzero(strong & (lowest > bar)))
+            left &= over(pr[dy:dy + h, dx:dx + w])
+    left = int(np.count_nonzero(left))
     return left < least and 3 * left < n
 
 
@@ -604,8 +617,8 @@ class FigureReading:
                                       pictures=pictures, nadir=nadir_px)
         off_bar = self._art_off_bar(obs, ref, known) if self.art_off_rule and sightings else None
         for i, ((colour, _, _, conf, area), foot) in enumerate(zip(sightings, feet)):
-            if off_bar is not None and _art_a_pixel_off(obs, ref, pictures[i], off_bar, self.figures.min_strong_px,
-                                                        seams):
+            if off_bar is not None and _art_a_pixel_off(obs, ref, pictures[i], off_bar[0], self.figures.min_strong_px,
+                                                        seams, off_bar[1]):
                 continue            # the art of the tiles here a pixel off where they lie (a seam), no figure
             bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s), camera_h, self._middle_sd(colour))
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
@@ -652,10 +665,18 @@ class FigureReading:
     explain once moved by a pixel (at the figures' scale, about 1.9 mm) is no figure (:func:`_art_a_pixel_off`). False:
     as before (issue 14's session suedfig4)."""
 
-    def _art_off_bar(self, obs: np.ndarray, ref: np.ndarray, known: np.ndarray) -> float:
+    art_off_colour = True
+    """:func:`_art_a_pixel_off` judges a sighting's pixels over the finder's colour bar too, as the finder took them
+    (:meth:`FigureFinder.colour_bar`), not only those over its B+G+R bar. False: as before (issue 14's session
+    nlboards4)."""
+
+    def _art_off_bar(self, obs: np.ndarray, ref: np.ndarray, known: np.ndarray) -> tuple[float, float | None]:
         """The figure finder's strict bar on a window's B+G+R misfit (:attr:`FigureFinder.residual_threshold` and
-        :attr:`FigureFinder.residual_factor` times the median misfit where a tile's reference is known)."""
-        return self.figures.strict_bar(blurred_misfit(obs.astype(np.float32), ref.astype(np.float32)), known)
+        :attr:`FigureFinder.residual_factor` times the median misfit where a tile's reference is known), and its bar
+        on the colour misfit (:meth:`FigureFinder.colour_bar`; None without :attr:`art_off_colour`)."""
+        o, r = obs.astype(np.float32), ref.astype(np.float32)
+        colour = self.figures.colour_bar(colour_misfit(o, r), known) if self.art_off_colour else None
+        return self.figures.strict_bar(blurred_misfit(o, r), known), colour
 
     seat_mm = 4.0
     """A tile whose offset from its cell, as read, differs from its sure neighbours' median offset by more than this

@@ -880,10 +880,21 @@ class FigureFinder:
     def _colour_change(self, obs: np.ndarray, fitted: np.ndarray, known: np.ndarray | None) -> np.ndarray:
         """Where ``obs`` differs from ``fitted`` (float BGR, one size) in colour (Lab a and b) by more than
         :attr:`chroma_threshold` and :attr:`chroma_factor` times the median difference (over ``known``)."""
-        diff = bgr_to_lab(obs)[..., 1:] - bgr_to_lab(fitted)[..., 1:]
-        change = cv2.GaussianBlur(np.sqrt((diff * diff).sum(axis=2)), (0, 0), 0.8)
+        change = colour_misfit(obs, fitted)
+        return change > self.colour_bar(change, known)
+
+    def colour_bar(self, change: np.ndarray, known: np.ndarray | None = None) -> float:
+        """The bar on a window's blurred colour misfit (:func:`colour_misfit`): :attr:`chroma_threshold`, or
+        :attr:`chroma_factor` times its median where a tile's reference is known, whichever is higher."""
         median = float(np.median(change if known is None or not known.any() else change[known]))
-        return change > max(self.chroma_threshold, self.chroma_factor * median)
+        return max(self.chroma_threshold, self.chroma_factor * median)
+
+
+def colour_misfit(obs: np.ndarray, fitted: np.ndarray) -> np.ndarray:
+    """How far ``obs`` lies from ``fitted`` (float BGR, one size) in colour (Lab a and b, lightness left out), blurred
+    as :func:`blurred_misfit` is."""
+    diff = bgr_to_lab(obs)[..., 1:] - bgr_to_lab(fitted)[..., 1:]
+    return cv2.GaussianBlur(np.sqrt((diff * diff).sum(axis=2)), (0, 0), 0.8)
 
 
 def shading(observed: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
