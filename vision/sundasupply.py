@@ -134,6 +134,8 @@ DELTA_BY_COLOUR = True
 FILL_SIGMAS_MM = (0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)
 #: the clear heaps the blur is measured on: the largest (the most waists), at most this many
 FILL_HEAPS = 4
+#: the fills kept a blob (:meth:`SupplyCounter._fill_again`): the edge spread's last few values
+FILL_SEEN = 4
 
 
 def footprint(base: np.ndarray, nadir: np.ndarray, cam_h: float, n_edge: int = 24) -> np.ndarray:
@@ -288,7 +290,13 @@ class SupplyCounter:
         self._blur: tuple[Any, Any, float] | None = None
         #: each blob's fill (:meth:`_by_fill`) by its key, with what it was drawn from (kept for the last count's blobs)
         self._fill_of: dict[tuple, tuple] = {}
-        self.fill_calls = {"blur": 0, "fill": 0, "fill kept": 0}
+        self.fill_calls = {"blur": 0, "fill": 0, "fill kept": 0, "fill seen": 0}
+        #: each blob's last fills (:meth:`_fill_again`, at most :data:`FILL_SEEN`), newest first, by its key: (what
+        #: it was drawn from, its mask and corner, the nadir, the camera's height, the fill); the last count's blobs
+        self._fill_seen: dict[tuple, list[tuple]] = {}
+        #: each blob by the bounds whose count was told: what :meth:`_cut` said of it, with what it was drawn from
+        #: (:meth:`_cut_once`; the last count's blobs)
+        self._cut_of: dict[tuple, tuple] = {}
         #: each colour's paint's pixels (:meth:`_area`) by the array's id, with the array (the last count's only)
         self._areas: dict[int, tuple[np.ndarray, int]] = {}
 
@@ -530,6 +538,7 @@ class SupplyCounter:
         totals = {c: 0 for c in names}
         singles: dict[str, list[float]] = {c: [] for c in names}
         fill_of: dict[tuple, tuple] = {}
+        cut_of: dict[tuple, tuple] = {}
         for colour, at, px, sp, key, edge, tops, mask in found:
             delta = deltas.get(colour)
             if not isinstance(sp, _Split):
@@ -549,15 +558,19 @@ class SupplyCounter:
                     fill = old[1]
                     self.fill_calls["fill kept"] += 1
                 else:
-                    fill = self._by_fill(sp, tops, delta, sigma, *mask, nadir, cam_h)
-                    self.fill_calls["fill"] += 1
+                    fill = self._fill_again(key, drawn, mask, nadir, cam_h)
+                    if fill is None:
+                        fill = self._by_fill(sp, tops, delta, sigma, *mask, nadir, cam_h)
+                        self.fill_calls["fill"] += 1
+                    self._fill_seen.setdefault(key, []).insert(0, (drawn, mask, nadir.tobytes(), float(cam_h),
+                                                                   fill))
+                    del self._fill_seen[key][FILL_SEEN:]
                 fill_of[key] = (drawn, fill)
                 if fill[0] is not None:
                     got, said, bases = fill
                 else:
                     said = f"{said}; {fill[1]}"
-            cut = edge is not None and (got is None or self._cut(*edge, bases, nadir, cam_h, masks.unseen,
-                                                                 masks.bounds))
+            cut = edge is not None and (got is None or self._cut_once(key, edge, bases, nadir, cam_h, masks, cut_of))
             if cut:     # a pawn's paint may be lost there (a pawn cut by a marker is smaller than one: not a speck)
                 said = "reaches the frame's or the mat's edge or a marker" + (f" ({said})" if got is None and said
                                                                               else "")
@@ -579,6 +592,8 @@ class SupplyCounter:
         self._tops_of = {k: v for k, v in self._tops_of.items() if k in keys}
         self._light_of = {k: v for k, v in self._light_of.items() if k in keys}
         self._fill_of = fill_of
+        self._cut_of = cut_of
+        self._fill_seen = {k: v for k, v in self._fill_seen.items() if k in keys}
         self._areas = {id(paint_off[c]): (paint_off[c], area[c]) for c in names}
         return SupplySeen(counts, why, blobs, area, pawn_px, self.s, paint_off)
 
@@ -599,6 +614,38 @@ class SupplyCounter:
         if DELTA_BY_COLOUR:
             out.update({c: float(np.median(vs)) for c, vs in by.items()})
         return out
+
+    def _fill_again(self, key: tuple, drawn: tuple, mask: tuple[np.ndarray, tuple[int, int]], nadir: np.ndarray,
+                    cam_h: float) -> tuple | None:
+        """A blob's fill (:meth:`_by_fill`) as it was drawn in one of its last counts from the very same split and
+        tops (the split cache's and the tops cache's objects), edge spread and blur, with the same mask and corner,
+        nadir and camera's height: the same result. The edge spread (``delta``, :meth:`_deltas`: the median over
+        the colour's clear blobs) goes back and forth between a few values as other heaps lose a pawn and a speck comes and
+        goes, and every heap's fill (some 10 ms each) was drawn again each time it moved. Else None."""
+        sp, tops, delta, sigma = drawn
+        nb = nadir.tobytes()
+        for (d, m, n, h, fill) in self._fill_seen.get(key, ()):
+            if (d[0] is sp and d[1] is tops and d[2] == delta and d[3] == sigma and n == nb and h == float(cam_h)
+                    and m[1] == mask[1] and np.array_equal(m[0], mask[0])):
+                self.fill_calls["fill seen"] += 1
+                return fill
+        return None
+
+    def _cut_once(self, key: tuple, edge: tuple[np.ndarray, tuple[int, int]], bases: Sequence[Sequence[float]],
+                  nadir: np.ndarray, cam_h: float, masks: "_Masks", cut_of: dict[tuple, tuple]) -> bool:
+        """:meth:`_cut`, or what it said of the same blob (mask and corner) in the last count with the same bases,
+        nadir, camera's height and zones (a blob by the bounds is looked at every frame: 1-2 ms each). What it says
+        is kept in ``cut_of`` (this count's, :meth:`_decide`)."""
+        drawn = (tuple(tuple(map(float, b)) for b in bases), nadir.tobytes(), float(cam_h), masks.unseen, masks.bounds)
+        old = self._cut_of.get(key)
+        if (old is not None and old[0][0] == drawn[0] and old[0][1] == drawn[1] and old[0][2] == drawn[2]
+                and old[0][3] is drawn[3] and old[0][4] is drawn[4] and old[1][1] == edge[1]
+                and np.array_equal(old[1][0], edge[0])):
+            said = old[2]
+        else:
+            said = self._cut(*edge, bases, nadir, cam_h, masks.unseen, masks.bounds)
+        cut_of[key] = (drawn, edge, said)
+        return said
 
     def _area(self, paint: np.ndarray) -> int:
         """A colour's paint's pixels, kept for the last array counted (:class:`SupplyGate` hands a colour's paint
@@ -1161,6 +1208,7 @@ class SupplyCounter:
         centres = _farthest(pts, n)
         one_mm = _footprint_reach(nadir, cam_h, pts.mean(axis=0))
         x, y = np.ascontiguousarray(pts[:, 0]), np.ascontiguousarray(pts[:, 1])
+        rows = np.arange(len(x))
         for _ in range(30):
             # the squared distances, a coordinate at a time (the (points, pawns, 2) array and its sum cost 4 times
             # as much: a heap of 25 pawns was split in 1.7 s, 1.5 s of it here)
@@ -1169,12 +1217,13 @@ class SupplyCounter:
             near = np.argmin(d, axis=1)
             # each pawn's pixels: those nearest its middle, within its footprint's reach (a pixel of another pawn
             # farther off does not pull it)
-            own = np.take_along_axis(d, near[:, None], axis=1)[:, 0] <= one_mm ** 2
+            own = d[rows, near] <= one_mm ** 2
             k_own = near[own]
             cnt = np.bincount(k_own, minlength=n)
             sums = np.column_stack([np.bincount(k_own, x[own], minlength=n), np.bincount(k_own, y[own], minlength=n)])
             new = np.where(cnt[:, None] > 0, sums / np.maximum(cnt, 1)[:, None], centres)
-            if np.allclose(new, centres, atol=1e-3):
+            # (``np.allclose(new, centres, atol=1e-3)`` written out: its checks cost as much as a round's distances)
+            if (np.abs(new - centres) <= 1e-3 + 1e-5 * np.abs(centres)).all():
                 break
             centres = new
         bases = np.array([_base_of(c, nadir, cam_h) for c in centres]).reshape(-1, 2)
@@ -1196,7 +1245,10 @@ class SupplyCounter:
         shapes = [footprint(b, nadir, cam_h) - b for b in bases]      # each pawn's outline about its base (mm)
         blob_in = _Blob(ref)
         polys = self._polys(bases, shapes, shift)
-        err = self._misfit(blob_in, bases, polys)[0]
+        if not refine:
+            err, u_area, u_edge = self._misfit(blob_in, bases, polys)
+            return err, [(float(b[0]), float(b[1])) for b in bases], u_area, u_edge
+        err = self._miss(blob_in, bases, polys)
         if refine:
             # each pawn moved by a pixel at a time where that fits the blob better (k-means splits a cluster's
             # pixels by nearness, not by the pawns' shapes)
@@ -1211,11 +1263,11 @@ class SupplyCounter:
                         trial = bases.copy()
                         trial[k] += mv
                         tpolys = list(polys)
-                        tpolys[k] = self._polys(trial[k:k + 1], shapes[k:k + 1], shift)[0]
+                        tpolys[k] = self._poly(trial[k], shapes[k], shift)
                         if local is not None and local.holds(tpolys[k]):
                             e = float(local.pixels + local.delta(tpolys)) + self._overlap(trial)
                         else:
-                            e = self._misfit(blob_in, trial, tpolys)[0]
+                            e = self._miss(blob_in, trial, tpolys)
                         if e < err - 0.5:
                             bases, err, better, polys = trial, e, True, tpolys
                             if local is not None:
@@ -1233,6 +1285,16 @@ class SupplyCounter:
         at = np.repeat(np.asarray(bases, np.float64).reshape(-1, 2), sizes, axis=0)
         px = np.round((self.to_px(at + np.concatenate(shapes)) - shift) * 16).astype(np.int32)
         return [p.reshape(-1, 1, 2) for p in np.split(px, np.cumsum(sizes)[:-1])]
+
+    def _poly(self, base: np.ndarray, shape: np.ndarray, shift: np.ndarray) -> np.ndarray:
+        """One pawn's outline as :meth:`_polys` draws it (the same sums: a refinement's trial moves one pawn)."""
+        return np.round((self.to_px(base + shape) - shift) * 16).astype(np.int32).reshape(-1, 1, 2)
+
+    def _miss(self, blob: "_Blob", bases: np.ndarray, polys: list[np.ndarray]) -> float:
+        """:meth:`_misfit`'s misfit alone (a refinement's trials: the model's pixels and edge are not asked)."""
+        union = np.zeros_like(blob.ref)
+        cv2.fillPoly(union, polys, 1, cv2.LINE_8, 4)
+        return float(_pixels_off(blob.deep, blob.out, union)) + self._overlap(bases)
 
     def _misfit(self, blob: "_Blob", bases: np.ndarray, polys: list[np.ndarray]) -> tuple[float, int, int]:
         """How badly pawns standing at ``bases`` (mat mm; ``polys``: their outlines in the blob's window,
