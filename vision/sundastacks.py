@@ -466,8 +466,6 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     mx, my = _grid_px(ua, va[strip], u, v, s, origin_px, lo)
     prof_u = _sample(mem, mx, my).mean(axis=0)
     near_i, far_i = _crossing(prof_u, True), _crossing(prof_u, False)
-    import os as _os
-    if _os.environ.get("DBGM"): print("DBGM prof_u", np.round(prof_u[::10], 2), near_i, far_i, "a0", round(a0,1), "u", u)
     if near_i is None or far_i is None:
         return None
     near, far = a0 + near_i * STEP_MM, a0 + far_i * STEP_MM
@@ -478,7 +476,6 @@ def measure(img: np.ndarray, origin_px: tuple[int, int], px_per_mm: float, gain:
     bx, by = _grid_px(ua[band], va, u, v, s, origin_px, lo)
     prof_v = _sample(mem, bx, by).mean(axis=1)
     left, right = _crossing(prof_v, True), _crossing(prof_v, False)
-    if _os.environ.get("DBGM"): print("DBGM prof_v", np.round(prof_v[::10], 2), left, right)
     if left is None or right is None:
         return None
     # each end and side again, where the colour is halfway between the ground's just outside and the pawn's just

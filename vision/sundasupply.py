@@ -620,8 +620,8 @@ class SupplyCounter:
         """A blob's fill (:meth:`_by_fill`) as it was drawn in one of its last counts from the very same split and
         tops (the split cache's and the tops cache's objects), edge spread and blur, with the same mask and corner,
         nadir and camera's height: the same result. The edge spread (``delta``, :meth:`_deltas`: the median over
-        the colour's clear blobs) goes back and forth between a few values as other heaps lose a pawn and a speck comes and
-        goes, and every heap's fill (some 10 ms each) was drawn again each time it moved. Else None."""
+        the colour's clear blobs) goes back and forth between a few values as other heaps lose a pawn and a speck
+        comes and goes, and every heap's fill (some 10 ms each) was drawn again each time it moved. Else None."""
         sp, tops, delta, sigma = drawn
         nb = nadir.tobytes()
         for (d, m, n, h, fill) in self._fill_seen.get(key, ()):
@@ -1249,32 +1249,31 @@ class SupplyCounter:
             err, u_area, u_edge = self._misfit(blob_in, bases, polys)
             return err, [(float(b[0]), float(b[1])) for b in bases], u_area, u_edge
         err = self._miss(blob_in, bases, polys)
-        if refine:
-            # each pawn moved by a pixel at a time where that fits the blob better (k-means splits a cluster's
-            # pixels by nearness, not by the pawns' shapes)
-            step = 1.0 / self.s
-            moves = np.array([[step, 0], [-step, 0], [0, step], [0, -step]])
-            order = range(n) if movable is None else list(movable)
-            local = _Local.of(blob_in, polys, order) if movable is not None else None
-            for _ in range(REFINE_ROUNDS):
-                better = False
-                for k in order:
-                    for mv in moves:
-                        trial = bases.copy()
-                        trial[k] += mv
-                        tpolys = list(polys)
-                        tpolys[k] = self._poly(trial[k], shapes[k], shift)
-                        if local is not None and local.holds(tpolys[k]):
-                            e = float(local.pixels + local.delta(tpolys)) + self._overlap(trial)
-                        else:
-                            e = self._miss(blob_in, trial, tpolys)
-                        if e < err - 0.5:
-                            bases, err, better, polys = trial, e, True, tpolys
-                            if local is not None:
-                                local = (local.taken(tpolys) if local.holds(tpolys[k])
-                                         else _Local.of(blob_in, polys, order))
-                if not better:
-                    break
+        # each pawn moved by a pixel at a time where that fits the blob better (k-means splits a cluster's
+        # pixels by nearness, not by the pawns' shapes)
+        step = 1.0 / self.s
+        moves = np.array([[step, 0], [-step, 0], [0, step], [0, -step]])
+        order = range(n) if movable is None else list(movable)
+        local = _Local.of(blob_in, polys, order) if movable is not None else None
+        for _ in range(REFINE_ROUNDS):
+            better = False
+            for k in order:
+                for mv in moves:
+                    trial = bases.copy()
+                    trial[k] += mv
+                    tpolys = list(polys)
+                    tpolys[k] = self._poly(trial[k], shapes[k], shift)
+                    if local is not None and local.holds(tpolys[k]):
+                        e = float(local.pixels + local.delta(tpolys)) + self._overlap(trial)
+                    else:
+                        e = self._miss(blob_in, trial, tpolys)
+                    if e < err - 0.5:
+                        bases, err, better, polys = trial, e, True, tpolys
+                        if local is not None:
+                            local = (local.taken(tpolys) if local.holds(tpolys[k])
+                                     else _Local.of(blob_in, polys, order))
+            if not better:
+                break
         _, u_area, u_edge = self._misfit(blob_in, bases, polys)
         return err, [(float(b[0]), float(b[1])) for b in bases], u_area, u_edge
 
@@ -1290,20 +1289,28 @@ class SupplyCounter:
         """One pawn's outline as :meth:`_polys` draws it (the same sums: a refinement's trial moves one pawn)."""
         return np.round((self.to_px(base + shape) - shift) * 16).astype(np.int32).reshape(-1, 1, 2)
 
-    def _miss(self, blob: "_Blob", bases: np.ndarray, polys: list[np.ndarray]) -> float:
-        """:meth:`_misfit`'s misfit alone (a refinement's trials: the model's pixels and edge are not asked)."""
+    def _miss(self, blob: "_Blob", bases: np.ndarray, polys: list[np.ndarray],
+              union: np.ndarray | None = None) -> float:
+        """:meth:`_misfit`'s misfit alone (a refinement's trials: the model's pixels and edge are not asked);
+        ``union``: the model as :meth:`_model` draws it, where drawn already."""
+        if union is None:
+            union = self._model(blob, polys)
+        return float(_pixels_off(blob.deep, blob.out, union)) + self._overlap(bases)
+
+    @staticmethod
+    def _model(blob: "_Blob", polys: list[np.ndarray]) -> np.ndarray:
+        """The pawns' outlines ``polys`` filled in the blob's window (their union)."""
         union = np.zeros_like(blob.ref)
         cv2.fillPoly(union, polys, 1, cv2.LINE_8, 4)
-        return float(_pixels_off(blob.deep, blob.out, union)) + self._overlap(bases)
+        return union
 
     def _misfit(self, blob: "_Blob", bases: np.ndarray, polys: list[np.ndarray]) -> tuple[float, int, int]:
         """How badly pawns standing at ``bases`` (mat mm; ``polys``: their outlines in the blob's window,
         :meth:`_polys`) model a blob (:class:`_Blob`, its canvas window): the pixels the model and the blob do not
         share (:func:`_pixels_off`), and, where two pawns' bases overlap, the band they would have to move apart by
         (:meth:`_overlap`); and the model's pixels and its edge's."""
-        union = np.zeros_like(blob.ref)
-        cv2.fillPoly(union, polys, 1, cv2.LINE_8, 4)
-        miss = float(_pixels_off(blob.deep, blob.out, union)) + self._overlap(bases)
+        union = self._model(blob, polys)
+        miss = self._miss(blob, bases, polys, union)
         inner = cv2.erode(union, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
         return miss, int(np.count_nonzero(union)), int(np.count_nonzero(union) - np.count_nonzero(inner))
 

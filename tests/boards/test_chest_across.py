@@ -13,7 +13,7 @@ import numpy as np
 
 from tablehub.games.karibik.camera import TableChests, chests_fit, placed_across
 from vision.boardpieces import PieceSeen
-from vision.chests import ChestsSeen, chests_seen
+from vision.chests import chests_seen
 
 
 def test_a_chest_on_a_line_is_reported_with_the_spaces_it_may_lie_on():

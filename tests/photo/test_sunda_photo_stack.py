@@ -7,7 +7,6 @@ it stands on (within a millimetre) puts the top's middle a height of 2 away: the
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from benchmarks import photoscore_positions as P
 from tablehub.photo_sunda import load_reader
