@@ -148,6 +148,13 @@ PAINT_FIT = 6.0
 #: is 9 darker; 6.7 lighter, -0.74, read as the green marker at seed 5 `hard` table 4). The paint pass keeps
 #: PAINT_LIGHTNESS: its peaks are the land's own patches too (green ones 0.0-0.6 of it at those seeds)
 DISC_LIGHTNESS = -0.2
+#: ... and a disc the disc pass would read is read only where its core is on the paint's side of the land's lightness
+#: (at least this share of the paint's own difference); a core within noise of it on the other side (DISC_LIGHTNESS
+#: to this) is not read but listed as a disc of a marker's shape whose colour is unclear (``doubtful``): the JPEG
+#: rings and smears chroma, not lightness, by a coast or the cloth (the land pushed further from the cloth's chroma,
+#: 11 greener, 1.7 lighter where the green paint is 9.4 darker: -0.18 of it, read as the green marker where none lies
+#: at photo bench seed 36 `hard` table 1); the bench's true markers showed 0.06 or more
+DISC_LIGHTNESS_SURE = 0.0
 #: a paint disc of the paint pass's shape and colour whose lightness agrees only as the disc pass asks (DISC_LIGHTNESS,
 #: under PAINT_LIGHTNESS) is not read but listed as unsure: a faint green marker at `hard` (photo bench seed 11 table 9)
 #: was rejected there and the score silently wrong
@@ -689,7 +696,7 @@ class MarkerFinder:
             # a disc whose ring is calm only as the ground's grain is (over DISC_RING_SHARE of its core) must show its
             # paint clearly too: two faint cues are no sure reading
             faint = bool(ring[py, px] > DISC_RING_SHARE * core[py, px])
-            cands.append((fits, order, mm, DISC_FIT_FAINT if faint else DISC_FIT, crowded))
+            cands.append((fits, order, mm, DISC_FIT_FAINT if faint else DISC_FIT, crowded, seen))
         out: list[MarkerReading] = []
         used = {t.marker for t in taken}
         def doubt(order: list[str]) -> None:
@@ -697,7 +704,7 @@ class MarkerFinder:
             if may and not order[0].startswith("pawn "):
                 self.doubtful.append((self._place(may[0], mm, lattice, tribes, taken), may))
 
-        for fits, order, mm, limit, crowded in sorted(cands, key=lambda c: c[0][c[1][0]]):
+        for fits, order, mm, limit, crowded, seen in sorted(cands, key=lambda c: c[0][c[1][0]]):
             best = order[0]
             if crowded:
                 # a disc whose ring is too busy to read it: listed where its core is a marker's paint as a read one
@@ -728,6 +735,12 @@ class MarkerFinder:
                 doubt(order)
                 continue
             if any(np.linalg.norm(np.asarray(o.mat_mm) - mm) < MARKER_MM for o in out):
+                continue
+            # its lightness on the paint's side of the land's (within noise of the other side: listed, never read)
+            if not lightness_agrees(seen, self.markers[best], land_lab, DISC_LIGHTNESS_SURE):
+                self.rejected.append(((float(mm[0]), float(mm[1])), f"disc: {best} at {fits[best]:.1f}, "
+                                      "its lightness within noise of the wrong side"))
+                doubt(order)
                 continue
             used.add(best)
             out.append(self._place(best, mm, lattice, tribes, list(taken) + out))

@@ -41,6 +41,8 @@ def test_a_grain_patch_as_green_as_a_marker_is_no_marker(table, monkeypatch):
     monkeypatch.setattr(sundamarkers, "DISC_FIT_FAINT", sundamarkers.DISC_FIT)    # a faint disc judged as any other
     assert "green" not in _markers(t, folder)       # since session 18 its lightness is asked too (DISC_LIGHTNESS) ...
     monkeypatch.setattr(sundamarkers, "DISC_LIGHTNESS", float("-inf"))
+    # (and since session 25 a disc on the other side of the land's lightness is only listed: DISC_LIGHTNESS_SURE)
+    monkeypatch.setattr(sundamarkers, "DISC_LIGHTNESS_SURE", float("-inf"))
     assert "green" in _markers(t, folder)           # ... without either, it is read
 
 
