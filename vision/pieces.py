@@ -456,6 +456,40 @@ class FigureFinder:
     Südsee's sea under the field camera's light, the dark blue (a red figure's shadow over the sea was a blue figure of
     88 mm^2 with 92 % of its pixels shadow-like, a yellow figure's 74 mm^2 with 94 %). False: as before."""
 
+    dark_body: bool = True
+    """A blob of another colour touched by pixels of the darkest colour darker than any shadow (a figure is darker than
+    :func:`shading`'s 0.33 of the art) is two figures where those pixels and the shadow-like ones joined to them outside
+    the blob (dimmed alike in every channel, over the bars) make a figure's picture (:attr:`one_figure_min_mm2`) and
+    the two together two figures' area (:attr:`one_figure_mm2`) (:meth:`_dark_body`). Black paint on pale art of no hue
+    dims it alike in every channel, as a shadow does: a black figure touching a red one on a pale tile under the field
+    camera's magenta cast had its upper body (the art at 0.33-0.55, blurred thin) left out as shadow, 9 of its pixels
+    joined the red figure's blob (232 mm^2) and it was lost (Neues Land bench field/hard seed 4 board 1). A figure's
+    shadow beside it is the art dimmed, 70-105 mm^2 where the figure does not hide it, and joins no body of the
+    darkest colour darker than a shadow but the figure's own shaded side. Only where the blob holds less of that
+    black than a figure's colour (:attr:`min_coloured_mm2`; more, and the colours part it: a black figure of 168 mm^2
+    darker than a shadow in a blob of 597 mm^2 was lost when parted this way, s6 field/hard board 7). False: as before
+    (issue 14, session nlboards5)."""
+
+    def _dark_body(self, blob: np.ndarray, loose: np.ndarray, black: np.ndarray, px_area: float
+                   ) -> np.ndarray | None:
+        """The pixels of a black figure touching the figure of ``blob`` (:attr:`dark_body`): ``black`` (its pixels of
+        the darkest colour darker than a shadow) that touch the blob, and the ``loose`` ones (shadow-like, over the
+        bars, in no blob) joined to them; None where the blob holds none of ``black``, or a figure's colour of it
+        (:attr:`min_coloured_mm2`: the colours part it, :meth:`find`), and unless they hold a figure's colour (:attr:`min_coloured_mm2`), a figure's picture
+        (:attr:`one_figure_min_mm2`), and, with the blob's rest (a figure's picture too), two figures' area."""
+        core = blob & black
+        if not self.dark_body or not core.any() or np.count_nonzero(core) * px_area >= self.min_coloured_mm2:
+            return None         # none, or enough for the colours to part the blob themselves
+        n, labels = cv2.connectedComponents((black | loose).astype(np.uint8), connectivity=8)
+        body = np.isin(labels, np.unique(labels[core])) & (labels > 0)
+        rest = blob & ~body
+        if (np.count_nonzero(body & black) * px_area < self.min_coloured_mm2
+                or np.count_nonzero(body) * px_area < self.one_figure_min_mm2
+                or np.count_nonzero(rest) * px_area < self.one_figure_min_mm2
+                or np.count_nonzero(blob | body) * px_area <= self.one_figure_mm2):
+            return None
+        return body
+
     def find(self, observed: np.ndarray, reference: np.ndarray, mm_per_px: float,
              footprints: list[np.ndarray] | None = None, fit: bool = True,
              nearest: tuple[np.ndarray, np.ndarray] | None = None,
@@ -500,6 +534,8 @@ class FigureFinder:
             return []
         m = _blobs(strong, weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
                    self.grow_share)
+        loose = cand & shadow & (m == 0)          # shadow-like pixels over the bars in no blob (:meth:`_dark_body`)
+        black = coloured & (idx == self.colours.darkest) & (mean_ratio <= 0.33)     # darker than a shadow
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         darkest = self.colours.darkest
         out = []
@@ -544,6 +580,12 @@ class FigureFinder:
                     outline.append(_from_outline(known))
                 if float(outline[0][blob].max()) * mm_per_px < self.hug_mm:
                     return      # it hugs the tiles' outline (a tile's edge against the dark mat): no figure's body
+            if split:
+                body = self._dark_body(blob, loose, black, px_area)
+                if body is not None and reads(blob & ~body) not in (None, darkest):
+                    judge(blob & ~body, False)
+                    judge(body, False)
+                    return
             col, dimmed = painted(blob)
             if dimmed and self.dimmed_rule and area < self.one_figure_min_mm2:
                 return      # a dimming of the art smaller than any figure's picture: a figure's shadow beside it
