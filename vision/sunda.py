@@ -128,6 +128,10 @@ SETTLE_WHOLE = True
 #: round both read 0.3-0.4 of the table again (seed 7 `hard`: 16 of 29 incremental frames, 65-90 ms each) or the whole
 #: of it (over :meth:`SundaReader._big`)
 CHANGE_GROUPS = True
+#: an incremental window that no node of the layout lies near (the supply's change group off the layout, as a rule): its
+#: tribes are not looked for, for every tribe a read finds there would be dropped (:meth:`SundaReader._no_node_near`)
+NODE_FREE_SKIP = True
+KEPT_INNER_MM = 12.0      # an incremental read keeps an earlier tribe or marker this far inside its window's edges
 FOLD_BINS = 96            # bins of the row height (26 mm) the line pixels are folded into
 ORIENT_TOL_DEG = 20.0    # a line pixel counts for a line family when it runs within this of the family
 FIT_POINTS = 30000        # line pixels the lattice is fitted to (a random sample of them)
@@ -977,8 +981,12 @@ class SundaReader:
             # a doubt's window, in the frame ``previous`` read: its tribes are read (or unchanged) already
             tribes = [t for t in previous.tribes if (t.q, t.r) in nodes]
         else:
-            reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
-            tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered) if (t.q, t.r) in nodes]
+            if incremental and NODE_FREE_SKIP and self._no_node_near(lat, nodes, win):
+                tribes = []     # (what _tribes would find here: none on a node, or none inside, _kept_outside)
+            else:
+                reuse = self._unchanged_stacks(previous, changed, win) if incremental else None
+                tribes = [t for t in self._tribes(lat, label, names, nadir, cam_h, reuse, covered)
+                          if (t.q, t.r) in nodes]
             if incremental:
                 tribes = self._kept_outside(previous.tribes, tribes, win)
         if incremental:
@@ -1162,13 +1170,31 @@ class SundaReader:
     def _kept_outside(self, before: list, now: list, win: tuple[int, int, int, int]) -> list:
         """An incremental read's tribes or markers: ``before``'s outside the window ``win`` (12 mm inside its
         edges), ``now``'s inside it."""
-        inner = 12.0
+        inner = KEPT_INNER_MM
         wx0, wy0, wx1, wy1 = win
 
         def within(mm) -> bool:
             return (wx0 / self.s + inner <= mm[0] < wx1 / self.s - inner
                     and wy0 / self.s + inner <= mm[1] < wy1 / self.s - inner)
         return [t for t in before if not within(t.mat_mm)] + [t for t in now if within(t.mat_mm)]
+
+    def _no_node_near(self, lat: LatticePose, nodes: set, win: tuple[int, int, int, int]) -> bool:
+        """Whether no node of ``nodes`` lies within a tribe's reach of the part of the window ``win`` (canvas px) whose
+        tribes an incremental read takes (:meth:`_kept_outside`: ``KEPT_INNER_MM`` inside its edges). :meth:`_tribes`
+        places a tribe only at the node within ``NODE_REACH`` sides (``NODE_SLACK_MM`` more for a blob asked unplaced)
+        of its base, and a tribe carried from an earlier reading was placed so: in such a window every tribe it finds
+        is dropped, as off every node or as outside the window's inner part, and the read need not look for them."""
+        if not nodes:
+            return True
+        reach = NODE_REACH * lat.side_mm + NODE_SLACK_MM + 1.0      # (1 mm for the rounding)
+        wx0, wy0, wx1, wy1 = (v / self.s for v in win)
+        lo = np.array([wx0 + KEPT_INNER_MM, wy0 + KEPT_INNER_MM])
+        hi = np.array([wx1 - KEPT_INNER_MM, wy1 - KEPT_INNER_MM])
+        if (hi < lo).any():
+            return True     # (no inner part: nothing inside is taken)
+        mm = lat.to_mm(np.array(sorted(nodes), float))
+        gap = np.maximum(np.maximum(lo - mm, mm - hi), 0.0)     # each node's distance from the inner part, per axis
+        return bool((np.hypot(gap[:, 0], gap[:, 1]) > reach).all())
 
     def _handed_on(self, out: SundaReading, frame: np.ndarray, loc: Any, previous: SundaReading | None,
                    small: np.ndarray, light: _Light, doubts: frozenset, settled: frozenset = frozenset()
