@@ -22,7 +22,7 @@ from .pieces import (LIGHT_ART_VAR, FigureSeen, _gain_of, _weighted, bgr_to_lab,
                      gains_of_many, norm3, shading)
 from .regionmap import RegionMaps, maps_for_set
 from . import undercover
-from .standing import FIGURE_MIDDLE_MM, FOOT_MM, standing_point
+from .standing import FIGURE_MIDDLE_MM, FOOT_MM, standing_point, touches_edge
 from .sampling import Cell, median_u8 as _median_u8
 from .tiles import TILE_PX, FeatureCanvas, Grid, TileGuess
 
@@ -212,6 +212,59 @@ def _art_a_pixel_off(obs: np.ndarray, ref: np.ndarray, picture: np.ndarray, bar:
             left &= over(pr[dy:dy + h, dx:dx + w])
     left = int(np.count_nonzero(left))
     return left < least and 3 * left < n
+
+
+def _main_body(mask: np.ndarray, nadir_px: tuple[float, float] | None, width_px: float) -> np.ndarray:
+    """What of a figure's picture ``mask`` is the figure's body, for its base: the picture less the bits apart from its
+    largest 8-connected part that a figure's solid body cannot have beside it. A figure is one body from its foot up,
+    no wider across its lean (the line from the camera's nadir, ``nadir_px``) than its arms (``width_px``: and a
+    blurred rim pixel each side), leaning away from the nadir from its foot. So, where the largest part holds at least
+    half the picture: when the picture is wider than ``width_px`` across the lean and that part is not, that part
+    alone; else, where that part holds at least :data:`BODY_SHARE` of it, the bits that lie wholly nearer the nadir
+    than its near end (beyond the foot) are left out. Such bits are the art around the figure over the finder's bar by
+    a hair: the bar and the art's edges move with a tenth of a pixel of the mat's homography. No nadir: the whole
+    picture."""
+    if nadir_px is None:
+        return mask
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if n <= 2:
+        return mask
+    ys, xs = np.nonzero(mask)
+    d = np.array([xs.mean() - nadir_px[0], ys.mean() - nadir_px[1]])
+    norm = float(np.linalg.norm(d))
+    if norm < 1e-6:
+        return mask
+    d /= norm
+    lab = labels[ys, xs]
+    along = xs * d[0] + ys * d[1]
+    across = -xs * d[1] + ys * d[0]
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    body = lab == biggest
+    share = np.count_nonzero(body) / len(xs)
+    if share < 0.5:
+        return mask
+
+    def width(sel: np.ndarray) -> float:
+        return float(across[sel].max() - across[sel].min()) + 1.0
+
+    if width(body) <= width_px < width(np.ones_like(body)):
+        return labels == biggest
+    if share < BODY_SHARE:
+        return mask
+    near_end = float(along[body].min())
+    keep = mask.copy()
+    for k in range(1, n):
+        part = lab == k
+        if k != biggest and part.any() and float(along[part].max()) < near_end:
+            keep[labels == k] = False
+    return keep
+
+
+BODY_SHARE = 2.0 / 3.0
+"""The least share of a figure's picture its largest connected part holds for :func:`_main_body` to leave out bits
+nearer the nadir than its near end: a figure's picture cut in two by a stripe of art has two parts of a size (a black
+figure's 15 pixels in parts of 9 and 6, Südsee ``--legal`` field/hard seed 1 board 4), a strip of art beside a body
+is a few pixels against tens (5 against 45, seed 4 board 4)."""
 
 
 def _tiles_meet(known: np.ndarray, gap_px: int) -> np.ndarray:
@@ -620,7 +673,14 @@ class FigureReading:
             if off_bar is not None and _art_a_pixel_off(obs, ref, pictures[i], off_bar[0], self.figures.min_strong_px,
                                                         seams, off_bar[1]):
                 continue            # the art of the tiles here a pixel off where they lie (a seam), no figure
-            bx, by, clipped = standing_point(foot, nadir_px, FOOT_MM / (mm * s), camera_h, self._middle_sd(colour))
+            # the base from the figure's body: bits of the picture apart from it left out (they come and go with a tenth
+            # of a pixel of the mat's homography)
+            base_foot = foot
+            if self.base_from_body:
+                base_foot = _main_body(foot, nadir_px, self.figures.figure_width_mm / (mm * s) + 2.0)
+            bx, by, clipped = standing_point(base_foot, nadir_px, FOOT_MM / (mm * s), camera_h,
+                                             self._middle_sd(colour))
+            clipped = clipped or touches_edge(foot)
             # the base in canvas pixels (pixel edges at integers), then on the tile that holds it
             X, Y = x0 + (bx + 0.5) * s, y0 + (by + 0.5) * s
             best = _tile_holding(placed, X - x0, Y - y0)
@@ -659,6 +719,14 @@ class FigureReading:
             out.append((FigureSeen(t.x, t.y, colour, region, float(u), float(v), conf, area), clipped, (gx, gy),
                         pixels))
         return out
+
+    base_from_body = True
+    """A figure's base is found from the largest connected part of its picture where the picture is wider across its
+    lean than a figure's arms (:attr:`FigureFinder.figure_width_mm` and a pixel of blur each side) and that part is
+    not (:func:`_main_body`): a black figure below an island's rim had 8 of its 31 pixels in bits on the rim, 2 mm
+    from its body, which made its picture 23 mm wide and which a 0.1 px move of the mat's homography took away; its
+    base moved 4.6 mm across the rim (Südsee ``--legal`` field/hard seed 4 board 4; issue 14, session suedfig12).
+    False: as before."""
 
     art_off_rule = True
     """A sighting whose strongly differing pixels (B+G+R over the figure finder's strict bar) the references around
