@@ -58,6 +58,23 @@ def test_groups_whose_windows_together_are_over_the_big_share_read_the_whole_tab
     assert win == reader._play and reader._more is None
 
 
+def pawn_put_on() -> tuple[SundaReader, SundaReading, np.ndarray]:
+    """A rendered table (``clean``, seed 3) with both players' supplies drawn off the layout, read from scratch, and
+    the frame after a pawn is put on a node (one fewer in its player's supply): the reader, its first reading, the
+    frame after."""
+    from tablehub.games.sunda.engine import PAWNS
+    from tests.vision.test_sundasupply import _table
+    from vision.sim.sundatable import render_sunda
+
+    game, pos, scene, cam, reader, rng = _table("clean", 3, loose=(), supply_total=PAWNS[2])
+    frame, _ = render_sunda(scene, cam, rng)
+    before = reader.read(frame)
+    tribe = pos["tribes"][0]
+    scene.position = {**scene.position, "tribes": [{**tribe, "pawns": tribe["pawns"][:1]}]}
+    after, _ = render_sunda(scene, cam, rng)
+    return reader, before, after
+
+
 def spy_windows(monkeypatch) -> list[tuple[int, int, int, int]]:
     """The windows (canvas px) every read reads from now on, in order (``SundaReader._window_image`` watched)."""
     windows: list[tuple[int, int, int, int]] = []
@@ -75,16 +92,7 @@ def test_a_pawn_put_on_and_the_one_gone_from_the_supply_read_as_one_window_read_
     scratch, then a pawn put on a node (one fewer in its player's supply). The incremental read reads two windows, the
     supply's and the tribe's, neither holding the other change, and reads what one window round both reads: the
     pieces as before, the new tribe."""
-    from tablehub.games.sunda.engine import PAWNS
-    from tests.vision.test_sundasupply import _table
-    from vision.sim.sundatable import render_sunda
-
-    game, pos, scene, cam, reader, rng = _table("clean", 3, loose=(), supply_total=PAWNS[2])
-    frame, _ = render_sunda(scene, cam, rng)
-    before = reader.read(frame)
-    tribe = pos["tribes"][0]
-    scene.position = {**scene.position, "tribes": [{**tribe, "pawns": tribe["pawns"][:1]}]}
-    after, _ = render_sunda(scene, cam, rng)
+    reader, before, after = pawn_put_on()
     windows = spy_windows(monkeypatch)
     grouped = reader.read(after, previous=before)
     assert len(windows) == 2 and not sunda._meet(*windows)

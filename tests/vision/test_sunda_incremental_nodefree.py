@@ -8,6 +8,7 @@ import numpy as np
 
 import vision.sunda as sunda
 from vision.sunda import KEPT_INNER_MM, NODE_REACH, NODE_SLACK_MM, LatticePose, SundaReader
+from tests.vision.test_sunda_incremental_groups import pawn_put_on, spy_windows
 
 
 def _reader() -> SundaReader:
@@ -42,16 +43,7 @@ def test_the_supplys_window_off_the_layout_reads_no_tribes_and_the_reading_is_th
     """A rendered table (``clean``, seed 3) with both players' supplies off the layout: a pawn put on a node (one fewer
     in its player's supply) is read in two windows; only the tribe's is searched for tribes, and the reading (pieces,
     tribes, markers, notes) is the one the search of both gives."""
-    from tablehub.games.sunda.engine import PAWNS
-    from tests.vision.test_sundasupply import _table
-    from vision.sim.sundatable import render_sunda
-
-    game, pos, scene, cam, reader, rng = _table("clean", 3, loose=(), supply_total=PAWNS[2])
-    frame, _ = render_sunda(scene, cam, rng)
-    before = reader.read(frame)
-    tribe = pos["tribes"][0]
-    scene.position = {**scene.position, "tribes": [{**tribe, "pawns": tribe["pawns"][:1]}]}
-    after, _ = render_sunda(scene, cam, rng)
+    reader, before, after = pawn_put_on()
     searched: list = []
     tribes = SundaReader._tribes
 
@@ -59,13 +51,7 @@ def test_the_supplys_window_off_the_layout_reads_no_tribes_and_the_reading_is_th
         searched.append(self._win)
         return tribes(self, *a, **k)
     monkeypatch.setattr(SundaReader, "_tribes", spy)
-    windows: list = []
-    image = SundaReader._window_image
-
-    def spy_windows(self, frame, mx, my, win, light):
-        windows.append(win)
-        return image(self, frame, mx, my, win, light)
-    monkeypatch.setattr(SundaReader, "_window_image", spy_windows)
+    windows = spy_windows(monkeypatch)
     skipped = reader.read(after, previous=before)
     assert len(windows) == 2 and len(searched) == 1
 
