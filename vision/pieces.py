@@ -326,6 +326,10 @@ def _known_median(resid: np.ndarray, known: np.ndarray | None) -> float:
     return float(np.median(resid if known is None or not known.any() else resid[known]))
 
 
+#: a shadow dims the art to no less than this share of it (alike in every channel): darker is a figure's paint
+SHADOW_DARKEST = 0.33
+
+
 @dataclass
 class FigureFinder:
     """Finds figures on one recognised tile by comparing it with the tile's reference."""
@@ -474,9 +478,10 @@ class FigureFinder:
                    ) -> np.ndarray | None:
         """The pixels of a black figure touching the figure of ``blob`` (:attr:`dark_body`): ``black`` (its pixels of
         the darkest colour darker than a shadow) that touch the blob, and the ``loose`` ones (shadow-like, over the
-        bars, in no blob) joined to them; None where the blob holds none of ``black``, or a figure's colour of it
-        (:attr:`min_coloured_mm2`: the colours part it, :meth:`find`), and unless they hold a figure's colour (:attr:`min_coloured_mm2`), a figure's picture
-        (:attr:`one_figure_min_mm2`), and, with the blob's rest (a figure's picture too), two figures' area."""
+        bars, in no blob) joined to them. None where the blob holds none of ``black``, or a figure's colour of it
+        (:attr:`min_coloured_mm2`: the colours part it, :meth:`find`); and None unless those pixels hold a figure's
+        colour, a figure's picture (:attr:`one_figure_min_mm2`), and, with the blob's rest (a figure's picture too),
+        two figures' area."""
         core = blob & black
         if not self.dark_body or not core.any() or np.count_nonzero(core) * px_area >= self.min_coloured_mm2:
             return None         # none, or enough for the colours to part the blob themselves
@@ -519,7 +524,7 @@ class FigureFinder:
         if np.count_nonzero(cand) < self.min_strong_px:
             return []           # no blob can hold min_strong_px strong pixels (they are among these): none found
         mean_ratio, grey = shading(obs, fitted)
-        shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
+        shadow = grey & (mean_ratio > SHADOW_DARKEST) & (mean_ratio < 0.9)   # a figure is darker still, or not grey
         coloured = dist < self.colour_distance
         px_area = mm_per_px * mm_per_px
         rows, cols = observed.shape[:2]
@@ -535,7 +540,7 @@ class FigureFinder:
         m = _blobs(strong, weak, idx, coloured, len(self.colours.colours), self.min_strong_px,
                    self.grow_share)
         loose = cand & shadow & (m == 0)          # shadow-like pixels over the bars in no blob (:meth:`_dark_body`)
-        black = coloured & (idx == self.colours.darkest) & (mean_ratio <= 0.33)     # darker than a shadow
+        black = coloured & (idx == self.colours.darkest) & (mean_ratio <= SHADOW_DARKEST)     # darker than a shadow
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         darkest = self.colours.darkest
         out = []
@@ -888,7 +893,7 @@ class FigureFinder:
         if np.count_nonzero(cand) < self.min_strong_px:
             return out
         mean_ratio, grey = shading(obs, fitted)
-        shadow = grey & (mean_ratio > 0.33) & (mean_ratio < 0.9)
+        shadow = grey & (mean_ratio > SHADOW_DARKEST) & (mean_ratio < 0.9)
         coloured = dist < self.colour_distance
         weak = coloured & (resid > max(self.residual_threshold, self.coloured_factor * median))
         shadow_ok = coloured if known is None or known.all() else coloured & known
